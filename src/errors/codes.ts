@@ -1,0 +1,42 @@
+/**
+ * The closed set of error codes FlowScout raises. A caller can switch on `code` instead of parsing
+ * messages; the CLI maps each code to an exit status.
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT', // a value from the user does not fit (bad flag, bad JSON shape)
+  'PARSE_ERROR', // a file could not be parsed (JSON, JSONL, XES, CSV)
+  'FILE_NOT_FOUND', // a named file or directory does not exist
+  'FILE_EXISTS', // refusing to overwrite something the user already has
+  'INVALID_WORKFLOW', // the workflow fails its schema or Valid(G, T)
+  'INVALID_EDIT', // an edit plan cannot be applied
+  'TOOL_NOT_FOUND', // a tool name that the registry does not have
+  'TOOL_ERROR', // a tool source failed to start or list its tools
+  'MODEL_CONFIG', // a model string or provider setting is wrong or a key is missing
+  'MODEL_ERROR', // a model call failed after its retries
+  'BUDGET_EXHAUSTED', // a call, token, money or time budget ran out
+  'ABORTED', // cancelled by an AbortSignal
+  'STORE_ERROR', // the SQLite store could not be opened or written
+  'NOT_FOUND', // a run, candidate or record id that does not exist
+  'INTERNAL', // a bug: anything else
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Exit status used by the CLI for each code (1 is reserved for "ran, but the answer is no"). */
+export const EXIT_STATUS: Record<ErrorCode, number> = {
+  INVALID_INPUT: 2,
+  PARSE_ERROR: 2,
+  FILE_NOT_FOUND: 2,
+  FILE_EXISTS: 2,
+  INVALID_WORKFLOW: 2,
+  INVALID_EDIT: 2,
+  TOOL_NOT_FOUND: 2,
+  TOOL_ERROR: 3,
+  MODEL_CONFIG: 2,
+  MODEL_ERROR: 3,
+  BUDGET_EXHAUSTED: 0,
+  ABORTED: 130,
+  STORE_ERROR: 3,
+  NOT_FOUND: 2,
+  INTERNAL: 70,
+};

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * The workflow IR (DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
+ * TypeScript types below are inferred from it and nowhere else. Structural rules that need the whole
+ * graph (acyclic, one entry, one exit, guards that read declared fields, …) live in `validate.ts`,
+ * so that one call reports every problem at once.
+ */
+
+/** Node ids double as function names in compiled modules, so they are identifier-like. */
+export const NodeIdSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, {
+    message: 'must start with a letter or _ and hold only letters, digits, _ and - (at most 64 characters)',
+  });
+
+export const LLM_ROLES = ['plan', 'extract', 'reason', 'verify', 'judge', 'synthesize'] as const;
+export const LlmRoleSchema = z.enum(LLM_ROLES);
+
+/** A JSON Schema for an object (the declared output of a JSON LLM node). */
+export const JsonObjectSchemaSchema = z.looseObject({
+  type: z.literal('object'),
+  properties: z.record(z.string(), z.record(z.string(), z.unknown())),
+  required: z.array(z.string()).optional(),
+});
+
+export const LlmOutputSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text') }),
+  z.strictObject({ type: z.literal('json'), schema: JsonObjectSchemaSchema }),
+]);
+
+export const LlmNodeSchema = z.strictObject({
+  id: NodeIdSchema,
+  kind: z.literal('llm'),
+  role: LlmRoleSchema,
+  /** The instruction; may use the placeholders of `prompt-templates.ts` ({{query}}, {{inputs}}, …). */
+  prompt: z.string().min(1),
+  output: LlmOutputSchema,
+  /** A model string ("openai:gpt-4o-mini") that overrides the run's model for this node. */
+  model: z.string().min(1).optional(),
+});
+
+export const RETRY_ON = ['error', 'error-or-empty'] as const;
+export const RetrySchema = z.strictObject({
+  /** Total attempts, 1..5 (the range is checked by validateWorkflow so all problems come together). */
+  attempts: z.number().int(),
+  on: z.enum(RETRY_ON),
+});
+
+export const ToolNodeSchema = z.strictObject({
+  id: NodeIdSchema,
+  kind: z.literal('tool'),
+  /** What this position must achieve; the policy picks a concrete tool and its arguments from it. */
+  task: z.string().min(1),
+  /** Tool hint: restrict selection to these tools of T. */
+  tools: z.array(z.string().min(1)).optional(),
+  /** 'many' lets one position issue several calls (a repeated activity). Default 'one'. */
+  calls: z.enum(['one', 'many']).optional(),
+  retry: RetrySchema.optional(),
+  /** Tools the miner saw at this position: a soft prior, never a binding. */
+  mined: z.array(z.string()).optional(),
+});
+
+export const NodeSchema = z.discriminatedUnion('kind', [LlmNodeSchema, ToolNodeSchema]);
+
+export const GuardLiteralSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const GUARD_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'truthy', 'falsy', 'exists'] as const;
+export type GuardOp = (typeof GUARD_OPS)[number];
+
+/** A test on a JSON field of the source LLM node's output. `field` is a dotted path into it. */
+export const FieldGuardSchema = z
+  .strictObject({
+    kind: z.literal('field'),
+    field: z.string().min(1),
+    op: z.enum(GUARD_OPS),
+    value: z.union([GuardLiteralSchema, z.array(GuardLiteralSchema)]).optional(),
+  })
+  .superRefine((g, ctx) => {
+    const unary = g.op === 'truthy' || g.op === 'falsy' || g.op === 'exists';
+    const list = g.op === 'in' || g.op === 'not_in';
+    if (unary && g.value !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' takes no value; remove "value"` });
+    }
+    if (!unary && g.value === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' needs a "value" to compare with` });
+    }
+    if (list && g.value !== undefined && !Array.isArray(g.value)) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' needs an array "value"` });
+    }
+    if (!list && Array.isArray(g.value)) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' compares with one literal, not an array` });
+    }
+  });
+
+/** A test on the source tool node's status. */
+export const StatusGuardSchema = z.strictObject({
+  kind: z.literal('status'),
+  status: z.enum(['ok', 'error']),
+});
+
+export const GuardSchema = z.union([FieldGuardSchema, StatusGuardSchema]);
+
+export const EdgeSchema = z.strictObject({
+  from: NodeIdSchema,
+  to: NodeIdSchema,
+  /** data: the target sees the source's output; control: ordering (and guards) only. */
+  kind: z.enum(['data', 'control']),
+  when: GuardSchema.optional(),
+});
+
+export const WorkflowSchema = z.strictObject({
+  version: z.literal(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  nodes: z.array(NodeSchema),
+  edges: z.array(EdgeSchema),
+  /** Provenance: the mined tree, the domain, the edit that produced it, … Never read by the runtime. */
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type LlmRole = z.infer<typeof LlmRoleSchema>;
+export type JsonObjectSchema = z.infer<typeof JsonObjectSchemaSchema>;
+export type LlmOutput = z.infer<typeof LlmOutputSchema>;
+export type LlmNode = z.infer<typeof LlmNodeSchema>;
+export type Retry = z.infer<typeof RetrySchema>;
+export type ToolNode = z.infer<typeof ToolNodeSchema>;
+export type WorkflowNode = z.infer<typeof NodeSchema>;
+export type GuardLiteral = z.infer<typeof GuardLiteralSchema>;
+export type FieldGuard = z.infer<typeof FieldGuardSchema>;
+export type StatusGuard = z.infer<typeof StatusGuardSchema>;
+export type Guard = z.infer<typeof GuardSchema>;
+export type Edge = z.infer<typeof EdgeSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;

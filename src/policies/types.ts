@@ -1,0 +1,102 @@
+import type { LlmNode, LlmRole, ToolNode, Workflow } from '../graph/schema.js';
+import type { ToolDescriptor } from '../tools/types.js';
+
+/**
+ * The policy contract (DESIGN.md, "Who decides at each node"): the runtime asks an execution policy
+ * to run an LLM node and to plan a tool node's calls. LLM, offline and oracle policies all implement
+ * it; the runtime calls nothing else. Type-only.
+ */
+
+/** Token and cost accounting of one or more model calls. */
+export interface Usage {
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The output of a live data predecessor, as the node sees it. */
+export interface NodeInput {
+  nodeId: string;
+  kind: 'llm' | 'tool';
+  role?: LlmRole;
+  /** Tool nodes: the calls' outputs; LLM nodes: text or the JSON object. */
+  output: unknown;
+  status: 'ok' | 'error';
+  /** Tool nodes: which tools were called with which arguments. */
+  calls?: Array<{ tool: string; args: Record<string, unknown>; status: 'ok' | 'error' }>;
+}
+
+/** What every request carries. */
+export interface PolicyContext {
+  query: string;
+  /** The record being run, when the run is an evaluation (the oracle needs it). */
+  recordId?: string;
+  workflow: Workflow;
+  /** Outputs of the live data predecessors, in topological order. */
+  inputs: NodeInput[];
+  /** The query plus the inputs rendered as text and truncated to the run's context budget. */
+  context: string;
+  /** Per-run scratch space for stateful policies (e.g. the oracle's cursor). One map per query run. */
+  scratch: Map<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface LlmNodeRequest extends PolicyContext {
+  node: LlmNode;
+}
+
+export interface LlmNodeResult {
+  /** Text, or the JSON object when the node's output is `{ type: 'json' }`. */
+  output: string | Record<string, unknown>;
+  usage?: Usage;
+  /** The model (or policy) that produced the output, e.g. `openai:gpt-4o-mini` or `offline`. */
+  model?: string;
+}
+
+export interface ToolPlanRequest extends PolicyContext {
+  node: ToolNode;
+  /** The tools this position may use: the node's hint if it has one (and they exist), else all of T. */
+  candidates: ToolDescriptor[];
+  /** 1 for the first attempt; >1 when a retry loop asks again. */
+  attempt: number;
+  /** The previous attempt's error, for retries. */
+  previousError?: string;
+}
+
+export interface PlannedCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface ToolPlanResult {
+  /** One call for `calls: 'one'`; any number (including none) for `calls: 'many'`. */
+  calls: PlannedCall[];
+  usage?: Usage;
+  model?: string;
+  /** Set when the policy could not produce a valid plan; the node then records an error. */
+  error?: string;
+}
+
+/** Who decides at LLM and tool nodes. `label` is shown wherever results are shown. */
+export interface ExecutionPolicy {
+  /** Stable identity used in memo keys, e.g. `offline`, `oracle`, `llm:openai:gpt-4o-mini`. */
+  readonly id: string;
+  readonly kind: 'llm' | 'offline' | 'oracle';
+  /** Human label, e.g. "offline policy (no LLM)" or "LLM policy (openai:gpt-4o-mini)". */
+  readonly label: string;
+  runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult>;
+  planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult>;
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({ llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
+/** Adds usages (either may be missing). */
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage {
+  return {
+    llmCalls: (a?.llmCalls ?? 0) + (b?.llmCalls ?? 0),
+    inputTokens: (a?.inputTokens ?? 0) + (b?.inputTokens ?? 0),
+    outputTokens: (a?.outputTokens ?? 0) + (b?.outputTokens ?? 0),
+    costUsd: (a?.costUsd ?? 0) + (b?.costUsd ?? 0),
+  };
+}

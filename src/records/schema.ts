@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * A historical task-solving record (q, r, π) of DESIGN.md: the native JSONL format, one record a line.
+ * The zod schema is the only source of the types.
+ */
+
+/** One call of the validated tool-call log π, in execution order. */
+export const CallSchema = z.strictObject({
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** The recorded response (kept raw: often a Python-literal string, sometimes truncated). */
+  output: z.unknown().optional(),
+  status: z.enum(['ok', 'error']).optional(),
+});
+
+export const RecordSchema = z.strictObject({
+  id: z.string().min(1),
+  query: z.string().min(1),
+  /** The reference final answer r. */
+  reference: z.string(),
+  calls: z.array(CallSchema),
+  domain: z.string().optional(),
+  /** What the record belongs to for grouped splits, e.g. the API chain it was generated from. */
+  group: z.string().optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type Call = z.infer<typeof CallSchema>;
+export type TaskRecord = z.infer<typeof RecordSchema>;
+/** A call as TC compares it: tool and arguments only. */
+export type CallKey = Pick<Call, 'tool' | 'args'>;

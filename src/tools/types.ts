@@ -1,0 +1,61 @@
+/**
+ * The tool contract. A tool is described by data (name, description, JSON-Schema input) and executed
+ * through a registry built from sources (functions, MCP servers, replay of recorded responses).
+ * Type-only: the implementations live beside this file.
+ */
+
+/** A JSON Schema object (a tool's input schema is always `{ type: 'object', properties, required }`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What a policy sees of a tool when it selects one and fills its arguments. */
+export interface ToolDescriptor {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+export interface ToolCallContext {
+  signal?: AbortSignal;
+  /** Per-call timeout; the registry turns an overrun into an error outcome. */
+  timeoutMs?: number;
+}
+
+/** A tool the registry can run: a descriptor plus `execute`. Throwing is allowed; the registry catches it. */
+export interface ToolSpec extends ToolDescriptor {
+  execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
+}
+
+/** Where a tool's answer came from. */
+export type ToolOrigin = 'live' | 'replay' | 'simulated';
+
+/** The result of one call through the registry. Never thrown: failures are `status: 'error'`. */
+export interface ToolCallOutcome {
+  tool: string;
+  args: Record<string, unknown>;
+  status: 'ok' | 'error';
+  output?: unknown;
+  error?: string;
+  durationMs: number;
+  origin?: ToolOrigin;
+}
+
+/** Counters a registry keeps for reporting (replay hit rate above all). */
+export interface ToolStats {
+  calls: number;
+  errors: number;
+  timeouts: number;
+  replayHits: number;
+  replayMisses: number;
+  simulated: number;
+}
+
+/** The tools T of a run. */
+export interface ToolRegistry {
+  list(): ToolDescriptor[];
+  get(name: string): ToolDescriptor | undefined;
+  /** Validates `args` against the input schema, runs the tool, and never throws. */
+  call(name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome>;
+  stats(): ToolStats;
+  /** Closes MCP connections and other resources. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FlowScoutError } from '../errors/index.js';
+
+/**
+ * Parses JSON text; on a syntax error throws PARSE_ERROR naming the file, line and column, so the
+ * user can jump straight to the mistake.
+ */
+export function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const { line, column } = positionOf(text, msg);
+    throw new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: `not valid JSON: ${cleanMessage(msg)}`,
+      hint: 'Fix the JSON at that line and column (a missing comma, quote or bracket is the usual cause).',
+      location: { file, line, column },
+      cause: e,
+    });
+  }
+}
+
+/** Reads and parses a JSON file (FILE_NOT_FOUND / PARSE_ERROR with the location). */
+export function readJsonFile(file: string): unknown {
+  if (!existsSync(file)) {
+    throw new FlowScoutError({
+      code: 'FILE_NOT_FOUND',
+      message: `file not found: ${file}`,
+      hint: 'Check the path; relative paths are resolved from the current directory.',
+      location: { file },
+    });
+  }
+  return parseJsonText(readFileSync(file, 'utf8'), file);
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lastNl = -1;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lastNl = i;
+    }
+  }
+  return { line, column: end - lastNl };
+}
+
+function positionOf(text: string, message: string): { line: number; column: number } {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
+  const pos = /position (\d+)/.exec(message);
+  if (pos) return lineColumn(text, Number(pos[1]));
+  // "Unexpected end of JSON input": the problem is at the end.
+  return lineColumn(text, text.trimEnd().length);
+}
+
+function cleanMessage(message: string): string {
+  return message.replace(/ in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
+}
+
+export interface WriteOptions {
+  /** Overwrite an existing file. Without it, an existing file is an error (nothing is lost). */
+  force?: boolean;
+}
+
+/** Writes a text file, creating its folder; refuses to overwrite unless `force`. */
+export function writeTextFile(file: string, text: string, opts: WriteOptions = {}): void {
+  if (!opts.force && existsSync(file)) {
+    throw new FlowScoutError({
+      code: 'FILE_EXISTS',
+      message: `${file} already exists; not overwriting it`,
+      hint: 'Choose another output path, or pass --force to overwrite.',
+      location: { file },
+    });
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
