@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * The tool config file (`--tools <file>`): which sources make up the tools T of a run, so the CLI
+ * loads the same tools every time. Relative paths are resolved from the config file's folder.
+ *
+ * ```json
+ * { "version": 1, "timeoutMs": 30000, "sources": [
+ *   { "type": "replay", "records": "records.jsonl", "tools": "tools.json" },
+ *   { "type": "functions", "module": "./my-tools.js" },
+ *   { "type": "mcp", "name": "weather", "transport": "stdio", "command": "node", "args": ["server.js"] },
+ *   { "type": "mcp", "name": "search", "transport": "http", "url": "http://127.0.0.1:3000/mcp" } ] }
+ * ```
+ */
+
+export const ReplaySourceSchema = z.strictObject({
+  type: z.literal('replay'),
+  /** Records (JSONL) whose calls' recorded outputs answer replayed calls. */
+  records: z.string().min(1),
+  /** Tool descriptors (JSON array of {name, description, inputSchema}). */
+  tools: z.string().min(1),
+  /** What a miss returns: an error observation (default) or, with a model configured, an LLM simulation. */
+  onMiss: z.enum(['error', 'simulate']).optional(),
+});
+
+export const FunctionsSourceSchema = z.strictObject({
+  type: z.literal('functions'),
+  /** An ES module whose exports are tool specs (or an array / a `tools` export of them). */
+  module: z.string().min(1),
+});
+
+export const McpStdioSourceSchema = z.strictObject({
+  type: z.literal('mcp'),
+  name: z.string().min(1),
+  transport: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  /** Extra environment; values like "${OPENWEATHER_KEY}" are read from the environment. */
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  /** Only these tools of the server (default: all). */
+  include: z.array(z.string()).optional(),
+});
+
+export const McpHttpSourceSchema = z.strictObject({
+  type: z.literal('mcp'),
+  name: z.string().min(1),
+  transport: z.literal('http'),
+  url: z.string().url(),
+  headers: z.record(z.string(), z.string()).optional(),
+  include: z.array(z.string()).optional(),
+});
+
+export const ToolSourceSchema = z.union([ReplaySourceSchema, FunctionsSourceSchema, McpStdioSourceSchema, McpHttpSourceSchema]);
+
+export const ToolConfigSchema = z.strictObject({
+  version: z.literal(1),
+  sources: z.array(ToolSourceSchema).min(1),
+  /** Per-call timeout in milliseconds (default 30000). */
+  timeoutMs: z.number().int().positive().optional(),
+});
+
+export type ReplaySource = z.infer<typeof ReplaySourceSchema>;
+export type FunctionsSource = z.infer<typeof FunctionsSourceSchema>;
+export type McpStdioSource = z.infer<typeof McpStdioSourceSchema>;
+export type McpHttpSource = z.infer<typeof McpHttpSourceSchema>;
+export type ToolSource = z.infer<typeof ToolSourceSchema>;
+export type ToolConfig = z.infer<typeof ToolConfigSchema>;
