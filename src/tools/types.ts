@@ -59,3 +59,14 @@ export interface ToolRegistry {
   /** Closes MCP connections and other resources. */
   close(): Promise<void>;
 }
+
+/**
+ * A group of tools from one source that shares a resource (an MCP connection): the registry closes
+ * it once, when the registry itself is closed.
+ */
+export interface ToolSet {
+  /** The source's name, used in messages (e.g. the MCP server name from the config). */
+  name: string;
+  tools: ToolSpec[];
+  close?(): Promise<void>;
+}

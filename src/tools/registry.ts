@@ -1,0 +1,164 @@
+import { FlowScoutError } from '../errors/index.js';
+import { describeUnknownName } from './close-names.js';
+import { toPlainJson } from './plain-json.js';
+import { isToolResult, type ToolResultFields } from './tool-result.js';
+import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, ToolSet, ToolSpec, ToolStats } from './types.js';
+import { compileArgsValidator, createAjv, type ArgsValidator } from './validate-args.js';
+
+/**
+ * The tools T of a run (DESIGN.md: a tool node "validates [the arguments] against the tool's input
+ * schema, calls it, and records the observation"). The registry is the one place that turns every
+ * way a tool can fail — unknown name, bad arguments, a throw, a rejected promise, a timeout, a tool
+ * that ignores its abort signal, an output that is not JSON — into an `error` outcome, so a run never
+ * crashes because of a tool.
+ */
+
+export interface ToolRegistryOptions {
+  /** Per-call timeout in milliseconds (default 30000); a call's own `timeoutMs` wins. */
+  timeoutMs?: number;
+  /** Clock for durations (default `performance.now`). */
+  now?: () => number;
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/**
+ * Builds a registry from tool specs and tool sets (an MCP connection's tools). Tool names must be
+ * unique across everything passed in; a duplicate is an INVALID_INPUT error naming both sources.
+ */
+export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opts: ToolRegistryOptions = {}): ToolRegistry {
+  const now = opts.now ?? (() => performance.now());
+  const defaultTimeout = opts.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const specs = new Map<string, { spec: ToolSpec; source: string }>();
+  const sets: ToolSet[] = [];
+  for (const item of items) {
+    const isSet = Array.isArray((item as ToolSet).tools) && typeof (item as ToolSpec).execute !== 'function';
+    const list = isSet ? (item as ToolSet).tools : [item as ToolSpec];
+    const source = isSet ? `source '${(item as ToolSet).name}'` : 'the tool list';
+    if (isSet) sets.push(item as ToolSet);
+    for (const spec of list) {
+      const prev = specs.get(spec.name);
+      if (prev) {
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `tool '${spec.name}' is defined twice (by ${prev.source} and by ${source})`,
+          hint: 'Tool names must be unique across sources; use an MCP source\'s "include" list or rename one of them.',
+        });
+      }
+      specs.set(spec.name, { spec, source });
+    }
+  }
+  const ajv = createAjv();
+  const validators = new Map<string, ArgsValidator>();
+  const stats: ToolStats = { calls: 0, errors: 0, timeouts: 0, replayHits: 0, replayMisses: 0, simulated: 0 };
+  let closed = false;
+
+  const validatorFor = (spec: ToolSpec): ArgsValidator => {
+    let v = validators.get(spec.name);
+    if (!v) validators.set(spec.name, (v = compileArgsValidator(ajv, spec.name, spec.inputSchema)));
+    return v;
+  };
+
+  const finish = (name: string, args: Record<string, unknown>, started: number, r: ToolResultFields & { timedOut?: boolean }): ToolCallOutcome => {
+    const outcome: ToolCallOutcome = { tool: name, args, status: r.status, durationMs: now() - started };
+    if (r.status === 'ok' && r.output !== undefined) outcome.output = r.output;
+    if (r.status === 'error') outcome.error = r.error ?? 'the tool failed without a message';
+    if (r.origin) outcome.origin = r.origin;
+    if (r.status === 'error') stats.errors++;
+    if (r.timedOut) stats.timeouts++;
+    if (r.cache === 'hit') stats.replayHits++;
+    if (r.cache === 'miss' && r.origin !== 'simulated') stats.replayMisses++;
+    if (r.origin === 'simulated' && r.status === 'ok') stats.simulated++;
+    return outcome;
+  };
+
+  const call = async (name: string, args: Record<string, unknown>, ctx: ToolCallContext = {}): Promise<ToolCallOutcome> => {
+    const started = now();
+    stats.calls++;
+    const entry = specs.get(name);
+    if (!entry) return finish(name, args, started, { status: 'error', error: describeUnknownName('tool', name, [...specs.keys()]) });
+    if (closed) return finish(name, args, started, { status: 'error', error: `the tool registry was closed; '${name}' cannot be called` });
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return finish(name, args, started, { status: 'error', error: `arguments for '${name}' must be an object of named parameters` });
+    }
+    const checked = validatorFor(entry.spec)(args);
+    if (!checked.ok) return finish(name, args, started, { status: 'error', error: checked.message });
+    if (ctx.signal?.aborted) return finish(name, args, started, { status: 'error', error: 'cancelled before the call started' });
+    const timeoutMs = ctx.timeoutMs ?? defaultTimeout;
+    const result = await runWithTimeout(entry.spec, checked.args, timeoutMs, ctx.signal);
+    return finish(name, args, started, result);
+  };
+
+  return {
+    list: (): ToolDescriptor[] => [...specs.values()].map(({ spec }) => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema })),
+    get: (name) => {
+      const e = specs.get(name);
+      return e ? { name: e.spec.name, description: e.spec.description, inputSchema: e.spec.inputSchema } : undefined;
+    },
+    call,
+    stats: () => ({ ...stats }),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      const results = await Promise.allSettled(sets.map((s) => s.close?.()));
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${sets[i]!.name}: ${messageOf(r.reason)}`] : []));
+      if (failed.length > 0) {
+        throw new FlowScoutError({ code: 'TOOL_ERROR', message: `could not close tool sources cleanly: ${failed.join('; ')}` });
+      }
+    },
+  };
+}
+
+/**
+ * Runs `execute` under a timer and the caller's signal. The tool gets an AbortSignal that fires on
+ * either; if it ignores the signal, the race still ends the call on time (its late result is dropped).
+ */
+async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, timeoutMs: number, outer: AbortSignal | undefined): Promise<ToolResultFields & { timedOut?: boolean }> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<ToolResultFields & { timedOut?: boolean }>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+      resolve({ status: 'error', error: `'${spec.name}' timed out after ${timeoutMs} ms`, timedOut: true });
+    }, timeoutMs);
+    onAbort = () => {
+      controller.abort(outer?.reason);
+      resolve({ status: 'error', error: 'cancelled' });
+    };
+    outer?.addEventListener('abort', onAbort, { once: true });
+  });
+  const run = (async (): Promise<ToolResultFields> => {
+    try {
+      return interpret(await spec.execute(args, { signal: controller.signal, timeoutMs }));
+    } catch (e) {
+      return { status: 'error', error: `'${spec.name}' failed: ${messageOf(e)}` };
+    }
+  })();
+  try {
+    return await Promise.race([run, stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+function interpret(value: unknown): ToolResultFields {
+  const fields: ToolResultFields = isToolResult(value) ? { ...value } : { status: 'ok', output: value };
+  if (fields.status === 'ok') {
+    const plain = toPlainJson(fields.output);
+    if (!plain.ok) return { ...fields, status: 'error', output: undefined, error: `the tool returned something that is not JSON: ${plain.reason}` };
+    fields.output = plain.value;
+  }
+  return fields;
+}
+
+function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
+  }
+}

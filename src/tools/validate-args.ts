@@ -1,0 +1,84 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './types.js';
+
+/**
+ * Argument validation against a tool's JSON-Schema input (DESIGN.md: a tool node "validates them
+ * against the tool's input schema" before calling). ajv compiles each schema once. Scalar types are
+ * coerced the way the canonical argument form coerces them (`"5"` for a number parameter is accepted
+ * as 5), so a call that TC counts as correct is never rejected here; unknown keywords and formats in
+ * imported schemas are ignored rather than fatal.
+ */
+
+export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
+
+/** Validates arguments of one tool; returns the coerced copy to pass to the tool. */
+export type ArgsValidator = (args: Record<string, unknown>) => ArgsCheck;
+
+/** One ajv instance per registry: compiled schemas are cached per tool by the caller. */
+export function createAjv(): Ajv {
+  return new Ajv({ strict: false, allErrors: true, coerceTypes: true, validateFormats: false, logger: false, verbose: true });
+}
+
+/** Compiles `schema` once; a schema ajv rejects yields a validator that always explains that. */
+export function compileArgsValidator(ajv: Ajv, tool: string, schema: JsonSchema): ArgsValidator {
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return () => ({ ok: false, message: `tool '${tool}' has an invalid input schema (${why}); fix the tool's inputSchema` });
+  }
+  return (args) => {
+    let copy: Record<string, unknown>;
+    try {
+      copy = structuredClone(args);
+    } catch {
+      return { ok: false, message: `arguments for '${tool}' are not plain data (they hold a function or similar); pass JSON values` };
+    }
+    if (validate(copy)) return { ok: true, args: copy };
+    const problems = (validate.errors ?? []).map(describeAjvError);
+    const unique = [...new Set(problems)];
+    return { ok: false, message: `invalid arguments for '${tool}': ${unique.join('; ')}` };
+  };
+}
+
+/** `{instancePath: '/a/0', keyword: 'type', params: {type: 'number'}}` → `$.a[0]: expected number, got string "x"`. */
+export function describeAjvError(e: ErrorObject): string {
+  const path = pointerToPath(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${joinPath(path, String(p.missingProperty))}: required but missing`;
+    case 'type':
+      return `${path}: expected ${String(p.type)}, got ${describe(e.data)}`;
+    case 'enum':
+      return `${path}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${describe(e.data)}`;
+    case 'additionalProperties':
+      return `${joinPath(path, String(p.additionalProperty))}: not a parameter of this tool; remove it`;
+    case 'const':
+      return `${path}: must be ${JSON.stringify(p.allowedValue)}`;
+    default:
+      return `${path}: ${e.message ?? e.keyword}`;
+  }
+}
+
+function pointerToPath(pointer: string): string {
+  if (!pointer) return '$';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : joinPath(acc, seg)), '$');
+}
+
+function joinPath(base: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `string ${JSON.stringify(v.length > 30 ? `${v.slice(0, 30)}…` : v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}
