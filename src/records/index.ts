@@ -1,3 +1,26 @@
 /** Records (q, r, π): schema, canonical arguments, readers, importers, splits. */
 export { CallSchema, RecordSchema, type Call, type CallKey, type TaskRecord } from './schema.js';
 export { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from './canonical-args.js';
+export { readRecordsFile, writeRecordsFile, type ReadRecordsOptions, type ReadRecordsResult } from './read-records.js';
+export { formatLineProblem, type LineProblem } from './issue-text.js';
+export { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot, type BundledDomain, type BundledTrajectPaths } from './bundled.js';
+export {
+  importTraject,
+  DROP_FAILED_CALL,
+  DROP_UNKNOWN_API,
+  type ImportTrajectOptions,
+  type ImportTrajectResult,
+  type TrajectCounts,
+} from './import/traject.js';
+export {
+  changeName,
+  findNameCollisions,
+  matchFunctionName,
+  standardize,
+  standardizeParamName,
+  toolbenchFunctionName,
+  type ApiRef,
+  type NameCollision,
+} from './import/toolbench-names.js';
+export { toolbenchParamsToSchema, type ToolbenchParam } from './import/toolbench-params.js';
+export { writeImportFolder } from './import/write-import.js';

@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRecordsFile } from '../../records/read-records.js';
+import { ToolConfigSchema } from '../../tools/config-schema.js';
+import type { CliIO } from '../output.js';
+import { runCli } from '../program.js';
+
+const MINI = join(import.meta.dirname, '../../../test/fixtures/records/traject-mini');
+
+async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), isTTY: false };
+  const status = await runCli(argv, io);
+  return { status, out, err };
+}
+
+describe('flowscout import traject', () => {
+  it('writes records, tools and a replay tool config, prints the counts, and refuses to overwrite', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
+    const res = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out]);
+    expect(res.err).toBe('');
+    expect(res.status).toBe(0);
+    expect(res.out).toMatch(/records\s+3 \(all calls succeeded: 1\)/);
+    expect(res.out).toMatch(/dropped\s+2 \(has a failed call: 1; calls an API absent from the tool definitions: 1\)/);
+    expect(res.out).toMatch(/distinct tools used\s+2/);
+    const { records } = await readRecordsFile(join(out, 'records.jsonl'));
+    expect(records.map((r) => r.id)).toEqual(['mini-0-0']);
+    const tools = JSON.parse(readFileSync(join(out, 'tools.json'), 'utf8')) as Array<{ name: string }>;
+    expect(tools.map((t) => t.name)).toEqual(['current_weather_for_weather_hub', 'get_24h_lookup_for_geo_codes']);
+    const config = ToolConfigSchema.parse(JSON.parse(readFileSync(join(out, 'tools.config.json'), 'utf8')));
+    expect(config.sources).toEqual([{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }]);
+
+    writeFileSync(join(out, 'records.jsonl'), 'mine\n');
+    const again = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out]);
+    expect(again.status).toBe(2);
+    expect(again.err).toContain('FILE_EXISTS');
+    expect(again.err).toContain('--force');
+    expect(readFileSync(join(out, 'records.jsonl'), 'utf8')).toBe('mine\n');
+    const forced = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out, '--force', '--keep-failed']);
+    expect(forced.status).toBe(0);
+    expect((await readRecordsFile(join(out, 'records.jsonl'))).records).toHaveLength(3);
+  });
+
+  it('imports a bundled domain with --domain', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
+    const res = await cli(['import', 'traject', '--domain', 'Weather', '--out', out]);
+    expect(res.status).toBe(0);
+    expect(res.out).toContain('Imported bundled TRAJECT-Bench Weather');
+    expect(res.out).toMatch(/records\s+160 \(all calls succeeded: 123\)/);
+    expect((await readRecordsFile(join(out, 'records.jsonl'))).records).toHaveLength(123);
+  });
+
+  it('explains what is missing', async () => {
+    const noTools = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--out', '/tmp/x']);
+    expect(noTools.status).toBe(2);
+    expect(noTools.err).toContain('--tools <Domain_tool.json> is required');
+    const badDomain = await cli(['import', 'traject', '--domain', 'Sports', '--out', '/tmp/x']);
+    expect(badDomain.err).toContain("no bundled TRAJECT-Bench domain 'Sports'");
+    expect(badDomain.err).toContain('Finance, Travel, Weather');
+  });
+});

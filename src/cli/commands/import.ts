@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { bundledTrajectPaths } from '../../records/bundled.js';
+import { importTraject, type TrajectCounts } from '../../records/import/traject.js';
+import { writeImportFolder } from '../../records/import/write-import.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout import traject|toolbench …`: converts datasets into FlowScout records (JSONL) and, where
+ * the source has tool definitions, tool descriptors plus a replay tool config.
+ */
+export const registerImport: RegisterCommand = (program: Command, io: CliIO) => {
+  const cmd = program.command('import').description('convert a dataset into FlowScout records (records.jsonl, tools.json, tools.config.json)');
+
+  cmd
+    .command('traject')
+    .description('import TRAJECT-Bench sequential trajectories (traj_query.json + <Domain>_tool.json), or a bundled domain with --domain')
+    .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json')
+    .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
+    .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--keep-failed', 'keep records that contain a failed call (dropped by default)')
+    .option('--force', 'overwrite existing output files')
+    .action((trajQuery: string | undefined, opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean }) => {
+      const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
+      const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
+      const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+      io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
+      io.out(`Wrote ${written.join(', ')}`);
+    });
+};
+
+function trajectInputs(trajQuery: string | undefined, opts: { tools?: string; domain?: string }): { queryPath: string; toolsPath: string; label: string } {
+  if (opts.domain !== undefined) {
+    if (trajQuery !== undefined || opts.tools !== undefined) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: '--domain imports the bundled data; it cannot be combined with a traj_query.json file or --tools',
+        hint: 'Use either `import traject --domain Travel --out <dir>` or `import traject <traj_query.json> --tools <Domain_tool.json> --out <dir>`.',
+      });
+    }
+    const paths = bundledTrajectPaths(opts.domain);
+    return { queryPath: paths.trajQuery, toolsPath: paths.tools, label: `bundled TRAJECT-Bench ${paths.domain}` };
+  }
+  if (trajQuery === undefined || opts.tools === undefined) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: trajQuery === undefined ? 'no input: pass a traj_query.json file or --domain <name>' : '--tools <Domain_tool.json> is required with a traj_query.json file',
+      hint: 'Example: flowscout import traject sequential/Travel/traj_query.json --tools tools/Travel_tool.json --out runs/travel (or --domain Travel for the bundled copy).',
+    });
+  }
+  return { queryPath: trajQuery, toolsPath: opts.tools, label: trajQuery };
+}
+
+/** The counts an import prints (also used by the README and the report). */
+export function formatTrajectCounts(label: string, c: TrajectCounts, keepFailed: boolean): string {
+  const dropped = Object.entries(c.dropped);
+  const droppedTotal = dropped.reduce((n, [, k]) => n + k, 0);
+  const rows: Array<[string, string]> = [
+    ['records', `${c.records} (all calls succeeded: ${c.recordsAllOk})`],
+    ['kept', `${c.kept}${keepFailed ? ' (--keep-failed: records with failed calls kept)' : ''}`],
+    ['dropped', `${droppedTotal}${dropped.length ? ` (${dropped.map(([r, k]) => `${r}: ${k}`).join('; ')})` : ''}`],
+    ['calls', `${c.calls} (failed: ${c.failedCalls}; to APIs absent from the tool definitions: ${c.unknownApiCalls})`],
+    ['calls kept', String(c.keptCalls)],
+    ['distinct tools used', `${c.distinctTools} (in kept records: ${c.distinctToolsKept})`],
+    ['tool definitions', `${c.toolDefs} → ${c.tools} tools (${c.duplicateDefs} repeated entries, ${c.collisions.length} name collisions)`],
+  ];
+  const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
+  if (c.unknownApis.length) lines.push(`  APIs absent from the tool definitions: ${c.unknownApis.join('; ')}`);
+  for (const col of c.collisions) {
+    lines.push(`  name collision: ${col.name} ← ${col.apis.map((a) => `${a.tool}: ${a.api}`).join(' | ')}`);
+  }
+  return lines.join('\n');
+}

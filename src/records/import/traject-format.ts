@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * The TRAJECT-Bench input shapes (FORMATS.md §6), only as far as the importer reads them. Loose
+ * objects: upstream fields the importer does not use are allowed and ignored.
+ */
+
+const ParamValueSchema = z.looseObject({ name: z.string().min(1), value: z.unknown() });
+
+/** One executed call of a trajectory's `"tool list"`. */
+export const TrajectCallSchema = z.looseObject({
+  'tool name': z.string().min(1),
+  'parent tool name': z.string().optional(),
+  'API name': z.string().optional(),
+  'required parameters': z.array(ParamValueSchema).nullish(),
+  'optional parameters': z.array(ParamValueSchema).nullish(),
+  execution_status: z.string(),
+  executed_output: z.unknown().optional(),
+  adapt_parameter: z.unknown().optional(),
+  adapt_constraint: z.unknown().optional(),
+  adapt_reason: z.unknown().optional(),
+});
+
+/** One trajectory record of `traj_query.json`. */
+export const TrajectRecordSchema = z.looseObject({
+  query: z.string().min(1),
+  final_answer: z.looseObject({ answer: z.string(), reason: z.unknown().optional() }),
+  'tool list': z.array(TrajectCallSchema),
+  sequence_name: z.string().optional(),
+  sequence_description: z.string().optional(),
+  domain: z.string().optional(),
+  generation_info: z.looseObject({
+    sequence_index: z.number().int().nonnegative(),
+    trajectory_index: z.number().int().nonnegative(),
+  }),
+});
+
+export const TrajectFileSchema = z.array(TrajectRecordSchema);
+
+const ParamDefSchema = z.looseObject({
+  name: z.string(),
+  type: z.string().optional(),
+  description: z.string().nullish(),
+  default: z.unknown().optional(),
+});
+
+/** One API definition of `<Domain>_tool.json` (a flattened ToolBench tool JSON, FORMATS.md §2). */
+export const TrajectToolDefSchema = z.looseObject({
+  'tool name': z.string().min(1),
+  'API name': z.string().min(1),
+  'parent tool name': z.string().min(1),
+  'parent tool description': z.string().nullish(),
+  'tool description': z.string().nullish(),
+  required_parameters: z.array(ParamDefSchema).nullish(),
+  optional_parameters: z.array(ParamDefSchema).nullish(),
+  'domain name': z.string().optional(),
+});
+
+export const TrajectToolFileSchema = z.array(TrajectToolDefSchema);
+
+export type TrajectCall = z.infer<typeof TrajectCallSchema>;
+export type TrajectRecord = z.infer<typeof TrajectRecordSchema>;
+export type TrajectToolDef = z.infer<typeof TrajectToolDefSchema>;

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FlowScoutError } from '../../errors/index.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import { writeTextFile } from '../../util/json-file.js';
+import { writeRecordsFile } from '../read-records.js';
+import type { TaskRecord } from '../schema.js';
+
+/**
+ * Writes an import's output folder: `records.jsonl`, and when tools are known `tools.json` (the
+ * descriptor array) and `tools.config.json` (a tool config with one replay source over the two files,
+ * by relative path, so the folder can be moved). Checks every target first: nothing is written
+ * unless all of them may be (missing, or `force`).
+ */
+export function writeImportFolder(dir: string, records: readonly TaskRecord[], tools: readonly ToolDescriptor[] | undefined, opts: { force?: boolean } = {}): string[] {
+  const files = { records: join(dir, 'records.jsonl'), tools: join(dir, 'tools.json'), config: join(dir, 'tools.config.json') };
+  const targets = tools ? [files.records, files.tools, files.config] : [files.records];
+  const existing = targets.filter((f) => existsSync(f));
+  if (existing.length && !opts.force) {
+    throw new FlowScoutError({
+      code: 'FILE_EXISTS',
+      message: `not overwriting ${existing.join(', ')}`,
+      hint: 'Choose another --out folder, or pass --force to overwrite.',
+      location: { file: existing[0] },
+    });
+  }
+  writeRecordsFile(files.records, records, { force: true });
+  if (tools) {
+    writeTextFile(files.tools, `${JSON.stringify(tools, null, 2)}\n`, { force: true });
+    const config = { version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] };
+    writeTextFile(files.config, `${JSON.stringify(config, null, 2)}\n`, { force: true });
+  }
+  return targets;
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isFlowScoutError, type FlowScoutError } from '../errors/index.js';
+import { readRecordsFile, writeRecordsFile } from './read-records.js';
+import type { TaskRecord } from './schema.js';
+
+const BAD = join(import.meta.dirname, '../../test/fixtures/records/bad-lines.jsonl');
+const tmp = () => mkdtempSync(join(tmpdir(), 'fs-records-'));
+
+async function rejection(p: Promise<unknown>): Promise<FlowScoutError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isFlowScoutError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('readRecordsFile', () => {
+  it('rejects a file with a broken line 7 and a record missing query, naming both lines', async () => {
+    const err = await rejection(readRecordsFile(BAD));
+    expect(err.code).toBe('PARSE_ERROR');
+    expect(err.message).toContain('2 invalid lines of 12');
+    expect(err.message).toMatch(/bad-lines\.jsonl:7: not valid JSON/);
+    expect(err.message).toContain('bad-lines.jsonl:12 ($.query): is required (a string)');
+    expect(err.hint).toContain('--skip-invalid');
+  });
+
+  it('skips the two bad lines with skipInvalid and keeps the other ten', async () => {
+    const res = await readRecordsFile(BAD, { skipInvalid: true });
+    expect(res.skipped).toBe(2);
+    expect(res.records.map((r) => r.id)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r8', 'r9', 'r10', 'r11']);
+    expect(res.problems).toHaveLength(2);
+  });
+
+  it('names the field of a schema problem and reports duplicate ids with the first line', async () => {
+    const file = join(tmp(), 'r.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id: 'a', query: 'q', reference: 'r', calls: [] }),
+        '',
+        JSON.stringify({ id: 'b', query: 'q', reference: 'r', calls: [{ tool: 't', status: 'fine' }] }),
+        JSON.stringify({ id: 'a', query: 'q2', reference: 'r', calls: [] }),
+        JSON.stringify({ id: 'c', query: 'q', reference: 'r', calls: [], extra: 1 }),
+      ].join('\n'),
+    );
+    const err = await rejection(readRecordsFile(file));
+    expect(err.code).toBe('INVALID_INPUT');
+    expect(err.message).toContain('r.jsonl:3 ($.calls[0].status): must be one of "ok", "error", found "fine"');
+    expect(err.message).toContain("r.jsonl:4 ($.id): duplicate id 'a' (first used on line 1)");
+    expect(err.message).toContain("r.jsonl:5 ($): unknown field 'extra'");
+  });
+
+  it('says a JSON array is not JSONL', async () => {
+    const file = join(tmp(), 'r.json');
+    writeFileSync(file, '[{"id": "a"},\n{"id": "b"}]\n');
+    const err = await rejection(readRecordsFile(file));
+    expect(err.message).toContain('this looks like a JSON array');
+  });
+
+  it('caps the number of problems listed but counts them all', async () => {
+    const file = join(tmp(), 'r.jsonl');
+    writeFileSync(file, Array.from({ length: 80 }, () => '{').join('\n'));
+    const err = await rejection(readRecordsFile(file, { maxProblems: 5 }));
+    expect(err.message).toContain('80 invalid lines of 80');
+    expect(err.message).toContain('… and 75 more problems');
+  });
+
+  it('fails with FILE_NOT_FOUND for a missing file', async () => {
+    const err = await rejection(readRecordsFile(join(tmp(), 'nope.jsonl')));
+    expect(err.code).toBe('FILE_NOT_FOUND');
+  });
+
+  it('round-trips records through writeRecordsFile and refuses to overwrite without force', async () => {
+    const file = join(tmp(), 'out.jsonl');
+    const recs: TaskRecord[] = [
+      { id: 'x', query: 'q?', reference: 'r', calls: [{ tool: 't', args: { a: 1 }, output: "{'k': None}", status: 'ok' }], group: 'g' },
+      { id: 'y', query: 'q2?', reference: '', calls: [] },
+    ];
+    writeRecordsFile(file, recs);
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(3);
+    expect((await readRecordsFile(file)).records).toEqual(recs);
+    expect(() => writeRecordsFile(file, recs)).toThrow(/already exists/);
+    writeRecordsFile(file, recs.slice(0, 1), { force: true });
+    expect((await readRecordsFile(file)).records).toHaveLength(1);
+  });
+});
