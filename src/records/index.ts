@@ -24,3 +24,11 @@ export {
 } from './import/toolbench-names.js';
 export { toolbenchParamsToSchema, type ToolbenchParam } from './import/toolbench-params.js';
 export { writeImportFolder } from './import/write-import.js';
+export {
+  DEFAULT_SPLIT_RATIO,
+  parseSplitRatio,
+  splitRecords,
+  type RecordSplit,
+  type SplitOptions,
+  type SplitRatio,
+} from './split.js';
