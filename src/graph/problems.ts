@@ -19,6 +19,8 @@ export const PROBLEM_CODES = [
   'guard-field',
   'guard-source',
   'retry-range',
+  'guard-value', // a guard compares a declared field with a literal of another type
+  'prompt-placeholder', // a stored prompt keeps a placeholder that is not filled at run time
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
@@ -42,6 +44,18 @@ export function jsonPath(segments: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+/** How a node is named in messages. */
+export function describeNode(n: { kind: string; role?: string }): string {
+  return n.kind === 'llm' ? `an llm node with role "${n.role}"` : 'a tool node';
+}
+
+/** A readable, bounded list of ids for messages. */
+export function listNames(names: string[]): string {
+  if (names.length === 0) return '(none)';
+  const shown = names.slice(0, 12).join(', ');
+  return names.length > 12 ? `${shown}, … and ${names.length - 12} more` : shown;
+}
+
 /** Turns zod issues into problems whose messages name the expectation, not zod's internals. */
 export function problemsFromZod(error: z.ZodError): Problem[] {
   const out: Problem[] = [];
@@ -51,38 +65,76 @@ export function problemsFromZod(error: z.ZodError): Problem[] {
   return out;
 }
 
+/** Issues carry the offending value when parsed with `reportInput: true`; absent means "missing". */
+function inputOf(issue: z.core.$ZodIssue): { present: boolean; value: unknown } {
+  return { present: 'input' in issue && issue.input !== undefined, value: (issue as { input?: unknown }).input };
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
+  const input = inputOf(issue);
   switch (issue.code) {
-    case 'invalid_type': {
-      const received = (issue as { input?: unknown }).input;
-      if (received === undefined) return `is required (expected ${issue.expected}); add it`;
-      return `expected ${issue.expected}, got ${describeValue(received)}`;
-    }
+    case 'invalid_type':
+      if (!input.present) return `is required (expected ${article(issue.expected)}); add it`;
+      return `expected ${article(issue.expected)}, got ${describeValue(input.value)}`;
     case 'unrecognized_keys':
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}; remove ${issue.keys.length > 1 ? 'them' : 'it'} or check the spelling`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((v) => JSON.stringify(v));
+      const expectation = allowed.length === 1 ? `must be ${allowed[0]}` : `must be one of ${allowed.join(', ')}`;
+      return input.present ? `${expectation} (got ${JSON.stringify(input.value)})` : `is required; use ${orList(allowed)}`;
+    }
     case 'invalid_union': {
-      const note = (issue as { note?: string }).note;
-      if (note === 'No matching discriminator') {
-        const disc = (issue as { discriminator?: string }).discriminator ?? 'kind';
-        return `has no valid "${disc}"; use ${disc === 'kind' ? '"llm" or "tool" for a node, "field" or "status" for a guard' : `a valid "${disc}"`}`;
+      const u = issue as { note?: string; discriminator?: string; options?: unknown[] };
+      if (u.note === 'No matching discriminator') {
+        const options = (u.options ?? []).map((o) => JSON.stringify(o)).join(' or ');
+        const given = (input.value as Record<string, unknown> | undefined)?.[u.discriminator ?? ''];
+        const what = given === undefined ? `"${u.discriminator}" is missing` : `"${u.discriminator}" ${JSON.stringify(given)} is not valid`;
+        return `${what}; use ${options}`;
       }
-      return `does not match any allowed form: ${issue.message}`;
+      return describeUnion(issue.errors, input.value);
     }
     case 'too_small':
-      if (issue.origin === 'string') return `must not be empty`;
-      return issue.message;
+      if (issue.origin === 'string') return 'must not be empty';
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`;
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} items`;
+      return `must be at most ${issue.maximum}`;
     case 'invalid_format':
-      return `${issue.message}`;
+      return input.present ? `${issue.message} (got ${JSON.stringify(input.value)})` : issue.message;
     default:
       return issue.message;
   }
+}
+
+/** A plain (non-discriminated) union: list the accepted types when every branch rejected the type. */
+function describeUnion(branches: z.core.$ZodIssue[][], value: unknown): string {
+  const expected = new Set<string>();
+  const visit = (issues: z.core.$ZodIssue[]): boolean =>
+    issues.every((i) => {
+      if (i.code === 'invalid_type' && i.path.length === 0) return expected.add(i.expected), true;
+      if (i.code === 'invalid_union' && i.path.length === 0) return i.errors.every(visit);
+      return false;
+    });
+  if (branches.every(visit)) return `expected ${orList([...expected].map(article))}, got ${describeValue(value)}`;
+  // Report the branch that came closest (fewest issues), with its own wording.
+  const best = [...branches].sort((a, b) => a.length - b.length)[0] ?? [];
+  return best.map((i) => `${i.path.length > 0 ? `${jsonPath(i.path).slice(1).replace(/^\./, '')}: ` : ''}${describeIssue(i)}`).join('; ');
+}
+
+function orList(items: string[]): string {
+  return items.length <= 2 ? items.join(' or ') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function article(type: string): string {
+  if (type === 'null' || type === 'undefined') return type;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  return `${typeof v} ${typeof v === 'object' ? '' : JSON.stringify(v)}`.trim();
+  if (typeof v === 'object') return 'an object';
+  return `${article(typeof v)} ${JSON.stringify(v)}`;
 }

@@ -99,7 +99,7 @@ export const StatusGuardSchema = z.strictObject({
   status: z.enum(['ok', 'error']),
 });
 
-export const GuardSchema = z.union([FieldGuardSchema, StatusGuardSchema]);
+export const GuardSchema = z.discriminatedUnion('kind', [FieldGuardSchema, StatusGuardSchema]);
 
 export const EdgeSchema = z.strictObject({
   from: NodeIdSchema,

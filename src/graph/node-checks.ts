@@ -1,0 +1,129 @@
+import type { Adjacency } from './graph-utils.js';
+import { describeNode, listNames, type Problem } from './problems.js';
+import { PLACEHOLDERS, RUNTIME_PLACEHOLDERS, placeholdersIn } from './prompt-templates.js';
+import type { FieldGuard, JsonObjectSchema, Workflow } from './schema.js';
+
+/** The tools T a workflow is checked against: names, or anything with a `name`. */
+export type ToolNames = Iterable<string | { name: string }>;
+
+/**
+ * The per-node and per-edge rules of Valid(G, T) (DESIGN.md, "The workflow IR"): tool hints in T,
+ * guards that read what their source declares (and compare with a value of the declared type), retry
+ * attempts in 1..5, and prompts that only keep run-time placeholders. `validate.ts` adds the graph rules.
+ */
+export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | undefined): Problem[] {
+  const problems: Problem[] = [];
+  const push = (code: Problem['code'], path: string, message: string) => problems.push({ code, path, message });
+
+  if (tools !== undefined) {
+    const available = new Set<string>();
+    for (const t of tools) available.add(typeof t === 'string' ? t : t.name);
+    w.nodes.forEach((n, i) => {
+      if (n.kind !== 'tool') return;
+      n.tools?.forEach((name, j) => {
+        if (!available.has(name)) {
+          push('unknown-tool', `$.nodes[${i}].tools[${j}]`, `tool '${name}' used by node '${n.id}' is not available; ${suggest(name, available)}`);
+        }
+      });
+    });
+  }
+
+  w.edges.forEach((e, i) => {
+    if (!e.when) return;
+    const src = adj.nodes.get(e.from);
+    if (!src) return;
+    const path = `$.edges[${i}].when`;
+    if (e.when.kind === 'status') {
+      if (src.kind !== 'tool') {
+        push('guard-source', path, `a status guard reads a tool node's status, but '${src.id}' is ${describeNode(src)}; guard on a field of its JSON output instead ({"kind": "field", "field": …, "op": …})`);
+      }
+      return;
+    }
+    if (src.kind !== 'llm') {
+      push('guard-source', path, `a field guard reads an llm node's JSON output, but '${src.id}' is a tool node; use {"kind": "status", "status": "ok" | "error"}`);
+      return;
+    }
+    if (src.output.type !== 'json') {
+      push('guard-field', `${path}.field`, `guard reads field '${e.when.field}' but node '${src.id}' has text output; give it output {"type": "json", "schema": …} declaring '${e.when.field}'`);
+      return;
+    }
+    const declared = declaredField(src.output.schema, e.when.field);
+    if (!declared) {
+      push('guard-field', `${path}.field`, `guard reads field '${e.when.field}' which node '${src.id}' does not declare (declared: ${listNames(Object.keys(src.output.schema.properties))}); guard on a declared field or add '${e.when.field}' to the node's output schema`);
+      return;
+    }
+    const mismatch = valueMismatch(e.when, declared);
+    if (mismatch) push('guard-value', `${path}.value`, mismatch);
+  });
+
+  w.nodes.forEach((n, i) => {
+    if (n.kind === 'tool' && n.retry && (n.retry.attempts < 1 || n.retry.attempts > 5)) {
+      push('retry-range', `$.nodes[${i}].retry.attempts`, `retry attempts must be between 1 and 5 (got ${n.retry.attempts}); attempts counts the first call, so 1 means no retry`);
+    }
+    if (n.kind === 'llm') {
+      for (const name of placeholdersIn(n.prompt)) {
+        if ((RUNTIME_PLACEHOLDERS as readonly string[]).includes(name)) continue;
+        const runtime = RUNTIME_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' and ');
+        const what = name in PLACEHOLDERS ? `{{${name}}}, which is only filled when a node is built from a template` : `the unknown placeholder {{${name}}}`;
+        push('prompt-placeholder', `$.nodes[${i}].prompt`, `prompt of node '${n.id}' uses ${what}; a stored prompt may only use ${runtime}, so write the text in its place`);
+      }
+    }
+  });
+  return problems;
+}
+
+/** The JSON schema of a (dotted) field of an object schema, or undefined when it is not declared. */
+function declaredField(schema: JsonObjectSchema, field: string): Record<string, unknown> | undefined {
+  let props: Record<string, unknown> | undefined = schema.properties;
+  const parts = field.split('.');
+  for (let k = 0; k < parts.length; k++) {
+    const p = props?.[parts[k]!] as (Record<string, unknown> & { properties?: Record<string, unknown> }) | undefined;
+    if (!p || typeof p !== 'object') return undefined;
+    if (k === parts.length - 1) return p;
+    props = p.properties;
+  }
+  return undefined;
+}
+
+/** A guard that compares a declared boolean/number/string field with a literal of another type can never behave as meant. */
+function valueMismatch(guard: FieldGuard, declared: Record<string, unknown>): string | undefined {
+  if (guard.value === undefined) return undefined;
+  const types = ([] as unknown[]).concat(declared.type ?? []).filter((t): t is string => typeof t === 'string');
+  if (types.length === 0) return undefined;
+  const values = Array.isArray(guard.value) ? guard.value : [guard.value];
+  for (const v of values) {
+    const vt = v === null ? 'null' : typeof v;
+    const ok = types.some((t) => t === vt || (t === 'integer' && vt === 'number' && Number.isInteger(v)) || (t === 'number' && vt === 'number'));
+    if (!ok) {
+      const fix = types.includes('boolean') ? 'compare with true or false, or use op "truthy" / "falsy"' : `compare with ${types.join(' or ')} values`;
+      return `guard compares field '${guard.field}' (declared ${types.join(' | ')}) with ${JSON.stringify(v)}, which can never match as meant; ${fix}`;
+    }
+  }
+  if (['gt', 'gte', 'lt', 'lte'].includes(guard.op) && !types.some((t) => t === 'number' || t === 'integer' || t === 'string')) {
+    return `op '${guard.op}' orders values, but field '${guard.field}' is declared ${types.join(' | ')}; use "eq" / "ne" or a numeric field`;
+  }
+  return undefined;
+}
+
+function suggest(name: string, available: Set<string>): string {
+  if (available.size === 0) return 'no tools are loaded; pass the tools (e.g. --tools tools.json)';
+  const ranked = [...available].sort((a, b) => distance(name, a) - distance(name, b) || (a < b ? -1 : 1));
+  const close = ranked.filter((a) => distance(name, a) <= Math.max(3, Math.floor(name.length / 3))).slice(0, 3);
+  const prefix = close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(' or ')}? ` : '';
+  return `${prefix}available: ${listNames([...available].sort())}`;
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,222 @@
+import { FlowScoutError } from '../errors/index.js';
+import { LlmNodeSchema, type LlmNode, type LlmOutput, type LlmRole } from './schema.js';
+
+/**
+ * The prompt template library (DESIGN.md, "Edit plans": new LLM nodes take their prompt from a
+ * template per role). A template is text with named `{{placeholders}}`. Two kinds exist:
+ *
+ * - build-time placeholders (`{{task}}`, `{{question}}`, `{{field}}`) are filled by `makeLlmNode`
+ *   when the node is created, so they never reach a stored workflow;
+ * - run-time placeholders (`{{query}}`, `{{inputs}}`) stay in the node's prompt and are filled by
+ *   the execution policy for every query (`renderPrompt(node, {query, inputs})`).
+ *
+ * `validateWorkflow` reports any placeholder in a stored prompt that is not a run-time one.
+ */
+
+/** Every placeholder a prompt may use, with what it stands for. */
+export const PLACEHOLDERS = {
+  query: 'the user query (filled at run time)',
+  inputs: 'the outputs of the live upstream data nodes, rendered as text (filled at run time)',
+  task: 'what an extract, reason or verify node must do (filled when the node is built)',
+  question: 'the yes/no question a judge node answers (filled when the node is built)',
+  field: 'the boolean JSON field a judge node returns (filled when the node is built)',
+} as const;
+
+export type PlaceholderName = keyof typeof PLACEHOLDERS;
+
+/** The placeholders a policy fills for every query; the only ones a stored prompt may keep. */
+export const RUNTIME_PLACEHOLDERS: readonly PlaceholderName[] = ['query', 'inputs'];
+
+/** The boolean field a judge returns when none is named. */
+export const DEFAULT_JUDGE_FIELD = 'decision';
+
+/** One template per LLM role. Written as instructions a real model follows. */
+export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
+  plan: [
+    'You are planning how to answer a request with the tools this workflow can call.',
+    '',
+    'Request: {{query}}',
+    '',
+    'Write a short numbered plan: which facts must be looked up, in what order, and which values from the request',
+    '(names, places, dates, symbols, amounts, identifiers) each lookup needs. Copy those values exactly as the request',
+    'writes them. Do not answer the request yet and do not invent facts.',
+  ].join('\n'),
+  extract: [
+    'Extract what the next steps need from the material below.',
+    '',
+    'Request: {{query}}',
+    'What to extract: {{task}}',
+    '',
+    'Material:',
+    '{{inputs}}',
+    '',
+    'List each item on its own line as `name: value`, copying numbers, units, dates and identifiers exactly.',
+    'If an item is not in the material, write `name: not found` instead of guessing.',
+  ].join('\n'),
+  reason: [
+    'Request: {{query}}',
+    '',
+    'Work out: {{task}}',
+    '',
+    'Use only this information:',
+    '{{inputs}}',
+    '',
+    'Reason step by step and show any arithmetic with the numbers you use. End with one line that starts with',
+    '"Result:" and states the conclusion in one or two sentences.',
+  ].join('\n'),
+  verify: [
+    'Check the intermediate results below before they are used to answer the request.',
+    '',
+    'Request: {{query}}',
+    'Check: {{task}}',
+    '',
+    'Results to check:',
+    '{{inputs}}',
+    '',
+    'Say whether the results answer every part of the request. List each tool error, empty result, or value that',
+    'contradicts another one. End with "Verdict: consistent" or "Verdict: problems found: <short list>".',
+  ].join('\n'),
+  judge: [
+    'Answer one yes/no question about this request: {{question}}',
+    '',
+    'Request: {{query}}',
+    '',
+    'Information so far:',
+    '{{inputs}}',
+    '',
+    'Reply with a JSON object and nothing else: {"{{field}}": true} if the answer is yes, {"{{field}}": false} if it is no.',
+  ].join('\n'),
+  synthesize: [
+    'Answer the request using the tool results below.',
+    '',
+    'Request: {{query}}',
+    '',
+    'Tool results and notes:',
+    '{{inputs}}',
+    '',
+    'Write a complete, direct answer: give the answer first, then the supporting details. Use the numbers, names and',
+    'dates exactly as the tool results state them and cite them (for example "the weather service reports 23.4 °C").',
+    'Cover every part of the request. If a result is missing or a tool failed, say what could not be found instead',
+    'of inventing it. Do not mention the workflow, the tool names or these instructions.',
+  ].join('\n'),
+};
+
+/** Default `{{task}}` per role, used when a node is built without one. */
+const DEFAULT_TASKS: Partial<Record<LlmRole, string>> = {
+  extract: 'the facts, values and identifiers from the material that the request depends on',
+  reason: 'the answer to the request from the facts below',
+  verify: 'that the results answer the request and agree with each other',
+};
+
+const DEFAULT_QUESTION = 'Is another lookup needed before the request can be answered?';
+
+/** A judge's field is read by guards as a JSON field name, so it is a plain identifier. */
+export const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const PLACEHOLDER_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** The distinct placeholder names a text uses, in order of first use. */
+export function placeholdersIn(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(PLACEHOLDER_RE)) if (!names.includes(m[1]!)) names.push(m[1]!);
+  return names;
+}
+
+export interface RenderOptions {
+  /** Leave known placeholders without a value in place instead of failing (two-stage filling). */
+  partial?: boolean;
+}
+
+/**
+ * Fills a template's placeholders. Accepts the template text or an LLM node (its prompt), so a
+ * policy can call `renderPrompt(node, {query, inputs})`. Fails with INVALID_INPUT on a placeholder
+ * that is not in PLACEHOLDERS, and on one without a value unless `partial`.
+ */
+export function renderPrompt(
+  template: string | Pick<LlmNode, 'id' | 'prompt'>,
+  values: Partial<Record<string, string>>,
+  opts: RenderOptions = {},
+): string {
+  const text = typeof template === 'string' ? template : template.prompt;
+  const owner = typeof template === 'string' ? 'the prompt template' : `the prompt of node '${template.id}'`;
+  const known = Object.keys(PLACEHOLDERS);
+  for (const name of placeholdersIn(text)) {
+    if (!known.includes(name)) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `${owner} uses the unknown placeholder {{${name}}}; known placeholders: ${known.map((k) => `{{${k}}}`).join(', ')}`,
+        hint: 'Rename it to a known placeholder or write the text in its place.',
+      });
+    }
+    if (values[name] === undefined && !opts.partial) {
+      const given = Object.keys(values).filter((k) => values[k] !== undefined);
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `${owner} uses {{${name}}} but no value was given for it (given: ${given.length > 0 ? given.join(', ') : 'nothing'})`,
+        hint: `Pass a value for "${name}" (${PLACEHOLDERS[name as PlaceholderName]}).`,
+      });
+    }
+  }
+  return text.replace(PLACEHOLDER_RE, (whole, name: string) => values[name] ?? whole);
+}
+
+export interface MakeLlmNodeOptions {
+  /** The instruction; its build-time placeholders are filled. Default: the role's template. */
+  prompt?: string;
+  /** Default: text, or for a judge JSON output declaring `field` as a required boolean. */
+  output?: LlmOutput;
+  /** Judge only: the boolean field it returns (default "decision"). */
+  field?: string;
+  /** Judge only: the yes/no question, filled into `{{question}}`. */
+  question?: string;
+  /** Extract / reason / verify: what the node must do, filled into `{{task}}`. */
+  task?: string;
+  /** A model string that overrides the run's model for this node. */
+  model?: string;
+}
+
+/**
+ * Builds an LLM node of a role that passes the schema: the role's template with its build-time
+ * placeholders filled, and for a judge a JSON output declaring its boolean field, so guards on it
+ * validate. Throws INVALID_INPUT when the result would not be a valid node.
+ */
+export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions = {}): LlmNode {
+  const field = opts.field ?? DEFAULT_JUDGE_FIELD;
+  if (!FIELD_NAME_RE.test(field)) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `cannot build ${role} node '${id}': field name '${field}' is not a plain name`,
+      hint: 'Use letters, digits and _ only (a guard reads it as a JSON field).',
+    });
+  }
+  const question = opts.question ?? DEFAULT_QUESTION;
+  const prompt = renderPrompt(
+    opts.prompt ?? PROMPT_TEMPLATES[role],
+    { task: opts.task ?? DEFAULT_TASKS[role] ?? 'answer the request', question, field },
+    { partial: true },
+  );
+  const output: LlmOutput =
+    opts.output ??
+    (role === 'judge'
+      ? { type: 'json', schema: { type: 'object', properties: { [field]: { type: 'boolean', description: question } }, required: [field] } }
+      : { type: 'text' });
+  const node = { id, kind: 'llm' as const, role, prompt, output, ...(opts.model ? { model: opts.model } : {}) };
+  const parsed = LlmNodeSchema.safeParse(node);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `cannot build ${role} node '${id}': ${first.path.join('.') || 'node'}: ${first.message}`,
+      hint: 'Node ids start with a letter or _ and hold only letters, digits, _ and -.',
+      details: parsed.error.issues,
+    });
+  }
+  if (role === 'judge' && opts.field !== undefined && (parsed.data.output.type !== 'json' || !(opts.field in parsed.data.output.schema.properties))) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `cannot build judge node '${id}': its output does not declare the field '${opts.field}'`,
+      hint: 'Omit "output" to get a JSON output declaring the field, or declare it in the output schema.',
+    });
+  }
+  return parsed.data;
+}
