@@ -32,3 +32,5 @@ export {
   type SplitOptions,
   type SplitRatio,
 } from './split.js';
+export { importToolbench, queryIdOf, TOOLBENCH_DROP, type ImportToolbenchResult, type ToolbenchCounts } from './import/toolbench.js';
+export { UNPARSED_ARGUMENTS_KEY, parseArguments, parseObservation, parseFinalAnswer } from './import/toolbench-observation.js';

@@ -89,8 +89,8 @@ export function partSizes(n: number, ratio: SplitRatio): [number, number, number
     for (const k of positive) {
       if (sizes[k] === 0) {
         const donor = [0, 1, 2].reduce((best, j) => (sizes[j]! > sizes[best]! ? j : best), 0);
-        sizes[donor]--;
-        sizes[k]++;
+        sizes[donor] = sizes[donor]! - 1;
+        sizes[k] = sizes[k]! + 1;
       }
     }
   }

@@ -62,3 +62,23 @@ describe('flowscout import traject', () => {
     expect(badDomain.err).toContain('Finance, Travel, Weather');
   });
 });
+
+describe('flowscout import toolbench', () => {
+  const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
+  it('imports answer folders and prints kept vs dropped with reasons', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
+    const res = await cli(['import', 'toolbench', join(FIX, 'toolbench'), join(FIX, 'stabletoolbench'), '--out', out]);
+    expect(res.err).toBe('');
+    expect(res.out).toContain('Imported 5 ToolBench answer files');
+    expect(res.out).toMatch(/kept\s+3\n/);
+    expect(res.out).toMatch(/dropped\s+2 \(give_up: 1; invalid \(valid_data is false\): 1\)/);
+    const { records } = await readRecordsFile(join(out, 'records.jsonl'));
+    expect(records.map((r) => r.id)).toEqual(['10', '21', '1073']);
+  });
+
+  it('fails clearly when nothing is usable', async () => {
+    const res = await cli(['import', 'toolbench', join(FIX, 'toolbench/G2_answer'), '--out', mkdtempSync(join(tmpdir(), 'fs-import-'))]);
+    expect(res.status).toBe(2);
+    expect(res.err).toContain('no usable answer in 1 file(s): give_up: 1');
+  });
+});

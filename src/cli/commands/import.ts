@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { bundledTrajectPaths } from '../../records/bundled.js';
+import { importToolbench, type ToolbenchCounts } from '../../records/import/toolbench.js';
 import { importTraject, type TrajectCounts } from '../../records/import/traject.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
 import type { CliIO } from '../output.js';
@@ -29,7 +30,46 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
       io.out(`Wrote ${written.join(', ')}`);
     });
+
+  cmd
+    .command('toolbench')
+    .description('import ToolBench / StableToolBench answer files (or folders of them): winning answers become records')
+    .argument('<paths...>', 'answer files (<query_id>_<method>.json) or folders searched recursively for *.json')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--force', 'overwrite existing output files')
+    .action((paths: string[], opts: { out: string; force?: boolean }) => {
+      const result = importToolbench(paths);
+      if (result.records.length === 0) {
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `no usable answer in ${result.counts.files} file(s): ${formatReasons(result.counts.dropped) || 'no *.json files found'}`,
+          hint: 'Records need valid_data, finish_type give_answer and win; pass answer files or the answer/ folder.',
+        });
+      }
+      const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+      io.out(formatToolbenchCounts(result.counts));
+      io.out(`Wrote ${written.join(', ')}`);
+    });
 };
+
+/** The counts `import toolbench` prints. */
+export function formatToolbenchCounts(c: ToolbenchCounts): string {
+  const dropped = Object.values(c.dropped).reduce((n, k) => n + k, 0);
+  const rows: Array<[string, string]> = [
+    ['kept', String(c.kept)],
+    ['dropped', `${dropped}${dropped ? ` (${formatReasons(c.dropped)})` : ''}`],
+    ['calls', `${c.calls} (error observations: ${c.errorCalls}; truncated observations kept raw: ${c.truncatedObservations}; names not among the offered functions: ${c.unmatchedNames}; unparsable arguments: ${c.unparsedArguments})`],
+    ['ignored messages', `${c.ignoredUserMessages} reflection / later user messages`],
+    ['tools', `${c.tools} offered functions (Finish excluded)`],
+  ];
+  return [`Imported ${c.files} ToolBench answer file${c.files === 1 ? '' : 's'}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)].join('\n');
+}
+
+function formatReasons(dropped: Record<string, number>): string {
+  return Object.entries(dropped)
+    .map(([r, k]) => `${r}: ${k}`)
+    .join('; ');
+}
 
 function trajectInputs(trajQuery: string | undefined, opts: { tools?: string; domain?: string }): { queryPath: string; toolsPath: string; label: string } {
   if (opts.domain !== undefined) {
