@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FlowScoutError } from '../errors/index.js';
+import { isZodSchema, zodToInputSchema } from './define-tool.js';
+import type { ToolSpec } from './types.js';
+
+/**
+ * The *functions* tool source: a user's ES module whose exports are tools. Accepted shapes: named
+ * exports that are tool specs, a default export that is a spec or an array of specs, and a `tools`
+ * array export. Every candidate is checked (name, description, inputSchema object, execute function)
+ * and every problem is reported at once, naming the export.
+ */
+
+/** Imports `modulePath` (resolved from the current directory) and returns its tools. */
+export async function loadFunctionTools(modulePath: string): Promise<ToolSpec[]> {
+  const file = resolve(modulePath);
+  if (!existsSync(file)) {
+    throw new FlowScoutError({ code: 'FILE_NOT_FOUND', message: `tool module not found: ${file}`, hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.', location: { file } });
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    throw new FlowScoutError({
+      code: 'TOOL_ERROR',
+      message: `could not load tool module ${file}: ${e instanceof Error ? e.message : String(e)}`,
+      hint: 'The module must be an ES module that imports cleanly (TypeScript modules need the CLI run through tsx, or compile them to .js).',
+      location: { file },
+      cause: e,
+    });
+  }
+  return toolsFromModule(mod, file);
+}
+
+/** Collects and checks the tool exports of an already-imported module (exported for tests). */
+export function toolsFromModule(mod: Record<string, unknown>, file: string): ToolSpec[] {
+  const candidates: Array<{ where: string; value: unknown }> = [];
+  const seen = new Set<unknown>();
+  const add = (where: string, value: unknown) => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    candidates.push({ where, value });
+  };
+  for (const key of ['default', 'tools']) {
+    const v = mod[key];
+    if (Array.isArray(v)) v.forEach((item, i) => add(`${key}[${i}]`, item));
+    else if (looksLikeTool(v)) add(key, v);
+    else if (key === 'tools' && v !== undefined) add(key, v);
+  }
+  for (const [key, v] of Object.entries(mod)) {
+    if (key === 'default' || key === 'tools') continue;
+    if (looksLikeTool(v)) add(key, v);
+  }
+  if (candidates.length === 0) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${file} exports no tools`,
+      hint: 'Export tool specs ({name, description, inputSchema, execute}) — e.g. made with defineTool — as named exports, a default array, or a "tools" array.',
+      location: { file },
+    });
+  }
+  const problems: string[] = [];
+  const tools: ToolSpec[] = [];
+  const names = new Map<string, string>();
+  for (const { where, value } of candidates) {
+    const found = checkSpec(value);
+    if (found.problems.length > 0) {
+      problems.push(...found.problems.map((p) => `export '${where}': ${p}`));
+      continue;
+    }
+    const spec = found.spec!;
+    const prev = names.get(spec.name);
+    if (prev) problems.push(`export '${where}': tool name '${spec.name}' is already used by export '${prev}'`);
+    names.set(spec.name, where);
+    tools.push(spec);
+  }
+  if (problems.length > 0) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${file}: ${problems.length} tool export problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      hint: 'Each tool needs a name, a description, an inputSchema (a JSON Schema object or a zod schema) and an execute function; defineTool() builds one.',
+      location: { file },
+    });
+  }
+  return tools;
+}
+
+function looksLikeTool(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && ('execute' in v || 'inputSchema' in v);
+}
+
+function checkSpec(v: unknown): { spec?: ToolSpec; problems: string[] } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { problems: ['is not a tool spec object'] };
+  const o = v as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof o.name !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(o.name)) {
+    problems.push(`"name" must be a non-empty string of letters, digits, _ . : - (got ${JSON.stringify(o.name) ?? 'nothing'})`);
+  }
+  if (typeof o.description !== 'string') problems.push('"description" must be a string saying what the tool does');
+  let inputSchema = o.inputSchema;
+  if (isZodSchema(inputSchema)) inputSchema = zodToInputSchema(inputSchema);
+  if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
+    problems.push('"inputSchema" must be a JSON Schema object like {"type": "object", "properties": {…}}');
+  } else if ((inputSchema as Record<string, unknown>).type !== 'object') {
+    problems.push(`"inputSchema" must have "type": "object" (tools take named parameters); got ${JSON.stringify((inputSchema as Record<string, unknown>).type) ?? 'no type'}`);
+  }
+  if (typeof o.execute !== 'function') problems.push('"execute" must be a function (args, ctx) => result');
+  if (problems.length > 0) return { problems };
+  const execute = o.execute as ToolSpec['execute'];
+  return {
+    spec: { name: o.name as string, description: o.description as string, inputSchema: inputSchema as ToolSpec['inputSchema'], execute: async (args, ctx) => execute.call(o, args, ctx) },
+    problems,
+  };
+}
