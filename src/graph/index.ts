@@ -1,5 +1,18 @@
-/** The workflow IR: schema, validation, edits, templates, rendering. */
+/** The workflow IR: schema, validation, edits, templates, hashing, rendering. */
 export * from './schema.js';
 export { PROBLEM_CODES, jsonPath, type Problem, type ProblemCode } from './problems.js';
 export { parseWorkflow, validateWorkflow, assertValidWorkflow, type ParseResult, type ToolNames } from './validate.js';
-export { adjacency, topologicalOrder, type Adjacency } from './graph-utils.js';
+export { adjacency, topologicalOrder, reachable, findCycles, compareIds, type Adjacency } from './graph-utils.js';
+export * from './edits/index.js';
+export {
+  PROMPT_TEMPLATES,
+  PLACEHOLDERS,
+  RUNTIME_PLACEHOLDERS,
+  DEFAULT_JUDGE_FIELD,
+  placeholdersIn,
+  renderPrompt,
+  makeLlmNode,
+  type PlaceholderName,
+  type RenderOptions,
+  type MakeLlmNodeOptions,
+} from './prompt-templates.js';

@@ -86,7 +86,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_union': {
       const u = issue as { note?: string; discriminator?: string; options?: unknown[] };
       if (u.note === 'No matching discriminator') {
-        const options = (u.options ?? []).map((o) => JSON.stringify(o)).join(' or ');
+        const options = orList((u.options ?? []).map((o) => JSON.stringify(o)));
         const given = (input.value as Record<string, unknown> | undefined)?.[u.discriminator ?? ''];
         const what = given === undefined ? `"${u.discriminator}" is missing` : `"${u.discriminator}" ${JSON.stringify(given)} is not valid`;
         return `${what}; use ${options}`;

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Workflow } from '../schema.js';
+import { applyEditPlan } from './apply-edit-plan.js';
+
+const fixture = (name: string): Workflow =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../../test/fixtures/workflows/valid', `${name}.json`), 'utf8'));
+const edges = (w: Workflow) => w.edges.map((e) => `${e.from}→${e.to} ${e.kind}${e.when ? ` when ${JSON.stringify(e.when)}` : ''}`).sort();
+const apply = (w: Workflow, ...edits: unknown[]) => applyEditPlan(w, { edits });
+const ok = (r: ReturnType<typeof apply>): Workflow => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.workflow;
+};
+const refusal = (r: ReturnType<typeof apply>): string => {
+  if (r.ok) throw new Error('expected the plan to be refused');
+  return r.error.message;
+};
+
+describe('parallelize', () => {
+  it('turns a sequence into siblings between the same predecessors and successors', () => {
+    const seq = ok(apply(fixture('parallel'), { op: 'sequentialize', first: 'quote', second: 'news' }));
+    expect(edges(seq)).toEqual(['news→answer data', 'plan→quote data', 'quote→news data']);
+    const par = ok(apply(seq, { op: 'parallelize', first: 'quote', second: 'news' }));
+    expect(edges(par)).toEqual(edges(fixture('parallel')));
+  });
+  it('refuses nodes that are not in sequence', () => {
+    expect(refusal(apply(fixture('parallel'), { op: 'parallelize', first: 'quote', second: 'news' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'quote', 'news'): 'news' does not directly follow 'quote' (there is no edge quote → news); parallelize takes two nodes in sequence"`);
+  });
+  it('refuses the entry', () => {
+    expect(refusal(apply(fixture('linear'), { op: 'parallelize', first: 'plan', second: 'current' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'plan', 'current'): 'plan' is the entry of the workflow; nothing can run beside it"`);
+  });
+  it('refuses when the second node still depends on the first through another path', () => {
+    const w = ok(apply(fixture('linear'), { op: 'add_node', node: { kind: 'llm', id: 'notes', role: 'extract' }, from: ['current'], to: ['answer'], keepDirectEdges: true }));
+    expect(refusal(apply(w, { op: 'parallelize', first: 'current', second: 'answer' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'current', 'answer'): 'answer' is the exit of the workflow; nothing can run beside it"`);
+    const chain = ok(apply(fixture('linear'), { op: 'add_node', node: { kind: 'tool', id: 'forecast', task: 'Get the forecast' }, from: ['current'], to: ['answer'] }, { op: 'add_node', node: { kind: 'llm', id: 'notes', role: 'extract' }, from: ['current'], to: ['forecast'], keepDirectEdges: true }));
+    expect(refusal(apply(chain, { op: 'parallelize', first: 'current', second: 'forecast' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'current', 'forecast'): 'forecast' still depends on 'current' through another path, so they cannot run side by side"`);
+  });
+});
+
+describe('sequentialize', () => {
+  it('refuses nodes that are already ordered, and suggests swapping', () => {
+    expect(refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'current', second: 'plan' }))).toMatchInlineSnapshot(`"edit 1 of 1 (sequentialize 'current', 'plan'): 'current' already runs after 'plan', so 'plan' cannot follow it (that would be a cycle); swap first and second"`);
+    expect(refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'plan', second: 'current' }))).toMatchInlineSnapshot(`"edit 1 of 1 (sequentialize 'plan', 'current'): 'current' already runs after 'plan'; sequentialize takes two independent nodes"`);
+  });
+});
+
+describe('set_retry', () => {
+  it('sets and clears a retry loop', () => {
+    const w = ok(apply(fixture('linear'), { op: 'set_retry', id: 'current', attempts: 3, on: 'error-or-empty' }));
+    expect(w.nodes[1]).toMatchObject({ retry: { attempts: 3, on: 'error-or-empty' } });
+    const cleared = ok(apply(fixture('retry'), { op: 'set_retry', id: 'search', attempts: null }));
+    expect(cleared.nodes[1]).not.toHaveProperty('retry');
+  });
+  it('keeps the existing "on" when only attempts change', () => {
+    const w = ok(apply(fixture('retry'), { op: 'set_retry', id: 'search', attempts: 5 }));
+    expect(w.nodes[1]).toMatchObject({ retry: { attempts: 5, on: 'error-or-empty' } });
+  });
+  it('refuses attempts out of range and LLM nodes', () => {
+    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'current', attempts: 9 }))).toMatchInlineSnapshot(`"edit 1 of 1 (set_retry 'current'): the result is not a valid workflow: retry attempts must be between 1 and 5 (got 9); attempts counts the first call, so 1 means no retry"`);
+    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'plan', attempts: 2 }))).toMatchInlineSnapshot(`"edit 1 of 1 (set_retry 'plan'): node 'plan' is an llm node; this edit needs a tool node"`);
+  });
+});
+
+describe('set_calls', () => {
+  it('sets calls: many and back to one (the default, so the key goes)', () => {
+    const many = ok(apply(fixture('linear'), { op: 'set_calls', id: 'current', calls: 'many' }));
+    expect(many.nodes[1]).toMatchObject({ calls: 'many' });
+    const one = ok(apply(fixture('calls-many'), { op: 'set_calls', id: 'weather', calls: 'one' }));
+    expect(one.nodes[1]).not.toHaveProperty('calls');
+  });
+});
