@@ -1,0 +1,92 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+
+/**
+ * A streaming CSV row reader: RFC 4180 quoting (`"a, b"`, `""` for a quote, newlines inside quotes),
+ * `\n` or `\r\n` line ends, any one-character separator. Calls `onRow(fields, line)` with the
+ * 1-based line on which the row starts. `.gz` files are gunzipped on the fly.
+ */
+export async function readCsvRows(file: string, separator: string, onRow: (fields: string[], line: number) => void): Promise<void> {
+  const raw = createReadStream(file);
+  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  raw.on('error', (e) => stream.destroy(e));
+  const decoder = new StringDecoder('utf8');
+  const sep = separator.charCodeAt(0);
+  let fields: string[] = [];
+  let field = '';
+  let inQuotes = false;
+  let quoteSeen = false; // the previous char closed a quote (to detect "")
+  let line = 1;
+  let rowLine = 1;
+  let rowHasContent = false;
+  let lastCR = false; // a \r ended the previous chunk; a \n starting the next one belongs to it
+  const endRow = () => {
+    if (rowHasContent || fields.length > 0 || field.length > 0) {
+      fields.push(field);
+      onRow(fields, rowLine);
+    }
+    fields = [];
+    field = '';
+    rowHasContent = false;
+  };
+  const feed = (text: string) => {
+    let start = 0;
+    if (lastCR && text.charCodeAt(0) === 10) start = 1;
+    lastCR = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inQuotes) {
+        if (c === 34) {
+          field += text.slice(start, i);
+          inQuotes = false;
+          quoteSeen = true;
+          start = i + 1;
+        } else if (c === 10) line++;
+        continue;
+      }
+      if (c === 34) {
+        field += text.slice(start, i);
+        if (quoteSeen) field += '"';
+        inQuotes = true;
+        quoteSeen = false;
+        rowHasContent = true;
+        start = i + 1;
+        continue;
+      }
+      quoteSeen = false;
+      if (c === sep) {
+        fields.push(field + text.slice(start, i));
+        field = '';
+        rowHasContent = true;
+        start = i + 1;
+      } else if (c === 10 || c === 13) {
+        field += text.slice(start, i);
+        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+        else if (c === 13 && i === text.length - 1) lastCR = true;
+        endRow();
+        line++;
+        rowLine = line;
+        start = i + 1;
+      }
+    }
+    field += text.slice(start);
+  };
+  for await (const chunk of stream) feed(decoder.write(chunk as Buffer));
+  feed(decoder.end());
+  endRow();
+}
+
+/** Guesses the separator from the header line: the most frequent of `,` `;` tab `|`. */
+export function guessSeparator(headerLine: string): string {
+  let best = ',';
+  let bestCount = 0;
+  for (const sep of [',', ';', '\t', '|']) {
+    const n = headerLine.split(sep).length - 1;
+    if (n > bestCount) {
+      best = sep;
+      bestCount = n;
+    }
+  }
+  return best;
+}
