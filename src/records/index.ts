@@ -3,6 +3,7 @@ export { CallSchema, RecordSchema, type Call, type CallKey, type TaskRecord } fr
 export { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from './canonical-args.js';
 export { readRecordsFile, writeRecordsFile, type ReadRecordsOptions, type ReadRecordsResult } from './read-records.js';
 export { formatLineProblem, type LineProblem } from './issue-text.js';
+export { readJsonlFile, type ReadJsonlOptions, type ReadJsonlResult } from './read-jsonl.js';
 export { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot, type BundledDomain, type BundledTrajectPaths } from './bundled.js';
 export {
   importTraject,

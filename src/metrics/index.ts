@@ -1,0 +1,7 @@
+/** Metrics (DESIGN.md, "Metrics"): TC, the offline lexical judge, stability, scoring of predictions. */
+export { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
+export { PSEUDO_CALLS, meanTc, toolCallCorrectness, type TcOptions, type TcResult, type WrongArgs } from './tool-call-lcs.js';
+export { clarity, createLexicalJudge, lexicalScore } from './lexical-judge.js';
+export { coefficientOfVariation, stability, type StabilityResult } from './stability.js';
+export { PredictionSchema, readPredictionsFile, type Prediction, type ReadPredictionsResult } from './predictions.js';
+export { schemasFromTools, scorePredictions, type EsDims, type EvalReport, type RecordScore, type ScoreOptions } from './score.js';

@@ -1,0 +1,178 @@
+import type { ParamSchema } from '../records/canonical-args.js';
+import type { TaskRecord } from '../records/schema.js';
+import { addUsage, type Usage } from '../policies/types.js';
+import type { Prediction } from './predictions.js';
+import { stability } from './stability.js';
+import { meanTc, toolCallCorrectness, type TcResult } from './tool-call-lcs.js';
+import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeScore } from './types.js';
+
+/**
+ * Scoring predictions against records (DESIGN.md, "Metrics"): TC per record from the calls, ES per
+ * record from the judge, their means, and stability when a record was run more than once. `eval`,
+ * the search and the benchmarks all score through this one function.
+ *
+ * - A record without a prediction counts as an empty trace (no calls, empty answer) and is listed in
+ *   `missingPredictions`; predictions whose id is no record are ignored and listed in `unknownPredictions`.
+ * - Several predictions with the same id are repeated runs: the record's TC, ES and dimensions are the
+ *   means over its runs, and its CV is taken over the runs' ES.
+ * - An empty answer scores 0 on every ES dimension without asking the judge. A judge that fails on an
+ *   answer scores it 0 and the failure is kept on the record (`judgeError`) and counted.
+ */
+
+export type EsDims = Record<EsDimension, number>;
+
+export interface ScoreOptions {
+  judge: Judge;
+  /** Input schema per tool name, for canonical argument comparison (TC). */
+  schemas?: Readonly<Record<string, ParamSchema | undefined>>;
+  /** Judge calls in flight at once (default 4). */
+  concurrency?: number;
+  signal?: AbortSignal;
+}
+
+export interface RecordScore {
+  id: string;
+  tc: number;
+  es: number;
+  dims: EsDims;
+  /** TC detail of the first run (matched, missing, extra, reordered, wrongArgs). */
+  detail: TcResult;
+  /** Runs scored; a missing prediction is one empty run. */
+  runs: number;
+  /** True when there was no prediction for this record. */
+  missingPrediction?: boolean;
+  /** Per-run TC and ES, and the CV of ES, when the record was run more than once. */
+  tcRuns?: number[];
+  esRuns?: number[];
+  cv?: number;
+  /** The judge's explanation of the first run, when it gives one. */
+  rationale?: string;
+  judgeError?: string;
+}
+
+export interface EvalReport {
+  /** Mean TC over records. */
+  tc: number;
+  /** Mean ES over records. */
+  es: number;
+  dims: EsDims;
+  /** The judge's label, shown with every ES figure (e.g. "offline lexical judge"). */
+  judge: string;
+  judgeKind: Judge['kind'];
+  records: RecordScore[];
+  missingPredictions: string[];
+  unknownPredictions: string[];
+  /** Mean CV of ES over records run more than once; absent when no record was. */
+  cv?: number;
+  judgeErrors: number;
+  usage?: Usage;
+}
+
+/** Scores predictions (possibly several runs per record) against the records. */
+export async function scorePredictions(records: readonly TaskRecord[], predictions: readonly Prediction[], opts: ScoreOptions): Promise<EvalReport> {
+  const known = new Set(records.map((r) => r.id));
+  const byId = new Map<string, Prediction[]>();
+  const unknown = new Set<string>();
+  for (const p of predictions) {
+    if (!known.has(p.id)) {
+      unknown.add(p.id);
+      continue;
+    }
+    const list = byId.get(p.id) ?? [];
+    list.push(p);
+    byId.set(p.id, list);
+  }
+
+  const jobs = records.flatMap((record) => {
+    const runs = byId.get(record.id) ?? [{ id: record.id, calls: [], answer: '' }];
+    return runs.map((run) => ({ record, run }));
+  });
+  let usage: Usage | undefined;
+  const judged = await mapLimit(jobs, opts.concurrency ?? 4, async ({ record, run }) => {
+    const detail = toolCallCorrectness(record.calls, run.calls, { schemas: opts.schemas });
+    const { score, error } = await judge(opts.judge, record, run.answer, opts.signal);
+    if (score.usage) usage = addUsage(usage, score.usage);
+    return { detail, score, error };
+  });
+
+  let at = 0;
+  let judgeErrors = 0;
+  const scores: RecordScore[] = records.map((record) => {
+    const runs = byId.get(record.id)?.length ?? 1;
+    const mine = judged.slice(at, at + runs);
+    at += runs;
+    judgeErrors += mine.filter((m) => m.error).length;
+    const tcRuns = mine.map((m) => m.detail.tc);
+    const esRuns = mine.map((m) => m.score.es);
+    const first = mine[0]!;
+    const out: RecordScore = {
+      id: record.id,
+      tc: mean(tcRuns),
+      es: mean(esRuns),
+      dims: meanDims(mine.map((m) => m.score)),
+      detail: first.detail,
+      runs,
+    };
+    if (!byId.has(record.id)) out.missingPrediction = true;
+    if (runs > 1) Object.assign(out, { tcRuns, esRuns, cv: stability([esRuns]).cv });
+    if (first.score.rationale) out.rationale = first.score.rationale;
+    const error = mine.find((m) => m.error)?.error;
+    if (error) out.judgeError = error;
+    return out;
+  });
+
+  const repeated = scores.filter((s) => s.esRuns);
+  const report: EvalReport = {
+    tc: meanTc(scores),
+    es: mean(scores.map((s) => s.es)),
+    dims: meanDims(scores.map((s) => s.dims)),
+    judge: opts.judge.label,
+    judgeKind: opts.judge.kind,
+    records: scores,
+    missingPredictions: records.filter((r) => !byId.has(r.id)).map((r) => r.id),
+    unknownPredictions: [...unknown],
+    judgeErrors,
+  };
+  if (repeated.length) report.cv = stability(repeated.map((s) => s.esRuns!)).cv;
+  if (usage) report.usage = usage;
+  return report;
+}
+
+/** Input schemas by tool name, from tool descriptors (for `schemas`). */
+export function schemasFromTools(tools: ReadonlyArray<{ name: string; inputSchema: Record<string, unknown> }>): Record<string, ParamSchema> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as ParamSchema]));
+}
+
+const ZERO: JudgeScore = { correctness: 0, completeness: 0, relevance: 0, clarity: 0, es: 0 };
+
+async function judge(j: Judge, record: TaskRecord, answer: string, signal?: AbortSignal): Promise<{ score: JudgeScore; error?: string }> {
+  if (answer.trim() === '') return { score: { ...ZERO, rationale: 'empty answer' } };
+  try {
+    return { score: await j.score({ query: record.query, reference: record.reference, answer, signal }) };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return { score: ZERO, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+function meanDims(items: ReadonlyArray<Pick<JudgeScore, EsDimension>>): EsDims {
+  return Object.fromEntries(ES_DIMENSIONS.map((d) => [d, mean(items.map((i) => i[d]))])) as EsDims;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
