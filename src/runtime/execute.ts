@@ -1,0 +1,39 @@
+import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
+import type { Workflow } from '../graph/schema.js';
+import { assertValidWorkflow } from '../graph/validate.js';
+import { decideNode } from './frontier.js';
+import { startRun, type NodeResult, type RunInput, type RunOptions } from './run-state.js';
+import type { Trace } from './trace.js';
+
+/**
+ * The interpreter (DESIGN.md, "Execution"): runs a workflow on one query over real tools and returns
+ * its trace — per-node observations, π̂ and r̂. Every node becomes one task that waits for the
+ * sources of all its in-edges, then runs (some in-edge live: an OR-join) or is skipped (none live:
+ * dead-path elimination). Tasks are created in topological order and only the concurrency bound
+ * limits how many run at once, so unguarded fan-out runs in parallel and a join runs once.
+ *
+ * Throws INVALID_WORKFLOW for an invalid workflow; everything that goes wrong while running is
+ * recorded in the trace instead (see run-state.ts and trace-build.ts for the failure semantics).
+ */
+export async function executeWorkflow(workflow: Workflow, input: RunInput, opts: RunOptions): Promise<Trace> {
+  const w = assertValidWorkflow(workflow);
+  const adj = adjacency(w);
+  const order = topologicalOrder(adj)!;
+  const position = new Map(order.map((id, i) => [id, i]));
+  const run = startRun(w, input, opts);
+  const tasks = new Map<string, Promise<NodeResult>>();
+  for (const id of order) {
+    const inEdges = [...adj.in.get(id)!].sort((a, b) => position.get(a.from)! - position.get(b.from)!);
+    tasks.set(
+      id,
+      (async () => {
+        const sources = new Map<string, NodeResult>();
+        for (const e of inEdges) sources.set(e.from, await tasks.get(e.from)!);
+        const decision = decideNode(inEdges, (src) => sources.get(src)!);
+        return decision.run ? run.runNode(id, decision.dataSources) : run.skipNode(id);
+      })(),
+    );
+  }
+  await Promise.all(tasks.values());
+  return run.finish();
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { adjacency, reachable } from '../graph/graph-utils.js';
+import type { Workflow } from '../graph/schema.js';
+import { stableStringify } from '../records/canonical-args.js';
+import type { NodeObservation } from './trace.js';
+
+/**
+ * Node memoization (DESIGN.md, "Search": "node executions are memoized by (record, the node's
+ * definition and everything upstream of it, policy)"), so a search child that only changes the
+ * synthesizer does not re-call tools and upstream LLMs. The runtime only defines the key and the
+ * hook; the search keeps the store (in memory or SQLite).
+ *
+ * Caveats, by design: the key does not include the tools T (a search runs over one tool set) and
+ * assumes the policy's answer at a node depends only on the node, its upstream and the query — true
+ * of the LLM and offline policies, not of the oracle (its cursor is per-run state), so do not memoize
+ * oracle runs. Only `ok` observations are stored: a transient failure (a 429, a timeout) must not
+ * become permanent for a whole search.
+ */
+
+/** A store of node observations by memo key. `get` and `set` may be async (SQLite, a server). */
+export interface NodeMemo {
+  get(key: string): NodeObservation | undefined | Promise<NodeObservation | undefined>;
+  set(key: string, entry: NodeObservation): void | Promise<void>;
+}
+
+export interface MemoKeyInput {
+  policyId: string;
+  recordId?: string;
+  query: string;
+  contextChars: number;
+}
+
+/**
+ * sha256 over: the policy id, the record id (or the query when there is none), the context budget,
+ * the node's definition, and the definitions of all its ancestors with the edges among them and into
+ * the node. Anything downstream or on another branch does not change the key.
+ */
+export function nodeMemoKey(workflow: Pick<Workflow, 'nodes' | 'edges'>, nodeId: string, input: MemoKeyInput): string {
+  const adj = adjacency(workflow);
+  const upstream = reachable(adj, [nodeId], 'backward');
+  const nodes = [...upstream].sort().map((id) => adj.nodes.get(id));
+  const edges = workflow.edges
+    .filter((e) => upstream.has(e.from) && upstream.has(e.to))
+    .map((e) => stableStringify(e))
+    .sort();
+  const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
+  const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges });
+  return createHash('sha256').update(material).digest('hex');
+}
+
+/** A simple in-process memo (a Map), for tests and single-process searches. */
+export function createMemoryMemo(): NodeMemo & { size(): number } {
+  const map = new Map<string, NodeObservation>();
+  return {
+    get: (key) => map.get(key),
+    set: (key, entry) => void map.set(key, structuredClone(entry)),
+    size: () => map.size,
+  };
+}

@@ -1,0 +1,208 @@
+import type { Span, Tracer } from '@opentelemetry/api';
+import { adjacency, exitIds, topologicalOrder } from '../graph/graph-utils.js';
+import type { Workflow, WorkflowNode } from '../graph/schema.js';
+import type { ExecutionPolicy, PolicyContext } from '../policies/types.js';
+import type { ToolRegistry } from '../tools/types.js';
+import { renderContext, summarizeInput, toNodeInput } from './context.js';
+import type { ResolvedSource } from './frontier.js';
+import { runLlmNodeStep } from './llm-node.js';
+import { nodeMemoKey, type NodeMemo } from './memo.js';
+import { errorMessage, type NodeStepResult } from './node-step.js';
+import { endNodeSpan, endRunSpan, startNodeSpan, startRunSpan } from './otel.js';
+import { createSemaphore, isAbortError } from './semaphore.js';
+import { runToolNodeStep } from './tool-node.js';
+import { buildTrace } from './trace-build.js';
+import type { NodeObservation, Trace } from './trace.js';
+
+/**
+ * The stateful part of one run (LangGraph's "loop" side; the pure steps live in guards.ts,
+ * frontier.ts, context.ts): scratch space, the concurrency bound, cancellation, the memo hook,
+ * spans, and the observation of every node. The interpreter (execute.ts) and compiled modules
+ * (compile.ts) both drive a run through `runNode` / `skipNode` / `finish`, so they produce the same
+ * trace; only who decides the order — data or generated code — differs.
+ */
+
+/** Options of a run (the same for `executeWorkflow` and a compiled module's `run`). */
+export interface RunOptions {
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  /** Cancels the run: running nodes stop promptly and the trace ends with status error `cancelled`. */
+  signal?: AbortSignal;
+  /** How many nodes may run at once (default 4; `Infinity` for no bound). */
+  concurrency?: number;
+  /** Size of a node's context text in characters (default 8000). */
+  contextChars?: number;
+  /** Per tool call timeout in milliseconds (default: the registry's). */
+  callTimeoutMs?: number;
+  /** Node memoization hook (see memo.ts). */
+  memo?: NodeMemo;
+  /** An OpenTelemetry tracer: spans per run and per node. Without one nothing is traced. */
+  tracer?: Tracer;
+  /** Clock for timings (default `performance.now`). */
+  now?: () => number;
+  /** Recorded on the trace (workflow hash computed by the caller). */
+  workflowHash?: string;
+}
+
+/** The query being answered (and the record it comes from, in evaluations). */
+export interface RunInput {
+  query: string;
+  recordId?: string;
+}
+
+/** What a compiled module's `run(query, context)` takes: the run options plus the record id. */
+export interface RunContext extends RunOptions {
+  recordId?: string;
+}
+
+/** A resolved node as the nodes after it see it. */
+export interface NodeResult extends ResolvedSource {
+  nodeId: string;
+}
+
+/** One run in progress. */
+export interface WorkflowRun {
+  readonly workflow: Workflow;
+  /** Runs a node whose in-edges are resolved with at least one live (or the entry), with inputs from `dataSources`. */
+  runNode(nodeId: string, dataSources: readonly string[]): Promise<NodeResult>;
+  /** Records a node none of whose in-edges is live (dead-path elimination). */
+  skipNode(nodeId: string): NodeResult;
+  /** The trace; call once every node is resolved. */
+  finish(): Trace;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONTEXT_CHARS = 8000;
+
+/** Starts a run of an already validated workflow. */
+export function startRun(workflow: Workflow, input: RunInput, opts: RunOptions): WorkflowRun {
+  const now = opts.now ?? (() => performance.now());
+  const t0 = now();
+  const contextChars = opts.contextChars ?? DEFAULT_CONTEXT_CHARS;
+  const adj = adjacency(workflow);
+  const order = topologicalOrder(adj) ?? [...adj.nodes.keys()];
+  const position = new Map(order.map((id, i) => [id, i]));
+  const exitId = exitIds(adj)[0] ?? order[order.length - 1]!;
+  const semaphore = createSemaphore(opts.concurrency ?? DEFAULT_CONCURRENCY);
+  const scratch = new Map<string, unknown>();
+  const results = new Map<string, { result: NodeResult; obs: NodeObservation }>();
+  const { signal, tracer, memo } = opts;
+  const runSpan: Span | undefined = tracer ? startRunSpan(tracer, workflow, opts.policy, input.recordId) : undefined;
+
+  const nodeOf = (id: string): WorkflowNode => {
+    const n = adj.nodes.get(id);
+    if (!n) throw new Error(`the workflow has no node '${id}'`);
+    return n;
+  };
+
+  const record = (obs: NodeObservation): NodeResult => {
+    const result: NodeResult = { nodeId: obs.nodeId, kind: obs.kind, status: obs.status, output: obs.output };
+    results.set(obs.nodeId, { result, obs });
+    return result;
+  };
+
+  const shell = (node: WorkflowNode, status: NodeObservation['status'], extra: Partial<NodeObservation> = {}): NodeObservation => ({
+    nodeId: node.id,
+    kind: node.kind,
+    ...(node.kind === 'llm' ? { role: node.role } : {}),
+    status,
+    input: '',
+    attempts: 0,
+    startedAtMs: now() - t0,
+    durationMs: 0,
+    ...extra,
+  });
+
+  const resultOf = (id: string): NodeResult => {
+    const r = results.get(id);
+    if (!r) throw new Error(`node '${id}' is used as an input before it was resolved`);
+    return r.result;
+  };
+
+  async function runNode(nodeId: string, dataSources: readonly string[]): Promise<NodeResult> {
+    const node = nodeOf(nodeId);
+    if (signal?.aborted) return record(shell(node, 'skipped', { error: 'cancelled' }));
+    const inputs = dataSources.map((src) => {
+      const r = resultOf(src);
+      return toNodeInput({ node: nodeOf(src), status: r.status === 'error' ? 'error' : 'ok', output: r.output });
+    });
+    const context = renderContext(input.query, inputs, contextChars);
+    const inputSummary = summarizeInput(context);
+    let key: string | undefined;
+    if (memo) {
+      key = nodeMemoKey(workflow, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}) });
+      const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
+      if (hit) {
+        const obs: NodeObservation = { ...structuredClone(hit), nodeId, startedAtMs: now() - t0, durationMs: 0, cached: true };
+        if (tracer && runSpan) endNodeSpan(startNodeSpan(tracer, runSpan, node), obs);
+        return record(obs);
+      }
+    }
+    const release = await semaphore.acquire(position.get(nodeId) ?? 0, signal);
+    if (!release) return record(shell(node, 'skipped', { error: 'cancelled' }));
+    const span = tracer && runSpan ? startNodeSpan(tracer, runSpan, node) : undefined;
+    const started = now();
+    let step: NodeStepResult;
+    try {
+      if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+      const base: PolicyContext = {
+        query: input.query,
+        ...(input.recordId !== undefined ? { recordId: input.recordId } : {}),
+        workflow,
+        inputs,
+        context,
+        scratch,
+        ...(signal ? { signal } : {}),
+      };
+      step =
+        node.kind === 'llm'
+          ? await runLlmNodeStep(node, base, opts.policy)
+          : await runToolNodeStep(node, base, opts.policy, { tools: opts.tools, ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}) });
+    } catch (e) {
+      const cancelled = isAbortError(e) || signal?.aborted;
+      step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
+    } finally {
+      release();
+    }
+    const obs: NodeObservation = {
+      ...shell(node, step.status),
+      input: inputSummary,
+      ...(step.output !== undefined ? { output: step.output } : {}),
+      ...(step.error !== undefined ? { error: step.error } : {}),
+      attempts: step.attempts,
+      startedAtMs: started - t0,
+      durationMs: now() - started,
+      ...(step.model !== undefined ? { model: step.model } : {}),
+      ...(step.usage ? { usage: step.usage } : {}),
+      ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
+    };
+    if (memo && key && obs.status === 'ok' && !signal?.aborted) {
+      // A store that fails must not fail the run; the node is simply not cached.
+      await Promise.resolve(memo.set(key, obs)).catch(() => undefined);
+    }
+    if (span) endNodeSpan(span, obs);
+    return record(obs);
+  }
+
+  function skipNode(nodeId: string): NodeResult {
+    return record(shell(nodeOf(nodeId), 'skipped', signal?.aborted ? { error: 'cancelled' } : {}));
+  }
+
+  function finish(): Trace {
+    const observations = order.map((id) => results.get(id)?.obs ?? shell(nodeOf(id), 'skipped', { error: signal?.aborted ? 'cancelled' : 'never resolved' }));
+    const trace = buildTrace({
+      workflow,
+      input,
+      policyLabel: opts.policy.label,
+      observations,
+      exitId,
+      cancelled: Boolean(signal?.aborted),
+      durationMs: now() - t0,
+      ...(opts.workflowHash ? { workflowHash: opts.workflowHash } : {}),
+    });
+    if (runSpan) endRunSpan(runSpan, trace.status, trace.error, trace.totals);
+    return trace;
+  }
+
+  return { workflow, runNode, skipNode, finish };
+}

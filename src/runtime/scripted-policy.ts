@@ -1,0 +1,76 @@
+import type { JsonObjectSchema, LlmNode } from '../graph/schema.js';
+import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../policies/types.js';
+
+/**
+ * A policy whose decisions are plain functions — for testing workflows without a model, the way the
+ * AI SDK's mock model tests code that calls a model. Labelled "scripted policy (tests)" so a scripted
+ * run is never mistaken for an LLM or offline result.
+ *
+ * Defaults when a function is not given: an LLM node answers `schemaDefaults` of its JSON schema, or
+ * the text `<id>: <ids of its inputs>`; a tool node calls its first candidate with `{}`.
+ */
+export interface ScriptedPolicyScript {
+  id?: string;
+  label?: string;
+  /** Answers an LLM node: its output, or a full result (with model and usage). */
+  llm?: (req: LlmNodeRequest) => LlmNodeResult['output'] | LlmNodeResult | Promise<LlmNodeResult['output'] | LlmNodeResult>;
+  /** Plans a tool node: the calls, or a full result. */
+  tool?: (req: ToolPlanRequest) => PlannedCall[] | ToolPlanResult | Promise<PlannedCall[] | ToolPlanResult>;
+}
+
+export function createScriptedPolicy(script: ScriptedPolicyScript = {}): ExecutionPolicy {
+  return {
+    id: script.id ?? 'scripted',
+    kind: 'offline',
+    label: script.label ?? 'scripted policy (tests)',
+    async runLlmNode(req) {
+      if (!script.llm) return { output: defaultLlmOutput(req.node, req.inputs.map((i) => i.nodeId)), model: 'scripted' };
+      const out = await script.llm(req);
+      return isLlmResult(out) ? out : { output: out, model: 'scripted' };
+    },
+    async planToolCalls(req) {
+      if (!script.tool) return { calls: req.candidates[0] ? [{ tool: req.candidates[0].name, args: {} }] : [] };
+      const out = await script.tool(req);
+      return Array.isArray(out) ? { calls: out } : out;
+    },
+  };
+}
+
+/** The output a scripted LLM node gives by default. */
+export function defaultLlmOutput(node: LlmNode, inputIds: readonly string[]): string | Record<string, unknown> {
+  if (node.output.type === 'json') return schemaDefaults(node.output.schema);
+  return `${node.id}: ${inputIds.join(', ')}`;
+}
+
+/** A JSON object satisfying a simple object schema: first enum value, else false / 0 / "" / [] / {}. */
+export function schemaDefaults(schema: JsonObjectSchema | Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [key, prop] of Object.entries(props)) out[key] = defaultFor(prop);
+  return out;
+}
+
+function defaultFor(prop: Record<string, unknown>): unknown {
+  if (Array.isArray(prop.enum) && prop.enum.length > 0) return prop.enum[0];
+  if ('const' in prop) return prop.const;
+  const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
+  switch (type) {
+    case 'boolean':
+      return false;
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'array':
+      return [];
+    case 'object':
+      return schemaDefaults(prop);
+    case 'null':
+      return null;
+    default:
+      return '';
+  }
+}
+
+function isLlmResult(v: unknown): v is LlmNodeResult {
+  return typeof v === 'object' && v !== null && 'output' in v && Object.keys(v).every((k) => k === 'output' || k === 'model' || k === 'usage');
+}

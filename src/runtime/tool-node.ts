@@ -1,0 +1,130 @@
+import type { ToolNode } from '../graph/schema.js';
+import { addUsage, type ExecutionPolicy, type PlannedCall, type PolicyContext, type Usage } from '../policies/types.js';
+import type { ToolDescriptor, ToolRegistry } from '../tools/types.js';
+import type { ToolNodeOutputCall } from './context.js';
+import { errorMessage, type NodeStepResult } from './node-step.js';
+import { abortError, isAbortError, raceAbort } from './semaphore.js';
+import type { CallObservation } from './trace.js';
+
+/**
+ * Runs a tool node (DESIGN.md: a tool node "selects a concrete tool from T (or from its tools
+ * hint), fills the arguments, validates them …, calls it, and records the observation"), with its
+ * `retry` loop and `calls: 'one' | 'many'`. Decisions written down here:
+ *
+ * - Candidates: the hinted tools that exist in T; all of T when there is no hint or none exists.
+ * - `calls: 'one'` issues the first planned call (a plan with no call is an attempt error);
+ *   `calls: 'many'` issues every planned call, in order, one after another (zero calls is an empty
+ *   success).
+ * - A planned call to a tool outside the candidates is recorded as a failed call; it is not sent.
+ * - An attempt is an `error` when the plan failed (the policy threw or returned `error`), when
+ *   `one` planned nothing, or when every call failed; otherwise `ok`. It is *empty* when it is ok and
+ *   made no call or every ok call returned nothing (null, "", [], {}).
+ * - `retry: {attempts, on}` repeats while attempts remain and the attempt was an error (or, with
+ *   `error-or-empty`, empty), passing the previous attempt's error to the policy.
+ * - The node's status and output are its last attempt's; `calls` keeps every attempt's calls.
+ */
+
+export interface ToolStepDeps {
+  tools: ToolRegistry;
+  callTimeoutMs?: number;
+}
+
+/** The tools a tool node may use (see the decisions above). */
+export function candidateTools(node: ToolNode, tools: ToolRegistry): ToolDescriptor[] {
+  if (node.tools && node.tools.length > 0) {
+    const hinted = node.tools.map((n) => tools.get(n)).filter((d): d is ToolDescriptor => d !== undefined);
+    if (hinted.length > 0) return hinted;
+  }
+  return tools.list();
+}
+
+/** True for outputs that carry nothing: null, undefined, blank strings, empty arrays and objects. */
+export function isEmptyOutput(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (typeof v === 'string') return v.trim() === '';
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
+  return false;
+}
+
+export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
+  const candidates = candidateTools(node, deps.tools);
+  const allowed = new Set(candidates.map((c) => c.name));
+  const maxAttempts = Math.min(5, Math.max(1, node.retry?.attempts ?? 1));
+  const allCalls: CallObservation[] = [];
+  let usage: Usage | undefined;
+  let model: string | undefined;
+  let previousError: string | undefined;
+  let last: { status: 'ok' | 'error'; error?: string; calls: CallObservation[] } = { status: 'error', calls: [] };
+  let attempt = 0;
+  while (attempt < maxAttempts) {
+    attempt++;
+    last = await runAttempt(attempt);
+    allCalls.push(...last.calls);
+    const empty = last.status === 'ok' && (last.calls.length === 0 || last.calls.filter((c) => c.status === 'ok').every((c) => isEmptyOutput(c.output)));
+    const again = last.status === 'error' || (node.retry?.on === 'error-or-empty' && empty);
+    if (!again) break;
+    previousError = last.error ?? 'the previous attempt returned an empty result';
+  }
+  const output: ToolNodeOutputCall[] = last.calls.map((c) => ({
+    tool: c.tool,
+    args: c.args,
+    status: c.status,
+    ...(c.output !== undefined ? { output: c.output } : {}),
+    ...(c.error !== undefined ? { error: c.error } : {}),
+  }));
+  return {
+    status: last.status,
+    output,
+    ...(last.error !== undefined && last.status === 'error' ? { error: last.error } : {}),
+    attempts: attempt,
+    calls: allCalls,
+    ...(model !== undefined ? { model } : {}),
+    ...(usage ? { usage } : {}),
+  };
+
+  async function runAttempt(n: number): Promise<{ status: 'ok' | 'error'; error?: string; calls: CallObservation[] }> {
+    let planned: PlannedCall[];
+    try {
+      const plan = await raceAbort(
+        policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}) }),
+        base.signal,
+      );
+      if (plan.usage) usage = addUsage(usage, plan.usage);
+      if (plan.model !== undefined) model = plan.model;
+      if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [] };
+      planned = Array.isArray(plan.calls) ? plan.calls : [];
+    } catch (e) {
+      if (isAbortError(e) || base.signal?.aborted) throw e;
+      return { status: 'error', error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`, calls: [] };
+    }
+    if (node.calls !== 'many') planned = planned.slice(0, 1);
+    if (planned.length === 0) {
+      return node.calls === 'many' ? { status: 'ok', calls: [] } : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [] };
+    }
+    const calls: CallObservation[] = [];
+    for (const p of planned) {
+      const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+      if (!allowed.has(p.tool)) {
+        const list = [...allowed].slice(0, 10).join(', ');
+        calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });
+        continue;
+      }
+      const outcome = await deps.tools.call(p.tool, args, {
+        ...(base.signal ? { signal: base.signal } : {}),
+        ...(deps.callTimeoutMs !== undefined ? { timeoutMs: deps.callTimeoutMs } : {}),
+      });
+      if (base.signal?.aborted) throw abortError();
+      const call: CallObservation = { tool: outcome.tool, args: outcome.args, status: outcome.status, durationMs: outcome.durationMs, attempt: n };
+      if (outcome.output !== undefined) call.output = outcome.output;
+      if (outcome.error !== undefined) call.error = outcome.error;
+      if (outcome.origin !== undefined) call.origin = outcome.origin;
+      calls.push(call);
+    }
+    const failed = calls.filter((c) => c.status === 'error');
+    if (failed.length === calls.length) {
+      return { status: 'error', error: failed.map((c) => `${c.tool}: ${c.error}`).join('; '), calls };
+    }
+    return { status: 'ok', calls };
+  }
+}
