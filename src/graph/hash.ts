@@ -28,8 +28,8 @@ export function workflowHash(w: Workflow): string {
 
 function canonicalNode(n: WorkflowNode): WorkflowNode {
   if (n.kind === 'llm') {
-    const output = n.output.type === 'json' ? { type: 'json' as const, schema: canonicalJsonSchema(n.output.schema) as typeof n.output.schema } : n.output;
-    return { ...n, output };
+    const output = n.output.type === 'json' ? { type: 'json' as const, schema: canonicalJsonSchema(n.output.schema) as typeof n.output.schema } : { type: 'text' as const };
+    return { id: n.id, kind: 'llm', role: n.role, prompt: n.prompt, output, ...(n.model !== undefined ? { model: n.model } : {}) };
   }
   const out: WorkflowNode = { id: n.id, kind: 'tool', task: n.task };
   const tools = sortedSet(n.tools);

@@ -16,5 +16,5 @@ export {
   type RenderOptions,
   type MakeLlmNodeOptions,
 } from './prompt-templates.js';
-export { workflowHash, canonicalWorkflow, stableJson } from './hash.js';
+export { workflowHash, canonicalWorkflow } from './hash.js';
 export { toMermaid, guardLabel, type MermaidOptions } from './to-mermaid.js';

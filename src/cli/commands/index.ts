@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../output.js';
+import { registerEval } from './eval.js';
 import { registerImport } from './import.js';
+import { registerRender } from './render.js';
+import { registerValidate } from './validate.js';
 
 /** A CLI command: adds itself to the program. Each lives in its own file in this folder. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerValidate, registerRender];
