@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type TestLlmServer } from '../../test/support/llm-server.js';
+import { startTestLlmServer, type ScriptedReply, type TestLlmServer } from '../../test/support/llm-server.js';
 import { isFlowScoutError } from '../errors/index.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { createLlmPolicy } from '../policies/llm-policy.js';
+import { executeWorkflow } from '../runtime/execute.js';
+import { createToolRegistry } from '../tools/registry.js';
 import { createLlmClient } from './client.js';
 import { resolveModel } from './resolve-model.js';
 import { scrubHeaders, scrubSecrets } from './secrets.js';
@@ -30,7 +32,7 @@ describe('API keys never leave the process', () => {
 
   it('keeps the key out of errors, logs, plan results and request bodies when the server echoes it', async () => {
     server = await startTestLlmServer({
-      script: (req) => {
+      script: (req): ScriptedReply => {
         const auth = String(req.headers.authorization ?? '');
         if (req.body?.messages?.some((m: { content: string }) => m.content.includes('plan-me'))) {
           return { status: 500, body: { error: { message: `upstream failed for ${auth}` } }, headers: { 'x-echo': auth } };
@@ -80,5 +82,44 @@ describe('API keys never leave the process', () => {
       expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
       expect(r.raw).not.toContain(KEY);
     }
+  });
+
+  it('keeps the key out of a workflow trace when a node fails with an echoed key', async () => {
+    server = await startTestLlmServer({
+      script: (req, i): ScriptedReply => {
+        if (i === 0) return { text: '1. look up the weather in Paris' };
+        if (i === 1) return { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Paris' } }] } };
+        return { status: 401, body: { error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } } };
+      },
+    });
+    const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL };
+    const client = createLlmClient({ model: await resolveModel('openai:gpt-4o-mini', { env }), env, maxRetries: 0 });
+    const tools = createToolRegistry([
+      {
+        name: 'get_current_weather',
+        description: 'Current weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        execute: async (args) => `{'city': '${String(args.city)}', 'temp_c': 21}`,
+      },
+    ]);
+    const workflow: Workflow = {
+      version: 1,
+      name: 'weather',
+      nodes: [
+        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+        { id: 'current', kind: 'tool', task: 'Get the current weather', tools: ['get_current_weather'] },
+        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      ],
+      edges: [
+        { from: 'plan', to: 'current', kind: 'data' },
+        { from: 'current', to: 'answer', kind: 'data' },
+      ],
+    };
+    const trace = await executeWorkflow(workflow, { query: 'Weather in Paris?' }, { policy: createLlmPolicy({ client }), tools });
+    const answer = trace.observations.find((o) => o.nodeId === 'answer')!;
+    expect(answer.status).toBe('error');
+    expect(answer.error).toContain('Incorrect API key provided: Bearer [redacted]');
+    expect(trace.calls).toEqual([expect.objectContaining({ tool: 'get_current_weather', args: { city: 'Paris' }, status: 'ok' })]);
+    expect(JSON.stringify(trace)).not.toContain(KEY);
   });
 });

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestLlmServer, type Script, type TestLlmServer } from '../../test/support/llm-server.js';
+import { isFlowScoutError } from '../errors/index.js';
+import type { LlmNode, ToolNode, Workflow } from '../graph/schema.js';
+import { createLlmClient } from '../llm/client.js';
+import { resolveModel } from '../llm/resolve-model.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import { createLlmPolicy } from './llm-policy.js';
+import type { ExecutionPolicy, LlmNodeRequest, NodeInput, ToolPlanRequest } from './types.js';
+
+const WEATHER: ToolDescriptor = {
+  name: 'current_weather',
+  description: 'Current weather for a city.',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+};
+const QUOTE: ToolDescriptor = {
+  name: 'stock_quote',
+  description: 'Latest quote for a ticker symbol.',
+  inputSchema: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'] },
+};
+
+let server: TestLlmServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function policyWith(script: Script): Promise<{ policy: ExecutionPolicy; server: TestLlmServer; stats: () => Record<string, number> }> {
+  server = await startTestLlmServer({ script });
+  const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 2000 });
+  return { policy: createLlmPolicy({ client, tools: [WEATHER, QUOTE] }), server, stats: () => ({ ...client.stats() }) };
+}
+
+const wf: Workflow = { version: 1, name: 'w', nodes: [], edges: [] };
+const base = { query: 'Weather in Paris and Lyon?', workflow: wf, context: 'Weather in Paris and Lyon?', scratch: new Map<string, unknown>() };
+
+function toolReq(node: Partial<ToolNode> = {}, inputs: NodeInput[] = []): ToolPlanRequest {
+  return { ...base, inputs, node: { id: 'lookup', kind: 'tool', task: 'Look up the weather', ...node }, candidates: [WEATHER, QUOTE], attempt: 1 };
+}
+
+function llmReq(node: Partial<LlmNode>): LlmNodeRequest {
+  return {
+    ...base,
+    inputs: [{ nodeId: 'lookup', kind: 'tool', output: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok', output: "{'temp': 21}" }], status: 'ok', calls: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok' }] }],
+    node: { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' }, ...node } as LlmNode,
+  };
+}
+
+const lastUserMessage = (s: TestLlmServer, i: number): string => {
+  const msgs = s.requests[i]!.body.messages as Array<{ role: string; content: string }>;
+  return msgs.filter((m) => m.role === 'user').at(-1)!.content;
+};
+
+describe('LLM policy', () => {
+  it('is labelled with its model', async () => {
+    const { policy, server } = await policyWith([]);
+    expect(policy.id).toBe(`llm:${server.spec()}`);
+    expect(policy.kind).toBe('llm');
+    expect(policy.label).toBe(`LLM policy (${server.spec()})`);
+  });
+
+  it('runs a text node with the query and the upstream results in the prompt', async () => {
+    const { policy, server } = await policyWith([{ text: 'It is 21 °C in Paris.' }]);
+    const r = await policy.runLlmNode(llmReq({}));
+    expect(r).toMatchObject({ output: 'It is 21 °C in Paris.', model: server.spec(), usage: { llmCalls: 1, inputTokens: 10, outputTokens: 5 } });
+    const prompt = lastUserMessage(server, 0);
+    expect(prompt).toContain('Answer Weather in Paris and Lyon? from:');
+    expect(prompt).toContain(`current_weather({"city":"Paris"}) → {'temp': 21}`);
+  });
+
+  it('runs a JSON node, repairing an answer that breaks the declared schema', async () => {
+    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Is more needed? {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { more: { type: 'boolean' } }, required: ['more'] } } };
+    const { policy, server, stats } = await policyWith([{ json: { more: 'perhaps' } }, { json: { more: false } }]);
+    const r = await policy.runLlmNode(llmReq(node));
+    expect(r.output).toEqual({ more: false });
+    expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
+    expect(lastUserMessage(server, 1)).toMatch(/rejected because:\n- \$\.more: expected boolean, got string "perhaps"/);
+    expect(stats()).toMatchObject({ calls: 2, retries: 0 });
+  });
+
+  it('fails a JSON node with MODEL_ERROR after one repair round of malformed JSON', async () => {
+    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Decide {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+    const { policy, server } = await policyWith([{ fault: 'malformed-json' }, { fault: 'malformed-json' }, { json: { ok: true } }]);
+    let err: unknown;
+    try {
+      await policy.runLlmNode(llmReq(node));
+    } catch (e) {
+      err = e;
+    }
+    expect(isFlowScoutError(err) && err.code).toBe('MODEL_ERROR');
+    expect((err as Error).message).toMatch(/node 'answer'.*after one repair round: the answer is not valid JSON/);
+    expect((err as { details: { usage: { llmCalls: number } } }).details.usage.llmCalls).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('plans one valid call', async () => {
+    const { policy, server } = await policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris', days: '2' } }] } }]);
+    const r = await policy.planToolCalls(toolReq());
+    expect(r.error).toBeUndefined();
+    expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris', days: 2 } }]);
+    const prompt = lastUserMessage(server, 0);
+    expect(prompt).toContain('### current_weather');
+    expect(prompt).toContain('Make exactly one call');
+    const format = server.requests[0]!.body.response_format;
+    expect(format.json_schema.schema.properties.calls.items.properties.tool.enum).toEqual(['current_weather', 'stock_quote']);
+  });
+
+  it('repairs a call to a tool that is not a candidate', async () => {
+    const { policy, server } = await policyWith([
+      { json: { calls: [{ tool: 'weather_forecast_v9', args: { city: 'Paris' } }] } },
+      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
+    ]);
+    const r = await policy.planToolCalls(toolReq());
+    expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
+    expect(r.usage?.llmCalls).toBe(2);
+    expect(lastUserMessage(server, 1)).toContain('tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)');
+  });
+
+  it('gives up with an error after arguments fail the schema twice', async () => {
+    const bad = { json: { calls: [{ tool: 'current_weather', args: { town: 'Paris' } }] } };
+    const { policy, server } = await policyWith([bad, bad]);
+    const r = await policy.planToolCalls(toolReq());
+    expect(r.calls).toEqual([]);
+    expect(r.error).toMatch(/no valid tool plan for node 'lookup' after one repair round: calls\[0\]: invalid arguments for 'current_weather': \$\.city: required but missing/);
+    expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('repairs malformed JSON in a plan', async () => {
+    const { policy } = await policyWith([{ fault: 'malformed-json' }, { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }]);
+    const r = await policy.planToolCalls(toolReq());
+    expect(r.calls).toEqual([{ tool: 'stock_quote', args: { symbol: 'AAPL' } }]);
+  });
+
+  it("plans several calls for calls: 'many' and rejects two calls for calls: 'one'", async () => {
+    const two = { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }, { tool: 'current_weather', args: { city: 'Lyon' } }] } };
+    const { policy, server } = await policyWith([two, two, two]);
+    const many = await policy.planToolCalls(toolReq({ calls: 'many' }));
+    expect(many.calls.map((c) => c.args.city)).toEqual(['Paris', 'Lyon']);
+    expect(lastUserMessage(server, 0)).toContain('one call per distinct item');
+    const one = await policy.planToolCalls(toolReq({ calls: 'one' }));
+    expect(one.error).toMatch(/exactly one call, but the answer has 2/);
+  });
+
+  it('records a model failure that survived retries as a plan error, and passes the previous error on retries', async () => {
+    const { policy, server } = await policyWith([{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }]);
+    const r = await policy.planToolCalls({ ...toolReq(), attempt: 2, previousError: 'tool said: city not found' });
+    expect(r.error).toMatch(/failed after 4 attempts: server error \(HTTP 500\)/);
+    expect(lastUserMessage(server, 0)).toContain('The previous attempt at this step failed with: tool said: city not found');
+  });
+
+  it("uses a node's own model through the registry", async () => {
+    const { policy, server } = await policyWith([{ text: 'from the other model' }]);
+    const r = await policy.runLlmNode(llmReq({ model: `openai-compatible:${server.baseURL}#other-model` }));
+    expect(r.model).toBe(`openai-compatible:${server.baseURL}#other-model`);
+    expect(server.requests[0]!.body.model).toBe('other-model');
+  });
+});

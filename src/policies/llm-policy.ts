@@ -1,0 +1,111 @@
+import { jsonSchema } from 'ai';
+import type { ValidateFunction } from 'ajv';
+import { FlowScoutError } from '../errors/index.js';
+import type { LlmNode } from '../graph/schema.js';
+import type { LlmClient } from '../llm/client.js';
+import { isInvalidModelOutput } from '../llm/llm-errors.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import { createAjv, describeAjvError } from '../tools/validate-args.js';
+import { asText, renderNodePrompt, renderRepairPrompt, systemFor } from './llm-prompts.js';
+import { createPlanValidators, planToolCallsWithLlm } from './llm-tool-plan.js';
+import { addUsage, type ExecutionPolicy, type LlmNodeRequest, type LlmNodeResult, type Usage } from './types.js';
+
+/**
+ * The LLM policy (DESIGN.md, "Who decides at each node"): any AI SDK model runs the LLM nodes (text,
+ * or JSON validated against the node's declared schema with one repair round) and plans the tool
+ * nodes (see llm-tool-plan.ts). A node's own `model` overrides the run's model through the registry,
+ * sharing the run's limiter, budget and counters.
+ */
+
+export interface LlmPolicyOptions {
+  client: LlmClient;
+  /** The model string shown in labels (default: the client's). */
+  spec?: string;
+  /** The tools T of the run (the runtime passes each node's candidates; kept for reference). */
+  tools?: readonly ToolDescriptor[];
+}
+
+/** Creates the LLM policy (`id: llm:<spec>`, label `LLM policy (<spec>)`). */
+export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
+  const spec = options.spec ?? options.client.spec;
+  const clients = new Map<string, Promise<LlmClient>>();
+  const validators = createPlanValidators();
+  const ajv = createAjv();
+  const outputValidators = new Map<LlmNode, ValidateFunction>();
+
+  const clientFor = (node: { model?: string | undefined }): Promise<LlmClient> => {
+    const other = node.model?.trim();
+    if (!other || other === options.client.spec) return Promise.resolve(options.client);
+    let c = clients.get(other);
+    if (!c) {
+      c = options.client.forModel(other);
+      clients.set(other, c);
+      c.catch(() => clients.delete(other));
+    }
+    return c;
+  };
+
+  const outputValidator = (node: LlmNode): ValidateFunction | undefined => {
+    if (node.output.type !== 'json') return undefined;
+    let v = outputValidators.get(node);
+    if (!v) outputValidators.set(node, (v = ajv.compile(node.output.schema)));
+    return v;
+  };
+
+  async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {
+    const node = req.node;
+    const client = await clientFor(node);
+    const system = systemFor(node);
+    const prompt = renderNodePrompt(node, req);
+    const signal = req.signal ? { signal: req.signal } : {};
+    if (node.output.type === 'text') {
+      const r = await client.text({ system, prompt, ...signal });
+      return { output: r.value, usage: r.usage, model: r.model };
+    }
+    const schema = jsonSchema<Record<string, unknown>>(node.output.schema as never);
+    const validate = outputValidator(node)!;
+    let usage: Usage | undefined;
+    let current = prompt;
+    let problems: string[] = [];
+    for (let round = 1; round <= 2; round++) {
+      let text = '';
+      try {
+        const r = await client.object({ schema, name: `${node.id}_output`, system, prompt: current, ...signal });
+        usage = addUsage(usage, r.usage);
+        text = r.text;
+        const value = r.value;
+        if (value && typeof value === 'object' && !Array.isArray(value) && validate(value)) {
+          return { output: value, usage, model: r.model };
+        }
+        problems =
+          value && typeof value === 'object' && !Array.isArray(value)
+            ? [...new Set((validate.errors ?? []).map(describeAjvError))]
+            : ['the answer must be a JSON object'];
+        text = text || asText(value);
+      } catch (e) {
+        if (!isInvalidModelOutput(e)) throw e;
+        usage = addUsage(usage, e.usage);
+        problems = [e.problem];
+        text = e.text;
+      }
+      current = renderRepairPrompt(prompt, text, problems);
+    }
+    throw new FlowScoutError({
+      code: 'MODEL_ERROR',
+      message: `node '${node.id}': model '${client.spec}' gave no valid JSON output after one repair round: ${problems.join('; ')}`,
+      hint: "Simplify the node's output schema or use a stronger model.",
+      details: { node: node.id, model: client.spec, problems, usage },
+    });
+  }
+
+  return {
+    id: `llm:${spec}`,
+    kind: 'llm',
+    label: `LLM policy (${spec})`,
+    runLlmNode,
+    async planToolCalls(req) {
+      const client = await clientFor({});
+      return planToolCallsWithLlm(client, req, validators);
+    },
+  };
+}

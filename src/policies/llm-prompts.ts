@@ -1,0 +1,129 @@
+import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
+import type { LlmNode, ToolNode } from '../graph/schema.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { NodeInput, PolicyContext } from './types.js';
+
+/**
+ * The text the LLM policy sends (DESIGN.md, "Who decides at each node"): a node's prompt filled
+ * with the query and its upstream inputs, and the tool-planning prompt that lists the candidate
+ * tools with their input schemas. Kept apart from the policy so tests can read what a model sees.
+ */
+
+/** Characters of upstream material a node sees when the run gives no larger context. */
+export const MIN_INPUT_CHARS = 4000;
+const MAX_OUTPUT_CHARS_PER_CALL = 2000;
+
+/** Renders a value for a prompt: strings as they are, anything else as compact JSON. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
+}
+
+/** One upstream node's output as prompt text. */
+export function renderInput(input: NodeInput): string {
+  const head = `[${input.nodeId}] ${input.kind === 'tool' ? 'tool results' : `${input.role ?? 'llm'} output`}${input.status === 'error' ? ' (error)' : ''}`;
+  if (input.kind === 'tool' && input.calls && input.calls.length > 0) {
+    const outputs = Array.isArray(input.output) && input.output.length === input.calls.length ? input.output : undefined;
+    const lines = input.calls.map((c, i) => {
+      const out = callOutput(outputs ? outputs[i] : i === 0 ? input.output : undefined);
+      return `- ${c.tool}(${asText(c.args)}) → ${c.status === 'error' ? 'ERROR: ' : ''}${clip(asText(out), MAX_OUTPUT_CHARS_PER_CALL)}`;
+    });
+    return `${head}\n${lines.join('\n')}`;
+  }
+  return `${head}\n${clip(asText(input.output), MAX_OUTPUT_CHARS_PER_CALL * 2)}`;
+}
+
+/** A tool node's output item is `{tool, args, status, output?, error?}` (runtime); show its output or error. */
+function callOutput(item: unknown): unknown {
+  if (item && typeof item === 'object' && 'tool' in item && 'status' in item) {
+    const c = item as { output?: unknown; error?: string };
+    return c.error !== undefined && c.output === undefined ? c.error : c.output;
+  }
+  return item;
+}
+
+/** All inputs, within the run's context budget (at least MIN_INPUT_CHARS). */
+export function renderInputs(ctx: Pick<PolicyContext, 'inputs' | 'context'>): string {
+  if (ctx.inputs.length === 0) return '(no upstream results)';
+  const budget = Math.max(MIN_INPUT_CHARS, ctx.context.length);
+  return clip(ctx.inputs.map(renderInput).join('\n\n'), budget);
+}
+
+const ROLE_SYSTEM: Record<LlmNode['role'], string> = {
+  plan: 'You plan how a tool-using workflow will answer a request. Be brief and concrete.',
+  extract: 'You extract facts and values exactly as written. Never guess.',
+  reason: 'You reason carefully over given facts and show the arithmetic you do.',
+  verify: 'You check intermediate results for errors, gaps and contradictions.',
+  judge: 'You answer a yes/no routing question with a JSON object and nothing else.',
+  synthesize: 'You write the final answer for the user from tool results. Use their exact numbers and names.',
+};
+
+/** The system prompt of an LLM node. */
+export function systemFor(node: LlmNode): string {
+  const json = node.output.type === 'json' ? ' Reply with one JSON object that matches the requested schema, and nothing else.' : '';
+  return `${ROLE_SYSTEM[node.role]}${json}`;
+}
+
+/**
+ * An LLM node's prompt with `{{query}}` and `{{inputs}}` filled. A prompt that uses neither gets the
+ * request and the inputs appended, so no node runs blind.
+ */
+export function renderNodePrompt(node: LlmNode, ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>): string {
+  const inputs = renderInputs(ctx);
+  const used = placeholdersIn(node.prompt);
+  const text = renderPrompt(node, { query: ctx.query, inputs }, { partial: true });
+  const parts = [text];
+  if (!used.includes('query')) parts.push(`Request: ${ctx.query}`);
+  if (!used.includes('inputs') && ctx.inputs.length > 0) parts.push(`Upstream results:\n${inputs}`);
+  if (node.output.type === 'json') parts.push(`Reply with a JSON object matching this schema:\n${JSON.stringify(node.output.schema)}`);
+  return parts.join('\n\n');
+}
+
+/** A candidate tool as the planner sees it: name, description, input schema. */
+export function renderToolDoc(tool: ToolDescriptor): string {
+  return `### ${tool.name}\n${clip(tool.description.trim(), 600)}\nInput schema: ${JSON.stringify(tool.inputSchema)}`;
+}
+
+export const PLAN_SYSTEM =
+  'You choose tool calls for one step of a workflow. Pick tools only from the list given, fill every required ' +
+  'argument with a value taken from the request or the upstream results (copy names, codes, ids and numbers exactly), ' +
+  'and reply with one JSON object {"calls": [{"tool": <name>, "args": {…}}]} and nothing else.';
+
+/** The tool-planning prompt of a tool node. */
+export function renderPlanPrompt(
+  node: ToolNode,
+  candidates: readonly ToolDescriptor[],
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string },
+): string {
+  const many = node.calls === 'many';
+  const parts = [
+    `Step: ${node.task}`,
+    `Request: ${ctx.query}`,
+    `Upstream results:\n${renderInputs(ctx)}`,
+    `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
+    many
+      ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
+      : 'Make exactly one call: the single tool that best performs this step.',
+  ];
+  if (ctx.previousError) parts.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
+  return parts.join('\n\n');
+}
+
+/** The repair prompt: the original prompt, what the model answered, and what was wrong with it. */
+export function renderRepairPrompt(original: string, answer: string, problems: readonly string[]): string {
+  return [
+    original,
+    `Your previous answer was:\n${clip(answer, 2000)}`,
+    `It was rejected because:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    'Reply again with a corrected JSON object only.',
+  ].join('\n\n');
+}

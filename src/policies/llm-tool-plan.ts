@@ -1,0 +1,132 @@
+import { jsonSchema } from 'ai';
+import { isFlowScoutError } from '../errors/index.js';
+import type { LlmClient } from '../llm/client.js';
+import { isInvalidModelOutput } from '../llm/llm-errors.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import { compileArgsValidator, createAjv, type ArgsValidator } from '../tools/validate-args.js';
+import { PLAN_SYSTEM, asText, renderPlanPrompt, renderRepairPrompt } from './llm-prompts.js';
+import { addUsage, type PlannedCall, type ToolPlanRequest, type ToolPlanResult, type Usage } from './types.js';
+
+/**
+ * Tool-node planning by an LLM (DESIGN.md, "Who decides at each node"): one structured output
+ * (`generateText` + `Output.object`) naming the tool(s) and their arguments; every call is checked
+ * — the tool must be a candidate, the arguments must fit its input schema (ajv) — and a rejected plan
+ * gets exactly one repair round with the problems; after that the node gets `error` and the runtime
+ * records an error observation. Model failures that survived the client's retries also end as
+ * `error` (the run goes on); budget exhaustion and cancellation propagate.
+ */
+
+/** The shape the model must return. */
+function planSchema(candidates: readonly ToolDescriptor[]) {
+  return {
+    type: 'object',
+    properties: {
+      calls: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            tool: { type: 'string', enum: candidates.map((t) => t.name) },
+            args: { type: 'object', description: "the tool's arguments, matching its input schema" },
+          },
+          required: ['tool', 'args'],
+        },
+      },
+    },
+    required: ['calls'],
+  } as const;
+}
+
+/** Validators per tool schema, compiled once per policy. */
+export interface PlanValidators {
+  forTool(tool: ToolDescriptor): ArgsValidator;
+}
+
+export function createPlanValidators(): PlanValidators {
+  const ajv = createAjv();
+  const cache = new Map<ToolDescriptor, ArgsValidator>();
+  return {
+    forTool(tool) {
+      let v = cache.get(tool);
+      if (!v) cache.set(tool, (v = compileArgsValidator(ajv, tool.name, tool.inputSchema)));
+      return v;
+    },
+  };
+}
+
+/** Checks a model's plan; returns the coerced calls or the problems, phrased for the model. */
+export function checkPlan(
+  value: unknown,
+  candidates: readonly ToolDescriptor[],
+  mode: 'one' | 'many',
+  validators: PlanValidators,
+): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[] } {
+  const raw = (value as { calls?: unknown } | null)?.calls;
+  if (!Array.isArray(raw)) return { ok: false, problems: ['the answer must be an object with a "calls" array'] };
+  const problems: string[] = [];
+  const calls: PlannedCall[] = [];
+  const names = candidates.map((t) => t.name);
+  raw.forEach((c, i) => {
+    const call = c as { tool?: unknown; args?: unknown } | null;
+    const tool = typeof call?.tool === 'string' ? candidates.find((t) => t.name === call.tool) : undefined;
+    if (!tool) {
+      problems.push(`calls[${i}]: tool ${JSON.stringify(call?.tool)} is not one of the candidate tools (${names.join(', ')})`);
+      return;
+    }
+    const args = call?.args ?? {};
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      problems.push(`calls[${i}] (${tool.name}): "args" must be an object`);
+      return;
+    }
+    const check = validators.forTool(tool)(args as Record<string, unknown>);
+    if (!check.ok) problems.push(`calls[${i}]: ${check.message}`);
+    else calls.push({ tool: tool.name, args: check.args });
+  });
+  if (mode === 'one' && raw.length !== 1) problems.push(`this step makes exactly one call, but the answer has ${raw.length}`);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, calls };
+}
+
+/** Plans a tool node's calls with one repair round (see the file comment). */
+export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators): Promise<ToolPlanResult> {
+  const model = client.spec;
+  if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
+  const mode = req.node.calls ?? 'one';
+  const prompt = renderPlanPrompt(req.node, req.candidates, { query: req.query, inputs: req.inputs, context: req.context, ...(req.previousError ? { previousError: req.previousError } : {}) });
+  const schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
+  let usage: Usage | undefined;
+  let currentPrompt = prompt;
+  for (let round = 1; round <= 2; round++) {
+    let answer: unknown;
+    let text: string;
+    try {
+      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
+      usage = addUsage(usage, result.usage);
+      answer = result.value;
+      text = result.text;
+    } catch (e) {
+      if (isInvalidModelOutput(e)) {
+        usage = addUsage(usage, e.usage);
+        if (round === 2) return giveUp(req, model, usage, [e.problem]);
+        currentPrompt = renderRepairPrompt(prompt, e.text, [e.problem]);
+        continue;
+      }
+      if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') return { calls: [], model, ...(usage ? { usage } : {}), error: e.message };
+      throw e;
+    }
+    const checked = checkPlan(answer, req.candidates, mode, validators);
+    if (checked.ok) return { calls: checked.calls, model, ...(usage ? { usage } : {}) };
+    if (round === 2) return giveUp(req, model, usage, checked.problems);
+    currentPrompt = renderRepairPrompt(prompt, text || asText(answer), checked.problems);
+  }
+  /* c8 ignore next */
+  return { calls: [], model, error: 'unreachable' };
+}
+
+function giveUp(req: ToolPlanRequest, model: string, usage: Usage | undefined, problems: readonly string[]): ToolPlanResult {
+  return {
+    calls: [],
+    model,
+    ...(usage ? { usage } : {}),
+    error: `no valid tool plan for node '${req.node.id}' after one repair round: ${problems.join('; ')}`,
+  };
+}
