@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Workflow } from '../graph/schema.js';
+import { createToolRegistry } from '../tools/registry.js';
+import { executeWorkflow } from './execute.js';
+import { createMemoryMemo, nodeMemoKey } from './memo.js';
+import { createScriptedPolicy } from './scripted-policy.js';
+
+const workflow: Workflow = {
+  version: 1,
+  name: 'memo',
+  nodes: [
+    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan it', output: { type: 'text' } },
+    { id: 'fetch', kind: 'tool', task: 'fetch', tools: ['fetch'] },
+    { id: 'other', kind: 'tool', task: 'other', tools: ['other'] },
+    { id: 'synth', kind: 'llm', role: 'synthesize', prompt: 'answer it', output: { type: 'text' } },
+  ],
+  edges: [
+    { from: 'plan', to: 'fetch', kind: 'data' },
+    { from: 'plan', to: 'other', kind: 'data' },
+    { from: 'fetch', to: 'synth', kind: 'data' },
+    { from: 'other', to: 'synth', kind: 'data' },
+  ],
+};
+
+describe('node memoization', () => {
+  it('keys a node by itself and its upstream only', () => {
+    const base = { policyId: 'p', query: 'q', contextChars: 8000 };
+    const k = (w: Workflow, id: string, extra = {}) => nodeMemoKey(w, id, { ...base, ...extra });
+    const changedSynth: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer better' } : n)) };
+    const changedOther: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'other' ? { ...n, task: 'other task' } : n)) };
+    expect(k(changedSynth, 'fetch')).toBe(k(workflow, 'fetch'));
+    expect(k(changedSynth, 'synth')).not.toBe(k(workflow, 'synth'));
+    expect(k(changedOther, 'fetch')).toBe(k(workflow, 'fetch'));
+    expect(k(changedOther, 'synth')).not.toBe(k(workflow, 'synth'));
+    expect(k(workflow, 'fetch', { recordId: 'r1' })).not.toBe(k(workflow, 'fetch', { recordId: 'r2' }));
+    expect(k(workflow, 'fetch', { policyId: 'other' })).not.toBe(k(workflow, 'fetch'));
+    expect(k(workflow, 'fetch', { contextChars: 10 })).not.toBe(k(workflow, 'fetch'));
+  });
+
+  it('changing only the synthesizer prompt re-runs only the synthesizer', async () => {
+    const ran: string[] = [];
+    const toolCalls: string[] = [];
+    const policy = createScriptedPolicy({
+      llm: (req) => {
+        ran.push(req.node.id);
+        return `${req.node.id}:${req.node.prompt}`;
+      },
+    });
+    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, execute: async () => (toolCalls.push(name), `${name} data`) });
+    const tools = createToolRegistry([tool('fetch'), tool('other')]);
+    const memo = createMemoryMemo();
+    const first = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(first.totals.cachedNodes).toBe(0);
+    expect(memo.size()).toBe(4);
+    ran.length = 0;
+    toolCalls.length = 0;
+    const edited: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer it better' } : n)) };
+    const second = await executeWorkflow(edited, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(ran).toEqual(['synth']);
+    expect(toolCalls).toEqual([]);
+    expect(second.totals).toMatchObject({ cachedNodes: 3, toolCalls: 0 });
+    expect(second.observations.map((o) => [o.nodeId, o.cached ?? false])).toEqual([['plan', true], ['fetch', true], ['other', true], ['synth', false]]);
+    expect(second.calls).toEqual(first.calls);
+    expect(second.answer).toBe('synth:answer it better');
+  });
+
+  it('does not store failed nodes, so a transient failure is retried next run', async () => {
+    let n = 0;
+    const tools = createToolRegistry([{ name: 'fetch', description: 'f', inputSchema: { type: 'object', properties: {} }, execute: async () => { if (++n === 1) throw new Error('429'); return 'ok'; } }, { name: 'other', description: 'o', inputSchema: { type: 'object', properties: {} }, execute: async () => 'x' }]);
+    const memo = createMemoryMemo();
+    const policy = createScriptedPolicy();
+    const a = await executeWorkflow(workflow, { query: 'q' }, { policy, tools, memo });
+    expect(a.observations[1]?.status).toBe('error');
+    const b = await executeWorkflow(workflow, { query: 'q' }, { policy, tools, memo });
+    expect(b.observations[1]).toMatchObject({ status: 'ok' });
+    expect(b.observations[1]?.cached).toBeUndefined();
+  });
+});
