@@ -4,4 +4,5 @@ export { PSEUDO_CALLS, meanTc, toolCallCorrectness, type TcOptions, type TcResul
 export { clarity, createLexicalJudge, lexicalScore } from './lexical-judge.js';
 export { coefficientOfVariation, stability, type StabilityResult } from './stability.js';
 export { PredictionSchema, readPredictionsFile, type Prediction, type ReadPredictionsResult } from './predictions.js';
+export { formatEvalReport } from './format-report.js';
 export { schemasFromTools, scorePredictions, type EsDims, type EvalReport, type RecordScore, type ScoreOptions } from './score.js';

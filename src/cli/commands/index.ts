@@ -9,4 +9,4 @@ import { registerValidate } from './validate.js';
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerValidate, registerRender];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerValidate, registerRender, registerEval];

@@ -1,0 +1,36 @@
+import type { EvalReport } from './score.js';
+
+/**
+ * The eval table (TC, ES and its four dimensions with the judge's label, CV when records were run
+ * more than once), as `flowscout eval` prints it; search and bench print the same figures.
+ */
+export function formatEvalReport(report: EvalReport, opts: { title?: string; maxIds?: number } = {}): string {
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : String(x));
+  const maxIds = opts.maxIds ?? 10;
+  const lines: string[] = [];
+  if (opts.title) lines.push(opts.title);
+  const offline = report.judgeKind === 'offline' ? ' — offline, not an LLM judge' : '';
+  lines.push(
+    `  ${'TC'.padEnd(14)} ${f(report.tc)}`,
+    `  ${'ES'.padEnd(14)} ${f(report.es)}   judge: ${report.judge}${offline}`,
+    `    ${'correctness'.padEnd(12)} ${f(report.dims.correctness)}`,
+    `    ${'completeness'.padEnd(12)} ${f(report.dims.completeness)}`,
+    `    ${'relevance'.padEnd(12)} ${f(report.dims.relevance)}`,
+    `    ${'clarity'.padEnd(12)} ${f(report.dims.clarity)}`,
+  );
+  if (report.cv !== undefined) {
+    const n = report.records.filter((r) => r.esRuns).length;
+    lines.push(`  ${'CV of ES'.padEnd(14)} ${f(report.cv)}   mean over ${n} record${n === 1 ? '' : 's'} run more than once`);
+  }
+  lines.push(`  ${'records'.padEnd(14)} ${report.records.length}`);
+  const list = (ids: readonly string[]) => `${ids.slice(0, maxIds).join(', ')}${ids.length > maxIds ? `, … (${ids.length - maxIds} more)` : ''}`;
+  if (report.missingPredictions.length) {
+    lines.push(`  ${report.missingPredictions.length} record(s) without a prediction, scored as empty traces: ${list(report.missingPredictions)}`);
+  }
+  if (report.unknownPredictions.length) {
+    lines.push(`  ${report.unknownPredictions.length} prediction id(s) match no record and were ignored: ${list(report.unknownPredictions)}`);
+  }
+  if (report.judgeErrors) lines.push(`  ${report.judgeErrors} answer(s) the judge failed on, scored 0 (see judgeError in --json)`);
+  if (report.usage) lines.push(`  judge usage: ${report.usage.llmCalls} model calls, ${report.usage.inputTokens}+${report.usage.outputTokens} tokens, $${report.usage.costUsd.toFixed(4)}`);
+  return lines.join('\n');
+}
