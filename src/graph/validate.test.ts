@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateWorkflow } from './validate.js';
+import { assertValidWorkflow, parseWorkflow, validateWorkflow } from './validate.js';
 
 const linear = {
   version: 1,
@@ -26,5 +26,63 @@ describe('validateWorkflow (smoke)', () => {
     const problems = validateWorkflow(w);
     expect(problems.map((p) => p.code)).toContain('cycle');
     expect(problems.find((p) => p.code === 'cycle')!.message).toContain('t1 → t2 → t1');
+  });
+});
+
+describe('validateWorkflow (rules beyond the fixtures)', () => {
+  const judge = {
+    id: 'judge',
+    kind: 'llm',
+    role: 'judge',
+    prompt: 'Decide for {{query}}',
+    output: { type: 'json', schema: { type: 'object', properties: { plan: { type: 'object', properties: { steps: { type: 'integer' } } } } } },
+  };
+  const branchy = () => {
+    const w = structuredClone(linear) as { nodes: unknown[]; edges: Array<Record<string, unknown>> };
+    w.nodes.splice(2, 0, judge);
+    w.edges = [
+      { from: 'plan', to: 't1', kind: 'data' },
+      { from: 't1', to: 'judge', kind: 'data', when: { kind: 'status', status: 'ok' } },
+      { from: 'judge', to: 'answer', kind: 'data', when: { kind: 'field', field: 'plan.steps', op: 'gte', value: 2 } },
+      { from: 't1', to: 'answer', kind: 'data' },
+    ];
+    return w;
+  };
+
+  it('accepts a status guard on a tool node and a nested field guard with a matching type', () => {
+    expect(validateWorkflow(branchy())).toEqual([]);
+  });
+  it('rejects a nested field guard with a literal of the wrong type, and a field guard on a tool node', () => {
+    const w = branchy();
+    (w.edges[2]!.when as Record<string, unknown>).value = 'two';
+    w.edges[1]!.when = { kind: 'field', field: 'status', op: 'truthy' };
+    expect(validateWorkflow(w).map((p) => `${p.code} ${p.path}`)).toEqual(['guard-source $.edges[1].when', 'guard-value $.edges[2].when.value']);
+  });
+  it('rejects a field guard on a text output, a repeated edge, and reports an empty workflow', () => {
+    const w = structuredClone(linear) as { edges: Array<Record<string, unknown>> };
+    w.edges.push({ from: 'plan', to: 't1', kind: 'control', when: { kind: 'field', field: 'x', op: 'exists' } });
+    expect(validateWorkflow(w).map((p) => p.message)).toEqual([
+      "edge plan → t1 repeats $.edges[0]; keep one (an edge is live or dead as a whole)",
+      `guard reads field 'x' but node 'plan' has text output; give it output {"type": "json", "schema": …} declaring 'x'`,
+    ]);
+    expect(validateWorkflow({ version: 1, name: 'empty', nodes: [], edges: [] }).map((p) => p.code)).toEqual(['no-entry']);
+  });
+  it('assertValidWorkflow throws INVALID_WORKFLOW listing every problem, and returns the parsed workflow when valid', () => {
+    expect(assertValidWorkflow(linear).nodes).toHaveLength(3);
+    const w = structuredClone(linear);
+    w.nodes[1] = { id: 't1', kind: 'tool', task: '', retry: { attempts: 0, on: 'error' } } as never;
+    expect(() => assertValidWorkflow(w, undefined, 'flow.json')).toThrowErrorMatchingInlineSnapshot(`
+      [FlowScoutError: flow.json: the workflow is not valid (1 problem):
+        $.nodes[1].task: must not be empty]
+    `);
+  });
+  it('parseWorkflow reports schema problems with paths and messages that say what was given', () => {
+    const r = parseWorkflow({ version: 1, name: 'x', nodes: [{ id: 'p', kind: 'llm', role: 'plan', prompt: 'x', output: { type: 'yaml' } }], edges: [{ from: 'p', to: 'p', kind: 'data', when: { kind: 'field', field: 'a', op: 'in', value: 3 } }] });
+    expect(r.ok ? [] : r.problems.map((p) => `${p.path}: ${p.message}`)).toMatchInlineSnapshot(`
+      [
+        "$.nodes[0].output.type: "type" "yaml" is not valid; use "text" or "json"",
+        "$.edges[0].when.value: op 'in' needs an array "value"",
+      ]
+    `);
   });
 });
