@@ -86,3 +86,37 @@ describe('flowscout eval --predictions', () => {
     expect(res.err).toContain('p.jsonl:3 ($.answer): is required (a string)');
   });
 });
+
+describe('flowscout eval --judge-model', () => {
+  it('scores ES with the LLM judge through an OpenAI-compatible server and labels it', async () => {
+    const { startTestLlmServer } = await import('../../../test/support/llm-server.js');
+    const server = await startTestLlmServer({ script: () => ({ text: '4' }) });
+    try {
+      const res = await cli(['eval', '--predictions', join(EVAL, 'predictions-equal.jsonl'), '--records', join(EVAL, 'records.jsonl'), '--judge-model', server.spec('judge-test'), '--json']);
+      expect(res.err).toBe('');
+      const json = JSON.parse(res.out) as { es: number; judge: string; judgeKind: string; usage: { llmCalls: number } };
+      expect(json.judge).toBe(`LLM judge (${server.spec('judge-test')})`);
+      expect(json.judgeKind).toBe('llm');
+      // every dimension answered 4 on the 1-5 scale → (4 - 1) / 4
+      expect(json.es).toBeCloseTo(0.75, 12);
+      expect(server.requests).toHaveLength(3 * 4);
+      expect(json.usage.llmCalls).toBe(12);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('survives a judge that gives no score: that answer scores 0 and the table says so', async () => {
+    const { startTestLlmServer } = await import('../../../test/support/llm-server.js');
+    const server = await startTestLlmServer({ script: (req) => ({ text: JSON.stringify(req.body).includes('Rome') ? 'great' : '5' }) });
+    try {
+      const res = await cli(['eval', '--predictions', join(EVAL, 'predictions-equal.jsonl'), '--records', join(EVAL, 'records.jsonl'), '--judge-model', server.spec('judge-test')]);
+      expect(res.status).toBe(0);
+      expect(res.out).toContain('1 answer(s) the judge failed on, scored 0');
+      expect(res.out).toMatch(/ES\s+0\.667\s+judge: LLM judge/);
+      expect(res.out).not.toContain('offline');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { formatEvalReport } from '../../metrics/format-report.js';
+import { createLlmClient } from '../../llm/client.js';
+import { resolveModel } from '../../llm/resolve-model.js';
 import { createLexicalJudge } from '../../metrics/lexical-judge.js';
+import { createLlmJudge } from '../../metrics/llm-judge.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
 import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
@@ -21,6 +24,7 @@ interface EvalOptions {
   predictions?: string;
   records: string;
   tools?: string;
+  judgeModel?: string;
   json?: boolean;
   skipInvalid?: boolean;
   concurrency: string;
@@ -33,6 +37,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .requiredOption('--predictions <file>', 'JSONL of predictions: {"id": <record id>, "calls": [{"tool", "args"}], "answer": "…"}; repeated ids are repeated runs')
     .requiredOption('--records <file>', 'records JSONL (the references)')
     .option('--tools <file>', 'tool descriptors (tools.json) or a tool config, so arguments are compared by their parameter types')
+    .option('--judge-model <model>', 'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini; default: the offline lexical judge')
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
     .option('--concurrency <n>', 'judge calls in flight', '4')
@@ -44,7 +49,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       }
       const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
       const schemas = opts.tools ? await toolSchemas(opts.tools) : undefined;
-      const judge = createJudge();
+      const judge = await createJudge(opts.judgeModel);
       const report = await scorePredictions(recordsRead.records, predsRead.predictions, { judge, schemas, concurrency });
       const skipped = { records: recordsRead.skipped, predictions: predsRead.skipped };
       if (opts.json) {
@@ -59,8 +64,11 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     });
 };
 
-function createJudge(): Judge {
-  return createLexicalJudge();
+/** The LLM judge for a model string; the offline lexical judge when none is given (or `offline`). */
+async function createJudge(spec: string | undefined): Promise<Judge> {
+  if (spec === undefined || spec.trim() === 'offline') return createLexicalJudge();
+  const model = await resolveModel(spec);
+  return createLlmJudge({ client: createLlmClient({ model }) });
 }
 
 /** Parameter schemas from a descriptor file (a JSON array) or a tool config (its tools are loaded, listed, closed). */
