@@ -22,6 +22,7 @@ export const PLACEHOLDERS = {
   field: 'the boolean JSON field a judge node returns (filled when the node is built)',
 } as const;
 
+/** The name of a documented placeholder. */
 export type PlaceholderName = keyof typeof PLACEHOLDERS;
 
 /** The placeholders a policy fills for every query; the only ones a stored prompt may keep. */
@@ -122,6 +123,7 @@ export function placeholdersIn(text: string): string[] {
   return names;
 }
 
+/** How strictly renderPrompt treats placeholders without a value. */
 export interface RenderOptions {
   /** Leave known placeholders without a value in place instead of failing (two-stage filling). */
   partial?: boolean;
@@ -160,6 +162,7 @@ export function renderPrompt(
   return text.replace(PLACEHOLDER_RE, (whole, name: string) => values[name] ?? whole);
 }
 
+/** What makeLlmNode may take instead of the role's defaults. */
 export interface MakeLlmNodeOptions {
   /** The instruction; its build-time placeholders are filled. Default: the role's template. */
   prompt?: string;

@@ -10,6 +10,7 @@ import type { Guard, Workflow, WorkflowNode } from './schema.js';
  * backtick, newlines) written as Mermaid entity codes (`#34;`) or collapsed.
  */
 
+/** Layout and detail of the diagram. */
 export interface MermaidOptions {
   /** Flow direction (default top-down). */
   direction?: 'TD' | 'LR';

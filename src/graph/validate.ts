@@ -6,6 +6,7 @@ import { WorkflowSchema, type Workflow } from './schema.js';
 
 export type { ToolNames } from './node-checks.js';
 
+/** A schema-checked workflow, or the schema problems. */
 export type ParseResult = { ok: true; workflow: Workflow } | { ok: false; problems: Problem[] };
 
 /** Checks the shape of untrusted data against the IR schema (no graph rules). */

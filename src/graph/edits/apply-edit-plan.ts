@@ -20,8 +20,10 @@ export interface EditPlanError {
   problems?: Problem[];
 }
 
+/** The new workflow, or why the plan was refused (the input is untouched either way). */
 export type ApplyEditPlanResult = { ok: true; workflow: Workflow } | { ok: false; error: EditPlanError };
 
+/** What the result is validated against. */
 export interface ApplyEditPlanOptions {
   /** The tools T the result is validated against (tool hints must exist in it). */
   tools?: ToolNames;

@@ -50,18 +50,22 @@ export function requireEdge(w: Workflow, from: string, to: string): Edge {
   return edge;
 }
 
+/** The edge from → to, if any (a workflow has at most one per pair). */
 export function findEdge(w: Workflow, from: string, to: string): Edge | undefined {
   return w.edges.find((e) => e.from === from && e.to === to);
 }
 
+/** Edges into a node, in document order. */
 export function inEdges(w: Workflow, id: string): Edge[] {
   return w.edges.filter((e) => e.to === id);
 }
 
+/** Edges out of a node, in document order. */
 export function outEdges(w: Workflow, id: string): Edge[] {
   return w.edges.filter((e) => e.from === id);
 }
 
+/** Drops the edge from → to (no-op when absent). */
 export function removeEdge(w: Workflow, from: string, to: string): void {
   w.edges = w.edges.filter((e) => !(e.from === from && e.to === to));
 }
@@ -87,6 +91,7 @@ function cleanEdge(edge: Edge): Edge {
   return edge.when ? { from: edge.from, to: edge.to, kind: edge.kind, when: edge.when } : { from: edge.from, to: edge.to, kind: edge.kind };
 }
 
+/** Guards equal as data (key order ignored); two absent guards are equal. */
 export function sameGuard(a: Guard | undefined, b: Guard | undefined): boolean {
   if (!a || !b) return a === b;
   return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));

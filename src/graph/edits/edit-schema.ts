@@ -31,10 +31,12 @@ export const NewToolNodeSchema = ToolNodeSchema.describe(
   'A new tool node: {kind: "tool", id, task, tools?: tool-name hint, calls?: "one" | "many", retry?: {attempts: 1-5, on: "error" | "error-or-empty"}}.',
 );
 
+/** A node an edit creates: LLM (prompt optional) or tool. */
 export const NewNodeSchema = z.discriminatedUnion('kind', [NewLlmNodeSchema, NewToolNodeSchema]);
 
 // Node edits.
 
+/** Node edit: add. */
 export const AddNodeEditSchema = z
   .strictObject({
     op: z.literal('add_node'),
@@ -49,10 +51,12 @@ export const AddNodeEditSchema = z
   })
   .describe('Insert a new LLM or tool node between existing nodes.');
 
+/** Node edit: remove (bridging its predecessors to its successors). */
 export const RemoveNodeEditSchema = z
   .strictObject({ op: z.literal('remove_node'), id: id('The node to remove (not the entry or the exit).') })
   .describe("Remove a node; its predecessors are connected straight to its successors.");
 
+/** Node edit: replace (edges kept, renamed with the id). */
 export const ReplaceNodeEditSchema = z
   .strictObject({
     op: z.literal('replace_node'),
@@ -63,6 +67,7 @@ export const ReplaceNodeEditSchema = z
 
 // Edge edits.
 
+/** Edge edit: add. */
 export const AddEdgeEditSchema = z
   .strictObject({
     op: z.literal('add_edge'),
@@ -73,10 +78,12 @@ export const AddEdgeEditSchema = z
   })
   .describe('Add an edge.');
 
+/** Edge edit: remove. */
 export const RemoveEdgeEditSchema = z
   .strictObject({ op: z.literal('remove_edge'), from: id('Source node.'), to: id('Target node.') })
   .describe('Remove the edge from → to.');
 
+/** Edge edit: reconnect one or both ends. */
 export const ReconnectEdgeEditSchema = z
   .strictObject({
     op: z.literal('reconnect_edge'),
@@ -89,6 +96,7 @@ export const ReconnectEdgeEditSchema = z
 
 // Control-flow edits.
 
+/** Control-flow edit: add a conditional branch (judge + guarded edge + skip edge). */
 export const AddBranchEditSchema = z
   .strictObject({
     op: z.literal('add_branch'),
@@ -103,6 +111,7 @@ export const AddBranchEditSchema = z
   })
   .describe('Make a node optional behind a judge: judge → node when field is true, judge → join (skip edge) otherwise.');
 
+/** Control-flow edit: change a branch guard or the judge's question / prompt. */
 export const RefineBranchEditSchema = z
   .strictObject({
     op: z.literal('refine_branch'),
@@ -114,6 +123,7 @@ export const RefineBranchEditSchema = z
   })
   .describe("Change a branch guard and/or the judge's question or prompt.");
 
+/** Control-flow edit: a sequence becomes siblings. */
 export const ParallelizeEditSchema = z
   .strictObject({
     op: z.literal('parallelize'),
@@ -122,6 +132,7 @@ export const ParallelizeEditSchema = z
   })
   .describe("Two nodes in sequence become siblings: second also takes first's predecessors, first also feeds second's successors.");
 
+/** Control-flow edit: siblings become a sequence. */
 export const SequentializeEditSchema = z
   .strictObject({
     op: z.literal('sequentialize'),
@@ -130,6 +141,7 @@ export const SequentializeEditSchema = z
   })
   .describe('Two independent siblings become a sequence first → second (shared shortcut edges are dropped).');
 
+/** Control-flow edit: set or clear a retry loop. */
 export const SetRetryEditSchema = z
   .strictObject({
     op: z.literal('set_retry'),
@@ -139,6 +151,7 @@ export const SetRetryEditSchema = z
   })
   .describe("Set or clear a tool node's retry loop.");
 
+/** Control-flow edit: one call or many at a tool position. */
 export const SetCallsEditSchema = z
   .strictObject({
     op: z.literal('set_calls'),
@@ -149,6 +162,7 @@ export const SetCallsEditSchema = z
 
 // Prompt edits.
 
+/** Prompt edit: an LLM node's prompt. */
 export const SetPromptEditSchema = z
   .strictObject({
     op: z.literal('set_prompt'),
@@ -157,6 +171,7 @@ export const SetPromptEditSchema = z
   })
   .describe("Replace an LLM node's prompt.");
 
+/** Prompt edit: a tool node's task. */
 export const SetTaskEditSchema = z
   .strictObject({
     op: z.literal('set_task'),
@@ -165,6 +180,7 @@ export const SetTaskEditSchema = z
   })
   .describe("Replace a tool node's task.");
 
+/** Prompt edit: a tool node's tool hint. */
 export const SetToolHintEditSchema = z
   .strictObject({
     op: z.literal('set_tool_hint'),
@@ -173,6 +189,7 @@ export const SetToolHintEditSchema = z
   })
   .describe("Set or clear a tool node's tool hint.");
 
+/** Any one edit, discriminated by `op`. */
 export const EditSchema = z.discriminatedUnion('op', [
   AddNodeEditSchema,
   RemoveNodeEditSchema,
@@ -202,6 +219,7 @@ export const EditPlanSchema = z
 /** Every edit kind, in schema order. */
 export const EDIT_OPS = EditSchema.options.map((o) => o.shape.op.value);
 
+// Types inferred from the schemas above, their only source (house style: zod is the source of IR types).
 export type NewLlmNode = z.infer<typeof NewLlmNodeSchema>;
 export type NewNode = z.infer<typeof NewNodeSchema>;
 export type AddNodeEdit = z.infer<typeof AddNodeEditSchema>;
