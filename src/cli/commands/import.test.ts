@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecordsFile } from '../../records/read-records.js';
 import { ToolConfigSchema } from '../../tools/config-schema.js';
+import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { CliIO } from '../output.js';
 import { runCli } from '../program.js';
 
@@ -51,6 +52,20 @@ describe('flowscout import traject', () => {
     expect(res.out).toContain('Imported bundled TRAJECT-Bench Weather');
     expect(res.out).toMatch(/records\s+160 \(all calls succeeded: 123\)/);
     expect((await readRecordsFile(join(out, 'records.jsonl'))).records).toHaveLength(123);
+  });
+
+  it('writes a tool config whose replay tools answer every recorded call of the imported records', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
+    expect((await cli(['import', 'traject', '--domain', 'Travel', '--out', out])).status).toBe(0);
+    const registry = await loadToolConfig(join(out, 'tools.config.json'));
+    try {
+      const { records } = await readRecordsFile(join(out, 'records.jsonl'));
+      const outcomes = await Promise.all(records.flatMap((r) => r.calls.map((c) => registry.call(c.tool, c.args))));
+      expect(outcomes).toHaveLength(717);
+      expect(outcomes.filter((o) => o.status !== 'ok').map((o) => `${o.tool}: ${o.error}`)).toEqual([]);
+    } finally {
+      await registry.close();
+    }
   });
 
   it('explains what is missing', async () => {

@@ -108,6 +108,10 @@ export function formatTrajectCounts(label: string, c: TrajectCounts, keepFailed:
   ];
   const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
   if (c.unknownApis.length) lines.push(`  APIs absent from the tool definitions: ${c.unknownApis.join('; ')}`);
+  if (c.widenedParams.length) {
+    const shown = c.widenedParams.slice(0, 5).map((w) => `${w.tool}.${w.param} (${w.from} + ${w.added.join(', ')})`);
+    lines.push(`  widened ${c.widenedParams.length} parameter type(s) to accept recorded values: ${shown.join('; ')}${c.widenedParams.length > 5 ? '; …' : ''}`);
+  }
   for (const col of c.collisions) {
     lines.push(`  name collision: ${col.name} ← ${col.apis.map((a) => `${a.tool}: ${a.api}`).join(' | ')}`);
   }

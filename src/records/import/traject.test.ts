@@ -51,6 +51,7 @@ describe('importTraject (hand-made fixture)', () => {
       tools: 2,
       duplicateDefs: 1,
       collisions: [],
+      widenedParams: [],
     });
   });
 
@@ -97,6 +98,7 @@ describe('importTraject (bundled TRAJECT-Bench data)', () => {
     expect(counts).toMatchObject({ records: 136, recordsAllOk: 112, kept: 112, calls: 892, failedCalls: 24, unknownApiCalls: 16, distinctTools: 37, toolDefs: 131 });
     expect(new Set(records.map((r) => r.id)).size).toBe(112);
     expect(records.every((r) => /^travel-\d+-[0-3]$/.test(r.id) && r.group === r.id.replace(/-\d+$/, ''))).toBe(true);
+    expect(counts.widenedParams).toContainEqual({ tool: 'hotel_details_for_priceline_com_provider', param: 'photos', from: 'boolean', added: ['string'] });
     const names = new Set(tools.map((t) => t.name));
     expect(records.flatMap((r) => r.calls).every((c) => names.has(c.tool) && c.tool.length <= 64)).toBe(true);
   });

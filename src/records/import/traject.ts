@@ -7,6 +7,7 @@ import { checkShape } from './check-shape.js';
 import { toolbenchFunctionName, type NameCollision } from './toolbench-names.js';
 import { TrajectFileSchema, TrajectToolFileSchema, type TrajectCall, type TrajectRecord } from './traject-format.js';
 import { trajectToolDescriptors } from './traject-tools.js';
+import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
 
 /**
  * TRAJECT-Bench sequential trajectories → FlowScout records (FORMATS.md §6): q = `query`,
@@ -50,6 +51,8 @@ export interface TrajectCounts {
   tools: number;
   duplicateDefs: number;
   collisions: NameCollision[];
+  /** Parameters whose type was widened to accept what successful recorded calls passed (widen-schemas.ts). */
+  widenedParams: WidenedParam[];
 }
 
 export interface ImportTrajectResult {
@@ -77,6 +80,7 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
   let failedCalls = 0;
   let unknownApiCalls = 0;
   let keptCalls = 0;
+  const allCalls: Call[] = [];
 
   raw.forEach((rec, index) => {
     const domain = rec.domain ?? fallbackDomain;
@@ -104,6 +108,7 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
       allTools.add(tool);
       return { tool, args: mergeArgs(call), output: call.executed_output, status: call.execution_status === 'success' ? 'ok' : 'error' };
     });
+    allCalls.push(...recCalls);
     const failedHere = recCalls.filter((c) => c.status === 'error').length;
     calls += recCalls.length;
     failedCalls += failedHere;
@@ -128,6 +133,7 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
     });
   });
 
+  const widenedParams = widenSchemasToRecordedCalls(tools, allCalls);
   return {
     records,
     tools,
@@ -147,6 +153,7 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
       tools: tools.length,
       duplicateDefs,
       collisions,
+      widenedParams,
     },
   };
 }
