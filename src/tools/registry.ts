@@ -81,7 +81,8 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return finish(name, args, started, { status: 'error', error: `arguments for '${name}' must be an object of named parameters` });
     }
-    const checked = validatorFor(entry.spec)(args);
+    let checked = validatorFor(entry.spec)(args);
+    if (!checked.ok && entry.spec.vouchesFor?.(args)) checked = { ok: true, args };
     if (!checked.ok) return finish(name, args, started, { status: 'error', error: checked.message });
     if (ctx.signal?.aborted) return finish(name, args, started, { status: 'error', error: 'cancelled before the call started' });
     const timeoutMs = ctx.timeoutMs ?? defaultTimeout;

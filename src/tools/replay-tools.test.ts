@@ -71,4 +71,12 @@ describe('createReplayTools', () => {
     expect(out.error).toBe('no recorded response for get_quote with {"symbol":"X"}; simulation failed: 429 rate limited');
     expect(reg.stats()).toMatchObject({ replayMisses: 1, simulated: 0 });
   });
+
+  it('admits a recorded call whose arguments break the imported schema, but not a new one', async () => {
+    const hotel: ToolDescriptor = { name: 'hotel', description: 'h', inputSchema: { type: 'object', properties: { photos: { type: 'boolean' } } } };
+    const rec: TaskRecord = { id: 'h', query: 'q', reference: 'a', calls: [{ tool: 'hotel', args: { photos: '1' }, output: 'with photos', status: 'ok' }] };
+    const reg = createToolRegistry(createReplayTools([rec], [hotel]));
+    expect(await reg.call('hotel', { photos: '1' })).toMatchObject({ status: 'ok', output: 'with photos' });
+    expect((await reg.call('hotel', { photos: '2' })).error).toBe(`invalid arguments for 'hotel': $.photos: expected boolean, got string "2"`);
+  });
 });

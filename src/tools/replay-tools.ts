@@ -16,6 +16,8 @@ import type { ToolDescriptor, ToolSpec } from './types.js';
  *   `origin: 'simulated'`.
  * - Only calls with `status !== 'error'` are replayable unless `includeErrors` is set (a recorded
  *   failure is not a response worth replaying).
+ * - A recorded call is admitted even if its arguments fail the tool's input schema (`vouchesFor`):
+ *   the live API accepted it; a new call must still pass the schema.
  */
 
 /** One recorded example of a tool, given to a simulator as few-shot material. */
@@ -82,6 +84,8 @@ export function createReplayTools(records: readonly TaskRecord[], descriptors: r
     name: d.name,
     description: d.description,
     inputSchema: d.inputSchema,
+    // A recorded successful call was accepted by the live API, whatever the imported schema says.
+    vouchesFor: (args) => cache.has(canonicalCallKey(d.name, args, d.inputSchema)),
     execute: async (args, ctx) => {
       const key = canonicalCallKey(d.name, args, d.inputSchema);
       if (cache.has(key)) return toolResult({ status: 'ok', output: cache.get(key), origin: 'replay', cache: 'hit' });

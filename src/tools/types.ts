@@ -23,6 +23,13 @@ export interface ToolCallContext {
 /** A tool the registry can run: a descriptor plus `execute`. Throwing is allowed; the registry catches it. */
 export interface ToolSpec extends ToolDescriptor {
   execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<unknown>;
+  /**
+   * Optional: true for arguments the source knows the real tool accepted — a replay source's
+   * recorded successful calls. The registry admits them even when they fail the input schema,
+   * because imported schemas are often stricter than the API they describe (TRAJECT-Bench records
+   * pass `"1"` to a parameter typed BOOLEAN, and the live API answered).
+   */
+  vouchesFor?(args: Record<string, unknown>): boolean;
 }
 
 /** Where a tool's answer came from. */

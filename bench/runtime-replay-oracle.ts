@@ -1,0 +1,78 @@
+/**
+ * Proves the harness on real data (DESIGN.md: the oracle "replays the reference calls of a known
+ * record, to prove the harness reaches TC = 1"): for every TRAJECT-Bench record whose calls all
+ * succeeded, run `oracleWorkflowFor(record)` with the oracle policy over the replay tools built from
+ * the domain's records, and count replay hits, misses and TC per domain.
+ *
+ *   npx tsx bench/runtime-replay-oracle.ts            # bundled data (data/traject-bench)
+ *   npx tsx bench/runtime-replay-oracle.ts <dir>      # a TRAJECT-Bench public_data folder
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toolCallCorrectness } from '../src/metrics/tool-call-lcs.js';
+import { createOraclePolicy, oracleWorkflowFor } from '../src/policies/oracle.js';
+import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../src/records/bundled.js';
+import { importTraject } from '../src/records/import/traject.js';
+import { executeWorkflow } from '../src/runtime/execute.js';
+import { createToolRegistry } from '../src/tools/registry.js';
+import { createReplayTools } from '../src/tools/replay-tools.js';
+
+export interface OracleReplayRow {
+  domain: string;
+  records: number;
+  calls: number;
+  hits: number;
+  misses: number;
+  /** Mean TC over the records. */
+  tc: number;
+  /** Records whose TC was below 1 (ids), for diagnosis. */
+  imperfect: string[];
+}
+
+/** Where a domain's files are: `<dir>/sequential/<Domain>/traj_query.json` and `<dir>/tools/<Domain>_tool.json`, or the bundled copy. */
+export function trajectFiles(domain: string, publicDataDir?: string): { trajQuery: string; tools: string } {
+  if (!publicDataDir) return bundledTrajectPaths(domain);
+  const seq = join(publicDataDir, 'sequential', domain, 'traj_query.json');
+  return { trajQuery: existsSync(seq) ? seq : join(publicDataDir, domain, 'traj_query.json'), tools: join(publicDataDir, 'tools', `${domain}_tool.json`) };
+}
+
+/** Runs the oracle over every all-ok record of one domain. */
+export async function oracleReplayDomain(domain: string, publicDataDir?: string): Promise<OracleReplayRow> {
+  const files = trajectFiles(domain, publicDataDir);
+  const { records, tools: descriptors } = importTraject(files.trajQuery, files.tools);
+  const allOk = records.filter((r) => r.calls.every((c) => c.status !== 'error'));
+  const tools = createToolRegistry(createReplayTools(allOk, descriptors));
+  const policy = createOraclePolicy(allOk);
+  const schemas = Object.fromEntries(descriptors.map((d) => [d.name, d.inputSchema]));
+  let tcSum = 0;
+  const imperfect: string[] = [];
+  for (const record of allOk) {
+    const trace = await executeWorkflow(oracleWorkflowFor(record), { query: record.query, recordId: record.id }, { policy, tools, concurrency: 1 });
+    const { tc } = toolCallCorrectness(record.calls, trace.calls, { schemas });
+    tcSum += tc;
+    if (tc < 1) imperfect.push(record.id);
+  }
+  const stats = tools.stats();
+  return {
+    domain,
+    records: allOk.length,
+    calls: allOk.reduce((n, r) => n + r.calls.length, 0),
+    hits: stats.replayHits,
+    misses: stats.replayMisses,
+    tc: allOk.length ? tcSum / allOk.length : 1,
+    imperfect,
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = process.argv[2];
+  console.log(`oracle replay over TRAJECT-Bench (${dir ?? 'bundled data/traject-bench'}); policy: oracle replay (tests only)`);
+  console.log('domain    records  calls   hits  misses  TC');
+  for (const domain of BUNDLED_DOMAINS) {
+    const r = await oracleReplayDomain(domain, dir);
+    console.log(`${r.domain.padEnd(9)} ${String(r.records).padStart(7)} ${String(r.calls).padStart(6)} ${String(r.hits).padStart(6)} ${String(r.misses).padStart(7)}  ${r.tc.toFixed(3)}${r.imperfect.length ? `  (TC<1: ${r.imperfect.slice(0, 5).join(', ')})` : ''}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
