@@ -6,7 +6,8 @@ import type { JsonSchema } from '../../tools/types.js';
  *
  * Type mapping: STRING → string, NUMBER/INTEGER/FLOAT → number, BOOLEAN → boolean, ENUM → string,
  * `DATE (YYYY-MM-DD)` and other DATE/TIME types → string with the format appended to the description,
- * OBJECT → object, ARRAY → array, anything else → string. Case is ignored (`string` occurs too).
+ * OBJECT → object, ARRAY → array, anything else → string with `Type: <original>.` in the description.
+ * Case is ignored (`string` occurs too).
  * `default` is kept, coerced to the parameter's type (`"3"` of a NUMBER → 3); an empty default or one
  * that does not fit the type is left out. Extra properties stay allowed: recorded calls sometimes pass
  * parameters the definitions do not list.
@@ -47,6 +48,8 @@ export function paramSchema(param: ToolbenchParam): JsonSchema {
   if (/DATE|TIME/.test(upper)) {
     const format = /\(([^)]+)\)/.exec(rawType)?.[1];
     descriptionParts.push(format ? `Format: ${format}.` : `A ${rawType.toLowerCase()} value.`);
+  } else if (!KNOWN_TYPES.has(upper)) {
+    descriptionParts.push(`Type: ${rawType}.`);
   }
   const schema: JsonSchema = { type };
   if (descriptionParts.length) schema.description = descriptionParts.join(' ');
@@ -54,6 +57,8 @@ export function paramSchema(param: ToolbenchParam): JsonSchema {
   if (def !== undefined) schema.default = def;
   return schema;
 }
+
+const KNOWN_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'INT', 'FLOAT', 'DOUBLE', 'BOOLEAN', 'BOOL', 'OBJECT', 'DICT', 'ARRAY', 'LIST', 'ENUM']);
 
 function jsonType(upper: string): string {
   if (upper === 'NUMBER' || upper === 'INTEGER' || upper === 'INT' || upper === 'FLOAT' || upper === 'DOUBLE') return 'number';
