@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
+import { scrubSecrets, secretsFromEnv } from '../llm/secrets.js';
+import { migrate } from './migrations.js';
+import { createStoreQueries, type StoreQueries } from './queries.js';
+
+/**
+ * The search store (issue #7, "persistence"): one SQLite file (better-sqlite3, WAL mode) holding
+ * runs, candidates, per-iteration rows, per-record evaluations and the node memo cache, so a run can
+ * be listed, shown and resumed after a crash. Every text written passes through `scrub` (API keys
+ * from the environment and key-shaped strings are redacted), so no key is ever stored.
+ */
+
+/** Where the store lives unless `--db` says otherwise. */
+export const DEFAULT_DB_PATH = '.flowscout/flowscout.db';
+
+export interface OpenStoreOptions {
+  /** Redacts secrets from every text written (default: the keys in process.env and key-shaped strings). */
+  scrub?: (text: string) => string;
+  /** Open an existing file only (for `runs list/show`): a missing file is NOT_FOUND instead of being created. */
+  mustExist?: boolean;
+}
+
+/** An open store. Close it when done. */
+export interface Store extends StoreQueries {
+  readonly file: string;
+  close(): void;
+}
+
+/** Opens (creating if needed) the store at `file` and brings its schema up to date. */
+export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions = {}): Store {
+  const path = file === ':memory:' ? file : resolve(file);
+  if (path !== ':memory:') {
+    if (!existsSync(path)) {
+      if (opts.mustExist) {
+        throw new FlowScoutError({ code: 'NOT_FOUND', message: `no FlowScout store at ${path}`, hint: 'Run `flowscout search` first, or pass the store file with --db.', location: { file: path } });
+      }
+      mkdirSync(dirname(path), { recursive: true });
+    }
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, path);
+  } catch (e) {
+    db?.close();
+    if (isFlowScoutError(e)) throw e;
+    throw unreadable(path, e);
+  }
+  const scrub = opts.scrub ?? ((text: string) => scrubSecrets(text, secretsFromEnv(process.env)));
+  const queries = createStoreQueries(db, scrub);
+  const handle = db;
+  return { ...queries, file: path, close: () => handle.close() };
+}
+
+function unreadable(path: string, e: unknown): FlowScoutError {
+  const code = (e as { code?: string }).code ?? '';
+  const reason = code === 'SQLITE_NOTADB' ? 'it is not a SQLite database' : code === 'SQLITE_CORRUPT' ? 'it is corrupt' : e instanceof Error ? e.message : String(e);
+  return new FlowScoutError({
+    code: 'STORE_ERROR',
+    message: `cannot open the FlowScout store ${path}: ${reason}`,
+    hint: 'Pass another file with --db (a new file is created), or move this one away.',
+    location: { file: path },
+  });
+}

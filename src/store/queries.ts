@@ -1,0 +1,210 @@
+import type Database from 'better-sqlite3';
+import { FlowScoutError } from '../errors/index.js';
+import type { CandidateRow, EvaluationRow, IterationCommit, RunRow } from './types.js';
+
+/**
+ * The store's reads and writes (see open-store.ts). JSON columns are written through `scrub` and
+ * parsed back on read. `commitIteration` writes everything one search iteration produced in one
+ * transaction, so a crash leaves either the whole iteration or none of it.
+ */
+export interface StoreQueries {
+  createRun(run: Omit<RunRow, 'createdAt' | 'updatedAt'>): RunRow;
+  /** The run, or NOT_FOUND naming the known runs. */
+  getRun(id: string): RunRow;
+  listRuns(): RunRow[];
+  updateRun(id: string, patch: IterationCommit['run']): void;
+  /** The run's candidates in creation order. */
+  loadCandidates(runId: string): CandidateRow[];
+  loadIterations(runId: string): Array<{ iteration: number; data: Record<string, unknown> }>;
+  loadEvaluations(runId: string, candidateId: string): EvaluationRow[];
+  /** Every memo entry of the run (loaded once at start or resume). */
+  loadMemo(runId: string): Array<{ key: string; observation: unknown }>;
+  commitIteration(runId: string, commit: IterationCommit): void;
+}
+
+type Row = Record<string, unknown>;
+
+export function createStoreQueries(db: Database.Database, scrub: (text: string) => string): StoreQueries {
+  const json = (v: unknown): string | null => (v === undefined ? null : scrub(JSON.stringify(v)));
+  const text = (v: string | undefined | null): string | null => (v === undefined || v === null ? null : scrub(v));
+  const now = () => new Date().toISOString();
+
+  const insertRun = db.prepare(`INSERT INTO runs (id, created_at, updated_at, status, stop_reason, seed, strategy, config, policy_label, judge_label,
+    optimizer_label, records_file, out_dir, iterations_done, since_improvement, best_candidate, usage)
+    VALUES (@id, @created_at, @updated_at, @status, @stop_reason, @seed, @strategy, @config, @policy_label, @judge_label,
+    @optimizer_label, @records_file, @out_dir, @iterations_done, @since_improvement, @best_candidate, @usage)`);
+  const upsertCandidate = db.prepare(`INSERT INTO candidates (run_id, id, seq, parent, iteration, workflow, hash, plan, summary, opt_reward, opt_tc, opt_es,
+    feedback, val_score, val_tc, val_es, visits, w, q, error, duplicate_of, created_at)
+    VALUES (@run_id, @id, @seq, @parent, @iteration, @workflow, @hash, @plan, @summary, @opt_reward, @opt_tc, @opt_es,
+    @feedback, @val_score, @val_tc, @val_es, @visits, @w, @q, @error, @duplicate_of, @created_at)
+    ON CONFLICT (run_id, id) DO UPDATE SET visits = excluded.visits, w = excluded.w, q = excluded.q,
+    val_score = excluded.val_score, val_tc = excluded.val_tc, val_es = excluded.val_es`);
+  const insertEval = db.prepare(`INSERT OR REPLACE INTO evaluations (run_id, candidate_id, split, record_id, tc, es, dims, answer, calls, error)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertMemo = db.prepare('INSERT OR IGNORE INTO node_memo (run_id, key, observation) VALUES (?, ?, ?)');
+  const insertIteration = db.prepare('INSERT OR REPLACE INTO iterations (run_id, iteration, data) VALUES (?, ?, ?)');
+
+  const getRun = (id: string): RunRow => {
+    const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
+    if (row) return toRun(row);
+    const known = (db.prepare('SELECT id FROM runs ORDER BY created_at DESC LIMIT 10').all() as Array<{ id: string }>).map((r) => r.id);
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `no run '${id}' in the store`,
+      hint: known.length ? `Known runs (newest first): ${known.join(', ')}. \`flowscout runs list\` shows them all.` : 'The store has no runs yet; start one with `flowscout search`.',
+    });
+  };
+
+  const updateRun = (id: string, patch: IterationCommit['run']): void => {
+    const cols: Record<string, unknown> = { updated_at: now() };
+    if (patch.status !== undefined) cols.status = patch.status;
+    if (patch.stopReason !== undefined) cols.stop_reason = text(patch.stopReason);
+    if (patch.iterationsDone !== undefined) cols.iterations_done = patch.iterationsDone;
+    if (patch.sinceImprovement !== undefined) cols.since_improvement = patch.sinceImprovement;
+    if (patch.bestCandidate !== undefined) cols.best_candidate = patch.bestCandidate;
+    if (patch.usage !== undefined) cols.usage = json(patch.usage);
+    if (patch.outDir !== undefined) cols.out_dir = text(patch.outDir);
+    const set = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
+    db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...cols, id });
+  };
+
+  const commit = db.transaction((runId: string, c: IterationCommit) => {
+    const created = now();
+    for (const cand of c.candidates) upsertCandidate.run(candidateParams(runId, cand, created, json, text));
+    for (const e of c.evaluations ?? []) {
+      insertEval.run(runId, e.candidateId, e.split, e.recordId, e.tc, e.es, json(e.dims), text(e.answer), json(e.calls), text(e.error));
+    }
+    for (const m of c.memo ?? []) insertMemo.run(runId, m.key, json(m.observation));
+    if (c.iteration) insertIteration.run(runId, c.iteration.iteration, json(c.iteration.data));
+    updateRun(runId, c.run);
+  });
+
+  return {
+    createRun(run) {
+      const at = now();
+      insertRun.run({
+        id: run.id,
+        created_at: at,
+        updated_at: at,
+        status: run.status,
+        stop_reason: text(run.stopReason),
+        seed: run.seed,
+        strategy: run.strategy,
+        config: json(run.config),
+        policy_label: text(run.policyLabel),
+        judge_label: text(run.judgeLabel),
+        optimizer_label: text(run.optimizerLabel),
+        records_file: text(run.recordsFile),
+        out_dir: text(run.outDir),
+        iterations_done: run.iterationsDone,
+        since_improvement: run.sinceImprovement,
+        best_candidate: run.bestCandidate ?? null,
+        usage: json(run.usage),
+      });
+      return getRun(run.id);
+    },
+    getRun,
+    listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id').all() as Row[]).map(toRun),
+    updateRun,
+    loadCandidates: (runId) => (db.prepare('SELECT * FROM candidates WHERE run_id = ? ORDER BY seq').all(runId) as Row[]).map(toCandidate),
+    loadIterations: (runId) =>
+      (db.prepare('SELECT iteration, data FROM iterations WHERE run_id = ? ORDER BY iteration').all(runId) as Array<{ iteration: number; data: string }>).map((r) => ({
+        iteration: r.iteration,
+        data: JSON.parse(r.data) as Record<string, unknown>,
+      })),
+    loadEvaluations: (runId, candidateId) =>
+      (db.prepare('SELECT * FROM evaluations WHERE run_id = ? AND candidate_id = ? ORDER BY split, record_id').all(runId, candidateId) as Row[]).map(toEvaluation),
+    loadMemo: (runId) =>
+      (db.prepare('SELECT key, observation FROM node_memo WHERE run_id = ?').all(runId) as Array<{ key: string; observation: string }>).map((r) => ({
+        key: r.key,
+        observation: JSON.parse(r.observation) as unknown,
+      })),
+    commitIteration: (runId, c) => commit(runId, c),
+  };
+}
+
+function candidateParams(runId: string, c: CandidateRow, created: string, json: (v: unknown) => string | null, text: (v: string | undefined) => string | null) {
+  return {
+    run_id: runId,
+    id: c.id,
+    seq: c.seq,
+    parent: c.parent,
+    iteration: c.iteration,
+    workflow: json(c.workflow),
+    hash: c.hash ?? null,
+    plan: json(c.plan),
+    summary: text(c.summary),
+    opt_reward: c.optReward ?? null,
+    opt_tc: c.optTc ?? null,
+    opt_es: c.optEs ?? null,
+    feedback: json(c.feedback),
+    val_score: c.valScore ?? null,
+    val_tc: c.valTc ?? null,
+    val_es: c.valEs ?? null,
+    visits: c.visits,
+    w: c.w,
+    q: c.q,
+    error: text(c.error),
+    duplicate_of: c.duplicateOf ?? null,
+    created_at: created,
+  };
+}
+
+const parse = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : undefined);
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+function toRun(r: Row): RunRow {
+  const run: RunRow = {
+    id: r.id as string,
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
+    status: r.status as RunRow['status'],
+    seed: r.seed as number,
+    strategy: r.strategy as string,
+    config: parse(r.config) as Record<string, unknown>,
+    policyLabel: r.policy_label as string,
+    judgeLabel: r.judge_label as string,
+    optimizerLabel: r.optimizer_label as string,
+    iterationsDone: r.iterations_done as number,
+    sinceImprovement: r.since_improvement as number,
+  };
+  const extra = { stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage) };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (run as unknown as Row)[k] = v;
+  return run;
+}
+
+function toCandidate(r: Row): CandidateRow {
+  const c: CandidateRow = { id: r.id as string, seq: r.seq as number, parent: (r.parent as string | null) ?? null, iteration: r.iteration as number, visits: r.visits as number, w: r.w as number, q: r.q as number };
+  const extra: Row = {
+    workflow: parse(r.workflow),
+    hash: opt(r.hash),
+    plan: parse(r.plan),
+    summary: opt(r.summary),
+    optReward: opt(r.opt_reward),
+    optTc: opt(r.opt_tc),
+    optEs: opt(r.opt_es),
+    feedback: parse(r.feedback),
+    valScore: opt(r.val_score),
+    valTc: opt(r.val_tc),
+    valEs: opt(r.val_es),
+    error: opt(r.error),
+    duplicateOf: opt(r.duplicate_of),
+  };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (c as unknown as Row)[k] = v;
+  return c;
+}
+
+function toEvaluation(r: Row): EvaluationRow {
+  const e: EvaluationRow = {
+    candidateId: r.candidate_id as string,
+    split: r.split as EvaluationRow['split'],
+    recordId: r.record_id as string,
+    tc: r.tc as number,
+    es: r.es as number,
+    dims: parse(r.dims) as Record<string, number>,
+    answer: r.answer as string,
+    calls: parse(r.calls) as unknown[],
+  };
+  if (r.error !== null && r.error !== undefined) e.error = r.error as string;
+  return e;
+}

@@ -1,0 +1,83 @@
+/**
+ * Rows of the search store (issue #7, "persistence"): plain data as the search writes and reads it.
+ * JSON columns come back parsed; the store knows nothing about what a feedback or a plan holds.
+ */
+
+export type RunStatus = 'running' | 'done' | 'stopped' | 'failed';
+
+/** One search run. */
+export interface RunRow {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  status: RunStatus;
+  /** Why the run ended (iterations, patience, budget, error …), when it has. */
+  stopReason?: string;
+  seed: number;
+  strategy: string;
+  /** The run's settings (everything needed to resume it); never holds API keys. */
+  config: Record<string, unknown>;
+  policyLabel: string;
+  judgeLabel: string;
+  optimizerLabel: string;
+  recordsFile?: string;
+  outDir?: string;
+  iterationsDone: number;
+  /** Iterations since the best D_val score last improved (patience counter). */
+  sinceImprovement: number;
+  bestCandidate?: string;
+  /** Model usage and memo counters so far. */
+  usage?: Record<string, unknown>;
+}
+
+/** One candidate workflow of a run (a search-tree node). */
+export interface CandidateRow {
+  id: string;
+  /** Creation order within the run (0 = the root). */
+  seq: number;
+  parent: string | null;
+  iteration: number;
+  /** Absent when the expansion failed before a workflow existed. */
+  workflow?: unknown;
+  hash?: string;
+  plan?: unknown;
+  summary?: string;
+  optReward?: number;
+  optTc?: number;
+  optEs?: number;
+  feedback?: unknown;
+  valScore?: number;
+  valTc?: number;
+  valEs?: number;
+  visits: number;
+  w: number;
+  q: number;
+  error?: string;
+  /** Set when this candidate's workflow equals an earlier candidate's (scores reused). */
+  duplicateOf?: string;
+}
+
+/** One record's result for one candidate on one split. */
+export interface EvaluationRow {
+  candidateId: string;
+  split: 'opt' | 'val' | 'test';
+  recordId: string;
+  tc: number;
+  es: number;
+  dims: Record<string, number>;
+  answer: string;
+  calls: unknown[];
+  error?: string;
+}
+
+/** What one search iteration writes, in one transaction. */
+export interface IterationCommit {
+  /** New or updated candidates (visits, W, Q along the path; the new child). */
+  candidates: CandidateRow[];
+  evaluations?: EvaluationRow[];
+  /** Node memo entries learned during the iteration. */
+  memo?: Array<{ key: string; observation: unknown }>;
+  /** The iteration's table row (absent for the root). */
+  iteration?: { iteration: number; data: Record<string, unknown> };
+  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir'>>;
+}
