@@ -76,7 +76,7 @@ describe('importTraject (hand-made fixture)', () => {
         metric: { type: 'boolean', default: true },
         dt: { type: 'string', description: 'Date Format: YYYY-MM-DD.' },
         unit: { type: 'string', description: 'Unit', default: 'C' },
-        extra: { type: 'string', description: '?', default: '5' },
+        extra: { type: 'string', description: '? Type: weird.', default: '5' },
       },
     });
     expect(tools.find((t) => t.name === 'get_24h_lookup_for_geo_codes')!.inputSchema).toEqual({
