@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { FlowScoutError } from '../../errors/index.js';
+import { readRecordsFile } from '../../records/read-records.js';
+import type { TaskRecord } from '../../records/schema.js';
+import type { EventLog } from './event-log.js';
+import { eventLogFromRecords, type FromRecordsOptions } from './from-records.js';
+import { readCsvLog, type ReadCsvOptions } from './read-csv.js';
+import { forEachLine, readJsonlLog } from './read-jsonl-log.js';
+import { readXes, type ReadXesOptions } from './read-xes.js';
+
+/** What `readEventLog` found in a file. */
+export type EventLogSource = 'xes' | 'csv' | 'jsonl-events' | 'records';
+
+export interface ReadEventLogOptions extends ReadCsvOptions, Pick<ReadXesOptions, 'caseKey' | 'activityKey' | 'timestampKey' | 'lifecycle'> {
+  /** For records: how calls become activities. */
+  activity?: FromRecordsOptions['activity'];
+}
+
+export interface ReadEventLogResult {
+  log: EventLog;
+  source: EventLogSource;
+  /** The records, when the file held records. */
+  records?: TaskRecord[];
+}
+
+/**
+ * Reads any input the `mine` command accepts, by extension and, for JSONL, by the first line:
+ * `.xes` / `.xes.gz` (XES), `.csv` (named columns), `.jsonl` / `.json` holding either records
+ * (`{"id", "query", "calls", …}`, mined with one case per record) or an event log
+ * (`{"case", "events"}`).
+ */
+export async function readEventLog(file: string, opts: ReadEventLogOptions = {}): Promise<ReadEventLogResult> {
+  if (!existsSync(file)) {
+    throw new FlowScoutError({
+      code: 'FILE_NOT_FOUND',
+      message: `file not found: ${file}`,
+      hint: 'Check the path; relative paths are resolved from the current directory.',
+      location: { file },
+    });
+  }
+  const lower = file.toLowerCase().replace(/\.gz$/, '');
+  if (lower.endsWith('.xes')) {
+    const xesOpts: ReadXesOptions = {};
+    if (opts.caseKey) xesOpts.caseKey = opts.caseKey;
+    if (opts.activityKey ?? opts.activityColumn) xesOpts.activityKey = (opts.activityKey ?? opts.activityColumn)!;
+    if (opts.timestampKey ?? opts.timestampColumn) xesOpts.timestampKey = (opts.timestampKey ?? opts.timestampColumn)!;
+    if (opts.lifecycle) xesOpts.lifecycle = opts.lifecycle;
+    return { log: await readXes(file, xesOpts), source: 'xes' };
+  }
+  if (lower.endsWith('.csv') || lower.endsWith('.tsv')) {
+    const csvOpts: ReadCsvOptions = { ...opts };
+    if (lower.endsWith('.tsv') && !csvOpts.separator) csvOpts.separator = '\t';
+    return { log: await readCsvLog(file, csvOpts), source: 'csv' };
+  }
+  if (lower.endsWith('.jsonl') || lower.endsWith('.json') || lower.endsWith('.ndjson')) {
+    const kind = await sniffJsonl(file);
+    if (kind === 'records') {
+      const { records } = await readRecordsFile(file);
+      const fromOpts: FromRecordsOptions = {};
+      if (opts.activity) fromOpts.activity = opts.activity;
+      const log = eventLogFromRecords(records, fromOpts);
+      log.source = file;
+      return { log, source: 'records', records };
+    }
+    return { log: await readJsonlLog(file), source: 'jsonl-events' };
+  }
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `cannot tell the format of ${file} from its extension`,
+    hint: 'Pass records (.jsonl), a JSONL event log (.jsonl), an XES log (.xes, .xes.gz) or a CSV log (.csv).',
+    location: { file },
+  });
+}
+
+/** Looks at the first non-empty line: records have "calls", event logs have "events". */
+async function sniffJsonl(file: string): Promise<'records' | 'events'> {
+  let first: string | undefined;
+  let firstLine = 0;
+  try {
+    await forEachLine(file, (text, line) => {
+      if (first === undefined && text.trim() !== '') {
+        first = text;
+        firstLine = line;
+        throw STOP;
+      }
+    });
+  } catch (e) {
+    if (e !== STOP) throw e;
+  }
+  if (first === undefined) {
+    throw new FlowScoutError({ code: 'PARSE_ERROR', message: `${file} is empty`, hint: 'Pass a file with one record or one case a line.', location: { file } });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(first);
+  } catch (e) {
+    throw new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: `${file}:${firstLine}: not valid JSON (${(e as Error).message})`,
+      hint: 'Each line must be one JSON object: a record or {"case", "events"}.',
+      location: { file, line: firstLine },
+    });
+  }
+  if (value && typeof value === 'object' && 'events' in value) return 'events';
+  if (value && typeof value === 'object' && 'calls' in value) return 'records';
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `${file}:${firstLine}: neither a record (with "calls") nor an event-log case (with "events")`,
+    hint: 'Records look like {"id", "query", "reference", "calls": [{"tool", "args"}]}; event-log cases like {"case", "events": [{"activity"}]}.',
+    location: { file, line: firstLine },
+  });
+}
+
+const STOP = new Error('stop');

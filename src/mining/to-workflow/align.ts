@@ -1,0 +1,80 @@
+import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } from './shape.js';
+
+/**
+ * Merges the shapes of an exclusive choice position by position (DESIGN.md, "Abstraction to
+ * positions"): alternatives that differ only in names line up slot for slot, and a slot that only
+ * some alternatives have stays on its own with its (smaller) support, so it can become optional.
+ *
+ * Progressive pairwise alignment (Needleman–Wunsch): the longest alternative is the backbone and
+ * each other one is aligned into it in turn. Two positions may pair up with score 1 + Jaccard
+ * overlap of their tools (so the alignment pairs as many as the order allows, preferring shared
+ * tools); two parallel slots pair up the same way; a position never pairs with a parallel slot.
+ * Gaps cost nothing. Supports of paired slots add up (each alternative brings its share).
+ */
+export function mergeAlternatives(alternatives: Shape[]): Shape {
+  const nonEmpty = alternatives.filter((a) => a.length > 0);
+  if (nonEmpty.length === 0) return [];
+  const order = nonEmpty.map((a, i) => ({ a, i })).sort((x, y) => y.a.length - x.a.length || x.i - y.i);
+  let acc = order[0]!.a;
+  for (let k = 1; k < order.length; k++) acc = alignPair(acc, order[k]!.a);
+  return acc;
+}
+
+function pairScore(x: Slot, y: Slot): number {
+  if (x.kind !== y.kind) return -Infinity;
+  const a = x.kind === 'position' ? new Set(x.tools.keys()) : shapeTools(x.branches.flat());
+  const b = y.kind === 'position' ? new Set(y.tools.keys()) : shapeTools((y as ParallelSlot).branches.flat());
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  const union = a.size + b.size - shared;
+  return 1 + (union === 0 ? 0 : shared / union);
+}
+
+/** Aligns `b` into `a` and merges the paired slots. */
+function alignPair(a: Shape, b: Shape): Shape {
+  const n = a.length;
+  const m = b.length;
+  const score = new Float64Array((n + 1) * (m + 1));
+  const w = m + 1;
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      const pair = pairScore(a[i - 1]!, b[j - 1]!);
+      const diag = pair === -Infinity ? -Infinity : score[(i - 1) * w + j - 1]! + pair;
+      score[i * w + j] = Math.max(diag, score[(i - 1) * w + j]!, score[i * w + j - 1]!);
+    }
+  }
+  const out: Shape = [];
+  let i = n;
+  let j = m;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0) {
+      const pair = pairScore(a[i - 1]!, b[j - 1]!);
+      if (pair !== -Infinity && score[i * w + j] === score[(i - 1) * w + j - 1]! + pair) {
+        out.push(mergeSlots(a[i - 1]!, b[j - 1]!));
+        i--;
+        j--;
+        continue;
+      }
+    }
+    if (i > 0 && (j === 0 || score[i * w + j] === score[(i - 1) * w + j])) {
+      out.push(a[--i]!);
+    } else {
+      out.push(b[--j]!);
+    }
+  }
+  return out.reverse();
+}
+
+function mergeSlots(x: Slot, y: Slot): Slot {
+  if (x.kind === 'position' && y.kind === 'position') return mergePositions(x, y);
+  const px = x as ParallelSlot;
+  const py = y as ParallelSlot;
+  // Parallel with parallel: branches pair up by index; extra branches are kept.
+  const branches: Shape[] = [];
+  for (let k = 0; k < Math.max(px.branches.length, py.branches.length); k++) {
+    const bx = px.branches[k];
+    const by = py.branches[k];
+    branches.push(bx && by ? mergeAlternatives([bx, by]) : (bx ?? by)!);
+  }
+  return { kind: 'parallel', branches, support: Math.min(1, px.support + py.support) };
+}

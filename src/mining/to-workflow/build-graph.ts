@@ -1,0 +1,135 @@
+import { makeLlmNode } from '../../graph/prompt-templates.js';
+import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import type { ParallelSlot, PositionSlot, Shape } from './shape.js';
+import { positionQuestion, positionTask } from './tasks.js';
+
+/**
+ * Shape → workflow nodes and edges (DESIGN.md, "Process tree → skeleton"), between a `plan` entry
+ * and a `synthesize` exit:
+ * - a position → a generic tool node (`step_k`) with its task, `mined` tools, and `calls: 'many'`
+ *   (or `retry` for tools whose repeats were retries) when it repeats;
+ * - consecutive slots → data edges from the previous slot's exits;
+ * - an optional position (support below `optionalBelow`) → a `judge` node (`needed_k`) that decides
+ *   whether the step runs: a guarded edge into the tool (`needed` true) and a guarded skip edge past
+ *   it (`needed` false). Execution is an OR-join with dead-path elimination, so a gated tool must have
+ *   no unguarded in-edge; the judge therefore also returns `facts`, the values from earlier outputs
+ *   that the step needs, which is what the gated tool sees;
+ * - a parallel slot → an unguarded fan-out from the previous exits and an implicit join (the next
+ *   node waits for every branch), gated by a judge when the whole slot is optional;
+ * - every ungated node also gets a data edge from `plan` (the values the request names), and every
+ *   tool node a data edge into `synthesize`, which needs all results, not only the last step's.
+ */
+export interface BuildGraphOptions {
+  descriptors: ReadonlyMap<string, ToolDescriptor>;
+  optionalBelow: number;
+  retryTools: ReadonlySet<string>;
+}
+
+interface Exit {
+  id: string;
+  when?: Guard;
+}
+
+const NEEDED = 'needed';
+const TRUE: Guard = { kind: 'field', field: NEEDED, op: 'truthy' };
+const FALSE: Guard = { kind: 'field', field: NEEDED, op: 'falsy' };
+
+const GATE_PROMPT = [
+  'Decide whether this step is needed to answer the request: {{question}}',
+  '',
+  'Request: {{query}}',
+  '',
+  'Information so far:',
+  '{{inputs}}',
+  '',
+  'Reply with a JSON object and nothing else: {"needed": true or false, "facts": "…"}, where "facts" lists the names,',
+  'values and identifiers from the information so far that the next step needs, copied exactly.',
+].join('\n');
+
+/** Builds nodes and edges for `shape`; returns them with the tool node ids in order. */
+export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: WorkflowNode[]; edges: Edge[] } {
+  const nodes: WorkflowNode[] = [makeLlmNode('plan', 'plan')];
+  const edges: Edge[] = [];
+  const seen = new Set<string>();
+  const toolIds: string[] = [];
+  let step = 0;
+  const edge = (from: string, to: string, when?: Guard) => {
+    const key = `${from}\u0000${to}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push(when ? { from, to, kind: 'data', when } : { from, to, kind: 'data' });
+  };
+  const enter = (exits: Exit[], to: string, gated: boolean) => {
+    for (const x of exits) edge(x.id, to, x.when);
+    if (!gated) edge('plan', to);
+  };
+  const judge = (id: string, question: string): WorkflowNode =>
+    makeLlmNode('judge', id, {
+      field: NEEDED,
+      question,
+      prompt: GATE_PROMPT,
+      output: {
+        type: 'json',
+        schema: {
+          type: 'object',
+          properties: {
+            [NEEDED]: { type: 'boolean', description: question },
+            facts: { type: 'string', description: 'values from earlier results that the step needs' },
+          },
+          required: [NEEDED, 'facts'],
+        },
+      },
+    });
+
+  const position = (slot: PositionSlot, exits: Exit[], gated: boolean): Exit[] => {
+    step++;
+    const mined = [...slot.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+    const node: ToolNode = { id: `step_${step}`, kind: 'tool', task: positionTask(step, mined, opts.descriptors), mined };
+    if (slot.many) {
+      if (mined.length === 1 && opts.retryTools.has(mined[0]!)) node.retry = { attempts: 3, on: 'error' };
+      else node.calls = 'many';
+    }
+    toolIds.push(node.id);
+    if (slot.support >= opts.optionalBelow) {
+      nodes.push(node);
+      enter(exits, node.id, gated);
+      return [{ id: node.id }];
+    }
+    const gate = judge(`needed_${step}`, positionQuestion(step, mined, opts.descriptors));
+    nodes.push(gate, node);
+    enter(exits, gate.id, gated);
+    edge(gate.id, node.id, TRUE);
+    return [{ id: node.id }, { id: gate.id, when: FALSE }];
+  };
+
+  const parallel = (slot: ParallelSlot, exits: Exit[], gated: boolean): Exit[] => {
+    let start = exits;
+    let gateExit: Exit[] = [];
+    let innerGated = gated;
+    if (slot.support < opts.optionalBelow) {
+      const first = step + 1;
+      const gate = judge(`branches_${first}`, `Does this request need the parallel lookups that start at step ${first}?`);
+      nodes.push(gate);
+      enter(exits, gate.id, gated);
+      start = [{ id: gate.id, when: TRUE }];
+      gateExit = [{ id: gate.id, when: FALSE }];
+      innerGated = true;
+    }
+    const out: Exit[] = [];
+    for (const branch of slot.branches) out.push(...sequence(branch, start, innerGated));
+    return [...out, ...gateExit];
+  };
+
+  const sequence = (seq: Shape, exits: Exit[], gated: boolean): Exit[] => {
+    let cur = exits;
+    for (const slot of seq) cur = slot.kind === 'position' ? position(slot, cur, gated) : parallel(slot, cur, gated);
+    return cur;
+  };
+
+  const last = sequence(shape, [{ id: 'plan' }], false);
+  nodes.push(makeLlmNode('synthesize', 'synthesize'));
+  for (const x of last) edge(x.id, 'synthesize', x.when);
+  for (const id of toolIds) edge(id, 'synthesize');
+  return { nodes, edges };
+}

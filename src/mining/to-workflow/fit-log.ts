@@ -1,0 +1,120 @@
+import type { EventLog } from '../event-log/event-log.js';
+import type { PositionSlot, Shape } from './shape.js';
+
+/**
+ * Fits the log onto a shape, so that what the positions say comes from the runs themselves (an
+ * exclusive choice in the tree says nothing about how often each alternative ran):
+ * - each run's calls are assigned left to right to the first position at or after the previous
+ *   call's position that holds the called tool (wrapping to an earlier one for a loop back);
+ * - a position's `support` is the share of runs with a call there (inside a parallel branch:
+ *   relative to the runs that reach the parallel slot), `many` says some run called it twice or
+ *   more, and tool weights are the calls assigned there.
+ * Parallel branches are first ordered by where their tools sit in the runs (mean relative index),
+ * since the tree leaves their order open. Returns a new shape.
+ */
+export function fitLog(shape: Shape, log: EventLog): Shape {
+  const names = log.activities;
+  const meanAt = meanRelativePosition(log);
+  const ordered = orderBranches(shape, meanAt);
+  const flat: PositionSlot[] = [];
+  const enclosing: number[][] = []; // per flattened position: the parallel slots around it
+  let parallels = 0;
+  const flatten = (seq: Shape, outer: number[]) => {
+    for (const s of seq) {
+      if (s.kind === 'position') {
+        flat.push(s);
+        enclosing.push(outer);
+      } else {
+        const id = parallels++;
+        for (const b of s.branches) flatten(b, [...outer, id]);
+      }
+    }
+  };
+  flatten(ordered, []);
+  const where = new Map<string, number[]>();
+  flat.forEach((f, i) => {
+    for (const t of f.tools.keys()) {
+      const list = where.get(t) ?? [];
+      list.push(i);
+      where.set(t, list);
+    }
+  });
+  const reach = new Float64Array(flat.length);
+  const many = new Uint8Array(flat.length);
+  const calls = flat.map(() => new Map<string, number>());
+  const parallelReach = new Float64Array(parallels);
+  let total = 0;
+  const hits = new Int32Array(flat.length);
+  for (const v of log.variants) {
+    total += v.count;
+    hits.fill(0);
+    let at = 0;
+    for (const id of v.trace) {
+      const tool = names[id]!;
+      const spots = where.get(tool);
+      if (!spots) continue;
+      const idx = spots.find((s) => s >= at) ?? spots[0]!;
+      hits[idx]!++;
+      calls[idx]!.set(tool, (calls[idx]!.get(tool) ?? 0) + v.count);
+      at = idx;
+    }
+    const touched = new Set<number>();
+    for (let i = 0; i < flat.length; i++) {
+      if (hits[i]! === 0) continue;
+      reach[i]! += v.count;
+      if (hits[i]! > 1) many[i] = 1;
+      for (const p of enclosing[i]!) touched.add(p);
+    }
+    for (const p of touched) parallelReach[p]! += v.count;
+  }
+  total ||= 1;
+  let k = 0;
+  let pk = 0;
+  const rebuild = (seq: Shape, base: number): Shape =>
+    seq.map((s) => {
+      if (s.kind === 'position') {
+        const i = k++;
+        const tools = new Map([...s.tools.keys()].map((t) => [t, calls[i]!.get(t) ?? 0]));
+        return { ...s, tools, support: base > 0 ? Math.min(1, reach[i]! / base) : 0, many: many[i] === 1 };
+      }
+      const id = pk++;
+      const own = parallelReach[id] ?? 0;
+      return { ...s, support: Math.min(1, own / (base || 1)), branches: s.branches.map((b) => rebuild(b, own)) };
+    });
+  return rebuild(ordered, total);
+}
+
+/** Mean of index/(length−1) over all calls of each tool (0.5 for single-call runs). */
+function meanRelativePosition(log: EventLog): Map<string, number> {
+  const sum = new Map<string, number>();
+  const n = new Map<string, number>();
+  for (const v of log.variants) {
+    const len = v.trace.length;
+    v.trace.forEach((id, i) => {
+      const t = log.activities[id]!;
+      const rel = len > 1 ? i / (len - 1) : 0.5;
+      sum.set(t, (sum.get(t) ?? 0) + rel * v.count);
+      n.set(t, (n.get(t) ?? 0) + v.count);
+    });
+  }
+  const out = new Map<string, number>();
+  for (const [t, s] of sum) out.set(t, s / n.get(t)!);
+  return out;
+}
+
+/** Orders every parallel slot's branches by the mean relative position of their tools. */
+function orderBranches(shape: Shape, meanAt: Map<string, number>): Shape {
+  const at = (seq: Shape): number => {
+    const xs: number[] = [];
+    const walk = (q: Shape) => q.forEach((s) => (s.kind === 'position' ? s.tools.forEach((_, t) => meanAt.has(t) && xs.push(meanAt.get(t)!)) : s.branches.forEach(walk)));
+    walk(seq);
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 1;
+  };
+  return shape.map((s) => {
+    if (s.kind === 'position') return s;
+    const branches = s.branches.map((b) => orderBranches(b, meanAt));
+    const keyed = branches.map((b) => ({ b, k: at(b) }));
+    keyed.sort((x, y) => x.k - y.k);
+    return { ...s, branches: keyed.map((x) => x.b) };
+  });
+}
