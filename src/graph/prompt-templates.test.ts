@@ -68,7 +68,8 @@ describe('makeLlmNode', () => {
       Information so far:
       {{inputs}}
 
-      Reply with a JSON object and nothing else: {"forecast_needed": true} if the answer is yes, {"forecast_needed": false} if it is no."
+      Reply with a JSON object and nothing else. Set "forecast_needed" to true if the answer is yes and to false if it is no,
+      for example {"forecast_needed": true}."
     `);
   });
   it('fills {{task}} for extract, reason and verify', () => {

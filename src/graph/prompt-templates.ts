@@ -85,7 +85,8 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
     'Information so far:',
     '{{inputs}}',
     '',
-    'Reply with a JSON object and nothing else: {"{{field}}": true} if the answer is yes, {"{{field}}": false} if it is no.',
+    'Reply with a JSON object and nothing else. Set "{{field}}" to true if the answer is yes and to false if it is no,',
+    'for example {"{{field}}": true}.',
   ].join('\n'),
   synthesize: [
     'Answer the request using the tool results below.',

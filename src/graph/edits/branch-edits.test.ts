@@ -18,24 +18,25 @@ const refusal = (r: ReturnType<typeof apply>): string => {
 };
 
 describe('add_branch', () => {
-  it('makes an existing node optional behind a new judge, with a guarded edge and a skip edge', () => {
+  it('makes an existing node optional behind a new judge, with a guarded edge and an unguarded skip edge to the join', () => {
     const w = ok(apply(fixture('parallel'), { op: 'add_branch', judge: 'wants_news', field: 'news_needed', question: 'Does the request ask about news?', target: 'news' }));
     expect(edges(w)).toEqual([
       'plan→quote data',
       'plan→wants_news data',
       'quote→answer data',
       'news→answer data',
-      'wants_news→answer control when {"kind":"field","field":"news_needed","op":"ne","value":true}',
+      'wants_news→answer control',
       'wants_news→news data when {"kind":"field","field":"news_needed","op":"eq","value":true}',
     ].sort());
     const judge = w.nodes.find((n) => n.id === 'wants_news')!;
     expect(judge).toMatchObject({
       kind: 'llm',
       role: 'judge',
-      output: { type: 'json', schema: { type: 'object', properties: { news_needed: { type: 'boolean' } }, required: ['news_needed'] } },
+      output: { type: 'json', schema: { type: 'object', properties: { news_needed: { type: 'boolean' }, facts: { type: 'string' } }, required: ['news_needed'] } },
     });
     expect(judge.kind === 'llm' && judge.prompt).toContain('Does the request ask about news?');
-    expect(judge.kind === 'llm' && judge.prompt).toContain('{"news_needed": true}');
+    expect(judge.kind === 'llm' && judge.prompt).toContain('Set "news_needed" to true if the answer is yes');
+    expect(judge.kind === 'llm' && judge.prompt).toContain('Also set "facts" to the values from the information above that the next step needs');
   });
   it('adds a new optional node between two nodes; the direct edge stays so the join keeps its data', () => {
     const w = ok(apply(fixture('linear'), { op: 'add_branch', judge: 'needs_forecast', field: 'forecast', node: { kind: 'tool', id: 'forecast_lookup', task: 'Get the forecast' }, after: 'current', before: 'answer' }));
@@ -43,7 +44,7 @@ describe('add_branch', () => {
       'current→answer data',
       'current→needs_forecast data',
       'forecast_lookup→answer data',
-      'needs_forecast→answer control when {"kind":"field","field":"forecast","op":"ne","value":true}',
+      'needs_forecast→answer control',
       'needs_forecast→forecast_lookup data when {"kind":"field","field":"forecast","op":"eq","value":true}',
       'plan→current data',
     ]);
@@ -72,7 +73,7 @@ describe('refine_branch', () => {
     const w = ok(apply(fixture('conditional-branch'), { op: 'refine_branch', judge: 'needs_forecast', question: 'Does the request mention tomorrow or the weekend?' }));
     const judge = w.nodes.find((n) => n.id === 'needs_forecast')!;
     expect(judge.kind === 'llm' && judge.prompt).toContain('Answer one yes/no question about this request: Does the request mention tomorrow or the weekend?');
-    expect(judge.kind === 'llm' && judge.prompt).toContain('{"forecast_needed": false}');
+    expect(judge.kind === 'llm' && judge.prompt).toContain('Set "forecast_needed" to true if the answer is yes');
   });
   it('sets a full prompt and removes a guard with null', () => {
     const w = ok(apply(fixture('conditional-branch'), { op: 'refine_branch', judge: 'needs_forecast', to: 'answer', when: null, prompt: 'Forecast needed for {{query}}? JSON {"forecast_needed": bool}' }));

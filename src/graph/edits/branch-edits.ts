@@ -17,10 +17,14 @@ import type { AddBranchEdit, RefineBranchEdit } from './edit-schema.js';
 
 /**
  * Conditional-branch edits (DESIGN.md, "Edit plans": add or refine a conditional branch). A branch
- * is the IR's exclusive-choice pattern, the same one the miner builds for `X( 'b', tau )`: a judge
- * LLM node with JSON output `{<field>: boolean}`, a data edge into the optional node guarded by
- * `field eq true`, and a control skip edge to the join point guarded by `field ne true`, so exactly
- * one of them is live and the join runs either way (dead-path elimination).
+ * is the IR's exclusive-choice pattern (the miner builds the same for `X( 'b', tau )`): a judge LLM
+ * node with JSON output `{<field>: boolean, facts?: string}` and a data edge into the optional node
+ * guarded by `field eq true`. Two choices keep the branch safe under dead-path elimination:
+ * - the skip edge from the judge to the join point is an unguarded control edge, so the join runs
+ *   whether the branch ran, was skipped, or the judge failed (the runtime makes every guarded edge of
+ *   a failed judge dead, which with a guarded skip edge could starve the join, even the exit);
+ * - the optional node's only input is the judge, so the judge also returns `facts`, the values from
+ *   its inputs that the optional step needs, instead of the optional step losing them.
  */
 
 /** Makes an existing node (`target`) or a new one (`node` between `after` and `before`) optional. */
@@ -32,7 +36,6 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
   requireNewId(w, edit.judge);
   const judge = buildJudge(edit.judge, edit.field, edit.question, edit.prompt);
   const onBranch: Guard = { kind: 'field', field: edit.field, op: 'eq', value: true };
-  const onSkip: Guard = { kind: 'field', field: edit.field, op: 'ne', value: true };
 
   if (edit.target !== undefined) {
     const target = edit.target;
@@ -49,7 +52,7 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
     w.edges = w.edges.filter((e) => e.to !== target);
     for (const e of ins) upsertEdge(w, { from: e.from, to: judge.id, kind: 'data', ...(e.when ? { when: e.when } : {}) });
     upsertEdge(w, { from: judge.id, to: target, kind: 'data', when: onBranch });
-    for (const e of outs) upsertEdge(w, { from: judge.id, to: e.to, kind: 'control', when: onSkip });
+    for (const e of outs) upsertEdge(w, { from: judge.id, to: e.to, kind: 'control' });
     return;
   }
 
@@ -63,7 +66,7 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
   upsertEdge(w, { from: edit.after, to: judge.id, kind: 'data' });
   upsertEdge(w, { from: judge.id, to: node.id, kind: 'data', when: onBranch });
   upsertEdge(w, { from: node.id, to: edit.before, kind: 'data' });
-  upsertEdge(w, { from: judge.id, to: edit.before, kind: 'control', when: onSkip });
+  upsertEdge(w, { from: judge.id, to: edit.before, kind: 'control' });
 }
 
 /** Changes the guard of one edge out of a judge, and/or the judge's question or prompt. */
@@ -92,9 +95,15 @@ export function refineBranch(w: Workflow, edit: RefineBranchEdit): void {
   }
 }
 
+const FACTS_FIELD = 'facts';
+const FACTS_DESCRIPTION = 'the values from the information above that the next step needs (names, ids, dates, numbers), copied exactly';
+
+/** The judge of a new branch: the role template (or the given prompt) plus a `facts` pass-through field. */
 function buildJudge(id: string, field: string, question: string | undefined, prompt: string | undefined): LlmNode {
+  if (field === FACTS_FIELD) refuse(`"${FACTS_FIELD}" is the judge's pass-through field; name the boolean field something else`);
+  let judge: LlmNode;
   try {
-    return makeLlmNode('judge', id, {
+    judge = makeLlmNode('judge', id, {
       field,
       ...(question !== undefined ? { question } : {}),
       ...(prompt !== undefined ? { prompt } : {}),
@@ -102,6 +111,9 @@ function buildJudge(id: string, field: string, question: string | undefined, pro
   } catch (e) {
     refuse(e instanceof Error ? e.message : String(e));
   }
+  if (judge.output.type === 'json') judge.output.schema.properties[FACTS_FIELD] = { type: 'string', description: FACTS_DESCRIPTION };
+  if (prompt === undefined) judge.prompt += `\nAlso set "${FACTS_FIELD}" to ${FACTS_DESCRIPTION}.`;
+  return judge;
 }
 
 /** The boolean field a judge's question is about: the first boolean property of its JSON output. */

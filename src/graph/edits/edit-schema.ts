@@ -109,7 +109,7 @@ export const AddBranchEditSchema = z
     after: id('With node: the node the judge follows.').optional(),
     before: id('With node: the join point the branch (and the skip edge) lead to.').optional(),
   })
-  .describe('Make a node optional behind a judge: judge → node when field is true, judge → join (skip edge) otherwise.');
+  .describe('Make a node optional behind a new judge: judge → node only when field is true; a skip edge judge → join point keeps the join running either way. The judge also passes on "facts" the optional node needs.');
 
 /** Control-flow edit: change a branch guard or the judge's question / prompt. */
 export const RefineBranchEditSchema = z
