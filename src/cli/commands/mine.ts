@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { namedVariants } from '../../mining/event-log/event-log.js';
+import { summarizeDfg } from '../../mining/event-log/dfg-summary.js';
+import { readEventLog, type ReadEventLogOptions } from '../../mining/event-log/read-event-log.js';
+import { discoverProcessTree } from '../../mining/inductive/discover.js';
+import { formatProcessTree } from '../../mining/process-tree/format.js';
+import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
+import { retriedTools } from '../../mining/retry-tools.js';
+import { processTreeToWorkflow } from '../../mining/to-workflow.js';
+import { loadToolConfig } from '../../tools/load-tool-config.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import { readJsonFile, writeTextFile } from '../../util/json-file.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+const FORMATS = ['tree', 'mermaid', 'workflow', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface MineOptions {
+  noise: string;
+  format: string;
+  tools?: string;
+  caseColumn?: string;
+  activityColumn?: string;
+  timestampColumn?: string;
+  separator?: string;
+  name?: string;
+  domain?: string;
+  out?: string;
+  force?: boolean;
+}
+
+/**
+ * `flowscout mine <records.jsonl | log.xes[.gz] | log.csv | events.jsonl>`: discovers a process tree
+ * with the inductive miner (IM, or IMf with `--noise`) and prints it in PM4Py's notation (`tree`),
+ * as a Mermaid diagram (`mermaid`), as the initial workflow G0 (`workflow`, needs tool descriptors:
+ * `--tools`, or a `tools.json` beside records), or as JSON with the tree, the DFG and the variants.
+ */
+export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('mine')
+    .description('discover a process tree (PM4Py inductive miner) from records or an event log, or the initial workflow G0')
+    .argument('<input>', 'records (.jsonl), a JSONL event log, an XES log (.xes, .xes.gz) or a CSV log (.csv)')
+    .option('--noise <threshold>', 'IMf noise threshold in [0, 1]; 0 = IM', '0')
+    .option('--format <format>', `output: ${FORMATS.join(', ')}`, 'tree')
+    .option('--tools <file>', 'tool descriptors (tools.json) or a tool config, for --format workflow')
+    .option('--case-column <name>', 'CSV: case id column (XES: trace attribute)')
+    .option('--activity-column <name>', 'CSV: activity column (XES: event attribute)')
+    .option('--timestamp-column <name>', 'CSV: timestamp column (XES: event attribute)')
+    .option('--separator <char>', 'CSV separator (guessed from the header by default)')
+    .option('--name <name>', 'workflow name (default: from the input file name)')
+    .option('--domain <domain>', 'domain recorded in the workflow')
+    .option('-o, --out <file>', 'write to this file instead of stdout')
+    .option('--force', 'overwrite the output file if it exists')
+    .action(async (input: string, opts: MineOptions) => {
+      const format = checkFormat(opts.format);
+      const noise = checkNoise(opts.noise);
+      const readOpts: ReadEventLogOptions = {};
+      if (opts.caseColumn) {
+        readOpts.caseColumn = opts.caseColumn;
+        readOpts.caseKey = opts.caseColumn;
+      }
+      if (opts.activityColumn) readOpts.activityColumn = opts.activityColumn;
+      if (opts.timestampColumn) readOpts.timestampColumn = opts.timestampColumn;
+      if (opts.separator) readOpts.separator = opts.separator;
+      const { log, records } = await readEventLog(input, readOpts);
+      if (log.caseIds.length === 0) {
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${input} holds no cases to mine`, hint: 'Pass a file with at least one case (record).', location: { file: input } });
+      }
+      const tree = discoverProcessTree(log, { noiseThreshold: noise });
+      let text: string;
+      if (format === 'tree') text = `${formatProcessTree(tree)}\n`;
+      else if (format === 'mermaid') text = processTreeToMermaid(tree);
+      else if (format === 'json') {
+        const doc = {
+          input,
+          miner: noise > 0 ? 'IMf' : 'IM',
+          noiseThreshold: noise,
+          cases: log.caseIds.length,
+          tree: formatProcessTree(tree),
+          processTree: tree,
+          dfg: summarizeDfg(log),
+          variants: namedVariants(log),
+        };
+        text = `${JSON.stringify(doc, null, 2)}\n`;
+      } else {
+        const tools = await loadDescriptors(opts.tools ?? defaultToolsFile(input, records !== undefined), input);
+        const workflow = processTreeToWorkflow(tree, {
+          tools,
+          name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? stem(input)} G0`,
+          log,
+          noiseThreshold: noise,
+          ...(opts.domain ?? records?.[0]?.domain ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
+          ...(records ? { retryTools: retriedTools(records) } : {}),
+        });
+        text = `${JSON.stringify(workflow, null, 2)}\n`;
+      }
+      if (opts.out === undefined) {
+        io.out(text);
+        return;
+      }
+      writeTextFile(opts.out, text, { force: opts.force });
+      io.out(`wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`);
+    });
+};
+
+/** The input's name without extension (its folder's name for a `records.jsonl`). */
+function stem(input: string): string {
+  const base = basename(input).replace(/\.(jsonl|ndjson|json|csv|tsv|xes)(\.gz)?$/i, '');
+  return base === 'records' ? basename(dirname(input)) || base : base;
+}
+
+function checkFormat(format: string): Format {
+  if ((FORMATS as readonly string[]).includes(format)) return format as Format;
+  throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown format '${format}'`, hint: `Use --format ${FORMATS.join(', ')}.` });
+}
+
+function checkNoise(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--noise must be a number between 0 and 1, got '${value}'`, hint: 'Use --noise 0 for IM or e.g. --noise 0.2 for IMf.' });
+  }
+  return n;
+}
+
+/** For records, `tools.json` beside them (what `flowscout import` writes). */
+function defaultToolsFile(input: string, isRecords: boolean): string | undefined {
+  const beside = join(dirname(input), 'tools.json');
+  return isRecords && existsSync(beside) ? beside : undefined;
+}
+
+/** Tool descriptors from a descriptor array (tools.json) or from a tool config (its tools are listed). */
+async function loadDescriptors(file: string | undefined, input: string): Promise<ToolDescriptor[]> {
+  if (file === undefined) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--format workflow needs the tool descriptors of ${input}`,
+      hint: 'Pass --tools tools.json (as written by `flowscout import`) or a tool config; for records, a tools.json beside them is used.',
+    });
+  }
+  const doc = readJsonFile(file);
+  const list = Array.isArray(doc) ? doc : (doc as { tools?: unknown })?.tools;
+  if (Array.isArray(list)) {
+    list.forEach((t, i) => {
+      const d = t as Partial<ToolDescriptor> | null;
+      if (!d || typeof d.name !== 'string' || typeof d.description !== 'string') {
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `${file}: tool ${i} is not a descriptor {name, description, inputSchema}`,
+          hint: 'Pass the tools.json written by `flowscout import`, or a tool config file.',
+          location: { file, path: `$[${i}]` },
+        });
+      }
+    });
+    return list as ToolDescriptor[];
+  }
+  const registry = await loadToolConfig(file);
+  try {
+    return registry.list();
+  } finally {
+    await registry.close();
+  }
+}
