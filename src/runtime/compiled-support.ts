@@ -1,0 +1,9 @@
+/**
+ * What a compiled workflow module imports (see compile.ts): the run object that keeps observations
+ * and the concurrency bound, and the pure edge-liveness step. The workflow's structure itself is in
+ * the generated code. `src/index.ts` re-exports these, so generated modules import from "flowscout".
+ */
+export { startRun, type NodeResult, type RunContext, type RunInput, type RunOptions, type WorkflowRun } from './run-state.js';
+export { isEdgeLive } from './frontier.js';
+export type { Trace } from './trace.js';
+export type { Workflow, WorkflowNode } from '../graph/schema.js';
