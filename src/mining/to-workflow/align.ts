@@ -9,7 +9,8 @@ import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } 
  * each other one is aligned into it in turn. Two positions may pair up with score 1 + Jaccard
  * overlap of their tools (so the alignment pairs as many as the order allows, preferring shared
  * tools); two parallel slots pair up the same way; a position never pairs with a parallel slot.
- * Gaps cost nothing. Supports of paired slots add up (each alternative brings its share).
+ * Gaps cost nothing; among equally good alignments the one pairing earlier slots wins. Supports of
+ * paired slots add up (each alternative brings its share).
  */
 export function mergeAlternatives(alternatives: Shape[]): Shape {
   const nonEmpty = alternatives.filter((a) => a.length > 0);
@@ -46,21 +47,21 @@ function alignPair(a: Shape, b: Shape): Shape {
   const out: Shape = [];
   let i = n;
   let j = m;
+  // Traceback from the end, preferring gaps on ties: unmatched slots of the shorter alternative go
+  // last, so alternatives line up from their first step (chains share their beginnings).
   while (i > 0 || j > 0) {
-    if (i > 0 && j > 0) {
-      const pair = pairScore(a[i - 1]!, b[j - 1]!);
-      if (pair !== -Infinity && score[i * w + j] === score[(i - 1) * w + j - 1]! + pair) {
-        out.push(mergeSlots(a[i - 1]!, b[j - 1]!));
-        i--;
-        j--;
-        continue;
-      }
-    }
-    if (i > 0 && (j === 0 || score[i * w + j] === score[(i - 1) * w + j])) {
+    const here = score[i * w + j]!;
+    if (i > 0 && (j === 0 || here === score[(i - 1) * w + j])) {
       out.push(a[--i]!);
-    } else {
-      out.push(b[--j]!);
+      continue;
     }
+    if (j > 0 && (i === 0 || here === score[i * w + j - 1])) {
+      out.push(b[--j]!);
+      continue;
+    }
+    out.push(mergeSlots(a[i - 1]!, b[j - 1]!));
+    i--;
+    j--;
   }
   return out.reverse();
 }

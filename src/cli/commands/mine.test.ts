@@ -1,0 +1,67 @@
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateWorkflow, type Workflow } from '../../graph/index.js';
+import type { CliIO } from '../output.js';
+import { runCli } from '../program.js';
+
+const FIX = join(import.meta.dirname, '../../../test/fixtures/mining');
+
+async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
+  const status = await runCli(argv, io);
+  return { status, out, err };
+}
+
+describe('flowscout mine', () => {
+  it('prints the PM4Py tree of records (IM by default)', async () => {
+    const res = await cli(['mine', join(FIX, 'records.jsonl')]);
+    expect(res).toEqual({ status: 0, err: '', out: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )\n" });
+  });
+
+  it('mines XES, CSV and JSONL event logs', async () => {
+    expect((await cli(['mine', join(FIX, 'small.xes.gz')])).out).toBe("->( 'search & find', X( tau, 'fetch' ), 'summarize' )\n");
+    expect((await cli(['mine', join(FIX, 'small.csv'), '--timestamp-column', 'Timestamp'])).out).toBe("+( 'search, then read', 'summarize' )\n");
+    // case "a" answers before it searches (timestamps), so answer runs in parallel with the rest.
+    expect((await cli(['mine', join(FIX, 'events.jsonl'), '--noise', '0.2'])).out).toBe("+( ->( 'search', X( tau, 'fetch' ) ), 'answer' )\n");
+  });
+
+  it('prints G0 as JSON using the tools.json beside the records, valid for those tools', async () => {
+    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow']);
+    expect(res.status).toBe(0);
+    const w = JSON.parse(res.out) as Workflow;
+    const tools = JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8'));
+    expect(validateWorkflow(w, tools)).toEqual([]);
+    expect(w.name).toBe('Demo G0');
+    expect(w.nodes.filter((n) => n.kind === 'tool').map((n) => (n.kind === 'tool' ? [n.mined, n.retry ?? n.calls ?? 'one'] : []))).toEqual([
+      [['geocode'], { attempts: 3, on: 'error' }],
+      [['forecast', 'air_quality', 'current_weather'], 'one'],
+      [['sunrise'], 'one'], // one run in four: optional, behind a judge
+    ]);
+    expect(w.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'needed_3', 'step_3', 'synthesize']);
+    expect(w.meta).toMatchObject({ processTree: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )", cases: 4 });
+  });
+
+  it('json: the tree, the DFG and the variants; mermaid: the tree as a flowchart', async () => {
+    const doc = JSON.parse((await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'json'])).out);
+    expect(doc).toMatchObject({ miner: 'IM', cases: 4, tree: expect.stringContaining("'geocode'") });
+    expect(doc.dfg.start).toEqual([{ name: 'geocode', count: 4 }]);
+    expect(doc.variants).toHaveLength(4);
+    expect((await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'mermaid'])).out).toMatch(/^flowchart TD\n/);
+  });
+
+  it('explains bad input: format, noise, missing tools, missing file; refuses to overwrite', async () => {
+    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'bpmn'])).toMatchObject({ status: 2, err: expect.stringContaining("unknown format 'bpmn'") });
+    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--noise', '1.5'])).toMatchObject({ status: 2, err: expect.stringContaining('--noise must be a number between 0 and 1') });
+    const dir = mkdtempSync(join(tmpdir(), 'fs-mine-'));
+    copyFileSync(join(FIX, 'records.jsonl'), join(dir, 'records.jsonl'));
+    expect(await cli(['mine', join(dir, 'records.jsonl'), '--format', 'workflow'])).toMatchObject({ status: 2, err: expect.stringContaining('--format workflow needs the tool descriptors') });
+    expect(await cli(['mine', join(dir, 'nope.xes')])).toMatchObject({ status: 2, err: expect.stringContaining('nope.xes') });
+    const out = join(dir, 'tree.txt');
+    expect((await cli(['mine', join(FIX, 'events.jsonl'), '-o', out])).status).toBe(0);
+    expect(await cli(['mine', join(FIX, 'events.jsonl'), '-o', out])).toMatchObject({ status: 2, err: expect.stringContaining('already exists') });
+  });
+});
