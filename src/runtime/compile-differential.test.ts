@@ -135,6 +135,7 @@ describe('compiled modules against the interpreter', () => {
         const opts = { policy, tools: registry, concurrency: 1 + r.int(4) };
         const interpreted = await executeWorkflow(workflow, { query, recordId: `r${n}` }, opts);
         const compiled = await mod.run(query, { ...opts, recordId: `r${n}` });
+        expect(interpreted.workflowHash).toMatch(/^[0-9a-f]{64}$/);
         expect(stripTimings(compiled)).toEqual(stripTimings(interpreted));
         seen.skipped += interpreted.totals.skipped;
         seen.errors += interpreted.observations.filter((o) => o.status === 'error').length;

@@ -1,5 +1,6 @@
 import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
+import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
 import { commentLines, identifierNames, literal } from './code-text.js';
 
@@ -16,10 +17,12 @@ import { commentLines, identifierNames, literal } from './code-text.js';
 export interface CompileOptions {
   /** Module specifier the generated code imports the runtime from (default "flowscout"). */
   runtimeImport?: string;
+  /** Named in validation errors (e.g. the workflow's file). */
+  source?: string;
 }
 
 export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): string {
-  const w = assertValidWorkflow(workflow);
+  const w = assertValidWorkflow(workflow, undefined, opts.source);
   const adj = adjacency(w);
   const order = topologicalOrder(adj)!;
   const position = new Map(order.map((id, i) => [id, i]));
@@ -54,6 +57,9 @@ export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): 
   }
   out.push(
     '',
+    '/** `workflowHash` of the workflow this module was compiled from; traces carry it. */',
+    `export const WORKFLOW_HASH = ${literal(workflowHash(w))};`,
+    '',
     '/** The workflow as data: policies receive it with every request. Control flow is in the functions below. */',
     'export const WORKFLOW: Workflow = {',
     '  version: 1,',
@@ -71,7 +77,7 @@ export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): 
   out.push(
     '/** Runs the workflow on one query and returns its trace (observations, π̂ as trace.calls, the answer). */',
     'export async function run(query: string, context: RunContext): Promise<Trace> {',
-    '  const wf = startRun(WORKFLOW, { query, ...(context.recordId !== undefined ? { recordId: context.recordId } : {}) }, context);',
+    '  const wf = startRun(WORKFLOW, { query, ...(context.recordId !== undefined ? { recordId: context.recordId } : {}) }, { ...context, workflowHash: WORKFLOW_HASH });',
   );
   for (const id of order) {
     const deps = [...new Set(inEdges(id).map((e) => e.from))].map((src) => promiseVar.get(src));

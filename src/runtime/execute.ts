@@ -1,5 +1,6 @@
 import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
+import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
 import { decideNode } from './frontier.js';
 import { startRun, type NodeResult, type RunInput, type RunOptions } from './run-state.js';
@@ -20,7 +21,7 @@ export async function executeWorkflow(workflow: Workflow, input: RunInput, opts:
   const adj = adjacency(w);
   const order = topologicalOrder(adj)!;
   const position = new Map(order.map((id, i) => [id, i]));
-  const run = startRun(w, input, opts);
+  const run = startRun(w, input, { ...opts, workflowHash: workflowHash(w) });
   const tasks = new Map<string, Promise<NodeResult>>();
   for (const id of order) {
     const inEdges = [...adj.in.get(id)!].sort((a, b) => position.get(a.from)! - position.get(b.from)!);

@@ -40,7 +40,7 @@ export interface RunOptions {
   tracer?: Tracer;
   /** Clock for timings (default `performance.now`). */
   now?: () => number;
-  /** Recorded on the trace (workflow hash computed by the caller). */
+  /** Recorded on the trace; set by `executeWorkflow` and compiled modules (`workflowHash` of the workflow). */
   workflowHash?: string;
 }
 

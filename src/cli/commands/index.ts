@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../output.js';
+import { registerCompile } from './compile.js';
 import { registerEval } from './eval.js';
 import { registerImport } from './import.js';
 import { registerMine } from './mine.js';
@@ -10,4 +11,4 @@ import { registerValidate } from './validate.js';
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerEval];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerCompile, registerEval];
