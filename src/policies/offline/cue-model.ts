@@ -1,0 +1,162 @@
+import { canonicalArgs, stableStringify } from '../../records/canonical-args.js';
+import type { TaskRecord } from '../../records/schema.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import { namesParam } from './presence.js';
+import { requestClauses, terms } from './text.js';
+import { outputPairs, shapeOf } from './value-candidates.js';
+
+/**
+ * What the offline policy learns from the optimisation records, and only from them (DESIGN.md,
+ * "Offline policy": "ranked by cue words learned from the optimisation records"). Per tool parameter:
+ * how often it is set, its values, their shapes, whether the value was in the query or came from an
+ * earlier call's output (FORMATS.md §6, `adapt_*`), the words that preceded it in the query, the
+ * output keys that held it, and the query words that go with the parameter being set. Per tool: the
+ * query clauses that asked for it (retrieval expansion) and which tool came before it.
+ */
+
+export interface ParamStats {
+  /** Calls of the tool that set this parameter. */
+  set: number;
+  /** Canonical value text → count, and one raw value per text (to return typed values). */
+  values: Map<string, number>;
+  raw: Map<string, unknown>;
+  fromQuery: number;
+  fromOutput: number;
+  /** Set but found neither in the query nor in an earlier output (a constant or an inferred value). */
+  fromElsewhere: number;
+  /** Query words right before the value (`b:<word>`, nearest two) and right after (`a:<word>`). */
+  cues: Map<string, number>;
+  shapes: Map<string, number>;
+  /** JSON type of the recorded raw values (`string`, `number`, `boolean`, …) → count. */
+  rawTypes: Map<string, number>;
+  /** Keys of earlier outputs that held the value. */
+  outputKeys: Map<string, number>;
+  /** Query terms of the calls that set / did not set the parameter (for optional parameters). */
+  termsWhenSet: Map<string, number>;
+  termsWhenUnset: Map<string, number>;
+  /** Calls whose query named the parameter (see presence.ts), and how many of them set it; same when not named. */
+  whenNamed: { calls: number; set: number };
+  whenUnnamed: { calls: number; set: number };
+}
+
+export interface ToolStats {
+  /** Calls of this tool in the records. */
+  uses: number;
+  params: Map<string, ParamStats>;
+  /** Query clauses aligned with calls of this tool (retrieval expansion). */
+  clauses: string[];
+  /** The tool called right before (`^` at the start) → count. */
+  previous: Map<string, number>;
+  /** Position of the call in its record → count. */
+  positions: Map<number, number>;
+}
+
+export interface CueModel {
+  tools: Map<string, ToolStats>;
+  /** Records learned from. */
+  records: number;
+}
+
+export const EMPTY_CUE_MODEL: CueModel = { tools: new Map(), records: 0 };
+
+function bump<K>(m: Map<K, number>, k: K, by = 1): void {
+  m.set(k, (m.get(k) ?? 0) + by);
+}
+
+function newParam(): ParamStats {
+  return {
+    set: 0,
+    values: new Map(),
+    raw: new Map(),
+    fromQuery: 0,
+    fromOutput: 0,
+    fromElsewhere: 0,
+    cues: new Map(),
+    shapes: new Map(),
+    rawTypes: new Map(),
+    outputKeys: new Map(),
+    termsWhenSet: new Map(),
+    termsWhenUnset: new Map(),
+    whenNamed: { calls: 0, set: 0 },
+    whenUnnamed: { calls: 0, set: 0 },
+  };
+}
+
+/** Where `needle` occurs in `hay` as a whole token (case-insensitive), or -1. */
+export function findToken(hay: string, needle: string): number {
+  if (!needle) return -1;
+  const h = hay.toLowerCase();
+  const n = needle.toLowerCase();
+  let from = 0;
+  for (;;) {
+    const i = h.indexOf(n, from);
+    if (i < 0) return -1;
+    const before = i === 0 ? ' ' : h[i - 1]!;
+    const after = i + n.length >= h.length ? ' ' : h[i + n.length]!;
+    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return i;
+    from = i + 1;
+  }
+}
+
+/** The cue words around position [start, end) of the query. */
+export function cueWords(query: string, start: number, end: number): string[] {
+  const before = (query.slice(Math.max(0, start - 60), start).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-2);
+  const after = (query.slice(end, end + 30).toLowerCase().match(/[a-z0-9]+/) ?? [])[0];
+  return [...before.map((w) => `b:${w}`), ...(after ? [`a:${after}`] : [])];
+}
+
+/** Learns the cue model from records (their calls' tools must be among `tools` to count). */
+export function learnCueModel(records: readonly TaskRecord[], tools: readonly ToolDescriptor[]): CueModel {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const model: CueModel = { tools: new Map(), records: records.length };
+  for (const record of records) {
+    const query = record.query;
+    const queryTerms = new Set(terms(query));
+    const clauses = requestClauses(query, record.calls.length);
+    record.calls.forEach((call, index) => {
+      const tool = byName.get(call.tool);
+      if (!tool) return;
+      let ts = model.tools.get(tool.name);
+      if (!ts) model.tools.set(tool.name, (ts = { uses: 0, params: new Map(), clauses: [], previous: new Map(), positions: new Map() }));
+      ts.uses++;
+      bump(ts.previous, index === 0 ? '^' : record.calls[index - 1]!.tool);
+      bump(ts.positions, index);
+      if (clauses.length === record.calls.length) ts.clauses.push(clauses[index]!);
+      const schema = tool.inputSchema as { properties?: Record<string, unknown> };
+      const args = canonicalArgs(call.args, tool.inputSchema);
+      const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));
+      for (const name of Object.keys(schema.properties ?? {})) {
+        let ps = ts.params.get(name);
+        if (!ps) ts.params.set(name, (ps = newParam()));
+        const value = args[name];
+        const termMap = value === undefined ? ps.termsWhenUnset : ps.termsWhenSet;
+        for (const t of queryTerms) bump(termMap, t);
+        const situation = namesParam(name, queryTerms) ? ps.whenNamed : ps.whenUnnamed;
+        situation.calls++;
+        if (value !== undefined) situation.set++;
+        if (value === undefined) continue;
+        ps.set++;
+        const key = stableStringify(value);
+        bump(ps.values, key);
+        if (!ps.raw.has(key)) ps.raw.set(key, call.args[name]);
+        bump(ps.shapes, shapeOf(call.args[name]));
+        bump(ps.rawTypes, Array.isArray(call.args[name]) ? 'array' : typeof call.args[name]);
+        const text = typeof value === 'string' ? value : String(value);
+        // Short values ("1", "en") and booleans match almost anywhere; they are not evidence of a source.
+        const traceable = text.length >= 3 && typeof value !== 'boolean';
+        const at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(query, text) : -1;
+        if (at >= 0) {
+          ps.fromQuery++;
+          for (const w of cueWords(query, at, at + text.length)) bump(ps.cues, w);
+          continue;
+        }
+        const holders = traceable ? earlier.filter((p) => p.value.trim().toLowerCase() === text.toLowerCase()) : [];
+        if (holders.length > 0) {
+          ps.fromOutput++;
+          for (const k of new Set(holders.map((h) => h.key))) bump(ps.outputKeys, k);
+        } else ps.fromElsewhere++;
+      }
+    });
+  }
+  return model;
+}

@@ -1,0 +1,257 @@
+import { stableStringify } from '../../records/canonical-args.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import { findToken, type CueModel, type ParamStats, type ToolStats } from './cue-model.js';
+import { paramPresence } from './presence.js';
+import { terms } from './text.js';
+import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
+
+/**
+ * Argument filling of the offline policy (DESIGN.md, "Offline policy"): every candidate value found
+ * in the query or in upstream outputs is scored for every parameter by its shape, its cue words,
+ * whether it is a value the parameter took in the optimisation records, whether the parameter's
+ * name stands next to it, and where the parameter's values usually come from (query, an earlier
+ * output, or neither: a constant). Parameters take the best candidates greedily (highest score
+ * first). Required parameters without a candidate fall back to the learned most frequent value, then
+ * to the schema default; optional parameters are set only when the records show they usually are
+ * (or the query's words say so, see presence.ts).
+ */
+
+interface PropSchema {
+  type?: string | string[];
+  default?: unknown;
+  enum?: unknown[];
+}
+
+export interface FillContext {
+  query: string;
+  /** Spans [start, end) of the query that speak about this call (its clause); values there count more. */
+  focus?: ReadonlyArray<readonly [number, number]>;
+  /** Outputs of the calls this node can see (upstream tool results), most recent last. */
+  outputs: readonly unknown[];
+}
+
+/** A scored candidate for one parameter. */
+interface Scored {
+  param: string;
+  value: unknown;
+  score: number;
+  /** Identity of the candidate (to discourage giving one value to two parameters). */
+  key: string;
+}
+
+/** Minimum score for a found value to beat the fallbacks. */
+const MIN_SCORE = 1.2;
+/** Added to a query value inside the clause that speaks about this call. */
+const FOCUS_BONUS = 1.2;
+
+function propsOf(tool: ToolDescriptor): { props: Record<string, PropSchema>; required: string[] } {
+  const s = tool.inputSchema as { properties?: Record<string, PropSchema>; required?: string[] };
+  return { props: s.properties ?? {}, required: s.required ?? [] };
+}
+
+function typesOf(p: PropSchema | undefined): Set<string> {
+  const t = p?.type;
+  return new Set(t === undefined ? [] : Array.isArray(t) ? t : [t]);
+}
+
+/** Words of a parameter name: `hotel_id` → hotel, id; `fromSymbol` → from, symbol. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
+}
+
+function share(m: Map<string, number>, k: string, total: number): number {
+  return total > 0 ? (m.get(k) ?? 0) / total : 0;
+}
+
+function cueScore(ps: ParamStats, c: ValueCandidate): number {
+  if (ps.fromQuery === 0) return 0;
+  let best = 0;
+  const near = c.before.slice(-2).map((w) => `b:${w}`);
+  if (c.after) near.push(`a:${c.after}`);
+  for (const w of near) best = Math.max(best, share(ps.cues, w, ps.fromQuery));
+  return best;
+}
+
+/**
+ * Converts a found text value to the parameter's type: numbers for number parameters, and for a
+ * parameter that accepts both, the JSON type its recorded values mostly had.
+ */
+function typed(value: string, prop: PropSchema | undefined, ps?: ParamStats): unknown {
+  const types = typesOf(prop);
+  const numeric = /^-?\d+(\.\d+)?$/.test(value);
+  const numberParam = types.has('number') || types.has('integer');
+  if (numberParam && numeric && (!types.has('string') || (ps?.rawTypes.get('number') ?? 0) > (ps?.rawTypes.get('string') ?? 0))) return Number(value);
+  if (types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  return value;
+}
+
+function fits(value: string, prop: PropSchema | undefined): boolean {
+  const types = typesOf(prop);
+  if (prop?.enum && prop.enum.length > 0 && !prop.enum.some((e) => String(e).toLowerCase() === value.toLowerCase())) return false;
+  if (types.size === 0 || types.has('string')) return true;
+  if (types.has('number') || types.has('integer')) return /^-?\d+(\.\d+)?$/.test(value);
+  if (types.has('boolean')) return /^(true|false)$/i.test(value);
+  return true;
+}
+
+/** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
+function dateTemplate(ps: ParamStats): string | undefined {
+  const counts = new Map<string, number>();
+  for (const [key, n] of ps.values) {
+    const raw = ps.raw.get(key);
+    if (typeof raw !== 'string') continue;
+    const t = raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}');
+    if (t.includes('{date}')) counts.set(t, (counts.get(t) ?? 0) + n);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return best && best[0] !== '{date}' ? best[0] : undefined;
+}
+
+/** The most frequent learned value and its share. */
+function dominant(ps: ParamStats): { value: unknown; share: number } | undefined {
+  const best = [...ps.values].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  return best ? { value: ps.raw.get(best[0]), share: best[1] / ps.set } : undefined;
+}
+
+function scoreCandidates(
+  name: string,
+  prop: PropSchema | undefined,
+  ps: ParamStats | undefined,
+  cands: ValueCandidate[],
+  outputs: readonly unknown[],
+  focus: ReadonlyArray<readonly [number, number]>,
+): Scored[] {
+  const out: Scored[] = [];
+  const nWords = nameWords(name);
+  const qRate = ps && ps.set > 0 ? ps.fromQuery / ps.set : 0.5;
+  const oRate = ps && ps.set > 0 ? ps.fromOutput / ps.set : 0.3;
+  const template = ps ? dateTemplate(ps) : undefined;
+  // A parameter that nearly always took one value needs strong evidence for any other value.
+  const dom = ps ? dominant(ps) : undefined;
+  const novelty = ps && dom && ps.set >= 3 ? 1 - 0.8 * dom.share : 1;
+  for (const c of cands) {
+    let value = c.value;
+    if (c.kind === 'date' && template) value = template.replace('{date}', value);
+    if (!fits(value, prop)) continue;
+    const shape = shapeOf(value);
+    const shapeP = ps && ps.set > 0 ? share(ps.shapes, shape, ps.set) : 0.3;
+    const known = ps ? share(ps.values, stableStringify(typed(value, prop, ps)), ps.set) : 0;
+    const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) ? 1 : 0;
+    const cue = ps ? cueScore(ps, c) : 0;
+    let score = 2 * shapeP + 2 * cue + 1.5 * Math.min(1, known * 2) + 1.5 * named + qRate;
+    if (c.kind === 'known') score += 0.5;
+    if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += FOCUS_BONUS;
+    if (known === 0) score *= novelty;
+    out.push({ param: name, value: typed(value, prop, ps), score, key: `q:${c.start}:${c.value}` });
+  }
+  // Values from upstream outputs: by the keys that held this parameter's values in the records.
+  if (outputs.length > 0) {
+    const keys = ps?.outputKeys ?? new Map<string, number>();
+    const keyTotal = [...keys.values()].reduce((a, b) => a + b, 0);
+    const seen = new Set<string>();
+    outputs.forEach((o, oi) => {
+      for (const pair of outputPairs(o)) {
+        const keyP = keyTotal > 0 ? share(keys, pair.key, keyTotal) : 0;
+        const keyNamed = nameWords(pair.key).join('_') === nWords.join('_') ? 1 : 0;
+        if (keyP === 0 && keyNamed === 0) continue;
+        if (seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
+        seen.add(pair.key + pair.value);
+        const shapeP = ps && ps.set > 0 ? share(ps.shapes, shapeOf(pair.value), ps.set) : 0.3;
+        const score = 2 * shapeP + 2.5 * Math.max(keyP, keyNamed * 0.8) + 2 * oRate + 0.1 * (oi + 1 - outputs.length);
+        out.push({ param: name, value: typed(pair.value, prop, ps), score, key: `o:${pair.key}:${pair.value}` });
+        break;
+      }
+    });
+  }
+  // A constant: the parameter's usual value when its values rarely come from the query or outputs.
+  if (ps && dom && ps.set > 0) {
+    const elsewhere = ps.fromElsewhere / ps.set;
+    out.push({ param: name, value: dom.value, score: 3.2 * dom.share * (0.35 + elsewhere), key: `c:${name}` });
+  }
+  return out;
+}
+
+/** Known values of the parameter that appear in the query (lower-case enumerations such as `compact`). */
+function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCandidate[]): ValueCandidate[] {
+  if (!ps) return [];
+  const out: ValueCandidate[] = [];
+  for (const key of ps.values.keys()) {
+    const raw = ps.raw.get(key);
+    const text = typeof raw === 'string' ? raw : String(raw);
+    if (text.length < 2 || base.some((b) => b.value === text)) continue;
+    const at = findToken(query, text);
+    if (at < 0) continue;
+    const before = (query.slice(Math.max(0, at - 60), at).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-3);
+    const after = (query.slice(at + text.length, at + text.length + 30).toLowerCase().match(/[a-z0-9]+/) ?? [''])[0] ?? '';
+    out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
+  }
+  return out;
+}
+
+export interface FillResult {
+  args: Record<string, unknown>;
+  /** For `calls: 'many'`: the main parameter and every value found for it (document order). */
+  main?: { param: string; values: unknown[] };
+}
+
+/** Fills a tool's arguments (see the file comment). */
+export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel): FillResult {
+  const { props, required } = propsOf(tool);
+  const ts: ToolStats | undefined = model.tools.get(tool.name);
+  const base = queryCandidates(ctx.query);
+  const queryWords = new Set(terms(ctx.query));
+  const names = Object.keys(props);
+  const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords) >= 0.5);
+  const all: Scored[] = [];
+  for (const name of wanted) {
+    const ps = ts?.params.get(name);
+    all.push(...scoreCandidates(name, props[name], ps, [...base, ...knownInQuery(ctx.query, ps, base)], ctx.outputs, ctx.focus ?? []));
+  }
+  all.sort((a, b) => b.score - a.score);
+  const args: Record<string, unknown> = {};
+  const used = new Map<string, number>();
+  for (const s of all) {
+    if (s.param in args || s.score < MIN_SCORE) continue;
+    const penalty = s.key.startsWith('c:') ? 0 : 0.8 * (used.get(s.key) ?? 0);
+    if (s.score - penalty < MIN_SCORE) continue;
+    if (penalty > 0 && all.some((o) => o.param === s.param && !(o.param in args) && o.key !== s.key && o.score > s.score - penalty)) continue;
+    args[s.param] = s.value;
+    used.set(s.key, (used.get(s.key) ?? 0) + 1);
+  }
+  for (const name of required) {
+    if (name in args) continue;
+    const ps = ts?.params.get(name);
+    const dom = ps ? dominant(ps) : undefined;
+    if (dom) args[name] = dom.value;
+    else if (props[name]?.default !== undefined && props[name]?.default !== '') args[name] = typed(String(props[name]!.default), props[name], ps);
+    else {
+      const best = all.find((s) => s.param === name);
+      if (best) args[name] = best.value;
+    }
+  }
+  const main = mainParam(required, ts);
+  if (!main) return { args };
+  const values = all.filter((s) => s.param === main && s.score >= MIN_SCORE && !s.key.startsWith('c:')).map((s) => s.value);
+  const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
+  return { args, main: { param: main, values: distinct } };
+}
+
+/** The parameter a `calls: 'many'` node varies: the required one most often taken from the query. */
+function mainParam(required: string[], ts: ToolStats | undefined): string | undefined {
+  if (required.length === 0) return undefined;
+  let best = required[0];
+  let bestRate = -1;
+  for (const name of required) {
+    const ps = ts?.params.get(name);
+    const rate = ps && ps.set > 0 ? ps.fromQuery / ps.set : 0;
+    if (rate > bestRate) {
+      best = name;
+      bestRate = rate;
+    }
+  }
+  return best;
+}

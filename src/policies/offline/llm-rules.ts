@@ -1,0 +1,104 @@
+import type { LlmNode } from '../../graph/schema.js';
+import type { LlmNodeRequest, NodeInput } from '../types.js';
+import { callsOf, describeCall } from './summarize.js';
+import { splitClauses, stem, terms } from './text.js';
+
+/**
+ * The offline policy's LLM nodes, by deterministic rules (DESIGN.md, "Offline policy"):
+ * - plan: the query split into clauses, numbered;
+ * - judge: each boolean field is true when its concept (the field name, its description and the
+ *   node's question, minus generic words) appears in the query; other fields by their schema;
+ * - extract / reason / verify: pass-through summaries of their inputs (verify also lists errors);
+ * - synthesize: one paragraph per tool call seen in the inputs, numbers and names kept.
+ * Text nodes return text; JSON nodes return an object that fits their declared schema.
+ */
+
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; description?: string; required?: string[] };
+
+const GENERIC = new Set(
+  'need needed needs another more lookup step request requested ask asks answer answered question yes no decide decision whether user query result results information info tool call data before can be is are does do should would any some value field flag true false'
+    .split(' ')
+    .map(stem),
+);
+
+/** The concept words of a judge field: its name, description and the node's question, minus generic words. */
+export function conceptTerms(field: string, schema: Schema | undefined, node: LlmNode): string[] {
+  const question = /question about this request:\s*(.+)/i.exec(node.prompt)?.[1] ?? '';
+  const text = `${field.replace(/_/g, ' ')} ${schema?.description ?? ''} ${question}`;
+  return [...new Set(terms(text))].filter((t) => !GENERIC.has(t));
+}
+
+/** Everything the inputs say, as short paragraphs. */
+export function inputSummaries(inputs: readonly NodeInput[]): string[] {
+  const out: string[] = [];
+  for (const input of inputs) {
+    if (input.kind === 'tool') {
+      const calls = callsOf(input);
+      if (calls.length === 0) out.push(`Step ${input.nodeId} made no call${input.status === 'error' ? ' (it failed)' : ''}.`);
+      for (const c of calls) out.push(describeCall(c));
+    } else if (typeof input.output === 'string') {
+      if (input.role !== 'plan' && input.output.trim()) out.push(input.output.trim());
+    } else if (input.output !== undefined) out.push(JSON.stringify(input.output));
+  }
+  return out;
+}
+
+function fillValue(schema: Schema | undefined, field: string, node: LlmNode, req: LlmNodeRequest, clauses: string[]): unknown {
+  const types = new Set(schema?.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
+  const queryTerms = new Set(terms(req.query));
+  if (types.has('boolean')) {
+    if (node.role === 'verify') return !req.inputs.some((i) => i.status === 'error');
+    return conceptTerms(field, schema, node).some((t) => queryTerms.has(t));
+  }
+  if (schema?.enum && schema.enum.length > 0) {
+    const hit = schema.enum.find((e) => terms(String(e)).some((t) => queryTerms.has(t)));
+    return hit ?? schema.enum[0];
+  }
+  if (types.has('number') || types.has('integer')) return node.role === 'plan' ? clauses.length : 0;
+  if (types.has('array')) {
+    const itemTypes = schema?.items?.type;
+    return itemTypes === 'string' || (Array.isArray(itemTypes) && itemTypes.includes('string')) ? clauses : [];
+  }
+  if (types.has('object')) return fillObject(schema, node, req, clauses);
+  return node.role === 'plan' ? clauses.join('; ') : inputSummaries(req.inputs).join(' ') || req.query;
+}
+
+function fillObject(schema: Schema | undefined, node: LlmNode, req: LlmNodeRequest, clauses: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, sub] of Object.entries(schema?.properties ?? {})) out[field] = fillValue(sub, field, node, req, clauses);
+  return out;
+}
+
+/** The synthesized answer: a lead sentence, then one paragraph per call. */
+export function synthesizeText(req: Pick<LlmNodeRequest, 'query' | 'inputs'>): string {
+  const paragraphs = inputSummaries(req.inputs);
+  if (paragraphs.length === 0) return `No tool results were available to answer: ${req.query}`;
+  return [`Here is what the tools returned for your request.`, ...paragraphs].join('\n\n');
+}
+
+/** Runs an LLM node by rule (see the file comment). */
+export function runLlmRule(req: LlmNodeRequest): string | Record<string, unknown> {
+  const node = req.node;
+  const clauses = splitClauses(req.query);
+  if (node.output.type === 'json') return fillObject(node.output.schema as Schema, node, req, clauses);
+  switch (node.role) {
+    case 'plan':
+      return clauses.map((c, i) => `${i + 1}. ${c}`).join('\n');
+    case 'synthesize':
+      return synthesizeText(req);
+    case 'verify': {
+      const failed = req.inputs.filter((i) => i.status === 'error').map((i) => i.nodeId);
+      const body = inputSummaries(req.inputs).join('\n');
+      return `${body}\nVerdict: ${failed.length === 0 ? 'consistent' : `problems found: ${failed.join(', ')} failed`}`.trim();
+    }
+    case 'reason': {
+      const body = inputSummaries(req.inputs);
+      return `${body.join('\n')}\nResult: ${body[0] ?? 'nothing to reason over'}`.trim();
+    }
+    case 'judge':
+      return conceptTerms('decision', undefined, node).some((t) => new Set(terms(req.query)).has(t)) ? 'yes' : 'no';
+    case 'extract':
+    default:
+      return inputSummaries(req.inputs).join('\n') || req.query;
+  }
+}

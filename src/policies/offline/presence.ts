@@ -1,0 +1,64 @@
+import type { ToolStats } from './cue-model.js';
+import { stem } from './text.js';
+
+/**
+ * Whether an optional parameter is set (DESIGN.md, "Offline policy": only the optional parameters
+ * that the records show are usually set). Learned from the optimisation records, in this order:
+ * 1. when the query names the parameter (a query term shares a stem or a 4-letter prefix with a
+ *    word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls
+ *    in the same situation (named / not named), the smoothed rate at which it was set then;
+ * 2. otherwise a small naive-Bayes estimate: the prior is how often it was set; when the records
+ *    show it both set and unset, each query term seen at least three times with the tool moves the
+ *    estimate by how much more often the term came with the parameter set (each term and their sum
+ *    clipped, so no word and no pile of words decides alone);
+ * 3. without records, 0.6 when the query names it, else 0.
+ */
+
+/** Cap on the summed term evidence (in log-odds), so a long query cannot outvote the prior by volume. */
+const MAX_EVIDENCE = 2;
+
+const GENERIC = new Set(['id', 'type', 'format', 'name', 'data', 'value', 'code', 'query', 'limit', 'page', 'get', 'max', 'min', 'string', 'sort', 'api', 'key', 'show', 'all']);
+
+/** True when a query term names the parameter (same stem, or a shared prefix of at least 4 letters). */
+export function namesParam(name: string, queryTerms: ReadonlySet<string>): boolean {
+  const parts = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2 && !GENERIC.has(w))
+    .map(stem);
+  if (parts.length === 0) return false;
+  for (const t of queryTerms) {
+    for (const p of parts) {
+      if (t === p) return true;
+      const n = Math.min(t.length, p.length);
+      if (n >= 4 && t.slice(0, n) === p.slice(0, n)) return true;
+    }
+  }
+  return false;
+}
+
+/** P(set) of an optional parameter given the query's terms (stemmed words), in [0, 1]. */
+export function paramPresence(name: string, ts: ToolStats | undefined, queryTerms: ReadonlySet<string>): number {
+  const named = namesParam(name, queryTerms);
+  const ps = ts?.params.get(name);
+  if (!ts || !ps || ts.uses === 0) return named ? 0.6 : 0;
+  const situation = named ? ps.whenNamed : ps.whenUnnamed;
+  if (situation.calls >= 2) return (situation.set + 0.5) / (situation.calls + 1);
+  const set = ps.set;
+  const unset = ts.uses - set;
+  let logit = Math.log((set + 0.5) / (unset + 0.5));
+  if (set >= 2 && unset >= 2) {
+    let evidence = 0;
+    for (const t of queryTerms) {
+      const s = ps.termsWhenSet.get(t) ?? 0;
+      const u = ps.termsWhenUnset.get(t) ?? 0;
+      if (s + u < 3) continue;
+      const w = Math.log((s + 0.5) / (set + 1)) - Math.log((u + 0.5) / (unset + 1));
+      evidence += Math.max(-1, Math.min(1, w)) * 0.5;
+    }
+    logit += Math.max(-MAX_EVIDENCE, Math.min(MAX_EVIDENCE, evidence));
+  }
+  if (named) logit += 1;
+  return 1 / (1 + Math.exp(-logit));
+}

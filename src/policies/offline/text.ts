@@ -1,0 +1,97 @@
+/**
+ * Small text helpers of the offline policy (DESIGN.md, "Offline policy"): word tokens for
+ * retrieval, a light stemmer so "forecasts" meets "forecast", and the query's clauses ("first …,
+ * then …, finally …") that the plan rule and position-aware tool selection use.
+ */
+
+export const STOPWORDS = new Set(
+  (
+    'a an and are as at be been but by can could do does for from get give got has have how i i\'m i\'d i\'ll ' +
+    'if in into is it its let me my need of on or our please show so some tell than that the their them then ' +
+    'there these this those to up us using want was we what when where which while who why will with would you your ' +
+    'also after before first next finally lastly now just like know help find look check see use retrieve fetch pull'
+  ).split(/\s+/),
+);
+
+/** Lower-case word tokens (letters/digits), without stopwords unless `keepStop`. */
+export function words(text: string, keepStop = false): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(/[a-z0-9]+(?:'[a-z]+)?/g)) {
+    const w = m[0];
+    if (!keepStop && STOPWORDS.has(w)) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+/** A crude suffix stemmer (enough for retrieval over short API docs). */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3) return w;
+  for (const [suffix, repl] of [
+    ['ies', 'y'],
+    ['sses', 'ss'],
+    ['ing', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === 's' && w.endsWith('ss'))) {
+      w = w.slice(0, w.length - suffix.length) + repl;
+      break;
+    }
+  }
+  return w;
+}
+
+/** Stemmed content words. */
+export function terms(text: string): string[] {
+  return words(splitIdentifiers(text)).map(stem);
+}
+
+/** `get_stock_quote` / `hotelId` → `get stock quote` / `hotel Id`, so names are searchable words. */
+export function splitIdentifiers(text: string): string {
+  return text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+const CLAUSE_MARKERS =
+  /\b(?:and then|then|after that|afterwards|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[.;?!]\s+|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate)\b)/gi;
+
+/**
+ * Splits a request into clauses at sequence markers (then, after that, finally, …) and sentence
+ * ends; clauses without a content word are dropped. A request without markers is one clause.
+ */
+export function splitClauses(query: string): string[] {
+  const parts = query.split(CLAUSE_MARKERS);
+  const clauses: string[] = [];
+  for (const raw of parts) {
+    const c = (raw ?? '').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
+    if (c && words(c).length > 0) clauses.push(c);
+  }
+  return clauses.length > 0 ? clauses : [query.trim()];
+}
+
+const ASK = /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
+
+/**
+ * The clauses that ask for something, in order: `splitClauses` without the scene-setting opening
+ * ("I'm analyzing Bitcoin's market trends. Can you first …"). Clauses that end before the word
+ * "first" are dropped (when "first" comes early); otherwise, when the caller expects `expected`
+ * requests and there is exactly one clause more, an opening clause that does not start with a
+ * request ("Can you …", "Get …") is dropped; without an expectation, it is dropped when the next
+ * clause is the first that starts with one.
+ */
+export function requestClauses(query: string, expected?: number): string[] {
+  const clauses = splitClauses(query);
+  const first = /\bfirst\b/i.exec(query);
+  if (first && first.index < query.length / 2) {
+    let from = 0;
+    const starts = clauses.map((c) => (from = Math.max(from, query.indexOf(c, from))));
+    const keep = clauses.filter((c, k) => starts[k]! + c.length > first.index);
+    if (keep.length > 0 && keep.length < clauses.length && clauses.length - keep.length <= 2) return keep;
+  }
+  if (clauses.length > 1 && !ASK.test(clauses[0]!)) {
+    if (expected !== undefined ? clauses.length === expected + 1 : ASK.test(clauses[1]!)) return clauses.slice(1);
+  }
+  return clauses;
+}
