@@ -23,8 +23,12 @@ export interface ToWorkflowOptions {
   log?: EventLog;
   /** Target number of tool positions; default: the log's median case length, else the tree's expected length. */
   positions?: number;
-  /** A position (or parallel block) reached by less than this share of the flow is optional. Default 0.75. */
-  optionalBelow?: number;
+  /**
+   * A position (or parallel block) reached by at most this share of the runs is optional (a judge
+   * decides whether it runs). Default 0.5: a step that at most half the runs make is optional, so
+   * `X( tau, 'b' )` is optional and the steps most runs make are not.
+   */
+  optionalAtMost?: number;
   /** Tools whose repetitions were retries after errors: a repeated position of only that tool gets `retry`. */
   retryTools?: Iterable<string>;
   /** The noise threshold the tree was mined with (kept in `meta`). */
@@ -47,9 +51,9 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   shape = compactShape(shape, Math.max(1, target));
   if (opts.log) shape = fitLog(shape, opts.log);
   const descriptors = new Map(opts.tools.map((t) => [t.name, t]));
-  const { nodes, edges } = buildGraph(shape, {
+  const { nodes, edges, support } = buildGraph(shape, {
     descriptors,
-    optionalBelow: opts.optionalBelow ?? 0.75,
+    optionalAtMost: opts.optionalAtMost ?? 0.5,
     retryTools: new Set(opts.retryTools ?? []),
   });
   const meta: Record<string, unknown> = {
@@ -58,6 +62,8 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     miner: (opts.noiseThreshold ?? 0) > 0 ? 'IMf' : 'IM',
     noiseThreshold: opts.noiseThreshold ?? 0,
     positions: { aligned: before, target, kept: countPositions(shape) },
+    /** Share of the flow reaching each tool position (relative to its enclosing parallel block). */
+    positionSupport: support,
   };
   if (opts.domain) meta.domain = opts.domain;
   if (opts.log) {

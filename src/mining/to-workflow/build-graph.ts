@@ -10,7 +10,7 @@ import { positionQuestion, positionTask } from './tasks.js';
  * - a position → a generic tool node (`step_k`) with its task, `mined` tools, and `calls: 'many'`
  *   (or `retry` for tools whose repeats were retries) when it repeats;
  * - consecutive slots → data edges from the previous slot's exits;
- * - an optional position (support below `optionalBelow`) → a `judge` node (`needed_k`) that decides
+ * - an optional position (support at most `optionalAtMost`) → a `judge` node (`needed_k`) that decides
  *   whether the step runs: a guarded edge into the tool (`needed` true) and a guarded skip edge past
  *   it (`needed` false). Execution is an OR-join with dead-path elimination, so a gated tool must have
  *   no unguarded in-edge; the judge therefore also returns `facts`, the values from earlier outputs
@@ -22,7 +22,7 @@ import { positionQuestion, positionTask } from './tasks.js';
  */
 export interface BuildGraphOptions {
   descriptors: ReadonlyMap<string, ToolDescriptor>;
-  optionalBelow: number;
+  optionalAtMost: number;
   retryTools: ReadonlySet<string>;
 }
 
@@ -48,11 +48,12 @@ const GATE_PROMPT = [
 ].join('\n');
 
 /** Builds nodes and edges for `shape`; returns them with the tool node ids in order. */
-export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: WorkflowNode[]; edges: Edge[] } {
+export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: WorkflowNode[]; edges: Edge[]; support: Record<string, number> } {
   const nodes: WorkflowNode[] = [makeLlmNode('plan', 'plan')];
   const edges: Edge[] = [];
   const seen = new Set<string>();
   const toolIds: string[] = [];
+  const support: Record<string, number> = {};
   let step = 0;
   const edge = (from: string, to: string, when?: Guard) => {
     const key = `${from}\u0000${to}`;
@@ -91,7 +92,8 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
       else node.calls = 'many';
     }
     toolIds.push(node.id);
-    if (slot.support >= opts.optionalBelow) {
+    support[node.id] = Math.round(slot.support * 1000) / 1000;
+    if (slot.support > opts.optionalAtMost) {
       nodes.push(node);
       enter(exits, node.id, gated);
       return [{ id: node.id }];
@@ -107,7 +109,7 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
     let start = exits;
     let gateExit: Exit[] = [];
     let innerGated = gated;
-    if (slot.support < opts.optionalBelow) {
+    if (slot.support <= opts.optionalAtMost) {
       const first = step + 1;
       const gate = judge(`branches_${first}`, `Does this request need the parallel lookups that start at step ${first}?`);
       nodes.push(gate);
@@ -131,5 +133,5 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
   nodes.push(makeLlmNode('synthesize', 'synthesize'));
   for (const x of last) edge(x.id, 'synthesize', x.when);
   for (const id of toolIds) edge(id, 'synthesize');
-  return { nodes, edges };
+  return { nodes, edges, support };
 }
