@@ -1,6 +1,7 @@
 import type { ParamSchema } from '../records/canonical-args.js';
 import type { TaskRecord } from '../records/schema.js';
 import { addUsage, type Usage } from '../policies/types.js';
+import { mapLimit } from '../util/map-limit.js';
 import type { Prediction } from './predictions.js';
 import { stability } from './stability.js';
 import { meanTc, toolCallCorrectness, type TcResult } from './tool-call-lcs.js';
@@ -161,18 +162,4 @@ function mean(xs: readonly number[]): number {
 
 function meanDims(items: ReadonlyArray<Pick<JudgeScore, EsDimension>>): EsDims {
   return Object.fromEntries(ES_DIMENSIONS.map((d) => [d, mean(items.map((i) => i[d]))])) as EsDims;
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }

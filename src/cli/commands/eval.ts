@@ -1,30 +1,31 @@
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { formatEvalReport } from '../../metrics/format-report.js';
-import { createLlmClient } from '../../llm/client.js';
-import { resolveModel } from '../../llm/resolve-model.js';
-import { createLexicalJudge } from '../../metrics/lexical-judge.js';
-import { createLlmJudge } from '../../metrics/llm-judge.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
 import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
-import type { Judge } from '../../metrics/types.js';
 import type { ParamSchema } from '../../records/canonical-args.js';
+import { resolveJudge } from '../../policies/resolve-policy.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
+import { assertNotSameFile, evaluateWorkflowFile } from './eval-workflow.js';
 import type { RegisterCommand } from './index.js';
 
 /**
- * `flowscout eval --predictions <traces.jsonl> --records <file>`: scores what any agent produced with
- * TC and ES (DESIGN.md, "Metrics"), so users can measure their existing agents.
+ * `flowscout eval`: TC and ES (DESIGN.md, "Metrics") of
+ * - a workflow, run on every record's query over real tools: `eval <workflow.json> --records <file> --tools <config>`;
+ * - predictions any agent produced: `eval --predictions <traces.jsonl> --records <file>`.
  */
 
 interface EvalOptions {
   predictions?: string;
   records: string;
   tools?: string;
+  model?: string;
   judgeModel?: string;
+  repeat?: string;
+  learnFrom?: string;
   json?: boolean;
   skipInvalid?: boolean;
   concurrency: string;
@@ -33,42 +34,78 @@ interface EvalOptions {
 export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('eval')
-    .description('score predictions (one {"id", "calls", "answer"} object a line) against records with TC and ES')
-    .requiredOption('--predictions <file>', 'JSONL of predictions: {"id": <record id>, "calls": [{"tool", "args"}], "answer": "…"}; repeated ids are repeated runs')
+    .description('score a workflow (run on every record) or predictions (one {"id", "calls", "answer"} object a line) with TC and ES')
+    .argument('[workflow]', 'a workflow JSON file to run on every record (omit with --predictions)')
+    .option('--predictions <file>', 'JSONL of predictions: {"id": <record id>, "calls": [{"tool", "args"}], "answer": "…"}; repeated ids are repeated runs')
     .requiredOption('--records <file>', 'records JSONL (the references)')
-    .option('--tools <file>', 'tool descriptors (tools.json) or a tool config, so arguments are compared by their parameter types')
-    .option('--judge-model <model>', 'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini; default: the offline lexical judge')
+    .option('--tools <file>', 'a tool config (needed to run a workflow), or tool descriptors (tools.json) so predictions are compared by parameter types')
+    .option('--model <model>', 'who decides at the workflow\'s nodes, e.g. openai:gpt-4o-mini (default: FLOWSCOUT_MODEL, else the offline policy)')
+    .option('--judge-model <model>', 'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)')
+    .option('--repeat <n>', 'run each record n times and report the CV of ES (workflow mode)')
+    .option('--learn-from <records>', 'records the offline policy learns argument cues from (never the evaluated ones; workflow mode)')
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
-    .option('--concurrency <n>', 'judge calls in flight', '4')
-    .action(async (opts: EvalOptions) => {
+    .option('--concurrency <n>', 'records run / judge calls in flight', '4')
+    .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
+      checkMode(workflowFile, opts);
       const concurrency = positiveInt(opts.concurrency, '--concurrency');
       const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
       if (recordsRead.records.length === 0) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${opts.records}`, hint: 'Pass a records JSONL file with at least one record.', location: { file: opts.records } });
       }
-      const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
-      const schemas = opts.tools ? await toolSchemas(opts.tools) : undefined;
-      const judge = await createJudge(opts.judgeModel);
-      const report = await scorePredictions(recordsRead.records, predsRead.predictions, { judge, schemas, concurrency });
-      const skipped = { records: recordsRead.skipped, predictions: predsRead.skipped };
+      const { judge } = await resolveJudge(opts.judgeModel ?? 'offline');
+      const problems = [...recordsRead.problems];
+      const skipped: Record<string, number> = { records: recordsRead.skipped };
+      let extra: Record<string, unknown> = {};
+      let title: string;
+      let report;
+      const notes: string[] = [];
+      if (workflowFile !== undefined) {
+        const repeat = opts.repeat === undefined ? 1 : positiveInt(opts.repeat, '--repeat');
+        assertNotSameFile(opts.learnFrom, opts.records);
+        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, judge, repeat, concurrency, learnFrom: opts.learnFrom, skipInvalid: opts.skipInvalid });
+        report = res.report;
+        const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
+        title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}`;
+        const s = res.toolStats;
+        notes.push(`  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`);
+        if (res.failedRuns.length) notes.push(`  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns.slice(0, 3).map((f) => `${f.id}#${f.run}: ${f.error}`).join('; ')}`);
+        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, repeat, failedRuns: res.failedRuns, toolStats: s };
+      } else {
+        const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
+        problems.push(...predsRead.problems);
+        skipped.predictions = predsRead.skipped;
+        const schemas = opts.tools ? await toolSchemas(opts.tools) : undefined;
+        report = await scorePredictions(recordsRead.records, predsRead.predictions, { judge, schemas, concurrency });
+        title = `Scored ${opts.predictions} against ${report.records.length} records of ${opts.records}`;
+        extra = { predictionsFile: opts.predictions };
+      }
       if (opts.json) {
-        io.out(JSON.stringify({ ...report, skipped, recordsFile: opts.records, predictionsFile: opts.predictions }, null, 2));
+        io.out(JSON.stringify({ ...report, ...extra, skipped, recordsFile: opts.records }, null, 2));
         return;
       }
-      io.out(formatEvalReport(report, { title: `Scored ${opts.predictions} against ${report.records.length} records of ${opts.records}` }));
-      if (skipped.records || skipped.predictions) {
-        io.out(`  skipped invalid lines: ${skipped.records} in ${opts.records}, ${skipped.predictions} in ${opts.predictions}`);
-        for (const p of [...recordsRead.problems, ...predsRead.problems].slice(0, 10)) io.out(`    ${p}`);
+      io.out(formatEvalReport(report, { title }));
+      for (const n of notes) io.out(n);
+      if (Object.values(skipped).some((n) => n > 0)) {
+        io.out(`  skipped invalid lines: ${skipped.records} in ${opts.records}${opts.predictions ? `, ${skipped.predictions ?? 0} in ${opts.predictions}` : ''}`);
+        for (const p of problems.slice(0, 10)) io.out(`    ${p}`);
       }
     });
 };
 
-/** The LLM judge for a model string; the offline lexical judge when none is given (or `offline`). */
-async function createJudge(spec: string | undefined): Promise<Judge> {
-  if (spec === undefined || spec.trim() === 'offline') return createLexicalJudge();
-  const model = await resolveModel(spec);
-  return createLlmJudge({ client: createLlmClient({ model }) });
+function checkMode(workflowFile: string | undefined, opts: EvalOptions): void {
+  const fail = (message: string, hint: string) => {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message, hint });
+  };
+  const usage = 'Use `eval <workflow.json> --records <file> --tools <tool config>` or `eval --predictions <file> --records <file>`.';
+  if (workflowFile !== undefined && opts.predictions !== undefined) fail('give a workflow to run or --predictions to score, not both', usage);
+  if (workflowFile === undefined && opts.predictions === undefined) fail('nothing to score: give a workflow file to run, or --predictions <file>', usage);
+  if (workflowFile !== undefined && opts.tools === undefined) fail('running a workflow needs its tools: pass --tools <tool config>', 'For imported records use the tools.config.json that `flowscout import` wrote.');
+  if (opts.predictions !== undefined) {
+    for (const [flag, value] of [['--repeat', opts.repeat], ['--model', opts.model], ['--learn-from', opts.learnFrom]] as const) {
+      if (value !== undefined) fail(`${flag} only applies when a workflow is run`, 'For predictions, repeated runs are lines with the same id.');
+    }
+  }
 }
 
 /** Parameter schemas from a descriptor file (a JSON array) or a tool config (its tools are loaded, listed, closed). */
