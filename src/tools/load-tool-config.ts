@@ -29,7 +29,16 @@ export interface LoadToolConfigOptions {
 /** Reads a tool config and returns a registry over all its sources (close it when done). */
 export async function loadToolConfig(path: string, opts: LoadToolConfigOptions = {}): Promise<ToolRegistry> {
   const file = resolve(path);
-  const parsed = ToolConfigSchema.safeParse(readJsonFile(file));
+  const data = readJsonFile(file);
+  if (Array.isArray(data)) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'the tool config is not valid: this file is a list of tool descriptors, which says what the tools are but not how to call them',
+      hint: 'Pass a tool config {"version": 1, "sources": [...]}, e.g. the tools.config.json that `flowscout import` writes next to tools.json.',
+      location: { file, path: '$' },
+    });
+  }
+  const parsed = ToolConfigSchema.safeParse(data);
   if (!parsed.success) throw configError(file, parsed.error);
   const config = parsed.data;
   const base = dirname(file);

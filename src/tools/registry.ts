@@ -145,7 +145,8 @@ async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, tim
 }
 
 function interpret(value: unknown): ToolResultFields {
-  const fields: ToolResultFields = isToolResult(value) ? { ...value } : { status: 'ok', output: value };
+  // A plain return value comes from the tool itself: a live answer.
+  const fields: ToolResultFields = isToolResult(value) ? { ...value } : { status: 'ok', output: value, origin: 'live' };
   if (fields.status === 'ok') {
     const plain = toPlainJson(fields.output);
     if (!plain.ok) return { ...fields, status: 'error', output: undefined, error: `the tool returned something that is not JSON: ${plain.reason}` };

@@ -1,0 +1,81 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestLlmServer, type TestLlmServer } from '../../../test/support/llm-server.js';
+import type { CliIO } from '../output.js';
+import { runCli } from '../program.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const LINEAR = join(ROOT, 'test/fixtures/workflows/valid/linear.json');
+const dir = mkdtempSync(join(tmpdir(), 'flowscout-cli-run-'));
+writeFileSync(
+  join(dir, 'tools.mjs'),
+  `export const current = { name: 'get_current_weather', description: 'Current weather for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+     execute: async ({ city }) => { globalThis.__flowscoutRunCalls = (globalThis.__flowscoutRunCalls ?? 0) + 1; return { city, tempC: 7, sky: 'rain' }; } };`,
+);
+const CONFIG = join(dir, 'tools.config.json');
+writeFileSync(CONFIG, JSON.stringify({ version: 1, sources: [{ type: 'functions', module: 'tools.mjs' }] }));
+
+async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
+  return { status: await runCli(argv, io), out, err };
+}
+
+let llm: TestLlmServer | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+describe('flowscout run', () => {
+  it('answers with the offline policy, names it, lists the calls and writes the trace', async () => {
+    const traceFile = join(dir, 'trace.json');
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'What is the weather in Oslo right now?', '--model', 'offline', '--trace', traceFile]);
+    expect(res.status).toBe(0);
+    expect(res.out).toMatch(/^policy: offline policy \(no LLM\)\n/);
+    expect(res.out).toContain('1. get_current_weather {"city":"Oslo"} → ok (live): {"city":"Oslo","tempC":7,"sky":"rain"}');
+    expect(res.out).toMatch(/current {12}tool ok \d+ ms/);
+    const trace = JSON.parse(readFileSync(traceFile, 'utf8'));
+    expect(trace).toMatchObject({ policy: 'offline policy (no LLM)', status: 'ok', calls: [{ tool: 'get_current_weather', args: { city: 'Oslo' } }] });
+
+    const before = (globalThis as Record<string, unknown>).__flowscoutRunCalls;
+    const again = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Oslo?', '--trace', traceFile]);
+    expect(again.status).toBe(2);
+    expect(again.err).toContain('already exists; not overwriting it');
+    expect((globalThis as Record<string, unknown>).__flowscoutRunCalls).toBe(before);
+  });
+
+  it('runs the LLM policy against an OpenAI-compatible server and prints its label and usage', async () => {
+    llm = await startTestLlmServer({
+      script: [{ text: '1. look up Oslo' }, { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Oslo' } }] } }, { text: 'It is 7 °C and raining in Oslo.' }],
+    });
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', llm.spec(), '--json']);
+    expect(res.status).toBe(0);
+    const trace = JSON.parse(res.out);
+    expect(trace.policy).toBe(`LLM policy (${llm.spec()})`);
+    expect(trace.answer).toBe('It is 7 °C and raining in Oslo.');
+    expect(trace.totals).toMatchObject({ llmCalls: 3, inputTokens: 30, outputTokens: 15 });
+    expect(trace.toolStats).toMatchObject({ calls: 1, errors: 0 });
+  });
+
+  it('exits 1 with the reason when the run ends in error', async () => {
+    llm = await startTestLlmServer({ script: [{ text: 'plan' }, { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Oslo' } }] } }, { status: 400, body: { error: { message: 'context length exceeded' } } }] });
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', llm.spec()]);
+    expect(res.status).toBe(1);
+    expect(res.out).toContain("run failed: exit node 'answer' failed:");
+    expect(res.out).toContain('answer:\n  (no answer)');
+  });
+
+  it('refuses a workflow whose tool hints are not in the tool config, and a descriptor file as --tools', async () => {
+    const res = await cli(['run', join(ROOT, 'test/fixtures/workflows/valid/conditional-branch.json'), '--tools', CONFIG, '--query', 'q']);
+    expect(res.status).toBe(2);
+    expect(res.err).toMatch(/error \[INVALID_WORKFLOW\].*conditional-branch\.json: the workflow is not valid[\s\S]*tool 'get_forecast' used by node 'forecast' is not available/);
+    const res2 = await cli(['run', LINEAR, '--tools', join(ROOT, 'test/fixtures/workflows/tools.json'), '--query', 'q']);
+    expect(res2.status).toBe(2);
+    expect(res2.err).toContain('the tool config is not valid: this file is a list of tool descriptors');
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+});

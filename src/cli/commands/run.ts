@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { assertValidWorkflow } from '../../graph/validate.js';
+import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
+import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
+import { resolvePolicy } from '../../policies/resolve-policy.js';
+import { stableStringify } from '../../records/canonical-args.js';
+import { readRecordsFile } from '../../records/read-records.js';
+import { executeWorkflow } from '../../runtime/execute.js';
+import type { Trace } from '../../runtime/trace.js';
+import { loadToolConfig } from '../../tools/load-tool-config.js';
+import type { ToolRegistry } from '../../tools/types.js';
+import { readJsonFile, writeTextFile } from '../../util/json-file.js';
+import { ExitWith, type CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout run <workflow.json> --tools <config> --query "…" [--model …] [--trace out.json] [--json]`:
+ * runs a workflow on one query over the tools of a tool config and prints the answer, the calls made
+ * (π̂) and which policy produced them — the offline policy unless a model is configured, and always
+ * named. Ctrl-C cancels the run cleanly. Exit 0 when the run ends ok, 1 when it ends in error.
+ */
+interface RunOpts {
+  tools: string;
+  query: string;
+  model?: string;
+  trace?: string;
+  force?: boolean;
+  json?: boolean;
+  concurrency?: string;
+  contextChars?: string;
+  timeout?: string;
+  learnFrom?: string;
+}
+
+export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('run')
+    .description('run a workflow on one query over real tools and print the answer, the calls and the policy')
+    .argument('<workflow>', 'a workflow JSON file')
+    .requiredOption('--tools <config>', 'a tool config: {"version": 1, "sources": [...]} (replay, functions, MCP)')
+    .requiredOption('--query <text>', 'the question to answer')
+    .option('--model <spec>', 'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini')
+    .option('--trace <file>', 'write the full trace (observations, calls, totals) as JSON')
+    .option('--force', 'overwrite the --trace file if it exists')
+    .option('--json', 'print the trace as JSON instead of a summary')
+    .option('--concurrency <n>', 'nodes running at once (default 4)')
+    .option('--context-chars <n>', 'characters of context per node (default 8000)')
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds')
+    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .action(async (file: string, opts: RunOpts) => {
+      const raw = readJsonFile(file);
+      if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten
+      const spec = (opts.model?.trim() || defaultModelSpec()).trim();
+      const offline = parseModelSpec(spec).provider === 'offline';
+      // Replay misses can be simulated only with a model; the simulator is built once the model is resolved.
+      let simulator: ToolSimulator | undefined;
+      const registry = await loadToolConfig(opts.tools, offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) });
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        const tools = registry.list();
+        const workflow = assertValidWorkflow(raw, tools, file);
+        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
+        const resolved = await resolvePolicy(spec, { tools, ...(learned ? { records: learned } : {}) });
+        if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
+        const trace = await executeWorkflow(workflow, { query: opts.query }, {
+          policy: resolved.policy,
+          tools: registry,
+          signal: controller.signal,
+          ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
+          ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
+          ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
+        });
+        if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
+        if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
+        else io.out(formatRun(trace, registry, opts.trace));
+        if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+        await registry.close();
+      }
+    });
+};
+
+/** The human summary of a run: answer, calls, per-node status, policy and totals. */
+export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string): string {
+  const lines: string[] = [];
+  lines.push(`policy: ${trace.policy}`);
+  if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
+  lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
+  lines.push(`calls (${trace.calls.length}):`);
+  trace.calls.forEach((c, i) => {
+    const origin = trace.observations.flatMap((o) => o.calls ?? []).find((x) => x.tool === c.tool && x.args === c.args)?.origin;
+    const result = c.status === 'ok' ? `ok${origin ? ` (${origin})` : ''}: ${preview(c.output)}` : `error: ${findError(trace, c) ?? 'failed'}`;
+    lines.push(`  ${i + 1}. ${c.tool} ${stableStringify(c.args)} → ${result}`);
+  });
+  if (trace.calls.length === 0) lines.push('  (none)');
+  lines.push('', 'nodes:');
+  for (const o of trace.observations) {
+    const extra = o.status === 'skipped' ? '' : ` ${o.durationMs.toFixed(0)} ms${o.attempts > 1 ? `, ${o.attempts} attempts` : ''}${o.error ? ` — ${preview(o.error, 140)}` : ''}`;
+    lines.push(`  ${o.nodeId.padEnd(18)} ${o.kind.padEnd(4)} ${o.status}${extra}`);
+  }
+  const s = registry.stats();
+  const t = trace.totals;
+  const replay = s.replayHits + s.replayMisses + s.simulated > 0 ? `; replay: ${s.replayHits} hits, ${s.replayMisses} misses, ${s.simulated} simulated` : '';
+  const llm = t.llmCalls > 0 ? `; LLM: ${t.llmCalls} calls, ${t.inputTokens}+${t.outputTokens} tokens, $${t.costUsd.toFixed(4)}` : '';
+  lines.push('', `totals: ${t.nodes} nodes run, ${t.skipped} skipped, tool calls: ${t.toolCalls}${replay}${llm}; ${t.durationMs.toFixed(0)} ms`);
+  if (traceFile) lines.push(`trace written to ${traceFile}`);
+  return lines.join('\n');
+}
+
+function findError(trace: Trace, call: Trace['calls'][number]): string | undefined {
+  return trace.observations.flatMap((o) => o.calls ?? []).find((x) => x.tool === call.tool && x.args === call.args && x.status === 'error')?.error;
+}
+
+function preview(value: unknown, max = 160): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function indent(text: string): string[] {
+  return text.split('\n').map((l) => `  ${l}`);
+}
+
+function numberOption<K extends string>(flag: string, value: string | undefined, key: K): Partial<Record<K, number>> {
+  if (value === undefined) return {};
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a positive number (got '${value}')`, hint: `Pass e.g. ${flag} 4.` });
+  }
+  return { [key]: n } as Partial<Record<K, number>>;
+}
