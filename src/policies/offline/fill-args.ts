@@ -11,8 +11,8 @@ import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './va
  * whether it is a value the parameter took in the optimisation records, whether the parameter's
  * name stands next to it, and where the parameter's values usually come from (query, an earlier
  * output, or neither: a constant). Parameters take the best candidates greedily (highest score
- * first). Required parameters without a candidate fall back to the learned most frequent value, then
- * to the schema default; optional parameters are set only when the records show they usually are
+ * first). A required parameter left without a value takes its learned most frequent value; never
+ * seen in the records, it takes the best value found however weak, else the schema default. Optional parameters are set only when the records show they usually are
  * (or the query's words say so, see presence.ts).
  */
 
@@ -98,6 +98,21 @@ function fits(value: string, prop: PropSchema | undefined): boolean {
   return true;
 }
 
+/** Without records: how well a kind of value suits a parameter, from its name and type. */
+function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, kind: ValueCandidate['kind']): number {
+  const has = (...ws: string[]) => ws.some((w) => nameWordsOf.includes(w));
+  if (has('date', 'time', 'day', 'start', 'end', 'from', 'to', 'since', 'until')) return kind === 'date' ? 0.9 : 0.1;
+  if (has('symbol', 'ticker', 'iata', 'icao', 'code', 'currency', 'market')) return kind === 'code' ? 0.9 : kind === 'id' ? 0.5 : 0.1;
+  if (has('id', 'ids')) return kind === 'id' ? 0.9 : kind === 'number' ? 0.5 : 0.1;
+  if (has('lat', 'lon', 'lng', 'latitude', 'longitude')) return kind === 'number' ? 0.6 : kind === 'coord' ? 0.4 : 0;
+  const types = typesOf(prop);
+  if ((types.has('number') || types.has('integer')) && !types.has('string')) return kind === 'number' ? 0.7 : 0.1;
+  if (has('q', 'query', 'city', 'name', 'location', 'place', 'destination', 'country', 'keyword', 'term', 'search', 'address')) {
+    return kind === 'quoted' ? 0.9 : kind === 'proper' ? 0.8 : kind === 'code' ? 0.3 : 0.1;
+  }
+  return { quoted: 0.6, proper: 0.5, code: 0.4, id: 0.4, known: 0.5, output: 0.3, date: 0.3, coord: 0.2, number: 0.2 }[kind];
+}
+
 /** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
 function dateTemplate(ps: ParamStats): string | undefined {
   const counts = new Map<string, number>();
@@ -138,9 +153,9 @@ function scoreCandidates(
     if (c.kind === 'date' && template) value = template.replace('{date}', value);
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
-    const shapeP = ps && ps.set > 0 ? share(ps.shapes, shape, ps.set) : 0.3;
+    const shapeP = ps && ps.set > 0 ? share(ps.shapes, shape, ps.set) : kindPrior(nWords, prop, c.kind);
     const known = ps ? share(ps.values, stableStringify(typed(value, prop, ps)), ps.set) : 0;
-    const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) ? 1 : 0;
+    const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) || (c.role ?? []).some((w) => nWords.includes(w)) ? 1 : 0;
     const cue = ps ? cueScore(ps, c) : 0;
     let score = 2 * shapeP + 2 * cue + 1.5 * Math.min(1, known * 2) + 1.5 * named + qRate;
     if (c.kind === 'known') score += 0.5;
@@ -226,12 +241,12 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     if (name in args) continue;
     const ps = ts?.params.get(name);
     const dom = ps ? dominant(ps) : undefined;
+    // Learned: the usual value. Not learned: the best value found, then the schema default.
+    const best = all.find((s) => s.param === name && !s.key.startsWith('c:'));
+    const fallback = props[name]?.default;
     if (dom) args[name] = dom.value;
-    else if (props[name]?.default !== undefined && props[name]?.default !== '') args[name] = typed(String(props[name]!.default), props[name], ps);
-    else {
-      const best = all.find((s) => s.param === name);
-      if (best) args[name] = best.value;
-    }
+    else if (best) args[name] = best.value;
+    else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], ps);
   }
   const main = mainParam(required, ts);
   if (!main) return { args };

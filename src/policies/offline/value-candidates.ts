@@ -21,6 +21,8 @@ export interface ValueCandidate {
   after: string;
   /** For output candidates: the key that held the value. */
   key?: string;
+  /** Words that name what the value is by its place, e.g. `latitude` for the first number of a coordinate pair. */
+  role?: string[];
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -28,7 +30,7 @@ const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|ju
 
 /** Words that start sentences or requests and are capitalised for that reason only. */
 const NOT_PROPER = new Set(
-  'I Im I\'m I\'d I\'ll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let\'s Last Search Look Retrieve Fetch Pull Provide List'.split(
+  'January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I\'m I\'d I\'ll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let\'s Last Search Look Retrieve Fetch Pull Provide List'.split(
     ' ',
   ),
 );
@@ -79,9 +81,12 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const month = MONTHS.findIndex((x) => x.startsWith(m[2]!.toLowerCase().slice(0, 3))) + 1;
     add(`${m[3]}-${pad(month)}-${pad(Number(m[1]))}`, 'date', s, s + m[0].length, true);
   }
+  const coordParts = new Map<number, string[]>();
   for (const m of text.matchAll(/(-?\d{1,3}\.\d{2,})°?\s*[NS]?\s*[,/]\s*(?:and\s+)?(?:longitude\s+)?(-?\d{1,3}\.\d{2,})°?/g)) {
     const s = m.index ?? 0;
     add(`${m[1]},${m[2]}`, 'coord', s, s + m[0].length);
+    coordParts.set(s, ['lat', 'latitude']);
+    coordParts.set(s + m[0].lastIndexOf(m[2]!), ['lon', 'lng', 'long', 'longitude']);
   }
   // Codes and ids: tickers, IATA/ICAO, currency pairs, alphanumeric ids (0P0001HUIC, KJ286).
   for (const m of text.matchAll(/\b[A-Z0-9][A-Z0-9.]*[A-Z0-9](?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z]\b/g)) {
@@ -100,6 +105,8 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const s = m.index ?? 0;
     if (isTaken(s, s + m[0].length)) continue;
     add(m[0], /^\d{5,}$/.test(m[0]) ? 'id' : 'number', s, s + m[0].length);
+    const role = coordParts.get(s);
+    if (role) out[out.length - 1]!.role = role;
   }
   const spans = properSpans(text);
   for (const span of spans) add(span.value, 'proper', span.start, span.start + span.value.length);
@@ -128,7 +135,7 @@ export function properSpans(text: string): Array<{ value: string; start: number 
   let i = 0;
   while (i < tokens.length) {
     const t = tokens[i]!;
-    if (!isCapital(t[0]) || NOT_PROPER.has(t[0])) {
+    if (!isCapital(t[0]) || NOT_PROPER.has(bare(t[0]))) {
       i++;
       continue;
     }
@@ -138,7 +145,7 @@ export function properSpans(text: string): Array<{ value: string; start: number 
       const next = tokens[j + 1]!;
       const gap = text.slice((tokens[j]!.index ?? 0) + tokens[j]![0].length, next.index ?? 0);
       if (!/^[\s-]{0,2}$/.test(gap)) break;
-      if (isCapital(next[0]) && !NOT_PROPER.has(next[0])) {
+      if (isCapital(next[0]) && !NOT_PROPER.has(bare(next[0]))) {
         j++;
         end = j;
       } else if (CONNECTORS.has(next[0].toLowerCase()) && j + 2 < tokens.length && isCapital(tokens[j + 2]![0])) {
@@ -152,6 +159,11 @@ export function properSpans(text: string): Array<{ value: string; start: number 
     i = end + 1;
   }
   return spans;
+}
+
+/** A word without a contraction or possessive ending: `What's` → `What`. */
+function bare(word: string): string {
+  return word.replace(/['’](s|re|ll|d|ve|m|t)$/i, '');
 }
 
 function isCapital(word: string): boolean {

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import type { LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { executeWorkflow } from '../../runtime/execute.js';
+import { createToolRegistry } from '../../tools/registry.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import type { NodeInput, ToolPlanRequest } from '../types.js';
+import { createOfflinePolicy } from './offline-policy.js';
+
+const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
+const TOOLS: ToolDescriptor[] = [
+  {
+    name: 'search_flights_for_skyscan',
+    description: 'Search flights between two airports on a date.',
+    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' }, date: { type: 'string' } }, ['origin', 'destination', 'date']),
+  },
+  {
+    name: 'stock_quote_for_alpha',
+    description: 'Real-time stock quote for a ticker symbol.',
+    inputSchema: obj({ function: { type: 'string' }, symbol: { type: 'string' }, datatype: { type: 'string' }, adjusted: { type: 'boolean' } }, ['function', 'symbol']),
+  },
+  { name: 'search_hotels_for_priceline', description: 'Search hotels in a city by name.', inputSchema: obj({ name: { type: 'string' } }, ['name']) },
+  {
+    name: 'hotel_details_for_priceline',
+    description: 'Details of one hotel by its hotel id.',
+    inputSchema: obj({ hotel_id: { type: 'string' }, photos: { type: 'boolean' } }, ['hotel_id']),
+  },
+  { name: 'current_weather_for_weatherapi', description: 'Current weather conditions for a city.', inputSchema: obj({ q: { type: 'string', default: 'London' } }, ['q']) },
+];
+const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+
+const RECORDS: TaskRecord[] = [
+  {
+    id: 'r1',
+    query: 'Find flights from JFK to LAX on 2025-03-01, then get a quote for AAPL.',
+    reference: '',
+    calls: [
+      { tool: 'search_flights_for_skyscan', args: { origin: 'JFK', destination: 'LAX', date: '2025-03-01' } },
+      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'AAPL', datatype: 'json' } },
+    ],
+  },
+  {
+    id: 'r2',
+    query: 'Search flights from SFO to ORD on 2025-04-02 and show me the stock quote for MSFT.',
+    reference: '',
+    calls: [
+      { tool: 'search_flights_for_skyscan', args: { origin: 'SFO', destination: 'ORD', date: '2025-04-02' } },
+      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'MSFT', datatype: 'json' } },
+    ],
+  },
+  {
+    id: 'r3',
+    query: 'Search hotels in Lyon, then show details with photos for the best one.',
+    reference: '',
+    calls: [
+      { tool: 'search_hotels_for_priceline', args: { name: 'Lyon' }, output: "[{'hotel_id': '555', 'name': 'Hotel A'}]" },
+      { tool: 'hotel_details_for_priceline', args: { hotel_id: '555', photos: true } },
+    ],
+  },
+  {
+    id: 'r4',
+    query: 'Search hotels in Nice and give me the details with photos of the first hotel.',
+    reference: '',
+    calls: [
+      { tool: 'search_hotels_for_priceline', args: { name: 'Nice' }, output: "[{'hotel_id': '777', 'name': 'Hotel B'}]" },
+      { tool: 'hotel_details_for_priceline', args: { hotel_id: '777', photos: true } },
+    ],
+  },
+];
+
+const node = (extra: Partial<ToolNode> = {}): ToolNode => ({ id: 'step', kind: 'tool', task: 'Call the right tool', ...extra });
+const wf = (n: ToolNode): Workflow => ({ version: 1, name: 'w', nodes: [n], edges: [] });
+
+function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: NodeInput[] = []): ToolPlanRequest {
+  return { query, workflow: wf(n), inputs, context: query, scratch: new Map(), node: n, candidates, attempt: 1 };
+}
+
+describe('offline policy: tool nodes', () => {
+  const learned = createOfflinePolicy({ tools: TOOLS, records: RECORDS });
+  const blank = createOfflinePolicy({ tools: TOOLS });
+
+  it('is labelled as offline', () => {
+    expect([learned.id, learned.kind, learned.label]).toEqual(['offline', 'offline', 'offline policy (no LLM)']);
+  });
+
+  it('selects a tool by BM25 among the candidates, within the node hint', async () => {
+    const all = await blank.planToolCalls(req("What's the current weather in Berlin?", node(), TOOLS));
+    expect(all.calls[0]!.tool).toBe('current_weather_for_weatherapi');
+    expect(all.calls[0]!.args).toEqual({ q: 'Berlin' });
+    const hinted = await blank.planToolCalls(req("What's the current weather in Berlin?", node({ tools: ['stock_quote_for_alpha'] }), [tool('stock_quote_for_alpha')]));
+    expect(hinted.calls[0]!.tool).toBe('stock_quote_for_alpha');
+    expect(hinted.model).toBe('offline');
+  });
+
+  it('tells origin from destination by the cue words learned from the records', async () => {
+    const q = 'Find flights from BOS to SEA on May 5, 2025.';
+    const r = await learned.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
+    expect(r.calls).toEqual([{ tool: 'search_flights_for_skyscan', args: { origin: 'BOS', destination: 'SEA', date: '2025-05-05' } }]);
+    expect(learned.cues.tools.get('search_flights_for_skyscan')!.params.get('destination')!.cues.get('b:to')).toBe(2);
+    const unlearned = await blank.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
+    expect(unlearned.calls[0]!.args).not.toEqual(r.calls[0]!.args);
+  });
+
+  it('uses learned constants and the optional parameters the records usually set', async () => {
+    const r = await learned.planToolCalls(req('Get a quote for TSLA.', node(), [tool('stock_quote_for_alpha')]));
+    expect(r.calls[0]!.args).toEqual({ function: 'TIME_SERIES_DAILY', symbol: 'TSLA', datatype: 'json' });
+  });
+
+  it('takes a value from an upstream output by the key the records took it from', async () => {
+    const upstream: NodeInput = {
+      nodeId: 'search',
+      kind: 'tool',
+      status: 'ok',
+      output: [{ tool: 'search_hotels_for_priceline', args: { name: 'Paris' }, status: 'ok', output: "[{'hotel_id': '999', 'name': 'Hotel Z'}, {'hotel_id': '1000'" }],
+      calls: [{ tool: 'search_hotels_for_priceline', args: { name: 'Paris' }, status: 'ok' }],
+    };
+    const r = await learned.planToolCalls(req('Search hotels in Paris and show the details with photos of the first hotel.', node(), [tool('hotel_details_for_priceline')], [upstream]));
+    expect(r.calls[0]!.args).toEqual({ hotel_id: '999', photos: true });
+  });
+
+  it('falls back to the schema default for a required parameter with no value in sight', async () => {
+    const r = await blank.planToolCalls(req('how is the weather right now?', node(), [tool('current_weather_for_weatherapi')]));
+    expect(r.calls[0]!.args).toEqual({ q: 'London' });
+  });
+
+  it("makes one call per distinct value of the main parameter for calls: 'many'", async () => {
+    const r = await learned.planToolCalls(req('Get stock quotes for AAPL, MSFT and TSLA.', node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+    expect(r.calls.map((c) => c.args.symbol)).toEqual(['AAPL', 'MSFT', 'TSLA']);
+    expect(new Set(r.calls.map((c) => c.args.function))).toEqual(new Set(['TIME_SERIES_DAILY']));
+  });
+
+  it('is deterministic, and moves to the next-ranked tool on a retry', async () => {
+    const q = 'Find flights from BOS to SEA on 2025-05-05.';
+    const a = await learned.planToolCalls(req(q, node(), TOOLS));
+    const b = await learned.planToolCalls(req(q, node(), TOOLS));
+    expect(a).toEqual(b);
+    const retry = await learned.planToolCalls({ ...req(q, node(), TOOLS), attempt: 2, previousError: 'failed' });
+    expect(retry.calls[0]!.tool).not.toBe(a.calls[0]!.tool);
+  });
+
+  it('reports a node without candidates as an error', async () => {
+    expect((await learned.planToolCalls(req('x', node(), []))).error).toMatch(/no candidate tools/);
+  });
+});
+
+describe('offline policy: LLM nodes by rule', () => {
+  const policy = createOfflinePolicy({ tools: TOOLS });
+  const llm = (n: Partial<LlmNode>, query: string, inputs: NodeInput[] = []) => {
+    const full = { id: 'n', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' }, ...n } as LlmNode;
+    return policy.runLlmNode({ query, workflow: { version: 1, name: 'w', nodes: [full], edges: [] }, inputs, context: query, scratch: new Map(), node: full });
+  };
+
+  it('plans by splitting the request into clauses', async () => {
+    expect((await llm({ role: 'plan' }, 'First get the weather in Paris, then find hotels in Lyon.')).output).toBe('1. First get the weather in Paris\n2. find hotels in Lyon.');
+  });
+
+  it("judges by the guard's concept being in the query, as JSON per the schema", async () => {
+    const judge: Partial<LlmNode> = {
+      role: 'judge',
+      prompt: 'Answer one yes/no question about this request: Does the request ask for a forecast?\n{{query}}',
+      output: { type: 'json', schema: { type: 'object', properties: { needs_forecast: { type: 'boolean' } }, required: ['needs_forecast'] } },
+    };
+    expect((await llm(judge, 'Give me the 5-day forecast for Paris')).output).toEqual({ needs_forecast: true });
+    expect((await llm(judge, 'Current weather in Paris')).output).toEqual({ needs_forecast: false });
+  });
+
+  it('synthesizes one paragraph per call, keeping numbers and names and marking cuts and failures', async () => {
+    const input: NodeInput = {
+      nodeId: 'lookup',
+      kind: 'tool',
+      status: 'ok',
+      output: [
+        { tool: 'current_weather_for_weatherapi', args: { q: 'Paris' }, status: 'ok', output: "{'location': {'name': 'Paris'}, 'current': {'temp_c': 21.5, 'condition': {'text': 'Sunny'}, 'wind_kph': 11.2" },
+        { tool: 'stock_quote_for_alpha', args: { symbol: 'AAPL' }, status: 'error', error: 'HTTP 429 from provider' },
+      ],
+    };
+    const text = String((await llm({ role: 'synthesize' }, 'Weather in Paris and AAPL quote?', [input])).output);
+    const paragraphs = text.split('\n\n');
+    expect(paragraphs).toHaveLength(3);
+    expect(paragraphs[1]).toBe('Current weather (weatherapi) for q Paris: name: Paris; temp_c: 21.5; text: Sunny; wind_kph: 11.2. The response was truncated, so only its first part is shown.');
+    expect(paragraphs[2]).toBe('Stock quote (alpha) for symbol AAPL: the call failed (HTTP 429 from provider), so this part could not be answered.');
+  });
+
+  it('verifies by listing failed inputs', async () => {
+    const failed: NodeInput = { nodeId: 'lookup', kind: 'tool', status: 'error', output: [] };
+    expect(String((await llm({ role: 'verify' }, 'q', [failed])).output)).toMatch(/Verdict: problems found: lookup failed/);
+  });
+});
+
+describe('offline policy in a real run', () => {
+  it('answers through executeWorkflow with real function tools', async () => {
+    const tools = createToolRegistry([
+      { ...tool('current_weather_for_weatherapi'), execute: async (args) => ({ location: String(args.q), temp_c: 18.5, condition: 'Cloudy' }) },
+    ]);
+    const workflow: Workflow = {
+      version: 1,
+      name: 'weather',
+      nodes: [
+        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+        { id: 'lookup', kind: 'tool', task: 'Get the current weather for the city' },
+        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      ],
+      edges: [
+        { from: 'plan', to: 'lookup', kind: 'data' },
+        { from: 'lookup', to: 'answer', kind: 'data' },
+      ],
+    };
+    const trace = await executeWorkflow(workflow, { query: 'What is the weather in Oslo?' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
+    expect(trace.policy).toBe('offline policy (no LLM)');
+    expect(trace.calls).toEqual([expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' })]);
+    expect(trace.answer).toContain('location: Oslo; temp_c: 18.5; condition: Cloudy');
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { requestClauses, splitClauses } from './text.js';
+import { outputPairs, queryCandidates, shapeOf } from './value-candidates.js';
+
+const Q = `I'm flying from "New York" on March 3rd, 2025. Can you first get the quote for AAPL and BTC/USD, then check hotel ID 700008849 near 48.8566, 2.3522 in Paris, France? Finally show flights on 2025-09-01.`;
+
+describe('value candidates', () => {
+  const found = queryCandidates(Q);
+  const of = (kind: string) => found.filter((c) => c.kind === kind).map((c) => c.value);
+
+  it('finds quoted strings, normalised dates, codes, pairs, ids, coordinates and capitalised spans', () => {
+    expect(of('quoted')).toEqual(['New York']);
+    expect(of('date')).toEqual(['2025-03-03', '2025-09-01']);
+    expect(of('code')).toEqual(expect.arrayContaining(['AAPL', 'BTC/USD', 'BTC', 'USD']));
+    expect(of('id')).toEqual(['700008849']);
+    expect(of('coord')).toEqual(['48.8566,2.3522']);
+    expect(of('proper')).toEqual(expect.arrayContaining(['New York', 'Paris', 'Paris, France', 'Paris,France']));
+    expect(of('proper')).not.toContain('March');
+    expect(of('proper')).not.toContain('Can');
+  });
+
+  it('keeps the words around each value and the place of coordinate parts', () => {
+    const id = found.find((c) => c.value === '700008849')!;
+    expect(id.before).toEqual(['check', 'hotel', 'id']);
+    expect(id.after).toBe('near');
+    expect(found.find((c) => c.value === '48.8566' && c.kind === 'number')!.role).toContain('latitude');
+    expect(found.find((c) => c.value === '2.3522' && c.kind === 'number')!.role).toContain('longitude');
+  });
+
+  it('reads key/value pairs out of truncated Python-literal responses and JSON', () => {
+    const cut = "{'results': [{'hotel_id': '700008849', 'name': 'Hotel Lutetia', 'stars': 5.0, 'active': True}, {'hotel_id': '7000";
+    expect(outputPairs(cut)).toEqual([
+      { key: 'hotel_id', value: '700008849' },
+      { key: 'name', value: 'Hotel Lutetia' },
+      { key: 'stars', value: '5.0' },
+      { key: 'active', value: 'True' },
+    ]);
+    expect(outputPairs({ city: { id: 42, name: 'Lyon' } })).toEqual([
+      { key: 'id', value: '42' },
+      { key: 'name', value: 'Lyon' },
+    ]);
+  });
+
+  it('classifies value shapes', () => {
+    expect(['AAPL', 'LAX', 'BTC/USD', '2025-01-02', '700008849', '12', 4.5, true, 'Paris', 'New York', 'London, UK', 'compact'].map(shapeOf)).toEqual([
+      'code4',
+      'code3',
+      'pair',
+      'date',
+      'longint',
+      'int',
+      'float',
+      'bool',
+      'proper',
+      'proper-multi',
+      'place-region',
+      'lower',
+    ]);
+  });
+});
+
+describe('clauses', () => {
+  it('splits a request at sequence markers and drops the scene-setting opening', () => {
+    expect(splitClauses(Q)).toHaveLength(4);
+    expect(requestClauses(Q)).toEqual([
+      'Can you first get the quote for AAPL and BTC/USD',
+      'check hotel ID 700008849 near 48.8566, 2.3522 in Paris, France',
+      'show flights on 2025-09-01.',
+    ]);
+    expect(requestClauses('I need a climate profile for Aspen. Get the snow report, then the 5-day forecast.', 2)).toEqual(['Get the snow report', 'the 5-day forecast.']);
+    expect(splitClauses('Weather in Paris')).toEqual(['Weather in Paris']);
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestLlmServer, type TestLlmServer } from '../../test/support/llm-server.js';
+import { isFlowScoutError } from '../errors/index.js';
+import { createBudget } from '../llm/budget.js';
+import { resolveJudge, resolvePolicy } from './resolve-policy.js';
+
+const TOOLS = [{ name: 'lookup', description: 'Look something up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];
+
+let server: TestLlmServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function errorOf(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    if (isFlowScoutError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected an error');
+}
+
+describe('resolvePolicy / resolveJudge', () => {
+  it('defaults to the offline policy and the lexical judge when no model is configured', async () => {
+    const p = await resolvePolicy(undefined, { tools: TOOLS, env: {} });
+    expect([p.spec, p.label, p.policy.kind, p.client]).toEqual(['offline', 'offline policy (no LLM)', 'offline', undefined]);
+    const j = await resolveJudge(undefined, { env: {} });
+    expect([j.spec, j.judge.kind, j.label]).toEqual(['offline', 'offline', 'offline lexical judge']);
+  });
+
+  it('uses FLOWSCOUT_MODEL, or the given string, for an LLM policy and judge through the registry', async () => {
+    server = await startTestLlmServer({ script: [{ json: { calls: [{ tool: 'lookup', args: { q: 'x' } }] } }, { text: '4' }, { text: '4' }, { text: '4' }, { text: '4' }] });
+    const env = { FLOWSCOUT_MODEL: server.spec() };
+    const budget = createBudget({ maxLlmCalls: 10 });
+    const p = await resolvePolicy(undefined, { tools: TOOLS, env, client: { budget } });
+    expect(p.label).toBe(`LLM policy (${server.spec()})`);
+    const node = { id: 'n', kind: 'tool' as const, task: 'look up' };
+    const plan = await p.policy.planToolCalls({ query: 'q', workflow: { version: 1, name: 'w', nodes: [node], edges: [] }, inputs: [], context: 'q', scratch: new Map(), node, candidates: TOOLS, attempt: 1 });
+    expect(plan.calls).toEqual([{ tool: 'lookup', args: { q: 'x' } }]);
+    const j = await resolveJudge(server.spec(), { env: {}, client: { budget } });
+    expect(j.label).toBe(`LLM judge (${server.spec()})`);
+    expect((await j.judge.score({ query: 'q', reference: 'r', answer: 'a' })).es).toBeCloseTo(0.75);
+    expect(budget.spent().llmCalls).toBe(5);
+  });
+
+  it('reports bad model strings and missing keys as MODEL_CONFIG', async () => {
+    expect((await errorOf(resolvePolicy('gpt-4o', { tools: TOOLS, env: {} }))).code).toBe('MODEL_CONFIG');
+    const e = await errorOf(resolvePolicy('openai:gpt-4o-mini', { tools: TOOLS, env: {} }));
+    expect(e.message).toContain('OPENAI_API_KEY');
+    expect((await errorOf(resolveJudge('llama-cpp:./m.gguf', { env: {} }))).describe()).toContain('npm i -E node-llama-cpp@3.21.1');
+  });
+});
