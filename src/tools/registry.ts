@@ -3,7 +3,7 @@ import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
 import { isToolResult, type ToolResultFields } from './tool-result.js';
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, ToolSet, ToolSpec, ToolStats } from './types.js';
-import { compileArgsValidator, createAjv, type ArgsValidator } from './validate-args.js';
+import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-args.js';
 
 /**
  * The tools T of a run (DESIGN.md: a tool node "validates [the arguments] against the tool's input
@@ -48,7 +48,7 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       specs.set(spec.name, { spec, source });
     }
   }
-  const ajv = createAjv();
+  const ajv = sharedAjv();
   const validators = new Map<string, ArgsValidator>();
   const stats: ToolStats = { calls: 0, errors: 0, timeouts: 0, replayHits: 0, replayMisses: 0, simulated: 0 };
   let closed = false;

@@ -14,9 +14,19 @@ export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: fals
 /** Validates arguments of one tool; returns the coerced copy to pass to the tool. */
 export type ArgsValidator = (args: Record<string, unknown>) => ArgsCheck;
 
-/** One ajv instance per registry: compiled schemas are cached per tool by the caller. */
+/** A new ajv instance with FlowScout's options. Its first compile costs ~50-100 ms; prefer `sharedAjv`. */
 export function createAjv(): Ajv {
   return new Ajv({ strict: false, allErrors: true, coerceTypes: true, validateFormats: false, logger: false, verbose: true });
+}
+
+let shared: Ajv | undefined;
+
+/**
+ * One ajv instance for the process: registries are created per run in evaluations and searches, and
+ * a fresh instance pays its warm-up on every first call; ajv also caches compiled schemas by object.
+ */
+export function sharedAjv(): Ajv {
+  return (shared ??= createAjv());
 }
 
 /** Compiles `schema` once; a schema ajv rejects yields a validator that always explains that. */
