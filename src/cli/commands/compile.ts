@@ -29,6 +29,7 @@ export const registerCompile: RegisterCommand = (program: Command, io: CliIO) =>
       writeTextFile(opts.out, code, { force: opts.force });
       const functions = (code.match(/^async function node_/gm) ?? []).length;
       io.out(`wrote ${opts.out}: ${workflow.name}, ${functions} node functions, ${code.split('\n').length} lines`);
-      io.out(`use it: import { run } from '${opts.out.replace(/\.ts$/, '.js')}'; const trace = await run(query, { policy, tools });`);
+      const spec = opts.out.replace(/\.ts$/, '.js');
+      io.out(`use it: import { run } from '${/^\.{0,2}\//.test(spec) ? spec : `./${spec}`}'; const trace = await run(query, { policy, tools });`);
     });
 };
