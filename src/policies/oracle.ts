@@ -19,11 +19,13 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, ToolPlanRequest, T
  * other JSON nodes → an object with a default value per declared field; other text nodes → the query.
  */
 
+/** How oracle results are labelled wherever they are shown. */
 export const ORACLE_LABEL = 'oracle replay (tests only)';
 
 const CURSOR = 'oracle:cursor';
 const startKey = (nodeId: string) => `oracle:start:${nodeId}`;
 
+/** The oracle over these records (a run names its record with `recordId`). */
 export function createOraclePolicy(records: readonly TaskRecord[]): ExecutionPolicy {
   const byId = new Map(records.map((r) => [r.id, r]));
   const recordFor = (recordId: string | undefined): TaskRecord => {

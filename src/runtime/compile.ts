@@ -14,6 +14,7 @@ import { commentLines, identifierNames, literal } from './code-text.js';
  * Every string from the workflow is embedded through `literal` or `commentLines` (code-text.ts).
  */
 
+/** Where the generated code imports the runtime from, and how errors name the workflow. */
 export interface CompileOptions {
   /** Module specifier the generated code imports the runtime from (default "flowscout"). */
   runtimeImport?: string;
@@ -21,6 +22,7 @@ export interface CompileOptions {
   source?: string;
 }
 
+/** The module text for `workflow` (validated first; INVALID_WORKFLOW lists every problem). */
 export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): string {
   const w = assertValidWorkflow(workflow, undefined, opts.source);
   const adj = adjacency(w);

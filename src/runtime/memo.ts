@@ -23,6 +23,7 @@ export interface NodeMemo {
   set(key: string, entry: NodeObservation): void | Promise<void>;
 }
 
+/** The run-level parts of a memo key. */
 export interface MemoKeyInput {
   policyId: string;
   recordId?: string;

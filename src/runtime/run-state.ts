@@ -71,7 +71,9 @@ export interface WorkflowRun {
   finish(): Trace;
 }
 
+/** Nodes running at once by default: enough to overlap tool latency without flooding rate limits. */
 export const DEFAULT_CONCURRENCY = 4;
+/** Context characters per node by default (about 2k tokens). */
 export const DEFAULT_CONTEXT_CHARS = 8000;
 
 /** Starts a run of an already validated workflow. */

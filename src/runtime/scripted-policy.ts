@@ -18,6 +18,7 @@ export interface ScriptedPolicyScript {
   tool?: (req: ToolPlanRequest) => PlannedCall[] | ToolPlanResult | Promise<PlannedCall[] | ToolPlanResult>;
 }
 
+/** Builds a scripted policy (see `ScriptedPolicyScript`). */
 export function createScriptedPolicy(script: ScriptedPolicyScript = {}): ExecutionPolicy {
   return {
     id: script.id ?? 'scripted',

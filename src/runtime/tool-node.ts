@@ -24,6 +24,7 @@ import type { CallObservation } from './trace.js';
  * - The node's status and output are its last attempt's; `calls` keeps every attempt's calls.
  */
 
+/** What a tool node needs besides the policy: the tools and the per-call timeout. */
 export interface ToolStepDeps {
   tools: ToolRegistry;
   callTimeoutMs?: number;
@@ -47,6 +48,7 @@ export function isEmptyOutput(v: unknown): boolean {
   return false;
 }
 
+/** Runs one tool node with the rules above. Throws only an AbortError (cancellation). */
 export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
   const candidates = candidateTools(node, deps.tools);
   const allowed = new Set(candidates.map((c) => c.name));

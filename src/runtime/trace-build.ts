@@ -24,6 +24,7 @@ export interface BuildTraceInput {
   workflowHash?: string;
 }
 
+/** The trace of a finished run (see the semantics above). */
 export function buildTrace(t: BuildTraceInput): Trace {
   const calls: TraceCall[] = [];
   const totals: TraceTotals = { nodes: 0, skipped: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: t.durationMs, cachedNodes: 0 };

@@ -17,6 +17,7 @@ import type { ToolDescriptor, ToolRegistry, ToolSet } from './types.js';
  * if one fails, the ones already started are closed before the error is thrown.
  */
 
+/** What the config file cannot say: the simulator (it needs a model), the environment, a default timeout. */
 export interface LoadToolConfigOptions {
   /** The simulator for replay sources with `onMiss: "simulate"` (an LLM simulator; needs a model). */
   simulate?: SimulateFn;

@@ -16,6 +16,7 @@ import type { ToolSet, ToolSpec } from './types.js';
  * registry is closed.
  */
 
+/** Connection settings that are not part of the tool config. */
 export interface ConnectMcpOptions {
   /** Environment for `${VAR}` expansion (default `process.env`). */
   env?: NodeJS.ProcessEnv;

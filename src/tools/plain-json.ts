@@ -4,6 +4,7 @@
  * where, instead of letting JSON.stringify throw later or silently drop a value.
  */
 
+/** The JSON form of an output, or why there is none. */
 export type PlainJsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** Checks `value` and returns its JSON form (Dates become strings, `undefined` fields vanish, NaN → null). */

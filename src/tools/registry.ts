@@ -13,6 +13,7 @@ import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-
  * crashes because of a tool.
  */
 
+/** Registry-wide settings. */
 export interface ToolRegistryOptions {
   /** Per-call timeout in milliseconds (default 30000); a call's own `timeoutMs` wins. */
   timeoutMs?: number;
@@ -20,6 +21,7 @@ export interface ToolRegistryOptions {
   now?: () => number;
 }
 
+/** A tool call that takes longer than this (30 s) becomes an error outcome unless a timeout is set. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /**

@@ -29,6 +29,7 @@ export interface ReplayExample {
 /** Produces a plausible response for a call no record answers (e.g. an LLM simulator). */
 export type SimulateFn = (tool: ToolDescriptor, args: Record<string, unknown>, examples: ReplayExample[], signal?: AbortSignal) => Promise<unknown>;
 
+/** How misses are answered and which recorded calls count. */
 export interface ReplayOptions {
   onMiss?: 'error' | 'simulate';
   simulate?: SimulateFn;

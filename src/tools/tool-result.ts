@@ -18,6 +18,7 @@ export interface ToolResultFields {
   cache?: 'hit' | 'miss';
 }
 
+/** A result made by `toolResult` (tagged so it cannot be confused with a tool's own output). */
 export interface TaggedToolResult extends ToolResultFields {
   readonly [TAG]: true;
 }

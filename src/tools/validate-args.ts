@@ -9,6 +9,7 @@ import type { JsonSchema } from './types.js';
  * imported schemas are ignored rather than fatal.
  */
 
+/** Valid (with the coerced copy) or not (with every problem, by JSON path). */
 export type ArgsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 
 /** Validates arguments of one tool; returns the coerced copy to pass to the tool. */

@@ -34,6 +34,7 @@ interface RunOpts {
   learnFrom?: string;
 }
 
+/** Registers `flowscout run` (see above). */
 export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('run')
