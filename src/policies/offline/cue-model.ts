@@ -121,7 +121,10 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
       ts.uses++;
       bump(ts.previous, index === 0 ? '^' : record.calls[index - 1]!.tool);
       bump(ts.positions, index);
-      if (clauses.length === record.calls.length) ts.clauses.push(clauses[index]!);
+      // The clause that asked for this call: the same position, or the proportional one when counts differ.
+      const n = record.calls.length;
+      const k = clauses.length === n || n <= 1 ? index : Math.round((index * (clauses.length - 1)) / (n - 1));
+      if (clauses[k]) ts.clauses.push(clauses[k]!);
       const schema = tool.inputSchema as { properties?: Record<string, unknown> };
       const args = canonicalArgs(call.args, tool.inputSchema);
       const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));

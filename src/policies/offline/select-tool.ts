@@ -14,7 +14,7 @@ import type { ToolIndex } from './tool-index.js';
  * - BM25 of the whole query, weight 0.5;
  * - the node's `mined` tools, a soft prior, weight 0.3;
  * - learned from the records: how often the tool followed the tool called just before (or opened a
- *   log), weight 0.6.
+ *   log), weight 0.6, and how often it was used at all, weight 0.2.
  * Ties go to the candidate listed first.
  */
 
@@ -35,13 +35,17 @@ export function toolPosition(workflow: Workflow, nodeId: string): { index: numbe
   return { index: Math.max(0, toolIds.indexOf(nodeId)), count: toolIds.length };
 }
 
-/** The query clause meant for the node's position, when the clauses line up with the tool nodes. */
+/** The query clause meant for the node's position (the k-th request clause, or the proportional one when the counts differ). */
 export function clauseFor(query: string, workflow: Workflow, nodeId: string): string | undefined {
   const { index, count } = toolPosition(workflow, nodeId);
   const clauses = requestClauses(query, count);
   if (count <= 1 || clauses.length < 2) return undefined;
-  return clauses[index];
+  // Same position when the counts agree, else the proportional position (as the learning side aligns).
+  return clauses[clauses.length === count ? index : Math.round((index * (clauses.length - 1)) / (count - 1))];
 }
+
+/** Weight of how often the records used a tool (breaks ties between near-duplicate APIs). */
+const POPULARITY = 0.2;
 
 function normalise(list: Array<{ name: string; score: number }>): Map<string, number> {
   const max = Math.max(0, ...list.map((x) => x.score));
@@ -64,6 +68,7 @@ export function rankTools(input: SelectionInput, index: ToolIndex, model: CueMod
     follows.set(name, n);
     followTotal += n;
   }
+  const maxUses = Math.max(0, ...names.map((n) => model.tools.get(n)?.uses ?? 0));
   const scored = names.map((name, i) => ({
     name,
     i,
@@ -71,7 +76,8 @@ export function rankTools(input: SelectionInput, index: ToolIndex, model: CueMod
       (focused.get(name) ?? 0) +
       0.5 * (whole.get(name) ?? 0) +
       (mined.has(name) ? 0.3 : 0) +
-      (followTotal > 0 ? (0.6 * (follows.get(name) ?? 0)) / followTotal : 0),
+      (followTotal > 0 ? (0.6 * (follows.get(name) ?? 0)) / followTotal : 0) +
+      (maxUses > 0 ? (POPULARITY * (model.tools.get(name)?.uses ?? 0)) / maxUses : 0),
   }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   return scored.map(({ name, score }) => ({ name, score }));

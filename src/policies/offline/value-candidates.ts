@@ -30,7 +30,7 @@ const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|ju
 
 /** Words that start sentences or requests and are capitalised for that reason only. */
 const NOT_PROPER = new Set(
-  'January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I\'m I\'d I\'ll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let\'s Last Search Look Retrieve Fetch Pull Provide List'.split(
+  'January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I\'m I\'d I\'ll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let\'s Last Search Look Retrieve Fetch Pull Provide List Since Because However Although While If When Once After Before During Given Based Using Following Ok Okay Yes No Thanks Thank Hi Hello Great Next Lastly Finally Additionally Moreover'.split(
     ' ',
   ),
 );
@@ -41,6 +41,14 @@ function contextAt(text: string, start: number, end: number): { before: string[]
   const before = (text.slice(Math.max(0, start - 60), start).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-3);
   const after = (text.slice(end, end + 30).toLowerCase().match(/[a-z0-9]+/) ?? [''])[0] ?? '';
   return { before, after };
+}
+
+/** The first four-digit year (19xx/20xx) within 60 characters after `from`, else the last one before it. */
+function nearbyYear(text: string, from: number): string | undefined {
+  const after = /\b(19|20)\d{2}\b/.exec(text.slice(from, from + 60));
+  if (after) return after[0];
+  const before = text.slice(0, from).match(/\b(19|20)\d{2}\b/g);
+  return before ? before[before.length - 1] : undefined;
 }
 
 function pad(n: number): string {
@@ -66,13 +74,17 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const s = m.index ?? 0;
     add(`${m[1]}-${pad(Number(m[2]))}-${pad(Number(m[3]))}`, 'date', s, s + m[0].length, true);
   }
-  const monthFirst = new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?`, 'gi');
+  // "September 2-9, 2025" (a range), "September 3rd, 2025", "September 3rd" (the year from the nearest
+  // year written after it, else before it).
+  const monthFirst = new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[-–]\\s*(\\d{1,2})(?:st|nd|rd|th)?)?(?:,?\\s+(\\d{4}))?`, 'gi');
   for (const m of text.matchAll(monthFirst)) {
     const s = m.index ?? 0;
     if (isTaken(s, s + m[0].length)) continue;
     const month = MONTHS.findIndex((x) => x.startsWith(m[1]!.toLowerCase().slice(0, 3))) + 1;
-    const year = m[3] ?? '';
-    add(year ? `${year}-${pad(month)}-${pad(Number(m[2]))}` : `${pad(month)}-${pad(Number(m[2]))}`, 'date', s, s + m[0].length, true);
+    const year = m[4] ?? nearbyYear(text, s + m[0].length);
+    const date = (day: string) => (year ? `${year}-${pad(month)}-${pad(Number(day))}` : `${pad(month)}-${pad(Number(day))}`);
+    add(date(m[2]!), 'date', s, s + m[0].length, true);
+    if (m[3]) add(date(m[3]), 'date', s + m[0].indexOf(m[3], m[1]!.length + m[2]!.length), s + m[0].length);
   }
   const dayFirst = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\.?,?\\s+(\\d{4})`, 'gi');
   for (const m of text.matchAll(dayFirst)) {
