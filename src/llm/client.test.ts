@@ -156,9 +156,11 @@ describe('LLM client against the test server', () => {
     const r = await client.text({ prompt: 'x' });
     expect(r.usage.costUsd).toBeCloseTo(4);
     expect(client.stats()).toMatchObject({ costUsd: 4, unpricedRequests: 0 });
+    expect(client.priced).toBe(true);
     server!.push({ text: 'b' });
     const other = await client.forModel(`openai-compatible:${server!.baseURL}#unknown-model`);
     await other.text({ prompt: 'y' });
+    expect(other.priced).toBe(false);
     expect(client.stats()).toMatchObject({ calls: 2, unpricedRequests: 1 });
     expect(server!.requests[1]!.body.model).toBe('unknown-model');
   });

@@ -66,6 +66,8 @@ export interface LlmClient {
   /** The model string, shown in output. */
   readonly spec: string;
   readonly resolved: ResolvedModel;
+  /** False when the price table has no entry for the model: its cost is counted as $0 and output should say "cost unknown". */
+  readonly priced: boolean;
   text(req: LlmCallRequest): Promise<LlmResult<string>>;
   object<T>(req: LlmObjectRequest<T>): Promise<LlmResult<T>>;
   /** A client for another model string sharing this one's limiter, budget, prices, options and stats. */
@@ -244,6 +246,7 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
   return {
     spec,
     resolved,
+    priced: price.priced,
     text: (req) => run<string>(req, undefined),
     object: <T>(req: LlmObjectRequest<T>) => run<T>(req, req),
     async forModel(other: string) {

@@ -116,6 +116,16 @@ describe('LLM policy', () => {
     expect(lastUserMessage(server, 1)).toContain('tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)');
   });
 
+  it('repairs a native tool call to a tool that does not exist (instead of the JSON plan)', async () => {
+    const { policy, server } = await policyWith([
+      { toolCalls: [{ name: 'ghost_tool', arguments: { city: 'Paris' } }] },
+      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
+    ]);
+    const r = await policy.planToolCalls(toolReq());
+    expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
+    expect(lastUserMessage(server, 1)).toContain('no content (the model answered with a tool call or nothing)');
+  });
+
   it('gives up with an error after arguments fail the schema twice', async () => {
     const bad = { json: { calls: [{ tool: 'current_weather', args: { town: 'Paris' } }] } };
     const { policy, server } = await policyWith([bad, bad]);

@@ -177,8 +177,8 @@ describe('offline policy: LLM nodes by rule', () => {
     const text = String((await llm({ role: 'synthesize' }, 'Weather in Paris and AAPL quote?', [input])).output);
     const paragraphs = text.split('\n\n');
     expect(paragraphs).toHaveLength(3);
-    expect(paragraphs[1]).toBe('Current weather (weatherapi) for q Paris: name: Paris; temp_c: 21.5; text: Sunny; wind_kph: 11.2. The response was truncated, so only its first part is shown.');
-    expect(paragraphs[2]).toBe('Stock quote (alpha) for symbol AAPL: the call failed (HTTP 429 from provider), so this part could not be answered.');
+    expect(paragraphs[1]).toBe('Current weather (weatherapi) (q: Paris): name: Paris; temp_c: 21.5; text: Sunny; wind_kph: 11.2. The response was truncated, so only its first part is shown.');
+    expect(paragraphs[2]).toBe('Stock quote (alpha) (symbol: AAPL): the call failed (HTTP 429 from provider), so this part could not be answered.');
   });
 
   it('verifies by listing failed inputs', async () => {

@@ -87,8 +87,8 @@ export function summarizeOutput(output: unknown, max = 8): string {
 }
 
 function argText(args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  return parts.length > 0 ? ` for ${parts.join(', ')}` : '';
+  const parts = Object.entries(args).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** One paragraph per call: what was asked, what came back (or the error), and whether it was cut. */
