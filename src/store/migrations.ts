@@ -35,7 +35,8 @@ export const MIGRATIONS: readonly Migration[] = [
         iterations_done INTEGER NOT NULL DEFAULT 0,
         since_improvement INTEGER NOT NULL DEFAULT 0,
         best_candidate TEXT,
-        usage TEXT
+        usage TEXT,
+        result TEXT
       );
       CREATE TABLE candidates (
         run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,

@@ -64,6 +64,7 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     if (patch.bestCandidate !== undefined) cols.best_candidate = patch.bestCandidate;
     if (patch.usage !== undefined) cols.usage = json(patch.usage);
     if (patch.outDir !== undefined) cols.out_dir = text(patch.outDir);
+    if (patch.result !== undefined) cols.result = json(patch.result);
     const set = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
     db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...cols, id });
   };
@@ -168,7 +169,7 @@ function toRun(r: Row): RunRow {
     iterationsDone: r.iterations_done as number,
     sinceImprovement: r.since_improvement as number,
   };
-  const extra = { stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage) };
+  const extra = { stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result) };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (run as unknown as Row)[k] = v;
   return run;
 }

@@ -28,6 +28,8 @@ export interface RunRow {
   bestCandidate?: string;
   /** Model usage and memo counters so far. */
   usage?: Record<string, unknown>;
+  /** The final summary (best candidate, test-set scores), once the run has ended. */
+  result?: Record<string, unknown>;
 }
 
 /** One candidate workflow of a run (a search-tree node). */
@@ -79,5 +81,5 @@ export interface IterationCommit {
   memo?: Array<{ key: string; observation: unknown }>;
   /** The iteration's table row (absent for the root). */
   iteration?: { iteration: number; data: Record<string, unknown> };
-  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir'>>;
+  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result'>>;
 }

@@ -6,10 +6,12 @@ import { registerImport } from './import.js';
 import { registerMine } from './mine.js';
 import { registerRender } from './render.js';
 import { registerRun } from './run.js';
+import { registerRuns } from './runs.js';
+import { registerSearch } from './search.js';
 import { registerValidate } from './validate.js';
 
 /** A CLI command: adds itself to the program. Each lives in its own file in this folder. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns];

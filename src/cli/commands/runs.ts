@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import type { IterationRow } from '../../search/search-context.js';
+import { TABLE_HEADER, formatRow } from '../../search/format-search.js';
+import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
+import type { RunRow } from '../../store/types.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout runs list` and `flowscout runs show <id>`: what the store holds about past searches —
+ * their status, labels, best candidate and scores, and (show) the per-iteration table and the
+ * candidate tree. Reads only; a missing store is a clear NOT_FOUND.
+ */
+export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
+  const cmd = program.command('runs').description('list and show stored search runs');
+  cmd
+    .command('list')
+    .description('list the runs in the store, newest first')
+    .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
+    .option('--json', 'print JSON')
+    .action((opts: { db: string; json?: boolean }) => {
+      const store = openStore(opts.db, { mustExist: true });
+      try {
+        const runs = store.listRuns();
+        if (opts.json) return io.out(JSON.stringify(runs.map(brief), null, 2));
+        if (runs.length === 0) return io.out(`no runs in ${store.file}`);
+        io.out(' run                          status   iterations  best   S_val  strategy  started                   policy / judge / optimizer');
+        for (const r of runs) {
+          const b = brief(r);
+          io.out(` ${r.id.padEnd(28)} ${r.status.padEnd(8)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+  cmd
+    .command('show')
+    .description('show one run: settings, result, per-iteration table and candidates')
+    .argument('<run>', 'run id (see `flowscout runs list`)')
+    .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
+    .option('--json', 'print JSON')
+    .action((id: string, opts: { db: string; json?: boolean }) => {
+      const store = openStore(opts.db, { mustExist: true });
+      try {
+        const run = store.getRun(id);
+        const candidates = store.loadCandidates(id).map(({ workflow: _w, feedback: _f, plan: _p, ...c }) => c);
+        const iterations = store.loadIterations(id).map((r) => r.data as unknown as IterationRow);
+        if (opts.json) return io.out(JSON.stringify({ run, iterations, candidates }, null, 2));
+        io.out(`Run ${run.id} (${run.status}${run.stopReason ? `: ${run.stopReason}` : ''})`);
+        io.out(`  started ${run.createdAt}, updated ${run.updatedAt}; strategy ${run.strategy}, seed ${run.seed}, ${run.iterationsDone} iterations`);
+        io.out(`  policy: ${run.policyLabel} · judge: ${run.judgeLabel} · optimizer: ${run.optimizerLabel}`);
+        if (run.recordsFile) io.out(`  records: ${run.recordsFile}`);
+        if (run.outDir) io.out(`  output: ${run.outDir}`);
+        const res = run.result as { bestVal?: { score?: number; tc?: number; es?: number }; g0Val?: { score?: number }; test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } } } | undefined;
+        if (run.bestCandidate) io.out(`  best: ${run.bestCandidate}${res?.bestVal?.score !== undefined ? ` (validation ${res.bestVal.score.toFixed(3)}, G0 ${res.g0Val?.score?.toFixed(3) ?? '-'})` : ''}`);
+        if (res?.test) io.out(`  test (${res.test.records} records): G0 TC ${res.test.g0.tc.toFixed(3)} ES ${res.test.g0.es.toFixed(3)} → best TC ${res.test.best.tc.toFixed(3)} ES ${res.test.best.es.toFixed(3)}`);
+        if (iterations.length) {
+          io.out(TABLE_HEADER);
+          for (const r of iterations) io.out(formatRow(r));
+        }
+        io.out(` candidates (${candidates.length}):`);
+        for (const c of candidates) {
+          io.out(`  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+};
+
+function brief(r: RunRow): { id: string; status: string; iterations: number; best?: string; bestVal?: number; strategy: string; createdAt: string; policy: string; judge: string; optimizer: string } {
+  const res = r.result as { bestVal?: { score?: number } } | undefined;
+  return {
+    id: r.id,
+    status: r.status,
+    iterations: r.iterationsDone,
+    ...(r.bestCandidate ? { best: r.bestCandidate } : {}),
+    ...(res?.bestVal?.score !== undefined ? { bestVal: res.bestVal.score } : {}),
+    strategy: r.strategy,
+    createdAt: r.createdAt,
+    policy: r.policyLabel,
+    judge: r.judgeLabel,
+    optimizer: r.optimizerLabel,
+  };
+}

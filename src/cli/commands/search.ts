@@ -1,0 +1,180 @@
+import { spinner } from '@clack/prompts';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { parseSplitRatio } from '../../records/split.js';
+import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
+import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
+import { prepareSearch, searchSettings, type SearchConfig } from '../../search/prepare-search.js';
+import { runSearch } from '../../search/run-search.js';
+import type { IterationRow } from '../../search/search-context.js';
+import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout search`: the Workflow Optimizer (DESIGN.md, "Search"; issue #7). Mines G0 from D_opt,
+ * runs MCTS (or beam search) with the optimizer, prints one table row per iteration (and a progress
+ * line on a terminal), stores every candidate so `--resume <run>` can continue after a crash, and
+ * writes the best candidate as JSON, a TypeScript module and a Mermaid diagram, plus `search.json`.
+ * A budget that runs out ends the run cleanly (exit 0) with the best-so-far files written.
+ */
+
+interface SearchFlags {
+  records?: string;
+  tools?: string;
+  model?: string;
+  optimizerModel?: string;
+  judgeModel?: string;
+  iterations: string;
+  patience: string;
+  children: string;
+  split: string;
+  splitBy: string;
+  seed: string;
+  out?: string;
+  db: string;
+  resume?: string;
+  json?: boolean;
+  strategy: string;
+  start: string;
+  memo: boolean;
+  budgetCalls?: string;
+  budgetTokens?: string;
+  budgetUsd?: string;
+  budgetMinutes?: string;
+  concurrency: string;
+  force?: boolean;
+}
+
+export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('search')
+    .description('search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)')
+    .option('--records <file>', 'records JSONL (split into D_opt, D_val, D_test)')
+    .option('--tools <config>', 'tool config (tools.config.json) giving the tools T')
+    .option('--model <spec>', 'model of the execution policy (default: FLOWSCOUT_MODEL, else offline)')
+    .option('--optimizer-model <spec>', 'model of the optimizer (default: --model; offline = rule-based optimizer)')
+    .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
+    .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', '30')
+    .option('--patience <n>', 'P: stop after this many iterations without a better validation score', '5')
+    .option('--children <n>', 'children per node before selection descends', '3')
+    .option('--split <ratio>', 'opt:val:test ratio', '5:2:3')
+    .option('--split-by <unit>', 'split single records (record) or whole groups (group)', 'record')
+    .option('--seed <n>', 'seed of the split and the search', '0')
+    .option('--out <dir>', 'output folder (default .flowscout/runs/<run id>/)')
+    .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
+    .option('--resume <run>', 'continue a stored run (its settings are reused)')
+    .option('--json', 'print one JSON object at the end instead of the table')
+    .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
+    .option('--start <name>', 'mined (G0 from D_opt), plain (NoMiner skeleton) or llm-only (no tool nodes)', 'mined')
+    .option('--no-memo', 'do not reuse node outputs across candidates')
+    .option('--budget-calls <n>', 'stop after this many LLM requests')
+    .option('--budget-tokens <n>', 'stop after this many tokens')
+    .option('--budget-usd <x>', 'stop after spending this much (USD)')
+    .option('--budget-minutes <m>', 'stop after this much wall time')
+    .option('--concurrency <n>', 'records evaluated at once (and model calls in flight)', '4')
+    .option('--force', 'write into a non-empty --out folder')
+    .action(async (flags: SearchFlags) => {
+      const budget = {
+        ...(flags.budgetCalls !== undefined ? { calls: int(flags.budgetCalls, '--budget-calls', 0) } : {}),
+        ...(flags.budgetTokens !== undefined ? { tokens: int(flags.budgetTokens, '--budget-tokens', 0) } : {}),
+        ...(flags.budgetUsd !== undefined ? { usd: num(flags.budgetUsd, '--budget-usd') } : {}),
+        ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
+      };
+      const config = flags.resume ? undefined : configFrom(flags, budget);
+      if (flags.out) checkOutDir(flags.out, { force: Boolean(flags.force) });
+      const store = openStore(flags.db);
+      try {
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget });
+        try {
+          await runAndReport(prepared, flags, io);
+        } finally {
+          await prepared.close();
+        }
+      } finally {
+        store.close();
+      }
+    });
+};
+
+async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
+  const { input, labels, runId, outDir } = prepared;
+  const total = input.settings.iterations;
+  const s = io.isTTY && !flags.json ? spinner() : undefined;
+  let last: IterationRow | undefined;
+  if (!flags.json) {
+    io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
+    io.out(labelsLine(labels));
+    io.out(TABLE_HEADER);
+  }
+  s?.start(progressLine(Math.min(total, (last?.iteration ?? 0) + 1), total, last));
+  const result = await runSearch({
+    ...input,
+    onIteration: (row) => {
+      last = row;
+      if (flags.json) return;
+      if (s) s.stop(formatRow(row));
+      else io.out(formatRow(row));
+      if (s && row.iteration < total) s.start(progressLine(row.iteration + 1, total, row));
+    },
+  });
+  s?.stop(`search ended: ${result.stopReason}`);
+  const files = writeSearchArtifacts(outDir, result, labels, { runId });
+  if (flags.json) {
+    io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
+    return;
+  }
+  if (result.stopKind === 'budget') io.out(`Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`);
+  io.out(formatSummary(result, labels, { runId, outDir, files }));
+}
+
+function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
+  if (!flags.records || !flags.tools) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'search needs --records <file> and --tools <config> (or --resume <run>)', hint: 'For example: flowscout import traject --domain Finance --out data/finance, then flowscout search --records data/finance/records.jsonl --tools data/finance/tools.config.json' });
+  }
+  parseSplitRatio(flags.split);
+  const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
+  const start = oneOf(flags.start, ['mined', 'plain', 'llm-only'] as const, '--start');
+  const splitBy = oneOf(flags.splitBy, ['record', 'group'] as const, '--split-by');
+  const settings = searchSettings({
+    strategy: strategy === 'none' ? 'mcts' : strategy,
+    iterations: int(flags.iterations, '--iterations', 0),
+    patience: int(flags.patience, '--patience', 1),
+    children: int(flags.children, '--children', 1),
+    seed: int(flags.seed, '--seed', 0),
+    concurrency: int(flags.concurrency, '--concurrency', 1),
+    llmOnly: start === 'llm-only',
+  });
+  return {
+    records: flags.records,
+    tools: flags.tools,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.optimizerModel ? { optimizerModel: flags.optimizerModel } : {}),
+    ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+    split: flags.split,
+    splitBy,
+    start,
+    strategy,
+    memo: flags.memo,
+    settings,
+    budget,
+    ...(flags.out ? { outDir: flags.out } : {}),
+  };
+}
+
+function oneOf<T extends string>(value: string, options: readonly T[], flag: string): T {
+  if ((options as readonly string[]).includes(value)) return value as T;
+  throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be one of ${options.join(', ')}, got '${value}'`, hint: `For example ${flag} ${options[0]}.` });
+}
+
+function int(text: string, flag: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${Math.max(min, 3)}.` });
+  return n;
+}
+
+function num(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a number ≥ 0, got '${text}'`, hint: `For example ${flag} 2.5.` });
+  return n;
+}

@@ -1,0 +1,46 @@
+import type { SearchContext, IterationRow } from './search-context.js';
+import type { StepOutcome } from './step.js';
+import { toRow, type Candidate, type SearchTree } from './tree.js';
+
+/**
+ * Persisting one iteration (issue #7, "write each iteration's results in one transaction"): the new
+ * child, every candidate whose statistics changed, the child's per-record evaluations, the memo
+ * entries learned meanwhile, the table row and the run's counters go to the store together.
+ */
+
+export interface LoopState {
+  tree: SearchTree;
+  iterationsDone: number;
+  sinceImprovement: number;
+  /** Tool calls and node runs done so far (the table's counters). */
+  toolCalls: number;
+}
+
+export function usageOf(ctx: SearchContext, state: LoopState): Record<string, unknown> {
+  const spent = ctx.budget?.budget.spent();
+  return {
+    llmCalls: spent?.llmCalls ?? 0,
+    tokens: spent?.tokens ?? 0,
+    costUsd: spent?.costUsd ?? 0,
+    toolCalls: state.toolCalls,
+    ...(ctx.memo ? ctx.memo.savings() : {}),
+  };
+}
+
+export function commitIteration(ctx: SearchContext, state: LoopState, outcome: StepOutcome | undefined, touched: readonly Candidate[], row: IterationRow | undefined): void {
+  const memo = ctx.memo?.drain() ?? [];
+  if (!ctx.store) return;
+  const { store, runId } = ctx.store;
+  store.commitIteration(runId, {
+    candidates: touched.map(toRow),
+    evaluations: outcome?.evaluations ?? [],
+    memo,
+    ...(row ? { iteration: { iteration: row.iteration, data: row as unknown as Record<string, unknown> } } : {}),
+    run: {
+      iterationsDone: state.iterationsDone,
+      sinceImprovement: state.sinceImprovement,
+      bestCandidate: state.tree.best().id,
+      usage: usageOf(ctx, state),
+    },
+  });
+}

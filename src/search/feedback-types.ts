@@ -1,0 +1,165 @@
+import type { EsDimension } from '../metrics/types.js';
+
+/**
+ * The feedback of one candidate (DESIGN.md, "Search": the optimizer "reads the node's cached
+ * feedback — trace mismatches, failed calls, low-scoring answers, node observations"). Plain JSON:
+ * it is cached in the candidate, stored, and read by both optimizers. Every pattern carries its
+ * evidence (how many records show it) and a one-line text for prompts and people.
+ */
+
+export interface Count {
+  name: string;
+  count: number;
+}
+
+interface PatternBase {
+  /** Records of the evaluation that show the pattern (the ranking key). */
+  evidence: number;
+  text: string;
+}
+
+/** Reference calls the workflow did not make, grouped by where they belong (between the nodes of the aligned calls around them). */
+export interface MissingCallPattern extends PatternBase {
+  kind: 'missing-call';
+  after?: string;
+  before?: string;
+  tools: Count[];
+  calls: number;
+  /** Argument keys the missing calls use, most common first (what a new position must fill). */
+  argKeys: Count[];
+}
+
+/** A conditional position that was skipped in records whose reference has calls at its place. */
+export interface SkippedNeededPattern extends PatternBase {
+  kind: 'skipped-needed';
+  node: string;
+  /** The node whose guarded edge decided to skip it (a judge), when there is one. */
+  judge?: string;
+  tools: Count[];
+}
+
+/** A reference tool the workflow never called in records whose reference has it. */
+export interface NeverCalledPattern extends PatternBase {
+  kind: 'never-called';
+  tool: string;
+  /** Records whose reference calls the tool. */
+  referenceRecords: number;
+  /** Most common slot of its missing calls. */
+  after?: string;
+  before?: string;
+}
+
+/** A position that chose another tool than the reference at the same place. */
+export interface WrongToolPattern extends PatternBase {
+  kind: 'wrong-tool';
+  node: string;
+  got: Count[];
+  expected: Count[];
+}
+
+/** Calls of the right tool with wrong values for one argument. */
+export interface WrongArgsPattern extends PatternBase {
+  kind: 'wrong-args';
+  tool: string;
+  key: string;
+  nodes: string[];
+  calls: number;
+  examples: Array<{ got: unknown; expected: unknown }>;
+}
+
+/** Calls a node made that the reference does not have. */
+export interface ExtraCallsPattern extends PatternBase {
+  kind: 'extra-calls';
+  node: string;
+  extra: number;
+  /** All calls the node made (extra + aligned). */
+  calls: number;
+  /** Records in which the node made at least one aligned (useful) call. */
+  usefulIn: number;
+  tools: Count[];
+}
+
+/** Calls that returned an error. */
+export interface FailedCallsPattern extends PatternBase {
+  kind: 'failed-calls';
+  node: string;
+  tool: string;
+  count: number;
+  errors: string[];
+}
+
+/** A node that failed as a whole (no valid plan, no call, a model error). */
+export interface NodeErrorPattern extends PatternBase {
+  kind: 'node-error';
+  node: string;
+  count: number;
+  errors: string[];
+}
+
+/** The workflow makes fewer (or more) calls than the references. */
+export interface CallCountPattern extends PatternBase {
+  kind: 'call-count';
+  direction: 'fewer' | 'more';
+  meanK: number;
+  meanKHat: number;
+}
+
+/** Low answer scores, in particular where the trace was right (the synthesizer's fault). */
+export interface LowAnswersPattern extends PatternBase {
+  kind: 'low-answers';
+  /** Records among the low ones whose tool calls were all correct (TC = 1). */
+  correctTrace: number;
+  /** Mean judge dimensions over all records. */
+  dims: Record<EsDimension, number>;
+  /** Dimensions from weakest to strongest. */
+  weakest: EsDimension[];
+}
+
+export type FeedbackPattern =
+  | MissingCallPattern
+  | NeverCalledPattern
+  | SkippedNeededPattern
+  | WrongToolPattern
+  | WrongArgsPattern
+  | ExtraCallsPattern
+  | FailedCallsPattern
+  | NodeErrorPattern
+  | CallCountPattern
+  | LowAnswersPattern;
+
+/** A low-scoring answer, shown to the optimizer. */
+export interface WorstAnswer {
+  id: string;
+  query: string;
+  answer: string;
+  reference: string;
+  es: number;
+  tc: number;
+  dims: Record<EsDimension, number>;
+  rationale?: string;
+}
+
+/** What each tool node did over the evaluation. */
+export interface NodeSummary {
+  node: string;
+  runs: number;
+  errors: number;
+  skipped: number;
+  calls: number;
+  /** Calls that matched a reference call. */
+  matched: number;
+  /** Tools of its calls that matched the reference (or had only wrong arguments): what the node does right. */
+  matchedTools: Count[];
+}
+
+export interface Feedback {
+  records: number;
+  reward: number;
+  tc: number;
+  es: number;
+  patterns: FeedbackPattern[];
+  worst: WorstAnswer[];
+  nodes: NodeSummary[];
+  /** The condensed text given to an LLM optimizer (at most `maxChars`). */
+  text: string;
+}

@@ -1,0 +1,166 @@
+import type { Workflow } from '../graph/schema.js';
+import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
+import type { TaskRecord } from '../records/schema.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import { alignCalls, type CallAlignment } from './align-calls.js';
+import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, wrongArgs, wrongTools } from './feedback-calls.js';
+import type { RecordEvaluation } from './evaluate.js';
+import { formatFeedback } from './feedback-text.js';
+import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
+
+export type * from './feedback-types.js';
+
+/**
+ * Builds a candidate's feedback from its evaluation (DESIGN.md, "Search"): per record, the
+ * tool-call mismatches against the reference (`alignCalls`: missing, extra, wrong tool, wrong
+ * arguments with the differing keys and values), failed calls and node errors, and the judge's
+ * dimensions; then aggregated into patterns over all records ("reference tool X never called in
+ * 12/40 records", "node t2 picks Y where the reference has X in 9 records", "argument `symbol`
+ * wrong in 7 calls of Z: got 'Apple', expected 'AAPL'"), ranked by evidence (records showing it),
+ * and condensed to a character budget for prompts.
+ */
+
+export interface FeedbackOptions {
+  tools?: readonly ToolDescriptor[];
+  /** Character budget of `text` (default 4000). */
+  maxChars?: number;
+  /** Lowest-scoring answers kept (default 3). */
+  worst?: number;
+}
+
+export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {
+  const n = perRecord.length;
+  const aligned = perRecord.map((r, i) => ({ r, record: records[i]!, a: alignCalls(records[i]!.calls, r.trace, r.detail) }));
+  const patterns: FeedbackPattern[] = [
+    ...missingPatterns(aligned.map((x) => x.a), n),
+    ...neverCalled(aligned, n),
+    ...skippedNeeded(workflow, aligned, n),
+    ...wrongTools(aligned.map((x) => x.a), n),
+    ...wrongArgs(aligned.map((x) => x.a), n),
+    ...extraCalls(aligned.map((x) => x.a), n),
+    ...failures(perRecord, n),
+    ...callCount(perRecord, n),
+    ...lowAnswers(perRecord, n),
+  ].sort((a, b) => b.evidence - a.evidence || kindRank(a) - kindRank(b) || a.text.localeCompare(b.text));
+  const worst = worstAnswers(perRecord, records, opts.worst ?? 3);
+  const nodes = nodeSummaries(workflow, aligned);
+  const mean = (f: (r: RecordEvaluation) => number) => (n ? perRecord.reduce((s, r) => s + f(r), 0) / n : 0);
+  const tc = mean((r) => r.tc);
+  const es = mean((r) => r.es);
+  const fb: Omit<Feedback, 'text'> = { records: n, reward: (tc + es) / 2, tc, es, patterns, worst, nodes };
+  return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
+}
+
+const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'extra-calls', 'failed-calls', 'node-error', 'call-count', 'low-answers'];
+const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
+
+function failures(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
+  const calls = new Map<string, { node: string; tool: string; count: number; errors: string[]; records: Set<string> }>();
+  const nodes = new Map<string, { count: number; errors: string[] }>();
+  for (const r of perRecord) {
+    for (const obs of r.trace.observations) {
+      for (const c of obs.calls ?? []) {
+        if (c.status !== 'error') continue;
+        const id = `${obs.nodeId}\u0000${c.tool}`;
+        const e = calls.get(id) ?? { node: obs.nodeId, tool: c.tool, count: 0, errors: [], records: new Set<string>() };
+        e.count++;
+        e.records.add(r.id);
+        addDistinct(e.errors, c.error ?? 'error');
+        calls.set(id, e);
+      }
+      if (obs.status === 'error' && !(obs.calls ?? []).some((c) => c.status === 'error')) {
+        const e = nodes.get(obs.nodeId) ?? { count: 0, errors: [] };
+        e.count++;
+        addDistinct(e.errors, obs.error ?? 'error');
+        nodes.set(obs.nodeId, e);
+      }
+    }
+  }
+  return [
+    ...[...calls.values()].map((e) => ({
+      kind: 'failed-calls' as const,
+      node: e.node,
+      tool: e.tool,
+      count: e.count,
+      errors: e.errors,
+      evidence: e.records.size,
+      text: `${e.count} calls of ${e.tool} by node ${e.node} failed (${e.records.size}/${n} records): ${e.errors[0]}`,
+    })),
+    ...[...nodes.entries()].map(([node, e]) => ({
+      kind: 'node-error' as const,
+      node,
+      count: e.count,
+      errors: e.errors,
+      evidence: e.count,
+      text: `node ${node} failed in ${e.count}/${n} records: ${e.errors[0]}`,
+    })),
+  ];
+}
+
+function callCount(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
+  if (n === 0) return [];
+  const meanK = perRecord.reduce((s, r) => s + r.detail.k, 0) / n;
+  const meanKHat = perRecord.reduce((s, r) => s + r.detail.kHat, 0) / n;
+  const fewer = perRecord.filter((r) => r.detail.kHat < r.detail.k).length;
+  const more = perRecord.filter((r) => r.detail.kHat > r.detail.k).length;
+  const direction = fewer >= more ? 'fewer' : 'more';
+  const evidence = Math.max(fewer, more);
+  if (evidence === 0) return [];
+  return [{ kind: 'call-count', direction, meanK, meanKHat, evidence, text: `the workflow makes ${direction} calls than the reference in ${evidence}/${n} records (mean ${meanKHat.toFixed(1)} vs ${meanK.toFixed(1)})` }];
+}
+
+function lowAnswers(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
+  if (n === 0) return [];
+  const dims = Object.fromEntries(ES_DIMENSIONS.map((d) => [d, perRecord.reduce((s, r) => s + r.dims[d], 0) / n])) as Record<EsDimension, number>;
+  const weakest = [...ES_DIMENSIONS].sort((a, b) => dims[a] - dims[b]);
+  const meanEs = perRecord.reduce((s, r) => s + r.es, 0) / n;
+  const low = perRecord.filter((r) => r.es < meanEs || r.es < 0.5);
+  if (low.length === 0) return [];
+  const correctTrace = low.filter((r) => r.tc >= 0.999).length;
+  const dimText = weakest.map((d) => `${d} ${dims[d].toFixed(2)}`).join(', ');
+  return [{ kind: 'low-answers', correctTrace, dims, weakest, evidence: low.length, text: `${low.length}/${n} answers score below the mean ES ${meanEs.toFixed(2)} (${correctTrace} of them with all tool calls right); judge dimensions: ${dimText}` }];
+}
+
+function worstAnswers(perRecord: readonly RecordEvaluation[], records: readonly TaskRecord[], k: number): WorstAnswer[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return [...perRecord]
+    .sort((a, b) => a.es - b.es || a.id.localeCompare(b.id))
+    .slice(0, k)
+    .map((r) => {
+      const rec = byId.get(r.id)!;
+      const w: WorstAnswer = { id: r.id, query: cut(rec.query, 240), answer: cut(r.trace.answer, 300), reference: cut(rec.reference, 300), es: r.es, tc: r.tc, dims: r.dims };
+      if (r.rationale) w.rationale = cut(r.rationale, 200);
+      return w;
+    });
+}
+
+function nodeSummaries(workflow: Workflow, xs: Array<{ r: RecordEvaluation; a: CallAlignment; record: TaskRecord }>): NodeSummary[] {
+  return workflow.nodes
+    .filter((nd) => nd.kind === 'tool')
+    .map((nd) => {
+      const s: NodeSummary = { node: nd.id, runs: 0, errors: 0, skipped: 0, calls: 0, matched: 0, matchedTools: [] };
+      const matchedTools: string[] = [];
+      for (const { r, a, record } of xs) {
+        const obs = r.trace.observations.find((o) => o.nodeId === nd.id);
+        if (!obs || obs.status === 'skipped') s.skipped++;
+        else s.runs++;
+        if (obs?.status === 'error') s.errors++;
+        s.calls += a.predNodes.filter((p) => p === nd.id).length;
+        for (const [ref, node] of a.matchedNodes) if (node === nd.id) matchedTools.push(record.calls[ref]!.tool);
+        for (const w of a.wrongArgs) if (w.node === nd.id) matchedTools.push(w.tool);
+      }
+      s.matched = [...xs].reduce((n, x) => n + [...x.a.matchedNodes.values()].filter((p) => p === nd.id).length, 0);
+      s.matchedTools = tally(matchedTools);
+      return s;
+    });
+}
+
+function addDistinct(list: string[], msg: string): void {
+  const m = cut(msg, 160);
+  if (list.length < 3 && !list.includes(m)) list.push(m);
+}
+
+export function cut(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}

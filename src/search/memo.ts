@@ -1,0 +1,65 @@
+import type { NodeMemo } from '../runtime/memo.js';
+import type { NodeObservation } from '../runtime/trace.js';
+
+/**
+ * The search's node memo (DESIGN.md, "Search", beyond the paper: node executions memoized by record,
+ * the node's definition and everything upstream of it, and the policy — the key is the runtime's
+ * `nodeMemoKey`). An in-memory map that also remembers which entries are new since the last `drain`,
+ * so the search persists them in the same store transaction as the iteration that produced them, and
+ * counts what it saved: node runs, tool calls and LLM calls not repeated.
+ *
+ * Soundness: for the offline policy and replayed tools a node's observation is a pure function of the
+ * key, so a memoized search reaches exactly the results of an unmemoized one (tested). For an LLM
+ * policy a node's output is one sample; reusing it is what a cache of "what this node produced for
+ * this record under this upstream" means, and it makes sibling candidates differ only where their
+ * definitions differ (common random numbers), which is what the search compares. `--no-memo` turns
+ * it off.
+ */
+
+export interface MemoSavings {
+  /** Node executions answered from the memo. */
+  nodeRunsSaved: number;
+  /** Tool calls those executions had made. */
+  toolCallsSaved: number;
+  /** Model requests those executions had made. */
+  llmCallsSaved: number;
+}
+
+export interface SearchMemo extends NodeMemo {
+  savings(): MemoSavings;
+  /** Entries added since the last drain (to persist them). */
+  drain(): Array<{ key: string; observation: NodeObservation }>;
+  size(): number;
+}
+
+/** Creates the memo, preloaded with persisted entries (a resumed run). */
+export function createSearchMemo(initial: Iterable<{ key: string; observation: unknown }> = [], start: Partial<MemoSavings> = {}): SearchMemo {
+  const map = new Map<string, NodeObservation>();
+  for (const e of initial) map.set(e.key, e.observation as NodeObservation);
+  let fresh: Array<{ key: string; observation: NodeObservation }> = [];
+  const saved: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0, ...start };
+  return {
+    get(key) {
+      const hit = map.get(key);
+      if (hit) {
+        saved.nodeRunsSaved++;
+        saved.toolCallsSaved += hit.calls?.length ?? 0;
+        saved.llmCallsSaved += hit.usage?.llmCalls ?? 0;
+      }
+      return hit;
+    },
+    set(key, observation) {
+      if (map.has(key)) return;
+      const copy = structuredClone(observation);
+      map.set(key, copy);
+      fresh.push({ key, observation: copy });
+    },
+    savings: () => ({ ...saved }),
+    drain() {
+      const out = fresh;
+      fresh = [];
+      return out;
+    },
+    size: () => map.size,
+  };
+}

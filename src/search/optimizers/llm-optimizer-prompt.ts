@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { EditPlanSchema } from '../../graph/edits/edit-schema.js';
+import { LLM_ROLES, type Workflow } from '../../graph/schema.js';
+import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import type { Feedback } from '../feedback-types.js';
+
+/**
+ * The LLM optimizer's prompts (DESIGN.md, "Search: expand"; issue #7: "a prompt with the workflow,
+ * the feedback, the edit-plan schema and the prompt-template library"). Pure text builders.
+ */
+
+export const OPTIMIZER_SYSTEM = [
+  'You are the workflow optimizer of FlowScout. A workflow is a directed acyclic graph of LLM nodes and tool-calling',
+  'nodes that answers user requests of one domain by calling real tools. You receive the workflow, feedback from running',
+  'it on past requests whose correct tool calls and answers are known, and the tools available. You answer with an edit',
+  'plan: a JSON object that matches the edit-plan schema, with one focused change (usually 1-3 edits) that fixes the',
+  'problem with the most evidence in the feedback. Use existing node ids, new ids that are not taken, and tool names',
+  'from the tool list only. Keep exactly one plan node at the start and one synthesize node at the end.',
+].join(' ');
+
+/** The schema as it appears in the prompt (compact JSON). */
+export const EDIT_PLAN_JSON_SCHEMA = z.toJSONSchema(EditPlanSchema) as Record<string, unknown>;
+
+export interface OptimizerPromptInput {
+  workflow: Workflow;
+  feedback: Feedback;
+  tools: readonly ToolDescriptor[];
+  siblings: readonly string[];
+  toolNodesAllowed: boolean;
+  /** At most this many tools are listed (the ones the feedback names first). Default 40. */
+  maxTools?: number;
+}
+
+export function optimizerPrompt(input: OptimizerPromptInput): string {
+  const { meta: _meta, ...workflow } = input.workflow;
+  const sections = [
+    `## Workflow\n${JSON.stringify(workflow)}`,
+    `## Feedback from running it\n${input.feedback.text}`,
+    `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
+    `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
+  ];
+  if (input.siblings.length > 0) sections.push(`## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`);
+  if (!input.toolNodesAllowed) sections.push('## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.');
+  sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
+  sections.push('Answer with the edit plan as one JSON object and nothing else.');
+  return sections.join('\n\n');
+}
+
+/** The repair round: the first prompt, the rejected answer and why it was rejected. */
+export function repairPrompt(first: string, answer: string, problem: string): string {
+  return `${first}\n\n## Your previous answer\n${answer.slice(0, 4000)}\n\n## Why it cannot be applied\n${problem}\n\nReturn a corrected edit plan as one JSON object and nothing else.`;
+}
+
+function toolList(tools: readonly ToolDescriptor[], fb: Feedback, max: number): string {
+  const named = new Set<string>();
+  for (const p of fb.patterns) {
+    if ('tool' in p && typeof p.tool === 'string') named.add(p.tool);
+    for (const key of ['tools', 'expected', 'got'] as const) {
+      const list = (p as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(list)) for (const c of list) if (c && typeof c === 'object' && 'name' in c) named.add(String(c.name));
+    }
+  }
+  const ordered = [...tools].sort((a, b) => Number(named.has(b.name)) - Number(named.has(a.name)));
+  const shown = ordered.slice(0, max).map((t) => `- ${t.name}: ${firstLine(t.description).slice(0, 160)}`);
+  if (tools.length > max) shown.push(`- … ${tools.length - max} more tools`);
+  return shown.join('\n');
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim()) ?? '').trim();
+}

@@ -1,0 +1,235 @@
+import type { EditPlan } from '../../graph/edits/edit-schema.js';
+import { adjacency, entryIds, exitIds, topologicalOrder } from '../../graph/graph-utils.js';
+import type { ToolNode, Workflow } from '../../graph/schema.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
+
+/**
+ * The rule table of the offline optimizer (DESIGN.md, "the optimizer (LLM, or offline rule-based:
+ * missing, extra, wrong or badly-argued calls in the feedback become edits)"). Each feedback
+ * pattern maps to one or more candidate edits, each scored by its evidence (records showing the
+ * pattern) times a weight for how directly the edit addresses it:
+ *
+ * | pattern | edit | weight |
+ * | --- | --- | --- |
+ * | a position picks the wrong tool | `set_tool_hint`: the tools the references use there plus those it already gets right | 1.0 |
+ * | calls of a `many` position are extra | `set_calls 'one'` | 1.0 |
+ * | a position's calls are nearly all extra | `remove_node` (evidence: records where it was useless) | 1.0 |
+ * | a conditional position was skipped where it was needed | `remove_node` of its judge (the position always runs) | 0.9 |
+ * | reference calls missing at a slot / a reference tool never called | `add_node`: a tool position after the slot's node, its task from the tool's description, hinted with the slot's tools | 0.8 / 0.6 |
+ * | calls fail | `set_retry` 2 attempts on error | 0.7 |
+ * | a position is useful in some records and extra in others | `add_branch`: a judge makes it optional | 0.6 |
+ * | fewer calls than the references | `set_calls 'many'` on the position with most correct calls | 0.5 |
+ * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
+ * | low answer scores with correct calls | `set_prompt` of the synthesizer stressing the weakest judge dimensions | 0.5 |
+ */
+
+export interface RuleEdit {
+  /** One line naming the edit and its evidence (the child's edit summary). */
+  summary: string;
+  plan: EditPlan;
+  score: number;
+  /** Edits of one group on different nodes are also offered together as one plan. */
+  group?: string;
+}
+
+export interface RuleContext {
+  workflow: Workflow;
+  feedback: Feedback;
+  tools: ReadonlyMap<string, ToolDescriptor>;
+  /** False in the LLM-only variant: no edit that adds or needs tool nodes. */
+  allowToolNodes: boolean;
+}
+
+type Gen = (p: FeedbackPattern, ctx: RuleContext) => RuleEdit[];
+
+const top = (cs: readonly Count[], k: number, min = 1) => cs.filter((c) => c.count >= min).slice(0, k).map((c) => c.name);
+
+function toolNode(w: Workflow, id: string | undefined): ToolNode | undefined {
+  const n = id === undefined ? undefined : w.nodes.find((x) => x.id === id);
+  return n?.kind === 'tool' ? n : undefined;
+}
+
+function edit(summary: string, score: number, ...edits: EditPlan['edits']): RuleEdit {
+  return { summary, plan: { summary, edits }, score };
+}
+
+function grouped(group: string, e: RuleEdit): RuleEdit {
+  return { ...e, group };
+}
+
+const wrongTool: Gen = (p, { workflow, feedback }) => {
+  const node = p.kind === 'wrong-tool' ? toolNode(workflow, p.node) : undefined;
+  if (p.kind !== 'wrong-tool' || !node) return [];
+  const right = feedback.nodes.find((s) => s.node === p.node)?.matchedTools ?? [];
+  const hint = [...new Set([...top(p.expected, 6), ...top(right, 4)])];
+  const out = [edit(`set_tool_hint ${p.node} → ${hint.length} tools: it picks ${p.got[0]?.name} where the reference has ${p.expected[0]?.name} (${p.evidence} records)`, p.evidence, { op: 'set_tool_hint', id: p.node, tools: hint })];
+  if (biasedTask(p, node)) {
+    out.push(grouped('neutral tasks', edit(`set_task ${p.node} neutral: it picks ${p.got[0]!.name} in ${p.got[0]!.count} of ${sum(p.got)} wrong calls while the reference uses ${p.expected.length} tools there`, p.evidence, { op: 'set_task', id: p.node, task: neutralTask(workflow, p.node) })));
+  }
+  return out;
+};
+
+/** A task that pulls every query to one tool while the references use many at this position. */
+function biasedTask(p: Extract<FeedbackPattern, { kind: 'wrong-tool' }>, node: ToolNode): boolean {
+  return p.got.length > 0 && p.got[0]!.count >= 0.5 * sum(p.got) && p.expected.length >= 3 && node.task !== NEUTRAL_MARK && !node.task.startsWith(NEUTRAL_MARK);
+}
+
+const NEUTRAL_MARK = 'Look up what';
+
+/** A task naming no tool: the position's place in the request decides (its ordinal among the tool nodes). */
+function neutralTask(w: Workflow, id: string): string {
+  const kinds = new Map(w.nodes.map((n) => [n.id, n.kind]));
+  const toolIds = (topologicalOrder(adjacency(w)) ?? [...kinds.keys()]).filter((x) => kinds.get(x) === 'tool');
+  const k = toolIds.indexOf(id) + 1;
+  return `${NEUTRAL_MARK} part ${k} of the request asks for, with the tool that fits that part and the values the request gives for it.`;
+}
+
+const sum = (cs: readonly Count[]) => cs.reduce((n, c) => n + c.count, 0);
+
+const extra: Gen = (p, { workflow }) => {
+  if (p.kind !== 'extra-calls') return [];
+  const node = toolNode(workflow, p.node);
+  if (!node) return [];
+  const out: RuleEdit[] = [];
+  if (node.calls === 'many') out.push(grouped('calls one', edit(`set_calls ${p.node} one: ${p.extra} of its ${p.calls} calls are extra (${p.evidence} records)`, p.evidence, { op: 'set_calls', id: p.node, calls: 'one' })));
+  const useless = p.evidence - p.usefulIn;
+  if (p.extra >= 0.75 * p.calls && useless > 0) out.push(edit(`remove_node ${p.node}: ${p.extra} of its ${p.calls} calls are extra, useful in ${p.usefulIn} records`, useless, { op: 'remove_node', id: p.node }));
+  if (p.usefulIn > 0 && useless > 0) {
+    const question = `Does the request ask for what step ${p.node} looks up (${p.tools.slice(0, 2).map((t) => t.name.replace(/_for_.*/, '').replace(/_/g, ' ')).join(', ')})?`;
+    out.push(
+      edit(`add_branch need_${p.node}: make ${p.node} optional, extra in ${p.evidence} records, useful in ${p.usefulIn}`, 0.6 * Math.min(useless, p.usefulIn), {
+        op: 'add_branch',
+        judge: freeId(workflow, `need_${p.node}`),
+        field: 'needed',
+        question,
+        target: p.node,
+      }),
+    );
+  }
+  return out;
+};
+
+const skipped: Gen = (p, { workflow }) => {
+  if (p.kind !== 'skipped-needed' || !p.judge) return [];
+  const judge = workflow.nodes.find((n) => n.id === p.judge);
+  if (!judge || judge.kind !== 'llm' || judge.role !== 'judge') return [];
+  return [grouped('remove judges', edit(`remove_node ${p.judge}: ${p.node} always runs; it was skipped in ${p.evidence} records that needed it`, 0.9 * p.evidence, { op: 'remove_node', id: p.judge }))];
+};
+
+const missing: Gen = (p, ctx) => {
+  if (!ctx.allowToolNodes) return [];
+  if (p.kind === 'missing-call') return [addPosition(ctx, p.after, top(p.tools, 5), 0.8 * p.evidence, `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`)];
+  if (p.kind === 'never-called') return [addPosition(ctx, p.after, [p.tool], 0.6 * p.evidence, `${p.tool} never called (${p.evidence} records)`)];
+  return [];
+};
+
+const failed: Gen = (p, { workflow }) => {
+  if (p.kind !== 'failed-calls') return [];
+  const node = toolNode(workflow, p.node);
+  if (!node || (node.retry?.attempts ?? 1) >= 2) return [];
+  return [grouped('retries', edit(`set_retry ${p.node} 2 on error: ${p.count} calls of ${p.tool} failed (${p.evidence} records)`, 0.7 * p.evidence, { op: 'set_retry', id: p.node, attempts: 2, on: 'error' }))];
+};
+
+const fewer: Gen = (p, { workflow, feedback }) => {
+  if (p.kind !== 'call-count' || p.direction !== 'fewer') return [];
+  const best = [...feedback.nodes].filter((s) => toolNode(workflow, s.node)?.calls !== 'many').sort((a, b) => b.matched - a.matched || a.node.localeCompare(b.node))[0];
+  if (!best) return [];
+  return [edit(`set_calls ${best.node} many: fewer calls than the reference in ${p.evidence} records (${p.meanKHat.toFixed(1)} vs ${p.meanK.toFixed(1)})`, 0.5 * p.evidence, { op: 'set_calls', id: best.node, calls: 'many' })];
+};
+
+const args: Gen = (p, { workflow }) => {
+  if (p.kind !== 'wrong-args') return [];
+  return p.nodes.flatMap((id) => {
+    const node = toolNode(workflow, id);
+    if (!node || node.task.includes(`\`${p.key}\``)) return [];
+    const examples = p.examples.filter((x) => x.expected !== undefined).map((x) => JSON.stringify(x.expected)).slice(0, 2);
+    const cue = examples.length ? `Fill \`${p.key}\` the way past runs did, e.g. ${examples.join(' or ')}.` : `Leave \`${p.key}\` out unless the request gives it.`;
+    return [edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls`, 0.4 * p.evidence, { op: 'set_task', id, task: `${node.task} ${cue}` })];
+  });
+};
+
+const DIM_ADVICE: Record<string, string> = {
+  correctness: 'Copy every number, date, code and name exactly as the tool results give them.',
+  completeness: 'Report every result the tools returned, one short paragraph per result, leaving none out.',
+  relevance: 'Use the words of the request and answer each of its parts in order.',
+  clarity: 'Write short plain sentences; never paste raw JSON.',
+};
+
+const answers: Gen = (p, { workflow }) => {
+  if (p.kind !== 'low-answers' || p.correctTrace === 0) return [];
+  const exit = exitIds(adjacency(workflow))[0];
+  const node = workflow.nodes.find((n) => n.id === exit);
+  if (!node || node.kind !== 'llm') return [];
+  const advice = p.weakest.slice(0, 2).map((d) => DIM_ADVICE[d]!).join(' ');
+  if (node.prompt.includes(advice)) return [];
+  return [edit(`set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} with correct calls in ${p.correctTrace} records`, 0.5 * p.correctTrace, { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` })];
+};
+
+const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, args, answers];
+
+/**
+ * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with
+ * edits on two or more nodes, one plan doing them all (its score is the sum of theirs: it addresses
+ * all their evidence at once).
+ */
+export function ruleEdits(ctx: RuleContext): RuleEdit[] {
+  const singles = ctx.feedback.patterns.flatMap((p) => GENERATORS.flatMap((g) => g(p, ctx))).filter((e) => ctx.allowToolNodes || !mentionsToolNode(e, ctx.workflow));
+  const groups = new Map<string, RuleEdit[]>();
+  for (const e of singles) {
+    if (!e.group) continue;
+    const key = JSON.stringify(e.plan.edits);
+    const list = groups.get(e.group) ?? [];
+    if (!list.some((x) => JSON.stringify(x.plan.edits) === key)) list.push(e);
+    groups.set(e.group, list);
+  }
+  const combined = [...groups.entries()]
+    .filter(([, list]) => list.length >= 2)
+    .map(([group, list]) => {
+      const targets = list.map((e) => targetOf(e)).join(', ');
+      return edit(`${group} on ${list.length} nodes (${targets})`, list.reduce((n, e) => n + e.score, 0), ...list.flatMap((e) => e.plan.edits));
+    });
+  return [...singles, ...combined];
+}
+
+function targetOf(e: RuleEdit): string {
+  const first = e.plan.edits[0]!;
+  return 'id' in first ? String(first.id) : '?';
+}
+
+function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
+  return e.plan.edits.some((x) => ('id' in x && toolNode(w, x.id as string)) || (x.op === 'add_node' && x.node.kind === 'tool'));
+}
+
+/** A new tool position after `after` (the entry when absent), fed to what followed it and to the exit. */
+function addPosition(ctx: RuleContext, after: string | undefined, tools: string[], score: number, why: string): RuleEdit {
+  const w = ctx.workflow;
+  const adj = adjacency(w);
+  const exit = exitIds(adj)[0]!;
+  const from = after ?? entryIds(adj)[0]!;
+  const next = [...(adj.out.get(from) ?? [])].map((e) => e.to).filter((t) => t !== exit);
+  const id = freeId(w, `add_${(tools[0] ?? 'call').replace(/_for_.*/, '').replace(/[^A-Za-z0-9_]/g, '_').slice(0, 40)}`);
+  const d = ctx.tools.get(tools[0] ?? '');
+  const task = `Look up ${d ? firstSentence(d.description) : 'what the request asks for next'}`;
+  const known = tools.filter((t) => ctx.tools.has(t));
+  const node = { kind: 'tool' as const, id, task, ...(known.length ? { tools: known } : {}) };
+  const edits: EditPlan['edits'] =
+    next.length > 0
+      ? [{ op: 'add_node', node, from: [from], to: next }, { op: 'add_edge', from: id, to: exit }]
+      : [{ op: 'add_node', node, from: [from], to: [exit], keepDirectEdges: true }];
+  return edit(`add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`, score, ...edits);
+}
+
+export function freeId(w: Workflow, base: string): string {
+  const ids = new Set(w.nodes.map((n) => n.id));
+  const clean = /^[A-Za-z_]/.test(base) ? base.slice(0, 60) : `n_${base}`.slice(0, 60);
+  if (!ids.has(clean)) return clean;
+  for (let i = 2; ; i++) if (!ids.has(`${clean}_${i}`)) return `${clean}_${i}`;
+}
+
+function firstSentence(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
+  const s = m ? m[1]! : flat;
+  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+}

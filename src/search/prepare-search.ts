@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { FlowScoutError } from '../errors/index.js';
+import type { Workflow } from '../graph/schema.js';
+import { createLlmClient, type LlmClient } from '../llm/client.js';
+import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
+import { createRateLimiter } from '../llm/rate-limiter.js';
+import { resolveModel } from '../llm/resolve-model.js';
+import { resolveJudge, resolvePolicy } from '../policies/resolve-policy.js';
+import { readRecordsFile } from '../records/read-records.js';
+import { parseSplitRatio, splitRecords } from '../records/split.js';
+import type { Store } from '../store/open-store.js';
+import { loadToolConfig } from '../tools/load-tool-config.js';
+import type { ToolRegistry } from '../tools/types.js';
+import { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
+import { createLlmOptimizer } from './optimizers/llm-optimizer.js';
+import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
+import type { Optimizer } from './optimizers/types.js';
+import type { SearchLabels } from './format-search.js';
+import type { RunSearchInput } from './run-search.js';
+import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from './search-context.js';
+import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from './variants.js';
+
+/**
+ * Turns the settings of `flowscout search` (or of a stored run, for `--resume`) into a ready search:
+ * records read and split (D_opt, D_val, D_test), tools loaded, the policy, judge and optimizer
+ * resolved from model strings (`offline` when nothing is configured: offline policy, lexical judge,
+ * rule-based optimizer), one budget and rate limiter shared by every model client, G0 built, and the
+ * run row created (or reloaded). The config stored with the run holds everything needed to resume
+ * it, and no secrets (model strings and file paths only).
+ */
+
+export interface SearchConfig {
+  records: string;
+  tools: string;
+  model?: string;
+  optimizerModel?: string;
+  judgeModel?: string;
+  split: string;
+  splitBy: 'record' | 'group';
+  start: SearchStart;
+  strategy: 'mcts' | 'beam' | 'none';
+  memo: boolean;
+  settings: SearchSettings;
+  budget: { calls?: number; tokens?: number; usd?: number; minutes?: number };
+  outDir?: string;
+}
+
+export interface PreparedSearch {
+  input: RunSearchInput;
+  runId: string;
+  outDir: string;
+  labels: SearchLabels;
+  resumed: boolean;
+  config: SearchConfig;
+  close(): Promise<void>;
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `run-${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export async function prepareSearch(store: Store, opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined> }): Promise<PreparedSearch> {
+  const stored = opts.resume ? store.getRun(opts.resume) : undefined;
+  if (stored && stored.status === 'done') {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\`; start a new search to go further.` });
+  }
+  const config = stored ? (stored.config as unknown as SearchConfig) : opts.config!;
+  if (opts.budget) config.budget = { ...config.budget, ...definedOnly(opts.budget) };
+  const env = opts.env ?? process.env;
+  const runId = stored?.id ?? newRunId();
+  const outDir = resolve(config.outDir ?? join('.flowscout', 'runs', runId));
+
+  const read = await readRecordsFile(config.records);
+  if (read.records.length === 0) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
+  }
+  const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by: config.splitBy });
+  if (splits.opt.length === 0 || splits.val.length === 0) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`, hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.' });
+  }
+  const budget = createBudgetWatch({
+    ...(config.budget.calls !== undefined ? { maxLlmCalls: config.budget.calls } : {}),
+    ...(config.budget.tokens !== undefined ? { maxTokens: config.budget.tokens } : {}),
+    ...(config.budget.usd !== undefined ? { maxCostUsd: config.budget.usd } : {}),
+    ...(config.budget.minutes !== undefined ? { maxWallMs: config.budget.minutes * 60_000 } : {}),
+  });
+  const tools: ToolRegistry = await loadToolConfig(config.tools);
+  try {
+    const limiter = createRateLimiter({ concurrency: config.settings.concurrency });
+    const client = { budget: budget.budget, limiter };
+    const policy = await resolvePolicy(config.model, { tools: tools.list(), records: splits.opt, client, env });
+    const judge = await resolveJudge(config.judgeModel ?? config.model, { client, env });
+    const optimizer = await resolveOptimizer(config.optimizerModel ?? config.model, { budget, limiter, env });
+    const g0 = startWorkflow(config.start, splits.opt, tools);
+    const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: policy.policy.kind !== 'llm' && judge.judge.kind === 'offline' && optimizer.kind === 'offline' };
+    if (!stored) {
+      store.createRun({
+        id: runId,
+        status: 'running',
+        seed: config.settings.seed,
+        strategy: config.strategy,
+        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir } as unknown as Record<string, unknown>,
+        policyLabel: labels.policy,
+        judgeLabel: labels.judge,
+        optimizerLabel: labels.optimizer,
+        recordsFile: resolve(config.records),
+        outDir,
+        iterationsDone: 0,
+        sinceImprovement: 0,
+      });
+    } else store.updateRun(runId, { status: 'running' });
+    const input: RunSearchInput = {
+      settings: config.settings,
+      splits,
+      g0,
+      startLabel: config.start === 'mined' ? 'mined from D_opt' : config.start === 'plain' ? 'NoMiner skeleton' : 'LLM-only skeleton',
+      strategy: config.strategy,
+      memo: config.memo,
+      policy: policy.policy,
+      tools,
+      judge: judge.judge,
+      optimizer,
+      budget,
+      store: { store, runId },
+      ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
+    };
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, close: async () => {
+      budget.dispose();
+      await tools.close();
+    } };
+  } catch (e) {
+    budget.dispose();
+    await tools.close();
+    throw e;
+  }
+}
+
+function startWorkflow(start: SearchStart, opt: Parameters<typeof minedG0>[0], tools: ToolRegistry): Workflow {
+  if (start === 'plain') return plainSkeleton(tools.list());
+  if (start === 'llm-only') return llmOnlySkeleton();
+  return minedG0(opt, tools.list());
+}
+
+async function resolveOptimizer(spec: string | undefined, deps: { budget: BudgetWatch; limiter: ReturnType<typeof createRateLimiter>; env: Record<string, string | undefined> }): Promise<Optimizer> {
+  const chosen = (spec?.trim() || defaultModelSpec(deps.env)).trim();
+  if (parseModelSpec(chosen).provider === 'offline') return createRuleBasedOptimizer();
+  const model = await resolveModel(chosen, { env: deps.env });
+  const client: LlmClient = createLlmClient({ model, env: deps.env, budget: deps.budget.budget, limiter: deps.limiter });
+  return createLlmOptimizer({ client, spec: model.spec });
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Settings with the defaults filled in. */
+export function searchSettings(partial: Partial<SearchSettings> & { seed: number }): SearchSettings {
+  return { ...DEFAULT_SETTINGS, ...definedOnly(partial) } as SearchSettings;
+}

@@ -1,0 +1,133 @@
+import { FlowScoutError } from '../errors/index.js';
+import type { Workflow } from '../graph/schema.js';
+import { runBeamLoop } from './beam.js';
+import { commitIteration, usageOf, type LoopState } from './commit.js';
+import { evaluateWorkflow } from './evaluate.js';
+import { createSearchMemo, type MemoSavings } from './memo.js';
+import { runMctsLoop, type StopKind } from './mcts.js';
+import type { IterationRow, SearchContext } from './search-context.js';
+import { BudgetStop, simulateRoot, type Splits } from './step.js';
+import { SearchTree, type Candidate } from './tree.js';
+
+/**
+ * A whole search run (DESIGN.md, "Search"; issue #7): evaluate G0 as the root (or reload the tree
+ * of a stored run and continue it), run the MCTS or beam loop, then score the best D_val candidate
+ * and G0 on D_test. Everything is written to the store as it happens; the run's row is marked done
+ * (or stopped, when a budget ran out) with the result.
+ */
+
+export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'memo'> {
+  splits: Splits;
+  g0: Workflow;
+  /** How G0 was made (mined, plain, LLM-only), for its summary. */
+  startLabel: string;
+  /** Memoize node runs (default true). */
+  memo?: boolean;
+  /** 'none' evaluates G0 only (the NoMCTS ablation). */
+  strategy?: 'mcts' | 'beam' | 'none';
+}
+
+export interface Scores {
+  reward: number;
+  tc: number;
+  es: number;
+}
+
+export interface SearchResult {
+  tree: SearchTree;
+  root: Candidate;
+  best: Candidate;
+  stopKind: StopKind | 'none';
+  stopReason: string;
+  /** Every iteration's row (a resumed run includes the stored ones). */
+  iterations: IterationRow[];
+  /** D_test scores of the best candidate and of G0 (absent when D_test is empty or a budget ran out). */
+  test?: { best: Scores; g0: Scores; records: number };
+  testSkipped?: string;
+  savings?: MemoSavings;
+  usage: Record<string, unknown>;
+}
+
+export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
+  const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
+  const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
+  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, ...rest } = input;
+  const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, ...(memo ? { memo } : {}) };
+  const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
+  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0) };
+  const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
+  const onIteration = (row: IterationRow) => {
+    iterations.push(row);
+    input.onIteration?.(row);
+  };
+
+  if (tree.size === 0) {
+    let outcome;
+    try {
+      outcome = await simulateRoot(ctx, tree, input.g0, `G0 (${input.startLabel})`);
+    } catch (e) {
+      if (e instanceof BudgetStop) throw budgetBeforeRoot(e.reason);
+      throw e;
+    }
+    tree.add(outcome.child);
+    state.toolCalls += outcome.toolCalls;
+    commitIteration(ctx, state, outcome, [outcome.child], undefined);
+  }
+
+  const strategy = input.strategy ?? ctx.settings.strategy;
+  const loopCtx = { ...ctx, onIteration };
+  const loop =
+    strategy === 'none'
+      ? { stopKind: 'none' as const, stopReason: 'NoMCTS: G0 only, no search' }
+      : strategy === 'beam'
+        ? await runBeamLoop(loopCtx, state)
+        : await runMctsLoop(loopCtx, state);
+
+  const root = tree.root;
+  const best = tree.best();
+  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: memo.savings() } : {}) };
+  if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
+  else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
+  else {
+    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(memo ? { memo } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) };
+    const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, opts);
+    const bestTest = best.id === root.id ? g0Test : await evaluateWorkflow(best.workflow!, input.splits.test, opts);
+    const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
+    result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
+    state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
+    result.usage = usageOf(ctx, state);
+    if (memo) result.savings = memo.savings();
+  }
+  if (input.store) {
+    const { store, runId } = input.store;
+    store.commitIteration(runId, {
+      candidates: [],
+      memo: memo?.drain() ?? [],
+      run: {
+        status: loop.stopKind === 'budget' ? 'stopped' : 'done',
+        stopReason: loop.stopReason,
+        bestCandidate: best.id,
+        usage: result.usage,
+        result: {
+          best: best.id,
+          bestVal: { score: best.valScore, tc: best.valTc, es: best.valEs },
+          g0Val: { score: root.valScore, tc: root.valTc, es: root.valEs },
+          ...(result.test ? { test: result.test } : {}),
+          ...(result.testSkipped ? { testSkipped: result.testSkipped } : {}),
+          stopKind: loop.stopKind,
+        },
+      },
+    });
+  }
+  return result;
+}
+
+function savingsFrom(usage: Record<string, unknown> | undefined): Partial<MemoSavings> {
+  if (!usage) return {};
+  const n = (k: string) => (typeof usage[k] === 'number' ? (usage[k] as number) : 0);
+  return { nodeRunsSaved: n('nodeRunsSaved'), toolCallsSaved: n('toolCallsSaved'), llmCallsSaved: n('llmCallsSaved') };
+}
+
+function budgetBeforeRoot(reason: string): FlowScoutError {
+  return new FlowScoutError({ code: 'BUDGET_EXHAUSTED', message: `${reason} before G0 was evaluated; there is nothing to save`, hint: 'Raise the budget (--budget-calls, --budget-tokens, --budget-usd, --budget-minutes).' });
+}

@@ -1,0 +1,91 @@
+import type { Workflow } from '../graph/schema.js';
+import type { Judge } from '../metrics/types.js';
+import type { ExecutionPolicy } from '../policies/types.js';
+import type { TaskRecord } from '../records/schema.js';
+import type { Store } from '../store/open-store.js';
+import type { ToolRegistry } from '../tools/types.js';
+import type { BudgetWatch } from './budget-watch.js';
+import type { SearchMemo } from './memo.js';
+import type { Optimizer } from './optimizers/types.js';
+
+/** Settings of a search (everything a resumed run needs to make the same choices). */
+export interface SearchSettings {
+  strategy: 'mcts' | 'beam';
+  /** J: iterations (MCTS) or candidates (beam) after the root. Default 30. */
+  iterations: number;
+  /** P: stop after this many iterations without a better D_val score. Default 5. */
+  patience: number;
+  /** Children per node before selection descends (Algorithm 1's 3). */
+  children: number;
+  /** Beam width (beam search only). Default 3. */
+  beamWidth: number;
+  lambdaMax: number;
+  lambdaMin: number;
+  seed: number;
+  /** Records evaluated at once. */
+  concurrency: number;
+  /** LLM-only variant: no tool nodes allowed. */
+  llmOnly: boolean;
+}
+
+export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
+  strategy: 'mcts',
+  iterations: 30,
+  patience: 5,
+  children: 3,
+  beamWidth: 3,
+  lambdaMax: 0.5,
+  lambdaMin: 0.05,
+  concurrency: 4,
+  llmOnly: false,
+};
+
+/** One row of the per-iteration table (also stored). */
+export interface IterationRow {
+  iteration: number;
+  /** The expanded candidate. */
+  parent: string;
+  child: string;
+  status: 'ok' | 'duplicate' | 'failed' | 'invalid';
+  summary: string;
+  lambda: number;
+  optReward?: number;
+  valScore?: number;
+  valTc?: number;
+  valEs?: number;
+  best: string;
+  bestVal: number;
+  /** Model requests, cost, tool calls so far (the whole run). */
+  llmCalls: number;
+  costUsd: number;
+  toolCalls: number;
+  elapsedMs: number;
+}
+
+/** What the search runs with. */
+export interface SearchContext {
+  settings: SearchSettings;
+  opt: readonly TaskRecord[];
+  val: readonly TaskRecord[];
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  judge: Judge;
+  optimizer: Optimizer;
+  memo?: SearchMemo;
+  budget?: BudgetWatch;
+  signal?: AbortSignal;
+  /** Persist every iteration here (omit for an in-memory search). */
+  store?: { store: Store; runId: string };
+  /** Called after every iteration (progress display, table). */
+  onIteration?: (row: IterationRow) => void;
+  /** Variant constraint on candidate workflows (LLM-only). */
+  constraint?: (w: Workflow) => string | undefined;
+  /** Clock for elapsed times (default Date.now). */
+  now?: () => number;
+}
+
+/** The LLM-only variant's constraint: tool nodes are forbidden. */
+export function noToolNodes(w: Workflow): string | undefined {
+  const tools = w.nodes.filter((n) => n.kind === 'tool').map((n) => n.id);
+  return tools.length ? `tool nodes are forbidden in the LLM-only variant (found: ${tools.join(', ')})` : undefined;
+}

@@ -1,0 +1,69 @@
+import type { Workflow } from '../graph/schema.js';
+import { makeLlmNode } from '../graph/prompt-templates.js';
+import { assertValidWorkflow } from '../graph/validate.js';
+import { discoverProcessTree } from '../mining/inductive/discover.js';
+import { eventLogFromRecords } from '../mining/event-log/from-records.js';
+import { retriedTools } from '../mining/retry-tools.js';
+import { processTreeToWorkflow } from '../mining/to-workflow.js';
+import type { TaskRecord } from '../records/schema.js';
+import type { ToolDescriptor } from '../tools/types.js';
+
+/**
+ * Where a search starts (DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method),
+ * the NoMiner skeleton plan → one generic tool node → synthesize, and the LLM-only start
+ * plan → reason → synthesize (no tool nodes, for the AFlow-style baseline).
+ */
+
+export type SearchStart = 'mined' | 'plain' | 'llm-only';
+
+/** G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton). */
+export function minedG0(opt: readonly TaskRecord[], tools: readonly ToolDescriptor[], opts: { name?: string; noiseThreshold?: number } = {}): Workflow {
+  const log = eventLogFromRecords(opt);
+  const noiseThreshold = opts.noiseThreshold ?? 0;
+  const tree = discoverProcessTree(log, { noiseThreshold });
+  const domain = opt.find((r) => r.domain)?.domain;
+  return processTreeToWorkflow(tree, {
+    tools,
+    name: opts.name ?? `${domain ?? 'records'} G0`,
+    log,
+    noiseThreshold,
+    retryTools: retriedTools(opt),
+    ...(domain ? { domain } : {}),
+  });
+}
+
+/** NoMiner: plan → one generic tool node → synthesize. */
+export function plainSkeleton(tools: readonly ToolDescriptor[], name = 'plain skeleton'): Workflow {
+  const w: Workflow = {
+    version: 1,
+    name,
+    description: 'NoMiner start: one generic tool-calling position between a plan and a synthesis step.',
+    nodes: [
+      makeLlmNode('plan', 'plan'),
+      { id: 'call', kind: 'tool', task: 'Call the tool that looks up what the request asks for, with the values the request gives.' },
+      makeLlmNode('synthesize', 'synthesize'),
+    ],
+    edges: [
+      { from: 'plan', to: 'call', kind: 'data' },
+      { from: 'call', to: 'synthesize', kind: 'data' },
+    ],
+    meta: { start: 'plain' },
+  };
+  return assertValidWorkflow(w, tools, 'the NoMiner skeleton');
+}
+
+/** LLM-only: plan → reason → synthesize, no tool node. */
+export function llmOnlySkeleton(name = 'LLM-only skeleton'): Workflow {
+  const w: Workflow = {
+    version: 1,
+    name,
+    description: 'LLM-only start (tool nodes forbidden): plan, reason, synthesize.',
+    nodes: [makeLlmNode('plan', 'plan'), makeLlmNode('reason', 'reason'), makeLlmNode('synthesize', 'synthesize')],
+    edges: [
+      { from: 'plan', to: 'reason', kind: 'data' },
+      { from: 'reason', to: 'synthesize', kind: 'data' },
+    ],
+    meta: { start: 'llm-only' },
+  };
+  return assertValidWorkflow(w, [], 'the LLM-only skeleton');
+}
