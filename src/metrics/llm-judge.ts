@@ -110,7 +110,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       const r = await client.text({
         system: SYSTEM,
         prompt,
-        maxOutputTokens: 5,
+        maxOutputTokens: 16,
         ...(wantLogprobs ? { logprobs: top } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
       });
