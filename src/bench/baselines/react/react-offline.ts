@@ -1,0 +1,76 @@
+import type { LlmNode, ToolNode } from '../../../graph/schema.js';
+import { learnCueModel } from '../../../policies/offline/cue-model.js';
+import { requestClauses } from '../../../policies/offline/text.js';
+import { createToolIndex } from '../../../policies/offline/tool-index.js';
+import { addUsage, ZERO_USAGE, type ExecutionPolicy, type NodeInput, type Usage } from '../../../policies/types.js';
+import type { TaskRecord } from '../../../records/schema.js';
+import type { TraceCall } from '../../../runtime/trace.js';
+import type { ToolRegistry } from '../../../tools/types.js';
+import type { Agent, AgentInput, AgentRun } from '../agent.js';
+import { linearWorkflow, runBaselineStep } from '../tool-step.js';
+
+/**
+ * The ReAct baseline without a model (DESIGN.md, "Baselines and ablations": "offline: retrieve a
+ * tool for the unanswered part of the query, call it, repeat until nothing is left"). The request is
+ * split into its clauses (the offline policy's `requestClauses`); each step takes the first
+ * unanswered clause, retrieves the best tool for it (BM25 over tool names, descriptions, parameters
+ * and the clauses D_opt used each tool for — the offline policy's index — or, when the clause
+ * matches no tool, for the whole query), lets the execution policy fill the arguments with that
+ * tool as the only candidate, and calls it. A successful call marks the clause answered; a failed
+ * one is the observation that makes the next step try the next-ranked tool for the same clause
+ * (at most `triesPerClause`). The loop ends when every clause is answered or given up, or after
+ * `maxSteps` steps; the answer is the policy's synthesis over the observations (the offline
+ * policy's template). Deterministic.
+ */
+
+export interface OfflineReactOptions {
+  tools: ToolRegistry;
+  policy: ExecutionPolicy;
+  /** D_opt, for the retrieval index (never test records). */
+  opt: readonly TaskRecord[];
+  /** Steps at most (default 10, like the model's step limit). */
+  maxSteps?: number;
+  /** Tools tried per clause before it is given up (default 2). */
+  triesPerClause?: number;
+}
+
+const SYNTHESIZE: LlmNode = { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from the tool results:\n{{inputs}}', output: { type: 'text' } };
+
+export function createOfflineReact(opts: OfflineReactOptions): Agent {
+  const descriptors = opts.tools.list();
+  const names = descriptors.map((d) => d.name);
+  const index = createToolIndex(descriptors, learnCueModel(opts.opt, descriptors));
+  const maxSteps = opts.maxSteps ?? 10;
+  const tries = Math.max(1, opts.triesPerClause ?? 2);
+
+  async function run(input: AgentInput): Promise<AgentRun> {
+    const started = performance.now();
+    const clauses = requestClauses(input.query);
+    const slots: ToolNode[] = clauses.map((c, i) => ({ id: `c${i}`, kind: 'tool', task: c }));
+    const calls: TraceCall[] = [];
+    const inputs: NodeInput[] = [];
+    let usage: Usage = ZERO_USAGE;
+    let steps = 0;
+    for (let k = 0; k < clauses.length && steps < maxSteps; k++) {
+      const ranked = index.rank(clauses[k]!, names);
+      const order = (ranked.length > 0 ? ranked : index.rank(input.query, names)).map((r) => r.name);
+      for (let t = 0; t < Math.min(tries, order.length) && steps < maxSteps; t++) {
+        steps++;
+        const node: ToolNode = { ...slots[k]!, tools: [order[t]!] };
+        const workflow = linearWorkflow('ReAct steps', slots.map((s, i) => (i === k ? node : s)));
+        const res = await runBaselineStep(node, { query: input.query, ...(input.recordId ? { recordId: input.recordId } : {}), workflow, inputs, ...(input.signal ? { signal: input.signal } : {}) }, opts.policy, opts.tools);
+        calls.push(...res.calls);
+        inputs.push(res.input);
+        usage = addUsage(usage, res.usage);
+        if (res.status === 'ok') break;
+      }
+    }
+    const workflow = linearWorkflow('ReAct steps', slots);
+    const synth = await opts.policy.runLlmNode({ query: input.query, workflow, inputs, context: input.query, scratch: new Map(), node: SYNTHESIZE, ...(input.signal ? { signal: input.signal } : {}) });
+    usage = addUsage(usage, synth.usage);
+    const answer = typeof synth.output === 'string' ? synth.output : JSON.stringify(synth.output);
+    return { calls, answer, durationMs: performance.now() - started, llmCalls: usage.llmCalls, llmSteps: steps + 1, toolCalls: calls.length, usage };
+  }
+
+  return { id: 'react', label: `ReAct${opts.policy.kind === 'offline' ? ' (offline)' : ` (${opts.policy.label})`}`, run };
+}
