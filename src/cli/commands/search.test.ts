@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeSearchFixture, type SearchFixture } from '../../../test/search/fixture.js';
+import { runCli } from '../program.js';
+import type { CliIO } from '../output.js';
+
+function capture(): CliIO & { text(): string; errors(): string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: false, text: () => out.join('\n'), errors: () => err.join('\n') };
+}
+
+let fx: SearchFixture;
+beforeAll(() => {
+  fx = writeSearchFixture({ records: 16 });
+});
+
+const base = () => ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '5', '--patience', '5'];
+
+describe('flowscout search (offline)', () => {
+  it('prints the per-iteration table with its labels, writes the four files and stores the run', async () => {
+    const io = capture();
+    const out = join(fx.dir, 'run-a');
+    const db = join(fx.dir, 'a.db');
+    expect(await runCli([...base(), '--out', out, '--db', db], io)).toBe(0);
+    const text = io.text();
+    expect(text).toContain('policy: offline policy (no LLM) · judge: offline lexical judge · optimizer: rule-based optimizer (offline) — OFFLINE results');
+    expect(text).toMatch(/ iter {2}parent → child/);
+    expect(text.match(/^ +\d+ +c\d+ → c\d+ /gm)?.length).toBe(5);
+    expect(text).toMatch(/test set \(\d+ records\): {2}G0 TC \d\.\d{3} ES \d\.\d{3} {2}→ {2}best TC/);
+    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json']) expect(existsSync(join(out, f))).toBe(true);
+    const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
+    expect(doc.candidates).toHaveLength(6);
+    expect(doc.candidates[0]).toMatchObject({ id: 'c0', parent: null, iteration: 0 });
+    for (const c of doc.candidates) expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'parent', 'iteration', 'summary', 'optReward', 'valScore', 'valTc', 'valEs', 'visits', 'meanReward']));
+    const best = doc.candidates.find((c: { id: string }) => c.id === doc.best);
+    expect(best.valScore).toBeGreaterThanOrEqual(doc.candidates[0].valScore);
+    expect(readFileSync(join(out, 'best.workflow.ts'), 'utf8')).toContain('export async function run(');
+    expect(readFileSync(join(out, 'best.workflow.mmd'), 'utf8')).toMatch(/^flowchart/);
+
+    const list = capture();
+    expect(await runCli(['runs', 'list', '--db', db], list)).toBe(0);
+    expect(list.text()).toMatch(/run-\d{8}-\d{6}-[0-9a-f]{4} +done +5 +c\d+/);
+    const runId = doc.run as string;
+    const show = capture();
+    expect(await runCli(['runs', 'show', runId, '--db', db], show)).toBe(0);
+    expect(show.text()).toContain(`best: ${doc.best}`);
+    expect(show.text()).toContain('candidates (6):');
+  });
+
+  it('reaches the same best candidate with memoization off, and reports what the memo saved', async () => {
+    const on = capture();
+    const off = capture();
+    expect(await runCli([...base(), '--out', join(fx.dir, 'memo-on'), '--db', join(fx.dir, 'm.db'), '--json'], on)).toBe(0);
+    expect(await runCli([...base(), '--out', join(fx.dir, 'memo-off'), '--db', join(fx.dir, 'm.db'), '--json', '--no-memo'], off)).toBe(0);
+    const a = JSON.parse(on.text());
+    const b = JSON.parse(off.text());
+    expect(a.best).toBe(b.best);
+    const strip = (d: { candidates: Array<Record<string, unknown>> }) => d.candidates.map(({ id, optReward, valScore, summary }) => ({ id, optReward, valScore, summary }));
+    expect(strip(a)).toEqual(strip(b));
+    expect(a.test).toEqual(b.test);
+    expect(a.savings.nodeRunsSaved).toBeGreaterThan(0);
+    expect(a.savings.toolCallsSaved).toBeGreaterThan(0);
+    expect(b.savings).toBeUndefined();
+  });
+
+  it('refuses a non-empty --out without --force, and explains missing inputs', async () => {
+    const dir = join(fx.dir, 'occupied');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'keep.txt'), 'mine');
+    const io = capture();
+    expect(await runCli([...base(), '--out', dir, '--db', join(fx.dir, 'x.db')], io)).toBe(2);
+    expect(io.errors()).toMatch(/the output folder .*occupied is not empty \(keep\.txt\)[\s\S]*--force/);
+    const io2 = capture();
+    expect(await runCli(['search', '--db', join(fx.dir, 'x.db')], io2)).toBe(2);
+    expect(io2.errors()).toContain('search needs --records <file> and --tools <config> (or --resume <run>)');
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { workflowHash } from '../../graph/hash.js';
+import type { Workflow } from '../../graph/schema.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import { createRandom } from '../../util/random.js';
+import type { Feedback, FeedbackPattern } from '../feedback-types.js';
+import { createRuleBasedOptimizer } from './rule-based.js';
+import { ruleEdits } from './rule-edits.js';
+
+const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({ name, description: `Returns the ${name} of a symbol. More text.`, inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } } }));
+
+const workflow: Workflow = {
+  version: 1,
+  name: 'w',
+  nodes: [
+    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
+    { id: 's1', kind: 'tool', task: 'Step 1: typical use: quotes', calls: 'many' },
+    { id: 's2', kind: 'tool', task: 'Step 2' },
+    { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+  ],
+  edges: [
+    { from: 'plan', to: 's1', kind: 'data' },
+    { from: 's1', to: 's2', kind: 'data' },
+    { from: 's2', to: 'synthesize', kind: 'data' },
+    { from: 's1', to: 'synthesize', kind: 'data' },
+  ],
+};
+
+const c = (name: string, count: number) => ({ name, count });
+const patterns: FeedbackPattern[] = [
+  { kind: 'wrong-tool', node: 's1', got: [c('quote', 9)], expected: [c('fx', 4), c('news', 3), c('history', 2)], evidence: 9, text: '' },
+  { kind: 'extra-calls', node: 's1', extra: 12, calls: 20, usefulIn: 6, tools: [c('quote', 12)], evidence: 8, text: '' },
+  { kind: 'missing-call', after: 's2', tools: [c('history', 5)], calls: 5, argKeys: [c('symbol', 5)], evidence: 5, text: '' },
+  { kind: 'failed-calls', node: 's2', tool: 'news', count: 4, errors: ['no recorded response'], evidence: 4, text: '' },
+  { kind: 'wrong-args', tool: 'news', key: 'symbol', nodes: ['s2'], calls: 3, examples: [{ got: 'Apple', expected: 'AAPL' }], evidence: 3, text: '' },
+];
+const feedback: Feedback = { records: 10, reward: 0.3, tc: 0.2, es: 0.4, patterns, worst: [], nodes: [{ node: 's1', runs: 10, errors: 0, skipped: 0, calls: 20, matched: 8, matchedTools: [c('quote', 8)] }], text: '' };
+
+const propose = (extra: Partial<Parameters<ReturnType<typeof createRuleBasedOptimizer>['propose']>[0]> = {}) =>
+  createRuleBasedOptimizer().propose({ workflow, feedback, siblings: [], tools, random: createRandom(1), ...extra });
+
+describe('rule-based optimizer', () => {
+  it('maps each feedback pattern to its edit', () => {
+    const edits = ruleEdits({ workflow, feedback, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
+    const ops = (summaryStart: string) => edits.find((e) => e.summary.startsWith(summaryStart))?.plan.edits;
+    expect(ops('set_tool_hint s1')).toEqual([{ op: 'set_tool_hint', id: 's1', tools: ['fx', 'news', 'history', 'quote'] }]);
+    expect(ops('set_task s1 neutral')?.[0]).toMatchObject({ op: 'set_task', id: 's1', task: expect.stringMatching(/^Look up what part 1 of the request asks for/) });
+    expect(ops('set_calls s1 one')).toEqual([{ op: 'set_calls', id: 's1', calls: 'one' }]);
+    expect(ops('add_branch need_s1')?.[0]).toMatchObject({ op: 'add_branch', target: 's1', field: 'needed' });
+    // s2 feeds only the exit: the new position goes between them, and s2 keeps its own edge to the exit.
+    expect(ops('add_node add_history after s2')).toEqual([
+      { op: 'add_node', node: { kind: 'tool', id: 'add_history', task: 'Look up Returns the history of a symbol.', tools: ['history'] }, from: ['s2'], to: ['synthesize'], keepDirectEdges: true },
+    ]);
+    expect(ops('set_retry s2 2 on error')).toEqual([{ op: 'set_retry', id: 's2', attempts: 2, on: 'error' }]);
+    expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` the way past runs did, e.g. "AAPL".' }]);
+  });
+
+  it('proposes the best-supported valid edit first and a different one for each sibling', async () => {
+    const first = await propose();
+    expect(first.summary).toMatch(/^set_tool_hint s1|^set_task s1 neutral/);
+    const second = await propose({ siblings: [first.summary] });
+    const third = await propose({ siblings: [first.summary, second.summary] });
+    expect(new Set([first.summary, second.summary, third.summary]).size).toBe(3);
+    for (const p of [first, second, third]) expect(workflowHash(p.workflow)).not.toBe(workflowHash(workflow));
+  });
+
+  it('skips edits whose workflow the run already has, and says so when nothing is left', async () => {
+    const first = await propose();
+    const known = new Set([workflowHash(first.workflow)]);
+    const next = await propose({ isKnown: (w) => known.has(workflowHash(w)) });
+    expect(next.summary).not.toBe(first.summary);
+    await expect(propose({ isKnown: () => true })).rejects.toThrow(/no new edit for this candidate/);
+  });
+
+  it('adds no tool positions and touches no tool node in the LLM-only variant', async () => {
+    const llmOnly: Workflow = { ...workflow, nodes: workflow.nodes.filter((n) => n.kind === 'llm'), edges: [{ from: 'plan', to: 'synthesize', kind: 'data' }] };
+    const edits = ruleEdits({ workflow: llmOnly, feedback, tools: new Map(), allowToolNodes: false });
+    expect(edits.every((e) => e.plan.edits.every((x) => x.op !== 'add_node'))).toBe(true);
+    await expect(createRuleBasedOptimizer().propose({ workflow: llmOnly, feedback, siblings: [], tools: [], random: createRandom(1), toolNodesAllowed: false })).rejects.toThrow(/found no edit|no new edit/);
+  });
+});
