@@ -1,6 +1,6 @@
 import { boxSummary } from '../stats/describe.js';
 import { legend, linearScale, niceTicks, yAxis, type Plot } from './axes.js';
-import { colour, el, svgDocument, text } from './svg-doc.js';
+import { colour, el, subtitle, svgDocument, text } from './svg-doc.js';
 
 /**
  * A grouped box plot (Fig. 3 of the paper: the CV of ES per query, one box per approach, grouped by
@@ -27,14 +27,15 @@ export function boxPlot(spec: BoxPlotSpec): string {
   const names = [...new Set(spec.groups.flatMap((g) => g.boxes.map((b) => b.name)))];
   const width = spec.width ?? Math.max(640, 120 + spec.groups.length * (names.length * 34 + 40) + 200);
   const height = spec.height ?? 420;
-  const top = spec.subtitle ? 56 : 44;
+  const sub = subtitle(spec.subtitle, width);
+  const top = 44 + sub.height;
   const plot: Plot = { left: 70, top, width: width - 70 - 200, height: height - top - 56 };
   const all = spec.groups.flatMap((g) => g.boxes.flatMap((b) => b.values));
   const yTicks = niceTicks(Math.min(0, ...all), Math.max(0.1, ...all), 5);
   const y = linearScale(yTicks[0]!, yTicks[yTicks.length - 1]!, plot.top + plot.height, plot.top);
 
   const body: string[] = [];
-  if (spec.subtitle) body.push(text(width / 2, 40, spec.subtitle, { 'text-anchor': 'middle', 'font-size': 11, fill: '#555' }));
+  body.push(...sub.lines);
   body.push(...yAxis(plot, yTicks, y, spec.yLabel));
   const base = plot.top + plot.height;
   body.push(el('line', { x1: plot.left, y1: base, x2: plot.left + plot.width, y2: base, stroke: '#333' }));

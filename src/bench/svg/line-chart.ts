@@ -1,5 +1,5 @@
 import { legend, linearScale, niceTicks, xAxis, yAxis, type Plot } from './axes.js';
-import { colour, el, num, svgDocument, text } from './svg-doc.js';
+import { colour, el, num, subtitle, svgDocument, text } from './svg-doc.js';
 
 /**
  * A line chart (Fig. 5 of the paper: the validation score of each iteration's candidate, one line
@@ -27,7 +27,9 @@ export interface LineChartSpec {
 export function lineChart(spec: LineChartSpec): string {
   const width = spec.width ?? 720;
   const height = spec.height ?? 420;
-  const plot: Plot = { left: 70, top: spec.subtitle ? 56 : 44, width: width - 70 - 190, height: height - (spec.subtitle ? 56 : 44) - 56 };
+  const sub = subtitle(spec.subtitle, width);
+  const top = 44 + sub.height;
+  const plot: Plot = { left: 70, top, width: width - 70 - 190, height: height - top - 56 };
   const xs = spec.series.flatMap((s) => s.points.map((p) => p.x));
   const ys = spec.series.flatMap((s) => s.points.flatMap((p) => (p.y === undefined ? [] : [p.y])));
   const xMax = Math.max(1, ...xs);
@@ -38,7 +40,7 @@ export function lineChart(spec: LineChartSpec): string {
   const xTicks = niceTicks(xMin, xMax, Math.min(10, xMax - xMin || 1)).filter((t) => Number.isInteger(t) && t >= xMin && t <= xMax);
 
   const body: string[] = [];
-  if (spec.subtitle) body.push(text(width / 2, 40, spec.subtitle, { 'text-anchor': 'middle', 'font-size': 11, fill: '#555' }));
+  body.push(...sub.lines);
   body.push(...yAxis(plot, yTicks, y, spec.yLabel));
   body.push(...xAxis(plot, xTicks.map((t) => ({ at: x(t), label: String(t) })), spec.xLabel));
   spec.series.forEach((s, i) => {

@@ -53,3 +53,25 @@ export function svgDocument(width: number, height: number, title: string, body: 
     '',
   ].join('\n');
 }
+
+/**
+ * A subtitle as lines that fit `width` pixels (about 6 px per character at 11 px), broken at
+ * " · " separators where possible, and the text elements drawing them from y = 38 down.
+ */
+export function subtitle(textValue: string | undefined, width: number): { lines: string[]; height: number } {
+  if (!textValue) return { lines: [], height: 0 };
+  const max = Math.max(20, Math.floor(width / 6.2));
+  const parts = textValue.split(' · ');
+  const rows: string[] = [];
+  let row = '';
+  for (const p of parts) {
+    const next = row ? `${row} · ${p}` : p;
+    if (next.length > max && row) {
+      rows.push(row);
+      row = p;
+    } else row = next;
+  }
+  if (row) rows.push(row);
+  const lines = rows.map((r, i) => text(width / 2, 38 + i * 14, r, { 'text-anchor': 'middle', 'font-size': 11, fill: '#555' }));
+  return { lines, height: rows.length * 14 };
+}

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../output.js';
+import { registerBench } from './bench.js';
+import { registerDemo } from './demo.js';
 import { registerCompile } from './compile.js';
 import { registerEval } from './eval.js';
 import { registerImport } from './import.js';
@@ -14,4 +16,4 @@ import { registerValidate } from './validate.js';
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerBench, registerDemo];

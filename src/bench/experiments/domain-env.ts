@@ -1,0 +1,99 @@
+import { FlowScoutError } from '../../errors/index.js';
+import type { LlmClient } from '../../llm/client.js';
+import type { Budget } from '../../llm/budget.js';
+import type { RateLimiter } from '../../llm/rate-limiter.js';
+import { discoverProcessTree } from '../../mining/inductive/discover.js';
+import { eventLogFromRecords } from '../../mining/event-log/from-records.js';
+import type { ProcessTree } from '../../mining/process-tree/schema.js';
+import { resolvePolicy, type ResolvedPolicy } from '../../policies/resolve-policy.js';
+import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../../records/bundled.js';
+import { importTraject } from '../../records/import/traject.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { splitRecords, type RecordSplit } from '../../records/split.js';
+import { createRandom } from '../../util/random.js';
+import { createToolRegistry } from '../../tools/registry.js';
+import { createReplayTools } from '../../tools/replay-tools.js';
+import type { ToolDescriptor, ToolRegistry } from '../../tools/types.js';
+
+/**
+ * One benchmark domain, ready to run (issue #8, "Experiments"): the bundled TRAJECT-Bench records
+ * (records whose calls all succeeded; `importTraject`), a seeded 5:2:3 split by record, the tools T
+ * as replay of the recorded real responses of *all* the domain's records (the tools exist for every
+ * query; a call nobody recorded is a miss, an error observation), the execution policy (the offline
+ * policy learns only from D_opt), and the inductive miner's process tree over D_opt (noise 0).
+ */
+
+/** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (FORMATS.md §7). */
+export const PAPER_DOMAINS = ['Finance', 'Sports', 'Travel', 'Weather'] as const;
+
+export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: FORMATS.md §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
+
+export interface DomainEnv {
+  domain: string;
+  /** The records used (all imported ones, or the seeded sample). */
+  records: TaskRecord[];
+  /** Records imported before any sampling. */
+  imported: number;
+  split: RecordSplit;
+  /** The measured test queries: the first `maxTest` of D_test. */
+  test: TaskRecord[];
+  descriptors: ToolDescriptor[];
+  tools: ToolRegistry;
+  policy: ResolvedPolicy;
+  tree: ProcessTree;
+}
+
+export interface DomainEnvOptions {
+  seed: number;
+  maxTest: number;
+  maxRecords?: number;
+  model: string;
+  client: { limiter: RateLimiter; budget?: Budget };
+  env?: Record<string, string | undefined>;
+}
+
+/** Why a domain cannot be run, or undefined when it can. */
+export function unavailableReason(domain: string): string | undefined {
+  if (domain.trim().toLowerCase() === 'sports') return SPORTS_NOTE;
+  if (!BUNDLED_DOMAINS.some((d) => d.toLowerCase() === domain.trim().toLowerCase())) {
+    return `no bundled TRAJECT-Bench data for '${domain}' (bundled: ${BUNDLED_DOMAINS.join(', ')})`;
+  }
+  return undefined;
+}
+
+/** Parses `--domains` (comma-separated, any case) into canonical names; INVALID_INPUT for unknown ones. */
+export function parseDomains(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const known = PAPER_DOMAINS.find((d) => d.toLowerCase() === raw.toLowerCase());
+    if (!known) {
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown domain '${raw}'`, hint: `Use a comma-separated subset of ${PAPER_DOMAINS.join(', ')} (Sports is reported as unavailable).` });
+    }
+    if (!out.includes(known)) out.push(known);
+  }
+  if (out.length === 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--domains names no domain', hint: 'e.g. --domains Finance,Travel,Weather' });
+  return out;
+}
+
+/** A seeded sample of n records, kept in file order. */
+export function sampleRecords(records: readonly TaskRecord[], n: number, seed: number): TaskRecord[] {
+  if (n >= records.length) return [...records];
+  const picked = new Set(createRandom(`${seed}:sample`).shuffle(records).slice(0, n));
+  return records.filter((r) => picked.has(r));
+}
+
+export async function prepareDomain(domain: string, opts: DomainEnvOptions): Promise<DomainEnv> {
+  const paths = bundledTrajectPaths(domain);
+  const imported = importTraject(paths.trajQuery, paths.tools);
+  const records = opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
+  const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by: 'record' });
+  const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
+  const policy = await resolvePolicy(opts.model, { tools: imported.tools, records: split.opt, client: opts.client, ...(opts.env ? { env: opts.env } : {}) });
+  const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
+  return { domain: paths.domain, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, policy, tree };
+}
+
+/** The client of an LLM policy, if any (for usage reporting). */
+export function policyClient(env: DomainEnv): LlmClient | undefined {
+  return env.policy.client;
+}

@@ -1,0 +1,100 @@
+import type { Workflow } from '../../graph/schema.js';
+import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
+import { coefficientOfVariation } from '../../metrics/stability.js';
+import type { Judge } from '../../metrics/types.js';
+import type { ExecutionPolicy } from '../../policies/types.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { evaluateWorkflow } from '../../search/evaluate.js';
+import type { ToolRegistry } from '../../tools/types.js';
+import { mapLimit } from '../../util/map-limit.js';
+import type { Agent } from '../baselines/agent.js';
+import { mean } from '../stats/describe.js';
+import type { ApproachResult, RecordResult } from './results.js';
+
+/**
+ * Measuring one approach on the test queries, `runs` times (issue #8, RQ1 and stability): workflows
+ * go through the search's shared evaluation (`evaluateWorkflow`: the runtime, then
+ * `scorePredictions`); the PM4Py-style and ReAct agents are run here and scored by the same
+ * `scorePredictions`. Per record: TC and ES averaged over the runs, and the CV of ES over them.
+ * Per approach: the means, the mean CV, and the cost per query (wall time, model requests, model
+ * decisions, tool calls) averaged over every run of every query.
+ */
+
+export type Subject = { id: string; label: string; tcDefined: boolean } & ({ kind: 'workflow'; workflow: Workflow } | { kind: 'agent'; agent: Agent });
+
+export interface MeasureContext {
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  judge: Judge;
+  runs: number;
+  concurrency: number;
+  signal?: AbortSignal;
+}
+
+interface RunScores {
+  tc: number[];
+  es: number[];
+  detail: Array<{ k: number; kHat: number; lcs: number; failed: number }>;
+  cost: Array<{ runtimeMs: number; llmCalls: number; llmSteps: number; toolCalls: number }>;
+  failed: number;
+}
+
+export async function measureApproach(subject: Subject, records: readonly TaskRecord[], ctx: MeasureContext): Promise<ApproachResult> {
+  const before = ctx.tools.stats();
+  const runs: RunScores[] = [];
+  for (let k = 0; k < ctx.runs; k++) runs.push(subject.kind === 'workflow' ? await runWorkflow(subject.workflow, records, ctx) : await runAgent(subject.agent, records, ctx));
+  const after = ctx.tools.stats();
+  const perRecord: RecordResult[] = records.map((r, i) => {
+    const esRuns = runs.map((run) => run.es[i]!);
+    return { id: r.id, tc: subject.tcDefined ? mean(runs.map((run) => run.tc[i]!)) : null, es: mean(esRuns), esRuns, cv: records.length ? coefficientOfVariation(esRuns) : 0 };
+  });
+  const costs = runs.flatMap((r) => r.cost);
+  const avg = (f: (c: RunScores['cost'][number]) => number) => (costs.length ? mean(costs.map(f)) : 0);
+  return {
+    id: subject.id,
+    label: subject.label,
+    tc: subject.tcDefined ? mean(perRecord.map((r) => r.tc!)) : null,
+    es: mean(perRecord.map((r) => r.es)),
+    cv: perRecord.length ? mean(perRecord.map((r) => r.cv)) : 0,
+    runs: ctx.runs,
+    records: perRecord,
+    cost: { runtimeMs: avg((c) => c.runtimeMs), llmCalls: avg((c) => c.llmCalls), llmSteps: avg((c) => c.llmSteps), toolCalls: avg((c) => c.toolCalls) },
+    failedRuns: runs.reduce((s, r) => s + r.failed, 0),
+    calls: callStats(runs.flatMap((r) => r.detail)),
+    toolStats: { calls: after.calls - before.calls, errors: after.errors - before.errors, replayHits: after.replayHits - before.replayHits, replayMisses: after.replayMisses - before.replayMisses },
+  };
+}
+
+async function runWorkflow(workflow: Workflow, records: readonly TaskRecord[], ctx: MeasureContext): Promise<RunScores> {
+  const ev = await evaluateWorkflow(workflow, records, { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.concurrency, feedback: false, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  return {
+    tc: ev.perRecord.map((r) => r.tc),
+    es: ev.perRecord.map((r) => r.es),
+    detail: ev.perRecord.map((r) => ({ k: r.detail.k, kHat: r.detail.kHat, lcs: r.detail.lcs, failed: r.trace.calls.filter((c) => c.status === 'error').length })),
+    cost: ev.perRecord.map((r) => ({
+      runtimeMs: r.trace.totals.durationMs,
+      llmCalls: r.trace.totals.llmCalls,
+      llmSteps: r.trace.observations.filter((o) => o.status !== 'skipped').length,
+      toolCalls: r.trace.totals.toolCalls,
+    })),
+    failed: ev.perRecord.filter((r) => r.error || r.trace.status === 'error').length,
+  };
+}
+
+async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: MeasureContext): Promise<RunScores> {
+  const out = await mapLimit(records, ctx.concurrency, (r) => agent.run({ query: r.query, recordId: r.id, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
+  const predictions = out.map((run, i) => ({ id: records[i]!.id, calls: run.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: run.answer }));
+  const report = await scorePredictions(records, predictions, { judge: ctx.judge, schemas: schemasFromTools(ctx.tools.list()), concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  return {
+    tc: report.records.map((r) => r.tc),
+    es: report.records.map((r) => r.es),
+    detail: report.records.map((r, i) => ({ k: r.detail.k, kHat: r.detail.kHat, lcs: r.detail.lcs, failed: out[i]!.calls.filter((c) => c.status === 'error').length })),
+    cost: out.map((run) => ({ runtimeMs: run.durationMs, llmCalls: run.llmCalls, llmSteps: run.llmSteps, toolCalls: run.toolCalls })),
+    failed: out.filter((run) => run.error).length,
+  };
+}
+
+function callStats(d: RunScores['detail']): ApproachResult['calls'] {
+  const m = (f: (x: RunScores['detail'][number]) => number) => (d.length ? mean(d.map(f)) : 0);
+  return { reference: m((x) => x.k), made: m((x) => x.kHat), matched: m((x) => x.lcs), failed: m((x) => x.failed) };
+}

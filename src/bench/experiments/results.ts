@@ -1,0 +1,164 @@
+import type { PairedComparison } from '../stats/paired-compare.js';
+
+/**
+ * The numbers of one `flowscout bench` run (issue #8), as written to `results.json` and `--json`:
+ * plain data, every figure and table of the report is drawn from it. Undefined quantities (TC of the
+ * LLM-only baseline, an effect size with a constant difference) are `null`, never NaN.
+ */
+
+/** Who produced the numbers: shown with every table. */
+export interface BenchLabels {
+  /** The execution policy, e.g. "offline policy (no LLM)". */
+  policy: string;
+  policyKind: 'llm' | 'offline' | 'oracle';
+  /** The model string (`offline` without a model). */
+  model: string;
+  judge: string;
+  judgeKind: 'llm' | 'offline';
+  optimizer: string;
+  /** True when no model ran anywhere: every figure is an offline figure. */
+  offline: boolean;
+}
+
+export interface BenchSettings {
+  domains: string[];
+  seed: number;
+  iterations: number;
+  patience: number;
+  runs: number;
+  maxTest: number;
+  split: [number, number, number];
+  splitBy: 'record';
+  ablationDomain: string;
+  models: string[];
+  concurrency: number;
+  /** Records per domain sampled before the split (absent: all). */
+  maxRecords?: number;
+}
+
+/** One record's scores over the repeated runs. */
+export interface RecordResult {
+  id: string;
+  /** Mean over runs; null when TC is not defined for the approach. */
+  tc: number | null;
+  es: number;
+  esRuns: number[];
+  /** CV of ES over the runs (0 when every run scored the same). */
+  cv: number;
+}
+
+export interface CostPerQuery {
+  runtimeMs: number;
+  /** Requests sent to a model. */
+  llmCalls: number;
+  /** Decisions a model would make (LLM-node runs, tool-node plans, ReAct steps); made by rules offline. */
+  llmSteps: number;
+  toolCalls: number;
+}
+
+/** One approach on one domain's test queries. */
+export interface ApproachResult {
+  id: string;
+  label: string;
+  tc: number | null;
+  es: number;
+  /** Mean CV of ES over queries. */
+  cv: number;
+  runs: number;
+  records: RecordResult[];
+  cost: CostPerQuery;
+  /** Runs that ended in a fault (scored with what they produced). */
+  failedRuns: number;
+  /** What the traces show, per query (means over runs and queries): reference calls K, calls made K̂, LCS matches, failed calls. */
+  calls: { reference: number; made: number; matched: number; failed: number };
+  toolStats?: { calls: number; errors: number; replayHits: number; replayMisses: number };
+}
+
+export interface IterationPoint {
+  iteration: number;
+  status: string;
+  valScore: number | null;
+  bestVal: number;
+  summary: string;
+}
+
+export interface SearchSummary {
+  variant: 'flowscout' | 'nominer' | 'beam' | 'llm-only';
+  searchMs: number;
+  candidates: number;
+  stopReason: string;
+  best: string;
+  bestSummary: string;
+  /** Iteration 0 is the start (G0); then one point per iteration. */
+  iterations: IterationPoint[];
+  g0Val: number | null;
+  bestVal: number | null;
+}
+
+export interface DomainResult {
+  domain: string;
+  records: number;
+  split: { opt: number; val: number; test: number; measured: number };
+  tools: number;
+  processTree: string;
+  searches: SearchSummary[];
+  approaches: ApproachResult[];
+  /** The best workflow FlowScout found (JSON), for regeneration. */
+  bestWorkflow: unknown;
+}
+
+export interface SignificanceFamily {
+  /** A domain name or "all" (queries of every domain pooled). */
+  scope: string;
+  metric: 'tc' | 'es';
+  comparisons: Array<Omit<PairedComparison, 'cohensD'> & { cohensD: number | null }>;
+}
+
+export interface AblationRow {
+  id: string;
+  label: string;
+  tc: number;
+  es: number;
+  searchMs: number;
+  candidates: number;
+}
+
+export interface BackboneRow {
+  domain: string;
+  model: string;
+  policy: string;
+  tc: number;
+  es: number;
+}
+
+export interface ToolPair {
+  domain: string;
+  original: string;
+  substitute: string;
+  similarity: number;
+  /** Test-set reference calls of `original`. */
+  testCalls: number;
+  /** Of those, calls whose arguments the substitute has a recorded response for (replayable after the swap). */
+  replayable: number;
+}
+
+export interface BenchResults {
+  version: 1;
+  command: string;
+  startedAt: string;
+  durationMs: number;
+  settings: BenchSettings;
+  labels: BenchLabels;
+  unavailableDomains: Array<{ domain: string; reason: string }>;
+  domains: DomainResult[];
+  significance: SignificanceFamily[];
+  ablation: { domain: string; rows: AblationRow[] } | null;
+  backbone: { rows: BackboneRow[]; note: string };
+  toolSwap: { pairs: ToolPair[]; run: boolean; note: string };
+  notes: string[];
+}
+
+/** A number for JSON: NaN and ±Infinity become null. */
+export function finite(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}

@@ -1,0 +1,146 @@
+import { createRateLimiter } from '../../llm/rate-limiter.js';
+import { benchJudge, benchOptimizer, chosenModel } from './bench-models.js';
+import { unavailableReason } from './domain-env.js';
+import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
+import { runDomain } from './run-domain.js';
+import { significanceFamilies } from './significance.js';
+import { toolSwapNote } from './tool-swap.js';
+
+/**
+ * `flowscout bench` as a function (issue #8, "Experiments"): the paper's RQ1–RQ4 on the bundled
+ * TRAJECT-Bench domains, with every number in the returned `BenchResults` (the report, the figures
+ * and `results.json` are drawn from it). Domains run one after another; a domain without data
+ * (Sports) is listed as unavailable with the reason.
+ */
+
+export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | 'splitBy'> {
+  model?: string;
+  models?: string[];
+  judgeModel?: string;
+  /** The command line as typed, printed at the top of the report. */
+  command: string;
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+  now?: () => number;
+  signal?: AbortSignal;
+}
+
+export async function runBench(opts: BenchOptions): Promise<BenchResults> {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const model = chosenModel(opts.model, env);
+  const models = (opts.models ?? []).map((m) => chosenModel(m, env));
+  const limiter = createRateLimiter({ concurrency: opts.concurrency });
+  const judge = await benchJudge(opts.judgeModel, model, limiter, env);
+  const optimizer = await benchOptimizer(model, limiter, env);
+  const settings: BenchSettings = {
+    domains: opts.domains,
+    seed: opts.seed,
+    iterations: opts.iterations,
+    patience: opts.patience,
+    runs: opts.runs,
+    maxTest: opts.maxTest,
+    split: [5, 2, 3],
+    splitBy: 'record',
+    ablationDomain: opts.ablationDomain,
+    models,
+    concurrency: opts.concurrency,
+    ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+  };
+
+  const unavailable: BenchResults['unavailableDomains'] = [];
+  const domains: DomainResult[] = [];
+  const backbone: BackboneRow[] = [];
+  const swap: ToolPair[] = [];
+  let policyLabel: string | undefined;
+  for (const domain of opts.domains) {
+    const reason = unavailableReason(domain);
+    if (reason) {
+      unavailable.push({ domain, reason });
+      log(`[${domain}] not run: ${reason}`);
+      continue;
+    }
+    const run = await runDomain(domain, {
+      seed: opts.seed,
+      iterations: opts.iterations,
+      patience: opts.patience,
+      runs: opts.runs,
+      maxTest: opts.maxTest,
+      concurrency: opts.concurrency,
+      model,
+      models,
+      ablation: domain.toLowerCase() === opts.ablationDomain.toLowerCase(),
+      judge: judge.judge,
+      optimizer,
+      limiter,
+      env,
+      log,
+      ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    domains.push(run.result);
+    backbone.push(...run.backbone);
+    swap.push(...run.swap);
+    policyLabel ??= run.policy;
+  }
+  if (!opts.domains.some((d) => d.toLowerCase() === 'sports')) {
+    unavailable.push({ domain: 'Sports', reason: unavailableReason('Sports')! });
+  }
+
+  const labels: BenchResults['labels'] = {
+    policy: policyLabel ?? (model === 'offline' ? 'offline policy (no LLM)' : `LLM policy (${model})`),
+    policyKind: model === 'offline' ? 'offline' : 'llm',
+    model,
+    judge: judge.label,
+    judgeKind: judge.judge.kind,
+    optimizer: optimizer.label,
+    offline: model === 'offline' && judge.judge.kind === 'offline' && optimizer.kind === 'offline',
+  };
+  const ablationDomain = domains.find((d) => d.domain.toLowerCase() === opts.ablationDomain.toLowerCase());
+  const swapNote = toolSwapNote(swap);
+  return {
+    version: 1,
+    command: opts.command,
+    startedAt: new Date(started).toISOString(),
+    durationMs: now() - started,
+    settings,
+    labels,
+    unavailableDomains: unavailable,
+    domains,
+    significance: significanceFamilies(domains, opts.seed),
+    ablation: ablationDomain ? { domain: ablationDomain.domain, rows: ablationRows(ablationDomain) } : null,
+    backbone: { rows: backbone, note: backboneNote(models, model) },
+    toolSwap: { pairs: swap, run: swapNote.run, note: swapNote.note },
+    notes: resultNotes(domains, labels),
+  };
+}
+
+function ablationRows(d: DomainResult): AblationRow[] {
+  const search = (v: string) => d.searches.find((s) => s.variant === v);
+  const rows: AblationRow[] = [];
+  for (const [id, variant] of [['flowscout', 'flowscout'], ['nomcts', undefined], ['nominer', 'nominer'], ['beam', 'beam']] as const) {
+    const a = d.approaches.find((x) => x.id === id);
+    if (!a) continue;
+    const s = variant ? search(variant) : undefined;
+    rows.push({ id, label: a.label, tc: a.tc ?? 0, es: a.es, searchMs: s?.searchMs ?? 0, candidates: s?.candidates ?? 1 });
+  }
+  return rows;
+}
+
+function backboneNote(models: readonly string[], model: string): string {
+  if (models.length > 0) return `FlowScout's best workflow (searched with ${model}) run once on the test queries under each model's policy.`;
+  if (model === 'offline') return 'No --models were given and no model is configured: the only backbone is the offline policy, which is not an LLM. Table V needs models (--models openai:gpt-4o-mini,anthropic:claude-3-5-haiku-latest with their API keys).';
+  return `No --models were given: the one row is the model the search ran with (${model}).`;
+}
+
+function resultNotes(domains: readonly DomainResult[], labels: BenchResults['labels']): string[] {
+  const notes: string[] = [];
+  const cvs = domains.flatMap((d) => d.approaches.map((a) => a.cv));
+  if (labels.policyKind === 'offline' && labels.judgeKind === 'offline' && cvs.every((c) => c === 0)) {
+    notes.push('With the offline policy and the lexical judge every approach is deterministic: repeated runs give identical calls, answers and scores, so every CV of ES is 0 by construction. No noise is injected; stability differences appear only with a model (--model).');
+  }
+  if (labels.offline) notes.push('Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper\'s.');
+  return notes;
+}

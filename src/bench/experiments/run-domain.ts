@@ -1,0 +1,117 @@
+import type { Judge } from '../../metrics/types.js';
+import { formatProcessTree } from '../../mining/process-tree/format.js';
+import type { RateLimiter } from '../../llm/rate-limiter.js';
+import { resolvePolicy } from '../../policies/resolve-policy.js';
+import type { IterationRow } from '../../search/search-context.js';
+import type { Optimizer } from '../../search/optimizers/types.js';
+import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
+import { benchReact } from './bench-models.js';
+import { prepareDomain } from './domain-env.js';
+import { measureApproach, type MeasureContext, type Subject } from './measure.js';
+import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
+import { runVariant, type Variant } from './search-variants.js';
+import { toolSwapPairs } from './tool-swap.js';
+
+/**
+ * Everything the experiments do on one domain (issue #8): the FlowScout search and the LLM-only
+ * search (plus NoMiner and Beam on the ablation domain), then every approach measured on the same
+ * test queries `runs` times — FlowScout's best workflow, NoMCTS (G0, the search's root), the
+ * PM4Py-style and ReAct baselines, the LLM-only workflow and the ablations — then the backbone swap
+ * (FlowScout's workflow under each `--models` policy) and the tool-swap data check.
+ */
+
+export interface DomainRunOptions {
+  seed: number;
+  iterations: number;
+  patience: number;
+  runs: number;
+  maxTest: number;
+  maxRecords?: number;
+  concurrency: number;
+  model: string;
+  models: readonly string[];
+  ablation: boolean;
+  judge: Judge;
+  optimizer: Optimizer;
+  limiter: RateLimiter;
+  env: Record<string, string | undefined>;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface DomainRun {
+  result: DomainResult;
+  backbone: BackboneRow[];
+  swap: ToolPair[];
+  /** The execution policy's label. */
+  policy: string;
+}
+
+export async function runDomain(domain: string, o: DomainRunOptions): Promise<DomainRun> {
+  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, client: { limiter: o.limiter }, env: o.env, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
+  const tag = `[${env.domain}]`;
+  try {
+    o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
+    const onIteration = (v: Variant, r: IterationRow) => o.log(`${tag} ${v} iteration ${r.iteration}: ${r.status} val ${r.valScore === undefined ? '-' : r.valScore.toFixed(3)} best ${r.bestVal.toFixed(3)} · ${r.summary.slice(0, 90)}`);
+    const common = { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: o.judge, optimizer: o.optimizer, onIteration };
+    const variants: Variant[] = ['flowscout', 'llm-only', ...(o.ablation ? (['nominer', 'beam'] as const) : [])];
+    const runs = new Map<Variant, Awaited<ReturnType<typeof runVariant>>>();
+    for (const v of variants) {
+      o.log(`${tag} search: ${v}`);
+      const run = await runVariant(v, env, common);
+      runs.set(v, run);
+      o.log(`${tag} ${v}: ${run.summary.stopReason}; best ${run.summary.best} val ${fmt(run.summary.bestVal)} (start ${fmt(run.summary.g0Val)}) in ${(run.summary.searchMs / 1000).toFixed(1)} s`);
+    }
+    const flow = runs.get('flowscout')!;
+    const offline = env.policy.policy.kind === 'offline' ? ' (offline)' : '';
+    const subjects: Subject[] = [
+      { id: 'flowscout', label: `FlowScout${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.best.workflow! },
+      { id: 'nomcts', label: `NoMCTS (G0)${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
+      { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) },
+      { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await benchReact(env, o.model, o.limiter, o.env) },
+      { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: runs.get('llm-only')!.result.best.workflow! },
+    ];
+    if (o.ablation) {
+      subjects.push({ id: 'nominer', label: `NoMiner${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('nominer')!.result.best.workflow! });
+      subjects.push({ id: 'beam', label: `Beam${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('beam')!.result.best.workflow! });
+    }
+    const ctx: MeasureContext = { policy: env.policy.policy, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}) };
+    const approaches = [];
+    for (const s of subjects) {
+      const a = await measureApproach(s, env.test, ctx);
+      approaches.push(a);
+      o.log(`${tag} measured ${a.label}: TC ${a.tc === null ? 'n/a' : a.tc.toFixed(3)} ES ${a.es.toFixed(3)} CV ${a.cv.toFixed(4)} (${o.runs} runs × ${env.test.length} queries)`);
+    }
+
+    const backbone: BackboneRow[] = [];
+    if (o.models.length === 0) {
+      const f = approaches[0]!;
+      backbone.push({ domain: env.domain, model: o.model, policy: env.policy.label, tc: f.tc ?? 0, es: f.es });
+    }
+    for (const m of o.models) {
+      const p = await resolvePolicy(m, { tools: env.descriptors, records: env.split.opt, client: { limiter: o.limiter }, env: o.env });
+      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.policy, runs: 1 });
+      backbone.push({ domain: env.domain, model: p.spec, policy: p.label, tc: a.tc ?? 0, es: a.es });
+      o.log(`${tag} backbone ${p.spec}: TC ${(a.tc ?? 0).toFixed(3)} ES ${a.es.toFixed(3)}`);
+    }
+
+    const searches: SearchSummary[] = [...runs.values()].map((r) => r.summary);
+    const result: DomainResult = {
+      domain: env.domain,
+      records: env.records.length,
+      split: { opt: env.split.opt.length, val: env.split.val.length, test: env.split.test.length, measured: env.test.length },
+      tools: env.descriptors.length,
+      processTree: formatProcessTree(env.tree),
+      searches,
+      approaches,
+      bestWorkflow: flow.result.best.workflow,
+    };
+    return { result, backbone, swap: toolSwapPairs(env.domain, env.records, env.test, env.descriptors), policy: env.policy.label };
+  } finally {
+    await env.tools.close();
+  }
+}
+
+function fmt(x: number | null): string {
+  return x === null ? '-' : x.toFixed(3);
+}

@@ -1,0 +1,92 @@
+import type { Workflow } from '../../graph/schema.js';
+import type { Judge } from '../../metrics/types.js';
+import { runSearch, type SearchResult } from '../../search/run-search.js';
+import { DEFAULT_SETTINGS, noToolNodes, type IterationRow, type SearchSettings } from '../../search/search-context.js';
+import type { Optimizer } from '../../search/optimizers/types.js';
+import { llmOnlySkeleton, minedG0, plainSkeleton } from '../../search/variants.js';
+import type { DomainEnv } from './domain-env.js';
+import type { IterationPoint, SearchSummary } from './results.js';
+
+/**
+ * The searches of the experiments (DESIGN.md, "Baselines and ablations"), all through the search's
+ * own entry point (`runSearch`) with the same settings, tools, policy, judge and optimizer:
+ *
+ * - `flowscout`: MCTS from the mined G0 (the paper's method); its root is the NoMCTS ablation;
+ * - `nominer`: MCTS from plan → one generic tool node → synthesize;
+ * - `beam`: beam search (top 3 per step) from G0 with the same candidate budget J;
+ * - `llm-only`: MCTS from plan → reason → synthesize with tool nodes forbidden (AFlow-style).
+ *
+ * D_test is not given to the search (the benchmark measures the test set itself, repeatedly), so
+ * the search only ever sees D_opt and D_val.
+ */
+
+export type Variant = SearchSummary['variant'];
+
+export interface VariantOptions {
+  seed: number;
+  iterations: number;
+  patience: number;
+  concurrency: number;
+  judge: Judge;
+  optimizer: Optimizer;
+  onIteration?: (variant: Variant, row: IterationRow) => void;
+  now?: () => number;
+}
+
+export interface VariantRun {
+  result: SearchResult;
+  summary: SearchSummary;
+  g0: Workflow;
+}
+
+/** The start workflow of a variant. */
+export function variantStart(variant: Variant, env: DomainEnv): Workflow {
+  if (variant === 'nominer') return plainSkeleton(env.descriptors);
+  if (variant === 'llm-only') return llmOnlySkeleton();
+  return minedG0(env.split.opt, env.descriptors);
+}
+
+export async function runVariant(variant: Variant, env: DomainEnv, opts: VariantOptions): Promise<VariantRun> {
+  const now = opts.now ?? Date.now;
+  const settings: SearchSettings = {
+    ...DEFAULT_SETTINGS,
+    seed: opts.seed,
+    iterations: opts.iterations,
+    patience: opts.patience,
+    concurrency: opts.concurrency,
+    strategy: variant === 'beam' ? 'beam' : 'mcts',
+    llmOnly: variant === 'llm-only',
+  };
+  const g0 = variantStart(variant, env);
+  const started = now();
+  const result = await runSearch({
+    settings,
+    splits: { opt: env.split.opt, val: env.split.val, test: [] },
+    g0,
+    startLabel: variant === 'nominer' ? 'NoMiner skeleton' : variant === 'llm-only' ? 'LLM-only skeleton' : 'mined from D_opt',
+    policy: env.policy.policy,
+    tools: env.tools,
+    judge: opts.judge,
+    optimizer: opts.optimizer,
+    ...(variant === 'llm-only' ? { constraint: noToolNodes } : {}),
+    ...(opts.onIteration ? { onIteration: (row: IterationRow) => opts.onIteration!(variant, row) } : {}),
+  });
+  const searchMs = now() - started;
+  return { result, g0, summary: summarize(variant, result, searchMs) };
+}
+
+export function summarize(variant: Variant, result: SearchResult, searchMs: number): SearchSummary {
+  const start: IterationPoint = { iteration: 0, status: 'ok', valScore: result.root.valScore ?? null, bestVal: result.root.valScore ?? 0, summary: result.root.summary ?? 'G0' };
+  const rows = result.iterations.filter((r) => r.iteration > 0);
+  return {
+    variant,
+    searchMs,
+    candidates: result.tree.size,
+    stopReason: result.stopReason,
+    best: result.best.id,
+    bestSummary: result.best.summary ?? '',
+    iterations: [start, ...rows.map((r) => ({ iteration: r.iteration, status: r.status, valScore: r.valScore ?? null, bestVal: r.bestVal, summary: r.summary }))],
+    g0Val: result.root.valScore ?? null,
+    bestVal: result.best.valScore ?? null,
+  };
+}

@@ -1,0 +1,131 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { parseDomains } from '../../bench/experiments/domain-env.js';
+import type { BenchResults } from '../../bench/experiments/results.js';
+import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.js';
+import { fixed } from '../../bench/report/markdown.js';
+import { table2 } from '../../bench/report/tables.js';
+import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout bench`: the paper's experiments (issue #8; DESIGN.md, "Baselines and ablations") on
+ * the bundled TRAJECT-Bench domains — FlowScout against the PM4Py-style, ReAct and LLM-only
+ * baselines and the NoMCTS / NoMiner / Beam ablations, stability over repeated runs, the search's
+ * validation curve and cost, backbone and tool-set swaps, paired significance tests — written as
+ * `report.md`, two SVG figures and `results.json` in `--out`.
+ */
+
+interface BenchFlags {
+  domains: string;
+  model?: string;
+  models?: string;
+  judgeModel?: string;
+  seed: string;
+  iterations: string;
+  patience: string;
+  runs: string;
+  maxTest: string;
+  maxRecords?: string;
+  ablationDomain: string;
+  concurrency: string;
+  out?: string;
+  json?: boolean;
+  force?: boolean;
+}
+
+export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('bench')
+    .description("run the paper's experiments on the bundled TRAJECT-Bench data and write report.md, SVG figures and results.json")
+    .option('--domains <list>', 'comma-separated domains (Sports has no data and is reported as such)', 'Finance,Travel,Weather')
+    .option('--model <spec>', 'model of the policy, ReAct and the optimizer (default: FLOWSCOUT_MODEL, else offline)')
+    .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
+    .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
+    .option('--seed <n>', 'seed of the split, the searches and the bootstrap', '0')
+    .option('--iterations <n>', 'J: search iterations', '30')
+    .option('--patience <n>', 'P: stop a search after this many iterations without a better validation score', '5')
+    .option('--runs <n>', 'runs of every approach on every test query (stability)', '10')
+    .option('--max-test <n>', 'test queries measured per domain, at most', '50')
+    .option('--max-records <n>', 'sample this many records per domain before the split (quick checks; the report says so)')
+    .option('--ablation-domain <name>', 'domain of the ablations (Table III)', 'Travel')
+    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
+    .option('--json', 'print every number as one JSON object (also written as results.json)')
+    .option('--force', 'overwrite report.md, the figures and results.json in --out')
+    .action(async (flags: BenchFlags) => {
+      const opts = benchOptions(flags);
+      const out = flags.out ?? join('.flowscout', 'bench', stamp());
+      checkBenchOut(out, Boolean(flags.force));
+      const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
+      log(`flowscout bench: ${opts.domains.join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
+      const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log });
+      const files = writeBenchOutput(out, results, Boolean(flags.force));
+      if (flags.json) {
+        io.out(JSON.stringify(results, null, 2));
+        return;
+      }
+      io.out(summary(results, files));
+    });
+};
+
+function int(text: string, flag: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${Math.max(min, 3)}.` });
+  }
+  return n;
+}
+
+/** Validated options from the flags. */
+export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
+  const domains = parseDomains(flags.domains);
+  const models = flags.models ? flags.models.split(',').map((m) => m.trim()).filter(Boolean) : [];
+  return {
+    domains,
+    ...(flags.model ? { model: flags.model } : {}),
+    models,
+    ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+    seed: int(flags.seed, '--seed', 0),
+    iterations: int(flags.iterations, '--iterations', 0),
+    patience: int(flags.patience, '--patience', 1),
+    runs: int(flags.runs, '--runs', 1),
+    maxTest: int(flags.maxTest, '--max-test', 1),
+    ...(flags.maxRecords !== undefined ? { maxRecords: int(flags.maxRecords, '--max-records', 10) } : {}),
+    ablationDomain: parseDomains(flags.ablationDomain)[0]!,
+    concurrency: int(flags.concurrency, '--concurrency', 1),
+  };
+}
+
+/** The command that regenerates the run: every setting spelled out, so changed defaults cannot change it. */
+export function commandLine(o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
+  const parts = ['npx flowscout bench', `--domains ${o.domains.join(',')}`];
+  if (flags.model) parts.push(`--model ${flags.model}`);
+  if (flags.models) parts.push(`--models ${flags.models}`);
+  if (flags.judgeModel) parts.push(`--judge-model ${flags.judgeModel}`);
+  parts.push(`--seed ${o.seed}`, `--iterations ${o.iterations}`, `--patience ${o.patience}`, `--runs ${o.runs}`, `--max-test ${o.maxTest}`);
+  if (o.maxRecords !== undefined) parts.push(`--max-records ${o.maxRecords}`);
+  parts.push(`--ablation-domain ${o.ablationDomain}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
+  return parts.join(' ');
+}
+
+function stamp(now = new Date()): string {
+  return now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+function summary(r: BenchResults, files: string[]): string {
+  const lines = [
+    '',
+    `Benchmark done in ${(r.durationMs / 60_000).toFixed(1)} min — policy: ${r.labels.policy} · judge: ${r.labels.judge} · optimizer: ${r.labels.optimizer}${r.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`,
+    '',
+    'Table II (test set; TC and ES per domain):',
+    table2(r),
+    '',
+  ];
+  if (r.ablation) lines.push(`Ablations on ${r.ablation.domain}: ${r.ablation.rows.map((x) => `${x.label} TC ${fixed(x.tc)} ES ${fixed(x.es)}`).join(' · ')}`);
+  for (const u of r.unavailableDomains) lines.push(`${u.domain}: not run (${u.reason.split(';')[0]})`);
+  lines.push('', 'Wrote:', ...files.map((f) => `  ${f}`));
+  return lines.join('\n');
+}

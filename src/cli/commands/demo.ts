@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { runDemo } from '../../bench/demo/run-demo.js';
+import type { CliIO } from '../output.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout demo` (`npm run demo`): the whole pipeline on the bundled TRAJECT-Bench Travel data in
+ * a minute or two, offline by default — import, mine, search, the best workflow as Mermaid, and TC /
+ * ES on the test split against G0, ReAct and the PM4Py-style baseline. Writes a fresh folder under
+ * `.flowscout/demo/` and never overwrites anything.
+ */
+
+interface DemoFlags {
+  iterations: string;
+  patience: string;
+  seed: string;
+  model?: string;
+  maxRecords?: string;
+  concurrency: string;
+  root: string;
+}
+
+export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('demo')
+    .description('run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines')
+    .option('--iterations <n>', 'search iterations', '8')
+    .option('--patience <n>', 'stop after this many iterations without a better validation score', '5')
+    .option('--seed <n>', 'seed of the split and the search', '0')
+    .option('--model <spec>', 'run with a model instead of offline, e.g. openai:gpt-4o-mini (needs its API key)')
+    .option('--max-records <n>', 'use a seeded sample of this many records (a quicker look)')
+    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo')
+    .action(async (flags: DemoFlags) => {
+      await runDemo({
+        iterations: int(flags.iterations, '--iterations', 0),
+        patience: int(flags.patience, '--patience', 1),
+        seed: int(flags.seed, '--seed', 0),
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags.maxRecords !== undefined ? { maxRecords: int(flags.maxRecords, '--max-records', 10) } : {}),
+        concurrency: int(flags.concurrency, '--concurrency', 1),
+        root: flags.root,
+        log: (text) => io.out(text),
+      });
+    });
+};
+
+function int(text: string, flag: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${Math.max(min, 8)}.` });
+  }
+  return n;
+}
