@@ -25,8 +25,9 @@ export interface BudgetWatch {
   dispose(): void;
 }
 
-export function createBudgetWatch(limits: BudgetLimits = {}, deps: { now?: () => number } = {}): BudgetWatch {
-  const inner = createBudget(limits, deps);
+/** `deps.now` replaces the clock; `deps.timer: false` leaves the wall limit to `exhausted()` checks (tests with a fake clock). */
+export function createBudgetWatch(limits: BudgetLimits = {}, deps: { now?: () => number; timer?: boolean } = {}): BudgetWatch {
+  const inner = createBudget(limits, deps.now ? { now: deps.now } : {});
   let refused = 0;
   const guard = <T>(fn: () => T): T => {
     try {
@@ -54,7 +55,7 @@ export function createBudgetWatch(limits: BudgetLimits = {}, deps: { now?: () =>
       return e as BudgetExceededError;
     }
   };
-  if (limits.maxWallMs !== undefined) {
+  if (limits.maxWallMs !== undefined && deps.timer !== false) {
     timer = setTimeout(() => controller.abort(errorNow() ?? new BudgetExceededError('wallMs', limits.maxWallMs!, inner.spent())), Math.max(0, limits.maxWallMs));
     timer.unref();
   }

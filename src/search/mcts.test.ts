@@ -7,6 +7,7 @@ import { createScriptedPolicy } from '../runtime/scripted-policy.js';
 import { openStore } from '../store/open-store.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
+import { createBudgetWatch } from './budget-watch.js';
 import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { Optimizer, ProposeInput } from './optimizers/types.js';
 import { runSearch, type RunSearchInput } from './run-search.js';
@@ -141,5 +142,22 @@ describe('MCTS (Algorithm 1)', () => {
     expect(result.tree.size).toBe(7);
     // Step 1: the root's two children; step 2: two children for each of the two best (c2 is GOOD, best first).
     expect(result.iterations.map((r) => r.parent)).toEqual(['c0', 'c0', 'c2', 'c2', 'c1', 'c1']);
+  });
+});
+
+describe('budgets', () => {
+  it('a wall-time budget stops the search between iterations and keeps the best so far', async () => {
+    let clock = 0;
+    const { input } = setup((inp, k) => withTask(inp.workflow, k === 0 ? 'GOOD' : `v${k}`), { iterations: 10 });
+    // Each judged answer advances the fake clock by 8 ms: G0 (5 records) ends at 40, iteration 1 at 80, iteration 2 at 120 > 100.
+    const budget = createBudgetWatch({ maxWallMs: 100 }, { now: () => clock, timer: false });
+    const lexical = input.judge;
+    const judge = { ...lexical, score: async (req: Parameters<typeof lexical.score>[0]) => ((clock += 8), lexical.score(req)) };
+    const result = await runSearch({ ...input, judge, budget });
+    expect(result.stopKind).toBe('budget');
+    expect(result.stopReason).toBe('budget exhausted: 0 s of 0 s elapsed');
+    expect(result.iterations.map((r) => r.child)).toEqual(['c1', 'c2']);
+    expect(result.best.id).toBe('c1');
+    expect(result.testSkipped).toBe('the budget ran out; the test set was not run');
   });
 });

@@ -4,6 +4,7 @@ import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { Store } from '../store/open-store.js';
 import type { ToolRegistry } from '../tools/types.js';
+import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 import type { BudgetWatch } from './budget-watch.js';
 import type { SearchMemo } from './memo.js';
 import type { Optimizer } from './optimizers/types.js';
@@ -34,8 +35,8 @@ export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   patience: 5,
   children: 3,
   beamWidth: 3,
-  lambdaMax: 0.5,
-  lambdaMin: 0.05,
+  lambdaMax: DEFAULT_LAMBDA_MAX,
+  lambdaMin: DEFAULT_LAMBDA_MIN,
   concurrency: 4,
   llmOnly: false,
 };

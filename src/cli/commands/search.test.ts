@@ -65,6 +65,26 @@ describe('flowscout search (offline)', () => {
     expect(b.savings).toBeUndefined();
   });
 
+  it('runs the ablation variants: beam, NoMiner, NoMCTS and LLM-only', async () => {
+    const run = async (name: string, extra: string[]) => {
+      const io = capture();
+      const out = join(fx.dir, `variant-${name}`);
+      expect(await runCli([...base(), '--iterations', '3', '--out', out, '--db', join(fx.dir, 'v.db'), ...extra], io), io.errors()).toBe(0);
+      return { text: io.text(), doc: JSON.parse(readFileSync(join(out, 'search.json'), 'utf8')), best: JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')) };
+    };
+    const beam = await run('beam', ['--strategy', 'beam']);
+    expect(beam.text).toContain('strategy beam');
+    expect(beam.doc.candidates).toHaveLength(4);
+    const plain = await run('plain', ['--start', 'plain']);
+    expect(plain.doc.candidates[0].summary).toBe('G0 (NoMiner skeleton)');
+    const none = await run('none', ['--strategy', 'none']);
+    expect(none.doc.candidates).toHaveLength(1);
+    expect(none.text).toContain('ended: NoMCTS: G0 only, no search.');
+    const llmOnly = await run('llm-only', ['--start', 'llm-only']);
+    expect(llmOnly.doc.candidates[0].summary).toBe('G0 (LLM-only skeleton)');
+    expect(llmOnly.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(false);
+  });
+
   it('refuses a non-empty --out without --force, and explains missing inputs', async () => {
     const dir = join(fx.dir, 'occupied');
     mkdirSync(dir, { recursive: true });

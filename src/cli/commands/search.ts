@@ -2,6 +2,7 @@ import { spinner } from '@clack/prompts';
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { parseSplitRatio } from '../../records/split.js';
+import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import { prepareSearch, searchSettings, type SearchConfig } from '../../search/prepare-search.js';
@@ -43,6 +44,8 @@ interface SearchFlags {
   budgetUsd?: string;
   budgetMinutes?: string;
   concurrency: string;
+  lambdaMax: string;
+  lambdaMin: string;
   force?: boolean;
 }
 
@@ -73,6 +76,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--budget-usd <x>', 'stop after spending this much (USD)')
     .option('--budget-minutes <m>', 'stop after this much wall time')
     .option('--concurrency <n>', 'records evaluated at once (and model calls in flight)', '4')
+    .option('--lambda-max <x>', 'exploration weight λ at the first iteration (cosine-annealed)', String(DEFAULT_LAMBDA_MAX))
+    .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
     .action(async (flags: SearchFlags) => {
       const budget = {
@@ -107,7 +112,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     io.out(labelsLine(labels));
     io.out(TABLE_HEADER);
   }
-  s?.start(progressLine(Math.min(total, (last?.iteration ?? 0) + 1), total, last));
+  s?.start(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
   const result = await runSearch({
     ...input,
     onIteration: (row) => {
@@ -143,6 +148,8 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     children: int(flags.children, '--children', 1),
     seed: int(flags.seed, '--seed', 0),
     concurrency: int(flags.concurrency, '--concurrency', 1),
+    lambdaMax: num(flags.lambdaMax, '--lambda-max'),
+    lambdaMin: num(flags.lambdaMin, '--lambda-min'),
     llmOnly: start === 'llm-only',
   });
   return {
