@@ -5,6 +5,7 @@ import type { TaskRecord } from '../records/schema.js';
 import type { EvaluationRow } from '../store/types.js';
 import type { Random } from '../util/random.js';
 import { evaluateWorkflow, type WorkflowEvaluation } from './evaluate.js';
+import { scopedMemo } from './memo.js';
 import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { SearchContext } from './search-context.js';
 import type { Candidate, SearchTree } from './tree.js';
@@ -53,7 +54,7 @@ export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<
     tools: ctx.tools,
     judge: ctx.judge,
     concurrency: ctx.settings.concurrency,
-    ...(ctx.memo ? { memo: ctx.memo } : {}),
+    ...(ctx.memo ? { memo: scopedMemo(ctx.memo, workflow) } : {}),
     ...(signal ? { signal } : {}),
   };
   try {
