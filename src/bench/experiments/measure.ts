@@ -46,7 +46,15 @@ export async function measureApproach(subject: Subject, records: readonly TaskRe
   const after = ctx.tools.stats();
   const perRecord: RecordResult[] = records.map((r, i) => {
     const esRuns = runs.map((run) => run.es[i]!);
-    return { id: r.id, tc: subject.tcDefined ? mean(runs.map((run) => run.tc[i]!)) : null, es: mean(esRuns), esRuns, cv: records.length ? coefficientOfVariation(esRuns) : 0 };
+    return {
+      id: r.id,
+      tc: subject.tcDefined ? mean(runs.map((run) => run.tc[i]!)) : null,
+      es: mean(esRuns),
+      esRuns,
+      cv: coefficientOfVariation(esRuns),
+      k: runs[0]?.detail[i]?.k ?? 0,
+      made: mean(runs.map((run) => run.detail[i]!.kHat)),
+    };
   });
   const costs = runs.flatMap((r) => r.cost);
   const avg = (f: (c: RunScores['cost'][number]) => number) => (costs.length ? mean(costs.map(f)) : 0);

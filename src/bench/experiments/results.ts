@@ -45,6 +45,9 @@ export interface RecordResult {
   esRuns: number[];
   /** CV of ES over the runs (0 when every run scored the same). */
   cv: number;
+  /** Reference calls K of the record, and calls made K̂ (mean over runs). */
+  k: number;
+  made: number;
 }
 
 export interface CostPerQuery {
@@ -145,6 +148,8 @@ export interface ToolPair {
 export interface BenchResults {
   version: 1;
   command: string;
+  /** The code that produced the numbers (package version, git commit). */
+  code: { version: string; commit?: string; dirty?: boolean };
   startedAt: string;
   durationMs: number;
   settings: BenchSettings;

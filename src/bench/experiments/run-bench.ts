@@ -1,4 +1,5 @@
 import { createRateLimiter } from '../../llm/rate-limiter.js';
+import { codeVersion } from './code-version.js';
 import { benchJudge, benchOptimizer, chosenModel } from './bench-models.js';
 import { unavailableReason } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
@@ -103,6 +104,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   return {
     version: 1,
     command: opts.command,
+    code: codeVersion(),
     startedAt: new Date(started).toISOString(),
     durationMs: now() - started,
     settings,

@@ -1,7 +1,8 @@
+import { describeCodeVersion } from '../experiments/code-version.js';
 import type { BenchResults } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
-import { costTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
+import { costTable, positionsTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
 
 /**
  * `report.md` of a benchmark run (issue #8): the command and seed on top, who produced the numbers
@@ -21,6 +22,7 @@ export function renderReport(r: BenchResults): string {
     r.command,
     '```',
     '',
+    `- code: ${describeCodeVersion(r.code)}`,
     `- seed **${s.seed}**; split 5:2:3 by record (seeded); iterations J = ${s.iterations}, patience P = ${s.patience}; ${s.runs} runs per approach on up to ${s.maxTest} test queries per domain; concurrency ${s.concurrency}${s.maxRecords !== undefined ? `; **${s.maxRecords} records sampled per domain**` : ''}`,
     `- execution policy: **${r.labels.policy}** (model: ${r.labels.model}); judge: **${r.labels.judge}**; optimizer: **${r.labels.optimizer}**`,
     `- started ${r.startedAt}, took ${duration(r.durationMs)}`,
@@ -72,6 +74,10 @@ export function renderReport(r: BenchResults): string {
     'What the traces show (per test query, means over runs):',
     '',
     tracesTable(r),
+    '',
+    'Fixed positions against per-clause steps (FlowScout\'s best workflow runs at most one call per tool position unless a position has `calls: many`; ReAct takes one step per request clause and retries a failed clause with the next tool):',
+    '',
+    positionsTable(r),
     '',
     `## RQ3 — ablations on ${r.ablation?.domain ?? '—'} (Table III)`,
     '',

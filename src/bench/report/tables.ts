@@ -103,3 +103,27 @@ export function swapTable(r: BenchResults, top = 12): string {
   const rows = r.toolSwap.pairs.slice(0, top).map((p) => [p.domain, p.original, p.substitute, fixed(p.similarity, 2), String(p.testCalls), String(p.replayable)]);
   return table(['domain', 'tool', 'most similar tool', 'similarity', 'test calls', 'replayable after swap'], rows, ['l', 'l', 'l', 'r', 'r', 'r']);
 }
+
+/**
+ * Where FlowScout's TC differs from ReAct's, from the traces: the workflow has a fixed number of
+ * tool positions, ReAct takes one step per request clause. Queries whose reference makes more calls
+ * than the workflow has positions are split from the rest, with both approaches' TC on each part.
+ */
+export function positionsTable(r: BenchResults): string {
+  const rows = r.domains.flatMap((d) => {
+    const f = approach(d, 'flowscout');
+    const re = approach(d, 'react');
+    const wf = d.bestWorkflow as { nodes?: Array<{ kind: string; calls?: string }> } | undefined;
+    if (!f || !re || !wf?.nodes) return [];
+    const positions = wf.nodes.filter((n) => n.kind === 'tool');
+    const many = positions.filter((n) => n.calls === 'many').length;
+    const longer = f.records.map((x) => x.k > positions.length);
+    const part = (a: ApproachResult, want: boolean) => {
+      const xs = a.records.filter((_, i) => longer[i] === want).map((x) => x.tc ?? 0);
+      return xs.length ? fixed(mean(xs)) : '—';
+    };
+    const n = longer.filter(Boolean).length;
+    return [[d.domain, `${positions.length}${many ? ` (${many} × calls: many)` : ''}`, fixed(mean(f.records.map((x) => x.k)), 2), fixed(mean(f.records.map((x) => x.made)), 2), fixed(mean(re.records.map((x) => x.made)), 2), `${n} of ${f.records.length}`, `${part(f, true)} / ${part(re, true)}`, `${part(f, false)} / ${part(re, false)}`]];
+  });
+  return table(['domain', 'tool positions in FlowScout\'s workflow', 'reference calls / query', 'FlowScout calls / query', 'ReAct calls / query', 'queries with more reference calls than positions', 'TC there: FlowScout / ReAct', 'TC on the rest: FlowScout / ReAct'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+}

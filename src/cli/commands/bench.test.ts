@@ -32,6 +32,8 @@ describe('flowscout bench (offline, small)', () => {
     expect(report).toContain(`\`\`\`sh\n${command}\n\`\`\``);
     expect(results.command).toBe(command);
     expect(report).toContain('seed **3**');
+    expect(report).toMatch(/- code: flowscout \d+\.\d+\.\d+/);
+    expect(report).toMatch(/\| Travel \| \d+( \(\d+ × calls: many\))? \| \d\.\d\d \|/);
     expect(report).toContain('**24 records sampled per domain**');
     for (const h of ['## RQ1 — effectiveness (Table II)', '### Significance', '### Stability (Fig. 3)', '## RQ2', '## RQ3 — ablations on Travel (Table III)', '### LLM backbones (Table V)', '### Tool-set swap (Table IV)']) expect(report).toContain(h);
     expect(report.match(/_OFFLINE · policy: offline policy \(no LLM\) · judge: offline lexical judge · seed 3 · optimizer: rule-based optimizer \(offline\)_/g)!.length).toBeGreaterThanOrEqual(6);
@@ -53,6 +55,7 @@ describe('flowscout bench (offline, small)', () => {
     for (const a of travel.approaches) {
       expect(a.records.map((r) => r.id)).toEqual(ids);
       for (const r of a.records) expect(r.esRuns).toHaveLength(2);
+      expect(a.records.every((r) => r.k >= 1)).toBe(true);
       expect(a.cv).toBe(0);
     }
     expect(travel.approaches.find((a) => a.id === 'llm-only')!.tc).toBeNull();
