@@ -1,0 +1,21 @@
+/** The Workflow Optimizer (DESIGN.md, "Search"): evaluation, feedback, optimizers, MCTS and beam search, memo, budgets. */
+export { evaluateWorkflow, type EvaluateOptions, type RecordEvaluation, type WorkflowEvaluation } from './evaluate.js';
+export { buildFeedback, type FeedbackOptions } from './feedback.js';
+export type * from './feedback-types.js';
+export { alignCalls, predictedCallNodes, type CallAlignment } from './align-calls.js';
+export type { Optimizer, Proposal, ProposeInput } from './optimizers/types.js';
+export { OptimizerError } from './optimizers/optimizer-error.js';
+export { createRuleBasedOptimizer, RULE_BASED_LABEL } from './optimizers/rule-based.js';
+export { ruleEdits, type RuleEdit } from './optimizers/rule-edits.js';
+export { createLlmOptimizer } from './optimizers/llm-optimizer.js';
+export { runSearch, type RunSearchInput, type SearchResult, type Scores } from './run-search.js';
+export { DEFAULT_SETTINGS, noToolNodes, type IterationRow, type SearchContext, type SearchSettings } from './search-context.js';
+export { SearchTree, type Candidate } from './tree.js';
+export { annealedLambda, DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
+export { selectPath, uctScore } from './select.js';
+export { backpropagate } from './backprop.js';
+export { createSearchMemo, memoScope, scopedMemo, type MemoSavings, type SearchMemo } from './memo.js';
+export { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
+export { minedG0, plainSkeleton, llmOnlySkeleton, type SearchStart } from './variants.js';
+export { writeSearchArtifacts, searchDocument, type SearchDocument, type CandidateSummary } from './artifacts.js';
+export { prepareSearch, type SearchConfig, type PreparedSearch } from './prepare-search.js';
