@@ -11,6 +11,7 @@ import type { Trace } from '../runtime/trace.js';
  * reference call gets its slot: the nodes of the nearest aligned calls before and after it.
  */
 
+/** A reference call the workflow did not make, with its slot. */
 export interface MissingCall {
   refIndex: number;
   tool: string;
@@ -21,6 +22,7 @@ export interface MissingCall {
   before?: string;
 }
 
+/** A position that called another tool than the reference at the same place. */
 export interface WrongToolCall {
   refIndex: number;
   predIndex: number;
@@ -29,6 +31,7 @@ export interface WrongToolCall {
   got: string;
 }
 
+/** A call of the right tool whose arguments differ in `keys`. */
 export interface WrongArgsCall {
   refIndex: number;
   predIndex: number;
@@ -39,6 +42,7 @@ export interface WrongArgsCall {
   got: Record<string, unknown>;
 }
 
+/** A call the reference does not have. */
 export interface ExtraCall {
   predIndex: number;
   node: string;
@@ -46,6 +50,7 @@ export interface ExtraCall {
   args: Record<string, unknown>;
 }
 
+/** One record's mismatches, each explained by the node that made the call. */
 export interface CallAlignment {
   /** Node of each predicted call (π̂ index → node id). */
   predNodes: string[];

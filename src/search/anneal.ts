@@ -10,12 +10,15 @@
  * the best validation scores among 0.1, 0.2 and 0.5 (offline policy, rule-based optimizer).
  */
 
+/** The two ends of the schedule. */
 export interface AnnealOptions {
   lambdaMax: number;
   lambdaMin: number;
 }
 
+/** λ at the first iteration (see the module comment for why). */
 export const DEFAULT_LAMBDA_MAX = 0.2;
+/** λ at the last iteration. */
 export const DEFAULT_LAMBDA_MIN = 0.02;
 
 /** λ at iteration `t` (1-based) of `total`. t ≤ 1 gives λ_max, t ≥ total gives λ_min. */

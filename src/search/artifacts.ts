@@ -31,6 +31,7 @@ export interface CandidateSummary {
   error?: string;
 }
 
+/** The content of `search.json`. */
 export interface SearchDocument {
   run?: string;
   best: string;
@@ -55,6 +56,7 @@ export function checkOutDir(dir: string, opts: { force?: boolean; allowExisting?
   });
 }
 
+/** A candidate as `search.json` lists it (mean reward = W / C). */
 export function candidateSummary(c: Candidate): CandidateSummary {
   const s: CandidateSummary = {
     id: c.id,
@@ -74,6 +76,7 @@ export function candidateSummary(c: Candidate): CandidateSummary {
   return s;
 }
 
+/** The `search.json` document of a finished search. */
 export function searchDocument(result: SearchResult, labels: SearchDocument['labels'], runId?: string): SearchDocument {
   return {
     ...(runId ? { run: runId } : {}),

@@ -4,6 +4,7 @@
  * (the child itself starts at C = 1, W = R). D_val scores are never backpropagated.
  */
 
+/** The MCTS statistics of a node: C, W and Q = W / C. */
 export interface NodeStats {
   visits: number;
   w: number;

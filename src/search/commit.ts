@@ -8,6 +8,7 @@ import { toRow, type Candidate, type SearchTree } from './tree.js';
  * entries learned meanwhile, the table row and the run's counters go to the store together.
  */
 
+/** What the loops carry from one iteration to the next (all of it is stored). */
 export interface LoopState {
   tree: SearchTree;
   iterationsDone: number;
@@ -16,6 +17,7 @@ export interface LoopState {
   toolCalls: number;
 }
 
+/** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings. */
 export function usageOf(ctx: SearchContext, state: LoopState): Record<string, unknown> {
   const spent = ctx.budget?.budget.spent();
   return {
@@ -27,6 +29,7 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
   };
 }
 
+/** Writes one iteration (or the root) to the store in one transaction; drains the memo either way. */
 export function commitIteration(ctx: SearchContext, state: LoopState, outcome: StepOutcome | undefined, touched: readonly Candidate[], row: IterationRow | undefined): void {
   const memo = ctx.memo?.drain() ?? [];
   if (!ctx.store) return;

@@ -27,6 +27,7 @@ import { mapLimit } from './map-limit.js';
  * record runs. Cancellation (the signal) throws ABORTED.
  */
 
+/** Who runs and scores the records, and how. */
 export interface EvaluateOptions {
   policy: ExecutionPolicy;
   tools: ToolRegistry;
@@ -57,6 +58,7 @@ export interface RecordEvaluation {
   error?: string;
 }
 
+/** A workflow's scores on a record set, per record and overall. */
 export interface WorkflowEvaluation {
   /** R = (TC + ES) / 2. */
   reward: number;

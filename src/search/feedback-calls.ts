@@ -10,14 +10,17 @@ import type { Count, FeedbackPattern } from './feedback-types.js';
  * all records, each with its evidence (records that show it) and a one-line text.
  */
 
+/** Counts of names, most frequent first (ties by name). */
 export function tally(items: Iterable<string>): Count[] {
   const m = new Map<string, number>();
   for (const i of items) m.set(i, (m.get(i) ?? 0) + 1);
   return [...m.entries()].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
+/** The first `k` counts as "name (n), …". */
 export const list = (cs: Count[], k = 3) => cs.slice(0, k).map((c) => `${c.name} (${c.count})`).join(', ');
 
+/** Missing reference calls grouped by slot. */
 export function missingPatterns(as: CallAlignment[], n: number): FeedbackPattern[] {
   const slots = new Map<string, { after?: string; before?: string; tools: string[]; keys: string[]; records: Set<number> }>();
   as.forEach((a, i) => {
@@ -46,6 +49,7 @@ export function missingPatterns(as: CallAlignment[], n: number): FeedbackPattern
   });
 }
 
+/** Reference tools the workflow never called in the records that need them. */
 export function neverCalled(xs: Array<{ a: CallAlignment; record: TaskRecord; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
   const refRecords = new Map<string, number>();
   const never = new Map<string, { records: number; slots: string[] }>();
@@ -75,6 +79,7 @@ export function neverCalled(xs: Array<{ a: CallAlignment; record: TaskRecord; r:
   });
 }
 
+/** Conditional positions skipped where the reference has calls at their place. */
 export function skippedNeeded(workflow: Workflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
   const order = topologicalOrder(adjacency(workflow)) ?? workflow.nodes.map((x) => x.id);
   const index = new Map(order.map((id, i) => [id, i]));
@@ -107,6 +112,7 @@ export function skippedNeeded(workflow: Workflow, xs: Array<{ a: CallAlignment; 
   });
 }
 
+/** Positions that choose another tool than the reference. */
 export function wrongTools(as: CallAlignment[], n: number): FeedbackPattern[] {
   const byNode = new Map<string, { got: string[]; expected: string[]; records: Set<number> }>();
   as.forEach((a, i) => {
@@ -132,6 +138,7 @@ export function wrongTools(as: CallAlignment[], n: number): FeedbackPattern[] {
   });
 }
 
+/** Wrong values per (tool, argument), with examples. */
 export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
   const byKey = new Map<string, { tool: string; key: string; nodes: Set<string>; calls: number; records: Set<number>; examples: Array<{ got: unknown; expected: unknown }> }>();
   as.forEach((a, i) => {
@@ -161,6 +168,7 @@ export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
   }));
 }
 
+/** Calls each node made that the reference does not have. */
 export function extraCalls(as: CallAlignment[], n: number): FeedbackPattern[] {
   const byNode = new Map<string, { extra: number; calls: number; tools: string[]; records: Set<number>; useful: Set<number> }>();
   as.forEach((a, i) => {

@@ -7,6 +7,7 @@ import type { EsDimension } from '../metrics/types.js';
  * evidence (how many records show it) and a one-line text for prompts and people.
  */
 
+/** A name and how often it was seen. */
 export interface Count {
   name: string;
   count: number;
@@ -115,6 +116,7 @@ export interface LowAnswersPattern extends PatternBase {
   weakest: EsDimension[];
 }
 
+/** Every kind of pattern the feedback reports. */
 export type FeedbackPattern =
   | MissingCallPattern
   | NeverCalledPattern
@@ -152,6 +154,7 @@ export interface NodeSummary {
   matchedTools: Count[];
 }
 
+/** A candidate's feedback (cached in the candidate and stored). */
 export interface Feedback {
   records: number;
   reward: number;

@@ -20,6 +20,7 @@ export type * from './feedback-types.js';
  * and condensed to a character budget for prompts.
  */
 
+/** What the feedback is built with. */
 export interface FeedbackOptions {
   tools?: readonly ToolDescriptor[];
   /** Character budget of `text` (default 4000). */
@@ -28,6 +29,7 @@ export interface FeedbackOptions {
   worst?: number;
 }
 
+/** Builds the feedback of one evaluation (see the module comment). */
 export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {
   const n = perRecord.length;
   const aligned = perRecord.map((r, i) => ({ r, record: records[i]!, a: alignCalls(records[i]!.calls, r.trace, r.detail) }));
@@ -160,6 +162,7 @@ function addDistinct(list: string[], msg: string): void {
   if (list.length < 3 && !list.includes(m)) list.push(m);
 }
 
+/** One line of at most `max` characters (whitespace collapsed, cut with …). */
 export function cut(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;

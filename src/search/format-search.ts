@@ -7,6 +7,7 @@ import type { SearchResult } from './run-search.js';
  * and marking offline results as offline.
  */
 
+/** Who produced the figures. */
 export interface SearchLabels {
   policy: string;
   judge: string;
@@ -17,12 +18,15 @@ export interface SearchLabels {
 
 const f3 = (x: number | undefined) => (x === undefined ? '    -' : x.toFixed(3));
 
+/** The line naming the policy, judge and optimizer (and OFFLINE when no model ran). */
 export function labelsLine(l: SearchLabels): string {
   return `policy: ${l.policy} · judge: ${l.judge} · optimizer: ${l.optimizer}${l.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`;
 }
 
+/** Header of the per-iteration table. */
 export const TABLE_HEADER = ' iter  parent → child  status     λ      R_opt  S_val  TC_val ES_val  best (S_val)   LLM calls  cost $   edit';
 
+/** One row of the per-iteration table. */
 export function formatRow(r: IterationRow): string {
   const status = r.status.padEnd(9);
   const move = `${r.parent.padStart(5)} → ${r.child.padEnd(5)}`;
@@ -36,6 +40,7 @@ export function progressLine(iteration: number, total: number, r: Pick<Iteration
   return `iteration ${iteration}/${total} · ${best} · LLM calls ${r?.llmCalls ?? 0} · $${(r?.costUsd ?? 0).toFixed(4)}`;
 }
 
+/** The closing summary: stop reason, labels, G0 vs best on D_val and D_test, memo savings, work. */
 export function formatSummary(result: SearchResult, labels: SearchLabels, extra: { runId?: string; outDir?: string; files?: string[] } = {}): string {
   const { root, best } = result;
   const lines = [

@@ -25,13 +25,16 @@ import type { Candidate } from './tree.js';
  * run resumed from the store continues exactly as the uninterrupted run would have.
  */
 
+/** Why a loop ended. */
 export type StopKind = 'iterations' | 'patience' | 'budget';
 
+/** How a loop ended. */
 export interface LoopResult {
   stopKind: StopKind;
   stopReason: string;
 }
 
+/** Runs iterations t = iterationsDone + 1 … J of Algorithm 1 on the tree in `state`. */
 export async function runMctsLoop(ctx: SearchContext, state: LoopState): Promise<LoopResult> {
   const s = ctx.settings;
   const now = ctx.now ?? Date.now;

@@ -26,6 +26,7 @@ import type { NodeObservation } from '../runtime/trace.js';
  * from iteration 27 on, before this scope existed); with it the two runs agree exactly.
  */
 
+/** What the memo saved so far. */
 export interface MemoSavings {
   /** Node executions answered from the memo. */
   nodeRunsSaved: number;
@@ -35,6 +36,7 @@ export interface MemoSavings {
   llmCallsSaved: number;
 }
 
+/** The memo with its counters and its not-yet-stored entries. */
 export interface SearchMemo extends NodeMemo {
   savings(): MemoSavings;
   /** Entries added since the last drain (to persist them). */

@@ -30,6 +30,7 @@ import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from './var
  * it, and no secrets (model strings and file paths only).
  */
 
+/** The settings of a run as stored with it (enough to resume it; no secrets). */
 export interface SearchConfig {
   records: string;
   tools: string;
@@ -46,6 +47,7 @@ export interface SearchConfig {
   outDir?: string;
 }
 
+/** A search ready to run, with what the CLI prints about it. */
 export interface PreparedSearch {
   input: RunSearchInput;
   runId: string;
@@ -56,11 +58,13 @@ export interface PreparedSearch {
   close(): Promise<void>;
 }
 
+/** A run id: `run-<UTC date>-<time>-<4 hex>`. */
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `run-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
+/** Prepares a new run from `config`, or a stored one for `resume` (see the module comment). */
 export async function prepareSearch(store: Store, opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined> }): Promise<PreparedSearch> {
   const stored = opts.resume ? store.getRun(opts.resume) : undefined;
   if (stored && stored.status === 'done') {

@@ -16,6 +16,7 @@ import { SearchTree, type Candidate } from './tree.js';
  * (or stopped, when a budget ran out) with the result.
  */
 
+/** Everything a search needs: the splits, G0 and the context without its records. */
 export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'memo'> {
   splits: Splits;
   g0: Workflow;
@@ -27,12 +28,14 @@ export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'mem
   strategy?: 'mcts' | 'beam' | 'none';
 }
 
+/** R, TC and ES of one evaluation. */
 export interface Scores {
   reward: number;
   tc: number;
   es: number;
 }
 
+/** What a finished (or stopped) search returns. */
 export interface SearchResult {
   tree: SearchTree;
   root: Candidate;
@@ -48,6 +51,7 @@ export interface SearchResult {
   usage: Record<string, unknown>;
 }
 
+/** Runs (or resumes) a search; see the module comment. */
 export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));

@@ -29,6 +29,7 @@ import type { Candidate, SearchTree } from './tree.js';
  *   cleanly with what it has.
  */
 
+/** Thrown when a budget ran out during an expansion; the search stops cleanly. */
 export class BudgetStop extends Error {
   constructor(readonly reason: string) {
     super(reason);
@@ -36,6 +37,7 @@ export class BudgetStop extends Error {
   }
 }
 
+/** The child an expansion produced and what to store about it. */
 export interface StepOutcome {
   child: Candidate;
   status: 'ok' | 'duplicate' | 'failed' | 'invalid';

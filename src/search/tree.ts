@@ -14,6 +14,7 @@ import type { Feedback } from './feedback-types.js';
  * pointer to it and reuse its scores and feedback. Neither is ever expanded.
  */
 
+/** One candidate (a search-tree node); see the module comment. */
 export interface Candidate {
   id: string;
   seq: number;

@@ -14,6 +14,7 @@ import type { ToolDescriptor } from '../tools/types.js';
  * plan → reason → synthesize (no tool nodes, for the AFlow-style baseline).
  */
 
+/** Which workflow the search starts from. */
 export type SearchStart = 'mined' | 'plain' | 'llm-only';
 
 /** G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton). */

@@ -7,12 +7,14 @@ import { FlowScoutError } from '../errors/index.js';
  * (a version this code does not know) is refused with a clear message instead of being misread.
  */
 
+/** One schema step. */
 export interface Migration {
   version: number;
   description: string;
   sql: string;
 }
 
+/** Every schema step, in order. */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,

@@ -16,6 +16,7 @@ import { createStoreQueries, type StoreQueries } from './queries.js';
 /** Where the store lives unless `--db` says otherwise. */
 export const DEFAULT_DB_PATH = '.flowscout/flowscout.db';
 
+/** How the store is opened. */
 export interface OpenStoreOptions {
   /** Redacts secrets from every text written (default: the keys in process.env and key-shaped strings). */
   scrub?: (text: string) => string;

@@ -24,6 +24,7 @@ export interface StoreQueries {
 
 type Row = Record<string, unknown>;
 
+/** The store's statements over an open database. */
 export function createStoreQueries(db: Database.Database, scrub: (text: string) => string): StoreQueries {
   const json = (v: unknown): string | null => (v === undefined ? null : scrub(JSON.stringify(v)));
   const text = (v: string | undefined | null): string | null => (v === undefined || v === null ? null : scrub(v));

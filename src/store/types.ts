@@ -3,6 +3,7 @@
  * JSON columns come back parsed; the store knows nothing about what a feedback or a plan holds.
  */
 
+/** running; done; stopped (a budget ran out, resumable); failed. */
 export type RunStatus = 'running' | 'done' | 'stopped' | 'failed';
 
 /** One search run. */

@@ -49,6 +49,7 @@ interface SearchFlags {
   force?: boolean;
 }
 
+/** Registers `flowscout search`. */
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('search')

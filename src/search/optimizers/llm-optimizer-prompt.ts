@@ -10,6 +10,7 @@ import type { Feedback } from '../feedback-types.js';
  * the feedback, the edit-plan schema and the prompt-template library"). Pure text builders.
  */
 
+/** The optimizer's system prompt. */
 export const OPTIMIZER_SYSTEM = [
   'You are the workflow optimizer of FlowScout. A workflow is a directed acyclic graph of LLM nodes and tool-calling',
   'nodes that answers user requests of one domain by calling real tools. You receive the workflow, feedback from running',
@@ -22,6 +23,7 @@ export const OPTIMIZER_SYSTEM = [
 /** The schema as it appears in the prompt (compact JSON). */
 export const EDIT_PLAN_JSON_SCHEMA = z.toJSONSchema(EditPlanSchema) as Record<string, unknown>;
 
+/** What goes into the prompt. */
 export interface OptimizerPromptInput {
   workflow: Workflow;
   feedback: Feedback;
@@ -32,6 +34,7 @@ export interface OptimizerPromptInput {
   maxTools?: number;
 }
 
+/** The first prompt of an expansion. */
 export function optimizerPrompt(input: OptimizerPromptInput): string {
   const { meta: _meta, ...workflow } = input.workflow;
   const sections = [

@@ -13,6 +13,7 @@ import type { Optimizer, Proposal, ProposeInput } from './types.js';
  */
 export const RULE_BASED_LABEL = 'rule-based optimizer (offline)';
 
+/** Creates the rule-based optimizer (`id: rules`, kind offline). */
 export function createRuleBasedOptimizer(): Optimizer {
   return {
     id: 'rules',

@@ -24,6 +24,7 @@ import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
  * | low answer scores with correct calls | `set_prompt` of the synthesizer stressing the weakest judge dimensions | 0.5 |
  */
 
+/** A candidate edit with its score. */
 export interface RuleEdit {
   /** One line naming the edit and its evidence (the child's edit summary). */
   summary: string;
@@ -33,6 +34,7 @@ export interface RuleEdit {
   group?: string;
 }
 
+/** What the rules read. */
 export interface RuleContext {
   workflow: Workflow;
   feedback: Feedback;
@@ -220,6 +222,7 @@ function addPosition(ctx: RuleContext, after: string | undefined, tools: string[
   return edit(`add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`, score, ...edits);
 }
 
+/** An unused node id starting with `base`. */
 export function freeId(w: Workflow, base: string): string {
   const ids = new Set(w.nodes.map((n) => n.id));
   const clean = /^[A-Za-z_]/.test(base) ? base.slice(0, 60) : `n_${base}`.slice(0, 60);

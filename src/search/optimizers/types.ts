@@ -11,6 +11,7 @@ import type { Feedback } from '../feedback-types.js';
  * implement it; the search calls nothing else.
  */
 
+/** What an optimizer is given for one expansion. */
 export interface ProposeInput {
   workflow: Workflow;
   feedback: Feedback;
@@ -40,6 +41,7 @@ export interface Proposal {
   usage?: Usage;
 }
 
+/** Proposes edit plans (LLM or offline rule-based). */
 export interface Optimizer {
   readonly id: string;
   readonly kind: 'llm' | 'offline';
