@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import type { Workflow } from '../graph/schema.js';
 import { toMermaid } from '../graph/to-mermaid.js';
 import { compileWorkflow } from '../runtime/compile.js';
 import { writeTextFile } from '../util/json-file.js';
@@ -41,6 +42,21 @@ export interface SearchDocument {
   test?: SearchResult['test'];
   savings?: SearchResult['savings'];
   candidates: CandidateSummary[];
+}
+
+/**
+ * The best workflow as written: named after G0 and the candidate, with the search's provenance in
+ * `meta.search` (run, candidate, the edits from G0 to it). Name and meta do not change its hash.
+ */
+export function bestWithProvenance(result: SearchResult, runId?: string): Workflow {
+  const best = result.best;
+  const w = structuredClone(best.workflow!);
+  if (best.id === result.root.id) return w;
+  const edits: string[] = [];
+  for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent)) edits.unshift(c.summary ?? '');
+  w.name = `${result.root.workflow!.name} → search ${best.id}`;
+  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits } };
+  return w;
 }
 
 /** Refuses a non-empty folder unless `force` (or `allowExisting`, a resumed run writing its own folder). */
@@ -92,7 +108,7 @@ export function searchDocument(result: SearchResult, labels: SearchDocument['lab
 
 /** Writes the four files into `dir`; returns their paths. */
 export function writeSearchArtifacts(dir: string, result: SearchResult, labels: SearchDocument['labels'], opts: { runId?: string; force?: boolean } = {}): string[] {
-  const best = result.best.workflow!;
+  const best = bestWithProvenance(result, opts.runId);
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],

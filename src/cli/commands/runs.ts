@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { IterationRow } from '../../search/search-context.js';
-import { TABLE_HEADER, formatRow } from '../../search/format-search.js';
+import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import type { RunRow } from '../../store/types.js';
 import type { CliIO } from '../output.js';
@@ -11,6 +11,7 @@ import type { RegisterCommand } from './index.js';
  * their status, labels, best candidate and scores, and (show) the per-iteration table and the
  * candidate tree. Reads only; a missing store is a clear NOT_FOUND.
  */
+/** Registers `flowscout runs list` and `flowscout runs show`. */
 export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
   const cmd = program.command('runs').description('list and show stored search runs');
   cmd
@@ -27,7 +28,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         io.out(' run                          status   iterations  best   S_val  strategy  started                   policy / judge / optimizer');
         for (const r of runs) {
           const b = brief(r);
-          io.out(` ${r.id.padEnd(28)} ${r.status.padEnd(8)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}`);
+          io.out(` ${r.id.padEnd(28)} ${r.status.padEnd(8)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}${isOffline(r) ? ' (OFFLINE)' : ''}`);
         }
       } finally {
         store.close();
@@ -48,7 +49,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         if (opts.json) return io.out(JSON.stringify({ run, iterations, candidates }, null, 2));
         io.out(`Run ${run.id} (${run.status}${run.stopReason ? `: ${run.stopReason}` : ''})`);
         io.out(`  started ${run.createdAt}, updated ${run.updatedAt}; strategy ${run.strategy}, seed ${run.seed}, ${run.iterationsDone} iterations`);
-        io.out(`  policy: ${run.policyLabel} · judge: ${run.judgeLabel} · optimizer: ${run.optimizerLabel}`);
+        io.out(`  ${labelsLine({ policy: run.policyLabel, judge: run.judgeLabel, optimizer: run.optimizerLabel, offline: isOffline(run) })}`);
         if (run.recordsFile) io.out(`  records: ${run.recordsFile}`);
         if (run.outDir) io.out(`  output: ${run.outDir}`);
         const res = run.result as { bestVal?: { score?: number; tc?: number; es?: number }; g0Val?: { score?: number }; test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } } } | undefined;
@@ -67,6 +68,11 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
       }
     });
 };
+
+/** A run made without any model: its figures are offline figures. */
+function isOffline(r: RunRow): boolean {
+  return [r.policyLabel, r.judgeLabel, r.optimizerLabel].every((l) => /offline/i.test(l));
+}
 
 function brief(r: RunRow): { id: string; status: string; iterations: number; best?: string; bestVal?: number; strategy: string; createdAt: string; policy: string; judge: string; optimizer: string } {
   const res = r.result as { bestVal?: { score?: number } } | undefined;
