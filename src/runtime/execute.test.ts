@@ -117,7 +117,7 @@ describe('executeWorkflow: execution rules', () => {
     }
   });
 
-  it('retries until success, passing the previous error, and keeps only the last attempt in π̂', async () => {
+  it('retries until success, passing the previous error, and keeps every attempt's calls in π̂ (failed ones too)', async () => {
     const flaky = spy('flaky', (_a, n) => (n < 3 ? new Error(`fail ${n}`) : 'ok at 3'));
     const errorsSeen: Array<string | undefined> = [];
     const policy = createScriptedPolicy({
@@ -132,7 +132,8 @@ describe('executeWorkflow: execution rules', () => {
     expect(obs).toMatchObject({ status: 'ok', attempts: 3 });
     expect(obs.calls?.map((c) => [c.attempt, c.status])).toEqual([[1, 'error'], [2, 'error'], [3, 'ok']]);
     expect(errorsSeen).toEqual([undefined, "flaky: 'flaky' failed: fail 1", "flaky: 'flaky' failed: fail 2"]);
-    expect(t.calls).toEqual([{ tool: 'flaky', args: { attempt: 3 }, status: 'ok', output: 'ok at 3' }]);
+    expect(t.calls.map((c) => [c.args.attempt, c.status])).toEqual([[1, 'error'], [2, 'error'], [3, 'ok']]);
+    expect(t.calls[2]).toEqual({ tool: 'flaky', args: { attempt: 3 }, status: 'ok', output: 'ok at 3' });
   });
 
   it('stops retrying when attempts are exhausted, and retries empty results with error-or-empty', async () => {

@@ -3,9 +3,11 @@ import { asText } from './context.js';
 import type { NodeObservation, Trace, TraceCall, TraceTotals } from './trace.js';
 
 /**
- * Assembles a Trace from the observations of a finished run (pure). π̂ is "the calls of the last
- * attempt of every executed tool node, flattened in deterministic topological order (ties by node
- * id)", each node's calls in issue order. r̂ is the exit node's output as text.
+ * Assembles a Trace from the observations of a finished run (pure). π̂ is every call the run
+ * issued — all attempts of every executed tool node, failed calls included — flattened in
+ * deterministic topological order (ties by node id), each node's calls in issue order. A retry loop
+ * therefore pays for its failed attempts in TC, exactly as an agent that re-tries a call does.
+ * r̂ is the exit node's output as text.
  *
  * Failure semantics of the run as a whole: the trace is `error` when the run was cancelled
  * (`cancelled`), or the exit node failed or was skipped; a failing inner node is recorded on its
@@ -36,7 +38,6 @@ export function buildTrace(t: BuildTraceInput): Trace {
     totals.nodes++;
     if (obs.kind === 'tool') {
       for (const c of obs.calls ?? []) {
-        if (c.attempt !== obs.attempts) continue;
         calls.push({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) });
       }
     }

@@ -74,8 +74,9 @@ export interface Trace {
   /** In deterministic topological order (ties by node id). */
   observations: NodeObservation[];
   /**
-   * π̂: the calls of the last attempt of every executed tool node, flattened in deterministic
-   * topological order (ties by node id), each node's calls in the order it issued them.
+   * π̂: every call the run issued (all attempts of every executed tool node, failed calls
+   * included), flattened in deterministic topological order (ties by node id), each node's calls
+   * in the order it issued them.
    */
   calls: TraceCall[];
   /** r̂: the exit node's output as text. */

@@ -63,12 +63,12 @@ export interface CallAlignment {
   reordered: Array<{ refIndex: number; predIndex: number; node: string; tool: string }>;
 }
 
-/** The node of every call of π̂, in π̂ order (the runtime flattens the last attempt of each tool node in observation order). */
+/** The node of every call of π̂, in π̂ order (the runtime flattens every attempt of each tool node in observation order). */
 export function predictedCallNodes(trace: Trace): string[] {
   const nodes: string[] = [];
   for (const obs of trace.observations) {
     if (obs.kind !== 'tool' || obs.status === 'skipped') continue;
-    for (const c of obs.calls ?? []) if (c.attempt === obs.attempts) nodes.push(obs.nodeId);
+    for (const _call of obs.calls ?? []) nodes.push(obs.nodeId);
   }
   return nodes;
 }
