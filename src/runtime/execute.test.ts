@@ -117,7 +117,7 @@ describe('executeWorkflow: execution rules', () => {
     }
   });
 
-  it('retries until success, passing the previous error, and keeps every attempt's calls in π̂ (failed ones too)', async () => {
+  it('retries until success, passing the previous error, and keeps every attempt\'s calls in π̂ (failed ones too)', async () => {
     const flaky = spy('flaky', (_a, n) => (n < 3 ? new Error(`fail ${n}`) : 'ok at 3'));
     const errorsSeen: Array<string | undefined> = [];
     const policy = createScriptedPolicy({
