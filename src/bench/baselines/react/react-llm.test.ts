@@ -84,6 +84,8 @@ describe('ReAct with a model (AI SDK tool loop against the local test server)', 
     const agent = await react([{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }]);
     const run = await agent.run({ query: 'Weather in Rome?' });
     expect(run.error).toBeDefined();
+    // The same failure the LLM client reports: both send through src/llm/model-request.ts.
+    expect(run.error).toMatch(/model '.+' failed after 4 attempts: server error \(HTTP 500\)/);
     expect(run.calls).toEqual([]);
     expect(run.llmCalls).toBe(4);
   });
