@@ -89,19 +89,50 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
     return runs.map((run) => ({ record, run }));
   });
   let usage: Usage | undefined;
-  const judged = await mapLimit(jobs, opts.concurrency ?? 4, async ({ record, run }) => {
+  const judged = await mapLimit(jobs, opts.concurrency ?? 4, async ({ record, run }): Promise<ScoredRun> => {
     const detail = toolCallCorrectness(record.calls, run.calls, { schemas: opts.schemas });
     const { score, error } = await judge(opts.judge, record, run.answer, opts.signal);
     if (score.usage) usage = addUsage(usage, score.usage);
-    return { detail, score, error };
+    return { detail, score, ...(error !== undefined ? { error } : {}) };
   });
 
   let at = 0;
+  const runs = records.map((record) => {
+    const n = byId.get(record.id)?.length ?? 1;
+    at += n;
+    return judged.slice(at - n, at);
+  });
+  const missing = new Set(records.filter((r) => !byId.has(r.id)).map((r) => r.id));
+  return reportFromRuns(records, runs, { judge: opts.judge, missing, unknownPredictions: [...unknown], ...(usage ? { usage } : {}) });
+}
+
+/** One scored run of a record: the TC detail of its calls and the judge's score of its answer (or the judge's failure). */
+export interface ScoredRun {
+  detail: TcResult;
+  score: JudgeScore;
+  /** The judge failed on this answer (it scores 0). */
+  error?: string;
+}
+
+/** What `reportFromRuns` needs besides the runs. */
+export interface ReportOptions {
+  judge: Pick<Judge, 'label' | 'kind'>;
+  /** Records that had no prediction (their one run is the empty trace). */
+  missing?: ReadonlySet<string>;
+  unknownPredictions?: string[];
+  /** The judge's model usage. */
+  usage?: Usage;
+}
+
+/**
+ * The report over records whose runs are already scored (`runs[i]` are record i's runs, at least
+ * one each): per-record means and CV, overall means. `scorePredictions` ends here, and so does
+ * `eval <workflow> --repeat N`, whose runs were scored by the search's `evaluateWorkflow`.
+ */
+export function reportFromRuns(records: readonly TaskRecord[], runs: ReadonlyArray<readonly ScoredRun[]>, opts: ReportOptions): EvalReport {
   let judgeErrors = 0;
-  const scores: RecordScore[] = records.map((record) => {
-    const runs = byId.get(record.id)?.length ?? 1;
-    const mine = judged.slice(at, at + runs);
-    at += runs;
+  const scores: RecordScore[] = records.map((record, i) => {
+    const mine = runs[i]!;
     judgeErrors += mine.filter((m) => m.error).length;
     const tcRuns = mine.map((m) => m.detail.tc);
     const esRuns = mine.map((m) => m.score.es);
@@ -112,10 +143,10 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
       es: mean(esRuns),
       dims: meanDims(mine.map((m) => m.score)),
       detail: first.detail,
-      runs,
+      runs: mine.length,
     };
-    if (!byId.has(record.id)) out.missingPrediction = true;
-    if (runs > 1) Object.assign(out, { tcRuns, esRuns, cv: stability([esRuns]).cv });
+    if (opts.missing?.has(record.id)) out.missingPrediction = true;
+    if (mine.length > 1) Object.assign(out, { tcRuns, esRuns, cv: stability([esRuns]).cv });
     if (first.score.rationale) out.rationale = first.score.rationale;
     const error = mine.find((m) => m.error)?.error;
     if (error) out.judgeError = error;
@@ -130,12 +161,12 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
     judge: opts.judge.label,
     judgeKind: opts.judge.kind,
     records: scores,
-    missingPredictions: records.filter((r) => !byId.has(r.id)).map((r) => r.id),
-    unknownPredictions: [...unknown],
+    missingPredictions: records.filter((r) => opts.missing?.has(r.id)).map((r) => r.id),
+    unknownPredictions: opts.unknownPredictions ?? [],
     judgeErrors,
   };
   if (repeated.length) report.cv = stability(repeated.map((s) => s.esRuns!)).cv;
-  if (usage) report.usage = usage;
+  if (opts.usage) report.usage = opts.usage;
   return report;
 }
 

@@ -1,23 +1,24 @@
 import { resolve } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
-import type { Prediction } from '../../metrics/predictions.js';
-import { schemasFromTools, scorePredictions, type EvalReport } from '../../metrics/score.js';
+import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
 import { resolvePolicy } from '../../policies/resolve-policy.js';
+import { addUsage, type Usage } from '../../policies/types.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { executeWorkflow } from '../../runtime/execute.js';
+import { evaluateWorkflow, type WorkflowEvaluation } from '../../search/evaluate.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolStats } from '../../tools/types.js';
 import { readJsonFile } from '../../util/json-file.js';
-import { mapLimit } from '../../util/map-limit.js';
 
 /**
- * The workflow mode of `flowscout eval`: runs a workflow on every record's query (N times with
- * `--repeat`) over the tools of a tool config, with the policy a model string names (the offline
- * policy when none is configured), turns the traces into predictions and scores them like
- * `--predictions` does. Record runs go concurrently; each trace's calls are π̂ and its answer r̂.
+ * The workflow mode of `flowscout eval`: runs a workflow on every record's query over the tools of a
+ * tool config, with the policy a model string names (the offline policy when none is configured),
+ * and scores it with `evaluateWorkflow` — the one evaluation the search and the benchmarks use
+ * (records run concurrently; each trace's calls are π̂ and its answer r̂). `--repeat N` evaluates N
+ * times, one run after another, and the report takes each record's means and the CV of its ES over
+ * the N runs, exactly as `--predictions` does for repeated lines.
  */
 
 export interface WorkflowEvalOptions {
@@ -61,14 +62,20 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const tools = registry.list();
     const workflow = assertValidWorkflow(raw, tools, opts.workflowFile);
     const resolved = await resolvePolicy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
-    const jobs = opts.records.flatMap((record) => Array.from({ length: opts.repeat }, (_, run) => ({ record, run: run + 1 })));
-    const failedRuns: WorkflowEvalResult['failedRuns'] = [];
-    const predictions = await mapLimit(jobs, opts.concurrency, async ({ record, run }): Promise<Prediction> => {
-      const trace = await executeWorkflow(workflow, { query: record.query, recordId: record.id }, { policy: resolved.policy, tools: registry });
-      if (trace.status === 'error') failedRuns.push({ id: record.id, run, error: trace.error ?? 'unknown error' });
-      return { id: record.id, calls: trace.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: trace.answer };
-    });
-    const report = await scorePredictions(opts.records, predictions, { judge: opts.judge, schemas: schemasFromTools(tools), concurrency: opts.concurrency });
+    const judge = meterJudge(opts.judge);
+    const runs: WorkflowEvaluation[] = [];
+    for (let run = 0; run < opts.repeat; run++) {
+      runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.policy, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false }));
+    }
+    const perRecord = opts.records.map((_, i) => runs.map((ev) => ev.perRecord[i]!));
+    const report = reportFromRuns(
+      opts.records,
+      perRecord.map((evs) => evs.map((r) => ({ detail: r.detail, score: { ...r.dims, es: r.es, ...(r.rationale ? { rationale: r.rationale } : {}) }, ...(r.judgeError ? { error: r.judgeError } : {}) }))),
+      { judge: opts.judge, ...(judge.usage() ? { usage: judge.usage() } : {}) },
+    );
+    const failedRuns = perRecord.flatMap((evs) =>
+      evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
+    );
     return {
       report,
       workflow: workflow.name,
@@ -92,6 +99,22 @@ export function assertNotSameFile(learnFrom: string | undefined, records: string
       hint: 'Split the records first (optimisation vs test) and pass the optimisation part to --learn-from.',
     });
   }
+}
+
+/** The judge, with the model usage of its scores added up (the report's "judge usage"). */
+function meterJudge(inner: Judge): { judge: Judge; usage(): Usage | undefined } {
+  let usage: Usage | undefined;
+  const judge: Judge = {
+    id: inner.id,
+    kind: inner.kind,
+    label: inner.label,
+    async score(req) {
+      const score = await inner.score(req);
+      if (score.usage) usage = addUsage(usage, score.usage);
+      return score;
+    },
+  };
+  return { judge, usage: () => usage };
 }
 
 function isToolDescriptorFile(file: string): boolean {
