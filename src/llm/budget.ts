@@ -50,7 +50,7 @@ export class BudgetExceededError extends FlowScoutError {
     super({
       code: 'BUDGET_EXHAUSTED',
       message: `budget exhausted: ${describe(resource, limit, spent)}`,
-      hint: 'The run stopped cleanly and kept what it had; raise the limit (--max-llm-calls, --max-tokens, --max-cost, --max-time) to go further.',
+      hint: 'The run stopped cleanly and kept what it had; raise the limit (--budget-calls, --budget-tokens, --budget-usd, --budget-minutes) to go further.',
       details: { resource, limit, spent },
     });
     this.resource = resource;

@@ -3,7 +3,8 @@ import type { Workflow } from '../graph/schema.js';
 import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
 import { decideNode } from './frontier.js';
-import { startRun, type NodeResult, type RunInput, type RunOptions } from './run-state.js';
+import type { NodeResult, RunInput, RunOptions } from './run-state.js';
+import { startRun } from './start-run.js';
 import type { Trace } from './trace.js';
 
 /**
@@ -13,8 +14,10 @@ import type { Trace } from './trace.js';
  * dead-path elimination). Tasks are created in topological order and only the concurrency bound
  * limits how many run at once, so unguarded fan-out runs in parallel and a join runs once.
  *
- * Throws INVALID_WORKFLOW for an invalid workflow; everything that goes wrong while running is
- * recorded in the trace instead (see run-state.ts and trace-build.ts for the failure semantics).
+ * Throws INVALID_WORKFLOW for an invalid workflow. Everything that goes wrong while running is
+ * recorded in the trace instead (see run-state.ts and trace-build.ts for the failure semantics),
+ * except an exhausted budget: when a policy throws BUDGET_EXHAUSTED the rest of the run is cancelled
+ * and `executeWorkflow` rejects with that error (a `BudgetExceededError`; start-run.ts).
  */
 export async function executeWorkflow(workflow: Workflow, input: RunInput, opts: RunOptions): Promise<Trace> {
   const w = assertValidWorkflow(workflow);

@@ -1,8 +1,9 @@
 /** Running workflows: the interpreter, the compiler, the run object they share, and the pure steps. */
 export { executeWorkflow } from './execute.js';
 export { compileWorkflow, type CompileOptions } from './compile.js';
+export { startRun } from './start-run.js';
+export { isBudgetExhausted } from './node-step.js';
 export {
-  startRun,
   DEFAULT_CONCURRENCY,
   DEFAULT_CONTEXT_CHARS,
   type NodeResult,

@@ -1,20 +1,22 @@
 import type { LlmNode } from '../graph/schema.js';
 import type { ExecutionPolicy, PolicyContext } from '../policies/types.js';
-import { errorMessage, type NodeStepResult } from './node-step.js';
+import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { isAbortError, raceAbort } from './semaphore.js';
 
 /**
  * Runs an LLM node through the policy. Failure semantics: a policy that throws, or returns output of
  * the wrong shape, gives an `error` observation and the run continues (unguarded out-edges stay live;
- * field guards on the failed node are false). A JSON node's output must be an object (a string
- * holding a JSON object is parsed); a text node's object output is kept as JSON text.
+ * field guards on the failed node are false). Two errors are thrown instead: cancellation (an
+ * AbortError) and an exhausted budget (BUDGET_EXHAUSTED), which stops the whole run (start-run.ts).
+ * A JSON node's output must be an object (a string holding a JSON object is parsed); a text node's
+ * object output is kept as JSON text.
  */
 export async function runLlmNodeStep(node: LlmNode, base: PolicyContext, policy: ExecutionPolicy): Promise<NodeStepResult> {
   let result;
   try {
     result = await raceAbort(policy.runLlmNode({ ...base, node }), base.signal);
   } catch (e) {
-    if (isAbortError(e) || base.signal?.aborted) throw e;
+    if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
     return { status: 'error', error: `${policy.label} failed at llm node '${node.id}': ${errorMessage(e)}`, attempts: 1 };
   }
   const meta = { attempts: 1, ...(result.model !== undefined ? { model: result.model } : {}), ...(result.usage ? { usage: result.usage } : {}) };

@@ -1,3 +1,4 @@
+import { isFlowScoutError, type FlowScoutError } from '../errors/index.js';
 import type { Usage } from '../policies/types.js';
 import type { CallObservation } from './trace.js';
 
@@ -21,4 +22,12 @@ export function errorMessage(e: unknown): string {
   } catch {
     return String(e);
   }
+}
+
+/**
+ * True for an exhausted budget (code BUDGET_EXHAUSTED, e.g. `BudgetExceededError`). Node steps let it
+ * through instead of recording it, and the run stops (start-run.ts): every later request would be refused too.
+ */
+export function isBudgetExhausted(e: unknown): e is FlowScoutError {
+  return isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';
 }

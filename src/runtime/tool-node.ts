@@ -2,7 +2,7 @@ import type { ToolNode } from '../graph/schema.js';
 import { addUsage, type ExecutionPolicy, type PlannedCall, type PolicyContext, type Usage } from '../policies/types.js';
 import type { ToolDescriptor, ToolRegistry } from '../tools/types.js';
 import type { ToolNodeOutputCall } from './context.js';
-import { errorMessage, type NodeStepResult } from './node-step.js';
+import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
 
@@ -16,7 +16,8 @@ import type { CallObservation } from './trace.js';
  *   `calls: 'many'` issues every planned call, in order, one after another (zero calls is an empty
  *   success).
  * - A planned call to a tool outside the candidates is recorded as a failed call; it is not sent.
- * - An attempt is an `error` when the plan failed (the policy threw or returned `error`), when
+ * - An attempt is an `error` when the plan failed (the policy threw or returned `error`; but a policy
+ *   whose budget is exhausted stops the whole run: BUDGET_EXHAUSTED is thrown on, see start-run.ts), when
  *   `one` planned nothing, or when every call failed; otherwise `ok`. It is *empty* when it is ok and
  *   made no call or every ok call returned nothing (null, "", [], {}).
  * - `retry: {attempts, on}` repeats while attempts remain and the attempt was an error (or, with
@@ -48,7 +49,7 @@ export function isEmptyOutput(v: unknown): boolean {
   return false;
 }
 
-/** Runs one tool node with the rules above. Throws only an AbortError (cancellation). */
+/** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
 export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
   const candidates = candidateTools(node, deps.tools);
   const allowed = new Set(candidates.map((c) => c.name));
@@ -97,7 +98,7 @@ export async function runToolNodeStep(node: ToolNode, base: PolicyContext, polic
       if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [] };
       planned = Array.isArray(plan.calls) ? plan.calls : [];
     } catch (e) {
-      if (isAbortError(e) || base.signal?.aborted) throw e;
+      if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
       return { status: 'error', error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`, calls: [] };
     }
     if (node.calls !== 'many') planned = planned.slice(0, 1);

@@ -69,6 +69,18 @@ describe('flowscout run', () => {
     expect(res.out).toContain('answer:\n  (no answer)');
   });
 
+  it('stops when --budget-calls runs out: a clear message, exit 1, and nothing run after the refused request', async () => {
+    llm = await startTestLlmServer({ script: [{ text: '1. look up Oslo' }, { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Oslo' } }] } }, { text: 'never sent' }] });
+    const before = (globalThis as Record<string, unknown>).__flowscoutRunCalls;
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', llm.spec(), '--budget-calls', '1']);
+    expect(res.status).toBe(1);
+    expect(res.err).toContain('run stopped: budget exhausted: 1 of 1 model calls used; the run has no answer.');
+    expect(res.err).toContain('raise the budget (--budget-calls');
+    expect(res.out).toBe('');
+    expect(llm.requests).toHaveLength(1);
+    expect((globalThis as Record<string, unknown>).__flowscoutRunCalls).toBe(before);
+  });
+
   it('refuses a workflow whose tool hints are not in the tool config, and a descriptor file as --tools', async () => {
     const res = await cli(['run', join(ROOT, 'test/fixtures/workflows/valid/conditional-branch.json'), '--tools', CONFIG, '--query', 'q']);
     expect(res.status).toBe(2);

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
+import { createBudget } from '../../llm/budget.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import { resolvePolicy } from '../../policies/resolve-policy.js';
 import { stableStringify } from '../../records/canonical-args.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
+import { isBudgetExhausted } from '../../runtime/node-step.js';
 import type { Trace } from '../../runtime/trace.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../tools/types.js';
@@ -19,7 +21,8 @@ import type { RegisterCommand } from './index.js';
  * `flowscout run <workflow.json> --tools <config> --query "…" [--model …] [--trace out.json] [--json]`:
  * runs a workflow on one query over the tools of a tool config and prints the answer, the calls made
  * (π̂) and which policy produced them — the offline policy unless a model is configured, and always
- * named. Ctrl-C cancels the run cleanly. Exit 0 when the run ends ok, 1 when it ends in error.
+ * named. Ctrl-C cancels the run cleanly. Exit 0 when the run ends ok, 1 when it ends in error or a
+ * model budget (`--budget-calls`, `--budget-tokens`, `--budget-usd`) runs out, which stops the run.
  */
 interface RunOpts {
   tools: string;
@@ -32,6 +35,9 @@ interface RunOpts {
   contextChars?: string;
   timeout?: string;
   learnFrom?: string;
+  budgetCalls?: string;
+  budgetTokens?: string;
+  budgetUsd?: string;
 }
 
 /** Registers `flowscout run` (see above). */
@@ -50,6 +56,9 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
     .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .option('--budget-calls <n>', 'stop the run after this many LLM requests')
+    .option('--budget-tokens <n>', 'stop the run after this many tokens')
+    .option('--budget-usd <x>', 'stop the run after spending this much (USD)')
     .action(async (file: string, opts: RunOpts) => {
       const raw = readJsonFile(file);
       if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten
@@ -65,16 +74,29 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
         const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
-        const resolved = await resolvePolicy(spec, { tools, ...(learned ? { records: learned } : {}) });
-        if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
-        const trace = await executeWorkflow(workflow, { query: opts.query }, {
-          policy: resolved.policy,
-          tools: registry,
-          signal: controller.signal,
-          ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
-          ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
-          ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
+        const budget = createBudget({
+          ...numberOption('--budget-calls', opts.budgetCalls, 'maxLlmCalls'),
+          ...numberOption('--budget-tokens', opts.budgetTokens, 'maxTokens'),
+          ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
         });
+        const resolved = await resolvePolicy(spec, { tools, client: { budget }, ...(learned ? { records: learned } : {}) });
+        if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
+        let trace: Trace;
+        try {
+          trace = await executeWorkflow(workflow, { query: opts.query }, {
+            policy: resolved.policy,
+            tools: registry,
+            signal: controller.signal,
+            ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
+            ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
+            ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
+          });
+        } catch (e) {
+          if (!isBudgetExhausted(e)) throw e;
+          io.err(`run stopped: ${e.message}; the run has no answer.`);
+          io.err('  hint: raise the budget (--budget-calls, --budget-tokens, --budget-usd) or leave it unset to let the run finish.');
+          throw new ExitWith(1);
+        }
         if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
         if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
         else io.out(formatRun(trace, registry, opts.trace));
