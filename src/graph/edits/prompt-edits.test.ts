@@ -1,21 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Workflow } from '../schema.js';
 import { applyEditPlan } from './apply-edit-plan.js';
-
-const fixture = (name: string): Workflow =>
-  JSON.parse(readFileSync(join(import.meta.dirname, '../../../test/fixtures/workflows/valid', `${name}.json`), 'utf8'));
-const edges = (w: Workflow) => w.edges.map((e) => `${e.from}→${e.to} ${e.kind}${e.when ? ` when ${JSON.stringify(e.when)}` : ''}`).sort();
-const apply = (w: Workflow, ...edits: unknown[]) => applyEditPlan(w, { edits });
-const ok = (r: ReturnType<typeof apply>): Workflow => {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.workflow;
-};
-const refusal = (r: ReturnType<typeof apply>): string => {
-  if (r.ok) throw new Error('expected the plan to be refused');
-  return r.error.message;
-};
+import { fixture, apply, ok, refusal } from './test-fixtures.js';
 
 describe('prompt edits', () => {
   it('set_prompt replaces an LLM prompt', () => {
