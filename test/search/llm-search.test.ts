@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
-import type { CliIO } from '../../src/cli/output.js';
+import { captureIO as capture } from '../support/cli-io.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startTestLlmServer, type RecordedRequest, type ScriptedReply, type TestLlmServer } from '../support/llm-server.js';
 
@@ -52,11 +52,6 @@ function script(): (req: RecordedRequest) => ScriptedReply {
     if (/tool results/i.test(prompt)) return { text: `The value is 42 (${/key (k\d+)/.exec(prompt)?.[1]}). Auth was ${String(req.headers.authorization)}` };
     return { text: '1. Look up the key.' };
   };
-}
-
-function capture(): CliIO & { all(): string } {
-  const lines: string[] = [];
-  return { out: (t) => void lines.push(t), err: (t) => void lines.push(t), isTTY: false, all: () => lines.join('\n') };
 }
 
 let server: TestLlmServer;

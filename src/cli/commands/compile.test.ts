@@ -7,18 +7,10 @@ import { createScriptedPolicy } from '../../runtime/scripted-policy.js';
 import type { RunContext } from '../../runtime/run-state.js';
 import type { Trace } from '../../runtime/trace.js';
 import { createToolRegistry } from '../../tools/registry.js';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const WORKFLOW = join(ROOT, 'test/fixtures/workflows/valid/conditional-branch.json');
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
-  return { status: await runCli(argv, io), out, err };
-}
 
 describe('flowscout compile', () => {
   it('writes a module that runs, and refuses to overwrite it without --force', async () => {

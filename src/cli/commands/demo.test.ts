@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../program.js';
-import type { CliIO } from '../output.js';
-
-function capture(): CliIO & { text(): string; errors(): string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: false, text: () => out.join('\n'), errors: () => err.join('\n') };
-}
+import { captureIO as capture } from '../../../test/support/cli-io.js';
 
 describe('flowscout demo (offline, end to end)', () => {
   it('imports the bundled Travel data, mines, searches and prints the tree, the best workflow and the comparison table, all labelled offline', async () => {

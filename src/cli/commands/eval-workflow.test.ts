@@ -3,20 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { startTestLlmServer } from '../../../test/support/llm-server.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { readRecordsFile } from '../../records/read-records.js';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
 const EVAL = join(FIX, 'eval');
 const base = ['eval', join(EVAL, 'workflow.json'), '--records', join(EVAL, 'records.jsonl'), '--tools', join(EVAL, 'tools.config.json')];
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), isTTY: false };
-  const status = await runCli(argv, io);
-  return { status, out, err };
-}
 
 describe('flowscout eval <workflow> (workflow mode)', () => {
   it('runs the workflow with an LLM policy over replayed tools and reaches TC = 1 when the model calls the reference tools', async () => {

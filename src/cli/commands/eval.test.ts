@@ -2,19 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
 const EVAL = join(FIX, 'eval');
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), isTTY: false };
-  const status = await runCli(argv, io);
-  return { status, out, err };
-}
 
 const evalJson = async (args: string[]) => {
   const res = await cli(['eval', ...args, '--json']);

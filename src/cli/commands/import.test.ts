@@ -5,18 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { readRecordsFile } from '../../records/read-records.js';
 import { ToolConfigSchema } from '../../tools/config-schema.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const MINI = join(import.meta.dirname, '../../../test/fixtures/records/traject-mini');
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), isTTY: false };
-  const status = await runCli(argv, io);
-  return { status, out, err };
-}
 
 describe('flowscout import traject', () => {
   it('writes records, tools and a replay tool config, prints the counts, and refuses to overwrite', async () => {

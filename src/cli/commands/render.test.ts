@@ -3,18 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateWorkflow, workflowHash, type Workflow } from '../../graph/index.js';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const FIX = join(import.meta.dirname, '../../../test/fixtures/workflows');
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
-  const status = await runCli(argv, io);
-  return { status, out, err };
-}
 
 describe('flowscout render', () => {
   it('prints a Mermaid flowchart by default', async () => {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../../test/support/llm-server.js';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const LINEAR = join(ROOT, 'test/fixtures/workflows/valid/linear.json');
@@ -16,13 +15,6 @@ writeFileSync(
 );
 const CONFIG = join(dir, 'tools.config.json');
 writeFileSync(CONFIG, JSON.stringify({ version: 1, sources: [{ type: 'functions', module: 'tools.mjs' }] }));
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
-  return { status: await runCli(argv, io), out, err };
-}
 
 let llm: TestLlmServer | undefined;
 afterEach(async () => {

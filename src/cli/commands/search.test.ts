@@ -3,13 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSearchFixture, type SearchFixture } from '../../../test/search/fixture.js';
 import { runCli } from '../program.js';
-import type { CliIO } from '../output.js';
-
-function capture(): CliIO & { text(): string; errors(): string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: false, text: () => out.join('\n'), errors: () => err.join('\n') };
-}
+import { captureIO as capture } from '../../../test/support/cli-io.js';
 
 let fx: SearchFixture;
 beforeAll(() => {

@@ -3,19 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../output.js';
-import { runCli } from '../program.js';
+import { cli } from '../../../test/support/cli-io.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const FIX = join(ROOT, 'test/fixtures/workflows');
-
-async function cli(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`), isTTY: false };
-  const status = await runCli(argv, io);
-  return { status, out, err };
-}
 
 describe('flowscout validate', () => {
   it('exits 0 on a valid workflow and says so', async () => {
