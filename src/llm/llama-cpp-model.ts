@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { LanguageModel } from 'ai';
 import { FlowScoutError } from '../errors/index.js';
+import { requireFile } from '../util/require-file.js';
 
 /**
  * Local GGUF models through node-llama-cpp (issue #5), wrapped as an AI SDK `LanguageModelV3` so the
@@ -75,14 +75,7 @@ export async function importNodeLlamaCpp(importModule?: () => Promise<unknown>):
 /** Loads node-llama-cpp lazily and returns a LanguageModelV3 over the GGUF file (weights load on first use). */
 export async function loadLlamaCppModel(modelPath: string, modelId: string, opts: LoadLlamaCppOptions = {}): Promise<LanguageModelV3> {
   const mod = await importNodeLlamaCpp(opts.importModule);
-  if (!existsSync(modelPath)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `GGUF model file not found: ${modelPath}`,
-      hint: 'Check the path after "llama-cpp:"; relative paths are resolved from the current directory.',
-      location: { file: modelPath },
-    });
-  }
+  requireFile(modelPath, { what: 'GGUF model file', hint: 'Check the path after "llama-cpp:"; relative paths are resolved from the current directory.' });
   return createLlamaCppLanguageModel(mod, modelPath, modelId);
 }
 

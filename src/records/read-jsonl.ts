@@ -1,7 +1,8 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { FlowScoutError } from '../errors/index.js';
+import { requireFile } from '../util/require-file.js';
 import { describeIssue, formatLineProblem, type LineProblem } from './issue-text.js';
 
 /**
@@ -104,9 +105,7 @@ export async function readJsonlFile<S extends z.ZodType>(path: string, schema: S
 }
 
 function assertReadableFile(path: string, opts: { noun: string; missingHint: string }): void {
-  if (!existsSync(path)) {
-    throw new FlowScoutError({ code: 'FILE_NOT_FOUND', message: `${opts.noun}s file not found: ${path}`, hint: opts.missingHint, location: { file: path } });
-  }
+  requireFile(path, { what: `${opts.noun}s file`, hint: opts.missingHint });
   if (statSync(path).isDirectory()) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FlowScoutError } from '../errors/index.js';
+import { requireFile } from '../util/require-file.js';
 import { isZodSchema, zodToInputSchema } from './define-tool.js';
 import type { ToolSpec } from './types.js';
 
@@ -15,9 +15,7 @@ import type { ToolSpec } from './types.js';
 /** Imports `modulePath` (resolved from the current directory) and returns its tools. */
 export async function loadFunctionTools(modulePath: string): Promise<ToolSpec[]> {
   const file = resolve(modulePath);
-  if (!existsSync(file)) {
-    throw new FlowScoutError({ code: 'FILE_NOT_FOUND', message: `tool module not found: ${file}`, hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.', location: { file } });
-  }
+  requireFile(file, { what: 'tool module', hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.' });
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { requireFile } from './require-file.js';
 
 /**
  * Parses JSON text; on a syntax error throws PARSE_ERROR naming the file, line and column, so the
@@ -24,14 +25,7 @@ export function parseJsonText(text: string, file: string): unknown {
 
 /** Reads and parses a JSON file (FILE_NOT_FOUND / PARSE_ERROR with the location). */
 export function readJsonFile(file: string): unknown {
-  if (!existsSync(file)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `file not found: ${file}`,
-      hint: 'Check the path; relative paths are resolved from the current directory.',
-      location: { file },
-    });
-  }
+  requireFile(file);
   return parseJsonText(readFileSync(file, 'utf8'), file);
 }
 

@@ -1,5 +1,6 @@
-import { existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { openSync, readSync, closeSync } from 'node:fs';
 import { FlowScoutError } from '../../errors/index.js';
+import { requireFile } from '../../util/require-file.js';
 import { readCsvRows, guessSeparator } from './csv-rows.js';
 import type { EventLog } from './event-log.js';
 import { buildOrderedLog, type CaseOrder, type RawCase } from './order-cases.js';
@@ -30,14 +31,7 @@ const CANDIDATES = {
  * timestamp, stably (NOTES.md §0). Errors name the file, the line and the column.
  */
 export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promise<EventLog> {
-  if (!existsSync(file)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `event log not found: ${file}`,
-      hint: 'Check the path; relative paths are resolved from the current directory.',
-      location: { file },
-    });
-  }
+  requireFile(file, { what: 'event log' });
   const separator = opts.separator ?? guessSeparator(firstLine(file));
   if (separator.length !== 1) {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the CSV separator must be one character, got ${JSON.stringify(separator)}`, hint: 'Use e.g. --separator ";".' });

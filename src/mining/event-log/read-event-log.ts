@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { FlowScoutError } from '../../errors/index.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
+import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { eventLogFromRecords, type FromRecordsOptions } from './from-records.js';
 import { readCsvLog, type ReadCsvOptions } from './read-csv.js';
@@ -30,14 +30,7 @@ export interface ReadEventLogResult {
  * (`{"case", "events"}`).
  */
 export async function readEventLog(file: string, opts: ReadEventLogOptions = {}): Promise<ReadEventLogResult> {
-  if (!existsSync(file)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `file not found: ${file}`,
-      hint: 'Check the path; relative paths are resolved from the current directory.',
-      location: { file },
-    });
-  }
+  requireFile(file);
   const lower = file.toLowerCase().replace(/\.gz$/, '');
   if (lower.endsWith('.xes')) {
     const xesOpts: ReadXesOptions = {};

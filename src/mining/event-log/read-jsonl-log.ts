@@ -1,7 +1,8 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { FlowScoutError } from '../../errors/index.js';
+import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { buildOrderedLog, type CaseOrder, type RawCase } from './order-cases.js';
 import { parseTimestamp } from './timestamps.js';
@@ -20,14 +21,7 @@ export interface ReadJsonlLogOptions {
  * case ids keep file order.
  */
 export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {}): Promise<EventLog> {
-  if (!existsSync(file)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `event log not found: ${file}`,
-      hint: 'Check the path; relative paths are resolved from the current directory.',
-      location: { file },
-    });
-  }
+  requireFile(file, { what: 'event log' });
   const cases: RawCase[] = [];
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return;

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { FlowScoutError } from '../../errors/index.js';
+import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { buildOrderedLog, defaultOrder, type CaseOrder, type RawCase } from './order-cases.js';
 import { parseTimestamp } from './timestamps.js';
@@ -31,14 +31,7 @@ const ATTRIBUTE_TAGS = new Set(['string', 'date', 'int', 'float', 'boolean', 'id
  * as PM4Py orders them (cases by case-id string, events by timestamp; see `order-cases.ts`).
  */
 export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<EventLog> {
-  if (!existsSync(file)) {
-    throw new FlowScoutError({
-      code: 'FILE_NOT_FOUND',
-      message: `event log not found: ${file}`,
-      hint: 'Check the path; relative paths are resolved from the current directory.',
-      location: { file },
-    });
-  }
+  requireFile(file, { what: 'event log' });
   const caseKey = opts.caseKey ?? 'concept:name';
   const activityKey = opts.activityKey ?? 'concept:name';
   const timestampKey = opts.timestampKey ?? 'time:timestamp';
