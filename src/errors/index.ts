@@ -8,3 +8,4 @@ export {
   type FlowScoutErrorOptions,
 } from './flowscout-error.js';
 export { toFlowScoutError } from './to-flowscout-error.js';
+export { errorMessage } from './error-message.js';

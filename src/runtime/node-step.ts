@@ -13,16 +13,8 @@ export interface NodeStepResult {
   calls?: CallObservation[];
 }
 
-/** The message of anything thrown, for error observations. */
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  if (typeof e === 'string') return e;
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return String(e);
-  }
-}
+/** The message of anything thrown, for error observations (the one the tool registry uses too). */
+export { errorMessage } from '../errors/index.js';
 
 /**
  * True for an exhausted budget (code BUDGET_EXHAUSTED, e.g. `BudgetExceededError`). Node steps let it

@@ -1,4 +1,4 @@
-import { FlowScoutError } from '../errors/index.js';
+import { errorMessage, FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
 import { isToolResult, type ToolResultFields } from './tool-result.js';
@@ -104,7 +104,7 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       if (closed) return;
       closed = true;
       const results = await Promise.allSettled(sets.map((s) => s.close?.()));
-      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${sets[i]!.name}: ${messageOf(r.reason)}`] : []));
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${sets[i]!.name}: ${errorMessage(r.reason)}`] : []));
       if (failed.length > 0) {
         throw new FlowScoutError({ code: 'TOOL_ERROR', message: `could not close tool sources cleanly: ${failed.join('; ')}` });
       }
@@ -135,7 +135,7 @@ async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, tim
     try {
       return interpret(await spec.execute(args, { signal: controller.signal, timeoutMs }));
     } catch (e) {
-      return { status: 'error', error: `'${spec.name}' failed: ${messageOf(e)}` };
+      return { status: 'error', error: `'${spec.name}' failed: ${errorMessage(e)}` };
     }
   })();
   try {
@@ -155,14 +155,4 @@ function interpret(value: unknown): ToolResultFields {
     fields.output = plain.value;
   }
   return fields;
-}
-
-function messageOf(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  if (typeof e === 'string') return e;
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return String(e);
-  }
 }
