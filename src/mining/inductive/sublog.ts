@@ -45,28 +45,24 @@ export class SubLogBuilder {
 
   /** `counter.update({trace: count})`: adds to an existing count. */
   add(trace: Int32Array, count: number): void {
-    const key = traceKey(trace);
-    const at = this.index.get(key);
-    if (at === undefined) {
-      this.index.set(key, this.traces.length);
-      this.traces.push(trace);
-      this.counts.push(count);
-    } else {
-      this.counts[at]! += count;
-    }
+    const at = this.slot(trace);
+    this.counts[at]! += count;
   }
 
   /** `counter[trace] = count`: replaces an existing count, keeping its position (NOTES.md §6.6). */
   set(trace: Int32Array, count: number): void {
+    this.counts[this.slot(trace)] = count;
+  }
+
+  /** The position of `trace`, appended with count 0 when it is new (a Counter keeps first-insertion order). */
+  private slot(trace: Int32Array): number {
     const key = traceKey(trace);
     const at = this.index.get(key);
-    if (at === undefined) {
-      this.index.set(key, this.traces.length);
-      this.traces.push(trace);
-      this.counts.push(count);
-    } else {
-      this.counts[at] = count;
-    }
+    if (at !== undefined) return at;
+    this.index.set(key, this.traces.length);
+    this.traces.push(trace);
+    this.counts.push(0);
+    return this.traces.length - 1;
   }
 
   build(): SubLog {
