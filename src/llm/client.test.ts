@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestLlmServer, type ScriptedReply, type TestLlmServer } from '../../test/support/llm-server.js';
-import { isFlowScoutError, type FlowScoutError } from '../errors/index.js';
 import { BudgetExceededError, createBudget } from './budget.js';
 import { createLlmClient, type LlmClientOptions } from './client.js';
 import { InvalidModelOutputError } from './llm-errors.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { resolveModel } from './resolve-model.js';
+import { rejection } from '../../test/support/rejection.js';
 
 let server: TestLlmServer | undefined;
 afterEach(async () => {
@@ -29,16 +29,6 @@ async function setup(script: ScriptedReply[], opts: Partial<LlmClientOptions> = 
     ...opts,
   });
   return { client, sleeps, logs, server };
-}
-
-async function rejection(p: Promise<unknown>): Promise<FlowScoutError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowScoutError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('LLM client against the test server', () => {

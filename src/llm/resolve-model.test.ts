@@ -8,16 +8,7 @@ import { isFlowScoutError } from '../errors/index.js';
 import { createLlamaCppLanguageModel, loadLlamaCppModel, type NodeLlamaCppModule } from './llama-cpp-model.js';
 import { defaultModelSpec, parseModelSpec } from './model-spec.js';
 import { ollamaBaseURL, resolveModel } from './resolve-model.js';
-
-async function errorOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowScoutError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+import { rejection as errorOf } from '../../test/support/rejection.js';
 
 describe('model strings', () => {
   it('parses every form and normalises the spec shown in output', () => {

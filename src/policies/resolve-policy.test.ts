@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test/support/llm-server.js';
-import { isFlowScoutError } from '../errors/index.js';
 import { createBudget } from '../llm/budget.js';
 import { resolveJudge, resolvePolicy } from './resolve-policy.js';
+import { rejection as errorOf } from '../../test/support/rejection.js';
 
 const TOOLS = [{ name: 'lookup', description: 'Look something up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];
 
@@ -11,16 +11,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function errorOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowScoutError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 describe('resolvePolicy / resolveJudge', () => {
   it('defaults to the offline policy and the lexical judge when no model is configured', async () => {

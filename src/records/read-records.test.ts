@@ -2,22 +2,12 @@ import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isFlowScoutError, type FlowScoutError } from '../errors/index.js';
 import { readRecordsFile, writeRecordsFile } from './read-records.js';
 import type { TaskRecord } from './schema.js';
+import { rejection } from '../../test/support/rejection.js';
 
 const BAD = join(import.meta.dirname, '../../test/fixtures/records/bad-lines.jsonl');
 const tmp = () => mkdtempSync(join(tmpdir(), 'fs-records-'));
-
-async function rejection(p: Promise<unknown>): Promise<FlowScoutError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowScoutError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('readRecordsFile', () => {
   it('rejects a file with a broken line 7 and a record missing query, naming both lines', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../../test/support/rejection.js';
 import type { Edge, LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { BudgetExceededError, createBudget } from '../llm/budget.js';
 import { createToolRegistry } from '../tools/registry.js';
@@ -51,15 +52,6 @@ function budgetedPolicy(maxLlmCalls: number, thinkMs = 0) {
     },
   });
   return { policy, answered };
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected executeWorkflow to reject');
 }
 
 // plan → {fetch (tool, slow), check (llm)} → answer
