@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { FlowScoutError } from '../../errors/index.js';
 import { parseDomains } from '../../bench/experiments/domain-env.js';
 import type { BenchResults } from '../../bench/experiments/results.js';
 import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.js';
@@ -8,6 +7,7 @@ import { fixed } from '../../bench/report/markdown.js';
 import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './index.js';
 
 /**
@@ -71,14 +71,6 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     });
 };
 
-function int(text: string, flag: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${Math.max(min, 3)}.` });
-  }
-  return n;
-}
-
 /** Validated options from the flags. */
 export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
   const domains = parseDomains(flags.domains);
@@ -88,14 +80,14 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     ...(flags.model ? { model: flags.model } : {}),
     models,
     ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
-    seed: int(flags.seed, '--seed', 0),
-    iterations: int(flags.iterations, '--iterations', 0),
-    patience: int(flags.patience, '--patience', 1),
-    runs: int(flags.runs, '--runs', 1),
-    maxTest: int(flags.maxTest, '--max-test', 1),
-    ...(flags.maxRecords !== undefined ? { maxRecords: int(flags.maxRecords, '--max-records', 10) } : {}),
+    seed: wholeNumber(flags.seed, '--seed', 0),
+    iterations: wholeNumber(flags.iterations, '--iterations', 0),
+    patience: wholeNumber(flags.patience, '--patience', 1),
+    runs: wholeNumber(flags.runs, '--runs', 1),
+    maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
+    ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
     ablationDomain: parseDomains(flags.ablationDomain)[0]!,
-    concurrency: int(flags.concurrency, '--concurrency', 1),
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
   };
 }
 

@@ -9,6 +9,7 @@ import { readRecordsFile } from '../../records/read-records.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
 import { assertNotSameFile, evaluateWorkflowFile } from './eval-workflow.js';
 import type { RegisterCommand } from './index.js';
 
@@ -48,7 +49,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'records run / judge calls in flight', '4')
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
       checkMode(workflowFile, opts);
-      const concurrency = positiveInt(opts.concurrency, '--concurrency');
+      const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
       const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
       if (recordsRead.records.length === 0) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${opts.records}`, hint: 'Pass a records JSONL file with at least one record.', location: { file: opts.records } });
@@ -61,7 +62,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       let report;
       const notes: string[] = [];
       if (workflowFile !== undefined) {
-        const repeat = opts.repeat === undefined ? 1 : positiveInt(opts.repeat, '--repeat');
+        const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
         const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, judge, repeat, concurrency, learnFrom: opts.learnFrom, skipInvalid: opts.skipInvalid });
         report = res.report;
@@ -120,12 +121,4 @@ async function toolSchemas(file: string): Promise<Record<string, ParamSchema>> {
   } finally {
     await registry.close();
   }
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ 1, got '${text}'`, hint: `For example ${flag} 4.` });
-  }
-  return n;
 }

@@ -10,6 +10,7 @@ import { runSearch } from '../../search/run-search.js';
 import type { IterationRow } from '../../search/search-context.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './index.js';
 
 /**
@@ -82,8 +83,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--force', 'write into a non-empty --out folder')
     .action(async (flags: SearchFlags) => {
       const budget = {
-        ...(flags.budgetCalls !== undefined ? { calls: int(flags.budgetCalls, '--budget-calls', 0) } : {}),
-        ...(flags.budgetTokens !== undefined ? { tokens: int(flags.budgetTokens, '--budget-tokens', 0) } : {}),
+        ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
+        ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
         ...(flags.budgetUsd !== undefined ? { usd: num(flags.budgetUsd, '--budget-usd') } : {}),
         ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
       };
@@ -144,11 +145,11 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
   const splitBy = oneOf(flags.splitBy, ['record', 'group'] as const, '--split-by');
   const settings = searchSettings({
     strategy: strategy === 'none' ? 'mcts' : strategy,
-    iterations: int(flags.iterations, '--iterations', 0),
-    patience: int(flags.patience, '--patience', 1),
-    children: int(flags.children, '--children', 1),
-    seed: int(flags.seed, '--seed', 0),
-    concurrency: int(flags.concurrency, '--concurrency', 1),
+    iterations: wholeNumber(flags.iterations, '--iterations', 0),
+    patience: wholeNumber(flags.patience, '--patience', 1),
+    children: wholeNumber(flags.children, '--children', 1),
+    seed: wholeNumber(flags.seed, '--seed', 0),
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
     lambdaMax: num(flags.lambdaMax, '--lambda-max'),
     lambdaMin: num(flags.lambdaMin, '--lambda-min'),
     llmOnly: start === 'llm-only',
@@ -173,12 +174,6 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
 function oneOf<T extends string>(value: string, options: readonly T[], flag: string): T {
   if ((options as readonly string[]).includes(value)) return value as T;
   throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be one of ${options.join(', ')}, got '${value}'`, hint: `For example ${flag} ${options[0]}.` });
-}
-
-function int(text: string, flag: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${Math.max(min, 3)}.` });
-  return n;
 }
 
 function num(text: string, flag: string): number {
