@@ -15,6 +15,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { ExitWith, type CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './index.js';
 
 /**
@@ -75,8 +76,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         const workflow = assertValidWorkflow(raw, tools, file);
         const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
         const budget = createBudget({
-          ...numberOption('--budget-calls', opts.budgetCalls, 'maxLlmCalls'),
-          ...numberOption('--budget-tokens', opts.budgetTokens, 'maxTokens'),
+          ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
+          ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
           ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
         });
         const resolved = await resolvePolicy(spec, { tools, client: { budget }, ...(learned ? { records: learned } : {}) });
