@@ -1,4 +1,4 @@
-import type { LlmNode, LlmRole, ToolNode, Workflow } from '../graph/schema.js';
+import type { LlmNode, LlmRole, ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../tools/types.js';
 
 /**
@@ -87,6 +87,15 @@ export interface ExecutionPolicy {
   readonly label: string;
   runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult>;
   planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult>;
+  /**
+   * What else, besides the node, everything upstream of it and the query, this policy's decision at
+   * `node` depends on (e.g. the offline policy reads which tool position the node is among all of the
+   * workflow's tool nodes). The runtime folds the text into the node's memo key (runtime/memo.ts),
+   * so a memoized node is reused only where the policy would decide the same. Omit it when the
+   * decision depends on nothing else; a policy whose decisions depend on per-run state (`scratch`)
+   * must not be memoized at all (the oracle).
+   */
+  memoScope?(workflow: Workflow, node: WorkflowNode): string;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });

@@ -35,6 +35,32 @@ describe('node memoization', () => {
     expect(k(workflow, 'fetch', { recordId: 'r1' })).not.toBe(k(workflow, 'fetch', { recordId: 'r2' }));
     expect(k(workflow, 'fetch', { policyId: 'other' })).not.toBe(k(workflow, 'fetch'));
     expect(k(workflow, 'fetch', { contextChars: 10 })).not.toBe(k(workflow, 'fetch'));
+    const scopes = (m: Record<string, string>) => ({ scopeOf: (id: string) => m[id] });
+    expect(k(workflow, 'fetch', scopes({ fetch: 'tool position 0' }))).not.toBe(k(workflow, 'fetch', scopes({ fetch: 'tool position 1' })));
+    expect(k(workflow, 'fetch', scopes({ fetch: '' }))).toBe(k(workflow, 'fetch'));
+    // An ancestor's scope is part of the key (its output feeds the node); another branch's is not.
+    expect(k(workflow, 'synth', scopes({ other: 'a' }))).not.toBe(k(workflow, 'synth', scopes({ other: 'b' })));
+    expect(k(workflow, 'fetch', scopes({ other: 'a' }))).toBe(k(workflow, 'fetch', scopes({ other: 'b' })));
+  });
+
+  it("folds the policy's memo scope into the key: a node whose scope changed runs again, the rest is reused", async () => {
+    const ran: string[] = [];
+    let scopeOfOther = 'a';
+    const scripted = createScriptedPolicy({ tool: (req) => (ran.push(req.node.id), [{ tool: req.candidates[0]!.name, args: {} }]) });
+    const policy = { ...scripted, memoScope: (_w: Workflow, node: { id: string }) => (node.id === 'other' ? scopeOfOther : '') };
+    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, execute: async () => `${name} data` });
+    const tools = createToolRegistry([tool('fetch'), tool('other')]);
+    const memo = createMemoryMemo();
+    await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(ran.sort()).toEqual(['fetch', 'other']);
+    ran.length = 0;
+    await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(ran).toEqual([]);
+    scopeOfOther = 'b';
+    const third = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(ran).toEqual(['other']);
+    // synth is downstream of 'other', so it runs again too; plan and fetch come from the memo.
+    expect(third.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch']);
   });
 
   it('changing only the synthesizer prompt re-runs only the synthesizer', async () => {

@@ -10,10 +10,11 @@ import type { NodeObservation } from './trace.js';
  * synthesizer does not re-call tools and upstream LLMs. The runtime only defines the key and the
  * hook; the search keeps the store (in memory or SQLite).
  *
- * Caveats, by design: the key does not include the tools T (a search runs over one tool set) and
- * assumes the policy's answer at a node depends only on the node, its upstream and the query — true
- * of the LLM and offline policies, not of the oracle (its cursor is per-run state), so do not memoize
- * oracle runs. Only `ok` observations are stored: a transient failure (a 429, a timeout) must not
+ * A policy whose decision at a node also depends on something outside the node's upstream declares
+ * it with `ExecutionPolicy.memoScope` (the offline policy: the node's place among all tool
+ * positions); its text is part of the key. Caveats, by design: the key does not include the tools T
+ * (a search runs over one tool set), and a policy that decides from per-run state (the oracle's
+ * cursor in `scratch`) cannot be memoized: do not memoize oracle runs. Only `ok` observations are stored: a transient failure (a 429, a timeout) must not
  * become permanent for a whole search.
  */
 
@@ -29,12 +30,19 @@ export interface MemoKeyInput {
   recordId?: string;
   query: string;
   contextChars: number;
+  /**
+   * The policy's `memoScope` of a node, when it declares one. The key holds the scopes of the node
+   * and of everything upstream of it: an upstream node whose decision changed feeds the node
+   * something else.
+   */
+  scopeOf?: (nodeId: string) => string | undefined;
 }
 
 /**
  * sha256 over: the policy id, the record id (or the query when there is none), the context budget,
  * the node's definition, and the definitions of all its ancestors with the edges among them and into
- * the node. Anything downstream or on another branch does not change the key.
+ * the node, and the policy's scopes of the node and its ancestors when it declares any. Anything
+ * downstream or on another branch does not change the key, unless a scope says a decision reads it.
  */
 export function nodeMemoKey(workflow: Pick<Workflow, 'nodes' | 'edges'>, nodeId: string, input: MemoKeyInput): string {
   const adj = adjacency(workflow);
@@ -45,7 +53,9 @@ export function nodeMemoKey(workflow: Pick<Workflow, 'nodes' | 'edges'>, nodeId:
     .map((e) => stableStringify(e))
     .sort();
   const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
-  const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges });
+  const scoped = input.scopeOf ? [...upstream].sort().flatMap((id) => (input.scopeOf!(id) ? [[id, input.scopeOf!(id)]] : [])) : [];
+  const scope = scoped.length > 0 ? { scope: scoped } : {};
+  const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges, ...scope });
   return createHash('sha256').update(material).digest('hex');
 }
 

@@ -132,7 +132,8 @@ export function startRun(workflow: Workflow, input: RunInput, opts: RunOptions):
     const inputSummary = summarizeInput(context);
     let key: string | undefined;
     if (memo) {
-      key = nodeMemoKey(workflow, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}) });
+      const scopeOf = opts.policy.memoScope ? (id: string) => opts.policy.memoScope!(workflow, nodeOf(id)) : undefined;
+      key = nodeMemoKey(workflow, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) });
       const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
       if (hit) {
         const obs: NodeObservation = { ...structuredClone(hit), nodeId, startedAtMs: now() - t0, durationMs: 0, cached: true };

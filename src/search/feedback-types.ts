@@ -105,6 +105,24 @@ export interface CallCountPattern extends PatternBase {
   meanKHat: number;
 }
 
+/**
+ * The references take more (or fewer) steps than the workflow has tool positions: a structure that
+ * does not follow the queries. `last` is the last tool position (the one that can repeat).
+ */
+export interface StepCountPattern extends PatternBase {
+  kind: 'step-count';
+  direction: 'more' | 'fewer';
+  /** Tool positions of the workflow. */
+  positions: number;
+  /** Mean reference calls per record. */
+  meanK: number;
+  /** Records whose reference has more calls than there are positions, and records with fewer. */
+  more: number;
+  fewer: number;
+  last?: string;
+  lastCalls?: 'one' | 'many';
+}
+
 /** Low answer scores, in particular where the trace was right (the synthesizer's fault). */
 export interface LowAnswersPattern extends PatternBase {
   kind: 'low-answers';
@@ -127,6 +145,7 @@ export type FeedbackPattern =
   | FailedCallsPattern
   | NodeErrorPattern
   | CallCountPattern
+  | StepCountPattern
   | LowAnswersPattern;
 
 /** A low-scoring answer, shown to the optimizer. */

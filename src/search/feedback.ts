@@ -1,3 +1,4 @@
+import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -42,6 +43,7 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
     ...extraCalls(aligned.map((x) => x.a), n),
     ...failures(perRecord, n),
     ...callCount(perRecord, n),
+    ...stepCount(workflow, records, n),
     ...lowAnswers(perRecord, n),
   ].sort((a, b) => b.evidence - a.evidence || kindRank(a) - kindRank(b) || a.text.localeCompare(b.text));
   const worst = worstAnswers(perRecord, records, opts.worst ?? 3);
@@ -53,7 +55,7 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
   return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
 }
 
-const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'extra-calls', 'failed-calls', 'node-error', 'call-count', 'low-answers'];
+const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
 const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
 
 function failures(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
@@ -109,6 +111,42 @@ function callCount(perRecord: readonly RecordEvaluation[], n: number): FeedbackP
   const evidence = Math.max(fewer, more);
   if (evidence === 0) return [];
   return [{ kind: 'call-count', direction, meanK, meanKHat, evidence, text: `the workflow makes ${direction} calls than the reference in ${evidence}/${n} records (mean ${meanKHat.toFixed(1)} vs ${meanK.toFixed(1)})` }];
+}
+
+/**
+ * How the workflow's number of tool positions compares with the references' number of steps: one
+ * pattern per direction that some record shows, its evidence the records showing it. Independent of the policy: a
+ * workflow whose positions are fewer than the steps a query asks for cannot answer it step by step.
+ */
+function stepCount(workflow: Workflow, records: readonly TaskRecord[], n: number): FeedbackPattern[] {
+  if (n === 0) return [];
+  const adj = adjacency(workflow);
+  const tools = (topologicalOrder(adj) ?? [...adj.nodes.keys()]).filter((id) => adj.nodes.get(id)?.kind === 'tool');
+  const positions = tools.length;
+  if (positions === 0) return [];
+  const ks = records.slice(0, n).map((r) => r.calls.length);
+  const more = ks.filter((k) => k > positions).length;
+  const fewer = ks.filter((k) => k < positions).length;
+  const meanK = ks.reduce((a, b) => a + b, 0) / n;
+  const lastNode = adj.nodes.get(tools[positions - 1]!);
+  const last = lastNode?.kind === 'tool' ? { last: lastNode.id, lastCalls: lastNode.calls ?? ('one' as const) } : {};
+  const directions = [
+    ['more', more],
+    ['fewer', fewer],
+  ] as const;
+  return directions
+    .filter(([, evidence]) => evidence > 0)
+    .map(([direction, evidence]) => ({
+      kind: 'step-count' as const,
+      direction,
+      positions,
+      meanK,
+      more,
+      fewer,
+      ...last,
+      evidence,
+      text: `the references take ${direction} steps than the workflow's ${positions} tool positions in ${evidence}/${n} records (mean ${meanK.toFixed(1)} calls per record)`,
+    }));
 }
 
 function lowAnswers(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {

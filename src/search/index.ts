@@ -14,7 +14,7 @@ export { SearchTree, type Candidate } from './tree.js';
 export { annealedLambda, DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 export { selectPath, uctScore } from './select.js';
 export { backpropagate } from './backprop.js';
-export { createSearchMemo, memoScope, scopedMemo, type MemoSavings, type SearchMemo } from './memo.js';
+export { createSearchMemo, type MemoSavings, type SearchMemo } from './memo.js';
 export { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
 export { minedG0, plainSkeleton, llmOnlySkeleton, type SearchStart } from './variants.js';
 export { writeSearchArtifacts, searchDocument, type SearchDocument, type CandidateSummary } from './artifacts.js';

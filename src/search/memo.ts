@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
-import type { Workflow } from '../graph/schema.js';
 import type { NodeMemo } from '../runtime/memo.js';
 import type { NodeObservation } from '../runtime/trace.js';
 
@@ -18,12 +15,10 @@ import type { NodeObservation } from '../runtime/trace.js';
  * definitions differ (common random numbers), which is what the search compares. `--no-memo` turns
  * it off.
  *
- * One more input is in the key here: the workflow's *tool layout* (its tool-node ids in topological
- * order). The runtime's key covers a node and its upstream, assuming a policy decides from those
- * alone; the offline policy also reads where the node sits among all tool positions (the k-th of n
- * positions takes the k-th request clause), so adding or removing a tool node downstream changes
- * upstream decisions. Found by the memo-on/memo-off comparison on Finance (different candidates
- * from iteration 27 on, before this scope existed); with it the two runs agree exactly.
+ * Policies whose decisions read more than a node's upstream (the offline policy reads where the node
+ * sits among all tool positions) declare it with `ExecutionPolicy.memoScope`, and the runtime folds
+ * that into the key, so the memo needs no knowledge of any policy. The memo-on/memo-off comparison
+ * on a real domain (src/cli/commands/search.test.ts) checks that both runs agree exactly.
  */
 
 /** What the memo saved so far. */
@@ -42,20 +37,6 @@ export interface SearchMemo extends NodeMemo {
   /** Entries added since the last drain (to persist them). */
   drain(): Array<{ key: string; observation: NodeObservation }>;
   size(): number;
-}
-
-/** The scope of a workflow's memo entries: a digest of its tool-node ids in topological order. */
-export function memoScope(workflow: Workflow): string {
-  const kinds = new Map(workflow.nodes.map((n) => [n.id, n.kind]));
-  const order = topologicalOrder(adjacency(workflow)) ?? workflow.nodes.map((n) => n.id);
-  const layout = order.filter((id) => kinds.get(id) === 'tool').join('\u0000');
-  return createHash('sha256').update(`tool-layout/1\n${layout}`).digest('hex').slice(0, 16);
-}
-
-/** The memo as one workflow's runs see it: every key is prefixed with the workflow's scope. */
-export function scopedMemo(memo: NodeMemo, workflow: Workflow): NodeMemo {
-  const scope = memoScope(workflow);
-  return { get: (key) => memo.get(`${scope}:${key}`), set: (key, entry) => memo.set(`${scope}:${key}`, entry) };
 }
 
 /** Creates the memo, preloaded with persisted entries (a resumed run). */

@@ -3,7 +3,7 @@ import type { Workflow } from '../graph/schema.js';
 import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
 import { evaluateWorkflow } from './evaluate.js';
-import { createSearchMemo, scopedMemo, type MemoSavings } from './memo.js';
+import { createSearchMemo, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';
 import { BudgetStop, simulateRoot, type Splits } from './step.js';
@@ -94,9 +94,9 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else {
     const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.signal ? { signal: ctx.signal } : {}) };
-    const scoped = (w: Workflow) => (memo ? { memo: scopedMemo(memo, w) } : {});
-    const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, { ...opts, ...scoped(root.workflow!) });
-    const bestTest = best.id === root.id ? g0Test : await evaluateWorkflow(best.workflow!, input.splits.test, { ...opts, ...scoped(best.workflow!) });
+    const scoped = memo ? { memo } : {};
+    const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, { ...opts, ...scoped });
+    const bestTest = best.id === root.id ? g0Test : await evaluateWorkflow(best.workflow!, input.splits.test, { ...opts, ...scoped });
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
     result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);

@@ -5,7 +5,6 @@ import type { TaskRecord } from '../records/schema.js';
 import type { EvaluationRow } from '../store/types.js';
 import type { Random } from '../util/random.js';
 import { evaluateWorkflow, type WorkflowEvaluation } from './evaluate.js';
-import { scopedMemo } from './memo.js';
 import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { SearchContext } from './search-context.js';
 import type { Candidate, SearchTree } from './tree.js';
@@ -56,7 +55,7 @@ export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<
     tools: ctx.tools,
     judge: ctx.judge,
     concurrency: ctx.settings.concurrency,
-    ...(ctx.memo ? { memo: scopedMemo(ctx.memo, workflow) } : {}),
+    ...(ctx.memo ? { memo: ctx.memo } : {}),
     ...(signal ? { signal } : {}),
   };
   try {

@@ -28,6 +28,8 @@ export interface FillContext {
   focus?: ReadonlyArray<readonly [number, number]>;
   /** Outputs of the calls this node can see (upstream tool results), most recent last. */
   outputs: readonly unknown[];
+  /** The span of the clause this call serves: `main` then lists only the values the clause itself gives. */
+  clauseSpan?: readonly [number, number];
 }
 
 /** A scored candidate for one parameter. */
@@ -37,6 +39,8 @@ interface Scored {
   score: number;
   /** Identity of the candidate (to discourage giving one value to two parameters). */
   key: string;
+  /** Where a query value starts in the query. */
+  start?: number;
 }
 
 /** Minimum score for a found value to beat the fallbacks. */
@@ -161,7 +165,7 @@ function scoreCandidates(
     if (c.kind === 'known') score += 0.5;
     if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += FOCUS_BONUS;
     if (known === 0) score *= novelty;
-    out.push({ param: name, value: typed(value, prop, ps), score, key: `q:${c.start}:${c.value}` });
+    out.push({ param: name, value: typed(value, prop, ps), score, key: `q:${c.start}:${c.value}`, start: c.start });
   }
   // Values from upstream outputs: by the keys that held this parameter's values in the records.
   if (outputs.length > 0) {
@@ -250,7 +254,9 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   }
   const main = mainParam(required, ts);
   if (!main) return { args };
-  const values = all.filter((s) => s.param === main && s.score >= MIN_SCORE && !s.key.startsWith('c:')).map((s) => s.value);
+  const span = ctx.clauseSpan;
+  const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
+  const values = all.filter((s) => s.param === main && s.score >= MIN_SCORE && !s.key.startsWith('c:') && inClause(s)).map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
   return { args, main: { param: main, values: distinct } };
 }

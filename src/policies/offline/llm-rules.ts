@@ -8,7 +8,8 @@ import { splitClauses, stem, terms } from './text.js';
  * - plan: the query split into clauses, numbered;
  * - judge: each boolean field is true when its concept (the field name, its description and the
  *   node's question, minus generic words) appears in the query; other fields by their schema;
- * - extract / reason / verify: pass-through summaries of their inputs (verify also lists errors);
+ * - extract / reason / verify: pass-through summaries of their inputs (verify also lists errors),
+ *   never the request itself (an answer that repeats the request is not a result);
  * - synthesize: one paragraph per tool call seen in the inputs, numbers and names kept.
  * Text nodes return text; JSON nodes return an object that fits their declared schema.
  */
@@ -20,6 +21,9 @@ const GENERIC = new Set(
     .split(' ')
     .map(stem),
 );
+
+/** What a pass-through node says when no earlier node gave it anything (it never repeats the request as if it were a result). */
+export const NOTHING_IN = 'No results came in to work from.';
 
 /** The concept words of a judge field: its name, description and the node's question, minus generic words. */
 export function conceptTerms(field: string, schema: Schema | undefined, node: LlmNode): string[] {
@@ -60,7 +64,7 @@ function fillValue(schema: Schema | undefined, field: string, node: LlmNode, req
     return itemTypes === 'string' || (Array.isArray(itemTypes) && itemTypes.includes('string')) ? clauses : [];
   }
   if (types.has('object')) return fillObject(schema, node, req, clauses);
-  return node.role === 'plan' ? clauses.join('; ') : inputSummaries(req.inputs).join(' ') || req.query;
+  return node.role === 'plan' ? clauses.join('; ') : inputSummaries(req.inputs).join(' ');
 }
 
 function fillObject(schema: Schema | undefined, node: LlmNode, req: LlmNodeRequest, clauses: string[]): Record<string, unknown> {
@@ -99,6 +103,6 @@ export function runLlmRule(req: LlmNodeRequest): string | Record<string, unknown
       return conceptTerms('decision', undefined, node).some((t) => new Set(terms(req.query)).has(t)) ? 'yes' : 'no';
     case 'extract':
     default:
-      return inputSummaries(req.inputs).join('\n') || req.query;
+      return inputSummaries(req.inputs).join('\n') || NOTHING_IN;
   }
 }

@@ -143,6 +143,42 @@ describe('offline policy: tool nodes', () => {
   });
 });
 
+describe('offline policy: tool positions read the request in order', () => {
+  const policy = createOfflinePolicy({ tools: TOOLS });
+  const q = 'Find flights from JFK to LAX on 2025-03-01, then get a quote for AAPL.';
+  const chain = (...steps: ToolNode[]): Workflow => {
+    const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, ...steps, { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'a {{inputs}}', output: { type: 'text' } }];
+    return { version: 1, name: 'chain', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
+  };
+  const plan = (w: Workflow, id: string) => {
+    const n = w.nodes.find((x) => x.id === id) as ToolNode;
+    return policy.planToolCalls({ query: q, workflow: w, inputs: [], context: q, scratch: new Map(), node: n, candidates: TOOLS, attempt: 1 });
+  };
+
+  it('gives the k-th position the k-th clause, and a position past the last clause nothing to look up', async () => {
+    const w = chain(node({ id: 'p1' }), node({ id: 'p2' }), node({ id: 'p3' }), node({ id: 'p4', calls: 'many' }));
+    expect((await plan(w, 'p1')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
+    expect((await plan(w, 'p2')).calls).toEqual([{ tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) }]);
+    const idle = await plan(w, 'p3');
+    expect(idle.calls).toEqual([]);
+    expect(idle.error).toMatch(/nothing left to look up: the request has fewer parts than the 3 tool positions/);
+    expect(await plan(w, 'p4')).toEqual({ calls: [], model: 'offline' });
+  });
+
+  it("lets the last position with calls: 'many' read every clause still unread, one call per clause", async () => {
+    const w = chain(node({ id: 'only', calls: 'many' }));
+    expect((await plan(w, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+    const one = chain(node({ id: 'only' }));
+    expect((await plan(one, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
+  });
+
+  it('declares what it reads of the layout as its memo scope', () => {
+    const w = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many' }));
+    const scope = (id: string) => policy.memoScope!(w, w.nodes.find((n) => n.id === id)!);
+    expect([scope('plan'), scope('p1'), scope('p2'), scope('answer')]).toEqual(['', 'tool position 0', 'tool position 1 and the rest', '']);
+  });
+});
+
 describe('offline policy: LLM nodes by rule', () => {
   const policy = createOfflinePolicy({ tools: TOOLS });
   const llm = (n: Partial<LlmNode>, query: string, inputs: NodeInput[] = []) => {

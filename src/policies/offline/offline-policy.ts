@@ -1,3 +1,4 @@
+import type { Workflow, WorkflowNode } from '../../graph/schema.js';
 import { stableStringify } from '../../records/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../tools/types.js';
@@ -5,22 +6,29 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolP
 import { learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { focusSpans, rankTools } from './select-tool.js';
+import { focusSpans, rankTools, slotClauses, slotScope, toolSlot } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
 
 /**
  * The offline policy (DESIGN.md, "Who decides at each node"): no model anywhere. Deterministic and
  * fast; a real, measured baseline, the default when no model is configured, and always labelled
- * "offline policy (no LLM)". Tool nodes: BM25 selection among the candidates (select-tool.ts), then
- * arguments found in the query and upstream outputs and ranked by cues learned from the given
- * records (fill-args.ts). LLM nodes: deterministic rules (llm-rules.ts).
+ * "offline policy (no LLM)". Tool nodes: the workflow's tool positions read the request's clauses in
+ * order, and each picks its tool by BM25 over the clause with a sequence prior learned from D_opt
+ * (select-tool.ts); arguments are found in the query and upstream outputs and ranked by cues learned
+ * from the given records (fill-args.ts). LLM nodes: deterministic rules (llm-rules.ts).
  *
- * `calls: 'many'`: one call per distinct value found for the tool's main parameter (the required
- * parameter whose values came from the query most often in the records; the first required one
- * otherwise), the other arguments as for a single call; one call when no value is found.
+ * `calls: 'many'`: the last tool position reads every clause still unread, one call per clause;
+ * another position makes one call per distinct value its clause gives for the tool's main parameter
+ * (the required parameter whose values came from the query most often in the records); one call
+ * when there is one value. A position past the request's last clause makes no call (an error for
+ * `calls: 'one'`, which must call: "nothing left to look up").
  * Retries (`attempt` n > 1) move to the n-th ranked candidate, since repeating a deterministic call
  * cannot change its answer.
+ *
+ * Memoization: a decision reads the node, the query, the node's inputs and the node's slot among
+ * the tool positions; the slot is declared as the policy's `memoScope`, so memoized runs decide
+ * exactly as unmemoized ones. No per-run state (`scratch`) is kept.
  *
  * It learns only from the records it is given: pass the optimisation split, never test records.
  */
@@ -43,31 +51,57 @@ export interface OfflinePolicy extends ExecutionPolicy {
 export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolicy {
   const known = new Map(options.tools.map((t) => [t.name, t]));
   const cues = learnCueModel(options.records ?? [], options.tools);
-  let index: ToolIndex = createToolIndex([...known.values()], cues);
-
-  const ensureIndexed = (candidates: readonly ToolDescriptor[]) => {
-    let added = false;
-    for (const c of candidates) {
-      if (!known.has(c.name)) {
-        known.set(c.name, c);
-        added = true;
-      }
+  const base = createToolIndex([...known.values()], cues);
+  // Candidates outside T get an index of their own (T plus them), keyed by their names: a decision
+  // never depends on which other nodes or runs came first, so memoized decisions stay exact.
+  const extended = new Map<string, { index: ToolIndex; names: string[] }>();
+  const indexFor = (candidates: readonly ToolDescriptor[]): { index: ToolIndex; names: string[] } => {
+    const extra = candidates.filter((c) => !known.has(c.name));
+    if (extra.length === 0) return { index: base, names: [...known.keys()] };
+    const key = extra.map((c) => c.name).sort().join('\u0000');
+    let hit = extended.get(key);
+    if (!hit) {
+      const all = [...known.values(), ...extra];
+      hit = { index: createToolIndex(all, cues), names: all.map((t) => t.name) };
+      extended.set(key, hit);
     }
-    if (added) index = createToolIndex([...known.values()], cues);
+    return hit;
   };
+
+  /** One call for one clause (or for the node's task and the whole request when `clause` is undefined). */
+  function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }) {
+    const ranked = rankTools({ node: req.node, query: req.query, clause, candidates: req.candidates, previousTool }, idx.index, cues);
+    const pick = ranked[(Math.max(1, req.attempt) - 1) % ranked.length]!;
+    const tool = req.candidates.find((c) => c.name === pick.name)!;
+    const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
+    const at = clause === undefined ? -1 : req.query.indexOf(clause);
+    const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
+    return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
+  }
 
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
     if (req.candidates.length === 0) return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
-    ensureIndexed(req.candidates);
+    const idx = indexFor(req.candidates);
     const seen = req.inputs.flatMap(callsOf);
     const outputs = seen.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
-    const previousTool = seen.at(-1)?.tool;
-    const ranked = rankTools({ node: req.node, workflow: req.workflow, query: req.query, candidates: req.candidates, previousTool }, index, cues);
-    const pick = ranked[(Math.max(1, req.attempt) - 1) % ranked.length]!;
-    const tool = req.candidates.find((c) => c.name === pick.name)!;
-    const allNames = [...known.keys()];
-    const focus = focusSpans(req.query, req.workflow, req.node.id, tool.name, allNames, index);
-    const filled = fillArgs(tool, { query: req.query, outputs, focus }, cues);
+    let previousTool = seen.at(-1)?.tool;
+    const clauses = slotClauses(req.query, req.workflow, req.node);
+    if (clauses.length === 0) {
+      const { index, count } = toolSlot(req.workflow, req.node.id);
+      const why = `nothing left to look up: the request has fewer parts than the ${index + 1} tool positions up to this one (of ${count})`;
+      return req.node.calls === 'many' ? { calls: [], model: 'offline' } : { calls: [], model: 'offline', error: why };
+    }
+    if (clauses.length > 1) {
+      // The last 'many' position: one call per clause still unread, in order.
+      const calls: PlannedCall[] = [];
+      for (const clause of clauses) {
+        const { tool, filled } = planOne(req, clause, previousTool, outputs, idx);
+        calls.push({ tool: tool.name, args: filled.args });
+        previousTool = tool.name;
+      }
+      return { calls, model: 'offline' };
+    }
+    const { tool, filled } = planOne(req, clauses[0], previousTool, outputs, idx);
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
     if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1) {
       const { param, values } = filled.main;
@@ -81,5 +115,8 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     return { output: runLlmRule(req), model: 'offline' };
   }
 
-  return { id: 'offline', kind: 'offline', label: OFFLINE_POLICY_LABEL, cues, planToolCalls, runLlmNode };
+  // LLM nodes decide from the node, the query and their inputs; tool nodes also from their slot.
+  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? slotScope(workflow, node) : '');
+
+  return { id: 'offline', kind: 'offline', label: OFFLINE_POLICY_LABEL, cues, planToolCalls, runLlmNode, memoScope };
 }

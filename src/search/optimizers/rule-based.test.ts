@@ -48,8 +48,10 @@ describe('rule-based optimizer', () => {
     expect(ops('set_calls s1 one')).toEqual([{ op: 'set_calls', id: 's1', calls: 'one' }]);
     expect(ops('add_branch need_s1')?.[0]).toMatchObject({ op: 'add_branch', target: 's1', field: 'needed' });
     // s2 feeds only the exit: the new position goes between them, and s2 keeps its own edge to the exit.
+    // The entry feeds it too, so it still runs when s2 is skipped.
     expect(ops('add_node add_history after s2')).toEqual([
       { op: 'add_node', node: { kind: 'tool', id: 'add_history', task: 'Look up Returns the history of a symbol.', tools: ['history'] }, from: ['s2'], to: ['synthesize'], keepDirectEdges: true },
+      { op: 'add_edge', from: 'plan', to: 'add_history' },
     ]);
     expect(ops('set_retry s2 2 on error')).toEqual([{ op: 'set_retry', id: 's2', attempts: 2, on: 'error' }]);
     expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` the way past runs did, e.g. "AAPL".' }]);
@@ -72,10 +74,41 @@ describe('rule-based optimizer', () => {
     await expect(propose({ isKnown: () => true })).rejects.toThrow(/no new edit for this candidate/);
   });
 
-  it('adds no tool positions and touches no tool node in the LLM-only variant', async () => {
-    const llmOnly: Workflow = { ...workflow, nodes: workflow.nodes.filter((n) => n.kind === 'llm'), edges: [{ from: 'plan', to: 'synthesize', kind: 'data' }] };
-    const edits = ruleEdits({ workflow: llmOnly, feedback, tools: new Map(), allowToolNodes: false });
-    expect(edits.every((e) => e.plan.edits.every((x) => x.op !== 'add_node'))).toBe(true);
+  it('makes the structure follow queries with more steps than positions: the last position repeats, or a generic one is appended', () => {
+    const steps: FeedbackPattern = { kind: 'step-count', direction: 'more', positions: 2, meanK: 4.5, more: 7, fewer: 1, last: 's2', lastCalls: 'one', evidence: 7, text: '' };
+    const fb: Feedback = { ...feedback, patterns: [...patterns, steps] };
+    const edits = ruleEdits({ workflow, feedback: fb, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
+    const many = edits.find((e) => e.summary.startsWith('set_calls s2 many'))!;
+    expect(many.plan.edits).toEqual([{ op: 'set_calls', id: 's2', calls: 'many' }]);
+    expect(many.score).toBe(7);
+    expect(edits.find((e) => e.summary.startsWith('add_node step_more after s2'))!.plan.edits).toEqual([
+      { op: 'add_node', node: { kind: 'tool', id: 'step_more', task: expect.stringMatching(/^Look up what the next part of the request asks for/) }, from: ['s2'], to: ['synthesize'], keepDirectEdges: true },
+      { op: 'add_edge', from: 'plan', to: 'step_more' },
+    ]);
+    // A repeating last position stays out of the bulk "calls one" edit while the references are longer.
+    const longerLast: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)) };
+    const extraBoth: FeedbackPattern[] = ['s1', 's2'].map((node) => ({ kind: 'extra-calls', node, extra: 5, calls: 9, usefulIn: 4, tools: [c('quote', 5)], evidence: 5, text: '' }));
+    const bulk = (ps: FeedbackPattern[]) => ruleEdits({ workflow: longerLast, feedback: { ...feedback, patterns: ps }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).find((e) => e.summary.startsWith('calls one on'));
+    expect(bulk(extraBoth)?.summary).toBe('calls one on 2 nodes (s1, s2)');
+    expect(bulk([...extraBoth, { ...steps, lastCalls: 'many' }])).toBeUndefined();
+  });
+
+  it('adds no tool positions and touches no tool node in the LLM-only variant, but still has edits for its LLM nodes', async () => {
+    const llmOnly: Workflow = {
+      ...workflow,
+      nodes: [...workflow.nodes.filter((n) => n.kind === 'llm'), { id: 'reason', kind: 'llm', role: 'reason', prompt: 'Reason about {{query}}', output: { type: 'text' } }],
+      edges: [
+        { from: 'plan', to: 'reason', kind: 'data' },
+        { from: 'reason', to: 'synthesize', kind: 'data' },
+      ],
+    };
+    const low: FeedbackPattern = { kind: 'low-answers', correctTrace: 0, dims: { correctness: 0.2, completeness: 0.1, relevance: 0.5, clarity: 0.6 }, weakest: ['completeness', 'correctness', 'relevance', 'clarity'], evidence: 9, text: '' };
+    const fb: Feedback = { ...feedback, patterns: [...patterns, low] };
+    const edits = ruleEdits({ workflow: llmOnly, feedback: fb, tools: new Map(), allowToolNodes: false });
+    expect(edits.every((e) => e.plan.edits.every((x) => x.op !== 'add_node' || x.node.kind === 'llm'))).toBe(true);
+    expect(edits.map((e) => e.summary.split(':')[0]).sort()).toEqual(['add_node extract after plan', 'set_prompt reason', 'set_prompt synthesize']);
+    const proposed = await createRuleBasedOptimizer().propose({ workflow: llmOnly, feedback: fb, siblings: [], tools: [], random: createRandom(1), toolNodesAllowed: false });
+    expect(proposed.workflow.nodes.some((n) => n.kind === 'tool')).toBe(false);
     await expect(createRuleBasedOptimizer().propose({ workflow: llmOnly, feedback, siblings: [], tools: [], random: createRandom(1), toolNodesAllowed: false })).rejects.toThrow(/found no edit|no new edit/);
   });
 });

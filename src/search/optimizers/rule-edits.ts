@@ -20,6 +20,8 @@ import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
  * | calls fail | `set_retry` 2 attempts on error | 0.7 |
  * | a position is useful in some records and extra in others | `add_branch`: a judge makes it optional | 0.6 |
  * | fewer calls than the references | `set_calls 'many'` on the position with most correct calls | 0.5 |
+ * | the references take more steps than there are positions | `set_calls 'many'` on the last position (it repeats for the steps left) / `add_node`: a generic position at the end | 1.0 / 0.6 |
+ * | low answer scores, tool nodes forbidden (LLM-only) | `set_prompt` of the synthesizer and the reasoning nodes; `add_node`: an extract node after the plan | 0.5 / 0.3 |
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | low answer scores with correct calls | `set_prompt` of the synthesizer stressing the weakest judge dimensions | 0.5 |
  */
@@ -89,12 +91,18 @@ function neutralTask(w: Workflow, id: string): string {
 
 const sum = (cs: readonly Count[]) => cs.reduce((n, c) => n + c.count, 0);
 
-const extra: Gen = (p, { workflow }) => {
+const extra: Gen = (p, { workflow, feedback }) => {
   if (p.kind !== 'extra-calls') return [];
   const node = toolNode(workflow, p.node);
   if (!node) return [];
   const out: RuleEdit[] = [];
-  if (node.calls === 'many') out.push(grouped('calls one', edit(`set_calls ${p.node} one: ${p.extra} of its ${p.calls} calls are extra (${p.evidence} records)`, p.evidence, { op: 'set_calls', id: p.node, calls: 'one' })));
+  if (node.calls === 'many') {
+    const one = edit(`set_calls ${p.node} one: ${p.extra} of its ${p.calls} calls are extra (${p.evidence} records)`, p.evidence, { op: 'set_calls', id: p.node, calls: 'one' });
+    // The last position repeating is what lets a workflow follow queries longer than it: it is not
+    // part of the bulk edit when the references take more steps than there are positions.
+    const longer = feedback.patterns.some((x) => x.kind === 'step-count' && x.direction === 'more' && x.last === p.node);
+    out.push(longer ? one : grouped('calls one', one));
+  }
   const useless = p.evidence - p.usefulIn;
   if (p.extra >= 0.75 * p.calls && useless > 0) out.push(edit(`remove_node ${p.node}: ${p.extra} of its ${p.calls} calls are extra, useful in ${p.usefulIn} records`, useless, { op: 'remove_node', id: p.node }));
   if (p.usefulIn > 0 && useless > 0) {
@@ -168,7 +176,35 @@ const answers: Gen = (p, { workflow }) => {
   return [edit(`set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} with correct calls in ${p.correctTrace} records`, 0.5 * p.correctTrace, { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` })];
 };
 
-const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, args, answers];
+const steps: Gen = (p, ctx) => {
+  if (p.kind !== 'step-count' || p.direction !== 'more' || !p.last || !ctx.allowToolNodes) return [];
+  const why = `the references take more steps than the ${p.positions} tool positions in ${p.evidence} records (mean ${p.meanK.toFixed(1)} calls)`;
+  const out: RuleEdit[] = [];
+  if (p.lastCalls !== 'many') out.push(edit(`set_calls ${p.last} many: ${why}; the last position repeats for the steps left`, p.evidence, { op: 'set_calls', id: p.last, calls: 'many' }));
+  out.push(appendPosition(ctx, p.last, 0.6 * p.evidence, why));
+  return out;
+};
+
+/** LLM-only (tool nodes forbidden): the answer can only change through the LLM nodes. */
+const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
+  if (p.kind !== 'low-answers' || allowToolNodes) return [];
+  const advice = p.weakest.slice(0, 2).map((d) => DIM_ADVICE[d]!).join(' ');
+  const out: RuleEdit[] = [];
+  for (const node of workflow.nodes) {
+    if (node.kind !== 'llm' || (node.role !== 'synthesize' && node.role !== 'reason') || node.prompt.includes(advice)) continue;
+    out.push(edit(`set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} in ${p.evidence} records (no tool results to improve)`, 0.5 * p.evidence, { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` }));
+  }
+  const adj = adjacency(workflow);
+  const entry = entryIds(adj)[0];
+  const next = entry ? [...(adj.out.get(entry) ?? [])].map((e) => e.to) : [];
+  if (entry && next.length > 0 && !workflow.nodes.some((n) => n.kind === 'llm' && n.role === 'extract')) {
+    const id = freeId(workflow, 'extract');
+    out.push(edit(`add_node ${id} after ${entry}: pull the request's values out before answering (${p.evidence} low answers)`, 0.3 * p.evidence, { op: 'add_node', node: { kind: 'llm', id, role: 'extract' }, from: [entry], to: next }));
+  }
+  return out;
+};
+
+const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, answers, llmOnlyAnswers];
 
 /**
  * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with
@@ -203,12 +239,17 @@ function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
   return e.plan.edits.some((x) => ('id' in x && toolNode(w, x.id as string)) || (x.op === 'add_node' && x.node.kind === 'tool'));
 }
 
-/** A new tool position after `after` (the entry when absent), fed to what followed it and to the exit. */
+/**
+ * A new tool position after `after` (the entry when absent), fed to what followed it and to the exit.
+ * It is also fed by the entry (as every mined position is), so it still runs when `after` is an
+ * optional position that was skipped.
+ */
 function addPosition(ctx: RuleContext, after: string | undefined, tools: string[], score: number, why: string): RuleEdit {
   const w = ctx.workflow;
   const adj = adjacency(w);
   const exit = exitIds(adj)[0]!;
-  const from = after ?? entryIds(adj)[0]!;
+  const entry = entryIds(adj)[0]!;
+  const from = after ?? entry;
   const next = [...(adj.out.get(from) ?? [])].map((e) => e.to).filter((t) => t !== exit);
   const id = freeId(w, `add_${(tools[0] ?? 'call').replace(/_for_.*/, '').replace(/[^A-Za-z0-9_]/g, '_').slice(0, 40)}`);
   const d = ctx.tools.get(tools[0] ?? '');
@@ -219,7 +260,28 @@ function addPosition(ctx: RuleContext, after: string | undefined, tools: string[
     next.length > 0
       ? [{ op: 'add_node', node, from: [from], to: next }, { op: 'add_edge', from: id, to: exit }]
       : [{ op: 'add_node', node, from: [from], to: [exit], keepDirectEdges: true }];
+  if (from !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
   return edit(`add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`, score, ...edits);
+}
+
+/**
+ * A generic position appended after the last one (fed by it and by the entry, feeding the exit): no
+ * tool hint and a neutral task, so the request's next part decides. It takes over the last
+ * position's `calls` and `retry` (a repeating last position keeps repeating at the end).
+ */
+function appendPosition(ctx: RuleContext, last: string, score: number, why: string): RuleEdit {
+  const w = ctx.workflow;
+  const adj = adjacency(w);
+  const exit = exitIds(adj)[0]!;
+  const entry = entryIds(adj)[0]!;
+  const prev = toolNode(w, last);
+  const id = freeId(w, 'step_more');
+  const task = 'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
+  const node = { kind: 'tool' as const, id, task, ...(prev?.calls ? { calls: prev.calls } : {}), ...(prev?.retry ? { retry: prev.retry } : {}) };
+  const edits: EditPlan['edits'] = [{ op: 'add_node', node, from: [last], to: [exit], keepDirectEdges: true }];
+  if (last !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
+  if (prev?.calls === 'many') edits.push({ op: 'set_calls', id: last, calls: 'one' });
+  return edit(`add_node ${id} after ${last} (a generic position at the end): ${why}`, score, ...edits);
 }
 
 /** An unused node id starting with `base`. */
