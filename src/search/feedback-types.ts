@@ -87,6 +87,13 @@ export interface FailedCallsPattern extends PatternBase {
   tool: string;
   count: number;
   errors: string[];
+  /**
+   * Failed calls of the tool the reference calls at that place (only the arguments differ): trying
+   * another tool cannot fix those.
+   */
+  rightTool: number;
+  /** Records with at least one failed call of a tool the reference does not call there. */
+  otherTool: number;
 }
 
 /** A node that failed as a whole (no valid plan, no call, a model error). */

@@ -41,7 +41,7 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
     ...wrongTools(aligned.map((x) => x.a), n),
     ...wrongArgs(aligned.map((x) => x.a), n),
     ...extraCalls(aligned.map((x) => x.a), n),
-    ...failures(perRecord, n),
+    ...failures(perRecord, aligned.map((x) => x.a), n),
     ...callCount(perRecord, n),
     ...stepCount(workflow, records, n),
     ...lowAnswers(perRecord, n),
@@ -58,17 +58,24 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
 const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
 const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
 
-function failures(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
-  const calls = new Map<string, { node: string; tool: string; count: number; errors: string[]; records: Set<string> }>();
+function failures(perRecord: readonly RecordEvaluation[], alignments: readonly CallAlignment[], n: number): FeedbackPattern[] {
+  const calls = new Map<string, { node: string; tool: string; count: number; rightTool: number; errors: string[]; records: Set<string>; otherTool: Set<string> }>();
   const nodes = new Map<string, { count: number; errors: string[] }>();
-  for (const r of perRecord) {
+  perRecord.forEach((r, i) => {
+    // π̂ index of each call (tool observations in order, as align-calls counts them).
+    const sameTool = new Set(alignments[i]?.wrongArgs.map((w) => w.predIndex) ?? []);
+    let j = 0;
     for (const obs of r.trace.observations) {
+      const counted = obs.kind === 'tool' && obs.status !== 'skipped';
       for (const c of obs.calls ?? []) {
+        const index = counted ? j++ : -1;
         if (c.status !== 'error') continue;
         const id = `${obs.nodeId}\u0000${c.tool}`;
-        const e = calls.get(id) ?? { node: obs.nodeId, tool: c.tool, count: 0, errors: [], records: new Set<string>() };
+        const e = calls.get(id) ?? { node: obs.nodeId, tool: c.tool, count: 0, rightTool: 0, errors: [], records: new Set<string>(), otherTool: new Set<string>() };
         e.count++;
         e.records.add(r.id);
+        if (sameTool.has(index)) e.rightTool++;
+        else e.otherTool.add(r.id);
         addDistinct(e.errors, c.error ?? 'error');
         calls.set(id, e);
       }
@@ -79,7 +86,7 @@ function failures(perRecord: readonly RecordEvaluation[], n: number): FeedbackPa
         nodes.set(obs.nodeId, e);
       }
     }
-  }
+  });
   return [
     ...[...calls.values()].map((e) => ({
       kind: 'failed-calls' as const,
@@ -87,8 +94,10 @@ function failures(perRecord: readonly RecordEvaluation[], n: number): FeedbackPa
       tool: e.tool,
       count: e.count,
       errors: e.errors,
+      rightTool: e.rightTool,
+      otherTool: e.otherTool.size,
       evidence: e.records.size,
-      text: `${e.count} calls of ${e.tool} by node ${e.node} failed (${e.records.size}/${n} records): ${e.errors[0]}`,
+      text: `${e.count} calls of ${e.tool} by node ${e.node} failed (${e.records.size}/${n} records${e.rightTool > 0 ? `; ${e.rightTool} of them the reference's tool with other arguments` : ''}): ${e.errors[0]}`,
     })),
     ...[...nodes.entries()].map(([node, e]) => ({
       kind: 'node-error' as const,

@@ -31,7 +31,7 @@ const patterns: FeedbackPattern[] = [
   { kind: 'wrong-tool', node: 's1', got: [c('quote', 9)], expected: [c('fx', 4), c('news', 3), c('history', 2)], evidence: 9, text: '' },
   { kind: 'extra-calls', node: 's1', extra: 12, calls: 20, usefulIn: 6, tools: [c('quote', 12)], evidence: 8, text: '' },
   { kind: 'missing-call', after: 's2', tools: [c('history', 5)], calls: 5, argKeys: [c('symbol', 5)], evidence: 5, text: '' },
-  { kind: 'failed-calls', node: 's2', tool: 'news', count: 4, errors: ['no recorded response'], evidence: 4, text: '' },
+  { kind: 'failed-calls', node: 's2', tool: 'news', count: 4, errors: ['no recorded response'], rightTool: 1, otherTool: 3, evidence: 4, text: '' },
   { kind: 'wrong-args', tool: 'news', key: 'symbol', nodes: ['s2'], calls: 3, examples: [{ got: 'Apple', expected: 'AAPL' }], evidence: 3, text: '' },
 ];
 const feedback: Feedback = { records: 10, reward: 0.3, tc: 0.2, es: 0.4, patterns, worst: [], nodes: [{ node: 's1', runs: 10, errors: 0, skipped: 0, calls: 20, matched: 8, matchedTools: [c('quote', 8)] }], text: '' };
@@ -54,6 +54,9 @@ describe('rule-based optimizer', () => {
       { op: 'add_edge', from: 'plan', to: 'add_history' },
     ]);
     expect(ops('set_retry s2 2 on error')).toEqual([{ op: 'set_retry', id: 's2', attempts: 2, on: 'error' }]);
+    // Failures of the reference's own tool (only its arguments differ) are not fixed by trying another tool.
+    const sameTool = patterns.map((p) => (p.kind === 'failed-calls' ? { ...p, rightTool: 4, otherTool: 0 } : p));
+    expect(ruleEdits({ workflow, feedback: { ...feedback, patterns: sameTool }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).some((e) => e.summary.startsWith('set_retry'))).toBe(false);
     expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` the way past runs did, e.g. "AAPL".' }]);
   });
 

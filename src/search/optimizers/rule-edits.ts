@@ -17,7 +17,7 @@ import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
  * | a position's calls are nearly all extra | `remove_node` (evidence: records where it was useless) | 1.0 |
  * | a conditional position was skipped where it was needed | `remove_node` of its judge (the position always runs) | 0.9 |
  * | reference calls missing at a slot / a reference tool never called | `add_node`: a tool position after the slot's node, its task from the tool's description, hinted with the slot's tools | 0.8 / 0.6 |
- * | calls fail | `set_retry` 2 attempts on error | 0.7 |
+ * | calls of a tool the reference does not call there fail | `set_retry` 2 attempts on error (the retry tries the next tool) | 0.7 |
  * | a position is useful in some records and extra in others | `add_branch`: a judge makes it optional | 0.6 |
  * | fewer calls than the references | `set_calls 'many'` on the position with most correct calls | 0.5 |
  * | the references take more steps than there are positions | `set_calls 'many'` on the last position (it repeats for the steps left) / `add_node`: a generic position at the end | 1.0 / 0.6 |
@@ -137,8 +137,9 @@ const missing: Gen = (p, ctx) => {
 const failed: Gen = (p, { workflow }) => {
   if (p.kind !== 'failed-calls') return [];
   const node = toolNode(workflow, p.node);
-  if (!node || (node.retry?.attempts ?? 1) >= 2) return [];
-  return [grouped('retries', edit(`set_retry ${p.node} 2 on error: ${p.count} calls of ${p.tool} failed (${p.evidence} records)`, 0.7 * p.evidence, { op: 'set_retry', id: p.node, attempts: 2, on: 'error' }))];
+  // A retry moves to another tool: it can help only where the failing call was not the reference's tool.
+  if (!node || (node.retry?.attempts ?? 1) >= 2 || p.otherTool === 0) return [];
+  return [grouped('retries', edit(`set_retry ${p.node} 2 on error: ${p.count} calls of ${p.tool} failed (${p.otherTool} records where the reference uses another tool there)`, 0.7 * p.otherTool, { op: 'set_retry', id: p.node, attempts: 2, on: 'error' }))];
 };
 
 const fewer: Gen = (p, { workflow, feedback }) => {
