@@ -208,3 +208,57 @@ function show(v: unknown): string {
   const t = JSON.stringify(v);
   return t.length <= 60 ? t : `${t.slice(0, 59)}…`;
 }
+
+/**
+ * Wrong argument values found in the results of an earlier tool node that does not feed the node
+ * that made the call (see `UnseenValuesPattern`). A value counts when it has at least 3 characters
+ * and stands in the result as a whole token.
+ */
+export function unseenValues(workflow: Workflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
+  const feeds = new Map<string, Set<string>>();
+  for (const e of workflow.edges) if (e.kind === 'data') feeds.set(e.to, (feeds.get(e.to) ?? new Set<string>()).add(e.from));
+  const byNode = new Map<string, { sources: string[]; values: number; records: Set<number> }>();
+  xs.forEach(({ a, r }, i) => {
+    const obs = r.trace.observations;
+    for (const w of a.wrongArgs) {
+      const at = obs.findIndex((o) => o.nodeId === w.node);
+      const earlier = obs.slice(0, Math.max(0, at)).filter((o) => o.kind === 'tool' && o.status !== 'skipped' && !feeds.get(w.node)?.has(o.nodeId));
+      for (const key of w.keys) {
+        const v = w.expected[key];
+        const text = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
+        if (text.length < 3) continue;
+        const holder = earlier.find((o) => (o.calls ?? []).some((c) => c.status === 'ok' && holdsToken(c.output, text)));
+        if (!holder) continue;
+        const e = byNode.get(w.node) ?? { sources: [], values: 0, records: new Set<number>() };
+        e.sources.push(holder.nodeId);
+        e.values++;
+        e.records.add(i);
+        byNode.set(w.node, e);
+      }
+    }
+  });
+  return [...byNode.entries()].map(([node, e]) => {
+    const sources = tally(e.sources);
+    return {
+      kind: 'unseen-values' as const,
+      node,
+      sources,
+      values: e.values,
+      evidence: e.records.size,
+      text: `node ${node} filled ${e.values} arguments wrongly whose reference values were in results it does not receive, from ${list(sources)} (${e.records.size}/${n} records)`,
+    };
+  });
+}
+
+function holdsToken(output: unknown, token: string): boolean {
+  if (output === undefined || output === null) return false;
+  const hay = typeof output === 'string' ? output : JSON.stringify(output);
+  for (let from = 0; ; ) {
+    const i = hay.indexOf(token, from);
+    if (i < 0) return false;
+    const before = hay[i - 1] ?? ' ';
+    const after = hay[i + token.length] ?? ' ';
+    if (!/[A-Za-z0-9]/.test(before) && !/[A-Za-z0-9]/.test(after)) return true;
+    from = i + 1;
+  }
+}

@@ -68,6 +68,19 @@ export interface WrongArgsPattern extends PatternBase {
   examples: Array<{ got: unknown; expected: unknown }>;
 }
 
+/**
+ * Wrong argument values that an earlier node's results held, where that node does not feed the node
+ * that made the call: the value was there, the node could not see it.
+ */
+export interface UnseenValuesPattern extends PatternBase {
+  kind: 'unseen-values';
+  node: string;
+  /** Earlier tool nodes whose results held the expected values, most records first. */
+  sources: Count[];
+  /** Argument values concerned. */
+  values: number;
+}
+
 /** Calls a node made that the reference does not have. */
 export interface ExtraCallsPattern extends PatternBase {
   kind: 'extra-calls';
@@ -148,6 +161,7 @@ export type FeedbackPattern =
   | SkippedNeededPattern
   | WrongToolPattern
   | WrongArgsPattern
+  | UnseenValuesPattern
   | ExtraCallsPattern
   | FailedCallsPattern
   | NodeErrorPattern

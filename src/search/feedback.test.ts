@@ -105,3 +105,39 @@ describe('buildFeedback', () => {
     expect(fb.patterns.length).toBeGreaterThan(3);
   });
 });
+
+describe('unseen values', () => {
+  it('names the earlier node whose results held a wrong argument value the calling node does not receive', () => {
+    const w: Workflow = {
+      ...workflow,
+      nodes: [...workflow.nodes.slice(0, 3), { id: 't3', kind: 'tool', task: 'third lookup' }, workflow.nodes[3]!],
+      edges: [
+        { from: 'plan', to: 't1', kind: 'data' },
+        { from: 't1', to: 't2', kind: 'data' },
+        { from: 't2', to: 't3', kind: 'data' },
+        { from: 't3', to: 'synthesize', kind: 'data' },
+      ],
+    };
+    const made = [
+      { node: 't1', tool: 'A', args: { x: 1 }, output: "[{'ticker': 'AAPL', 'name': 'Apple'}]" },
+      { node: 't2', tool: 'C', args: {}, output: 'ok' },
+      { node: 't3', tool: 'B', args: { symbol: 'Apple' }, output: 'quote' },
+    ];
+    const observations: NodeObservation[] = w.nodes.map((n) => ({
+      nodeId: n.id,
+      kind: n.kind,
+      status: 'ok',
+      input: '',
+      attempts: 1,
+      startedAtMs: 0,
+      durationMs: 0,
+      ...(n.kind === 'tool' ? { calls: made.filter((m) => m.node === n.id).map((m) => ({ tool: m.tool, args: m.args, status: 'ok' as const, output: m.output, durationMs: 0, attempt: 1 })) } : {}),
+    }));
+    const calls = made.map((m) => ({ tool: m.tool, args: m.args, status: 'ok' as const, output: m.output }));
+    const record: TaskRecord = { id: 'u1', query: 'Find Apple, then C, then the quote', reference: 'r', calls: [{ tool: 'A', args: { x: 1 } }, { tool: 'C', args: {} }, { tool: 'B', args: { symbol: 'AAPL' } }] };
+    const t: Trace = { recordId: 'u1', query: record.query, workflow: 'w', policy: 'test', observations, calls, answer: 'a', status: 'ok', totals: { nodes: 5, skipped: 0, llmCalls: 0, toolCalls: 3, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0, cachedNodes: 0 } };
+    const detail = toolCallCorrectness(record.calls, calls);
+    const fb = buildFeedback(w, [record], [{ id: 'u1', tc: detail.tc, es: 0.5, dims: { correctness: 0.5, completeness: 0.5, relevance: 0.5, clarity: 0.5 }, detail, trace: t }]);
+    expect(fb.patterns.find((p) => p.kind === 'unseen-values')).toMatchObject({ node: 't3', sources: [{ name: 't1', count: 1 }], values: 1, evidence: 1 });
+  });
+});

@@ -4,7 +4,7 @@ import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../tools/types.js';
 import { alignCalls, type CallAlignment } from './align-calls.js';
-import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, wrongArgs, wrongTools } from './feedback-calls.js';
+import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, unseenValues, wrongArgs, wrongTools } from './feedback-calls.js';
 import type { RecordEvaluation } from './evaluate.js';
 import { formatFeedback } from './feedback-text.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
@@ -40,6 +40,7 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
     ...skippedNeeded(workflow, aligned, n),
     ...wrongTools(aligned.map((x) => x.a), n),
     ...wrongArgs(aligned.map((x) => x.a), n),
+    ...unseenValues(workflow, aligned, n),
     ...extraCalls(aligned.map((x) => x.a), n),
     ...failures(perRecord, aligned.map((x) => x.a), n),
     ...callCount(perRecord, n),
@@ -55,7 +56,7 @@ export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[]
   return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
 }
 
-const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
+const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'unseen-values', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
 const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
 
 function failures(perRecord: readonly RecordEvaluation[], alignments: readonly CallAlignment[], n: number): FeedbackPattern[] {

@@ -77,6 +77,13 @@ describe('rule-based optimizer', () => {
     await expect(propose({ isKnown: () => true })).rejects.toThrow(/no new edit for this candidate/);
   });
 
+  it('feeds a node the earlier results that held the values it got wrong', () => {
+    const unseen: FeedbackPattern = { kind: 'unseen-values', node: 's2', sources: [c('s0', 3)], values: 4, evidence: 3, text: '' };
+    const withS0: Workflow = { ...workflow, nodes: [...workflow.nodes, { id: 's0', kind: 'tool', task: 'Step 0' }], edges: [...workflow.edges, { from: 'plan', to: 's0', kind: 'data' }, { from: 's0', to: 's1', kind: 'data' }] };
+    const edits = ruleEdits({ workflow: withS0, feedback: { ...feedback, patterns: [unseen] }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
+    expect(edits.map((e) => [e.summary, e.plan.edits, e.score])).toEqual([['add_edge s0 → s2: 4 wrong arguments had their values in those results (3 records)', [{ op: 'add_edge', from: 's0', to: 's2', kind: 'data' }], 1.5]]);
+  });
+
   it('makes the structure follow queries with more steps than positions: the last position repeats, or a generic one is appended', () => {
     const steps: FeedbackPattern = { kind: 'step-count', direction: 'more', positions: 2, meanK: 4.5, more: 7, fewer: 1, last: 's2', lastCalls: 'one', evidence: 7, text: '' };
     const fb: Feedback = { ...feedback, patterns: [...patterns, steps] };

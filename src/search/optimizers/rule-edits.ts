@@ -23,6 +23,7 @@ import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
  * | the references take more steps than there are positions | `set_calls 'many'` on the last position (it repeats for the steps left) / `add_node`: a generic position at the end | 1.0 / 0.6 |
  * | low answer scores, tool nodes forbidden (LLM-only) | `set_prompt` of the synthesizer and the reasoning nodes; `add_node`: an extract node after the plan | 0.5 / 0.3 |
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
+ * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | low answer scores with correct calls | `set_prompt` of the synthesizer stressing the weakest judge dimensions | 0.5 |
  */
 
@@ -160,6 +161,14 @@ const args: Gen = (p, { workflow }) => {
   });
 };
 
+const unseen: Gen = (p, { workflow }) => {
+  if (p.kind !== 'unseen-values' || !toolNode(workflow, p.node)) return [];
+  const sources = top(p.sources, 3).filter((src) => workflow.nodes.some((x) => x.id === src) && !workflow.edges.some((e) => e.from === src && e.to === p.node && e.kind === 'data'));
+  if (sources.length === 0) return [];
+  const edges = sources.map((from) => ({ op: 'add_edge' as const, from, to: p.node, kind: 'data' as const }));
+  return [grouped('feed results', edit(`add_edge ${sources.join(', ')} → ${p.node}: ${p.values} wrong arguments had their values in those results (${p.evidence} records)`, 0.5 * p.evidence, ...edges))];
+};
+
 const DIM_ADVICE: Record<string, string> = {
   correctness: 'Copy every number, date, code and name exactly as the tool results give them.',
   completeness: 'Report every result the tools returned, one short paragraph per result, leaving none out.',
@@ -205,7 +214,7 @@ const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
   return out;
 };
 
-const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, answers, llmOnlyAnswers];
+const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, unseen, answers, llmOnlyAnswers];
 
 /**
  * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with
@@ -233,7 +242,7 @@ export function ruleEdits(ctx: RuleContext): RuleEdit[] {
 
 function targetOf(e: RuleEdit): string {
   const first = e.plan.edits[0]!;
-  return 'id' in first ? String(first.id) : '?';
+  return 'id' in first ? String(first.id) : 'to' in first && typeof first.to === 'string' ? first.to : '?';
 }
 
 function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
