@@ -98,3 +98,23 @@ describe('makeLlmNode', () => {
     expect(validateWorkflow(w)).toEqual([]);
   });
 });
+
+describe('synthesize variants', () => {
+  it('are real prompts with the run-time placeholders only, each recognised as itself', async () => {
+    const { SYNTHESIZE_VARIANT_IDS, SYNTHESIZE_VARIANTS, synthesizeVariantPrompt, synthesizeVariantOf, synthesizeDirectivesIn } = await import('./prompt-templates.js');
+    expect(synthesizeVariantPrompt('default')).toBe(PROMPT_TEMPLATES.synthesize);
+    for (const v of SYNTHESIZE_VARIANT_IDS) {
+      const prompt = synthesizeVariantPrompt(v);
+      expect(placeholdersIn(prompt), v).toEqual(['query', 'inputs']);
+      expect(synthesizeVariantOf(prompt), v).toBe(v);
+      expect(synthesizeDirectivesIn(prompt), v).toEqual([...SYNTHESIZE_VARIANTS[v].directives]);
+    }
+  });
+  it('finds directives whatever the case and spacing, in the order written', async () => {
+    const { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, synthesizeVariantOf } = await import('./prompt-templates.js');
+    const prompt = `Answer {{query}}.\n${SYNTHESIZE_DIRECTIVES.brief.sentence.toUpperCase()}\n${SYNTHESIZE_DIRECTIVES['failures-brief'].sentence.replace(/ /g, '\n  ')}`;
+    expect(synthesizeDirectivesIn(prompt)).toEqual(['brief', 'failures-brief']);
+    expect(synthesizeVariantOf(prompt)).toBeUndefined();
+    expect(synthesizeVariantOf('Answer {{query}} from {{inputs}}')).toBe('default');
+  });
+});

@@ -65,7 +65,7 @@ describe('memoized search on real TRAJECT-Bench data', () => {
     const { imported, split, tools, policy } = travel(30, 2);
     const search = (memo: boolean) =>
       runSearch({
-        settings: { ...DEFAULT_SETTINGS, seed: 2, iterations: 8, patience: 8 },
+        settings: { ...DEFAULT_SETTINGS, seed: 2, iterations: 10, patience: 10 },
         splits: { opt: split.opt, val: split.val, test: [] },
         g0: minedG0(split.opt, imported.tools),
         startLabel: 'mined from D_opt',

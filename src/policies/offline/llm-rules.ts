@@ -1,6 +1,7 @@
 import type { LlmNode } from '../../graph/schema.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall } from './summarize.js';
+import { synthesizeAnswer } from './synthesize.js';
 import { splitClauses, stem, terms } from './text.js';
 
 /**
@@ -73,12 +74,6 @@ function fillObject(schema: Schema | undefined, node: LlmNode, req: LlmNodeReque
   return out;
 }
 
-/** The synthesized answer: a lead sentence, then one paragraph per call. */
-export function synthesizeText(req: Pick<LlmNodeRequest, 'query' | 'inputs'>): string {
-  const paragraphs = inputSummaries(req.inputs);
-  if (paragraphs.length === 0) return `No tool results were available to answer: ${req.query}`;
-  return [`Here is what the tools returned for your request.`, ...paragraphs].join('\n\n');
-}
 
 /** Runs an LLM node by rule (see the file comment). */
 export function runLlmRule(req: LlmNodeRequest): string | Record<string, unknown> {
@@ -89,7 +84,7 @@ export function runLlmRule(req: LlmNodeRequest): string | Record<string, unknown
     case 'plan':
       return clauses.map((c, i) => `${i + 1}. ${c}`).join('\n');
     case 'synthesize':
-      return synthesizeText(req);
+      return synthesizeAnswer(req);
     case 'verify': {
       const failed = req.inputs.filter((i) => i.status === 'error').map((i) => i.nodeId);
       const body = inputSummaries(req.inputs).join('\n');

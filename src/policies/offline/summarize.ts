@@ -62,27 +62,48 @@ export function humanToolName(name: string): string {
   return parent ? `${w(api ?? name)} (${w(parent)})` : w(name);
 }
 
-function phrase(value: string): string {
+/** A value on one line, cut to `max` characters with …. */
+export function phrase(value: string, max = 80): string {
   const v = value.replace(/\s+/g, ' ').trim();
-  return v.length > 80 ? `${v.slice(0, 77)}…` : v;
+  return v.length > max ? `${v.slice(0, max - 3)}…` : v;
+}
+
+/**
+ * The informative scalar fields of a response, in order, each `key=value` once (empty values, `None`
+ * and links dropped). Python-literal text is read with a pattern that also takes keys starting with
+ * a digit (Alpha Vantage's `'1. Information'`), which `outputPairs` (made for argument values) skips.
+ */
+export function resultFacts(output: unknown, limit = 200): Array<{ key: string; value: string }> {
+  const pairs = typeof output === 'string' ? literalPairs(output, limit) : outputPairs(output, limit);
+  const seen = new Set<string>();
+  return pairs.filter((p) => {
+    const k = `${p.key}=${p.value}`;
+    if (p.value.trim() === '' || p.value === 'None' || /^https?:/.test(p.value) || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const LITERAL_PAIR = /['"]([A-Za-z0-9_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
+
+function literalPairs(text: string, limit: number): Array<{ key: string; value: string }> {
+  if (!/[{[]/.test(text)) return [];
+  const out: Array<{ key: string; value: string }> = [];
+  for (const m of text.matchAll(LITERAL_PAIR)) {
+    if (out.length >= limit) break;
+    out.push({ key: m[1]!, value: m[2] ?? m[3] ?? m[4] ?? m[5] ?? '' });
+  }
+  return out;
 }
 
 /** "key: value; key: value" from the first informative scalar fields of a response (at most `max`). */
 export function summarizeOutput(output: unknown, max = 8): string {
   if (output === undefined || output === null || output === '') return 'no data returned';
   if (typeof output === 'string' && !/^[\s[{]/.test(output)) return phrase(output.length > 300 ? `${output.slice(0, 297)}…` : output);
-  const pairs = outputPairs(output, 200).filter((p) => p.value.trim() !== '' && p.value !== 'None' && !/^https?:/.test(p.value));
-  const seen = new Set<string>();
-  const picked: string[] = [];
-  for (const p of pairs) {
-    const k = `${p.key}=${p.value}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
-    picked.push(`${p.key}: ${phrase(p.value)}`);
-    if (picked.length >= max) break;
-  }
+  const facts = resultFacts(output);
+  const picked = facts.slice(0, max).map((p) => `${p.key}: ${phrase(p.value)}`);
   if (picked.length === 0) return typeof output === 'string' ? phrase(output.slice(0, 200)) : 'an empty result';
-  const more = pairs.length > picked.length ? ' (and more)' : '';
+  const more = facts.length > picked.length ? ' (and more)' : '';
   return `${picked.join('; ')}${more}`;
 }
 

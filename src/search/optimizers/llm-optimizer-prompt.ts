@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EditPlanSchema } from '../../graph/edits/edit-schema.js';
 import { LLM_ROLES, type Workflow } from '../../graph/schema.js';
-import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
+import { PROMPT_TEMPLATES, SYNTHESIZE_DIRECTIVE_IDS, SYNTHESIZE_DIRECTIVES, SYNTHESIZE_VARIANT_IDS, SYNTHESIZE_VARIANTS } from '../../graph/prompt-templates.js';
 import type { ToolDescriptor } from '../../tools/types.js';
 import type { Feedback } from '../feedback-types.js';
 
@@ -43,11 +43,32 @@ export function optimizerPrompt(input: OptimizerPromptInput): string {
     `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
     `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
   ];
+  if (input.toolNodesAllowed) sections.push(synthesizeVariantsSection());
   if (input.siblings.length > 0) sections.push(`## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`);
   if (!input.toolNodesAllowed) sections.push('## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.');
   sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
   sections.push('Answer with the edit plan as one JSON object and nothing else.');
   return sections.join('\n\n');
+}
+
+/**
+ * The synthesize variants of the template library, so the optimizer can switch or refine the
+ * answer's style (the same choices the rule-based optimizer has). The directive sentences are quoted
+ * exactly: the offline policy recognises them verbatim; a model reads any wording.
+ */
+export function synthesizeVariantsSection(): string {
+  const directives = SYNTHESIZE_DIRECTIVE_IDS.map((d) => `- ${d} (raises ${SYNTHESIZE_DIRECTIVES[d].dims.join(', ')}): "${SYNTHESIZE_DIRECTIVES[d].sentence}"`);
+  const variants = SYNTHESIZE_VARIANT_IDS.map((v) => `- ${v}: ${SYNTHESIZE_VARIANTS[v].summary}${SYNTHESIZE_VARIANTS[v].directives.length ? ` [${SYNTHESIZE_VARIANTS[v].directives.join(', ')}]` : ''}`);
+  return [
+    '## Synthesizer prompt variants',
+    'When answers score low (see the judge dimensions in the feedback), change how the synthesize node writes: set its prompt to the synthesize',
+    'template followed by "Follow these instructions:" and one line per directive (a variant), or append one directive line to its current prompt.',
+    'Copy directive sentences exactly.',
+    'Variants:',
+    ...variants,
+    'Directives:',
+    ...directives,
+  ].join('\n');
 }
 
 /** The repair round: the first prompt, the rejected answer and why it was rejected. */

@@ -3,6 +3,7 @@ import { adjacency, entryIds, exitIds, topologicalOrder } from '../../graph/grap
 import type { ToolNode, Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../tools/types.js';
 import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
+import { synthesizerEdits } from './prompt-edits.js';
 
 /**
  * The rule table of the offline optimizer (DESIGN.md, "the optimizer (LLM, or offline rule-based:
@@ -24,7 +25,7 @@ import type { Count, Feedback, FeedbackPattern } from '../feedback-types.js';
  * | low answer scores, tool nodes forbidden (LLM-only) | `set_prompt` of the synthesizer and the reasoning nodes; `add_node`: an extract node after the plan | 0.5 / 0.3 |
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
- * | low answer scores with correct calls | `set_prompt` of the synthesizer stressing the weakest judge dimensions | 0.5 |
+ * | low answer scores with correct calls, or low judge dimensions | `set_prompt` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  */
 
 /** A candidate edit with its score. */
@@ -176,14 +177,10 @@ const DIM_ADVICE: Record<string, string> = {
   clarity: 'Write short plain sentences; never paste raw JSON.',
 };
 
-const answers: Gen = (p, { workflow }) => {
-  if (p.kind !== 'low-answers' || p.correctTrace === 0) return [];
-  const exit = exitIds(adjacency(workflow))[0];
-  const node = workflow.nodes.find((n) => n.id === exit);
-  if (!node || node.kind !== 'llm') return [];
-  const advice = p.weakest.slice(0, 2).map((d) => DIM_ADVICE[d]!).join(' ');
-  if (node.prompt.includes(advice)) return [];
-  return [edit(`set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} with correct calls in ${p.correctTrace} records`, 0.5 * p.correctTrace, { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` })];
+/** Low answers (with a correct trace, or low judge dimensions): switch or refine the synthesizer's prompt (prompt-edits.ts). */
+const answers: Gen = (p, { workflow, allowToolNodes }) => {
+  if (p.kind !== 'low-answers' || !allowToolNodes) return [];
+  return synthesizerEdits(p, workflow).map((e) => edit(e.summary, e.score, { op: 'set_prompt', id: e.node, prompt: e.prompt }));
 };
 
 const steps: Gen = (p, ctx) => {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createLexicalJudge } from '../metrics/lexical-judge.js';
+import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
+import { bundledTrajectPaths } from '../records/bundled.js';
+import { importTraject } from '../records/import/traject.js';
+import { splitRecords } from '../records/split.js';
+import { createToolRegistry } from '../tools/registry.js';
+import { createReplayTools } from '../tools/replay-tools.js';
+import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
+import { runSearch } from './run-search.js';
+import { DEFAULT_SETTINGS } from './search-context.js';
+import { minedG0 } from './variants.js';
+
+/**
+ * Regression guard for issue #7's first "Must show": an offline search (offline policy, lexical
+ * judge, rule-based optimizer) on a bundled TRAJECT-Bench domain finds a workflow whose D_val score
+ * beats G0's, and whose test-set TC and ES beat G0's. A short search (8 iterations) on Travel with
+ * the benchmark's split (seed 0, 5:2:3 by record) and tools (replay of every recorded response), so
+ * a change to the offline policy, the optimizer or the search that loses the property fails here.
+ */
+describe('offline search beats G0 on real data', () => {
+  it('Travel, 8 iterations: better D_val score, and better test TC and ES than G0', async () => {
+    const paths = bundledTrajectPaths('Travel');
+    const imported = importTraject(paths.trajQuery, paths.tools);
+    const split = splitRecords(imported.records, { ratio: [5, 2, 3], seed: 0, by: 'record' });
+    const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
+    const result = await runSearch({
+      settings: { ...DEFAULT_SETTINGS, seed: 0, iterations: 8, patience: 8 },
+      splits: split,
+      g0: minedG0(split.opt, imported.tools),
+      startLabel: 'mined from D_opt',
+      policy: createOfflinePolicy({ tools: imported.tools, records: split.opt }),
+      tools,
+      judge: createLexicalJudge(),
+      optimizer: createRuleBasedOptimizer(),
+    });
+    expect(result.best.id).not.toBe(result.root.id);
+    expect(result.best.valScore!).toBeGreaterThan(result.root.valScore! + 0.02);
+    const test = result.test!;
+    expect(test.records).toBe(split.test.length);
+    expect(test.best.tc).toBeGreaterThan(test.g0.tc);
+    expect(test.best.es).toBeGreaterThan(test.g0.es);
+  }, 30_000);
+});
