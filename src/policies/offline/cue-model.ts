@@ -10,13 +10,19 @@ import { outputPairs, shapeOf } from './value-candidates.js';
  * "Offline policy": "ranked by cue words learned from the optimisation records"). Per tool parameter:
  * how often it is set, its values, their shapes, whether the value was in the query or came from an
  * earlier call's output (FORMATS.md §6, `adapt_*`), the words that preceded it in the query, the
- * output keys that held it, and the query words that go with the parameter being set. Per tool: the
- * query clauses that asked for it (retrieval expansion) and which tool came before it.
+ * output keys that held it, whether it was the schema's default, and the query words that go with the
+ * parameter being set; the same per parameter name over all tools (the back-off for tools the records
+ * never called). Per tool: the query clauses that asked for it (retrieval expansion) and which tool
+ * came before it.
  */
 
 export interface ParamStats {
+  /** Calls of a tool that has this parameter (for a tool's own stats: its uses). */
+  calls: number;
   /** Calls of the tool that set this parameter. */
   set: number;
+  /** Set to the value the tool's schema declares as its default. */
+  asDefault: number;
   /** Canonical value text → count, and one raw value per text (to return typed values). */
   values: Map<string, number>;
   raw: Map<string, unknown>;
@@ -53,11 +59,16 @@ export interface ToolStats {
 
 export interface CueModel {
   tools: Map<string, ToolStats>;
+  /**
+   * Per parameter *name*, over every tool that has a parameter of that name: the back-off for tools
+   * the records never called (a held-out API chain still passes `symbol`, `lat`, `interval`).
+   */
+  params: Map<string, ParamStats>;
   /** Records learned from. */
   records: number;
 }
 
-export const EMPTY_CUE_MODEL: CueModel = { tools: new Map(), records: 0 };
+export const EMPTY_CUE_MODEL: CueModel = { tools: new Map(), params: new Map(), records: 0 };
 
 function bump<K>(m: Map<K, number>, k: K, by = 1): void {
   m.set(k, (m.get(k) ?? 0) + by);
@@ -65,7 +76,9 @@ function bump<K>(m: Map<K, number>, k: K, by = 1): void {
 
 function newParam(): ParamStats {
   return {
+    calls: 0,
     set: 0,
+    asDefault: 0,
     values: new Map(),
     raw: new Map(),
     fromQuery: 0,
@@ -108,7 +121,7 @@ export function cueWords(query: string, start: number, end: number): string[] {
 /** Learns the cue model from records (their calls' tools must be among `tools` to count). */
 export function learnCueModel(records: readonly TaskRecord[], tools: readonly ToolDescriptor[]): CueModel {
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const model: CueModel = { tools: new Map(), records: records.length };
+  const model: CueModel = { tools: new Map(), params: new Map(), records: records.length };
   for (const record of records) {
     const query = record.query;
     const queryTerms = new Set(terms(query));
@@ -125,41 +138,63 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
       const n = record.calls.length;
       const k = clauses.length === n || n <= 1 ? index : Math.round((index * (clauses.length - 1)) / (n - 1));
       if (clauses[k]) ts.clauses.push(clauses[k]!);
-      const schema = tool.inputSchema as { properties?: Record<string, unknown> };
+      const schema = tool.inputSchema as { properties?: Record<string, { default?: unknown }> };
       const args = canonicalArgs(call.args, tool.inputSchema);
       const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));
+      const defaults = canonicalArgs(Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, p]) => p?.default !== undefined).map(([param, p]) => [param, p.default])), tool.inputSchema);
       for (const name of Object.keys(schema.properties ?? {})) {
         let ps = ts.params.get(name);
         if (!ps) ts.params.set(name, (ps = newParam()));
-        const value = args[name];
-        const termMap = value === undefined ? ps.termsWhenUnset : ps.termsWhenSet;
-        for (const t of queryTerms) bump(termMap, t);
-        const situation = namesParam(name, queryTerms) ? ps.whenNamed : ps.whenUnnamed;
-        situation.calls++;
-        if (value !== undefined) situation.set++;
-        if (value === undefined) continue;
-        ps.set++;
-        const key = stableStringify(value);
-        bump(ps.values, key);
-        if (!ps.raw.has(key)) ps.raw.set(key, call.args[name]);
-        bump(ps.shapes, shapeOf(call.args[name]));
-        bump(ps.rawTypes, Array.isArray(call.args[name]) ? 'array' : typeof call.args[name]);
-        const text = typeof value === 'string' ? value : String(value);
-        // Short values ("1", "en") and booleans match almost anywhere; they are not evidence of a source.
-        const traceable = text.length >= 3 && typeof value !== 'boolean';
-        const at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(query, text) : -1;
-        if (at >= 0) {
-          ps.fromQuery++;
-          for (const w of cueWords(query, at, at + text.length)) bump(ps.cues, w);
-          continue;
-        }
-        const holders = traceable ? earlier.filter((p) => p.value.trim().toLowerCase() === text.toLowerCase()) : [];
-        if (holders.length > 0) {
-          ps.fromOutput++;
-          for (const k of new Set(holders.map((h) => h.key))) bump(ps.outputKeys, k);
-        } else ps.fromElsewhere++;
+        let shared = model.params.get(name);
+        if (!shared) model.params.set(name, (shared = newParam()));
+        const seen = { query, queryTerms, earlier, value: args[name], raw: call.args[name], isDefault: args[name] !== undefined && stableStringify(args[name]) === stableStringify(defaults[name]) };
+        observe(ps, name, seen);
+        observe(shared, name, seen);
       }
     });
   }
   return model;
+}
+
+interface Observation {
+  query: string;
+  queryTerms: ReadonlySet<string>;
+  earlier: ReadonlyArray<{ key: string; value: string }>;
+  /** The canonical value (undefined: not set) and the recorded one. */
+  value: unknown;
+  raw: unknown;
+  isDefault: boolean;
+}
+
+/** One call's evidence about one parameter. */
+function observe(ps: ParamStats, name: string, o: Observation): void {
+  ps.calls++;
+  const value = o.value;
+  const termMap = value === undefined ? ps.termsWhenUnset : ps.termsWhenSet;
+  for (const t of o.queryTerms) bump(termMap, t);
+  const situation = namesParam(name, o.queryTerms) ? ps.whenNamed : ps.whenUnnamed;
+  situation.calls++;
+  if (value !== undefined) situation.set++;
+  if (value === undefined) return;
+  ps.set++;
+  if (o.isDefault) ps.asDefault++;
+  const key = stableStringify(value);
+  bump(ps.values, key);
+  if (!ps.raw.has(key)) ps.raw.set(key, o.raw);
+  bump(ps.shapes, shapeOf(o.raw));
+  bump(ps.rawTypes, Array.isArray(o.raw) ? 'array' : typeof o.raw);
+  const text = typeof value === 'string' ? value : String(value);
+  // Short values ("1", "en") and booleans match almost anywhere; they are not evidence of a source.
+  const traceable = text.length >= 3 && typeof value !== 'boolean';
+  const at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(o.query, text) : -1;
+  if (at >= 0) {
+    ps.fromQuery++;
+    for (const w of cueWords(o.query, at, at + text.length)) bump(ps.cues, w);
+    return;
+  }
+  const holders = traceable ? o.earlier.filter((p) => p.value.trim().toLowerCase() === text.toLowerCase()) : [];
+  if (holders.length > 0) {
+    ps.fromOutput++;
+    for (const k of new Set(holders.map((h) => h.key))) bump(ps.outputKeys, k);
+  } else ps.fromElsewhere++;
 }

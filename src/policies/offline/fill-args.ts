@@ -12,8 +12,10 @@ import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './va
  * name stands next to it, and where the parameter's values usually come from (query, an earlier
  * output, or neither: a constant). Parameters take the best candidates greedily (highest score
  * first). A required parameter left without a value takes its learned most frequent value; never
- * seen in the records, it takes the best value found however weak, else the schema default. Optional parameters are set only when the records show they usually are
- * (or the query's words say so, see presence.ts).
+ * seen in the records, it takes its schema default when parameters of its name usually took theirs
+ * (over every tool the records called), else the best value found however weak, else the schema
+ * default. Optional parameters are set only when the records show they usually are (or the query's
+ * words say so, see presence.ts).
  */
 
 interface PropSchema {
@@ -136,21 +138,58 @@ function dominant(ps: ParamStats): { value: unknown; share: number } | undefined
   return best ? { value: ps.raw.get(best[0]), share: best[1] / ps.set } : undefined;
 }
 
+/**
+ * The statistics a parameter is filled with: the tool's own when the records called the tool, else
+ * those of every tool's parameter of that name (`shared`: a held-out API chain still passes
+ * `function`, `interval`, `units`). Shared statistics decide only whether an optional parameter is
+ * set (presence.ts) and whether the tool's schema default is the usual value; scoring found values
+ * by other tools' shapes, cues and sources was measured worse (by-group split, Weather).
+ */
+interface Stats {
+  ps: ParamStats;
+  shared: boolean;
+}
+
+function statsFor(name: string, ts: ToolStats | undefined, model: CueModel): Stats | undefined {
+  const own = ts && ts.uses > 0 ? ts.params.get(name) : undefined;
+  if (own) return { ps: own, shared: false };
+  const shared = model.params.get(name);
+  return shared && shared.calls > 0 ? { ps: shared, shared: true } : undefined;
+}
+
+/**
+ * The usual value: the most frequent learned one; under shared statistics (other tools' values), the
+ * tool's own schema default when parameters of this name took their default at least as often as
+ * their most frequent value, else that value.
+ */
+function usual(stats: Stats | undefined, prop: PropSchema | undefined): { value: unknown; share: number } | undefined {
+  if (!stats) return undefined;
+  const dom = dominant(stats.ps);
+  if (!stats.shared) return dom;
+  const ps = stats.ps;
+  const hasDefault = prop?.default !== undefined && prop.default !== '';
+  if (ps.set === 0) return undefined;
+  if (hasDefault && ps.asDefault / ps.set >= (dom?.share ?? 0)) return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
+  return dom && fits(String(dom.value), prop) ? dom : undefined;
+}
+
 function scoreCandidates(
   name: string,
   prop: PropSchema | undefined,
-  ps: ParamStats | undefined,
+  stats: Stats | undefined,
   cands: ValueCandidate[],
   outputs: readonly unknown[],
   focus: ReadonlyArray<readonly [number, number]>,
 ): Scored[] {
   const out: Scored[] = [];
+  // Shared statistics mix other tools' values, sources and cue words: they decide only the constant.
+  const ps = stats && !stats.shared ? stats.ps : undefined;
   const nWords = nameWords(name);
   const qRate = ps && ps.set > 0 ? ps.fromQuery / ps.set : 0.5;
   const oRate = ps && ps.set > 0 ? ps.fromOutput / ps.set : 0.3;
   const template = ps ? dateTemplate(ps) : undefined;
   // A parameter that nearly always took one value needs strong evidence for any other value.
-  const dom = ps ? dominant(ps) : undefined;
+  const dom = usual(stats, prop);
   const novelty = ps && dom && ps.set >= 3 ? 1 - 0.8 * dom.share : 1;
   for (const c of cands) {
     let value = c.value;
@@ -187,8 +226,9 @@ function scoreCandidates(
     });
   }
   // A constant: the parameter's usual value when its values rarely come from the query or outputs.
-  if (ps && dom && ps.set > 0) {
-    const elsewhere = ps.fromElsewhere / ps.set;
+  const cps = stats?.ps;
+  if (cps && dom && cps.set > 0) {
+    const elsewhere = cps.fromElsewhere / cps.set;
     out.push({ param: name, value: dom.value, score: 3.2 * dom.share * (0.35 + elsewhere), key: `c:${name}` });
   }
   return out;
@@ -224,11 +264,11 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   const base = queryCandidates(ctx.query);
   const queryWords = new Set(terms(ctx.query));
   const names = Object.keys(props);
-  const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords) >= 0.5);
+  const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5);
   const all: Scored[] = [];
   for (const name of wanted) {
-    const ps = ts?.params.get(name);
-    all.push(...scoreCandidates(name, props[name], ps, [...base, ...knownInQuery(ctx.query, ps, base)], ctx.outputs, ctx.focus ?? []));
+    const stats = statsFor(name, ts, model);
+    all.push(...scoreCandidates(name, props[name], stats, [...base, ...knownInQuery(ctx.query, stats?.ps, base)], ctx.outputs, ctx.focus ?? []));
   }
   all.sort((a, b) => b.score - a.score);
   const args: Record<string, unknown> = {};
@@ -243,12 +283,13 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   }
   for (const name of required) {
     if (name in args) continue;
-    const ps = ts?.params.get(name);
-    const dom = ps ? dominant(ps) : undefined;
+    const stats = statsFor(name, ts, model);
+    const ps = stats?.ps;
+    const dom = usual(stats, props[name]);
     // Learned: the usual value. Not learned: the best value found, then the schema default.
     const best = all.find((s) => s.param === name && !s.key.startsWith('c:'));
     const fallback = props[name]?.default;
-    if (dom) args[name] = dom.value;
+    if (dom && (!stats!.shared || dom.share >= 0.5)) args[name] = dom.value;
     else if (best) args[name] = best.value;
     else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], ps);
   }

@@ -1,4 +1,4 @@
-import type { ToolStats } from './cue-model.js';
+import type { ParamStats, ToolStats } from './cue-model.js';
 import { stem } from './text.js';
 
 /**
@@ -11,7 +11,8 @@ import { stem } from './text.js';
  *    show it both set and unset, each query term seen at least three times with the tool moves the
  *    estimate by how much more often the term came with the parameter set (each term and their sum
  *    clipped, so no word and no pile of words decides alone);
- * 3. without records, 0.6 when the query names it, else 0.
+ * 3. for a tool the records never called, step 1 over every tool's parameter of that name (`shared`);
+ * 4. without records, 0.6 when the query names it, else 0.
  */
 
 /** Cap on the summed term evidence (in log-odds), so a long query cannot outvote the prior by volume. */
@@ -39,10 +40,15 @@ export function namesParam(name: string, queryTerms: ReadonlySet<string>): boole
 }
 
 /** P(set) of an optional parameter given the query's terms (stemmed words), in [0, 1]. */
-export function paramPresence(name: string, ts: ToolStats | undefined, queryTerms: ReadonlySet<string>): number {
+export function paramPresence(name: string, ts: ToolStats | undefined, queryTerms: ReadonlySet<string>, shared?: ParamStats): number {
   const named = namesParam(name, queryTerms);
   const ps = ts?.params.get(name);
-  if (!ts || !ps || ts.uses === 0) return named ? 0.6 : 0;
+  if (!ts || !ps || ts.uses === 0) {
+    // A tool the records never called: how often other tools' parameters of this name were set.
+    const situation = shared ? (named ? shared.whenNamed : shared.whenUnnamed) : undefined;
+    if (situation && situation.calls >= 2) return (situation.set + 0.5) / (situation.calls + 1);
+    return named ? 0.6 : 0;
+  }
   const situation = named ? ps.whenNamed : ps.whenUnnamed;
   if (situation.calls >= 2) return (situation.set + 0.5) / (situation.calls + 1);
   const set = ps.set;
