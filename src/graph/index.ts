@@ -15,6 +15,16 @@ export {
   type PlaceholderName,
   type RenderOptions,
   type MakeLlmNodeOptions,
+  SYNTHESIZE_DIRECTIVES,
+  SYNTHESIZE_DIRECTIVE_IDS,
+  SYNTHESIZE_VARIANTS,
+  SYNTHESIZE_VARIANT_IDS,
+  synthesizeVariantPrompt,
+  synthesizeDirectivesIn,
+  synthesizeVariantOf,
+  directiveLine,
+  type SynthesizeDirective,
+  type SynthesizeVariant,
 } from './prompt-templates.js';
 export { workflowHash, canonicalWorkflow } from './hash.js';
 export { toMermaid, guardLabel, type MermaidOptions } from './to-mermaid.js';
