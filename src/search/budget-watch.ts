@@ -5,9 +5,10 @@ import { BudgetExceededError, createBudget, type Budget, type BudgetLimits, type
  * exhaustion the run stops cleanly with the best candidate saved"). It wraps the `llm/` budget that
  * every model client of the run shares and adds what the search needs to stop cleanly:
  *
- * - `refusals()` counts requests the budget refused. Model calls fail *inside* the runtime and the
- *   judge, which record the failure and go on, so an evaluation during which a request was refused
- *   is incomplete: the search discards it instead of scoring a candidate on broken runs.
+ * - `refusals()` counts requests the budget refused. The runtime rejects a run on a refusal, but the
+ *   judge records a failed request as an unscored answer and goes on (metrics/score.ts), so an
+ *   evaluation during which any request was refused is incomplete: the search discards it instead
+ *   of scoring a candidate on broken runs.
  * - `signal` aborts in-flight evaluations when the wall-time limit is reached (offline runs make no
  *   model calls, so nothing else would notice the clock).
  */

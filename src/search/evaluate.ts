@@ -13,7 +13,7 @@ import type { NodeMemo } from '../runtime/memo.js';
 import type { Trace } from '../runtime/trace.js';
 import type { ToolRegistry } from '../tools/types.js';
 import { buildFeedback, type Feedback, type FeedbackOptions } from './feedback.js';
-import { mapLimit } from './map-limit.js';
+import { mapLimit } from '../util/map-limit.js';
 
 /**
  * Evaluating a workflow on a record set (DESIGN.md, "Metrics" and "Search: simulate"): every record

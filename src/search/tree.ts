@@ -15,28 +15,11 @@ import type { Feedback } from './feedback-types.js';
  */
 
 /** One candidate (a search-tree node); see the module comment. */
-export interface Candidate {
-  id: string;
-  seq: number;
-  parent: string | null;
+export interface Candidate extends Omit<CandidateRow, 'workflow' | 'plan' | 'feedback'> {
   children: string[];
-  iteration: number;
   workflow?: Workflow;
-  hash?: string;
   plan?: EditPlan;
-  summary?: string;
-  optReward?: number;
-  optTc?: number;
-  optEs?: number;
   feedback?: Feedback;
-  valScore?: number;
-  valTc?: number;
-  valEs?: number;
-  visits: number;
-  w: number;
-  q: number;
-  error?: string;
-  duplicateOf?: string;
 }
 
 /** The stateful tree: candidates by id, in creation order. */

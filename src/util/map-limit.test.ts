@@ -15,4 +15,17 @@ describe('mapLimit', () => {
     expect(peak).toBe(2);
     expect(await mapLimit([], 3, async () => 1)).toEqual([]);
   });
+
+  it('rethrows the first failure and starts no new work after it', async () => {
+    const started: number[] = [];
+    const run = mapLimit([1, 2, 3, 4, 5, 6], 2, async (n) => {
+      started.push(n);
+      await new Promise((r) => setTimeout(r, 5));
+      if (n === 2) throw new Error('tool 2 failed');
+      return n;
+    });
+    await expect(run).rejects.toThrow('tool 2 failed');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(started).toEqual([1, 2, 3]);
+  });
 });
