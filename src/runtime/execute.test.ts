@@ -117,6 +117,24 @@ describe('executeWorkflow: execution rules', () => {
     }
   });
 
+  it('a wide fan-out waiting for slots prints no "possible memory leak" warning', async () => {
+    const names = Array.from({ length: 32 }, (_, i) => `w${String(i).padStart(2, '0')}`);
+    const specs = names.map((n) => spy(n, () => n, 2).spec);
+    const policy = createScriptedPolicy({ llm: () => 'ok' });
+    const w = wf([plan, ...names.map((n) => tool(n)), synth], [...names.map((n) => data('plan', n)), ...names.map((n) => data(n, 'synth'))]);
+    const warnings: string[] = [];
+    const onWarning = (e: Error) => warnings.push(`${e.name}: ${e.message}`);
+    process.on('warning', onWarning);
+    try {
+      const t = await executeWorkflow(w, { query: 'q' }, { policy, tools: createToolRegistry(specs), concurrency: 2, signal: new AbortController().signal });
+      expect(t.calls).toHaveLength(32);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((m) => m.includes('MaxListeners'))).toEqual([]);
+  });
+
   it('retries until success, passing the previous error, and keeps every attempt\'s calls in π̂ (failed ones too)', async () => {
     const flaky = spy('flaky', (_a, n) => (n < 3 ? new Error(`fail ${n}`) : 'ok at 3'));
     const errorsSeen: Array<string | undefined> = [];

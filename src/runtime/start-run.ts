@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import type { ExecutionPolicy, LlmNodeRequest, ToolPlanRequest } from '../policies/types.js';
@@ -34,6 +35,10 @@ export function startRun(workflow: Workflow, input: RunInput, opts: RunOptions):
     planToolCalls: { value: (req: ToolPlanRequest) => watch(inner.planToolCalls(req)) },
   });
   const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  // Every node waiting for a concurrency slot, and every tool call in flight, listens to this signal
+  // (and removes its listener when done): a wide fan-out legitimately has more than Node's default
+  // of 10, which would print a spurious "possible memory leak" warning.
+  setMaxListeners(0, signal);
   const run = startRunState(workflow, input, { ...opts, policy, signal });
   return {
     workflow: run.workflow,
