@@ -1,3 +1,4 @@
+import { clip } from '../util/clip.js';
 import type { Guard, Workflow, WorkflowNode } from './schema.js';
 
 /**
@@ -92,11 +93,6 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
     if (snippet > 0) lines.push(clip(n.task, snippet));
   }
   return lines.map(escapeText).join('<br/>');
-}
-
-function clip(text: string, max: number): string {
-  const flat = oneLine(text);
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function oneLine(text: string): string {

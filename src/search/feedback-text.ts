@@ -1,3 +1,4 @@
+import { clip } from '../util/clip.js';
 import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS } from '../metrics/types.js';
 import type { ToolDescriptor } from '../tools/types.js';
@@ -12,7 +13,7 @@ export function formatFeedback(fb: Omit<Feedback, 'text'>, workflow: Workflow, o
   const head = `Scores on ${fb.records} records: reward ${fb.reward.toFixed(3)} (TC ${fb.tc.toFixed(3)}, ES ${fb.es.toFixed(3)}).`;
   const patterns = fb.patterns.map((p) => `- ${p.text}`);
   const tasks = new Map(workflow.nodes.map((n) => [n.id, n.kind === 'tool' ? n.task : n.role]));
-  const nodes = fb.nodes.map((s) => `- ${s.node} (${cutText(tasks.get(s.node) ?? '', 60)}): ran ${s.runs}, skipped ${s.skipped}, failed ${s.errors}, calls ${s.calls}, matching the reference ${s.matched}`);
+  const nodes = fb.nodes.map((s) => `- ${s.node} (${clip(tasks.get(s.node) ?? '', 60)}): ran ${s.runs}, skipped ${s.skipped}, failed ${s.errors}, calls ${s.calls}, matching the reference ${s.matched}`);
   const worst = fb.worst.map(
     (w) =>
       `- ${w.id}: ES ${w.es.toFixed(2)} (${ES_DIMENSIONS.map((d) => `${d} ${w.dims[d].toFixed(2)}`).join(', ')}), TC ${w.tc.toFixed(2)}\n  query: ${w.query}\n  answer: ${w.answer || '(empty)'}\n  reference: ${w.reference}`,
@@ -45,9 +46,4 @@ export function formatFeedback(fb: Omit<Feedback, 'text'>, workflow: Workflow, o
     }
   }
   return out.length <= opts.maxChars ? out : `${out.slice(0, opts.maxChars - 1)}…`;
-}
-
-function cutText(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }

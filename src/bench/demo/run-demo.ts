@@ -3,7 +3,8 @@ import type { Workflow } from '../../graph/schema.js';
 import { toMermaid } from '../../graph/to-mermaid.js';
 import { createRateLimiter } from '../../llm/rate-limiter.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
-import { writeSearchArtifacts } from '../../search/artifacts.js';
+import { bestWithProvenance, writeSearchArtifacts } from '../../search/artifacts.js';
+import { clip } from '../../util/clip.js';
 import { writeTextFile } from '../../util/json-file.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
 import { benchJudge, benchOptimizer, benchReact, chosenModel } from '../experiments/bench-models.js';
@@ -82,11 +83,11 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       concurrency: o.concurrency,
       judge: judge.judge,
       optimizer,
-      onIteration: (_v, r) => say(`   iteration ${r.iteration}: ${r.status.padEnd(9)} val ${r.valScore === undefined ? '  -  ' : r.valScore.toFixed(3)}  best ${r.bestVal.toFixed(3)}  ${r.summary.slice(0, 80)}`),
+      onIteration: (_v, r) => say(`   iteration ${r.iteration}: ${r.status.padEnd(9)} val ${r.valScore === undefined ? '  -  ' : r.valScore.toFixed(3)}  best ${r.bestVal.toFixed(3)}  ${clip(r.summary, 80)}`),
     });
     const s = flow.summary;
     say(`   ${s.stopReason}: best ${s.best} with validation score ${fixed(s.bestVal)} (G0: ${fixed(s.g0Val)}) in ${(s.searchMs / 1000).toFixed(1)} s.`);
-    const best = flow.result.best.workflow!;
+    const best = bestWithProvenance(flow.result);
     say(`\n4. The best workflow (Mermaid):\n\n${toMermaid(best)}`);
 
     const tag = offline ? ' (offline)' : '';

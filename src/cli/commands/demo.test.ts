@@ -33,6 +33,11 @@ describe('flowscout demo (offline, end to end)', () => {
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary).toMatchObject({ offline: true, seed: 0, split: { opt: 15, val: 6, test: 9 } });
     expect(summary.test.map((r: { id: string }) => r.id)).toEqual(['flowscout', 'nomcts', 'react', 'pm4py']);
+    // The printed Mermaid is the written best.workflow.mmd: named after the candidate the search picked, not 'G0'.
+    const mmd = readFileSync(join(dir, 'best.workflow.mmd'), 'utf8').trim();
+    expect(text).toContain(mmd);
+    expect(summary.search.best).not.toBe('c0');
+    expect(mmd).toContain(`%% Travel G0 → search ${summary.search.best}`);
 
     // A second demo gets a new folder; the first is left alone.
     const again = capture();
