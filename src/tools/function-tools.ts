@@ -18,17 +18,31 @@ export async function loadFunctionTools(modulePath: string): Promise<ToolSpec[]>
   requireFile(file, { what: 'tool module', hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.' });
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importModule(file);
   } catch (e) {
     throw new FlowScoutError({
       code: 'TOOL_ERROR',
       message: `could not load tool module ${file}: ${e instanceof Error ? e.message : String(e)}`,
-      hint: 'The module must be an ES module that imports cleanly (TypeScript modules need the CLI run through tsx, or compile them to .js).',
+      hint: 'The module must be an ES module that imports cleanly: .js or .ts next to a package.json with "type": "module", or .mjs / .mts anywhere.',
       location: { file },
       cause: e,
     });
   }
   return toolsFromModule(mod, file);
+}
+
+let typeScriptLoader: Promise<void> | undefined;
+
+/**
+ * Imports a tool module. For a TypeScript module, tsx's loader (a dependency of FlowScout) is
+ * registered first, once, so `.ts` / `.mts` tool modules load from the built CLI as from the sources.
+ */
+async function importModule(file: string): Promise<Record<string, unknown>> {
+  if (/\.[cm]?tsx?$/.test(file)) {
+    typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => void register());
+    await typeScriptLoader;
+  }
+  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
 /** Collects and checks the tool exports of an already-imported module (exported for tests). */

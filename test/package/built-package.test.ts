@@ -1,0 +1,100 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The package as a user installs it: `npm run build` (tsdown.config.ts) into a package folder that
+ * holds what package.json's "files" ship — bin/, dist/, data/ — and no src/, so bin/flowscout.js
+ * runs the built CLI. A user's app next to it imports 'flowscout', and its tool module is TypeScript.
+ * (node_modules and data/ are linked from this checkout rather than installed or copied.)
+ */
+const repo = resolve(import.meta.dirname, '../..');
+let tmp: string;
+let pkg: string;
+let app: string;
+
+function flowscout(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'flowscout.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'flowscout-package-'));
+  pkg = join(tmp, 'flowscout');
+  app = join(tmp, 'app');
+  mkdirSync(pkg);
+  cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(repo, 'bin'), join(pkg, 'bin'), { recursive: true });
+  symlinkSync(join(repo, 'data'), join(pkg, 'data'));
+  symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
+  execFileSync(process.execPath, [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--log-level', 'error'], { cwd: repo, stdio: 'pipe' });
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(pkg, join(app, 'node_modules', 'flowscout'));
+  writeFileSync(join(app, 'package.json'), '{ "type": "module" }\n');
+}, 120_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the built package', () => {
+  it('ships the entry package.json names, with types, and the library imports as "flowscout"', () => {
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    for (const file of [manifest.exports['.'].import, manifest.exports['.'].types, manifest.main, manifest.types]) expect(existsSync(join(pkg, file)), file).toBe(true);
+    expect(existsSync(join(pkg, 'src'))).toBe(false);
+    writeFileSync(join(app, 'check.mjs'), "import * as fs from 'flowscout';\nconsole.log(['parseWorkflow', 'validateWorkflow', 'applyEditPlan', 'executeWorkflow', 'compileWorkflow', 'defineTool', 'discoverProcessTree', 'runSearch'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n");
+    const out = execFileSync(process.execPath, ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
+    expect(out).toBe('parseWorkflow:function validateWorkflow:function applyEditPlan:function executeWorkflow:function compileWorkflow:function defineTool:function discoverProcessTree:function runSearch:function');
+  });
+
+  it('runs a workflow over a user\'s TypeScript tool module made with defineTool from "flowscout"', () => {
+    writeFileSync(
+      join(app, 'my-tools.ts'),
+      [
+        "import { defineTool } from 'flowscout';",
+        '',
+        'export const weather = defineTool({',
+        "  name: 'get_weather',",
+        "  description: 'Current weather for a city',",
+        "  inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'city name' } }, required: ['city'] },",
+        "  execute: async ({ city }: { city: string }) => ({ city, temperatureC: city === 'Paris' ? 18 : 25 }),",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'tools.config.json'), '{ "version": 1, "sources": [ { "type": "functions", "module": "./my-tools.ts" } ] }\n');
+    const workflow = {
+      version: 1,
+      name: 'weather',
+      nodes: [
+        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+        { id: 'look', kind: 'tool', task: 'Look up the current weather of the city', tools: ['get_weather'] },
+        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      ],
+      edges: [
+        { from: 'plan', to: 'look', kind: 'data' },
+        { from: 'look', to: 'answer', kind: 'data' },
+      ],
+    };
+    writeFileSync(join(app, 'wf.json'), JSON.stringify(workflow));
+    const r = flowscout(['run', 'wf.json', '--tools', 'tools.config.json', '--query', 'What is the weather in Paris right now?'], app);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('policy: offline policy (no LLM)');
+    expect(r.stdout).toContain('1. get_weather {"city":"Paris"} → ok (live): {"city":"Paris","temperatureC":18}');
+  });
+
+  it('imports the bundled data, searches with its SQLite store, and lists the run', () => {
+    const imported = flowscout(['import', 'traject', '--domain', 'Weather', '--out', 'weather'], app);
+    expect(imported.status).toBe(0);
+    expect(imported.stdout).toContain('Wrote weather/records.jsonl, weather/tools.json, weather/tools.config.json');
+    const search = flowscout(['search', '--records', 'weather/records.jsonl', '--tools', 'weather/tools.config.json', '--iterations', '1', '--db', 'runs.db', '--out', 'best'], app);
+    expect(search.stderr).toBe('');
+    expect(search.status).toBe(0);
+    expect(search.stdout).toMatch(/test set \(\d+ records\):\s+G0 TC \d\.\d{3} ES \d\.\d{3}/);
+    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json']) expect(existsSync(join(app, 'best', f)), f).toBe(true);
+    const runs = flowscout(['runs', 'list', '--db', 'runs.db'], app);
+    expect(runs.status).toBe(0);
+    expect(runs.stdout).toMatch(/run-\d{8}-\d{6}-[0-9a-f]{4}/);
+  });
+});
