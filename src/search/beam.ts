@@ -1,6 +1,6 @@
 import type { LoopState } from './commit.js';
 import { iterationRandom } from './iteration-random.js';
-import { applyOutcome, stopBefore, type LoopResult } from './mcts.js';
+import { applyOutcome, stopBefore, turnEventLoop, type LoopResult } from './mcts.js';
 import type { SearchContext } from './search-context.js';
 import { BudgetStop, expandAndSimulate } from './step.js';
 import type { Candidate, SearchTree } from './tree.js';
@@ -18,6 +18,7 @@ export async function runBeamLoop(ctx: SearchContext, state: LoopState): Promise
   const now = ctx.now ?? Date.now;
   const started = now();
   while (state.iterationsDone < s.iterations) {
+    await turnEventLoop();
     const early = stopBefore(ctx, state);
     if (early) return early;
     const next = nextParent(state.tree, s.beamWidth, s.children);

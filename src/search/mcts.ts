@@ -26,7 +26,7 @@ import type { Candidate } from './tree.js';
  */
 
 /** Why a loop ended. */
-export type StopKind = 'iterations' | 'patience' | 'budget';
+export type StopKind = 'iterations' | 'patience' | 'budget' | 'interrupted';
 
 /** How a loop ended. */
 export interface LoopResult {
@@ -40,6 +40,7 @@ export async function runMctsLoop(ctx: SearchContext, state: LoopState): Promise
   const now = ctx.now ?? Date.now;
   const started = now();
   for (let t = state.iterationsDone + 1; t <= s.iterations; t++) {
+    await turnEventLoop();
     const early = stopBefore(ctx, state);
     if (early) return early;
     const lambda = annealedLambda(t, s.iterations, { lambdaMax: s.lambdaMax, lambdaMin: s.lambdaMin });
@@ -58,8 +59,17 @@ export async function runMctsLoop(ctx: SearchContext, state: LoopState): Promise
   return { stopKind: 'iterations', stopReason: `reached ${s.iterations} iterations` };
 }
 
-/** A reason to stop before the next iteration: patience or an exhausted budget. */
+/**
+ * Lets timers and signal handlers run between iterations. An offline search over replayed tools can
+ * run on promise callbacks alone, which would starve a Ctrl-C handler and the wall-time budget's timer.
+ */
+export function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A reason to stop before the next iteration: a stop request, patience or an exhausted budget. */
 export function stopBefore(ctx: SearchContext, state: LoopState): LoopResult | undefined {
+  if (ctx.stop?.aborted) return { stopKind: 'interrupted', stopReason: `interrupted after iteration ${state.iterationsDone}` };
   if (state.sinceImprovement >= ctx.settings.patience) {
     return { stopKind: 'patience', stopReason: `no better validation score in ${ctx.settings.patience} iterations` };
   }

@@ -92,6 +92,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: memo.savings() } : {}) };
   if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
+  else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
     const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.signal ? { signal: ctx.signal } : {}) };
     const scoped = memo ? { memo } : {};
@@ -109,7 +110,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
       candidates: [],
       memo: memo?.drain() ?? [],
       run: {
-        status: loop.stopKind === 'budget' ? 'stopped' : 'done',
+        status: loop.stopKind === 'budget' || loop.stopKind === 'interrupted' ? 'stopped' : 'done',
         stopReason: loop.stopReason,
         bestCandidate: best.id,
         usage: result.usage,

@@ -75,7 +75,10 @@ export interface SearchContext {
   optimizer: Optimizer;
   memo?: SearchMemo;
   budget?: BudgetWatch;
+  /** Aborts in-flight evaluations (the run's records stop where they are). */
   signal?: AbortSignal;
+  /** Asks the search to stop before its next iteration, keeping the run resumable (Ctrl-C in the CLI). */
+  stop?: AbortSignal;
   /** Persist every iteration here (omit for an in-memory search). */
   store?: { store: Store; runId: string };
   /** Called after every iteration (progress display, table). */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { writeSearchFixture } from './fixture.js';
 
@@ -15,15 +15,20 @@ import { writeSearchFixture } from './fixture.js';
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowscout.js');
 const J = 8;
 
-function cli(args: string[], opts: { killAfterIteration?: number } = {}): Promise<{ code: number | null; signal: string | null; out: string }> {
+/** Runs the CLI; with `signalAfter`, sends that signal once iteration `at`'s row is printed (once). */
+function cli(args: string[], opts: { signalAfter?: { at: number; signal: NodeJS.Signals } } = {}): Promise<{ code: number | null; signal: string | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let sent = false;
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      const k = opts.killAfterIteration;
-      if (k !== undefined && new RegExp(`^ +${k} +c\\d+ → c\\d+ `, 'm').test(out)) child.kill('SIGKILL');
+      const when = opts.signalAfter;
+      if (when && !sent && new RegExp(`^ +${when.at} +c\\d+ → c\\d+ `, 'm').test(out)) {
+        sent = true;
+        child.kill(when.signal);
+      }
     });
     child.stderr.on('data', (d: Buffer) => void (err += d.toString()));
     child.on('error', reject);
@@ -40,17 +45,20 @@ const scores = (file: string) => {
   };
 };
 
+const fx = writeSearchFixture({ records: 14 });
+const args = ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '11', '--iterations', String(J), '--patience', String(J)];
+
+beforeAll(async () => {
+  const full = await cli([...args, '--db', join(fx.dir, 'full.db'), '--out', join(fx.dir, 'full')]);
+  expect(full.code, full.out).toBe(0);
+}, 120_000);
+
 describe('search resume after SIGKILL', () => {
   it('reaches the same best candidate and scores as an uninterrupted run', async () => {
-    const fx = writeSearchFixture({ records: 14 });
-    const args = ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '11', '--iterations', String(J), '--patience', String(J)];
     const killAt = 1 + Math.floor(Math.random() * (J - 3));
     const db = join(fx.dir, 'crash.db');
 
-    const full = await cli([...args, '--db', join(fx.dir, 'full.db'), '--out', join(fx.dir, 'full')]);
-    expect(full.code, full.out).toBe(0);
-
-    const killed = await cli([...args, '--db', db, '--out', join(fx.dir, 'crash')], { killAfterIteration: killAt });
+    const killed = await cli([...args, '--db', db, '--out', join(fx.dir, 'crash')], { signalAfter: { at: killAt, signal: 'SIGKILL' } });
     expect(killed.signal, `killed after iteration ${killAt}: ${killed.out}`).toBe('SIGKILL');
     const runId = /Starting search (run-[\w-]+)/.exec(killed.out)![1]!;
     const store = openStore(db);
@@ -64,5 +72,30 @@ describe('search resume after SIGKILL', () => {
     expect(resumed.code, resumed.out).toBe(0);
     expect(resumed.out).toContain(`Resuming search ${runId}`);
     expect(scores(join(fx.dir, 'crash', 'search.json')), `killed after iteration ${killAt}`).toEqual(scores(join(fx.dir, 'full', 'search.json')));
+  });
+});
+
+describe('search interrupted with Ctrl-C (SIGINT)', () => {
+  it('stops before the next iteration with exit 130, writes the best so far, says how to resume, and resumes to the same result', async () => {
+    const db = join(fx.dir, 'interrupt.db');
+    const out = join(fx.dir, 'interrupt');
+    const at = 2;
+    const stopped = await cli([...args, '--db', db, '--out', out], { signalAfter: { at, signal: 'SIGINT' } });
+    expect(stopped.code, stopped.out).toBe(130);
+    const runId = /Starting search (run-[\w-]+)/.exec(stopped.out)![1]!;
+    expect(stopped.out).toContain('Stopping after the current iteration (Ctrl-C again to quit now)');
+    const done = Number(/Interrupted: the search stopped after iteration (\d+); the best candidate so far was saved\. Continue with: flowscout search --resume (run-[\w-]+) --db /.exec(stopped.out)?.[1]);
+    expect(done).toBeGreaterThanOrEqual(at);
+    expect(done).toBeLessThan(J);
+    const partial = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
+    expect(partial.candidates).toHaveLength(done + 1);
+    expect(partial.stopReason).toBe(`interrupted after iteration ${done}`);
+    const store = openStore(db);
+    expect(store.getRun(runId)).toMatchObject({ status: 'stopped', iterationsDone: done });
+    store.close();
+
+    const resumed = await cli(['search', '--resume', runId, '--db', db]);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(scores(join(out, 'search.json'))).toEqual(scores(join(fx.dir, 'full', 'search.json')));
   });
 });

@@ -7,9 +7,8 @@ import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import { prepareSearch, searchSettings, type SearchConfig } from '../../search/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
-import type { IterationRow } from '../../search/search-context.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
-import type { CliIO } from '../output.js';
+import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './index.js';
 
@@ -108,31 +107,59 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const { input, labels, runId, outDir } = prepared;
   const total = input.settings.iterations;
   const s = io.isTTY && !flags.json ? spinner() : undefined;
-  let last: IterationRow | undefined;
-  if (!flags.json) {
-    io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
-    io.out(labelsLine(labels));
-    io.out(TABLE_HEADER);
+  let spinning = false;
+  const resumeCommand = `flowscout search --resume ${runId}${flags.db && flags.db !== DEFAULT_DB_PATH ? ` --db ${flags.db}` : ''}`;
+  // Ctrl-C: the first stops the search before its next iteration (best so far written, run resumable);
+  // a second quits at once (the store holds every finished iteration).
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    if (stop.signal.aborted) {
+      io.err(`Interrupted again: quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      process.exit(130);
+    }
+    stop.abort();
+    if (spinning) s?.stop('stopping');
+    spinning = false;
+    io.err('Stopping after the current iteration (Ctrl-C again to quit now)…');
+  };
+  process.on('SIGINT', onInterrupt);
+  let result;
+  try {
+    if (!flags.json) {
+      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
+      io.out(labelsLine(labels));
+      io.out(TABLE_HEADER);
+    }
+    const startSpinner = (text: string) => {
+      if (!s || stop.signal.aborted) return;
+      s.start(text);
+      spinning = true;
+    };
+    startSpinner(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
+    result = await runSearch({
+      ...input,
+      stop: stop.signal,
+      onIteration: (row) => {
+        if (flags.json) return;
+        if (spinning) s!.stop(formatRow(row));
+        else io.out(formatRow(row));
+        spinning = false;
+        if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
+      },
+    });
+    if (spinning) s!.stop(`search ended: ${result.stopReason}`);
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
-  s?.start(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
-  const result = await runSearch({
-    ...input,
-    onIteration: (row) => {
-      last = row;
-      if (flags.json) return;
-      if (s) s.stop(formatRow(row));
-      else io.out(formatRow(row));
-      if (s && row.iteration < total) s.start(progressLine(row.iteration + 1, total, row));
-    },
-  });
-  s?.stop(`search ended: ${result.stopReason}`);
   const files = writeSearchArtifacts(outDir, result, labels, { runId });
   if (flags.json) {
     io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
-    return;
+  } else {
+    if (result.stopKind === 'budget') io.out(`Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`);
+    if (result.stopKind === 'interrupted') io.out(`Interrupted: the search stopped ${result.stopReason.replace(/^interrupted /, '')}; the best candidate so far was saved. Continue with: ${resumeCommand}`);
+    io.out(formatSummary(result, labels, { runId, outDir, files }));
   }
-  if (result.stopKind === 'budget') io.out(`Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`);
-  io.out(formatSummary(result, labels, { runId, outDir, files }));
+  if (result.stopKind === 'interrupted') throw new ExitWith(130);
 }
 
 function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
