@@ -91,7 +91,7 @@ export function renderReport(r: BenchResults): string {
     '',
     '### LLM backbones (Table V)',
     '',
-    who,
+    r.settings.models.length > 0 ? `_policy: each row's backbone (the policy column) · judge: ${r.labels.judge} · seed ${r.settings.seed} · the workflow: FlowScout's best, searched with ${r.labels.policy}_` : who,
     '',
     table5(r),
     '',
