@@ -93,6 +93,9 @@ describe('search interrupted with Ctrl-C (SIGINT)', () => {
     const store = openStore(db);
     expect(store.getRun(runId)).toMatchObject({ status: 'stopped', iterationsDone: done });
     store.close();
+    const shown = await cli(['runs', 'show', runId, '--db', db]);
+    expect(shown.out).toContain(`Run ${runId} (stopped: interrupted after iteration ${done})`);
+    expect(shown.out).toContain(`continue it with: flowscout search --resume ${runId} --db ${db}`);
 
     const resumed = await cli(['search', '--resume', runId, '--db', db]);
     expect(resumed.code, resumed.out).toBe(0);

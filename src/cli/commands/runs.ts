@@ -55,6 +55,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         const res = run.result as { bestVal?: { score?: number; tc?: number; es?: number }; g0Val?: { score?: number }; test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } } } | undefined;
         if (run.bestCandidate) io.out(`  best: ${run.bestCandidate}${res?.bestVal?.score !== undefined ? ` (validation ${res.bestVal.score.toFixed(3)}, G0 ${res.g0Val?.score?.toFixed(3) ?? '-'})` : ''}`);
         if (res?.test) io.out(`  test (${res.test.records} records): G0 TC ${res.test.g0.tc.toFixed(3)} ES ${res.test.g0.es.toFixed(3)} → best TC ${res.test.best.tc.toFixed(3)} ES ${res.test.best.es.toFixed(3)}`);
+        if (run.status !== 'done') io.out(`  continue it with: flowscout search --resume ${run.id}${opts.db !== DEFAULT_DB_PATH ? ` --db ${opts.db}` : ''}`);
         if (iterations.length) {
           io.out(TABLE_HEADER);
           for (const r of iterations) io.out(formatRow(r));
