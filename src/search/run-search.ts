@@ -26,6 +26,8 @@ export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'mem
   memo?: boolean;
   /** 'none' evaluates G0 only (the NoMCTS ablation). */
   strategy?: 'mcts' | 'beam' | 'none';
+  /** Called once the search loop ended, before G0 and the best candidate run on D_test (progress display). */
+  onTestStart?: (records: number) => void;
 }
 
 /** R, TC and ES of one evaluation. */
@@ -55,7 +57,7 @@ export interface SearchResult {
 export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
-  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, ...rest } = input;
+  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, ...rest } = input;
   const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, ...(memo ? { memo } : {}) };
   const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
   const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0) };
@@ -94,6 +96,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
+    input.onTestStart?.(input.splits.test.length);
     const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.signal ? { signal: ctx.signal } : {}) };
     const scoped = memo ? { memo } : {};
     const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, { ...opts, ...scoped });

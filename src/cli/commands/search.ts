@@ -146,6 +146,12 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
         spinning = false;
         if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
       },
+      onTestStart: (records) => {
+        if (flags.json) return;
+        if (spinning) s!.stop('search loop ended');
+        spinning = false;
+        startSpinner(`running G0 and the best candidate on the ${records} test records`);
+      },
     });
     if (spinning) s!.stop(`search ended: ${result.stopReason}`);
   } finally {
