@@ -51,7 +51,8 @@ export const McpHttpSourceSchema = z.strictObject({
   include: z.array(z.string()).optional(),
 });
 
-export const ToolSourceSchema = z.union([ReplaySourceSchema, FunctionsSourceSchema, McpStdioSourceSchema, McpHttpSourceSchema]);
+// Discriminated by `type` (then `transport` for MCP), so an error names the member the user meant.
+export const ToolSourceSchema = z.discriminatedUnion('type', [ReplaySourceSchema, FunctionsSourceSchema, z.discriminatedUnion('transport', [McpStdioSourceSchema, McpHttpSourceSchema])]);
 
 export const ToolConfigSchema = z.strictObject({
   version: z.literal(1),

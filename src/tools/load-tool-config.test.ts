@@ -48,6 +48,9 @@ describe('loadToolConfig', () => {
     const file = config('bad.json', { version: 1, sources: [{ type: 'replay', records: 'r.jsonl' }, { type: 'mcp', name: 'x', transport: 'http', url: 'not a url' }] });
     await expect(loadToolConfig(file)).rejects.toThrow(/\$\.sources\[0\]\.tools: is required[\s\S]*\$\.sources\[1\]\.url/);
     await expect(loadToolConfig(config('syntax.json', '{ "version": 1,\n  "sources": [ }'))).rejects.toMatchObject({ code: 'PARSE_ERROR', location: { line: 2 } });
+    // A mistyped kind names the kinds there are, not the fields of whichever kind zod tried first.
+    const kinds = config('kinds.json', { version: 1, sources: [{ type: 'mcpp', module: 'x.js' }, { type: 'mcp', name: 'x', transport: 'sse', url: 'http://127.0.0.1/mcp' }] });
+    await expect(loadToolConfig(kinds)).rejects.toThrow(/\$\.sources\[0\]\.type: Invalid discriminator value\. Expected 'replay' \| 'functions' \| 'mcp'\n\s+\$\.sources\[1\]\.transport: Invalid discriminator value\. Expected 'stdio' \| 'http'/);
   });
 
   it('fails clearly on a tool name defined by two sources, and on simulate without a model', async () => {
