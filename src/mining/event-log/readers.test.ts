@@ -46,6 +46,14 @@ describe('readXes', () => {
     writeFileSync(join(dir, 'cut.xes'), '<log><trace><event><string key="concept:name" value="a"/></event></trace><trace');
     await expect(readXes(join(dir, 'cut.xes'))).rejects.toThrow(/ends inside an XML tag \(line 1\)/);
   });
+
+  it('refuses a log cut after a whole tag, and badly nested elements, naming the line (no partial tree)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-mining-'));
+    writeFileSync(join(dir, 'truncated.xes'), '<log>\n<trace><event><string key="concept:name" value="a"/></event></trace>\n<trace>\n<event>\n');
+    await expect(readXes(join(dir, 'truncated.xes'))).rejects.toMatchObject({ code: 'PARSE_ERROR', location: { line: 4 }, message: expect.stringContaining('ends before <event> (opened on line 4) is closed') });
+    writeFileSync(join(dir, 'nested.xes'), '<log>\n<trace><event><string key="concept:name" value="a"/>\n</trace></log>\n');
+    await expect(readXes(join(dir, 'nested.xes'))).rejects.toMatchObject({ code: 'PARSE_ERROR', location: { line: 3 }, message: expect.stringContaining('</trace> at line 3 closes <event> (opened on line 2)') });
+  });
 });
 
 describe('readCsvLog', () => {

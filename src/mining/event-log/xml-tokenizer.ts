@@ -19,7 +19,7 @@ export async function tokenizeXmlFile(file: string, handler: XmlHandler): Promis
   const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (e) => stream.destroy(e));
   const decoder = new StringDecoder('utf8');
-  const state = { buf: '', line: 1 };
+  const state: ScanState = { buf: '', line: 1, open: [] };
   try {
     for await (const chunk of stream) {
       state.buf += decoder.write(chunk as Buffer);
@@ -27,6 +27,15 @@ export async function tokenizeXmlFile(file: string, handler: XmlHandler): Promis
     }
     state.buf += decoder.end();
     scan(state, handler, file, true);
+    const unclosed = state.open[state.open.length - 1];
+    if (unclosed) {
+      throw new FlowScoutError({
+        code: 'PARSE_ERROR',
+        message: `${file} ends before <${unclosed.name}> (opened on line ${unclosed.line}) is closed`,
+        hint: 'The file looks truncated; check that it is the complete XES file (it ends with </log>).',
+        location: { file, line: unclosed.line },
+      });
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'Z_DATA_ERROR' || (e as Error).message?.includes('incorrect header check')) {
       throw new FlowScoutError({
@@ -44,6 +53,8 @@ export async function tokenizeXmlFile(file: string, handler: XmlHandler): Promis
 interface ScanState {
   buf: string;
   line: number;
+  /** The elements open at this point, outermost first, with the line each opened on. */
+  open: Array<{ name: string; line: number }>;
 }
 
 function scan(state: ScanState, handler: XmlHandler, file: string, final: boolean): void {
@@ -81,7 +92,7 @@ function scan(state: ScanState, handler: XmlHandler, file: string, final: boolea
         break;
       }
       end = gt + 1;
-      emitTag(s.slice(lt + 1, gt), handler, file, state.line);
+      emitTag(s.slice(lt + 1, gt), handler, file, state);
     }
     state.line += countLines(s, lt, end);
     i = end;
@@ -122,9 +133,20 @@ function countLines(s: string, from: number, to: number): number {
 
 const ATTR = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
-function emitTag(body: string, handler: XmlHandler, file: string, line: number): void {
+function emitTag(body: string, handler: XmlHandler, file: string, state: ScanState): void {
+  const line = state.line;
   if (body.charCodeAt(0) === 47 /* / */) {
-    handler.close(body.slice(1).trim());
+    const name = body.slice(1).trim();
+    const opened = state.open.pop();
+    if (opened?.name !== name) {
+      throw new FlowScoutError({
+        code: 'PARSE_ERROR',
+        message: opened ? `${file}: </${name}> at line ${line} closes <${opened.name}> (opened on line ${opened.line})` : `${file}: </${name}> at line ${line} closes nothing`,
+        hint: 'The XML is not well formed: every element must be closed in the order it was opened.',
+        location: { file, line },
+      });
+    }
+    handler.close(name);
     return;
   }
   let selfClosing = false;
@@ -151,6 +173,7 @@ function emitTag(body: string, handler: XmlHandler, file: string, line: number):
   }
   handler.open(name, attrs, selfClosing);
   if (selfClosing) handler.close(name);
+  else state.open.push({ name, line });
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
