@@ -84,6 +84,37 @@ describe('the built package', () => {
     expect(r.stdout).toContain('1. get_weather {"city":"Paris"} → ok (live): {"city":"Paris","temperatureC":18}');
   });
 
+  it('compiles the workflow into a module the app runs with its own tools and the offline policy', () => {
+    const compiled = flowscout(['compile', 'wf.json', '-o', 'weather.workflow.ts'], app);
+    expect(compiled.status, compiled.stderr).toBe(0);
+    writeFileSync(
+      join(app, 'use.ts'),
+      [
+        "import { createOfflinePolicy, loadToolConfig } from 'flowscout';",
+        "import { run } from './weather.workflow.ts';",
+        '',
+        "const tools = await loadToolConfig('tools.config.json');",
+        'const policy = createOfflinePolicy({ tools: tools.list() });',
+        "const trace = await run('What is the weather in Paris right now?', { policy, tools });",
+        'await tools.close();',
+        'console.log(JSON.stringify({ status: trace.status, calls: trace.calls.map((c) => [c.tool, c.args, c.output]), answer: trace.answer }));',
+        '',
+      ].join('\n'),
+    );
+    // The generated module type-checks in a strict TypeScript project against the published types.
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['weather.workflow.ts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const out = JSON.parse(execFileSync(process.execPath, [tsx, 'use.ts'], { cwd: app, encoding: 'utf8' }));
+    expect(out.status).toBe('ok');
+    expect(out.calls).toEqual([['get_weather', { city: 'Paris' }, { city: 'Paris', temperatureC: 18 }]]);
+    expect(out.answer).toContain('temperatureC: 18');
+  });
+
   it('imports the bundled data, searches with its SQLite store, and lists the run', () => {
     const imported = flowscout(['import', 'traject', '--domain', 'Weather', '--out', 'weather'], app);
     expect(imported.status).toBe(0);
