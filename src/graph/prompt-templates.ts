@@ -32,6 +32,17 @@ export const RUNTIME_PLACEHOLDERS: readonly PlaceholderName[] = ['query', 'input
 export const DEFAULT_JUDGE_FIELD = 'decision';
 
 /** One template per LLM role. Written as instructions a real model follows. */
+/** The opening every synthesize prompt shares: the request and the tool results. */
+const SYNTHESIZE_PREAMBLE = [
+  'Answer the request using the tool results below.',
+  '',
+  'Request: {{query}}',
+  '',
+  'Tool results and notes:',
+  '{{inputs}}',
+  '',
+];
+
 export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   plan: [
     'You are planning how to answer a request with the tools this workflow can call.',
@@ -89,13 +100,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
     'for example {"{{field}}": true}.',
   ].join('\n'),
   synthesize: [
-    'Answer the request using the tool results below.',
-    '',
-    'Request: {{query}}',
-    '',
-    'Tool results and notes:',
-    '{{inputs}}',
-    '',
+    ...SYNTHESIZE_PREAMBLE,
     'Write a complete, direct answer: give the answer first, then the supporting details. Use the numbers, names and',
     'dates exactly as the tool results state them and cite them (for example "the weather service reports 23.4 °C").',
     'Cover every part of the request. If a result is missing or a tool failed, say what could not be found instead',
@@ -304,13 +309,7 @@ export type SynthesizeVariant = keyof typeof SYNTHESIZE_VARIANTS;
 export const SYNTHESIZE_VARIANT_IDS = Object.keys(SYNTHESIZE_VARIANTS) as SynthesizeVariant[];
 
 const SYNTHESIZE_HEAD = [
-  'Answer the request using the tool results below.',
-  '',
-  'Request: {{query}}',
-  '',
-  'Tool results and notes:',
-  '{{inputs}}',
-  '',
+  ...SYNTHESIZE_PREAMBLE,
   'Introduce each result with what was looked up and the values used for it. Do not invent facts. Follow these instructions:',
 ].join('\n');
 
