@@ -16,6 +16,8 @@ export { createLlmJudge, GEVAL_RUBRICS, type LlmJudgeOptions } from './metrics/l
 export { createRandom, type Random } from './util/random.js';
 export { mapLimit } from './util/map-limit.js';
 export { readJsonFile, parseJsonText, writeTextFile } from './util/json-file.js';
+export * from './evaluate/index.js';
 export * from './search/index.js';
 export * from './store/index.js';
+export * from './wiring/index.js';
 export * from './bench/index.js';

@@ -1,8 +1,4 @@
-/** The Workflow Optimizer (DESIGN.md, "Search"): evaluation, feedback, optimizers, MCTS and beam search, memo, budgets. */
-export { evaluateWorkflow, type EvaluateOptions, type RecordEvaluation, type WorkflowEvaluation } from './evaluate.js';
-export { buildFeedback, type FeedbackOptions } from './feedback.js';
-export type * from './feedback-types.js';
-export { alignCalls, predictedCallNodes, type CallAlignment } from './align-calls.js';
+/** The Workflow Optimizer (DESIGN.md, "Search"): optimizers, MCTS and beam search, memo, budgets (evaluation and feedback are in `evaluate/`). */
 export type { Optimizer, Proposal, ProposeInput } from './optimizers/types.js';
 export { OptimizerError } from './optimizers/optimizer-error.js';
 export { createRuleBasedOptimizer, RULE_BASED_LABEL } from './optimizers/rule-based.js';
@@ -18,4 +14,4 @@ export { createSearchMemo, type MemoSavings, type SearchMemo } from './memo.js';
 export { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
 export { minedG0, plainSkeleton, llmOnlySkeleton, type SearchStart } from './variants.js';
 export { writeSearchArtifacts, searchDocument, type SearchDocument, type CandidateSummary } from './artifacts.js';
-export { prepareSearch, type SearchConfig, type PreparedSearch } from './prepare-search.js';
+

@@ -7,7 +7,7 @@ import { importTraject } from '../records/import/traject.js';
 import { splitRecords } from '../records/split.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { createReplayTools } from '../tools/replay-tools.js';
-import { evaluateWorkflow } from './evaluate.js';
+import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo } from './memo.js';
 import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
 import { runSearch } from './run-search.js';

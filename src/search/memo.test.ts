@@ -6,7 +6,7 @@ import type { ExecutionPolicy } from '../policies/types.js';
 import { createScriptedPolicy } from '../runtime/scripted-policy.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
-import { evaluateWorkflow } from './evaluate.js';
+import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo } from './memo.js';
 
 const w1: Workflow = {

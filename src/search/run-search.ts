@@ -2,7 +2,7 @@ import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
-import { evaluateWorkflow } from './evaluate.js';
+import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';

@@ -1,7 +1,7 @@
 import type { EditPlan } from '../graph/edits/edit-schema.js';
 import type { Workflow } from '../graph/schema.js';
 import type { CandidateRow } from '../store/types.js';
-import type { Feedback } from './feedback-types.js';
+import type { Feedback } from '../evaluate/feedback-types.js';
 
 /**
  * The search tree (DESIGN.md, "Search"): every candidate of a run with its statistics. A candidate

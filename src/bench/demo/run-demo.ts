@@ -1,18 +1,18 @@
 import { join, relative } from 'node:path';
 import type { Workflow } from '../../graph/schema.js';
 import { toMermaid } from '../../graph/to-mermaid.js';
-import { createRateLimiter } from '../../llm/rate-limiter.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { bestWithProvenance, writeSearchArtifacts } from '../../search/artifacts.js';
 import { clip } from '../../util/clip.js';
 import { writeTextFile } from '../../util/json-file.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
-import { benchJudge, benchOptimizer, benchReact, chosenModel } from '../experiments/bench-models.js';
+import { reactAgent } from '../baselines/react/react-agent.js';
 import { prepareDomain } from '../experiments/domain-env.js';
 import { measureApproach, type Subject } from '../experiments/measure.js';
 import { runVariant } from '../experiments/search-variants.js';
 import { fixed, table } from '../report/markdown.js';
 import { freshDemoFolder, shortenTree } from './demo-folder.js';
+import { createModelWiring } from '../../wiring/wire-models.js';
 
 /**
  * The one-command demo (issue #8; the README's first command): on a fresh clone with no model and
@@ -55,17 +55,18 @@ export interface DemoResult {
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const vars = o.env ?? process.env;
-  const model = chosenModel(o.model, vars);
+  // One rate limiter, sized by --concurrency, for every model request of the demo.
+  const wiring = createModelWiring({ limits: { concurrency: o.concurrency }, env: vars });
+  const model = wiring.chosen(o.model);
   const offline = model === 'offline';
-  const limiter = createRateLimiter({ concurrency: o.concurrency });
   const dir = freshDemoFolder(o.root, o.now);
   const say = o.log;
   say(`FlowScout demo — ${offline ? 'OFFLINE: no model is configured, so the offline policy, the lexical judge and the rule-based optimizer run (no network needed)' : `model ${model}`}.`);
 
-  const env = await prepareDomain('Travel', { seed: o.seed, maxTest: Number.MAX_SAFE_INTEGER, model, client: { limiter }, env: vars, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
+  const env = await prepareDomain('Travel', { seed: o.seed, maxTest: Number.MAX_SAFE_INTEGER, model, wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
   try {
-    const judge = await benchJudge(undefined, model, limiter, vars);
-    const optimizer = await benchOptimizer(model, limiter, vars);
+    const judge = await wiring.judge(model);
+    const optimizer = (await wiring.optimizer(model)).optimizer;
     const calls = env.records.reduce((s, r) => s + r.calls.length, 0);
     say(`\n1. Imported ${env.imported} TRAJECT-Bench Travel records${env.records.length < env.imported ? ` and took a seeded sample of ${env.records.length}` : ''}, with ${calls} real tool calls over ${env.descriptors.length} tools (bundled in data/traject-bench/, MIT licence).`);
     say(`   Split 5:2:3 (seed ${o.seed}): D_opt ${env.split.opt.length} to mine and search on, D_val ${env.split.val.length} to pick the best, D_test ${env.split.test.length} to measure.`);
@@ -94,7 +95,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     const subjects: Subject[] = [
       { id: 'flowscout', label: `FlowScout${tag}`, tcDefined: true, kind: 'workflow', workflow: best },
       { id: 'nomcts', label: `G0 / NoMCTS${tag}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
-      { id: 'react', label: `ReAct${tag}`, tcDefined: true, kind: 'agent', agent: await benchReact(env, model, limiter, vars) },
+      { id: 'react', label: `ReAct${tag}`, tcDefined: true, kind: 'agent', agent: await reactAgent(env, model, wiring) },
       { id: 'pm4py', label: `PM4Py-style${tag}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) },
     ];
     const rows: DemoRow[] = [];

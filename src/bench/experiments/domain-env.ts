@@ -1,11 +1,8 @@
 import { FlowScoutError } from '../../errors/index.js';
 import type { LlmClient } from '../../llm/client.js';
-import type { Budget } from '../../llm/budget.js';
-import type { RateLimiter } from '../../llm/rate-limiter.js';
 import { discoverProcessTree } from '../../mining/inductive/discover.js';
 import { eventLogFromRecords } from '../../mining/event-log/from-records.js';
 import type { ProcessTree } from '../../mining/process-tree/schema.js';
-import { resolvePolicy, type ResolvedPolicy } from '../../policies/resolve-policy.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../../records/bundled.js';
 import { importTraject } from '../../records/import/traject.js';
 import type { TaskRecord } from '../../records/schema.js';
@@ -14,6 +11,8 @@ import { createRandom } from '../../util/random.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createReplayTools } from '../../tools/replay-tools.js';
 import type { ToolDescriptor, ToolRegistry } from '../../tools/types.js';
+import type { ResolvedPolicy } from '../../wiring/resolve-models.js';
+import type { ModelWiring } from '../../wiring/wire-models.js';
 
 /**
  * One benchmark domain, ready to run (issue #8, "Experiments"): the bundled TRAJECT-Bench records
@@ -48,8 +47,8 @@ export interface DomainEnvOptions {
   maxTest: number;
   maxRecords?: number;
   model: string;
-  client: { limiter: RateLimiter; budget?: Budget };
-  env?: Record<string, string | undefined>;
+  /** The run's model wiring (its one limiter and budget serve the policy). */
+  wiring: ModelWiring;
 }
 
 /** Why a domain cannot be run, or undefined when it can. */
@@ -88,7 +87,7 @@ export async function prepareDomain(domain: string, opts: DomainEnvOptions): Pro
   const records = opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
   const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by: 'record' });
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
-  const policy = await resolvePolicy(opts.model, { tools: imported.tools, records: split.opt, client: opts.client, ...(opts.env ? { env: opts.env } : {}) });
+  const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
   return { domain: paths.domain, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, policy, tree };
 }

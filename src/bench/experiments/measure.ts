@@ -4,7 +4,7 @@ import { coefficientOfVariation } from '../../metrics/stability.js';
 import type { Judge } from '../../metrics/types.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { evaluateWorkflow } from '../../search/evaluate.js';
+import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { mapLimit } from '../../util/map-limit.js';
 import type { Agent } from '../baselines/agent.js';

@@ -1,6 +1,5 @@
-import { createRateLimiter } from '../../llm/rate-limiter.js';
 import { codeVersion } from './code-version.js';
-import { benchJudge, benchOptimizer, chosenModel } from './bench-models.js';
+import { createModelWiring } from '../../wiring/wire-models.js';
 import { unavailableReason } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
 import { runDomain } from './run-domain.js';
@@ -31,11 +30,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const started = now();
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
-  const model = chosenModel(opts.model, env);
-  const models = (opts.models ?? []).map((m) => chosenModel(m, env));
-  const limiter = createRateLimiter({ concurrency: opts.concurrency });
-  const judge = await benchJudge(opts.judgeModel, model, limiter, env);
-  const optimizer = await benchOptimizer(model, limiter, env);
+  // One rate limiter, sized by --concurrency, for every model request of the run.
+  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env });
+  const model = wiring.chosen(opts.model);
+  const models = (opts.models ?? []).map((m) => wiring.chosen(m));
+  const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
+  const optimizer = (await wiring.optimizer(model)).optimizer;
   const settings: BenchSettings = {
     domains: opts.domains,
     seed: opts.seed,
@@ -75,8 +75,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ablation: domain.toLowerCase() === opts.ablationDomain.toLowerCase(),
       judge: judge.judge,
       optimizer,
-      limiter,
-      env,
+      wiring,
       log,
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),

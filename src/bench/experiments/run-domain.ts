@@ -1,11 +1,10 @@
 import type { Judge } from '../../metrics/types.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
-import type { RateLimiter } from '../../llm/rate-limiter.js';
-import { resolvePolicy } from '../../policies/resolve-policy.js';
 import type { IterationRow } from '../../search/search-context.js';
 import type { Optimizer } from '../../search/optimizers/types.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
-import { benchReact } from './bench-models.js';
+import { reactAgent } from '../baselines/react/react-agent.js';
+import type { ModelWiring } from '../../wiring/wire-models.js';
 import { prepareDomain } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';
 import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
@@ -33,8 +32,8 @@ export interface DomainRunOptions {
   ablation: boolean;
   judge: Judge;
   optimizer: Optimizer;
-  limiter: RateLimiter;
-  env: Record<string, string | undefined>;
+  /** The run's model wiring: one rate limiter for every model request (policies, judge, optimizer, ReAct). */
+  wiring: ModelWiring;
   log: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -48,7 +47,7 @@ export interface DomainRun {
 }
 
 export async function runDomain(domain: string, o: DomainRunOptions): Promise<DomainRun> {
-  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, client: { limiter: o.limiter }, env: o.env, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
+  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
   const tag = `[${env.domain}]`;
   try {
     o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
@@ -68,7 +67,7 @@ export async function runDomain(domain: string, o: DomainRunOptions): Promise<Do
       { id: 'flowscout', label: `FlowScout${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.best.workflow! },
       { id: 'nomcts', label: `NoMCTS (G0)${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
       { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) },
-      { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await benchReact(env, o.model, o.limiter, o.env) },
+      { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await reactAgent(env, o.model, o.wiring) },
       { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: runs.get('llm-only')!.result.best.workflow! },
     ];
     if (o.ablation) {
@@ -89,7 +88,7 @@ export async function runDomain(domain: string, o: DomainRunOptions): Promise<Do
       backbone.push({ domain: env.domain, model: o.model, policy: env.policy.label, tc: f.tc ?? 0, es: f.es });
     }
     for (const m of o.models) {
-      const p = await resolvePolicy(m, { tools: env.descriptors, records: env.split.opt, client: { limiter: o.limiter }, env: o.env });
+      const p = await o.wiring.policy(m, { tools: env.descriptors, records: env.split.opt });
       const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.policy, runs: 1 });
       backbone.push({ domain: env.domain, model: p.spec, policy: p.label, tc: a.tc ?? 0, es: a.es });
       o.log(`${tag} backbone ${p.spec}: TC ${(a.tc ?? 0).toFixed(3)} ES ${a.es.toFixed(3)}`);

@@ -3,14 +3,15 @@ import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
-import { resolvePolicy } from '../../policies/resolve-policy.js';
 import { addUsage, type Usage } from '../../policies/types.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { evaluateWorkflow, type WorkflowEvaluation } from '../../search/evaluate.js';
+import { evaluateWorkflow } from '../../evaluate/evaluate.js';
+import type { WorkflowEvaluation } from '../../evaluate/types.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolStats } from '../../tools/types.js';
 import { readJsonFile } from '../../util/json-file.js';
+import type { ModelWiring } from '../../wiring/wire-models.js';
 
 /**
  * The workflow mode of `flowscout eval`: runs a workflow on every record's query over the tools of a
@@ -26,6 +27,8 @@ export interface WorkflowEvalOptions {
   records: readonly TaskRecord[];
   toolsFile: string;
   model?: string;
+  /** The command's model wiring (its one rate limiter bounds the policy's requests). */
+  models: ModelWiring;
   judge: Judge;
   repeat: number;
   concurrency: number;
@@ -61,7 +64,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
   try {
     const tools = registry.list();
     const workflow = assertValidWorkflow(raw, tools, opts.workflowFile);
-    const resolved = await resolvePolicy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
+    const resolved = await opts.models.policy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
     const judge = meterJudge(opts.judge);
     const runs: WorkflowEvaluation[] = [];
     for (let run = 0; run < opts.repeat; run++) {

@@ -4,7 +4,7 @@ import { formatEvalReport } from '../../metrics/format-report.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
 import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
 import type { ParamSchema } from '../../records/canonical-args.js';
-import { resolveJudge } from '../../policies/resolve-policy.js';
+import { createModelWiring } from '../../wiring/wire-models.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
@@ -54,7 +54,9 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       if (recordsRead.records.length === 0) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${opts.records}`, hint: 'Pass a records JSONL file with at least one record.', location: { file: opts.records } });
       }
-      const { judge } = await resolveJudge(opts.judgeModel ?? 'offline');
+      // One rate limiter, sized by --concurrency, for every model request (the policy's and the judge's).
+      const models = createModelWiring({ limits: { concurrency } });
+      const { judge } = await models.judge(opts.judgeModel ?? 'offline');
       const problems = [...recordsRead.problems];
       const skipped: Record<string, number> = { records: recordsRead.skipped };
       let extra: Record<string, unknown> = {};
@@ -64,7 +66,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       if (workflowFile !== undefined) {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
-        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, judge, repeat, concurrency, learnFrom: opts.learnFrom, skipInvalid: opts.skipInvalid });
+        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, skipInvalid: opts.skipInvalid });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
         title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}`;

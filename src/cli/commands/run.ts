@@ -5,7 +5,6 @@ import { assertValidWorkflow } from '../../graph/validate.js';
 import { createBudget } from '../../llm/budget.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
-import { resolvePolicy } from '../../policies/resolve-policy.js';
 import { stableStringify } from '../../records/canonical-args.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
@@ -14,6 +13,7 @@ import type { Trace } from '../../runtime/trace.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
+import { createModelWiring } from '../../wiring/wire-models.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './index.js';
@@ -80,7 +80,9 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
           ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
           ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
         });
-        const resolved = await resolvePolicy(spec, { tools, client: { budget }, ...(learned ? { records: learned } : {}) });
+        // One rate limiter, sized by --concurrency (default 4), for the policy's and the simulator's requests.
+        const models = createModelWiring({ budget, limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 } });
+        const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         let trace: Trace;
         try {

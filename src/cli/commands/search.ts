@@ -5,7 +5,7 @@ import { parseSplitRatio } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
-import { prepareSearch, searchSettings, type SearchConfig } from '../../search/prepare-search.js';
+import { prepareSearch, searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { ExitWith, type CliIO } from '../output.js';

@@ -4,7 +4,7 @@ import type { Workflow } from '../../graph/schema.js';
 import { createLlmClient } from '../../llm/client.js';
 import { resolveModel } from '../../llm/resolve-model.js';
 import { createRandom } from '../../util/random.js';
-import type { Feedback } from '../feedback-types.js';
+import type { Feedback } from '../../evaluate/feedback-types.js';
 import { noToolNodes } from '../search-context.js';
 import { createLlmOptimizer } from './llm-optimizer.js';
 import { OptimizerError } from './optimizer-error.js';

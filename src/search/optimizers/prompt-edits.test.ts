@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PROMPT_TEMPLATES, synthesizeDirectivesIn, synthesizeVariantOf, synthesizeVariantPrompt } from '../../graph/prompt-templates.js';
 import type { Workflow } from '../../graph/schema.js';
 import { createRandom } from '../../util/random.js';
-import type { Feedback, LowAnswersPattern } from '../feedback-types.js';
+import type { Feedback, LowAnswersPattern } from '../../evaluate/feedback-types.js';
 import { optimizerPrompt } from './llm-optimizer-prompt.js';
 import { synthesizerEdits } from './prompt-edits.js';
 import { createRuleBasedOptimizer } from './rule-based.js';

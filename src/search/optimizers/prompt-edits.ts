@@ -13,7 +13,7 @@ import {
 } from '../../graph/prompt-templates.js';
 import type { LlmNode, Workflow } from '../../graph/schema.js';
 import type { EsDimension } from '../../metrics/types.js';
-import type { LowAnswersPattern } from '../feedback-types.js';
+import type { LowAnswersPattern } from '../../evaluate/feedback-types.js';
 
 /**
  * Synthesizer prompt edits of the rule-based optimizer (issue #7: "low answer scores with a correct

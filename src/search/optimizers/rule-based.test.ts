@@ -3,7 +3,7 @@ import { workflowHash } from '../../graph/hash.js';
 import type { Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../tools/types.js';
 import { createRandom } from '../../util/random.js';
-import type { Feedback, FeedbackPattern } from '../feedback-types.js';
+import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { createRuleBasedOptimizer } from './rule-based.js';
 import { ruleEdits } from './rule-edits.js';
 

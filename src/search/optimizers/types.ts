@@ -3,7 +3,7 @@ import type { Workflow } from '../../graph/schema.js';
 import type { Usage } from '../../policies/types.js';
 import type { ToolDescriptor } from '../../tools/types.js';
 import type { Random } from '../../util/random.js';
-import type { Feedback } from '../feedback-types.js';
+import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
  * The optimizer contract (DESIGN.md, "Search: expand — the optimizer reads the node's cached

@@ -2,17 +2,15 @@ import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
-import { schemasFromTools, scorePredictions, type EsDims } from '../metrics/score.js';
-import type { TcResult } from '../metrics/tool-call-lcs.js';
-import type { Judge } from '../metrics/types.js';
-import type { ParamSchema } from '../records/canonical-args.js';
+import { schemasFromTools, scorePredictions } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ExecutionPolicy, Usage } from '../policies/types.js';
 import { executeWorkflow } from '../runtime/execute.js';
-import type { NodeMemo } from '../runtime/memo.js';
 import type { Trace } from '../runtime/trace.js';
-import type { ToolRegistry } from '../tools/types.js';
-import { buildFeedback, type Feedback, type FeedbackOptions } from './feedback.js';
+import { buildFeedback } from './feedback.js';
+import type { EvaluateOptions, RecordEvaluation, WorkflowEvaluation } from './types.js';
+
+export type { EvaluateOptions, RecordEvaluation, WorkflowEvaluation } from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
 /**
@@ -26,54 +24,6 @@ import { mapLimit } from '../util/map-limit.js';
  * as an empty trace and its error is kept. An invalid workflow throws INVALID_WORKFLOW before any
  * record runs. Cancellation (the signal) throws ABORTED.
  */
-
-/** Who runs and scores the records, and how. */
-export interface EvaluateOptions {
-  policy: ExecutionPolicy;
-  tools: ToolRegistry;
-  judge: Judge;
-  /** Records run at once (default 4). */
-  concurrency?: number;
-  /** Nodes of one run at once (the runtime's bound; default the runtime's). */
-  nodeConcurrency?: number;
-  memo?: NodeMemo;
-  signal?: AbortSignal;
-  /** Parameter schemas for TC (default: from the registry's descriptors). */
-  schemas?: Readonly<Record<string, ParamSchema | undefined>>;
-  /** Build optimizer feedback (default true); `false` for selection-only sets such as D_val. */
-  feedback?: boolean | FeedbackOptions;
-}
-
-/** One record's result. */
-export interface RecordEvaluation {
-  id: string;
-  tc: number;
-  es: number;
-  dims: EsDims;
-  detail: TcResult;
-  trace: Trace;
-  rationale?: string;
-  judgeError?: string;
-  /** Set when the run itself threw (scored as an empty trace). */
-  error?: string;
-}
-
-/** A workflow's scores on a record set, per record and overall. */
-export interface WorkflowEvaluation {
-  /** R = (TC + ES) / 2. */
-  reward: number;
-  tc: number;
-  es: number;
-  dims: EsDims;
-  perRecord: RecordEvaluation[];
-  feedback?: Feedback;
-  /** Work done (cached nodes did none). */
-  totals: { llmCalls: number; toolCalls: number; nodes: number; cachedNodes: number };
-  /** Model usage of the runs and the judge. */
-  usage: Usage;
-  judge: string;
-  policy: string;
-}
 
 /** Runs and scores `workflow` on every record (see the module comment). */
 export async function evaluateWorkflow(workflow: Workflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {

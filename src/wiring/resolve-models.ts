@@ -6,16 +6,26 @@ import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
 import { resolveModel } from '../llm/resolve-model.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../tools/types.js';
-import { createLlmPolicy } from './llm-policy.js';
-import { createOfflinePolicy } from './offline/offline-policy.js';
-import type { ExecutionPolicy } from './types.js';
+import { createLlmPolicy } from '../policies/llm-policy.js';
+import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
+import type { ExecutionPolicy } from '../policies/types.js';
+import { createLlmOptimizer } from '../search/optimizers/llm-optimizer.js';
+import { createRuleBasedOptimizer } from '../search/optimizers/rule-based.js';
+import type { Optimizer } from '../search/optimizers/types.js';
 
 /**
- * One place that turns a model string (a flag, `FLOWSCOUT_MODEL`, or nothing) into who decides
- * (DESIGN.md, "Who decides at each node"): `offline` — the default when no model is configured —
- * gives the offline policy and the offline lexical judge; any other model string gives the LLM
- * policy / LLM judge through the registry and a client. The returned label is what output shows.
+ * Turning one model string (a flag, `FLOWSCOUT_MODEL`, or nothing) into who decides (DESIGN.md,
+ * "Who decides at each node"): `offline` — the default when no model is configured — gives the
+ * offline policy, the offline lexical judge and the rule-based optimizer; any other model string
+ * gives the LLM policy / LLM judge / LLM optimizer through the registry and a client. The returned
+ * label is what output shows. `wire-models.ts` calls these with one shared limiter and budget.
  */
+
+/** `undefined`/empty → `FLOWSCOUT_MODEL` or `offline`; a string naming the offline provider → `offline`. */
+export function chosenModel(spec: string | undefined, env: Record<string, string | undefined> = process.env): string {
+  const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
+  return parseModelSpec(chosen).provider === 'offline' ? 'offline' : chosen;
+}
 
 /** Options of the client made for an LLM policy or judge (limiter, budget, prices, timeouts, …). */
 export type ClientOptions = Omit<LlmClientOptions, 'model' | 'spec' | 'env'>;
@@ -75,4 +85,30 @@ export async function resolveJudge(spec: string | undefined, options: ResolveJud
   const client = createLlmClient({ ...options.client, model, env });
   const judge = createLlmJudge({ client, spec: model.spec });
   return { judge, spec: model.spec, label: judge.label, client };
+}
+
+export interface ResolveOptimizerOptions {
+  client?: ClientOptions;
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedOptimizer {
+  optimizer: Optimizer;
+  spec: string;
+  label: string;
+  client?: LlmClient;
+}
+
+/** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the rule-based optimizer; else the LLM optimizer. */
+export async function resolveOptimizer(spec: string | undefined, options: ResolveOptimizerOptions = {}): Promise<ResolvedOptimizer> {
+  const env = options.env ?? process.env;
+  const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
+  if (parseModelSpec(chosen).provider === 'offline') {
+    const optimizer = createRuleBasedOptimizer();
+    return { optimizer, spec: 'offline', label: optimizer.label };
+  }
+  const model = await resolveModel(chosen, { env });
+  const client = createLlmClient({ ...options.client, model, env });
+  const optimizer = createLlmOptimizer({ client, spec: model.spec });
+  return { optimizer, spec: model.spec, label: optimizer.label, client };
 }

@@ -2,7 +2,7 @@ import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { CallAlignment } from './align-calls.js';
-import type { RecordEvaluation } from './evaluate.js';
+import type { RecordEvaluation } from './types.js';
 import type { Count, FeedbackPattern } from './feedback-types.js';
 
 /**

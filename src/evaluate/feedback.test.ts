@@ -4,7 +4,7 @@ import { toolCallCorrectness } from '../metrics/tool-call-lcs.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
 import { alignCalls } from './align-calls.js';
-import type { RecordEvaluation } from './evaluate.js';
+import type { RecordEvaluation } from './types.js';
 import { buildFeedback } from './feedback.js';
 
 const workflow: Workflow = {

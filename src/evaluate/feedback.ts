@@ -2,14 +2,14 @@ import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
 import type { TaskRecord } from '../records/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
 import { alignCalls, type CallAlignment } from './align-calls.js';
 import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, unseenValues, wrongArgs, wrongTools } from './feedback-calls.js';
-import type { RecordEvaluation } from './evaluate.js';
+import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
 
 export type * from './feedback-types.js';
+export type { FeedbackOptions } from './types.js';
 
 /**
  * Builds a candidate's feedback from its evaluation (DESIGN.md, "Search"): per record, the
@@ -20,15 +20,6 @@ export type * from './feedback-types.js';
  * wrong in 7 calls of Z: got 'Apple', expected 'AAPL'"), ranked by evidence (records showing it),
  * and condensed to a character budget for prompts.
  */
-
-/** What the feedback is built with. */
-export interface FeedbackOptions {
-  tools?: readonly ToolDescriptor[];
-  /** Character budget of `text` (default 4000). */
-  maxChars?: number;
-  /** Lowest-scoring answers kept (default 3). */
-  worst?: number;
-}
 
 /** Builds the feedback of one evaluation (see the module comment). */
 export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {

@@ -2,24 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
-import { createLlmClient, type LlmClient } from '../llm/client.js';
-import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
-import { createRateLimiter } from '../llm/rate-limiter.js';
-import { resolveModel } from '../llm/resolve-model.js';
-import { resolveJudge, resolvePolicy } from '../policies/resolve-policy.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { parseSplitRatio, splitRecords } from '../records/split.js';
 import type { Store } from '../store/open-store.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../tools/types.js';
-import { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
-import { createLlmOptimizer } from './optimizers/llm-optimizer.js';
-import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
-import type { Optimizer } from './optimizers/types.js';
-import type { SearchLabels } from './format-search.js';
-import type { RunSearchInput } from './run-search.js';
-import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from './search-context.js';
-import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from './variants.js';
+import { createBudgetWatch } from '../search/budget-watch.js';
+import type { SearchLabels } from '../search/format-search.js';
+import type { RunSearchInput } from '../search/run-search.js';
+import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
+import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
+import { wireModels } from './wire-models.js';
 
 /**
  * Turns the settings of `flowscout search` (or of a stored run, for `--resume`) into a ready search:
@@ -92,13 +85,20 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
   });
   const tools: ToolRegistry = await loadToolConfig(config.tools);
   try {
-    const limiter = createRateLimiter({ concurrency: config.settings.concurrency });
-    const client = { budget: budget.budget, limiter };
-    const policy = await resolvePolicy(config.model, { tools: tools.list(), records: splits.opt, client, env });
-    const judge = await resolveJudge(config.judgeModel ?? config.model, { client, env });
-    const optimizer = await resolveOptimizer(config.optimizerModel ?? config.model, { budget, limiter, env });
+    const models = await wireModels({
+      ...(config.model !== undefined ? { model: config.model } : {}),
+      ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
+      ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
+      budget: budget.budget,
+      limits: { concurrency: config.settings.concurrency },
+      env,
+      tools: tools.list(),
+      records: splits.opt,
+    });
+    const { policy, judge } = models;
+    const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
-    const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: policy.policy.kind !== 'llm' && judge.judge.kind === 'offline' && optimizer.kind === 'offline' };
+    const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     if (!stored) {
       store.createRun({
         id: runId,
@@ -145,14 +145,6 @@ function startWorkflow(start: SearchStart, opt: Parameters<typeof minedG0>[0], t
   if (start === 'plain') return plainSkeleton(tools.list());
   if (start === 'llm-only') return llmOnlySkeleton();
   return minedG0(opt, tools.list());
-}
-
-async function resolveOptimizer(spec: string | undefined, deps: { budget: BudgetWatch; limiter: ReturnType<typeof createRateLimiter>; env: Record<string, string | undefined> }): Promise<Optimizer> {
-  const chosen = (spec?.trim() || defaultModelSpec(deps.env)).trim();
-  if (parseModelSpec(chosen).provider === 'offline') return createRuleBasedOptimizer();
-  const model = await resolveModel(chosen, { env: deps.env });
-  const client: LlmClient = createLlmClient({ model, env: deps.env, budget: deps.budget.budget, limiter: deps.limiter });
-  return createLlmOptimizer({ client, spec: model.spec });
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

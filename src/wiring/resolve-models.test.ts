@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test/support/llm-server.js';
 import { createBudget } from '../llm/budget.js';
-import { resolveJudge, resolvePolicy } from './resolve-policy.js';
+import { resolveJudge, resolvePolicy } from './resolve-models.js';
 import { rejection as errorOf } from '../../test/support/rejection.js';
 
 const TOOLS = [{ name: 'lookup', description: 'Look something up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];

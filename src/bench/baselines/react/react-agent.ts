@@ -1,0 +1,14 @@
+import type { DomainEnv } from '../../experiments/domain-env.js';
+import type { ModelWiring } from '../../../wiring/wire-models.js';
+import type { Agent } from '../agent.js';
+import { createLlmReact } from './react-llm.js';
+import { createOfflineReact } from './react-offline.js';
+
+/**
+ * ReAct over a benchmark domain's tools: the AI SDK tool loop over `model` (through the run's one
+ * rate limiter), or the clause-by-clause loop offline.
+ */
+export async function reactAgent(env: DomainEnv, model: string, wiring: ModelWiring): Promise<Agent> {
+  if (model === 'offline') return createOfflineReact({ tools: env.tools, policy: env.policy.policy, opt: env.split.opt });
+  return createLlmReact({ model: await wiring.languageModel(model), tools: env.tools, limiter: wiring.limiter });
+}

@@ -1,0 +1,74 @@
+import type { EsDims } from '../metrics/score.js';
+import type { TcResult } from '../metrics/tool-call-lcs.js';
+import type { Judge } from '../metrics/types.js';
+import type { ParamSchema } from '../records/canonical-args.js';
+import type { Usage } from '../policies/types.js';
+import type { NodeMemo } from '../runtime/memo.js';
+import type { Trace } from '../runtime/trace.js';
+import type { ExecutionPolicy } from '../policies/types.js';
+import type { ToolDescriptor, ToolRegistry } from '../tools/types.js';
+import type { Feedback } from './feedback-types.js';
+
+/**
+ * The result types of an evaluation, at the bottom of `evaluate/` so that the evaluation
+ * (`evaluate.ts`), the feedback built from it (`feedback*.ts`) and their readers (search, bench,
+ * CLI) all import them from here and none imports another's module for a type.
+ */
+
+/** What the feedback is built with. */
+export interface FeedbackOptions {
+  tools?: readonly ToolDescriptor[];
+  /** Character budget of `text` (default 4000). */
+  maxChars?: number;
+  /** Lowest-scoring answers kept (default 3). */
+  worst?: number;
+}
+
+/** Who runs and scores the records, and how. */
+export interface EvaluateOptions {
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  judge: Judge;
+  /** Records run at once (default 4). */
+  concurrency?: number;
+  /** Nodes of one run at once (the runtime's bound; default the runtime's). */
+  nodeConcurrency?: number;
+  memo?: NodeMemo;
+  signal?: AbortSignal;
+  /** Parameter schemas for TC (default: from the registry's descriptors). */
+  schemas?: Readonly<Record<string, ParamSchema | undefined>>;
+  /** Build optimizer feedback (default true); `false` for selection-only sets such as D_val. */
+  feedback?: boolean | FeedbackOptions;
+}
+
+/** One record's result. */
+export interface RecordEvaluation {
+  id: string;
+  tc: number;
+  es: number;
+  dims: EsDims;
+  detail: TcResult;
+  trace: Trace;
+  rationale?: string;
+  judgeError?: string;
+  /** Set when the run itself threw (scored as an empty trace). */
+  error?: string;
+}
+
+/** A workflow's scores on a record set, per record and overall. */
+export interface WorkflowEvaluation {
+  /** R = (TC + ES) / 2. */
+  reward: number;
+  tc: number;
+  es: number;
+  dims: EsDims;
+  perRecord: RecordEvaluation[];
+  feedback?: Feedback;
+  /** Work done (cached nodes did none). */
+  totals: { llmCalls: number; toolCalls: number; nodes: number; cachedNodes: number };
+  /** Model usage of the runs and the judge. */
+  usage: Usage;
+  judge: string;
+  policy: string;
+}
+

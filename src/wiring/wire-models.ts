@@ -1,0 +1,95 @@
+import type { Budget } from '../llm/budget.js';
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../llm/rate-limiter.js';
+import { resolveModel, type ResolvedModel } from '../llm/resolve-model.js';
+import type { TaskRecord } from '../records/schema.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import {
+  chosenModel,
+  resolveJudge,
+  resolveOptimizer,
+  resolvePolicy,
+  type ClientOptions,
+  type ResolvedJudge,
+  type ResolvedOptimizer,
+  type ResolvedPolicy,
+} from './resolve-models.js';
+
+/**
+ * The one place where model strings become who decides, for every command (`run`, `eval`,
+ * `search`, `bench`, `demo`) and the benchmarks: `{ model, judgeModel, optimizerModel, budget,
+ * limits, env }` → the policy, the judge, the optimizer, the client options they share and ONE rate
+ * limiter, sized by the command's `--concurrency`, that bounds every model request of the command
+ * (policy, judge, optimizer, tool simulator, ReAct baseline alike). Without a model everything is
+ * offline (offline policy, lexical judge, rule-based optimizer) and no client is made.
+ */
+
+/** What a command knows about its models before it runs. */
+export interface ModelSettings {
+  /** Who decides at the nodes; `undefined` → `FLOWSCOUT_MODEL` or `offline`. */
+  model?: string;
+  /** The ES judge (default: `model`). */
+  judgeModel?: string;
+  /** The optimizer (default: `model`). */
+  optimizerModel?: string;
+  /** One budget every model client spends from. */
+  budget?: Budget;
+  /** The shared rate limiter's limits (`concurrency`: model requests in flight; default 4). */
+  limits?: RateLimiterOptions;
+  /** A limiter to share instead of making one from `limits`. */
+  limiter?: RateLimiter;
+  env?: Record<string, string | undefined>;
+}
+
+/** The shared pieces: the limiter, the client options every client is made with, and resolvers that use them. */
+export interface ModelWiring {
+  env: Record<string, string | undefined>;
+  /** The one rate limiter of the command. */
+  limiter: RateLimiter;
+  /** What every client of the command is made with (the limiter, the budget). */
+  client: ClientOptions;
+  /** `chosenModel` under this wiring's environment. */
+  chosen(spec: string | undefined): string;
+  policy(spec: string | undefined, opts: { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<ResolvedPolicy>;
+  judge(spec: string | undefined): Promise<ResolvedJudge>;
+  optimizer(spec: string | undefined): Promise<ResolvedOptimizer>;
+  /** A model string resolved to an AI SDK model (for agents that drive the model themselves, e.g. ReAct). */
+  languageModel(spec: string): Promise<ResolvedModel>;
+}
+
+/** The shared limiter and client options of one command (see the module comment). */
+export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judgeModel' | 'optimizerModel'> = {}): ModelWiring {
+  const env = settings.env ?? process.env;
+  const limiter = settings.limiter ?? createRateLimiter(settings.limits ?? {});
+  const client: ClientOptions = { limiter, ...(settings.budget ? { budget: settings.budget } : {}) };
+  return {
+    env,
+    limiter,
+    client,
+    chosen: (spec) => chosenModel(spec, env),
+    policy: (spec, opts) => resolvePolicy(spec, { tools: opts.tools, ...(opts.records ? { records: opts.records } : {}), client, env }),
+    judge: (spec) => resolveJudge(spec, { client, env }),
+    optimizer: (spec) => resolveOptimizer(spec, { client, env }),
+    languageModel: (spec) => resolveModel(spec, { env }),
+  };
+}
+
+/** Everything a command that runs, scores and searches needs. */
+export interface WiredModels {
+  wiring: ModelWiring;
+  limiter: RateLimiter;
+  policy: ResolvedPolicy;
+  judge: ResolvedJudge;
+  optimizer: ResolvedOptimizer;
+  /** True when nothing of the three calls a model. */
+  offline: boolean;
+}
+
+/** Resolves the policy (over `tools`, learning from `records` offline), the judge and the optimizer with one shared limiter. */
+export async function wireModels(settings: ModelSettings & { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<WiredModels> {
+  const wiring = createModelWiring(settings);
+  const policy = await wiring.policy(settings.model, { tools: settings.tools, ...(settings.records ? { records: settings.records } : {}) });
+  const judge = await wiring.judge(settings.judgeModel ?? settings.model);
+  const optimizer = await wiring.optimizer(settings.optimizerModel ?? settings.model);
+  const offline = policy.policy.kind !== 'llm' && judge.judge.kind === 'offline' && optimizer.optimizer.kind === 'offline';
+  return { wiring, limiter: wiring.limiter, policy, judge, optimizer, offline };
+}
