@@ -1,7 +1,7 @@
 import { clip } from '../util/clip.js';
 import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS } from '../metrics/types.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import type { Feedback } from './feedback-types.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { EsDims } from '../metrics/score.js';
 import type { TcResult } from '../metrics/tool-call-lcs.js';
 import type { Judge } from '../metrics/types.js';
-import type { ParamSchema } from '../records/canonical-args.js';
-import type { Usage } from '../policies/types.js';
+import type { ParamSchema } from '../contracts/canonical-args.js';
+import type { Usage } from '../llm/usage.js';
 import type { NodeMemo } from '../runtime/memo.js';
 import type { Trace } from '../runtime/trace.js';
 import type { ExecutionPolicy } from '../policies/types.js';
-import type { ToolDescriptor, ToolRegistry } from '../tools/types.js';
+import type { ToolDescriptor, ToolRegistry } from '../contracts/tools.js';
 import type { Feedback } from './feedback-types.js';
 
 /**

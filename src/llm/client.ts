@@ -1,6 +1,6 @@
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type FlexibleSchema, type LanguageModel } from 'ai';
 import { FlowScoutError } from '../errors/index.js';
-import type { Usage } from '../policies/types.js';
+import type { Usage } from './usage.js';
 import { InvalidModelOutputError } from './llm-errors.js';
 import { extractLogprobs, logprobProviderOptions, type TokenLogprob } from './logprobs.js';
 import { createModelRequester, emptyCounters, firstLine, type RequestCounters, type RequestOptions } from './model-request.js';

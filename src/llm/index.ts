@@ -15,6 +15,7 @@ export { InvalidModelOutputError, isInvalidModelOutput } from './llm-errors.js';
 export { BudgetExceededError, createBudget, type Budget, type BudgetLimits, type BudgetResource, type BudgetSpent } from './budget.js';
 export { abortableSleep, createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limiter.js';
 export { DEFAULT_PRICES, costUsd, loadPriceTable, lookupPrice, PriceTableSchema, type Price, type PriceLookup, type PriceTable } from './prices.js';
+export { ZERO_USAGE, addUsage, type Usage } from './usage.js';
 export { parseRetryAfter, retryDelayMs } from './retry.js';
 export { REDACTED, SECRET_ENV_VARS, scrubHeaders, scrubSecrets } from './secrets.js';
 export { extractLogprobs, weightedDigitScore, type TokenLogprob } from './logprobs.js';

@@ -1,5 +1,5 @@
 import { FlowScoutError } from '../errors/index.js';
-import type { Usage } from '../policies/types.js';
+import type { Usage } from './usage.js';
 
 /**
  * A model answered, but not with what was asked (unparsable JSON, an object that does not fit the

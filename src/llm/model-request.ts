@@ -1,6 +1,6 @@
 import { APICallError } from 'ai';
 import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
-import type { Usage } from '../policies/types.js';
+import type { Usage } from './usage.js';
 import type { Budget } from './budget.js';
 import { isInvalidModelOutput } from './llm-errors.js';
 import { DEFAULT_PRICES, costUsd, lookupPrice, type PriceLookup, type PriceTable } from './prices.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import type { LlmClient } from './client.js';
 
 /**

@@ -1,7 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
 import { weightedDigitScore } from '../llm/logprobs.js';
-import { addUsage, type Usage } from '../policies/types.js';
+import { addUsage, type Usage } from '../llm/usage.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
 
 /**

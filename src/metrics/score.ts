@@ -1,6 +1,6 @@
-import type { ParamSchema } from '../records/canonical-args.js';
+import type { ParamSchema } from '../contracts/canonical-args.js';
 import type { TaskRecord } from '../records/schema.js';
-import { addUsage, type Usage } from '../policies/types.js';
+import { addUsage, type Usage } from '../llm/usage.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { Prediction } from './predictions.js';
 import { stability } from './stability.js';

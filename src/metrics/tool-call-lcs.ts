@@ -1,4 +1,4 @@
-import { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from '../records/canonical-args.js';
+import { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
 import type { CallKey } from '../records/schema.js';
 
 /**

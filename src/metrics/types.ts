@@ -1,4 +1,4 @@
-import type { Usage } from '../policies/types.js';
+import type { Usage } from '../llm/usage.js';
 
 /** The four ES dimensions of DESIGN.md, each in [0, 1]. */
 export const ES_DIMENSIONS = ['correctness', 'completeness', 'relevance', 'clarity'] as const;

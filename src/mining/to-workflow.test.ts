@@ -3,7 +3,7 @@ import { validateWorkflow } from '../graph/validate.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { bundledTrajectPaths, BUNDLED_DOMAINS } from '../records/bundled.js';
 import { importTraject } from '../records/import/traject.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import { eventLogFromRecords } from './event-log/from-records.js';
 import { discoverProcessTree } from './inductive/discover.js';
 import { formatProcessTree } from './process-tree/format.js';

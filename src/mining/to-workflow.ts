@@ -1,6 +1,6 @@
 import { assertValidWorkflow } from '../graph/validate.js';
 import type { Workflow } from '../graph/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import type { EventLog } from './event-log/event-log.js';
 import { formatProcessTree } from './process-tree/format.js';
 import type { ProcessTree } from './process-tree/schema.js';

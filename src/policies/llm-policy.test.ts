@@ -4,7 +4,7 @@ import { isFlowScoutError } from '../errors/index.js';
 import type { LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { createLlmClient } from '../llm/client.js';
 import { resolveModel } from '../llm/resolve-model.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import { createLlmPolicy } from './llm-policy.js';
 import type { ExecutionPolicy, LlmNodeRequest, NodeInput, ToolPlanRequest } from './types.js';
 

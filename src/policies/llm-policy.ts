@@ -4,11 +4,12 @@ import { FlowScoutError } from '../errors/index.js';
 import type { LlmNode } from '../graph/schema.js';
 import type { LlmClient } from '../llm/client.js';
 import { isInvalidModelOutput } from '../llm/llm-errors.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
 import { asText, renderNodePrompt, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm } from './llm-tool-plan.js';
-import { addUsage, type ExecutionPolicy, type LlmNodeRequest, type LlmNodeResult, type Usage } from './types.js';
+import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js';
+import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
  * The LLM policy (DESIGN.md, "Who decides at each node"): any AI SDK model runs the LLM nodes (text,

@@ -1,6 +1,6 @@
 import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 
 /**

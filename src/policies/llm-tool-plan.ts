@@ -2,10 +2,11 @@ import { jsonSchema } from 'ai';
 import { isFlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
 import { isInvalidModelOutput } from '../llm/llm-errors.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import { compileArgsValidator, createAjv, type ArgsValidator } from '../tools/validate-args.js';
 import { PLAN_SYSTEM, asText, renderPlanPrompt, renderRepairPrompt } from './llm-prompts.js';
-import { addUsage, type PlannedCall, type ToolPlanRequest, type ToolPlanResult, type Usage } from './types.js';
+import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
+import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
  * Tool-node planning by an LLM (DESIGN.md, "Who decides at each node"): one structured output

@@ -1,19 +1,12 @@
 import type { LlmNode, LlmRole, ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import type { Usage } from '../llm/usage.js';
 
 /**
  * The policy contract (DESIGN.md, "Who decides at each node"): the runtime asks an execution policy
  * to run an LLM node and to plan a tool node's calls. LLM, offline and oracle policies all implement
  * it; the runtime calls nothing else. Type-only.
  */
-
-/** Token and cost accounting of one or more model calls. */
-export interface Usage {
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
 
 /** The output of a live data predecessor, as the node sees it. */
 export interface NodeInput {
@@ -96,16 +89,4 @@ export interface ExecutionPolicy {
    * must not be memoized at all (the oracle).
    */
   memoScope?(workflow: Workflow, node: WorkflowNode): string;
-}
-
-export const ZERO_USAGE: Usage = Object.freeze({ llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
-
-/** Adds usages (either may be missing). */
-export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage {
-  return {
-    llmCalls: (a?.llmCalls ?? 0) + (b?.llmCalls ?? 0),
-    inputTokens: (a?.inputTokens ?? 0) + (b?.inputTokens ?? 0),
-    outputTokens: (a?.outputTokens ?? 0) + (b?.outputTokens ?? 0),
-    costUsd: (a?.costUsd ?? 0) + (b?.costUsd ?? 0),
-  };
 }

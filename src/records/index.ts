@@ -1,6 +1,6 @@
 /** Records (q, r, π): schema, canonical arguments, readers, importers, splits. */
 export { CallSchema, RecordSchema, type Call, type CallKey, type TaskRecord } from './schema.js';
-export { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from './canonical-args.js';
+export { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
 export { readRecordsFile, writeRecordsFile, type ReadRecordsOptions, type ReadRecordsResult } from './read-records.js';
 export { formatLineProblem, type LineProblem } from './issue-text.js';
 export { readJsonlFile, type ReadJsonlOptions, type ReadJsonlResult } from './read-jsonl.js';

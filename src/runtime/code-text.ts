@@ -1,5 +1,5 @@
 import { FlowScoutError } from '../errors/index.js';
-import { stableStringify } from '../records/canonical-args.js';
+import { stableStringify } from '../contracts/canonical-args.js';
 
 /**
  * Safe text for generated code (compile.ts). Every string that comes from a workflow goes through

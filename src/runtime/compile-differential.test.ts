@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Edge, Workflow, WorkflowNode } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 import { createRandom, type Random } from '../util/random.js';
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
-import { stableStringify } from '../records/canonical-args.js';
+import { stableStringify } from '../contracts/canonical-args.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { parseWorkflow } from '../graph/validate.js';
 import { literal } from './code-text.js';

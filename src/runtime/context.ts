@@ -1,6 +1,6 @@
 import type { WorkflowNode } from '../graph/schema.js';
 import type { NodeInput } from '../policies/types.js';
-import { stableStringify } from '../records/canonical-args.js';
+import { stableStringify } from '../contracts/canonical-args.js';
 
 /**
  * A node's context (DESIGN.md, "Execution"): "the query plus the outputs of the sources of its live

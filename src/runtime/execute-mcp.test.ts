@@ -7,7 +7,7 @@ import { mcpStdioCommand } from '../../test/support/mcp-stdio-server.js';
 import { testTemperature } from '../../test/support/mcp-test-server.js';
 import type { Workflow } from '../graph/schema.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolRegistry } from '../contracts/tools.js';
 import { executeWorkflow } from './execute.js';
 import { createScriptedPolicy } from './scripted-policy.js';
 

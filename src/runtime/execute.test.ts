@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Edge, LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 import { executeWorkflow } from './execute.js';
 import { createScriptedPolicy } from './scripted-policy.js';
 import type { Trace } from './trace.js';

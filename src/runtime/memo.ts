@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { adjacency, reachable } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
-import { stableStringify } from '../records/canonical-args.js';
+import { stableStringify } from '../contracts/canonical-args.js';
 import type { NodeObservation } from './trace.js';
 
 /**

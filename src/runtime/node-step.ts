@@ -1,5 +1,5 @@
 import { isFlowScoutError, type FlowScoutError } from '../errors/index.js';
-import type { Usage } from '../policies/types.js';
+import type { Usage } from '../llm/usage.js';
 import type { CallObservation } from './trace.js';
 
 /** What running one node produced, before the run adds identity and timing (→ NodeObservation). */

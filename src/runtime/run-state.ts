@@ -2,7 +2,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import { adjacency, exitIds, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow, WorkflowNode } from '../graph/schema.js';
 import type { ExecutionPolicy, PolicyContext } from '../policies/types.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolRegistry } from '../contracts/tools.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import type { ResolvedSource } from './frontier.js';
 import { runLlmNodeStep } from './llm-node.js';

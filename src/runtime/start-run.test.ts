@@ -7,7 +7,7 @@ import { rejection } from '../../test/support/rejection.js';
 import type { Edge, LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { BudgetExceededError, createBudget } from '../llm/budget.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';
 import type { RunContext } from './run-state.js';

@@ -1,6 +1,7 @@
 import type { ToolNode } from '../graph/schema.js';
-import { addUsage, type ExecutionPolicy, type PlannedCall, type PolicyContext, type Usage } from '../policies/types.js';
-import type { ToolDescriptor, ToolRegistry } from '../tools/types.js';
+import { type ExecutionPolicy, type PlannedCall, type PolicyContext } from '../policies/types.js';
+import { addUsage, type Usage } from '../llm/usage.js';
+import type { ToolDescriptor, ToolRegistry } from '../contracts/tools.js';
 import type { ToolNodeOutputCall } from './context.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { abortError, isAbortError, raceAbort } from './semaphore.js';

@@ -1,6 +1,6 @@
 import type { LlmRole } from '../graph/schema.js';
-import type { Usage } from '../policies/types.js';
-import type { ToolOrigin } from '../tools/types.js';
+import type { Usage } from '../llm/usage.js';
+import type { ToolOrigin } from '../contracts/tools.js';
 
 /**
  * What one run of a workflow on one query leaves behind (DESIGN.md: "run(q) with hooks → π̂, r̂,

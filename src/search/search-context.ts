@@ -3,7 +3,7 @@ import type { Judge } from '../metrics/types.js';
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { Store } from '../store/open-store.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolRegistry } from '../contracts/tools.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 import type { BudgetWatch } from './budget-watch.js';
 import type { SearchMemo } from './memo.js';

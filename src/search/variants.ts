@@ -6,7 +6,7 @@ import { eventLogFromRecords } from '../mining/event-log/from-records.js';
 import { retriedTools } from '../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../mining/to-workflow.js';
 import type { TaskRecord } from '../records/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 
 /**
  * Where a search starts (DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonSchema, ToolCallContext, ToolSpec } from './types.js';
+import type { JsonSchema, ToolCallContext, ToolSpec } from '../contracts/tools.js';
 
 /**
  * The helper users write their own tools with (the *functions* source): a name, a description, an

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { FlowScoutError } from '../errors/index.js';
 import { requireFile } from '../util/require-file.js';
 import { isZodSchema, zodToInputSchema } from './define-tool.js';
-import type { ToolSpec } from './types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 
 /**
  * The *functions* tool source: a user's ES module whose exports are tools. Accepted shapes: named

@@ -1,5 +1,5 @@
 /** Tools T: the registry, and the sources it is built from (functions, MCP, replay, a config file). */
-export type * from './types.js';
+export type * from '../contracts/tools.js';
 export * from './config-schema.js';
 export { createToolRegistry, DEFAULT_TOOL_TIMEOUT_MS, type ToolRegistryOptions } from './registry.js';
 export { defineTool } from './define-tool.js';

@@ -8,7 +8,7 @@ import { loadFunctionTools } from './function-tools.js';
 import { connectMcpTools } from './mcp-tools.js';
 import { createToolRegistry } from './registry.js';
 import { createReplayTools, type SimulateFn } from './replay-tools.js';
-import type { ToolDescriptor, ToolRegistry, ToolSet } from './types.js';
+import type { ToolDescriptor, ToolRegistry, ToolSet } from '../contracts/tools.js';
 
 /**
  * `--tools <file>`: builds the tools T of a run from a tool config (see `config-schema.ts`), so the

@@ -7,7 +7,7 @@ import { describeUnknownName } from './close-names.js';
 import type { McpHttpSource, McpStdioSource } from './config-schema.js';
 import { expandEnv } from './expand-env.js';
 import { mapMcpResult } from './mcp-result.js';
-import type { ToolSet, ToolSpec } from './types.js';
+import type { ToolSet, ToolSpec } from '../contracts/tools.js';
 
 /**
  * The *MCP* tool source: a Model Context Protocol server reached over stdio (a child process) or

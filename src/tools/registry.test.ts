@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isFlowScoutError } from '../errors/index.js';
 import { createToolRegistry } from './registry.js';
 import { toolResult } from './tool-result.js';
-import type { ToolSpec } from './types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 
 const weather: ToolSpec = {
   name: 'get_weather',

@@ -2,7 +2,7 @@ import { errorMessage, FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
 import { isToolResult, type ToolResultFields } from './tool-result.js';
-import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, ToolSet, ToolSpec, ToolStats } from './types.js';
+import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, ToolSet, ToolSpec, ToolStats } from '../contracts/tools.js';
 import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-args.js';
 
 /**

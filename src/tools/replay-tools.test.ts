@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../records/schema.js';
 import { createToolRegistry } from './registry.js';
 import { createReplayTools } from './replay-tools.js';
-import type { ToolDescriptor } from './types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 
 const quote: ToolDescriptor = {
   name: 'get_quote',

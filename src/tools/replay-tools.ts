@@ -1,7 +1,7 @@
-import { canonicalArgs, canonicalCallKey, stableStringify } from '../records/canonical-args.js';
+import { canonicalArgs, canonicalCallKey, stableStringify } from '../contracts/canonical-args.js';
 import type { TaskRecord } from '../records/schema.js';
 import { toolResult } from './tool-result.js';
-import type { ToolDescriptor, ToolSpec } from './types.js';
+import type { ToolDescriptor, ToolSpec } from '../contracts/tools.js';
 
 /**
  * The *replay* tool source (DESIGN.md "Data", StableToolBench's approach): tools answer from the

@@ -1,4 +1,4 @@
-import type { ToolOrigin } from './types.js';
+import type { ToolOrigin } from '../contracts/tools.js';
 
 /**
  * A tool's `execute` may return a plain value (an `ok` outcome) or throw (an `error` outcome). Sources

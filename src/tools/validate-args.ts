@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { JsonSchema } from './types.js';
+import type { JsonSchema } from '../contracts/tools.js';
 
 /**
  * Argument validation against a tool's JSON-Schema input (DESIGN.md: a tool node "validates them

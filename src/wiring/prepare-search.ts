@@ -6,7 +6,7 @@ import { readRecordsFile } from '../records/read-records.js';
 import { parseSplitRatio, splitRecords } from '../records/split.js';
 import type { Store } from '../store/open-store.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolRegistry } from '../contracts/tools.js';
 import { createBudgetWatch } from '../search/budget-watch.js';
 import type { SearchLabels } from '../search/format-search.js';
 import type { RunSearchInput } from '../search/run-search.js';

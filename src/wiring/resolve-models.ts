@@ -5,7 +5,7 @@ import { createLlmClient, type LlmClient, type LlmClientOptions } from '../llm/c
 import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
 import { resolveModel } from '../llm/resolve-model.js';
 import type { TaskRecord } from '../records/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import { createLlmPolicy } from '../policies/llm-policy.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import type { ExecutionPolicy } from '../policies/types.js';

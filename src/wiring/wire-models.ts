@@ -2,7 +2,7 @@ import type { Budget } from '../llm/budget.js';
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../llm/rate-limiter.js';
 import { resolveModel, type ResolvedModel } from '../llm/resolve-model.js';
 import type { TaskRecord } from '../records/schema.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
 import {
   chosenModel,
   resolveJudge,

@@ -1,4 +1,4 @@
-import type { Usage } from '../../policies/types.js';
+import type { Usage } from '../../llm/usage.js';
 import type { TraceCall } from '../../runtime/trace.js';
 
 /**

@@ -3,7 +3,7 @@ import { parseProcessTree } from '../../mining/process-tree/parse.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { createToolRegistry } from '../../tools/registry.js';
-import type { ToolSpec } from '../../tools/types.js';
+import type { ToolSpec } from '../../contracts/tools.js';
 import { createPm4pyBaseline } from './pm4py-style.js';
 import { createOfflineReact } from './react/react-offline.js';
 

@@ -1,11 +1,12 @@
 import type { ToolNode, Workflow } from '../../graph/schema.js';
 import { describeCall } from '../../policies/offline/summarize.js';
-import { ZERO_USAGE, type ExecutionPolicy, type NodeInput, type Usage } from '../../policies/types.js';
+import { type ExecutionPolicy, type NodeInput } from '../../policies/types.js';
+import { ZERO_USAGE, type Usage } from '../../llm/usage.js';
 import { renderContext } from '../../runtime/context.js';
 import { DEFAULT_CONTEXT_CHARS } from '../../runtime/run-state.js';
 import { runToolNodeStep } from '../../runtime/tool-node.js';
 import type { TraceCall } from '../../runtime/trace.js';
-import type { ToolRegistry } from '../../tools/types.js';
+import type { ToolRegistry } from '../../contracts/tools.js';
 
 /**
  * One tool step of a baseline, run exactly as a workflow's tool node runs it (`runToolNodeStep`:

@@ -10,7 +10,7 @@ import { splitRecords, type RecordSplit } from '../../records/split.js';
 import { createRandom } from '../../util/random.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createReplayTools } from '../../tools/replay-tools.js';
-import type { ToolDescriptor, ToolRegistry } from '../../tools/types.js';
+import type { ToolDescriptor, ToolRegistry } from '../../contracts/tools.js';
 import type { ResolvedPolicy } from '../../wiring/resolve-models.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 

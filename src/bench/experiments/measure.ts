@@ -5,7 +5,7 @@ import type { Judge } from '../../metrics/types.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
-import type { ToolRegistry } from '../../tools/types.js';
+import type { ToolRegistry } from '../../contracts/tools.js';
 import { mapLimit } from '../../util/map-limit.js';
 import type { Agent } from '../baselines/agent.js';
 import { mean } from '../stats/describe.js';

@@ -1,7 +1,7 @@
-import { canonicalCallKey } from '../../records/canonical-args.js';
+import { canonicalCallKey } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { createToolIndex } from '../../policies/offline/tool-index.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ToolPair } from './results.js';
 
 /**

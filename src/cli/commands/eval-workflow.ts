@@ -3,13 +3,13 @@ import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
-import { addUsage, type Usage } from '../../policies/types.js';
+import { addUsage, type Usage } from '../../llm/usage.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../../evaluate/types.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import type { ToolStats } from '../../tools/types.js';
+import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 

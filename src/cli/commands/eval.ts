@@ -3,7 +3,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { formatEvalReport } from '../../metrics/format-report.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
 import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
-import type { ParamSchema } from '../../records/canonical-args.js';
+import type { ParamSchema } from '../../contracts/canonical-args.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';

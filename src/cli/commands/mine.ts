@@ -11,7 +11,7 @@ import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
 import { retriedTools } from '../../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../../mining/to-workflow.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './index.js';

@@ -1,6 +1,6 @@
 import { makeLlmNode } from '../../graph/prompt-templates.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParallelSlot, PositionSlot, Shape } from './shape.js';
 import { positionQuestion, positionTask } from './tasks.js';
 

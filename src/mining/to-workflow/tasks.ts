@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 
 /**
  * Task text of a tool position (DESIGN.md: "activity → tool node whose task comes from the mined

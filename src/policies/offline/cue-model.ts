@@ -1,6 +1,6 @@
-import { canonicalArgs, stableStringify } from '../../records/canonical-args.js';
+import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { namesParam } from './presence.js';
 import { requestClauses, terms } from './text.js';
 import { outputPairs, shapeOf } from './value-candidates.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../records/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { learnCueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';
 

@@ -1,5 +1,5 @@
-import { stableStringify } from '../../records/canonical-args.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import { stableStringify } from '../../contracts/canonical-args.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { findToken, type CueModel, type ParamStats, type ToolStats } from './cue-model.js';
 import { paramPresence } from './presence.js';
 import { terms } from './text.js';

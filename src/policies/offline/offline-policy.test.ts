@@ -3,7 +3,7 @@ import type { LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { NodeInput, ToolPlanRequest } from '../types.js';
 import { createOfflinePolicy } from './offline-policy.js';
 

@@ -1,7 +1,7 @@
 import type { Workflow, WorkflowNode } from '../../graph/schema.js';
-import { stableStringify } from '../../records/canonical-args.js';
+import { stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../types.js';
 import { learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';

@@ -1,6 +1,6 @@
 import { adjacency, topologicalOrder } from '../../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel } from './cue-model.js';
 import { requestClauses } from './text.js';
 import type { ToolIndex } from './tool-index.js';

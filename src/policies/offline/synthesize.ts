@@ -1,5 +1,5 @@
 import { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, type SynthesizeDirective } from '../../graph/prompt-templates.js';
-import { stableStringify } from '../../records/canonical-args.js';
+import { stableStringify } from '../../contracts/canonical-args.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';
 

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel } from './cue-model.js';
 import { splitIdentifiers, terms } from './text.js';
 

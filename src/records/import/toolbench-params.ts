@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../tools/types.js';
+import type { JsonSchema } from '../../contracts/tools.js';
 
 /**
  * ToolBench-style parameter lists (`{name, type, description, default}`, FORMATS.md §2) → a JSON

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { Call, TaskRecord } from '../schema.js';
 import { AnswerFileSchema, type AnswerFile, type Message } from './toolbench-format.js';

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { findNameCollisions, toolbenchFunctionName, type NameCollision } from './toolbench-names.js';
 import { toolbenchParamsToSchema, type ToolbenchParam } from './toolbench-params.js';
 import type { TrajectToolDef } from './traject-format.js';

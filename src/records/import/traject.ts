@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { Call, TaskRecord } from '../schema.js';
 import { checkShape } from './check-shape.js';

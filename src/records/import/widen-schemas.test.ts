@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { widenSchemasToRecordedCalls } from './widen-schemas.js';
 
 const tools = (): ToolDescriptor[] => [

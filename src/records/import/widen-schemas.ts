@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Call } from '../schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { writeTextFile } from '../../util/json-file.js';
 import { writeRecordsFile } from '../read-records.js';
 import type { TaskRecord } from '../schema.js';

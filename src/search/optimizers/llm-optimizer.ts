@@ -4,7 +4,7 @@ import { applyEditPlan } from '../../graph/edits/apply-edit-plan.js';
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import type { LlmClient } from '../../llm/client.js';
 import { isInvalidModelOutput } from '../../llm/llm-errors.js';
-import { addUsage, type Usage } from '../../policies/types.js';
+import { addUsage, type Usage } from '../../llm/usage.js';
 import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt, repairPrompt } from './llm-optimizer-prompt.js';
 import { OptimizerError } from './optimizer-error.js';
 import type { Optimizer, Proposal, ProposeInput } from './types.js';

@@ -1,5 +1,5 @@
 import { FlowScoutError } from '../../errors/index.js';
-import type { Usage } from '../../policies/types.js';
+import type { Usage } from '../../llm/usage.js';
 
 /**
  * An expansion that produced no valid edit plan (INVALID_EDIT): the LLM's plan failed the schema or

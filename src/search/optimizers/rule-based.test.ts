@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { workflowHash } from '../../graph/hash.js';
 import type { Workflow } from '../../graph/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { createRuleBasedOptimizer } from './rule-based.js';

@@ -1,7 +1,7 @@
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import { adjacency, entryIds, exitIds, topologicalOrder } from '../../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Count, Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { synthesizerEdits } from './prompt-edits.js';
 

@@ -1,7 +1,7 @@
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import type { Workflow } from '../../graph/schema.js';
-import type { Usage } from '../../policies/types.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { Usage } from '../../llm/usage.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Random } from '../../util/random.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 

@@ -3,7 +3,7 @@ import { FlowScoutError } from '../../../errors/index.js';
 import { createModelRequester, emptyCounters, type RequestOptions } from '../../../llm/model-request.js';
 import { createRateLimiter } from '../../../llm/rate-limiter.js';
 import type { ResolvedModel } from '../../../llm/resolve-model.js';
-import type { Usage } from '../../../policies/types.js';
+import type { Usage } from '../../../llm/usage.js';
 
 /**
  * A model for the AI SDK's own tool loop (the ReAct baseline's `generateText({tools, stopWhen})`)

@@ -3,7 +3,7 @@ import { startTestLlmServer, type ScriptedReply, type TestLlmServer } from '../.
 import { createBudget } from '../../../llm/budget.js';
 import { resolveModel } from '../../../llm/resolve-model.js';
 import { createToolRegistry } from '../../../tools/registry.js';
-import type { ToolSpec } from '../../../tools/types.js';
+import type { ToolSpec } from '../../../contracts/tools.js';
 import { createLlmReact } from './react-llm.js';
 
 const WEATHER: ToolSpec = {

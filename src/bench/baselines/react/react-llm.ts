@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
 import type { ResolvedModel } from '../../../llm/resolve-model.js';
 import type { TraceCall } from '../../../runtime/trace.js';
-import type { ToolCallOutcome, ToolRegistry } from '../../../tools/types.js';
+import type { ToolCallOutcome, ToolRegistry } from '../../../contracts/tools.js';
 import type { Agent, AgentInput, AgentRun } from '../agent.js';
 import { meteredModel, type MeterOptions } from './metered-model.js';
 

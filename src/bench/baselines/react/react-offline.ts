@@ -2,10 +2,11 @@ import type { LlmNode, ToolNode } from '../../../graph/schema.js';
 import { learnCueModel } from '../../../policies/offline/cue-model.js';
 import { requestClauses } from '../../../policies/offline/text.js';
 import { createToolIndex } from '../../../policies/offline/tool-index.js';
-import { addUsage, ZERO_USAGE, type ExecutionPolicy, type NodeInput, type Usage } from '../../../policies/types.js';
+import { type ExecutionPolicy, type NodeInput } from '../../../policies/types.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../../../llm/usage.js';
 import type { TaskRecord } from '../../../records/schema.js';
 import type { TraceCall } from '../../../runtime/trace.js';
-import type { ToolRegistry } from '../../../tools/types.js';
+import type { ToolRegistry } from '../../../contracts/tools.js';
 import type { Agent, AgentInput, AgentRun } from '../agent.js';
 import { linearWorkflow, runBaselineStep } from '../tool-step.js';
 
