@@ -1,7 +1,7 @@
 /**
  * The tool contract. A tool is described by data (name, description, JSON-Schema input) and executed
  * through a registry built from sources (functions, MCP servers, replay of recorded responses).
- * Type-only: the implementations live beside this file.
+ * Type-only: the implementations live in `tools/`; `records/` (the importers) and `tools/` both import it from here.
  */
 
 /** A JSON Schema object (a tool's input schema is always `{ type: 'object', properties, required }`). */

@@ -1,7 +1,6 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
-import { workflowHash } from '../graph/hash.js';
-import { assertValidWorkflow } from '../graph/validate.js';
+import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { schemasFromTools, scorePredictions } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ExecutionPolicy } from '../policies/types.js';
@@ -27,15 +26,17 @@ import { mapLimit } from '../util/map-limit.js';
  */
 
 /** Runs and scores `workflow` on every record (see the module comment). */
-export async function evaluateWorkflow(workflow: Workflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {
-  const w = assertValidWorkflow(workflow);
-  const hash = workflowHash(w);
+export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {
+  // Validated and indexed once for every record (and for the feedback).
+  const prepared = prepareWorkflow(workflow);
+  const w = prepared.workflow;
+  const hash = prepared.hash;
   const schemas = opts.schemas ?? schemasFromTools(opts.tools.list());
   const errors = new Map<string, string>();
   const traces = await mapLimit(records, opts.concurrency ?? 4, async (record) => {
     checkAborted(opts.signal);
     try {
-      return await executeWorkflow(w, { query: record.query, recordId: record.id }, {
+      return await executeWorkflow(prepared, { query: record.query, recordId: record.id }, {
         policy: opts.policy,
         tools: opts.tools,
         workflowHash: hash,
@@ -87,7 +88,7 @@ export async function evaluateWorkflow(workflow: Workflow, records: readonly Tas
     policy: opts.policy.label,
   };
   if (opts.feedback !== false) {
-    result.feedback = buildFeedback(w, records, perRecord, { tools: opts.tools.list(), ...(typeof opts.feedback === 'object' ? opts.feedback : {}) });
+    result.feedback = buildFeedback(prepared, records, perRecord, { tools: opts.tools.list(), ...(typeof opts.feedback === 'object' ? opts.feedback : {}) });
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
+import type { PreparedWorkflow } from '../graph/prepare.js';
 import type { Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { CallAlignment } from './align-calls.js';
@@ -80,8 +80,9 @@ export function neverCalled(xs: Array<{ a: CallAlignment; record: TaskRecord; r:
 }
 
 /** Conditional positions skipped where the reference has calls at their place. */
-export function skippedNeeded(workflow: Workflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
-  const order = topologicalOrder(adjacency(workflow)) ?? workflow.nodes.map((x) => x.id);
+export function skippedNeeded(prepared: PreparedWorkflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
+  const workflow = prepared.workflow;
+  const order = prepared.order;
   const index = new Map(order.map((id, i) => [id, i]));
   const toolNodes = order.filter((id) => workflow.nodes.find((x) => x.id === id)?.kind === 'tool');
   const found = new Map<string, { tools: string[]; records: Set<number> }>();

@@ -1,4 +1,4 @@
-import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
+import { indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -22,20 +22,22 @@ export type { FeedbackOptions } from './types.js';
  */
 
 /** Builds the feedback of one evaluation (see the module comment). */
-export function buildFeedback(workflow: Workflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {
+export function buildFeedback(graph: Workflow | PreparedWorkflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {
+  const prepared = isPreparedWorkflow(graph) ? graph : indexWorkflow(graph);
+  const workflow = prepared.workflow;
   const n = perRecord.length;
   const aligned = perRecord.map((r, i) => ({ r, record: records[i]!, a: alignCalls(records[i]!.calls, r.trace, r.detail) }));
   const patterns: FeedbackPattern[] = [
     ...missingPatterns(aligned.map((x) => x.a), n),
     ...neverCalled(aligned, n),
-    ...skippedNeeded(workflow, aligned, n),
+    ...skippedNeeded(prepared, aligned, n),
     ...wrongTools(aligned.map((x) => x.a), n),
     ...wrongArgs(aligned.map((x) => x.a), n),
     ...unseenValues(workflow, aligned, n),
     ...extraCalls(aligned.map((x) => x.a), n),
     ...failures(perRecord, aligned.map((x) => x.a), n),
     ...callCount(perRecord, n),
-    ...stepCount(workflow, records, n),
+    ...stepCount(prepared, records, n),
     ...lowAnswers(perRecord, n),
   ].sort((a, b) => b.evidence - a.evidence || kindRank(a) - kindRank(b) || a.text.localeCompare(b.text));
   const worst = worstAnswers(perRecord, records, opts.worst ?? 3);
@@ -119,10 +121,10 @@ function callCount(perRecord: readonly RecordEvaluation[], n: number): FeedbackP
  * pattern per direction that some record shows, its evidence the records showing it. Independent of the policy: a
  * workflow whose positions are fewer than the steps a query asks for cannot answer it step by step.
  */
-function stepCount(workflow: Workflow, records: readonly TaskRecord[], n: number): FeedbackPattern[] {
+function stepCount(prepared: PreparedWorkflow, records: readonly TaskRecord[], n: number): FeedbackPattern[] {
   if (n === 0) return [];
-  const adj = adjacency(workflow);
-  const tools = (topologicalOrder(adj) ?? [...adj.nodes.keys()]).filter((id) => adj.nodes.get(id)?.kind === 'tool');
+  const adj = prepared.adjacency;
+  const tools = prepared.order.filter((id) => adj.nodes.get(id)?.kind === 'tool');
   const positions = tools.length;
   if (positions === 0) return [];
   const ks = records.slice(0, n).map((r) => r.calls.length);

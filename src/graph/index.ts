@@ -27,4 +27,5 @@ export {
   type SynthesizeVariant,
 } from './prompt-templates.js';
 export { workflowHash, canonicalWorkflow } from './hash.js';
+export { prepareWorkflow, indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from './prepare.js';
 export { toMermaid, guardLabel, type MermaidOptions } from './to-mermaid.js';

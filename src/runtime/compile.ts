@@ -1,7 +1,5 @@
-import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
-import { workflowHash } from '../graph/hash.js';
-import { assertValidWorkflow } from '../graph/validate.js';
+import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { commentLines, identifierNames, literal } from './code-text.js';
 
 /**
@@ -23,11 +21,9 @@ export interface CompileOptions {
 }
 
 /** The module text for `workflow` (validated first; INVALID_WORKFLOW lists every problem). */
-export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): string {
-  const w = assertValidWorkflow(workflow, undefined, opts.source);
-  const adj = adjacency(w);
-  const order = topologicalOrder(adj)!;
-  const position = new Map(order.map((id, i) => [id, i]));
+export function compileWorkflow(workflow: Workflow | PreparedWorkflow, opts: CompileOptions = {}): string {
+  const p = prepareWorkflow(workflow, undefined, opts.source);
+  const { workflow: w, adjacency: adj, order, position } = p;
   const fn = identifierNames(order, 'node_');
   const constName = identifierNames(order, 'NODE_');
   const promiseVar = identifierNames(order, 'r_');
@@ -60,7 +56,7 @@ export function compileWorkflow(workflow: Workflow, opts: CompileOptions = {}): 
   out.push(
     '',
     '/** `workflowHash` of the workflow this module was compiled from; traces carry it. */',
-    `export const WORKFLOW_HASH = ${literal(workflowHash(w))};`,
+    `export const WORKFLOW_HASH = ${literal(p.hash)};`,
     '',
     '/** The workflow as data: policies receive it with every request. Control flow is in the functions below. */',
     'export const WORKFLOW: Workflow = {',

@@ -1,10 +1,10 @@
 /**
  * What a compiled workflow module imports (see compile.ts): the run object that keeps observations,
- * the concurrency bound and the budget stop (start-run.ts), and the pure edge-liveness step. The
+ * the concurrency bound and the budget stop (run-state.ts, `startRun`), and the pure edge-liveness step. The
  * workflow's structure itself is in the generated code. `src/index.ts` re-exports these, so
  * generated modules import from "flowscout".
  */
-export { startRun } from './start-run.js';
+export { startRun } from './run-state.js';
 export type { NodeResult, RunContext, RunInput, RunOptions, WorkflowRun } from './run-state.js';
 export { isEdgeLive } from './frontier.js';
 export type { Trace } from './trace.js';

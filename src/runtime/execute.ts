@@ -1,10 +1,7 @@
-import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
-import { workflowHash } from '../graph/hash.js';
-import { assertValidWorkflow } from '../graph/validate.js';
+import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { decideNode } from './frontier.js';
-import type { NodeResult, RunInput, RunOptions } from './run-state.js';
-import { startRun } from './start-run.js';
+import { startRun, type NodeResult, type RunInput, type RunOptions } from './run-state.js';
 import type { Trace } from './trace.js';
 
 /**
@@ -14,17 +11,16 @@ import type { Trace } from './trace.js';
  * dead-path elimination). Tasks are created in topological order and only the concurrency bound
  * limits how many run at once, so unguarded fan-out runs in parallel and a join runs once.
  *
- * Throws INVALID_WORKFLOW for an invalid workflow. Everything that goes wrong while running is
+ * Takes a prepared workflow (`prepareWorkflow`: validated once, e.g. once per evaluation) or
+ * workflow JSON, which is validated here. Throws INVALID_WORKFLOW for an invalid workflow. Everything that goes wrong while running is
  * recorded in the trace instead (see run-state.ts and trace-build.ts for the failure semantics),
  * except an exhausted budget: when a policy throws BUDGET_EXHAUSTED the rest of the run is cancelled
- * and `executeWorkflow` rejects with that error (a `BudgetExceededError`; start-run.ts).
+ * and `executeWorkflow` rejects with that error (a `BudgetExceededError`; run-state.ts, `startRun`).
  */
-export async function executeWorkflow(workflow: Workflow, input: RunInput, opts: RunOptions): Promise<Trace> {
-  const w = assertValidWorkflow(workflow);
-  const adj = adjacency(w);
-  const order = topologicalOrder(adj)!;
-  const position = new Map(order.map((id, i) => [id, i]));
-  const run = startRun(w, input, { ...opts, workflowHash: workflowHash(w) });
+export async function executeWorkflow(workflow: Workflow | PreparedWorkflow, input: RunInput, opts: RunOptions): Promise<Trace> {
+  const p = prepareWorkflow(workflow);
+  const { adjacency: adj, order, position } = p;
+  const run = startRun(p, input, { ...opts, workflowHash: p.hash });
   const tasks = new Map<string, Promise<NodeResult>>();
   for (const id of order) {
     const inEdges = [...adj.in.get(id)!].sort((a, b) => position.get(a.from)! - position.get(b.from)!);

@@ -1,7 +1,7 @@
 /** Running workflows: the interpreter, the compiler, the run object they share, and the pure steps. */
 export { executeWorkflow } from './execute.js';
 export { compileWorkflow, type CompileOptions } from './compile.js';
-export { startRun } from './start-run.js';
+export { startRun } from './run-state.js';
 export { isBudgetExhausted } from './node-step.js';
 export {
   DEFAULT_CONCURRENCY,

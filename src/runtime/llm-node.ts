@@ -7,7 +7,7 @@ import { isAbortError, raceAbort } from './semaphore.js';
  * Runs an LLM node through the policy. Failure semantics: a policy that throws, or returns output of
  * the wrong shape, gives an `error` observation and the run continues (unguarded out-edges stay live;
  * field guards on the failed node are false). Two errors are thrown instead: cancellation (an
- * AbortError) and an exhausted budget (BUDGET_EXHAUSTED), which stops the whole run (start-run.ts).
+ * AbortError) and an exhausted budget (BUDGET_EXHAUSTED), which stops the whole run (run-state.ts, `startRun`).
  * A JSON node's output must be an object (a string holding a JSON object is parsed); a text node's
  * object output is kept as JSON text.
  */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { adjacency, reachable } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
+import { indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { NodeObservation } from './trace.js';
 
@@ -44,19 +44,33 @@ export interface MemoKeyInput {
  * the node, and the policy's scopes of the node and its ancestors when it declares any. Anything
  * downstream or on another branch does not change the key, unless a scope says a decision reads it.
  */
-export function nodeMemoKey(workflow: Pick<Workflow, 'nodes' | 'edges'>, nodeId: string, input: MemoKeyInput): string {
-  const adj = adjacency(workflow);
-  const upstream = reachable(adj, [nodeId], 'backward');
-  const nodes = [...upstream].sort().map((id) => adj.nodes.get(id));
-  const edges = workflow.edges
-    .filter((e) => upstream.has(e.from) && upstream.has(e.to))
-    .map((e) => stableStringify(e))
-    .sort();
+export function nodeMemoKey(workflow: PreparedWorkflow | Pick<Workflow, 'nodes' | 'edges'>, nodeId: string, input: MemoKeyInput): string {
+  const p = isPreparedWorkflow(workflow) ? workflow : indexWorkflow(workflow as Workflow);
+  const { upstream, nodes, edges } = upstreamOf(p, nodeId);
   const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
   const scoped = input.scopeOf ? [...upstream].sort().flatMap((id) => (input.scopeOf!(id) ? [[id, input.scopeOf!(id)]] : [])) : [];
   const scope = scoped.length > 0 ? { scope: scoped } : {};
   const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges, ...scope });
   return createHash('sha256').update(material).digest('hex');
+}
+
+/** The node's upstream part of the key, computed once per prepared workflow and node. */
+const upstreamParts = new WeakMap<PreparedWorkflow, Map<string, { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] }>>();
+
+function upstreamOf(p: PreparedWorkflow, nodeId: string): { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] } {
+  let byNode = upstreamParts.get(p);
+  if (!byNode) upstreamParts.set(p, (byNode = new Map()));
+  let part = byNode.get(nodeId);
+  if (!part) {
+    const upstream = p.ancestors(nodeId);
+    const nodes = [...upstream].sort().map((id) => p.adjacency.nodes.get(id));
+    const edges = p.workflow.edges
+      .filter((e) => upstream.has(e.from) && upstream.has(e.to))
+      .map((e) => stableStringify(e))
+      .sort();
+    byNode.set(nodeId, (part = { upstream, nodes, edges }));
+  }
+  return part;
 }
 
 /** A simple in-process memo (a Map), for tests and single-process searches. */

@@ -18,7 +18,7 @@ export { errorMessage } from '../errors/index.js';
 
 /**
  * True for an exhausted budget (code BUDGET_EXHAUSTED, e.g. `BudgetExceededError`). Node steps let it
- * through instead of recording it, and the run stops (start-run.ts): every later request would be refused too.
+ * through instead of recording it, and the run stops (run-state.ts, `startRun`): every later request would be refused too.
  */
 export function isBudgetExhausted(e: unknown): e is FlowScoutError {
   return isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';

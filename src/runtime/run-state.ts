@@ -1,13 +1,15 @@
+import { setMaxListeners } from 'node:events';
 import type { Span, Tracer } from '@opentelemetry/api';
-import { adjacency, exitIds, topologicalOrder } from '../graph/graph-utils.js';
+import type { FlowScoutError } from '../errors/index.js';
+import { indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import type { Workflow, WorkflowNode } from '../graph/schema.js';
-import type { ExecutionPolicy, PolicyContext } from '../policies/types.js';
+import type { ExecutionPolicy, LlmNodeRequest, PolicyContext, ToolPlanRequest } from '../policies/types.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import type { ResolvedSource } from './frontier.js';
 import { runLlmNodeStep } from './llm-node.js';
 import { nodeMemoKey, type NodeMemo } from './memo.js';
-import { errorMessage, type NodeStepResult } from './node-step.js';
+import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { endNodeSpan, endRunSpan, startNodeSpan, startRunSpan } from './otel.js';
 import { createSemaphore, isAbortError } from './semaphore.js';
 import { runToolNodeStep } from './tool-node.js';
@@ -76,26 +78,77 @@ export const DEFAULT_CONCURRENCY = 4;
 /** Context characters per node by default (about 2k tokens). */
 export const DEFAULT_CONTEXT_CHARS = 8000;
 
-/** Starts a run of an already validated workflow. */
-export function startRun(workflow: Workflow, input: RunInput, opts: RunOptions): WorkflowRun {
+/** The structure of workflows passed as JSON (a compiled module passes its own constant every run): built once per object. */
+const indexed = new WeakMap<Workflow, PreparedWorkflow>();
+
+function prepared(workflow: Workflow | PreparedWorkflow): PreparedWorkflow {
+  if (isPreparedWorkflow(workflow)) return workflow;
+  let p = indexed.get(workflow);
+  if (!p) indexed.set(workflow, (p = indexWorkflow(workflow)));
+  return p;
+}
+
+/**
+ * Starts a run of a prepared (or already valid) workflow: the one run object that `executeWorkflow`
+ * and compiled modules drive, with the rule that a budget stops a run (DESIGN.md, "budgets … stop a
+ * run cleanly"). Every other failure of a node is recorded in the trace and the run goes on; an
+ * exhausted budget would only make every later model request fail the same way, so the first
+ * BUDGET_EXHAUSTED error a policy throws
+ *
+ * 1. cancels the rest of the run (running nodes stop promptly, waiting ones are skipped), and
+ * 2. is thrown by `finish()` in place of the trace, so `executeWorkflow` (and a compiled module's
+ *    `run`) rejects with it — the `BudgetExceededError` of `src/llm/budget.ts`, code BUDGET_EXHAUSTED.
+ *
+ * The caller's own signal keeps its meaning: cancelling still returns a trace ending in `cancelled`.
+ */
+export function startRun(workflow: Workflow | PreparedWorkflow, input: RunInput, opts: RunOptions): WorkflowRun {
+  const stop = new AbortController();
+  let exhausted: FlowScoutError | undefined;
+  const watch = <T>(pending: Promise<T>): Promise<T> =>
+    pending.catch((e: unknown) => {
+      if (isBudgetExhausted(e) && !exhausted) {
+        exhausted = e;
+        stop.abort(e);
+      }
+      throw e;
+    });
+  const inner = opts.policy;
+  // The policy as it is (identity, label, memo scope, any other member) but for its two decisions, watched.
+  const policy: ExecutionPolicy = Object.create(inner, {
+    runLlmNode: { value: (req: LlmNodeRequest) => watch(inner.runLlmNode(req)) },
+    planToolCalls: { value: (req: ToolPlanRequest) => watch(inner.planToolCalls(req)) },
+  });
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  // Every node waiting for a concurrency slot, and every tool call in flight, listens to this signal
+  // (and removes its listener when done): a wide fan-out legitimately has more than Node's default
+  // of 10, which would print a spurious "possible memory leak" warning.
+  setMaxListeners(0, signal);
+  const run = runState(prepared(workflow), input, { ...opts, policy, signal });
+  return {
+    workflow: run.workflow,
+    runNode: run.runNode,
+    skipNode: run.skipNode,
+    finish() {
+      const trace = run.finish();
+      if (exhausted) throw exhausted;
+      return trace;
+    },
+  };
+}
+
+/** The stateful part of one run (see the module comment), without the budget rule. */
+function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions): WorkflowRun {
+  const { workflow, order, position, exitId } = prepared;
   const now = opts.now ?? (() => performance.now());
   const t0 = now();
   const contextChars = opts.contextChars ?? DEFAULT_CONTEXT_CHARS;
-  const adj = adjacency(workflow);
-  const order = topologicalOrder(adj) ?? [...adj.nodes.keys()];
-  const position = new Map(order.map((id, i) => [id, i]));
-  const exitId = exitIds(adj)[0] ?? order[order.length - 1]!;
   const semaphore = createSemaphore(opts.concurrency ?? DEFAULT_CONCURRENCY);
   const scratch = new Map<string, unknown>();
   const results = new Map<string, { result: NodeResult; obs: NodeObservation }>();
   const { signal, tracer, memo } = opts;
   const runSpan: Span | undefined = tracer ? startRunSpan(tracer, workflow, opts.policy, input.recordId) : undefined;
 
-  const nodeOf = (id: string): WorkflowNode => {
-    const n = adj.nodes.get(id);
-    if (!n) throw new Error(`the workflow has no node '${id}'`);
-    return n;
-  };
+  const nodeOf = (id: string): WorkflowNode => prepared.node(id);
 
   const record = (obs: NodeObservation): NodeResult => {
     const result: NodeResult = { nodeId: obs.nodeId, kind: obs.kind, status: obs.status, output: obs.output };
@@ -133,7 +186,7 @@ export function startRun(workflow: Workflow, input: RunInput, opts: RunOptions):
     let key: string | undefined;
     if (memo) {
       const scopeOf = opts.policy.memoScope ? (id: string) => opts.policy.memoScope!(workflow, nodeOf(id)) : undefined;
-      key = nodeMemoKey(workflow, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) });
+      key = nodeMemoKey(prepared, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) });
       const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
       if (hit) {
         const obs: NodeObservation = { ...structuredClone(hit), nodeId, startedAtMs: now() - t0, durationMs: 0, cached: true };

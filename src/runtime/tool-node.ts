@@ -18,7 +18,7 @@ import type { CallObservation } from './trace.js';
  *   success).
  * - A planned call to a tool outside the candidates is recorded as a failed call; it is not sent.
  * - An attempt is an `error` when the plan failed (the policy threw or returned `error`; but a policy
- *   whose budget is exhausted stops the whole run: BUDGET_EXHAUSTED is thrown on, see start-run.ts), when
+ *   whose budget is exhausted stops the whole run: BUDGET_EXHAUSTED is thrown on, see run-state.ts, `startRun`), when
  *   `one` planned nothing, or when every call failed; otherwise `ok`. It is *empty* when it is ok and
  *   made no call or every ok call returned nothing (null, "", [], {}).
  * - `retry: {attempts, on}` repeats while attempts remain and the attempt was an error (or, with
