@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oracleReplayDomain } from '../../bench/runtime-replay-oracle.js';
+import { oracleReplayDomain } from '../../test/support/oracle-replay.js';
 import type { Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
 import { executeWorkflow } from '../runtime/execute.js';

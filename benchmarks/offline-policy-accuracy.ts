@@ -1,6 +1,6 @@
 /**
  * Offline-policy accuracy on TRAJECT-Bench (issue #5, "Must show"): the baseline the search must
- * improve. Not a test; run with `npx tsx bench/offline-policy-accuracy.ts [--seed N]`.
+ * improve. Not a test; run with `npx tsx benchmarks/offline-policy-accuracy.ts [--seed N]`.
  *
  * Per domain (bundled data, records whose calls all succeeded), the records are split with
  * `splitRecords` (ratio 5:2:3, seed 0): the policy learns its cues from the optimisation part only
@@ -14,7 +14,7 @@
  * Reported for two splits: by record (chains seen in D_opt recur in the rest) and by group (whole
  * API chains held out), and without learning (no records) for comparison.
  */
-import { canonicalArgs, stableStringify } from '../src/records/canonical-args.js';
+import { canonicalArgs, stableStringify } from '../src/contracts/canonical-args.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../src/records/bundled.js';
 import { importTraject } from '../src/records/import/traject.js';
 import type { TaskRecord } from '../src/records/schema.js';
@@ -22,7 +22,7 @@ import { splitRecords } from '../src/records/split.js';
 import type { Workflow } from '../src/graph/schema.js';
 import { createOfflinePolicy } from '../src/policies/offline/offline-policy.js';
 import type { ExecutionPolicy, NodeInput, ToolPlanRequest } from '../src/policies/types.js';
-import type { ToolDescriptor } from '../src/tools/types.js';
+import type { ToolDescriptor } from '../src/contracts/tools.js';
 
 const seedArg = process.argv.indexOf('--seed');
 const seed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 0;

@@ -7,7 +7,7 @@
  * (b) parallel speed-up on a wide fan-out (32 branches, 20 ms simulated latency) at concurrency 1,
  *     8 and unbounded, against the ideal critical-path time ceil(32 / c) × 20 ms.
  *
- *   npx tsx bench/runtime-overhead.ts
+ *   npx tsx benchmarks/runtime-overhead.ts
  *
  * The policy is a scripted one that answers at once, so the numbers are the runtime's own cost.
  */
@@ -22,7 +22,7 @@ import type { RunContext } from '../src/runtime/run-state.js';
 import { createScriptedPolicy } from '../src/runtime/scripted-policy.js';
 import type { Trace } from '../src/runtime/trace.js';
 import { createToolRegistry } from '../src/tools/registry.js';
-import type { ToolSpec } from '../src/tools/types.js';
+import type { ToolSpec } from '../src/contracts/tools.js';
 
 const plan: WorkflowNode = { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } };
 const synth: WorkflowNode = { id: 'synth', kind: 'llm', role: 'synthesize', prompt: 'answer {{query}} from {{inputs}}', output: { type: 'text' } };

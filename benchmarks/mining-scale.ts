@@ -5,7 +5,7 @@
  * (issue #6): 100,000 cases / 1,302 variants: 3.2 s to load the JSONL + 1.36 s IM; 100,000 cases /
  * 33,905 variants: 2.55 s IM after loading.
  *
- *   npx tsx bench/mining-scale.ts [--keep]
+ *   npx tsx benchmarks/mining-scale.ts [--keep]
  *
  * Two generators, both seeded (same logs every run):
  * - nested: a nested agent flow (search → choice of geocode+parallel lookups or a repeated fetch,

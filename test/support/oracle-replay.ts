@@ -1,22 +1,20 @@
-/**
- * Proves the harness on real data (DESIGN.md: the oracle "replays the reference calls of a known
- * record, to prove the harness reaches TC = 1"): for every TRAJECT-Bench record whose calls all
- * succeeded, run `oracleWorkflowFor(record)` with the oracle policy over the replay tools built from
- * the domain's records, and count replay hits, misses and TC per domain.
- *
- *   npx tsx bench/runtime-replay-oracle.ts            # bundled data (data/traject-bench)
- *   npx tsx bench/runtime-replay-oracle.ts <dir>      # a TRAJECT-Bench public_data folder
- */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { toolCallCorrectness } from '../src/metrics/tool-call-lcs.js';
-import { createOraclePolicy, oracleWorkflowFor } from '../src/policies/oracle.js';
-import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../src/records/bundled.js';
-import { importTraject } from '../src/records/import/traject.js';
-import { executeWorkflow } from '../src/runtime/execute.js';
-import { createToolRegistry } from '../src/tools/registry.js';
-import { createReplayTools } from '../src/tools/replay-tools.js';
+import { toolCallCorrectness } from '../../src/metrics/tool-call-lcs.js';
+import { createOraclePolicy, oracleWorkflowFor } from '../../src/policies/oracle.js';
+import { bundledTrajectPaths } from '../../src/records/bundled.js';
+import { importTraject } from '../../src/records/import/traject.js';
+import { executeWorkflow } from '../../src/runtime/execute.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { createReplayTools } from '../../src/tools/replay-tools.js';
+
+/**
+ * Oracle replay over one TRAJECT-Bench domain (DESIGN.md: the oracle "replays the reference calls
+ * of a known record, to prove the harness reaches TC = 1"): every record whose calls all succeeded
+ * is run with `oracleWorkflowFor(record)` and the oracle policy over the replay tools built from the
+ * domain's records; replay hits, misses and TC are counted. Used by `src/policies/oracle.test.ts`
+ * and by `benchmarks/runtime-replay-oracle.ts`.
+ */
 
 export interface OracleReplayRow {
   domain: string;
@@ -64,15 +62,3 @@ export async function oracleReplayDomain(domain: string, publicDataDir?: string)
     imperfect,
   };
 }
-
-async function main(): Promise<void> {
-  const dir = process.argv[2];
-  console.log(`oracle replay over TRAJECT-Bench (${dir ?? 'bundled data/traject-bench'}); policy: oracle replay (tests only)`);
-  console.log('domain    records  calls   hits  misses  TC');
-  for (const domain of BUNDLED_DOMAINS) {
-    const r = await oracleReplayDomain(domain, dir);
-    console.log(`${r.domain.padEnd(9)} ${String(r.records).padStart(7)} ${String(r.calls).padStart(6)} ${String(r.hits).padStart(6)} ${String(r.misses).padStart(7)}  ${r.tc.toFixed(3)}${r.imperfect.length ? `  (TC<1: ${r.imperfect.slice(0, 5).join(', ')})` : ''}`);
-  }
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
