@@ -6,7 +6,7 @@ import { bestWithProvenance, writeSearchArtifacts } from '../../search/artifacts
 import { clip } from '../../util/clip.js';
 import { writeTextFile } from '../../util/json-file.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
-import { reactAgent } from '../baselines/react/react-agent.js';
+import { reactAgent } from '../experiments/react-agent.js';
 import { prepareDomain } from '../experiments/domain-env.js';
 import { measureApproach, type Subject } from '../experiments/measure.js';
 import { runVariant } from '../experiments/search-variants.js';

@@ -3,7 +3,7 @@ import { formatProcessTree } from '../../mining/process-tree/format.js';
 import type { IterationRow } from '../../search/search-context.js';
 import type { Optimizer } from '../../search/optimizers/types.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
-import { reactAgent } from '../baselines/react/react-agent.js';
+import { reactAgent } from './react-agent.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 import { prepareDomain } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';

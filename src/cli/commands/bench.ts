@@ -8,7 +8,7 @@ import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout bench`: the paper's experiments (issue #8; DESIGN.md, "Baselines and ablations") on

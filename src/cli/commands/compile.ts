@@ -3,7 +3,7 @@ import type { Workflow } from '../../graph/schema.js';
 import { compileWorkflow } from '../../runtime/compile.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout compile <workflow.json> -o workflow.ts [--force] [--runtime-import <module>]`: writes

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { runDemo } from '../../bench/demo/run-demo.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout demo` (`npm run demo`): the whole pipeline on the bundled TRAJECT-Bench Travel data in

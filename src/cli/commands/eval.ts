@@ -11,7 +11,7 @@ import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import { assertNotSameFile, evaluateWorkflowFile } from './eval-workflow.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout eval`: TC and ES (DESIGN.md, "Metrics") of

@@ -5,7 +5,7 @@ import { importToolbench, type ToolbenchCounts } from '../../records/import/tool
 import { importTraject, type TrajectCounts } from '../../records/import/traject.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout import traject|toolbench …`: converts datasets into FlowScout records (JSONL) and, where

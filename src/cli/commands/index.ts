@@ -1,5 +1,3 @@
-import type { Command } from 'commander';
-import type { CliIO } from '../output.js';
 import { registerBench } from './bench.js';
 import { registerDemo } from './demo.js';
 import { registerCompile } from './compile.js';
@@ -12,8 +10,9 @@ import { registerRuns } from './runs.js';
 import { registerSearch } from './search.js';
 import { registerValidate } from './validate.js';
 
-/** A CLI command: adds itself to the program. Each lives in its own file in this folder. */
-export type RegisterCommand = (program: Command, io: CliIO) => void;
+import type { RegisterCommand } from './register.js';
+
+export type { RegisterCommand } from './register.js';
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
 export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerBench, registerDemo];

@@ -14,7 +14,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 const FORMATS = ['tree', 'mermaid', 'workflow', 'json'] as const;
 type Format = (typeof FORMATS)[number];

@@ -3,7 +3,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { canonicalWorkflow, parseWorkflow, toMermaid, validateWorkflow, type Workflow } from '../../graph/index.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 const FORMATS = ['mermaid', 'json'] as const;
 type Format = (typeof FORMATS)[number];

@@ -16,7 +16,7 @@ import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout run <workflow.json> --tools <config> --query "…" [--model …] [--trace out.json] [--json]`:

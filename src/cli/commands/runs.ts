@@ -4,7 +4,7 @@ import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import type { RunRow } from '../../store/types.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout runs list` and `flowscout runs show <id>`: what the store holds about past searches —

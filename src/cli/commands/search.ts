@@ -10,7 +10,7 @@ import { runSearch } from '../../search/run-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout search`: the Workflow Optimizer (DESIGN.md, "Search"; issue #7). Mines G0 from D_opt,

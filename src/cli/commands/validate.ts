@@ -4,7 +4,7 @@ import { validateWorkflow, workflowHash, type Workflow } from '../../graph/index
 import { loadToolConfig, readDescriptors } from '../../tools/index.js';
 import { readJsonFile } from '../../util/json-file.js';
 import { ExitWith, type CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout validate <workflow.json> [--tools <file>] [--json]`: checks Valid(G, T) (DESIGN.md, "The

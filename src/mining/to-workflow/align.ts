@@ -1,4 +1,4 @@
-import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } from './shape.js';
+import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } from './slots.js';
 
 /**
  * Merges the shapes of an exclusive choice position by position (DESIGN.md, "Abstraction to

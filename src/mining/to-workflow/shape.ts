@@ -1,5 +1,8 @@
 import type { ProcessTree } from '../process-tree/schema.js';
 import { mergeAlternatives } from './align.js';
+import { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type Shape, type Slot } from './slots.js';
+
+export { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type Shape, type Slot } from './slots.js';
 
 /**
  * The abstraction to positions (DESIGN.md, "Abstraction to positions"): a process tree over tool
@@ -21,24 +24,6 @@ import { mergeAlternatives } from './align.js';
  *   loop; `calls: 'many'` lets a position repeat its call). Redo parts that are not tau follow as
  *   repeated positions with half the support.
  */
-export interface PositionSlot {
-  kind: 'position';
-  /** Tool name → weight (how much of the flow uses it here). */
-  tools: Map<string, number>;
-  /** In [0, 1]: how much of the enclosing sequence's flow reaches this position. */
-  support: number;
-  many: boolean;
-}
-
-export interface ParallelSlot {
-  kind: 'parallel';
-  branches: Shape[];
-  support: number;
-}
-
-export type Slot = PositionSlot | ParallelSlot;
-export type Shape = Slot[];
-
 /** The shape of a process tree. Iterative over operator nesting depth is not needed: trees are small. */
 export function treeToShape(tree: ProcessTree): Shape {
   if ('label' in tree) return [{ kind: 'position', tools: new Map([[tree.label, 1]]), support: 1, many: false }];
@@ -85,13 +70,6 @@ function repeated(shape: Shape): Shape {
   return shape.map((s) => (s.kind === 'position' ? { ...s, many: true } : { ...s, branches: s.branches.map(repeated) }));
 }
 
-/** One position holding the tools of both; `support` given, or the capped sum. */
-export function mergePositions(a: PositionSlot, b: PositionSlot, support?: number): PositionSlot {
-  const tools = new Map(a.tools);
-  for (const [t, w] of b.tools) tools.set(t, (tools.get(t) ?? 0) + w);
-  return { kind: 'position', tools, support: support ?? Math.min(1, a.support + b.support), many: a.many || b.many };
-}
-
 /** Number of positions, counting every parallel branch. */
 export function countPositions(shape: Shape): number {
   let n = 0;
@@ -104,14 +82,4 @@ export function expectedPositions(shape: Shape): number {
   let n = 0;
   for (const s of shape) n += s.kind === 'position' ? s.support : s.support * s.branches.reduce((m, b) => m + expectedPositions(b), 0);
   return n;
-}
-
-/** Every tool name in a shape. */
-export function shapeTools(shape: Shape): Set<string> {
-  const out = new Set<string>();
-  for (const s of shape) {
-    if (s.kind === 'position') for (const t of s.tools.keys()) out.add(t);
-    else for (const b of s.branches) for (const t of shapeTools(b)) out.add(t);
-  }
-  return out;
 }

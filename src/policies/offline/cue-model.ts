@@ -1,7 +1,10 @@
 import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { ParamStats, ToolStats } from './cue-stats.js';
 import { namesParam } from './presence.js';
+
+export type { ParamStats, ToolStats } from './cue-stats.js';
 import { requestClauses, terms } from './text.js';
 import { outputPairs, shapeOf } from './value-candidates.js';
 
@@ -15,47 +18,6 @@ import { outputPairs, shapeOf } from './value-candidates.js';
  * never called). Per tool: the query clauses that asked for it (retrieval expansion) and which tool
  * came before it.
  */
-
-export interface ParamStats {
-  /** Calls of a tool that has this parameter (for a tool's own stats: its uses). */
-  calls: number;
-  /** Calls of the tool that set this parameter. */
-  set: number;
-  /** Set to the value the tool's schema declares as its default. */
-  asDefault: number;
-  /** Canonical value text → count, and one raw value per text (to return typed values). */
-  values: Map<string, number>;
-  raw: Map<string, unknown>;
-  fromQuery: number;
-  fromOutput: number;
-  /** Set but found neither in the query nor in an earlier output (a constant or an inferred value). */
-  fromElsewhere: number;
-  /** Query words right before the value (`b:<word>`, nearest two) and right after (`a:<word>`). */
-  cues: Map<string, number>;
-  shapes: Map<string, number>;
-  /** JSON type of the recorded raw values (`string`, `number`, `boolean`, …) → count. */
-  rawTypes: Map<string, number>;
-  /** Keys of earlier outputs that held the value. */
-  outputKeys: Map<string, number>;
-  /** Query terms of the calls that set / did not set the parameter (for optional parameters). */
-  termsWhenSet: Map<string, number>;
-  termsWhenUnset: Map<string, number>;
-  /** Calls whose query named the parameter (see presence.ts), and how many of them set it; same when not named. */
-  whenNamed: { calls: number; set: number };
-  whenUnnamed: { calls: number; set: number };
-}
-
-export interface ToolStats {
-  /** Calls of this tool in the records. */
-  uses: number;
-  params: Map<string, ParamStats>;
-  /** Query clauses aligned with calls of this tool (retrieval expansion). */
-  clauses: string[];
-  /** The tool called right before (`^` at the start) → count. */
-  previous: Map<string, number>;
-  /** Position of the call in its record → count. */
-  positions: Map<number, number>;
-}
 
 export interface CueModel {
   tools: Map<string, ToolStats>;

@@ -1,4 +1,4 @@
-import type { ParamStats, ToolStats } from './cue-model.js';
+import type { ParamStats, ToolStats } from './cue-stats.js';
 import { stem } from './text.js';
 
 /**

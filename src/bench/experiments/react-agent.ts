@@ -1,8 +1,8 @@
-import type { DomainEnv } from '../../experiments/domain-env.js';
-import type { ModelWiring } from '../../../wiring/wire-models.js';
-import type { Agent } from '../agent.js';
-import { createLlmReact } from './react-llm.js';
-import { createOfflineReact } from './react-offline.js';
+import type { Agent } from '../baselines/agent.js';
+import { createLlmReact } from '../baselines/react/react-llm.js';
+import { createOfflineReact } from '../baselines/react/react-offline.js';
+import type { ModelWiring } from '../../wiring/wire-models.js';
+import type { DomainEnv } from './domain-env.js';
 
 /**
  * ReAct over a benchmark domain's tools: the AI SDK tool loop over `model` (through the run's one

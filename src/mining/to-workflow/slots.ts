@@ -1,0 +1,38 @@
+/**
+ * The slots a shape is made of (see shape.ts for what they mean) and the two operations on them that
+ * both the tree mapping (shape.ts) and the alignment of alternatives (align.ts) use.
+ */
+export interface PositionSlot {
+  kind: 'position';
+  /** Tool name → weight (how much of the flow uses it here). */
+  tools: Map<string, number>;
+  /** In [0, 1]: how much of the enclosing sequence's flow reaches this position. */
+  support: number;
+  many: boolean;
+}
+
+export interface ParallelSlot {
+  kind: 'parallel';
+  branches: Shape[];
+  support: number;
+}
+
+export type Slot = PositionSlot | ParallelSlot;
+export type Shape = Slot[];
+
+/** One position holding the tools of both; `support` given, or the capped sum. */
+export function mergePositions(a: PositionSlot, b: PositionSlot, support?: number): PositionSlot {
+  const tools = new Map(a.tools);
+  for (const [t, w] of b.tools) tools.set(t, (tools.get(t) ?? 0) + w);
+  return { kind: 'position', tools, support: support ?? Math.min(1, a.support + b.support), many: a.many || b.many };
+}
+
+/** Every tool name in a shape. */
+export function shapeTools(shape: Shape): Set<string> {
+  const out = new Set<string>();
+  for (const s of shape) {
+    if (s.kind === 'position') for (const t of s.tools.keys()) out.add(t);
+    else for (const b of s.branches) for (const t of shapeTools(b)) out.add(t);
+  }
+  return out;
+}
