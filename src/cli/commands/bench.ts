@@ -51,7 +51,7 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--max-test <n>', 'test queries measured per domain, at most', '50')
     .option('--max-records <n>', 'sample this many records per domain before the split (quick checks; the report says so)')
     .option('--ablation-domain <name>', 'domain of the ablations (Table III)', 'Travel')
-    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
     .option('--force', 'overwrite report.md, the figures and results.json in --out')

@@ -30,7 +30,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--seed <n>', 'seed of the split and the search', '0')
     .option('--model <spec>', 'run with a model instead of offline, e.g. openai:gpt-4o-mini (needs its API key)')
     .option('--max-records <n>', 'use a seeded sample of this many records (a quicker look)')
-    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo')
     .action(async (flags: DemoFlags) => {
       await runDemo({

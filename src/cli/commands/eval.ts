@@ -46,7 +46,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--learn-from <records>', 'records the offline policy learns argument cues from (never the evaluated ones; workflow mode)')
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
-    .option('--concurrency <n>', 'records run / judge calls in flight', '4')
+    .option('--concurrency <n>', 'records run at once, judge calls and model requests (policy and judge together) in flight', '4')
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
       checkMode(workflowFile, opts);
       const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);

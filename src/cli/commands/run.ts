@@ -53,7 +53,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--trace <file>', 'write the full trace (observations, calls, totals) as JSON')
     .option('--force', 'overwrite the --trace file if it exists')
     .option('--json', 'print the trace as JSON instead of a summary')
-    .option('--concurrency <n>', 'nodes running at once (default 4)')
+    .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
     .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
