@@ -84,5 +84,5 @@ describe('memoized search on real TRAJECT-Bench data', () => {
     expect(on.iterations.some((r) => /add_node|set_calls \S+ many/.test(r.summary))).toBe(true);
     expect(on.savings!.nodeRunsSaved).toBeGreaterThan(0);
     await tools.close();
-  }, 60_000);
+  });
 });

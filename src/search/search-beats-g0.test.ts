@@ -40,5 +40,5 @@ describe('offline search beats G0 on real data', () => {
     expect(test.records).toBe(split.test.length);
     expect(test.best.tc).toBeGreaterThan(test.g0.tc);
     expect(test.best.es).toBeGreaterThan(test.g0.es);
-  }, 30_000);
+  });
 });

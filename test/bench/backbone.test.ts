@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect(status, io.text()).toBe(0);
   results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as BenchResults;
   report = readFileSync(join(out, 'report.md'), 'utf8');
-}, 120_000);
+});
 
 afterAll(async () => {
   vi.unstubAllEnvs();

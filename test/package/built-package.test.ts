@@ -33,7 +33,7 @@ beforeAll(() => {
   mkdirSync(join(app, 'node_modules'), { recursive: true });
   symlinkSync(pkg, join(app, 'node_modules', 'flowscout'));
   writeFileSync(join(app, 'package.json'), '{ "type": "module" }\n');
-}, 120_000);
+});
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

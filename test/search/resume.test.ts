@@ -51,7 +51,7 @@ const args = ['search', '--records', fx.records, '--tools', fx.tools, '--seed', 
 beforeAll(async () => {
   const full = await cli([...args, '--db', join(fx.dir, 'full.db'), '--out', join(fx.dir, 'full')]);
   expect(full.code, full.out).toBe(0);
-}, 120_000);
+});
 
 describe('search resume after SIGKILL', () => {
   it('reaches the same best candidate and scores as an uninterrupted run', async () => {

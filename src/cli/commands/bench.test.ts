@@ -17,7 +17,7 @@ beforeAll(async () => {
   io = capture();
   expect(await runCli(args, io)).toBe(0);
   results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as BenchResults;
-}, 60_000);
+});
 
 describe('flowscout bench (offline, small)', () => {
   it('writes a report that starts with the command and seed that regenerate it, and labels every table offline', () => {

@@ -44,5 +44,5 @@ describe('flowscout demo (offline, end to end)', () => {
     expect(await runCli(['demo', '--iterations', '0', '--max-records', '30', '--root', root], again)).toBe(0);
     expect(readdirSync(root)).toHaveLength(2);
     expect(readFileSync(join(dir, 'process-tree.txt'), 'utf8').trim()).toBe(tree);
-  }, 60_000);
+  });
 });

@@ -61,5 +61,5 @@ describe('flowscout eval --concurrency bounds the model requests in flight', () 
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 });
