@@ -88,6 +88,8 @@ export function evaluationRows(candidateId: string, split: 'opt' | 'val' | 'test
       dims: r.dims,
       answer: r.trace.answer,
       calls: r.trace.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status })),
+      // What `flowscout ui` shows for the record: every node's observation and TC's alignment.
+      trace: { status: r.trace.status, error: r.trace.error, observations: r.trace.observations, totals: r.trace.totals, detail: r.detail, rationale: r.rationale, judgeError: r.judgeError },
     };
     const error = r.error ?? (r.trace.status === 'error' ? r.trace.error : undefined);
     if (error) row.error = error;

@@ -93,6 +93,21 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'per-record traces of evaluated candidates, the records of each run, the process that owns a running run',
+    sql: `
+      ALTER TABLE evaluations ADD COLUMN trace BLOB;
+      ALTER TABLE runs ADD COLUMN owner TEXT;
+      CREATE TABLE run_records (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        record_id TEXT NOT NULL,
+        split TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (run_id, record_id)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -1,6 +1,8 @@
+import { hostname } from 'node:os';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
-import type { CandidateRow, EvaluationRow, IterationCommit, RunRow } from './types.js';
+import type { CandidateRow, EvaluationRow, IterationCommit, RunRecordRow, RunRow } from './types.js';
 
 /**
  * The store's reads and writes (see open-store.ts). JSON columns are written through `scrub` and
@@ -17,6 +19,10 @@ export interface StoreQueries {
   loadCandidates(runId: string): CandidateRow[];
   loadIterations(runId: string): Array<{ iteration: number; data: Record<string, unknown> }>;
   loadEvaluations(runId: string, candidateId: string): EvaluationRow[];
+  /** One record's stored trace under a candidate, or undefined when none was stored. */
+  loadRecordTrace(runId: string, candidateId: string, split: string, recordId: string): unknown;
+  /** The records the run evaluates on (empty for runs stored before traces were kept). */
+  loadRunRecords(runId: string): RunRecordRow[];
   /** Every memo entry of the run (loaded once at start or resume). */
   loadMemo(runId: string): Array<{ key: string; observation: unknown }>;
   commitIteration(runId: string, commit: IterationCommit): void;
@@ -31,17 +37,22 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
   const now = () => new Date().toISOString();
 
   const insertRun = db.prepare(`INSERT INTO runs (id, created_at, updated_at, status, stop_reason, seed, strategy, config, policy_label, judge_label,
-    optimizer_label, records_file, out_dir, iterations_done, since_improvement, best_candidate, usage)
+    optimizer_label, records_file, out_dir, iterations_done, since_improvement, best_candidate, usage, owner)
     VALUES (@id, @created_at, @updated_at, @status, @stop_reason, @seed, @strategy, @config, @policy_label, @judge_label,
-    @optimizer_label, @records_file, @out_dir, @iterations_done, @since_improvement, @best_candidate, @usage)`);
+    @optimizer_label, @records_file, @out_dir, @iterations_done, @since_improvement, @best_candidate, @usage, @owner)`);
   const upsertCandidate = db.prepare(`INSERT INTO candidates (run_id, id, seq, parent, iteration, workflow, hash, plan, summary, opt_reward, opt_tc, opt_es,
     feedback, val_score, val_tc, val_es, visits, w, q, error, duplicate_of, created_at)
     VALUES (@run_id, @id, @seq, @parent, @iteration, @workflow, @hash, @plan, @summary, @opt_reward, @opt_tc, @opt_es,
     @feedback, @val_score, @val_tc, @val_es, @visits, @w, @q, @error, @duplicate_of, @created_at)
     ON CONFLICT (run_id, id) DO UPDATE SET visits = excluded.visits, w = excluded.w, q = excluded.q,
     val_score = excluded.val_score, val_tc = excluded.val_tc, val_es = excluded.val_es`);
-  const insertEval = db.prepare(`INSERT OR REPLACE INTO evaluations (run_id, candidate_id, split, record_id, tc, es, dims, answer, calls, error)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertEval = db.prepare(`INSERT OR REPLACE INTO evaluations (run_id, candidate_id, split, record_id, tc, es, dims, answer, calls, error, trace)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertRecord = db.prepare('INSERT OR IGNORE INTO run_records (run_id, record_id, split, record) VALUES (?, ?, ?, ?)');
+  // A trace is JSON, scrubbed like every other text, then deflated: traces repeat their keys and
+  // tool outputs, so they shrink several-fold.
+  const blob = (v: unknown): Buffer | null => (v === undefined ? null : deflateRawSync(Buffer.from(json(v)!, 'utf8')));
+  const owner = () => JSON.stringify({ pid: process.pid, host: hostname() });
   const insertMemo = db.prepare('INSERT OR IGNORE INTO node_memo (run_id, key, observation) VALUES (?, ?, ?)');
   const insertIteration = db.prepare('INSERT OR REPLACE INTO iterations (run_id, iteration, data) VALUES (?, ?, ?)');
 
@@ -59,6 +70,7 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
   const updateRun = (id: string, patch: IterationCommit['run']): void => {
     const cols: Record<string, unknown> = { updated_at: now() };
     if (patch.status !== undefined) cols.status = patch.status;
+    if (patch.status === 'running') cols.owner = owner();
     if (patch.stopReason !== undefined) cols.stop_reason = text(patch.stopReason);
     if (patch.iterationsDone !== undefined) cols.iterations_done = patch.iterationsDone;
     if (patch.sinceImprovement !== undefined) cols.since_improvement = patch.sinceImprovement;
@@ -74,8 +86,9 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     const created = now();
     for (const cand of c.candidates) upsertCandidate.run(candidateParams(runId, cand, created, json, text));
     for (const e of c.evaluations ?? []) {
-      insertEval.run(runId, e.candidateId, e.split, e.recordId, e.tc, e.es, json(e.dims), text(e.answer), json(e.calls), text(e.error));
+      insertEval.run(runId, e.candidateId, e.split, e.recordId, e.tc, e.es, json(e.dims), text(e.answer), json(e.calls), text(e.error), blob(e.trace));
     }
+    for (const r of c.records ?? []) insertRecord.run(runId, r.recordId, r.split, json(r.record));
     for (const m of c.memo ?? []) insertMemo.run(runId, m.key, json(m.observation));
     if (c.iteration) insertIteration.run(runId, c.iteration.iteration, json(c.iteration.data));
     updateRun(runId, c.run);
@@ -85,6 +98,7 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     createRun(run) {
       const at = now();
       insertRun.run({
+        owner: run.status === 'running' ? owner() : null,
         id: run.id,
         created_at: at,
         updated_at: at,
@@ -115,7 +129,21 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
         data: JSON.parse(r.data) as Record<string, unknown>,
       })),
     loadEvaluations: (runId, candidateId) =>
-      (db.prepare('SELECT * FROM evaluations WHERE run_id = ? AND candidate_id = ? ORDER BY split, record_id').all(runId, candidateId) as Row[]).map(toEvaluation),
+      (
+        db
+          .prepare('SELECT candidate_id, split, record_id, tc, es, dims, answer, calls, error FROM evaluations WHERE run_id = ? AND candidate_id = ? ORDER BY split, record_id')
+          .all(runId, candidateId) as Row[]
+      ).map(toEvaluation),
+    loadRecordTrace: (runId, candidateId, split, recordId) => {
+      const row = db.prepare('SELECT trace FROM evaluations WHERE run_id = ? AND candidate_id = ? AND split = ? AND record_id = ?').get(runId, candidateId, split, recordId) as { trace: Buffer | null } | undefined;
+      return row?.trace ? (JSON.parse(inflateRawSync(row.trace).toString('utf8')) as unknown) : undefined;
+    },
+    loadRunRecords: (runId) =>
+      (db.prepare('SELECT record_id, split, record FROM run_records WHERE run_id = ? ORDER BY rowid').all(runId) as Array<{ record_id: string; split: RunRecordRow['split']; record: string }>).map((r) => ({
+        recordId: r.record_id,
+        split: r.split,
+        record: JSON.parse(r.record) as unknown,
+      })),
     loadMemo: (runId) =>
       (db.prepare('SELECT key, observation FROM node_memo WHERE run_id = ?').all(runId) as Array<{ key: string; observation: string }>).map((r) => ({
         key: r.key,
@@ -170,7 +198,7 @@ function toRun(r: Row): RunRow {
     iterationsDone: r.iterations_done as number,
     sinceImprovement: r.since_improvement as number,
   };
-  const extra = { stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result) };
+  const extra = { owner: parse(r.owner), stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result) };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (run as unknown as Row)[k] = v;
   return run;
 }

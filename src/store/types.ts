@@ -31,6 +31,14 @@ export interface RunRow {
   usage?: Record<string, unknown>;
   /** The final summary (best candidate, test-set scores), once the run has ended. */
   result?: Record<string, unknown>;
+  /** The process that last marked the run running (so a reader can tell a crashed run from a live one). */
+  owner?: RunOwner;
+}
+
+/** Who runs a search: the process id on a host. */
+export interface RunOwner {
+  pid: number;
+  host: string;
 }
 
 /** One candidate workflow of a run (a search-tree node). */
@@ -71,6 +79,18 @@ export interface EvaluationRow {
   answer: string;
   calls: unknown[];
   error?: string;
+  /**
+   * What the run of this record did, node by node, and how TC aligned its calls (written
+   * compressed; not returned by `loadEvaluations`, read one at a time with `loadRecordTrace`).
+   */
+  trace?: unknown;
+}
+
+/** A record a run was evaluated on (query, reference answer and calls), as the run saw it. */
+export interface RunRecordRow {
+  recordId: string;
+  split: 'opt' | 'val' | 'test';
+  record: unknown;
 }
 
 /** What one search iteration writes, in one transaction. */
@@ -80,6 +100,8 @@ export interface IterationCommit {
   evaluations?: EvaluationRow[];
   /** Node memo entries learned during the iteration. */
   memo?: Array<{ key: string; observation: unknown }>;
+  /** The records the run evaluates on (written once, with the root). */
+  records?: RunRecordRow[];
   /** The iteration's table row (absent for the root). */
   iteration?: { iteration: number; data: Record<string, unknown> };
   run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result'>>;

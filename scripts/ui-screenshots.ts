@@ -1,0 +1,55 @@
+// Screenshots of the web UI for docs/ui/, from a real offline search on the bundled TRAJECT-Bench
+// Travel records (no model anywhere): `npx tsx scripts/ui-screenshots.ts [--db store.db] [--out docs/ui]`.
+// Without --db it imports the bundled data and runs `flowscout search --iterations 8` into a fresh
+// temporary store first. Chromium is Debian's (/usr/bin/chromium), driven by playwright-core.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startUiServer } from '../src/ui/server/serve.js';
+import { openStore } from '../src/store/open-store.js';
+import { launchChromium } from '../test/support/browser.js';
+
+const { values } = parseArgs({ options: { db: { type: 'string' }, out: { type: 'string', default: 'docs/ui' }, bench: { type: 'string' } } });
+const repo = resolve(import.meta.dirname, '..');
+const bin = join(repo, 'bin', 'flowscout.js');
+const tmp = mkdtempSync(join(tmpdir(), 'flowscout-shots-'));
+let db = values.db;
+if (!db) {
+  db = join(tmp, 'flowscout.db');
+  const run = (args: string[]) => execFileSync(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+  run(['import', 'traject', '--domain', 'Travel', '--out', join(tmp, 'travel')]);
+  run(['search', '--records', join(tmp, 'travel', 'records.jsonl'), '--tools', join(tmp, 'travel', 'tools.config.json'), '--iterations', '8', '--db', db, '--out', join(tmp, 'out')]);
+}
+const store = openStore(db, { mustExist: true });
+const run = store.listRuns()[0]!;
+const cands = store.loadCandidates(run.id);
+// The candidate with the largest diff against its parent that was evaluated: the most to see.
+const best = run.bestCandidate ?? cands[0]!.id;
+const worst = store.loadEvaluations(run.id, best).filter((e) => e.split === 'val').sort((a, b) => a.tc + a.es - (b.tc + b.es))[0]!;
+store.close();
+
+const out = resolve(values.out!);
+mkdirSync(out, { recursive: true });
+const server = await startUiServer({ db, port: 0, host: '127.0.0.1', ...(values.bench ? { benchDirs: [values.bench] } : {}), onBuild: () => console.log('building the UI…') });
+const b = await launchChromium();
+try {
+  const page = await b.context.newPage();
+  const shot = async (hash: string, wait: string, name: string, opts: { fullPage?: boolean; hover?: string } = {}) => {
+    await page.goto(`${server.url}${hash}`);
+    await page.locator(wait).first().waitFor({ timeout: 60_000 });
+    if (opts.hover) await page.locator(opts.hover).hover();
+    await page.screenshot({ path: join(out, name), fullPage: opts.fullPage ?? true });
+    console.log(`wrote ${join(values.out!, name)}`);
+  };
+  await shot('#/', '[data-testid=runs-table] tbody tr', 'runs.png');
+  await shot(`#/runs/${run.id}`, '[data-testid^=tree-node-]', 'run-tree.png', { hover: `[data-testid=tree-node-${best}]` });
+  await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'candidate-diff.png');
+  await shot(`#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`, '[data-testid=alignment]', 'record-trace.png');
+  if (values.bench) await shot('#/bench/0', 'h1', 'bench-report.png');
+} finally {
+  await b.close();
+  await server.close();
+  if (!values.db) rmSync(tmp, { recursive: true, force: true });
+}

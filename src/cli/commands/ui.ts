@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { DEFAULT_DB_PATH } from '../../store/open-store.js';
+import { startUiServer } from '../../ui/server/serve.js';
+import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `flowscout ui`: the local web UI over the store (runs, the search tree, candidates with their
+ * diff, per-record traces, benchmark reports). Binds to 127.0.0.1 unless told otherwise, only reads,
+ * and serves until Ctrl-C.
+ */
+export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('ui')
+    .description('serve the local web UI over stored runs (read-only) until Ctrl-C')
+    .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
+    .option('--port <n>', 'port to listen on (0: any free port)', '4321')
+    .option('--host <address>', 'address to bind to', '127.0.0.1')
+    .option('--bench <dir...>', '`flowscout bench --out` folders to show')
+    .option('--open', 'open the UI in the default browser')
+    .action(async (opts: { db: string; port: string; host: string; bench?: string[]; open?: boolean }) => {
+      const port = wholeNumber(opts.port, '--port', 0, 4321);
+      if (port > 65535) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--port must be at most 65535, got '${opts.port}'`, hint: 'For example --port 4321.' });
+      const server = await startUiServer({
+        db: opts.db,
+        ...(opts.db !== DEFAULT_DB_PATH ? { dbFlag: opts.db } : {}),
+        port,
+        host: opts.host,
+        ...(opts.bench ? { benchDirs: opts.bench } : {}),
+        onBuild: () => io.err('Building the web UI from ui/ (first run in this checkout, or its sources changed)…'),
+      });
+      io.out(`FlowScout UI on ${server.url} (store ${opts.db}; read-only). Ctrl-C to stop.`);
+      if (opts.host !== '127.0.0.1' && opts.host !== 'localhost' && opts.host !== '::1') {
+        io.err(`warning: listening on ${opts.host}: anyone who can reach it can read every stored run, prompt and tool output.`);
+      }
+      if (opts.open) openBrowser(server.url, io);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+};
+
+function openBrowser(url: string, io: CliIO): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => io.err(`could not start ${cmd}; open ${url} yourself`));
+  child.unref();
+}

@@ -1,0 +1,118 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { FlowScoutError, toFlowScoutError } from '../../errors/index.js';
+import type { Store } from '../../store/index.js';
+import { candidateView, recordView, runSummary, runView } from './read-model.js';
+
+/**
+ * The UI's HTTP surface (Hono): a read-only JSON API over the store, server-sent events that tell
+ * a page when the store changed, benchmark report folders, and the built single-page app. Every
+ * response carries a content security policy that allows only this server's own script, so even a
+ * string that slipped into markup could not run.
+ */
+export interface UiAppOptions {
+  store: Store;
+  /** The folder holding the built app (index.html and assets/). */
+  spaDir: string;
+  /** `flowscout bench --out` folders to show. */
+  benchDirs?: string[];
+  /** The --db value to print in resume commands (undefined: the default store). */
+  dbFlag?: string;
+  /** How often the event stream looks at the store (default 500 ms). */
+  pollMs?: number;
+}
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.ico': 'image/x-icon' };
+
+export function createUiApp(opts: UiAppOptions): Hono {
+  const { store } = opts;
+  const benchDirs = (opts.benchDirs ?? []).map((d) => resolve(d));
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', CSP);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+
+  app.onError((e, c) => {
+    const err = toFlowScoutError(e);
+    const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID_INPUT' ? 400 : 500;
+    return c.json({ error: err.message, ...(err.hint ? { hint: err.hint } : {}) }, status);
+  });
+
+  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchDirs.map((dir, index) => ({ index, dir })) }));
+  app.get('/api/runs/:id', (c) => c.json(runView(store, c.req.param('id'), opts.dbFlag)));
+  app.get('/api/runs/:id/candidates/:cid', (c) => c.json(candidateView(store, c.req.param('id'), c.req.param('cid'))));
+  app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) => c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))));
+
+  // One event each time what the page shows may have changed: a run's row (every iteration
+  // commits it) or the set of runs. Pages refetch on the event, so nothing reloads.
+  app.get('/api/events', (c) => {
+    const runId = c.req.query('run');
+    const signature = () => {
+      if (runId) {
+        const r = store.getRun(runId);
+        return `${r.updatedAt}|${r.status}|${r.iterationsDone}`;
+      }
+      return store
+        .listRuns()
+        .map((r) => `${r.id}:${r.updatedAt}:${r.status}`)
+        .join(',');
+    };
+    return streamSSE(c, async (stream) => {
+      let last = signature();
+      let aborted = false;
+      stream.onAbort(() => {
+        aborted = true;
+      });
+      await stream.writeSSE({ event: 'hello', data: last });
+      while (!aborted) {
+        await stream.sleep(opts.pollMs ?? 500);
+        const now = signature();
+        if (now !== last) {
+          last = now;
+          await stream.writeSSE({ event: 'change', data: now });
+        }
+      }
+    });
+  });
+
+  app.get('/api/bench/:i', (c) => {
+    const dir = benchDir(benchDirs, c.req.param('i'));
+    const files = readdirSync(dir).sort();
+    const report = existsSync(join(dir, 'report.md')) ? readFileSync(join(dir, 'report.md'), 'utf8') : null;
+    return c.json({ dir, report, figures: files.filter((f) => f.endsWith('.svg')), files });
+  });
+  app.get('/api/bench/:i/figure/:name', (c) => {
+    const dir = benchDir(benchDirs, c.req.param('i'));
+    const name = c.req.param('name');
+    if (!/^[\w.-]+\.svg$/.test(name) || !existsSync(join(dir, name))) return c.json({ error: `no figure '${name}' in ${dir}` }, 404);
+    // A figure is shown through <img>, where SVG scripts never run; the policy forbids them anyway.
+    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    return c.body(readFileSync(join(dir, name)), 200, { 'Content-Type': 'image/svg+xml' });
+  });
+
+  app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.path}` }, 404));
+
+  const root = resolve(opts.spaDir);
+  app.get('*', (c) => {
+    const path = decodeURIComponent(c.req.path);
+    let file = resolve(root, `.${path}`);
+    if (file !== root && !file.startsWith(root + sep)) return c.text('not found', 404);
+    if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
+    if (!existsSync(file)) return c.text(`the UI is not built: ${root} has no index.html`, 500);
+    return c.body(readFileSync(file), 200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+  });
+  return app;
+}
+
+function benchDir(dirs: string[], i: string): string {
+  const dir = dirs[Number(i)];
+  if (!/^\d+$/.test(i) || !dir) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no benchmark folder ${i}`, hint: 'Pass report folders to `flowscout ui --bench <dir>`.' });
+  return dir;
+}

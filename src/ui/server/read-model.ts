@@ -1,0 +1,288 @@
+import { hostname } from 'node:os';
+import type { Edge, Workflow, WorkflowNode } from '../../graph/schema.js';
+import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/index.js';
+import { FlowScoutError } from '../../errors/index.js';
+import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
+
+/**
+ * What `flowscout ui` shows, read from the store: plain JSON views over runs, candidates and the
+ * per-record traces the search stored. Nothing here calls a model or a tool, and nothing writes.
+ * Every string goes to the page as text (the app never renders HTML from data).
+ */
+
+/** The status a person sees: a run marked running whose process is gone crashed. */
+export type ShownStatus = 'running' | 'stopped' | 'finished' | 'crashed';
+
+export interface RunSummary {
+  id: string;
+  status: ShownStatus;
+  stopReason?: string;
+  data?: string;
+  policy: string;
+  judge: string;
+  optimizer: string;
+  offline: boolean;
+  strategy: string;
+  seed: number;
+  bestCandidate?: string;
+  bestVal?: number;
+  g0Val?: number;
+  iterations: number;
+  maxIterations?: number;
+  llmCalls: number;
+  tokens: number;
+  costUsd: number;
+  toolCalls: number;
+  createdAt: string;
+  updatedAt: string;
+  durationMs: number;
+  /** The command that continues an unfinished run. */
+  resume?: string;
+  owner?: { pid: number; host: string };
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Whether the process that owns a running run is still alive (only knowable on the same host). */
+function ownerAlive(run: RunRow): boolean {
+  const o = run.owner;
+  if (!o || typeof o.pid !== 'number') return false;
+  if (o.host !== hostname()) return true;
+  try {
+    process.kill(o.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function shownStatus(run: RunRow): ShownStatus {
+  if (run.status === 'done') return 'finished';
+  if (run.status === 'stopped') return 'stopped';
+  if (run.status === 'failed') return 'crashed';
+  return ownerAlive(run) ? 'running' : 'crashed';
+}
+
+/** A run made without any model: its figures are offline figures. */
+export function isOffline(r: RunRow): boolean {
+  return [r.policyLabel, r.judgeLabel, r.optimizerLabel].every((l) => /offline/i.test(l));
+}
+
+export function runSummary(run: RunRow, dbFlag: string | undefined): RunSummary {
+  const usage = run.usage ?? {};
+  const res = run.result as { bestVal?: { score?: number }; g0Val?: { score?: number } } | undefined;
+  const settings = (run.config.settings ?? {}) as { iterations?: number };
+  const status = shownStatus(run);
+  const s: RunSummary = {
+    id: run.id,
+    status,
+    policy: run.policyLabel,
+    judge: run.judgeLabel,
+    optimizer: run.optimizerLabel,
+    offline: isOffline(run),
+    strategy: run.strategy,
+    seed: run.seed,
+    iterations: run.iterationsDone,
+    llmCalls: num(usage.llmCalls),
+    tokens: num(usage.tokens),
+    costUsd: num(usage.costUsd),
+    toolCalls: num(usage.toolCalls),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    durationMs: Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)),
+  };
+  if (run.stopReason) s.stopReason = run.stopReason;
+  if (run.recordsFile) s.data = run.recordsFile;
+  if (run.bestCandidate) s.bestCandidate = run.bestCandidate;
+  if (res?.bestVal?.score !== undefined) s.bestVal = res.bestVal.score;
+  if (res?.g0Val?.score !== undefined) s.g0Val = res.g0Val.score;
+  if (typeof settings.iterations === 'number') s.maxIterations = settings.iterations;
+  if (status === 'stopped' || status === 'crashed') s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
+  if (run.owner) s.owner = run.owner;
+  return s;
+}
+
+/** A search-tree node as the run page draws it. */
+export interface TreeNode {
+  id: string;
+  parent: string | null;
+  seq: number;
+  iteration: number;
+  kind: 'ok' | 'duplicate' | 'failed' | 'invalid';
+  summary: string;
+  error?: string;
+  duplicateOf?: string;
+  optReward?: number;
+  valScore?: number;
+  valTc?: number;
+  valEs?: number;
+  visits: number;
+  meanReward: number;
+  best: boolean;
+}
+
+function candidateKind(c: CandidateRow): TreeNode['kind'] {
+  if (c.duplicateOf) return 'duplicate';
+  if (c.error) return c.workflow ? 'invalid' : 'failed';
+  return 'ok';
+}
+
+function treeNode(c: CandidateRow, best: string | undefined): TreeNode {
+  const n: TreeNode = { id: c.id, parent: c.parent, seq: c.seq, iteration: c.iteration, kind: candidateKind(c), summary: c.summary ?? '', visits: c.visits, meanReward: c.q, best: c.id === best };
+  for (const k of ['error', 'duplicateOf', 'optReward', 'valScore', 'valTc', 'valEs'] as const) if (c[k] !== undefined) (n as unknown as Record<string, unknown>)[k] = c[k];
+  return n;
+}
+
+/** The run page: summary, budget, tree, per-iteration rows. */
+export function runView(store: Store, id: string, dbFlag: string | undefined) {
+  const run = store.getRun(id);
+  const summary = runSummary(run, dbFlag);
+  const candidates = store.loadCandidates(id);
+  const best = run.bestCandidate;
+  const iterations = store.loadIterations(id).map((r) => r.data);
+  const budget = (run.config.budget ?? {}) as Record<string, number | undefined>;
+  const res = run.result as Record<string, unknown> | undefined;
+  return {
+    run: summary,
+    budget,
+    usage: run.usage ?? {},
+    result: res ?? null,
+    outDir: run.outDir ?? null,
+    tree: candidates.map((c) => treeNode(c, best)),
+    iterations,
+  };
+}
+
+function mean(xs: number[]): number | undefined {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+}
+
+function splitScores(rows: EvaluationRow[]) {
+  const dims: Record<string, number> = {};
+  const keys = new Set(rows.flatMap((r) => Object.keys(r.dims ?? {})));
+  for (const k of keys) dims[k] = mean(rows.map((r) => num(r.dims[k])))!;
+  const tc = mean(rows.map((r) => r.tc));
+  const es = mean(rows.map((r) => r.es));
+  return { records: rows.length, tc: tc ?? null, es: es ?? null, score: tc !== undefined && es !== undefined ? (tc + es) / 2 : null, dims };
+}
+
+/** The candidate page: workflow, parent diff, plan, scores per split, per-record rows. */
+export function candidateView(store: Store, runId: string, candidateId: string) {
+  const run = store.getRun(runId);
+  const candidates = store.loadCandidates(runId);
+  const c = candidates.find((x) => x.id === candidateId);
+  if (!c) {
+    throw new FlowScoutError({ code: 'NOT_FOUND', message: `no candidate '${candidateId}' in run ${runId}`, hint: `Candidates: ${candidates.map((x) => x.id).join(', ')}` });
+  }
+  const parent = c.parent ? candidates.find((x) => x.id === c.parent) : undefined;
+  const scoredBy = c.duplicateOf ?? c.id;
+  const evals = store.loadEvaluations(runId, scoredBy);
+  const res = run.result as { test?: { records: number; best: { tc: number; es: number; reward: number }; g0: { tc: number; es: number; reward: number } }; best?: string } | undefined;
+  let test: { records: number; tc: number; es: number; score: number } | null = null;
+  if (res?.test) {
+    const root = candidates.find((x) => x.parent === null);
+    const pick = c.id === res.best ? res.test.best : root && c.id === root.id ? res.test.g0 : undefined;
+    if (pick) test = { records: res.test.records, tc: pick.tc, es: pick.es, score: pick.reward };
+  }
+  const workflow = (c.workflow ?? null) as Workflow | null;
+  const parentWorkflow = (parent?.workflow ?? null) as Workflow | null;
+  const diff: WorkflowDiff | null = workflow && parentWorkflow ? diffWorkflows(parentWorkflow, workflow) : null;
+  return {
+    run: runSummary(run, undefined),
+    candidate: { ...treeNode(c, run.bestCandidate), hash: c.hash ?? null, plan: c.plan ?? null },
+    workflow,
+    parentWorkflow,
+    diff,
+    scoredBy,
+    scores: { opt: splitScores(evals.filter((e) => e.split === 'opt')), val: splitScores(evals.filter((e) => e.split === 'val')), test },
+    records: evals.map((e) => ({ split: e.split, recordId: e.recordId, tc: e.tc, es: e.es, dims: e.dims, error: e.error ?? null, calls: e.calls.length })),
+  };
+}
+
+interface RefCall {
+  tool: string;
+  args: Record<string, unknown>;
+  output?: unknown;
+}
+
+/** One line of the reference/produced call alignment. */
+export interface AlignedCall {
+  kind: 'match' | 'wrong-args' | 'reordered' | 'missing' | 'extra';
+  reference?: { index: number; tool: string; args: Record<string, unknown> };
+  produced?: { index: number; tool: string; args: Record<string, unknown>; status?: string };
+  /** wrong-args: the argument keys that differ. */
+  keys?: string[];
+}
+
+interface TcDetail {
+  matched: Array<[number, number]>;
+  missing: number[];
+  extra: number[];
+  wrongArgs: Array<{ reference: number; predicted: number; keys: string[] }>;
+  reordered: Array<{ reference: number; predicted: number }>;
+}
+
+/**
+ * The reference and produced calls side by side, in reference order, aligned by the LCS TC
+ * computed: matched pairs on one line, same-tool calls with wrong arguments and reordered equal
+ * calls paired, the rest missing (reference only) or extra (produced only, placed after the
+ * reference call it followed).
+ */
+export function alignCalls(reference: RefCall[], produced: Array<{ tool: string; args: Record<string, unknown>; status?: string }>, d: TcDetail): AlignedCall[] {
+  const ref = (i: number) => ({ index: i, tool: reference[i]?.tool ?? '?', args: reference[i]?.args ?? {} });
+  const pro = (j: number) => ({ index: j, tool: produced[j]?.tool ?? '?', args: produced[j]?.args ?? {}, ...(produced[j]?.status ? { status: produced[j]!.status } : {}) });
+  const byRef = new Map<number, AlignedCall>();
+  for (const [i, j] of d.matched) byRef.set(i, { kind: 'match', reference: ref(i), produced: pro(j) });
+  for (const w of d.wrongArgs) byRef.set(w.reference, { kind: 'wrong-args', reference: ref(w.reference), produced: pro(w.predicted), keys: w.keys });
+  for (const r of d.reordered) byRef.set(r.reference, { kind: 'reordered', reference: ref(r.reference), produced: pro(r.predicted) });
+  const pairedPred = new Set([...byRef.values()].map((a) => a.produced?.index).filter((x): x is number => x !== undefined));
+  for (const i of d.missing) if (!byRef.has(i)) byRef.set(i, { kind: 'missing', reference: ref(i) });
+  const lines: AlignedCall[] = [...byRef.entries()].sort((a, b) => a[0] - b[0]).map(([, a]) => a);
+  // Extra calls go after the line holding the produced call just before them.
+  for (const j of [...d.extra].sort((a, b) => a - b)) {
+    if (pairedPred.has(j)) continue;
+    const line: AlignedCall = { kind: 'extra', produced: pro(j) };
+    let at = 0;
+    lines.forEach((l, k) => {
+      if (l.produced && l.produced.index < j) at = k + 1;
+    });
+    lines.splice(at, 0, line);
+  }
+  return lines;
+}
+
+/** The record page: query, reference and produced answers, aligned calls, node observations. */
+export function recordView(store: Store, runId: string, candidateId: string, split: string, recordId: string) {
+  const candidates = store.loadCandidates(runId);
+  const c = candidates.find((x) => x.id === candidateId);
+  if (!c) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no candidate '${candidateId}' in run ${runId}`, hint: 'Open the run page to see its candidates.' });
+  const scoredBy = c.duplicateOf ?? c.id;
+  const ev = store.loadEvaluations(runId, scoredBy).find((e) => e.split === split && e.recordId === recordId);
+  if (!ev) throw new FlowScoutError({ code: 'NOT_FOUND', message: `candidate ${candidateId} of run ${runId} has no result for record '${recordId}' on ${split}`, hint: 'Open the candidate page to see the records it was evaluated on.' });
+  const stored = store.loadRunRecords(runId).find((r) => r.recordId === recordId)?.record as { query?: string; reference?: string; calls?: RefCall[] } | undefined;
+  const trace = store.loadRecordTrace(runId, scoredBy, split, recordId) as
+    | { status?: string; error?: string; observations?: unknown[]; totals?: Record<string, number>; detail?: TcDetail & { tc?: number; k?: number; kHat?: number }; rationale?: string; judgeError?: string }
+    | undefined;
+  const produced = ev.calls as Array<{ tool: string; args: Record<string, unknown>; status?: string }>;
+  const reference = stored?.calls ?? [];
+  return {
+    candidateId,
+    scoredBy,
+    split,
+    recordId,
+    query: stored?.query ?? null,
+    reference: stored?.reference ?? null,
+    answer: ev.answer,
+    tc: ev.tc,
+    es: ev.es,
+    dims: ev.dims,
+    error: ev.error ?? null,
+    referenceCalls: reference.map((r) => ({ tool: r.tool, args: r.args })),
+    producedCalls: produced,
+    alignment: trace?.detail && stored ? alignCalls(reference, produced, trace.detail) : null,
+    tcCounts: trace?.detail ? { lcs: (trace.detail as { lcs?: number }).lcs ?? null, k: trace.detail.k ?? null, kHat: trace.detail.kHat ?? null } : null,
+    trace: trace ? { status: trace.status ?? null, error: trace.error ?? null, observations: trace.observations ?? [], totals: trace.totals ?? null, rationale: trace.rationale ?? null, judgeError: trace.judgeError ?? null } : null,
+  };
+}
+
+export type { Edge, WorkflowNode };
