@@ -36,18 +36,20 @@ const server = await startUiServer({ db, port: 0, host: '127.0.0.1', ...(values.
 const b = await launchChromium();
 try {
   const page = await b.context.newPage();
-  const shot = async (hash: string, wait: string, name: string, opts: { fullPage?: boolean; hover?: string } = {}) => {
+  // Long pages are cut at `height` (the records table and the trace go on below).
+  const shot = async (hash: string, wait: string, name: string, opts: { height?: number; hover?: string } = {}) => {
+    await page.setViewportSize({ width: 1400, height: opts.height ?? 900 });
     await page.goto(`${server.url}${hash}`);
     await page.locator(wait).first().waitFor({ timeout: 60_000 });
     if (opts.hover) await page.locator(opts.hover).hover();
-    await page.screenshot({ path: join(out, name), fullPage: opts.fullPage ?? true });
+    await page.screenshot({ path: join(out, name), fullPage: opts.height === undefined });
     console.log(`wrote ${join(values.out!, name)}`);
   };
   await shot('#/', '[data-testid=runs-table] tbody tr', 'runs.png');
-  await shot(`#/runs/${run.id}`, '[data-testid^=tree-node-]', 'run-tree.png', { hover: `[data-testid=tree-node-${best}]` });
-  await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'candidate-diff.png');
-  await shot(`#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`, '[data-testid=alignment]', 'record-trace.png');
-  if (values.bench) await shot('#/bench/0', 'h1', 'bench-report.png');
+  await shot(`#/runs/${run.id}`, '[data-testid^=tree-node-]', 'run-tree.png', { height: 1500, hover: `[data-testid=tree-node-${best}]` });
+  await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'candidate-diff.png', { height: 1700 });
+  await shot(`#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`, '[data-testid=alignment]', 'record-trace.png', { height: 2000 });
+  if (values.bench) await shot('#/bench/0', 'h1', 'bench-report.png', { height: 1800 });
 } finally {
   await b.close();
   await server.close();

@@ -58,12 +58,12 @@ export function ValChart({ points, g0 }: { points: IterPoint[]; g0?: number | un
         ),
       )}
       <g fontSize="11">
-        <circle cx={W - 200} cy={18} r="4" fill="#f59e0b" stroke="#92400e" />
-        <text x={W - 192} y={22}>
+        <circle cx={W - 250} cy={H - pad.b - 14} r="4" fill="#f59e0b" stroke="#92400e" />
+        <text x={W - 242} y={H - pad.b - 10}>
           new candidate's S_val
         </text>
-        <line x1={W - 80} x2={W - 60} y1={18} y2={18} stroke="#2563eb" strokeWidth="2" />
-        <text x={W - 56} y={22}>
+        <line x1={W - 110} x2={W - 90} y1={H - pad.b - 14} y2={H - pad.b - 14} stroke="#2563eb" strokeWidth="2" />
+        <text x={W - 86} y={H - pad.b - 10}>
           best so far
         </text>
       </g>

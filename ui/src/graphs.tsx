@@ -12,7 +12,7 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 // ---------------------------------------------------------------- search tree
 
-type TreeData = { c: TreeNode };
+type TreeData = { c: TreeNode; color: string };
 
 function CandidateNode({ data }: NodeProps<FlowNode<TreeData>>) {
   const c = data.c;
@@ -20,7 +20,7 @@ function CandidateNode({ data }: NodeProps<FlowNode<TreeData>>) {
   const cls = ['tree-node', `kind-${c.kind}`, c.best ? 'best' : ''].join(' ');
   const tip = `${c.id}: visits ${c.visits} · mean reward ${fmt(c.meanReward)} · R_opt ${fmt(c.optReward)} · S_val ${fmt(c.valScore)}${c.error ? ` · error: ${c.error}` : ''}`;
   return (
-    <div className={cls} style={{ background: broken ? '#fee2e2' : scoreColor(c.valScore) }} title={tip} data-candidate={c.id} data-testid={`tree-node-${c.id}`}>
+    <div className={cls} style={{ background: broken ? '#fee2e2' : data.color }} title={tip} data-candidate={c.id} data-testid={`tree-node-${c.id}`}>
       <Handle type="target" position={Position.Top} />
       <div className="tree-node-id">
         {c.best ? '★ ' : ''}
@@ -51,20 +51,28 @@ export function layoutTree(nodes: TreeNode[]): Map<string, { x: number; y: numbe
     return x;
   };
   for (const root of kids.get(null) ?? []) place(root, 0);
-  for (const [k, v] of pos) pos.set(k, { x: v.x * 190, y: v.y * 150 });
+  for (const [k, v] of pos) pos.set(k, { x: v.x * 230, y: v.y * 150 });
   return pos;
+}
+
+/** The run's range of validation scores, so the colours separate candidates that differ a little. */
+export function scoreRange(nodes: TreeNode[]): { lo: number; hi: number } {
+  const vals = nodes.map((n) => n.valScore).filter((v): v is number => typeof v === 'number');
+  return vals.length ? { lo: Math.min(...vals), hi: Math.max(...vals) } : { lo: 0, hi: 1 };
 }
 
 export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: (id: string) => void }) {
   const pos = layoutTree(nodes);
-  const flowNodes: FlowNode<TreeData>[] = nodes.map((c) => ({ id: c.id, type: 'candidate', position: pos.get(c.id) ?? { x: 0, y: 0 }, data: { c }, draggable: false, connectable: false }));
+  const { lo, hi } = scoreRange(nodes);
+  const rel = (v: number | undefined) => (v === undefined ? undefined : hi > lo ? (v - lo) / (hi - lo) : 1);
+  const flowNodes: FlowNode<TreeData>[] = nodes.map((c) => ({ id: c.id, type: 'candidate', position: pos.get(c.id) ?? { x: 0, y: 0 }, data: { c, color: scoreColor(rel(c.valScore)) }, draggable: false, connectable: false }));
   const flowEdges: FlowEdge[] = nodes
     .filter((c) => c.parent !== null)
     .map((c) => ({
       id: `${c.parent}-${c.id}`,
       source: c.parent!,
       target: c.id,
-      label: clip(c.summary, 38),
+      label: clip(c.summary, 26),
       labelStyle: { fontSize: 10 },
       labelBgStyle: { fill: '#ffffff', fillOpacity: 0.9 },
       style: { stroke: c.kind === 'failed' || c.kind === 'invalid' ? '#dc2626' : '#64748b', strokeDasharray: c.kind === 'ok' ? undefined : '5 4' },
@@ -98,7 +106,7 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
             calls: {n.calls ?? 'one'}
             {n.retry ? ` · retry ${n.retry.attempts}× on ${n.retry.on}` : ''}
           </div>
-          {n.tools?.length ? <div className="wf-meta">tools: {clip(n.tools.join(', '), 80)}</div> : null}
+          {n.tools?.length ? <div className="wf-meta">tools: {clip(n.tools.join(', '), 60)}</div> : null}
         </div>
       ) : (
         <div className="wf-body">
@@ -152,7 +160,7 @@ export function WorkflowGraph({ workflow, parent, diff, testId }: { workflow: Wo
     const row = perLayer.get(d)!;
     const i = row.indexOf(n.id);
     const fields = diff?.changedNodes.find((c) => c.id === n.id)?.fields;
-    return { id: n.id, type: 'wf', position: { x: (i - (row.length - 1) / 2) * 250, y: d * 150 }, data: { node: n, state: state(n.id), ...(fields ? { fields } : {}) }, draggable: false, connectable: false };
+    return { id: n.id, type: 'wf', position: { x: (i - (row.length - 1) / 2) * 245, y: d * 165 }, data: { node: n, state: state(n.id), ...(fields ? { fields } : {}) }, draggable: false, connectable: false };
   });
   const edges: FlowEdge[] = allEdges.map(({ e, removed }) => {
     const key = `${e.from}→${e.to}`;

@@ -29,6 +29,8 @@ interface Observation {
   cached?: boolean;
 }
 
+const ms = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
+
 /** Where a tool response came from: a replay hit, a replay miss, a simulation or a live tool. */
 export function responseSource(c: Call): string {
   if (c.origin === 'replay') return c.status === 'ok' ? 'replay hit' : 'replay miss';
@@ -75,7 +77,7 @@ function ObservationView({ o, n }: { o: Observation; n: number }) {
         <span className="tag">{o.kind === 'llm' ? `LLM · ${o.role ?? ''}` : 'TOOL'}</span> <span className={`status status-${o.status}`}>{o.status}</span>
         <span className="muted small">
           {' '}
-          {o.durationMs} ms{o.attempts > 1 ? ` · ${o.attempts} attempts` : ''}
+          {ms(o.durationMs)}{o.attempts > 1 ? ` · ${o.attempts} attempts` : ''}
           {o.model ? ` · ${o.model}` : ''}
           {o.usage ? ` · ${tokens} tokens (${o.usage.inputTokens ?? 0} in, ${o.usage.outputTokens ?? 0} out)` : ''}
           {o.cached ? ' · from the memo cache' : ''}
@@ -101,7 +103,7 @@ function ObservationView({ o, n }: { o: Observation; n: number }) {
             </span>
             <span className="muted small">
               {' '}
-              attempt {c.attempt ?? 1} · {c.durationMs ?? 0} ms
+              attempt {c.attempt ?? 1} · {ms(c.durationMs ?? 0)}
             </span>
           </div>
           <div className="obs-grid">

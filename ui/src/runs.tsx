@@ -1,8 +1,8 @@
 import { duration, fmt, useJson, type RunResponse, type RunsResponse } from './api.ts';
 import { ValChart, type IterPoint } from './chart.tsx';
-import { SearchTreeGraph } from './graphs.tsx';
+import { SearchTreeGraph, scoreRange } from './graphs.tsx';
 import { href } from './route.ts';
-import { ErrorBox, Offline, Pre, Status } from './text.tsx';
+import { ErrorBox, Offline, Status } from './text.tsx';
 import { useState } from 'react';
 
 /** Every stored run, newest first; updates live. */
@@ -83,6 +83,40 @@ export function RunsPage() {
         </>
       ) : null}
     </section>
+  );
+}
+
+type Scores = { tc: number; es: number; reward: number };
+
+/** The held-out test figures the run ended with (G0 and the best candidate only). */
+function TestSet({ result }: { result: RunResponse['result'] }) {
+  const r = result as { test?: { records: number; best: Scores; g0: Scores }; testSkipped?: string; best?: string } | null;
+  if (!r) return null;
+  if (!r.test) return r.testSkipped ? <p className="muted">Test set: {r.testSkipped}</p> : null;
+  return (
+    <>
+      <h2>Test set ({r.test.records} records, looked at once when the search ended)</h2>
+      <table className="grid budget" data-testid="test-set">
+        <thead>
+          <tr>
+            <th></th>
+            <th className="num">TC</th>
+            <th className="num">ES</th>
+            <th className="num">(TC+ES)/2</th>
+          </tr>
+        </thead>
+        <tbody>
+          {([['G0', r.test.g0], [`best (${r.best ?? '?'})`, r.test.best]] as const).map(([name, s]) => (
+            <tr key={name}>
+              <th>{name}</th>
+              <td className="num">{fmt(s.tc)}</td>
+              <td className="num">{fmt(s.es)}</td>
+              <td className="num">{fmt(s.reward)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -171,7 +205,9 @@ export function RunPage({ run }: { run: string }) {
       <h2>
         Search tree <span className="muted small" data-testid="candidate-count">({d.tree.length} candidates)</span>
       </h2>
-      <p className="muted small">Colour: validation score (red 0 → green 1). ★ best. Dashed: duplicate, failed or invalid. Hover for visits and mean reward; click to open.</p>
+      <p className="muted small">
+        Colour: validation score, lowest <span className="legend-bar" /> highest in this run ({fmt(scoreRange(d.tree).lo)} → {fmt(scoreRange(d.tree).hi)}). ★ best. Dashed: duplicate, failed or invalid. Hover for visits and mean reward; click to open. Edge labels: the edit that made the child.
+      </p>
       <SearchTreeGraph nodes={d.tree} onOpen={open} />
       <h2>Candidates</h2>
       <p className="small">
@@ -233,12 +269,7 @@ export function RunPage({ run }: { run: string }) {
           ))}
         </tbody>
       </table>
-      {d.result ? (
-        <>
-          <h2>Result</h2>
-          <Pre value={d.result} />
-        </>
-      ) : null}
+      <TestSet result={d.result} />
     </section>
   );
 }
