@@ -26,7 +26,6 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
       if (port > 65535) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--port must be at most 65535, got '${opts.port}'`, hint: 'For example --port 4321.' });
       const server = await startUiServer({
         db: opts.db,
-        ...(opts.db !== DEFAULT_DB_PATH ? { dbFlag: opts.db } : {}),
         port,
         host: opts.host,
         ...(opts.bench ? { benchDirs: opts.bench } : {}),

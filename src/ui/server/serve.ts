@@ -2,14 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { FlowScoutError } from '../../errors/index.js';
-import { openStore } from '../../store/index.js';
+import { DEFAULT_DB_PATH, openStore } from '../../store/index.js';
 import { createUiApp } from './app.js';
 import { ensureSpa } from './spa.js';
 
 /** How `flowscout ui` serves. */
 export interface UiServerOptions {
   db: string;
-  /** Print this --db value in resume commands (undefined for the default store). */
+  /** The --db value resume commands print (default: `db`, unless it is the default store). */
   dbFlag?: string;
   port: number;
   host: string;
@@ -30,7 +30,7 @@ export interface UiServer {
 export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   const spaDir = opts.spaDir ?? (await ensureSpa(opts.onBuild ? { onBuild: opts.onBuild } : {}));
   const store = openStore(opts.db, { mustExist: true });
-  const app = createUiApp({ store, spaDir, ...(opts.benchDirs ? { benchDirs: opts.benchDirs } : {}), ...(opts.dbFlag ? { dbFlag: opts.dbFlag } : {}), ...(opts.pollMs ? { pollMs: opts.pollMs } : {}) });
+  const app = createUiApp({ store, spaDir, ...(opts.benchDirs ? { benchDirs: opts.benchDirs } : {}), ...(opts.dbFlag ?? (opts.db !== DEFAULT_DB_PATH ? opts.db : undefined) ? { dbFlag: opts.dbFlag ?? opts.db } : {}), ...(opts.pollMs ? { pollMs: opts.pollMs } : {}) });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host }, () => resolve(s as Server)) as Server;
     s.once('error', (e: NodeJS.ErrnoException) => {
