@@ -50,9 +50,9 @@ export async function ensureSpa(opts: { root?: string; onBuild?: () => void } = 
     opts.onBuild?.();
     const tmp = join(root, 'dist', `.ui-build-${process.pid}-${Date.now()}`);
     mkdirSync(dirname(tmp), { recursive: true });
-    // Vite is a development dependency: only a checkout (which has ui/) reaches this import.
-    const viteName = 'vite';
-    const vite = (await import(viteName)) as { build: (c: Record<string, unknown>) => Promise<unknown> };
+    // Vite is a development dependency: only a checkout (which has ui/) reaches this import, and the
+    // published bundle leaves it out (tsdown.config.ts).
+    const vite = await import('vite');
     await vite.build({ configFile: join(root, 'ui', 'vite.config.ts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
     rmSync(out, { recursive: true, force: true });
     renameSync(tmp, out);
