@@ -53,12 +53,12 @@ function Alignment({ lines }: { lines: AlignedCall[] }) {
       <tbody>
         {lines.map((l, i) => (
           <tr key={i} className={`al-${l.kind}`} data-kind={l.kind}>
-            <td>{l.reference ? <Pre value={`#${l.reference.index} ${l.reference.tool}(${JSON.stringify(l.reference.args)})`} /> : null}</td>
+            <td>{l.reference ? <Pre value={`#${l.reference.index} ${l.reference.tool}\n${JSON.stringify(l.reference.args)}`} /> : null}</td>
             <td className="al-kind">
               {KIND_LABEL[l.kind]}
               {l.keys?.length ? `: ${l.keys.join(', ')}` : ''}
             </td>
-            <td>{l.produced ? <Pre value={`#${l.produced.index} ${l.produced.tool}(${JSON.stringify(l.produced.args)})${l.produced.status === 'error' ? ' → error' : ''}`} /> : null}</td>
+            <td>{l.produced ? <Pre value={`#${l.produced.index} ${l.produced.tool}${l.produced.status === 'error' ? ' → error' : ''}\n${JSON.stringify(l.produced.args)}`} /> : null}</td>
           </tr>
         ))}
       </tbody>

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Edge, Workflow, WorkflowNode } from '../../graph/schema.js';
+import type { Workflow } from '../../graph/schema.js';
 import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/index.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
@@ -285,4 +285,3 @@ export function recordView(store: Store, runId: string, candidateId: string, spl
   };
 }
 
-export type { Edge, WorkflowNode };
