@@ -25,7 +25,7 @@ const records = new Map(
 );
 
 const get = async <T = Record<string, any>>(path: string, status = 200): Promise<T> => {
-  const res = await app.request(path);
+  const res = await app.request(`http://127.0.0.1:4321${path}`);
   expect(res.status, `${path}: ${res.status}`).toBe(status);
   return (await res.json()) as T;
 };
@@ -35,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(spaDir);
   writeFileSync(join(spaDir, 'index.html'), '<!doctype html><title>app</title>');
   store = openStore(db, { mustExist: true });
-  app = createUiApp({ store, spaDir, dbFlag: db, benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')] });
+  app = createUiApp({ store, spaDir, dbFlag: db, allowedHosts: ['127.0.0.1', 'localhost'], benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')] });
 }, 300_000);
 
 afterAll(() => store?.close());
@@ -136,18 +136,24 @@ describe('UI API over a real offline search', () => {
     expect(e.error).toContain("no run 'run-nope'");
     const { runs } = await get('/api/runs');
     expect((await get(`/api/runs/${runs[0].id}/candidates/c99`, 404)).hint).toContain('c0');
-    const page = await app.request('/%2e%2e/%2e%2e/package.json');
+    const page = await app.request('http://localhost/%2e%2e/%2e%2e/package.json');
     expect(await page.text()).toBe('<!doctype html><title>app</title>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('refuses requests addressed to another host name (a DNS name pointed at 127.0.0.1)', async () => {
+    const res = await app.request('http://evil.example:4321/api/runs');
+    expect(res.status).toBe(403);
+    expect(await res.text()).not.toContain('run-');
   });
 
   it('serves a benchmark report folder: report text and its SVG figures', async () => {
     const b = await get('/api/bench/0');
     expect(b.report).toContain('|');
     expect(b.figures.length).toBeGreaterThan(0);
-    const svg = await app.request(`/api/bench/0/figure/${b.figures[0]}`);
+    const svg = await app.request(`http://localhost/api/bench/0/figure/${b.figures[0]}`);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
-    expect((await app.request('/api/bench/0/figure/..%2Freport.md')).status).toBe(404);
-    expect((await app.request('/api/bench/7')).status).toBe(404);
+    expect((await app.request('http://localhost/api/bench/0/figure/..%2Freport.md')).status).toBe(404);
+    expect((await app.request('http://localhost/api/bench/7')).status).toBe(404);
   });
 });

@@ -137,7 +137,7 @@ describe('the web UI in chromium', () => {
     await page.getByTestId(`run-row-${cleanRun}`).waitFor();
     const before = await page.locator('[data-testid^=run-row-]').count();
     await page.evaluate('window.__sameDocument = true');
-    const live = startSearch(searchArgs(fx, db, { iterations: 80, seed: 5 }));
+    const live = startSearch(searchArgs(fx, db, { iterations: 150, seed: 5 }));
     try {
       // The new run appears on the open runs page.
       await page.locator('[data-testid^=run-row-]').nth(before).waitFor();

@@ -22,6 +22,11 @@ export interface UiAppOptions {
   dbFlag?: string;
   /** How often the event stream looks at the store (default 500 ms). */
   pollMs?: number;
+  /**
+   * Host names a request may address (its Host header without the port); others get 403, so a web
+   * page elsewhere cannot read the store through a DNS name that points at 127.0.0.1. Default: any.
+   */
+  allowedHosts?: string[];
 }
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -32,7 +37,13 @@ export function createUiApp(opts: UiAppOptions): Hono {
   const benchDirs = (opts.benchDirs ?? []).map((d) => resolve(d));
   const app = new Hono();
 
+  const allowed = opts.allowedHosts ? new Set(opts.allowedHosts.map((h) => h.toLowerCase())) : undefined;
   app.use('*', async (c, next) => {
+    if (allowed) {
+      // The node server builds the request URL from the Host header.
+      const host = new URL(c.req.url).hostname.toLowerCase();
+      if (!allowed.has(host)) return c.text(`this server answers only for ${[...allowed].join(', ')}`, 403);
+    }
     await next();
     c.header('Content-Security-Policy', CSP);
     c.header('X-Content-Type-Options', 'nosniff');
