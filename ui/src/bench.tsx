@@ -2,7 +2,7 @@ import { useJson, type BenchResponse } from './api.ts';
 import { href } from './route.ts';
 import { ErrorBox } from './text.tsx';
 
-type Block = { kind: 'h'; level: number; text: string } | { kind: 'table'; rows: string[][] } | { kind: 'code'; text: string } | { kind: 'p'; text: string } | { kind: 'img'; alt: string; src: string };
+type Block = { kind: 'h'; level: number; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; rows: string[][] } | { kind: 'code'; text: string } | { kind: 'p'; text: string } | { kind: 'img'; alt: string; src: string };
 
 /** Splits a Markdown report into headings, tables, code and paragraphs, all kept as plain text. */
 export function markdownBlocks(md: string): Block[] {
@@ -27,14 +27,26 @@ export function markdownBlocks(md: string): Block[] {
     } else if (/^!\[[^\]]*\]\([^)]+\)\s*$/.test(line.trim())) {
       const m = line.trim().match(/^!\[([^\]]*)\]\(([^)]+)\)/)!;
       out.push({ kind: 'img', alt: m[1]!, src: m[2]! });
+    } else if (/^\s*[-*] /.test(line)) {
+      const items: string[] = [];
+      for (; i < lines.length && lines[i]!.trim(); i++) {
+        const l = lines[i]!;
+        if (/^\s*[-*] /.test(l)) items.push(l.replace(/^\s*[-*] /, ''));
+        else if (items.length) items[items.length - 1] += ` ${l.trim()}`;
+      }
+      i--;
+      out.push({ kind: 'list', items });
     } else if (line.trim()) {
       const para = [line];
-      while (i + 1 < lines.length && lines[i + 1]!.trim() && !/^(#|\||```|!\[)/.test(lines[i + 1]!.trim())) para.push(lines[++i]!);
+      while (i + 1 < lines.length && lines[i + 1]!.trim() && !/^(#|\||```|!\[|[-*] )/.test(lines[i + 1]!.trim())) para.push(lines[++i]!);
       out.push({ kind: 'p', text: para.join(' ') });
     }
   }
   return out;
 }
+
+/** Markdown emphasis and code marks dropped; the text stays text. */
+const plain = (t: string) => t.replace(/\*\*|`/g, '').replace(/(^|\s)_([^_]+)_(?=\s|$|[.,;:])/g, '$1$2');
 
 export function BenchPage({ index }: { index: string }) {
   const q = useJson<BenchResponse>(`/api/bench/${encodeURIComponent(index)}`);
@@ -53,7 +65,15 @@ export function BenchPage({ index }: { index: string }) {
         markdownBlocks(d.report).map((b, i) => {
           if (b.kind === 'h') return b.level <= 1 ? <h1 key={i}>{b.text}</h1> : b.level === 2 ? <h2 key={i}>{b.text}</h2> : <h3 key={i}>{b.text}</h3>;
           if (b.kind === 'code') return <pre key={i} className="pre">{b.text}</pre>;
-          if (b.kind === 'p') return <p key={i}>{b.text.replace(/\*\*|`/g, '')}</p>;
+          if (b.kind === 'p') return <p key={i}>{plain(b.text)}</p>;
+          if (b.kind === 'list')
+            return (
+              <ul key={i}>
+                {b.items.map((t, j) => (
+                  <li key={j}>{plain(t)}</li>
+                ))}
+              </ul>
+            );
           if (b.kind === 'img') {
             const name = b.src.split('/').pop() ?? '';
             if (!d.figures.includes(name)) return <p key={i} className="muted">[figure {b.alt}: {b.src}]</p>;
@@ -64,11 +84,11 @@ export function BenchPage({ index }: { index: string }) {
           return (
             <table key={i} className="grid" data-testid="bench-table">
               <thead>
-                <tr>{head?.map((c, j) => <th key={j}>{c.replace(/\*\*|`/g, '')}</th>)}</tr>
+                <tr>{head?.map((c, j) => <th key={j}>{plain(c)}</th>)}</tr>
               </thead>
               <tbody>
                 {body.map((r, j) => (
-                  <tr key={j}>{r.map((c, k) => <td key={k}>{c.replace(/\*\*|`/g, '')}</td>)}</tr>
+                  <tr key={j}>{r.map((c, k) => <td key={k}>{plain(c)}</td>)}</tr>
                 ))}
               </tbody>
             </table>

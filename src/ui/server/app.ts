@@ -34,7 +34,9 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
 
 export function createUiApp(opts: UiAppOptions): Hono {
   const { store } = opts;
-  const benchDirs = (opts.benchDirs ?? []).map((d) => resolve(d));
+  // Shown as given (relative paths stay relative); read from the resolved path.
+  const benchShown = opts.benchDirs ?? [];
+  const benchDirs = benchShown.map((d) => resolve(d));
   const app = new Hono();
 
   const allowed = opts.allowedHosts ? new Set(opts.allowedHosts.map((h) => h.toLowerCase())) : undefined;
@@ -56,7 +58,7 @@ export function createUiApp(opts: UiAppOptions): Hono {
     return c.json({ error: err.message, ...(err.hint ? { hint: err.hint } : {}) }, status);
   });
 
-  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchDirs.map((dir, index) => ({ index, dir })) }));
+  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
   app.get('/api/runs/:id', (c) => c.json(runView(store, c.req.param('id'), opts.dbFlag)));
   app.get('/api/runs/:id/candidates/:cid', (c) => c.json(candidateView(store, c.req.param('id'), c.req.param('cid'))));
   app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) => c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))));
@@ -97,7 +99,7 @@ export function createUiApp(opts: UiAppOptions): Hono {
     const dir = benchDir(benchDirs, c.req.param('i'));
     const files = readdirSync(dir).sort();
     const report = existsSync(join(dir, 'report.md')) ? readFileSync(join(dir, 'report.md'), 'utf8') : null;
-    return c.json({ dir, report, figures: files.filter((f) => f.endsWith('.svg')), files });
+    return c.json({ dir: benchShown[Number(c.req.param('i'))], report, figures: files.filter((f) => f.endsWith('.svg')), files });
   });
   app.get('/api/bench/:i/figure/:name', (c) => {
     const dir = benchDir(benchDirs, c.req.param('i'));
