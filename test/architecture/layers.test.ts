@@ -30,7 +30,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   search: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate'],
   wiring: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search'],
   bench: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring'],
-  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'bench'],
+  ui: ['errors', 'contracts', 'graph', 'store'],
+  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'bench'],
 };
 const ROOT_ENTRY = 'index.ts';
 

@@ -5,7 +5,7 @@ import { DEFAULT_DB_PATH } from '../../store/open-store.js';
 import { startUiServer } from '../../ui/server/serve.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout ui`: the local web UI over the store (runs, the search tree, candidates with their

@@ -1,5 +1,5 @@
 import type { Edge, Workflow, WorkflowNode } from '../../graph/schema.js';
-import { stableStringify } from '../../records/canonical-args.js';
+import { stableStringify } from '../../contracts/canonical-args.js';
 
 /**
  * The difference between a candidate's workflow and its parent's, as the candidate page
