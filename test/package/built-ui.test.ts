@@ -24,7 +24,7 @@ beforeAll(() => {
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
   execFileSync(process.execPath, [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--no-dts', '--log-level', 'error'], { cwd: repo, stdio: 'pipe' });
   execFileSync(process.execPath, [join(repo, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts', '--outDir', join(pkg, 'dist', 'ui'), '--emptyOutDir', '--logLevel', 'error'], { cwd: repo, stdio: 'pipe' });
-}, 300_000);
+});
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

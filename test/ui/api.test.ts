@@ -36,7 +36,7 @@ beforeAll(async () => {
   writeFileSync(join(spaDir, 'index.html'), '<!doctype html><title>app</title>');
   store = openStore(db, { mustExist: true });
   app = createUiApp({ store, spaDir, dbFlag: db, allowedHosts: ['127.0.0.1', 'localhost'], benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')] });
-}, 300_000);
+});
 
 afterAll(() => store?.close());
 

@@ -14,7 +14,7 @@ import { runSearch, searchArgs, startSearch, writeSearchFixture } from './ui-fix
  * process shows up and grows without a reload; a query full of markup is shown as text, never run.
  * Every wait is for something on the page (generous timeouts, no fixed sleeps).
  */
-const WAIT = 120_000;
+const WAIT = 300_000;
 const PAYLOAD = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> & "quoted" </div>`;
 const fx = writeSearchFixture({ records: 14 });
 const db = join(fx.dir, 'flowscout.db');
@@ -43,7 +43,7 @@ beforeAll(async () => {
   page = await b.context.newPage();
   page.setDefaultTimeout(WAIT);
   page.on('dialog', (d) => void d.dismiss());
-}, 600_000);
+});
 
 afterAll(async () => {
   await b?.close();
@@ -165,7 +165,7 @@ describe('the web UI in chromium', () => {
       if (live.child.exitCode === null && live.child.signalCode === null) live.child.kill('SIGKILL');
       await live.done;
     }
-  }, 400_000);
+  });
 
   it('shows a benchmark report with its tables and figures', async () => {
     await page.goto(`${server.url}#/bench/0`);
