@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'INTERNAL', // a bug: anything else
 ] as const;
 
+/** One of `ERROR_CODES`: what `FlowScoutError.code` holds. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Exit status used by the CLI for each code (1 is reserved for "ran, but the answer is no"). */

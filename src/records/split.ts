@@ -4,7 +4,7 @@ import type { TaskRecord } from './schema.js';
 
 /**
  * The seeded split of records into D_opt (search reward), D_val (candidate selection) and D_test
- * (DESIGN.md, pipeline: "records ──split──► D_opt, D_val (, D_test)"). Deterministic from the seed;
+ * (docs/DESIGN.md, "Pipeline": "records ──split──► D_opt, D_val, D_test"). Deterministic from the seed;
  * `by: 'group'` keeps every group (e.g. a TRAJECT-Bench API chain) inside one part, so no chain
  * straddles optimisation and test.
  */
@@ -19,6 +19,7 @@ export interface SplitOptions {
   by?: 'record' | 'group';
 }
 
+/** The three parts of a seeded split: D_opt, D_val and D_test. */
 export interface RecordSplit {
   opt: TaskRecord[];
   val: TaskRecord[];

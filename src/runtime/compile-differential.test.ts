@@ -11,7 +11,7 @@ import { createRandom, type Random } from '../util/random.js';
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';
 import type { RunContext } from './run-state.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
 /** Strings that would break naive code generation: template syntax, comment ends, quotes, line separators. */

@@ -26,6 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mining: ['errors', 'util', 'contracts', 'graph', 'records'],
   policies: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools'],
   runtime: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies'],
+  testing: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'policies', 'runtime'],
   evaluate: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime'],
   search: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate'],
   wiring: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search'],
