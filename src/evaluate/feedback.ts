@@ -12,7 +12,7 @@ export type * from './feedback-types.js';
 export type { FeedbackOptions } from './types.js';
 
 /**
- * Builds a candidate's feedback from its evaluation (DESIGN.md, "Search"): per record, the
+ * Builds a candidate's feedback from its evaluation (docs/DESIGN.md, "Search"): per record, the
  * tool-call mismatches against the reference (`alignCalls`: missing, extra, wrong tool, wrong
  * arguments with the differing keys and values), failed calls and node errors, and the judge's
  * dimensions; then aggregated into patterns over all records ("reference tool X never called in

@@ -10,8 +10,8 @@ import { classifyFailure, retryDelayMs, type ClassifiedFailure } from './retry.j
 import { scrubHeaders } from './secrets.js';
 
 /**
- * One model request, sent the way every model request of a run is sent (issue #5,
- * "Reliability of model calls"): through the run's shared rate limiter, reserved against its budget
+ * One model request, sent the way every model request of a run is sent (docs/DESIGN.md,
+ * "Policies"): through the run's shared rate limiter, reserved against its budget
  * right before it goes out, with a per-request timeout combined with the caller's signal, retried
  * on 429 / 408 / 5xx / timeouts / network errors with backoff and the server's Retry-After (the AI
  * SDK's own retries are off), and with its tokens and cost counted and charged to the budget when it

@@ -9,7 +9,7 @@ import { parseModelSpec, type ModelProvider } from './model-spec.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 /**
- * The model registry (issue #5): turns a model string into a Vercel AI SDK `LanguageModel` plus what
+ * The model registry: turns a model string into a Vercel AI SDK `LanguageModel` plus what
  * the client needs to call it well (its provider-options key, whether it returns log-probabilities,
  * and a scrubber that knows its secrets). `offline` resolves to no model at all.
  */

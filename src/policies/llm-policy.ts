@@ -12,7 +12,7 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js'
 import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
- * The LLM policy (DESIGN.md, "Who decides at each node"): any AI SDK model runs the LLM nodes (text,
+ * The LLM policy (docs/DESIGN.md, "Policies"): any AI SDK model runs the LLM nodes (text,
  * or JSON validated against the node's declared schema with one repair round) and plans the tool
  * nodes (see llm-tool-plan.ts). A node's own `model` overrides the run's model through the registry,
  * sharing the run's limiter, budget and counters.

@@ -4,7 +4,7 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 
 /**
- * The text the LLM policy sends (DESIGN.md, "Who decides at each node"): a node's prompt filled
+ * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
  * with the query and its upstream inputs, and the tool-planning prompt that lists the candidate
  * tools with their input schemas. Kept apart from the policy so tests can read what a model sees.
  */

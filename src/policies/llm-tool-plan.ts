@@ -9,7 +9,7 @@ import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
- * Tool-node planning by an LLM (DESIGN.md, "Who decides at each node"): one structured output
+ * Tool-node planning by an LLM (docs/DESIGN.md, "Policies"): one structured output
  * (`generateText` + `Output.object`) naming the tool(s) and their arguments; every call is checked
  * — the tool must be a candidate, the arguments must fit its input schema (ajv) — and a rejected plan
  * gets exactly one repair round with the problems; after that the node gets `error` and the runtime

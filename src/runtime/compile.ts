@@ -42,7 +42,7 @@ export function compileWorkflow(workflow: Workflow | PreparedWorkflow, opts: Com
     "//   import { run } from './this-file.js';",
     "//   const trace = await run('your question', { policy, tools }); // trace.answer, trace.calls, trace.observations",
     '//',
-    '// Semantics (docs/DESIGN.md, "Execution"): an edge is live when its source ran and its guard holds;',
+    '// Semantics (FlowScout: docs/DESIGN.md, "Execution"): an edge is live when its source ran and its guard holds;',
     '// a node runs when at least one in-edge is live and is skipped when none is; every node is started',
     '// at once and waits for its sources, so independent branches run concurrently under the bound.',
     `import { isEdgeLive, startRun, type NodeResult, type RunContext, type Trace, type Workflow, type WorkflowNode, type WorkflowRun } from ${literal(runtime)};`,

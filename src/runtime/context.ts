@@ -3,7 +3,7 @@ import type { NodeInput } from '../policies/types.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 
 /**
- * A node's context (DESIGN.md, "Execution"): "the query plus the outputs of the sources of its live
+ * A node's context (docs/DESIGN.md, "Execution"): "the query plus the outputs of the sources of its live
  * data edges", rendered as text and truncated to the run's `contextChars`. Pure functions.
  */
 

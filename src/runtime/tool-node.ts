@@ -8,8 +8,9 @@ import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
 
 /**
- * Runs a tool node (DESIGN.md: a tool node "selects a concrete tool from T (or from its tools
- * hint), fills the arguments, validates them …, calls it, and records the observation"), with its
+ * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
+ * or from the node's tools hint and fills the arguments; the registry validates and calls; the
+ * observation is recorded), with its
  * `retry` loop and `calls: 'one' | 'many'`. Decisions written down here:
  *
  * - Candidates: the hinted tools that exist in T; all of T when there is no hint or none exists.

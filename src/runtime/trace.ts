@@ -3,8 +3,8 @@ import type { Usage } from '../llm/usage.js';
 import type { ToolOrigin } from '../contracts/tools.js';
 
 /**
- * What one run of a workflow on one query leaves behind (DESIGN.md: "run(q) with hooks → π̂, r̂,
- * per-node observations"). Plain data: stored, compared across runs, and read by the optimizer.
+ * What one run of a workflow on one query leaves behind (docs/DESIGN.md, "Pipeline": π̂,
+ * r̂ and per-node observations). Plain data: stored, compared across runs, and read by the optimizer.
  */
 
 /** One tool call a node made. */

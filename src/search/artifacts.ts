@@ -9,7 +9,7 @@ import type { SearchResult } from './run-search.js';
 import type { Candidate } from './tree.js';
 
 /**
- * The files a search leaves (issue #7, CLI): `best.workflow.json`, `best.workflow.ts` (the compiled
+ * The files a search leaves (what `flowscout search` writes): `best.workflow.json`, `best.workflow.ts` (the compiled
  * standalone module), `best.workflow.mmd` (Mermaid) and `search.json` (the best candidate's id and
  * every candidate with its parent, iteration, edit summary, scores, visits and mean reward). A
  * non-empty output folder is refused without `force`, except the run's own folder when resuming.

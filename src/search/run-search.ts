@@ -10,7 +10,7 @@ import { BudgetStop, simulateRoot, type Splits } from './step.js';
 import { SearchTree, type Candidate } from './tree.js';
 
 /**
- * A whole search run (DESIGN.md, "Search"; issue #7): evaluate G0 as the root (or reload the tree
+ * A whole search run (docs/DESIGN.md, "Search"): evaluate G0 as the root (or reload the tree
  * of a stored run and continue it), run the MCTS or beam loop, then score the best D_val candidate
  * and G0 on D_test. Everything is written to the store as it happens; the run's row is marked done
  * (or stopped, when a budget ran out) with the result.

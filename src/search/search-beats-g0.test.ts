@@ -12,7 +12,7 @@ import { DEFAULT_SETTINGS } from './search-context.js';
 import { minedG0 } from './variants.js';
 
 /**
- * Regression guard for issue #7's first "Must show": an offline search (offline policy, lexical
+ * Regression guard for the search's main promise: an offline search (offline policy, lexical
  * judge, rule-based optimizer) on a bundled TRAJECT-Bench domain finds a workflow whose D_val score
  * beats G0's, and whose test-set TC and ES beat G0's. A short search (8 iterations) on Travel with
  * the benchmark's split (seed 0, 5:2:3 by record) and tools (replay of every recorded response), so

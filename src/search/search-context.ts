@@ -29,7 +29,7 @@ export interface SearchSettings {
   llmOnly: boolean;
 }
 
-/** The defaults of the issue: J = 30, P = 5, 3 children, beam width 3. */
+/** The defaults (docs/DESIGN.md, "Search"): J = 30, P = 5, 3 children, beam width 3. */
 export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   strategy: 'mcts',
   iterations: 30,

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
 
 /**
- * The store's schema, versioned (issue #7, "persistence"): each migration runs once, in order, inside
+ * The store's schema, versioned: each migration runs once, in order, inside
  * a transaction, and is recorded in `schema_migrations`. A database written by a newer FlowScout
  * (a version this code does not know) is refused with a clear message instead of being misread.
  */

@@ -7,7 +7,7 @@ import { migrate } from './migrations.js';
 import { createStoreQueries, type StoreQueries } from './queries.js';
 
 /**
- * The search store (issue #7, "persistence"): one SQLite file (better-sqlite3, WAL mode) holding
+ * The search store: one SQLite file (better-sqlite3, WAL mode) holding
  * runs, candidates, per-iteration rows, per-record evaluations and the node memo cache, so a run can
  * be listed, shown and resumed after a crash. Every text written passes through `scrub` (API keys
  * from the environment and key-shaped strings are redacted), so no key is ever stored.

@@ -1,5 +1,5 @@
 /**
- * Rows of the search store (issue #7, "persistence"): plain data as the search writes and reads it.
+ * Rows of the search store: plain data as the search writes and reads it.
  * JSON columns come back parsed; the store knows nothing about what a feedback or a plan holds.
  */
 

@@ -8,7 +8,7 @@ import { captureIO as capture } from '../support/cli-io.js';
 import { startTestLlmServer, type RecordedRequest, type ScriptedReply, type TestLlmServer } from '../support/llm-server.js';
 
 /**
- * RQ4's backbone swap (issue #8, Table V) through the real AI SDK client: an offline bench on a small
+ * RQ4's backbone swap (the paper's Table V) through the real AI SDK client: an offline bench on a small
  * Travel sample with `--models` naming two models of the local test server. FlowScout's best workflow
  * runs on the test queries under each model's LLM policy; each row names its model and policy, and the
  * table is not labelled offline.

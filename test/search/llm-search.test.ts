@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { startTestLlmServer, type RecordedRequest, type ScriptedReply, type TestLlmServer } from '../support/llm-server.js';
 
 /**
- * The LLM paths of the search end to end (issue #7, "Must show"): the LLM policy runs every node and
+ * The LLM paths of the search end to end: the LLM policy runs every node and
  * the LLM optimizer proposes every edit, through the real AI SDK client, against the local test
  * server; one plan is repaired, one is not (a failed expansion the search records and passes); a
  * call budget that runs out mid-search ends with exit 0, a clear message and the best-so-far files;

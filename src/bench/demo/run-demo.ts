@@ -15,7 +15,7 @@ import { freshDemoFolder, shortenTree } from './demo-folder.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 
 /**
- * The one-command demo (issue #8; the README's first command): on a fresh clone with no model and
+ * The one-command demo (the README's first command): on a fresh clone with no model and
  * no network, the bundled TRAJECT-Bench Travel records are imported, the process tree is mined from
  * D_opt and printed (shortened; the whole string goes to a file), a short FlowScout search runs
  * with the offline policy, and the best workflow is printed as Mermaid with a small table of TC and

@@ -15,17 +15,17 @@ import type { ResolvedPolicy } from '../../wiring/resolve-models.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 
 /**
- * One benchmark domain, ready to run (issue #8, "Experiments"): the bundled TRAJECT-Bench records
+ * One benchmark domain, ready to run: the bundled TRAJECT-Bench records
  * (records whose calls all succeeded; `importTraject`), a seeded 5:2:3 split by record, the tools T
  * as replay of the recorded real responses of *all* the domain's records (the tools exist for every
  * query; a call nobody recorded is a miss, an error observation), the execution policy (the offline
  * policy learns only from D_opt), and the inductive miner's process tree over D_opt (noise 0).
  */
 
-/** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (FORMATS.md §7). */
+/** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (docs/DESIGN.md, "Data formats" §7). */
 export const PAPER_DOMAINS = ['Finance', 'Sports', 'Travel', 'Weather'] as const;
 
-export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: FORMATS.md §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
+export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: docs/DESIGN.md, "Data formats" §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
 
 export interface DomainEnv {
   domain: string;

@@ -1,7 +1,7 @@
 import type { PairedComparison } from '../stats/paired-compare.js';
 
 /**
- * The numbers of one `flowscout bench` run (issue #8), as written to `results.json` and `--json`:
+ * The numbers of one `flowscout bench` run, as written to `results.json` and `--json`:
  * plain data, every figure and table of the report is drawn from it. Undefined quantities (TC of the
  * LLM-only baseline, an effect size with a constant difference) are `null`, never NaN.
  */

@@ -7,7 +7,7 @@ import { significanceFamilies } from './significance.js';
 import { toolSwapNote } from './tool-swap.js';
 
 /**
- * `flowscout bench` as a function (issue #8, "Experiments"): the paper's RQ1–RQ4 on the bundled
+ * `flowscout bench` as a function: the paper's RQ1–RQ4 on the bundled
  * TRAJECT-Bench domains, with every number in the returned `BenchResults` (the report, the figures
  * and `results.json` are drawn from it). Domains run one after another; a domain without data
  * (Sports) is listed as unavailable with the reason.

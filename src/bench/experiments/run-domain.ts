@@ -12,7 +12,7 @@ import { runVariant, type Variant } from './search-variants.js';
 import { toolSwapPairs } from './tool-swap.js';
 
 /**
- * Everything the experiments do on one domain (issue #8): the FlowScout search and the LLM-only
+ * Everything the experiments do on one domain: the FlowScout search and the LLM-only
  * search (plus NoMiner and Beam on the ablation domain), then every approach measured on the same
  * test queries `runs` times — FlowScout's best workflow, NoMCTS (G0, the search's root), the
  * PM4Py-style and ReAct baselines, the LLM-only workflow and the ablations — then the backbone swap

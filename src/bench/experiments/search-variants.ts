@@ -8,7 +8,7 @@ import type { DomainEnv } from './domain-env.js';
 import type { IterationPoint, SearchSummary } from './results.js';
 
 /**
- * The searches of the experiments (DESIGN.md, "Baselines and ablations"), all through the search's
+ * The searches of the experiments (docs/DESIGN.md, "Baselines and ablations"), all through the search's
  * own entry point (`runSearch`) with the same settings, tools, policy, judge and optimizer:
  *
  * - `flowscout`: MCTS from the mined G0 (the paper's method); its root is the NoMCTS ablation;

@@ -5,7 +5,7 @@ import { duration, fixed } from './markdown.js';
 import { costTable, positionsTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
 
 /**
- * `report.md` of a benchmark run (issue #8): the command and seed on top, who produced the numbers
+ * `report.md` of a benchmark run: the command and seed on top, who produced the numbers
  * with every table, then RQ1–RQ4 in the paper's order, each table drawn from `results.json`.
  * The "findings" are comparisons computed from the numbers, not opinions.
  */

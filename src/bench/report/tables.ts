@@ -3,7 +3,7 @@ import { mean } from '../stats/describe.js';
 import { duration, fixed, pValue, signed, table } from './markdown.js';
 
 /**
- * The report's tables, one function each (issue #8): Table II (TC and ES per domain and averaged),
+ * The report's tables, one function each: Table II (TC and ES per domain and averaged),
  * the paired significance tests, stability, the per-query cost of RQ2, what the traces show,
  * Table III (ablations), Table V (backbones) and the Table IV data check.
  */

@@ -11,7 +11,7 @@ import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout bench`: the paper's experiments (issue #8; DESIGN.md, "Baselines and ablations") on
+ * `flowscout bench`: the paper's experiments (docs/DESIGN.md, "Baselines and ablations") on
  * the bundled TRAJECT-Bench domains — FlowScout against the PM4Py-style, ReAct and LLM-only
  * baselines and the NoMCTS / NoMiner / Beam ablations, stability over repeated runs, the search's
  * validation curve and cost, backbone and tool-set swaps, paired significance tests — written as

@@ -14,7 +14,7 @@ import { assertNotSameFile, evaluateWorkflowFile } from './eval-workflow.js';
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout eval`: TC and ES (DESIGN.md, "Metrics") of
+ * `flowscout eval`: TC and ES (docs/DESIGN.md, "Metrics") of
  * - a workflow, run on every record's query over real tools: `eval <workflow.json> --records <file> --tools <config>`;
  * - predictions any agent produced: `eval --predictions <traces.jsonl> --records <file>`.
  */

@@ -13,7 +13,7 @@ import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout search`: the Workflow Optimizer (DESIGN.md, "Search"; issue #7). Mines G0 from D_opt,
+ * `flowscout search`: the Workflow Optimizer (docs/DESIGN.md, "Search"). Mines G0 from D_opt,
  * runs MCTS (or beam search) with the optimizer, prints one table row per iteration (and a progress
  * line on a terminal), stores every candidate so `--resume <run>` can continue after a crash, and
  * writes the best candidate as JSON, a TypeScript module and a Mermaid diagram, plus `search.json`.

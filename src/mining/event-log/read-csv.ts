@@ -28,7 +28,7 @@ const CANDIDATES = {
  * Reads an event log from CSV with named columns (PM4Py's `format_dataframe` path): rows with an
  * empty case id or activity are dropped, and so are rows whose timestamp does not parse when a
  * timestamp column is used (PM4Py drops NaT rows). Cases are ordered by case-id string and events by
- * timestamp, stably (NOTES.md §0). Errors name the file, the line and the column.
+ * timestamp, stably (docs/DESIGN.md, "Matching PM4Py" §0). Errors name the file, the line and the column.
  */
 export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });

@@ -17,7 +17,7 @@ export interface ReadJsonlLogOptions {
  * Reads a JSONL event log, one case a line:
  * `{"case": "c1", "events": [{"activity": "search", "timestamp": "2024-01-01T10:00:00Z"}, …]}`
  * (`timestamp` optional; `case` a string or number). Streams the file line by line. Errors name the
- * file, the line and the JSON path. Ordering follows PM4Py's DataFrame path (NOTES.md §0): zero-padded
+ * file, the line and the JSON path. Ordering follows PM4Py's DataFrame path (docs/DESIGN.md, "Matching PM4Py" §0): zero-padded
  * case ids keep file order.
  */
 export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {}): Promise<EventLog> {

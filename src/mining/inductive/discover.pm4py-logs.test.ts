@@ -8,7 +8,7 @@ import { parseProcessTree } from '../process-tree/parse.js';
 import { discoverProcessTree } from './discover.js';
 
 /**
- * The miner against PM4Py 2.7.11 (shared/datasets/pm4py-logs/NOTES.md): the IM tree must equal
+ * The miner against PM4Py 2.7.11 (docs/DESIGN.md, "Matching PM4Py"): the IM tree must equal
  * PM4Py's string exactly, and the IMf 0.2 tree too except for the logs whose IMf tree depends on
  * Python's hash seed inside PM4Py itself (for those, IM only).
  *

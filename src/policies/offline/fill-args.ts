@@ -6,7 +6,7 @@ import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 
 /**
- * Argument filling of the offline policy (DESIGN.md, "Offline policy"): every candidate value found
+ * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every candidate value found
  * in the query or in upstream outputs is scored for every parameter by its shape, its cue words,
  * whether it is a value the parameter took in the optimisation records, whether the parameter's
  * name stands next to it, and where the parameter's values usually come from (query, an earlier

@@ -11,7 +11,7 @@ import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
 
 /**
- * The offline policy (DESIGN.md, "Who decides at each node"): no model anywhere. Deterministic and
+ * The offline policy (docs/DESIGN.md, "Policies"): no model anywhere. Deterministic and
  * fast; a real, measured baseline, the default when no model is configured, and always labelled
  * "offline policy (no LLM)". Tool nodes: the workflow's tool positions read the request's clauses in
  * order, and each picks its tool by BM25 over the clause with a sequence prior learned from D_opt

@@ -7,7 +7,7 @@ import type { ToolIndex } from './tool-index.js';
 
 /**
  * Which part of the request a tool node serves, and which tool it calls for it, under the offline
- * policy (DESIGN.md, "Offline policy").
+ * policy (docs/DESIGN.md, "Policies").
  *
  * **Parts.** The request's clauses ("first …, then …, finally …", `requestClauses`) are read in
  * order by the workflow's tool positions (topological order, ties by id): the k-th position reads

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The TRAJECT-Bench input shapes (FORMATS.md §6), only as far as the importer reads them. Loose
+ * The TRAJECT-Bench input shapes (docs/DESIGN.md, "Data formats" §6), only as far as the importer reads them. Loose
  * objects: upstream fields the importer does not use are allowed and ignored.
  */
 
@@ -44,7 +44,7 @@ const ParamDefSchema = z.looseObject({
   default: z.unknown().optional(),
 });
 
-/** One API definition of `<Domain>_tool.json` (a flattened ToolBench tool JSON, FORMATS.md §2). */
+/** One API definition of `<Domain>_tool.json` (a flattened ToolBench tool JSON, docs/DESIGN.md, "Data formats" §2). */
 export const TrajectToolDefSchema = z.looseObject({
   'tool name': z.string().min(1),
   'API name': z.string().min(1),

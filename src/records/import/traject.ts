@@ -10,7 +10,7 @@ import { trajectToolDescriptors } from './traject-tools.js';
 import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
 
 /**
- * TRAJECT-Bench sequential trajectories → FlowScout records (FORMATS.md §6): q = `query`,
+ * TRAJECT-Bench sequential trajectories → FlowScout records (docs/DESIGN.md, "Data formats" §6): q = `query`,
  * r = `final_answer.answer`, π = `"tool list"` in order, each call named by its ToolBench function
  * name with the required and optional parameter lists merged into one argument object, the recorded
  * `executed_output` kept raw and `execution_status` mapped to ok/error.

@@ -6,8 +6,8 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
- * The LLM optimizer's prompts (DESIGN.md, "Search: expand"; issue #7: "a prompt with the workflow,
- * the feedback, the edit-plan schema and the prompt-template library"). Pure text builders.
+ * The LLM optimizer's prompts (docs/DESIGN.md, "Search"): the workflow, the
+ * feedback, the edit-plan schema and the prompt-template library. Pure text builders.
  */
 
 /** The optimizer's system prompt. */
