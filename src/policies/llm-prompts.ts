@@ -2,6 +2,7 @@ import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
+import { clip as clipText } from '../util/clip.js';
 
 /**
  * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
@@ -24,8 +25,9 @@ export function asText(value: unknown): string {
   }
 }
 
+/** `text` as it is, or its first `max` characters and `… [truncated]`. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
+  return clipText(text, max, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true });
 }
 
 /** One upstream node's output as prompt text. */

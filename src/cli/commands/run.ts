@@ -12,6 +12,7 @@ import { isBudgetExhausted } from '../../runtime/node-step.js';
 import type { Trace } from '../../runtime/trace.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
+import { clip } from '../../util/clip.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { ExitWith, type CliIO } from '../output.js';
@@ -144,8 +145,7 @@ function findError(trace: Trace, call: Trace['calls'][number]): string | undefin
 
 function preview(value: unknown, max = 160): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return clip(text, max, { markerAfterMax: true });
 }
 
 function indent(text: string): string[] {
