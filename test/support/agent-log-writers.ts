@@ -1,5 +1,5 @@
 import type { TaskRecord } from '../../src/records/schema.js';
-import type { ToolDescriptor } from '../../src/tools/types.js';
+import type { ToolDescriptor } from '../../src/contracts/tools.js';
 
 /**
  * Writes FlowScout records in the agent-log formats the importers read (test-only: the round-trip

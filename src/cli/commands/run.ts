@@ -14,6 +14,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
+import { learnedLine, learnedSource } from '../learned-records.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -56,7 +57,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
-    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)')
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)')
@@ -74,7 +75,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
       try {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
-        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
+        const source = learnedSource(file, raw, opts.learnFrom);
+        const learned = source ? (await readRecordsFile(source.file)).records : undefined;
         const budget = createBudget({
           ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
           ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
@@ -102,7 +104,11 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         }
         if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
         if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
-        else io.out(formatRun(trace, registry, opts.trace));
+        else {
+          const line = learnedLine(resolved.policy.kind, source, learned?.length ?? 0);
+          if (line) io.out(line);
+          io.out(formatRun(trace, registry, opts.trace));
+        }
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);

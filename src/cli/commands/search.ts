@@ -157,7 +157,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } finally {
     process.off('SIGINT', onInterrupt);
   }
-  const files = writeSearchArtifacts(outDir, result, labels, { runId });
+  const offlinePolicy = input.policy.kind === 'offline';
+  const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
   if (flags.json) {
     io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
   } else {

@@ -1,5 +1,5 @@
 import { FlowScoutError } from '../../errors/index.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Call, TaskRecord } from '../schema.js';
 import { inferToolDescriptors } from './infer-tools.js';
 import type { InputDocument } from './read-inputs.js';

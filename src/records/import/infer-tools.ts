@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDescriptor } from '../../tools/types.js';
+import type { JsonSchema, ToolDescriptor } from '../../contracts/tools.js';
 import type { Call } from '../schema.js';
 
 /**

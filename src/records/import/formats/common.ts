@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDescriptor } from '../../../tools/types.js';
+import type { JsonSchema, ToolDescriptor } from '../../../contracts/tools.js';
 import { UnitProblem, type InputUnit } from '../conversation.js';
 import type { InputDocument } from '../read-inputs.js';
 

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../../../tools/types.js';
+import type { ToolDescriptor } from '../../../contracts/tools.js';
 import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
 import { at, conversationUnits, descriptor, isObj, kind, looksLikeMessages, parseArgs, requireString, textOf, unitObject, type Obj } from './common.js';
 
