@@ -1,3 +1,4 @@
+import { registerBaseline } from './baseline.js';
 import { registerBench } from './bench.js';
 import { registerDemo } from './demo.js';
 import { registerCompile } from './compile.js';
@@ -16,4 +17,4 @@ import type { RegisterCommand } from './register.js';
 export type { RegisterCommand } from './register.js';
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerDemo];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerBaseline, registerDemo];
