@@ -73,7 +73,10 @@ describe('readCsvLog', () => {
   it('names the line of an unreadable timestamp', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-mining-'));
     writeFileSync(join(dir, 'bad.csv'), 'case,activity,timestamp\n1,a,2024-01-01\n1,b,yesterday-ish\n');
-    await expect(readCsvLog(join(dir, 'bad.csv'))).rejects.toThrow(/bad\.csv:3: cannot read timestamp "yesterday-ish"/);
+    const err = (await readCsvLog(join(dir, 'bad.csv')).catch((e: FlowScoutError) => e)) as FlowScoutError;
+    expect(err.location).toMatchObject({ line: 3 });
+    expect(err.describe()).toMatch(/bad\.csv:3: cannot read timestamp "yesterday-ish"/);
+    expect(err.describe().match(/bad\.csv:3/g)).toHaveLength(1);
   });
 });
 
