@@ -40,6 +40,7 @@ describe('flowscout bench --records --tools (a domain of your own)', () => {
     expect(results.unavailableDomains).toEqual([]);
     expect(results.command).toContain(`--records ${join(data, 'records.jsonl')} --tools ${join(data, 'tools.config.json')} --name "My Finance"`);
     expect(results.command).not.toContain('--domains');
+    expect(results.command).toContain('--ablation-domain "My Finance"');
     expect(benchOut).toMatch(/\| FlowScout \(offline\) \| \d\.\d{3} \| \d\.\d{3} \|/);
     expect(benchOut).toContain('Ablations on My Finance');
     expect(benchErr).toBe('');

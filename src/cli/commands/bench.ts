@@ -126,14 +126,19 @@ function filesDomain(flags: BenchFlags): DomainFiles | undefined {
 export function commandLine(o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
   const parts = ['npx flowscout bench'];
   if (o.domains.length > 0 || !o.files) parts.push(`--domains ${o.domains.join(',')}`);
-  if (o.files) parts.push(`--records ${o.files.records}`, `--tools ${o.files.tools}`, `--name ${/\s/.test(o.files.name) ? JSON.stringify(o.files.name) : o.files.name}`);
+  if (o.files) parts.push(`--records ${o.files.records}`, `--tools ${o.files.tools}`, `--name ${shellWord(o.files.name)}`);
   if (flags.model) parts.push(`--model ${flags.model}`);
   if (flags.models) parts.push(`--models ${flags.models}`);
   if (flags.judgeModel) parts.push(`--judge-model ${flags.judgeModel}`);
   parts.push(`--seed ${o.seed}`, `--iterations ${o.iterations}`, `--patience ${o.patience}`, `--runs ${o.runs}`, `--max-test ${o.maxTest}`);
   if (o.maxRecords !== undefined) parts.push(`--max-records ${o.maxRecords}`);
-  parts.push(`--ablation-domain ${o.ablationDomain}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
+  parts.push(`--ablation-domain ${shellWord(o.ablationDomain)}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
   return parts.join(' ');
+}
+
+/** A word as a shell reads it: quoted when it holds whitespace or quotes. */
+function shellWord(w: string): string {
+  return /[\s"'$`\\]/.test(w) ? JSON.stringify(w) : w;
 }
 
 function stamp(now = new Date()): string {
