@@ -23,7 +23,7 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
     .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
     .requiredOption('--out <dir>', 'output folder')
-    .option('--keep-failed', 'keep records that contain a failed call (dropped by default)')
+    .option('--keep-failed', 'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts')
     .option('--force', 'overwrite existing output files')
     .action((trajQuery: string | undefined, opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean }) => {
       const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);

@@ -311,7 +311,7 @@ export function formatConversationCounts(label: string, c: ConversationCounts, o
     ['dropped', `${sum(c.dropped)}${sum(c.dropped) ? ` (${reasons(c.dropped)})` : ''}`],
     ['invalid, skipped', `${sum(c.invalid)}${sum(c.invalid) ? ` (${reasons(c.invalid)})` : ''}`],
     ['calls', `${c.calls} (failed: ${c.failedCalls}; to tools absent from the definitions: ${c.missingToolCalls}${opts.keepFailed ? `, kept: ${c.keptMissingToolCalls}` : ''})`],
-    ['calls kept', `${c.keptCalls}${c.parallelTurns ? ` (${c.parallelTurns} turns with parallel calls, kept in their listed order)` : ''}`],
+    ['calls kept', `${c.keptCalls}${c.parallelTurns ? ` (${c.parallelTurns} turn${c.parallelTurns === 1 ? '' : 's'} with parallel calls, kept in their listed order)` : ''}`],
     ['tools', `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined in the logs${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`],
   ];
   const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
