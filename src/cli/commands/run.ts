@@ -104,11 +104,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         }
         if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
         if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
-        else {
-          const line = learnedLine(resolved.policy.kind, source, learned?.length ?? 0);
-          if (line) io.out(line);
-          io.out(formatRun(trace, registry, opts.trace));
-        }
+        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0)));
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);
@@ -118,9 +114,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
 };
 
 /** The human summary of a run: answer, calls, per-node status, policy and totals. */
-export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string): string {
+export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string, learned?: string): string {
   const lines: string[] = [];
   lines.push(`policy: ${trace.policy}`);
+  if (learned) lines.push(learned);
   if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
   lines.push(`calls (${trace.calls.length}):`);
