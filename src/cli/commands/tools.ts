@@ -3,10 +3,10 @@ import { FlowScoutError } from '../../errors/index.js';
 import { toolLabel } from '../../graph/tool-label.js';
 import { connectMcpTools } from '../../tools/mcp-tools.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout tools`: what tools a run would see. `tools <tools.config.json>` loads the config (MCP
