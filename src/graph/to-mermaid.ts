@@ -1,3 +1,4 @@
+import { toolLabel } from './tool-label.js';
 import { clip } from '../util/clip.js';
 import type { Guard, Workflow, WorkflowNode } from './schema.js';
 
@@ -86,7 +87,7 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
     if (snippet > 0) lines.push(clip(n.prompt, snippet));
   } else {
     const hint = n.tools ?? [];
-    const facts = [hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.join(', ')}`];
+    const facts = [hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.map(toolLabel).join(', ')}`];
     if (n.calls === 'many') facts.push('calls: many');
     if (n.retry) facts.push(`retry ×${n.retry.attempts} on ${n.retry.on}`);
     lines.push(facts.join(' · '));

@@ -127,3 +127,14 @@ function assignGroups(groups: TaskRecord[][], ratio: SplitRatio, n: number, part
     parts[k]!.push(...parts[donor]!.splice(smallest, 1));
   }
 }
+
+/** Fewer records than this in a split part make its scores too noisy to compare (the warning below). */
+export const SMALL_SPLIT_PART = 5;
+
+/** A one-line warning when a part of the split has fewer than 5 records, saying what to do; else undefined. */
+export function splitWarning(split: { readonly opt: readonly unknown[]; readonly val: readonly unknown[]; readonly test: readonly unknown[] }): string | undefined {
+  const parts: Array<[string, number]> = [['D_opt', split.opt.length], ['D_val', split.val.length], ['D_test', split.test.length]];
+  const small = parts.filter(([, n]) => n < SMALL_SPLIT_PART);
+  if (small.length === 0) return undefined;
+  return `the split leaves fewer than ${SMALL_SPLIT_PART} records in ${small.map(([name, n]) => `${name} (${n})`).join(', ')}; scores on so few records say little. Import more runs, or --keep-failed at import to keep records with failed calls.`;
+}

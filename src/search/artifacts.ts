@@ -2,6 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
+import { writeRecordsFile } from '../records/read-records.js';
+import type { TaskRecord } from '../records/schema.js';
 import { toMermaid } from '../graph/to-mermaid.js';
 import { compileWorkflow } from '../runtime/compile.js';
 import { writeTextFile } from '../util/json-file.js';
@@ -14,6 +16,14 @@ import type { Candidate } from './tree.js';
  * every candidate with its parent, iteration, edit summary, scores, visits and mean reward). A
  * non-empty output folder is refused without `force`, except the run's own folder when resuming.
  */
+
+/**
+ * Beside the workflow: the records the offline policy learned its cues from (D_opt), so `run` and
+ * `eval` of `best.workflow.json` decide exactly as the search did without any flag, and the search's
+ * test split, so `eval` on it reproduces the test figures the search printed.
+ */
+export const LEARNED_RECORDS_FILE = 'learned.records.jsonl';
+export const TEST_RECORDS_FILE = 'test.records.jsonl';
 
 /** One candidate as `search.json` lists it. */
 export interface CandidateSummary {
@@ -48,14 +58,18 @@ export interface SearchDocument {
  * The best workflow as written: named after G0 and the candidate, with the search's provenance in
  * `meta.search` (run, candidate, the edits from G0 to it). Name and meta do not change its hash.
  */
-export function bestWithProvenance(result: SearchResult, runId?: string): Workflow {
+export function bestWithProvenance(result: SearchResult, runId?: string, learnedFrom?: string): Workflow {
   const best = result.best;
   const w = structuredClone(best.workflow!);
-  if (best.id === result.root.id) return w;
+  const learned = learnedFrom ? { learnedFrom } : {};
+  if (best.id === result.root.id) {
+    if (learnedFrom) w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, ...learned } };
+    return w;
+  }
   const edits: string[] = [];
   for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent)) edits.unshift(c.summary ?? '');
   w.name = `${result.root.workflow!.name} → search ${best.id}`;
-  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits } };
+  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits, ...learned } };
   return w;
 }
 
@@ -106,18 +120,33 @@ export function searchDocument(result: SearchResult, labels: SearchDocument['lab
   };
 }
 
-/** Writes the four files into `dir`; returns their paths. */
-export function writeSearchArtifacts(dir: string, result: SearchResult, labels: SearchDocument['labels'], opts: { runId?: string; force?: boolean } = {}): string[] {
-  const best = bestWithProvenance(result, opts.runId);
+/**
+ * Writes the four files into `dir`, and the learned and test records when given (the workflow's
+ * `meta.search.learnedFrom` then names the learned file); returns their paths.
+ */
+export function writeSearchArtifacts(
+  dir: string,
+  result: SearchResult,
+  labels: SearchDocument['labels'],
+  opts: { runId?: string; force?: boolean; learned?: readonly TaskRecord[]; test?: readonly TaskRecord[] } = {},
+): string[] {
+  const best = bestWithProvenance(result, opts.runId, opts.learned ? LEARNED_RECORDS_FILE : undefined);
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],
     ['best.workflow.mmd', toMermaid(best)],
     ['search.json', `${JSON.stringify(searchDocument(result, labels, opts.runId), null, 2)}\n`],
   ];
-  return files.map(([name, text]) => {
+  const written = files.map(([name, text]) => {
     const file = join(dir, name);
     writeTextFile(file, text, { force: true });
     return file;
   });
+  for (const [name, records] of [[LEARNED_RECORDS_FILE, opts.learned], [TEST_RECORDS_FILE, opts.test]] as const) {
+    if (!records) continue;
+    const file = join(dir, name);
+    writeRecordsFile(file, records, { force: true });
+    written.push(file);
+  }
+  return written;
 }

@@ -13,6 +13,7 @@ import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
 import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
 import { wireModels } from './wire-models.js';
+import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
 /**
  * Turns the settings of `flowscout search` (or of a stored run, for `--resume`) into a ready search:
@@ -105,7 +106,8 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
         status: 'running',
         seed: config.settings.seed,
         strategy: config.strategy,
-        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir } as unknown as Record<string, unknown>,
+        // The offline policy learns from D_opt; the run records where the search writes those records.
+        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir, ...(policy.policy.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}) } as unknown as Record<string, unknown>,
         policyLabel: labels.policy,
         judgeLabel: labels.judge,
         optimizerLabel: labels.optimizer,

@@ -107,7 +107,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     say(`\n5. On the ${env.test.length} test queries (${env.policy.label}; ES by the ${judge.label}):\n\n${scoreTable}`);
 
     const labels = { policy: env.policy.label, judge: judge.label, optimizer: optimizer.label };
-    const files = [treeFile, ...writeSearchArtifacts(dir, flow.result, labels)];
+    const learned = env.policy.policy.kind === 'offline' ? { learned: env.split.opt } : {};
+    const files = [treeFile, ...writeSearchArtifacts(dir, flow.result, labels, { ...learned, test: env.split.test })];
     const g0File = join(dir, 'g0.workflow.json');
     writeTextFile(g0File, `${JSON.stringify(flow.result.root.workflow, null, 2)}\n`);
     const summaryFile = join(dir, 'summary.json');

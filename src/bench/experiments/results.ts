@@ -100,6 +100,8 @@ export interface SearchSummary {
 
 export interface DomainResult {
   domain: string;
+  /** Where the records and tools came from (bundled TRAJECT-Bench, or your files). */
+  source?: string;
   records: number;
   split: { opt: number; val: number; test: number; measured: number };
   tools: number;

@@ -1,6 +1,6 @@
 import { codeVersion } from './code-version.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
-import { unavailableReason } from './domain-env.js';
+import { unavailableReason, type DomainFiles } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
 import { runDomain } from './run-domain.js';
 import { significanceFamilies } from './significance.js';
@@ -14,6 +14,8 @@ import { toolSwapNote } from './tool-swap.js';
  */
 
 export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | 'splitBy'> {
+  /** A domain of your own (records and a tool config), run after the bundled `domains`. */
+  files?: DomainFiles;
   model?: string;
   models?: string[];
   judgeModel?: string;
@@ -36,8 +38,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
   const optimizer = (await wiring.optimizer(model)).optimizer;
+  const all: Array<string | DomainFiles> = [...opts.domains, ...(opts.files ? [opts.files] : [])];
   const settings: BenchSettings = {
-    domains: opts.domains,
+    domains: all.map((d) => (typeof d === 'string' ? d : d.name)),
     seed: opts.seed,
     iterations: opts.iterations,
     patience: opts.patience,
@@ -56,11 +59,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const backbone: BackboneRow[] = [];
   const swap: ToolPair[] = [];
   let policyLabel: string | undefined;
-  for (const domain of opts.domains) {
-    const reason = unavailableReason(domain);
+  for (const domain of all) {
+    const reason = typeof domain === 'string' ? unavailableReason(domain) : undefined;
     if (reason) {
-      unavailable.push({ domain, reason });
-      log(`[${domain}] not run: ${reason}`);
+      unavailable.push({ domain: domain as string, reason });
+      log(`[${domain as string}] not run: ${reason}`);
       continue;
     }
     const run = await runDomain(domain, {
@@ -72,7 +75,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       concurrency: opts.concurrency,
       model,
       models,
-      ablation: domain.toLowerCase() === opts.ablationDomain.toLowerCase(),
+      ablation: (typeof domain === 'string' ? domain : domain.name).toLowerCase() === opts.ablationDomain.toLowerCase(),
       judge: judge.judge,
       optimizer,
       wiring,
@@ -85,7 +88,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     swap.push(...run.swap);
     policyLabel ??= run.policy;
   }
-  if (!opts.domains.some((d) => d.toLowerCase() === 'sports')) {
+  if (opts.domains.length > 0 && !opts.domains.some((d) => d.toLowerCase() === 'sports')) {
     unavailable.push({ domain: 'Sports', reason: unavailableReason('Sports')! });
   }
 

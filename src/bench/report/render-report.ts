@@ -30,7 +30,11 @@ export function renderReport(r: BenchResults): string {
     '',
     '## Data',
     '',
-    ...r.domains.map((d) => `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools, answered by replay of the recorded real responses.`),
+    ...r.domains.map((d) =>
+      d.source && !d.source.includes('TRAJECT-Bench records (every call succeeded)')
+        ? `- **${d.domain}**: ${d.source} → ${d.records} used: D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools.`
+        : `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools, answered by replay of the recorded real responses.`,
+    ),
     ...r.unavailableDomains.map((u) => `- **${u.domain}**: not run. ${u.reason}`),
     '',
     '## RQ1 — effectiveness (Table II)',

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { parseDomains } from '../../bench/experiments/domain-env.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { PAPER_DOMAINS, parseDomains, type DomainFiles } from '../../bench/experiments/domain-env.js';
+import { FlowScoutError } from '../../errors/index.js';
 import type { BenchResults } from '../../bench/experiments/results.js';
 import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.js';
 import { fixed } from '../../bench/report/markdown.js';
@@ -19,7 +20,10 @@ import type { RegisterCommand } from './register.js';
  */
 
 interface BenchFlags {
-  domains: string;
+  domains?: string;
+  records?: string;
+  tools?: string;
+  name?: string;
   model?: string;
   models?: string;
   judgeModel?: string;
@@ -29,7 +33,7 @@ interface BenchFlags {
   runs: string;
   maxTest: string;
   maxRecords?: string;
-  ablationDomain: string;
+  ablationDomain?: string;
   concurrency: string;
   out?: string;
   json?: boolean;
@@ -39,8 +43,11 @@ interface BenchFlags {
 export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('bench')
-    .description("run the paper's experiments on the bundled TRAJECT-Bench data and write report.md, SVG figures and results.json")
-    .option('--domains <list>', 'comma-separated domains (Sports has no data and is reported as such)', 'Finance,Travel,Weather')
+    .description("run the paper's experiments on the bundled TRAJECT-Bench data, or on your own records and tools, and write report.md, SVG figures and results.json")
+    .option('--domains <list>', 'comma-separated bundled domains (Sports has no data and is reported as such); default Finance,Travel,Weather, or none with --records')
+    .option('--records <file>', 'benchmark your own domain: its records (JSONL, e.g. what `flowscout import` wrote)')
+    .option('--tools <config>', 'with --records: the tool config of your domain (e.g. the tools.config.json `flowscout import` wrote)')
+    .option('--name <name>', 'with --records: the domain name shown in the report (default: the records file\'s folder name)')
     .option('--model <spec>', 'model of the policy, ReAct and the optimizer (default: FLOWSCOUT_MODEL, else offline)')
     .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
@@ -50,7 +57,7 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--runs <n>', 'runs of every approach on every test query (stability)', '10')
     .option('--max-test <n>', 'test queries measured per domain, at most', '50')
     .option('--max-records <n>', 'sample this many records per domain before the split (quick checks; the report says so)')
-    .option('--ablation-domain <name>', 'domain of the ablations (Table III)', 'Travel')
+    .option('--ablation-domain <name>', 'domain of the ablations (Table III); default Travel, or your domain with --records')
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
@@ -60,7 +67,7 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
       const out = flags.out ?? join('.flowscout', 'bench', stamp());
       checkBenchOut(out, Boolean(flags.force));
       const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
-      log(`flowscout bench: ${opts.domains.join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
+      log(`flowscout bench: ${[...opts.domains, ...(opts.files ? [`${opts.files.name} (${opts.files.records})`] : [])].join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
       const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log });
       const files = writeBenchOutput(out, results, Boolean(flags.force));
       if (flags.json) {
@@ -73,7 +80,9 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
 
 /** Validated options from the flags. */
 export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
-  const domains = parseDomains(flags.domains);
+  const files = filesDomain(flags);
+  const domains = flags.domains !== undefined ? parseDomains(flags.domains) : files ? [] : parseDomains('Finance,Travel,Weather');
+  const ablation = flags.ablationDomain ?? (files ? files.name : 'Travel');
   const models = flags.models ? flags.models.split(',').map((m) => m.trim()).filter(Boolean) : [];
   return {
     domains,
@@ -86,21 +95,50 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     runs: wholeNumber(flags.runs, '--runs', 1),
     maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
     ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
-    ablationDomain: parseDomains(flags.ablationDomain)[0]!,
+    ablationDomain: files && ablation.toLowerCase() === files.name.toLowerCase() ? files.name : parseDomains(ablation)[0]!,
+    ...(files ? { files } : {}),
     concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
   };
 }
 
+/** `--records`, `--tools`, `--name` as a domain of your own (both files required together). */
+function filesDomain(flags: BenchFlags): DomainFiles | undefined {
+  if (flags.records === undefined && flags.tools === undefined) {
+    if (flags.name !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--name names a domain of your own; it needs --records and --tools', hint: 'flowscout bench --records my/records.jsonl --tools my/tools.config.json --name Music' });
+    return undefined;
+  }
+  if (flags.records === undefined || flags.tools === undefined) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: flags.records === undefined ? '--tools needs --records (your domain\'s records)' : '--records needs --tools (the tool config that answers the calls)',
+      hint: 'flowscout import <format> <logs> --out my writes both: flowscout bench --records my/records.jsonl --tools my/tools.config.json',
+    });
+  }
+  const folder = basename(dirname(resolve(flags.records)));
+  const name = (flags.name ?? (folder || 'Custom')).trim();
+  if (PAPER_DOMAINS.some((d) => d.toLowerCase() === name.toLowerCase())) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--name '${name}' is a bundled domain's name`, hint: 'Give your domain another --name, e.g. --name "My Travel".' });
+  }
+  return { name, records: flags.records, tools: flags.tools };
+}
+
 /** The command that regenerates the run: every setting spelled out, so changed defaults cannot change it. */
 export function commandLine(o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
-  const parts = ['npx flowscout bench', `--domains ${o.domains.join(',')}`];
+  const parts = ['npx flowscout bench'];
+  if (o.domains.length > 0 || !o.files) parts.push(`--domains ${o.domains.join(',')}`);
+  if (o.files) parts.push(`--records ${o.files.records}`, `--tools ${o.files.tools}`, `--name ${shellWord(o.files.name)}`);
   if (flags.model) parts.push(`--model ${flags.model}`);
   if (flags.models) parts.push(`--models ${flags.models}`);
   if (flags.judgeModel) parts.push(`--judge-model ${flags.judgeModel}`);
   parts.push(`--seed ${o.seed}`, `--iterations ${o.iterations}`, `--patience ${o.patience}`, `--runs ${o.runs}`, `--max-test ${o.maxTest}`);
   if (o.maxRecords !== undefined) parts.push(`--max-records ${o.maxRecords}`);
-  parts.push(`--ablation-domain ${o.ablationDomain}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
+  parts.push(`--ablation-domain ${shellWord(o.ablationDomain)}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
   return parts.join(' ');
+}
+
+/** A word as a shell reads it: quoted when it holds whitespace or quotes. */
+function shellWord(w: string): string {
+  return /[\s"'$`\\]/.test(w) ? JSON.stringify(w) : w;
 }
 
 function stamp(now = new Date()): string {

@@ -1,3 +1,4 @@
+import { registerBaseline } from './baseline.js';
 import { registerBench } from './bench.js';
 import { registerDemo } from './demo.js';
 import { registerCompile } from './compile.js';
@@ -9,6 +10,7 @@ import { registerRun } from './run.js';
 import { registerRuns } from './runs.js';
 import { registerSearch } from './search.js';
 import { registerUi } from './ui.js';
+import { registerTools } from './tools.js';
 import { registerValidate } from './validate.js';
 
 import type { RegisterCommand } from './register.js';
@@ -16,4 +18,4 @@ import type { RegisterCommand } from './register.js';
 export type { RegisterCommand } from './register.js';
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerDemo];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerBaseline, registerTools, registerDemo];

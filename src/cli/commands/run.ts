@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../../contracts/tools.js';
 import { clip } from '../../util/clip.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
+import { learnedLine, learnedSource } from '../learned-records.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -57,7 +58,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
-    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)')
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)')
@@ -75,7 +76,8 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
       try {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
-        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
+        const source = learnedSource(file, raw, opts.learnFrom);
+        const learned = source ? (await readRecordsFile(source.file)).records : undefined;
         const budget = createBudget({
           ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
           ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
@@ -103,7 +105,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         }
         if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
         if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
-        else io.out(formatRun(trace, registry, opts.trace));
+        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0)));
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);
@@ -113,9 +115,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
 };
 
 /** The human summary of a run: answer, calls, per-node status, policy and totals. */
-export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string): string {
+export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string, learned?: string): string {
   const lines: string[] = [];
   lines.push(`policy: ${trace.policy}`);
+  if (learned) lines.push(learned);
   if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
   lines.push(`calls (${trace.calls.length}):`);

@@ -1,7 +1,7 @@
 import { spinner } from '@clack/prompts';
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
-import { parseSplitRatio } from '../../records/split.js';
+import { parseSplitRatio, splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
@@ -128,6 +128,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (!flags.json) {
       io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
+      const small = splitWarning(input.splits);
+      if (small) io.err(`warning: ${small}`);
       io.out(TABLE_HEADER);
     }
     const startSpinner = (text: string) => {
@@ -157,7 +159,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } finally {
     process.off('SIGINT', onInterrupt);
   }
-  const files = writeSearchArtifacts(outDir, result, labels, { runId });
+  const offlinePolicy = input.policy.kind === 'offline';
+  const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
   if (flags.json) {
     io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
   } else {

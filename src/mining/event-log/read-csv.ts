@@ -56,7 +56,7 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
         if ((fields[cols.tsIdx] ?? '').trim() === '') return;
         throw new FlowScoutError({
           code: 'PARSE_ERROR',
-          message: `${file}:${line}: cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
+          message: `cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
           hint: 'Use ISO 8601 timestamps (2024-01-31 13:45:00+01:00), or name another column with --timestamp-column.',
           location: { file, line },
         });

@@ -16,6 +16,7 @@ export interface ReadJsonlLogOptions {
 /**
  * Reads a JSONL event log, one case a line:
  * `{"case": "c1", "events": [{"activity": "search", "timestamp": "2024-01-01T10:00:00Z"}, …]}`
+ * or with the activities as plain strings, `{"case": "c1", "events": ["search", "fetch"]}`
  * (`timestamp` optional; `case` a string or number). Streams the file line by line. Errors name the
  * file, the line and the JSON path. Ordering follows PM4Py's DataFrame path (docs/DESIGN.md, "Matching PM4Py" §0): zero-padded
  * case ids keep file order.
@@ -38,7 +39,14 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
     const activities: string[] = new Array(obj.events.length);
     let timestamps: number[] | undefined;
     for (let i = 0; i < obj.events.length; i++) {
-      const ev = obj.events[i] as { activity?: unknown; timestamp?: unknown } | null;
+      // An event is an object {"activity", "timestamp"?} or the activity itself as a plain string.
+      const raw = obj.events[i] as unknown;
+      if (typeof raw === 'string') {
+        if (raw === '') throw bad(file, line, `$.events[${i}]`, 'expected a non-empty activity name');
+        activities[i] = raw;
+        continue;
+      }
+      const ev = raw as { activity?: unknown; timestamp?: unknown } | null;
       const activity = ev?.activity;
       if (typeof activity !== 'string' || activity === '') throw bad(file, line, `$.events[${i}].activity`, 'expected a non-empty string');
       activities[i] = activity;
@@ -57,8 +65,8 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
 function bad(file: string, line: number, path: string, message: string): FlowScoutError {
   return new FlowScoutError({
     code: 'PARSE_ERROR',
-    message: `${file}:${line} (${path}): ${message}`,
-    hint: 'Each line of a JSONL event log is {"case": "c1", "events": [{"activity": "search", "timestamp": "…"}]}.',
+    message,
+    hint: 'Each line of a JSONL event log is {"case": "c1", "events": [{"activity": "search", "timestamp": "…"}]} or {"case": "c1", "events": ["search", "fetch"]}.',
     location: { file, line, path },
   });
 }

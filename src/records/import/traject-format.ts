@@ -37,6 +37,32 @@ export const TrajectRecordSchema = z.looseObject({
 
 export const TrajectFileSchema = z.array(TrajectRecordSchema);
 
+/** One call of a parallel trajectory: no status (a failure shows only in its output). */
+export const TrajectParallelCallSchema = z.looseObject({
+  'tool name': z.string().min(1),
+  'required parameters': z.array(ParamValueSchema).nullish(),
+  'optional parameters': z.array(ParamValueSchema).nullish(),
+  executed_output: z.unknown().optional(),
+});
+
+/** One record of a parallel set (`parallel/<Domain>/{simple_ver,hard_ver}.json`): `final_answer` is a string. */
+export const TrajectParallelRecordSchema = z.looseObject({
+  query: z.string().min(1),
+  final_answer: z.string(),
+  'tool list': z.array(TrajectParallelCallSchema),
+  trajectory_type: z.string().optional(),
+  domain: z.string().optional(),
+});
+
+export const TrajectParallelFileSchema = z.array(TrajectParallelRecordSchema);
+
+/** True when a parsed traj file is a parallel set (its records' `final_answer` is a string). */
+export function isParallelTrajectFile(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  const first = value[0] as Record<string, unknown> | null;
+  return typeof first === 'object' && first !== null && (first.trajectory_type === 'parallel' || (typeof first.final_answer === 'string' && first.generation_info === undefined));
+}
+
 const ParamDefSchema = z.looseObject({
   name: z.string(),
   type: z.string().optional(),
