@@ -23,6 +23,10 @@ export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | '
   log?: (line: string) => void;
   now?: () => number;
   signal?: AbortSignal;
+  /** Per-request timeout of model calls (ms). */
+  modelTimeoutMs?: number;
+  /** Receives model retry lines and the start-up check (the CLI prints them on stderr). */
+  modelLog?: (line: string) => void;
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchResults> {
@@ -31,9 +35,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   // One rate limiter, sized by --concurrency, for every model request of the run.
-  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env });
+  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
   const model = wiring.chosen(opts.model);
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
+  // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
+  await wiring.probe([{ role: 'policy and optimizer', spec: model }, { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) }, ...models.map((m) => ({ role: 'backbone', spec: m }))]);
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
   const optimizer = (await wiring.optimizer(model)).optimizer;
   const settings: BenchSettings = {
