@@ -5,7 +5,14 @@ import { FlowScoutError } from '../errors/index.js';
 import { fileSystemError } from '../errors/to-flowscout-error.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { RunInputs } from '../store/types.js';
-import type { SearchConfig } from './prepare-search.js';
+
+/** The parts of a run's stored settings (`SearchConfig`) its inputs are read from. */
+interface RunConfig {
+  records: string;
+  tools: string;
+  budget?: unknown;
+  outDir?: string;
+}
 
 /**
  * What a search run is bound to: the content hashes of its records file and tools config, and a
@@ -15,12 +22,12 @@ import type { SearchConfig } from './prepare-search.js';
  */
 
 /** The inputs of `config`, hashed now. */
-export function runInputs(config: SearchConfig): RunInputs {
+export function runInputs(config: RunConfig): RunInputs {
   return { records: fileHash(config.records), tools: fileHash(config.tools), settings: settingsHash(config) };
 }
 
 /** Hash of the settings that decide a run's results (budgets and the output folder do not). */
-export function settingsHash(config: SearchConfig): string {
+export function settingsHash(config: RunConfig): string {
   const { budget: _budget, outDir: _out, records: _records, tools: _tools, ...rest } = config;
   return sha256(stableStringify(rest as unknown as Record<string, unknown>));
 }

@@ -84,7 +84,7 @@ describe('a run is bound to its inputs', () => {
     expect(store.getRun(runId).status).toBe('stopped');
     expect(store.getLock(runId)).toBeUndefined();
     store.close();
-  }, 180_000);
+  });
 });
 
 describe('one driver per run', () => {
@@ -122,7 +122,7 @@ describe('one driver per run', () => {
     expect(store.loadIterations(runId).map((r) => r.iteration)).toEqual([1, 2, 3, 4, 5, 6].slice(0, store.getRun(runId).iterationsDone));
     expect(store.getLock(runId)).toBeUndefined();
     store.close();
-  }, 180_000);
+  });
 
   it('shows a killed run as interrupted, and a resume takes over the dead driver\'s lock', async () => {
     const db = join(fx.dir, 'killed.db');
@@ -144,7 +144,7 @@ describe('one driver per run', () => {
     const resumed = await run(['search', '--resume', runId, '--db', db]);
     expect(resumed.code, resumed.out + resumed.err).toBe(0);
     expect(resumed.err).toMatch(/was held by pid \d+ on .*, which is gone; this process takes it over/);
-  }, 180_000);
+  });
 });
 
 describe('signals and the store', () => {
@@ -166,7 +166,7 @@ describe('signals and the store', () => {
     const store = openStore(db);
     expect(store.getRun(runId).status).toBe('stopped');
     store.close();
-  }, 180_000);
+  });
 
   it('refuses --resume against a store that does not exist, and creates nothing', async () => {
     const dir = join(fx.dir, 'no-store-here');
@@ -174,7 +174,7 @@ describe('signals and the store', () => {
     expect(res.code).toBe(2);
     expect(res.err).toContain('error [NOT_FOUND]: no FlowScout store at');
     expect(existsSync(dir)).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe('the output folder is checked before the search', () => {
@@ -198,5 +198,5 @@ describe('the output folder is checked before the search', () => {
     expect(res.err).toContain('Nothing was run.');
     expect(res.out).not.toContain('Starting search');
     expect(readdirSync(locked)).toEqual([]);
-  }, 120_000);
+  });
 });

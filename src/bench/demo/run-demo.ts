@@ -101,6 +101,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       concurrency: o.concurrency,
       judge: judge.judge,
       optimizer,
+      breaker,
       onIteration: (_v, r) => say(`   iteration ${r.iteration}: ${r.status.padEnd(9)} val ${r.valScore === undefined ? '  -  ' : r.valScore.toFixed(3)}  best ${r.bestVal.toFixed(3)}  ${clip(r.summary, 80)}`),
     });
     const s = flow.summary;
@@ -120,6 +121,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       const a = await measureApproach(sub, env.test, { policy: env.policy.policy, tools: env.tools, judge: judge.judge, runs: 1, concurrency: o.concurrency });
       rows.push({ id: a.id, label: a.label, tc: a.tc ?? 0, es: a.es });
     }
+    // A model that stopped working while the test queries ran would leave zeros in the table.
+    const trip = breaker.tripped();
+    if (trip) throw trip;
     const scoreTable = table(['approach', 'TC', 'ES'], rows.map((r) => [r.label, fixed(r.tc), fixed(r.es)]), ['l', 'r', 'r']);
     say(`\n5. On the ${env.test.length} test queries (${env.policy.label}; ES by the ${judge.label}):\n\n${scoreTable}`);
 

@@ -1,4 +1,5 @@
 import { codeVersion } from './code-version.js';
+import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { unavailableReason } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
@@ -35,7 +36,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   // One rate limiter, sized by --concurrency, for every model request of the run.
-  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
+  // One circuit breaker: a model that stops working mid-bench stops the bench with its error (not zeros).
+  const breaker = createCircuitBreaker();
+  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, breaker, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
   const model = wiring.chosen(opts.model);
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
   // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
@@ -86,6 +89,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    const trip = breaker.tripped();
+    if (trip) throw trip;
     domains.push(run.result);
     backbone.push(...run.backbone);
     swap.push(...run.swap);

@@ -38,6 +38,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
       await runDemo({
         modelLog: calls.log,
         ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}),
+        ...(calls.breakerThreshold !== undefined ? { breakerThreshold: calls.breakerThreshold } : {}),
         iterations: int(flags.iterations, '--iterations', 0),
         patience: int(flags.patience, '--patience', 1),
         seed: int(flags.seed, '--seed', 0),

@@ -84,7 +84,7 @@ describe('flowscout run', () => {
     expect(res.err).toContain('--model-timeout');
     // One call's four attempts, then nothing more: the later nodes never asked the silent server.
     expect(llm.requests).toHaveLength(4);
-  }, 60_000);
+  });
 
   it('refuses a malformed key (the documentation placeholder) before any request, naming the variable, not the key', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-…');
