@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { fileSystemError } from '../errors/to-flowscout-error.js';
 import type { Workflow } from '../graph/schema.js';
 import { writeRecordsFile } from '../records/read-records.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -84,6 +85,25 @@ export function checkOutDir(dir: string, opts: { force?: boolean; allowExisting?
     hint: 'Choose another --out folder, or pass --force to overwrite the search files in it.',
     location: { file: dir },
   });
+}
+
+/**
+ * Creates `dir` and writes (then removes) a probe file in it, so an output folder that cannot be
+ * written fails before a search spends anything, not after it (FILE_ACCESS naming the folder).
+ */
+export function ensureWritableDir(dir: string): void {
+  const probe = join(dir, `.flowscout-write-check-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(probe, 'ok');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    const named = e instanceof Error ? fileSystemError(e, (e as NodeJS.ErrnoException).path ?? dir) : undefined;
+    if (named) {
+      throw new FlowScoutError({ code: named.code, message: `the output folder ${dir} cannot be written: ${named.message}`, hint: `${named.hint ?? ''} Nothing was run.`.trim(), location: { file: dir }, cause: e });
+    }
+    throw e;
+  }
 }
 
 /** A candidate as `search.json` lists it (mean reward = W / C). */

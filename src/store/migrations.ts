@@ -108,6 +108,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'the inputs a run is bound to (hashes), and the lock of the process driving a run',
+    sql: `
+      ALTER TABLE runs ADD COLUMN inputs TEXT;
+      CREATE TABLE run_locks (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        acquired_at TEXT NOT NULL,
+        heartbeat_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -1,4 +1,5 @@
 import { codeVersion } from './code-version.js';
+import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { unavailableReason, type DomainFiles } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
@@ -25,6 +26,10 @@ export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | '
   log?: (line: string) => void;
   now?: () => number;
   signal?: AbortSignal;
+  /** Per-request timeout of model calls (ms). */
+  modelTimeoutMs?: number;
+  /** Receives model retry lines and the start-up check (the CLI prints them on stderr). */
+  modelLog?: (line: string) => void;
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchResults> {
@@ -33,9 +38,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   // One rate limiter, sized by --concurrency, for every model request of the run.
-  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env });
+  // One circuit breaker: a model that stops working mid-bench stops the bench with its error (not zeros).
+  const breaker = createCircuitBreaker();
+  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, breaker, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
   const model = wiring.chosen(opts.model);
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
+  // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
+  await wiring.probe([{ role: 'policy and optimizer', spec: model }, { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) }, ...models.map((m) => ({ role: 'backbone', spec: m }))]);
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
   const optimizer = (await wiring.optimizer(model)).optimizer;
   const all: Array<string | DomainFiles> = [...opts.domains, ...(opts.files ? [opts.files] : [])];
@@ -83,6 +92,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    const trip = breaker.tripped();
+    if (trip) throw trip;
     domains.push(run.result);
     backbone.push(...run.backbone);
     swap.push(...run.swap);

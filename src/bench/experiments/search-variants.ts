@@ -1,3 +1,4 @@
+import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import type { Workflow } from '../../graph/schema.js';
 import type { Judge } from '../../metrics/types.js';
 import { runSearch, type SearchResult } from '../../search/run-search.js';
@@ -31,6 +32,8 @@ export interface VariantOptions {
   optimizer: Optimizer;
   onIteration?: (variant: Variant, row: IterationRow) => void;
   now?: () => number;
+  /** The command's circuit breaker: once tripped, the search stops with the model's error. */
+  breaker?: CircuitBreaker;
 }
 
 export interface VariantRun {
@@ -68,6 +71,7 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
     tools: env.tools,
     judge: opts.judge,
     optimizer: opts.optimizer,
+    ...(opts.breaker ? { breaker: opts.breaker } : {}),
     ...(variant === 'llm-only' ? { constraint: noToolNodes } : {}),
     ...(opts.onIteration ? { onIteration: (row: IterationRow) => opts.onIteration!(variant, row) } : {}),
   });

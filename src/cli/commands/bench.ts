@@ -7,6 +7,7 @@ import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.j
 import { fixed } from '../../bench/report/markdown.js';
 import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
+import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -19,7 +20,7 @@ import type { RegisterCommand } from './register.js';
  * `report.md`, two SVG figures and `results.json` in `--out`.
  */
 
-interface BenchFlags {
+interface BenchFlags extends ModelFlags {
   domains?: string;
   records?: string;
   tools?: string;
@@ -41,7 +42,7 @@ interface BenchFlags {
 }
 
 export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+  const cmd = program
     .command('bench')
     .description("run the paper's experiments on the bundled TRAJECT-Bench data, or on your own records and tools, and write report.md, SVG figures and results.json")
     .option('--domains <list>', 'comma-separated bundled domains (Sports has no data and is reported as such); default Finance,Travel,Weather, or none with --records')
@@ -61,14 +62,15 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
-    .option('--force', 'overwrite report.md, the figures and results.json in --out')
-    .action(async (flags: BenchFlags) => {
+    .option('--force', 'overwrite report.md, the figures and results.json in --out');
+  addModelFlags(cmd).action(async (flags: BenchFlags) => {
       const opts = benchOptions(flags);
       const out = flags.out ?? join('.flowscout', 'bench', stamp());
       checkBenchOut(out, Boolean(flags.force));
       const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
       log(`flowscout bench: ${[...opts.domains, ...(opts.files ? [`${opts.files.name} (${opts.files.records})`] : [])].join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
-      const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log });
+      const calls = modelCallOptions(flags, io);
+      const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log, modelLog: calls.log, ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}) });
       const files = writeBenchOutput(out, results, Boolean(flags.force));
       if (flags.json) {
         io.out(JSON.stringify(results, null, 2));

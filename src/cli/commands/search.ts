@@ -8,6 +8,7 @@ import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from
 import { prepareSearch, searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
+import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -20,7 +21,8 @@ import type { RegisterCommand } from './register.js';
  * A budget that runs out ends the run cleanly (exit 0) with the best-so-far files written.
  */
 
-interface SearchFlags {
+interface SearchFlags extends ModelFlags {
+  skipInvalid?: boolean;
   records?: string;
   tools?: string;
   model?: string;
@@ -51,7 +53,7 @@ interface SearchFlags {
 
 /** Registers `flowscout search`. */
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+  const cmd = program
     .command('search')
     .description('search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)')
     .option('--records <file>', 'records JSONL (split into D_opt, D_val, D_test)')
@@ -80,7 +82,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lambda-max <x>', 'exploration weight λ at the first iteration (cosine-annealed)', String(DEFAULT_LAMBDA_MAX))
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
-    .action(async (flags: SearchFlags) => {
+    .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file');
+  addModelFlags(cmd, { breaker: true }).action(async (flags: SearchFlags) => {
       const budget = {
         ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
         ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
@@ -88,10 +91,12 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
         ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
       };
       const config = flags.resume ? undefined : configFrom(flags, budget);
-      if (flags.out) checkOutDir(flags.out, { force: Boolean(flags.force) });
-      const store = openStore(flags.db);
+      const calls = modelCallOptions(flags, io);
+      if (flags.out && !flags.resume) checkOutDir(flags.out, { force: Boolean(flags.force) });
+      // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
+      const store = openStore(flags.db, flags.resume ? { mustExist: true } : {});
       try {
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget });
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls });
         try {
           await runAndReport(prepared, flags, io);
         } finally {
@@ -105,24 +110,33 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
 
 async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
+  if (prepared.skippedRecords > 0) io.err(`skipped ${prepared.skippedRecords} invalid record line${prepared.skippedRecords === 1 ? '' : 's'} of ${prepared.config.records} (--skip-invalid)`);
+  if (prepared.tookOverFrom) io.err(`run ${runId} was held by pid ${prepared.tookOverFrom.pid} on ${prepared.tookOverFrom.host}, which is gone; this process takes it over`);
   const total = input.settings.iterations;
   const s = io.isTTY && !flags.json ? spinner() : undefined;
   let spinning = false;
   const resumeCommand = `flowscout search --resume ${runId}${flags.db && flags.db !== DEFAULT_DB_PATH ? ` --db ${flags.db}` : ''}`;
-  // Ctrl-C: the first stops the search before its next iteration (best so far written, run resumable);
-  // a second quits at once (the store holds every finished iteration).
+  // Ctrl-C or SIGTERM: the first stops the search before its next iteration (best so far written,
+  // run resumable); a second quits at once (the store holds every finished iteration).
   const stop = new AbortController();
-  const onInterrupt = () => {
+  const onInterrupt = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      io.err(`Interrupted again: quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      io.err(`Interrupted again (${signal}): quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      prepared.input.store?.store.releaseLock(runId, process.pid);
       process.exit(130);
     }
     stop.abort();
     if (spinning) s?.stop('stopping');
     spinning = false;
-    io.err('Stopping after the current iteration (Ctrl-C again to quit now)…');
+    io.err(`Stopping after the current iteration (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)…`);
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  // The best so far is written whenever it changes, so a failure later loses nothing.
+  let written: string[] = [];
+  const writeSoFar = (sofar: Parameters<typeof writeSearchArtifacts>[1]) => {
+    written = writeSearchArtifacts(outDir, sofar, labels, { runId });
+  };
   let result;
   try {
     if (!flags.json) {
@@ -148,6 +162,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
         spinning = false;
         if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
       },
+      onBestChanged: writeSoFar,
       onTestStart: (records) => {
         if (flags.json) return;
         if (spinning) s!.stop('search loop ended');
@@ -156,8 +171,13 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       },
     });
     if (spinning) s!.stop(`search ended: ${result.stopReason}`);
+  } catch (e) {
+    if (spinning) s!.stop('search failed');
+    if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
+    throw e;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
   }
   const offlinePolicy = input.policy.kind === 'offline';
   const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
@@ -204,6 +224,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     settings,
     budget,
     ...(flags.out ? { outDir: flags.out } : {}),
+    ...(flags.skipInvalid ? { skipInvalid: true } : {}),
   };
 }
 

@@ -27,6 +27,8 @@ export interface EventLog {
   caseVariants: Int32Array;
   /** Where the log came from (a file path or "records"), for messages. */
   source?: string;
+  /** Rows or lines the reader left out (only with `skipInvalid`), with how many for each reason. */
+  skipped?: { count: number; reasons: Record<string, number> };
 }
 
 /** Builds an `EventLog` case by case, interning activity names and merging equal sequences. */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { gzipError } from '../../errors/to-flowscout-error.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
@@ -11,6 +12,8 @@ import { parseTimestamp } from './timestamps.js';
 export interface ReadJsonlLogOptions {
   /** Default `pm4py`: cases sorted by case-id string, events by timestamp where given. */
   order?: CaseOrder;
+  /** Skip bad lines (counted in `log.skipped`) instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 /**
@@ -24,8 +27,24 @@ export interface ReadJsonlLogOptions {
 export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });
   const cases: RawCase[] = [];
+  const skipped: Record<string, number> = {};
+  let skippedCount = 0;
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return;
+    if (!opts.skipInvalid) return readCase(text, line);
+    try {
+      readCase(text, line);
+    } catch (e) {
+      const why = (e as { location?: { path?: string } }).location?.path === '$' ? 'not a case object' : `bad ${(e as { location?: { path?: string } }).location?.path?.replace(/\[\d+\]/g, '[]') ?? 'line'}`;
+      skipped[why] = (skipped[why] ?? 0) + 1;
+      skippedCount++;
+    }
+  });
+  const log = buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  if (skippedCount > 0) log.skipped = { count: skippedCount, reasons: skipped };
+  return log;
+
+  function readCase(text: string, line: number): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -58,8 +77,7 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
       }
     }
     cases.push(timestamps ? { id: String(obj.case), activities, timestamps } : { id: String(obj.case), activities });
-  });
-  return buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  }
 }
 
 function bad(file: string, line: number, path: string, message: string): FlowScoutError {
@@ -94,6 +112,19 @@ export async function forEachLine(file: string, onLine: (text: string, line: num
       rest = '';
     }
   };
-  for await (const chunk of stream) feed(decoder.write(chunk as Buffer), false);
+  let first = true;
+  try {
+    for await (const chunk of stream) {
+      let text = decoder.write(chunk as Buffer);
+      // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line.
+      if (first && text.length > 0) {
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+      }
+      feed(text, false);
+    }
+  } catch (e) {
+    throw (e instanceof Error && gzipError(e, file)) || e;
+  }
   feed(decoder.end(), true);
 }

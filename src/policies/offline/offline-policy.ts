@@ -92,16 +92,20 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       return req.node.calls === 'many' ? { calls: [], model: 'offline' } : { calls: [], model: 'offline', error: why };
     }
     if (clauses.length > 1) {
-      // The last 'many' position: one call per clause still unread, in order.
+      // The last 'many' position: one call per clause still unread, in order (a clause that gives a
+      // required argument no value makes no call).
       const calls: PlannedCall[] = [];
+      const refused: string[] = [];
       for (const clause of clauses) {
         const { tool, filled } = planOne(req, clause, previousTool, outputs, idx);
-        calls.push({ tool: tool.name, args: filled.args });
+        if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
+        else calls.push({ tool: tool.name, args: filled.args });
         previousTool = tool.name;
       }
-      return { calls, model: 'offline' };
+      return calls.length === 0 && refused.length > 0 ? { calls, model: 'offline', error: refused.join('; ') } : { calls, model: 'offline' };
     }
     const { tool, filled } = planOne(req, clauses[0], previousTool, outputs, idx);
+    if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
     if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1) {
       const { param, values } = filled.main;
@@ -109,6 +113,11 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       calls = [...distinct.values()].map((v) => ({ tool: tool.name, args: { ...filled.args, [param]: v } }));
     }
     return { calls, model: 'offline' };
+  }
+
+  /** The error of a call the policy will not make: a required argument has no value. */
+  function noValue(tool: string, missing: readonly string[]): string {
+    return `no value for ${missing.map((m) => `\`${m}\``).join(', ')} of '${tool}' in the request or the earlier results; the offline policy does not guess required arguments`;
   }
 
   async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {
