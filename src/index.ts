@@ -21,3 +21,5 @@ export * from './search/index.js';
 export * from './store/index.js';
 export * from './wiring/index.js';
 export * from './bench/index.js';
+export * from './export/index.js';
+export * from './serve/index.js';
