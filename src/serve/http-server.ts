@@ -102,7 +102,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }
       if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`);
       const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
-      if (trace.status === 'error') return sendJson(res, 502, { error: { code: 'RUN_FAILED', message: failureText(trace) }, ...result });
+      if (trace.status === 'error') return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
       return sendJson(res, 200, result);
     }
     throw new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${path}; use POST /run or GET /health`);
