@@ -15,7 +15,10 @@ import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../records/bundled.js';
 import { importTraject } from '../records/import/traject.js';
 import type { TaskRecord } from '../records/schema.js';
 import { splitRecords } from '../records/split.js';
+import { FlowScoutError } from '../errors/index.js';
 import { compileWorkflow } from '../runtime/compile.js';
+import { createMemoryMemo } from '../runtime/memo.js';
+import { createScriptedPolicy } from '../runtime/scripted-policy.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import type { RunContext } from '../runtime/run-state.js';
 import type { Trace } from '../runtime/trace.js';
@@ -101,7 +104,54 @@ function count(s: Seen, workflow: Workflow, t: Trace): void {
   for (const n of workflow.nodes) if (workflow.edges.filter((e) => e.from === n.id && ran.has(e.to)).length >= 2) s.parallel++;
 }
 
+const RETRY = JSON.parse(readFileSync(fileURLToPath(new URL('../../test/fixtures/workflows/valid/retry.json', import.meta.url)), 'utf8')) as Workflow;
+
 describe('the LangGraph export, the compiled module and the interpreter', () => {
+  it('stop alike: a cancelled run ends `cancelled` with what ran so far, an exhausted budget rejects with BUDGET_EXHAUSTED', async () => {
+    const runners = await threeWays(RETRY);
+    const tool: ToolSpec = { name: 'search_flights', description: 'Flights.', inputSchema: { type: 'object', properties: {} }, execute: async () => [] };
+    // Cancelled from inside the retried tool's second attempt.
+    const cancelling = () => {
+      const controller = new AbortController();
+      let attempts = 0;
+      const policy = createScriptedPolicy({
+        tool: (req) => {
+          if (++attempts === 2) controller.abort();
+          return [{ tool: req.candidates[0]!.name, args: {} }];
+        },
+      });
+      return { policy, tools: createToolRegistry([tool]), signal: controller.signal };
+    };
+    const interpreted = await executeWorkflow(RETRY, { query: 'Flights to Oslo?' }, cancelling());
+    const viaGraph = await runners.langgraph('Flights to Oslo?', cancelling());
+    expect(interpreted).toMatchObject({ status: 'error', error: 'cancelled' });
+    expect(viaGraph).toMatchObject({ status: 'error', error: 'cancelled' });
+    expect(callsOf(viaGraph)).toEqual(callsOf(interpreted));
+    expect(comparable(viaGraph)).toEqual(comparable(interpreted));
+
+    const broke = () => ({
+      policy: createScriptedPolicy({ tool: () => Promise.reject(new FlowScoutError({ code: 'BUDGET_EXHAUSTED', message: 'the run used its 1 LLM call' })) }),
+      tools: createToolRegistry([tool]),
+    });
+    await expect(executeWorkflow(RETRY, { query: 'Flights?' }, broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    await expect(runners.compiled('Flights?', broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    await expect(runners.langgraph('Flights?', broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+  });
+
+  it('reuse the node memo alike: a second run with a warm memo gives the same trace from cached nodes', async () => {
+    const r = createRandom('langgraph-memo-v1');
+    const workflow = generateWorkflow(r, 0);
+    const runners = await threeWays(workflow);
+    const interpreterMemo = createMemoryMemo();
+    const graphMemo = createMemoryMemo();
+    for (const round of [1, 2]) {
+      const a = await executeWorkflow(workflow, { query: 'memo query' }, { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), memo: interpreterMemo });
+      const b = await runners.langgraph('memo query', { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), memo: graphMemo });
+      expect(comparable(b)).toEqual(comparable(a));
+      if (round === 2) expect(b.totals.cachedNodes).toBeGreaterThan(0);
+    }
+  });
+
   it('make the same calls in the same order and give the same answer on 30 generated workflows (scripted policy)', async () => {
     const r = createRandom('langgraph-differential-v1');
     const s = seen();
@@ -178,6 +228,8 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
       expect(s.runs).toBe(12);
       expect(s.calls).toBeGreaterThan(12);
       expect(s.parallel).toBeGreaterThan(3);
+      expect(s.skipped).toBeGreaterThan(3);
+      expect(s.retries).toBeGreaterThan(0);
     });
   });
 });

@@ -202,9 +202,15 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
       else step = await toolStep(scope, node, base);
     } catch (e) {
       if (e instanceof FlowScoutRetryAttempt) throw e;
-      if (isAbortError(e) || signal?.aborted) throw e;
-      if (isBudgetExhausted(e)) throw e;
-      step = { status: 'error', error: `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
+      // As in the interpreter, a node stopped by cancellation is an error `cancelled`; an exhausted
+      // budget is recorded the same way and thrown on, so the invocation rejects with it.
+      const cancelled = isAbortError(e) || Boolean(signal?.aborted) || isBudgetExhausted(e);
+      step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
+      if (isBudgetExhausted(e)) {
+        scope.attempts.delete(nodeId);
+        keep(scope, { ...shell(scope, node, 'error'), input: summarizeInput(text), error: 'cancelled', attempts: 1, startedAtMs: started - scope.t0, durationMs: now() - started });
+        throw e;
+      }
     } finally {
       release();
     }
