@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../../test/support/cli-io.js';
+import { startTestLlmServer, type ScriptedReply } from '../../../test/support/llm-server.js';
 import type { Workflow } from '../../graph/schema.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { readRecordsFile } from '../../records/read-records.js';
@@ -143,6 +144,67 @@ describe('flowscout serve --mcp http --http', () => {
     expect(both.err).toContain('--mcp stdio and --http cannot be served by one process');
     const name = await cli(['serve', WORKFLOW, '--tools', TOOLS, '--http', '--name', 'has spaces']);
     expect(name.err).toContain("'has spaces' cannot name an MCP tool");
+  });
+});
+
+describe('flowscout serve --model (an OpenAI-compatible server)', () => {
+  it('serves concurrent requests through one model client: never more model requests in flight than its limit', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const held: Array<() => void> = [];
+    const release = () => held.splice(0).forEach((go) => go());
+    const llm = await startTestLlmServer({
+      script: async (req): Promise<ScriptedReply> => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        // Hold replies until five requests are waiting (or a moment passes): past a limit of 4, the fifth would be seen here.
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length >= 5) release();
+          else setTimeout(release, 100);
+        });
+        inFlight--;
+        const text = JSON.stringify(req.body).includes('Answer') ? 'The answer.' : '1. Think.';
+        return { text };
+      },
+    });
+    const wf = join(dir, 'llm-only.json');
+    writeFileSync(
+      wf,
+      JSON.stringify({
+        version: 1,
+        name: 'llm only',
+        nodes: [
+          { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+          { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+        ],
+        edges: [{ from: 'plan', to: 'answer', kind: 'data' }],
+      }),
+    );
+    const child = spawn(process.execPath, [BIN, 'serve', wf, '--tools', TOOLS, '--http', '--port', '0', '--model', llm.spec('test-model')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr!.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          const m = /HTTP: POST (http:\/\/127\.0\.0\.1:\d+)\/run/.exec(stderr);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+      expect(stderr).not.toContain('OFFLINE');
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => fetch(`${url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `Question ${i}?` }) }).then((r) => r.json() as Promise<{ answer: string; usage: { llmCalls: number } }>)),
+      );
+      expect(answers.map((a) => a.answer)).toEqual(Array(8).fill('The answer.'));
+      expect(answers.every((a) => a.usage.llmCalls === 2)).toBe(true);
+      expect(llm.requests).toHaveLength(16);
+      // The shared client's limiter (4 requests at once by default) holds across the 8 served runs.
+      expect(maxInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      child.kill('SIGTERM');
+      await llm.close();
+    }
   });
 });
 
