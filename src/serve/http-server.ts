@@ -39,7 +39,8 @@ export interface RunningHttpServer {
   /** `http://host:port` */
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** Stops accepting requests, lets those in flight finish for up to `graceMs` (default 10 000), then closes every connection. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -67,7 +68,14 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   let port = options.port ?? 0;
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
 
+  let active = 0;
+  let drained: (() => void) | undefined;
   const server: Server = createServer((req, res) => {
+    active++;
+    res.once('close', () => {
+      active--;
+      if (active === 0) drained?.();
+    });
     void handle(req, res).catch((e: unknown) => {
       const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', toFlowScoutError(e).describe());
       sendError(res, err);
@@ -137,11 +145,21 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async (graceMs = 10_000) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
 

@@ -80,7 +80,16 @@ function workflowOn(tool: string, name = `Weather via ${tool}`): Workflow {
   };
 }
 
-const specs = [weather, explode, stall, rendezvous];
+/** Answers when the test says so. */
+let openGate: () => void = () => undefined;
+const gate: ToolSpec = {
+  name: 'get_radar',
+  description: 'Radar image of a city (answers when the test opens the gate).',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: (args) => new Promise((resolve) => (openGate = () => resolve({ city: args.city, radar: 'clear' }))),
+};
+
+const specs = [weather, explode, stall, rendezvous, gate];
 const descriptors = specs.map(({ execute: _e, ...d }) => d);
 
 let server: RunningHttpServer | undefined;
@@ -221,6 +230,22 @@ describe('the HTTP endpoint', () => {
     const failed = await send(failing.url, 'POST', '/run', JSON.stringify({ query: 'Forecast for Oslo?' }));
     expect(failed.status).toBe(502);
     expect(failed.json).toMatchObject({ error: { code: 'RUN_FAILED', message: expect.stringContaining('forecast service exploded') }, status: 'error', answer: '' });
+  });
+});
+
+describe('stopping', () => {
+  it('lets a run in flight finish and answer before the server closes', async () => {
+    const s = await serve(workflowOn('get_radar', 'Radar'));
+    const pending = send(s.url, 'POST', '/run', JSON.stringify({ query: 'What is the weather radar in Oslo right now?' }));
+    // Wait until the run is in flight (the tool holds it there until the gate opens).
+    while (((await send(s.url, 'GET', '/health')).json.runs as { running: number }).running === 0) await new Promise((r) => setTimeout(r, 10));
+    const closing = s.close(60_000);
+    openGate();
+    const res = await pending;
+    await closing;
+    server = undefined;
+    expect(res.status).toBe(200);
+    expect(res.json.calls).toEqual([{ tool: 'get_radar', args: { city: 'Oslo' }, status: 'ok', output: { city: 'Oslo', radar: 'clear' } }]);
   });
 });
 

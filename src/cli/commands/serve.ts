@@ -129,7 +129,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           if (opts.http) io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health`);
         }
         await untilStopped(mcp === 'stdio');
-        io.err('stopping: no new requests; closing the tools');
+        const load = service.load();
+        io.err(`stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`);
       } finally {
         for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
         await registry.close();
