@@ -191,6 +191,18 @@ describe('MCP over Streamable HTTP', () => {
   });
 });
 
+describe('MCP over Streamable HTTP, guarded', () => {
+  it('refuses an MCP request whose Host names another machine (DNS rebinding) while bound to 127.0.0.1', async () => {
+    const { url, port } = await serve(workflowOn('get_weather'));
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const evil = await send(url, 'POST', '/mcp', init, { ...headers, host: `attacker.example:${port}` });
+    expect(evil.status).toBe(403);
+    const fine = await send(url, 'POST', '/mcp', init, headers);
+    expect(fine.status).toBe(200);
+  });
+});
+
 describe('the HTTP endpoint', () => {
   it('POST /run answers with the answer, calls, observations and usage; GET /health says what is served', async () => {
     const { url } = await serve(workflowOn('get_weather'));
