@@ -24,6 +24,10 @@ import type { NodeObservation, Trace } from '../runtime/trace.js';
  * has made so far, the clock) lives in a scope keyed by the state's `runId`, which the
  * `flowscout_begin` node assigns. A graph resumed in another process finds no scope and starts a
  * fresh one: scratch and the clock start again, nothing else is lost (all results are state).
+ *
+ * Honoured from the context: the policy, tools, per-call timeout, context size, concurrency (the
+ * interpreter's priority semaphore, per invocation), memo and cancellation. OpenTelemetry spans
+ * (`context.tracer`) are not emitted here; LangGraph's own callbacks and tracing see every node.
  */
 
 /** The state of an exported graph (the generated module declares the same channels with `Annotation`). */
