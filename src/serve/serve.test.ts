@@ -7,7 +7,7 @@ import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import { openStore } from '../store/open-store.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { ToolSpec } from '../contracts/tools.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { toolNameFor } from './mcp-server.js';
 import { createWorkflowService, type ServedRun } from './workflow-service.js';

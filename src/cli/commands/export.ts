@@ -4,7 +4,7 @@ import { exportLangGraph } from '../../export/to-langgraph.js';
 import type { Workflow } from '../../graph/schema.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout export <workflow.json> --to langgraph [-o graph.ts] [--force]`: writes the workflow as

@@ -15,7 +15,7 @@ import { readJsonFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/index.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout serve <workflow.json> --tools <config> [--model …] [--mcp stdio | --mcp http --port N] [--http --port N]`:
