@@ -66,7 +66,7 @@ export function exportLangGraph(workflow: Workflow, opts: LangGraphExportOptions
     "//   const graph = createGraph({ policy, tools });                // a compiled StateGraph for your LangGraph app",
     "//   const state = await graph.invoke({ query: 'your question' }); // state.answer, state.trace",
     '//',
-    '// How the workflow maps onto LangGraph (docs/ARCHITECTURE.md, "Shipping a workflow"):',
+    '// How the workflow maps onto LangGraph:',
     '// - each workflow node is a graph node that runs once, after all its sources (a waiting edge);',
     "//   it reads its in-edges' guards from the state and records itself as skipped when none is live;",
     '// - parallel branches write different keys of the `results` channel; its reducer merges them;',
