@@ -8,6 +8,7 @@ import { defineConfig } from 'tsdown';
 //   flowscout/testing  src/testing/index.ts          the scripted policy and edit-test fixtures
 //   flowscout/mining   src/mining/index.ts           the whole inductive miner and its event logs
 //   flowscout/bench    src/bench/index.ts            experiments, baselines, statistics, figures
+//   flowscout/langgraph src/export/langgraph-support.ts what a module exported to LangGraph.js imports
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -15,6 +16,7 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     mining: 'src/mining/index.ts',
     bench: 'src/bench/index.ts',
+    langgraph: 'src/export/langgraph-support.ts',
     'cli/main': 'src/cli/main.ts',
   },
   format: 'esm',

@@ -122,6 +122,27 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'served runs (flowscout serve): one trace per answered request',
+    sql: `
+      CREATE TABLE served_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        workflow_hash TEXT,
+        transport TEXT NOT NULL,
+        policy_label TEXT NOT NULL,
+        query TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        error TEXT,
+        duration_ms REAL NOT NULL,
+        trace TEXT NOT NULL
+      );
+      CREATE INDEX served_runs_by_workflow ON served_runs (workflow_hash, created_at);
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
-import type { CandidateRow, EvaluationRow, IterationCommit, RunLock, RunRecordRow, RunRow } from './types.js';
+import type { CandidateRow, EvaluationRow, IterationCommit, RunLock, RunRecordRow, RunRow, ServedRunRow } from './types.js';
 
 /**
  * The store's reads and writes (see open-store.ts). JSON columns are written through `scrub` and
@@ -38,6 +38,10 @@ export interface StoreQueries {
   touchLock(runId: string, pid: number): void;
   /** Releases the lock if `pid` holds it. */
   releaseLock(runId: string, pid: number): void;
+  /** Records one request `flowscout serve` answered; returns its id. */
+  recordServedRun(run: Omit<ServedRunRow, 'id' | 'createdAt'>): number;
+  /** Served runs, newest first (optionally of one workflow hash). */
+  listServedRuns(opts?: { workflowHash?: string; limit?: number }): ServedRunRow[];
 }
 
 type Row = Record<string, unknown>;
@@ -66,6 +70,8 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
   const blob = (v: unknown): Buffer | null => (v === undefined ? null : deflateRawSync(Buffer.from(json(v)!, 'utf8')));
   const owner = () => JSON.stringify({ pid: process.pid, host: hostname() });
   const insertMemo = db.prepare('INSERT OR IGNORE INTO node_memo (run_id, key, observation) VALUES (?, ?, ?)');
+  const insertServed = db.prepare(`INSERT INTO served_runs (created_at, workflow, workflow_hash, transport, policy_label, query, status, answer, error, duration_ms, trace)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertIteration = db.prepare('INSERT OR REPLACE INTO iterations (run_id, iteration, data) VALUES (?, ?, ?)');
 
   const getRun = (id: string): RunRow => {
@@ -180,6 +186,36 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
         observation: JSON.parse(r.observation) as unknown,
       })),
     commitIteration: (runId, c) => commit(runId, c),
+    recordServedRun(run) {
+      const info = insertServed.run(now(), text(run.workflow), run.workflowHash ?? null, run.transport, text(run.policyLabel), text(run.query), run.status, text(run.answer), text(run.error), run.durationMs, json(run.trace));
+      return Number(info.lastInsertRowid);
+    },
+    listServedRuns(opts = {}) {
+      const limit = Math.max(1, Math.floor(opts.limit ?? 100));
+      const rows = (
+        opts.workflowHash === undefined
+          ? db.prepare('SELECT * FROM served_runs ORDER BY id DESC LIMIT ?').all(limit)
+          : db.prepare('SELECT * FROM served_runs WHERE workflow_hash = ? ORDER BY id DESC LIMIT ?').all(opts.workflowHash, limit)
+      ) as Row[];
+      return rows.map(toServedRun);
+    },
+  };
+}
+
+function toServedRun(r: Row): ServedRunRow {
+  return {
+    id: r.id as number,
+    createdAt: r.created_at as string,
+    workflow: r.workflow as string,
+    ...(r.workflow_hash !== null ? { workflowHash: r.workflow_hash as string } : {}),
+    transport: r.transport as string,
+    policyLabel: r.policy_label as string,
+    query: r.query as string,
+    status: r.status as ServedRunRow['status'],
+    answer: r.answer as string,
+    ...(r.error !== null ? { error: r.error as string } : {}),
+    durationMs: r.duration_ms as number,
+    trace: parse(r.trace),
   };
 }
 

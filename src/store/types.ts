@@ -128,3 +128,21 @@ export interface IterationCommit {
   iteration?: { iteration: number; data: Record<string, unknown> };
   run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result' | 'inputs'>>;
 }
+
+/** One request answered by `flowscout serve`, with its whole trace. */
+export interface ServedRunRow {
+  id: number;
+  createdAt: string;
+  workflow: string;
+  workflowHash?: string;
+  /** `mcp-stdio`, `mcp-http` or `http`. */
+  transport: string;
+  policyLabel: string;
+  query: string;
+  status: 'ok' | 'error';
+  answer: string;
+  error?: string;
+  durationMs: number;
+  /** The run's Trace (observations, calls, totals). */
+  trace: unknown;
+}

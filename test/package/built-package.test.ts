@@ -157,6 +157,39 @@ describe('the built package', () => {
     expect(out.answer).toContain('temperatureC: 18');
   });
 
+  it('exports the workflow to a LangGraph module that type-checks strictly and runs on the app\'s @langchain/langgraph', () => {
+    mkdirSync(join(app, 'node_modules', '@langchain'), { recursive: true });
+    for (const name of ['langgraph', 'core', 'langgraph-checkpoint', 'langgraph-sdk', 'protocol']) {
+      if (existsSync(join(repo, 'node_modules', '@langchain', name))) symlinkSync(join(repo, 'node_modules', '@langchain', name), join(app, 'node_modules', '@langchain', name));
+    }
+    const exported = flowscout(['export', 'wf.json', '--to', 'langgraph', '-o', 'weather.graph.ts'], app);
+    expect(exported.status, exported.stderr).toBe(0);
+    writeFileSync(
+      join(app, 'use-graph.ts'),
+      [
+        "import { createOfflinePolicy, loadToolConfig } from 'flowscout';",
+        "import { createGraph, run } from './weather.graph.ts';",
+        '',
+        "const tools = await loadToolConfig('tools.config.json');",
+        'const policy = createOfflinePolicy({ tools: tools.list() });',
+        "const trace = await run('What is the weather in Paris right now?', { policy, tools });",
+        "const state = await createGraph({ policy, tools }).invoke({ query: 'What is the weather in Paris right now?' });",
+        'await tools.close();',
+        'console.log(JSON.stringify({ status: trace.status, calls: trace.calls.map((c) => [c.tool, c.args]), same: state.answer === trace.answer, nodes: Object.keys(state.results) }));',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')] }, files: ['weather.graph.ts', 'use-graph.ts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const out = JSON.parse(execFileSync(process.execPath, [tsx, 'use-graph.ts'], { cwd: app, encoding: 'utf8' }));
+    expect(out).toEqual({ status: 'ok', calls: [['get_weather', { city: 'Paris' }]], same: true, nodes: ['plan', 'look', 'answer'] });
+  });
+
   it('imports the bundled data, searches with its SQLite store, and lists the run', () => {
     const imported = flowscout(['import', 'traject', '--domain', 'Weather', '--out', 'weather'], app);
     expect(imported.status).toBe(0);
