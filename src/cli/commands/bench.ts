@@ -6,6 +6,10 @@ import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.j
 import { fixed } from '../../bench/report/markdown.js';
 import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
+import { FlowScoutError } from '../../errors/index.js';
+import { summarizeSeeds } from '../../bench/experiments/seeds.js';
+import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
+import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -24,6 +28,7 @@ interface BenchFlags {
   models?: string;
   judgeModel?: string;
   seed: string;
+  seeds?: string;
   iterations: string;
   patience: string;
   runs: string;
@@ -45,12 +50,13 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
     .option('--seed <n>', 'seed of the split, the searches and the bootstrap', '0')
+    .option('--seeds <list>', 'comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach\'s mean and spread over the seeds')
     .option('--iterations <n>', 'J: search iterations', '30')
     .option('--patience <n>', 'P: stop a search after this many iterations without a better validation score', '5')
     .option('--runs <n>', 'runs of every approach on every test query (stability)', '10')
     .option('--max-test <n>', 'test queries measured per domain, at most', '50')
     .option('--max-records <n>', 'sample this many records per domain before the split (quick checks; the report says so)')
-    .option('--ablation-domain <name>', 'domain of the ablations (Table III)', 'Travel')
+    .option('--ablation-domain <list>', 'domains of the ablations NoMiner and Beam (comma-separated; Table III shows the first)', 'Travel')
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
@@ -58,8 +64,12 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .action(async (flags: BenchFlags) => {
       const opts = benchOptions(flags);
       const out = flags.out ?? join('.flowscout', 'bench', stamp());
-      checkBenchOut(out, Boolean(flags.force));
       const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
+      if (flags.seeds !== undefined) {
+        await benchSeeds(parseSeeds(flags.seeds), opts, flags, out, log, io);
+        return;
+      }
+      checkBenchOut(out, Boolean(flags.force));
       log(`flowscout bench: ${opts.domains.join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
       const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log });
       const files = writeBenchOutput(out, results, Boolean(flags.force));
@@ -86,7 +96,7 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     runs: wholeNumber(flags.runs, '--runs', 1),
     maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
     ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
-    ablationDomain: parseDomains(flags.ablationDomain)[0]!,
+    ablationDomain: parseDomains(flags.ablationDomain).join(','),
     concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
   };
 }
@@ -101,6 +111,44 @@ export function commandLine(o: Omit<BenchOptions, 'command'>, flags: Pick<BenchF
   if (o.maxRecords !== undefined) parts.push(`--max-records ${o.maxRecords}`);
   parts.push(`--ablation-domain ${o.ablationDomain}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
   return parts.join(' ');
+}
+
+/** `--seeds 0,1,2` → [0, 1, 2] (distinct whole numbers, at least one). */
+export function parseSeeds(text: string): number[] {
+  const seeds = text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => wholeNumber(s, '--seeds', 0));
+  if (seeds.length === 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--seeds names no seed', hint: 'e.g. --seeds 0,1,2' });
+  if (new Set(seeds).size !== seeds.length) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--seeds repeats a seed: ${text}`, hint: 'Give each seed once, e.g. --seeds 0,1,2' });
+  return seeds;
+}
+
+/** The benchmark once per seed, each seed's output in `<out>/seed-<n>/`, then the summary over seeds in `out`. */
+async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, flags: BenchFlags, out: string, log: (line: string) => void, io: CliIO): Promise<void> {
+  const force = Boolean(flags.force);
+  const folders = seeds.map((s) => `seed-${s}`);
+  checkSeedsOut(out, force);
+  for (const f of folders) checkBenchOut(join(out, f), force);
+  const started = Date.now();
+  const runs: BenchResults[] = [];
+  for (const [k, seed] of seeds.entries()) {
+    const sub = join(out, folders[k]!);
+    const o = { ...opts, seed };
+    log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) · ${o.domains.join(', ')} · J=${o.iterations} P=${o.patience} · ${o.runs} runs × ≤${o.maxTest} test queries`);
+    const results = await runBench({ ...o, command: commandLine(o, flags, sub), log });
+    writeBenchOutput(sub, results, force);
+    runs.push(results);
+  }
+  const summary = summarizeSeeds(runs, { command: seedsCommandLine(seeds, opts, flags, out), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, seedFolders: folders });
+  const files = writeSeedsOutput(out, summary, force);
+  if (flags.json) {
+    io.out(JSON.stringify(summary, null, 2));
+    return;
+  }
+  io.out(['', `Benchmark over seeds ${seeds.join(', ')} done in ${(summary.durationMs / 60_000).toFixed(1)} min${summary.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`, '', 'Test TC, mean ± SD over seeds:', seedsTable(summary, 'tc'), '', "The paper's orderings (test TC):", orderingsTable(summary), '', `Wrote ${files.join(', ')} and ${folders.map((f) => join(out, f)).join(', ')}`].join('\n'));
+}
+
+/** The command that regenerates a multi-seed run. */
+export function seedsCommandLine(seeds: readonly number[], o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
+  return commandLine(o, flags, out).replace(/ --seed \d+ /, ` --seeds ${seeds.join(',')} `);
 }
 
 function stamp(now = new Date()): string {
