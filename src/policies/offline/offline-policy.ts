@@ -1,4 +1,4 @@
-import type { Workflow, WorkflowNode } from '../../graph/schema.js';
+import type { ToolNode, Workflow, WorkflowNode } from '../../graph/schema.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -6,7 +6,8 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolP
 import { learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { focusSpans, rankTools, slotClauses, slotScope, toolSlot } from './select-tool.js';
+import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
+import { focusSpans, rankTools } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
 
@@ -79,16 +80,29 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
   }
 
+  // The hand-off of a query over a layout, kept for the other positions of the same run.
+  const fit = indexFit(base, [...known.keys()]);
+  const handOffs = new Map<string, HandOff>();
+  function handOffOf(query: string, workflow: Workflow, node: ToolNode): HandOff {
+    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${query}`;
+    let h = handOffs.get(key);
+    if (!h) {
+      if (handOffs.size >= 2000) handOffs.clear();
+      handOffs.set(key, (h = handOff(query, workflow, fit)));
+    }
+    return h;
+  }
+
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
     if (req.candidates.length === 0) return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
     const idx = indexFor(req.candidates);
     const seen = req.inputs.flatMap(callsOf);
     const outputs = seen.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
     let previousTool = seen.at(-1)?.tool;
-    const clauses = slotClauses(req.query, req.workflow, req.node);
+    const h = handOffOf(req.query, req.workflow, req.node);
+    const clauses = partsFor(h, req.node.id);
     if (clauses.length === 0) {
-      const { index, count } = toolSlot(req.workflow, req.node.id);
-      const why = `nothing left to look up: the request has fewer parts than the ${index + 1} tool positions up to this one (of ${count})`;
+      const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
       return req.node.calls === 'many' ? { calls: [], model: 'offline' } : { calls: [], model: 'offline', error: why };
     }
     if (clauses.length > 1) {
@@ -116,7 +130,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
   }
 
   // LLM nodes decide from the node, the query and their inputs; tool nodes also from their slot.
-  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? slotScope(workflow, node) : '');
+  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? handOffScope(workflow, node) : '');
 
   return { id: 'offline', kind: 'offline', label: OFFLINE_POLICY_LABEL, cues, planToolCalls, runLlmNode, memoScope };
 }
