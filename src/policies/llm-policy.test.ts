@@ -112,7 +112,7 @@ describe('LLM policy', () => {
     // A weather position comes first, but the first part asks for a quote: it goes to the quote position.
     const [early, quotes, late] = [pos('early', 'current_weather'), pos('quotes', 'stock_quote'), pos('late', 'current_weather')];
     const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, early, quotes, late];
-    const w: Workflow = { version: 1, name: 'w', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id })) };
+    const w: Workflow = { version: 1, name: 'w', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
     for (const node of [quotes, late, early]) await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node, candidates: [WEATHER, QUOTE], attempt: 1 });
     expect(lastUserMessage(server, 0)).toContain('Your part of the request (the other parts go to other steps):\n1. Get the quote for AAPL');
     expect(lastUserMessage(server, 1)).toContain('Your part of the request (the other parts go to other steps):\n1. the weather in Paris.');

@@ -14,22 +14,22 @@ import { createToolIndex, type ToolIndex } from './tool-index.js';
 /**
  * The offline policy (DESIGN.md, "Who decides at each node"): no model anywhere. Deterministic and
  * fast; a real, measured baseline, the default when no model is configured, and always labelled
- * "offline policy (no LLM)". Tool nodes: the workflow's tool positions read the request's clauses in
- * order, and each picks its tool by BM25 over the clause with a sequence prior learned from D_opt
+ * "offline policy (no LLM)". Tool nodes: each tool position reads the parts of the request the
+ * plan-to-position hand-off gives it (../hand-off.ts: in order, each part to the position whose
+ * tools fit it), and picks its tool per part by BM25 over the clause with a sequence prior learned from D_opt
  * (select-tool.ts); arguments are found in the query and upstream outputs and ranked by cues learned
  * from the given records (fill-args.ts). LLM nodes: deterministic rules (llm-rules.ts).
  *
- * `calls: 'many'`: the last tool position reads every clause still unread, one call per clause;
- * another position makes one call per distinct value its clause gives for the tool's main parameter
- * (the required parameter whose values came from the query most often in the records); one call
- * when there is one value. A position past the request's last clause makes no call (an error for
- * `calls: 'one'`, which must call: "nothing left to look up").
+ * `calls: 'many'`: a position handed several parts makes one call per part; handed one part, it
+ * makes one call per distinct value the part gives for the tool's main parameter (the required
+ * parameter whose values came from the query most often in the records); one call when there is
+ * one value. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
  * Retries (`attempt` n > 1) move to the n-th ranked candidate, since repeating a deterministic call
  * cannot change its answer.
  *
- * Memoization: a decision reads the node, the query, the node's inputs and the node's slot among
- * the tool positions; the slot is declared as the policy's `memoScope`, so memoized runs decide
- * exactly as unmemoized ones. No per-run state (`scratch`) is kept.
+ * Memoization: a decision reads the node, the query, the node's inputs and the layout of every tool
+ * position (the hand-off); that is declared as the policy's `memoScope` (`handOffScope`), so
+ * memoized runs decide exactly as unmemoized ones. No per-run state (`scratch`) is kept.
  *
  * It learns only from the records it is given: pass the optimisation split, never test records.
  */
