@@ -33,7 +33,7 @@ const seeds = arg('seeds', '0').split(',').map(Number);
 const iterations = Number(arg('iterations', '12'));
 const patience = Number(arg('patience', '4'));
 const variants = arg('variants', 'flowscout,nominer,beam').split(',').filter((v) => v !== 'none') as Variant[];
-const trace = arg('trace', '');
+const trace = new Set(arg('trace', '').split(',').filter(Boolean));
 
 const judge = createLexicalJudge();
 const optimizer = createRuleBasedOptimizer();
@@ -58,7 +58,7 @@ for (const domain of domains) {
         if (v === 'nominer') subjects.push({ id: 'plain', label: 'plain', tcDefined: true, kind: 'workflow', workflow: run.result.root.workflow! });
         subjects.push({ id: v, label: v, tcDefined: true, kind: 'workflow', workflow: run.result.best.workflow! });
         console.log(`[${domain} s${seed}] ${v}: best ${run.summary.best} val ${run.summary.bestVal?.toFixed(3)} (start ${run.summary.g0Val?.toFixed(3)}) · ${run.summary.bestSummary.slice(0, 100)}`);
-        if (v === trace) {
+        if (trace.has(v)) {
           const path: string[] = [];
           for (let n = run.result.tree.get(run.result.best.id); n.parent !== null; n = run.result.tree.get(n.parent)) path.unshift(n.summary ?? n.id);
           console.log(`  path: ${path.join(' → ')}`);
@@ -70,11 +70,11 @@ for (const domain of domains) {
       for (const s of subjects.filter((x) => x.id !== 'g0(beam)')) {
         const a = await measureApproach(s, env.split.val, { policy: env.policy.policy, tools: env.tools, judge, runs: 1, concurrency: 2 });
         put(domain, s.id, a.tc ?? 0, a.es);
-        if (s.id === trace && s.kind === 'workflow') {
+        if (trace.has(s.id) && s.kind === 'workflow') {
           const ev = await evaluateWorkflow(s.workflow, env.split.val, { policy: env.policy.policy, tools: env.tools, judge, concurrency: 2, feedback: false });
           for (const r of ev.perRecord) {
             const rec = env.split.val.find((x) => x.id === r.id)!;
-            console.log(`--- ${r.id} TC ${r.tc.toFixed(2)} :: ${rec.query}`);
+            console.log(`--- ${s.id} ${r.id} TC ${r.tc.toFixed(2)} :: ${rec.query}`);
             console.log(`  ref:  ${rec.calls.map((c) => `${c.tool}${JSON.stringify(c.args)}`).join(' | ')}`);
             console.log(`  made: ${r.trace.calls.map((c) => `${c.tool}${JSON.stringify(c.args)}${c.status === 'error' ? '!' : ''}`).join(' | ')}`);
           }

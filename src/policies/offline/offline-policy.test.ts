@@ -123,10 +123,24 @@ describe('offline policy: tool nodes', () => {
     expect(r.calls[0]!.args).toEqual({ q: 'London' });
   });
 
-  it("makes one call per distinct value of the main parameter for calls: 'many'", async () => {
-    const r = await learned.planToolCalls(req('Get stock quotes for AAPL, MSFT and TSLA.', node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+  it("makes one call per distinct value of the main parameter for calls: 'many' when the records repeat the tool, else one call", async () => {
+    const q = 'Get stock quotes for AAPL, MSFT and TSLA.';
+    const repeated: TaskRecord = {
+      id: 'r-repeat',
+      query: 'Quotes for IBM and ORCL.',
+      reference: '',
+      calls: [
+        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM' } },
+        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'ORCL' } },
+      ],
+    };
+    const repeating = createOfflinePolicy({ tools: TOOLS, records: [...RECORDS, repeated] });
+    const r = await repeating.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
     expect(r.calls.map((c) => c.args.symbol)).toEqual(['AAPL', 'MSFT', 'TSLA']);
     expect(new Set(r.calls.map((c) => c.args.function))).toEqual(new Set(['TIME_SERIES_DAILY']));
+    // RECORDS call the quote tool once per record: the other values are not taken as more calls.
+    const once = await learned.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+    expect(once.calls.map((c) => c.args.symbol)).toEqual(['AAPL']);
   });
 
   it('is deterministic, and moves to the next-ranked tool on a retry', async () => {

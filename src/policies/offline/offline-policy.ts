@@ -22,8 +22,8 @@ import { createToolIndex, type ToolIndex } from './tool-index.js';
  *
  * `calls: 'many'`: a position handed several parts makes one call per part; handed one part, it
  * makes one call per distinct value the part gives for the tool's main parameter (the required
- * parameter whose values came from the query most often in the records); one call when there is
- * one value. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
+ * parameter whose values came from the query most often in the records) when the records show the
+ * tool called several times in a row (or never called it); one call otherwise. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
  * Retries (`attempt` n > 1) move to the n-th ranked candidate, since repeating a deterministic call
  * cannot change its answer.
  *
@@ -80,6 +80,14 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
   }
 
+  // One call per value only for a tool the records show called right after itself (several values
+  // in a row), or that they never called (no evidence either way): elsewhere the extra values are
+  // other parts' words, and each extra call is one more call than the reference makes.
+  const repeats = (name: string): boolean => {
+    const stats = cues.tools.get(name);
+    return !stats || (stats.previous.get(name) ?? 0) > 0;
+  };
+
   // The hand-off of a query over a layout, kept for the other positions of the same run.
   const fit = indexFit(base, [...known.keys()]);
   const handOffs = new Map<string, HandOff>();
@@ -117,7 +125,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     }
     const { tool, filled } = planOne(req, clauses[0], previousTool, outputs, idx);
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
-    if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1) {
+    if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1 && repeats(tool.name)) {
       const { param, values } = filled.main;
       const distinct = new Map(values.map((v) => [stableStringify(v), v]));
       calls = [...distinct.values()].map((v) => ({ tool: tool.name, args: { ...filled.args, [param]: v } }));
