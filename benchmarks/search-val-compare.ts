@@ -5,7 +5,7 @@
  * baselines, all measured once on D_val with the offline policy and the lexical judge. Not a test;
  * run with
  *
- *   npx tsx bench/search-val-compare.ts --domains Travel --seeds 0,1,2 --iterations 12 --patience 4
+ *   npx tsx benchmarks/search-val-compare.ts --domains Travel --seeds 0,1,2 --iterations 12 --patience 4
  *
  * It prints TC / ES on D_val per approach, domain and seed, and the mean over seeds. D_val is what
  * the searches select on, so the searched approaches' figures here are optimistic; the comparison
@@ -17,9 +17,9 @@ import { createOfflineReact } from '../src/bench/baselines/react/react-offline.j
 import { prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { measureApproach, type Subject } from '../src/bench/experiments/measure.js';
 import { runVariant, type Variant } from '../src/bench/experiments/search-variants.js';
-import { createRateLimiter } from '../src/llm/rate-limiter.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
-import { evaluateWorkflow } from '../src/search/evaluate.js';
+import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
+import { createModelWiring } from '../src/wiring/wire-models.js';
 import { createRuleBasedOptimizer } from '../src/search/optimizers/rule-based.js';
 import { minedG0 } from '../src/search/variants.js';
 
@@ -37,7 +37,7 @@ const trace = new Set(arg('trace', '').split(',').filter(Boolean));
 
 const judge = createLexicalJudge();
 const optimizer = createRuleBasedOptimizer();
-const limiter = createRateLimiter({ concurrency: 2 });
+const wiring = createModelWiring({ limits: { concurrency: 2 } });
 const table = new Map<string, Map<string, Array<{ tc: number; es: number }>>>();
 const put = (domain: string, id: string, tc: number, es: number) => {
   const d = table.get(domain) ?? new Map();
@@ -49,7 +49,7 @@ const put = (domain: string, id: string, tc: number, es: number) => {
 
 for (const domain of domains) {
   for (const seed of seeds) {
-    const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', client: { limiter } });
+    const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring });
     try {
       const subjects: Subject[] = [];
       for (const v of variants) {
@@ -76,7 +76,7 @@ for (const domain of domains) {
             const rec = env.split.val.find((x) => x.id === r.id)!;
             console.log(`--- ${s.id} ${r.id} TC ${r.tc.toFixed(2)} :: ${rec.query}`);
             console.log(`  ref:  ${rec.calls.map((c) => `${c.tool}${JSON.stringify(c.args)}`).join(' | ')}`);
-            console.log(`  made: ${r.trace.calls.map((c) => `${c.tool}${JSON.stringify(c.args)}${c.status === 'error' ? '!' : ''}`).join(' | ')}`);
+            console.log(`  made: ${r.trace.calls.map((c: { tool: string; args: unknown; status: string }) => `${c.tool}${JSON.stringify(c.args)}${c.status === 'error' ? '!' : ''}`).join(' | ')}`);
           }
         }
       }
