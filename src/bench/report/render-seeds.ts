@@ -70,7 +70,7 @@ export function renderSeedsReport(r: SeedsResults): string {
     '',
     `- code: ${describeCodeVersion(r.code)}`,
     `- one full benchmark per seed (its own split, searches and bootstrap); each seed's report: ${r.seedFolders.map((f) => `[${f}](${f}/report.md)`).join(', ')}`,
-    `- started ${r.startedAt}, took ${duration(r.durationMs)}`,
+    `- started ${r.startedAt}; the seeds' runs took ${duration(r.durationMs)} together`,
     ...(r.labels.offline ? ["- **Note:** Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's."] : []),
     '',
     '## Test TC, mean ± SD over seeds',

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { codeVersion } from '../../bench/experiments/code-version.js';
+import { readJsonFile } from '../../util/json-file.js';
 import type { Command } from 'commander';
 import { parseDomains } from '../../bench/experiments/domain-env.js';
 import type { BenchResults } from '../../bench/experiments/results.js';
@@ -121,29 +124,59 @@ export function parseSeeds(text: string): number[] {
   return seeds;
 }
 
-/** The benchmark once per seed, each seed's output in `<out>/seed-<n>/`, then the summary over seeds in `out`. */
+/**
+ * The benchmark once per seed, each seed's output in `<out>/seed-<n>/`, then the summary over seeds
+ * in `out`. A seed folder that already holds the results of exactly this seed's command, from this
+ * commit with clean `src/` and `data/` (e.g. seeds run one by one, or in parallel, with `--seed n
+ * --out <out>/seed-<n>`), is read instead of run again; any other existing output is refused unless
+ * `--force`, which runs every seed again.
+ */
 async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, flags: BenchFlags, out: string, log: (line: string) => void, io: CliIO): Promise<void> {
   const force = Boolean(flags.force);
   const folders = seeds.map((s) => `seed-${s}`);
+  const commands = seeds.map((seed, k) => commandLine({ ...opts, seed }, flags, join(out, folders[k]!)));
+  const reusable = seeds.map((_, k) => (force ? undefined : finishedSeed(join(out, folders[k]!), commands[k]!)));
   checkSeedsOut(out, force);
-  for (const f of folders) checkBenchOut(join(out, f), force);
+  folders.forEach((f, k) => reusable[k] || checkBenchOut(join(out, f), force));
   const started = Date.now();
   const runs: BenchResults[] = [];
   for (const [k, seed] of seeds.entries()) {
     const sub = join(out, folders[k]!);
     const o = { ...opts, seed };
+    const done = reusable[k];
+    if (done) {
+      log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) already run by this command and commit: read from ${join(sub, 'results.json')}`);
+      runs.push(done);
+      continue;
+    }
     log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) · ${o.domains.join(', ')} · J=${o.iterations} P=${o.patience} · ${o.runs} runs × ≤${o.maxTest} test queries`);
-    const results = await runBench({ ...o, command: commandLine(o, flags, sub), log });
+    const results = await runBench({ ...o, command: commands[k]!, log });
     writeBenchOutput(sub, results, force);
     runs.push(results);
   }
-  const summary = summarizeSeeds(runs, { command: seedsCommandLine(seeds, opts, flags, out), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, seedFolders: folders });
+  const durationMs = runs.reduce((n, r) => n + r.durationMs, 0);
+  const summary = summarizeSeeds(runs, { command: seedsCommandLine(seeds, opts, flags, out), startedAt: new Date(Math.min(started, ...runs.map((r) => Date.parse(r.startedAt)))).toISOString(), durationMs, seedFolders: folders });
   const files = writeSeedsOutput(out, summary, force);
   if (flags.json) {
     io.out(JSON.stringify(summary, null, 2));
     return;
   }
   io.out(['', `Benchmark over seeds ${seeds.join(', ')} done in ${(summary.durationMs / 60_000).toFixed(1)} min${summary.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`, '', 'Test TC, mean ± SD over seeds:', seedsTable(summary, 'tc'), '', "The paper's orderings (test TC):", orderingsTable(summary), '', `Wrote ${files.join(', ')} and ${folders.map((f) => join(out, f)).join(', ')}`].join('\n'));
+}
+
+/** A seed's results written by `command` from the current commit with clean sources, or undefined. */
+function finishedSeed(dir: string, command: string): BenchResults | undefined {
+  const file = join(dir, 'results.json');
+  if (!existsSync(file)) return undefined;
+  let r: BenchResults;
+  try {
+    r = readJsonFile(file) as BenchResults;
+  } catch {
+    return undefined;
+  }
+  const now = codeVersion();
+  const same = r.command === command && Array.isArray(r.domains) && now.commit !== undefined && r.code?.commit === now.commit && !r.code.dirty && !now.dirty;
+  return same ? r : undefined;
 }
 
 /** The command that regenerates a multi-seed run. */
