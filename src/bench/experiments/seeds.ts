@@ -51,6 +51,8 @@ export interface SeedsResults {
   orderings: OrderingCheck[];
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
+  /** The code of each seed's run (seeds may have been run separately). */
+  seedCode: Array<BenchResults['code']>;
 }
 
 /** The claims checked, FlowScout's TC against each (the paper's RQ1 and RQ3). */
@@ -126,5 +128,6 @@ export function summarizeSeeds(runs: readonly BenchResults[], o: { command: stri
     stats,
     orderings: orderingChecks(stats),
     seedFolders: o.seedFolders,
+    seedCode: runs.map((r) => r.code),
   };
 }

@@ -57,6 +57,13 @@ export function orderingsTable(r: SeedsResults): string {
   return table(['claim (test TC, mean over seeds)', 'domain', 'FlowScout', 'other', 'difference', 'seeds FlowScout ahead', 'offline'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'l']);
 }
 
+/** The code line: one commit for every seed, or each seed's own. */
+function codeLines(r: SeedsResults): string[] {
+  const each = (r.seedCode ?? []).map(describeCodeVersion);
+  if (each.length === 0 || each.every((c) => c === each[0])) return [`- code: ${describeCodeVersion(r.code)}`];
+  return [`- code, per seed: ${r.seeds.map((s, k) => `seed ${s}: ${each[k]}`).join('; ')}`];
+}
+
 export function renderSeedsReport(r: SeedsResults): string {
   const who = `_${r.labels.offline ? 'OFFLINE · ' : ''}policy: ${r.labels.policy} · judge: ${r.labels.judge} · optimizer: ${r.labels.optimizer} · seeds ${r.seeds.join(', ')}_`;
   const out = [
@@ -68,7 +75,7 @@ export function renderSeedsReport(r: SeedsResults): string {
     r.command,
     '```',
     '',
-    `- code: ${describeCodeVersion(r.code)}`,
+    ...codeLines(r),
     `- one full benchmark per seed (its own split, searches and bootstrap); each seed's report: ${r.seedFolders.map((f) => `[${f}](${f}/report.md)`).join(', ')}`,
     `- started ${r.startedAt}; the seeds' runs took ${duration(r.durationMs)} together`,
     ...(r.labels.offline ? ["- **Note:** Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's."] : []),

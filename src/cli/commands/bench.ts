@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeVersion } from '../../bench/experiments/code-version.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { Command } from 'commander';
 import { parseDomains } from '../../bench/experiments/domain-env.js';
@@ -126,10 +125,10 @@ export function parseSeeds(text: string): number[] {
 
 /**
  * The benchmark once per seed, each seed's output in `<out>/seed-<n>/`, then the summary over seeds
- * in `out`. A seed folder that already holds the results of exactly this seed's command, from this
+ * in `out`. A seed folder that already holds the results of exactly this seed's command from a
  * commit with clean `src/` and `data/` (e.g. seeds run one by one, or in parallel, with `--seed n
- * --out <out>/seed-<n>`), is read instead of run again; any other existing output is refused unless
- * `--force`, which runs every seed again.
+ * --out <out>/seed-<n>`) is read instead of run again (the summary names each seed's commit); any
+ * other existing output is refused unless `--force`, which runs every seed again.
  */
 async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, flags: BenchFlags, out: string, log: (line: string) => void, io: CliIO): Promise<void> {
   const force = Boolean(flags.force);
@@ -145,7 +144,7 @@ async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, 
     const o = { ...opts, seed };
     const done = reusable[k];
     if (done) {
-      log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) already run by this command and commit: read from ${join(sub, 'results.json')}`);
+      log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) already run by this command: read from ${join(sub, 'results.json')}`);
       runs.push(done);
       continue;
     }
@@ -174,9 +173,8 @@ function finishedSeed(dir: string, command: string): BenchResults | undefined {
   } catch {
     return undefined;
   }
-  const now = codeVersion();
-  const same = r.command === command && Array.isArray(r.domains) && now.commit !== undefined && r.code?.commit === now.commit && !r.code.dirty && !now.dirty;
-  return same ? r : undefined;
+  // The summary names each seed's commit (report.md), so results from another commit are visible.
+  return r.command === command && Array.isArray(r.domains) && r.code?.commit !== undefined && r.code.dirty === false ? r : undefined;
 }
 
 /** The command that regenerates a multi-seed run. */
