@@ -18,7 +18,7 @@ import { splitRecords } from '../records/split.js';
 import { FlowScoutError } from '../errors/index.js';
 import { compileWorkflow } from '../runtime/compile.js';
 import { createMemoryMemo } from '../runtime/memo.js';
-import { createScriptedPolicy } from '../runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import type { RunContext } from '../runtime/run-state.js';
 import type { Trace } from '../runtime/trace.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import type { RunContext } from '../runtime/run-state.js';
-import { createScriptedPolicy } from '../runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from '../runtime/trace.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { exportLangGraph } from './to-langgraph.js';

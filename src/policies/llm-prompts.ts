@@ -104,12 +104,13 @@ export const PLAN_SYSTEM =
 export function renderPlanPrompt(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; parts?: readonly string[] },
 ): string {
   const many = node.calls === 'many';
   const parts = [
     `Step: ${node.task}`,
     `Request: ${ctx.query}`,
+    ...(ctx.parts ? [handOffText(ctx.parts, many)] : []),
     `Upstream results:\n${renderInputs(ctx)}`,
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     many
@@ -118,6 +119,22 @@ export function renderPlanPrompt(
   ];
   if (ctx.previousError) parts.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
   return parts.join('\n\n');
+}
+
+/**
+ * What the plan-to-position hand-off (hand-off.ts) gives this step: the parts of the request it
+ * serves, in order, or that no part fits it.
+ */
+export function handOffText(parts: readonly string[], many: boolean): string {
+  if (parts.length === 0) {
+    return many
+      ? 'Your part of the request: none. The request\'s parts fit other steps better; return an empty list unless something the request asks for is still left for this step.'
+      : 'Your part of the request: none fits this step better than the other steps; make the one call that serves what the request still needs.';
+  }
+  const list = parts.map((p, i) => `${i + 1}. ${p}`).join('\n');
+  return parts.length === 1
+    ? `Your part of the request (the other parts go to other steps):\n${list}`
+    : `Your parts of the request (one call for each, in order; the other parts go to other steps):\n${list}`;
 }
 
 /** The repair prompt: the original prompt, what the model answered, and what was wrong with it. */

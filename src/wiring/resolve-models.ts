@@ -57,7 +57,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   }
   const model = await resolveModel(chosen, { env });
   const client = createLlmClient({ ...options.client, model, env });
-  const policy = createLlmPolicy({ client, spec: model.spec, tools: options.tools });
+  const policy = createLlmPolicy({ client, spec: model.spec, tools: options.tools, ...(options.records ? { records: options.records } : {}) });
   return { policy, spec: model.spec, label: policy.label, client };
 }
 

@@ -1,5 +1,5 @@
 import type { Edge, Workflow, WorkflowNode } from '../../src/graph/schema.js';
-import { createScriptedPolicy } from '../../src/runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../../src/testing/scripted-policy.js';
 import type { ToolSpec } from '../../src/contracts/tools.js';
 import type { Random } from '../../src/util/random.js';
 

@@ -84,7 +84,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       concurrency: opts.concurrency,
       model,
       models,
-      ablation: (typeof domain === 'string' ? domain : domain.name).toLowerCase() === opts.ablationDomain.toLowerCase(),
+      ablation: ablationDomains(opts.ablationDomain).includes((typeof domain === 'string' ? domain : domain.name).toLowerCase()),
       judge: judge.judge,
       optimizer,
       wiring,
@@ -112,7 +112,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     optimizer: optimizer.label,
     offline: model === 'offline' && judge.judge.kind === 'offline' && optimizer.kind === 'offline',
   };
-  const ablationDomain = domains.find((d) => d.domain.toLowerCase() === opts.ablationDomain.toLowerCase());
+  const ablationDomain = domains.find((d) => ablationDomains(opts.ablationDomain).includes(d.domain.toLowerCase()));
   const swapNote = toolSwapNote(swap);
   return {
     version: 1,
@@ -130,6 +130,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     toolSwap: { pairs: swap, run: swapNote.run, note: swapNote.note },
     notes: resultNotes(domains, labels),
   };
+}
+
+/** The ablation domains of `--ablation-domain` (a comma-separated list), lower-cased. */
+export function ablationDomains(list: string): string[] {
+  return list.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
 }
 
 function ablationRows(d: DomainResult): AblationRow[] {

@@ -4,7 +4,9 @@ import { FlowScoutError } from '../../errors/index.js';
 import { writeTextFile } from '../../util/json-file.js';
 import type { BenchResults } from '../experiments/results.js';
 import { FIG3, FIG5, stabilityFigure, validationFigure } from './figures.js';
+import type { SeedsResults } from '../experiments/seeds.js';
 import { renderReport } from './render-report.js';
+import { renderSeedsReport } from './render-seeds.js';
 
 /**
  * Writes a benchmark run's output folder: `report.md`, the two SVG figures and `results.json`
@@ -34,6 +36,36 @@ export function writeBenchOutput(dir: string, results: BenchResults, force: bool
     ['report.md', renderReport(results)],
     [FIG3, stabilityFigure(results)],
     [FIG5, validationFigure(results)],
+    ['results.json', `${JSON.stringify(results, null, 2)}\n`],
+  ];
+  return files.map(([name, text]) => {
+    const file = join(dir, name);
+    writeTextFile(file, text, { force: true });
+    return file;
+  });
+}
+
+/** The files of a multi-seed run's folder (each seed's own files are in its sub-folder). */
+export const SEEDS_FILES = ['report.md', 'results.json'] as const;
+
+export function checkSeedsOut(dir: string, force: boolean): void {
+  if (force) return;
+  const present = SEEDS_FILES.filter((f) => existsSync(join(dir, f)));
+  if (present.length > 0) {
+    throw new FlowScoutError({
+      code: 'FILE_EXISTS',
+      message: `${dir} already holds ${present.join(', ')}`,
+      hint: 'Choose another --out folder, or pass --force to overwrite these files.',
+      location: { file: join(dir, present[0]!) },
+    });
+  }
+}
+
+export function writeSeedsOutput(dir: string, results: SeedsResults, force: boolean): string[] {
+  checkSeedsOut(dir, force);
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['report.md', renderSeedsReport(results)],
     ['results.json', `${JSON.stringify(results, null, 2)}\n`],
   ];
   return files.map(([name, text]) => {
