@@ -5,8 +5,8 @@ import { requestClauses } from './offline/text.js';
 import type { ToolIndex } from './offline/tool-index.js';
 
 /**
- * The plan-to-position hand-off (DESIGN.md, "Who decides at each node": a tool node reads "the
- * tool-oriented subtask decomposed by preceding nodes"): which parts of the request each tool
+ * The plan-to-position hand-off (docs/DESIGN.md, "Policies": a tool position serves the part of the
+ * request that the preceding plan decomposed for it): which parts of the request each tool
  * position of a workflow serves. Shared by the offline policy, which calls a tool for its parts,
  * and the LLM policy, whose tool-plan prompt names them.
  *

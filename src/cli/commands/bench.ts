@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { readJsonFile } from '../../util/json-file.js';
 import type { Command } from 'commander';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -11,7 +10,6 @@ import { fixed } from '../../bench/report/markdown.js';
 import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
-import { FlowScoutError } from '../../errors/index.js';
 import { summarizeSeeds } from '../../bench/experiments/seeds.js';
 import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
