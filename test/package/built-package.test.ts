@@ -52,7 +52,7 @@ describe('the built package', () => {
 
   it('imports every subpath of package.json "exports" from the installed package, each with its types', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench']);
+    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench', './langgraph']);
     for (const entry of Object.values(manifest.exports) as { types: string; import: string }[]) {
       expect(existsSync(join(pkg, entry.types)), entry.types).toBe(true);
       expect(existsSync(join(pkg, entry.import)), entry.import).toBe(true);
@@ -64,6 +64,7 @@ describe('the built package', () => {
         "import * as testing from 'flowscout/testing';",
         "import * as mining from 'flowscout/mining';",
         "import * as bench from 'flowscout/bench';",
+        "import * as langgraph from 'flowscout/langgraph';",
         "const policy = testing.createScriptedPolicy();",
         "const linear = testing.fixture('linear');",
         "const tree = mining.formatProcessTree(mining.discoverProcessTree(mining.eventLogFromTraces([['a', 'b'], ['a', 'c']])));",
@@ -73,6 +74,7 @@ describe('the built package', () => {
         '  fixture: linear.name,',
         '  tree,',
         '  bench: [typeof bench.runBench, typeof bench.wilcoxonSignedRank],',
+        '  langgraph: Object.keys(langgraph).sort(),',
         '}));',
         '',
       ].join('\n'),
@@ -84,6 +86,7 @@ describe('the built package', () => {
     // PM4Py's order: X's children sorted by the md5 of their labels ('c' before 'b').
     expect(out.tree).toBe("->( 'a', X( 'c', 'b' ) )");
     expect(out.bench).toEqual(['function', 'function']);
+    expect(out.langgraph).toEqual(['createFlowGraphSteps', 'isEdgeLive', 'mergeNodeResults']);
   });
 
   it('runs a workflow over a user\'s TypeScript tool module made with defineTool from "flowscout"', () => {

@@ -19,7 +19,7 @@ export const registerExport: RegisterCommand = (program: Command, io: CliIO) => 
     .requiredOption('--to <target>', 'the framework: langgraph')
     .option('-o, --out <file>', 'write the module to this file (default: stdout)')
     .option('--force', 'overwrite the output file if it exists')
-    .option('--runtime-import <module>', 'module the generated code imports the FlowScout steps from', 'flowscout')
+    .option('--runtime-import <module>', 'module the generated code imports the FlowScout steps from', 'flowscout/langgraph')
     .action((file: string, opts: { to: string; out?: string; force?: boolean; runtimeImport: string }) => {
       if (opts.to.trim().toLowerCase() !== 'langgraph') {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `cannot export to '${opts.to}'`, hint: 'Use --to langgraph (LangGraph.js). For a plain TypeScript module use `flowscout compile`.' });
