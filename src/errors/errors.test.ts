@@ -42,9 +42,10 @@ describe('FlowScoutError', () => {
 });
 
 describe('error codes', () => {
-  it('give every code an exit status, and only budget exhaustion exits 0', () => {
+  it('give every code an exit status, none of them 0, and a budget stop its own (4)', () => {
     expect(Object.keys(EXIT_STATUS).sort()).toEqual([...ERROR_CODES].sort());
-    expect(ERROR_CODES.filter((c) => EXIT_STATUS[c] === 0)).toEqual(['BUDGET_EXHAUSTED']);
+    expect(ERROR_CODES.filter((c) => EXIT_STATUS[c] === 0)).toEqual([]);
+    expect(ERROR_CODES.filter((c) => EXIT_STATUS[c] === 4)).toEqual(['BUDGET_EXHAUSTED']);
     expect(ERROR_CODES.filter((c) => EXIT_STATUS[c] === 1)).toEqual([]);
   });
 });
@@ -65,7 +66,7 @@ describe('toFlowScoutError', () => {
     }
     const e = toFlowScoutError(thrown);
     expect(e.code).toBe('FILE_NOT_FOUND');
-    expect(e.message).toBe(`No such file or directory: ${path}`);
+    expect(e.message).toBe('no such file or directory');
     expect(e.location).toEqual({ file: path });
     expect(e.cause).toBe(thrown);
   });
@@ -80,18 +81,19 @@ describe('toFlowScoutError', () => {
         thrown = e;
       }
       expect(toFlowScoutError(thrown).code).toBe('INVALID_INPUT');
-      expect(toFlowScoutError(thrown).message).toMatch(/^Expected a file but found a directory: /);
+      expect(toFlowScoutError(thrown).message).toBe('expected a file but found a directory');
       const withPath = Object.assign(new Error('EISDIR'), { code: 'EISDIR', path: dir });
-      expect(toFlowScoutError(withPath).message).toBe(`Expected a file but found a directory: ${dir}`);
+      expect(toFlowScoutError(withPath).location).toEqual({ file: dir });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('turns permission errors into INVALID_INPUT and aborts into ABORTED', () => {
+  it('turns permission errors into FILE_ACCESS and aborts into ABORTED', () => {
     const denied = Object.assign(new Error('EACCES'), { code: 'EACCES', path: '/root/secret' });
-    expect(toFlowScoutError(denied).code).toBe('INVALID_INPUT');
-    expect(toFlowScoutError(denied).message).toBe('Permission denied: /root/secret');
+    expect(toFlowScoutError(denied).code).toBe('FILE_ACCESS');
+    expect(toFlowScoutError(denied).message).toBe('permission denied (EACCES)');
+    expect(toFlowScoutError(denied).location).toEqual({ file: '/root/secret' });
     const ac = new AbortController();
     ac.abort();
     expect(toFlowScoutError(ac.signal.reason).code).toBe('ABORTED');
