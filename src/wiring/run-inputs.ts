@@ -26,9 +26,13 @@ export function runInputs(config: RunConfig): RunInputs {
   return { records: fileHash(config.records), tools: fileHash(config.tools), settings: settingsHash(config) };
 }
 
-/** Hash of the settings that decide a run's results (budgets and the output folder do not). */
+/**
+ * Hash of the settings that decide a run's results. Budgets and where the outputs go do not: the
+ * output folder, and the learned-records file a search writes into it (stored with the run, so a
+ * resumed run finds it).
+ */
 export function settingsHash(config: RunConfig): string {
-  const { budget: _budget, outDir: _out, records: _records, tools: _tools, ...rest } = config;
+  const { budget: _budget, outDir: _out, records: _records, tools: _tools, learnedRecords: _learned, ...rest } = config as RunConfig & { learnedRecords?: string };
   return sha256(stableStringify(rest as unknown as Record<string, unknown>));
 }
 
