@@ -3,8 +3,8 @@ import type { Dfg } from './dfg.js';
 import type { MiningContext, SubLog } from './sublog.js';
 
 /**
- * The contracts of the inductive miner's three families (STYLE.md: PM4Py's layout of an algorithm
- * family as a contract, an ordered list of members, and one file per member). One recursion step is
+ * The contracts of the inductive miner's three families, laid out as PM4Py lays out an algorithm
+ * family: as a contract, an ordered list of members, and one file per member). One recursion step is
  * base case → cut → fall-through (docs/DESIGN.md, "Matching PM4Py" §1); each member either declines (null) or decides.
  */
 
