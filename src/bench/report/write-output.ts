@@ -17,8 +17,13 @@ import { renderSeedsReport } from './render-seeds.js';
 export const OUTPUT_FILES = ['report.md', FIG3, FIG5, 'results.json'] as const;
 
 export function checkBenchOut(dir: string, force: boolean): void {
+  refuseExisting(dir, OUTPUT_FILES, force);
+}
+
+/** Refuses (FILE_EXISTS) when `dir` already holds any of `names`, unless `force`. */
+function refuseExisting(dir: string, names: readonly string[], force: boolean): void {
   if (force) return;
-  const present = OUTPUT_FILES.filter((f) => existsSync(join(dir, f)));
+  const present = names.filter((f) => existsSync(join(dir, f)));
   if (present.length > 0) {
     throw new FlowScoutError({
       code: 'FILE_EXISTS',
@@ -49,16 +54,7 @@ export function writeBenchOutput(dir: string, results: BenchResults, force: bool
 export const SEEDS_FILES = ['report.md', 'results.json'] as const;
 
 export function checkSeedsOut(dir: string, force: boolean): void {
-  if (force) return;
-  const present = SEEDS_FILES.filter((f) => existsSync(join(dir, f)));
-  if (present.length > 0) {
-    throw new FlowScoutError({
-      code: 'FILE_EXISTS',
-      message: `${dir} already holds ${present.join(', ')}`,
-      hint: 'Choose another --out folder, or pass --force to overwrite these files.',
-      location: { file: join(dir, present[0]!) },
-    });
-  }
+  refuseExisting(dir, SEEDS_FILES, force);
 }
 
 export function writeSeedsOutput(dir: string, results: SeedsResults, force: boolean): string[] {
