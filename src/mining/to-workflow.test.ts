@@ -34,8 +34,16 @@ describe('process tree → G0 (docs/DESIGN.md, "Mining")', () => {
     expect(toolNodes(g0("X( ->( 'a', 'b' ), ->( 'c', 'd' ) )")).map((n) => n.mined)).toEqual([['a', 'c'], ['b', 'd']]);
   });
 
-  it('a step only some alternatives have becomes optional: judge, guarded edge in, skip edge past', () => {
+  it('a step only some alternatives have is an open position: no judge, it may make no call (calls: many)', () => {
     const w = g0("->( 'a', X( tau, 'b' ), 'c' )");
+    expect(w.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'step_3', 'synthesize']);
+    expect(toolNodes(w).map((n) => n.calls)).toEqual([undefined, 'many', undefined]);
+    expect(edges(w)).toEqual(expect.arrayContaining(['step_1>step_2', 'plan>step_2', 'step_2>step_3']));
+    expect(w.edges.some((e) => e.when)).toBe(false);
+  });
+
+  it("optional: 'judge' keeps an optional step behind a judge: guarded edge in, skip edge past", () => {
+    const w = g0("->( 'a', X( tau, 'b' ), 'c' )", { optional: 'judge' });
     expect(w.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'needed_2', 'step_2', 'step_3', 'synthesize']);
     expect(edges(w)).toEqual(expect.arrayContaining(['step_1>needed_2', 'needed_2>step_2?truthy', 'needed_2>step_3?falsy', 'step_2>step_3']));
     expect(w.nodes.find((n) => n.id === 'needed_2')).toMatchObject({ role: 'judge', output: { type: 'json', schema: { required: ['needed', 'facts'] } } });

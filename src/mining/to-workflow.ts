@@ -29,6 +29,12 @@ export interface ToWorkflowOptions {
    * `X( tau, 'b' )` is optional and the steps most runs make are not.
    */
   optionalAtMost?: number;
+  /**
+   * How an optional position is kept. `open` (default): an ungated position with `calls: 'many'`,
+   * which makes no call when the plan-to-position hand-off gives it no part of the request; `judge`:
+   * behind a judge that decides whether it runs.
+   */
+  optional?: 'judge' | 'open';
   /** Tools whose repetitions were retries after errors: a repeated position of only that tool gets `retry`. */
   retryTools?: Iterable<string>;
   /** The noise threshold the tree was mined with (kept in `meta`). */
@@ -55,6 +61,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     descriptors,
     optionalAtMost: opts.optionalAtMost ?? 0.5,
     retryTools: new Set(opts.retryTools ?? []),
+    optional: opts.optional ?? 'open',
   });
   const meta: Record<string, unknown> = {
     generatedBy: 'flowscout mine',

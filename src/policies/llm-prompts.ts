@@ -1,5 +1,6 @@
 import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
+import { parseArgDirectives } from '../graph/arg-directives.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
@@ -117,6 +118,7 @@ export function renderPlanPrompt(
       ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
       : 'Make exactly one call: the single tool that best performs this step.',
   ];
+  if (parseArgDirectives(node.task).length > 0) parts.push('The step\'s sentences "For `tool`, set `argument` to `value`." and "For `tool`, leave `argument` out." are fixed: follow them for calls of that tool.');
   if (ctx.previousError) parts.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
   return parts.join('\n\n');
 }

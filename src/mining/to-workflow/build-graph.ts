@@ -24,6 +24,8 @@ export interface BuildGraphOptions {
   descriptors: ReadonlyMap<string, ToolDescriptor>;
   optionalAtMost: number;
   retryTools: ReadonlySet<string>;
+  /** How an optional position is kept: behind a judge, or as a position that may make no call. */
+  optional: 'judge' | 'open';
 }
 
 interface Exit {
@@ -93,7 +95,9 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
     }
     toolIds.push(node.id);
     support[node.id] = Math.round(slot.support * 1000) / 1000;
-    if (slot.support > opts.optionalAtMost) {
+    const optional = slot.support <= opts.optionalAtMost;
+    if (optional && opts.optional === 'open' && !node.retry) node.calls = 'many';
+    if (!optional || opts.optional === 'open') {
       nodes.push(node);
       enter(exits, node.id, gated);
       return [{ id: node.id }];
@@ -109,7 +113,7 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
     let start = exits;
     let gateExit: Exit[] = [];
     let innerGated = gated;
-    if (slot.support <= opts.optionalAtMost) {
+    if (slot.support <= opts.optionalAtMost && opts.optional === 'judge') {
       const first = step + 1;
       const gate = judge(`branches_${first}`, `Does this request need the parallel lookups that start at step ${first}?`);
       nodes.push(gate);
