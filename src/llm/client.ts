@@ -21,6 +21,12 @@ import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 export interface LlmCallRequest {
   system?: string;
+  /**
+   * The part of the prompt that is the same on every record (a node's fixed instructions, tool
+   * schemas). It is sent first, before `prompt`, so providers' prefix caches apply; on Anthropic
+   * models the system text and this part are marked as cache breakpoints.
+   */
+  stablePrompt?: string;
   prompt: string;
   signal?: AbortSignal;
   /** Ask for this many alternatives per token (providers that support it; ignored otherwise). */
@@ -115,8 +121,7 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
       (signal) =>
         generateText({
           model,
-          ...(req.system ? { system: req.system } : {}),
-          prompt: req.prompt,
+          ...promptFields(resolved, req),
           maxRetries: 0,
           abortSignal: signal,
           temperature: opts.temperature ?? 0,
@@ -126,7 +131,12 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
         }),
       {
         ...(req.signal ? { signal: req.signal } : {}),
-        tokens: (r) => ({ inputTokens: r.totalUsage.inputTokens ?? 0, outputTokens: r.totalUsage.outputTokens ?? 0 }),
+        tokens: (r) => ({
+          inputTokens: r.totalUsage.inputTokens ?? 0,
+          outputTokens: r.totalUsage.outputTokens ?? 0,
+          cachedInputTokens: r.totalUsage.inputTokenDetails?.cacheReadTokens ?? 0,
+          cacheWriteTokens: r.totalUsage.inputTokenDetails?.cacheWriteTokens ?? 0,
+        }),
         // JSON that does not parse or fit is answered and paid for; the caller repairs it, not a retry.
         settle: (e, charge) =>
           NoObjectGeneratedError.isInstance(e)
@@ -164,6 +174,33 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
       return buildClient(await resolveModel(other, { env: opts.env ?? process.env }), opts, stats);
     },
     stats: () => ({ ...stats }),
+  };
+}
+
+const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
+
+/**
+ * The system text and the prompt, stable part first. Anthropic models get a cache breakpoint after
+ * the system text and after the stable part (Anthropic caches only marked prefixes); everyone else
+ * gets one prompt text whose beginning is the same across records (OpenAI caches such prefixes on
+ * its own).
+ */
+export function promptFields(resolved: Pick<ResolvedModel, 'provider'>, req: Pick<LlmCallRequest, 'system' | 'stablePrompt' | 'prompt'>) {
+  const stable = req.stablePrompt?.trim() ? req.stablePrompt : undefined;
+  if (resolved.provider !== 'anthropic') {
+    return { ...(req.system ? { system: req.system } : {}), prompt: stable ? `${stable}\n\n${req.prompt}` : req.prompt };
+  }
+  return {
+    ...(req.system ? { system: { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_CACHE } } : {}),
+    messages: [
+      {
+        role: 'user' as const,
+        content: [
+          ...(stable ? [{ type: 'text' as const, text: `${stable}\n\n`, providerOptions: ANTHROPIC_CACHE }] : []),
+          { type: 'text' as const, text: req.prompt },
+        ],
+      },
+    ],
   };
 }
 
