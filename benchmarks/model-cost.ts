@@ -5,7 +5,7 @@
  * ("after"), measured against the local OpenAI-compatible test server; and the wall time of `eval`
  * at --concurrency 1 and 16 against the same server answering after 1 s. Ratios come from one run.
  *
- *   npx tsx bench/model-cost.ts [--domain Travel] [--records 10] [--skip-latency]
+ *   npx tsx benchmarks/model-cost.ts [--domain Travel] [--records 10] [--skip-latency]
  *
  * The server answers with a scripted model (test/support/scripted-model.ts: it picks the record's
  * reference call among the tools a request offers, so replay tools return recorded outputs) and
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   console.log(`  G0 vs ReAct with the shortlist: ${(g.after.inputTokens / react.after.inputTokens).toFixed(2)}x the input tokens of ReAct per query`);
 
   const recall = await measureDomain(domain, 0);
-  console.log(`shortlist recall at k = ${DEFAULT_SHORTLIST_SIZE} on ${domain} D_val: workflow positions ${recallAt(recall.val.workflow, DEFAULT_SHORTLIST_SIZE).toFixed(3)}, ReAct ${recallAt(recall.val.react, DEFAULT_SHORTLIST_SIZE).toFixed(3)} (every domain: npx tsx bench/tool-shortlist-recall.ts)`);
+  console.log(`shortlist recall at k = ${DEFAULT_SHORTLIST_SIZE} on ${domain} D_val: workflow positions ${recallAt(recall.val.workflow, DEFAULT_SHORTLIST_SIZE).toFixed(3)}, ReAct ${recallAt(recall.val.react, DEFAULT_SHORTLIST_SIZE).toFixed(3)} (every domain: npx tsx benchmarks/tool-shortlist-recall.ts)`);
 }
 
 await main();

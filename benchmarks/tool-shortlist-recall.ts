@@ -3,7 +3,7 @@
  * reference call is among the k tools a shortlist sends (src/policies/tool-shortlist.ts), for
  * k = 5, 10, 20, 40, and which k the default is chosen from.
  *
- *   npx tsx bench/tool-shortlist-recall.ts [--seed N] [--test]
+ *   npx tsx benchmarks/tool-shortlist-recall.ts [--seed N] [--test]
  *
  * Per domain, the records whose calls all succeeded are split 5:2:3 (seed 0, as `search` does); the
  * shortlister learns its document expansion from D_opt only, and G0 is mined from D_opt.

@@ -4,6 +4,7 @@ import type { Usage } from './usage.js';
 import { InvalidModelOutputError } from './llm-errors.js';
 import { extractLogprobs, logprobProviderOptions, type TokenLogprob } from './logprobs.js';
 import { createModelRequester, emptyCounters, firstLine, type RequestCounters, type RequestOptions } from './model-request.js';
+import type { Price } from './prices.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { resolveModel, type ResolvedModel } from './resolve-model.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
@@ -63,6 +64,8 @@ export interface LlmClient {
   readonly resolved: ResolvedModel;
   /** False when the price table has no entry for the model: its cost is counted as $0 and output should say "cost unknown". */
   readonly priced: boolean;
+  /** The model's price (USD per million tokens; all zero when `priced` is false). */
+  readonly price: Price;
   text(req: LlmCallRequest): Promise<LlmResult<string>>;
   object<T>(req: LlmObjectRequest<T>): Promise<LlmResult<T>>;
   /** A client for another model string sharing this one's limiter, budget, prices, options and stats. */
@@ -167,6 +170,7 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
     spec,
     resolved,
     priced: requester.price.priced,
+    price: requester.price.price,
     text: (req) => run<string>(req, undefined),
     object: <T>(req: LlmObjectRequest<T>) => run<T>(req, req),
     async forModel(other: string) {

@@ -18,18 +18,18 @@ import type { NodeInput } from './types.js';
  * tool outside the shortlist.
  *
  * The same ranking over the request alone gives the ReAct baseline its tool list, so both sides
- * of a comparison get the same treatment. `bench/tool-shortlist-recall.ts` measures how often the
+ * of a comparison get the same treatment. `benchmarks/tool-shortlist-recall.ts` measures how often the
  * reference tool is in the shortlist (recall) for k = 5, 10, 20, 40; the default k was chosen there
  * on D_val: the smallest k (5 to 40) whose recall is at least 0.95 on every bundled domain, for the
  * workflow positions and the ReAct list alike.
  */
 
-/** The default shortlist size (chosen on D_val by bench/tool-shortlist-recall.ts). */
+/** The default shortlist size (chosen on D_val by benchmarks/tool-shortlist-recall.ts). */
 export const DEFAULT_SHORTLIST_SIZE = 13;
 
 /**
  * Weights of the ranking: BM25 of each text, normalised by the best candidate's score. Chosen on
- * D_opt/D_val (bench/tool-shortlist-recall.ts): the request as a whole plus the best of its clauses
+ * D_opt/D_val (benchmarks/tool-shortlist-recall.ts): the request as a whole plus the best of its clauses
  * ranked one by one (so every step the request asks for brings its own tools up) beat every mix
  * that also read G0's generic task text, the plan's wording or the mined prior.
  */

@@ -1,3 +1,4 @@
+import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
@@ -48,6 +49,8 @@ export interface PreparedSearch {
   labels: SearchLabels;
   resumed: boolean;
   config: SearchConfig;
+  /** Which parts call a model, and the policy model's price (for the cost projection). */
+  models: { policy: 'llm' | 'offline'; judge: 'llm' | 'offline'; optimizer: 'llm' | 'offline'; price?: Price; priced: boolean };
   close(): Promise<void>;
 }
 
@@ -130,7 +133,15 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
       store: { store, runId },
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
     };
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, close: async () => {
+    const client = policy.client ?? judge.client;
+    const kinds = {
+      policy: policy.policy.kind === 'llm' ? ('llm' as const) : ('offline' as const),
+      judge: judge.judge.kind === 'offline' ? ('offline' as const) : ('llm' as const),
+      optimizer: optimizer.kind === 'offline' ? ('offline' as const) : ('llm' as const),
+      ...(client?.priced ? { price: client.price } : {}),
+      priced: client ? client.priced : true,
+    };
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, close: async () => {
       budget.dispose();
       await tools.close();
     } };

@@ -9,9 +9,9 @@ import type { RecordedRequest, ScriptedReply } from './llm-server.js';
  * the request still needs among the tools it was shown (so replay tools answer with recorded
  * outputs, and the prompts downstream carry real tool results):
  *
- * - tool plans (`tool_calls` JSON): the first reference call of the request's record whose tool is
- *   offered and not yet in the upstream results; else the first offered tool with its required
- *   arguments set to placeholders;
+ * - tool plans (`tool_calls` JSON): each new step of a record (its "Step:" line) takes the record's
+ *   next reference call, in order, when its tool is offered (the same step asks again → the same
+ *   call); else the first offered tool with its required arguments set to placeholders;
  * - other JSON answers: an object with a default value per declared property;
  * - G-Eval judge prompts: a score digit; a synthesize node (system text about the final answer): the
  *   record's reference answer; other text: a short fixed answer;
@@ -21,6 +21,14 @@ import type { RecordedRequest, ScriptedReply } from './llm-server.js';
 export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedRequest) => ScriptedReply {
   const byQuery = records.map((r) => ({ record: r, query: r.query }));
   const recordIn = (text: string) => byQuery.find((x) => text.includes(x.query))?.record;
+  const steps = new Map<string, Map<string, number>>();
+  const callFor = (record: TaskRecord, step: string): number => {
+    let seen = steps.get(record.id);
+    if (!seen) steps.set(record.id, (seen = new Map()));
+    let i = seen.get(step);
+    if (i === undefined) seen.set(step, (i = seen.size));
+    return i;
+  };
   return (req) => {
     const body = req.body ?? {};
     const messages: Array<{ role: string; content: unknown }> = Array.isArray(body.messages) ? body.messages : [];
@@ -36,9 +44,9 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
     const format = body.response_format?.json_schema;
     if (format?.name === 'tool_calls') {
       const offered: string[] = format.schema?.properties?.calls?.items?.properties?.tool?.enum ?? [];
-      const upstream = text.slice(text.indexOf('Upstream results:'));
-      const pick = record?.calls.find((c) => offered.includes(c.tool) && !upstream.includes(`- ${c.tool}(`));
-      if (pick) return { json: { calls: [{ tool: pick.tool, args: pick.args }] } };
+      const step = /^Step: .*$/m.exec(text)?.[0] ?? '';
+      const pick = record ? record.calls[callFor(record, step)] : undefined;
+      if (pick && offered.includes(pick.tool)) return { json: { calls: [{ tool: pick.tool, args: pick.args }] } };
       const tool = offered[0];
       return { json: { calls: tool ? [{ tool, args: placeholderArgs(text, tool) }] : [] } };
     }
