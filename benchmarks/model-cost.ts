@@ -14,7 +14,7 @@
  * No real model runs: these are request-size figures, not quality figures. The searched workflow is
  * the best of an offline search (J = 8, seed 0) on the same records.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptedModel } from '../test/support/scripted-model.js';
@@ -69,6 +69,35 @@ async function measure(records: readonly TaskRecord[], all: readonly TaskRecord[
     return { queries: records.length, requests: server.requests.length, inputTokens, cachedInputTokens: cached, outputTokens, bytes };
   } finally {
     await server.close();
+  }
+}
+
+/**
+ * `flowscout eval` of G0 on 16 records, --concurrency 1 and then 16, against a server that answers
+ * every request after 1 s (offline judge: only the workflow's requests are timed).
+ */
+async function latency(allOk: readonly TaskRecord[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowscout-latency-'));
+  const server = await startTestLlmServer({ script: scriptedModel(allOk), usage: 'estimate', latencyMs: 1000 });
+  try {
+    await runCli(['import', 'traject', '--domain', domain, '--out', join(dir, 'data')], quiet);
+    const lines = readFileSync(join(dir, 'data', 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    writeFileSync(join(dir, 'records16.jsonl'), `${lines.slice(0, 16).join('\n')}\n`);
+    await runCli(['mine', join(dir, 'data', 'records.jsonl'), '--format', 'workflow', '-o', join(dir, 'g0.json')], quiet);
+    const times: Record<number, { seconds: number; requests: number }> = {};
+    for (const c of [1, 16]) {
+      const before = server.requests.length;
+      const t = performance.now();
+      const status = await runCli(['eval', join(dir, 'g0.json'), '--records', join(dir, 'records16.jsonl'), '--tools', join(dir, 'data', 'tools.config.json'), '--model', server.spec(), '--judge-model', 'offline', '--concurrency', String(c)], quiet);
+      if (status !== 0) throw new Error(`eval --concurrency ${c} failed with status ${status}`);
+      times[c] = { seconds: (performance.now() - t) / 1000, requests: server.requests.length - before };
+    }
+    console.log(`flowscout eval of ${domain} G0 on 16 records against a test server answering after 1 s (offline judge):`);
+    for (const c of [1, 16]) console.log(`  --concurrency ${String(c).padEnd(3)} ${times[c]!.seconds.toFixed(1).padStart(6)} s  (${times[c]!.requests} model requests)`);
+    console.log(`  --concurrency 16 is ${(times[1]!.seconds / times[16]!.seconds).toFixed(1)}x faster than --concurrency 1`);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -130,6 +159,8 @@ async function main(): Promise<void> {
   const g = rows[0]!;
   const react = rows[2]!;
   console.log(`  G0 vs ReAct with the shortlist: ${(g.after.inputTokens / react.after.inputTokens).toFixed(2)}x the input tokens of ReAct per query`);
+
+  if (!process.argv.includes('--skip-latency')) await latency(allOk);
 
   const recall = await measureDomain(domain, 0);
   console.log(`shortlist recall at k = ${DEFAULT_SHORTLIST_SIZE} on ${domain} D_val: workflow positions ${recallAt(recall.val.workflow, DEFAULT_SHORTLIST_SIZE).toFixed(3)}, ReAct ${recallAt(recall.val.react, DEFAULT_SHORTLIST_SIZE).toFixed(3)} (every domain: npx tsx benchmarks/tool-shortlist-recall.ts)`);

@@ -3,6 +3,7 @@ import type { IterationRow } from '../../search/search-context.js';
 import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import type { RunRow } from '../../store/types.js';
+import { formatNodeUsage, type NodeUse } from '../../search/node-usage.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -60,6 +61,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
           io.out(TABLE_HEADER);
           for (const r of iterations) io.out(formatRow(r));
         }
+        for (const line of formatNodeUsage(run.usage?.nodes as Record<string, NodeUse> | undefined)) io.out(line);
         io.out(` candidates (${candidates.length}):`);
         for (const c of candidates) {
           io.out(`  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`);

@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * `search --dry-run` tells a model user what a search will send before it sends anything, and the
  * projection holds: the same search run against the test server (a scripted model that picks the
  * reference calls among the tools it is offered; the server counts 4 characters a token) sends
- * within 25% of the projected requests and tokens.
+ * within 25% of the projected requests and tokens. `runs show` then lists the requests per node.
  */
 describe('flowscout search --dry-run', () => {
   it('prints the projection without sending a request, and the real run lands within 25% of it', async () => {
@@ -48,6 +48,15 @@ describe('flowscout search --dry-run', () => {
         expect(r).toBeGreaterThan(0.75);
         expect(r).toBeLessThan(1.25);
       }
+
+      // `runs show` says which node sent what: the per-node requests add up to every request sent.
+      const runId = /search (run-\S+):/.exec(real.out)![1]!;
+      const shown = await cli(['runs', 'show', runId, '--db', join(dir, 'store.db')]);
+      expect(shown.status, shown.err).toBe(0);
+      expect(shown.out).toContain('model use per node');
+      const rows = [...shown.out.matchAll(/^ {2}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => ({ node: m[1]!, requests: Number(m[2]) }));
+      expect(rows.map((r) => r.node)).toEqual(expect.arrayContaining(['synthesize', '(judge)']));
+      expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(counted.requests);
     } finally {
       await server.close();
     }
