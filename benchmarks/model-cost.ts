@@ -5,7 +5,7 @@
  * ("after"), measured against the local OpenAI-compatible test server; and the wall time of `eval`
  * at --concurrency 1 and 16 against the same server answering after 1 s. Ratios come from one run.
  *
- *   npx tsx benchmarks/model-cost.ts [--domain Travel] [--records 10] [--skip-latency]
+ *   npx tsx benchmarks/model-cost.ts [--domain Travel] [--records 10] [--skip-latency] [--only-latency]
  *
  * The server answers with a scripted model (test/support/scripted-model.ts: it picks the record's
  * reference call among the tools a request offers, so replay tools return recorded outputs) and
@@ -107,6 +107,7 @@ async function main(): Promise<void> {
   const allOk = records.filter((r) => r.calls.every((c) => c.status !== 'error'));
   const splits = splitRecords(allOk, { seed: 0 });
   const sample = splits.val.slice(0, sampleSize);
+  if (process.argv.includes('--only-latency')) return latency(allOk);
   const tools = createToolRegistry(createReplayTools(allOk, descriptors));
   const g0 = minedG0(splits.opt, descriptors);
 
