@@ -10,7 +10,7 @@ import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
- * Tool-node planning by an LLM (DESIGN.md, "Who decides at each node"): one structured output
+ * Tool-node planning by an LLM (docs/DESIGN.md, "Policies"): one structured output
  * (`generateText` + `Output.object`) naming the tool(s) and their arguments; every call is checked
  * — the tool must be a candidate, the arguments must fit its input schema (ajv) — and a rejected plan
  * gets exactly one repair round with the problems; after that the node gets `error` and the runtime
@@ -100,21 +100,21 @@ export interface ShortlistOptions {
 }
 
 /** Plans a tool node's calls with one repair round (see the file comment). */
-export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, shortlist?: ShortlistOptions): Promise<ToolPlanResult> {
+export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, shortlist?: ShortlistOptions, parts?: readonly string[]): Promise<ToolPlanResult> {
   const model = client.spec;
   if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
   const mode = req.node.calls ?? 'one';
-  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}) };
+  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) };
   const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
-  let parts = renderPlanPromptParts(req.node, shown, ctx);
+  let prompt = renderPlanPromptParts(req.node, shown, ctx);
   let schema = jsonSchema<unknown>(planSchema(shown) as never);
   let usage: Usage | undefined;
-  let currentPrompt = parts.variable;
+  let currentPrompt = prompt.variable;
   for (let round = 1; round <= 2; round++) {
     let answer: unknown;
     let text: string;
     try {
-      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: parts.stable, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
+      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: prompt.stable, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
       usage = addUsage(usage, result.usage);
       answer = result.value;
       text = result.text;
@@ -122,7 +122,7 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
       if (isInvalidModelOutput(e)) {
         usage = addUsage(usage, e.usage);
         if (round === 2) return giveUp(req, model, usage, [e.problem]);
-        currentPrompt = renderRepairPrompt(parts.variable, e.text, [e.problem]);
+        currentPrompt = renderRepairPrompt(prompt.variable, e.text, [e.problem]);
         continue;
       }
       if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') return { calls: [], model, ...(usage ? { usage } : {}), error: e.message };
@@ -133,10 +133,10 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
     if (round === 2) return giveUp(req, model, usage, checked.problems);
     if (shown.length < req.candidates.length && checked.unknownTool) {
       // The model looked for a tool the shortlist did not show: the repair round shows them all.
-      parts = renderPlanPromptParts(req.node, req.candidates, ctx);
+      prompt = renderPlanPromptParts(req.node, req.candidates, ctx);
       schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
     }
-    currentPrompt = renderRepairPrompt(parts.variable, text || asText(answer), checked.problems);
+    currentPrompt = renderRepairPrompt(prompt.variable, text || asText(answer), checked.problems);
   }
   /* c8 ignore next */
   return { calls: [], model, error: 'unreachable' };

@@ -5,6 +5,7 @@ import type { TaskRecord } from '../records/schema.js';
 import type { Store } from '../store/open-store.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { BudgetWatch } from './budget-watch.js';
 import type { SearchMemo } from './memo.js';
 import type { Optimizer } from './optimizers/types.js';
@@ -29,7 +30,7 @@ export interface SearchSettings {
   llmOnly: boolean;
 }
 
-/** The defaults of the issue: J = 30, P = 5, 3 children, beam width 3. */
+/** The defaults (docs/DESIGN.md, "Search"): J = 30, P = 5, 3 children, beam width 3. */
 export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   strategy: 'mcts',
   iterations: 30,
@@ -75,6 +76,8 @@ export interface SearchContext {
   optimizer: Optimizer;
   memo?: SearchMemo;
   budget?: BudgetWatch;
+  /** The run's model-call circuit breaker: once tripped, the search stops with its error. */
+  breaker?: CircuitBreaker;
   /** Aborts in-flight evaluations (the run's records stop where they are). */
   signal?: AbortSignal;
   /** Asks the search to stop before its next iteration, keeping the run resumable (Ctrl-C in the CLI). */
