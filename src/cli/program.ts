@@ -29,7 +29,8 @@ export async function buildProgram(io: CliIO = processIO, argv?: readonly string
 /** A command as the top-level help lists it; it is never run (the command named on the line is loaded in full). */
 function listOnly(program: Command, entry: (typeof COMMANDS)[number]): void {
   const cmd = program.command(entry.name).description(entry.description);
-  if (entry.args) for (const a of entry.args.split(' ')) cmd.argument(a);
+  // An argument is `<name>` or `[name]`, and a name may hold spaces (`[file or command...]`).
+  for (const a of entry.args.match(/<[^>]+>|\[[^\]]+\]/g) ?? []) cmd.argument(a);
   if (entry.options) cmd.addOption(new Option('--options').hideHelp());
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../../test/support/cli-io.js';
-import { startTestLlmServer } from '../../../test/support/llm-server.js';
+import { promptText, startTestLlmServer } from '../../../test/support/llm-server.js';
 import { scriptedModel } from '../../../test/support/scripted-model.js';
 import { readRecordsFile } from '../../records/read-records.js';
 
@@ -37,10 +37,15 @@ describe('flowscout search --dry-run', () => {
       const real = await cli([...args, '--out', join(dir, 'out')]);
       expect(real.status, real.err).toBe(0);
       expect(real.out).toContain(`projected: ${p.total.requests} model requests`);
+      // The start-up check (one tiny request per model, before anything is spent) is not part of the
+      // projection, nor of any node; it is the only request of its kind.
+      const checks = server.requests.filter((r) => promptText(r.body).includes('Reply with the single word OK.'));
+      expect(checks).toHaveLength(1);
+      const sent = server.requests.filter((r) => !checks.includes(r));
       const counted = {
-        requests: server.requests.length,
-        inputTokens: server.requests.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0), 0),
-        tokens: server.requests.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0), 0),
+        requests: sent.length,
+        inputTokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0), 0),
+        tokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0), 0),
       };
       const ratio = { requests: p.total.requests / counted.requests, inputTokens: p.total.inputTokens / counted.inputTokens, tokens: (p.total.inputTokens + p.total.outputTokens) / counted.tokens };
       console.log(`projected ${JSON.stringify(p.total)}; counted ${JSON.stringify(counted)}; ratios ${JSON.stringify(ratio)}`);

@@ -100,7 +100,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
       const store = openStore(flags.dryRun && !flags.resume ? ':memory:' : flags.db, flags.resume ? { mustExist: true } : {});
       try {
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls });
+        // A dry run sends nothing to a model, not even the start-up check.
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false } : calls });
         try {
           if (flags.dryRun) await dryRun(prepared, flags, io);
           else await runAndReport(prepared, flags, io);
@@ -151,7 +152,7 @@ async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags
   for (const part of p.parts) io.out(`  ${part.label.padEnd(66)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`);
   io.out('  per node of G0, one query:');
   for (const [node, c] of Object.entries(p.perNode)) io.out(`    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`);
-  io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen. Set a limit with --budget-usd / --budget-tokens.`);
+  io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`);
 }
 
 async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
