@@ -56,8 +56,6 @@ export interface CallAlignment {
   predNodes: string[];
   /** Matched reference index → node that made the matching call. */
   matchedNodes: Map<number, string>;
-  /** The matched reference calls (tool and arguments), with the node that made each. */
-  matchedCalls?: Array<{ node: string; tool: string; args: Record<string, unknown> }>;
   missing: MissingCall[];
   wrongTool: WrongToolCall[];
   wrongArgs: WrongArgsCall[];
@@ -131,7 +129,6 @@ export function alignCalls(reference: readonly CallKey[], trace: Trace, detail: 
     return m;
   });
   const extra: ExtraCall[] = extraLeft.filter((j) => !used.has(j)).map((j) => ({ predIndex: j, node: nodeOf(j), tool: pred[j]!.tool, args: pred[j]!.args }));
-  const matchedCalls = detail.matched.map(([i, j]) => ({ node: nodeOf(j), tool: reference[i]!.tool, args: reference[i]!.args }));
-  return { predNodes, matchedNodes, matchedCalls, missing, wrongTool, wrongArgs, extra, reordered };
+  return { predNodes, matchedNodes, missing, wrongTool, wrongArgs, extra, reordered };
 }
 

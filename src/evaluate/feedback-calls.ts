@@ -139,50 +139,22 @@ export function wrongTools(as: CallAlignment[], n: number): FeedbackPattern[] {
   });
 }
 
-function rightOf(r: { calls: number; absent: number; values: Set<string> } | undefined): { calls: number; absent: number; values: unknown[] } {
-  return r ? { calls: r.calls, absent: r.absent, values: [...r.values].slice(0, 3).map((v) => JSON.parse(v) as unknown) } : { calls: 0, absent: 0, values: [] };
-}
-
 /** Wrong values per (tool, argument), with examples. */
 export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
-  const byKey = new Map<string, { tool: string; key: string; nodes: Set<string>; calls: number; records: Set<number>; examples: Array<{ got: unknown; expected: unknown }>; absent: number; values: Map<string, { value: unknown; count: number }> }>();
+  const byKey = new Map<string, { tool: string; key: string; nodes: Set<string>; calls: number; records: Set<number>; examples: Array<{ got: unknown; expected: unknown }> }>();
   as.forEach((a, i) => {
     for (const w of a.wrongArgs) {
       for (const key of w.keys) {
         const id = `${w.tool}\u0000${key}`;
-        const e = byKey.get(id) ?? { tool: w.tool, key, nodes: new Set<string>(), calls: 0, records: new Set<number>(), examples: [] as Array<{ got: unknown; expected: unknown }>, absent: 0, values: new Map<string, { value: unknown; count: number }>() };
+        const e = byKey.get(id) ?? { tool: w.tool, key, nodes: new Set<string>(), calls: 0, records: new Set<number>(), examples: [] };
         e.nodes.add(w.node);
         e.calls++;
         e.records.add(i);
         if (e.examples.length < 3) e.examples.push({ got: w.got[key], expected: w.expected[key] });
-        const expected = w.expected[key];
-        if (expected === undefined) e.absent++;
-        else {
-          const k = JSON.stringify(expected);
-          const v = e.values.get(k) ?? { value: expected, count: 0 };
-          v.count++;
-          e.values.set(k, v);
-        }
         byKey.set(id, e);
       }
     }
   });
-  // How the reference calls this workflow got right give each argument: a directive that fixes the
-  // wrong calls must not break these.
-  const right = new Map<string, { calls: number; absent: number; values: Set<string> }>();
-  for (const a of as) {
-    for (const m of a.matchedCalls ?? []) {
-      for (const e of byKey.values()) {
-        if (e.tool !== m.tool) continue;
-        const id = `${e.tool}\u0000${e.key}`;
-        const r = right.get(id) ?? { calls: 0, absent: 0, values: new Set<string>() };
-        r.calls++;
-        if (m.args[e.key] === undefined) r.absent++;
-        else r.values.add(JSON.stringify(m.args[e.key]));
-        right.set(id, r);
-      }
-    }
-  }
   return [...byKey.values()].map((e) => ({
     kind: 'wrong-args' as const,
     tool: e.tool,
@@ -190,9 +162,6 @@ export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
     nodes: [...e.nodes].sort(),
     calls: e.calls,
     examples: e.examples,
-    absent: e.absent,
-    values: [...e.values.values()].sort((x, y) => y.count - x.count).slice(0, 3),
-    right: rightOf(right.get(`${e.tool}\u0000${e.key}`)),
     evidence: e.records.size,
     text: `argument \`${e.key}\` wrong in ${e.calls} calls of ${e.tool} (node ${[...e.nodes].join(', ')}): ${e.examples
       .map((x) => `got ${show(x.got)}, expected ${show(x.expected)}`)

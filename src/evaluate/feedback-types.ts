@@ -66,12 +66,6 @@ export interface WrongArgsPattern extends PatternBase {
   nodes: string[];
   calls: number;
   examples: Array<{ got: unknown; expected: unknown }>;
-  /** Of those calls, how many reference calls do not give the argument at all (the call set it needlessly). */
-  absent?: number;
-  /** The values the reference calls gave it, most frequent first (at most three). */
-  values?: Array<{ value: unknown; count: number }>;
-  /** The reference calls of this tool the workflow matched: how many, how many lack the argument, its values there (at most three). */
-  right?: { calls: number; absent: number; values: unknown[] };
 }
 
 /**

@@ -85,9 +85,6 @@ describe('buildFeedback', () => {
     expect(texts).toContain('node t2 made 1 of its 3 calls where the reference has none (1/3 records; useful in 2); tools: E (1)');
     expect(texts).toContain('1 calls of D by node t1 failed (1/3 records): no recorded response for D');
     expect(fb.patterns.find((p) => p.kind === 'failed-calls')).toMatchObject({ rightTool: 0, otherTool: 1 });
-    // What the references gave the wrong argument, and what the matched calls of that tool gave it
-    // (none matched here): the evidence for an argument directive.
-    expect(fb.patterns.find((p) => p.kind === 'wrong-args')).toMatchObject({ absent: 0, values: [{ value: 'AAPL', count: 1 }], right: { calls: 0, absent: 0, values: [] } });
     // Two tool positions: r1's reference takes three steps, r3's one.
     expect(texts).toContain("the references take more steps than the workflow's 2 tool positions in 1/3 records (mean 2.0 calls per record)");
     expect(fb.patterns.find((p) => p.kind === 'step-count' && p.direction === 'more')).toMatchObject({ positions: 2, more: 1, fewer: 1, last: 't2', lastCalls: 'many' });

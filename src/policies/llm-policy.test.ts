@@ -158,16 +158,6 @@ describe('LLM policy', () => {
     expect(r.calls).toEqual([{ tool: 'stock_quote', args: { symbol: 'AAPL' } }]);
   });
 
-  it("names a step's argument directives as fixed in the tool-plan prompt (only when the task has some)", async () => {
-    const one = { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } };
-    const { policy, server } = await policyWith([one, one]);
-    await policy.planToolCalls(toolReq({ task: 'Look up the weather. For `current_weather`, leave `days` out.' }));
-    expect(lastUserMessage(server, 0)).toContain('For `current_weather`, leave `days` out.');
-    expect(lastUserMessage(server, 0)).toContain('are fixed: follow them for calls of that tool');
-    await policy.planToolCalls(toolReq());
-    expect(lastUserMessage(server, 1)).not.toContain('are fixed: follow them');
-  });
-
   it("plans several calls for calls: 'many' and rejects two calls for calls: 'one'", async () => {
     const two = { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }, { tool: 'current_weather', args: { city: 'Lyon' } }] } };
     const { policy, server } = await policyWith([two, two, two]);

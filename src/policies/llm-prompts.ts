@@ -1,6 +1,5 @@
 import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
-import { parseArgDirectives } from '../graph/arg-directives.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
@@ -155,8 +154,6 @@ export function renderPlanPromptParts(
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];
-  // The task is in the stable part; its argument directives are fixed for the calls of their tool.
-  if (parseArgDirectives(node.task).length > 0) stable.push('The step\'s sentences "For `tool`, set `argument` to `value`." and "For `tool`, leave `argument` out." are fixed: follow them for calls of that tool.');
   const variable = [`Request: ${ctx.query}`, ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
   if (ctx.previousError) variable.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
   return { stable: stable.join('\n\n'), variable: variable.join('\n\n') };

@@ -109,15 +109,6 @@ describe('offline policy: tool nodes', () => {
     expect(r.calls[0]!.args).toEqual({ function: 'TIME_SERIES_DAILY', symbol: 'TSLA', datatype: 'json' });
   });
 
-  it("follows the position's argument directives for the tool they name, and ranks tools by the task without them", async () => {
-    const task = 'Call the right tool. For `stock_quote_for_alpha`, set `datatype` to `"csv"`. For `stock_quote_for_alpha`, leave `adjusted` out.';
-    const r = await learned.planToolCalls(req('Get a quote for TSLA.', node({ task }), [tool('stock_quote_for_alpha')]));
-    expect(r.calls[0]!.args).toEqual({ function: 'TIME_SERIES_DAILY', symbol: 'TSLA', datatype: 'csv' });
-    // The directive names a tool: it neither pulls a weather question to that tool nor changes other tools' calls.
-    const weather = await blank.planToolCalls(req("What's the current weather in Berlin?", node({ task }), TOOLS));
-    expect(weather.calls).toEqual([{ tool: 'current_weather_for_weatherapi', args: { q: 'Berlin' } }]);
-  });
-
   it('takes a value from an upstream output by the key the records took it from', async () => {
     const upstream: NodeInput = {
       nodeId: 'search',

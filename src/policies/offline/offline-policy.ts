@@ -1,6 +1,5 @@
 import type { ToolNode, Workflow, WorkflowNode } from '../../graph/schema.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
-import { applyArgDirectives } from '../../graph/arg-directives.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../types.js';
@@ -24,9 +23,7 @@ import { createToolIndex, type ToolIndex } from './tool-index.js';
  * `calls: 'many'`: a position handed several parts makes one call per part; handed one part, it
  * makes one call per distinct value the part gives for the tool's main parameter (the required
  * parameter whose values came from the query most often in the records) when the records show the
- * tool called several times in a row (or never called it); one call otherwise. A position's argument
- * directives (`For \`tool\`, set \`key\` to \`value\`.` in its task: graph/arg-directives.ts) override
- * the filled arguments of that tool's calls. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
+ * tool called several times in a row (or never called it); one call otherwise. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
  * Retries (`attempt` n > 1) move to the n-th ranked candidate, since repeating a deterministic call
  * cannot change its answer.
  *
@@ -80,12 +77,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
     const at = clause === undefined ? -1 : req.query.indexOf(clause);
     const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
-    const filled = fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues);
-    // The position's argument directives (graph/arg-directives.ts) override what the rules filled.
-    const required = ((tool.inputSchema as { required?: string[] }).required ?? []).slice();
-    const directed = applyArgDirectives(req.node, tool.name, filled.args, required);
-    if (directed.args === filled.args) return { tool, filled };
-    return { tool, filled: { ...filled, args: directed.args, missing: filled.missing.filter((m) => !directed.set.includes(m)) } };
+    return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
   }
 
   // One call per value only for a tool the records show called right after itself (several values

@@ -1,4 +1,3 @@
-import { stripArgDirectives } from '../../graph/arg-directives.js';
 import type { ToolNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel } from './cue-model.js';
@@ -53,10 +52,8 @@ export function rankTools(input: SelectionInput, index: ToolIndex, model: CueMod
   if (names.length <= 1) return names.map((name) => ({ name, score: 1 }));
   const w = RANK_WEIGHTS;
   const hasClause = input.clause !== undefined;
-  // Argument directives in the task name a tool without saying what the step is for.
-  const taskText = stripArgDirectives(input.node.task);
-  const focused = normalise(index.rank(hasClause ? input.clause! : taskText, names));
-  const task = hasClause ? normalise(index.rank(taskText, names)) : new Map<string, number>();
+  const focused = normalise(index.rank(hasClause ? input.clause! : input.node.task, names));
+  const task = hasClause ? normalise(index.rank(input.node.task, names)) : new Map<string, number>();
   const whole = hasClause ? new Map<string, number>() : normalise(index.rank(input.query, names));
   const mined = new Set(input.node.mined ?? []);
   const prevKey = input.previousTool ?? '^';

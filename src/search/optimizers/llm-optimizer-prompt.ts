@@ -3,7 +3,6 @@ import { EditPlanSchema } from '../../graph/edits/edit-schema.js';
 import { LLM_ROLES, type Workflow } from '../../graph/schema.js';
 import { PROMPT_TEMPLATES, SYNTHESIZE_DIRECTIVE_IDS, SYNTHESIZE_DIRECTIVES, SYNTHESIZE_VARIANT_IDS, SYNTHESIZE_VARIANTS } from '../../graph/prompt-templates.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { formatArgDirective } from '../../graph/arg-directives.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
@@ -44,7 +43,7 @@ export function optimizerPrompt(input: OptimizerPromptInput): string {
     `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
     `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
   ];
-  if (input.toolNodesAllowed) sections.push(HAND_OFF_SECTION, ARG_DIRECTIVES_SECTION, synthesizeVariantsSection());
+  if (input.toolNodesAllowed) sections.push(HAND_OFF_SECTION, synthesizeVariantsSection());
   if (input.siblings.length > 0) sections.push(`## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`);
   if (!input.toolNodesAllowed) sections.push('## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.');
   sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
@@ -64,19 +63,6 @@ export const HAND_OFF_SECTION = [
   'node without them fits any part. A node with "calls": "many" takes several consecutive parts (one call each) when it has such tool lists',
   'or is the last tool node. So: a hint of several tools moves the parts those tools fit to that node; "calls": "many" on the last tool node',
   'covers requests with more parts than tool nodes; a node that fits no part makes no call.',
-].join('\n');
-
-/**
- * Argument directives (graph/arg-directives.ts): the sentences a tool node's task may carry to fix one
- * argument of one tool there. Every policy reads them; the offline policy applies them verbatim.
- */
-export const ARG_DIRECTIVES_SECTION = [
-  '## Argument directives',
-  'When the feedback shows an argument of one tool wrong in the same way every time (the reference never gives it, or always gives one',
-  'value), fix it at the tool node with set_task: keep the task and append one sentence per argument, exactly in one of these forms:',
-  `- ${formatArgDirective({ tool: '<tool>', key: '<argument>', value: '<JSON value>' }).replace('`"<JSON value>"`', '`<JSON value>`')}`,
-  `- ${formatArgDirective({ tool: '<tool>', key: '<argument>', omit: true })}`,
-  'Only for values that do not depend on the request: a value the request gives (a name, a symbol, a date) must not be fixed.',
 ].join('\n');
 
 /**

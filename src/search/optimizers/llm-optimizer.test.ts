@@ -53,23 +53,9 @@ describe('LLM optimizer', () => {
     const body = server!.requests[0]!.body;
     expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'edit_plan' } });
     const prompt = body.messages.map((m: { content: string }) => m.content).join('\n');
-    for (const part of ['"id":"reason"', 'answers miss the dates', '- lookup: Looks up a value.', '- synthesize: Answer the request using the tool results below.', '- set_prompt reason: shorter', '"add_branch"', '## How tool nodes get their part of the request', 'a node\'s "mined" tools and its "tools" hint', '## Argument directives', 'For `<tool>`, set `<argument>` to `<JSON value>`.', 'For `<tool>`, leave `<argument>` out.']) {
+    for (const part of ['"id":"reason"', 'answers miss the dates', '- lookup: Looks up a value.', '- synthesize: Answer the request using the tool results below.', '- set_prompt reason: shorter', '"add_branch"', '## How tool nodes get their part of the request', 'a node\'s "mined" tools and its "tools" hint']) {
       expect(prompt).toContain(part);
     }
-  });
-
-  it("applies a model's argument directive to a tool node's task as written (the policies then follow it)", async () => {
-    const withTool: Workflow = {
-      ...workflow,
-      nodes: [workflow.nodes[0]!, { id: 'look', kind: 'tool', task: 'Look it up.' }, ...workflow.nodes.slice(1)],
-      edges: [{ from: 'plan', to: 'look', kind: 'data' }, { from: 'look', to: 'reason', kind: 'data' }, ...workflow.edges.slice(1)],
-    };
-    const plan = { summary: 'fix q', edits: [{ op: 'set_task', id: 'look', task: 'Look it up. For `lookup`, set `q` to `"all"`.' }] };
-    const opt = await optimizer([plan]);
-    const p = await opt.propose({ ...input, workflow: withTool });
-    const { parseArgDirectives } = await import('../../graph/arg-directives.js');
-    const look = p.workflow.nodes.find((n) => n.id === 'look')!;
-    expect(look.kind === 'tool' && parseArgDirectives(look.task)).toEqual([{ tool: 'lookup', key: 'q', value: 'all' }]);
   });
 
   it('repairs an invalid plan once, sending back the exact problem', async () => {

@@ -58,20 +58,6 @@ describe('rule-based optimizer', () => {
     const sameTool = patterns.map((p) => (p.kind === 'failed-calls' ? { ...p, rightTool: 4, otherTool: 0 } : p));
     expect(ruleEdits({ workflow, feedback: { ...feedback, patterns: sameTool }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).some((e) => e.summary.startsWith('set_retry'))).toBe(false);
     expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` the way past runs did, e.g. "AAPL".' }]);
-    // An argument the references never give, or always give one value, becomes an argument directive
-    // (the policies apply it); both on s2 are also offered as one task.
-    const constant: FeedbackPattern[] = [
-      { kind: 'wrong-args', tool: 'news', key: 'limit', nodes: ['s2'], calls: 3, examples: [{ got: 5, expected: undefined }], absent: 3, values: [], right: { calls: 2, absent: 2, values: [] }, evidence: 3, text: '' },
-      { kind: 'wrong-args', tool: 'news', key: 'format', nodes: ['s2'], calls: 2, examples: [{ got: 'xml', expected: 'json' }], absent: 0, values: [{ value: 'json', count: 2 }], right: { calls: 1, absent: 0, values: ['json'] }, evidence: 2, text: '' },
-      // Matched calls gave another value: a fixed value would break them, so only the old cue.
-      { kind: 'wrong-args', tool: 'news', key: 'lang', nodes: ['s2'], calls: 2, examples: [{ got: 'de', expected: 'en' }], absent: 0, values: [{ value: 'en', count: 2 }], right: { calls: 3, absent: 0, values: ['fr'] }, evidence: 2, text: '' },
-    ];
-    const d = ruleEdits({ workflow, feedback: { ...feedback, patterns: constant }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
-    const task = (start: string) => (d.find((e) => e.summary.startsWith(start))?.plan.edits[0] as { task?: string } | undefined)?.task;
-    expect(task('set_task s2: argument limit')).toBe('Step 2 For `news`, leave `limit` out.');
-    expect(task('set_task s2: argument format')).toBe('Step 2 For `news`, set `format` to `"json"`.');
-    expect(task('set_task s2: argument lang')).toBe('Step 2 Fill `lang` the way past runs did, e.g. "en".');
-    expect(task('set_task s2: 2 argument directives')).toBe('Step 2 For `news`, leave `limit` out. For `news`, set `format` to `"json"`.');
   });
 
   it('proposes the best-supported valid edit first and a different one for each sibling', async () => {

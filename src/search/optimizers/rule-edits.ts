@@ -4,7 +4,6 @@ import type { ToolNode, Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Count, Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { synthesizerEdits } from './prompt-edits.js';
-import { hasArgDirective, withArgDirective, type ArgDirective } from '../../graph/arg-directives.js';
 
 /**
  * The rule table of the offline optimizer (docs/DESIGN.md, "Policies": the offline rule-based
@@ -24,8 +23,7 @@ import { hasArgDirective, withArgDirective, type ArgDirective } from '../../grap
  * | fewer calls than the references | `set_calls 'many'` on the position with most correct calls | 0.5 |
  * | the references take more steps than there are positions | `set_calls 'many'` on the last position (it repeats for the steps left) / `add_node`: a generic position at the end | 1.0 / 0.6 |
  * | low answer scores, tool nodes forbidden (LLM-only) | `set_prompt` of the synthesizer and the reasoning nodes; `add_node`: an extract node after the plan | 0.5 / 0.3 |
- * | an argument is wrong, the reference never gives it / always gives one value | `set_task`: an argument directive "leave it out" / "set it to the value" (graph/arg-directives.ts; also bundled per node and over nodes) | 0.9 |
- * | an argument is wrong, with varying values | `set_task`: the task names the parameter and the reference's values | 0.4 |
+ * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | low answer scores with correct calls, or low judge dimensions | `set_prompt` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  */
@@ -38,8 +36,6 @@ export interface RuleEdit {
   score: number;
   /** Edits of one group on different nodes are also offered together as one plan. */
   group?: string;
-  /** An argument directive for one node: all of a node's directives are also offered as one task, and all nodes' together. */
-  directive?: { node: string; d: ArgDirective };
 }
 
 /** What the rules read. */
@@ -157,40 +153,14 @@ const fewer: Gen = (p, { workflow, feedback }) => {
 
 const args: Gen = (p, { workflow }) => {
   if (p.kind !== 'wrong-args') return [];
-  const directive = argDirective(p);
-  return p.nodes.flatMap((id): RuleEdit[] => {
+  return p.nodes.flatMap((id) => {
     const node = toolNode(workflow, id);
-    if (!node) return [];
-    if (directive) {
-      if (hasArgDirective(node.task, p.tool, p.key)) return [];
-      const d = { ...directive, tool: p.tool, key: p.key } as ArgDirective;
-      const what = 'omit' in d ? `leave it out (the reference never gives it)` : `set it to ${JSON.stringify(d.value)} (the reference's value in all ${p.calls})`;
-      return [{ ...edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls; ${what}`, 0.9 * p.evidence, { op: 'set_task', id, task: withArgDirective(node.task, d) }), directive: { node: id, d } }];
-    }
-    if (node.task.includes(`\`${p.key}\``)) return [];
+    if (!node || node.task.includes(`\`${p.key}\``)) return [];
     const examples = p.examples.filter((x) => x.expected !== undefined).map((x) => JSON.stringify(x.expected)).slice(0, 2);
     const cue = examples.length ? `Fill \`${p.key}\` the way past runs did, e.g. ${examples.join(' or ')}.` : `Leave \`${p.key}\` out unless the request gives it.`;
     return [edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls`, 0.4 * p.evidence, { op: 'set_task', id, task: `${node.task} ${cue}` })];
   });
 };
-
-/**
- * An argument directive the wrong calls support (graph/arg-directives.ts): "leave out" when no
- * reference call of the tool gave the argument (neither the wrong calls nor the matched ones), "set"
- * when every one gave the same value (two wrong calls at least); none when the values vary (they
- * come from each request, which a fixed directive cannot follow).
- */
-function argDirective(p: Extract<FeedbackPattern, { kind: 'wrong-args' }>): { omit: true } | { value: unknown } | undefined {
-  const absent = p.absent ?? 0;
-  const values = p.values ?? [];
-  const right = p.right ?? { calls: 0, absent: 0, values: [] };
-  if (absent === p.calls && p.calls > 0 && right.absent === right.calls) return { omit: true };
-  if (absent === 0 && values.length === 1 && values[0]!.count === p.calls && p.calls >= 2) {
-    const v = JSON.stringify(values[0]!.value);
-    if (right.absent === 0 && right.values.every((x) => JSON.stringify(x) === v)) return { value: values[0]!.value };
-  }
-  return undefined;
-}
 
 const unseen: Gen = (p, { workflow }) => {
   if (p.kind !== 'unseen-values' || !toolNode(workflow, p.node)) return [];
@@ -264,29 +234,7 @@ export function ruleEdits(ctx: RuleContext): RuleEdit[] {
       const targets = list.map((e) => targetOf(e)).join(', ');
       return edit(`${group} on ${list.length} nodes (${targets})`, list.reduce((n, e) => n + e.score, 0), ...list.flatMap((e) => e.plan.edits));
     });
-  return [...singles, ...combined, ...directiveBundles(ctx.workflow, singles)];
-}
-
-/**
- * The argument directives of the feedback bundled: per node with several, one task holding them all;
- * and, over two or more nodes, one plan setting every node's bundled task (scores add up).
- */
-function directiveBundles(w: Workflow, singles: readonly RuleEdit[]): RuleEdit[] {
-  const byNode = new Map<string, RuleEdit[]>();
-  for (const e of singles) if (e.directive) byNode.set(e.directive.node, [...(byNode.get(e.directive.node) ?? []), e]);
-  const perNode: RuleEdit[] = [];
-  for (const [id, list] of byNode) {
-    const node = toolNode(w, id);
-    if (!node) continue;
-    const task = list.reduce((t, e) => withArgDirective(t, e.directive!.d), node.task);
-    const score = list.reduce((n, e) => n + e.score, 0);
-    perNode.push(edit(`set_task ${id}: ${list.length} argument directives (${list.map((e) => `${e.directive!.d.key} of ${e.directive!.d.tool}`).slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''})`, score, { op: 'set_task', id, task }));
-  }
-  const out = perNode.filter((_, i) => [...byNode.values()][i]!.length >= 2);
-  if (perNode.length >= 2) {
-    out.push(edit(`argument directives on ${perNode.length} nodes (${[...byNode.keys()].join(', ')})`, perNode.reduce((n, e) => n + e.score, 0), ...perNode.flatMap((e) => e.plan.edits)));
-  }
-  return out;
+  return [...singles, ...combined];
 }
 
 function targetOf(e: RuleEdit): string {
