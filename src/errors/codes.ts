@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'BUDGET_EXHAUSTED', // a call, token, money or time budget ran out
   'ABORTED', // cancelled by an AbortSignal
   'STORE_ERROR', // the SQLite store could not be opened or written
+  'QUEUE_ERROR', // Redis (the job queue of distributed evaluation) cannot be reached, or a job failed for good
   'NOT_FOUND', // a run, candidate or record id that does not exist
   'INTERNAL', // a bug: anything else
 ] as const;
@@ -37,6 +38,7 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
   BUDGET_EXHAUSTED: 0,
   ABORTED: 130,
   STORE_ERROR: 3,
+  QUEUE_ERROR: 3,
   NOT_FOUND: 2,
   INTERNAL: 70,
 };

@@ -10,10 +10,11 @@ import { registerRuns } from './runs.js';
 import { registerSearch } from './search.js';
 import { registerUi } from './ui.js';
 import { registerValidate } from './validate.js';
+import { registerWorker } from './worker.js';
 
 import type { RegisterCommand } from './register.js';
 
 export type { RegisterCommand } from './register.js';
 
 /** Every command the CLI offers, in help order. Only commands that work are listed. */
-export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerDemo];
+export const COMMANDS: RegisterCommand[] = [registerImport, registerMine, registerValidate, registerRender, registerRun, registerCompile, registerEval, registerSearch, registerRuns, registerUi, registerBench, registerWorker, registerDemo];
