@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../errors/codes.js';
 import type { Budget } from '../llm/budget.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
-import type { MemoSavings } from '../search/memo.js';
+import type { RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
 import { checkRedis, openRedis } from './redis-connection.js';
 import { createBlobStore, DEFAULT_QUEUE, jobIdOf, KEEP_SECONDS, type EvalJobData, type EvalJobResult } from './jobs.js';

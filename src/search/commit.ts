@@ -1,3 +1,4 @@
+import { totalSavings } from './memo.js';
 import type { SearchContext, IterationRow } from './search-context.js';
 import type { StepOutcome } from './step.js';
 import { toRow, type Candidate, type SearchTree } from './tree.js';
@@ -25,7 +26,7 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
     tokens: spent?.tokens ?? 0,
     costUsd: spent?.costUsd ?? 0,
     toolCalls: state.toolCalls,
-    ...(ctx.memo ? ctx.memo.savings() : {}),
+    ...totalSavings(ctx.memo, ctx.runner),
   };
 }
 

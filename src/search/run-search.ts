@@ -3,7 +3,7 @@ import type { Workflow } from '../graph/schema.js';
 import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
-import { createSearchMemo, type MemoSavings } from './memo.js';
+import { createSearchMemo, totalSavings, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';
 import { BudgetStop, simulateRoot, type Splits } from './step.js';
@@ -91,13 +91,13 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
 
   const root = tree.root;
   const best = tree.best();
-  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: memo.savings() } : {}) };
+  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}) };
   if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
     input.onTestStart?.(input.splits.test.length);
-    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) };
     const scoped = memo ? { memo } : {};
     const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, { ...opts, ...scoped });
     const bestTest = best.id === root.id ? g0Test : await evaluateWorkflow(best.workflow!, input.splits.test, { ...opts, ...scoped });
@@ -105,7 +105,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
     result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
     result.usage = usageOf(ctx, state);
-    if (memo) result.savings = memo.savings();
+    if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }
   if (input.store) {
     const { store, runId } = input.store;

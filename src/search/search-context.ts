@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 import type { BudgetWatch } from './budget-watch.js';
+import type { RecordRunner } from '../evaluate/types.js';
 import type { SearchMemo } from './memo.js';
 import type { Optimizer } from './optimizers/types.js';
 
@@ -74,6 +75,8 @@ export interface SearchContext {
   judge: Judge;
   optimizer: Optimizer;
   memo?: SearchMemo;
+  /** Run the records of every evaluation elsewhere (`flowscout worker`s on a Redis queue). */
+  runner?: RecordRunner;
   budget?: BudgetWatch;
   /** Aborts in-flight evaluations (the run's records stop where they are). */
   signal?: AbortSignal;

@@ -12,6 +12,9 @@ import type { SearchLabels } from '../search/format-search.js';
 import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
 import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
+import type { RecordRunner } from '../evaluate/types.js';
+import type { Budget } from '../llm/budget.js';
+import type { TaskRecord } from '../records/schema.js';
 import { wireModels } from './wire-models.js';
 
 /**
@@ -57,8 +60,31 @@ export function newRunId(now = new Date()): string {
   return `run-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Prepares a new run from `config`, or a stored one for `resume` (see the module comment). */
-export async function prepareSearch(store: Store, opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined> }): Promise<PreparedSearch> {
+/** What a distributed search's record runner is made from (the run, who decides and judges, the records the offline policy learns from). */
+export interface RunnerRequest {
+  runId: string;
+  policySpec: string;
+  judgeSpec: string;
+  learnFrom: readonly TaskRecord[];
+  memo: boolean;
+  /** The tool config, absolute. */
+  toolsConfig: string;
+  /** The run's budget: the runner charges the workers' usage to it. */
+  budget: Budget;
+}
+
+/** A record runner the search owns and closes (the Redis queue of `--redis`). */
+export interface OwnedRunner extends RecordRunner {
+  close(): Promise<void>;
+}
+
+/**
+ * Prepares a new run from `config`, or a stored one for `resume` (see the module comment).
+ * `runner`, when given, makes the record runner every evaluation of the run goes through
+ * (`search --redis`: the CLI passes the queue's factory; nothing about it is stored with the run,
+ * so a run can be resumed with or without workers).
+ */
+export async function prepareSearch(store: Store, opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; runner?: (req: RunnerRequest) => Promise<OwnedRunner> }): Promise<PreparedSearch> {
   const stored = opts.resume ? store.getRun(opts.resume) : undefined;
   if (stored && stored.status === 'done') {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\`; start a new search to go further.` });
@@ -84,6 +110,7 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
     ...(config.budget.minutes !== undefined ? { maxWallMs: config.budget.minutes * 60_000 } : {}),
   });
   const tools: ToolRegistry = await loadToolConfig(config.tools);
+  let runner: OwnedRunner | undefined;
   try {
     const models = await wireModels({
       ...(config.model !== undefined ? { model: config.model } : {}),
@@ -98,6 +125,7 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
+    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     if (!stored) {
       store.createRun({
@@ -129,13 +157,16 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
       budget,
       store: { store, runId },
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
+      ...(runner ? { runner } : {}),
     };
     return { input, runId, outDir, labels, resumed: Boolean(stored), config, close: async () => {
       budget.dispose();
+      await runner?.close();
       await tools.close();
     } };
   } catch (e) {
     budget.dispose();
+    await runner?.close();
     await tools.close();
     throw e;
   }

@@ -5,7 +5,10 @@ import { parseSplitRatio } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
-import { prepareSearch, searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
+import { createQueueRunner, type QueueRunner } from '../../distributed/queue-runner.js';
+import { parseRedisUrl } from '../../distributed/redis-connection.js';
+import { progressText } from '../../distributed/progress.js';
+import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { ExitWith, type CliIO } from '../output.js';
@@ -47,6 +50,10 @@ interface SearchFlags {
   lambdaMax: string;
   lambdaMin: string;
   force?: boolean;
+  redis?: string;
+  queue?: string;
+  chunk: string;
+  rpm?: string;
 }
 
 /** Registers `flowscout search`. */
@@ -80,6 +87,10 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lambda-max <x>', 'exploration weight λ at the first iteration (cosine-annealed)', String(DEFAULT_LAMBDA_MAX))
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
+    .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
+    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
+    .option('--chunk <n>', 'with --redis: records per job', '1')
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
     .action(async (flags: SearchFlags) => {
       const budget = {
         ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
@@ -91,9 +102,18 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       if (flags.out) checkOutDir(flags.out, { force: Boolean(flags.force) });
       const store = openStore(flags.db);
       try {
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget });
+        const distributed = distributedFrom(flags);
+        let queue: QueueRunner | undefined;
+        // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id).
+        const runner = distributed
+          ? async (req: RunnerRequest) => {
+              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget });
+              return queue;
+            }
+          : undefined;
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, ...(runner ? { runner } : {}) });
         try {
-          await runAndReport(prepared, flags, io);
+          await runAndReport(prepared, flags, io, queue);
         } finally {
           await prepared.close();
         }
@@ -103,7 +123,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     });
 };
 
-async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
+async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO, queue: QueueRunner | undefined): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
   const total = input.settings.iterations;
   const s = io.isTTY && !flags.json ? spinner() : undefined;
@@ -123,6 +143,14 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     io.err('Stopping after the current iteration (Ctrl-C again to quit now)…');
   };
   process.on('SIGINT', onInterrupt);
+  let spinnerText = '';
+  // With --redis the spinner also shows the queue: jobs waiting, active, done, failed, workers.
+  const queueTimer = s && queue ? setInterval(() => {
+    void queue.progress().then((p) => {
+      if (spinning) s.message(`${spinnerText} · ${progressText(p)}`);
+    }, () => {});
+  }, 2_000) : undefined;
+  queueTimer?.unref();
   let result;
   try {
     if (!flags.json) {
@@ -132,9 +160,11 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     }
     const startSpinner = (text: string) => {
       if (!s || stop.signal.aborted) return;
+      spinnerText = text;
       s.start(text);
       spinning = true;
     };
+
     startSpinner(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
     result = await runSearch({
       ...input,
@@ -156,6 +186,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (spinning) s!.stop(`search ended: ${result.stopReason}`);
   } finally {
     process.off('SIGINT', onInterrupt);
+    if (queueTimer) clearInterval(queueTimer);
   }
   const files = writeSearchArtifacts(outDir, result, labels, { runId });
   if (flags.json) {
@@ -166,6 +197,21 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     io.out(formatSummary(result, labels, { runId, outDir, files }));
   }
   if (result.stopKind === 'interrupted') throw new ExitWith(130);
+}
+
+function distributedFrom(flags: SearchFlags): { url: string; queue?: string; chunkSize: number; requestsPerMinute?: number } | undefined {
+  if (flags.redis === undefined) {
+    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
+      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the evaluations on workers.' });
+    }
+    return undefined;
+  }
+  return {
+    url: parseRedisUrl(flags.redis),
+    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
+    ...(flags.queue ? { queue: flags.queue } : {}),
+    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
+  };
 }
 
 function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
