@@ -160,6 +160,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     lockDuration: lockMs,
     stalledInterval: opts.stalledIntervalMs ?? lockMs,
     maxStalledCount: 3,
+    // A limiter so high it never binds: BullMQ honours a manual `queue.rateLimit` (our answer to a 429) only on a limited queue.
+    limiter: { max: 100_000, duration: 1_000 },
   });
   worker.on('error', (e) => log(`worker ${name}: ${e.message}`));
   worker.on('active', (job) => log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`));
