@@ -23,7 +23,7 @@ describe('the shared model rate limit (real Redis)', () => {
     const all = [call(a), call(b), call(a), call(b), call(a)];
     // Three finish; the other two cannot start before the oldest start leaves the 60 s window.
     const finished: string[] = [];
-    await new Promise<void>((resolve) => all.forEach((p) => void p.then((r) => { finished.push(r); if (finished.length === 3) resolve(); })));
+    await new Promise<void>((resolve) => all.forEach((p) => void p.then((r) => { finished.push(String(r)); if (finished.length === 3) resolve(); })));
     await new Promise((r) => setTimeout(r, 300));
     expect(started).toBe(3);
     expect(await redis.zcard(`flowscout:run:${run}:starts`)).toBe(3);

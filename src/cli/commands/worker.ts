@@ -3,7 +3,7 @@ import { parseRedisUrl } from '../../distributed/redis-connection.js';
 import { startEvaluationWorker } from '../../distributed/worker.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register.js';
 
 /**
  * `flowscout worker`: one worker of distributed evaluation (docs/ARCHITECTURE.md, "Distributed

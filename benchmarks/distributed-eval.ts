@@ -1,0 +1,106 @@
+/**
+ * Distributed evaluation benchmark (not a test; speed is shown here as ratios measured in one run,
+ * never asserted). `flowscout eval --redis` of 64 TRAJECT-Bench Finance records against the local
+ * OpenAI-compatible test LLM server answering every request after 1 s, with `flowscout worker`
+ * child processes at a fixed `--concurrency 4` each, on a redis-server of its own (free loopback
+ * port, no persistence, stopped at the end):
+ *
+ * (a) one worker against four workers: wall time of the eval and the ratio;
+ * (b) jobs of one record (4 jobs in flight per worker) against jobs of 4 records (1 job in flight
+ *     per worker: the same 4 records in flight), four workers each.
+ *
+ *   npx tsx benchmarks/distributed-eval.ts
+ *
+ * The workflow is plan → tool calls → answer (three model requests per record); the scripted
+ * model plans each record's reference calls and answers with its reference, so every record does
+ * the same work in every setting. Needs redis-server (Debian: apt-get install -y redis-server).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../src/cli/program.js';
+import { bundledTrajectPaths } from '../src/records/bundled.js';
+import { importTraject } from '../src/records/import/traject.js';
+import { writeImportFolder } from '../src/records/import/write-import.js';
+import type { TaskRecord } from '../src/records/schema.js';
+import { spawnCli, type ChildCli } from '../test/support/child-cli.js';
+import { captureIO } from '../test/support/cli-io.js';
+import { startTestLlmServer } from '../test/support/llm-server.js';
+import { startTestRedis } from '../test/support/redis-server.js';
+
+const RECORDS = 64;
+const LATENCY_MS = 1_000;
+const CONCURRENCY = 4;
+
+const imported = importTraject(bundledTrajectPaths('Finance').trajQuery, bundledTrajectPaths('Finance').tools);
+const records: TaskRecord[] = imported.records.slice(0, RECORDS);
+if (records.length < RECORDS) throw new Error(`only ${records.length} Finance records; the benchmark needs ${RECORDS}`);
+const dir = mkdtempSync(join(tmpdir(), 'flowscout-dist-bench-'));
+writeImportFolder(dir, records, imported.tools);
+const tools = join(dir, 'tools.config.json');
+const workflowFile = join(dir, 'workflow.json');
+writeFileSync(
+  workflowFile,
+  JSON.stringify({
+    version: 1,
+    name: 'plan-lookup-answer',
+    nodes: [
+      { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan the lookups for: {{query}}', output: { type: 'text' } },
+      { id: 'lookup', kind: 'tool', task: 'Call the tools the request needs, in order', calls: 'many' },
+      { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+    ],
+    edges: [
+      { from: 'plan', to: 'lookup', kind: 'data' },
+      { from: 'lookup', to: 'answer', kind: 'data' },
+    ],
+  }),
+);
+
+const recordIn = (body: unknown): TaskRecord | undefined => {
+  const text = JSON.stringify(body);
+  return records.find((r) => text.includes(JSON.stringify(r.query).slice(1, -1)));
+};
+const server = await startTestLlmServer({
+  script: async (req) => {
+    await new Promise((r) => setTimeout(r, LATENCY_MS));
+    const rec = recordIn(req.body);
+    if (req.body.response_format) return { json: { calls: (rec?.calls ?? []).map(({ tool, args }) => ({ tool, args })) } };
+    return { text: rec?.reference ?? 'no answer' };
+  },
+});
+const redis = await startTestRedis();
+
+async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number; requests: number }> {
+  const queue = `bench-${randomBytes(3).toString('hex')}`;
+  const procs: ChildCli[] = [];
+  for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--concurrency', String(concurrency)]));
+  try {
+    await Promise.all(procs.map((p) => p.waitFor(/connected to redis/)));
+    const before = server.requests.length;
+    const io = captureIO();
+    const t0 = performance.now();
+    const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', server.spec('bench'), '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
+    const ms = performance.now() - t0;
+    if (status !== 0) throw new Error(`eval failed (${status}): ${io.errors()}`);
+    const json = JSON.parse(io.text()) as { tc: number };
+    return { ms, tc: json.tc, requests: server.requests.length - before };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+try {
+  console.log(`eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}`);
+  const one = await timedEval(1, 1, CONCURRENCY);
+  console.log(`  1 worker : ${fmt(one.ms)}  (${one.requests} model requests, TC ${one.tc.toFixed(3)})`);
+  const four = await timedEval(4, 1, CONCURRENCY);
+  console.log(`  4 workers: ${fmt(four.ms)}  (${four.requests} model requests, TC ${four.tc.toFixed(3)})`);
+  console.log(`  speed-up 4 workers vs 1: ${(one.ms / four.ms).toFixed(2)}x`);
+  const chunked = await timedEval(4, 4, 1);
+  console.log(`jobs of 4 records (1 job in flight per worker) on 4 workers: ${fmt(chunked.ms)}  vs jobs of 1 record (4 in flight): ${fmt(four.ms)}  → ratio ${(chunked.ms / four.ms).toFixed(2)}`);
+} finally {
+  await server.close();
+  await redis.stop();
+}
