@@ -15,6 +15,7 @@
  * model plans each record's reference calls and answers with its reference, so every record does
  * the same work in every setting. Needs redis-server (Debian: apt-get install -y redis-server).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,6 @@ import { writeImportFolder } from '../src/records/import/write-import.js';
 import type { TaskRecord } from '../src/records/schema.js';
 import { spawnCli, type ChildCli } from '../test/support/child-cli.js';
 import { captureIO } from '../test/support/cli-io.js';
-import { startTestLlmServer } from '../test/support/llm-server.js';
 import { startTestRedis } from '../test/support/redis-server.js';
 
 const RECORDS = 64;
@@ -57,34 +57,31 @@ writeFileSync(
   }),
 );
 
-const recordIn = (body: unknown): TaskRecord | undefined => {
-  const text = JSON.stringify(body);
-  return records.find((r) => text.includes(JSON.stringify(r.query).slice(1, -1)));
-};
-const server = await startTestLlmServer({
-  script: async (req) => {
-    await new Promise((r) => setTimeout(r, LATENCY_MS));
-    const rec = recordIn(req.body);
-    if (req.body.response_format) return { json: { calls: (rec?.calls ?? []).map(({ tool, args }) => ({ tool, args })) } };
-    return { text: rec?.reference ?? 'no answer' };
-  },
+// The model's side runs in its own process, as a provider would, so it does not share the coordinator's event loop.
+const llm = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'llm-latency-server.ts'), join(dir, 'records.jsonl'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const model = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  llm.stdout!.on('data', (d) => {
+    out += String(d);
+    if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+  });
+  llm.once('exit', (code) => reject(new Error(`the test LLM server exited (${code})`)));
 });
 const redis = await startTestRedis();
 
-async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number; requests: number }> {
+async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number }> {
   const queue = `bench-${randomBytes(3).toString('hex')}`;
   const procs: ChildCli[] = [];
   for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--concurrency', String(concurrency)]));
   try {
     await Promise.all(procs.map((p) => p.waitFor(/connected to redis/)));
-    const before = server.requests.length;
     const io = captureIO();
     const t0 = performance.now();
-    const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', server.spec('bench'), '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
+    const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
     const ms = performance.now() - t0;
     if (status !== 0) throw new Error(`eval failed (${status}): ${io.errors()}`);
     const json = JSON.parse(io.text()) as { tc: number };
-    return { ms, tc: json.tc, requests: server.requests.length - before };
+    return { ms, tc: json.tc };
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
   }
@@ -94,13 +91,13 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 try {
   console.log(`eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}`);
   const one = await timedEval(1, 1, CONCURRENCY);
-  console.log(`  1 worker : ${fmt(one.ms)}  (${one.requests} model requests, TC ${one.tc.toFixed(3)})`);
+  console.log(`  1 worker : ${fmt(one.ms)}  (TC ${one.tc.toFixed(3)})`);
   const four = await timedEval(4, 1, CONCURRENCY);
-  console.log(`  4 workers: ${fmt(four.ms)}  (${four.requests} model requests, TC ${four.tc.toFixed(3)})`);
+  console.log(`  4 workers: ${fmt(four.ms)}  (TC ${four.tc.toFixed(3)})`);
   console.log(`  speed-up 4 workers vs 1: ${(one.ms / four.ms).toFixed(2)}x`);
   const chunked = await timedEval(4, 4, 1);
   console.log(`jobs of 4 records (1 job in flight per worker) on 4 workers: ${fmt(chunked.ms)}  vs jobs of 1 record (4 in flight): ${fmt(four.ms)}  → ratio ${(chunked.ms / four.ms).toFixed(2)}`);
 } finally {
-  await server.close();
+  llm.kill('SIGTERM');
   await redis.stop();
 }

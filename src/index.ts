@@ -20,4 +20,5 @@ export * from './evaluate/index.js';
 export * from './search/index.js';
 export * from './store/index.js';
 export * from './wiring/index.js';
+export * from './distributed/index.js';
 export * from './bench/index.js';

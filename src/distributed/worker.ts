@@ -102,7 +102,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         const tools = await toolsFor(data);
         const limiter = createSharedLimiter(redis, {
           run: data.run,
-          concurrency,
+          // Every record of every job in flight may wait on a model (a run's jobs all hold the same number of records).
+          concurrency: concurrency * Math.max(1, data.records.length),
           ...(data.limits?.requestsPerMinute !== undefined ? { requestsPerMinute: data.limits.requestsPerMinute } : {}),
           onRateLimited: (ms) => void queue.rateLimit(ms).catch(() => {}),
         });
