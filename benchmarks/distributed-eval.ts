@@ -6,6 +6,9 @@
  * port, no persistence, stopped at the end):
  *
  * (a) one worker against four workers: wall time of the eval and the ratio;
+ *
+ * each timed after an untimed warm-up eval of 16 records on the same workers (a worker's first job
+ * loads the model provider and the tools once per process);
  * (b) jobs of one record (4 jobs in flight per worker) against jobs of 4 records (1 job in flight
  *     per worker: the same 4 records in flight), four workers each.
  *
@@ -39,6 +42,9 @@ if (records.length < RECORDS) throw new Error(`only ${records.length} Finance re
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-dist-bench-'));
 writeImportFolder(dir, records, imported.tools);
 const tools = join(dir, 'tools.config.json');
+// As many records as four workers run at once, for the untimed warm-up of each setting.
+const warmupRecords = join(dir, 'warmup.jsonl');
+writeFileSync(warmupRecords, `${records.slice(0, 4 * CONCURRENCY).map((r) => JSON.stringify(r)).join('\n')}\n`);
 const workflowFile = join(dir, 'workflow.json');
 writeFileSync(
   workflowFile,
@@ -75,6 +81,11 @@ async function timedEval(workers: number, chunk: number, concurrency: number): P
   for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--concurrency', String(concurrency)]));
   try {
     await Promise.all(procs.map((p) => p.waitFor(/connected to redis/)));
+    // Warm-up, not timed: a worker's first job loads the model provider and the tools (seconds on a
+    // busy machine), a cost paid once per worker process, not per evaluation.
+    const warm = captureIO();
+    const warmStatus = await runCli(['eval', workflowFile, '--records', warmupRecords, '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--json'], warm);
+    if (warmStatus !== 0) throw new Error(`warm-up eval failed (${warmStatus}): ${warm.errors()}`);
     const io = captureIO();
     const t0 = performance.now();
     const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
