@@ -116,19 +116,22 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
       mine.add(settle);
       waiters.set(id, mine);
       try {
-        const job = await Job.fromId<EvalJobData, EvalJobResult>(queue, id);
-        if (!job) throw new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`, hint: 'Run the evaluation again; --resume a search to re-queue what is missing.' });
-        const state = await job.getState();
-        if (state === 'completed') return job.returnvalue;
-        if (state === 'failed') {
-          // A job that ran out of attempts on failures that may pass (found by a resumed run, say) gets one more round.
-          if (!retried && !isUnrecoverable(job)) {
-            retried = true;
-            await job.retry('failed');
-            continue;
+        // The state first, then the job: a job read before its state could finish in between and show no result yet.
+        const state = await queue.getJobState(id);
+        if (state === 'completed' || state === 'failed') {
+          const job = await Job.fromId<EvalJobData, EvalJobResult>(queue, id);
+          if (!job) throw vanished(id);
+          if (state === 'completed' && job.returnvalue) return job.returnvalue;
+          if (state === 'failed') {
+            // A job that ran out of attempts on failures that may pass (found by a resumed run, say) gets one more round.
+            if (!retried && !isUnrecoverable(job)) {
+              retried = true;
+              await job.retry('failed');
+              continue;
+            }
+            throw failure(job);
           }
-          throw failure(job);
-        }
+        } else if (state === 'unknown') throw vanished(id);
         const tick = new AbortController();
         const wait = abortableSleep(pollMs, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => {});
         await Promise.race([changed, wait]);
@@ -251,6 +254,10 @@ function failure(job: Job): FlowScoutError {
     message: `evaluation job ${job.id} failed ${attempts}: ${message}`,
     hint: code === 'INVALID_WORKFLOW' || code === 'TOOL_NOT_FOUND' ? "Check that every worker's --tools config gives the tools the coordinator's config gives." : code === 'MODEL_CONFIG' ? "Set the model's API key in the workers' environment (keys never travel through Redis)." : 'See the worker\'s output for details.',
   });
+}
+
+function vanished(id: string): FlowScoutError {
+  return new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`, hint: 'Run the evaluation again; --resume a search to re-queue what is missing.' });
 }
 
 function aborted(signal: AbortSignal): unknown {
