@@ -1,5 +1,5 @@
 /**
- * Offline-policy accuracy on TRAJECT-Bench (issue #5, "Must show"): the baseline the search must
+ * Offline-policy accuracy on TRAJECT-Bench (docs/DESIGN.md, "Policies"): the baseline the search must
  * improve. Not a test; run with `npx tsx benchmarks/offline-policy-accuracy.ts [--seed N]`.
  *
  * Per domain (bundled data, records whose calls all succeeded), the records are split with

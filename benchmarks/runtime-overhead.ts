@@ -19,7 +19,7 @@ import type { Edge, Workflow, WorkflowNode } from '../src/graph/schema.js';
 import { compileWorkflow } from '../src/runtime/compile.js';
 import { executeWorkflow } from '../src/runtime/execute.js';
 import type { RunContext } from '../src/runtime/run-state.js';
-import { createScriptedPolicy } from '../src/runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../src/testing/scripted-policy.js';
 import type { Trace } from '../src/runtime/trace.js';
 import { createToolRegistry } from '../src/tools/registry.js';
 import type { ToolSpec } from '../src/contracts/tools.js';

@@ -1,6 +1,6 @@
 /**
- * Proves the harness on real data (DESIGN.md: the oracle "replays the reference calls of a known
- * record, to prove the harness reaches TC = 1"): for every TRAJECT-Bench record whose calls all
+ * Proves the harness on real data (docs/DESIGN.md, "Policies": the oracle "replays the reference calls of a
+ * known record, to prove that the harness reaches TC = 1"): for every TRAJECT-Bench record whose calls all
  * succeeded, run `oracleWorkflowFor(record)` with the oracle policy over the replay tools built from
  * the domain's records, and count replay hits, misses and TC per domain.
  *

@@ -1,5 +1,5 @@
 /**
- * Benchmarks (issue #8; DESIGN.md, "Baselines and ablations"): the paper's experiments on the
+ * Benchmarks (docs/DESIGN.md, "Baselines and ablations"): the paper's experiments on the
  * bundled TRAJECT-Bench data, the PM4Py-style and ReAct baselines, paired statistics, the report and
  * its SVG figures, and the one-command demo.
  */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_STATUS, toFlowScoutError } from '../errors/index.js';
 import { COMMANDS } from './commands/index.js';
@@ -7,6 +8,7 @@ import { ExitWith, processIO, type CliIO } from './output.js';
 export function buildProgram(io: CliIO = processIO): Command {
   const program = new Command('flowscout')
     .description('Turn logs of past tool-using agent runs into reliable, reusable agent workflows that call real tools.')
+    .version(packageVersion(), '-V, --version', 'print the version of FlowScout')
     .option('--debug', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
@@ -32,8 +34,22 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
       return thrown.exitCode === 0 ? 0 : 2;
     }
     const err = toFlowScoutError(thrown);
-    io.err(`error [${err.code}]: ${err.describe()}`);
+    // A budget that ran out is the limit the user set, honoured: not an error (exit 4, see codes.ts).
+    io.err(`${err.code === 'BUDGET_EXHAUSTED' ? 'stopped' : 'error'} [${err.code}]: ${err.describe()}`);
     if (debug) io.err(String((err.cause instanceof Error ? err.cause : err).stack ?? ''));
     return EXIT_STATUS[err.code];
   }
+}
+
+/** The version in FlowScout's package.json (two folders up from src/cli/; one or two from a dist/ chunk). */
+function packageVersion(): string {
+  for (const rel of ['../../package.json', '../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'flowscout' && pkg.version) return pkg.version;
+    } catch {
+      // not there: try the next
+    }
+  }
+  return 'unknown';
 }

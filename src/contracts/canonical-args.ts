@@ -1,5 +1,5 @@
 /**
- * The one canonical form of tool-call arguments (DESIGN.md, "Metrics"). TC compares calls in this
+ * The one canonical form of tool-call arguments (docs/DESIGN.md, "Metrics"). TC compares calls in this
  * form and the replay cache is keyed by it, so a call that TC counts as correct is also a replay hit.
  *
  * Rules, applied recursively:

@@ -41,7 +41,9 @@ export class FlowScoutError extends Error {
 
   /** The message as the CLI prints it: location prefix, message, hint. */
   describe(): string {
-    const where = formatLocation(this.location);
+    // Messages that already name their file (`records.jsonl:3: …`) are not prefixed with it again.
+    const file = this.location?.file;
+    const where = file && this.message.includes(file) ? '' : formatLocation(this.location);
     const hint = this.hint ? `\n  ${this.hint}` : '';
     return `${where}${this.message}${hint}`;
   }

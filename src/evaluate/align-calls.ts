@@ -4,7 +4,7 @@ import type { Trace } from '../runtime/trace.js';
 
 /**
  * One record's tool-call mismatches, explained by the nodes that made the calls (the feedback of
- * DESIGN.md "Search": "trace mismatches … node observations"). Built from TC's detail (matched,
+ * docs/DESIGN.md, "Search": trace mismatches, failed calls, node observations). Built from TC's detail (matched,
  * missing, extra, wrongArgs, reordered): the remaining missing and extra calls that fall between the
  * same matched anchors are paired as *wrong tool* (the position chose another tool), the rest stay
  * missing or extra. Every predicted call is mapped to the node that issued it, and every missing

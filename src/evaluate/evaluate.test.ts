@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import { createScriptedPolicy } from '../runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { evaluateWorkflow } from './evaluate.js';

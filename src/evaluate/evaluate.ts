@@ -14,7 +14,7 @@ export type { EvaluateOptions, RecordEvaluation, RecordRun, RecordRunner, Record
 import { mapLimit } from '../util/map-limit.js';
 
 /**
- * Evaluating a workflow on a record set (DESIGN.md, "Metrics" and "Search: simulate"): every record
+ * Evaluating a workflow on a record set (docs/DESIGN.md, "Metrics" and "Search", simulate): every record
  * is run with `executeWorkflow` (records in parallel, bounded; results collected in record order so
  * everything downstream is deterministic), the traces are scored with `scorePredictions` (TC per
  * record with its detail, ES from the judge), and R = (TC + ES) / 2. This is the one evaluation the

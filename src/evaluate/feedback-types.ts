@@ -1,7 +1,7 @@
 import type { EsDimension } from '../metrics/types.js';
 
 /**
- * The feedback of one candidate (DESIGN.md, "Search": the optimizer "reads the node's cached
+ * The feedback of one candidate (docs/DESIGN.md, "Search": the optimizer "reads the node's cached
  * feedback — trace mismatches, failed calls, low-scoring answers, node observations"). Plain JSON:
  * it is cached in the candidate, stored, and read by both optimizers. Every pattern carries its
  * evidence (how many records show it) and a one-line text for prompts and people.

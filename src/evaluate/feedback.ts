@@ -6,13 +6,14 @@ import { alignCalls, type CallAlignment } from './align-calls.js';
 import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, unseenValues, wrongArgs, wrongTools } from './feedback-calls.js';
 import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
+import { clip } from '../util/clip.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
 
 export type * from './feedback-types.js';
 export type { FeedbackOptions } from './types.js';
 
 /**
- * Builds a candidate's feedback from its evaluation (DESIGN.md, "Search"): per record, the
+ * Builds a candidate's feedback from its evaluation (docs/DESIGN.md, "Search"): per record, the
  * tool-call mismatches against the reference (`alignCalls`: missing, extra, wrong tool, wrong
  * arguments with the differing keys and values), failed calls and node errors, and the judge's
  * dimensions; then aggregated into patterns over all records ("reference tool X never called in
@@ -171,8 +172,8 @@ function worstAnswers(perRecord: readonly RecordEvaluation[], records: readonly 
     .slice(0, k)
     .map((r) => {
       const rec = byId.get(r.id)!;
-      const w: WorstAnswer = { id: r.id, query: cut(rec.query, 240), answer: cut(r.trace.answer, 300), reference: cut(rec.reference, 300), es: r.es, tc: r.tc, dims: r.dims };
-      if (r.rationale) w.rationale = cut(r.rationale, 200);
+      const w: WorstAnswer = { id: r.id, query: clip(rec.query, 240), answer: clip(r.trace.answer, 300), reference: clip(rec.reference, 300), es: r.es, tc: r.tc, dims: r.dims };
+      if (r.rationale) w.rationale = clip(r.rationale, 200);
       return w;
     });
 }
@@ -199,12 +200,7 @@ function nodeSummaries(workflow: Workflow, xs: Array<{ r: RecordEvaluation; a: C
 }
 
 function addDistinct(list: string[], msg: string): void {
-  const m = cut(msg, 160);
+  const m = clip(msg, 160);
   if (list.length < 3 && !list.includes(m)) list.push(m);
 }
 
-/** One line of at most `max` characters (whitespace collapsed, cut with …). */
-export function cut(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
-}

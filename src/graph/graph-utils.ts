@@ -50,8 +50,8 @@ export function reachable(adj: Adjacency, starts: Iterable<string>, direction: '
 }
 
 /**
- * Deterministic topological order (Kahn's algorithm; ties broken by node id, as DESIGN.md requires
- * for flattening π̂). Returns null when the graph has a cycle.
+ * Deterministic topological order (Kahn's algorithm; ties broken by node id, as flattening π̂ requires:
+ * docs/DESIGN.md, "Execution"). Returns null when the graph has a cycle.
  */
 export function topologicalOrder(adj: Adjacency): string[] | null {
   const indeg = new Map<string, number>();

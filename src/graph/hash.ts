@@ -3,7 +3,7 @@ import { compareIds } from './graph-utils.js';
 import type { Edge, Guard, Workflow, WorkflowNode } from './schema.js';
 
 /**
- * Canonical form and hash of a workflow, so the search recognises identical candidates (DESIGN.md,
+ * Canonical form and hash of a workflow, so the search recognises identical candidates (docs/DESIGN.md,
  * "Search": every candidate is stored; memo keys use the node definitions). Two workflows hash equal
  * exactly when they behave the same: `name`, `description` and `meta` are ignored, as are key order,
  * node and edge order, the order of arrays whose order means nothing (tool hints, mined tools,

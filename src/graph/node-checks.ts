@@ -7,7 +7,7 @@ import type { FieldGuard, JsonObjectSchema, Workflow } from './schema.js';
 export type ToolNames = Iterable<string | { name: string }>;
 
 /**
- * The per-node and per-edge rules of Valid(G, T) (DESIGN.md, "The workflow IR"): tool hints in T,
+ * The per-node and per-edge rules of Valid(G, T) (docs/DESIGN.md, "The workflow IR"): tool hints in T,
  * guards that read what their source declares (and compare with a value of the declared type), retry
  * attempts in 1..5, and prompts that only keep run-time placeholders. `validate.ts` adds the graph rules.
  */

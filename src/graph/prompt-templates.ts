@@ -2,7 +2,7 @@ import { FlowScoutError } from '../errors/index.js';
 import { LlmNodeSchema, type LlmNode, type LlmOutput, type LlmRole } from './schema.js';
 
 /**
- * The prompt template library (DESIGN.md, "Edit plans": new LLM nodes take their prompt from a
+ * The prompt template library (docs/DESIGN.md, "Edit plans": new LLM nodes take their prompt from a
  * template per role). A template is text with named `{{placeholders}}`. Two kinds exist:
  *
  * - build-time placeholders (`{{task}}`, `{{question}}`, `{{field}}`) are filled by `makeLlmNode`
@@ -231,7 +231,7 @@ export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions 
 }
 
 /**
- * Synthesizer directives (issue #7, "low answer scores → refine the synthesizer prompt"): the
+ * Synthesizer directives (what the optimizer adds when answers score low: docs/DESIGN.md, "Search"): the
  * instructions a synthesize prompt may add to say *how* to write the answer. Each is one sentence
  * that a real model follows as written; the offline policy recognises the exact sentence in a prompt
  * (case and spacing aside) and maps it to a deterministic rendering (`policies/offline/synthesize.ts`

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The workflow IR (DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
+ * The workflow IR (docs/DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
  * TypeScript types below are inferred from it and nowhere else. Structural rules that need the whole
  * graph (acyclic, one entry, one exit, guards that read declared fields, …) live in `validate.ts`,
  * so that one call reports every problem at once.
@@ -109,6 +109,7 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
+/** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
 export const WorkflowSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1),
@@ -122,13 +123,19 @@ export const WorkflowSchema = z.strictObject({
 export type LlmRole = z.infer<typeof LlmRoleSchema>;
 export type JsonObjectSchema = z.infer<typeof JsonObjectSchemaSchema>;
 export type LlmOutput = z.infer<typeof LlmOutputSchema>;
+/** A node where a model writes text or JSON from a prompt, in one of six roles. */
 export type LlmNode = z.infer<typeof LlmNodeSchema>;
 export type Retry = z.infer<typeof RetrySchema>;
+/** A node that calls one or more tools of its candidate list, with an optional retry. */
 export type ToolNode = z.infer<typeof ToolNodeSchema>;
+/** An LLM node or a tool node (`kind`). */
 export type WorkflowNode = z.infer<typeof NodeSchema>;
 export type GuardLiteral = z.infer<typeof GuardLiteralSchema>;
 export type FieldGuard = z.infer<typeof FieldGuardSchema>;
 export type StatusGuard = z.infer<typeof StatusGuardSchema>;
+/** The condition on an edge: a field of the source's output, or the source's status. */
 export type Guard = z.infer<typeof GuardSchema>;
+/** A directed edge: `data` (the target reads the source's output) or `control`, optionally guarded. */
 export type Edge = z.infer<typeof EdgeSchema>;
+/** A workflow as data (see `WorkflowSchema`). */
 export type Workflow = z.infer<typeof WorkflowSchema>;

@@ -1,9 +1,10 @@
+import { toolLabel } from './tool-label.js';
 import { clip } from '../util/clip.js';
 import type { Guard, Workflow, WorkflowNode } from './schema.js';
 
 /**
- * Mermaid flowchart of a workflow (DESIGN.md: G* is exported as JSON, a TypeScript module and a
- * Mermaid diagram). LLM nodes are rounded, tool nodes are subroutine boxes; the label holds the id,
+ * Mermaid flowchart of a workflow (docs/DESIGN.md, "Pipeline": G* is exported as JSON, a TypeScript module
+ * and a Mermaid diagram). LLM nodes are rounded, tool nodes are subroutine boxes; the label holds the id,
  * the role or tool hint, `calls: many`, retry, and the start of the prompt or task. Data edges are
  * solid, control edges dotted, guards are edge labels. Mermaid node ids are generated (`n0`, `n1`,
  * …) so workflow ids such as `end` or `a--b` cannot collide with Mermaid syntax, and every label is
@@ -86,7 +87,7 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
     if (snippet > 0) lines.push(clip(n.prompt, snippet));
   } else {
     const hint = n.tools ?? [];
-    const facts = [hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.join(', ')}`];
+    const facts = [hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.map(toolLabel).join(', ')}`];
     if (n.calls === 'many') facts.push('calls: many');
     if (n.retry) facts.push(`retry ×${n.retry.attempts} on ${n.retry.on}`);
     lines.push(facts.join(' · '));

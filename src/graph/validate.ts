@@ -17,7 +17,7 @@ export function parseWorkflow(input: unknown): ParseResult {
 }
 
 /**
- * Valid(G, T) of DESIGN.md: the schema, unique ids, edges naming nodes, acyclic, one `plan` entry and
+ * Valid(G, T) of docs/DESIGN.md, "The workflow IR": the schema, unique ids, edges naming nodes, acyclic, one `plan` entry and
  * one `synthesize` exit, every node on an entry→exit path, tool hints in T, guards reading declared
  * fields, retry attempts in 1..5. Returns every problem found (empty when valid); schema problems
  * are reported alone because the graph rules need a well-formed document.

@@ -1,7 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 
 /**
- * Budgets stop a run cleanly (DESIGN.md, "budgets (calls, tokens, money, time) stop a run cleanly"):
+ * Budgets stop a run cleanly (docs/DESIGN.md, "Search": budgets (calls, tokens, money, wall time) stop a run cleanly):
  * one budget object is shared by every model call of a run and checked before each request; when a
  * limit is reached the next request throws `BudgetExceededError` (code BUDGET_EXHAUSTED) naming what
  * ran out, and the caller (the search loop) stops and keeps what it has.
@@ -27,6 +27,7 @@ export interface BudgetSpent {
   wallMs: number;
 }
 
+/** Limits on model calls, tokens, cost and wall time, checked before every model request. */
 export interface Budget {
   readonly limits: Readonly<BudgetLimits>;
   /** Throws BudgetExceededError when any limit is reached. */

@@ -58,7 +58,7 @@ describe('LLM client against the test server', () => {
     expect(sleeps).toEqual([3000]);
     expect(r.usage.llmCalls).toBe(2);
     expect(client.stats()).toMatchObject({ calls: 1, requests: 2, retries: 1, failures: 0, inputTokens: 10, outputTokens: 5 });
-    expect(logs[0]).toMatch(/rate limited \(HTTP 429, retry after 3000 ms\); retry 1\/3 in 3000 ms/);
+    expect(logs[0]).toMatch(/^retrying .* in 3 s \(rate limited \(HTTP 429, retry after 3000 ms\); retry 1 of 3\)/);
   });
 
   it('honours retry-after-ms and an HTTP-date Retry-After', async () => {

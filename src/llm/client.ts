@@ -9,7 +9,7 @@ import { resolveModel, type ResolvedModel } from './resolve-model.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 /**
- * The one way FlowScout calls a model (issue #5, "Reliability of model calls"). Wraps the AI SDK's
+ * The one way FlowScout calls a model (docs/DESIGN.md, "Policies"). Wraps the AI SDK's
  * `generateText` (text, or `Output.object` for JSON) and sends it through `model-request.ts`: our
  * own retries (the SDK's are off), a per-call timeout combined with the caller's signal, the run's
  * shared rate limiter and budget, usage and cost per call, and scrubbing of API keys from everything
@@ -51,6 +51,7 @@ export interface LlmClientStats extends RequestCounters {
   calls: number;
 }
 
+/** The reliable model client: text and JSON requests with retries, timeouts, the shared rate limiter, budget and cost. */
 export interface LlmClient {
   /** The model string, shown in output. */
   readonly spec: string;

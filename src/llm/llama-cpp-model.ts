@@ -3,7 +3,7 @@ import { FlowScoutError } from '../errors/index.js';
 import { requireFile } from '../util/require-file.js';
 
 /**
- * Local GGUF models through node-llama-cpp (issue #5), wrapped as an AI SDK `LanguageModelV3` so the
+ * Local GGUF models through node-llama-cpp, wrapped as an AI SDK `LanguageModelV3` so the
  * client, the policies and the judge treat them like any provider. node-llama-cpp is an *optional*
  * peer dependency: it is imported with a dynamic `import()` only when a `llama-cpp:` model is named,
  * so FlowScout installs and runs without it. JSON output (`Output.object`) is constrained by

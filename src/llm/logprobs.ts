@@ -2,7 +2,7 @@
  * Token log-probabilities, where a provider returns them (OpenAI chat under
  * `providerMetadata.openai.logprobs`, OpenAI-compatible servers under
  * `providerMetadata.openaiCompatible.logprobs`): the LLM judge weights its 1–5 score by them as
- * G-Eval does (DESIGN.md, "Metrics").
+ * G-Eval does (docs/DESIGN.md, "Metrics").
  */
 
 export interface TopLogprob {

@@ -2,6 +2,7 @@ import { APICallError } from 'ai';
 import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Usage } from './usage.js';
 import type { Budget } from './budget.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
 import { isInvalidModelOutput } from './llm-errors.js';
 import { DEFAULT_PRICES, costUsd, lookupPrice, type PriceLookup, type PriceTable } from './prices.js';
 import { abortableSleep, type RateLimiter } from './rate-limiter.js';
@@ -10,8 +11,8 @@ import { classifyFailure, retryDelayMs, type ClassifiedFailure } from './retry.j
 import { scrubHeaders } from './secrets.js';
 
 /**
- * One model request, sent the way every model request of a run is sent (issue #5,
- * "Reliability of model calls"): through the run's shared rate limiter, reserved against its budget
+ * One model request, sent the way every model request of a run is sent (docs/DESIGN.md,
+ * "Policies"): through the run's shared rate limiter, reserved against its budget
  * right before it goes out, with a per-request timeout combined with the caller's signal, retried
  * on 429 / 408 / 5xx / timeouts / network errors with backoff and the server's Retry-After (the AI
  * SDK's own retries are off), and with its tokens and cost counted and charged to the budget when it
@@ -30,8 +31,10 @@ export interface RequestOptions {
   limiter?: RateLimiter;
   budget?: Budget;
   prices?: PriceTable;
-  /** Per-request timeout (default 60 000 ms). */
+  /** Per-request timeout (default DEFAULT_MODEL_TIMEOUT_MS; `--model-timeout` in the CLI). */
   timeoutMs?: number;
+  /** The run's circuit breaker: stops every call once the same failure repeated (circuit-breaker.ts). */
+  breaker?: CircuitBreaker;
   /** Retries after the first attempt (default 3). */
   maxRetries?: number;
   baseDelayMs?: number;
@@ -39,9 +42,15 @@ export interface RequestOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
-  /** Receives one scrubbed line per retry and per failure. */
+  /** Receives one scrubbed line per retry (`retrying <model> in 4 s (HTTP 429)`) and per failure. */
   log?: (line: string) => void;
 }
+
+/**
+ * Per-request timeout of model calls unless set: the whole answer of a non-streamed request must
+ * arrive within it, so a server that accepts and never answers costs at most this per attempt.
+ */
+export const DEFAULT_MODEL_TIMEOUT_MS = 30_000;
 
 /** Counters a requester adds to (a client's stats hold these and more). */
 export interface RequestCounters {
@@ -85,7 +94,7 @@ export interface ModelRequester {
 /** A requester for `resolved` that adds to `counters` (see the module comment). */
 export function createModelRequester(resolved: ResolvedModel, opts: RequestOptions & { limiter: RateLimiter }, counters: RequestCounters): ModelRequester {
   const spec = resolved.spec;
-  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const maxRetries = Math.max(0, opts.maxRetries ?? 3);
   const sleep = opts.sleep ?? abortableSleep;
   const random = opts.random ?? Math.random;
@@ -105,6 +114,7 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
 
   async function send<R>(attempt: (signal: AbortSignal) => Promise<R>, o: SendOptions<R>): Promise<{ response: R; usage: Usage }> {
     let requests = 0;
+    opts.breaker?.check();
     for (let n = 1; ; n++) {
       const state = { timedOut: false, callerAborted: false };
       try {
@@ -126,6 +136,7 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
           }
         }, o.signal);
         const { inputTokens, outputTokens } = o.tokens(response);
+        opts.breaker?.success();
         return { response, usage: charge(inputTokens, outputTokens, requests) };
       } catch (e) {
         if (isInvalidModelOutput(e) || (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED'))) {
@@ -146,19 +157,27 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
         if (failure.retryable && n <= maxRetries) {
           const delay = retryDelayMs(n, failure, { baseDelayMs: opts.baseDelayMs ?? 500, maxDelayMs: opts.maxDelayMs ?? 60_000, random });
           counters.retries++;
-          log(`model ${spec}: ${describeFailure(failure, e, resolved, timeoutMs)}; retry ${n}/${maxRetries} in ${delay} ms`);
+          log(`retrying ${spec} in ${formatDelay(delay)} (${describeFailure(failure, e, resolved, timeoutMs)}; retry ${n} of ${maxRetries})`);
           await sleep(delay, o.signal);
           continue;
         }
         counters.failures++;
         const error = modelError(spec, failure, e, resolved, n, timeoutMs);
         log(error.message);
-        throw error;
+        opts.breaker?.failure(`${failure.kind}:${failure.statusCode ?? ''}:${describeFailure(failure, e, resolved, timeoutMs)}`, error, failure.kind);
+        throw opts.breaker?.tripped() ?? error;
       }
     }
   }
 
   return { price, send };
+}
+
+/** A retry delay as people read it: `800 ms`, `4 s`, `1.5 s`. */
+export function formatDelay(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s < 10 ? Number(s.toFixed(1)) : Math.round(s)} s`;
 }
 
 /** The first non-blank line of a message, at most 300 characters. */
@@ -176,6 +195,8 @@ function describeFailure(f: ClassifiedFailure, e: unknown, resolved: ResolvedMod
       return `no answer within ${timeoutMs} ms`;
     case 'network':
       return `network error (${resolved.scrub(firstLine(e instanceof Error ? e.message : String(e)))})`;
+    case 'client':
+      return `HTTP ${f.statusCode ?? '?'}: ${resolved.scrub(firstLine(e instanceof Error ? e.message : String(e)))}`;
     default:
       return resolved.scrub(firstLine(e instanceof Error ? e.message : String(e)));
   }
@@ -186,7 +207,7 @@ function modelError(spec: string, f: ClassifiedFailure, e: unknown, resolved: Re
   const hints: Record<string, string> = {
     'rate-limit': 'The provider kept rate-limiting; lower --concurrency or set --rpm, or wait and resume.',
     server: 'The provider kept failing; try again later or use another model.',
-    timeout: 'Raise the per-call timeout (--timeout) or use a faster model.',
+    timeout: 'Raise the per-request timeout (--model-timeout <seconds>) or use a faster model.',
     network: 'Check the network and the base URL of the model.',
     client:
       f.statusCode === 401 || f.statusCode === 403

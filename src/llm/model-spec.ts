@@ -1,7 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 
 /**
- * Model strings (DESIGN.md, "Who decides at each node"): every model FlowScout talks to is named by
+ * Model strings (docs/DESIGN.md, "Policies"): every model FlowScout talks to is named by
  * one string, so a CLI flag, an environment variable and a workflow node's `model` field all say
  * the same thing. This file only parses; `resolve-model.ts` turns a parsed spec into a model.
  */

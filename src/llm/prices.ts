@@ -3,7 +3,7 @@ import { FlowScoutError } from '../errors/index.js';
 import { readJsonFile } from '../util/json-file.js';
 
 /**
- * Cost accounting (issue #5): a price per model in USD per million tokens, so every call, node and
+ * Cost accounting: a price per model in USD per million tokens, so every call, node and
  * run can say what it cost. The defaults are public list prices (standard tier, no caching) as of
  * 2025; users override or extend them with a JSON file (`loadPriceTable`) or an option. A model not
  * in the table costs 0 and is reported as `priced: false`, so output can say the cost is unknown

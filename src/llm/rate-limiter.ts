@@ -3,7 +3,7 @@ import { FlowScoutError } from '../errors/index.js';
 /**
  * One limiter per run, shared by everything that calls a model in it (policies, judge, optimizer,
  * simulator), so a search with many concurrent evaluations stays within the provider's limits
- * (DESIGN.md, "queries are evaluated concurrently under rate limits"). Two limits: at most
+ * (docs/DESIGN.md, "Search": records are evaluated concurrently under the rate limits). Two limits: at most
  * `concurrency` calls in flight, and at most `requestsPerMinute` calls started in any 60 s window.
  */
 

@@ -9,7 +9,7 @@ import { parseModelSpec, type ModelProvider } from './model-spec.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 /**
- * The model registry (issue #5): turns a model string into a Vercel AI SDK `LanguageModel` plus what
+ * The model registry: turns a model string into a Vercel AI SDK `LanguageModel` plus what
  * the client needs to call it well (its provider-options key, whether it returns log-probabilities,
  * and a scrubber that knows its secrets). `offline` resolves to no model at all.
  */
@@ -64,6 +64,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     }
     case 'openai-compatible': {
       const apiKey = env.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined;
+      if (apiKey) checkKeyText(apiKey, 'OPENAI_COMPATIBLE_API_KEY', parsed.spec);
       const provider = createOpenAICompatible({
         name: OPENAI_COMPATIBLE_NAME,
         baseURL: parsed.baseURL,
@@ -92,12 +93,31 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
 
 function requireKey(env: Record<string, string | undefined>, name: string, spec: string): string {
   const key = env[name]?.trim();
-  if (key) return key;
+  if (key) return checkKeyText(key, name, spec);
   throw new FlowScoutError({
     code: 'MODEL_CONFIG',
     message: `model '${spec}' needs an API key, but ${name} is not set`,
     hint: `Set ${name} in the environment (export ${name}=…), or use --model offline to run without a model.`,
     details: { spec, variable: name },
+  });
+}
+
+/**
+ * A key goes into an HTTP header, which carries only visible ASCII: a key with `…` (the
+ * placeholder `sk-…` pasted from the docs), a space or a line break inside fails in `fetch` with
+ * "Cannot convert argument to a ByteString". Refused here, naming the variable and the position,
+ * never the key.
+ */
+export function checkKeyText(key: string, name: string, spec: string): string {
+  const bad = [...key].findIndex((ch) => ch < '!' || ch > '~');
+  if (bad < 0) return key;
+  const ch = [...key][bad]!;
+  const shown = ch === '…' ? "'…' (an ellipsis)" : /\s/.test(ch) ? 'a space or line break' : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new FlowScoutError({
+    code: 'MODEL_CONFIG',
+    message: `${name} cannot be a key for model '${spec}': character ${bad + 1} of it is ${shown}, which an HTTP header cannot carry`,
+    hint: ch === '…' ? `It looks like the placeholder from the documentation; set ${name} to your whole key.` : `Set ${name} to the key exactly as the provider shows it (visible ASCII characters only).`,
+    details: { spec, variable: name, position: bad + 1 },
   });
 }
 

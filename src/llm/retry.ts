@@ -1,8 +1,8 @@
 import { APICallError } from 'ai';
 
 /**
- * Which failed model calls are worth another try, and how long to wait (issue #5, "Reliability of
- * model calls"): exponential backoff with full jitter on 429, 408, 5xx, timeouts and network errors,
+ * Which failed model calls are worth another try, and how long to wait (docs/DESIGN.md,
+ * "Policies": one request loop for every model request): exponential backoff with full jitter on 429, 408, 5xx, timeouts and network errors,
  * and the server's own `retry-after-ms` / `Retry-After` (seconds or an HTTP date) when it sends one.
  * The AI SDK's built-in retries are switched off (`maxRetries: 0`) so these are the only ones.
  */

@@ -1,5 +1,5 @@
 /**
- * API keys never leave the process through FlowScout (issue #5, "Reliability"): every error message,
+ * API keys never leave the process through FlowScout: every error message,
  * log line and header map that comes from a model call passes through `scrubSecrets` /
  * `scrubHeaders` before it is thrown, logged, traced or stored.
  */

@@ -3,7 +3,7 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 import type { LlmClient } from './client.js';
 
 /**
- * An LLM tool simulator for replay misses (DESIGN.md "Data"; FORMATS.md §5, StableToolBench's
+ * An LLM tool simulator for replay misses (docs/DESIGN.md "Data formats"; docs/DESIGN.md, "Data formats" §5, StableToolBench's
  * approach): given the tool's documentation and up to 5 recorded calls of the same tool (at most
  * 2048 characters of examples), the model writes the response the real API would most plausibly
  * have returned, as `{error, response}`. The replay source tags such answers `simulated`; they are

@@ -1,4 +1,4 @@
-/** Metrics (DESIGN.md, "Metrics"): TC, the offline lexical judge, stability, scoring of predictions. */
+/** Metrics (docs/DESIGN.md, "Metrics"): TC, the offline lexical judge, stability, scoring of predictions. */
 export { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
 export { PSEUDO_CALLS, meanTc, toolCallCorrectness, type TcOptions, type TcResult, type WrongArgs } from './tool-call-lcs.js';
 export { clarity, createLexicalJudge, lexicalScore } from './lexical-judge.js';

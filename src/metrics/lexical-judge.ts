@@ -2,7 +2,7 @@ import type { Judge, JudgeRequest, JudgeScore } from './types.js';
 import { contentStems, namedEntities, numberFound, numbers, phraseText, sentences, words } from './text-features.js';
 
 /**
- * The offline lexical judge of ES (DESIGN.md, "Metrics"; issue #4): a deterministic, model-free
+ * The offline lexical judge of ES (docs/DESIGN.md, "Metrics"): a deterministic, model-free
  * stand-in for the G-Eval judge, always labelled "offline lexical judge". Each dimension is in [0, 1]:
  *
  * - **correctness**: the share of the reference's facts found in the answer. Facts are its numbers

@@ -5,7 +5,7 @@ import { addUsage, type Usage } from '../llm/usage.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
 
 /**
- * The LLM judge of ES (DESIGN.md, "Metrics": ES_i = mean over correctness, completeness,
+ * The LLM judge of ES (docs/DESIGN.md, "Metrics": ES_i = mean over correctness, completeness,
  * relevance, clarity, scored against the reference G-Eval style). As in G-Eval (Liu et al., 2023):
  * one prompt per dimension with the criterion and a short chain of evaluation steps, answered with
  * a single score 1–5; when the provider returns token log-probabilities the score is the

@@ -8,7 +8,7 @@ import { meanTc, toolCallCorrectness, type TcResult } from './tool-call-lcs.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeScore } from './types.js';
 
 /**
- * Scoring predictions against records (DESIGN.md, "Metrics"): TC per record from the calls, ES per
+ * Scoring predictions against records (docs/DESIGN.md, "Metrics"): TC per record from the calls, ES per
  * record from the judge, their means, and stability when a record was run more than once. `eval`,
  * the search and the benchmarks all score through this one function.
  *

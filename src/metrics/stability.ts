@@ -1,7 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 
 /**
- * Stability (DESIGN.md, "Metrics"): per query, the coefficient of variation of ES over repeated runs
+ * Stability (docs/DESIGN.md, "Metrics"): per query, the coefficient of variation of ES over repeated runs
  * of the same workflow; the reported figure is the mean over queries. Lower is more stable.
  */
 

@@ -2,7 +2,7 @@ import { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } fr
 import type { CallKey } from '../records/schema.js';
 
 /**
- * Tool-call correctness TC (the paper's Eq. 2-3; DESIGN.md, "Metrics"):
+ * Tool-call correctness TC (the paper's Eq. 2-3; docs/DESIGN.md, "Metrics"):
  *
  *   TC_i = |LCS(π_i, π̂_i)| / max(K_i, K̂_i),  TC_i = 1 when both logs are empty,
  *
@@ -14,7 +14,7 @@ import type { CallKey } from '../records/schema.js';
  * turns into edits.
  */
 
-/** Tool names that are not calls (DESIGN.md: "Pseudo-calls such as ToolBench's Finish are not calls"). */
+/** Tool names that are not calls (docs/DESIGN.md, "Metrics": pseudo-calls such as ToolBench's `Finish` are not calls). */
 export const PSEUDO_CALLS: ReadonlySet<string> = new Set(['Finish']);
 
 export interface TcOptions {

@@ -1,6 +1,6 @@
 import type { Usage } from '../llm/usage.js';
 
-/** The four ES dimensions of DESIGN.md, each in [0, 1]. */
+/** The four ES dimensions (docs/DESIGN.md, "Metrics"), each in [0, 1]. */
 export const ES_DIMENSIONS = ['correctness', 'completeness', 'relevance', 'clarity'] as const;
 export type EsDimension = (typeof ES_DIMENSIONS)[number];
 

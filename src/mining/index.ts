@@ -1,5 +1,5 @@
 /**
- * Mining (DESIGN.md: "D_opt.π ──event log──► inductive miner ──process tree──► skeleton ──► G0"):
+ * Mining (docs/DESIGN.md, "Pipeline" and "Mining": D_opt.π → event log → inductive miner → process tree → G0):
  * event logs from records, XES, CSV and JSONL; the inductive miner (IM / IMf) reproducing PM4Py's
  * trees; process trees printed in PM4Py's notation, parsed and drawn; and the initial workflow G0.
  */

@@ -1,5 +1,5 @@
 /**
- * Python's string order (NOTES.md §6.3): PM4Py sorts activity names with Python's `sorted`, which
+ * Python's string order (docs/DESIGN.md, "Matching PM4Py" §6.3): PM4Py sorts activity names with Python's `sorted`, which
  * compares strings by Unicode code point. JavaScript's default comparison uses UTF-16 code units,
  * which puts characters above U+FFFF (stored as surrogate pairs) before U+E000–U+FFFF. Every place
  * where the miner sorts names (concurrency alphabet, fall-through candidates, flower alphabet, case

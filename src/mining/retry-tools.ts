@@ -3,8 +3,8 @@ import type { TaskRecord } from '../records/schema.js';
 /**
  * Tools whose repeated calls in the records were retries: the same tool called again right after
  * a call of it that failed (`status: 'error'`). A repeated position of such a tool becomes a
- * `retry` loop in G0 instead of `calls: 'many'` (DESIGN.md: "loop / repetition → calls: 'many' or
- * retry").
+ * `retry` loop in G0 instead of `calls: 'many'` (docs/DESIGN.md, "Mining": loop or
+ * repetition becomes `calls: 'many'` or `retry`).
  */
 export function retriedTools(records: readonly TaskRecord[]): Set<string> {
   const out = new Set<string>();

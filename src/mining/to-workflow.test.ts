@@ -17,7 +17,7 @@ const g0 = (tree: string, extra: Partial<Parameters<typeof processTreeToWorkflow
 const toolNodes = (w: Workflow) => w.nodes.filter((n): n is ToolNode => n.kind === 'tool');
 const edges = (w: Workflow) => w.edges.map((e) => `${e.from}>${e.to}${e.when && e.when.kind === 'field' ? `?${e.when.op}` : ''}`);
 
-describe('process tree → G0 (DESIGN.md mapping)', () => {
+describe('process tree → G0 (docs/DESIGN.md, "Mining")', () => {
   it('sequence: plan → positions in order → synthesize, tasks from the tool descriptions, tools kept in mined', () => {
     const w = g0("->( 'a', 'b' )");
     expect(toolNodes(w).map((n) => [n.id, n.mined, n.task])).toEqual([

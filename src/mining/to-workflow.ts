@@ -36,7 +36,7 @@ export interface ToWorkflowOptions {
 }
 
 /**
- * The initial workflow G0 (DESIGN.md, "Process tree → skeleton" and "Abstraction to positions"):
+ * The initial workflow G0 (docs/DESIGN.md, "Mining": process tree → G0, and the abstraction to positions):
  * the tree becomes a shape of generic tool positions (`to-workflow/shape.ts`, alternatives merged
  * position by position in `align.ts`), the shape is compacted to the typical chain length
  * (`compact.ts`), and the shape becomes nodes and edges between a `plan` and a `synthesize` node

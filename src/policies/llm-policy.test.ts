@@ -105,6 +105,22 @@ describe('LLM policy', () => {
     expect(format.json_schema.schema.properties.calls.items.properties.tool.enum).toEqual(['current_weather', 'stock_quote']);
   });
 
+  it("names the step's part of the request, handed to the position whose tools fit it, and declares the layout as its memo scope", async () => {
+    const { policy, server } = await policyWith([{ json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }, { json: { calls: [] } }]);
+    const query = 'Get the quote for AAPL, then the weather in Paris.';
+    const pos = (id: string, mined: string): ToolNode => ({ id, kind: 'tool', task: 'Look up something', calls: 'many', mined: [mined] });
+    // A weather position comes first, but the first part asks for a quote: it goes to the quote position.
+    const [early, quotes, late] = [pos('early', 'current_weather'), pos('quotes', 'stock_quote'), pos('late', 'current_weather')];
+    const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, early, quotes, late];
+    const w: Workflow = { version: 1, name: 'w', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
+    for (const node of [quotes, late, early]) await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node, candidates: [WEATHER, QUOTE], attempt: 1 });
+    expect(lastUserMessage(server, 0)).toContain('Your part of the request (the other parts go to other steps):\n1. Get the quote for AAPL');
+    expect(lastUserMessage(server, 1)).toContain('Your part of the request (the other parts go to other steps):\n1. the weather in Paris.');
+    expect(lastUserMessage(server, 2)).toContain('Your part of the request: none.');
+    expect(policy.memoScope!(w, quotes)).toMatch(/^hand-off [0-9a-f]{16}, position 1$/);
+    expect(policy.memoScope!(w, nodes[0]!)).toBe('');
+  });
+
   it('repairs a call to a tool that is not a candidate', async () => {
     const { policy, server } = await policyWith([
       { json: { calls: [{ tool: 'weather_forecast_v9', args: { city: 'Paris' } }] } },

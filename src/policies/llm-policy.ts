@@ -1,10 +1,14 @@
 import { jsonSchema } from 'ai';
 import type { ValidateFunction } from 'ajv';
 import { FlowScoutError } from '../errors/index.js';
-import type { LlmNode } from '../graph/schema.js';
+import type { LlmNode, Workflow, WorkflowNode } from '../graph/schema.js';
 import type { LlmClient } from '../llm/client.js';
 import { isInvalidModelOutput } from '../llm/llm-errors.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
+import type { TaskRecord } from '../records/schema.js';
+import { handOff, handOffScope, indexFit, partsFor } from './hand-off.js';
+import { learnCueModel } from './offline/cue-model.js';
+import { createToolIndex } from './offline/tool-index.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
 import { asText, renderNodePrompt, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm } from './llm-tool-plan.js';
@@ -12,7 +16,7 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js'
 import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
- * The LLM policy (DESIGN.md, "Who decides at each node"): any AI SDK model runs the LLM nodes (text,
+ * The LLM policy (docs/DESIGN.md, "Policies"): any AI SDK model runs the LLM nodes (text,
  * or JSON validated against the node's declared schema with one repair round) and plans the tool
  * nodes (see llm-tool-plan.ts). A node's own `model` overrides the run's model through the registry,
  * sharing the run's limiter, budget and counters.
@@ -22,8 +26,10 @@ export interface LlmPolicyOptions {
   client: LlmClient;
   /** The model string shown in labels (default: the client's). */
   spec?: string;
-  /** The tools T of the run (the runtime passes each node's candidates; kept for reference). */
+  /** The tools T of the run (the runtime passes each node's candidates; the hand-off ranks parts against all of T). */
   tools?: readonly ToolDescriptor[];
+  /** D_opt: the clauses past runs used each tool for sharpen the hand-off's fit (as in the offline policy). */
+  records?: readonly TaskRecord[];
 }
 
 /** Creates the LLM policy (`id: llm:<spec>`, label `LLM policy (<spec>)`). */
@@ -31,6 +37,9 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   const spec = options.spec ?? options.client.spec;
   const clients = new Map<string, Promise<LlmClient>>();
   const validators = createPlanValidators();
+  // The plan-to-position hand-off (hand-off.ts) over T, when T is known.
+  const all = options.tools ?? [];
+  const fit = all.length > 0 ? indexFit(createToolIndex(all, learnCueModel(options.records ?? [], all)), all.map((t) => t.name)) : undefined;
   const ajv = createAjv();
   const outputValidators = new Map<LlmNode, ValidateFunction>();
 
@@ -106,7 +115,10 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     runLlmNode,
     async planToolCalls(req) {
       const client = await clientFor({});
-      return planToolCallsWithLlm(client, req, validators);
+      const parts = fit ? partsFor(handOff(req.query, req.workflow, fit), req.node.id) : undefined;
+      return planToolCallsWithLlm(client, req, validators, parts);
     },
+    // The tool-plan prompt names the node's parts of the request, which depend on every tool position.
+    ...(fit ? { memoScope: (workflow: Workflow, node: WorkflowNode) => (node.kind === 'tool' ? handOffScope(workflow, node) : '') } : {}),
   };
 }

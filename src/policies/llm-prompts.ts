@@ -2,9 +2,10 @@ import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
+import { clip as clipText } from '../util/clip.js';
 
 /**
- * The text the LLM policy sends (DESIGN.md, "Who decides at each node"): a node's prompt filled
+ * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
  * with the query and its upstream inputs, and the tool-planning prompt that lists the candidate
  * tools with their input schemas. Kept apart from the policy so tests can read what a model sees.
  */
@@ -24,8 +25,9 @@ export function asText(value: unknown): string {
   }
 }
 
+/** `text` as it is, or its first `max` characters and `… [truncated]`. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
+  return clipText(text, max, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true });
 }
 
 /** One upstream node's output as prompt text. */
@@ -102,12 +104,13 @@ export const PLAN_SYSTEM =
 export function renderPlanPrompt(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; parts?: readonly string[] },
 ): string {
   const many = node.calls === 'many';
   const parts = [
     `Step: ${node.task}`,
     `Request: ${ctx.query}`,
+    ...(ctx.parts ? [handOffText(ctx.parts, many)] : []),
     `Upstream results:\n${renderInputs(ctx)}`,
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     many
@@ -116,6 +119,22 @@ export function renderPlanPrompt(
   ];
   if (ctx.previousError) parts.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
   return parts.join('\n\n');
+}
+
+/**
+ * What the plan-to-position hand-off (hand-off.ts) gives this step: the parts of the request it
+ * serves, in order, or that no part fits it.
+ */
+export function handOffText(parts: readonly string[], many: boolean): string {
+  if (parts.length === 0) {
+    return many
+      ? 'Your part of the request: none. The request\'s parts fit other steps better; return an empty list unless something the request asks for is still left for this step.'
+      : 'Your part of the request: none fits this step better than the other steps; make the one call that serves what the request still needs.';
+  }
+  const list = parts.map((p, i) => `${i + 1}. ${p}`).join('\n');
+  return parts.length === 1
+    ? `Your part of the request (the other parts go to other steps):\n${list}`
+    : `Your parts of the request (one call for each, in order; the other parts go to other steps):\n${list}`;
 }
 
 /** The repair prompt: the original prompt, what the model answered, and what was wrong with it. */

@@ -9,7 +9,7 @@ import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
- * Tool-node planning by an LLM (DESIGN.md, "Who decides at each node"): one structured output
+ * Tool-node planning by an LLM (docs/DESIGN.md, "Policies"): one structured output
  * (`generateText` + `Output.object`) naming the tool(s) and their arguments; every call is checked
  * — the tool must be a candidate, the arguments must fit its input schema (ajv) — and a rejected plan
  * gets exactly one repair round with the problems; after that the node gets `error` and the runtime
@@ -88,11 +88,11 @@ export function checkPlan(
 }
 
 /** Plans a tool node's calls with one repair round (see the file comment). */
-export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators): Promise<ToolPlanResult> {
+export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, parts?: readonly string[]): Promise<ToolPlanResult> {
   const model = client.spec;
   if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
   const mode = req.node.calls ?? 'one';
-  const prompt = renderPlanPrompt(req.node, req.candidates, { query: req.query, inputs: req.inputs, context: req.context, ...(req.previousError ? { previousError: req.previousError } : {}) });
+  const prompt = renderPlanPrompt(req.node, req.candidates, { query: req.query, inputs: req.inputs, context: req.context, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) });
   const schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
   let usage: Usage | undefined;
   let currentPrompt = prompt;

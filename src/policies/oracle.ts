@@ -1,10 +1,11 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmNode, Workflow } from '../graph/schema.js';
 import type { Call, TaskRecord } from '../records/schema.js';
+import { schemaDefaults } from './schema-defaults.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, ToolPlanRequest, ToolPlanResult } from './types.js';
 
 /**
- * The oracle replay policy (DESIGN.md, "Who decides at each node": "replays the reference calls of a
+ * The oracle replay policy (docs/DESIGN.md, "Policies": "replays the reference calls of a
  * known record, to prove the harness reaches TC = 1"). Tests only — it needs the answer key.
  *
  * Tool nodes: a per-run cursor (in `req.scratch`) walks the record's reference calls in order.
@@ -75,8 +76,7 @@ export function takeCalls(calls: readonly Call[], start: number, mode: 'one' | '
 
 function oracleLlmOutput(node: LlmNode, query: string, reference: string): string | Record<string, unknown> {
   if (node.output.type === 'json') {
-    const out: Record<string, unknown> = {};
-    for (const [key, prop] of Object.entries(node.output.schema.properties)) out[key] = defaultValue(prop);
+    const out = schemaDefaults(node.output.schema);
     if (node.role === 'synthesize') {
       const textField = Object.entries(node.output.schema.properties).find(([, p]) => p.type === 'string')?.[0];
       if (textField) out[textField] = reference;
@@ -85,23 +85,6 @@ function oracleLlmOutput(node: LlmNode, query: string, reference: string): strin
   }
   if (node.role === 'synthesize') return reference;
   return query;
-}
-
-function defaultValue(prop: Record<string, unknown>): unknown {
-  if (Array.isArray(prop.enum) && prop.enum.length > 0) return prop.enum[0];
-  switch (prop.type) {
-    case 'boolean':
-      return true;
-    case 'number':
-    case 'integer':
-      return 0;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return '';
-  }
 }
 
 /**

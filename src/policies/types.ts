@@ -3,7 +3,7 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 import type { Usage } from '../llm/usage.js';
 
 /**
- * The policy contract (DESIGN.md, "Who decides at each node"): the runtime asks an execution policy
+ * The policy contract (docs/DESIGN.md, "Policies"): the runtime asks an execution policy
  * to run an LLM node and to plan a tool node's calls. LLM, offline and oracle policies all implement
  * it; the runtime calls nothing else. Type-only.
  */

@@ -35,3 +35,15 @@ export {
 } from './split.js';
 export { importToolbench, queryIdOf, TOOLBENCH_DROP, type ImportToolbenchResult, type ToolbenchCounts } from './import/toolbench.js';
 export { UNPARSED_ARGUMENTS_KEY, parseArguments, parseObservation, parseFinalAnswer } from './import/toolbench-observation.js';
+export { AGENT_LOG_FORMATS, detectFormat, importAgentLogs, type AgentLogFormat, type AgentLogImport, type DetectedFormat } from './import/agent-logs.js';
+export {
+  DROP_FAILED,
+  DROP_MISSING_TOOL,
+  formatConversationCounts,
+  importConversations,
+  type ConversationCounts,
+  type ConversationFormat,
+  type ConversationImportOptions,
+  type ConversationImportResult,
+} from './import/conversation.js';
+export { splitWarning, SMALL_SPLIT_PART } from './split.js';

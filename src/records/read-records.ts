@@ -3,7 +3,7 @@ import { readJsonlFile } from './read-jsonl.js';
 import { RecordSchema, type TaskRecord } from './schema.js';
 
 /**
- * Reading and writing the native record format: JSONL, one `TaskRecord` a line (DESIGN.md, "records").
+ * Reading and writing the native record format: JSONL, one `TaskRecord` a line (docs/DESIGN.md, "Records").
  * The reader streams (records files can be large), checks every line against `RecordSchema`, and
  * names the file, line and field of every bad line; a repeated id is a bad line too.
  */

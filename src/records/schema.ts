@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A historical task-solving record (q, r, π) of DESIGN.md: the native JSONL format, one record a line.
+ * A historical task-solving record (q, r, π) (docs/DESIGN.md, "Records"): the native JSONL format, one record a line.
  * The zod schema is the only source of the types.
  */
 
@@ -14,6 +14,7 @@ export const CallSchema = z.strictObject({
   status: z.enum(['ok', 'error']).optional(),
 });
 
+/** One record (q, r, π) of D: a query, its reference answer and the validated tool-call log. */
 export const RecordSchema = z.strictObject({
   id: z.string().min(1),
   query: z.string().min(1),
@@ -26,7 +27,9 @@ export const RecordSchema = z.strictObject({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** One call of π (see `CallSchema`). */
 export type Call = z.infer<typeof CallSchema>;
+/** One record of D (see `RecordSchema`). */
 export type TaskRecord = z.infer<typeof RecordSchema>;
 /** A call as TC compares it: tool and arguments only. */
 export type CallKey = Pick<Call, 'tool' | 'args'>;

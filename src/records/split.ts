@@ -4,7 +4,7 @@ import type { TaskRecord } from './schema.js';
 
 /**
  * The seeded split of records into D_opt (search reward), D_val (candidate selection) and D_test
- * (DESIGN.md, pipeline: "records ──split──► D_opt, D_val (, D_test)"). Deterministic from the seed;
+ * (docs/DESIGN.md, "Pipeline": "records ──split──► D_opt, D_val, D_test"). Deterministic from the seed;
  * `by: 'group'` keeps every group (e.g. a TRAJECT-Bench API chain) inside one part, so no chain
  * straddles optimisation and test.
  */
@@ -19,6 +19,7 @@ export interface SplitOptions {
   by?: 'record' | 'group';
 }
 
+/** The three parts of a seeded split: D_opt, D_val and D_test. */
 export interface RecordSplit {
   opt: TaskRecord[];
   val: TaskRecord[];
@@ -125,4 +126,15 @@ function assignGroups(groups: TaskRecord[][], ratio: SplitRatio, n: number, part
     const smallest = parts[donor]!.reduce((si, g, i, all) => (g.length < all[si]!.length ? i : si), 0);
     parts[k]!.push(...parts[donor]!.splice(smallest, 1));
   }
+}
+
+/** Fewer records than this in a split part make its scores too noisy to compare (the warning below). */
+export const SMALL_SPLIT_PART = 5;
+
+/** A one-line warning when a part of the split has fewer than 5 records, saying what to do; else undefined. */
+export function splitWarning(split: { readonly opt: readonly unknown[]; readonly val: readonly unknown[]; readonly test: readonly unknown[] }): string | undefined {
+  const parts: Array<[string, number]> = [['D_opt', split.opt.length], ['D_val', split.val.length], ['D_test', split.test.length]];
+  const small = parts.filter(([, n]) => n < SMALL_SPLIT_PART);
+  if (small.length === 0) return undefined;
+  return `the split leaves fewer than ${SMALL_SPLIT_PART} records in ${small.map(([name, n]) => `${name} (${n})`).join(', ')}; scores on so few records say little. Import more runs, or --keep-failed at import to keep records with failed calls.`;
 }

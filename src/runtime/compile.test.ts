@@ -10,7 +10,7 @@ import { parseWorkflow } from '../graph/validate.js';
 import { literal } from './code-text.js';
 import { compileWorkflow } from './compile.js';
 import type { RunContext } from './run-state.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
 const runtimeImport = pathToFileURL(fileURLToPath(new URL('./compiled-support.ts', import.meta.url))).href;
@@ -52,7 +52,7 @@ async function load(workflow: Workflow, name: string) {
 
 describe('compileWorkflow', () => {
   it('writes one named function per node, prompts as comments and edges as explicit checks', () => {
-    const code = compileWorkflow(hostile, { runtimeImport: 'flowscout' });
+    const code = compileWorkflow(hostile, { runtimeImport: 'flowscout/runtime' });
     expect(code).toMatch(/^async function node_plan\(wf: WorkflowRun\): Promise<NodeResult> \{$/m);
     expect(code).toMatch(/^async function node_judge_1\(wf: WorkflowRun, r_plan: Promise<NodeResult>\)/m);
     expect(code).toMatch(/^async function node_judge_1_2\(wf: WorkflowRun, r_judge_1: Promise<NodeResult>\)/m);
@@ -60,7 +60,7 @@ describe('compileWorkflow', () => {
     expect(code).toContain("const e2 = isEdgeLive({ when: {\"kind\":\"field\",\"field\":\"kind\",\"op\":\"ne\",\"value\":\"__proto__\"} }, n_judge_1);");
     expect(code).toContain("const e3 = n_judge_1_2.status !== 'skipped';");
     expect(code).toContain('export async function run(query: string, context: RunContext): Promise<Trace> {');
-    expect(code).toContain('from "flowscout";');
+    expect(code).toContain('from "flowscout/runtime";');
     expect(code).not.toMatch(/readFile|\.json['"]/);
   });
 

@@ -1,8 +1,8 @@
 /**
  * What a compiled workflow module imports (see compile.ts): the run object that keeps observations,
  * the concurrency bound and the budget stop (run-state.ts, `startRun`), and the pure edge-liveness step. The
- * workflow's structure itself is in the generated code. `src/index.ts` re-exports these, so
- * generated modules import from "flowscout".
+ * workflow's structure itself is in the generated code. This file is the package's
+ * `flowscout/runtime` entry, and generated modules import from it and nothing else of FlowScout.
  */
 export { startRun } from './run-state.js';
 export type { NodeResult, RunContext, RunInput, RunOptions, WorkflowRun } from './run-state.js';

@@ -1,9 +1,10 @@
 import type { WorkflowNode } from '../graph/schema.js';
 import type { NodeInput } from '../policies/types.js';
 import { stableStringify } from '../contracts/canonical-args.js';
+import { clip } from '../util/clip.js';
 
 /**
- * A node's context (DESIGN.md, "Execution"): "the query plus the outputs of the sources of its live
+ * A node's context (docs/DESIGN.md, "Execution"): "the query plus the outputs of the sources of its live
  * data edges", rendered as text and truncated to the run's `contextChars`. Pure functions.
  */
 
@@ -85,11 +86,7 @@ export function summarizeInput(context: string, max = 300): string {
   return context.length <= max ? context : `${context.slice(0, max)}… [${context.length - max} more chars]`;
 }
 
+/** `text` within `budget` characters, saying how many were cut (the marker counts toward the budget). */
 function cut(text: string, budget: number): string {
-  if (text.length <= budget) return text;
-  // The marker is sized for the largest count it can show, so the result never exceeds the budget.
-  const widest = ` … [truncated ${text.length} chars]`;
-  if (budget <= widest.length) return text.slice(0, Math.max(0, budget));
-  const keep = budget - widest.length;
-  return `${text.slice(0, keep)} … [truncated ${text.length - keep} chars]`;
+  return clip(text, budget, { keepWhitespace: true, marker: (n) => ` … [truncated ${n} chars]` });
 }

@@ -9,7 +9,7 @@ import type { Workflow } from '../graph/schema.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { executeWorkflow } from './execute.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 
 /** Weather for two cities in parallel, a failing position routed around, then a sum of the temperatures. */
 const workflow: Workflow = {

@@ -3,7 +3,7 @@ import type { Edge, LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { ToolSpec } from '../contracts/tools.js';
 import { executeWorkflow } from './execute.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
 const plan: LlmNode = { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } };

@@ -5,7 +5,7 @@ import { startRun, type NodeResult, type RunInput, type RunOptions } from './run
 import type { Trace } from './trace.js';
 
 /**
- * The interpreter (DESIGN.md, "Execution"): runs a workflow on one query over real tools and returns
+ * The interpreter (docs/DESIGN.md, "Execution"): runs a workflow on one query over real tools and returns
  * its trace — per-node observations, π̂ and r̂. Every node becomes one task that waits for the
  * sources of all its in-edges, then runs (some in-edge live: an OR-join) or is skipped (none live:
  * dead-path elimination). Tasks are created in topological order and only the concurrency bound

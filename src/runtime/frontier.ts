@@ -2,7 +2,7 @@ import type { Edge } from '../graph/schema.js';
 import { evaluateGuard, type GuardSource } from './guards.js';
 
 /**
- * Dead-path elimination (DESIGN.md, "Execution"), as pure step functions: an edge is live when its
+ * Dead-path elimination (docs/DESIGN.md, "Execution"), as pure step functions: an edge is live when its
  * source ran (was not skipped) and its guard holds, dead otherwise; a node whose in-edges are all
  * resolved runs if at least one is live (an OR-join) and is skipped otherwise, which makes all its
  * out-edges dead in turn. The interpreter and compiled modules both decide with these functions.

@@ -1,7 +1,7 @@
 import type { FieldGuard, Guard, GuardLiteral } from '../graph/schema.js';
 
 /**
- * Guard evaluation (DESIGN.md, "Execution"): "an edge is live when its source ran and its guard
+ * Guard evaluation (docs/DESIGN.md, "Execution"): "an edge is live when its source ran and its guard
  * holds". A guard is data, never code: a field guard compares a field of the source LLM node's JSON
  * output with a literal; a status guard tests the source tool node's status. Pure functions, shared
  * by the interpreter and by compiled modules.

@@ -17,5 +17,4 @@ export { evaluateGuard, readField, type GuardSource } from './guards.js';
 export { isEdgeLive, decideNode, type NodeDecision, type ResolvedSource } from './frontier.js';
 export { renderContext, renderInput, toNodeInput, type ToolNodeOutputCall } from './context.js';
 export { candidateTools, isEmptyOutput } from './tool-node.js';
-export { createScriptedPolicy, schemaDefaults, type ScriptedPolicyScript } from './scripted-policy.js';
 export type * from './trace.js';

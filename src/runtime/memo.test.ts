@@ -3,7 +3,7 @@ import type { Workflow } from '../graph/schema.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
 import { createMemoryMemo, nodeMemoKey } from './memo.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 
 const workflow: Workflow = {
   version: 1,

@@ -5,8 +5,9 @@ import { stableStringify } from '../contracts/canonical-args.js';
 import type { NodeObservation } from './trace.js';
 
 /**
- * Node memoization (DESIGN.md, "Search": "node executions are memoized by (record, the node's
- * definition and everything upstream of it, policy)"), so a search child that only changes the
+ * Node memoization (docs/DESIGN.md, "Search": "node executions are memoized by (record, the node's
+ * definition and everything upstream of it, the policy and what the policy declares its decisions
+ * depend on)"), so a search child that only changes the
  * synthesizer does not re-call tools and upstream LLMs. The runtime only defines the key and the
  * hook; the search keeps the store (in memory or SQLite).
  *

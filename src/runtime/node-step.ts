@@ -17,9 +17,11 @@ export interface NodeStepResult {
 export { errorMessage } from '../errors/index.js';
 
 /**
- * True for an exhausted budget (code BUDGET_EXHAUSTED, e.g. `BudgetExceededError`). Node steps let it
- * through instead of recording it, and the run stops (run-state.ts, `startRun`): every later request would be refused too.
+ * True for an error that stops the whole run: an exhausted budget (code BUDGET_EXHAUSTED, e.g.
+ * `BudgetExceededError`) or a model that stopped working (MODEL_UNAVAILABLE, the circuit breaker of
+ * `llm/circuit-breaker.ts`). Node steps let it through instead of recording it, and the run stops
+ * (run-state.ts, `startRun`): every later request would be refused too.
  */
 export function isBudgetExhausted(e: unknown): e is FlowScoutError {
-  return isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';
+  return isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'MODEL_UNAVAILABLE');
 }

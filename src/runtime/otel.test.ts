@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 
 interface Recorded {
   name: string;

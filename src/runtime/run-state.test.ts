@@ -11,7 +11,7 @@ import type { ToolSpec } from '../contracts/tools.js';
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';
 import type { RunContext } from './run-state.js';
-import { createScriptedPolicy } from './scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
 const llm = (id: string, role: LlmNode['role']): LlmNode => ({ id, kind: 'llm', role, prompt: `${id}: {{query}} {{inputs}}`, output: { type: 'text' } });

@@ -90,8 +90,8 @@ function prepared(workflow: Workflow | PreparedWorkflow): PreparedWorkflow {
 
 /**
  * Starts a run of a prepared (or already valid) workflow: the one run object that `executeWorkflow`
- * and compiled modules drive, with the rule that a budget stops a run (DESIGN.md, "budgets … stop a
- * run cleanly"). Every other failure of a node is recorded in the trace and the run goes on; an
+ * and compiled modules drive, with the rule that a budget stops a run (docs/DESIGN.md,
+ * "Execution": a budget cancels the rest of the run). Every other failure of a node is recorded in the trace and the run goes on; an
  * exhausted budget would only make every later model request fail the same way, so the first
  * BUDGET_EXHAUSTED error a policy throws
  *

@@ -8,8 +8,9 @@ import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
 
 /**
- * Runs a tool node (DESIGN.md: a tool node "selects a concrete tool from T (or from its tools
- * hint), fills the arguments, validates them …, calls it, and records the observation"), with its
+ * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
+ * or from the node's tools hint and fills the arguments; the registry validates and calls; the
+ * observation is recorded), with its
  * `retry` loop and `calls: 'one' | 'many'`. Decisions written down here:
  *
  * - Candidates: the hinted tools that exist in T; all of T when there is no hint or none exists.
@@ -50,25 +51,38 @@ export function isEmptyOutput(v: unknown): boolean {
   return false;
 }
 
-/** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
-export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
-  const candidates = candidateTools(node, deps.tools);
-  const allowed = new Set(candidates.map((c) => c.name));
-  const maxAttempts = Math.min(5, Math.max(1, node.retry?.attempts ?? 1));
-  const allCalls: CallObservation[] = [];
+/** One attempt of a tool node: its status, error and calls, and what planning it cost. */
+export interface ToolAttempt {
+  status: 'ok' | 'error';
+  error?: string;
+  calls: CallObservation[];
+  usage?: Usage;
+  model?: string;
+}
+
+/** How many attempts a tool node may make (its `retry.attempts`, 1 to 5; 1 without `retry`). */
+export function maxToolAttempts(node: ToolNode): number {
+  return Math.min(5, Math.max(1, node.retry?.attempts ?? 1));
+}
+
+/**
+ * Why `attempt` should be followed by another one under the node's retry rule (the previous error
+ * the policy is shown next), or `undefined` when it stands. Says nothing about attempts left.
+ */
+export function retryReason(node: ToolNode, attempt: ToolAttempt): string | undefined {
+  const empty = attempt.status === 'ok' && (attempt.calls.length === 0 || attempt.calls.filter((c) => c.status === 'ok').every((c) => isEmptyOutput(c.output)));
+  const again = attempt.status === 'error' || (node.retry?.on === 'error-or-empty' && empty);
+  return again ? (attempt.error ?? 'the previous attempt returned an empty result') : undefined;
+}
+
+/** The node's result from its attempts in order: the last attempt's status and output, every attempt's calls. */
+export function toolStepResult(attempts: readonly ToolAttempt[]): NodeStepResult {
+  const last = attempts[attempts.length - 1] ?? { status: 'error' as const, calls: [] };
   let usage: Usage | undefined;
   let model: string | undefined;
-  let previousError: string | undefined;
-  let last: { status: 'ok' | 'error'; error?: string; calls: CallObservation[] } = { status: 'error', calls: [] };
-  let attempt = 0;
-  while (attempt < maxAttempts) {
-    attempt++;
-    last = await runAttempt(attempt);
-    allCalls.push(...last.calls);
-    const empty = last.status === 'ok' && (last.calls.length === 0 || last.calls.filter((c) => c.status === 'ok').every((c) => isEmptyOutput(c.output)));
-    const again = last.status === 'error' || (node.retry?.on === 'error-or-empty' && empty);
-    if (!again) break;
-    previousError = last.error ?? 'the previous attempt returned an empty result';
+  for (const a of attempts) {
+    if (a.usage) usage = addUsage(usage, a.usage);
+    if (a.model !== undefined) model = a.model;
   }
   const output: ToolNodeOutputCall[] = last.calls.map((c) => ({
     tool: c.tool,
@@ -81,54 +95,77 @@ export async function runToolNodeStep(node: ToolNode, base: PolicyContext, polic
     status: last.status,
     output,
     ...(last.error !== undefined && last.status === 'error' ? { error: last.error } : {}),
-    attempts: attempt,
-    calls: allCalls,
+    attempts: attempts.length,
+    calls: attempts.flatMap((a) => a.calls),
     ...(model !== undefined ? { model } : {}),
     ...(usage ? { usage } : {}),
   };
+}
 
-  async function runAttempt(n: number): Promise<{ status: 'ok' | 'error'; error?: string; calls: CallObservation[] }> {
-    let planned: PlannedCall[];
-    try {
-      const plan = await raceAbort(
-        policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}) }),
-        base.signal,
-      );
-      if (plan.usage) usage = addUsage(usage, plan.usage);
-      if (plan.model !== undefined) model = plan.model;
-      if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [] };
-      planned = Array.isArray(plan.calls) ? plan.calls : [];
-    } catch (e) {
-      if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
-      return { status: 'error', error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`, calls: [] };
-    }
-    if (node.calls !== 'many') planned = planned.slice(0, 1);
-    if (planned.length === 0) {
-      return node.calls === 'many' ? { status: 'ok', calls: [] } : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [] };
-    }
-    const calls: CallObservation[] = [];
-    for (const p of planned) {
-      const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
-      if (!allowed.has(p.tool)) {
-        const list = [...allowed].slice(0, 10).join(', ');
-        calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });
-        continue;
-      }
-      const outcome = await deps.tools.call(p.tool, args, {
-        ...(base.signal ? { signal: base.signal } : {}),
-        ...(deps.callTimeoutMs !== undefined ? { timeoutMs: deps.callTimeoutMs } : {}),
-      });
-      if (base.signal?.aborted) throw abortError();
-      const call: CallObservation = { tool: outcome.tool, args: outcome.args, status: outcome.status, durationMs: outcome.durationMs, attempt: n };
-      if (outcome.output !== undefined) call.output = outcome.output;
-      if (outcome.error !== undefined) call.error = outcome.error;
-      if (outcome.origin !== undefined) call.origin = outcome.origin;
-      calls.push(call);
-    }
-    const failed = calls.filter((c) => c.status === 'error');
-    if (failed.length === calls.length) {
-      return { status: 'error', error: failed.map((c) => `${c.tool}: ${c.error}`).join('; '), calls };
-    }
-    return { status: 'ok', calls };
+/** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
+export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
+  const maxAttempts = maxToolAttempts(node);
+  const attempts: ToolAttempt[] = [];
+  let previousError: string | undefined;
+  while (attempts.length < maxAttempts) {
+    const attempt = await runToolAttempt(node, base, policy, deps, attempts.length + 1, previousError);
+    attempts.push(attempt);
+    previousError = retryReason(node, attempt);
+    if (previousError === undefined) break;
   }
+  return toolStepResult(attempts);
+}
+
+/**
+ * Attempt number `n` of a tool node (the policy is shown `previousError`, the reason the attempt
+ * before it did not stand). Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED.
+ */
+export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps, n: number, previousError?: string): Promise<ToolAttempt> {
+  const candidates = candidateTools(node, deps.tools);
+  const allowed = new Set(candidates.map((c) => c.name));
+  let usage: Usage | undefined;
+  let model: string | undefined;
+  const cost = () => ({ ...(usage ? { usage } : {}), ...(model !== undefined ? { model } : {}) });
+  let planned: PlannedCall[];
+  try {
+    const plan = await raceAbort(
+      policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}) }),
+      base.signal,
+    );
+    if (plan.usage) usage = plan.usage;
+    if (plan.model !== undefined) model = plan.model;
+    if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [], ...cost() };
+    planned = Array.isArray(plan.calls) ? plan.calls : [];
+  } catch (e) {
+    if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
+    return { status: 'error', error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`, calls: [] };
+  }
+  if (node.calls !== 'many') planned = planned.slice(0, 1);
+  if (planned.length === 0) {
+    return node.calls === 'many' ? { status: 'ok', calls: [], ...cost() } : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
+  }
+  const calls: CallObservation[] = [];
+  for (const p of planned) {
+    const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+    if (!allowed.has(p.tool)) {
+      const list = [...allowed].slice(0, 10).join(', ');
+      calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });
+      continue;
+    }
+    const outcome = await deps.tools.call(p.tool, args, {
+      ...(base.signal ? { signal: base.signal } : {}),
+      ...(deps.callTimeoutMs !== undefined ? { timeoutMs: deps.callTimeoutMs } : {}),
+    });
+    if (base.signal?.aborted) throw abortError();
+    const call: CallObservation = { tool: outcome.tool, args: outcome.args, status: outcome.status, durationMs: outcome.durationMs, attempt: n };
+    if (outcome.output !== undefined) call.output = outcome.output;
+    if (outcome.error !== undefined) call.error = outcome.error;
+    if (outcome.origin !== undefined) call.origin = outcome.origin;
+    calls.push(call);
+  }
+  const failed = calls.filter((c) => c.status === 'error');
+  if (failed.length === calls.length) {
+    return { status: 'error', error: failed.map((c) => `${c.tool}: ${c.error}`).join('; '), calls, ...cost() };
+  }
+  return { status: 'ok', calls, ...cost() };
 }

@@ -1,21 +1,14 @@
 import type { LlmRole } from '../graph/schema.js';
 import type { Usage } from '../llm/usage.js';
-import type { ToolOrigin } from '../contracts/tools.js';
+import type { ToolCallOutcome } from '../contracts/tools.js';
 
 /**
- * What one run of a workflow on one query leaves behind (DESIGN.md: "run(q) with hooks → π̂, r̂,
- * per-node observations"). Plain data: stored, compared across runs, and read by the optimizer.
+ * What one run of a workflow on one query leaves behind (docs/DESIGN.md, "Pipeline": π̂,
+ * r̂ and per-node observations). Plain data: stored, compared across runs, and read by the optimizer.
  */
 
-/** One tool call a node made. */
-export interface CallObservation {
-  tool: string;
-  args: Record<string, unknown>;
-  status: 'ok' | 'error';
-  output?: unknown;
-  error?: string;
-  durationMs: number;
-  origin?: ToolOrigin;
+/** One tool call a node made: the registry's call outcome, and which attempt made it. */
+export interface CallObservation extends ToolCallOutcome {
   /** Which attempt of the node's retry loop made it (1-based). */
   attempt: number;
 }

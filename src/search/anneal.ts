@@ -1,6 +1,6 @@
 /**
- * The exploration weight λ of the selection score, cosine-annealed over the iterations (DESIGN.md,
- * "Search": "λ cosine-annealed over the iterations"): λ_t = λ_min + ½(λ_max − λ_min)(1 + cos(π·t/J))
+ * The exploration weight λ of the selection score, cosine-annealed over the iterations (docs/DESIGN.md,
+ * "Search": λ is cosine-annealed from 0.2 to 0.02 over the iterations): λ_t = λ_min + ½(λ_max − λ_min)(1 + cos(π·t/J))
  * for iteration t = 1..J, so the search explores broadly first and exploits the best subtree at the
  * end. Defaults: λ_max = 0.2, λ_min = 0.02. Rewards lie in [0, 1] and sibling candidates differ by
  * a few hundredths to a tenth, while the exploration term sqrt(ln(C_p + 1)/(C_c + 1)) is 0.5–1 for

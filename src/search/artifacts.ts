@@ -1,7 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { fileSystemError } from '../errors/to-flowscout-error.js';
 import type { Workflow } from '../graph/schema.js';
+import { writeRecordsFile } from '../records/read-records.js';
+import type { TaskRecord } from '../records/schema.js';
 import { toMermaid } from '../graph/to-mermaid.js';
 import { compileWorkflow } from '../runtime/compile.js';
 import { writeTextFile } from '../util/json-file.js';
@@ -9,11 +12,19 @@ import type { SearchResult } from './run-search.js';
 import type { Candidate } from './tree.js';
 
 /**
- * The files a search leaves (issue #7, CLI): `best.workflow.json`, `best.workflow.ts` (the compiled
+ * The files a search leaves (what `flowscout search` writes): `best.workflow.json`, `best.workflow.ts` (the compiled
  * standalone module), `best.workflow.mmd` (Mermaid) and `search.json` (the best candidate's id and
  * every candidate with its parent, iteration, edit summary, scores, visits and mean reward). A
  * non-empty output folder is refused without `force`, except the run's own folder when resuming.
  */
+
+/**
+ * Beside the workflow: the records the offline policy learned its cues from (D_opt), so `run` and
+ * `eval` of `best.workflow.json` decide exactly as the search did without any flag, and the search's
+ * test split, so `eval` on it reproduces the test figures the search printed.
+ */
+export const LEARNED_RECORDS_FILE = 'learned.records.jsonl';
+export const TEST_RECORDS_FILE = 'test.records.jsonl';
 
 /** One candidate as `search.json` lists it. */
 export interface CandidateSummary {
@@ -48,14 +59,18 @@ export interface SearchDocument {
  * The best workflow as written: named after G0 and the candidate, with the search's provenance in
  * `meta.search` (run, candidate, the edits from G0 to it). Name and meta do not change its hash.
  */
-export function bestWithProvenance(result: SearchResult, runId?: string): Workflow {
+export function bestWithProvenance(result: SearchResult, runId?: string, learnedFrom?: string): Workflow {
   const best = result.best;
   const w = structuredClone(best.workflow!);
-  if (best.id === result.root.id) return w;
+  const learned = learnedFrom ? { learnedFrom } : {};
+  if (best.id === result.root.id) {
+    if (learnedFrom) w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, ...learned } };
+    return w;
+  }
   const edits: string[] = [];
   for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent)) edits.unshift(c.summary ?? '');
   w.name = `${result.root.workflow!.name} → search ${best.id}`;
-  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits } };
+  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits, ...learned } };
   return w;
 }
 
@@ -70,6 +85,25 @@ export function checkOutDir(dir: string, opts: { force?: boolean; allowExisting?
     hint: 'Choose another --out folder, or pass --force to overwrite the search files in it.',
     location: { file: dir },
   });
+}
+
+/**
+ * Creates `dir` and writes (then removes) a probe file in it, so an output folder that cannot be
+ * written fails before a search spends anything, not after it (FILE_ACCESS naming the folder).
+ */
+export function ensureWritableDir(dir: string): void {
+  const probe = join(dir, `.flowscout-write-check-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(probe, 'ok');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    const named = e instanceof Error ? fileSystemError(e, (e as NodeJS.ErrnoException).path ?? dir) : undefined;
+    if (named) {
+      throw new FlowScoutError({ code: named.code, message: `the output folder ${dir} cannot be written: ${named.message}`, hint: `${named.hint ?? ''} Nothing was run.`.trim(), location: { file: dir }, cause: e });
+    }
+    throw e;
+  }
 }
 
 /** A candidate as `search.json` lists it (mean reward = W / C). */
@@ -106,18 +140,33 @@ export function searchDocument(result: SearchResult, labels: SearchDocument['lab
   };
 }
 
-/** Writes the four files into `dir`; returns their paths. */
-export function writeSearchArtifacts(dir: string, result: SearchResult, labels: SearchDocument['labels'], opts: { runId?: string; force?: boolean } = {}): string[] {
-  const best = bestWithProvenance(result, opts.runId);
+/**
+ * Writes the four files into `dir`, and the learned and test records when given (the workflow's
+ * `meta.search.learnedFrom` then names the learned file); returns their paths.
+ */
+export function writeSearchArtifacts(
+  dir: string,
+  result: SearchResult,
+  labels: SearchDocument['labels'],
+  opts: { runId?: string; force?: boolean; learned?: readonly TaskRecord[]; test?: readonly TaskRecord[] } = {},
+): string[] {
+  const best = bestWithProvenance(result, opts.runId, opts.learned ? LEARNED_RECORDS_FILE : undefined);
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],
     ['best.workflow.mmd', toMermaid(best)],
     ['search.json', `${JSON.stringify(searchDocument(result, labels, opts.runId), null, 2)}\n`],
   ];
-  return files.map(([name, text]) => {
+  const written = files.map(([name, text]) => {
     const file = join(dir, name);
     writeTextFile(file, text, { force: true });
     return file;
   });
+  for (const [name, records] of [[LEARNED_RECORDS_FILE, opts.learned], [TEST_RECORDS_FILE, opts.test]] as const) {
+    if (!records) continue;
+    const file = join(dir, name);
+    writeRecordsFile(file, records, { force: true });
+    written.push(file);
+  }
+  return written;
 }

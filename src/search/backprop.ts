@@ -1,5 +1,5 @@
 /**
- * Backpropagation of Algorithm 1 (DESIGN.md, "Search"): the new child's D_opt reward R is added
+ * Backpropagation of Algorithm 1 (docs/DESIGN.md, "Search"): the new child's D_opt reward R is added
  * along the path from the root to it: C ← C + 1, W ← W + R, Q = W / C for every node on the path
  * (the child itself starts at C = 1, W = R). D_val scores are never backpropagated.
  */

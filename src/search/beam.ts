@@ -6,7 +6,7 @@ import { BudgetStop, expandAndSimulate } from './step.js';
 import type { Candidate, SearchTree } from './tree.js';
 
 /**
- * Beam search, the ablation of the paper's experiments (DESIGN.md, "Baselines and ablations": Beam,
+ * Beam search, the ablation of the paper's experiments (docs/DESIGN.md, "Baselines and ablations": Beam,
  * top-3 per step, the same candidate budget). Step d expands each of the `beamWidth` best candidates
  * of depth d − 1 (by D_opt reward; ties: created first) with `children` children each; the next beam
  * is the best of those children. It stops after J candidates (the MCTS iteration budget), after P

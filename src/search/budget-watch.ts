@@ -1,8 +1,8 @@
 import { BudgetExceededError, createBudget, type Budget, type BudgetLimits, type BudgetResource } from '../llm/budget.js';
 
 /**
- * The search's view of its budgets (issue #7, "budgets: LLM calls, tokens, money, wall time; on
- * exhaustion the run stops cleanly with the best candidate saved"). It wraps the `llm/` budget that
+ * The search's view of its budgets (LLM calls, tokens, money, wall time; on
+ * exhaustion the run stops cleanly with the best candidate saved). It wraps the `llm/` budget that
  * every model client of the run shares and adds what the search needs to stop cleanly:
  *
  * - `refusals()` counts requests the budget refused. The runtime rejects a run on a refusal, but the

@@ -4,7 +4,8 @@ import type { StepOutcome } from './step.js';
 import { toRow, type Candidate, type SearchTree } from './tree.js';
 
 /**
- * Persisting one iteration (issue #7, "write each iteration's results in one transaction"): the new
+ * Persisting one iteration in one transaction, so a crash never leaves half an
+ * iteration: the new
  * child, every candidate whose statistics changed, the child's per-record evaluations, the memo
  * entries learned meanwhile, the table row and the run's counters go to the store together.
  */

@@ -40,15 +40,29 @@ export function progressLine(iteration: number, total: number, r: Pick<Iteration
   return `iteration ${iteration}/${total} · ${best} · LLM calls ${r?.llmCalls ?? 0} · $${(r?.costUsd ?? 0).toFixed(4)}`;
 }
 
+/**
+ * When iterations ran but every expansion failed (no candidate besides G0 without an error), what to
+ * say instead of a normal summary; undefined otherwise.
+ */
+export function noEditFound(result: SearchResult): string | undefined {
+  const children = [...result.tree.nodes.values()].filter((c) => c.id !== result.root.id);
+  if (result.iterations.length === 0 || children.some((c) => !c.error)) return undefined;
+  const first = children.find((c) => c.error)?.error;
+  return `no edit was found: ${children.length === 0 ? 'no expansion produced a candidate' : `all ${children.length} expansion${children.length === 1 ? '' : 's'} failed${first ? ` (first: ${first.slice(0, 160)})` : ''}`}. Look at the optimizer's errors in the table above; with few records or few tools there may be nothing to edit, and a model (--optimizer-model) proposes edits the rules cannot.`;
+}
+
 /** The closing summary: stop reason, labels, G0 vs best on D_val and D_test, memo savings, work. */
 export function formatSummary(result: SearchResult, labels: SearchLabels, extra: { runId?: string; outDir?: string; files?: string[] } = {}): string {
   const { root, best } = result;
-  const lines = [
-    `Search ${extra.runId ?? ''} ended: ${result.stopReason}.`.replace('  ', ' '),
-    `  ${labelsLine(labels)}`,
-    `  candidates: ${result.tree.size} (G0 + ${result.tree.size - 1}); best: ${best.id}${best.summary ? ` — ${best.summary}` : ''}`,
-    `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)})  →  best ${f3(best.valScore)} (TC ${f3(best.valTc)}, ES ${f3(best.valEs)})`,
-  ];
+  const lines = [`Search ${extra.runId ?? ''} ended: ${result.stopReason}.`.replace('  ', ' '), `  ${labelsLine(labels)}`];
+  const noEdit = noEditFound(result);
+  if (noEdit) lines.push(`  ${noEdit}`, `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)}); the best workflow written is G0 unchanged`);
+  else {
+    lines.push(
+      `  candidates: ${result.tree.size} (G0 + ${result.tree.size - 1}); best: ${best.id}${best.summary ? ` — ${best.summary}` : ''}`,
+      `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)})  →  best ${f3(best.valScore)} (TC ${f3(best.valTc)}, ES ${f3(best.valEs)})`,
+    );
+  }
   if (result.test) {
     const t = result.test;
     lines.push(`  test set (${t.records} records):  G0 TC ${t.g0.tc.toFixed(3)} ES ${t.g0.es.toFixed(3)}  →  best TC ${t.best.tc.toFixed(3)} ES ${t.best.es.toFixed(3)}`);

@@ -1,4 +1,4 @@
-/** The Workflow Optimizer (DESIGN.md, "Search"): optimizers, MCTS and beam search, memo, budgets (evaluation and feedback are in `evaluate/`). */
+/** The Workflow Optimizer (docs/DESIGN.md, "Search"): optimizers, MCTS and beam search, memo, budgets (evaluation and feedback are in `evaluate/`). */
 export type { Optimizer, Proposal, ProposeInput } from './optimizers/types.js';
 export { OptimizerError } from './optimizers/optimizer-error.js';
 export { createRuleBasedOptimizer, RULE_BASED_LABEL } from './optimizers/rule-based.js';

@@ -8,7 +8,7 @@ import { BudgetStop, expandAndSimulate, type StepOutcome } from './step.js';
 import type { Candidate } from './tree.js';
 
 /**
- * The MCTS loop of Algorithm 1 (DESIGN.md, "Search"). The root holds G0 with its D_opt reward and
+ * The MCTS loop of Algorithm 1 (docs/DESIGN.md, "Search"). The root holds G0 with its D_opt reward and
  * feedback. Each iteration t = 1..J:
  *
  * 1. λ_t = cosine annealing from λ_max to λ_min (anneal.ts);

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS } from './search-context.js';
 import { minedG0 } from './variants.js';
 
 /**
- * Memo on and off give the same search on real data (issue #7, "Must show"), including candidates
+ * Memo on and off give the same search on real data (docs/DESIGN.md, "Search": memoization must not change a search), including candidates
  * that change the tool layout — which the offline policy reads (its `memoScope`): appended
  * positions, a last position that starts or stops repeating. Without the scope in the memo key,
  * those candidates would reuse decisions made for another layout.

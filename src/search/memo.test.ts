@@ -3,7 +3,7 @@ import { applyEditPlanOrThrow } from '../graph/edits/apply-edit-plan.js';
 import type { Workflow } from '../graph/schema.js';
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
 import type { ExecutionPolicy } from '../policies/types.js';
-import { createScriptedPolicy } from '../runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';

@@ -2,7 +2,7 @@ import type { NodeMemo } from '../runtime/memo.js';
 import type { NodeObservation } from '../runtime/trace.js';
 
 /**
- * The search's node memo (DESIGN.md, "Search", beyond the paper: node executions memoized by record,
+ * The search's node memo (docs/DESIGN.md, "Search", beyond the paper: node executions memoized by record,
  * the node's definition and everything upstream of it, and the policy — the key is the runtime's
  * `nodeMemoKey`). An in-memory map that also remembers which entries are new since the last `drain`,
  * so the search persists them in the same store transaction as the iteration that produced them, and

@@ -1,4 +1,4 @@
-import { FlowScoutError } from '../errors/index.js';
+import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
@@ -10,7 +10,7 @@ import { BudgetStop, simulateRoot, type Splits } from './step.js';
 import { SearchTree, type Candidate } from './tree.js';
 
 /**
- * A whole search run (DESIGN.md, "Search"; issue #7): evaluate G0 as the root (or reload the tree
+ * A whole search run (docs/DESIGN.md, "Search"): evaluate G0 as the root (or reload the tree
  * of a stored run and continue it), run the MCTS or beam loop, then score the best D_val candidate
  * and G0 on D_test. Everything is written to the store as it happens; the run's row is marked done
  * (or stopped, when a budget ran out) with the result.
@@ -28,6 +28,11 @@ export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'mem
   strategy?: 'mcts' | 'beam' | 'none';
   /** Called once the search loop ended, before G0 and the best candidate run on D_test (progress display). */
   onTestStart?: (records: number) => void;
+  /**
+   * Called after G0 is scored and whenever the best D_val candidate changes, with the search so far
+   * (the CLI writes the artifacts then, so a failure later loses nothing).
+   */
+  onBestChanged?: (sofar: SearchResult) => void;
 }
 
 /** R, TC and ES of one evaluation. */
@@ -53,18 +58,44 @@ export interface SearchResult {
   usage: Record<string, unknown>;
 }
 
-/** Runs (or resumes) a search; see the module comment. */
+/**
+ * Runs (or resumes) a search; see the module comment. A search that throws (a model that stopped
+ * working, a store or disk failure) is stored as `failed` with the reason, and stays resumable.
+ */
 export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
+  try {
+    return await searchOnce(input);
+  } catch (e) {
+    if (input.store) {
+      const stopped = isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';
+      try {
+        input.store.store.updateRun(input.store.runId, { status: stopped ? 'stopped' : 'failed', stopReason: e instanceof Error ? e.message : String(e) });
+      } catch {
+        // The store itself failed; the error below says so.
+      }
+    }
+    throw e;
+  }
+}
+
+async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
-  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, ...rest } = input;
+  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, ...rest } = input;
   const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, ...(memo ? { memo } : {}) };
   const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
   const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0) };
   const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
+  let reportedBest: string | undefined;
+  const reportBest = (stopReason: string) => {
+    if (!input.onBestChanged || tree.size === 0 || tree.best().id === reportedBest) return;
+    reportedBest = tree.best().id;
+    input.onBestChanged({ tree, root: tree.root, best: tree.best(), stopKind: 'none', stopReason, iterations, usage: usageOf(ctx, state) });
+  };
   const onIteration = (row: IterationRow) => {
     iterations.push(row);
     input.onIteration?.(row);
+    reportBest(`in progress: best after iteration ${row.iteration}`);
   };
 
   if (tree.size === 0) {
@@ -79,6 +110,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
     state.toolCalls += outcome.toolCalls;
     commitIteration(ctx, state, outcome, [outcome.child], undefined);
   }
+  reportBest(`in progress: best after iteration ${state.iterationsDone}`);
 
   const strategy = input.strategy ?? ctx.settings.strategy;
   const loopCtx = { ...ctx, onIteration };
@@ -97,10 +129,21 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
     input.onTestStart?.(input.splits.test.length);
-    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) };
+    const signals = [ctx.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(signal ? { signal } : {}) };
     const scoped = memo ? { memo } : {};
-    const g0Test = await evaluateWorkflow(root.workflow!, input.splits.test, { ...opts, ...scoped });
-    const bestTest = best.id === root.id ? g0Test : await evaluateWorkflow(best.workflow!, input.splits.test, { ...opts, ...scoped });
+    // A model that stops working here ends the run with its error, not with test scores of 0.
+    const tested = async (w: Workflow) => {
+      try {
+        return await evaluateWorkflow(w, input.splits.test, { ...opts, ...scoped });
+      } finally {
+        const trip = ctx.breaker?.tripped();
+        if (trip) throw trip;
+      }
+    };
+    const g0Test = await tested(root.workflow!);
+    const bestTest = best.id === root.id ? g0Test : await tested(best.workflow!);
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
     result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);

@@ -5,6 +5,7 @@ import type { TaskRecord } from '../records/schema.js';
 import type { Store } from '../store/open-store.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { BudgetWatch } from './budget-watch.js';
 import type { RecordRunner } from '../evaluate/types.js';
 import type { SearchMemo } from './memo.js';
@@ -30,7 +31,7 @@ export interface SearchSettings {
   llmOnly: boolean;
 }
 
-/** The defaults of the issue: J = 30, P = 5, 3 children, beam width 3. */
+/** The defaults (docs/DESIGN.md, "Search"): J = 30, P = 5, 3 children, beam width 3. */
 export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   strategy: 'mcts',
   iterations: 30,
@@ -78,6 +79,8 @@ export interface SearchContext {
   /** Run the records of every evaluation elsewhere (`flowscout worker`s on a Redis queue). */
   runner?: RecordRunner;
   budget?: BudgetWatch;
+  /** The run's model-call circuit breaker: once tripped, the search stops with its error. */
+  breaker?: CircuitBreaker;
   /** Aborts in-flight evaluations (the run's records stop where they are). */
   signal?: AbortSignal;
   /** Asks the search to stop before its next iteration, keeping the run resumable (Ctrl-C in the CLI). */

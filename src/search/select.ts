@@ -1,5 +1,5 @@
 /**
- * Selection of Algorithm 1 (DESIGN.md, "Search"): starting at the root, descend while the current
+ * Selection of Algorithm 1 (docs/DESIGN.md, "Search"): starting at the root, descend while the current
  * node already has `children` children, each time to the child with the highest
  *
  *   Score = Q + λ · sqrt( ln(C_parent + 1) / (C_child + 1) ),   +∞ for an unvisited child (C = 0),

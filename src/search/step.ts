@@ -49,7 +49,7 @@ export interface StepOutcome {
 /** Runs a workflow on D_opt (with feedback) and D_val, under the run's budget. */
 export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<{ opt: WorkflowEvaluation; val: WorkflowEvaluation }> {
   const before = ctx.budget?.refusals() ?? 0;
-  const signals = [ctx.signal, ctx.budget?.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [ctx.signal, ctx.budget?.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const common = {
     policy: ctx.policy,
@@ -64,11 +64,19 @@ export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<
     const opt = await evaluateWorkflow(workflow, ctx.opt, { ...common, feedback: true });
     const val = await evaluateWorkflow(workflow, ctx.val, { ...common, feedback: false });
     checkBudget(ctx, before);
+    checkBreaker(ctx);
     return { opt, val };
   } catch (e) {
     checkBudget(ctx, before);
+    checkBreaker(ctx);
     throw e;
   }
+}
+
+/** A tripped circuit breaker ends the search with its error: the evaluation it cut short is discarded. */
+function checkBreaker(ctx: SearchContext): void {
+  const trip = ctx.breaker?.tripped();
+  if (trip) throw trip;
 }
 
 function checkBudget(ctx: SearchContext, refusalsBefore: number): void {
@@ -124,13 +132,15 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
     });
   } catch (e) {
     checkBudget(ctx, refusalsBefore);
-    if (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED')) throw e;
+    checkBreaker(ctx);
+    if (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED' || e.code === 'MODEL_UNAVAILABLE')) throw e;
     const message = e instanceof Error ? e.message : String(e);
     const plans = e instanceof OptimizerError ? e.plans : [];
     const child: Candidate = { ...base, summary: `expansion failed: ${firstLine(message)}`, error: message, optReward: 0, ...(plans.length ? { plan: plans.at(-1) as Candidate['plan'] } : {}) };
     return { child, status: 'failed', evaluations: [], toolCalls: 0 };
   }
   checkBudget(ctx, refusalsBefore);
+  checkBreaker(ctx);
   const summary = proposal.repaired ? `${proposal.summary} [plan repaired after one round]` : proposal.summary;
   const broken = ctx.constraint?.(proposal.workflow);
   if (broken) {
@@ -150,6 +160,7 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
   } catch (e) {
     if (e instanceof BudgetStop) throw e;
     if (ctx.signal?.aborted) throw e;
+    if (isFlowScoutError(e) && e.code === 'MODEL_UNAVAILABLE') throw e;
     const message = e instanceof Error ? e.message : String(e);
     return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0 };
   }

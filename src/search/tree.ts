@@ -4,7 +4,7 @@ import type { CandidateRow } from '../store/types.js';
 import type { Feedback } from '../evaluate/feedback-types.js';
 
 /**
- * The search tree (DESIGN.md, "Search"): every candidate of a run with its statistics. A candidate
+ * The search tree (docs/DESIGN.md, "Search"): every candidate of a run with its statistics. A candidate
  * is a tree node: the workflow, its parent, the edit plan that made it, its D_opt reward and
  * feedback (cached for its own expansion), its D_val score (for picking the best only), and the MCTS
  * statistics C (visits), W (total reward) and Q = W / C.

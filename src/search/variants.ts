@@ -9,7 +9,7 @@ import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 
 /**
- * Where a search starts (DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method),
+ * Where a search starts (docs/DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method),
  * the NoMiner skeleton plan → one generic tool node → synthesize, and the LLM-only start
  * plan → reason → synthesize (no tool nodes, for the AFlow-style baseline).
  */

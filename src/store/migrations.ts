@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
 
 /**
- * The store's schema, versioned (issue #7, "persistence"): each migration runs once, in order, inside
+ * The store's schema, versioned: each migration runs once, in order, inside
  * a transaction, and is recorded in `schema_migrations`. A database written by a newer FlowScout
  * (a version this code does not know) is refused with a clear message instead of being misread.
  */
@@ -106,6 +106,41 @@ export const MIGRATIONS: readonly Migration[] = [
         record TEXT NOT NULL,
         PRIMARY KEY (run_id, record_id)
       );
+    `,
+  },
+  {
+    version: 3,
+    description: 'the inputs a run is bound to (hashes), and the lock of the process driving a run',
+    sql: `
+      ALTER TABLE runs ADD COLUMN inputs TEXT;
+      CREATE TABLE run_locks (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        acquired_at TEXT NOT NULL,
+        heartbeat_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
+    description: 'served runs (flowscout serve): one trace per answered request',
+    sql: `
+      CREATE TABLE served_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        workflow_hash TEXT,
+        transport TEXT NOT NULL,
+        policy_label TEXT NOT NULL,
+        query TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        error TEXT,
+        duration_ms REAL NOT NULL,
+        trace TEXT NOT NULL
+      );
+      CREATE INDEX served_runs_by_workflow ON served_runs (workflow_hash, created_at);
     `,
   },
 ];

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import { SCHEMA_VERSION } from './migrations.js';
+import { cli } from '../../test/support/cli-io.js';
+import { acquireRunLock, displayStatus } from './run-lock.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'flowscout-store-'));
 
@@ -108,5 +110,48 @@ describe('openStore', () => {
     store.close();
     expect(readFileSync(file).includes(key)).toBe(false);
     expect(readFileSync(`${file}-wal`, { flag: 'a+' }).includes(key)).toBe(false);
+  });
+});
+
+describe('a damaged store', () => {
+  it('is a STORE_ERROR naming the file and how to save what is readable, from runs list/show and --resume (not "a bug")', async () => {
+    const file = join(tmp(), 'damaged.db');
+    const store = openStore(file);
+    store.createRun(baseRun);
+    const big = 'x'.repeat(3000);
+    for (let i = 0; i < 40; i++) store.commitIteration('run-1', { candidates: [{ id: `c${i}`, seq: i, parent: i ? 'c0' : null, iteration: i, summary: big, visits: 1, w: 0, q: 0 }], run: { iterationsDone: i } });
+    store.close();
+    // Overwrite every page after the first (the schema) with garbage, as a failing disk would.
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
+    closeSync(fd);
+    for (const argv of [['runs', 'list', '--db', file], ['runs', 'show', 'run-1', '--db', file], ['search', '--resume', 'run-1', '--db', file]]) {
+      const res = await cli(argv);
+      expect(res.status, `${argv.join(' ')}: ${res.err}`).toBe(3);
+      expect(res.err).toMatch(new RegExp(`^error \\[STORE_ERROR\\]: .*${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*damaged|malformed`));
+      expect(res.err).toContain('.recover');
+      expect(res.err).not.toContain('This is a bug');
+    }
+  });
+});
+
+describe('run locks', () => {
+  it('refuses a second holder while the first is alive, takes over a dead one, and shows a dead running run as interrupted', () => {
+    const store = openStore(':memory:');
+    store.createRun(baseRun);
+    expect(displayStatus(store, store.getRun('run-1'))).toBe('interrupted');
+    const held = acquireRunLock(store, 'run-1');
+    expect(displayStatus(store, store.getRun('run-1'))).toBe('running');
+    // The parent of this process is alive: its "lock" is live.
+    expect(() => acquireRunLock(store, 'run-1', { pid: process.ppid })).toThrow(new RegExp(`run 'run-1' is being driven by another process \\(pid ${process.pid} on `));
+    held.release();
+    // A pid that cannot exist: its lock is stale and is taken over.
+    store.acquireLock('run-1', { pid: 2 ** 22 + 7, host: (process.env.HOSTNAME ?? '') || 'x' }, () => false);
+    const again = acquireRunLock(store, 'run-1', { host: (process.env.HOSTNAME ?? '') || 'x' });
+    expect(again.replaced?.pid).toBe(2 ** 22 + 7);
+    again.release();
+    expect(store.getLock('run-1')).toBeUndefined();
+    store.close();
   });
 });

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
-import type { CandidateRow, EvaluationRow, IterationCommit, RunRecordRow, RunRow } from './types.js';
+import type { CandidateRow, EvaluationRow, IterationCommit, RunLock, RunRecordRow, RunRow, ServedRunRow } from './types.js';
 
 /**
  * The store's reads and writes (see open-store.ts). JSON columns are written through `scrub` and
@@ -26,6 +26,22 @@ export interface StoreQueries {
   /** Every memo entry of the run (loaded once at start or resume). */
   loadMemo(runId: string): Array<{ key: string; observation: unknown }>;
   commitIteration(runId: string, commit: IterationCommit): void;
+  /** The lock of the process driving the run, if any. */
+  getLock(runId: string): RunLock | undefined;
+  /**
+   * Takes the run's lock for `holder` in one transaction: free, or held by a holder `isStale` says is
+   * gone, it is taken (the stale holder is returned as `replaced`); held by a live holder, it is not
+   * (that holder is returned as `heldBy`).
+   */
+  acquireLock(runId: string, holder: { pid: number; host: string }, isStale: (lock: RunLock) => boolean): { heldBy?: RunLock; replaced?: RunLock };
+  /** Refreshes the heartbeat of the lock held by `pid`. */
+  touchLock(runId: string, pid: number): void;
+  /** Releases the lock if `pid` holds it. */
+  releaseLock(runId: string, pid: number): void;
+  /** Records one request `flowscout serve` answered; returns its id. */
+  recordServedRun(run: Omit<ServedRunRow, 'id' | 'createdAt'>): number;
+  /** Served runs, newest first (optionally of one workflow hash). */
+  listServedRuns(opts?: { workflowHash?: string; limit?: number }): ServedRunRow[];
 }
 
 type Row = Record<string, unknown>;
@@ -54,6 +70,8 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
   const blob = (v: unknown): Buffer | null => (v === undefined ? null : deflateRawSync(Buffer.from(json(v)!, 'utf8')));
   const owner = () => JSON.stringify({ pid: process.pid, host: hostname() });
   const insertMemo = db.prepare('INSERT OR IGNORE INTO node_memo (run_id, key, observation) VALUES (?, ?, ?)');
+  const insertServed = db.prepare(`INSERT INTO served_runs (created_at, workflow, workflow_hash, transport, policy_label, query, status, answer, error, duration_ms, trace)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertIteration = db.prepare('INSERT OR REPLACE INTO iterations (run_id, iteration, data) VALUES (?, ?, ?)');
 
   const getRun = (id: string): RunRow => {
@@ -78,6 +96,7 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     if (patch.usage !== undefined) cols.usage = json(patch.usage);
     if (patch.outDir !== undefined) cols.out_dir = text(patch.outDir);
     if (patch.result !== undefined) cols.result = json(patch.result);
+    if (patch.inputs !== undefined) cols.inputs = json(patch.inputs);
     const set = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
     db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...cols, id });
   };
@@ -94,7 +113,23 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     updateRun(runId, c.run);
   });
 
+  const getLock = (runId: string): RunLock | undefined => {
+    const r = db.prepare('SELECT pid, host, acquired_at, heartbeat_at FROM run_locks WHERE run_id = ?').get(runId) as Row | undefined;
+    return r ? { pid: r.pid as number, host: r.host as string, acquiredAt: r.acquired_at as string, heartbeatAt: r.heartbeat_at as string } : undefined;
+  };
+  const acquire = db.transaction((runId: string, holder: { pid: number; host: string }, isStale: (lock: RunLock) => boolean) => {
+    const held = getLock(runId);
+    if (held && !(held.pid === holder.pid && held.host === holder.host) && !isStale(held)) return { heldBy: held };
+    const at = now();
+    db.prepare('INSERT OR REPLACE INTO run_locks (run_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(runId, holder.pid, holder.host, at, at);
+    return held && held.pid !== holder.pid ? { replaced: held } : {};
+  });
+
   return {
+    getLock,
+    acquireLock: (runId, holder, isStale) => acquire.immediate(runId, holder, isStale),
+    touchLock: (runId, pid) => void db.prepare('UPDATE run_locks SET heartbeat_at = ? WHERE run_id = ? AND pid = ?').run(now(), runId, pid),
+    releaseLock: (runId, pid) => void db.prepare('DELETE FROM run_locks WHERE run_id = ? AND pid = ?').run(runId, pid),
     createRun(run) {
       const at = now();
       insertRun.run({
@@ -117,6 +152,7 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
         best_candidate: run.bestCandidate ?? null,
         usage: json(run.usage),
       });
+      if (run.inputs) updateRun(run.id, { inputs: run.inputs });
       return getRun(run.id);
     },
     getRun,
@@ -150,6 +186,36 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
         observation: JSON.parse(r.observation) as unknown,
       })),
     commitIteration: (runId, c) => commit(runId, c),
+    recordServedRun(run) {
+      const info = insertServed.run(now(), text(run.workflow), run.workflowHash ?? null, run.transport, text(run.policyLabel), text(run.query), run.status, text(run.answer), text(run.error), run.durationMs, json(run.trace));
+      return Number(info.lastInsertRowid);
+    },
+    listServedRuns(opts = {}) {
+      const limit = Math.max(1, Math.floor(opts.limit ?? 100));
+      const rows = (
+        opts.workflowHash === undefined
+          ? db.prepare('SELECT * FROM served_runs ORDER BY id DESC LIMIT ?').all(limit)
+          : db.prepare('SELECT * FROM served_runs WHERE workflow_hash = ? ORDER BY id DESC LIMIT ?').all(opts.workflowHash, limit)
+      ) as Row[];
+      return rows.map(toServedRun);
+    },
+  };
+}
+
+function toServedRun(r: Row): ServedRunRow {
+  return {
+    id: r.id as number,
+    createdAt: r.created_at as string,
+    workflow: r.workflow as string,
+    ...(r.workflow_hash !== null ? { workflowHash: r.workflow_hash as string } : {}),
+    transport: r.transport as string,
+    policyLabel: r.policy_label as string,
+    query: r.query as string,
+    status: r.status as ServedRunRow['status'],
+    answer: r.answer as string,
+    ...(r.error !== null ? { error: r.error as string } : {}),
+    durationMs: r.duration_ms as number,
+    trace: parse(r.trace),
   };
 }
 
@@ -198,7 +264,7 @@ function toRun(r: Row): RunRow {
     iterationsDone: r.iterations_done as number,
     sinceImprovement: r.since_improvement as number,
   };
-  const extra = { owner: parse(r.owner), stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result) };
+  const extra = { owner: parse(r.owner), stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result), inputs: parse(r.inputs) };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (run as unknown as Row)[k] = v;
   return run;
 }

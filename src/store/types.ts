@@ -1,10 +1,30 @@
 /**
- * Rows of the search store (issue #7, "persistence"): plain data as the search writes and reads it.
+ * Rows of the search store: plain data as the search writes and reads it.
  * JSON columns come back parsed; the store knows nothing about what a feedback or a plan holds.
  */
 
-/** running; done; stopped (a budget ran out, resumable); failed. */
+/**
+ * running; done; stopped (a budget ran out or it was interrupted, resumable); failed (an error
+ * stopped it, e.g. a model that stopped answering; resumable once fixed). A `running` run whose
+ * driving process is gone is shown as `interrupted` (see run-lock.ts).
+ */
 export type RunStatus = 'running' | 'done' | 'stopped' | 'failed';
+
+/** What a run was started on, by content (checked by `--resume`). */
+export interface RunInputs {
+  records: { file: string; sha256: string; bytes: number };
+  tools: { file: string; sha256: string; bytes: number };
+  /** Hash of the settings that decide results (split, seed, strategy, models, search settings). */
+  settings: string;
+}
+
+/** The process that drives a run. */
+export interface RunLock {
+  pid: number;
+  host: string;
+  acquiredAt: string;
+  heartbeatAt: string;
+}
 
 /** One search run. */
 export interface RunRow {
@@ -31,6 +51,8 @@ export interface RunRow {
   usage?: Record<string, unknown>;
   /** The final summary (best candidate, test-set scores), once the run has ended. */
   result?: Record<string, unknown>;
+  /** Hashes of its records, tools config and settings (runs made before they were stored have none). */
+  inputs?: RunInputs;
   /** The process that last marked the run running (so a reader can tell a crashed run from a live one). */
   owner?: RunOwner;
 }
@@ -104,5 +126,23 @@ export interface IterationCommit {
   records?: RunRecordRow[];
   /** The iteration's table row (absent for the root). */
   iteration?: { iteration: number; data: Record<string, unknown> };
-  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result'>>;
+  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result' | 'inputs'>>;
+}
+
+/** One request answered by `flowscout serve`, with its whole trace. */
+export interface ServedRunRow {
+  id: number;
+  createdAt: string;
+  workflow: string;
+  workflowHash?: string;
+  /** `mcp-stdio`, `mcp-http` or `http`. */
+  transport: string;
+  policyLabel: string;
+  query: string;
+  status: 'ok' | 'error';
+  answer: string;
+  error?: string;
+  durationMs: number;
+  /** The run's Trace (observations, calls, totals). */
+  trace: unknown;
 }

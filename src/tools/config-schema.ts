@@ -40,6 +40,8 @@ export const McpStdioSourceSchema = z.strictObject({
   cwd: z.string().optional(),
   /** Only these tools of the server (default: all). */
   include: z.array(z.string()).optional(),
+  /** How long the server may take to start and list its tools (default: the config's timeoutMs, else 30000). */
+  startTimeoutMs: z.number().int().positive().optional(),
 });
 
 export const McpHttpSourceSchema = z.strictObject({
@@ -49,6 +51,8 @@ export const McpHttpSourceSchema = z.strictObject({
   url: z.string().url(),
   headers: z.record(z.string(), z.string()).optional(),
   include: z.array(z.string()).optional(),
+  /** How long connecting and listing the tools may take (default: the config's timeoutMs, else 30000). */
+  startTimeoutMs: z.number().int().positive().optional(),
 });
 
 // Discriminated by `type` (then `transport` for MCP), so an error names the member the user meant.

@@ -27,10 +27,11 @@ describe('loadToolConfig', () => {
     const file = config('tools.json', {
       version: 1,
       timeoutMs: 5000,
+      // The test server starts through tsx: on a loaded machine that takes longer than a tool call may.
       sources: [
         { type: 'replay', records: 'data/records.jsonl', tools: 'data/tools.json' },
         { type: 'functions', module: './my-tools.mjs' },
-        { type: 'mcp', name: 'test', transport: 'stdio', command, args, include: ['add'] },
+        { type: 'mcp', name: 'test', transport: 'stdio', command, args, include: ['add'], startTimeoutMs: 120_000 },
       ],
     });
     const reg = await loadToolConfig(file);
@@ -67,5 +68,19 @@ describe('loadToolConfig', () => {
     await expect(loadToolConfig(sim)).rejects.toMatchObject({ code: 'MODEL_CONFIG', location: { path: '$.sources[0].onMiss' } });
     const withSim = await loadToolConfig(sim, { simulate: async () => 'made up' });
     expect(await withSim.call('get_quote', { symbol: 'ZZZ' })).toMatchObject({ output: 'made up', origin: 'simulated' });
+  });
+});
+
+describe('an MCP server that starts and never answers', () => {
+  it('is given up after the config\'s timeoutMs (its start-up wait too), with a TOOL_ERROR naming it', async () => {
+    const { mkdtempSync: mk, writeFileSync: wf } = await import('node:fs');
+    const { tmpdir: td } = await import('node:os');
+    const { join: j } = await import('node:path');
+    const dir = mk(j(td(), 'flowscout-mcp-silent-'));
+    const file = j(dir, 'tools.config.json');
+    wf(file, JSON.stringify({ version: 1, timeoutMs: 300, sources: [{ type: 'mcp', name: 'silent', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }] }));
+    const err = await loadToolConfig(file).then(() => undefined, (e: unknown) => e as Error & { code: string });
+    expect(err?.code).toBe('TOOL_ERROR');
+    expect(err?.message).toMatch(/MCP server 'silent' .*could not connect: .*timed out/i);
   });
 });

@@ -45,8 +45,10 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
   const base = dirname(file);
   const sets: ToolSet[] = [];
   try {
-    for (const [i, source] of config.sources.entries()) sets.push(await buildSource(source, i, base, file, opts));
     const timeoutMs = config.timeoutMs ?? opts.timeoutMs;
+    // The config's timeout also bounds an MCP server's start-up (connect and list its tools), unless
+    // the source gives its own `startTimeoutMs`.
+    for (const [i, source] of config.sources.entries()) sets.push(await buildSource(source, i, base, file, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }));
     return createToolRegistry(sets, timeoutMs === undefined ? {} : { timeoutMs });
   } catch (e) {
     await Promise.allSettled(sets.map((s) => s.close?.()));
@@ -62,7 +64,8 @@ async function buildSource(source: ToolSource, index: number, base: string, file
       return { name: `functions ${source.module}`, tools: await loadFunctionTools(resolve(base, source.module)) };
     case 'mcp': {
       const resolved = source.transport === 'stdio' ? { ...source, cwd: resolve(base, source.cwd ?? '.') } : source;
-      return connectMcpTools(resolved, opts.env ? { env: opts.env } : {});
+      const start = source.startTimeoutMs ?? opts.timeoutMs;
+      return connectMcpTools(resolved, { ...(opts.env ? { env: opts.env } : {}), ...(start !== undefined ? { connectTimeoutMs: start } : {}) });
     }
   }
 }

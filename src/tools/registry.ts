@@ -6,8 +6,8 @@ import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, To
 import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-args.js';
 
 /**
- * The tools T of a run (DESIGN.md: a tool node "validates [the arguments] against the tool's input
- * schema, calls it, and records the observation"). The registry is the one place that turns every
+ * The tools T of a run (docs/DESIGN.md, "The workflow IR": the registry validates the arguments against
+ * the tool's input schema and calls it, and the observation is recorded). The registry is the one place that turns every
  * way a tool can fail — unknown name, bad arguments, a throw, a rejected promise, a timeout, a tool
  * that ignores its abort signal, an output that is not JSON — into an `error` outcome, so a run never
  * crashes because of a tool.

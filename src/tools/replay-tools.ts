@@ -4,7 +4,7 @@ import { toolResult } from './tool-result.js';
 import type { ToolDescriptor, ToolSpec } from '../contracts/tools.js';
 
 /**
- * The *replay* tool source (DESIGN.md "Data", StableToolBench's approach): tools answer from the
+ * The *replay* tool source (docs/DESIGN.md, "Data formats" §5, StableToolBench's approach): tools answer from the
  * responses recorded in records. The cache key is `canonicalCallKey(tool, args, inputSchema)`, the
  * same canonical form TC compares calls in, so a call TC counts as correct is a hit.
  *

@@ -2,8 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../contracts/tools.js';
 
 /**
- * Argument validation against a tool's JSON-Schema input (DESIGN.md: a tool node "validates them
- * against the tool's input schema" before calling). ajv compiles each schema once. Scalar types are
+ * Argument validation against a tool's JSON-Schema input (docs/DESIGN.md, "The workflow IR": the registry validates
+ * the arguments against the tool's input schema before calling). ajv compiles each schema once. Scalar types are
  * coerced the way the canonical argument form coerces them (`"5"` for a number parameter is accepted
  * as 5), so a call that TC counts as correct is never rejected here; unknown keywords and formats in
  * imported schemas are ignored rather than fatal.

@@ -48,12 +48,94 @@ function positionOf(text: string, message: string): { line: number; column: numb
   if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
   const pos = /position (\d+)/.exec(message);
   if (pos) return lineColumn(text, Number(pos[1]));
+  // V8 gives no position for some errors ("Unexpected token 'x', "x{…" is not valid JSON"): find it.
+  const at = firstErrorOffset(text);
+  if (at !== undefined) return lineColumn(text, at);
   // "Unexpected end of JSON input": the problem is at the end.
   return lineColumn(text, text.trimEnd().length);
 }
 
+/**
+ * The offset of the first character that makes `text` invalid JSON, by a small recursive-descent
+ * scan (used only after JSON.parse failed, to name the place). `undefined` when the text simply ends
+ * too early.
+ */
+export function firstErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 0x20) fail();
+      i += text[i] === '\\' ? 2 : 1;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail();
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return literal('true');
+    if (c === 'f') return literal('false');
+    if (c === 'n') return literal('null');
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
+    fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : undefined;
+  } catch (at) {
+    return typeof at === 'number' && at < text.length ? at : undefined;
+  }
+}
+
 function cleanMessage(message: string): string {
-  return message.replace(/ in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
+  return message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
 }
 
 export interface WriteOptions {

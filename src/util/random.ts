@@ -1,6 +1,6 @@
 /**
  * A small seeded pseudo-random generator (mulberry32), so splits, search and benchmarks are
- * reproducible from a seed (STYLE.md: inject `random`). Not for cryptography.
+ * reproducible from a seed (injected, never global). Not for cryptography.
  */
 export interface Random {
   /** A float in [0, 1). */

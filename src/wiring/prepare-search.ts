@@ -4,18 +4,23 @@ import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { parseSplitRatio, splitRecords } from '../records/split.js';
+import { createCircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Store } from '../store/open-store.js';
+import { acquireRunLock, type HeldLock } from '../store/run-lock.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import { ensureWritableDir } from '../search/artifacts.js';
 import { createBudgetWatch } from '../search/budget-watch.js';
 import type { SearchLabels } from '../search/format-search.js';
+import { checkRunInputs, runInputs } from './run-inputs.js';
 import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
 import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
 import type { RecordRunner } from '../evaluate/types.js';
 import type { Budget } from '../llm/budget.js';
 import type { TaskRecord } from '../records/schema.js';
-import { wireModels } from './wire-models.js';
+import { createModelWiring, wireModels } from './wire-models.js';
+import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
 /**
  * Turns the settings of `flowscout search` (or of a stored run, for `--resume`) into a ready search:
@@ -24,7 +29,26 @@ import { wireModels } from './wire-models.js';
  * rule-based optimizer), one budget and rate limiter shared by every model client, G0 built, and the
  * run row created (or reloaded). The config stored with the run holds everything needed to resume
  * it, and no secrets (model strings and file paths only).
+ *
+ * Before anything is spent: a resumed run must be unfinished, held by no other live process (the
+ * run's lock, `store/run-lock.ts`) and started on the same inputs (`search/run-inputs.ts`); the
+ * output folder is created and written to once; and every configured model answers one tiny
+ * request (`llm/probe.ts`), so a rejected key or an unreachable host stops the command at once.
  */
+
+/** How the run's model requests behave (the CLI's `--model-timeout`, stderr, `--breaker`). */
+export interface ModelCallOptions {
+  /** Per-request timeout in ms. */
+  timeoutMs?: number;
+  /** Receives retry and failure lines (the CLI prints them on stderr). */
+  log?: (line: string) => void;
+  /** Calls in a row failing alike that stop the run (circuit breaker; 0 = never). */
+  breakerThreshold?: number;
+  /** Check each model with one request before starting (default true). */
+  probe?: boolean;
+  /** Delay before the probe's one retry (tests). */
+  probeBaseDelayMs?: number;
+}
 
 /** The settings of a run as stored with it (enough to resume it; no secrets). */
 export interface SearchConfig {
@@ -41,6 +65,8 @@ export interface SearchConfig {
   settings: SearchSettings;
   budget: { calls?: number; tokens?: number; usd?: number; minutes?: number };
   outDir?: string;
+  /** Skip (and count) invalid record lines instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 /** A search ready to run, with what the CLI prints about it. */
@@ -51,6 +77,10 @@ export interface PreparedSearch {
   labels: SearchLabels;
   resumed: boolean;
   config: SearchConfig;
+  /** Invalid record lines skipped (`skipInvalid`). */
+  skippedRecords: number;
+  /** Set when this process took over the lock of a driver that died. */
+  tookOverFrom?: { pid: number; host: string };
   close(): Promise<void>;
 }
 
@@ -84,18 +114,41 @@ export interface OwnedRunner extends RecordRunner {
  * (`search --redis`: the CLI passes the queue's factory; nothing about it is stored with the run,
  * so a run can be resumed with or without workers).
  */
-export async function prepareSearch(store: Store, opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; runner?: (req: RunnerRequest) => Promise<OwnedRunner> }): Promise<PreparedSearch> {
+export async function prepareSearch(
+  store: Store,
+  opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; calls?: ModelCallOptions; runner?: (req: RunnerRequest) => Promise<OwnedRunner> },
+): Promise<PreparedSearch> {
   const stored = opts.resume ? store.getRun(opts.resume) : undefined;
   if (stored && stored.status === 'done') {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\`; start a new search to go further.` });
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\` (\`--write <dir>\` writes its files again); start a new search to go further.` });
   }
   const config = stored ? (stored.config as unknown as SearchConfig) : opts.config!;
   if (opts.budget) config.budget = { ...config.budget, ...definedOnly(opts.budget) };
   const env = opts.env ?? process.env;
   const runId = stored?.id ?? newRunId();
   const outDir = resolve(config.outDir ?? join('.flowscout', 'runs', runId));
+  const calls = opts.calls ?? {};
 
-  const read = await readRecordsFile(config.records);
+  let lock: HeldLock | undefined;
+  if (stored) {
+    lock = acquireRunLock(store, runId);
+    try {
+      checkRunInputs(runId, stored.inputs, runInputs(config), `flowscout search --records ${config.records} --tools ${config.tools} (add --out <new folder>)`);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+  try {
+    return await prepareLocked();
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+
+  async function prepareLocked(): Promise<PreparedSearch> {
+  ensureWritableDir(outDir);
+  const read = await readRecordsFile(config.records, config.skipInvalid ? { skipInvalid: true } : {});
   if (read.records.length === 0) {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
   }
@@ -109,16 +162,44 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
     ...(config.budget.usd !== undefined ? { maxCostUsd: config.budget.usd } : {}),
     ...(config.budget.minutes !== undefined ? { maxWallMs: config.budget.minutes * 60_000 } : {}),
   });
-  const tools: ToolRegistry = await loadToolConfig(config.tools);
+  const breaker = createCircuitBreaker(calls.breakerThreshold !== undefined ? { threshold: calls.breakerThreshold } : {});
+  const wiring = {
+    ...(config.model !== undefined ? { model: config.model } : {}),
+    ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
+    ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
+    budget: budget.budget,
+    limits: { concurrency: config.settings.concurrency },
+    env,
+    breaker,
+    ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
+    ...(calls.log ? { log: calls.log } : {}),
+  };
+  if (calls.probe !== false) {
+    try {
+      await createModelWiring(wiring).probe(
+        [
+          { role: 'policy', spec: config.model },
+          { role: 'judge', spec: config.judgeModel ?? config.model },
+          { role: 'optimizer', spec: config.optimizerModel ?? config.model },
+        ],
+        calls.probeBaseDelayMs !== undefined ? { baseDelayMs: calls.probeBaseDelayMs } : {},
+      );
+    } catch (e) {
+      budget.dispose();
+      throw e;
+    }
+  }
+  let tools: ToolRegistry;
+  try {
+    tools = await loadToolConfig(config.tools);
+  } catch (e) {
+    budget.dispose();
+    throw e;
+  }
   let runner: OwnedRunner | undefined;
   try {
     const models = await wireModels({
-      ...(config.model !== undefined ? { model: config.model } : {}),
-      ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
-      ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
-      budget: budget.budget,
-      limits: { concurrency: config.settings.concurrency },
-      env,
+      ...wiring,
       tools: tools.list(),
       records: splits.opt,
     });
@@ -127,13 +208,15 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
     const g0 = startWorkflow(config.start, splits.opt, tools);
     if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
+    let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
       store.createRun({
         id: runId,
         status: 'running',
         seed: config.settings.seed,
         strategy: config.strategy,
-        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir } as unknown as Record<string, unknown>,
+        // The offline policy learns from D_opt; the run records where the search writes those records.
+        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir, ...(policy.policy.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}) } as unknown as Record<string, unknown>,
         policyLabel: labels.policy,
         judgeLabel: labels.judge,
         optimizerLabel: labels.optimizer,
@@ -141,8 +224,13 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
         outDir,
         iterationsDone: 0,
         sinceImprovement: 0,
+        inputs: runInputs(config),
       });
-    } else store.updateRun(runId, { status: 'running' });
+      lock = acquireRunLock(store, runId);
+    } else {
+      store.updateRun(runId, { status: 'running' });
+      if (lock?.replaced) replaced = { pid: lock.replaced.pid, host: lock.replaced.host };
+    }
     const input: RunSearchInput = {
       settings: config.settings,
       splits,
@@ -155,13 +243,16 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
       judge: judge.judge,
       optimizer,
       budget,
+      breaker,
       store: { store, runId },
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
       ...(runner ? { runner } : {}),
     };
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, close: async () => {
+    const held = lock;
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, skippedRecords: read.skipped, ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
       budget.dispose();
       await runner?.close();
+      held?.release();
       await tools.close();
     } };
   } catch (e) {
@@ -169,6 +260,7 @@ export async function prepareSearch(store: Store, opts: { config?: SearchConfig;
     await runner?.close();
     await tools.close();
     throw e;
+  }
   }
 }
 

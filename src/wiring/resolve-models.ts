@@ -14,8 +14,8 @@ import { createRuleBasedOptimizer } from '../search/optimizers/rule-based.js';
 import type { Optimizer } from '../search/optimizers/types.js';
 
 /**
- * Turning one model string (a flag, `FLOWSCOUT_MODEL`, or nothing) into who decides (DESIGN.md,
- * "Who decides at each node"): `offline` — the default when no model is configured — gives the
+ * Turning one model string (a flag, `FLOWSCOUT_MODEL`, or nothing) into who decides (docs/DESIGN.md,
+ * "Policies"): `offline` — the default when no model is configured — gives the
  * offline policy, the offline lexical judge and the rule-based optimizer; any other model string
  * gives the LLM policy / LLM judge / LLM optimizer through the registry and a client. The returned
  * label is what output shows. `wire-models.ts` calls these with one shared limiter and budget.
@@ -57,7 +57,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   }
   const model = await resolveModel(chosen, { env });
   const client = createLlmClient({ ...options.client, model, env });
-  const policy = createLlmPolicy({ client, spec: model.spec, tools: options.tools });
+  const policy = createLlmPolicy({ client, spec: model.spec, tools: options.tools, ...(options.records ? { records: options.records } : {}) });
   return { policy, spec: model.spec, label: policy.label, client };
 }
 

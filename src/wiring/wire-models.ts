@@ -1,4 +1,6 @@
 import type { Budget } from '../llm/budget.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
+import { probeModels, type ProbeTarget } from '../llm/probe.js';
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../llm/rate-limiter.js';
 import { resolveModel, type ResolvedModel } from '../llm/resolve-model.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -19,8 +21,10 @@ import {
  * `search`, `bench`, `demo`) and the benchmarks: `{ model, judgeModel, optimizerModel, budget,
  * limits, env }` → the policy, the judge, the optimizer, the client options they share and ONE rate
  * limiter, sized by the command's `--concurrency`, that bounds every model request of the command
- * (policy, judge, optimizer, tool simulator, ReAct baseline alike). Without a model everything is
- * offline (offline policy, lexical judge, rule-based optimizer) and no client is made.
+ * (policy, judge, optimizer, tool simulator, ReAct baseline alike), with the command's per-request
+ * timeout (`--model-timeout`), its retry lines (stderr) and its circuit breaker. `probe` checks each
+ * model with one tiny request before a command spends anything (`llm/probe.ts`). Without a model
+ * everything is offline (offline policy, lexical judge, rule-based optimizer) and no client is made.
  */
 
 /** What a command knows about its models before it runs. */
@@ -38,6 +42,12 @@ export interface ModelSettings {
   /** A limiter to share instead of making one from `limits`. */
   limiter?: RateLimiter;
   env?: Record<string, string | undefined>;
+  /** Per-request timeout of every model call (ms; `--model-timeout`). */
+  timeoutMs?: number;
+  /** Receives retry and failure lines of model calls (the CLI prints them on stderr). */
+  log?: (line: string) => void;
+  /** The command's circuit breaker, shared by every client. */
+  breaker?: CircuitBreaker;
 }
 
 /** The shared pieces: the limiter, the client options every client is made with, and resolvers that use them. */
@@ -54,13 +64,21 @@ export interface ModelWiring {
   optimizer(spec: string | undefined): Promise<ResolvedOptimizer>;
   /** A model string resolved to an AI SDK model (for agents that drive the model themselves, e.g. ReAct). */
   languageModel(spec: string): Promise<ResolvedModel>;
+  /** One tiny request to every distinct model of `targets` (offline skipped); MODEL_UNAVAILABLE when one cannot work. */
+  probe(targets: readonly ProbeTarget[], opts?: { baseDelayMs?: number }): Promise<void>;
 }
 
 /** The shared limiter and client options of one command (see the module comment). */
 export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judgeModel' | 'optimizerModel'> = {}): ModelWiring {
   const env = settings.env ?? process.env;
   const limiter = settings.limiter ?? createRateLimiter(settings.limits ?? {});
-  const client: ClientOptions = { limiter, ...(settings.budget ? { budget: settings.budget } : {}) };
+  const client: ClientOptions = {
+    limiter,
+    ...(settings.budget ? { budget: settings.budget } : {}),
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(settings.log ? { log: settings.log } : {}),
+    ...(settings.breaker ? { breaker: settings.breaker } : {}),
+  };
   return {
     env,
     limiter,
@@ -70,6 +88,8 @@ export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judge
     judge: (spec) => resolveJudge(spec, { client, env }),
     optimizer: (spec) => resolveOptimizer(spec, { client, env }),
     languageModel: (spec) => resolveModel(spec, { env }),
+    probe: (targets, opts = {}) =>
+      probeModels(targets, { env, ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}), ...(settings.log ? { log: settings.log } : {}), ...opts }),
   };
 }
 

@@ -26,13 +26,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   mining: ['errors', 'util', 'contracts', 'graph', 'records'],
   policies: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools'],
   runtime: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies'],
+  testing: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'policies', 'runtime'],
   evaluate: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime'],
+  export: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies', 'runtime'],
+  serve: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies', 'runtime'],
   search: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate'],
   wiring: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search'],
   distributed: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime', 'evaluate', 'wiring'],
   bench: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'distributed'],
   ui: ['errors', 'contracts', 'graph', 'store'],
-  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'distributed', 'bench'],
+  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'export', 'serve', 'search', 'wiring', 'distributed', 'bench'],
 };
 const ROOT_ENTRY = 'index.ts';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
@@ -40,10 +41,10 @@ function resultOf(out: string) {
   return { doc: rest, best: JSON.stringify(best).replace(/run-\d{8}-\d{6}-[0-9a-f]{4}/g, '<run>') };
 }
 
-async function search(args: string[]) {
+async function search(args: string[], stderr = '') {
   const io = captureIO();
   const status = await runCli(args, io);
-  expect(io.errors()).toBe('');
+  expect(io.errors()).toBe(stderr);
   expect(status).toBe(0);
   return JSON.parse(io.text()) as { run: string; best: string; savings?: { nodeRunsSaved: number } };
 }
@@ -84,7 +85,8 @@ describe('search --redis with two workers', () => {
     coordinator.child.kill('SIGKILL');
     await coordinator.exited;
     expect(coordinator.output()).not.toMatch(/Best candidate|search ended/i);
-    const resumed = await search(['search', '--resume', runId!, '--db', db, '--json', '--redis', url, '--queue', queue, '--force']);
+    // The killed coordinator's run lock is taken over (it names the dead process).
+    const resumed = await search(['search', '--resume', runId!, '--db', db, '--json', '--redis', url, '--queue', queue, '--force'], `run ${runId} was held by pid ${coordinator.pid} on ${hostname()}, which is gone; this process takes it over`);
     expect(resumed.run).toBe(runId);
     const a = resultOf(local);
     const b = resultOf(remote);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The package as a user installs it: `npm run build` (tsdown.config.ts) into a package folder that
- * holds what package.json's "files" ship — bin/, dist/, data/ — and no src/, so bin/flowscout.js
+ * holds what package.json's "files" ship — bin/, dist/, data/, the valid workflow fixtures that
+ * `flowscout/testing` reads — and no src/, so bin/flowscout.js
  * runs the built CLI. A user's app next to it imports 'flowscout', and its tool module is TypeScript.
  * (node_modules and data/ are linked from this checkout rather than installed or copied.)
  */
@@ -28,6 +29,8 @@ beforeAll(() => {
   cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(repo, 'bin'), join(pkg, 'bin'), { recursive: true });
   symlinkSync(join(repo, 'data'), join(pkg, 'data'));
+  mkdirSync(join(pkg, 'test', 'fixtures', 'workflows'), { recursive: true });
+  symlinkSync(join(repo, 'test', 'fixtures', 'workflows', 'valid'), join(pkg, 'test', 'fixtures', 'workflows', 'valid'));
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
   execFileSync(process.execPath, [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--log-level', 'error'], { cwd: repo, stdio: 'pipe' });
   mkdirSync(join(app, 'node_modules'), { recursive: true });
@@ -45,6 +48,45 @@ describe('the built package', () => {
     writeFileSync(join(app, 'check.mjs'), "import * as fs from 'flowscout';\nconsole.log(['parseWorkflow', 'validateWorkflow', 'applyEditPlan', 'executeWorkflow', 'compileWorkflow', 'defineTool', 'discoverProcessTree', 'runSearch'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n");
     const out = execFileSync(process.execPath, ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
     expect(out).toBe('parseWorkflow:function validateWorkflow:function applyEditPlan:function executeWorkflow:function compileWorkflow:function defineTool:function discoverProcessTree:function runSearch:function');
+  });
+
+  it('imports every subpath of package.json "exports" from the installed package, each with its types', () => {
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench', './langgraph']);
+    for (const entry of Object.values(manifest.exports) as { types: string; import: string }[]) {
+      expect(existsSync(join(pkg, entry.types)), entry.types).toBe(true);
+      expect(existsSync(join(pkg, entry.import)), entry.import).toBe(true);
+    }
+    writeFileSync(
+      join(app, 'subpaths.mjs'),
+      [
+        "import * as runtime from 'flowscout/runtime';",
+        "import * as testing from 'flowscout/testing';",
+        "import * as mining from 'flowscout/mining';",
+        "import * as bench from 'flowscout/bench';",
+        "import * as langgraph from 'flowscout/langgraph';",
+        "const policy = testing.createScriptedPolicy();",
+        "const linear = testing.fixture('linear');",
+        "const tree = mining.formatProcessTree(mining.discoverProcessTree(mining.eventLogFromTraces([['a', 'b'], ['a', 'c']])));",
+        'console.log(JSON.stringify({',
+        '  runtime: Object.keys(runtime).sort(),',
+        '  policy: policy.label,',
+        '  fixture: linear.name,',
+        '  tree,',
+        '  bench: [typeof bench.runBench, typeof bench.wilcoxonSignedRank],',
+        '  langgraph: Object.keys(langgraph).sort(),',
+        '}));',
+        '',
+      ].join('\n'),
+    );
+    const out = JSON.parse(execFileSync(process.execPath, ['subpaths.mjs'], { cwd: app, encoding: 'utf8' }));
+    expect(out.runtime).toEqual(['isEdgeLive', 'startRun']);
+    expect(out.policy).toBe('scripted policy (tests)');
+    expect(out.fixture).toBe(JSON.parse(readFileSync(join(repo, 'test/fixtures/workflows/valid/linear.json'), 'utf8')).name);
+    // PM4Py's order: X's children sorted by the md5 of their labels ('c' before 'b').
+    expect(out.tree).toBe("->( 'a', X( 'c', 'b' ) )");
+    expect(out.bench).toEqual(['function', 'function']);
+    expect(out.langgraph).toEqual(['createFlowGraphSteps', 'isEdgeLive', 'mergeNodeResults']);
   });
 
   it('runs a workflow over a user\'s TypeScript tool module made with defineTool from "flowscout"', () => {
@@ -106,6 +148,9 @@ describe('the built package', () => {
       join(app, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['weather.workflow.ts'] }),
     );
+    // It imports the runtime subpath and nothing else of FlowScout.
+    const imports = readFileSync(join(app, 'weather.workflow.ts'), 'utf8').match(/^import .* from .*$/gm) ?? [];
+    expect(imports.map((l) => l.replace(/.* from /, ''))).toEqual(['"flowscout/runtime";']);
     const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
     const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -113,6 +158,39 @@ describe('the built package', () => {
     expect(out.status).toBe('ok');
     expect(out.calls).toEqual([['get_weather', { city: 'Paris' }, { city: 'Paris', temperatureC: 18 }]]);
     expect(out.answer).toContain('temperatureC: 18');
+  });
+
+  it('exports the workflow to a LangGraph module that type-checks strictly and runs on the app\'s @langchain/langgraph', () => {
+    mkdirSync(join(app, 'node_modules', '@langchain'), { recursive: true });
+    for (const name of ['langgraph', 'core', 'langgraph-checkpoint', 'langgraph-sdk', 'protocol']) {
+      if (existsSync(join(repo, 'node_modules', '@langchain', name))) symlinkSync(join(repo, 'node_modules', '@langchain', name), join(app, 'node_modules', '@langchain', name));
+    }
+    const exported = flowscout(['export', 'wf.json', '--to', 'langgraph', '-o', 'weather.graph.ts'], app);
+    expect(exported.status, exported.stderr).toBe(0);
+    writeFileSync(
+      join(app, 'use-graph.ts'),
+      [
+        "import { createOfflinePolicy, loadToolConfig } from 'flowscout';",
+        "import { createGraph, run } from './weather.graph.ts';",
+        '',
+        "const tools = await loadToolConfig('tools.config.json');",
+        'const policy = createOfflinePolicy({ tools: tools.list() });',
+        "const trace = await run('What is the weather in Paris right now?', { policy, tools });",
+        "const state = await createGraph({ policy, tools }).invoke({ query: 'What is the weather in Paris right now?' });",
+        'await tools.close();',
+        'console.log(JSON.stringify({ status: trace.status, calls: trace.calls.map((c) => [c.tool, c.args]), same: state.answer === trace.answer, nodes: Object.keys(state.results) }));',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')] }, files: ['weather.graph.ts', 'use-graph.ts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const out = JSON.parse(execFileSync(process.execPath, [tsx, 'use-graph.ts'], { cwd: app, encoding: 'utf8' }));
+    expect(out).toEqual({ status: 'ok', calls: [['get_weather', { city: 'Paris' }]], same: true, nodes: ['plan', 'look', 'answer'] });
   });
 
   it('imports the bundled data, searches with its SQLite store, and lists the run', () => {

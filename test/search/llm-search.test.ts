@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { startTestLlmServer, type RecordedRequest, type ScriptedReply, type TestLlmServer } from '../support/llm-server.js';
 
 /**
- * The LLM paths of the search end to end (issue #7, "Must show"): the LLM policy runs every node and
+ * The LLM paths of the search end to end: the LLM policy runs every node and
  * the LLM optimizer proposes every edit, through the real AI SDK client, against the local test
  * server; one plan is repaired, one is not (a failed expansion the search records and passes); a
  * call budget that runs out mid-search ends with exit 0, a clear message and the best-so-far files;
@@ -112,6 +112,60 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     store.close();
     expect(doc.candidates).toHaveLength(3);
     expect(text).toMatch(/^ +2 +c0 → c2 +failed/m);
-    expect(server.requests.length).toBe(30);
+    // The 30 budgeted requests, and the start-up check of the model before the search (not charged).
+    expect(server.requests.length).toBe(31);
+  });
+
+  it('stops with the model\'s error when its calls keep failing (circuit breaker), stores the run as failed, and resumes once the model works again', async () => {
+    const d = domain();
+    const db = join(d.dir, 'breaker.db');
+    const out = join(d.dir, 'out');
+    const inner = script();
+    let broken = false;
+    let breakAt = 22;
+    // The start-up check, G0 (18 requests) and iteration 1's edit plan (2, one repaired) succeed; then, while
+    // iteration 1's child is evaluated, the key is revoked: every request from then on is a 401.
+    await server.close();
+    server = await startTestLlmServer({
+      script: (req, i) => {
+        if (i === breakAt) broken = true;
+        return broken ? { status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } } } : inner(req);
+      },
+    });
+    const args = ['search', '--records', d.records, '--tools', d.tools, '--model', server.spec(), '--judge-model', 'offline', '--iterations', '3', '--patience', '3', '--seed', '2', '--db', db, '--out', out, '--breaker', '4'];
+    const io = capture();
+    expect(await runCli(args, io), io.all()).toBe(3);
+    const err = io.errors();
+    expect(err).toMatch(/error \[MODEL_UNAVAILABLE\]: stopped: the last 4 model calls all failed the same way — model '.*' failed after 1 attempt: HTTP 401: Incorrect API key provided\./);
+    expect(err).toContain('The provider rejected the credentials');
+    expect(err).toContain(`the run is stored as failed and resumes with: flowscout search --resume`);
+    const sent = server.requests.length;
+    // It stopped within the breaker's window, not after scoring every record of the iteration with zeros.
+    expect(sent - 22).toBeLessThanOrEqual(4 + 3);
+    const runId = /Starting search (run-[\w-]+)/.exec(io.text())![1]!;
+    const store = openStore(db);
+    const run = store.getRun(runId);
+    expect(run.status).toBe('failed');
+    expect(run.stopReason).toMatch(/HTTP 401/);
+    // The iteration the breaker cut short was discarded: only G0 is stored.
+    expect(store.loadCandidates(runId).map((c) => c.id)).toEqual(['c0']);
+    store.close();
+    // G0 was written as the best so far when it was scored.
+    expect(JSON.parse(readFileSync(join(out, 'search.json'), 'utf8')).best).toBe('c0');
+
+    const written = capture();
+    expect(await runCli(['runs', 'show', runId, '--db', db, '--write', join(d.dir, 'again')], written)).toBe(0);
+    expect(written.text()).toMatch(/wrote .*best\.workflow\.json, .*best\.workflow\.ts, .*best\.workflow\.mmd, .*search\.json \(best c0, validation \d\.\d{3}; run failed\)/);
+
+    // The key works again.
+    broken = false;
+    breakAt = -1;
+    const healed = capture();
+    const resumed = await runCli(['search', '--resume', runId, '--db', db], healed);
+    expect(resumed, healed.all()).toBe(0);
+    expect(healed.text()).toContain(`Resuming search ${runId}`);
+    const again = openStore(db);
+    expect(again.getRun(runId).status).toBe('done');
+    again.close();
   });
 });

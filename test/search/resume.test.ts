@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { writeSearchFixture } from './fixture.js';
 
 /**
- * Crash and resume (issue #7, "Must show"): a real `flowscout search` child process is killed with
+ * Crash and resume (docs/DESIGN.md, "Search": a run resumes after a crash): a real `flowscout search` child process is killed with
  * SIGKILL right after a randomly chosen iteration was printed (so it dies in the middle of the next
  * one), then `--resume` continues the stored run. The final best candidate, every candidate's
  * scores and the test-set figures equal those of an uninterrupted run with the same seed.

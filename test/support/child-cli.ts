@@ -40,7 +40,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
     pid: child.pid!,
     output: () => out,
     exited,
-    waitFor(re, timeoutMs = 120_000) {
+    waitFor(re, timeoutMs = 600_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = out.match(re);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
- * A local OpenAI-compatible test server (tests only; issue #5). No model can be reached from the
+ * A local OpenAI-compatible test server (tests only). No model can be reached from the
  * build machine, so every LLM path of FlowScout is tested through the real AI SDK HTTP client
  * against this: `POST /v1/chat/completions` answers from a script (a queue of replies, or a
  * function of the request), and can misbehave on demand — 429 with Retry-After, 500, a hang past

@@ -9,8 +9,8 @@ import { createToolRegistry } from '../../src/tools/registry.js';
 import { createReplayTools } from '../../src/tools/replay-tools.js';
 
 /**
- * Oracle replay over one TRAJECT-Bench domain (DESIGN.md: the oracle "replays the reference calls
- * of a known record, to prove the harness reaches TC = 1"): every record whose calls all succeeded
+ * Oracle replay over one TRAJECT-Bench domain (docs/DESIGN.md, "Policies": the oracle "replays the
+ * reference calls of a known record, to prove that the harness reaches TC = 1"): every record whose calls all succeeded
  * is run with `oracleWorkflowFor(record)` and the oracle policy over the replay tools built from the
  * domain's records; replay hits, misses and TC are counted. Used by `src/policies/oracle.test.ts`
  * and by `benchmarks/runtime-replay-oracle.ts`.

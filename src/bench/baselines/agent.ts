@@ -2,7 +2,7 @@ import type { Usage } from '../../llm/usage.js';
 import type { TraceCall } from '../../runtime/trace.js';
 
 /**
- * What every approach of the benchmark is to the experiments (DESIGN.md, "Baselines and
+ * What every approach of the benchmark is to the experiments (docs/DESIGN.md, "Baselines and
  * ablations"): something that answers a query over the tools T, leaving π̂ (its calls, in the order
  * made), r̂ (its answer) and its cost. Workflows (FlowScout, the ablations, LLM-only) are run by the
  * runtime; the PM4Py-style and ReAct baselines implement this contract directly. Scoring is the

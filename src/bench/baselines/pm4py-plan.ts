@@ -2,7 +2,7 @@ import { isLeaf, isOperatorNode, isTau, type ProcessTree } from '../../mining/pr
 import type { TaskRecord } from '../../records/schema.js';
 
 /**
- * The PM4Py-style baseline's reading of a process tree (DESIGN.md, "Baselines and ablations": the
+ * The PM4Py-style baseline's reading of a process tree (docs/DESIGN.md, "Baselines and ablations": the
  * mined model with concrete tools bound, no planning or synthesis). The tree is the inductive
  * miner's tree over D_opt's tool names — not the abstracted G0 — and every activity *is* its tool.
  * The tree says what may run; these fixed rules, with no model and no reasoning, say what runs for a
@@ -17,7 +17,7 @@ import type { TaskRecord } from '../../records/schema.js';
  * - `+` (parallel): every child, ordered by where their activities sit on average in D_opt's traces
  *   (relative position 0..1; unseen children 0.5), ties in tree order.
  * - `*` (loop): a leaf body runs once as a `calls: 'many'` step (the execution policy issues one
- *   call per value it finds, DESIGN.md's loop → `calls: 'many'`). Any other body runs once, then
+ *   call per value it finds, as G0 maps a loop to `calls: 'many'`, docs/DESIGN.md, "Mining"). Any other body runs once, then
  *   again (at most `maxLoop` times in all) while its next choice — among activities not yet run in
  *   this loop — still scores at least θ. Redo children are not run (deciding to redo is reasoning).
  * - `tau`: nothing.

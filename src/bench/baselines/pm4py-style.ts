@@ -12,7 +12,7 @@ import { logStatistics, planFromTree, type PlannedStep } from './pm4py-plan.js';
 import { linearWorkflow, plainAnswer, runBaselineStep } from './tool-step.js';
 
 /**
- * The PM4Py-style baseline (DESIGN.md, "Baselines and ablations"): the process tree the inductive
+ * The PM4Py-style baseline (docs/DESIGN.md, "Baselines and ablations"): the process tree the inductive
  * miner finds on D_opt, executed with every activity bound to its concrete tool. Which parts of the
  * tree run for a query is decided by fixed rules (pm4py-plan.ts) with retrieval over the tools —
  * BM25 over names, descriptions and parameters plus the query clauses D_opt used each tool for, the

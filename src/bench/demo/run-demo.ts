@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import type { Workflow } from '../../graph/schema.js';
 import { toMermaid } from '../../graph/to-mermaid.js';
+import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { bestWithProvenance, writeSearchArtifacts } from '../../search/artifacts.js';
 import { clip } from '../../util/clip.js';
@@ -15,7 +16,7 @@ import { freshDemoFolder, shortenTree } from './demo-folder.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 
 /**
- * The one-command demo (issue #8; the README's first command): on a fresh clone with no model and
+ * The one-command demo (the README's first command): on a fresh clone with no model and
  * no network, the bundled TRAJECT-Bench Travel records are imported, the process tree is mined from
  * D_opt and printed (shortened; the whole string goes to a file), a short FlowScout search runs
  * with the offline policy, and the best workflow is printed as Mermaid with a small table of TC and
@@ -36,6 +37,12 @@ export interface DemoOptions {
   env?: Record<string, string | undefined>;
   log: (text: string) => void;
   now?: Date;
+  /** Per-request timeout of model calls (ms). */
+  modelTimeoutMs?: number;
+  /** Receives model retry lines and the start-up check (the CLI prints them on stderr). */
+  modelLog?: (line: string) => void;
+  /** Model calls in a row failing alike that stop the demo (circuit breaker). */
+  breakerThreshold?: number;
 }
 
 export interface DemoRow {
@@ -55,10 +62,20 @@ export interface DemoResult {
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const vars = o.env ?? process.env;
-  // One rate limiter, sized by --concurrency, for every model request of the demo.
-  const wiring = createModelWiring({ limits: { concurrency: o.concurrency }, env: vars });
+  // One rate limiter, sized by --concurrency, for every model request of the demo; one circuit breaker.
+  const breaker = createCircuitBreaker(o.breakerThreshold !== undefined ? { threshold: o.breakerThreshold } : {});
+  const wiring = createModelWiring({
+    limits: { concurrency: o.concurrency },
+    env: vars,
+    breaker,
+    ...(o.modelTimeoutMs !== undefined ? { timeoutMs: o.modelTimeoutMs } : {}),
+    ...(o.modelLog ? { log: o.modelLog } : {}),
+  });
   const model = wiring.chosen(o.model);
   const offline = model === 'offline';
+  // The model answers one tiny request before anything runs: a rejected key or a dead host stops the
+  // demo at once with the provider's message, instead of minutes of failed calls scored as zeros.
+  await wiring.probe([{ role: 'policy, judge and optimizer', spec: model }]);
   const dir = freshDemoFolder(o.root, o.now);
   const say = o.log;
   say(`FlowScout demo — ${offline ? 'OFFLINE: no model is configured, so the offline policy, the lexical judge and the rule-based optimizer run (no network needed)' : `model ${model}`}.`);
@@ -84,6 +101,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       concurrency: o.concurrency,
       judge: judge.judge,
       optimizer,
+      breaker,
       onIteration: (_v, r) => say(`   iteration ${r.iteration}: ${r.status.padEnd(9)} val ${r.valScore === undefined ? '  -  ' : r.valScore.toFixed(3)}  best ${r.bestVal.toFixed(3)}  ${clip(r.summary, 80)}`),
     });
     const s = flow.summary;
@@ -103,11 +121,15 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       const a = await measureApproach(sub, env.test, { policy: env.policy.policy, tools: env.tools, judge: judge.judge, runs: 1, concurrency: o.concurrency });
       rows.push({ id: a.id, label: a.label, tc: a.tc ?? 0, es: a.es });
     }
+    // A model that stopped working while the test queries ran would leave zeros in the table.
+    const trip = breaker.tripped();
+    if (trip) throw trip;
     const scoreTable = table(['approach', 'TC', 'ES'], rows.map((r) => [r.label, fixed(r.tc), fixed(r.es)]), ['l', 'r', 'r']);
     say(`\n5. On the ${env.test.length} test queries (${env.policy.label}; ES by the ${judge.label}):\n\n${scoreTable}`);
 
     const labels = { policy: env.policy.label, judge: judge.label, optimizer: optimizer.label };
-    const files = [treeFile, ...writeSearchArtifacts(dir, flow.result, labels)];
+    const learned = env.policy.policy.kind === 'offline' ? { learned: env.split.opt } : {};
+    const files = [treeFile, ...writeSearchArtifacts(dir, flow.result, labels, { ...learned, test: env.split.test })];
     const g0File = join(dir, 'g0.workflow.json');
     writeTextFile(g0File, `${JSON.stringify(flow.result.root.workflow, null, 2)}\n`);
     const summaryFile = join(dir, 'summary.json');

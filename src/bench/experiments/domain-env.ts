@@ -5,7 +5,9 @@ import { eventLogFromRecords } from '../../mining/event-log/from-records.js';
 import type { ProcessTree } from '../../mining/process-tree/schema.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../../records/bundled.js';
 import { importTraject } from '../../records/import/traject.js';
+import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
+import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { splitRecords, type RecordSplit } from '../../records/split.js';
 import { createRandom } from '../../util/random.js';
 import { createToolRegistry } from '../../tools/registry.js';
@@ -15,20 +17,29 @@ import type { ResolvedPolicy } from '../../wiring/resolve-models.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 
 /**
- * One benchmark domain, ready to run (issue #8, "Experiments"): the bundled TRAJECT-Bench records
+ * One benchmark domain, ready to run: the bundled TRAJECT-Bench records
  * (records whose calls all succeeded; `importTraject`), a seeded 5:2:3 split by record, the tools T
  * as replay of the recorded real responses of *all* the domain's records (the tools exist for every
  * query; a call nobody recorded is a miss, an error observation), the execution policy (the offline
  * policy learns only from D_opt), and the inductive miner's process tree over D_opt (noise 0).
  */
 
-/** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (FORMATS.md §7). */
+/** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (docs/DESIGN.md, "Data formats" §7). */
 export const PAPER_DOMAINS = ['Finance', 'Sports', 'Travel', 'Weather'] as const;
 
-export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: FORMATS.md §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
+export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: docs/DESIGN.md, "Data formats" §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
+
+/** A domain of your own: records and a tool config from files (what `bench --records --tools` runs). */
+export interface DomainFiles {
+  name: string;
+  records: string;
+  tools: string;
+}
 
 export interface DomainEnv {
   domain: string;
+  /** Where the records and tools came from, for the report. */
+  source: string;
   /** The records used (all imported ones, or the seeded sample). */
   records: TaskRecord[];
   /** Records imported before any sampling. */
@@ -81,7 +92,9 @@ export function sampleRecords(records: readonly TaskRecord[], n: number, seed: n
   return records.filter((r) => picked.has(r));
 }
 
-export async function prepareDomain(domain: string, opts: DomainEnvOptions): Promise<DomainEnv> {
+/** A bundled domain by name, or a domain of your own from files. */
+export async function prepareDomain(domain: string | DomainFiles, opts: DomainEnvOptions): Promise<DomainEnv> {
+  if (typeof domain !== 'string') return prepareFilesDomain(domain, opts);
   const paths = bundledTrajectPaths(domain);
   const imported = importTraject(paths.trajQuery, paths.tools);
   const records = opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
@@ -89,7 +102,40 @@ export async function prepareDomain(domain: string, opts: DomainEnvOptions): Pro
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
   const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
-  return { domain: paths.domain, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, policy, tree };
+  const source = `${imported.records.length} TRAJECT-Bench records (every call succeeded); tools answered by replay of the recorded real responses`;
+  return { domain: paths.domain, source, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, policy, tree };
+}
+
+/**
+ * Your own domain: the records file and the tool config (`flowscout import` writes both; any tool
+ * config works — replay, your functions, MCP servers). Same split, policy and miner as the bundled ones.
+ */
+async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promise<DomainEnv> {
+  const read = await readRecordsFile(d.records);
+  if (read.records.length === 0) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${d.records}`, hint: 'Pass a records JSONL file (flowscout import writes one).', location: { file: d.records } });
+  }
+  const records = opts.maxRecords !== undefined ? sampleRecords(read.records, opts.maxRecords, opts.seed) : read.records;
+  const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by: 'record' });
+  if (split.opt.length === 0 || split.val.length === 0 || split.test.length === 0) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `the 5:2:3 split of ${records.length} records in ${d.records} leaves ${[['D_opt', split.opt], ['D_val', split.val], ['D_test', split.test]].filter(([, p]) => (p as unknown[]).length === 0).map(([n]) => n).join(' and ')} empty`,
+      hint: 'A benchmark needs records in every part: import more runs (at least 20 records is a sensible minimum), or --keep-failed at import.',
+      location: { file: d.records },
+    });
+  }
+  const tools = await loadToolConfig(d.tools);
+  try {
+    const descriptors = tools.list();
+    const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
+    const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
+    const source = `${read.records.length} records from ${d.records}; tools from ${d.tools}`;
+    return { domain: d.name, source, records, imported: read.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors, tools, policy, tree };
+  } catch (e) {
+    await tools.close();
+    throw e;
+  }
 }
 
 /** The client of an LLM policy, if any (for usage reporting). */

@@ -12,7 +12,7 @@ import { mean } from '../stats/describe.js';
 import type { ApproachResult, RecordResult } from './results.js';
 
 /**
- * Measuring one approach on the test queries, `runs` times (issue #8, RQ1 and stability): workflows
+ * Measuring one approach on the test queries, `runs` times (RQ1 and stability): workflows
  * go through the search's shared evaluation (`evaluateWorkflow`: the runtime, then
  * `scorePredictions`); the PM4Py-style and ReAct agents are run here and scored by the same
  * `scorePredictions`. Per record: TC and ES averaged over the runs, and the CV of ES over them.

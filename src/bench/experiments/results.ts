@@ -1,7 +1,7 @@
 import type { PairedComparison } from '../stats/paired-compare.js';
 
 /**
- * The numbers of one `flowscout bench` run (issue #8), as written to `results.json` and `--json`:
+ * The numbers of one `flowscout bench` run, as written to `results.json` and `--json`:
  * plain data, every figure and table of the report is drawn from it. Undefined quantities (TC of the
  * LLM-only baseline, an effect size with a constant difference) are `null`, never NaN.
  */
@@ -100,6 +100,8 @@ export interface SearchSummary {
 
 export interface DomainResult {
   domain: string;
+  /** Where the records and tools came from (bundled TRAJECT-Bench, or your files). */
+  source?: string;
   records: number;
   split: { opt: number; val: number; test: number; measured: number };
   tools: number;

@@ -1,19 +1,22 @@
 import { codeVersion } from './code-version.js';
+import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
-import { unavailableReason } from './domain-env.js';
+import { unavailableReason, type DomainFiles } from './domain-env.js';
 import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResult, ToolPair } from './results.js';
 import { runDomain } from './run-domain.js';
 import { significanceFamilies } from './significance.js';
 import { toolSwapNote } from './tool-swap.js';
 
 /**
- * `flowscout bench` as a function (issue #8, "Experiments"): the paper's RQ1–RQ4 on the bundled
+ * `flowscout bench` as a function: the paper's RQ1–RQ4 on the bundled
  * TRAJECT-Bench domains, with every number in the returned `BenchResults` (the report, the figures
  * and `results.json` are drawn from it). Domains run one after another; a domain without data
  * (Sports) is listed as unavailable with the reason.
  */
 
 export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | 'splitBy'> {
+  /** A domain of your own (records and a tool config), run after the bundled `domains`. */
+  files?: DomainFiles;
   model?: string;
   models?: string[];
   judgeModel?: string;
@@ -23,6 +26,10 @@ export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | '
   log?: (line: string) => void;
   now?: () => number;
   signal?: AbortSignal;
+  /** Per-request timeout of model calls (ms). */
+  modelTimeoutMs?: number;
+  /** Receives model retry lines and the start-up check (the CLI prints them on stderr). */
+  modelLog?: (line: string) => void;
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchResults> {
@@ -31,13 +38,18 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   // One rate limiter, sized by --concurrency, for every model request of the run.
-  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env });
+  // One circuit breaker: a model that stops working mid-bench stops the bench with its error (not zeros).
+  const breaker = createCircuitBreaker();
+  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, breaker, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
   const model = wiring.chosen(opts.model);
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
+  // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
+  await wiring.probe([{ role: 'policy and optimizer', spec: model }, { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) }, ...models.map((m) => ({ role: 'backbone', spec: m }))]);
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
   const optimizer = (await wiring.optimizer(model)).optimizer;
+  const all: Array<string | DomainFiles> = [...opts.domains, ...(opts.files ? [opts.files] : [])];
   const settings: BenchSettings = {
-    domains: opts.domains,
+    domains: all.map((d) => (typeof d === 'string' ? d : d.name)),
     seed: opts.seed,
     iterations: opts.iterations,
     patience: opts.patience,
@@ -56,11 +68,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const backbone: BackboneRow[] = [];
   const swap: ToolPair[] = [];
   let policyLabel: string | undefined;
-  for (const domain of opts.domains) {
-    const reason = unavailableReason(domain);
+  for (const domain of all) {
+    const reason = typeof domain === 'string' ? unavailableReason(domain) : undefined;
     if (reason) {
-      unavailable.push({ domain, reason });
-      log(`[${domain}] not run: ${reason}`);
+      unavailable.push({ domain: domain as string, reason });
+      log(`[${domain as string}] not run: ${reason}`);
       continue;
     }
     const run = await runDomain(domain, {
@@ -72,7 +84,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       concurrency: opts.concurrency,
       model,
       models,
-      ablation: domain.toLowerCase() === opts.ablationDomain.toLowerCase(),
+      ablation: ablationDomains(opts.ablationDomain).includes((typeof domain === 'string' ? domain : domain.name).toLowerCase()),
       judge: judge.judge,
       optimizer,
       wiring,
@@ -80,12 +92,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    const trip = breaker.tripped();
+    if (trip) throw trip;
     domains.push(run.result);
     backbone.push(...run.backbone);
     swap.push(...run.swap);
     policyLabel ??= run.policy;
   }
-  if (!opts.domains.some((d) => d.toLowerCase() === 'sports')) {
+  if (opts.domains.length > 0 && !opts.domains.some((d) => d.toLowerCase() === 'sports')) {
     unavailable.push({ domain: 'Sports', reason: unavailableReason('Sports')! });
   }
 
@@ -98,7 +112,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     optimizer: optimizer.label,
     offline: model === 'offline' && judge.judge.kind === 'offline' && optimizer.kind === 'offline',
   };
-  const ablationDomain = domains.find((d) => d.domain.toLowerCase() === opts.ablationDomain.toLowerCase());
+  const ablationDomain = domains.find((d) => ablationDomains(opts.ablationDomain).includes(d.domain.toLowerCase()));
   const swapNote = toolSwapNote(swap);
   return {
     version: 1,
@@ -116,6 +130,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     toolSwap: { pairs: swap, run: swapNote.run, note: swapNote.note },
     notes: resultNotes(domains, labels),
   };
+}
+
+/** The ablation domains of `--ablation-domain` (a comma-separated list), lower-cased. */
+export function ablationDomains(list: string): string[] {
+  return list.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
 }
 
 function ablationRows(d: DomainResult): AblationRow[] {

@@ -5,14 +5,15 @@ import type { Optimizer } from '../../search/optimizers/types.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
 import { reactAgent } from './react-agent.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
-import { prepareDomain } from './domain-env.js';
+import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';
 import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
 import { runVariant, type Variant } from './search-variants.js';
 import { toolSwapPairs } from './tool-swap.js';
+import { splitWarning } from '../../records/split.js';
 
 /**
- * Everything the experiments do on one domain (issue #8): the FlowScout search and the LLM-only
+ * Everything the experiments do on one domain: the FlowScout search and the LLM-only
  * search (plus NoMiner and Beam on the ablation domain), then every approach measured on the same
  * test queries `runs` times — FlowScout's best workflow, NoMCTS (G0, the search's root), the
  * PM4Py-style and ReAct baselines, the LLM-only workflow and the ablations — then the backbone swap
@@ -46,10 +47,12 @@ export interface DomainRun {
   policy: string;
 }
 
-export async function runDomain(domain: string, o: DomainRunOptions): Promise<DomainRun> {
+export async function runDomain(domain: string | DomainFiles, o: DomainRunOptions): Promise<DomainRun> {
   const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
   const tag = `[${env.domain}]`;
   try {
+    const warn = splitWarning(env.split);
+    if (warn) o.log(`${tag} warning: ${warn}`);
     o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
     const onIteration = (v: Variant, r: IterationRow) => o.log(`${tag} ${v} iteration ${r.iteration}: ${r.status} val ${r.valScore === undefined ? '-' : r.valScore.toFixed(3)} best ${r.bestVal.toFixed(3)} · ${r.summary.slice(0, 90)}`);
     const common = { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: o.judge, optimizer: o.optimizer, onIteration };
@@ -97,6 +100,7 @@ export async function runDomain(domain: string, o: DomainRunOptions): Promise<Do
     const searches: SearchSummary[] = [...runs.values()].map((r) => r.summary);
     const result: DomainResult = {
       domain: env.domain,
+      source: env.source,
       records: env.records.length,
       split: { opt: env.split.opt.length, val: env.split.val.length, test: env.split.test.length, measured: env.test.length },
       tools: env.descriptors.length,

@@ -1,3 +1,4 @@
+import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import type { Workflow } from '../../graph/schema.js';
 import type { Judge } from '../../metrics/types.js';
 import { runSearch, type SearchResult } from '../../search/run-search.js';
@@ -8,7 +9,7 @@ import type { DomainEnv } from './domain-env.js';
 import type { IterationPoint, SearchSummary } from './results.js';
 
 /**
- * The searches of the experiments (DESIGN.md, "Baselines and ablations"), all through the search's
+ * The searches of the experiments (docs/DESIGN.md, "Baselines and ablations"), all through the search's
  * own entry point (`runSearch`) with the same settings, tools, policy, judge and optimizer:
  *
  * - `flowscout`: MCTS from the mined G0 (the paper's method); its root is the NoMCTS ablation;
@@ -31,6 +32,8 @@ export interface VariantOptions {
   optimizer: Optimizer;
   onIteration?: (variant: Variant, row: IterationRow) => void;
   now?: () => number;
+  /** The command's circuit breaker: once tripped, the search stops with the model's error. */
+  breaker?: CircuitBreaker;
 }
 
 export interface VariantRun {
@@ -68,6 +71,7 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
     tools: env.tools,
     judge: opts.judge,
     optimizer: opts.optimizer,
+    ...(opts.breaker ? { breaker: opts.breaker } : {}),
     ...(variant === 'llm-only' ? { constraint: noToolNodes } : {}),
     ...(opts.onIteration ? { onIteration: (row: IterationRow) => opts.onIteration!(variant, row) } : {}),
   });

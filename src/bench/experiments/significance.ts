@@ -2,7 +2,7 @@ import { compareAgainstBaselines } from '../stats/paired-compare.js';
 import { finite, type ApproachResult, type DomainResult, type SignificanceFamily } from './results.js';
 
 /**
- * The significance tables (issue #8): FlowScout against each baseline on the same test queries, per
+ * The significance tables: FlowScout against each baseline on the same test queries, per
  * domain and with the queries of every domain pooled ("all"), for TC and for ES. One family per
  * (scope, metric): Holm's correction runs across the baselines of a family. Baselines whose TC is
  * undefined (LLM-only) are left out of the TC families. Ablations are not baselines: Table III

@@ -5,7 +5,7 @@ import { duration, fixed } from './markdown.js';
 import { costTable, positionsTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
 
 /**
- * `report.md` of a benchmark run (issue #8): the command and seed on top, who produced the numbers
+ * `report.md` of a benchmark run: the command and seed on top, who produced the numbers
  * with every table, then RQ1–RQ4 in the paper's order, each table drawn from `results.json`.
  * The "findings" are comparisons computed from the numbers, not opinions.
  */
@@ -30,7 +30,11 @@ export function renderReport(r: BenchResults): string {
     '',
     '## Data',
     '',
-    ...r.domains.map((d) => `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools, answered by replay of the recorded real responses.`),
+    ...r.domains.map((d) =>
+      d.source && !d.source.includes('TRAJECT-Bench records (every call succeeded)')
+        ? `- **${d.domain}**: ${d.source} → ${d.records} used: D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools.`
+        : `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools, answered by replay of the recorded real responses.`,
+    ),
     ...r.unavailableDomains.map((u) => `- **${u.domain}**: not run. ${u.reason}`),
     '',
     '## RQ1 — effectiveness (Table II)',

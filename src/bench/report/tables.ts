@@ -1,9 +1,10 @@
+import { toolLabel } from '../../graph/tool-label.js';
 import type { ApproachResult, BenchResults, DomainResult } from '../experiments/results.js';
 import { mean } from '../stats/describe.js';
 import { duration, fixed, pValue, signed, table } from './markdown.js';
 
 /**
- * The report's tables, one function each (issue #8): Table II (TC and ES per domain and averaged),
+ * The report's tables, one function each: Table II (TC and ES per domain and averaged),
  * the paired significance tests, stability, the per-query cost of RQ2, what the traces show,
  * Table III (ablations), Table V (backbones) and the Table IV data check.
  */
@@ -101,7 +102,7 @@ export function table5(r: BenchResults): string {
 
 export function swapTable(r: BenchResults, top = 12): string {
   const ordered = [...r.toolSwap.pairs].sort((a, b) => b.testCalls - a.testCalls || b.replayable - a.replayable || b.similarity - a.similarity);
-  const rows = ordered.slice(0, top).map((p) => [p.domain, p.original, p.substitute, fixed(p.similarity, 2), String(p.testCalls), String(p.replayable)]);
+  const rows = ordered.slice(0, top).map((p) => [p.domain, toolLabel(p.original), toolLabel(p.substitute), fixed(p.similarity, 2), String(p.testCalls), String(p.replayable)]);
   const more = ordered.length > top ? `\n\n(the ${top} pairs with the most test calls of ${ordered.length}; all of them are in results.json)` : '';
   return `${table(['domain', 'tool', 'most similar tool', 'similarity', 'test calls', 'replayable after swap'], rows, ['l', 'l', 'l', 'r', 'r', 'r'])}${more}`;
 }

@@ -2,8 +2,8 @@ import { createRandom } from '../../util/random.js';
 import { mean, quantile } from './describe.js';
 
 /**
- * The percentile bootstrap confidence interval of a mean (issue #8: "95% bootstrap confidence
- * intervals of the mean difference (seeded)"). For paired data pass the per-query differences:
+ * The percentile bootstrap confidence interval of a mean (the report gives 95%
+ * intervals of the mean difference, seeded). For paired data pass the per-query differences:
  * resampling whole pairs keeps the pairing. `resamples` resamples of size n are drawn with
  * replacement from a seeded generator (mulberry32), so the interval is reproducible from the seed;
  * the bounds are the (1 − level)/2 and (1 + level)/2 type-7 quantiles of the resampled means.

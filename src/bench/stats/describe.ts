@@ -1,5 +1,5 @@
 /**
- * Descriptive statistics for the benchmark report (DESIGN.md, "Metrics"; issue #8): means, sample
+ * Descriptive statistics for the benchmark report (docs/DESIGN.md, "Metrics"): means, sample
  * standard deviations, type-7 quantiles (linear interpolation, as R's default and NumPy's `linear`)
  * and the five-number summary with Tukey whiskers that the box plot of Fig. 3 draws.
  */

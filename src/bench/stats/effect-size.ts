@@ -1,7 +1,7 @@
 import { mean, sampleSd } from './describe.js';
 
 /**
- * Cohen's d for paired samples (issue #8: "Cohen's d (paired: mean diff / sd of diffs)"), also
+ * Cohen's d for paired samples (mean difference / standard deviation of the differences), also
  * called d_z: the mean of the per-query differences divided by their sample standard deviation.
  *
  * Undefined (NaN) for fewer than two pairs. When every difference is the same the standard

@@ -1,7 +1,6 @@
 /**
- * Holm's step-down correction (Holm 1979) across the baselines FlowScout is compared with (issue #8:
- * "Holm correction across baselines"): sort the m p-values ascending, multiply the k-th smallest
- * (1-based) by m − k + 1, cap at 1, and make the sequence non-decreasing. Returns the adjusted
+ * Holm's step-down correction (Holm 1979) across the baselines FlowScout is compared with:
+ * sort the m p-values ascending, multiply the k-th smallest (1-based) by m − k + 1, cap at 1, and make the sequence non-decreasing. Returns the adjusted
  * p-values in the input order. NaN (no test) stays NaN and does not count towards m.
  */
 export function holmAdjust(pValues: readonly number[]): number[] {

@@ -5,8 +5,8 @@ import { holmAdjust } from './holm.js';
 import { wilcoxonSignedRank, type WilcoxonResult } from './wilcoxon.js';
 
 /**
- * FlowScout against each baseline on the same test queries (issue #8, "Significance as the paper
- * reports it"): per pair of approaches and metric, the mean difference (FlowScout − baseline), its
+ * FlowScout against each baseline on the same test queries (significance as the
+ * paper reports it): per pair of approaches and metric, the mean difference (FlowScout − baseline), its
  * seeded 95% percentile-bootstrap interval, paired Cohen's d and the two-sided Wilcoxon signed-rank
  * p-value; then Holm's correction across the baselines of one metric and domain.
  */

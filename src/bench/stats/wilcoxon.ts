@@ -2,7 +2,7 @@ import { normalTwoSided } from './normal.js';
 
 /**
  * The Wilcoxon signed-rank test for paired samples (two-sided), the per-query significance test of
- * the benchmark (issue #8: "per-query paired tests between FlowScout and each baseline"). Pairs are
+ * the benchmark (per-query paired tests between FlowScout and each baseline). Pairs are
  * the same test query under two approaches.
  *
  * - Differences d = x − y; zero differences are dropped (Wilcoxon's method, SciPy's default

@@ -1,6 +1,6 @@
 /**
- * A minimal SVG writer for the benchmark figures (issue #8: "hand-written SVG: axes, ticks, labels,
- * legend; no dependency"). Elements are strings; every text and attribute value is escaped, so a
+ * A minimal SVG writer for the benchmark figures (hand-written SVG: axes, ticks, labels,
+ * legend; no dependency). Elements are strings; every text and attribute value is escaped, so a
  * domain or approach name can never break the document.
  */
 

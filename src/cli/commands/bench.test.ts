@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -88,4 +88,42 @@ describe('flowscout bench (offline, small)', () => {
     expect(await runCli(['bench', '--runs', '0'], b)).toBe(2);
     expect(b.errors()).toContain('--runs must be a whole number ≥ 1');
   });
+});
+
+describe('flowscout bench --seeds (offline, small)', () => {
+  it('runs the whole benchmark once per seed into seed-<n>/ and writes the mean ± SD over seeds with the orderings', async () => {
+    const root = join(dir, 'seeds');
+    const io2 = capture();
+    const argv = ['bench', '--domains', 'Travel', '--max-records', '24', '--iterations', '1', '--runs', '1', '--max-test', '4', '--seeds', '1,2', '--out', root];
+    expect(await runCli(argv, io2)).toBe(0);
+    const summary = JSON.parse(readFileSync(join(root, 'results.json'), 'utf8')) as { kind: string; seeds: number[]; command: string; stats: Array<{ id: string; tc: unknown[] }> };
+    expect(summary).toMatchObject({ kind: 'seeds', seeds: [1, 2] });
+    expect(summary.command).toBe(`npx flowscout bench --domains Travel --seeds 1,2 --iterations 1 --patience 5 --runs 1 --max-test 4 --max-records 24 --ablation-domain Travel --concurrency 4 --out ${root}`);
+    expect(summary.stats.find((s) => s.id === 'nominer')!.tc).toHaveLength(2);
+    for (const seed of [1, 2]) {
+      const perSeed = JSON.parse(readFileSync(join(root, `seed-${seed}`, 'results.json'), 'utf8')) as BenchResults;
+      expect(perSeed.settings.seed).toBe(seed);
+      expect(perSeed.command).toContain(`--seed ${seed} `);
+    }
+    const report = readFileSync(join(root, 'report.md'), 'utf8');
+    expect(report).toContain('# FlowScout benchmark over seeds 1, 2 (offline)');
+    expect(report).toMatch(/\| FlowScout \(offline\) \| \d\.\d{3} ± \d\.\d{3} \|/);
+    expect(report).toMatch(/\| RQ3: MCTS beats beam search at the same budget \(FlowScout > Beam\) \| Travel \|/);
+    expect(io2.text()).toContain("The paper's orderings (test TC):");
+    // A second run into the same folder is refused before anything is written.
+    const again = capture();
+    expect(await runCli(argv, again)).toBe(2);
+    expect(again.errors()).toMatch(/FILE_EXISTS.*already holds report\.md, results\.json/);
+    // Seeds already run by the same command (e.g. in parallel, with --seed n --out <out>/seed-n) are
+    // read, not run again, when they ran from committed sources; otherwise their folders are refused.
+    rmSync(join(root, 'report.md'));
+    rmSync(join(root, 'results.json'));
+    const resumed = capture();
+    const clean = (JSON.parse(readFileSync(join(root, 'seed-1', 'results.json'), 'utf8')) as BenchResults).code.dirty === false;
+    expect(await runCli(argv, resumed)).toBe(clean ? 0 : 2);
+    if (clean) {
+      expect(resumed.text()).toContain(`seed 2 (2 of 2) already run by this command: read from ${join(root, 'seed-2', 'results.json')}`);
+      expect(JSON.parse(readFileSync(join(root, 'results.json'), 'utf8')).stats).toEqual(summary.stats);
+    } else expect(resumed.errors()).toMatch(/FILE_EXISTS.*seed-1/);
+  }, 300_000);
 });

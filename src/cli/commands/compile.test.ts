@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createScriptedPolicy } from '../../runtime/scripted-policy.js';
+import { createScriptedPolicy } from '../../testing/scripted-policy.js';
 import type { RunContext } from '../../runtime/run-state.js';
 import type { Trace } from '../../runtime/trace.js';
 import { createToolRegistry } from '../../tools/registry.js';
@@ -40,7 +40,7 @@ describe('flowscout compile', () => {
     expect(again.err).toContain('already exists; not overwriting it');
     expect(readFileSync(out, 'utf8')).toBe('// mine');
     expect((await cli(['compile', WORKFLOW, '-o', out, '--force'])).status).toBe(0);
-    expect(readFileSync(out, 'utf8')).toContain('from "flowscout"');
+    expect(readFileSync(out, 'utf8')).toContain('from "flowscout/runtime"');
   });
 
   it('prints to stdout without -o, and names the file of an invalid workflow', async () => {

@@ -18,7 +18,7 @@ export const registerCompile: RegisterCommand = (program: Command, io: CliIO) =>
     .argument('<workflow>', 'a workflow JSON file')
     .option('-o, --out <file>', 'write the module to this file (default: stdout)')
     .option('--force', 'overwrite the output file if it exists')
-    .option('--runtime-import <module>', 'module the generated code imports the runtime from', 'flowscout')
+    .option('--runtime-import <module>', 'module the generated code imports the runtime from', 'flowscout/runtime')
     .action((file: string, opts: { out?: string; force?: boolean; runtimeImport: string }) => {
       const workflow = readJsonFile(file) as Workflow;
       const code = compileWorkflow(workflow, { runtimeImport: opts.runtimeImport, source: file });

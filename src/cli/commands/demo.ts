@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runDemo } from '../../bench/demo/run-demo.js';
+import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -11,7 +12,7 @@ import type { RegisterCommand } from './register.js';
  * `.flowscout/demo/` and never overwrites anything.
  */
 
-interface DemoFlags {
+interface DemoFlags extends ModelFlags {
   iterations: string;
   patience: string;
   seed: string;
@@ -22,7 +23,7 @@ interface DemoFlags {
 }
 
 export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+  const cmd = program
     .command('demo')
     .description('run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines')
     .option('--iterations <n>', 'search iterations', '8')
@@ -31,9 +32,13 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--model <spec>', 'run with a model instead of offline, e.g. openai:gpt-4o-mini (needs its API key)')
     .option('--max-records <n>', 'use a seeded sample of this many records (a quicker look)')
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
-    .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo')
-    .action(async (flags: DemoFlags) => {
+    .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo');
+  addModelFlags(cmd, { breaker: true }).action(async (flags: DemoFlags) => {
+      const calls = modelCallOptions(flags, io);
       await runDemo({
+        modelLog: calls.log,
+        ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}),
+        ...(calls.breakerThreshold !== undefined ? { breakerThreshold: calls.breakerThreshold } : {}),
         iterations: int(flags.iterations, '--iterations', 0),
         patience: int(flags.patience, '--patience', 1),
         seed: int(flags.seed, '--seed', 0),

@@ -15,6 +15,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
+import { learnedLine, learnedSource } from '../learned-records.js';
 
 /**
  * The workflow mode of `flowscout eval`: runs a workflow on every record's query over the tools of a
@@ -35,8 +36,10 @@ export interface WorkflowEvalOptions {
   judge: Judge;
   repeat: number;
   concurrency: number;
-  /** Records the offline policy learns argument cues from (never the evaluated ones). */
+  /** Records the offline policy learns argument cues from (never the evaluated ones); default: what the workflow's search wrote. */
   learnFrom?: string;
+  /** The evaluated records' file, so the learned records are never the evaluated ones. */
+  recordsFile?: string;
   skipInvalid?: boolean;
   /** Run the records on `flowscout worker`s through this Redis instead of in this process. */
   redis?: DistributedEvalOptions;
@@ -57,6 +60,8 @@ export interface DistributedEvalOptions {
 
 export interface WorkflowEvalResult {
   report: EvalReport;
+  /** The line about what the offline policy learned from (absent for an LLM policy). */
+  learned?: string;
   workflow: string;
   policy: string;
   policyKind: string;
@@ -79,7 +84,9 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       location: { file: opts.toolsFile },
     });
   }
-  const learnFrom = opts.learnFrom ? (await readRecordsFile(opts.learnFrom, { skipInvalid: opts.skipInvalid })).records : undefined;
+  const source = learnedSource(opts.workflowFile, raw, opts.learnFrom);
+  if (source) assertNotSameFile(source.file, opts.recordsFile ?? '');
+  const learnFrom = source ? (await readRecordsFile(source.file, { skipInvalid: opts.skipInvalid })).records : undefined;
   const registry = await loadToolConfig(opts.toolsFile);
   try {
     const tools = registry.list();
@@ -109,8 +116,10 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const failedRuns = perRecord.flatMap((evs) =>
       evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
     );
+    const learned = learnedLine(resolved.policy.kind, source, learnFrom?.length ?? 0);
     return {
       report,
+      ...(learned ? { learned } : {}),
       workflow: workflow.name,
       policy: resolved.label,
       policyKind: resolved.policy.kind,
@@ -126,7 +135,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
 
 /** Refuses to learn from the evaluated records themselves (the answers would leak into the policy). */
 export function assertNotSameFile(learnFrom: string | undefined, records: string): void {
-  if (learnFrom && resolve(learnFrom) === resolve(records)) {
+  if (learnFrom && records && resolve(learnFrom) === resolve(records)) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: '--learn-from names the records being evaluated; the offline policy would learn their answers',

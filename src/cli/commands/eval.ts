@@ -17,7 +17,7 @@ import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } 
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout eval`: TC and ES (DESIGN.md, "Metrics") of
+ * `flowscout eval`: TC and ES (docs/DESIGN.md, "Metrics") of
  * - a workflow, run on every record's query over real tools: `eval <workflow.json> --records <file> --tools <config>`;
  * - predictions any agent produced: `eval --predictions <traces.jsonl> --records <file>`.
  */
@@ -50,7 +50,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--model <model>', 'who decides at the workflow\'s nodes, e.g. openai:gpt-4o-mini (default: FLOWSCOUT_MODEL, else the offline policy)')
     .option('--judge-model <model>', 'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)')
     .option('--repeat <n>', 'run each record n times and report the CV of ES (workflow mode)')
-    .option('--learn-from <records>', 'records the offline policy learns argument cues from (never the evaluated ones; workflow mode)')
+    .option('--learn-from <records>', 'records the offline policy learns argument cues from (never the evaluated ones; workflow mode; default: the learned.records.jsonl a search wrote beside the workflow)')
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
     .option('--concurrency <n>', 'records run at once, judge calls and model requests (policy and judge together) in flight', '4')
@@ -78,15 +78,15 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
         const redis = distributedOptions(opts, io);
-        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}) });
+        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}) });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
-        title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}`;
+        title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
         const s = res.toolStats;
         notes.push(`  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`);
         if (res.distributed) notes.push(`  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`);
         if (res.failedRuns.length) notes.push(`  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns.slice(0, 3).map((f) => `${f.id}#${f.run}: ${f.error}`).join('; ')}`);
-        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.distributed ? { distributed: res.distributed } : {}) };
+        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.distributed ? { distributed: res.distributed } : {}) };
       } else {
         const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
         problems.push(...predsRead.problems);

@@ -13,7 +13,7 @@ describe('flowscout import traject', () => {
   it('writes records, tools and a replay tool config, prints the counts, and refuses to overwrite', async () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
     const res = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out]);
-    expect(res.err).toBe('');
+    expect(res.err).toBe('warning: only 1 record kept; a search splits them into optimisation, validation and test parts, and with fewer than 20 records its scores say little. Import more runs, or pass --keep-failed to also keep records with failed calls.\n');
     expect(res.status).toBe(0);
     expect(res.out).toMatch(/records\s+3 \(all calls succeeded: 1\)/);
     expect(res.out).toMatch(/dropped\s+2 \(has a failed call: 1; calls an API absent from the tool definitions: 1\)/);
@@ -74,7 +74,7 @@ describe('flowscout import toolbench', () => {
   it('imports answer folders and prints kept vs dropped with reasons', async () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
     const res = await cli(['import', 'toolbench', join(FIX, 'toolbench'), join(FIX, 'stabletoolbench'), '--out', out]);
-    expect(res.err).toBe('');
+    expect(res.err).toContain('warning: only 3 records kept');
     expect(res.out).toContain('Imported 5 ToolBench answer files');
     expect(res.out).toMatch(/kept\s+3\n/);
     expect(res.out).toMatch(/dropped\s+2 \(give_up: 1; invalid \(valid_data is false\): 1\)/);
@@ -86,5 +86,33 @@ describe('flowscout import toolbench', () => {
     const res = await cli(['import', 'toolbench', join(FIX, 'toolbench/G2_answer'), '--out', mkdtempSync(join(tmpdir(), 'fs-import-'))]);
     expect(res.status).toBe(2);
     expect(res.err).toContain('no usable answer in 1 file(s): give_up: 1');
+  });
+});
+
+describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
+  const AGENT = join(import.meta.dirname, '../../../test/fixtures/agent-logs');
+  it('writes records.jsonl, tools.json and a replay tools.config.json, prints the summary and warns about few records', async () => {
+    const { cli: run } = await import('../../../test/support/cli-io.js');
+    const { mkdtempSync: mk, readFileSync: read } = await import('node:fs');
+    const { tmpdir: tmp } = await import('node:os');
+    const out = join(mk(join(tmp(), 'imp-')), 'o');
+    const res = await run(['import', 'auto', join(AGENT, 'otel-genai.json'), join(AGENT, 'otel-ai-sdk.jsonl'), '--out', out]);
+    expect(res.status).toBe(0);
+    expect(res.out).toContain('Imported 3 otel conversations (format detected from the content)');
+    expect(res.out).toMatch(/dropped\s+1 \(has a failed call: 1\)/);
+    expect(res.err).toContain('warning: only 2 records kept');
+    expect(res.err).toContain('--keep-failed');
+    expect(read(join(out, 'records.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(JSON.parse(read(join(out, 'tools.config.json'), 'utf8'))).toEqual({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] });
+    const again = await run(['import', 'openai', join(AGENT, 'openai.jsonl'), '--out', out]);
+    expect(again.status).not.toBe(0);
+    expect(again.err).toContain('not overwriting');
+    const bad = await run(['import', 'openai', join(AGENT, 'openai-invalid.jsonl'), '--out', join(out, 'x')]);
+    expect(bad.status).toBe(2);
+    expect(bad.err).toContain('openai-invalid.jsonl:4 ($.messages[1].tool_calls[0].function.arguments)');
+    expect(bad.err).toContain('--skip-invalid');
+    const skipped = await run(['import', 'openai', join(AGENT, 'openai-invalid.jsonl'), '--out', join(out, 'x'), '--skip-invalid']);
+    expect(skipped.status).toBe(0);
+    expect(skipped.out).toMatch(/invalid, skipped\s+3 \(not readable: 2; no tool call: 1\)/);
   });
 });

@@ -4,6 +4,8 @@ import { bundledTrajectPaths } from '../../records/bundled.js';
 import { importToolbench, type ToolbenchCounts } from '../../records/import/toolbench.js';
 import { importTraject, type TrajectCounts } from '../../records/import/traject.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
+import { AGENT_LOG_FORMATS, importAgentLogs, type AgentLogFormat } from '../../records/import/agent-logs.js';
+import { formatConversationCounts } from '../../records/import/conversation.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -16,12 +18,12 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
 
   cmd
     .command('traject')
-    .description('import TRAJECT-Bench sequential trajectories (traj_query.json + <Domain>_tool.json), or a bundled domain with --domain')
-    .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json')
+    .description('import TRAJECT-Bench trajectories (a sequential traj_query.json or a parallel simple_ver.json / hard_ver.json, + <Domain>_tool.json), or a bundled domain with --domain')
+    .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json, or a parallel set simple_ver.json / hard_ver.json')
     .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
     .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
     .requiredOption('--out <dir>', 'output folder')
-    .option('--keep-failed', 'keep records that contain a failed call (dropped by default)')
+    .option('--keep-failed', 'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts')
     .option('--force', 'overwrite existing output files')
     .action((trajQuery: string | undefined, opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean }) => {
       const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
@@ -29,7 +31,21 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
       io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
       io.out(`Wrote ${written.join(', ')}`);
+      warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
     });
+
+  for (const [format, what] of AGENT_LOG_COMMANDS) {
+    cmd
+      .command(format)
+      .description(what)
+      .argument('<paths...>', 'log files (JSON or JSONL) or folders searched recursively for .json / .jsonl / .ndjson')
+      .requiredOption('--out <dir>', 'output folder')
+      .option('--domain <name>', 'written as every record\'s domain')
+      .option('--keep-failed', 'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)')
+      .option('--skip-invalid', 'skip conversations that cannot be imported (unreadable, no query, no tool call, no final answer) and count them; by default any stops the import')
+      .option('--force', 'overwrite existing output files')
+      .action((paths: string[], opts: AgentLogFlags) => importAgentLogsCommand(io, format === 'auto' ? (opts.format ?? 'auto') : format, paths, opts));
+  }
 
   cmd
     .command('toolbench')
@@ -49,8 +65,58 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
       io.out(formatToolbenchCounts(result.counts));
       io.out(`Wrote ${written.join(', ')}`);
+      warnFewRecords(io, result.records.length, true);
     });
 };
+
+const AGENT_LOG_COMMANDS: Array<[AgentLogFormat | 'auto', string]> = [
+  ['openai', 'import OpenAI Chat Completions conversations: one {"messages": [...], "tools"?: [...]} a line (tool_calls, tool messages)'],
+  ['anthropic', 'import Anthropic Messages API conversations: one {"system"?, "messages": [...], "tools"?: [...]} a line (tool_use, tool_result)'],
+  ['ai-sdk', 'import Vercel AI SDK ModelMessage[] (response.messages with the prompt) or {prompt, steps}: tool-call / tool-result parts'],
+  ['otel', 'import OpenTelemetry traces (OTLP/JSON resourceSpans): GenAI execute_tool spans and AI SDK ai.toolCall spans; one trace = one record'],
+  ['auto', 'detect the format of agent logs from their content (openai, anthropic, ai-sdk, otel) and import them'],
+];
+
+interface AgentLogFlags {
+  out: string;
+  domain?: string;
+  keepFailed?: boolean;
+  skipInvalid?: boolean;
+  force?: boolean;
+  format?: string;
+}
+
+function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts: AgentLogFlags): void {
+  if (format !== 'auto' && !(format in AGENT_LOG_FORMATS)) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown format '${format}'`, hint: `Use one of ${Object.keys(AGENT_LOG_FORMATS).join(', ')} or auto.` });
+  }
+  const result = importAgentLogs(format as AgentLogFormat | 'auto', paths, { keepFailed: opts.keepFailed, skipInvalid: opts.skipInvalid, ...(opts.domain ? { domain: opts.domain } : {}) });
+  if (result.records.length === 0) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `no record kept from ${result.counts.conversations} ${result.format} conversation(s):\n${formatConversationCounts(paths.join(', '), result.counts, opts)}`,
+      hint: 'Records need a user query, at least one tool call and a final answer; --keep-failed also keeps records with failed calls.',
+    });
+  }
+  const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+  io.out(formatConversationCounts(`${result.counts.conversations} ${result.format} conversation${result.counts.conversations === 1 ? '' : 's'}${format === 'auto' ? ' (format detected from the content)' : ''}`, result.counts, opts));
+  io.out(`Wrote ${written.join(', ')}`);
+  warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
+}
+
+/** The warning every import prints when it keeps too few records for a search to mean much. */
+export function warnFewRecords(io: CliIO, kept: number, keepFailed: boolean): void {
+  const line = fewRecordsWarning(kept, keepFailed);
+  if (line) io.err(line);
+}
+
+/** Fewer than this many records make splits too small to trust (the warning above). */
+export const FEW_RECORDS = 20;
+
+export function fewRecordsWarning(kept: number, keepFailed: boolean): string | undefined {
+  if (kept >= FEW_RECORDS) return undefined;
+  return `warning: only ${kept} record${kept === 1 ? '' : 's'} kept; a search splits them into optimisation, validation and test parts, and with fewer than ${FEW_RECORDS} records its scores say little. Import more runs${keepFailed ? '' : ', or pass --keep-failed to also keep records with failed calls'}.`;
+}
 
 /** The counts `import toolbench` prints. */
 export function formatToolbenchCounts(c: ToolbenchCounts): string {

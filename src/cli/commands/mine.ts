@@ -31,6 +31,7 @@ interface MineOptions {
   domain?: string;
   out?: string;
   force?: boolean;
+  skipInvalid?: boolean;
 }
 
 /**
@@ -55,6 +56,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--domain <domain>', 'domain recorded in the workflow')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--force', 'overwrite the output file if it exists')
+    .option('--skip-invalid', 'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file')
     .action(async (input: string, opts: MineOptions) => {
       const format = checkFormat(opts.format);
       const noise = checkNoise(opts.noise);
@@ -66,7 +68,12 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
       if (opts.activityColumn) readOpts.activityColumn = opts.activityColumn;
       if (opts.timestampColumn) readOpts.timestampColumn = opts.timestampColumn;
       if (opts.separator) readOpts.separator = opts.separator;
+      if (opts.skipInvalid) readOpts.skipInvalid = true;
       const { log, records } = await readEventLog(input, readOpts);
+      if (log.skipped) {
+        const why = Object.entries(log.skipped.reasons).map(([r, n]) => `${n} ${r}`).join(', ');
+        io.err(`skipped ${log.skipped.count} of ${input} (--skip-invalid): ${why}`);
+      }
       if (log.caseIds.length === 0) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${input} holds no cases to mine`, hint: 'Pass a file with at least one case (record).', location: { file: input } });
       }

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../../test/support/llm-server.js';
 import { cli } from '../../../test/support/cli-io.js';
 
@@ -61,16 +61,38 @@ describe('flowscout run', () => {
     expect(res.out).toContain('answer:\n  (no answer)');
   });
 
-  it('stops when --budget-calls runs out: a clear message, exit 1, and nothing run after the refused request', async () => {
+  it('stops when --budget-calls runs out: a clear message, exit 4 (a budget stop, not an error), and nothing run after the refused request', async () => {
     llm = await startTestLlmServer({ script: [{ text: '1. look up Oslo' }, { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Oslo' } }] } }, { text: 'never sent' }] });
     const before = (globalThis as Record<string, unknown>).__flowscoutRunCalls;
     const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', llm.spec(), '--budget-calls', '1']);
-    expect(res.status).toBe(1);
+    expect(res.status).toBe(4);
     expect(res.err).toContain('run stopped: budget exhausted: 1 of 1 model calls used; the run has no answer.');
     expect(res.err).toContain('raise the budget (--budget-calls');
     expect(res.out).toBe('');
     expect(llm.requests).toHaveLength(1);
     expect((globalThis as Record<string, unknown>).__flowscoutRunCalls).toBe(before);
+  });
+
+  it('a server that accepts and never answers: each attempt ends at --model-timeout, every retry is announced on stderr, and the run stops after one call\'s attempts', async () => {
+    llm = await startTestLlmServer({ script: () => ({ fault: 'hang' }) });
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', llm.spec(), '--model-timeout', '0.2']);
+    expect(res.status).toBe(3);
+    const retries = res.err.split('\n').filter((l) => l.startsWith('retrying '));
+    expect(retries).toHaveLength(3);
+    expect(retries[0]).toMatch(/^retrying openai-compatible:.*#test-model in \d+ ms \(no answer within 200 ms; retry 1 of 3\)$/);
+    expect(res.err).toMatch(/error \[MODEL_UNAVAILABLE\]: stopped: model '.*' failed after 4 attempts: no answer within 200 ms/);
+    expect(res.err).toContain('--model-timeout');
+    // One call's four attempts, then nothing more: the later nodes never asked the silent server.
+    expect(llm.requests).toHaveLength(4);
+  });
+
+  it('refuses a malformed key (the documentation placeholder) before any request, naming the variable, not the key', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-…');
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'q', '--model', 'openai:gpt-4o-mini']).finally(() => vi.unstubAllEnvs());
+    expect(res.status).toBe(2);
+    expect(res.err).toContain("error [MODEL_CONFIG]: OPENAI_API_KEY cannot be a key for model 'openai:gpt-4o-mini': character 4 of it is '…' (an ellipsis)");
+    expect(res.err).toContain('placeholder from the documentation');
   });
 
   it('refuses a workflow whose tool hints are not in the tool config, and a descriptor file as --tools', async () => {

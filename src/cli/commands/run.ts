@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { createBudget } from '../../llm/budget.js';
+import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
@@ -10,10 +11,14 @@ import { readRecordsFile } from '../../records/read-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { isBudgetExhausted } from '../../runtime/node-step.js';
 import type { Trace } from '../../runtime/trace.js';
+import { traceToJson } from '../../runtime/trace-file.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
+import { clip } from '../../util/clip.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
+import { learnedLine, learnedSource } from '../learned-records.js';
+import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -22,10 +27,12 @@ import type { RegisterCommand } from './register.js';
  * `flowscout run <workflow.json> --tools <config> --query "…" [--model …] [--trace out.json] [--json]`:
  * runs a workflow on one query over the tools of a tool config and prints the answer, the calls made
  * (π̂) and which policy produced them — the offline policy unless a model is configured, and always
- * named. Ctrl-C cancels the run cleanly. Exit 0 when the run ends ok, 1 when it ends in error or a
- * model budget (`--budget-calls`, `--budget-tokens`, `--budget-usd`) runs out, which stops the run.
+ * named. Ctrl-C (or SIGTERM) cancels the run cleanly. Exit 0 when the run ends ok, 1 when it ends in
+ * error, 4 when a model budget (`--budget-calls`, `--budget-tokens`, `--budget-usd`) runs out, which
+ * stops the run. Model retries are printed on stderr as they happen; `--model-timeout` bounds each
+ * request, so a model that never answers ends the run within timeout × attempts.
  */
-interface RunOpts {
+interface RunOpts extends ModelFlags {
   tools: string;
   query: string;
   model?: string;
@@ -39,11 +46,12 @@ interface RunOpts {
   budgetCalls?: string;
   budgetTokens?: string;
   budgetUsd?: string;
+  skipInvalid?: boolean;
 }
 
 /** Registers `flowscout run` (see above). */
 export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+  const cmd = program
     .command('run')
     .description('run a workflow on one query over real tools and print the answer, the calls and the policy')
     .argument('<workflow>', 'a workflow JSON file')
@@ -56,12 +64,14 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
-    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)')
+    .option('--skip-invalid', 'skip invalid lines of the --learn-from records (counted) instead of failing')
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
-    .option('--budget-usd <x>', 'stop the run after spending this much (USD)')
-    .action(async (file: string, opts: RunOpts) => {
+    .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
+  addModelFlags(cmd).action(async (file: string, opts: RunOpts) => {
       const raw = readJsonFile(file);
+      const calls = modelCallOptions(opts, io);
       if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten
       const spec = (opts.model?.trim() || defaultModelSpec()).trim();
       const offline = parseModelSpec(spec).provider === 'offline';
@@ -71,17 +81,30 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
       const controller = new AbortController();
       const onSigint = () => controller.abort();
       process.once('SIGINT', onSigint);
+      process.once('SIGTERM', onSigint);
       try {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
-        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
+        const source = learnedSource(file, raw, opts.learnFrom);
+        const learnedFile = source ? await readRecordsFile(source.file, opts.skipInvalid ? { skipInvalid: true } : {}) : undefined;
+        if (learnedFile?.skipped) io.err(`skipped ${learnedFile.skipped} invalid record line${learnedFile.skipped === 1 ? '' : 's'} of ${source!.file} (--skip-invalid)`);
+        const learned = learnedFile?.records;
         const budget = createBudget({
           ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
           ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
           ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
         });
         // One rate limiter, sized by --concurrency (default 4), for the policy's and the simulator's requests.
-        const models = createModelWiring({ budget, limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 } });
+        // A model that gave no answer at all (every attempt timed out or could not connect) would not
+        // answer the next node either: the run stops at once with that error instead.
+        const breaker = createCircuitBreaker({ threshold: 1, kinds: ['timeout', 'network'] });
+        const models = createModelWiring({
+          budget,
+          breaker,
+          log: calls.log,
+          ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
+          limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 },
+        });
         const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         let trace: Trace;
@@ -96,25 +119,28 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
           });
         } catch (e) {
           if (!isBudgetExhausted(e)) throw e;
+          if (e.code !== 'BUDGET_EXHAUSTED') throw e;
           io.err(`run stopped: ${e.message}; the run has no answer.`);
           io.err('  hint: raise the budget (--budget-calls, --budget-tokens, --budget-usd) or leave it unset to let the run finish.');
-          throw new ExitWith(1);
+          throw new ExitWith(4);
         }
-        if (opts.trace) writeTextFile(opts.trace, `${JSON.stringify(trace, null, 2)}\n`, { force: opts.force });
-        if (opts.json) io.out(JSON.stringify({ ...trace, toolStats: registry.stats() }, null, 2));
-        else io.out(formatRun(trace, registry, opts.trace));
+        if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
+        if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
+        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0)));
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);
+        process.removeListener('SIGTERM', onSigint);
         await registry.close();
       }
     });
 };
 
 /** The human summary of a run: answer, calls, per-node status, policy and totals. */
-export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string): string {
+export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string, learned?: string): string {
   const lines: string[] = [];
   lines.push(`policy: ${trace.policy}`);
+  if (learned) lines.push(learned);
   if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
   lines.push(`calls (${trace.calls.length}):`);
@@ -144,8 +170,7 @@ function findError(trace: Trace, call: Trace['calls'][number]): string | undefin
 
 function preview(value: unknown, max = 160): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return clip(text, max, { markerAfterMax: true });
 }
 
 function indent(text: string): string[] {

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { IterationRow } from '../../search/search-context.js';
 import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
-import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
+import { checkOutDir, writeSearchArtifacts } from '../../search/artifacts.js';
+import { storedSearchResult } from '../../search/stored-result.js';
+import { DEFAULT_DB_PATH, openStore, type Store } from '../../store/open-store.js';
+import { displayStatus } from '../../store/run-lock.js';
 import type { RunRow } from '../../store/types.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
@@ -9,7 +12,9 @@ import type { RegisterCommand } from './register.js';
 /**
  * `flowscout runs list` and `flowscout runs show <id>`: what the store holds about past searches —
  * their status, labels, best candidate and scores, and (show) the per-iteration table and the
- * candidate tree. Reads only; a missing store is a clear NOT_FOUND.
+ * candidate tree. Reads only (`show --write <dir>` writes a run's best workflow files again, from the
+ * store); a missing store is a clear NOT_FOUND. A `running` run that no live process drives (it was
+ * killed) is shown as `interrupted`.
  */
 /** Registers `flowscout runs list` and `flowscout runs show`. */
 export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
@@ -23,12 +28,12 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
       const store = openStore(opts.db, { mustExist: true });
       try {
         const runs = store.listRuns();
-        if (opts.json) return io.out(JSON.stringify(runs.map(brief), null, 2));
+        if (opts.json) return io.out(JSON.stringify(runs.map((r) => brief(r, store)), null, 2));
         if (runs.length === 0) return io.out(`no runs in ${store.file}`);
-        io.out(' run                          status   iterations  best   S_val  strategy  started                   policy / judge / optimizer');
+        io.out(' run                          status       iterations  best   S_val  strategy  started                   policy / judge / optimizer');
         for (const r of runs) {
-          const b = brief(r);
-          io.out(` ${r.id.padEnd(28)} ${r.status.padEnd(8)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}${isOffline(r) ? ' (OFFLINE)' : ''}`);
+          const b = brief(r, store);
+          io.out(` ${r.id.padEnd(28)} ${b.status.padEnd(12)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}${isOffline(r) ? ' (OFFLINE)' : ''}`);
         }
       } finally {
         store.close();
@@ -40,14 +45,24 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<run>', 'run id (see `flowscout runs list`)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--json', 'print JSON')
-    .action((id: string, opts: { db: string; json?: boolean }) => {
+    .option('--write <dir>', "write the run's best workflow (.json, .ts, .mmd) and search.json into this folder, from the store")
+    .option('--force', 'with --write: write into a non-empty folder')
+    .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
       const store = openStore(opts.db, { mustExist: true });
       try {
         const run = store.getRun(id);
+        if (opts.write) {
+          checkOutDir(opts.write, { force: Boolean(opts.force) });
+          const { result, labels } = storedSearchResult(store, id);
+          const files = writeSearchArtifacts(opts.write, result, labels, { runId: id });
+          io.out(`wrote ${files.join(', ')} (best ${result.best.id}${result.best.valScore !== undefined ? `, validation ${result.best.valScore.toFixed(3)}` : ''}; run ${displayStatus(store, run)})`);
+          return;
+        }
         const candidates = store.loadCandidates(id).map(({ workflow: _w, feedback: _f, plan: _p, ...c }) => c);
         const iterations = store.loadIterations(id).map((r) => r.data as unknown as IterationRow);
         if (opts.json) return io.out(JSON.stringify({ run, iterations, candidates }, null, 2));
-        io.out(`Run ${run.id} (${run.status}${run.stopReason ? `: ${run.stopReason}` : ''})`);
+        const status = displayStatus(store, run);
+        io.out(`Run ${run.id} (${status}${run.stopReason ? `: ${run.stopReason}` : status === 'interrupted' ? ': its process is gone' : ''})`);
         io.out(`  started ${run.createdAt}, updated ${run.updatedAt}; strategy ${run.strategy}, seed ${run.seed}, ${run.iterationsDone} iterations`);
         io.out(`  ${labelsLine({ policy: run.policyLabel, judge: run.judgeLabel, optimizer: run.optimizerLabel, offline: isOffline(run) })}`);
         if (run.recordsFile) io.out(`  records: ${run.recordsFile}`);
@@ -55,7 +70,10 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         const res = run.result as { bestVal?: { score?: number; tc?: number; es?: number }; g0Val?: { score?: number }; test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } } } | undefined;
         if (run.bestCandidate) io.out(`  best: ${run.bestCandidate}${res?.bestVal?.score !== undefined ? ` (validation ${res.bestVal.score.toFixed(3)}, G0 ${res.g0Val?.score?.toFixed(3) ?? '-'})` : ''}`);
         if (res?.test) io.out(`  test (${res.test.records} records): G0 TC ${res.test.g0.tc.toFixed(3)} ES ${res.test.g0.es.toFixed(3)} → best TC ${res.test.best.tc.toFixed(3)} ES ${res.test.best.es.toFixed(3)}`);
-        if (run.status !== 'done') io.out(`  continue it with: flowscout search --resume ${run.id}${opts.db !== DEFAULT_DB_PATH ? ` --db ${opts.db}` : ''}`);
+        if (status === 'running') {
+          const lock = store.getLock(run.id);
+          if (lock) io.out(`  driven by pid ${lock.pid} on ${lock.host} (last sign of life ${lock.heartbeatAt})`);
+        } else if (run.status !== 'done') io.out(`  continue it with: flowscout search --resume ${run.id}${opts.db !== DEFAULT_DB_PATH ? ` --db ${opts.db}` : ''}`);
         if (iterations.length) {
           io.out(TABLE_HEADER);
           for (const r of iterations) io.out(formatRow(r));
@@ -75,11 +93,11 @@ function isOffline(r: RunRow): boolean {
   return [r.policyLabel, r.judgeLabel, r.optimizerLabel].every((l) => /offline/i.test(l));
 }
 
-function brief(r: RunRow): { id: string; status: string; iterations: number; best?: string; bestVal?: number; strategy: string; createdAt: string; policy: string; judge: string; optimizer: string } {
+function brief(r: RunRow, store: Store): { id: string; status: string; iterations: number; best?: string; bestVal?: number; strategy: string; createdAt: string; policy: string; judge: string; optimizer: string } {
   const res = r.result as { bestVal?: { score?: number } } | undefined;
   return {
     id: r.id,
-    status: r.status,
+    status: displayStatus(store, r),
     iterations: r.iterationsDone,
     ...(r.bestCandidate ? { best: r.bestCandidate } : {}),
     ...(res?.bestVal?.score !== undefined ? { bestVal: res.bestVal.score } : {}),

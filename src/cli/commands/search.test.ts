@@ -91,3 +91,33 @@ describe('flowscout search (offline)', () => {
     expect(io2.errors()).toContain('search needs --records <file> and --tools <config> (or --resume <run>)');
   });
 });
+
+describe('flowscout eval of a searched workflow', () => {
+  it('reproduces the search test TC and ES with no extra flag (the learned records travel with the workflow) and says when nothing was learned', async () => {
+    const out = join(fx.dir, 'run-eval');
+    const io = capture();
+    expect(await runCli([...base(), '--out', out, '--db', join(fx.dir, 'e.db')], io)).toBe(0);
+    // 16 records split 5:2:3 leave too few for validation: the search says so and what to do.
+    expect(io.errors()).toMatch(/^warning: the split leaves fewer than 5 records in D_val \(\d\)(, D_test \(\d\))?; scores on so few records say little\. Import more runs, or --keep-failed/m);
+    const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
+    expect(doc.test.records).toBeGreaterThan(0);
+    const best = JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8'));
+    expect(best.meta.search.learnedFrom).toBe('learned.records.jsonl');
+    const testRecords = join(out, 'test.records.jsonl');
+    expect(readFileSync(testRecords, 'utf8').trim().split('\n')).toHaveLength(doc.test.records);
+
+    const ev = capture();
+    expect(await runCli(['eval', join(out, 'best.workflow.json'), '--records', testRecords, '--tools', fx.tools, '--json'], ev)).toBe(0);
+    const res = JSON.parse(ev.text());
+    expect(res.tc).toBeCloseTo(doc.test.best.tc, 12);
+    expect(res.es).toBeCloseTo(doc.test.best.es, 12);
+    expect(res.learned).toMatch(/^offline policy: learned from \d+ records in .*learned\.records\.jsonl \(written by the search beside the workflow\)$/);
+
+    // The same workflow without what the search learned: the one-line warning, and different scores.
+    const bare = join(fx.dir, 'bare.workflow.json');
+    writeFileSync(bare, JSON.stringify({ ...best, meta: {} }));
+    const ev2 = capture();
+    expect(await runCli(['eval', bare, '--records', testRecords, '--tools', fx.tools], ev2)).toBe(0);
+    expect(ev2.text()).toContain('offline policy: nothing learned (no --learn-from, and the workflow names no learned records)');
+  });
+});

@@ -1,7 +1,7 @@
 import { spinner } from '@clack/prompts';
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
-import { parseSplitRatio } from '../../records/split.js';
+import { parseSplitRatio, splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
@@ -11,19 +11,21 @@ import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
+import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout search`: the Workflow Optimizer (DESIGN.md, "Search"; issue #7). Mines G0 from D_opt,
+ * `flowscout search`: the Workflow Optimizer (docs/DESIGN.md, "Search"). Mines G0 from D_opt,
  * runs MCTS (or beam search) with the optimizer, prints one table row per iteration (and a progress
  * line on a terminal), stores every candidate so `--resume <run>` can continue after a crash, and
  * writes the best candidate as JSON, a TypeScript module and a Mermaid diagram, plus `search.json`.
  * A budget that runs out ends the run cleanly (exit 0) with the best-so-far files written.
  */
 
-interface SearchFlags {
+interface SearchFlags extends ModelFlags {
+  skipInvalid?: boolean;
   records?: string;
   tools?: string;
   model?: string;
@@ -58,7 +60,7 @@ interface SearchFlags {
 
 /** Registers `flowscout search`. */
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+  const cmd = program
     .command('search')
     .description('search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)')
     .option('--records <file>', 'records JSONL (split into D_opt, D_val, D_test)')
@@ -87,11 +89,12 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lambda-max <x>', 'exploration weight λ at the first iteration (cosine-annealed)', String(DEFAULT_LAMBDA_MAX))
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
+    .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
     .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .action(async (flags: SearchFlags) => {
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers');
+  addModelFlags(cmd, { breaker: true }).action(async (flags: SearchFlags) => {
       const budget = {
         ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
         ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
@@ -99,8 +102,10 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
         ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
       };
       const config = flags.resume ? undefined : configFrom(flags, budget);
-      if (flags.out) checkOutDir(flags.out, { force: Boolean(flags.force) });
-      const store = openStore(flags.db);
+      const calls = modelCallOptions(flags, io);
+      if (flags.out && !flags.resume) checkOutDir(flags.out, { force: Boolean(flags.force) });
+      // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
+      const store = openStore(flags.db, flags.resume ? { mustExist: true } : {});
       try {
         const distributed = distributedFrom(flags);
         let queue: QueueRunner | undefined;
@@ -111,7 +116,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
               return queue;
             }
           : undefined;
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, ...(runner ? { runner } : {}) });
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls, ...(runner ? { runner } : {}) });
         try {
           await runAndReport(prepared, flags, io, queue);
         } finally {
@@ -125,24 +130,33 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
 
 async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO, queue: QueueRunner | undefined): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
+  if (prepared.skippedRecords > 0) io.err(`skipped ${prepared.skippedRecords} invalid record line${prepared.skippedRecords === 1 ? '' : 's'} of ${prepared.config.records} (--skip-invalid)`);
+  if (prepared.tookOverFrom) io.err(`run ${runId} was held by pid ${prepared.tookOverFrom.pid} on ${prepared.tookOverFrom.host}, which is gone; this process takes it over`);
   const total = input.settings.iterations;
   const s = io.isTTY && !flags.json ? spinner() : undefined;
   let spinning = false;
   const resumeCommand = `flowscout search --resume ${runId}${flags.db && flags.db !== DEFAULT_DB_PATH ? ` --db ${flags.db}` : ''}`;
-  // Ctrl-C: the first stops the search before its next iteration (best so far written, run resumable);
-  // a second quits at once (the store holds every finished iteration).
+  // Ctrl-C or SIGTERM: the first stops the search before its next iteration (best so far written,
+  // run resumable); a second quits at once (the store holds every finished iteration).
   const stop = new AbortController();
-  const onInterrupt = () => {
+  const onInterrupt = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      io.err(`Interrupted again: quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      io.err(`Interrupted again (${signal}): quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      prepared.input.store?.store.releaseLock(runId, process.pid);
       process.exit(130);
     }
     stop.abort();
     if (spinning) s?.stop('stopping');
     spinning = false;
-    io.err('Stopping after the current iteration (Ctrl-C again to quit now)…');
+    io.err(`Stopping after the current iteration (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)…`);
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  // The best so far is written whenever it changes, so a failure later loses nothing.
+  let written: string[] = [];
+  const writeSoFar = (sofar: Parameters<typeof writeSearchArtifacts>[1]) => {
+    written = writeSearchArtifacts(outDir, sofar, labels, { runId });
+  };
   let spinnerText = '';
   // With --redis the spinner also shows the queue: jobs waiting, active, done, failed, workers.
   const queueTimer = s && queue ? setInterval(() => {
@@ -156,6 +170,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (!flags.json) {
       io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
+      const small = splitWarning(input.splits);
+      if (small) io.err(`warning: ${small}`);
       io.out(TABLE_HEADER);
     }
     const startSpinner = (text: string) => {
@@ -176,6 +192,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
         spinning = false;
         if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
       },
+      onBestChanged: writeSoFar,
       onTestStart: (records) => {
         if (flags.json) return;
         if (spinning) s!.stop('search loop ended');
@@ -184,11 +201,17 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       },
     });
     if (spinning) s!.stop(`search ended: ${result.stopReason}`);
+  } catch (e) {
+    if (spinning) s!.stop('search failed');
+    if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
+    throw e;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     if (queueTimer) clearInterval(queueTimer);
   }
-  const files = writeSearchArtifacts(outDir, result, labels, { runId });
+  const offlinePolicy = input.policy.kind === 'offline';
+  const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
   if (flags.json) {
     io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
   } else {
@@ -247,6 +270,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     settings,
     budget,
     ...(flags.out ? { outDir: flags.out } : {}),
+    ...(flags.skipInvalid ? { skipInvalid: true } : {}),
   };
 }
 

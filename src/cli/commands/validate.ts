@@ -7,7 +7,7 @@ import { ExitWith, type CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
 /**
- * `flowscout validate <workflow.json> [--tools <file>] [--json]`: checks Valid(G, T) (DESIGN.md, "The
+ * `flowscout validate <workflow.json> [--tools <file>] [--json]`: checks Valid(G, T) (docs/DESIGN.md, "The
  * workflow IR") and prints every problem with its JSON path. Exit 0 when valid, 1 when not, 2 when
  * the file cannot be read (PARSE_ERROR names the line and column).
  */

@@ -49,7 +49,7 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
 };
 
 /**
- * Applies an edit plan (DESIGN.md, "Edit plans": a pure function followed by validation). The input
+ * Applies an edit plan (docs/DESIGN.md, "Edit plans": a pure function followed by validation). The input
  * is never changed. Edits run in order on a copy; an edit that cannot apply stops the plan with a
  * message naming it. The result must be Valid(G, T); when it is not, the error names the edit that
  * introduced the first remaining problem (intermediate states may be invalid, e.g. remove an edge,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, edges, apply, ok, refusal } from './test-fixtures.js';
+import { fixture, edges, apply, ok, refusal } from '../../testing/edit-fixtures.js';
 
 describe('add_branch', () => {
   it('makes an existing node optional behind a new judge, with a guarded edge and an unguarded skip edge to the join', () => {

@@ -16,7 +16,7 @@ import {
 import type { AddBranchEdit, RefineBranchEdit } from './edit-schema.js';
 
 /**
- * Conditional-branch edits (DESIGN.md, "Edit plans": add or refine a conditional branch). A branch
+ * Conditional-branch edits (docs/DESIGN.md, "Edit plans": add or refine a conditional branch). A branch
  * is the IR's exclusive-choice pattern (the miner builds the same for `X( 'b', tau )`): a judge LLM
  * node with JSON output `{<field>: boolean, facts?: string}` and a data edge into the optional node
  * guarded by `field eq true`. Two choices keep the branch safe under dead-path elimination:

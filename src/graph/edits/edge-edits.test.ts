@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, edges, apply, ok, refusal } from './test-fixtures.js';
+import { fixture, edges, apply, ok, refusal } from '../../testing/edit-fixtures.js';
 
 describe('add_edge', () => {
   it('adds a data edge by default, or a control edge with a guard', () => {

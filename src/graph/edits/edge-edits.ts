@@ -2,7 +2,7 @@ import type { Workflow } from '../schema.js';
 import { findEdge, refuse, requireEdge, requireNode } from './draft.js';
 import type { AddEdgeEdit, ReconnectEdgeEdit, RemoveEdgeEdit } from './edit-schema.js';
 
-/** Edge edits of DESIGN.md ("Edit plans": add / remove / reconnect an edge). */
+/** Edge edits (docs/DESIGN.md, "Edit plans": add / remove / reconnect an edge). */
 
 /** Adds one edge (data unless told otherwise); refuses a duplicate. Cycles are caught by validation. */
 export function addEdge(w: Workflow, edit: AddEdgeEdit): void {

@@ -3,7 +3,7 @@ import { FIELD_NAME_RE } from '../prompt-templates.js';
 import { GuardSchema, LlmOutputSchema, LlmRoleSchema, NodeIdSchema, RETRY_ON, ToolNodeSchema } from '../schema.js';
 
 /**
- * Edit plans (DESIGN.md, "Search": the optimizer reads feedback and returns an edit plan). Plans are
+ * Edit plans (docs/DESIGN.md, "Search": the optimizer reads feedback and returns an edit plan). Plans are
  * data: this schema is the contract between an optimizer (LLM or rule-based) and `applyEditPlan`, and
  * it goes into an LLM prompt through `z.toJSONSchema`, so every edit is a flat object discriminated by
  * `op` and every field says what it means.
@@ -239,4 +239,5 @@ export type SetTaskEdit = z.infer<typeof SetTaskEditSchema>;
 export type SetToolHintEdit = z.infer<typeof SetToolHintEditSchema>;
 export type Edit = z.infer<typeof EditSchema>;
 export type EditOp = Edit['op'];
+/** An optimizer's answer: an optional summary and the edits, applied in order (see `EditPlanSchema`). */
 export type EditPlan = z.infer<typeof EditPlanSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, edges, apply, ok, refusal } from './test-fixtures.js';
+import { fixture, edges, apply, ok, refusal } from '../../testing/edit-fixtures.js';
 
 describe('parallelize', () => {
   it('turns a sequence into siblings between the same predecessors and successors', () => {

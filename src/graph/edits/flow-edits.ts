@@ -3,8 +3,8 @@ import { findEdge, hasPath, inEdges, isEntry, isExit, outEdges, refuse, removeEd
 import type { ParallelizeEdit, SequentializeEdit, SetCallsEdit, SetRetryEdit } from './edit-schema.js';
 
 /**
- * Control-flow edits other than branches (DESIGN.md, "Edit plans": parallelize, sequentialize, set
- * retry / calls). Parallel means unguarded fan-out and join (DESIGN.md, "Execution"), so these edits
+ * Control-flow edits other than branches (docs/DESIGN.md, "Edit plans": parallelize, sequentialize, set
+ * retry / calls). Parallel means unguarded fan-out and join (docs/DESIGN.md, "Execution"), so these edits
  * only move edges; the runtime runs siblings concurrently.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, edges, apply, ok, refusal } from './test-fixtures.js';
+import { fixture, edges, apply, ok, refusal } from '../../testing/edit-fixtures.js';
 
 describe('add_node', () => {
   it('inserts a verify node from its template between a tool node and the answer', () => {

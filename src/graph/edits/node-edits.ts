@@ -15,7 +15,7 @@ import {
 import type { AddNodeEdit, RemoveNodeEdit, ReplaceNodeEdit } from './edit-schema.js';
 
 /**
- * Node edits of DESIGN.md ("Edit plans": add / remove / replace an LLM or tool node). Each mutates
+ * Node edits (docs/DESIGN.md, "Edit plans": add / remove / replace an LLM or tool node). Each mutates
  * the draft it is given (applyEditPlan hands it a private copy) or refuses.
  */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEditPlan } from './apply-edit-plan.js';
-import { fixture, apply, ok, refusal } from './test-fixtures.js';
+import { fixture, apply, ok, refusal } from '../../testing/edit-fixtures.js';
 
 describe('prompt edits', () => {
   it('set_prompt replaces an LLM prompt', () => {

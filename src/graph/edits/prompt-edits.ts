@@ -2,7 +2,7 @@ import type { Workflow } from '../schema.js';
 import { requireKind } from './draft.js';
 import type { SetPromptEdit, SetTaskEdit, SetToolHintEdit } from './edit-schema.js';
 
-/** Prompt edits (DESIGN.md, "Edit plans": set an LLM prompt, a tool node's task or tool hint). */
+/** Prompt edits (docs/DESIGN.md, "Edit plans": set an LLM prompt, a tool node's task or tool hint). */
 
 /** Replaces an LLM node's prompt (placeholders are checked by validation). */
 export function setPrompt(w: Workflow, edit: SetPromptEdit): void {

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { gzipError } from '../../errors/to-flowscout-error.js';
 
 /**
  * A streaming CSV row reader: RFC 4180 quoting (`"a, b"`, `""` for a quote, newlines inside quotes),
@@ -72,7 +73,20 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
     }
     field += text.slice(start);
   };
-  for await (const chunk of stream) feed(decoder.write(chunk as Buffer));
+  let first = true;
+  try {
+    for await (const chunk of stream) {
+      let text = decoder.write(chunk as Buffer);
+      // A UTF-8 byte-order mark is not part of the header's first column name.
+      if (first && text.length > 0) {
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+      }
+      feed(text);
+    }
+  } catch (e) {
+    throw (e instanceof Error && gzipError(e, file)) || e;
+  }
   feed(decoder.end());
   endRow();
 }

@@ -5,7 +5,7 @@ import { traceKey } from '../inductive/sublog.js';
  * (distinct sequences) with counts in first-seen order. Activities are interned to integer ids
  * (`activities[id]` is the name), so a 100,000-case log is a few arrays, not 100,000 objects.
  *
- * Variant order is part of the data: PM4Py's IMf depends on it (NOTES.md §6.6), so readers add
+ * Variant order is part of the data: PM4Py's IMf depends on it (docs/DESIGN.md, "Matching PM4Py" §6.6), so readers add
  * cases in the order PM4Py would see them (`order-cases.ts`).
  */
 export interface Variant {
@@ -15,6 +15,7 @@ export interface Variant {
   count: number;
 }
 
+/** An event log as distinct activity sequences (variants) with counts, the miner's input. */
 export interface EventLog {
   /** Activity id → name, in first-seen order. */
   activities: string[];
@@ -26,6 +27,8 @@ export interface EventLog {
   caseVariants: Int32Array;
   /** Where the log came from (a file path or "records"), for messages. */
   source?: string;
+  /** Rows or lines the reader left out (only with `skipInvalid`), with how many for each reason. */
+  skipped?: { count: number; reasons: Record<string, number> };
 }
 
 /** Builds an `EventLog` case by case, interning activity names and merging equal sequences. */

@@ -10,7 +10,7 @@ export interface FromRecordsOptions {
 }
 
 /**
- * The event log of a set of records (DESIGN.md: "D_opt.π ──event log──► inductive miner"): one case
+ * The event log of a set of records (docs/DESIGN.md, "Mining"): one case
  * per record (its id), one event per call of π in order, activity = the tool name. Records are
  * taken in the given order (records carry no timestamps; their order is the file order).
  */

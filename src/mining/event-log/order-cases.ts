@@ -2,7 +2,7 @@ import { comparePython } from '../python-order.js';
 import { EventLogBuilder, type EventLog } from './event-log.js';
 
 /**
- * The order in which PM4Py sees cases and events (NOTES.md §0, §6.6–6.7), which IMf depends on.
+ * The order in which PM4Py sees cases and events (docs/DESIGN.md, "Matching PM4Py" §0, §6.6–6.7), which IMf depends on.
  *
  * - `pm4py` (the DataFrame path of `pm4py.read_xes` / `format_dataframe`): events are grouped by
  *   case id (equal ids form one case), cases are sorted by case id as *strings* (Python order, so

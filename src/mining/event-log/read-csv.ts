@@ -15,6 +15,8 @@ export interface ReadCsvOptions {
   /** One character; guessed from the header (`,` `;` tab `|`) when omitted. */
   separator?: string;
   order?: CaseOrder;
+  /** Skip rows with a blank case id, activity or timestamp (counted in `log.skipped`) instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 /** Header names tried in order when a column is not named (XES names first, then common ones). */
@@ -25,10 +27,13 @@ const CANDIDATES = {
 } as const;
 
 /**
- * Reads an event log from CSV with named columns (PM4Py's `format_dataframe` path): rows with an
- * empty case id or activity are dropped, and so are rows whose timestamp does not parse when a
- * timestamp column is used (PM4Py drops NaT rows). Cases are ordered by case-id string and events by
- * timestamp, stably (NOTES.md §0). Errors name the file, the line and the column.
+ * Reads an event log from CSV with named columns (PM4Py's `format_dataframe` path). A row with a
+ * blank case id, activity or (when a timestamp column is used) timestamp cannot be placed in a case:
+ * PM4Py drops such rows silently; here the file is refused naming the first such lines and their
+ * count, unless `skipInvalid`, which drops them and counts them in `log.skipped` (the command says
+ * how many and why). A timestamp that does not parse is always an error. Cases are ordered by
+ * case-id string and events by timestamp, stably (docs/DESIGN.md, "Matching PM4Py" §0). Errors name the file, the line and
+ * the column.
  */
 export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });
@@ -40,6 +45,12 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
   let cols = { caseIdx: -1, actIdx: -1, tsIdx: -1 };
   const cases: RawCase[] = [];
   const byId = new Map<string, RawCase>();
+  const skipped = { rows: 0, why: {} as Record<string, number>, lines: [] as number[] };
+  const skip = (why: string, line: number) => {
+    skipped.rows++;
+    skipped.why[why] = (skipped.why[why] ?? 0) + 1;
+    if (skipped.lines.length < 5) skipped.lines.push(line);
+  };
   await readCsvRows(file, separator, (fields, line) => {
     if (!header) {
       header = fields.map((h) => h.trim());
@@ -48,15 +59,16 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
     }
     const id = fields[cols.caseIdx]?.trim() ?? '';
     const activity = fields[cols.actIdx] ?? '';
-    if (id === '' || activity === '') return;
+    if (id === '') return skip(`blank case id (column '${header[cols.caseIdx]}')`, line);
+    if (activity.trim() === '') return skip(`blank activity (column '${header[cols.actIdx]}')`, line);
     let ts = Number.NaN;
     if (cols.tsIdx >= 0) {
       ts = parseTimestamp(fields[cols.tsIdx] ?? '');
       if (Number.isNaN(ts)) {
-        if ((fields[cols.tsIdx] ?? '').trim() === '') return;
+        if ((fields[cols.tsIdx] ?? '').trim() === '') return skip(`blank timestamp (column '${header[cols.tsIdx]}')`, line);
         throw new FlowScoutError({
           code: 'PARSE_ERROR',
-          message: `${file}:${line}: cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
+          message: `cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
           hint: 'Use ISO 8601 timestamps (2024-01-31 13:45:00+01:00), or name another column with --timestamp-column.',
           location: { file, line },
         });
@@ -74,8 +86,19 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
   if (!header) {
     throw new FlowScoutError({ code: 'PARSE_ERROR', message: `${file} is empty`, hint: 'A CSV event log needs a header row and one row per event.', location: { file } });
   }
+  if (skipped.rows > 0 && !opts.skipInvalid) {
+    const reasons = Object.entries(skipped.why).map(([why, n]) => `${n} with a ${why}`).join(', ');
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${file}: ${skipped.rows} row${skipped.rows === 1 ? '' : 's'} cannot be placed in a case (${reasons}), first on line${skipped.lines.length === 1 ? '' : 's'} ${skipped.lines.join(', ')}`,
+      hint: 'Fill in those cells, or pass --skip-invalid to leave those rows out (they are counted).',
+      location: { file, line: skipped.lines[0]! },
+    });
+  }
   if (cols.tsIdx < 0) for (const c of cases) delete c.timestamps;
-  return buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  const log = buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  if (skipped.rows > 0) log.skipped = { count: skipped.rows, reasons: skipped.why };
+  return log;
 }
 
 function resolveColumns(header: string[], opts: ReadCsvOptions, file: string) {

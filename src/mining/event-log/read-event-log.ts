@@ -14,6 +14,8 @@ export type EventLogSource = 'xes' | 'csv' | 'jsonl-events' | 'records';
 export interface ReadEventLogOptions extends ReadCsvOptions, Pick<ReadXesOptions, 'caseKey' | 'activityKey' | 'timestampKey' | 'lifecycle'> {
   /** For records: how calls become activities. */
   activity?: FromRecordsOptions['activity'];
+  /** Skip (and count, in `log.skipped`) what cannot be read instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 export interface ReadEventLogResult {
@@ -38,6 +40,7 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
     if (opts.activityKey ?? opts.activityColumn) xesOpts.activityKey = (opts.activityKey ?? opts.activityColumn)!;
     if (opts.timestampKey ?? opts.timestampColumn) xesOpts.timestampKey = (opts.timestampKey ?? opts.timestampColumn)!;
     if (opts.lifecycle) xesOpts.lifecycle = opts.lifecycle;
+    if (opts.skipInvalid) xesOpts.skipInvalid = true;
     return { log: await readXes(file, xesOpts), source: 'xes' };
   }
   if (lower.endsWith('.csv') || lower.endsWith('.tsv')) {
@@ -48,14 +51,15 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
   if (lower.endsWith('.jsonl') || lower.endsWith('.json') || lower.endsWith('.ndjson')) {
     const kind = await sniffJsonl(file);
     if (kind === 'records') {
-      const { records } = await readRecordsFile(file);
+      const { records, skipped } = await readRecordsFile(file, opts.skipInvalid ? { skipInvalid: true } : {});
       const fromOpts: FromRecordsOptions = {};
       if (opts.activity) fromOpts.activity = opts.activity;
       const log = eventLogFromRecords(records, fromOpts);
       log.source = file;
+      if (skipped > 0) log.skipped = { count: skipped, reasons: { 'invalid record line': skipped } };
       return { log, source: 'records', records };
     }
-    return { log: await readJsonlLog(file), source: 'jsonl-events' };
+    return { log: await readJsonlLog(file, opts.skipInvalid ? { skipInvalid: true } : {}), source: 'jsonl-events' };
   }
   throw new FlowScoutError({
     code: 'INVALID_INPUT',

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { gzipError } from '../../errors/to-flowscout-error.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
@@ -11,20 +12,39 @@ import { parseTimestamp } from './timestamps.js';
 export interface ReadJsonlLogOptions {
   /** Default `pm4py`: cases sorted by case-id string, events by timestamp where given. */
   order?: CaseOrder;
+  /** Skip bad lines (counted in `log.skipped`) instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 /**
  * Reads a JSONL event log, one case a line:
  * `{"case": "c1", "events": [{"activity": "search", "timestamp": "2024-01-01T10:00:00Z"}, …]}`
+ * or with the activities as plain strings, `{"case": "c1", "events": ["search", "fetch"]}`
  * (`timestamp` optional; `case` a string or number). Streams the file line by line. Errors name the
- * file, the line and the JSON path. Ordering follows PM4Py's DataFrame path (NOTES.md §0): zero-padded
+ * file, the line and the JSON path. Ordering follows PM4Py's DataFrame path (docs/DESIGN.md, "Matching PM4Py" §0): zero-padded
  * case ids keep file order.
  */
 export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });
   const cases: RawCase[] = [];
+  const skipped: Record<string, number> = {};
+  let skippedCount = 0;
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return;
+    if (!opts.skipInvalid) return readCase(text, line);
+    try {
+      readCase(text, line);
+    } catch (e) {
+      const why = (e as { location?: { path?: string } }).location?.path === '$' ? 'not a case object' : `bad ${(e as { location?: { path?: string } }).location?.path?.replace(/\[\d+\]/g, '[]') ?? 'line'}`;
+      skipped[why] = (skipped[why] ?? 0) + 1;
+      skippedCount++;
+    }
+  });
+  const log = buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  if (skippedCount > 0) log.skipped = { count: skippedCount, reasons: skipped };
+  return log;
+
+  function readCase(text: string, line: number): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -38,7 +58,14 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
     const activities: string[] = new Array(obj.events.length);
     let timestamps: number[] | undefined;
     for (let i = 0; i < obj.events.length; i++) {
-      const ev = obj.events[i] as { activity?: unknown; timestamp?: unknown } | null;
+      // An event is an object {"activity", "timestamp"?} or the activity itself as a plain string.
+      const raw = obj.events[i] as unknown;
+      if (typeof raw === 'string') {
+        if (raw === '') throw bad(file, line, `$.events[${i}]`, 'expected a non-empty activity name');
+        activities[i] = raw;
+        continue;
+      }
+      const ev = raw as { activity?: unknown; timestamp?: unknown } | null;
       const activity = ev?.activity;
       if (typeof activity !== 'string' || activity === '') throw bad(file, line, `$.events[${i}].activity`, 'expected a non-empty string');
       activities[i] = activity;
@@ -50,15 +77,14 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
       }
     }
     cases.push(timestamps ? { id: String(obj.case), activities, timestamps } : { id: String(obj.case), activities });
-  });
-  return buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  }
 }
 
 function bad(file: string, line: number, path: string, message: string): FlowScoutError {
   return new FlowScoutError({
     code: 'PARSE_ERROR',
-    message: `${file}:${line} (${path}): ${message}`,
-    hint: 'Each line of a JSONL event log is {"case": "c1", "events": [{"activity": "search", "timestamp": "…"}]}.',
+    message,
+    hint: 'Each line of a JSONL event log is {"case": "c1", "events": [{"activity": "search", "timestamp": "…"}]} or {"case": "c1", "events": ["search", "fetch"]}.',
     location: { file, line, path },
   });
 }
@@ -86,6 +112,19 @@ export async function forEachLine(file: string, onLine: (text: string, line: num
       rest = '';
     }
   };
-  for await (const chunk of stream) feed(decoder.write(chunk as Buffer), false);
+  let first = true;
+  try {
+    for await (const chunk of stream) {
+      let text = decoder.write(chunk as Buffer);
+      // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line.
+      if (first && text.length > 0) {
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+      }
+      feed(text, false);
+    }
+  } catch (e) {
+    throw (e instanceof Error && gzipError(e, file)) || e;
+  }
   feed(decoder.end(), true);
 }

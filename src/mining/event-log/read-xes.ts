@@ -18,6 +18,8 @@ export interface ReadXesOptions {
    * PM4Py does (`reviewing.xes` has start and complete events, and PM4Py mines both).
    */
   lifecycle?: string;
+  /** Leave out events without an activity (counted in `log.skipped`) instead of refusing the file. */
+  skipInvalid?: boolean;
   /** Case/event order (see `CaseOrder`); default `pm4py`, or `file` when no timestamp parses. */
   order?: CaseOrder;
 }
@@ -27,7 +29,9 @@ const ATTRIBUTE_TAGS = new Set(['string', 'date', 'int', 'float', 'boolean', 'id
 /**
  * Reads an XES event log (plain or `.gz`), streamed through our own tokenizer. Only attributes that
  * are direct children of a `<trace>` or `<event>` count (nested attributes and `<global>` defaults
- * are ignored, as PM4Py's reader does). Events without an activity are skipped. Events are ordered
+ * are ignored, as PM4Py's reader does). An event without an activity cannot be mined: the file is
+ * refused naming the first such line and the count, unless `skipInvalid` (then they are left out and
+ * counted in `log.skipped`). Events are ordered
  * as PM4Py orders them (cases by case-id string, events by timestamp; see `order-cases.ts`).
  */
 export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<EventLog> {
@@ -41,6 +45,8 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
   let event: { activity?: string; ts?: number; lifecycle?: string } | null = null;
   let sawLog = false;
   let events = 0;
+  let noActivity = 0;
+  let firstNoActivity = 0;
 
   await tokenizeXmlFile(file, {
     open(name, attrs) {
@@ -62,10 +68,11 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
         }
       }
     },
-    close(name) {
+    close(name, line) {
       stack.pop();
       if (name === 'event' && event && current) {
         events++;
+        if (event.activity === undefined && noActivity++ === 0) firstNoActivity = line;
         const keep = event.activity !== undefined && (opts.lifecycle === undefined || event.lifecycle === opts.lifecycle);
         if (keep) {
           current.activities.push(event.activity!);
@@ -93,8 +100,18 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
       location: { file },
     });
   }
+  if (noActivity > 0 && !opts.skipInvalid) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${file}: ${noActivity} event${noActivity === 1 ? ' has' : 's have'} no '${activityKey}' attribute (the activity), the first ending on line ${firstNoActivity}`,
+      hint: `Give every event its activity, name another attribute with --activity-column, or pass --skip-invalid to leave those events out (they are counted).`,
+      location: { file, line: firstNoActivity },
+    });
+  }
   cases.forEach((c, i) => {
     if (c.id === '') c.id = String(i);
   });
-  return buildOrderedLog(cases, opts.order ?? defaultOrder(cases), file);
+  const log = buildOrderedLog(cases, opts.order ?? defaultOrder(cases), file);
+  if (noActivity > 0) log.skipped = { count: noActivity, reasons: { [`event without '${activityKey}'`]: noActivity } };
+  return log;
 }

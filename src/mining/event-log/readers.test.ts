@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { FlowScoutError } from '../../errors/index.js';
 import { RecordSchema } from '../../records/schema.js';
 import { activityByParentTool, eventLogFromRecords } from './from-records.js';
 import { namedVariants } from './event-log.js';
@@ -72,7 +73,10 @@ describe('readCsvLog', () => {
   it('names the line of an unreadable timestamp', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-mining-'));
     writeFileSync(join(dir, 'bad.csv'), 'case,activity,timestamp\n1,a,2024-01-01\n1,b,yesterday-ish\n');
-    await expect(readCsvLog(join(dir, 'bad.csv'))).rejects.toThrow(/bad\.csv:3: cannot read timestamp "yesterday-ish"/);
+    const err = (await readCsvLog(join(dir, 'bad.csv')).catch((e: FlowScoutError) => e)) as FlowScoutError;
+    expect(err.location).toMatchObject({ line: 3 });
+    expect(err.describe()).toMatch(/bad\.csv:3: cannot read timestamp "yesterday-ish"/);
+    expect(err.describe().match(/bad\.csv:3/g)).toHaveLength(1);
   });
 });
 
@@ -86,8 +90,27 @@ describe('readJsonlLog', () => {
     ]);
   });
 
-  it('names the line and the JSON path of a bad event', async () => {
-    await expect(readJsonlLog(f('bad-events.jsonl'))).rejects.toThrow(/bad-events\.jsonl:2 \(\$\.events\[0\]\.activity\): expected a non-empty string/);
+  it('names the line and the JSON path of a bad event, once', async () => {
+    const err = await readJsonlLog(f('bad-events.jsonl')).then(
+      () => undefined,
+      (e: FlowScoutError) => e,
+    );
+    expect(err?.location).toMatchObject({ line: 2, path: '$.events[0].activity' });
+    const printed = err!.describe();
+    expect(printed).toMatch(/^\S*bad-events\.jsonl:2 \(\$\.events\[0\]\.activity\): expected a non-empty string\n/);
+    expect(printed.match(/bad-events\.jsonl:2/g)).toHaveLength(1);
+  });
+
+  it('reads events given as plain activity strings, as well as objects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-jsonl-'));
+    const file = join(dir, 'strings.jsonl');
+    writeFileSync(file, '{"case": "c1", "events": ["search", "fetch"]}\n{"case": "c2", "events": ["search", {"activity": "answer"}]}\n');
+    expect(traces(await readJsonlLog(file))).toEqual([
+      ['c1', 'search > fetch'],
+      ['c2', 'search > answer'],
+    ]);
+    writeFileSync(file, '{"case": "c1", "events": ["search", ""]}\n');
+    await expect(readJsonlLog(file)).rejects.toMatchObject({ location: { line: 1, path: '$.events[1]' } });
   });
 });
 

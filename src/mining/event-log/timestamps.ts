@@ -1,5 +1,5 @@
 /**
- * Timestamps only order the events of a case (PM4Py sorts each case by timestamp; NOTES.md §0), so
+ * Timestamps only order the events of a case (PM4Py sorts each case by timestamp; docs/DESIGN.md, "Matching PM4Py" §0), so
  * they are parsed to one comparable number: microseconds since the epoch, UTC. Offsets are applied
  * (`+01:00` and `Z`), a timestamp without an offset counts as UTC, fractions keep microseconds
  * (receipt.csv has them). Unparseable values (the "?" of the partial-order logs) give NaN.

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { FlowScoutError } from '../../errors/index.js';
+import { gzipError } from '../../errors/to-flowscout-error.js';
 
 /**
  * A small streaming XML tokenizer, enough for XES (elements with attributes; text, comments,
@@ -10,7 +11,8 @@ import { FlowScoutError } from '../../errors/index.js';
  */
 export interface XmlHandler {
   open(name: string, attrs: Record<string, string>, selfClosing: boolean): void;
-  close(name: string): void;
+  /** `line`: where the closing tag is (for messages). */
+  close(name: string, line: number): void;
 }
 
 /** Streams `file` (plain or `.gz`) through `handler`. Throws PARSE_ERROR with the line on bad XML. */
@@ -46,7 +48,7 @@ export async function tokenizeXmlFile(file: string, handler: XmlHandler): Promis
         cause: e,
       });
     }
-    throw e;
+    throw (e instanceof Error && gzipError(e, file)) || e;
   }
 }
 
@@ -146,7 +148,7 @@ function emitTag(body: string, handler: XmlHandler, file: string, state: ScanSta
         location: { file, line },
       });
     }
-    handler.close(name);
+    handler.close(name, line);
     return;
   }
   let selfClosing = false;
@@ -172,7 +174,7 @@ function emitTag(body: string, handler: XmlHandler, file: string, state: ScanSta
     while ((m = ATTR.exec(content)) !== null) attrs[m[1]!] = decodeEntities(m[2] ?? m[3] ?? '');
   }
   handler.open(name, attrs, selfClosing);
-  if (selfClosing) handler.close(name);
+  if (selfClosing) handler.close(name, line);
   else state.open.push({ name, line });
 }
 

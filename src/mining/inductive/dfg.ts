@@ -1,7 +1,7 @@
 import type { MiningContext, SubLog } from './sublog.js';
 
 /**
- * The directly-follows graph of a sublog (NOTES.md §0): edge (a, b) carries the summed count of
+ * The directly-follows graph of a sublog (docs/DESIGN.md, "Matching PM4Py" §0): edge (a, b) carries the summed count of
  * the variants in which `a` is directly followed by `b` (once per occurrence), start and end
  * activities carry counters too. Activities get dense local indices in Python name order, so
  * "sorted alphabet" is simply index order and the graph is an n×n matrix of counts.
@@ -71,7 +71,7 @@ export function computeDfg(log: SubLog, ctx: MiningContext, skip = -1): Dfg {
 }
 
 /**
- * IMf's DFG filter (NOTES.md §4.3, §6.8): keep edge (a, b) iff its count is strictly greater than
+ * IMf's DFG filter (docs/DESIGN.md, "Matching PM4Py" §4.3, §6.8): keep edge (a, b) iff its count is strictly greater than
  * `threshold` × max_out(a), where max_out(a) is a's largest outgoing edge count, with a's end count
  * counted as one more outgoing edge. Start and end activities are not filtered (Leemans' IMf also
  * filters them; PM4Py does not, and we follow PM4Py).

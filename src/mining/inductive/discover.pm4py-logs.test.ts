@@ -8,16 +8,16 @@ import { parseProcessTree } from '../process-tree/parse.js';
 import { discoverProcessTree } from './discover.js';
 
 /**
- * The miner against PM4Py 2.7.11 (shared/datasets/pm4py-logs/NOTES.md): the IM tree must equal
+ * The miner against PM4Py 2.7.11 (docs/DESIGN.md, "Matching PM4Py"): the IM tree must equal
  * PM4Py's string exactly, and the IMf 0.2 tree too except for the logs whose IMf tree depends on
  * Python's hash seed inside PM4Py itself (for those, IM only).
  *
- * All 59 logs when the full set is at hand (FLOWSCOUT_PM4PY_LOGS, or the workspace's shared data next
- * to the repository); otherwise the 38 smallest, bundled in test/fixtures/mining/pm4py-logs/ (see
+ * All 59 logs when the full set is at hand (a folder named by FLOWSCOUT_PM4PY_LOGS that holds them with
+ * their expected-trees.json); otherwise the 38 smallest, bundled in test/fixtures/mining/pm4py-logs/ (see
  * its README), so a fresh clone checks the miner against PM4Py too.
  */
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const full = [process.env.FLOWSCOUT_PM4PY_LOGS, join(repo, '../shared/datasets/pm4py-logs'), '/work/shared/datasets/pm4py-logs'].find(
+const full = [process.env.FLOWSCOUT_PM4PY_LOGS].find(
   (p): p is string => p !== undefined && p !== '' && existsSync(join(p, 'expected-trees.json')),
 );
 const base = full ?? join(repo, 'test/fixtures/mining/pm4py-logs');

@@ -41,7 +41,7 @@ describe('inductive miner: each family member', () => {
 
   it('IMf reproduces PM4Py’s order-dependent concurrency projection (counts are overwritten, not added)', () => {
     // Under a parallel cut, the sublog count of a projected trace is the count of the *last* variant
-    // mapping to it (NOTES.md §6.6). Same cases in two orders can then give two IMf trees.
+    // mapping to it (docs/DESIGN.md, "Matching PM4Py" §6.6). Same cases in two orders can then give two IMf trees.
     const groups: [string, number][] = [['cbd', 2], ['cba', 16], ['bdac', 2], ['dcba', 6], ['dca', 11], ['bdca', 17]];
     const build = (g: [string, number][]) => {
       const b = new EventLogBuilder();

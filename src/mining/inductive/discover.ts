@@ -16,7 +16,7 @@ import type { StepResult } from './types.js';
 export interface DiscoverOptions {
   /**
    * 0 (default) runs the inductive miner IM; a value in (0, 1] runs IMf with that noise threshold
-   * (PM4Py: "IMf if noise_threshold > 0, else IM"; NOTES.md §0).
+   * (PM4Py: "IMf if noise_threshold > 0, else IM"; docs/DESIGN.md, "Matching PM4Py" §0).
    */
   noiseThreshold?: number;
 }
@@ -24,7 +24,7 @@ export interface DiscoverOptions {
 /**
  * Discovers a process tree from an event log with the inductive miner (Leemans et al.: IM, and IMf
  * for infrequent behaviour), reproducing PM4Py 2.7.11's behaviour so that
- * `formatProcessTree(discoverProcessTree(log))` equals PM4Py's `str(tree)` (see NOTES.md):
+ * `formatProcessTree(discoverProcessTree(log))` equals PM4Py's `str(tree)` (docs/DESIGN.md, "Matching PM4Py" §0–§6):
  * each step runs empty traces → base cases → cuts (XOR, strict sequence, concurrency, loop) →
  * [IMf: cuts on the filtered DFG] → fall-throughs, then the tree is folded and sorted.
  *
@@ -82,7 +82,7 @@ export function mineRaw(log: SubLog, ctx: MiningContext, noise: number): Process
   return result!;
 }
 
-/** One recursion step of IM / IMf (NOTES.md §1, §4). */
+/** One recursion step of IM / IMf (docs/DESIGN.md, "Matching PM4Py" §1, §4). */
 export function mineStep(input: SubLog, ctx: MiningContext, noise: number): StepResult {
   let log = input;
   // 1. Empty traces, before the base cases. IMf drops them when they are at most noise·|L|.

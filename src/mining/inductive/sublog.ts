@@ -1,10 +1,10 @@
 /**
  * The log the inductive miner recurses on: distinct traces (variants) with their counts, PM4Py's
- * "UVCL" (a Python Counter from trace tuple to frequency; NOTES.md §0). The miner works on variants
+ * "UVCL" (a Python Counter from trace tuple to frequency; docs/DESIGN.md, "Matching PM4Py" §0). The miner works on variants
  * with counts and never on expanded traces. Traces hold integer activity ids (see `MiningContext`),
  * so building, hashing and projecting them is cheap.
  *
- * Order matters in one place (NOTES.md §6.6): a Counter keeps keys in first-insertion order, and
+ * Order matters in one place (docs/DESIGN.md, "Matching PM4Py" §6.6): a Counter keeps keys in first-insertion order, and
  * PM4Py's concurrency projection *assigns* a count instead of adding it, so the last variant that
  * maps to a projected trace wins. `SubLogBuilder` offers both `add` and `set` to reproduce that.
  */
@@ -19,7 +19,7 @@ export interface SubLog {
 export interface MiningContext {
   /** Activity id → name. */
   names: readonly string[];
-  /** Activity id → position of its name in Python's sorted order (NOTES.md §6.3). */
+  /** Activity id → position of its name in Python's sorted order (docs/DESIGN.md, "Matching PM4Py" §6.3). */
   rank: Int32Array;
 }
 
@@ -49,7 +49,7 @@ export class SubLogBuilder {
     this.counts[at]! += count;
   }
 
-  /** `counter[trace] = count`: replaces an existing count, keeping its position (NOTES.md §6.6). */
+  /** `counter[trace] = count`: replaces an existing count, keeping its position (docs/DESIGN.md, "Matching PM4Py" §6.6). */
   set(trace: Int32Array, count: number): void {
     this.counts[this.slot(trace)] = count;
   }

@@ -3,9 +3,9 @@ import type { Dfg } from './dfg.js';
 import type { MiningContext, SubLog } from './sublog.js';
 
 /**
- * The contracts of the inductive miner's three families (STYLE.md: PM4Py's layout of an algorithm
- * family as a contract, an ordered list of members, and one file per member). One recursion step is
- * base case → cut → fall-through (NOTES.md §1); each member either declines (null) or decides.
+ * The contracts of the inductive miner's three families, laid out as PM4Py lays out an algorithm
+ * family: as a contract, an ordered list of members, and one file per member). One recursion step is
+ * base case → cut → fall-through (docs/DESIGN.md, "Matching PM4Py" §1); each member either declines (null) or decides.
  */
 
 /** What a step decided: a finished leaf, or an operator whose children are mined from sublogs. */
@@ -13,14 +13,14 @@ export type StepResult =
   | { kind: 'leaf'; tree: ProcessTree }
   | { kind: 'split'; operator: ProcessTreeOperator; children: SubLog[] };
 
-/** A base case (NOTES.md §1.2): recognises a log that needs no further splitting. */
+/** A base case (docs/DESIGN.md, "Matching PM4Py" §1.2): recognises a log that needs no further splitting. */
 export interface BaseCase {
   readonly name: string;
   apply(log: SubLog, ctx: MiningContext): ProcessTree | null;
 }
 
 /**
- * A cut (NOTES.md §2): `holds` partitions the vertices of a DFG into groups (local indices) or
+ * A cut (docs/DESIGN.md, "Matching PM4Py" §2): `holds` partitions the vertices of a DFG into groups (local indices) or
  * declines; `project` splits the log along those groups, one sublog per group, in group order.
  * The DFG passed to `project` is the one `holds` saw (IMf may pass its filtered DFG).
  */
@@ -31,7 +31,7 @@ export interface Cut {
   project(log: SubLog, dfg: Dfg, groups: number[][]): SubLog[];
 }
 
-/** A fall-through (NOTES.md §3): a last resort when no cut applies; never fails as a family. */
+/** A fall-through (docs/DESIGN.md, "Matching PM4Py" §3): a last resort when no cut applies; never fails as a family. */
 export interface FallThrough {
   readonly name: string;
   apply(log: SubLog, dfg: Dfg, ctx: MiningContext): Extract<StepResult, { kind: 'split' }> | null;

@@ -1,7 +1,7 @@
 import { OPERATOR_SYMBOL, type ProcessTree, type ProcessTreeOperator } from './schema.js';
 
 /**
- * PM4Py's `fold` (NOTES.md §5), applied once after mining. It removes tau children from `->` and
+ * PM4Py's `fold` (docs/DESIGN.md, "Matching PM4Py" §5), applied once after mining. It removes tau children from `->` and
  * `+`, keeps at most one tau in `X`, replaces single-child operators by their child, drops empty
  * operators, and flattens `->` in `->`, `X` in `X`, `+` in `+` in place (never loops), repeating
  * until the printed tree stops getting shorter.

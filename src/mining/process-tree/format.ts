@@ -1,7 +1,7 @@
 import { OPERATOR_SYMBOL, type ProcessTree } from './schema.js';
 
 /**
- * Prints a tree exactly as PM4Py's `str(tree)` does (NOTES.md §5), so a mined tree can be compared
+ * Prints a tree exactly as PM4Py's `str(tree)` does (docs/DESIGN.md, "Matching PM4Py" §5), so a mined tree can be compared
  * with PM4Py's by string equality: `OP( c1, c2 )`, a leaf inside an operator quoted `'label'` with
  * no escaping, `tau` for the silent step, and a root leaf unquoted.
  */

@@ -1,3 +1,4 @@
+import { toolLabel } from '../../graph/tool-label.js';
 import type { ProcessTree } from './schema.js';
 
 /**
@@ -13,7 +14,7 @@ export function processTreeToMermaid(tree: ProcessTree, direction: 'TD' | 'LR' =
   while (stack.length > 0) {
     const { node, id, parent, edge } = stack.pop()!;
     if ('op' in node) lines.push(`  ${id}((${quote(SYMBOL[node.op])}))`);
-    else if ('label' in node) lines.push(`  ${id}[${quote(node.label)}]`);
+    else if ('label' in node) lines.push(`  ${id}[${quote(toolLabel(node.label))}]`);
     else lines.push(`  ${id}([τ])`);
     if (parent) lines.push(edge ? `  ${parent} -->|${edge}| ${id}` : `  ${parent} --> ${id}`);
     if ('op' in node) {

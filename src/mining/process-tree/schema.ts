@@ -13,7 +13,7 @@ import { z } from 'zod';
 export const PROCESS_TREE_OPERATORS = ['seq', 'xor', 'and', 'loop'] as const;
 export type ProcessTreeOperator = (typeof PROCESS_TREE_OPERATORS)[number];
 
-/** PM4Py's printed symbol of each operator (NOTES.md §5). */
+/** PM4Py's printed symbol of each operator (docs/DESIGN.md, "Matching PM4Py" §5). */
 export const OPERATOR_SYMBOL: Record<ProcessTreeOperator, string> = { seq: '->', xor: 'X', and: '+', loop: '*' };
 
 export const ProcessTreeLeafSchema = z.strictObject({ label: z.string() });
@@ -29,6 +29,7 @@ export const ProcessTreeSchema = z.union([ProcessTreeOperatorNodeSchema, Process
 export type ProcessTreeLeaf = z.infer<typeof ProcessTreeLeafSchema>;
 export type ProcessTreeTau = z.infer<typeof ProcessTreeTauSchema>;
 export type ProcessTreeOperatorNode = z.infer<typeof ProcessTreeOperatorNodeSchema>;
+/** A process tree: an operator node over children, an activity leaf, or a silent step (tau). */
 export type ProcessTree = z.infer<typeof ProcessTreeSchema>;
 
 /** The silent step. */

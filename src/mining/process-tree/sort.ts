@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProcessTree } from './schema.js';
 
 /**
- * PM4Py's `tree_sort` (NOTES.md §5): bottom-up, the children of `X` and `+` (only) are sorted,
+ * PM4Py's `tree_sort` (docs/DESIGN.md, "Matching PM4Py" §5): bottom-up, the children of `X` and `+` (only) are sorted,
  * stably, by the sum over the leaves of their subtree of int(md5(label as UTF-8), 16). The sum is a
  * 128-bit-plus number, so it is a BigInt here; tau counts 0 and so comes first in an `X`. `->` and
  * `*` keep the miner's order. Returns a new tree.

@@ -1,8 +1,8 @@
 import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } from './slots.js';
 
 /**
- * Merges the shapes of an exclusive choice position by position (DESIGN.md, "Abstraction to
- * positions"): alternatives that differ only in names line up slot for slot, and a slot that only
+ * Merges the shapes of an exclusive choice position by position (docs/DESIGN.md, "Mining",
+ * abstraction to positions): alternatives that differ only in names line up slot for slot, and a slot that only
  * some alternatives have stays on its own with its (smaller) support, so it can become optional.
  *
  * Progressive pairwise alignment (Needleman–Wunsch): the longest alternative is the backbone and

@@ -5,7 +5,7 @@ import type { ParallelSlot, PositionSlot, Shape } from './shape.js';
 import { positionQuestion, positionTask } from './tasks.js';
 
 /**
- * Shape → workflow nodes and edges (DESIGN.md, "Process tree → skeleton"), between a `plan` entry
+ * Shape → workflow nodes and edges (docs/DESIGN.md, "Mining"), between a `plan` entry
  * and a `synthesize` exit:
  * - a position → a generic tool node (`step_k`) with its task, `mined` tools, and `calls: 'many'`
  *   (or `retry` for tools whose repeats were retries) when it repeats;

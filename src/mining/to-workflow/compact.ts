@@ -2,7 +2,7 @@ import type { EventLog } from '../event-log/event-log.js';
 import { countPositions, mergePositions, scale, type ParallelSlot, type PositionSlot, type Shape } from './shape.js';
 
 /**
- * Keeps the common shape (DESIGN.md, "Abstraction to positions"): a domain's mined tree is the union
+ * Keeps the common shape (docs/DESIGN.md, "Mining"): a domain's mined tree is the union
  * of many API chains, so its aligned shape can have more positions than any one run makes. While the
  * shape has more than `target` positions, the cheapest of two moves is made, the cost being how much
  * of the flow the move touches (supports multiplied down through parallel slots):

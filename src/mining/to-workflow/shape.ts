@@ -5,7 +5,7 @@ import { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type 
 export { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type Shape, type Slot } from './slots.js';
 
 /**
- * The abstraction to positions (DESIGN.md, "Abstraction to positions"): a process tree over tool
+ * The abstraction to positions (docs/DESIGN.md, "Mining"): a process tree over tool
  * names becomes a *shape*, a sequence of slots, before it becomes a workflow graph.
  *
  * - A `position` is one generic tool-calling step. It remembers which tools the miner saw there
@@ -13,7 +13,7 @@ export { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type 
  *   sits in: 1 = always), and whether it repeats (`many`).
  * - A `parallel` slot holds branches that run concurrently (an unguarded fan-out and join).
  *
- * Mapping (DESIGN.md, "Process tree → skeleton"):
+ * Mapping (docs/DESIGN.md, "Mining"):
  * - activity → a position with that tool; tau → nothing (an empty sequence);
  * - sequence → the concatenation of the children's shapes (ordered data edges later);
  * - exclusive choice → the alternatives' shapes merged position by position (`align.ts`): a choice

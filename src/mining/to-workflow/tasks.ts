@@ -1,8 +1,8 @@
 import type { ToolDescriptor } from '../../contracts/tools.js';
 
 /**
- * Task text of a tool position (DESIGN.md: "activity → tool node whose task comes from the mined
- * tool's description (a position, not a binding)"). The task says what the step achieves, taken
+ * Task text of a tool position (docs/DESIGN.md, "Mining": each activity becomes a tool position whose task
+ * comes from the mined tool's description; a position, not a binding). The task says what the step achieves, taken
  * from the description of the tool used most at this position; the tool names themselves stay in
  * `mined`, so the policy may still pick any tool of T.
  */

@@ -9,10 +9,10 @@ import { requestClauses, terms } from './text.js';
 import { outputPairs, shapeOf } from './value-candidates.js';
 
 /**
- * What the offline policy learns from the optimisation records, and only from them (DESIGN.md,
- * "Offline policy": "ranked by cue words learned from the optimisation records"). Per tool parameter:
+ * What the offline policy learns from the optimisation records, and only from them (docs/DESIGN.md,
+ * "Policies": argument values found with cues learned from D_opt). Per tool parameter:
  * how often it is set, its values, their shapes, whether the value was in the query or came from an
- * earlier call's output (FORMATS.md §6, `adapt_*`), the words that preceded it in the query, the
+ * earlier call's output (docs/DESIGN.md, "Data formats" §6, `adapt_*`), the words that preceded it in the query, the
  * output keys that held it, whether it was the schema's default, and the query words that go with the
  * parameter being set; the same per parameter name over all tools (the back-off for tools the records
  * never called). Per tool: the query clauses that asked for it (retrieval expansion) and which tool

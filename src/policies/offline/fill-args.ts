@@ -6,16 +6,19 @@ import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 
 /**
- * Argument filling of the offline policy (DESIGN.md, "Offline policy"): every candidate value found
+ * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every candidate value found
  * in the query or in upstream outputs is scored for every parameter by its shape, its cue words,
  * whether it is a value the parameter took in the optimisation records, whether the parameter's
  * name stands next to it, and where the parameter's values usually come from (query, an earlier
  * output, or neither: a constant). Parameters take the best candidates greedily (highest score
  * first). A required parameter left without a value takes its learned most frequent value; never
  * seen in the records, it takes its schema default when parameters of its name usually took theirs
- * (over every tool the records called), else the best value found however weak, else the schema
- * default. Optional parameters are set only when the records show they usually are (or the query's
- * words say so, see presence.ts).
+ * (over every tool the records called), else the best value found however weak that no other
+ * parameter took, else the schema default. A required parameter with none of these has no value:
+ * it is listed in `missing` and the policy makes no call (an error observation, "no value for
+ * `b`"), rather than guessing: giving the one number of "add the number 2" to both `a` and `b` of
+ * `sum(a, b)` would call a real tool with an invented value. Optional parameters are set only when
+ * the records show they usually are (or the query's words say so, see presence.ts).
  */
 
 interface PropSchema {
@@ -253,6 +256,8 @@ function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCand
 
 export interface FillResult {
   args: Record<string, unknown>;
+  /** Required parameters for which no value was found (see the file comment). */
+  missing: string[];
   /** For `calls: 'many'`: the main parameter and every value found for it (document order). */
   main?: { param: string; values: unknown[] };
 }
@@ -286,20 +291,23 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const stats = statsFor(name, ts, model);
     const ps = stats?.ps;
     const dom = usual(stats, props[name]);
-    // Learned: the usual value. Not learned: the best value found, then the schema default.
-    const best = all.find((s) => s.param === name && !s.key.startsWith('c:'));
+    // Learned: the usual value. Not learned: the best value found that no other parameter took, then the schema default.
+    const best = all.find((s) => s.param === name && !s.key.startsWith('c:') && !used.has(s.key));
     const fallback = props[name]?.default;
     if (dom && (!stats!.shared || dom.share >= 0.5)) args[name] = dom.value;
-    else if (best) args[name] = best.value;
-    else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], ps);
+    else if (best) {
+      args[name] = best.value;
+      used.set(best.key, 1);
+    } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], ps);
   }
+  const missing = required.filter((n) => !(n in args) && n in props);
   const main = mainParam(required, ts);
-  if (!main) return { args };
+  if (!main) return { args, missing };
   const span = ctx.clauseSpan;
   const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
   const values = all.filter((s) => s.param === main && s.score >= MIN_SCORE && !s.key.startsWith('c:') && inClause(s)).map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
-  return { args, main: { param: main, values: distinct } };
+  return { args, missing, main: { param: main, values: distinct } };
 }
 
 /** The parameter a `calls: 'many'` node varies: the required one most often taken from the query. */

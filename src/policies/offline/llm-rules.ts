@@ -5,7 +5,7 @@ import { synthesizeAnswer } from './synthesize.js';
 import { splitClauses, stem, terms } from './text.js';
 
 /**
- * The offline policy's LLM nodes, by deterministic rules (DESIGN.md, "Offline policy"):
+ * The offline policy's LLM nodes, by deterministic rules (docs/DESIGN.md, "Policies"):
  * - plan: the query split into clauses, numbered;
  * - judge: each boolean field is true when its concept (the field name, its description and the
  *   node's question, minus generic words) appears in the query; other fields by their schema;

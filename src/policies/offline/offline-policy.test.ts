@@ -87,8 +87,10 @@ describe('offline policy: tool nodes', () => {
     const all = await blank.planToolCalls(req("What's the current weather in Berlin?", node(), TOOLS));
     expect(all.calls[0]!.tool).toBe('current_weather_for_weatherapi');
     expect(all.calls[0]!.args).toEqual({ q: 'Berlin' });
+    // The hint is obeyed; a stock quote for a weather question has no value for its arguments, so no call is made.
     const hinted = await blank.planToolCalls(req("What's the current weather in Berlin?", node({ tools: ['stock_quote_for_alpha'] }), [tool('stock_quote_for_alpha')]));
-    expect(hinted.calls[0]!.tool).toBe('stock_quote_for_alpha');
+    expect(hinted.calls).toEqual([]);
+    expect(hinted.error).toMatch(/^no value for `symbol` of 'stock_quote_for_alpha'/);
     expect(hinted.model).toBe('offline');
   });
 
@@ -97,8 +99,9 @@ describe('offline policy: tool nodes', () => {
     const r = await learned.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
     expect(r.calls).toEqual([{ tool: 'search_flights_for_skyscan', args: { origin: 'BOS', destination: 'SEA', date: '2025-05-05' } }]);
     expect(learned.cues.tools.get('search_flights_for_skyscan')!.params.get('destination')!.cues.get('b:to')).toBe(2);
+    // Unlearned, no value is given to two parameters.
     const unlearned = await blank.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
-    expect(unlearned.calls[0]!.args).not.toEqual(r.calls[0]!.args);
+    expect(new Set(Object.values(unlearned.calls[0]!.args)).size).toBe(3);
   });
 
   it('uses learned constants and the optional parameters the records usually set', async () => {
@@ -123,10 +126,24 @@ describe('offline policy: tool nodes', () => {
     expect(r.calls[0]!.args).toEqual({ q: 'London' });
   });
 
-  it("makes one call per distinct value of the main parameter for calls: 'many'", async () => {
-    const r = await learned.planToolCalls(req('Get stock quotes for AAPL, MSFT and TSLA.', node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+  it("makes one call per distinct value of the main parameter for calls: 'many' when the records repeat the tool, else one call", async () => {
+    const q = 'Get stock quotes for AAPL, MSFT and TSLA.';
+    const repeated: TaskRecord = {
+      id: 'r-repeat',
+      query: 'Quotes for IBM and ORCL.',
+      reference: '',
+      calls: [
+        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM' } },
+        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'ORCL' } },
+      ],
+    };
+    const repeating = createOfflinePolicy({ tools: TOOLS, records: [...RECORDS, repeated] });
+    const r = await repeating.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
     expect(r.calls.map((c) => c.args.symbol)).toEqual(['AAPL', 'MSFT', 'TSLA']);
     expect(new Set(r.calls.map((c) => c.args.function))).toEqual(new Set(['TIME_SERIES_DAILY']));
+    // RECORDS call the quote tool once per record: the other values are not taken as more calls.
+    const once = await learned.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+    expect(once.calls.map((c) => c.args.symbol)).toEqual(['AAPL']);
   });
 
   it('is deterministic, and moves to the next-ranked tool on a retry', async () => {
@@ -155,13 +172,13 @@ describe('offline policy: tool positions read the request in order', () => {
     return policy.planToolCalls({ query: q, workflow: w, inputs: [], context: q, scratch: new Map(), node: n, candidates: TOOLS, attempt: 1 });
   };
 
-  it('gives the k-th position the k-th clause, and a position past the last clause nothing to look up', async () => {
+  it('gives generic positions the clauses in order, and a position no clause is handed to nothing to look up', async () => {
     const w = chain(node({ id: 'p1' }), node({ id: 'p2' }), node({ id: 'p3' }), node({ id: 'p4', calls: 'many' }));
     expect((await plan(w, 'p1')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
     expect((await plan(w, 'p2')).calls).toEqual([{ tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) }]);
     const idle = await plan(w, 'p3');
     expect(idle.calls).toEqual([]);
-    expect(idle.error).toMatch(/nothing left to look up: the request has fewer parts than the 3 tool positions/);
+    expect(idle.error).toMatch(/nothing to look up here: no part of the request is handed to this position \(2 parts, 4 tool positions\)/);
     expect(await plan(w, 'p4')).toEqual({ calls: [], model: 'offline' });
   });
 
@@ -172,10 +189,38 @@ describe('offline policy: tool positions read the request in order', () => {
     expect((await plan(one, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
   });
 
-  it('declares what it reads of the layout as its memo scope', () => {
+  it('hands a clause to the position whose tools fit it, so a position that fits neither clause makes no call', async () => {
+    // The first position was mined for hotels: the flight clause goes past it to the next position.
+    const w = chain(node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }), node({ id: 'flights', mined: ['search_flights_for_skyscan'] }), node({ id: 'quotes', mined: ['stock_quote_for_alpha'] }));
+    const hotels = await plan(w, 'hotels');
+    expect(hotels.calls).toEqual([]);
+    expect(hotels.error).toMatch(/no part of the request is handed to this position/);
+    expect((await plan(w, 'flights')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
+    expect((await plan(w, 'quotes')).calls).toEqual([{ tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) }]);
+  });
+
+  it("lets a repeating position with mined tools take the clauses they fit, and a repeating last position the rest", async () => {
+    const mid = chain(node({ id: 'first', calls: 'many', mined: ['search_flights_for_skyscan', 'stock_quote_for_alpha'] }), node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }));
+    expect((await plan(mid, 'first')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+    expect((await plan(mid, 'hotels')).calls).toEqual([]);
+    // Without tool lists only the last position repeats: the plain order.
+    const generic = chain(node({ id: 'first', calls: 'many' }), node({ id: 'second' }));
+    expect(new Set((await plan(generic, 'first')).calls.map((c) => c.tool))).toEqual(new Set(['search_flights_for_skyscan']));
+    expect((await plan(generic, 'second')).calls.map((c) => c.tool)).toEqual(['stock_quote_for_alpha']);
+    const w = chain(node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }), node({ id: 'rest', calls: 'many' }));
+    expect((await plan(w, 'hotels')).calls).toEqual([]);
+    expect((await plan(w, 'rest')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+  });
+
+  it('declares what it reads of the layout as its memo scope: every tool position, and its own ordinal', () => {
     const w = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many' }));
-    const scope = (id: string) => policy.memoScope!(w, w.nodes.find((n) => n.id === id)!);
-    expect([scope('plan'), scope('p1'), scope('p2'), scope('answer')]).toEqual(['', 'tool position 0', 'tool position 1 and the rest', '']);
+    const scope = (wf: Workflow, id: string) => policy.memoScope!(wf, wf.nodes.find((n) => n.id === id)!);
+    expect([scope(w, 'plan'), scope(w, 'answer')]).toEqual(['', '']);
+    expect(scope(w, 'p1')).toMatch(/^hand-off [0-9a-f]{16}, position 0$/);
+    expect(scope(w, 'p2')).toMatch(/^hand-off [0-9a-f]{16}, position 1$/);
+    // Another position's tool list changes the hand-off of every position, so it changes the scope.
+    const hinted = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many', tools: ['stock_quote_for_alpha'] }));
+    expect(scope(hinted, 'p1')).not.toBe(scope(w, 'p1'));
   });
 });
 
@@ -245,5 +290,43 @@ describe('offline policy in a real run', () => {
     expect(trace.policy).toBe('offline policy (no LLM)');
     expect(trace.calls).toEqual([expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' })]);
     expect(trace.answer).toContain('location: Oslo; temp_c: 18.5; condition: Cloudy');
+  });
+});
+
+describe('offline policy: required arguments it cannot find', () => {
+  const add: ToolDescriptor = { name: 'add', description: 'Adds two numbers.', inputSchema: obj({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']) };
+
+  it('makes no call when a required argument has no value of its own ("add the number 2" to add(a, b)), instead of inventing one', async () => {
+    const policy = createOfflinePolicy({ tools: [add] });
+    const plan = await policy.planToolCalls(req('Add the number 2', node(), [add]));
+    expect(plan.calls).toEqual([]);
+    expect(plan.error).toBe("no value for `b` of 'add' in the request or the earlier results; the offline policy does not guess required arguments");
+    const both = await policy.planToolCalls(req('Add 2 and 3', node(), [add]));
+    expect(both.calls).toEqual([{ tool: 'add', args: { a: 2, b: 3 } }]);
+  });
+
+  it('records the refusal as the node\'s error observation and never calls the tool', async () => {
+    let called = 0;
+    const tools = createToolRegistry([{ ...add, execute: async (args) => (called++, Number(args.a) + Number(args.b)) }]);
+    const workflow: Workflow = {
+      version: 1,
+      name: 'sum',
+      nodes: [
+        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+        { id: 'sum', kind: 'tool', task: 'Add the numbers' },
+        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      ],
+      edges: [
+        { from: 'plan', to: 'sum', kind: 'data' },
+        { from: 'sum', to: 'answer', kind: 'data' },
+      ],
+    };
+    const trace = await executeWorkflow(workflow, { query: 'Add the number 2' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
+    expect(called).toBe(0);
+    expect(trace.calls).toEqual([]);
+    const sum = trace.observations.find((o) => o.nodeId === 'sum')!;
+    expect(sum.status).toBe('error');
+    expect(sum.error).toContain('no value for `b`');
+    expect(trace.answer).not.toMatch(/\b4\b/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Workflow, WorkflowNode } from '../../graph/schema.js';
+import type { ToolNode, Workflow, WorkflowNode } from '../../graph/schema.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -6,29 +6,30 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolP
 import { learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { focusSpans, rankTools, slotClauses, slotScope, toolSlot } from './select-tool.js';
+import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
+import { focusSpans, rankTools } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
 
 /**
- * The offline policy (DESIGN.md, "Who decides at each node"): no model anywhere. Deterministic and
+ * The offline policy (docs/DESIGN.md, "Policies"): no model anywhere. Deterministic and
  * fast; a real, measured baseline, the default when no model is configured, and always labelled
- * "offline policy (no LLM)". Tool nodes: the workflow's tool positions read the request's clauses in
- * order, and each picks its tool by BM25 over the clause with a sequence prior learned from D_opt
+ * "offline policy (no LLM)". Tool nodes: each tool position reads the parts of the request the
+ * plan-to-position hand-off gives it (../hand-off.ts: in order, each part to the position whose
+ * tools fit it), and picks its tool per part by BM25 over the clause with a sequence prior learned from D_opt
  * (select-tool.ts); arguments are found in the query and upstream outputs and ranked by cues learned
  * from the given records (fill-args.ts). LLM nodes: deterministic rules (llm-rules.ts).
  *
- * `calls: 'many'`: the last tool position reads every clause still unread, one call per clause;
- * another position makes one call per distinct value its clause gives for the tool's main parameter
- * (the required parameter whose values came from the query most often in the records); one call
- * when there is one value. A position past the request's last clause makes no call (an error for
- * `calls: 'one'`, which must call: "nothing left to look up").
+ * `calls: 'many'`: a position handed several parts makes one call per part; handed one part, it
+ * makes one call per distinct value the part gives for the tool's main parameter (the required
+ * parameter whose values came from the query most often in the records) when the records show the
+ * tool called several times in a row (or never called it); one call otherwise. A position handed no part makes no call (an error for `calls: 'one'`, which must call).
  * Retries (`attempt` n > 1) move to the n-th ranked candidate, since repeating a deterministic call
  * cannot change its answer.
  *
- * Memoization: a decision reads the node, the query, the node's inputs and the node's slot among
- * the tool positions; the slot is declared as the policy's `memoScope`, so memoized runs decide
- * exactly as unmemoized ones. No per-run state (`scratch`) is kept.
+ * Memoization: a decision reads the node, the query, the node's inputs and the layout of every tool
+ * position (the hand-off); that is declared as the policy's `memoScope` (`handOffScope`), so
+ * memoized runs decide exactly as unmemoized ones. No per-run state (`scratch`) is kept.
  *
  * It learns only from the records it is given: pass the optimisation split, never test records.
  */
@@ -79,31 +80,56 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
   }
 
+  // One call per value only for a tool the records show called right after itself (several values
+  // in a row), or that they never called (no evidence either way): elsewhere the extra values are
+  // other parts' words, and each extra call is one more call than the reference makes.
+  const repeats = (name: string): boolean => {
+    const stats = cues.tools.get(name);
+    return !stats || (stats.previous.get(name) ?? 0) > 0;
+  };
+
+  // The hand-off of a query over a layout, kept for the other positions of the same run.
+  const fit = indexFit(base, [...known.keys()]);
+  const handOffs = new Map<string, HandOff>();
+  function handOffOf(query: string, workflow: Workflow, node: ToolNode): HandOff {
+    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${query}`;
+    let h = handOffs.get(key);
+    if (!h) {
+      if (handOffs.size >= 2000) handOffs.clear();
+      handOffs.set(key, (h = handOff(query, workflow, fit)));
+    }
+    return h;
+  }
+
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
     if (req.candidates.length === 0) return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
     const idx = indexFor(req.candidates);
     const seen = req.inputs.flatMap(callsOf);
     const outputs = seen.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
     let previousTool = seen.at(-1)?.tool;
-    const clauses = slotClauses(req.query, req.workflow, req.node);
+    const h = handOffOf(req.query, req.workflow, req.node);
+    const clauses = partsFor(h, req.node.id);
     if (clauses.length === 0) {
-      const { index, count } = toolSlot(req.workflow, req.node.id);
-      const why = `nothing left to look up: the request has fewer parts than the ${index + 1} tool positions up to this one (of ${count})`;
+      const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
       return req.node.calls === 'many' ? { calls: [], model: 'offline' } : { calls: [], model: 'offline', error: why };
     }
     if (clauses.length > 1) {
-      // The last 'many' position: one call per clause still unread, in order.
+      // The last 'many' position: one call per clause still unread, in order (a clause that gives a
+      // required argument no value makes no call).
       const calls: PlannedCall[] = [];
+      const refused: string[] = [];
       for (const clause of clauses) {
         const { tool, filled } = planOne(req, clause, previousTool, outputs, idx);
-        calls.push({ tool: tool.name, args: filled.args });
+        if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
+        else calls.push({ tool: tool.name, args: filled.args });
         previousTool = tool.name;
       }
-      return { calls, model: 'offline' };
+      return calls.length === 0 && refused.length > 0 ? { calls, model: 'offline', error: refused.join('; ') } : { calls, model: 'offline' };
     }
     const { tool, filled } = planOne(req, clauses[0], previousTool, outputs, idx);
+    if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
-    if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1) {
+    if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1 && repeats(tool.name)) {
       const { param, values } = filled.main;
       const distinct = new Map(values.map((v) => [stableStringify(v), v]));
       calls = [...distinct.values()].map((v) => ({ tool: tool.name, args: { ...filled.args, [param]: v } }));
@@ -111,12 +137,17 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     return { calls, model: 'offline' };
   }
 
+  /** The error of a call the policy will not make: a required argument has no value. */
+  function noValue(tool: string, missing: readonly string[]): string {
+    return `no value for ${missing.map((m) => `\`${m}\``).join(', ')} of '${tool}' in the request or the earlier results; the offline policy does not guess required arguments`;
+  }
+
   async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {
     return { output: runLlmRule(req), model: 'offline' };
   }
 
   // LLM nodes decide from the node, the query and their inputs; tool nodes also from their slot.
-  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? slotScope(workflow, node) : '');
+  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? handOffScope(workflow, node) : '');
 
   return { id: 'offline', kind: 'offline', label: OFFLINE_POLICY_LABEL, cues, planToolCalls, runLlmNode, memoScope };
 }

@@ -2,7 +2,7 @@ import type { ParamStats, ToolStats } from './cue-stats.js';
 import { stem } from './text.js';
 
 /**
- * Whether an optional parameter is set (DESIGN.md, "Offline policy": only the optional parameters
+ * Whether an optional parameter is set (docs/DESIGN.md, "Policies": only the optional parameters
  * that the records show are usually set). Learned from the optimisation records, in this order:
  * 1. when the query names the parameter (a query term shares a stem or a 4-letter prefix with a
  *    word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls

@@ -1,5 +1,4 @@
-import { adjacency, topologicalOrder } from '../../graph/graph-utils.js';
-import type { ToolNode, Workflow } from '../../graph/schema.js';
+import type { ToolNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel } from './cue-model.js';
 import { requestClauses } from './text.js';
@@ -7,15 +6,12 @@ import type { ToolIndex } from './tool-index.js';
 
 /**
  * Which part of the request a tool node serves, and which tool it calls for it, under the offline
- * policy (DESIGN.md, "Offline policy").
+ * policy (docs/DESIGN.md, "Policies").
  *
- * **Parts.** The request's clauses ("first …, then …, finally …", `requestClauses`) are read in
- * order by the workflow's tool positions (topological order, ties by id): the k-th position reads
- * the k-th clause, the first one no earlier position was given, so every clause is read once while
- * there are positions for it. A position past the last clause has nothing left to look up. The last
- * position with `calls: 'many'` reads every clause still unread, one call per clause (a repeated
- * step, as ReAct takes one step per clause). What a decision reads of the layout — the position's
- * ordinal, and whether it is that last `many` position — is the policy's memo scope (`slotScope`).
+ * **Parts.** Which clauses of the request ("first …, then …, finally …", `requestClauses`) a
+ * position reads is the plan-to-position hand-off (`../hand-off.ts`, shared with the LLM policy):
+ * parts go to positions in order, each to the position whose tools fit it, one per position except
+ * for repeating (`calls: 'many'`) positions, which make one call per part.
  *
  * **Tools.** Scored per candidate, each part normalised to [0, 1]:
  * - BM25 of the clause, weight 1 (of the node's task and the whole request when it has no clause);
@@ -31,48 +27,6 @@ import type { ToolIndex } from './tool-index.js';
  * request's dominant tool.
  * Ties go to the candidate listed first.
  */
-
-/** Where a tool node sits among the workflow's tool positions. */
-export interface ToolSlot {
-  /** Its ordinal among the tool nodes in topological order (0-based). */
-  index: number;
-  /** How many tool nodes the workflow has. */
-  count: number;
-  /** True for the last tool node. */
-  last: boolean;
-}
-
-/** The node's slot (index 0 of 1 when it is not a tool node of the workflow). */
-export function toolSlot(workflow: Workflow, nodeId: string): ToolSlot {
-  const order = topologicalOrder(adjacency(workflow)) ?? workflow.nodes.map((n) => n.id);
-  const kinds = new Map(workflow.nodes.map((n) => [n.id, n.kind]));
-  const toolIds = order.filter((id) => kinds.get(id) === 'tool');
-  const index = toolIds.indexOf(nodeId);
-  if (index < 0) return { index: 0, count: 1, last: true };
-  return { index, count: toolIds.length, last: index === toolIds.length - 1 };
-}
-
-/** True when the node reads every clause from its own on (the last position, `calls: 'many'`). */
-function readsRest(node: ToolNode, slot: ToolSlot): boolean {
-  return slot.last && node.calls === 'many';
-}
-
-/** What of the workflow's layout the policy's decision at `node` reads (its memo scope). */
-export function slotScope(workflow: Workflow, node: ToolNode): string {
-  const slot = toolSlot(workflow, node.id);
-  return `tool position ${slot.index}${readsRest(node, slot) ? ' and the rest' : ''}`;
-}
-
-/**
- * The request clauses the node reads (see the module comment): its own, plus every later one for
- * the last `many` position; none when the request has fewer clauses than positions before it.
- */
-export function slotClauses(query: string, workflow: Workflow, node: ToolNode): string[] {
-  const slot = toolSlot(workflow, node.id);
-  const clauses = requestClauses(query);
-  if (slot.index >= clauses.length) return [];
-  return readsRest(node, slot) ? clauses.slice(slot.index) : [clauses[slot.index]!];
-}
 
 export interface SelectionInput {
   node: ToolNode;

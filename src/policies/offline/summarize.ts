@@ -3,8 +3,8 @@ import { outputPairs } from './value-candidates.js';
 
 /**
  * Readable summaries of tool results for the offline policy's synthesize and pass-through rules
- * (DESIGN.md, "Offline policy": "synthesize: a readable template over the tool results"). Tool
- * responses are often Python literals cut at 2048 characters (FORMATS.md §8), so they are read with
+ * (docs/DESIGN.md, "Policies": "synthesize: a readable template over the tool results"). Tool
+ * responses are often Python literals cut at 2048 characters (docs/DESIGN.md, "Data formats" §8), so they are read with
  * a pattern rather than parsed: the first scalar fields (names and numbers kept as they are) become
  * "key: value" phrases, and a cut response is marked as truncated.
  */

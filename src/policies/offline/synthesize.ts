@@ -4,8 +4,8 @@ import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';
 
 /**
- * The offline synthesizer follows its prompt (DESIGN.md, "Offline policy: template synthesis";
- * issue #7, "refine the synthesizer prompt"). A real model reads a synthesize prompt's writing
+ * The offline synthesizer follows its prompt (docs/DESIGN.md, "Policies",
+ * and the optimizer's "refine the synthesizer prompt" edit of "Search"). A real model reads a synthesize prompt's writing
  * instructions; the offline policy reads the directives of the template library
  * (`SYNTHESIZE_DIRECTIVES` in graph/prompt-templates.ts, recognised by their exact sentence) and
  * renders the answer deterministically as the directive asks:

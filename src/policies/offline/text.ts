@@ -1,5 +1,5 @@
 /**
- * Small text helpers of the offline policy (DESIGN.md, "Offline policy"): word tokens for
+ * Small text helpers of the offline policy (docs/DESIGN.md, "Policies"): word tokens for
  * retrieval, a light stemmer so "forecasts" meets "forecast", and the query's clauses ("first …,
  * then …, finally …") that the plan rule and position-aware tool selection use.
  */

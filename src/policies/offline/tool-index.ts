@@ -4,8 +4,8 @@ import type { CueModel } from './cue-model.js';
 import { splitIdentifiers, terms } from './text.js';
 
 /**
- * Tool retrieval of the offline policy (DESIGN.md, "Offline policy": "tool selection by BM25
- * (minisearch) over tool names, descriptions and parameter names"). Each tool is a document of its
+ * Tool retrieval of the offline policy (docs/DESIGN.md, "Policies": BM25 retrieval
+ * (minisearch) over tool names, descriptions and parameter names). Each tool is a document of its
  * name (split into words), description and parameter names; when the optimisation records are given,
  * the query clauses that asked for the tool there are a fourth field (document expansion learned from
  * D_opt). Scores are BM25 (minisearch's BM25+), restricted to the node's candidates.

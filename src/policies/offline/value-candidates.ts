@@ -1,5 +1,5 @@
 /**
- * Argument values found in text by type (DESIGN.md, "Offline policy": "argument values found in the
+ * Argument values found in text by type (docs/DESIGN.md, "Policies": "argument values found in the
  * query and upstream outputs by type"): quoted strings, dates, coordinates, numbers, codes and ids
  * (tickers, IATA codes, hotel ids, `BTC/USD` pairs), and capitalised spans (places, companies).
  * Each candidate keeps the words before and after it, which `cue-model.ts` compares with the cue

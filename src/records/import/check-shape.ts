@@ -19,7 +19,7 @@ export function checkShape<T extends z.ZodType>(schema: T, value: unknown, file:
   throw new FlowScoutError({
     code: 'INVALID_INPUT',
     message: `${file} is not ${what}:\n  ${lines.join('\n  ')}`,
-    hint: 'Check that you passed the right file (see FORMATS of the dataset); the fields above are missing or of the wrong type.',
+    hint: 'Check that you passed the right file (docs/DESIGN.md, "Data formats", describes each format); the fields above are missing or of the wrong type.',
     details: { problems: lines },
   });
 }

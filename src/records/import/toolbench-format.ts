@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The ToolBench / StableToolBench answer file (FORMATS.md §4), only as far as the importer reads it.
+ * The ToolBench / StableToolBench answer file (docs/DESIGN.md, "Data formats" §4), only as far as the importer reads it.
  * Loose objects: the search tree and other fields are allowed and ignored.
  */
 

@@ -1,5 +1,5 @@
 /**
- * ToolBench's name normalization (FORMATS.md §1), reproduced exactly so imported tool names equal the
+ * ToolBench's name normalization (docs/DESIGN.md, "Data formats" §1), reproduced exactly so imported tool names equal the
  * function names ToolBench-style agents call: `standardize(api) + '_for_' + standardize(tool)`, cut
  * to its last 64 characters.
  */
@@ -74,7 +74,7 @@ export function findNameCollisions(apis: readonly ApiRef[]): NameCollision[] {
 }
 
 /**
- * Maps a called function name to one of the offered names the way FORMATS.md §1 asks: exact match
+ * Maps a called function name to one of the offered names the way docs/DESIGN.md, "Data formats" §1 asks: exact match
  * first, else the longest offered name that the called name ends with (a model that wrote an
  * untruncated name still matches the 64-character offered one).
  * Never splits on `_for_`, since tool and API names may contain it. Undefined when nothing matches.

@@ -1,5 +1,5 @@
 /**
- * Parsing the two JSON strings a ToolBench path carries per call (FORMATS.md §4, steps 4-5, §8):
+ * Parsing the two JSON strings a ToolBench path carries per call (docs/DESIGN.md, "Data formats" §4, steps 4-5, §8):
  * the model's `arguments` and the tool's observation `content` (`{"error", "response"}`), which is
  * often cut at the maximum observation length and then not valid JSON.
  */

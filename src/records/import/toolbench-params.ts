@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../contracts/tools.js';
 
 /**
- * ToolBench-style parameter lists (`{name, type, description, default}`, FORMATS.md §2) → a JSON
+ * ToolBench-style parameter lists (`{name, type, description, default}`, docs/DESIGN.md, "Data formats" §2) → a JSON
  * Schema tool input, so imported tools can be validated, shown to a model and canonicalised by type.
  *
  * Type mapping: STRING → string, NUMBER/INTEGER/FLOAT → number, BOOLEAN → boolean, ENUM → string,

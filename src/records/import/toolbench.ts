@@ -9,7 +9,7 @@ import { matchFunctionName } from './toolbench-names.js';
 import { parseArguments, parseFinalAnswer, parseObservation } from './toolbench-observation.js';
 
 /**
- * ToolBench / StableToolBench answer files → FlowScout records, following FORMATS.md §4's extraction
+ * ToolBench / StableToolBench answer files → FlowScout records, following docs/DESIGN.md, "Data formats" §4's extraction
  * recipe: keep a file only when `valid_data`, `give_answer` and `win`; q = `answer_generation.query`;
  * r = the `final_answer` field of the double-encoded `final_answer`; π = the non-`Finish` function
  * calls of the last `train_messages` list, in order, with arguments JSON-parsed and the following

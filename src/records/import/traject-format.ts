@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The TRAJECT-Bench input shapes (FORMATS.md §6), only as far as the importer reads them. Loose
+ * The TRAJECT-Bench input shapes (docs/DESIGN.md, "Data formats" §6), only as far as the importer reads them. Loose
  * objects: upstream fields the importer does not use are allowed and ignored.
  */
 
@@ -37,6 +37,32 @@ export const TrajectRecordSchema = z.looseObject({
 
 export const TrajectFileSchema = z.array(TrajectRecordSchema);
 
+/** One call of a parallel trajectory: no status (a failure shows only in its output). */
+export const TrajectParallelCallSchema = z.looseObject({
+  'tool name': z.string().min(1),
+  'required parameters': z.array(ParamValueSchema).nullish(),
+  'optional parameters': z.array(ParamValueSchema).nullish(),
+  executed_output: z.unknown().optional(),
+});
+
+/** One record of a parallel set (`parallel/<Domain>/{simple_ver,hard_ver}.json`): `final_answer` is a string. */
+export const TrajectParallelRecordSchema = z.looseObject({
+  query: z.string().min(1),
+  final_answer: z.string(),
+  'tool list': z.array(TrajectParallelCallSchema),
+  trajectory_type: z.string().optional(),
+  domain: z.string().optional(),
+});
+
+export const TrajectParallelFileSchema = z.array(TrajectParallelRecordSchema);
+
+/** True when a parsed traj file is a parallel set (its records' `final_answer` is a string). */
+export function isParallelTrajectFile(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  const first = value[0] as Record<string, unknown> | null;
+  return typeof first === 'object' && first !== null && (first.trajectory_type === 'parallel' || (typeof first.final_answer === 'string' && first.generation_info === undefined));
+}
+
 const ParamDefSchema = z.looseObject({
   name: z.string(),
   type: z.string().optional(),
@@ -44,7 +70,7 @@ const ParamDefSchema = z.looseObject({
   default: z.unknown().optional(),
 });
 
-/** One API definition of `<Domain>_tool.json` (a flattened ToolBench tool JSON, FORMATS.md §2). */
+/** One API definition of `<Domain>_tool.json` (a flattened ToolBench tool JSON, docs/DESIGN.md, "Data formats" §2). */
 export const TrajectToolDefSchema = z.looseObject({
   'tool name': z.string().min(1),
   'API name': z.string().min(1),

@@ -111,3 +111,23 @@ describe('importTraject (bundled TRAJECT-Bench data)', () => {
     expect(Object.keys((bybit.inputSchema as { properties: object }).properties)).toContain('status');
   });
 });
+
+describe('importTraject: parallel sets', () => {
+  const PAR = join(import.meta.dirname, '../../../test/fixtures/records/traject-parallel');
+  const run = (keepFailed = false) => importTraject(join(PAR, 'simple_ver.json'), join(PAR, 'Travel_tool.json'), { keepFailed });
+
+  it('imports a parallel set: string final_answer, calls in listed order, ERROR outputs are failed calls', () => {
+    const { records, counts } = run();
+    expect(records.map((r) => r.id)).toEqual(['travel-simple_ver-0', 'travel-simple_ver-1']);
+    for (const r of records) expect(RecordSchema.parse(r)).toEqual(r);
+    expect(records[0]!.calls.map((c) => c.tool)).toEqual(['autocomplete_for_deutsche_bahn', 'schedule_for_flixbus', 'airlinesearch_for_flightera_flight_data']);
+    expect(records[0]!.calls[0]!.args).toEqual({ query: 'berlin hauptbahnhof' });
+    expect(records[0]!.reference).toMatch(/^I've gathered information for your trip planning/);
+    expect(records[0]!.meta).toEqual({ source: 'traject-bench', trajectoryType: 'parallel', set: 'simple_ver', index: 0 });
+    expect(counts).toMatchObject({ records: 3, recordsAllOk: 2, kept: 2, dropped: { [DROP_FAILED_CALL]: 1 } });
+    const kept = run(true);
+    const failed = kept.records[2]!.calls.filter((c) => c.status === 'error');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(String(failed[0]!.output)).toMatch(/^ERROR/);
+  });
+});

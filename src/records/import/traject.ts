@@ -5,12 +5,12 @@ import { readJsonFile } from '../../util/json-file.js';
 import type { Call, TaskRecord } from '../schema.js';
 import { checkShape } from './check-shape.js';
 import { toolbenchFunctionName, type NameCollision } from './toolbench-names.js';
-import { TrajectFileSchema, TrajectToolFileSchema, type TrajectCall, type TrajectRecord } from './traject-format.js';
+import { isParallelTrajectFile, TrajectFileSchema, TrajectParallelFileSchema, TrajectToolFileSchema, type TrajectCall, type TrajectRecord } from './traject-format.js';
 import { trajectToolDescriptors } from './traject-tools.js';
 import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
 
 /**
- * TRAJECT-Bench sequential trajectories → FlowScout records (FORMATS.md §6): q = `query`,
+ * TRAJECT-Bench sequential trajectories → FlowScout records (docs/DESIGN.md, "Data formats" §6): q = `query`,
  * r = `final_answer.answer`, π = `"tool list"` in order, each call named by its ToolBench function
  * name with the required and optional parameter lists merged into one argument object, the recorded
  * `executed_output` kept raw and `execution_status` mapped to ok/error.
@@ -61,9 +61,25 @@ export interface ImportTrajectResult {
   counts: TrajectCounts;
 }
 
-/** Imports one `traj_query.json` with its `<Domain>_tool.json`. */
+/**
+ * Imports one `traj_query.json` (or a parallel set, `simple_ver.json` / `hard_ver.json`) with its
+ * `<Domain>_tool.json`. A parallel record has no `generation_info` and no `execution_status`: its id
+ * is `<domain>-<file name>-<index>`, a call whose output starts with `ERROR` is a failed call, and
+ * its calls keep their listed order (they are independent; any order is a correct execution).
+ */
 export function importTraject(trajQueryPath: string, toolDefsPath: string, opts: ImportTrajectOptions = {}): ImportTrajectResult {
-  const raw = checkShape(TrajectFileSchema, readJsonFile(trajQueryPath), trajQueryPath, 'a TRAJECT-Bench traj_query.json (a list of trajectory records)');
+  const data = readJsonFile(trajQueryPath);
+  const parallel = isParallelTrajectFile(data);
+  const variant = basename(trajQueryPath).replace(/\.json$/i, '');
+  const raw: TrajectRecord[] = parallel
+    ? checkShape(TrajectParallelFileSchema, data, trajQueryPath, 'a TRAJECT-Bench parallel set (a list of {query, "tool list", final_answer})').map((rec, index) => ({
+        ...rec,
+        final_answer: { answer: rec.final_answer },
+        'tool list': rec['tool list'].map((call) => ({ ...call, execution_status: /^\s*ERROR\b/.test(String(call.executed_output ?? '')) ? 'failed' : 'success' })),
+        generation_info: { sequence_index: index, trajectory_index: 0 },
+        sequence_name: 'parallel',
+      }))
+    : checkShape(TrajectFileSchema, data, trajQueryPath, 'a TRAJECT-Bench traj_query.json (a list of trajectory records)');
   const defs = checkShape(TrajectToolFileSchema, readJsonFile(toolDefsPath), toolDefsPath, 'a TRAJECT-Bench <Domain>_tool.json (a list of API definitions)');
   const used = new Set(raw.flatMap((r) => r['tool list'].map((c) => c['tool name'])));
   const { tools, nameOf, duplicateDefs, collisions } = trajectToolDescriptors(defs, used);
@@ -85,7 +101,7 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
   raw.forEach((rec, index) => {
     const domain = rec.domain ?? fallbackDomain;
     const { sequence_index: seq, trajectory_index: traj } = rec.generation_info;
-    const id = `${domain}-${seq}-${traj}`.toLowerCase().replace(/\s+/g, '_');
+    const id = (parallel ? `${domain}-${variant}-${seq}` : `${domain}-${seq}-${traj}`).toLowerCase().replace(/\s+/g, '_');
     const previous = seen.get(id);
     if (previous !== undefined) {
       throw new FlowScoutError({
@@ -128,8 +144,8 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
       reference: rec.final_answer.answer,
       calls: recCalls,
       domain,
-      group: `${domain}-${seq}`.toLowerCase().replace(/\s+/g, '_'),
-      meta: recordMeta(rec),
+      group: (parallel ? `${domain}-${variant}-${seq}` : `${domain}-${seq}`).toLowerCase().replace(/\s+/g, '_'),
+      meta: parallel ? { source: 'traject-bench', trajectoryType: 'parallel', set: variant, index: seq } : recordMeta(rec),
     });
   });
 

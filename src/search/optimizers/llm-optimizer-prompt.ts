@@ -6,8 +6,8 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
- * The LLM optimizer's prompts (DESIGN.md, "Search: expand"; issue #7: "a prompt with the workflow,
- * the feedback, the edit-plan schema and the prompt-template library"). Pure text builders.
+ * The LLM optimizer's prompts (docs/DESIGN.md, "Search"): the workflow, the
+ * feedback, the edit-plan schema and the prompt-template library. Pure text builders.
  */
 
 /** The optimizer's system prompt. */
@@ -43,13 +43,27 @@ export function optimizerPrompt(input: OptimizerPromptInput): string {
     `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
     `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
   ];
-  if (input.toolNodesAllowed) sections.push(synthesizeVariantsSection());
+  if (input.toolNodesAllowed) sections.push(HAND_OFF_SECTION, synthesizeVariantsSection());
   if (input.siblings.length > 0) sections.push(`## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`);
   if (!input.toolNodesAllowed) sections.push('## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.');
   sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
   sections.push('Answer with the edit plan as one JSON object and nothing else.');
   return sections.join('\n\n');
 }
+
+/**
+ * How the request reaches the tool positions (policies/hand-off.ts), so the optimizer knows which
+ * fields route a part of the request to a position: the same mechanism the policies use.
+ */
+export const HAND_OFF_SECTION = [
+  '## How tool nodes get their part of the request',
+  'The request is split into its parts (clauses: "first …, then …, finally …"). The parts go to the tool nodes in graph order: a part never',
+  'goes to an earlier node than the part before it, every node takes at most one part, and the most parts are read. Among such hand-offs, a',
+  'part goes to the node whose tools fit it best: a node\'s "mined" tools and its "tools" hint (when it lists several tools) decide its fit; a',
+  'node without them fits any part. A node with "calls": "many" takes several consecutive parts (one call each) when it has such tool lists',
+  'or is the last tool node. So: a hint of several tools moves the parts those tools fit to that node; "calls": "many" on the last tool node',
+  'covers requests with more parts than tool nodes; a node that fits no part makes no call.',
+].join('\n');
 
 /**
  * The synthesize variants of the template library, so the optimizer can switch or refine the

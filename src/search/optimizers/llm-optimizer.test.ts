@@ -53,7 +53,7 @@ describe('LLM optimizer', () => {
     const body = server!.requests[0]!.body;
     expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'edit_plan' } });
     const prompt = body.messages.map((m: { content: string }) => m.content).join('\n');
-    for (const part of ['"id":"reason"', 'answers miss the dates', '- lookup: Looks up a value.', '- synthesize: Answer the request using the tool results below.', '- set_prompt reason: shorter', '"add_branch"']) {
+    for (const part of ['"id":"reason"', 'answers miss the dates', '- lookup: Looks up a value.', '- synthesize: Answer the request using the tool results below.', '- set_prompt reason: shorter', '"add_branch"', '## How tool nodes get their part of the request', 'a node\'s "mined" tools and its "tools" hint']) {
       expect(prompt).toContain(part);
     }
   });

@@ -10,7 +10,7 @@ import { OptimizerError } from './optimizer-error.js';
 import type { Optimizer, Proposal, ProposeInput } from './types.js';
 
 /**
- * The LLM optimizer (DESIGN.md, "Search: expand"): one structured-output call through the LLM
+ * The LLM optimizer (docs/DESIGN.md, "Search"): one structured-output call through the LLM
  * client with the workflow, the condensed feedback, the tools, the prompt-template library, the
  * siblings' edits and the edit-plan schema. The answer must parse, match the schema, apply
  * (`applyEditPlan`, which validates the result against T) and keep the variant's constraint; if it

@@ -16,8 +16,8 @@ import type { EsDimension } from '../../metrics/types.js';
 import type { LowAnswersPattern } from '../../evaluate/feedback-types.js';
 
 /**
- * Synthesizer prompt edits of the rule-based optimizer (issue #7: "low answer scores with a correct
- * trace → refine the synthesizer prompt"). The prompt template library offers synthesize variants
+ * Synthesizer prompt edits of the rule-based optimizer (when answers score low although the
+ * calls are right, refine the synthesizer prompt). The prompt template library offers synthesize variants
  * made of directives (`SYNTHESIZE_VARIANTS`, `SYNTHESIZE_DIRECTIVES`); each directive names the judge
  * dimensions it is meant to raise. When the feedback shows low answer scores with a correct trace, or
  * judge dimensions below `LOW_DIMENSION`, the exit synthesizer gets two kinds of candidate edits:

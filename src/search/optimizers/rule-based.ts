@@ -4,7 +4,7 @@ import { ruleEdits } from './rule-edits.js';
 import type { Optimizer, Proposal, ProposeInput } from './types.js';
 
 /**
- * The offline rule-based optimizer (DESIGN.md, "Who decides": the optimizer follows the same pattern
+ * The offline rule-based optimizer (docs/DESIGN.md, "Policies": the optimizer follows the same pattern
  * as the policies — LLM, or offline rule-based). It turns the node's feedback into candidate edits
  * (rule-edits.ts), ranks them by score (ties broken by the iteration's seeded random order), and
  * proposes the best one that no sibling already made, that applies to a valid workflow, that keeps

@@ -6,8 +6,8 @@ import type { Count, Feedback, FeedbackPattern } from '../../evaluate/feedback-t
 import { synthesizerEdits } from './prompt-edits.js';
 
 /**
- * The rule table of the offline optimizer (DESIGN.md, "the optimizer (LLM, or offline rule-based:
- * missing, extra, wrong or badly-argued calls in the feedback become edits)"). Each feedback
+ * The rule table of the offline optimizer (docs/DESIGN.md, "Policies": the offline rule-based
+ * optimizer turns missing, extra, wrong or badly argued calls in the feedback into edits). Each feedback
  * pattern maps to one or more candidate edits, each scored by its evidence (records showing the
  * pattern) times a weight for how directly the edit addresses it:
  *

@@ -6,8 +6,8 @@ import type { Random } from '../../util/random.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
- * The optimizer contract (DESIGN.md, "Search: expand — the optimizer reads the node's cached
- * feedback and returns an edit plan"). The LLM optimizer and the offline rule-based optimizer both
+ * The optimizer contract (docs/DESIGN.md, "Search", expand: the optimizer reads the selected node's
+ * cached feedback and returns an edit plan). The LLM optimizer and the offline rule-based optimizer both
  * implement it; the search calls nothing else.
  */
 

@@ -6,7 +6,7 @@ import type { Agent, AgentInput, AgentRun } from '../agent.js';
 import { meteredModel, type MeterOptions } from './metered-model.js';
 
 /**
- * The ReAct baseline with a model (DESIGN.md, "Baselines and ablations": a reason–act loop over the
+ * The ReAct baseline with a model (docs/DESIGN.md, "Baselines and ablations": a reason–act loop over the
  * same tools and model). The loop is the AI SDK's own tool loop — `generateText` with every tool of
  * T and `stopWhen: stepCountIs(maxSteps)` — over a metered model (metered-model.ts: the run's rate
  * limiter, budget, retries and usage). Every call goes through the same `ToolRegistry` as the

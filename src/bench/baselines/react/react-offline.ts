@@ -11,7 +11,7 @@ import type { Agent, AgentInput, AgentRun } from '../agent.js';
 import { linearWorkflow, runBaselineStep } from '../tool-step.js';
 
 /**
- * The ReAct baseline without a model (DESIGN.md, "Baselines and ablations": "offline: retrieve a
+ * The ReAct baseline without a model (docs/DESIGN.md, "Baselines and ablations": "offline: retrieve a
  * tool for the unanswered part of the query, call it, repeat until nothing is left"). The request is
  * split into its clauses (the offline policy's `requestClauses`); each step takes the first
  * unanswered clause, retrieves the best tool for it (BM25 over tool names, descriptions, parameters

@@ -4,7 +4,7 @@ import type { BaseCase } from '../types.js';
 
 /**
  * Base case: exactly one distinct trace with at most one event is that activity (or `tau` for the
- * empty trace). `{(a,):5}` gives `'a'`, but `{(a,), (a,a)}` is not a base case (NOTES.md §1.2).
+ * empty trace). `{(a,):5}` gives `'a'`, but `{(a,), (a,a)}` is not a base case (docs/DESIGN.md, "Matching PM4Py" §1.2).
  */
 export const singleActivityBaseCase: BaseCase = {
   name: 'single-activity',

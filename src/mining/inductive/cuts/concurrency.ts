@@ -4,7 +4,7 @@ import { groupIndex, type Cut } from '../types.js';
 import { UnionFind } from '../union-find.js';
 
 /**
- * Concurrency cut (NOTES.md §2), as PM4Py computes it:
+ * Concurrency cut (docs/DESIGN.md, "Matching PM4Py" §2), as PM4Py computes it:
  * 1. Start from the sorted alphabet, one group per activity; merge two groups when some cross pair
  *    is not linked in both directions (restarting the scan after every merge). The fixpoint is the
  *    components of "not linked both ways", each at the position of its first activity.
@@ -44,7 +44,7 @@ export const concurrencyCut: Cut = {
   },
   /**
    * Each trace filtered to each group. PM4Py *assigns* the count of the projected trace instead of
-   * adding it (NOTES.md §6.6), so the last variant that maps to it wins; we reproduce that with
+   * adding it (docs/DESIGN.md, "Matching PM4Py" §6.6), so the last variant that maps to it wins; we reproduce that with
    * `set`, which is why the miner iterates variants in first-seen order.
    */
   project(log: SubLog, dfg: Dfg, groups: number[][]): SubLog[] {

@@ -5,7 +5,7 @@ import { loopCut } from './loop.js';
 import { sequenceCut } from './sequence.js';
 import { xorCut } from './xor.js';
 
-/** The cuts in the order PM4Py tries them (NOTES.md §1.3): the first that applies wins. */
+/** The cuts in the order PM4Py tries them (docs/DESIGN.md, "Matching PM4Py" §1.3): the first that applies wins. */
 export const CUTS: readonly Cut[] = [xorCut, sequenceCut, concurrencyCut, loopCut];
 
 /** The first cut that holds on `dfg`, with its groups. */

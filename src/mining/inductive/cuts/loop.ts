@@ -4,7 +4,7 @@ import { groupIndex, type Cut } from '../types.js';
 import { componentOrder, UnionFind } from '../union-find.js';
 
 /**
- * Loop cut (Leemans' thesis, LoopCut p.190; NOTES.md §2). Needs at least one edge.
+ * Loop cut (Leemans' thesis, LoopCut p.190; docs/DESIGN.md, "Matching PM4Py" §2). Needs at least one edge.
  * - The do group starts as all start ∪ end activities; the connected components of the rest
  *   (edges among non-start/end vertices only) are the redo candidates.
  * - A component entered from a start activity that is not also an end activity joins do; so does

@@ -5,7 +5,7 @@ import { groupIndex, type Cut } from '../types.js';
 import { UnionFind } from '../union-find.js';
 
 /**
- * Strict sequence cut (Leemans' thesis: sequence p.188, strict sequence p.233; NOTES.md §2), the
+ * Strict sequence cut (Leemans' thesis: sequence p.188, strict sequence p.233; docs/DESIGN.md, "Matching PM4Py" §2), the
  * variant PM4Py uses by default.
  *
  * 1. One group per activity; merge two groups while some pair of their members is reachable both
@@ -92,7 +92,7 @@ function skippable(p: number, dfg: Dfg, cur: Int32Array, edgeList: [number, numb
 }
 
 /**
- * Sequence projection (NOTES.md §2): per trace and per group i in order, the split point that
+ * Sequence projection (docs/DESIGN.md, "Matching PM4Py" §2): per trace and per group i in order, the split point that
  * minimises a running cost (−1 for an event of group i, +1 for an event of a later group or of no
  * group, 0 for earlier groups; the first minimum wins). Sublog i gets the group-i events between the
  * previous split point and this one; an absent group gets the empty trace (an optional step).

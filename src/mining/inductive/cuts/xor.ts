@@ -4,13 +4,13 @@ import { groupIndex, type Cut } from '../types.js';
 import { componentOrder, UnionFind } from '../union-find.js';
 
 /**
- * Exclusive-choice cut (Leemans, "Robust Process Mining with Guarantees", XorCut p.188; NOTES.md
- * §2): the connected components of the DFG taken as an undirected graph, over all vertices. More
+ * Exclusive-choice cut (Leemans, "Robust Process Mining with Guarantees", XorCut p.188; docs/DESIGN.md,
+ * "Matching PM4Py" §2): the connected components of the DFG taken as an undirected graph, over all vertices. More
  * than one component is a cut.
  *
  * Group order decides ties in the IMf projection (a tied trace goes to the higher index). PM4Py
  * takes networkx's component order, which follows the iteration order of a Python set of strings
- * and so changes with PYTHONHASHSEED (NOTES.md §6.4): a component comes first when one of its
+ * and so changes with PYTHONHASHSEED (docs/DESIGN.md, "Matching PM4Py" §6.4): a component comes first when one of its
  * vertices is met first. Under such a pseudo-random vertex order, component A precedes B with
  * probability |A| / (|A| + |B|), so the likeliest order, and the one PM4Py shows for every seed
  * unless sizes are close, is *larger components first*. We use that (`componentOrder`), ties by the

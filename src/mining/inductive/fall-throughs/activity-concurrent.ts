@@ -5,7 +5,7 @@ import type { FallThrough } from '../types.js';
 import { splitActivity } from './split-activity.js';
 
 /**
- * Activity concurrent (NOTES.md §3): in Python name order, remove activity `a` from every trace and
+ * Activity concurrent (docs/DESIGN.md, "Matching PM4Py" §3): in Python name order, remove activity `a` from every trace and
  * try the four IM cuts on what is left (IM cuts even inside IMf, on the unfiltered DFG). The first
  * `a` that yields any cut gives `+( IM(a-only traces), IM(L without a) )`. The most expensive step
  * of the miner: one DFG and four cut checks per activity, computed straight from the variants

@@ -4,7 +4,7 @@ import type { FallThrough } from '../types.js';
 import { splitActivity } from './split-activity.js';
 
 /**
- * Activity once per trace (NOTES.md §3): among the activities that occur exactly once in every
+ * Activity once per trace (docs/DESIGN.md, "Matching PM4Py" §3): among the activities that occur exactly once in every
  * trace, the first in Python name order `a` gives `+( a, IM(L without a) )`.
  */
 export const activityOncePerTraceFallThrough: FallThrough = {

@@ -2,7 +2,7 @@ import { emptySubLog, SubLogBuilder, type SubLog } from '../sublog.js';
 import type { FallThrough } from '../types.js';
 
 /**
- * Empty traces (NOTES.md §1.1, §3): a log holding the empty trace is `X( tau, IM(L without empty
+ * Empty traces (docs/DESIGN.md, "Matching PM4Py" §1.1, §3): a log holding the empty trace is `X( tau, IM(L without empty
  * traces) )`. PM4Py runs this check before the base cases in every step (so in IM it never fires
  * as a fall-through) and keeps it first in the fall-through list.
  */

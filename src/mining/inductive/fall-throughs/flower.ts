@@ -3,7 +3,7 @@ import { emptySubLog, SubLogBuilder, type SubLog } from '../sublog.js';
 import type { FallThrough } from '../types.js';
 
 /**
- * Flower model (NOTES.md §3, §6.9): the last resort, `*( X(all activities), tau )`. Built as PM4Py
+ * Flower model (docs/DESIGN.md, "Matching PM4Py" §3, §6.9): the last resort, `*( X(all activities), tau )`. Built as PM4Py
  * builds it: a loop whose do log holds one single-event trace per activity (in Python name order;
  * the XOR cut then splits it) and whose redo log is empty (which gives tau). Always applies to a
  * log without empty traces.

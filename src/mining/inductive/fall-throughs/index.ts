@@ -5,7 +5,7 @@ import { emptyTracesFallThrough } from './empty-traces.js';
 import { flowerFallThrough } from './flower.js';
 import { strictTauLoopFallThrough, tauLoopFallThrough } from './tau-loops.js';
 
-/** The fall-throughs in PM4Py's order (NOTES.md §1.4); the flower always applies. */
+/** The fall-throughs in PM4Py's order (docs/DESIGN.md, "Matching PM4Py" §1.4); the flower always applies. */
 export const FALL_THROUGHS: readonly FallThrough[] = [
   emptyTracesFallThrough,
   activityOncePerTraceFallThrough,

@@ -40,7 +40,7 @@ function startsAndEnds(log: SubLog): { starts: Set<number>; ends: Set<number> } 
 }
 
 /**
- * Strict tau loop (NOTES.md §3): cut every trace where an end activity is directly followed by a
+ * Strict tau loop (docs/DESIGN.md, "Matching PM4Py" §3): cut every trace where an end activity is directly followed by a
  * start activity; if that gives more traces, `*( IM(pieces), tau )`.
  */
 export const strictTauLoopFallThrough: FallThrough = {
@@ -52,7 +52,7 @@ export const strictTauLoopFallThrough: FallThrough = {
   },
 };
 
-/** Tau loop (NOTES.md §3): the same, but cut before every later occurrence of a start activity. */
+/** Tau loop (docs/DESIGN.md, "Matching PM4Py" §3): the same, but cut before every later occurrence of a start activity. */
 export const tauLoopFallThrough: FallThrough = {
   name: 'tau-loop',
   apply(log: SubLog) {

@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Workflow } from '../schema.js';
-import { applyEditPlan } from './apply-edit-plan.js';
+import type { Workflow } from '../graph/schema.js';
+import { applyEditPlan } from '../graph/edits/apply-edit-plan.js';
+import { packageRoot } from '../records/bundled.js';
 
 /**
- * What the edit tests share (test code only; nothing outside the tests imports this file): the
- * valid workflow fixtures, a readable edge list, and applying edits with the outcome asserted.
+ * What edit tests share (exported as `flowscout/testing`): the valid workflow fixtures of
+ * `test/fixtures/workflows/valid/` (shipped with the package), a readable edge list, and applying
+ * edits with the outcome asserted.
  */
 
 /** A workflow of `test/fixtures/workflows/valid/<name>.json`. */
 export const fixture = (name: string): Workflow =>
-  JSON.parse(readFileSync(join(import.meta.dirname, '../../../test/fixtures/workflows/valid', `${name}.json`), 'utf8'));
+  JSON.parse(readFileSync(join(packageRoot(), 'test', 'fixtures', 'workflows', 'valid', `${name}.json`), 'utf8'));
 
 /** The edges as sorted `from→to kind [when guard]` strings. */
 export const edges = (w: Workflow) => w.edges.map((e) => `${e.from}→${e.to} ${e.kind}${e.when ? ` when ${JSON.stringify(e.when)}` : ''}`).sort();

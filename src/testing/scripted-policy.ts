@@ -1,4 +1,5 @@
-import type { JsonObjectSchema, LlmNode } from '../graph/schema.js';
+import type { LlmNode } from '../graph/schema.js';
+import { schemaDefaults } from '../policies/schema-defaults.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../policies/types.js';
 
 /**
@@ -6,7 +7,8 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolP
  * AI SDK's mock model tests code that calls a model. Labelled "scripted policy (tests)" so a scripted
  * run is never mistaken for an LLM or offline result.
  *
- * Defaults when a function is not given: an LLM node answers `schemaDefaults` of its JSON schema, or
+ * Defaults when a function is not given: an LLM node answers `schemaDefaults` of its JSON schema
+ * (policies/schema-defaults.ts, the oracle's defaults), or
  * the text `<id>: <ids of its inputs>`; a tool node calls its first candidate with `{}`.
  */
 export interface ScriptedPolicyScript {
@@ -41,35 +43,6 @@ export function createScriptedPolicy(script: ScriptedPolicyScript = {}): Executi
 export function defaultLlmOutput(node: LlmNode, inputIds: readonly string[]): string | Record<string, unknown> {
   if (node.output.type === 'json') return schemaDefaults(node.output.schema);
   return `${node.id}: ${inputIds.join(', ')}`;
-}
-
-/** A JSON object satisfying a simple object schema: first enum value, else false / 0 / "" / [] / {}. */
-export function schemaDefaults(schema: JsonObjectSchema | Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [key, prop] of Object.entries(props)) out[key] = defaultFor(prop);
-  return out;
-}
-
-function defaultFor(prop: Record<string, unknown>): unknown {
-  if (Array.isArray(prop.enum) && prop.enum.length > 0) return prop.enum[0];
-  if ('const' in prop) return prop.const;
-  const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
-  switch (type) {
-    case 'boolean':
-      return false;
-    case 'number':
-    case 'integer':
-      return 0;
-    case 'array':
-      return [];
-    case 'object':
-      return schemaDefaults(prop);
-    case 'null':
-      return null;
-    default:
-      return '';
-  }
 }
 
 function isLlmResult(v: unknown): v is LlmNodeResult {

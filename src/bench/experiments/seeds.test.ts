@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { parseSeeds, seedsCommandLine } from '../../cli/commands/bench.js';
+import { renderSeedsReport } from '../report/render-seeds.js';
+import type { ApproachResult, BenchResults } from './results.js';
+import { summarizeSeeds } from './seeds.js';
+
+const approach = (id: string, tc: number | null, es: number): ApproachResult => ({
+  id,
+  label: `${id} (offline)`,
+  tc,
+  es,
+  cv: 0,
+  runs: 1,
+  records: [],
+  cost: { runtimeMs: 0, llmCalls: 0, llmSteps: 0, toolCalls: 0 },
+  failedRuns: 0,
+  calls: { reference: 0, made: 0, matched: 0, failed: 0 },
+});
+
+/** A seed's results with TC per domain and approach (ES = TC / 2; LLM-only has no TC). */
+function run(seed: number, tc: Record<string, Record<string, number>>): BenchResults {
+  return {
+    version: 1,
+    command: `npx flowscout bench --seed ${seed}`,
+    code: { version: '0.1.0', commit: 'abc' },
+    startedAt: '2026-12-01T00:00:00.000Z',
+    durationMs: 1000,
+    settings: { domains: Object.keys(tc), seed, iterations: 1, patience: 1, runs: 1, maxTest: 5, split: [5, 2, 3], splitBy: 'record', ablationDomain: 'Travel', models: [], concurrency: 1 },
+    labels: { policy: 'offline policy (no LLM)', policyKind: 'offline', model: 'offline', judge: 'offline lexical judge', judgeKind: 'offline', optimizer: 'rule-based optimizer (offline)', offline: true },
+    unavailableDomains: [],
+    domains: Object.entries(tc).map(([domain, by]) => ({
+      domain,
+      records: 10,
+      split: { opt: 5, val: 2, test: 3, measured: 3 },
+      tools: 3,
+      processTree: "'a'",
+      searches: [],
+      approaches: [...Object.entries(by).map(([id, x]) => approach(id, x, x / 2)), approach('llm-only', null, 0.2)],
+      bestWorkflow: null,
+    })),
+    significance: [],
+    ablation: null,
+    backbone: { rows: [], note: '' },
+    toolSwap: { pairs: [], run: false, note: '' },
+    notes: [],
+  };
+}
+
+describe('bench over several seeds', () => {
+  const runs = [
+    run(0, { Travel: { flowscout: 0.5, react: 0.4, nominer: 0.6 }, Weather: { flowscout: 0.3, react: 0.2, nominer: 0.2 } }),
+    run(1, { Travel: { flowscout: 0.4, react: 0.45, nominer: 0.5 }, Weather: { flowscout: 0.35, react: 0.25, nominer: 0.3 } }),
+  ];
+  const s = summarizeSeeds(runs, { command: 'npx flowscout bench --seeds 0,1', startedAt: '2026-12-01T00:00:00.000Z', durationMs: 2000, seedFolders: ['seed-0', 'seed-1'] });
+
+  it('gives each approach its mean and sample SD over the seeds, per domain and on the average over domains', () => {
+    const travel = s.stats.find((x) => x.id === 'flowscout' && x.domain === 'Travel')!;
+    expect(travel.tc).toEqual([0.5, 0.4]);
+    expect(travel.tcMean).toBeCloseTo(0.45, 10);
+    expect(travel.tcSd).toBeCloseTo(Math.sqrt(0.005), 10);
+    const avg = s.stats.find((x) => x.id === 'flowscout' && x.domain === 'average')!;
+    expect(avg.tc[0]).toBeCloseTo(0.4, 10);
+    expect(avg.tc[1]).toBeCloseTo(0.375, 10);
+    const llm = s.stats.find((x) => x.id === 'llm-only' && x.domain === 'Travel')!;
+    expect(llm.tcMean).toBeNull();
+    expect(llm.esMean).toBeCloseTo(0.2, 10);
+  });
+
+  it("checks the paper's orderings on the means and counts the seeds FlowScout is ahead on", () => {
+    const vsReactTravel = s.orderings.find((o) => o.other === 'react' && o.domain === 'Travel')!;
+    expect(vsReactTravel.diff).toBeCloseTo(0.025, 10);
+    expect(vsReactTravel).toMatchObject({ holds: true, seedsAhead: 1 });
+    const vsNominerTravel = s.orderings.find((o) => o.other === 'nominer' && o.domain === 'Travel')!;
+    expect(vsNominerTravel).toMatchObject({ holds: false, seedsAhead: 0 });
+    expect(s.orderings.some((o) => o.other === 'llm-only')).toBe(false);
+  });
+
+  it('writes a report with the command, the mean ± SD tables, the orderings and a link to each seed', () => {
+    const md = renderSeedsReport(s);
+    expect(md).toContain('```sh\nnpx flowscout bench --seeds 0,1\n```');
+    expect(md).toContain('| flowscout (offline) | 0.450 ± 0.071 | 0.325 ± 0.035 | 0.388 ± 0.018 |');
+    expect(md).toMatch(/\| RQ3: mining gives a better start \(FlowScout > NoMiner\) \| Travel \| 0\.450 \| 0\.550 \| −0\.100 \| 0 of 2 \| \*\*does not hold\*\* \|/);
+    expect(md).toContain('[seed-1](seed-1/report.md)');
+    expect(md).toContain('OFFLINE figure');
+  });
+
+  it('reads --seeds as distinct whole numbers and spells them in the regenerating command', () => {
+    expect(parseSeeds('0, 1,2')).toEqual([0, 1, 2]);
+    expect(() => parseSeeds('0,0')).toThrow(/repeats a seed/);
+    expect(() => parseSeeds('a')).toThrow(/--seeds/);
+    expect(() => parseSeeds(' , ')).toThrow(/names no seed/);
+    const o = { domains: ['Travel'], models: [], seed: 0, iterations: 3, patience: 2, runs: 1, maxTest: 5, ablationDomain: 'Travel,Weather', concurrency: 2 };
+    expect(seedsCommandLine([0, 1, 2], o, {}, 'out')).toBe('npx flowscout bench --domains Travel --seeds 0,1,2 --iterations 3 --patience 2 --runs 1 --max-test 5 --ablation-domain Travel,Weather --concurrency 2 --out out');
+  });
+});

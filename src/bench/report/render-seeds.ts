@@ -1,0 +1,109 @@
+import { describeCodeVersion } from '../experiments/code-version.js';
+import type { SeedStat, SeedsResults } from '../experiments/seeds.js';
+import { duration, fixed, signed, table } from './markdown.js';
+
+/**
+ * `report.md` of a multi-seed benchmark (`flowscout bench --seeds 0,1,2`): the command on top, then
+ * each approach's test TC and ES as mean ± sample SD over the seeds (per domain and averaged over
+ * domains), the per-seed figures, and the paper's orderings checked on the means. Each seed's full
+ * report (significance, stability, search, cost, ablations) is in its own folder.
+ */
+
+const ORDER = ['flowscout', 'nomcts', 'nominer', 'beam', 'pm4py', 'react', 'llm-only'];
+
+function cell(mean: number | null, sd: number | null): string {
+  return mean === null ? 'n/a' : `${fixed(mean)} ± ${fixed(sd)}`;
+}
+
+function ids(stats: readonly SeedStat[]): string[] {
+  const present = [...new Set(stats.map((s) => s.id))];
+  return [...ORDER.filter((id) => present.includes(id)), ...present.filter((id) => !ORDER.includes(id))];
+}
+
+export function seedsTable(r: SeedsResults, metric: 'tc' | 'es'): string {
+  const domains = [...new Set(r.stats.map((s) => s.domain))];
+  const rows = ids(r.stats).map((id) => {
+    const label = r.stats.find((s) => s.id === id)!.label;
+    return [
+      label,
+      ...domains.map((d) => {
+        const s = r.stats.find((x) => x.id === id && x.domain === d);
+        if (!s) return '—';
+        return metric === 'tc' ? cell(s.tcMean, s.tcSd) : cell(s.esMean, s.esSd);
+      }),
+    ];
+  });
+  return table(['approach', ...domains], rows, ['l', ...domains.map(() => 'r' as const)]);
+}
+
+export function perSeedTable(r: SeedsResults): string {
+  const domains = [...new Set(r.stats.map((s) => s.domain))].filter((d) => d !== 'average');
+  const rows = ids(r.stats).flatMap((id) => {
+    const label = r.stats.find((s) => s.id === id)!.label;
+    return r.seeds.map((seed, k) => [
+      label,
+      String(seed),
+      ...domains.map((d) => {
+        const s = r.stats.find((x) => x.id === id && x.domain === d);
+        return s ? `${fixed(s.tc[k] ?? null)} / ${fixed(s.es[k])}` : '—';
+      }),
+    ]);
+  });
+  return table(['approach', 'seed', ...domains.map((d) => `${d} TC / ES`)], rows, ['l', 'r', ...domains.map(() => 'r' as const)]);
+}
+
+export function orderingsTable(r: SeedsResults): string {
+  const rows = r.orderings.map((o) => [o.claim, o.domain, fixed(o.flowscout), fixed(o.baseline), signed(o.diff), `${o.seedsAhead} of ${r.seeds.length}`, o.holds ? 'holds' : '**does not hold**']);
+  return table(['claim (test TC, mean over seeds)', 'domain', 'FlowScout', 'other', 'difference', 'seeds FlowScout ahead', 'offline'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'l']);
+}
+
+/** The code line: one commit for every seed, or each seed's own. */
+function codeLines(r: SeedsResults): string[] {
+  const each = (r.seedCode ?? []).map(describeCodeVersion);
+  if (each.length === 0 || each.every((c) => c === each[0])) return [`- code: ${describeCodeVersion(r.code)}`];
+  return [`- code, per seed: ${r.seeds.map((s, k) => `seed ${s}: ${each[k]}`).join('; ')}`];
+}
+
+export function renderSeedsReport(r: SeedsResults): string {
+  const who = `_${r.labels.offline ? 'OFFLINE · ' : ''}policy: ${r.labels.policy} · judge: ${r.labels.judge} · optimizer: ${r.labels.optimizer} · seeds ${r.seeds.join(', ')}_`;
+  const out = [
+    `# FlowScout benchmark over seeds ${r.seeds.join(', ')}${r.labels.offline ? ' (offline)' : ''}`,
+    '',
+    'Regenerate these numbers with:',
+    '',
+    '```sh',
+    r.command,
+    '```',
+    '',
+    ...codeLines(r),
+    `- one full benchmark per seed (its own split, searches and bootstrap); each seed's report: ${r.seedFolders.map((f) => `[${f}](${f}/report.md)`).join(', ')}`,
+    `- started ${r.startedAt}; the seeds' runs took ${duration(r.durationMs)} together`,
+    ...(r.labels.offline ? ["- **Note:** Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's."] : []),
+    '',
+    '## Test TC, mean ± SD over seeds',
+    '',
+    who,
+    '',
+    seedsTable(r, 'tc'),
+    '',
+    '## Test ES, mean ± SD over seeds',
+    '',
+    who,
+    '',
+    seedsTable(r, 'es'),
+    '',
+    "## The paper's orderings (test TC)",
+    '',
+    who,
+    '',
+    orderingsTable(r),
+    '',
+    '## Per seed (test TC / ES)',
+    '',
+    who,
+    '',
+    perSeedTable(r),
+    '',
+  ];
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}

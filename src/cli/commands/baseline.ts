@@ -1,0 +1,77 @@
+import { basename, dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { BASELINES, runBaseline, type BaselineName } from '../../bench/experiments/run-baseline.js';
+import { FlowScoutError } from '../../errors/index.js';
+import { splitWarning } from '../../records/split.js';
+import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
+import type { RegisterCommand } from './register.js';
+
+/**
+ * `flowscout baseline react|pm4py-style|llm-only --records … --tools …`: one of the benchmark's
+ * baselines on your records, measured exactly as `flowscout bench` measures it (same split and seed),
+ * printing TC and ES on the test queries with the policy and judge that produced them.
+ */
+
+interface BaselineFlags {
+  records: string;
+  tools: string;
+  model?: string;
+  judgeModel?: string;
+  seed: string;
+  runs: string;
+  maxTest: string;
+  iterations: string;
+  patience: string;
+  concurrency: string;
+  json?: boolean;
+}
+
+export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('baseline')
+    .description('run one baseline (react, pm4py-style, llm-only) on your records as `bench` does, and print TC and ES on the test queries')
+    .argument('<name>', BASELINES.join(' | '))
+    .requiredOption('--records <file>', 'records JSONL (e.g. what `flowscout import` wrote)')
+    .requiredOption('--tools <config>', 'the tool config that answers the calls (e.g. tools.config.json)')
+    .option('--model <spec>', 'model of the policy and ReAct (default: FLOWSCOUT_MODEL, else offline)')
+    .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
+    .option('--seed <n>', 'seed of the split (the same as bench uses)', '0')
+    .option('--runs <n>', 'runs on every test query', '1')
+    .option('--max-test <n>', 'test queries measured, at most', '50')
+    .option('--iterations <n>', 'llm-only: search iterations', '10')
+    .option('--patience <n>', 'llm-only: stop after this many iterations without improvement', '5')
+    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--json', 'print the result as JSON')
+    .action(async (name: string, flags: BaselineFlags) => {
+      if (!(BASELINES as readonly string[]).includes(name)) {
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown baseline '${name}'`, hint: `Use one of ${BASELINES.join(', ')}; \`flowscout bench --records … --tools …\` runs them all with FlowScout and the ablations.` });
+      }
+      const run = await runBaseline(name as BaselineName, {
+        files: { name: basename(dirname(resolve(flags.records))) || 'records', records: flags.records, tools: flags.tools },
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+        seed: wholeNumber(flags.seed, '--seed', 0),
+        runs: wholeNumber(flags.runs, '--runs', 1),
+        maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
+        iterations: wholeNumber(flags.iterations, '--iterations', 0),
+        patience: wholeNumber(flags.patience, '--patience', 1),
+        concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+        log: (l) => io.err(l),
+      });
+      const r = run.result;
+      if (flags.json) {
+        io.out(JSON.stringify({ baseline: name, label: r.label, tc: r.tc, es: r.es, cv: r.cv, runs: r.runs, split: run.split, labels: run.labels, records: r.records }, null, 2));
+        return;
+      }
+      const small = splitWarning({ opt: Array(run.split.opt), val: Array(run.split.val), test: Array(run.split.test) });
+      if (small) io.err(`warning: ${small}`);
+      io.out(`${r.label} on ${run.split.measured} test queries of ${flags.records} (split 5:2:3, seed ${flags.seed}: D_opt ${run.split.opt}, D_val ${run.split.val}, D_test ${run.split.test})`);
+      io.out(`  policy: ${run.labels.policy} · judge: ${run.labels.judge}${run.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`);
+      io.out(`  TC             ${r.tc === null ? 'n/a (no tool nodes)' : r.tc.toFixed(3)}`);
+      io.out(`  ES             ${r.es.toFixed(3)}`);
+      if (r.runs > 1) io.out(`  CV of ES       ${r.cv.toFixed(4)} (${r.runs} runs)`);
+      io.out(`  calls / query  ${r.calls.made.toFixed(2)} made, ${r.calls.reference.toFixed(2)} in the references, ${r.calls.matched.toFixed(2)} matched, ${r.calls.failed.toFixed(2)} failed`);
+      if (r.failedRuns) io.out(`  ${r.failedRuns} run(s) ended in a fault (scored with what they produced)`);
+    });
+};

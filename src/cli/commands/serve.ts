@@ -1,0 +1,159 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Command } from 'commander';
+import { FlowScoutError } from '../../errors/index.js';
+import { workflowHash } from '../../graph/hash.js';
+import { assertValidWorkflow } from '../../graph/validate.js';
+import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
+import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
+import { readRecordsFile } from '../../records/read-records.js';
+import { startHttpServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type RunningHttpServer } from '../../serve/http-server.js';
+import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolInfo } from '../../serve/mcp-server.js';
+import { createWorkflowService, type ServedRun } from '../../serve/workflow-service.js';
+import { openStore, type Store } from '../../store/index.js';
+import { loadToolConfig } from '../../tools/load-tool-config.js';
+import { readJsonFile } from '../../util/json-file.js';
+import { createModelWiring } from '../../wiring/index.js';
+import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
+import type { RegisterCommand } from './register.js';
+
+/**
+ * `flowscout serve <workflow.json> --tools <config> [--model …] [--mcp stdio | --mcp http --port N] [--http --port N]`:
+ * serves a workflow as an MCP tool (stdio, or Streamable HTTP at /mcp) and/or as an HTTP endpoint
+ * (POST /run, GET /health) until stopped (Ctrl-C, SIGTERM, or — over stdio — the client closing
+ * stdin). Over stdio stdout carries only MCP messages: everything this command says goes to stderr.
+ * With `--db` every answered request is written to the store with its trace.
+ */
+interface ServeOpts {
+  tools: string;
+  model?: string;
+  mcp?: string;
+  http?: boolean;
+  port?: string;
+  host: string;
+  name?: string;
+  description?: string;
+  db?: string;
+  timeout?: string;
+  maxBody?: string;
+  maxRuns?: string;
+  concurrency?: string;
+  callTimeout?: string;
+  learnFrom?: string;
+}
+
+/** Registers `flowscout serve` (see above). */
+export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('serve')
+    .description('serve a workflow as an MCP tool (stdio or Streamable HTTP) and/or an HTTP endpoint')
+    .argument('<workflow>', 'a workflow JSON file (e.g. best.workflow.json from `flowscout search`)')
+    .requiredOption('--tools <config>', 'a tool config: {"version": 1, "sources": [...]} (replay, functions, MCP)')
+    .option('--model <spec>', 'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini')
+    .option('--mcp <transport>', 'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)')
+    .option('--http', 'serve POST /run and GET /health')
+    .option('--port <n>', 'port for --mcp http and --http (default 0: a free port, printed)')
+    .option('--host <address>', 'address to bind for HTTP', '127.0.0.1')
+    .option('--name <tool>', 'the MCP tool name (default: from the workflow name)')
+    .option('--description <text>', 'the MCP tool description (default: the workflow description)')
+    .option('--db <file>', 'write every served run with its trace to this FlowScout store (SQLite)')
+    .option('--timeout <ms>', `HTTP: cancel a run after this long and answer 504 (default ${DEFAULT_REQUEST_TIMEOUT_MS})`)
+    .option('--max-body <bytes>', `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`)
+    .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
+    .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
+    .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
+    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .action(async (file: string, opts: ServeOpts) => {
+      const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
+      if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--mcp must be "stdio" or "http" (got '${opts.mcp}')`, hint: 'Use --mcp stdio for Claude Desktop and IDEs, --mcp http --port N for a network client.' });
+      }
+      if (mcp === 'stdio' && opts.http) {
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--mcp stdio and --http cannot be served by one process', hint: 'Use --mcp http --http --port N to serve both over HTTP, or run two processes.' });
+      }
+      const raw = readJsonFile(file);
+      const spec = (opts.model?.trim() || defaultModelSpec()).trim();
+      const offline = parseModelSpec(spec).provider === 'offline';
+      let simulator: ToolSimulator | undefined;
+      const registry = await loadToolConfig(opts.tools, offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) });
+      let store: Store | undefined;
+      let http: RunningHttpServer | undefined;
+      const closers: Array<() => Promise<void> | void> = [];
+      try {
+        const tools = registry.list();
+        const workflow = assertValidWorkflow(raw, tools, file);
+        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
+        // One model client and rate limiter for every request served (sized by --concurrency, default 4, as in `run`).
+        const models = createModelWiring({ limits: { concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4 } });
+        const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
+        if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
+        if (opts.db) store = openStore(opts.db);
+        const hash = workflowHash(workflow);
+        const db = store;
+        const service = createWorkflowService({
+          workflow,
+          policy: resolved.policy,
+          tools: registry,
+          ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
+          ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),
+          ...(opts.callTimeout !== undefined ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) } : {}),
+          onError: (m) => io.err(m),
+          ...(db ? { onRun: (run: ServedRun) => void db.recordServedRun({ workflow: workflow.name, workflowHash: hash, transport: run.transport, policyLabel: run.trace.policy, query: run.trace.query, status: run.trace.status, answer: run.trace.answer, ...(run.trace.error !== undefined ? { error: run.trace.error } : {}), durationMs: run.trace.totals.durationMs, trace: run.trace }) } : {}),
+        });
+        const tool: WorkflowToolInfo = {
+          name: opts.name !== undefined ? checkToolName(opts.name) : toolNameFor(workflow.name),
+          description: opts.description ?? workflow.description ?? `Answers a request with the FlowScout workflow ${JSON.stringify(workflow.name)}.`,
+        };
+        const label = `${resolved.label}${offline ? ' — OFFLINE (no LLM)' : ''}`;
+        io.err(`serving ${JSON.stringify(workflow.name)} (${workflow.nodes.length} nodes) · policy: ${label} · ${registry.list().length} tools${store ? ` · runs recorded in ${store.file}` : ''}`);
+        if (mcp === 'stdio') {
+          const server = createWorkflowMcpServer(service, tool, 'mcp-stdio');
+          const transport = new StdioServerTransport();
+          await server.connect(transport);
+          closers.push(() => server.close());
+          io.err(`MCP over stdio: tool '${tool.name}'`);
+        }
+        if (mcp === 'http' || opts.http) {
+          http = await startHttpServer({
+            service,
+            http: Boolean(opts.http),
+            ...(mcp === 'http' ? { mcp: tool } : {}),
+            host: opts.host,
+            port: opts.port !== undefined ? wholeNumber(opts.port, '--port', 0) : 0,
+            ...(opts.maxBody !== undefined ? { maxBodyBytes: wholeNumber(opts.maxBody, '--max-body', 1) } : {}),
+            ...(opts.timeout !== undefined ? { requestTimeoutMs: wholeNumber(opts.timeout, '--timeout', 1) } : {}),
+          });
+          const server = http;
+          closers.push(() => server.close());
+          if (mcp === 'http') io.err(`MCP over Streamable HTTP: ${http.url}/mcp (tool '${tool.name}')`);
+          if (opts.http) io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health`);
+        }
+        await untilStopped(mcp === 'stdio');
+        const load = service.load();
+        io.err(`stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`);
+      } finally {
+        for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
+        await registry.close();
+        store?.close();
+      }
+    });
+};
+
+/** Resolves on SIGINT or SIGTERM, or — serving stdio — when the client closes stdin. */
+function untilStopped(stdio: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.removeListener('SIGINT', done);
+      process.removeListener('SIGTERM', done);
+      process.stdin.removeListener('end', done);
+      process.stdin.removeListener('close', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    if (stdio) {
+      process.stdin.once('end', done);
+      process.stdin.once('close', done);
+    }
+  });
+}

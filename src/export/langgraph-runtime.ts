@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { adjacency, exitIds, topologicalOrder } from '../graph/graph-utils.js';
+import type { ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
+import type { PolicyContext } from '../policies/types.js';
+import { renderContext, summarizeInput, toNodeInput } from '../runtime/context.js';
+import { runLlmNodeStep } from '../runtime/llm-node.js';
+import { nodeMemoKey } from '../runtime/memo.js';
+import { errorMessage, isBudgetExhausted, type NodeStepResult } from '../runtime/node-step.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_CONTEXT_CHARS, type RunContext } from '../runtime/run-state.js';
+import { createSemaphore, isAbortError, type Semaphore } from '../runtime/semaphore.js';
+import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt } from '../runtime/tool-node.js';
+import { buildTrace } from '../runtime/trace-build.js';
+import type { NodeObservation, Trace } from '../runtime/trace.js';
+
+/**
+ * What a workflow exported to LangGraph.js (to-langgraph.ts) imports: the steps its graph nodes
+ * call. The graph itself — one LangGraph node per workflow node, the waiting edges, the state
+ * channels and the retry policies — is written out in the generated module; this file only runs one
+ * node given the state, with the same node steps, context rendering and trace assembly as the
+ * interpreter (runtime/execute.ts), so the three produce the same calls and answer. It does not
+ * import LangGraph: the user's installed `@langchain/langgraph` runs the graph.
+ *
+ * Per-invocation data that is not state (the policy's scratch space, the attempts a retried node
+ * has made so far, the clock) lives in a scope keyed by the state's `runId`, which the
+ * `flowscout_begin` node assigns. A graph resumed in another process finds no scope and starts a
+ * fresh one: scratch and the clock start again, nothing else is lost (all results are state).
+ *
+ * Honoured from the context: the policy, tools, per-call timeout, context size, concurrency (the
+ * interpreter's priority semaphore, per invocation), memo and cancellation. OpenTelemetry spans
+ * (`context.tracer`) are not emitted here; LangGraph's own callbacks and tracing see every node.
+ */
+
+/** The state of an exported graph (the generated module declares the same channels with `Annotation`). */
+export interface FlowGraphState {
+  query: string;
+  recordId?: string | undefined;
+  runId?: string | undefined;
+  /** One observation per resolved workflow node, keyed by node id (merged by `mergeNodeResults`). */
+  results: Record<string, NodeObservation>;
+  answer?: string | undefined;
+  trace?: Trace | undefined;
+}
+
+/** The part of LangGraph's node config the steps read. */
+export interface FlowGraphNodeConfig {
+  signal?: AbortSignal;
+}
+
+/** LangGraph's `RetryPolicy` as the exported graph uses it (structurally the same type). */
+export interface FlowGraphRetryPolicy {
+  maxAttempts: number;
+  initialInterval: number;
+  backoffFactor: number;
+  jitter: boolean;
+  logWarning: boolean;
+  retryOn: (e: unknown) => boolean;
+}
+
+/** What the generated graph's nodes call. */
+export interface FlowGraphSteps {
+  /** The `flowscout_begin` node: assigns the run id and opens the run's scope. */
+  begin(state: FlowGraphState): Partial<FlowGraphState>;
+  /** Runs workflow node `nodeId` on the outputs of `dataSources` (sources of its live data edges, in topological order). */
+  run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], config?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>>;
+  /** Records workflow node `nodeId` as skipped: none of its in-edges is live. */
+  skip(nodeId: string, state: FlowGraphState): Partial<FlowGraphState>;
+  /** The `flowscout_end` node: the trace, the answer, and the scope closed. */
+  end(state: FlowGraphState): Partial<FlowGraphState>;
+  /** The LangGraph retry policy of a tool node with `retry`: one graph-level attempt per workflow attempt. */
+  retryPolicy(nodeId: string): FlowGraphRetryPolicy;
+  /** The trace of run `runId` as far as it got, ended `cancelled` (undefined when it has no scope). */
+  partialTrace(runId: string, input: { query: string; recordId?: string }): Trace | undefined;
+  /** Forgets the scope of `runId` (the run failed or was cancelled). */
+  close(runId: string): void;
+}
+
+/**
+ * Thrown by a retried tool node's attempt that did not stand while attempts remain; the node's
+ * retry policy catches exactly this error and LangGraph runs the node again.
+ */
+export class FlowScoutRetryAttempt extends Error {
+  constructor(
+    readonly nodeId: string,
+    readonly attempt: number,
+    readonly reason: string,
+  ) {
+    super(`tool node '${nodeId}' attempt ${attempt} did not stand: ${reason}`);
+    this.name = 'FlowScoutRetryAttempt';
+  }
+}
+
+/**
+ * The reducer of the `results` channel: nodes on parallel branches write different keys in the
+ * same step and are merged; a node written twice is a bug in the graph and fails loudly.
+ */
+export function mergeNodeResults(left: Record<string, NodeObservation>, right: Record<string, NodeObservation>): Record<string, NodeObservation> {
+  for (const id of Object.keys(right)) {
+    if (Object.prototype.hasOwnProperty.call(left, id)) throw new Error(`workflow node '${id}' was resolved twice in one run of the exported graph`);
+  }
+  return { ...left, ...right };
+}
+
+interface Scope {
+  t0: number;
+  scratch: Map<string, unknown>;
+  /** The run's bound on nodes running at once (`context.concurrency`), by topological priority as in the interpreter. */
+  slots: Semaphore;
+  attempts: Map<string, { startedAt: number; list: ToolAttempt[] }>;
+  results: Map<string, NodeObservation>;
+}
+
+/** Scopes kept at most: a graph whose invocations fail without `close` cannot grow without bound. */
+const MAX_SCOPES = 1000;
+
+/** The steps of the graph exported from `workflow` (already validated when it was exported), run with `context`. */
+export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, context: RunContext): FlowGraphSteps {
+  const adj = adjacency(workflow);
+  const order = topologicalOrder(adj) ?? [...adj.nodes.keys()];
+  const exitId = exitIds(adj)[0] ?? order[order.length - 1]!;
+  const now = context.now ?? (() => performance.now());
+  const contextChars = context.contextChars ?? DEFAULT_CONTEXT_CHARS;
+  const position = new Map(order.map((id, i) => [id, i]));
+  const scopes = new Map<string, Scope>();
+  const { policy, memo } = context;
+
+  const nodeOf = (id: string): WorkflowNode => {
+    const n = adj.nodes.get(id);
+    if (!n) throw new Error(`the workflow has no node '${id}'`);
+    return n;
+  };
+
+  const open = (runId: string): Scope => {
+    let scope = scopes.get(runId);
+    if (!scope) {
+      scope = { t0: now(), scratch: new Map(), slots: createSemaphore(context.concurrency ?? DEFAULT_CONCURRENCY), attempts: new Map(), results: new Map() };
+      scopes.set(runId, scope);
+      if (scopes.size > MAX_SCOPES) scopes.delete(scopes.keys().next().value!);
+    }
+    return scope;
+  };
+
+  const scopeOf = (state: FlowGraphState): Scope => open(state.runId ?? 'default');
+
+  const keep = (scope: Scope, obs: NodeObservation): Partial<FlowGraphState> => {
+    scope.results.set(obs.nodeId, obs);
+    return { results: { [obs.nodeId]: obs } };
+  };
+
+  const shell = (scope: Scope, node: WorkflowNode, status: NodeObservation['status'], extra: Partial<NodeObservation> = {}): NodeObservation => ({
+    nodeId: node.id,
+    kind: node.kind,
+    ...(node.kind === 'llm' ? { role: node.role } : {}),
+    status,
+    input: '',
+    attempts: 0,
+    startedAtMs: now() - scope.t0,
+    durationMs: 0,
+    ...extra,
+  });
+
+  const traceOf = (state: Pick<FlowGraphState, 'query' | 'recordId'>, scope: Scope, cancelled: boolean): Trace =>
+    buildTrace({
+      workflow,
+      input: { query: state.query, ...(state.recordId !== undefined ? { recordId: state.recordId } : {}) },
+      policyLabel: policy.label,
+      observations: order.map((id) => scope.results.get(id) ?? shell(scope, nodeOf(id), 'skipped', { error: cancelled ? 'cancelled' : 'never resolved' })),
+      exitId,
+      cancelled,
+      durationMs: now() - scope.t0,
+      workflowHash,
+    });
+
+  async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], config?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
+    const scope = scopeOf(state);
+    const node = nodeOf(nodeId);
+    const signal = config?.signal ?? context.signal;
+    if (signal?.aborted) return keep(scope, shell(scope, node, 'skipped', { error: 'cancelled' }));
+    const inputs = dataSources.map((src) => {
+      const r = state.results[src];
+      if (!r) throw new Error(`node '${src}' is used as an input of '${nodeId}' before it was resolved`);
+      return toNodeInput({ node: nodeOf(src), status: r.status === 'error' ? 'error' : 'ok', output: r.output });
+    });
+    const text = renderContext(state.query, inputs, contextChars);
+    let key: string | undefined;
+    if (memo) {
+      const scopeFn = policy.memoScope ? (id: string) => policy.memoScope!(workflow, nodeOf(id)) : undefined;
+      key = nodeMemoKey(workflow, nodeId, { policyId: policy.id, query: state.query, contextChars, ...(state.recordId !== undefined ? { recordId: state.recordId } : {}), ...(scopeFn ? { scopeOf: scopeFn } : {}) });
+      const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
+      if (hit) return keep(scope, { ...structuredClone(hit), nodeId, startedAtMs: now() - scope.t0, durationMs: 0, cached: true });
+    }
+    const base: PolicyContext = {
+      query: state.query,
+      ...(state.recordId !== undefined ? { recordId: state.recordId } : {}),
+      workflow,
+      inputs,
+      context: text,
+      scratch: scope.scratch,
+      ...(signal ? { signal } : {}),
+    };
+    const release = await scope.slots.acquire(position.get(nodeId) ?? 0, signal);
+    if (!release) return keep(scope, shell(scope, node, 'skipped', { error: 'cancelled' }));
+    let started = now();
+    let step: NodeStepResult;
+    try {
+      if (node.kind === 'llm') step = await runLlmNodeStep(node, base, policy);
+      else step = await toolStep(scope, node, base);
+    } catch (e) {
+      if (e instanceof FlowScoutRetryAttempt) throw e;
+      // As in the interpreter, a node stopped by cancellation is an error `cancelled`; an exhausted
+      // budget is recorded the same way and thrown on, so the invocation rejects with it.
+      const cancelled = isAbortError(e) || Boolean(signal?.aborted) || isBudgetExhausted(e);
+      step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
+      if (isBudgetExhausted(e)) {
+        scope.attempts.delete(nodeId);
+        keep(scope, { ...shell(scope, node, 'error'), input: summarizeInput(text), error: 'cancelled', attempts: 1, startedAtMs: started - scope.t0, durationMs: now() - started });
+        throw e;
+      }
+    } finally {
+      release();
+    }
+    const retried = scope.attempts.get(nodeId);
+    if (retried) {
+      started = retried.startedAt;
+      scope.attempts.delete(nodeId);
+    }
+    const obs: NodeObservation = {
+      ...shell(scope, node, step.status),
+      input: summarizeInput(text),
+      ...(step.output !== undefined ? { output: step.output } : {}),
+      ...(step.error !== undefined ? { error: step.error } : {}),
+      attempts: step.attempts,
+      startedAtMs: started - scope.t0,
+      durationMs: now() - started,
+      ...(step.model !== undefined ? { model: step.model } : {}),
+      ...(step.usage ? { usage: step.usage } : {}),
+      ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
+    };
+    if (memo && key && obs.status === 'ok' && !signal?.aborted) await Promise.resolve(memo.set(key, obs)).catch(() => undefined);
+    return keep(scope, obs);
+  }
+
+  /**
+   * A tool node. Without `retry` all of it runs here. With `retry`, each LangGraph attempt of the
+   * graph node runs one workflow attempt: one that does not stand while attempts remain is kept in
+   * the scope and thrown as FlowScoutRetryAttempt, so the node's retry policy runs it again; the
+   * last attempt, or one that stands, becomes the node's result with every attempt's calls.
+   */
+  async function toolStep(scope: Scope, node: ToolNode, base: PolicyContext): Promise<NodeStepResult> {
+    const deps = { tools: context.tools, ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}) };
+    const max = maxToolAttempts(node);
+    let log = scope.attempts.get(node.id);
+    if (!log) {
+      log = { startedAt: now(), list: [] };
+      if (max > 1) scope.attempts.set(node.id, log);
+    }
+    const previous = log.list[log.list.length - 1];
+    const previousError = previous ? retryReason(node, previous) : undefined;
+    const attempt = await runToolAttempt(node, base, context.policy, deps, log.list.length + 1, previousError);
+    log.list.push(attempt);
+    const reason = retryReason(node, attempt);
+    if (reason !== undefined && log.list.length < max) throw new FlowScoutRetryAttempt(node.id, log.list.length, reason);
+    return toolStepResult(log.list);
+  }
+
+  return {
+    begin(state) {
+      const runId = state.runId ?? randomUUID();
+      open(runId);
+      return { runId };
+    },
+    run,
+    skip(nodeId, state) {
+      const scope = scopeOf(state);
+      return keep(scope, shell(scope, nodeOf(nodeId), 'skipped'));
+    },
+    end(state) {
+      const scope = scopeOf(state);
+      const trace = traceOf(state, scope, false);
+      scopes.delete(state.runId ?? 'default');
+      return { answer: trace.answer, trace };
+    },
+    retryPolicy(nodeId) {
+      const node = nodeOf(nodeId);
+      return {
+        maxAttempts: node.kind === 'tool' ? maxToolAttempts(node) : 1,
+        // The workflow's retry re-plans at once with the previous error, as the interpreter does.
+        initialInterval: 0,
+        backoffFactor: 1,
+        jitter: false,
+        logWarning: false,
+        retryOn: (e: unknown) => e instanceof FlowScoutRetryAttempt && e.nodeId === nodeId,
+      };
+    },
+    partialTrace(runId, input) {
+      const scope = scopes.get(runId);
+      return scope ? traceOf(input, scope, true) : undefined;
+    },
+    close(runId) {
+      scopes.delete(runId);
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toFlowScoutError, type ErrorCode } from '../errors/index.js';
+import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
+import { servedResult, type WorkflowService } from './workflow-service.js';
+
+/**
+ * The HTTP side of `flowscout serve`, on one `node:http` server:
+ *
+ * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}`; a run that
+ *   failed → `502 {error: {code: "RUN_FAILED", message}, …the same fields}`; a run past the request
+ *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}`;
+ * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
+ * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled.
+ *
+ * Every error is JSON `{error: {code, message}}` with a status that says what kind: 400 bad JSON or
+ * bad field, 404 unknown path, 405 wrong method, 413 body over the limit, 415 not JSON, 504 timeout.
+ * It binds to 127.0.0.1 unless told otherwise; MCP requests with a Host header naming another
+ * machine are refused (DNS-rebinding protection) while it does.
+ */
+
+export interface HttpServeOptions {
+  service: WorkflowService;
+  /** Serve `POST /run` and `GET /health` (default true). */
+  http?: boolean;
+  /** Serve MCP over Streamable HTTP at `/mcp` with this tool. */
+  mcp?: WorkflowToolInfo;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** A run longer than this is cancelled and answered 504 (default 120 000 ms). */
+  requestTimeoutMs?: number;
+}
+
+export interface RunningHttpServer {
+  /** `http://host:port` */
+  url: string;
+  port: number;
+  /** Stops accepting requests, lets those in flight finish for up to `graceMs` (default 10 000), then closes every connection. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+type HttpErrorCode = 'BAD_JSON' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'TIMEOUT' | 'RUN_FAILED' | ErrorCode;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: HttpErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startHttpServer(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const serveHttp = options.http ?? true;
+  const { service } = options;
+  let port = options.port ?? 0;
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const server: Server = createServer((req, res) => {
+    active++;
+    res.once('close', () => {
+      active--;
+      if (active === 0) drained?.();
+    });
+    void handle(req, res).catch((e: unknown) => {
+      const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', toFlowScoutError(e).describe());
+      sendError(res, err);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === '/mcp' && options.mcp) return handleMcp(req, res, options.mcp);
+    if (!serveHttp) throw new HttpError(404, 'NOT_FOUND', `no route ${path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
+    if (path === '/health') {
+      if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
+      return sendJson(res, 200, { status: 'ok', workflow: service.workflow.name, policy: service.policyLabel, runs: service.load() });
+    }
+    if (path === '/run') {
+      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
+      const body = await readJsonBody(req, maxBody);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
+      const query = (body as Record<string, unknown>).query;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      let trace;
+      try {
+        trace = await service.run({ query: query as string, transport: 'http', signal: AbortSignal.any([timeout, gone.signal]) });
+      } catch (e) {
+        const err = toFlowScoutError(e);
+        if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run did not start within the request timeout of ${timeoutMs} ms`);
+        throw new HttpError(err.code === 'INVALID_INPUT' ? 400 : err.code === 'BUDGET_EXHAUSTED' ? 429 : 500, err.code, err.describe());
+      }
+      if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`);
+      const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
+      if (trace.status === 'error') return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
+      return sendJson(res, 200, result);
+    }
+    throw new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${path}; use POST /run or GET /health`);
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse, tool: WorkflowToolInfo): Promise<void> {
+    if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'this MCP endpoint is stateless: send JSON-RPC requests with POST');
+    const body = await readJsonBody(req, maxBody);
+    const mcp = createWorkflowMcpServer(service, tool, 'mcp-http');
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+    });
+    res.once('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    close: async (graceMs = 10_000) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    throw new HttpError(413, 'BODY_TOO_LARGE', `the body is ${declared} bytes; at most ${maxBytes} are accepted`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      req.resume();
+      throw new HttpError(413, 'BODY_TOO_LARGE', `the body is over the limit of ${maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new HttpError(400, 'BAD_JSON', `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+function sendError(res: ServerResponse, err: HttpError): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, err.status, { error: { code: err.code, message: err.message } });
+}

@@ -1,0 +1,104 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
+import type { Trace } from '../runtime/trace.js';
+import { servedResult, type ServedRun, type WorkflowService } from './workflow-service.js';
+
+/**
+ * A workflow as an MCP tool (the official SDK's `McpServer`): one tool, named after the workflow,
+ * whose input is `{ query }` and whose result is the answer as text plus structured content with the
+ * calls made and per-node status and timings. A run that fails (its exit node failed or was skipped,
+ * it was cancelled, the query is bad, a budget ran out) is an MCP tool error (`isError`) whose text
+ * gives the reason; the server itself keeps serving. Calls are served concurrently, bounded by the
+ * service (workflow-service.ts).
+ */
+
+export interface WorkflowToolInfo {
+  /** The tool name (letters, digits, `_` and `-`, at most 64). */
+  name: string;
+  description: string;
+}
+
+/** An MCP tool name from a workflow name: lower case, runs of other characters as `_`, at most 64. */
+export function toolNameFor(workflowName: string): string {
+  const name = workflowName
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+  return name || 'workflow';
+}
+
+/** Checks a `--name` given by the user. */
+export function checkToolName(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `'${name}' cannot name an MCP tool: use 1 to 64 letters, digits, '_' or '-'`,
+      hint: `Pass e.g. --name ${toolNameFor(name)}.`,
+    });
+  }
+  return name;
+}
+
+const CallShape = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), status: z.enum(['ok', 'error']) });
+const NodeShape = z.object({
+  id: z.string(),
+  kind: z.enum(['llm', 'tool']),
+  status: z.enum(['ok', 'error', 'skipped']),
+  durationMs: z.number(),
+  attempts: z.number(),
+  error: z.string().optional(),
+});
+
+/** The structured content of a successful call (also sent with a failed run's error, when there is a trace). */
+export const WORKFLOW_TOOL_OUTPUT = {
+  answer: z.string().describe('the workflow’s answer'),
+  status: z.enum(['ok', 'error']),
+  error: z.string().optional(),
+  policy: z.string().describe('who decided at each node (the model, or the offline policy)'),
+  workflow: z.string(),
+  calls: z.array(CallShape).describe('every tool call the run made, in order'),
+  nodes: z.array(NodeShape).describe('each workflow node: status, time in ms, attempts'),
+  usage: z.object({ llmCalls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number(), toolCalls: z.number(), durationMs: z.number() }),
+};
+
+/** Builds an MCP server with the workflow's tool; connect it to a transport. */
+export function createWorkflowMcpServer(service: WorkflowService, tool: WorkflowToolInfo, transport: ServedRun['transport']): McpServer {
+  const server = new McpServer({ name: `flowscout-${tool.name}`, version: '0.1.0' }, { capabilities: { tools: {} } });
+  server.registerTool(
+    tool.name,
+    {
+      title: service.workflow.name,
+      description: tool.description,
+      inputSchema: { query: z.string().describe('the question or task for the workflow') },
+      outputSchema: WORKFLOW_TOOL_OUTPUT,
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    async ({ query }, extra): Promise<CallToolResult> => {
+      let trace: Trace;
+      try {
+        trace = await service.run({ query, transport, signal: extra.signal });
+      } catch (e) {
+        const err = toFlowScoutError(e);
+        return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
+      }
+      const result = servedResult(trace);
+      if (trace.status === 'error') {
+        return { isError: true, content: [{ type: 'text', text: failureText(trace) }], structuredContent: { ...result } };
+      }
+      return { content: [{ type: 'text', text: trace.answer }], structuredContent: { ...result } };
+    },
+  );
+  return server;
+}
+
+/** Why a run failed, with the errors of the nodes that failed (a tool that threw names itself there). */
+export function failureText(trace: Trace): string {
+  const failed = trace.observations.filter((o) => o.status === 'error' && o.error);
+  const lines = [`the workflow run failed: ${trace.error ?? 'no message'}`];
+  for (const o of failed.slice(0, 8)) lines.push(`  node '${o.nodeId}' failed: ${o.error}`);
+  if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more failed nodes`);
+  return lines.join('\n');
+}

@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The curated public API (docs/ARCHITECTURE.md, "Public API"): the root entry `src/index.ts`
+ * exports what a library user calls, at most 100 names, and every one of them carries a doc
+ * comment at its definition. The subpath entries (package.json "exports") hold the rest; the
+ * compiler's runtime entry exports only what a generated module imports.
+ */
+const repo = resolve(import.meta.dirname, '../..');
+
+const ROOT = resolve(repo, 'src/index.ts');
+const RUNTIME = resolve(repo, 'src/runtime/compiled-support.ts');
+let program: ts.Program | undefined;
+
+function exportsOf(entry: string): { name: string; documented: boolean }[] {
+  program ??= ts.createProgram([ROOT, RUNTIME], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  return checker.getExportsOfModule(moduleSymbol).map((s) => {
+    const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    const decls = target.getDeclarations() ?? [];
+    // A doc comment on the declaration, or on the variable statement that holds it.
+    const documented = decls.some((d) => {
+      const holder = ts.isVariableDeclaration(d) ? d.parent.parent : d;
+      return ts.getJSDocCommentsAndTags(holder).length > 0 || target.getDocumentationComment(checker).length > 0;
+    });
+    return { name: s.getName(), documented };
+  });
+}
+
+describe('the public API', () => {
+  it('the root entry exports at most 100 names, each documented at its definition', () => {
+    const names = exportsOf(ROOT);
+    expect(names.length).toBeGreaterThanOrEqual(60);
+    expect(names.length).toBeLessThanOrEqual(100);
+    expect(names.filter((n) => !n.documented).map((n) => n.name)).toEqual([]);
+  });
+
+  it('flowscout/runtime exports exactly what a compiled module imports', () => {
+    const names = exportsOf(RUNTIME).map((n) => n.name).sort();
+    expect(names).toEqual(['NodeResult', 'RunContext', 'RunInput', 'RunOptions', 'Trace', 'Workflow', 'WorkflowNode', 'WorkflowRun', 'isEdgeLive', 'startRun']);
+  });
+});
