@@ -16,12 +16,16 @@
  *
  * The workflow is plan → tool calls → answer (three model requests per record); the scripted
  * model plans each record's reference calls and answers with its reference, so every record does
- * the same work in every setting. Needs redis-server (Debian: apt-get install -y redis-server).
+ * the same work in every setting. The ideal is 48 s for one worker (16 rounds of 4 records × 3 s)
+ * and 12 s for four (4 rounds of 16), a ratio of 4. Each timed eval also prints the CPU seconds its
+ * processes used (from /proc) and the machine's load average, so a reader can tell whether the
+ * latency dominated (it should: the processes use a fraction of a core) or a busy machine did.
+ * Needs redis-server (Debian: apt-get install -y redis-server).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/program.js';
 import { bundledTrajectPaths } from '../src/records/bundled.js';
@@ -75,6 +79,20 @@ const model = await new Promise<string>((resolve, reject) => {
 });
 const redis = await startTestRedis();
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number }> {
   const queue = `bench-${randomBytes(3).toString('hex')}`;
   const procs: ChildCli[] = [];
@@ -87,9 +105,12 @@ async function timedEval(workers: number, chunk: number, concurrency: number): P
     const warmStatus = await runCli(['eval', workflowFile, '--records', warmupRecords, '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--json'], warm);
     if (warmStatus !== 0) throw new Error(`warm-up eval failed (${warmStatus}): ${warm.errors()}`);
     const io = captureIO();
+    const cpu0 = { workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0), coordinator: ownCpu(), llm: cpuSeconds(llm.pid!), redis: cpuSeconds(redis.pid) };
     const t0 = performance.now();
     const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
     const ms = performance.now() - t0;
+    const cpu = { workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0.workers, coordinator: ownCpu() - cpu0.coordinator, llm: cpuSeconds(llm.pid!) - cpu0.llm, redis: cpuSeconds(redis.pid) - cpu0.redis };
+    console.log(`    cpu s: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, llm server ${cpu.llm.toFixed(1)}, redis ${cpu.redis.toFixed(1)} over ${(ms / 1000).toFixed(1)} s wall`);
     if (status !== 0) throw new Error(`eval failed (${status}): ${io.errors()}`);
     const json = JSON.parse(io.text()) as { tc: number };
     return { ms, tc: json.tc };
@@ -100,13 +121,14 @@ async function timedEval(workers: number, chunk: number, concurrency: number): P
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 try {
-  console.log(`eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}`);
+  console.log(`eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
   const one = await timedEval(1, 1, CONCURRENCY);
   console.log(`  1 worker : ${fmt(one.ms)}  (TC ${one.tc.toFixed(3)})`);
   const four = await timedEval(4, 1, CONCURRENCY);
   console.log(`  4 workers: ${fmt(four.ms)}  (TC ${four.tc.toFixed(3)})`);
   console.log(`  speed-up 4 workers vs 1: ${(one.ms / four.ms).toFixed(2)}x`);
   const chunked = await timedEval(4, 4, 1);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`jobs of 4 records (1 job in flight per worker) on 4 workers: ${fmt(chunked.ms)}  vs jobs of 1 record (4 in flight): ${fmt(four.ms)}  → ratio ${(chunked.ms / four.ms).toFixed(2)}`);
 } finally {
   llm.kill('SIGTERM');

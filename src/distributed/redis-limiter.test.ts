@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { APICallError } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +51,26 @@ describe('the shared model rate limit (real Redis)', () => {
     stop.abort();
     expect(await waiting).toBe('ABORTED');
     expect(sent).toBe(false);
+  });
+
+  it("one worker's limiter serving jobs of two runs counts each request against the run of its job", async () => {
+    const runA = `t-${randomBytes(3).toString('hex')}`;
+    const runB = `t-${randomBytes(3).toString('hex')}`;
+    const job = new AsyncLocalStorage<string>();
+    const l = createSharedLimiter(redis, { run: () => job.getStore()!, concurrency: 4, requestsPerMinute: 1 });
+    const stop = new AbortController();
+    const sent: string[] = [];
+    const call = (run: string) => job.run(run, () => l.run(async () => void sent.push(run), stop.signal)).then(() => 'done', (e: { code?: string }) => e.code);
+    // Each run has its own minute: the first request of each goes through at once.
+    expect(await call(runA)).toBe('done');
+    expect(await call(runB)).toBe('done');
+    // A second request of run A waits for A's window, whatever run B does.
+    const second = call(runA);
+    await new Promise((r) => setTimeout(r, 300));
+    stop.abort();
+    expect(await second).toBe('ABORTED');
+    expect(sent).toEqual([runA, runB]);
+    expect(await redis.zcard(`flowscout:run:${runA}:starts`)).toBe(1);
+    expect(await redis.zcard(`flowscout:run:${runB}:starts`)).toBe(1);
   });
 });

@@ -36,7 +36,12 @@ return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
 export interface SharedLimiterOptions {
-  run: string;
+  /**
+   * The run whose limits a request counts against: a run id, or a function read when a request is
+   * made (a worker's limiter serves jobs of several runs; it reads the run of the job in whose
+   * async context the request is made).
+   */
+  run: string | (() => string);
   /** Requests in flight in this process (default 4). */
   concurrency?: number;
   /** Requests started per rolling minute over all workers of the run (default unlimited). */
@@ -48,21 +53,21 @@ export interface SharedLimiterOptions {
 /** Creates the shared limiter (see the module comment). */
 export function createSharedLimiter(redis: Redis, options: SharedLimiterOptions): RateLimiter {
   const local = createRateLimiter({ concurrency: options.concurrency ?? 4 });
-  const startsKey = `${KEY_PREFIX}:run:${options.run}:starts`;
-  const pauseKey = `${KEY_PREFIX}:run:${options.run}:pause`;
+  const runOf = typeof options.run === 'string' ? ((id: string) => () => id)(options.run) : options.run;
+  const keysOf = (run: string) => ({ starts: `${KEY_PREFIX}:run:${run}:starts`, pause: `${KEY_PREFIX}:run:${run}:pause` });
   const rpm = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? Math.floor(options.requestsPerMinute) : undefined;
   let seq = 0;
   const member = () => `${process.pid}-${Date.now()}-${seq++}-${Math.random().toString(36).slice(2, 8)}`;
 
-  const waitForTurn = async (signal?: AbortSignal) => {
+  const waitForTurn = async (keys: { starts: string; pause: string }, signal?: AbortSignal) => {
     for (;;) {
-      const paused = await redis.pttl(pauseKey);
+      const paused = await redis.pttl(keys.pause);
       if (paused > 0) {
         await abortableSleep(paused, signal);
         continue;
       }
       if (rpm === undefined) return;
-      const wait = Number(await redis.eval(TAKE_SLOT, 1, startsKey, rpm, WINDOW_MS, member()));
+      const wait = Number(await redis.eval(TAKE_SLOT, 1, keys.starts, rpm, WINDOW_MS, member()));
       if (wait === 0) return;
       await abortableSleep(wait, signal);
     }
@@ -70,14 +75,16 @@ export function createSharedLimiter(redis: Redis, options: SharedLimiterOptions)
 
   return {
     run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      // Read now, in the caller's context (the local limiter may start `fn` from another one).
+      const keys = keysOf(runOf());
       return local.run(async () => {
-        await waitForTurn(signal);
+        await waitForTurn(keys, signal);
         try {
           return await fn();
         } catch (e) {
           const pause = rateLimitPause(e);
           if (pause !== undefined) {
-            await redis.set(pauseKey, '1', 'PX', pause);
+            await redis.set(keys.pause, '1', 'PX', pause);
             options.onRateLimited?.(pause);
           }
           throw e;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -94,20 +95,24 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     return reg;
   };
 
+  // The run of the job a model request is made for: one policy serves the jobs of every run that
+  // names the same models, tools and limits (building one costs a worker CPU it would otherwise pay
+  // at the start of every `eval`), while the shared rate limit and 429 pauses stay per run.
+  const jobRun = new AsyncLocalStorage<string>();
   const decidersFor = (data: EvalJobData) => {
-    const key = JSON.stringify([data.run, data.policy, data.judge, fixedTools ?? data.toolsHint, data.limits]);
+    const key = JSON.stringify([data.policy, data.judge, fixedTools ?? data.toolsHint, data.limits, data.records.length]);
     let entry = deciders.get(key);
     if (!entry) {
       entry = (async () => {
         const tools = await toolsFor(data);
         const limiter = createSharedLimiter(redis, {
-          run: data.run,
+          run: () => jobRun.getStore() ?? data.run,
           // Every record of every job in flight may wait on a model (a run's jobs all hold the same number of records).
           concurrency: concurrency * Math.max(1, data.records.length),
           ...(data.limits?.requestsPerMinute !== undefined ? { requestsPerMinute: data.limits.requestsPerMinute } : {}),
           onRateLimited: (ms) => void queue.rateLimit(ms).catch(() => {}),
         });
-        // The one wiring every command uses, around the run's shared limiter; keys from this machine's environment.
+        // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
         const models = createModelWiring({ limiter, env });
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
         const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
@@ -123,6 +128,10 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     const data = job.data;
     if (data?.v !== 1) throw new UnrecoverableError(`QUEUE_ERROR: job ${job.id} is not a FlowScout evaluation job of this version`);
+    return jobRun.run(data.run, () => runJob(job, data, signal));
+  };
+
+  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, signal?: AbortSignal): Promise<EvalJobResult> => {
     try {
       const { policy, judge, tools } = await decidersFor(data);
       const raw = await blobs.get<Workflow>(data.workflow);
