@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { EXIT_STATUS, toFlowScoutError } from '../errors/index.js';
 import { COMMANDS } from './commands/index.js';
 import { ExitWith, processIO, type CliIO } from './output.js';
 
-/** Builds the `flowscout` program with every registered command. */
-export function buildProgram(io: CliIO = processIO): Command {
+/**
+ * Builds the `flowscout` program. Only the command `argv` names (or, for `help <command>`, that
+ * command) is loaded and registered in full; the others are listed from the command table
+ * (commands/index.ts), so `--help` loads no command module. Without `argv`, every command is loaded.
+ */
+export async function buildProgram(io: CliIO = processIO, argv?: readonly string[]): Promise<Command> {
   const program = new Command('flowscout')
     .description('Turn logs of past tool-using agent runs into reliable, reusable agent workflows that call real tools.')
     .version(packageVersion(), '-V, --version', 'print the version of FlowScout')
@@ -13,8 +17,21 @@ export function buildProgram(io: CliIO = processIO): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
-  for (const register of COMMANDS) register(program, io);
+  const words = (argv ?? []).filter((a) => !a.startsWith('-'));
+  const wanted = argv === undefined ? undefined : words[0] === 'help' ? words[1] : words[0];
+  for (const entry of COMMANDS) {
+    if (argv === undefined || entry.name === wanted) (await entry.load())(program, io);
+    else listOnly(program, entry);
+  }
   return program;
+}
+
+/** A command as the top-level help lists it; it is never run (the command named on the line is loaded in full). */
+function listOnly(program: Command, entry: (typeof COMMANDS)[number]): void {
+  const cmd = program.command(entry.name).description(entry.description);
+  // An argument is `<name>` or `[name]`, and a name may hold spaces (`[file or command...]`).
+  for (const a of entry.args.match(/<[^>]+>|\[[^\]]+\]/g) ?? []) cmd.argument(a);
+  if (entry.options) cmd.addOption(new Option('--options').hideHelp());
 }
 
 /**
@@ -22,7 +39,7 @@ export function buildProgram(io: CliIO = processIO): Command {
  * Every error is converted to a FlowScoutError and printed as one readable message (stack with --debug).
  */
 export async function runCli(argv: string[], io: CliIO = processIO): Promise<number> {
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   const debug = argv.includes('--debug');
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -4,6 +4,7 @@ import type { Usage } from './usage.js';
 import { InvalidModelOutputError } from './llm-errors.js';
 import { extractLogprobs, logprobProviderOptions, type TokenLogprob } from './logprobs.js';
 import { createModelRequester, emptyCounters, firstLine, type RequestCounters, type RequestOptions } from './model-request.js';
+import type { Price } from './prices.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { resolveModel, type ResolvedModel } from './resolve-model.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
@@ -21,6 +22,12 @@ import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 export interface LlmCallRequest {
   system?: string;
+  /**
+   * The part of the prompt that is the same on every record (a node's fixed instructions, tool
+   * schemas). It is sent first, before `prompt`, so providers' prefix caches apply; on Anthropic
+   * models the system text and this part are marked as cache breakpoints.
+   */
+  stablePrompt?: string;
   prompt: string;
   signal?: AbortSignal;
   /** Ask for this many alternatives per token (providers that support it; ignored otherwise). */
@@ -58,6 +65,8 @@ export interface LlmClient {
   readonly resolved: ResolvedModel;
   /** False when the price table has no entry for the model: its cost is counted as $0 and output should say "cost unknown". */
   readonly priced: boolean;
+  /** The model's price (USD per million tokens; all zero when `priced` is false). */
+  readonly price: Price;
   text(req: LlmCallRequest): Promise<LlmResult<string>>;
   object<T>(req: LlmObjectRequest<T>): Promise<LlmResult<T>>;
   /** A client for another model string sharing this one's limiter, budget, prices, options and stats. */
@@ -116,8 +125,7 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
       (signal) =>
         generateText({
           model,
-          ...(req.system ? { system: req.system } : {}),
-          prompt: req.prompt,
+          ...promptFields(resolved, req),
           maxRetries: 0,
           abortSignal: signal,
           temperature: opts.temperature ?? 0,
@@ -127,7 +135,12 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
         }),
       {
         ...(req.signal ? { signal: req.signal } : {}),
-        tokens: (r) => ({ inputTokens: r.totalUsage.inputTokens ?? 0, outputTokens: r.totalUsage.outputTokens ?? 0 }),
+        tokens: (r) => ({
+          inputTokens: r.totalUsage.inputTokens ?? 0,
+          outputTokens: r.totalUsage.outputTokens ?? 0,
+          cachedInputTokens: r.totalUsage.inputTokenDetails?.cacheReadTokens ?? 0,
+          cacheWriteTokens: r.totalUsage.inputTokenDetails?.cacheWriteTokens ?? 0,
+        }),
         // JSON that does not parse or fit is answered and paid for; the caller repairs it, not a retry.
         settle: (e, charge) =>
           NoObjectGeneratedError.isInstance(e)
@@ -158,6 +171,7 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
     spec,
     resolved,
     priced: requester.price.priced,
+    price: requester.price.price,
     text: (req) => run<string>(req, undefined),
     object: <T>(req: LlmObjectRequest<T>) => run<T>(req, req),
     async forModel(other: string) {
@@ -165,6 +179,33 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
       return buildClient(await resolveModel(other, { env: opts.env ?? process.env }), opts, stats);
     },
     stats: () => ({ ...stats }),
+  };
+}
+
+const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
+
+/**
+ * The system text and the prompt, stable part first. Anthropic models get a cache breakpoint after
+ * the system text and after the stable part (Anthropic caches only marked prefixes); everyone else
+ * gets one prompt text whose beginning is the same across records (OpenAI caches such prefixes on
+ * its own).
+ */
+export function promptFields(resolved: Pick<ResolvedModel, 'provider'>, req: Pick<LlmCallRequest, 'system' | 'stablePrompt' | 'prompt'>) {
+  const stable = req.stablePrompt?.trim() ? req.stablePrompt : undefined;
+  if (resolved.provider !== 'anthropic') {
+    return { ...(req.system ? { system: req.system } : {}), prompt: stable ? `${stable}\n\n${req.prompt}` : req.prompt };
+  }
+  return {
+    ...(req.system ? { system: { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_CACHE } } : {}),
+    messages: [
+      {
+        role: 'user' as const,
+        content: [
+          ...(stable ? [{ type: 'text' as const, text: `${stable}\n\n`, providerOptions: ANTHROPIC_CACHE }] : []),
+          { type: 'text' as const, text: req.prompt },
+        ],
+      },
+    ],
   };
 }
 

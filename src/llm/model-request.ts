@@ -4,7 +4,7 @@ import type { Usage } from './usage.js';
 import type { Budget } from './budget.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { isInvalidModelOutput } from './llm-errors.js';
-import { DEFAULT_PRICES, costUsd, lookupPrice, type PriceLookup, type PriceTable } from './prices.js';
+import { DEFAULT_PRICES, costUsd, lookupPrice, type CacheTokens, type PriceLookup, type PriceTable } from './prices.js';
 import { abortableSleep, type RateLimiter } from './rate-limiter.js';
 import type { ResolvedModel } from './resolve-model.js';
 import { classifyFailure, retryDelayMs, type ClassifiedFailure } from './retry.js';
@@ -61,6 +61,8 @@ export interface RequestCounters {
   failures: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cachedInputTokens: number;
   costUsd: number;
   /** Requests whose model had no price (counted as $0). */
   unpricedRequests: number;
@@ -68,15 +70,15 @@ export interface RequestCounters {
 
 /** Fresh counters. */
 export function emptyCounters(): RequestCounters {
-  return { requests: 0, retries: 0, failures: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedRequests: 0 };
+  return { requests: 0, retries: 0, failures: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, unpricedRequests: 0 };
 }
 
 /** How to read one kind of response, and which failures are final. */
 export interface SendOptions<R> {
   /** The caller's signal: cancels the wait, the request and the backoff (never retried). */
   signal?: AbortSignal;
-  /** The tokens a response cost. */
-  tokens: (response: R) => { inputTokens: number; outputTokens: number };
+  /** The tokens a response cost (input tokens include the cached ones, which are priced at the cached rate). */
+  tokens: (response: R) => { inputTokens: number; outputTokens: number } & CacheTokens;
   /**
    * A failure the provider answered and charged for, which a retry would not fix (e.g. JSON that
    * does not parse): return the error to throw; `charge` counts the tokens and gives the usage.
@@ -102,14 +104,16 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
   const price = lookupPrice(resolved.provider, resolved.modelId, opts.prices ?? DEFAULT_PRICES);
   const log = (line: string) => opts.log?.(resolved.scrub(line));
 
-  const charge = (inputTokens: number, outputTokens: number, requests: number): Usage => {
-    const cost = costUsd(price.price, inputTokens, outputTokens);
+  const charge = (inputTokens: number, outputTokens: number, requests: number, cache: CacheTokens = {}): Usage => {
+    const cost = costUsd(price.price, inputTokens, outputTokens, cache);
+    const cached = Math.min(inputTokens, cache.cachedInputTokens ?? 0);
     counters.inputTokens += inputTokens;
     counters.outputTokens += outputTokens;
+    counters.cachedInputTokens += cached;
     counters.costUsd += cost;
     if (!price.priced) counters.unpricedRequests++;
     opts.budget?.charge(inputTokens + outputTokens, cost);
-    return { llmCalls: requests, inputTokens, outputTokens, costUsd: cost };
+    return { llmCalls: requests, inputTokens, outputTokens, costUsd: cost, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
   };
 
   async function send<R>(attempt: (signal: AbortSignal) => Promise<R>, o: SendOptions<R>): Promise<{ response: R; usage: Usage }> {
@@ -135,9 +139,9 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
             if (o.signal?.aborted) state.callerAborted = true;
           }
         }, o.signal);
-        const { inputTokens, outputTokens } = o.tokens(response);
+        const { inputTokens, outputTokens, ...cache } = o.tokens(response);
         opts.breaker?.success();
-        return { response, usage: charge(inputTokens, outputTokens, requests) };
+        return { response, usage: charge(inputTokens, outputTokens, requests, cache) };
       } catch (e) {
         if (isInvalidModelOutput(e) || (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED'))) {
           counters.failures++;

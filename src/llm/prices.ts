@@ -3,9 +3,11 @@ import { FlowScoutError } from '../errors/index.js';
 import { readJsonFile } from '../util/json-file.js';
 
 /**
- * Cost accounting: a price per model in USD per million tokens, so every call, node and
- * run can say what it cost. The defaults are public list prices (standard tier, no caching) as of
- * 2025; users override or extend them with a JSON file (`loadPriceTable`) or an option. A model not
+ * Cost accounting: a price per model in USD per million tokens, so every call, node and run can
+ * say what it cost. Input tokens the provider read from its prompt cache are priced at its cached
+ * rate (`cachedInput`), tokens written to an Anthropic cache at its write rate (`cacheWrite`); a
+ * price without them charges those tokens as ordinary input. The defaults are public list prices
+ * (standard tier) as of 2025; users override or extend them with a JSON file (`loadPriceTable`) or an option. A model not
  * in the table costs 0 and is reported as `priced: false`, so output can say the cost is unknown
  * rather than pretend it was free. Local models (ollama, llama-cpp) are free by definition.
  */
@@ -15,6 +17,10 @@ export const PriceSchema = z.strictObject({
   input: z.number().min(0),
   /** USD per million output tokens. */
   output: z.number().min(0),
+  /** USD per million input tokens read from the provider's prompt cache (default: `input`). */
+  cachedInput: z.number().min(0).optional(),
+  /** USD per million input tokens written to the provider's prompt cache (Anthropic; default: `input`). */
+  cacheWrite: z.number().min(0).optional(),
 });
 export type Price = z.infer<typeof PriceSchema>;
 
@@ -23,23 +29,23 @@ export const PriceTableSchema = z.record(z.string().min(1), PriceSchema);
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
 export const DEFAULT_PRICES: PriceTable = {
-  'openai:gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'openai:gpt-4o': { input: 2.5, output: 10 },
-  'openai:gpt-4.1': { input: 2, output: 8 },
-  'openai:gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'openai:gpt-5': { input: 1.25, output: 10 },
-  'openai:gpt-5-mini': { input: 0.25, output: 2 },
-  'openai:gpt-5-nano': { input: 0.05, output: 0.4 },
-  'openai:o3': { input: 2, output: 8 },
-  'openai:o4-mini': { input: 1.1, output: 4.4 },
+  'openai:gpt-4o-mini': { input: 0.15, output: 0.6, cachedInput: 0.075 },
+  'openai:gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 },
+  'openai:gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 },
+  'openai:gpt-4.1-mini': { input: 0.4, output: 1.6, cachedInput: 0.1 },
+  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4, cachedInput: 0.025 },
+  'openai:gpt-5': { input: 1.25, output: 10, cachedInput: 0.125 },
+  'openai:gpt-5-mini': { input: 0.25, output: 2, cachedInput: 0.025 },
+  'openai:gpt-5-nano': { input: 0.05, output: 0.4, cachedInput: 0.005 },
+  'openai:o3': { input: 2, output: 8, cachedInput: 0.5 },
+  'openai:o4-mini': { input: 1.1, output: 4.4, cachedInput: 0.275 },
   'openai:gpt-3.5-turbo': { input: 0.5, output: 1.5 },
-  'anthropic:claude-3-5-haiku': { input: 0.8, output: 4 },
-  'anthropic:claude-3-5-sonnet': { input: 3, output: 15 },
-  'anthropic:claude-3-7-sonnet': { input: 3, output: 15 },
-  'anthropic:claude-sonnet-4': { input: 3, output: 15 },
-  'anthropic:claude-opus-4': { input: 15, output: 75 },
-  'anthropic:claude-haiku-4-5': { input: 1, output: 5 },
+  'anthropic:claude-3-5-haiku': { input: 0.8, output: 4, cachedInput: 0.08, cacheWrite: 1 },
+  'anthropic:claude-3-5-sonnet': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'anthropic:claude-3-7-sonnet': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'anthropic:claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'anthropic:claude-opus-4': { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
+  'anthropic:claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
 };
 
 export interface PriceLookup {
@@ -68,9 +74,18 @@ export function lookupPrice(provider: string, modelId: string, table: PriceTable
   return { price: FREE, priced: false };
 }
 
-/** USD for a number of tokens at a price. */
-export function costUsd(price: Price, inputTokens: number, outputTokens: number): number {
-  return (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
+/** Of a request's input tokens, those read from and written to the provider's prompt cache. */
+export interface CacheTokens {
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/** USD for a number of tokens at a price; `inputTokens` counts every input token, cached ones included. */
+export function costUsd(price: Price, inputTokens: number, outputTokens: number, cache: CacheTokens = {}): number {
+  const read = Math.min(inputTokens, Math.max(0, cache.cachedInputTokens ?? 0));
+  const write = Math.min(inputTokens - read, Math.max(0, cache.cacheWriteTokens ?? 0));
+  const plain = inputTokens - read - write;
+  return (plain * price.input + read * (price.cachedInput ?? price.input) + write * (price.cacheWrite ?? price.input) + outputTokens * price.output) / 1_000_000;
 }
 
 /** Reads a price-table JSON file (`{"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}, …}`) merged over the defaults. */

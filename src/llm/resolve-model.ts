@@ -1,8 +1,5 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible, type MetadataExtractor } from '@ai-sdk/openai-compatible';
+import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import { FlowScoutError } from '../errors/index.js';
 import { loadLlamaCppModel } from './llama-cpp-model.js';
 import { parseModelSpec, type ModelProvider } from './model-spec.js';
@@ -11,7 +8,9 @@ import { scrubSecrets, secretsFromEnv } from './secrets.js';
 /**
  * The model registry: turns a model string into a Vercel AI SDK `LanguageModel` plus what
  * the client needs to call it well (its provider-options key, whether it returns log-probabilities,
- * and a scrubber that knows its secrets). `offline` resolves to no model at all.
+ * and a scrubber that knows its secrets). `offline` resolves to no model at all. A provider's package
+ * is loaded when a model of it is first resolved, so commands without a model (and `--help`) never
+ * load one.
  */
 
 export interface ResolvedModel {
@@ -48,6 +47,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     case 'openai': {
       const apiKey = requireKey(env, 'OPENAI_API_KEY', parsed.spec);
       const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
+      const { createOpenAI } = await import('@ai-sdk/openai');
       const provider = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
       // Chat Completions, not the Responses API (the AI SDK default): it is what every gateway speaks.
       return { spec: parsed.spec, provider: 'openai', modelId: parsed.modelId, model: provider.chat(parsed.modelId), providerOptionsKey: 'openai', supportsLogprobs: true, scrub };
@@ -55,16 +55,19 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', parsed.spec);
       const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       const provider = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
       return { spec: parsed.spec, provider: 'anthropic', modelId: parsed.modelId, model: provider(parsed.modelId), providerOptionsKey: 'anthropic', supportsLogprobs: false, scrub };
     }
     case 'ollama': {
+      const { createOllama } = await import('ollama-ai-provider-v2');
       const provider = createOllama({ baseURL: ollamaBaseURL(env.OLLAMA_BASE_URL) });
       return { spec: parsed.spec, provider: 'ollama', modelId: parsed.modelId, model: provider(parsed.modelId), providerOptionsKey: 'ollama', supportsLogprobs: false, scrub };
     }
     case 'openai-compatible': {
       const apiKey = env.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined;
       if (apiKey) checkKeyText(apiKey, 'OPENAI_COMPATIBLE_API_KEY', parsed.spec);
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const provider = createOpenAICompatible({
         name: OPENAI_COMPATIBLE_NAME,
         baseURL: parsed.baseURL,

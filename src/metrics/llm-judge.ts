@@ -73,7 +73,7 @@ export function gevalPrompt(dimension: EsDimension, req: Pick<JudgeRequest, 'que
   ].join('\n\n');
 }
 
-const SYSTEM = 'You are a strict, consistent evaluator. Reply with a single digit from 1 to 5 and nothing else.';
+export const JUDGE_SYSTEM = 'You are a strict, consistent evaluator. Reply with a single digit from 1 to 5 and nothing else.';
 
 /** The first standalone digit 1–5 in a reply. */
 export function parseScore(text: string): number | undefined {
@@ -108,7 +108,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     let lastText = '';
     for (let attempt = 1; attempt <= 2; attempt++) {
       const r = await client.text({
-        system: SYSTEM,
+        system: JUDGE_SYSTEM,
         prompt,
         maxOutputTokens: 16,
         ...(wantLogprobs ? { logprobs: top } : {}),

@@ -10,8 +10,9 @@ import { handOff, handOffScope, indexFit, partsFor } from './hand-off.js';
 import { learnCueModel } from './offline/cue-model.js';
 import { createToolIndex } from './offline/tool-index.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
-import { asText, renderNodePrompt, renderRepairPrompt, systemFor } from './llm-prompts.js';
-import { createPlanValidators, planToolCallsWithLlm } from './llm-tool-plan.js';
+import { asText, renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
+import { createPlanValidators, planToolCallsWithLlm, type ShortlistOptions } from './llm-tool-plan.js';
+import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from './tool-shortlist.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 
@@ -26,10 +27,15 @@ export interface LlmPolicyOptions {
   client: LlmClient;
   /** The model string shown in labels (default: the client's). */
   spec?: string;
-  /** The tools T of the run (the runtime passes each node's candidates; the hand-off ranks parts against all of T). */
+  /** The tools T of the run: the shortlist's retrieval index and what the hand-off ranks parts against (default: the candidates of the first plan request). */
   tools?: readonly ToolDescriptor[];
-  /** D_opt: the clauses past runs used each tool for sharpen the hand-off's fit (as in the offline policy). */
+  /** D_opt only: the request clauses that asked for a tool expand its retrieval document and sharpen the hand-off's fit (as in the offline policy). */
   records?: readonly TaskRecord[];
+  /**
+   * How many candidate tools a plan request lists, best-ranked first (tool-shortlist.ts; default
+   * DEFAULT_SHORTLIST_SIZE). 0 lists every candidate.
+   */
+  shortlist?: number;
 }
 
 /** Creates the LLM policy (`id: llm:<spec>`, label `LLM policy (<spec>)`). */
@@ -42,6 +48,13 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   const fit = all.length > 0 ? indexFit(createToolIndex(all, learnCueModel(options.records ?? [], all)), all.map((t) => t.name)) : undefined;
   const ajv = createAjv();
   const outputValidators = new Map<LlmNode, ValidateFunction>();
+  const size = options.shortlist ?? DEFAULT_SHORTLIST_SIZE;
+  let shortlist: ShortlistOptions | undefined;
+  const shortlistFor = (candidates: readonly ToolDescriptor[]): ShortlistOptions | undefined => {
+    if (!(size > 0)) return undefined;
+    shortlist ??= { size, shortlister: createToolShortlister({ tools: options.tools ?? candidates, ...(options.records ? { records: options.records } : {}) }) };
+    return shortlist;
+  };
 
   const clientFor = (node: { model?: string | undefined }): Promise<LlmClient> => {
     const other = node.model?.trim();
@@ -66,10 +79,10 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     const node = req.node;
     const client = await clientFor(node);
     const system = systemFor(node);
-    const prompt = renderNodePrompt(node, req);
+    const { stable: stablePrompt, variable: prompt } = renderNodePromptParts(node, req);
     const signal = req.signal ? { signal: req.signal } : {};
     if (node.output.type === 'text') {
-      const r = await client.text({ system, prompt, ...signal });
+      const r = await client.text({ system, stablePrompt, prompt, ...signal });
       return { output: r.value, usage: r.usage, model: r.model };
     }
     const schema = jsonSchema<Record<string, unknown>>(node.output.schema as never);
@@ -80,7 +93,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     for (let round = 1; round <= 2; round++) {
       let text = '';
       try {
-        const r = await client.object({ schema, name: `${node.id}_output`, system, prompt: current, ...signal });
+        const r = await client.object({ schema, name: `${node.id}_output`, system, stablePrompt, prompt: current, ...signal });
         usage = addUsage(usage, r.usage);
         text = r.text;
         const value = r.value;
@@ -116,7 +129,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     async planToolCalls(req) {
       const client = await clientFor({});
       const parts = fit ? partsFor(handOff(req.query, req.workflow, fit), req.node.id) : undefined;
-      return planToolCallsWithLlm(client, req, validators, parts);
+      return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.
     ...(fit ? { memoScope: (workflow: Workflow, node: WorkflowNode) => (node.kind === 'tool' ? handOffScope(workflow, node) : '') } : {}),

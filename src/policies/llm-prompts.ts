@@ -69,25 +69,37 @@ const ROLE_SYSTEM: Record<LlmNode['role'], string> = {
   synthesize: 'You write the final answer for the user from tool results. Use their exact numbers and names.',
 };
 
-/** The system prompt of an LLM node. */
+/**
+ * The system prompt of an LLM node: its role and, for JSON nodes, the schema to answer in. Both are
+ * the same for every record, so they come first (see PromptParts).
+ */
 export function systemFor(node: LlmNode): string {
-  const json = node.output.type === 'json' ? ' Reply with one JSON object that matches the requested schema, and nothing else.' : '';
-  return `${ROLE_SYSTEM[node.role]}${json}`;
+  if (node.output.type !== 'json') return ROLE_SYSTEM[node.role];
+  return `${ROLE_SYSTEM[node.role]} Reply with one JSON object that matches the requested schema, and nothing else.\n\nReply with a JSON object matching this schema:\n${JSON.stringify(node.output.schema)}`;
 }
 
 /**
- * An LLM node's prompt with `{{query}}` and `{{inputs}}` filled. A prompt that uses neither gets the
- * request and the inputs appended, so no node runs blind.
+ * An LLM node's prompt with `{{query}}` and `{{inputs}}` filled, in two parts: the template's text
+ * up to the paragraph of its first placeholder (the same for every record) and the rest. A prompt
+ * that uses neither placeholder gets the request and the inputs appended, so no node runs blind.
  */
-export function renderNodePrompt(node: LlmNode, ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>): string {
+export function renderNodePromptParts(node: LlmNode, ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>): PromptParts {
   const inputs = renderInputs(ctx);
   const used = placeholdersIn(node.prompt);
-  const text = renderPrompt(node, { query: ctx.query, inputs }, { partial: true });
-  const parts = [text];
+  const first = node.prompt.search(/\{\{/);
+  const cut = first < 0 ? node.prompt.length : node.prompt.lastIndexOf('\n\n', first);
+  const head = first < 0 ? node.prompt : cut < 0 ? '' : node.prompt.slice(0, cut);
+  const tail = first < 0 ? '' : cut < 0 ? node.prompt : node.prompt.slice(cut + 2);
+  const stable = renderPrompt({ id: node.id, prompt: head }, {}, { partial: true });
+  const parts = tail ? [renderPrompt({ id: node.id, prompt: tail }, { query: ctx.query, inputs }, { partial: true })] : [];
   if (!used.includes('query')) parts.push(`Request: ${ctx.query}`);
   if (!used.includes('inputs') && ctx.inputs.length > 0) parts.push(`Upstream results:\n${inputs}`);
-  if (node.output.type === 'json') parts.push(`Reply with a JSON object matching this schema:\n${JSON.stringify(node.output.schema)}`);
-  return parts.join('\n\n');
+  return { stable, variable: parts.join('\n\n') };
+}
+
+/** An LLM node's prompt as one text (see renderNodePromptParts). */
+export function renderNodePrompt(node: LlmNode, ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>): string {
+  return joinPrompt(renderNodePromptParts(node, ctx));
 }
 
 /** A candidate tool as the planner sees it: name, description, input schema. */
@@ -100,25 +112,60 @@ export const PLAN_SYSTEM =
   'argument with a value taken from the request or the upstream results (copy names, codes, ids and numbers exactly), ' +
   'and reply with one JSON object {"calls": [{"tool": <name>, "args": {…}}]} and nothing else.';
 
-/** The tool-planning prompt of a tool node. */
-export function renderPlanPrompt(
+/**
+ * A prompt in two parts, laid out for providers' prompt caches (docs/ARCHITECTURE.md, "What a model
+ * request costs"): `stable` is the same for every record a node runs on (the node's step, its fixed
+ * instructions, the tool schemas when they do not depend on the record), `variable` carries the
+ * request and the upstream results. The client sends the stable part first, so OpenAI's automatic
+ * prefix cache can reuse it, and marks it as an Anthropic cache breakpoint.
+ */
+export interface PromptParts {
+  stable: string;
+  variable: string;
+}
+
+/** The whole prompt text of a laid-out prompt (what a model reads). */
+export function joinPrompt(parts: PromptParts): string {
+  return parts.stable && parts.variable ? `${parts.stable}\n\n${parts.variable}` : parts.stable || parts.variable;
+}
+
+/** What the plan prompt says about the list when it is a shortlist of the candidates. */
+export function shortlistNote(shown: number, total: number): string {
+  return `These are the ${shown} of the step's ${total} tools that best match the request; if none of them can do the step, name the tool you need and you will be shown the full list.`;
+}
+
+/**
+ * The tool-planning prompt of a tool node, stable part first: the step, the rule for how many calls
+ * and the candidate tools (the shortlist, when there is one, in the candidates' own order), then the
+ * request, the upstream results and a retry's previous error.
+ */
+export function renderPlanPromptParts(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; parts?: readonly string[] },
-): string {
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[] },
+): PromptParts {
   const many = node.calls === 'many';
-  const parts = [
+  const total = ctx.totalCandidates ?? candidates.length;
+  const stable = [
     `Step: ${node.task}`,
-    `Request: ${ctx.query}`,
-    ...(ctx.parts ? [handOffText(ctx.parts, many)] : []),
-    `Upstream results:\n${renderInputs(ctx)}`,
-    `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     many
       ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
       : 'Make exactly one call: the single tool that best performs this step.',
+    `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
+    ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];
-  if (ctx.previousError) parts.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
-  return parts.join('\n\n');
+  const variable = [`Request: ${ctx.query}`, ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
+  if (ctx.previousError) variable.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
+  return { stable: stable.join('\n\n'), variable: variable.join('\n\n') };
+}
+
+/** The tool-planning prompt of a tool node as one text (see renderPlanPromptParts). */
+export function renderPlanPrompt(
+  node: ToolNode,
+  candidates: readonly ToolDescriptor[],
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[] },
+): string {
+  return joinPrompt(renderPlanPromptParts(node, candidates, ctx));
 }
 
 /**

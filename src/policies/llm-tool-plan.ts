@@ -4,7 +4,8 @@ import type { LlmClient } from '../llm/client.js';
 import { isInvalidModelOutput } from '../llm/llm-errors.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { compileArgsValidator, createAjv, type ArgsValidator } from '../tools/validate-args.js';
-import { PLAN_SYSTEM, asText, renderPlanPrompt, renderRepairPrompt } from './llm-prompts.js';
+import { PLAN_SYSTEM, asText, renderPlanPromptParts, renderRepairPrompt } from './llm-prompts.js';
+import type { ToolShortlister } from './tool-shortlist.js';
 import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 
@@ -13,12 +14,14 @@ import { addUsage, type Usage } from '../llm/usage.js';
  * (`generateText` + `Output.object`) naming the tool(s) and their arguments; every call is checked
  * — the tool must be a candidate, the arguments must fit its input schema (ajv) — and a rejected plan
  * gets exactly one repair round with the problems; after that the node gets `error` and the runtime
- * records an error observation. Model failures that survived the client's retries also end as
+ * records an error observation. With a shortlister, the first round lists only the k candidates that
+ * rank best for the request (tool-shortlist.ts); the model may still name any candidate, and when it
+ * names a tool that is not one, the repair round lists every candidate. Model failures that survived the client's retries also end as
  * `error` (the run goes on); budget exhaustion and cancellation propagate.
  */
 
 /** The shape the model must return. */
-function planSchema(candidates: readonly ToolDescriptor[]) {
+export function planSchema(candidates: readonly ToolDescriptor[]) {
   return {
     type: 'object',
     properties: {
@@ -61,17 +64,19 @@ export function checkPlan(
   candidates: readonly ToolDescriptor[],
   mode: 'one' | 'many',
   validators: PlanValidators,
-): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[] } {
+): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[]; unknownTool: boolean } {
   const raw = (value as { calls?: unknown } | null)?.calls;
-  if (!Array.isArray(raw)) return { ok: false, problems: ['the answer must be an object with a "calls" array'] };
+  if (!Array.isArray(raw)) return { ok: false, problems: ['the answer must be an object with a "calls" array'], unknownTool: false };
   const problems: string[] = [];
   const calls: PlannedCall[] = [];
   const names = candidates.map((t) => t.name);
+  let unknownTool = false;
   raw.forEach((c, i) => {
     const call = c as { tool?: unknown; args?: unknown } | null;
     const tool = typeof call?.tool === 'string' ? candidates.find((t) => t.name === call.tool) : undefined;
     if (!tool) {
-      problems.push(`calls[${i}]: tool ${JSON.stringify(call?.tool)} is not one of the candidate tools (${names.join(', ')})`);
+      unknownTool = true;
+      problems.push(`calls[${i}]: tool ${JSON.stringify(call?.tool)} is not one of the candidate tools (${names.length <= 20 ? names.join(', ') : 'the names listed under "Candidate tools"'})`);
       return;
     }
     const args = call?.args ?? {};
@@ -84,23 +89,32 @@ export function checkPlan(
     else calls.push({ tool: tool.name, args: check.args });
   });
   if (mode === 'one' && raw.length !== 1) problems.push(`this step makes exactly one call, but the answer has ${raw.length}`);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, calls };
+  return problems.length > 0 ? { ok: false, problems, unknownTool } : { ok: true, calls };
+}
+
+/** How many candidates a plan request lists. */
+export interface ShortlistOptions {
+  shortlister: ToolShortlister;
+  /** The shortlist size k (a node with at most k candidates lists them all). */
+  size: number;
 }
 
 /** Plans a tool node's calls with one repair round (see the file comment). */
-export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, parts?: readonly string[]): Promise<ToolPlanResult> {
+export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, shortlist?: ShortlistOptions, parts?: readonly string[]): Promise<ToolPlanResult> {
   const model = client.spec;
   if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
   const mode = req.node.calls ?? 'one';
-  const prompt = renderPlanPrompt(req.node, req.candidates, { query: req.query, inputs: req.inputs, context: req.context, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) });
-  const schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
+  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) };
+  const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
+  let prompt = renderPlanPromptParts(req.node, shown, ctx);
+  let schema = jsonSchema<unknown>(planSchema(shown) as never);
   let usage: Usage | undefined;
-  let currentPrompt = prompt;
+  let currentPrompt = prompt.variable;
   for (let round = 1; round <= 2; round++) {
     let answer: unknown;
     let text: string;
     try {
-      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
+      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: prompt.stable, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
       usage = addUsage(usage, result.usage);
       answer = result.value;
       text = result.text;
@@ -108,7 +122,7 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
       if (isInvalidModelOutput(e)) {
         usage = addUsage(usage, e.usage);
         if (round === 2) return giveUp(req, model, usage, [e.problem]);
-        currentPrompt = renderRepairPrompt(prompt, e.text, [e.problem]);
+        currentPrompt = renderRepairPrompt(prompt.variable, e.text, [e.problem]);
         continue;
       }
       if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') return { calls: [], model, ...(usage ? { usage } : {}), error: e.message };
@@ -117,10 +131,21 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
     const checked = checkPlan(answer, req.candidates, mode, validators);
     if (checked.ok) return { calls: checked.calls, model, ...(usage ? { usage } : {}) };
     if (round === 2) return giveUp(req, model, usage, checked.problems);
-    currentPrompt = renderRepairPrompt(prompt, text || asText(answer), checked.problems);
+    if (shown.length < req.candidates.length && checked.unknownTool) {
+      // The model looked for a tool the shortlist did not show: the repair round shows them all.
+      prompt = renderPlanPromptParts(req.node, req.candidates, ctx);
+      schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
+    }
+    currentPrompt = renderRepairPrompt(prompt.variable, text || asText(answer), checked.problems);
   }
   /* c8 ignore next */
   return { calls: [], model, error: 'unreachable' };
+}
+
+/** The shortlisted tools in the candidates' order (a stable order keeps the prompt's prefix the same across records). */
+function inCandidateOrder(shortlist: readonly ToolDescriptor[], candidates: readonly ToolDescriptor[]): ToolDescriptor[] {
+  const keep = new Set(shortlist);
+  return candidates.filter((c) => keep.has(c));
 }
 
 function giveUp(req: ToolPlanRequest, model: string, usage: Usage | undefined, problems: readonly string[]): ToolPlanResult {

@@ -1,6 +1,7 @@
 import { totalSavings } from './memo.js';
 import type { SearchContext, IterationRow } from './search-context.js';
 import type { StepOutcome } from './step.js';
+import type { NodeUse } from './node-usage.js';
 import { toRow, type Candidate, type SearchTree } from './tree.js';
 
 /**
@@ -17,6 +18,8 @@ export interface LoopState {
   sinceImprovement: number;
   /** Tool calls and node runs done so far (the table's counters). */
   toolCalls: number;
+  /** Model use per node so far. */
+  nodes: Record<string, NodeUse>;
 }
 
 /** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings. */
@@ -28,6 +31,7 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
     costUsd: spent?.costUsd ?? 0,
     toolCalls: state.toolCalls,
     ...totalSavings(ctx.memo, ctx.runner),
+    nodes: state.nodes,
   };
 }
 

@@ -1,6 +1,7 @@
 import { annealedLambda } from './anneal.js';
 import { backpropagate } from './backprop.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
+import { addNodeUsage } from './node-usage.js';
 import { iterationRandom } from './iteration-random.js';
 import type { IterationRow, SearchContext } from './search-context.js';
 import { selectPath } from './select.js';
@@ -97,6 +98,7 @@ export function applyOutcome(ctx: SearchContext, state: LoopState, outcome: Step
   const best = state.tree.best();
   state.iterationsDone = t;
   state.toolCalls += outcome.toolCalls;
+  addNodeUsage(state.nodes, outcome.nodes);
   state.sinceImprovement = best.id !== bestBefore.id ? 0 : state.sinceImprovement + 1;
   const usage = usageOf(ctx, state);
   const row: IterationRow = {

@@ -2,6 +2,7 @@ import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
+import { addNodeUsage, nodeUsageOf, type NodeUse } from './node-usage.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo, totalSavings, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
@@ -84,7 +85,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, ...rest } = input;
   const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, ...(memo ? { memo } : {}) };
   const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
-  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0) };
+  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
   const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
   let reportedBest: string | undefined;
   const reportBest = (stopReason: string) => {
@@ -108,6 +109,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     }
     tree.add(outcome.child);
     state.toolCalls += outcome.toolCalls;
+    addNodeUsage(state.nodes, outcome.nodes);
     commitIteration(ctx, state, outcome, [outcome.child], undefined);
   }
   reportBest(`in progress: best after iteration ${state.iterationsDone}`);
@@ -147,6 +149,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
     result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
+    addNodeUsage(state.nodes, nodeUsageOf(best.id === root.id ? [g0Test] : [g0Test, bestTest]));
     result.usage = usageOf(ctx, state);
     if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }

@@ -8,6 +8,7 @@ import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../evaluate/types.js';
 import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { SearchContext } from './search-context.js';
+import { nodeUsageOf, type NodeUse } from './node-usage.js';
 import type { Candidate, SearchTree } from './tree.js';
 
 /**
@@ -44,6 +45,8 @@ export interface StepOutcome {
   evaluations: EvaluationRow[];
   /** Tool calls the simulation made (cached nodes made none). */
   toolCalls: number;
+  /** Model use per node of the simulation (node-usage.ts). */
+  nodes?: Record<string, NodeUse>;
 }
 
 /** Runs a workflow on D_opt (with feedback) and D_val, under the run's budget. */
@@ -156,7 +159,7 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
   try {
     const { opt, val } = await simulate(ctx, proposal.workflow);
     const child: Candidate = { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, ...scoredFields(opt, val) };
-    return { child, status: 'ok', evaluations: [...evaluationRows(id, 'opt', opt), ...evaluationRows(id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls };
+    return { child, status: 'ok', evaluations: [...evaluationRows(id, 'opt', opt), ...evaluationRows(id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]) };
   } catch (e) {
     if (e instanceof BudgetStop) throw e;
     if (ctx.signal?.aborted) throw e;
@@ -170,7 +173,7 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
 export async function simulateRoot(ctx: SearchContext, tree: SearchTree, g0: Workflow, summary: string): Promise<StepOutcome> {
   const { opt, val } = await simulate(ctx, g0);
   const child: Candidate = { id: tree.nextId(), seq: 0, parent: null, children: [], iteration: 0, workflow: g0, hash: workflowHash(g0), summary, ...scoredFields(opt, val), visits: 1, w: opt.reward, q: opt.reward };
-  return { child, status: 'ok', evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls };
+  return { child, status: 'ok', evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]) };
 }
 
 /** The records a split name refers to. */

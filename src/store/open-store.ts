@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import { fileSystemError, sqliteError } from '../errors/to-flowscout-error.js';
 import { scrubSecrets, secretsFromEnv } from '../llm/secrets.js';
@@ -31,6 +32,11 @@ export interface Store extends StoreQueries {
   close(): void;
 }
 
+/** better-sqlite3, loaded when a store is first opened (commands without a store, and `--help`, never load it). */
+function loadSqlite(): typeof Database {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+}
+
 /** Opens (creating if needed) the store at `file` and brings its schema up to date. */
 export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions = {}): Store {
   const path = file === ':memory:' ? file : resolve(file);
@@ -48,7 +54,7 @@ export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(path);
+    db = new (loadSqlite())(path);
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport as HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
@@ -31,8 +30,12 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
   const where = `MCP server '${source.name}'`;
   const stderrTail: string[] = [];
   let transport: Transport;
+  let http: HttpTransport | undefined;
   let describeTarget: string;
+  // Loaded on first use: commands that connect to no MCP server (and `--help`) never load the SDK.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   if (source.transport === 'stdio') {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const stdio = new StdioClientTransport({
       command: source.command,
       args: source.args ?? [],
@@ -49,7 +52,8 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     describeTarget = [source.command, ...(source.args ?? [])].join(' ');
   } else {
     const headers = Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env, `${where} headers.${k}`)]));
-    transport = new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers } });
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    transport = http = new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers } });
     describeTarget = source.url;
   }
   const client = new Client({ name: 'flowscout', version: '0.1.0' });
@@ -63,7 +67,7 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     });
   };
   const close = async () => {
-    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+    if (http) await http.terminateSession().catch(() => undefined);
     await client.close();
   };
 
@@ -73,7 +77,7 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     await close().catch(() => undefined);
     throw fail('connect', e);
   }
-  let listed: Awaited<ReturnType<Client['listTools']>>['tools'];
+  let listed: Awaited<ReturnType<McpClient['listTools']>>['tools'];
   try {
     listed = [];
     let cursor: string | undefined;

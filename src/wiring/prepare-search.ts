@@ -1,3 +1,4 @@
+import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
@@ -77,6 +78,8 @@ export interface PreparedSearch {
   labels: SearchLabels;
   resumed: boolean;
   config: SearchConfig;
+  /** Which parts call a model, and the policy model's price (for the cost projection). */
+  models: { policy: 'llm' | 'offline'; judge: 'llm' | 'offline'; optimizer: 'llm' | 'offline'; price?: Price; priced: boolean };
   /** Invalid record lines skipped (`skipInvalid`). */
   skippedRecords: number;
   /** Set when this process took over the lock of a driver that died. */
@@ -248,8 +251,16 @@ export async function prepareSearch(
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
       ...(runner ? { runner } : {}),
     };
+    const client = policy.client ?? judge.client;
+    const kinds = {
+      policy: policy.policy.kind === 'llm' ? ('llm' as const) : ('offline' as const),
+      judge: judge.judge.kind === 'offline' ? ('offline' as const) : ('llm' as const),
+      optimizer: optimizer.kind === 'offline' ? ('offline' as const) : ('llm' as const),
+      ...(client?.priced ? { price: client.price } : {}),
+      priced: client ? client.priced : true,
+    };
     const held = lock;
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, skippedRecords: read.skipped, ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
       budget.dispose();
       await runner?.close();
       held?.release();

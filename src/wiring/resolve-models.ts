@@ -36,6 +36,8 @@ export interface ResolvePolicyOptions {
   records?: readonly TaskRecord[];
   client?: ClientOptions;
   env?: Record<string, string | undefined>;
+  /** LLM policy: how many candidate tools a plan request lists (default DEFAULT_SHORTLIST_SIZE; 0 = all). */
+  shortlist?: number;
 }
 
 export interface ResolvedPolicy {
@@ -57,7 +59,13 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   }
   const model = await resolveModel(chosen, { env });
   const client = createLlmClient({ ...options.client, model, env });
-  const policy = createLlmPolicy({ client, spec: model.spec, tools: options.tools, ...(options.records ? { records: options.records } : {}) });
+  const policy = createLlmPolicy({
+    client,
+    spec: model.spec,
+    tools: options.tools,
+    ...(options.records ? { records: options.records } : {}),
+    ...(options.shortlist !== undefined ? { shortlist: options.shortlist } : {}),
+  });
   return { policy, spec: model.spec, label: policy.label, client };
 }
 

@@ -8,11 +8,19 @@ import type { AddressInfo, Socket } from 'node:net';
  * function of the request), and can misbehave on demand — 429 with Retry-After, 500, a hang past
  * the client's timeout, malformed JSON content, tool calls to unknown tools or with bad arguments,
  * a truncated HTTP body. Every request is recorded so tests can assert what was sent.
+ *
+ * Options for measuring cost: `latencyMs` delays every answer (a slow provider, for concurrency
+ * benchmarks); `usage: 'estimate'` reports the prompt size instead of a fixed count (4 characters a
+ * token, the usual rule of thumb for English and JSON) and, like OpenAI's automatic prompt cache,
+ * reports as cached the longest prefix (in 128-token steps, from 1024 tokens on) that an earlier
+ * request began with.
  */
 
 export interface UsageSpec {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Reported as `prompt_tokens_details.cached_tokens`. */
+  cached_tokens?: number;
 }
 
 export interface LogprobSpec {
@@ -52,6 +60,8 @@ export interface RecordedRequest {
   /** The parsed JSON body (undefined when not JSON). */
   body: any;
   raw: string;
+  /** The usage the server answered with (content replies). */
+  usage?: UsageSpec;
 }
 
 export type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>);
@@ -72,13 +82,58 @@ export interface TestLlmServer {
 
 export const DEFAULT_USAGE: UsageSpec = { prompt_tokens: 10, completion_tokens: 5 };
 
+export interface TestLlmServerOptions {
+  script?: Script;
+  models?: string[];
+  /** Milliseconds every chat completion waits before it answers (default 0). */
+  latencyMs?: number;
+  /** `estimate`: replies without their own usage report the request's size and its cached prefix (see the module comment). */
+  usage?: 'fixed' | 'estimate';
+}
+
+/** Characters per token of the `usage: 'estimate'` rule. */
+export const CHARS_PER_TOKEN = 4;
+
+/** The text of a chat request the way a provider tokenises it: every message's content, in order. */
+export function promptText(body: any): string {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const parts = messages.map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: any) => p?.text ?? '').join('') : ''));
+  const tools = body?.tools ? JSON.stringify(body.tools) : '';
+  const format = body?.response_format ? JSON.stringify(body.response_format) : '';
+  return [tools, ...parts, format].join('\n');
+}
+
+/** The answer text of a content reply (for its token count). */
+function replyText(reply: ScriptedReply): string {
+  if ('text' in reply) return reply.text;
+  if ('json' in reply) return JSON.stringify(reply.json);
+  if ('toolCalls' in reply) return JSON.stringify(reply.toolCalls);
+  return '';
+}
+
 /** Starts the server on a free port of 127.0.0.1. */
-export async function startTestLlmServer(options: { script?: Script; models?: string[] } = {}): Promise<TestLlmServer> {
+export async function startTestLlmServer(options: TestLlmServerOptions = {}): Promise<TestLlmServer> {
   const queue: ScriptedReply[] = Array.isArray(options.script) ? [...options.script] : [];
   const fn = typeof options.script === 'function' ? options.script : undefined;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
+  const seenPrompts: string[] = [];
+  const estimate = (body: any): UsageSpec => {
+    const text = promptText(body);
+    let common = 0;
+    for (const seen of seenPrompts) {
+      let i = 0;
+      const n = Math.min(seen.length, text.length);
+      while (i < n && seen.charCodeAt(i) === text.charCodeAt(i)) i++;
+      common = Math.max(common, i);
+    }
+    seenPrompts.push(text);
+    const tokens = Math.ceil(text.length / CHARS_PER_TOKEN);
+    const prefixTokens = Math.floor(common / CHARS_PER_TOKEN);
+    const cached = prefixTokens >= 1024 ? 1024 + Math.floor((prefixTokens - 1024) / 128) * 128 : 0;
+    return { prompt_tokens: tokens, completion_tokens: 1, ...(cached > 0 ? { cached_tokens: Math.min(cached, tokens) } : {}) };
+  };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
@@ -114,7 +169,10 @@ export async function startTestLlmServer(options: { script?: Script; models?: st
     if (!reply) {
       return sendJson(res, 400, { error: { message: `test server: no scripted reply left for request #${index + 1}` } });
     }
-    respond(res, reply, String(body?.model ?? 'test-model'), index);
+    const withUsage = options.usage === 'estimate' && !('fault' in reply) && !('body' in reply) && !reply.usage ? { ...reply, usage: { ...estimate(body), completion_tokens: Math.max(1, Math.ceil(replyText(reply).length / CHARS_PER_TOKEN)) } } : reply;
+    if (!('fault' in withUsage) && !('body' in withUsage)) recorded.usage = withUsage.usage ?? DEFAULT_USAGE;
+    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+    respond(res, withUsage, String(body?.model ?? 'test-model'), index);
   }
 
   function respond(res: ServerResponse, reply: ScriptedReply, model: string, index: number): void {
@@ -215,7 +273,12 @@ function completion(
         finish_reason: r.finishReason ?? 'stop',
       },
     ],
-    usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    usage: {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      ...(usage.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached_tokens } } : {}),
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { storedSearchResult } from '../../search/stored-result.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../../store/open-store.js';
 import { displayStatus } from '../../store/run-lock.js';
 import type { RunRow } from '../../store/types.js';
+import { formatNodeUsage, type NodeUse } from '../../search/node-usage.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -78,6 +79,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
           io.out(TABLE_HEADER);
           for (const r of iterations) io.out(formatRow(r));
         }
+        for (const line of formatNodeUsage(run.usage?.nodes as Record<string, NodeUse> | undefined)) io.out(line);
         io.out(` candidates (${candidates.length}):`);
         for (const c of candidates) {
           io.out(`  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`);

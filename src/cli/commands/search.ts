@@ -10,6 +10,7 @@ import { parseRedisUrl } from '../../distributed/redis-connection.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
+import { projectSearchCost, projectionLine, type CostProjection } from '../../search/project-cost.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
@@ -52,6 +53,7 @@ interface SearchFlags extends ModelFlags {
   lambdaMax: string;
   lambdaMin: string;
   force?: boolean;
+  dryRun?: boolean;
   redis?: string;
   queue?: string;
   chunk: string;
@@ -90,6 +92,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
     .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
+    .option('--dry-run', 'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)')
     .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
@@ -103,22 +106,25 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       };
       const config = flags.resume ? undefined : configFrom(flags, budget);
       const calls = modelCallOptions(flags, io);
-      if (flags.out && !flags.resume) checkOutDir(flags.out, { force: Boolean(flags.force) });
+      if (flags.out && !flags.resume && !flags.dryRun) checkOutDir(flags.out, { force: Boolean(flags.force) });
+      // A dry run of a new search prepares in a throw-away store: nothing it does is kept.
       // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
-      const store = openStore(flags.db, flags.resume ? { mustExist: true } : {});
+      const store = openStore(flags.dryRun && !flags.resume ? ':memory:' : flags.db, flags.resume ? { mustExist: true } : {});
       try {
         const distributed = distributedFrom(flags);
         let queue: QueueRunner | undefined;
-        // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id).
-        const runner = distributed
+        // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id); a dry run evaluates nothing.
+        const runner = distributed && !flags.dryRun
           ? async (req: RunnerRequest) => {
               queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget });
               return queue;
             }
           : undefined;
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls, ...(runner ? { runner } : {}) });
+        // A dry run sends nothing to a model, not even the start-up check.
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false } : calls, ...(runner ? { runner } : {}) });
         try {
-          await runAndReport(prepared, flags, io, queue);
+          if (flags.dryRun) await dryRun(prepared, flags, io);
+          else await runAndReport(prepared, flags, io, queue);
         } finally {
           await prepared.close();
         }
@@ -127,6 +133,47 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       }
     });
 };
+
+/** The projected cost of a prepared search (nothing is sent to a model). */
+async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>): Promise<CostProjection | undefined> {
+  const m = prepared.models;
+  if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline') return undefined;
+  const { input } = prepared;
+  const done = input.store ? input.store.store.getRun(prepared.runId).iterationsDone : 0;
+  return projectSearchCost({
+    g0: input.g0,
+    splits: input.splits,
+    iterations: Math.max(0, input.settings.iterations - done),
+    tools: input.tools,
+    policy: m.policy,
+    judge: m.judge,
+    optimizer: m.optimizer,
+    memo: input.memo !== false,
+    ...(m.price ? { price: m.price } : {}),
+  });
+}
+
+/** `--dry-run`: the projection with its parts, and nothing else. */
+async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
+  const p = await projectionOf(prepared);
+  if (flags.json) {
+    io.out(JSON.stringify({ dryRun: true, labels: prepared.labels, projection: p ?? null }, null, 2));
+    return;
+  }
+  const { input } = prepared;
+  io.out(`Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`);
+  io.out(labelsLine(prepared.labels));
+  if (!p) {
+    io.out('projected: no model requests (offline policy, judge and optimizer)');
+    return;
+  }
+  io.out(projectionLine(p, prepared.models.priced));
+  io.out('  part                                                                requests  input tokens  output tokens');
+  for (const part of p.parts) io.out(`  ${part.label.padEnd(66)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`);
+  io.out('  per node of G0, one query:');
+  for (const [node, c] of Object.entries(p.perNode)) io.out(`    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`);
+  io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`);
+}
 
 async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO, queue: QueueRunner | undefined): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
@@ -170,6 +217,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (!flags.json) {
       io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
+      const p = await projectionOf(prepared);
+      io.out(p ? projectionLine(p, prepared.models.priced) : 'projected: no model requests (offline policy, judge and optimizer)');
       const small = splitWarning(input.splits);
       if (small) io.err(`warning: ${small}`);
       io.out(TABLE_HEADER);

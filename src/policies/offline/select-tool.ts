@@ -41,7 +41,7 @@ export interface SelectionInput {
 /** The weights of the ranking (see the module comment). */
 export const RANK_WEIGHTS = { task: 0.3, follows: 0.6, mined: 0.1, popularity: 0.1, wholeWithoutClause: 0.5 };
 
-function normalise(list: Array<{ name: string; score: number }>): Map<string, number> {
+function normalise(list: ReadonlyArray<{ name: string; score: number }>): Map<string, number> {
   const max = Math.max(0, ...list.map((x) => x.score));
   return new Map(list.map((x) => [x.name, max > 0 ? x.score / max : 0]));
 }

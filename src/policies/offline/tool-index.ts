@@ -9,11 +9,18 @@ import { splitIdentifiers, terms } from './text.js';
  * name (split into words), description and parameter names; when the optimisation records are given,
  * the query clauses that asked for the tool there are a fourth field (document expansion learned from
  * D_opt). Scores are BM25 (minisearch's BM25+), restricted to the node's candidates.
+ *
+ * The index never changes once built, so a ranking depends only on the text and the candidates: it
+ * is remembered (up to RANK_MEMO_SIZE rankings, oldest dropped first). An evaluation asks the same
+ * questions for every candidate workflow of a search, and ranking was half of an offline eval's CPU.
  */
+
+/** Rankings one index remembers. */
+export const RANK_MEMO_SIZE = 10_000;
 
 export interface ToolIndex {
   /** BM25 scores of the candidates for `text`, highest first (candidates with no match are absent). */
-  rank(text: string, candidates: readonly string[]): Array<{ name: string; score: number }>;
+  rank(text: string, candidates: readonly string[]): ReadonlyArray<{ readonly name: string; readonly score: number }>;
 }
 
 interface Doc {
@@ -43,13 +50,28 @@ export function createToolIndex(tools: readonly ToolDescriptor[], model?: CueMod
       };
     }),
   );
+  const memo = new Map<string, ReadonlyArray<{ name: string; score: number }>>();
+  // Candidate lists are long and few: each distinct list gets a short id for the memo key.
+  const lists = new Map<string, number>();
   return {
     rank(text, candidates) {
+      const list = candidates.join('\u0001');
+      let id = lists.get(list);
+      if (id === undefined) lists.set(list, (id = lists.size));
+      const key = `${id}\u0000${text}`;
+      const hit = memo.get(key);
+      if (hit) return hit;
       const allowed = new Set(candidates);
-      if (terms(text).length === 0) return [];
-      return index
-        .search(text, { boost: { name: 2, description: 1, params: 0.5, learned: 1.5 }, combineWith: 'OR', filter: (r) => allowed.has(r.id as string) })
-        .map((r) => ({ name: r.id as string, score: r.score }));
+      const ranked: ReadonlyArray<{ name: string; score: number }> = Object.freeze(
+        terms(text).length === 0
+          ? []
+          : index
+              .search(text, { boost: { name: 2, description: 1, params: 0.5, learned: 1.5 }, combineWith: 'OR', filter: (r) => allowed.has(r.id as string) })
+              .map((r) => Object.freeze({ name: r.id as string, score: r.score })),
+      );
+      if (memo.size >= RANK_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+      memo.set(key, ranked);
+      return ranked;
     },
   };
 }

@@ -43,7 +43,7 @@ export function meteredModel(resolved: ResolvedModel, opts: MeterOptions = {}): 
       wrapGenerate: async ({ params, model: m }) => {
         const { response } = await requester.send(async (signal) => m.doGenerate({ ...params, abortSignal: signal }), {
           ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-          tokens: (r) => ({ inputTokens: r.usage.inputTokens.total ?? 0, outputTokens: r.usage.outputTokens.total ?? 0 }),
+          tokens: (r) => ({ inputTokens: r.usage.inputTokens.total ?? 0, outputTokens: r.usage.outputTokens.total ?? 0, cachedInputTokens: r.usage.inputTokens.cacheRead ?? 0, cacheWriteTokens: r.usage.inputTokens.cacheWrite ?? 0 }),
         });
         return response;
       },
@@ -51,6 +51,6 @@ export function meteredModel(resolved: ResolvedModel, opts: MeterOptions = {}): 
   });
   return {
     model,
-    usage: () => ({ llmCalls: counters.requests, inputTokens: counters.inputTokens, outputTokens: counters.outputTokens, costUsd: counters.costUsd }),
+    usage: () => ({ llmCalls: counters.requests, inputTokens: counters.inputTokens, outputTokens: counters.outputTokens, costUsd: counters.costUsd, ...(counters.cachedInputTokens > 0 ? { cachedInputTokens: counters.cachedInputTokens } : {}) }),
   };
 }

@@ -1,5 +1,6 @@
 import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
 import type { ResolvedModel } from '../../../llm/resolve-model.js';
+import type { ToolShortlister } from '../../../policies/tool-shortlist.js';
 import type { TraceCall } from '../../../runtime/trace.js';
 import type { ToolCallOutcome, ToolRegistry } from '../../../contracts/tools.js';
 import type { Agent, AgentInput, AgentRun } from '../agent.js';
@@ -15,6 +16,10 @@ import { meteredModel, type MeterOptions } from './metered-model.js';
  * is answered by the SDK with a tool error and recorded in π̂ as a failed call: the agent made it.
  * A run that ends in a fault (the model failing after its retries, the budget) keeps the calls made
  * so far and an empty answer, with the error.
+ *
+ * With a shortlist (the same retrieval the LLM policy's tool nodes use, tool-shortlist.ts), the
+ * model is offered the k tools that rank best for the request (`activeTools`) instead of all of T,
+ * so both sides of a comparison send the same kind of tool list.
  */
 
 export const REACT_SYSTEM_PROMPT =
@@ -26,6 +31,8 @@ export interface LlmReactOptions extends MeterOptions {
   /** Model steps at most (default 10). */
   maxSteps?: number;
   system?: string;
+  /** Offer only the `size` tools that rank best for the request (default: every tool). */
+  shortlist?: { shortlister: ToolShortlister; size: number };
 }
 
 export function createLlmReact(opts: LlmReactOptions): Agent {
@@ -52,6 +59,14 @@ export function createLlmReact(opts: LlmReactOptions): Agent {
           },
         });
       }
+      const all = opts.tools.list();
+      const active =
+        opts.shortlist && all.length > opts.shortlist.size
+          ? (() => {
+              const keep = new Set(opts.shortlist.shortlister.forRequest(input.query, all, opts.shortlist.size).map((t) => t.name));
+              return all.filter((t) => keep.has(t.name)).map((t) => t.name);
+            })()
+          : undefined;
       let answer = '';
       let error: string | undefined;
       let calls: TraceCall[];
@@ -62,6 +77,7 @@ export function createLlmReact(opts: LlmReactOptions): Agent {
           system: opts.system ?? REACT_SYSTEM_PROMPT,
           prompt: input.query,
           tools,
+          ...(active ? { activeTools: active } : {}),
           stopWhen: stepCountIs(maxSteps),
           maxRetries: 0,
           temperature: 0,

@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../../../test/support/cli-io.js';
+import { promptText, startTestLlmServer } from '../../../test/support/llm-server.js';
+import { scriptedModel } from '../../../test/support/scripted-model.js';
+import { readRecordsFile } from '../../records/read-records.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'flowscout-dry-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * `search --dry-run` tells a model user what a search will send before it sends anything, and the
+ * projection holds: the same search run against the test server (a scripted model that picks the
+ * reference calls among the tools it is offered; the server counts 4 characters a token) sends
+ * within 25% of the projected requests and tokens. `runs show` then lists the requests per node.
+ */
+describe('flowscout search --dry-run', () => {
+  it('prints the projection without sending a request, and the real run lands within 25% of it', async () => {
+    expect((await cli(['import', 'traject', '--domain', 'Weather', '--out', join(dir, 'weather')])).status).toBe(0);
+    // 30 records keep the run short: D_opt 15, D_val 6, D_test 9.
+    const lines = readFileSync(join(dir, 'weather', 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 30);
+    writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
+    const { records } = await readRecordsFile(join(dir, 'weather', 'records.jsonl'));
+    const server = await startTestLlmServer({ script: scriptedModel(records), usage: 'estimate' });
+    try {
+      const args = ['search', '--records', join(dir, 'records.jsonl'), '--tools', join(dir, 'weather', 'tools.config.json'), '--model', server.spec(), '--optimizer-model', 'offline', '--iterations', '2', '--patience', '9', '--db', join(dir, 'store.db')];
+      const dry = await cli([...args, '--dry-run', '--json']);
+      expect(dry.status, dry.err).toBe(0);
+      expect(server.requests).toHaveLength(0);
+      const p = JSON.parse(dry.out).projection as { total: { requests: number; inputTokens: number; outputTokens: number } };
+      const text = await cli([...args, '--dry-run']);
+      expect(text.out).toMatch(/projected: \d+ model requests, \d+ input and \d+ output tokens/);
+      expect(server.requests).toHaveLength(0);
+
+      const real = await cli([...args, '--out', join(dir, 'out')]);
+      expect(real.status, real.err).toBe(0);
+      expect(real.out).toContain(`projected: ${p.total.requests} model requests`);
+      // The start-up check (one tiny request per model, before anything is spent) is not part of the
+      // projection, nor of any node; it is the only request of its kind.
+      const checks = server.requests.filter((r) => promptText(r.body).includes('Reply with the single word OK.'));
+      expect(checks).toHaveLength(1);
+      const sent = server.requests.filter((r) => !checks.includes(r));
+      const counted = {
+        requests: sent.length,
+        inputTokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0), 0),
+        tokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0), 0),
+      };
+      const ratio = { requests: p.total.requests / counted.requests, inputTokens: p.total.inputTokens / counted.inputTokens, tokens: (p.total.inputTokens + p.total.outputTokens) / counted.tokens };
+      console.log(`projected ${JSON.stringify(p.total)}; counted ${JSON.stringify(counted)}; ratios ${JSON.stringify(ratio)}`);
+      for (const r of Object.values(ratio)) {
+        expect(r).toBeGreaterThan(0.75);
+        expect(r).toBeLessThan(1.25);
+      }
+
+      // `runs show` says which node sent what: the per-node requests add up to every request sent.
+      const runId = /search (run-\S+):/.exec(real.out)![1]!;
+      const shown = await cli(['runs', 'show', runId, '--db', join(dir, 'store.db')]);
+      expect(shown.status, shown.err).toBe(0);
+      expect(shown.out).toContain('model use per node');
+      const rows = [...shown.out.matchAll(/^ {2}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => ({ node: m[1]!, requests: Number(m[2]) }));
+      expect(rows.map((r) => r.node)).toEqual(expect.arrayContaining(['synthesize', '(judge)']));
+      expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(counted.requests);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import type { TaskRecord } from '../../src/records/schema.js';
+import type { RecordedRequest, ScriptedReply } from './llm-server.js';
+
+/**
+ * A scripted model for the test LLM server (tests and benchmarks only): it answers every kind of
+ * request FlowScout sends the way a compliant model would, so cost can be measured on real
+ * workflows without a model. It reads the request the way a model would — the tools it is offered,
+ * the request text, the upstream results — and, knowing the records, picks the reference call that
+ * the request still needs among the tools it was shown (so replay tools answer with recorded
+ * outputs, and the prompts downstream carry real tool results):
+ *
+ * - tool plans (`tool_calls` JSON): each new step of a record (its "Step:" line) takes the record's
+ *   next reference call, in order, when its tool is offered (the same step asks again → the same
+ *   call); else the first offered tool with its required arguments set to placeholders;
+ * - other JSON answers: an object with a default value per declared property;
+ * - G-Eval judge prompts: a score digit; a synthesize node (system text about the final answer): the
+ *   record's reference answer; other text: a short fixed answer;
+ * - ReAct (requests with `tools`): the record's next reference call while one is left and offered,
+ *   then a short final answer.
+ */
+export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedRequest) => ScriptedReply {
+  const byQuery = records.map((r) => ({ record: r, query: r.query }));
+  const recordIn = (text: string) => byQuery.find((x) => text.includes(x.query))?.record;
+  const steps = new Map<string, Map<string, number>>();
+  const callFor = (record: TaskRecord, step: string): number => {
+    let seen = steps.get(record.id);
+    if (!seen) steps.set(record.id, (seen = new Map()));
+    let i = seen.get(step);
+    if (i === undefined) seen.set(step, (i = seen.size));
+    return i;
+  };
+  return (req) => {
+    const body = req.body ?? {};
+    const messages: Array<{ role: string; content: unknown }> = Array.isArray(body.messages) ? body.messages : [];
+    const text = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+    const record = recordIn(text);
+    if (Array.isArray(body.tools) && body.tools.length > 0) {
+      const offered = new Set<string>(body.tools.map((t: { function?: { name?: string } }) => t.function?.name ?? ''));
+      const done = messages.filter((m) => m.role === 'tool').length;
+      const next = record?.calls[done];
+      if (next && offered.has(next.tool)) return { toolCalls: [{ name: next.tool, arguments: next.args }] };
+      return { text: ANSWER };
+    }
+    const format = body.response_format?.json_schema;
+    if (format?.name === 'tool_calls') {
+      const offered: string[] = format.schema?.properties?.calls?.items?.properties?.tool?.enum ?? [];
+      const step = /^Step: .*$/m.exec(text)?.[0] ?? '';
+      const pick = record ? record.calls[callFor(record, step)] : undefined;
+      if (pick && offered.includes(pick.tool)) return { json: { calls: [{ tool: pick.tool, args: pick.args }] } };
+      const tool = offered[0];
+      return { json: { calls: tool ? [{ tool, args: placeholderArgs(text, tool) }] : [] } };
+    }
+    if (format?.schema) return { json: defaults(format.schema) };
+    if (/Evaluation form/.test(text)) return { text: '4' };
+    // The final answer: the record's reference answer (a model that answers well, at its length).
+    const system = messages.find((m) => m.role === 'system')?.content;
+    if (record && typeof system === 'string' && /final answer/.test(system)) return { text: record.reference };
+    return { text: ANSWER };
+  };
+}
+
+const ANSWER = 'Here is what the tools returned: the requested values are listed above, with the figures taken from the results.';
+
+function defaults(schema: { properties?: Record<string, { type?: string; enum?: unknown[] }> }): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    out[k] = p.enum?.[0] ?? (p.type === 'boolean' ? true : p.type === 'number' || p.type === 'integer' ? 1 : p.type === 'array' ? [] : p.type === 'object' ? {} : 'yes');
+  }
+  return out;
+}
+
+/** Required arguments of `tool` as listed in the prompt ("Input schema: {…}"), set to placeholders. */
+function placeholderArgs(text: string, tool: string): Record<string, unknown> {
+  const at = text.indexOf(`### ${tool}\n`);
+  const line = at < 0 ? undefined : text.slice(at).split('\n').find((l) => l.startsWith('Input schema: '));
+  try {
+    const schema = JSON.parse(line?.slice('Input schema: '.length) ?? '{}') as { properties?: Record<string, { type?: string }>; required?: string[] };
+    return Object.fromEntries((schema.required ?? []).map((k) => [k, schema.properties?.[k]?.type === 'number' || schema.properties?.[k]?.type === 'integer' ? 1 : 'x']));
+  } catch {
+    return {};
+  }
+}
