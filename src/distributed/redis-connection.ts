@@ -1,5 +1,8 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { FlowScoutError } from '../errors/index.js';
+import { redactRedisUrl } from './redis-url.js';
+
+export { parseRedisUrl, redactRedisUrl } from './redis-url.js';
 
 /**
  * Connections to the Redis server behind distributed evaluation (docs/ARCHITECTURE.md,
@@ -11,31 +14,6 @@ import { FlowScoutError } from '../errors/index.js';
  * retries, so an unreachable server is a clear QUEUE_ERROR naming the URL instead of a hang (the
  * client's default is to retry forever).
  */
-
-/** The URL with its password replaced by `***`. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//***@');
-  }
-}
-
-/** Refuses anything that is not a redis:// or rediss:// URL, naming the flag. */
-export function parseRedisUrl(url: string, flag = '--redis'): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a Redis URL, got '${redactRedisUrl(url)}'`, hint: `For example ${flag} redis://127.0.0.1:6379, or rediss://:password@host:6380 for TLS.` });
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must start with redis:// or rediss://, got '${redactRedisUrl(url)}'`, hint: `For example ${flag} redis://127.0.0.1:6379.` });
-  }
-  return url;
-}
 
 /**
  * A connection for BullMQ queues, workers and our own keys. `maxRetriesPerRequest: null` is what

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createQueueRunner, type QueueProgress } from '../../distributed/queue-runner.js';
-import { redactRedisUrl } from '../../distributed/redis-connection.js';
+import type { QueueProgress } from '../../distributed/queue-runner.js';
+import { redactRedisUrl } from '../../distributed/redis-url.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
@@ -167,6 +167,8 @@ function isToolDescriptorFile(file: string): boolean {
 
 /** Opens the queue runner of one `eval --redis` (its own namespace: repeated evals never share results). */
 async function openEvalQueue(d: DistributedEvalOptions, policySpec: string, learnFrom: readonly TaskRecord[] | undefined, opts: WorkflowEvalOptions) {
+  // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
+  const { createQueueRunner } = await import('../../distributed/queue-runner.js');
   const runner = await createQueueRunner({
     url: d.url,
     ...(d.queue ? { queue: d.queue } : {}),

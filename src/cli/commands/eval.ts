@@ -10,7 +10,7 @@ import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import { parseRedisUrl } from '../../distributed/redis-connection.js';
+import { parseRedisUrl } from '../../distributed/redis-url.js';
 import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';

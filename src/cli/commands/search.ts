@@ -5,8 +5,8 @@ import { parseSplitRatio, splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
-import { createQueueRunner, type QueueRunner } from '../../distributed/queue-runner.js';
-import { parseRedisUrl } from '../../distributed/redis-connection.js';
+import type { QueueRunner } from '../../distributed/queue-runner.js';
+import { parseRedisUrl } from '../../distributed/redis-url.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
@@ -116,6 +116,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
         // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id); a dry run evaluates nothing.
         const runner = distributed && !flags.dryRun
           ? async (req: RunnerRequest) => {
+              // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
+              const { createQueueRunner } = await import('../../distributed/queue-runner.js');
               queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget });
               return queue;
             }
