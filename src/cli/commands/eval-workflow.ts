@@ -11,6 +11,7 @@ import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../../evaluate/types.js';
+import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
@@ -125,7 +126,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       policyKind: resolved.policy.kind,
       repeat: opts.repeat,
       failedRuns,
-      toolStats: queue ? toolStatsOf(runs) : registry.stats(),
+      toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),
       ...(queue && finalProgress ? { distributed: { redis: redactRedisUrl(opts.redis!.url), jobsDone: finalProgress.done, jobsFailed: finalProgress.failed, workers: finalProgress.workers } } : {}),
     };
   } finally {
@@ -194,23 +195,4 @@ async function openEvalQueue(d: DistributedEvalOptions, policySpec: string, lear
       await runner.close();
     },
   };
-}
-
-/** Tool counters from the traces (the calls ran on the workers, whose registries this process cannot see). */
-function toolStatsOf(runs: readonly WorkflowEvaluation[]): ToolStats {
-  const s: ToolStats = { calls: 0, errors: 0, timeouts: 0, replayHits: 0, replayMisses: 0, simulated: 0 };
-  for (const ev of runs) {
-    for (const r of ev.perRecord) {
-      for (const o of r.trace.observations) {
-        if (o.cached) continue;
-        for (const c of o.calls ?? []) {
-          s.calls++;
-          if (c.status === 'error') s.errors++;
-          if (c.origin === 'replay') c.status === 'ok' ? s.replayHits++ : s.replayMisses++;
-          if (c.origin === 'simulated' && c.status === 'ok') s.simulated++;
-        }
-      }
-    }
-  }
-  return s;
 }
