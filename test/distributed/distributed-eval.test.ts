@@ -65,7 +65,8 @@ describe('eval --redis', () => {
     await victim.exited;
     expect(victim.output()).not.toContain(`job ${jobId} done`);
     // The survivor starts after the kill, so every job it finishes — the killed one included — it ran itself.
-    const survivor = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--concurrency', '2', '--lock-ms', '1500']);
+    // A long lock of its own, so a busy machine cannot make the survivor's own jobs look stalled.
+    const survivor = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--concurrency', '2', '--lock-ms', '5000']);
     const res = await remote;
     expect(res.err).toBe('');
     expect(res.status).toBe(0);

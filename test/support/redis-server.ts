@@ -55,7 +55,8 @@ async function startOn(port: number): Promise<TestRedis> {
   exited.catch(() => {});
   const url = `redis://127.0.0.1:${port}`;
   const ready = (async () => {
-    for (let i = 0; i < 200; i++) {
+    // Up to a minute: a busy machine may be slow to start it.
+    for (let i = 0; i < 1200; i++) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
       probe.on('error', () => {});
       try {
