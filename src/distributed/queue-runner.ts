@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../errors/codes.js';
 import type { Budget } from '../llm/budget.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
-import type { RunnerSavings as MemoSavings } from '../evaluate/types.js';
+import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
 import { checkRedis, openRedis } from './redis-connection.js';
 import { createBlobStore, DEFAULT_QUEUE, jobIdOf, KEEP_SECONDS, type EvalJobData, type EvalJobResult } from './jobs.js';
@@ -58,17 +58,8 @@ export interface QueueRunnerOptions {
   pollMs?: number;
 }
 
-/** What the progress line shows. */
-export interface QueueProgress {
-  /** Jobs of the whole queue waiting (incl. delayed) and running now. */
-  waiting: number;
-  active: number;
-  /** Jobs of this coordinator finished and failed so far. */
-  done: number;
-  failed: number;
-  /** Workers connected to the queue. */
-  workers: number;
-}
+/** What the progress line shows: jobs of the whole queue waiting (incl. delayed) and running now, jobs of this coordinator finished and failed so far, workers connected to the queue. */
+export type QueueProgress = RunnerProgress;
 
 export interface QueueRunner extends RecordRunner {
   progress(): Promise<QueueProgress>;
@@ -97,6 +88,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const counts = { done: 0, failed: 0 };
   const saved: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0 };
   const waiters = new Map<string, Set<() => void>>();
+  let last: QueueProgress | undefined;
   const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
 
   const wake = (id: string) => {
@@ -191,6 +183,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
         }
       }),
     );
+    last = await progressNow().catch(() => last);
     if (firstError !== undefined) throw firstError;
     const runs = results.flatMap((r) => r!.runs);
     if (runs.length !== req.records.length) {
@@ -208,14 +201,20 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
     return runs;
   };
 
+  async function progressNow(): Promise<QueueProgress> {
+    const c = await queue.getJobCounts('wait', 'waiting', 'delayed', 'prioritized', 'active');
+    const workers = await queue.getWorkersCount();
+    return { waiting: (c.wait ?? c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, done: counts.done, failed: counts.failed, workers };
+  }
+
   return {
     runRecords: runRecordsWith(opts.salt ?? ''),
     withSalt: (salt) => ({ runRecords: runRecordsWith(salt) }),
     async progress() {
-      const c = await queue.getJobCounts('wait', 'waiting', 'delayed', 'prioritized', 'active');
-      const workers = await queue.getWorkersCount();
-      return { waiting: (c.wait ?? c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, done: counts.done, failed: counts.failed, workers };
+      last = await progressNow();
+      return last;
     },
+    progressSnapshot: () => last,
     savings: () => ({ ...saved }),
     async close() {
       for (const set of waiters.values()) for (const settle of set) settle();

@@ -91,6 +91,17 @@ export interface RecordRunner {
   runRecords(request: RecordRunRequest): Promise<RecordRun[]>;
   /** What a memo the runner keeps (shared by its workers) saved so far. */
   savings?(): RunnerSavings;
+  /** The queue as last seen (jobs and workers), for the stored run and the web UI. */
+  progressSnapshot?(): RunnerProgress | undefined;
+}
+
+/** A runner's queue: jobs of the whole queue waiting and running, this runner's jobs done and failed, workers connected. */
+export interface RunnerProgress {
+  waiting: number;
+  active: number;
+  done: number;
+  failed: number;
+  workers: number;
 }
 
 /** One record's result. */

@@ -22,7 +22,7 @@ export interface LoopState {
   nodes: Record<string, NodeUse>;
 }
 
-/** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings. */
+/** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings, the workers' queue. */
 export function usageOf(ctx: SearchContext, state: LoopState): Record<string, unknown> {
   const spent = ctx.budget?.budget.spent();
   return {
@@ -32,6 +32,8 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
     toolCalls: state.toolCalls,
     ...totalSavings(ctx.memo, ctx.runner),
     nodes: state.nodes,
+    // With --redis: the workers' queue as last seen (the web UI shows it).
+    ...(ctx.runner?.progressSnapshot?.() ? { queue: ctx.runner.progressSnapshot() } : {}),
   };
 }
 

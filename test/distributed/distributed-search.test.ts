@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { spawnCli, type ChildCli } from '../support/child-cli.js';
 import { captureIO } from '../support/cli-io.js';
+import { openStore } from '../../src/store/open-store.js';
+import { runSummary } from '../../src/ui/server/read-model.js';
 import { testRedisUrl } from '../support/redis.js';
 import { writeSearchFixture, type SearchFixture } from '../search/fixture.js';
 
@@ -70,6 +72,17 @@ describe('search --redis with two workers', () => {
     const after = workers.map((w) => (w.output().match(/ done \(/g) ?? []).length);
     expect(after[0]! - before[0]!).toBeGreaterThan(0);
     expect(after[1]! - before[1]!).toBeGreaterThan(0);
+    // The stored run (and with it the web UI's run page) shows the workers' queue.
+    const store = openStore(join(fx.dir, 'a.db'));
+    try {
+      const shown = runSummary(store.getRun(json.run), undefined);
+      expect(shown.queue).toMatchObject({ failed: 0, workers: 2 });
+      expect(shown.queue!.done).toBeGreaterThan(0);
+      const localRun = store.listRuns().find((r) => r.id !== json.run)!;
+      expect(runSummary(localRun, undefined).queue).toBeUndefined();
+    } finally {
+      store.close();
+    }
   });
 
   it('a coordinator killed mid-run is resumed with --resume and ends with the same result', async () => {
