@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 900_000,
     pool: 'forks',
+    // A real redis-server for the distributed-evaluation tests (or FLOWSCOUT_TEST_REDIS_URL).
+    globalSetup: ['./test/support/redis-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -89,3 +89,7 @@ export type { Optimizer } from './search/optimizers/types.js';
 export { writeSearchArtifacts } from './search/artifacts.js';
 export { prepareSearch, type SearchConfig } from './wiring/prepare-search.js';
 export { openStore, type Store } from './store/open-store.js';
+
+// Distributed evaluation: workers and the coordinator's queue on Redis
+export { startEvaluationWorker } from './distributed/worker.js';
+export { createQueueRunner } from './distributed/queue-runner.js';

@@ -26,6 +26,6 @@ describe('the CLI loads only the command it runs', () => {
     expect(r.stdout).toContain('search [options]');
     const loaded = new Set([...r.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => m[1]));
     expect(loaded.has('commander')).toBe(true);
-    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', 'ollama-ai-provider-v2', 'ai', '@modelcontextprotocol/sdk', 'better-sqlite3']) expect(loaded.has(pkg), pkg).toBe(false);
+    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', 'ollama-ai-provider-v2', 'ai', '@modelcontextprotocol/sdk', 'better-sqlite3', 'bullmq', 'ioredis']) expect(loaded.has(pkg), pkg).toBe(false);
   });
 });

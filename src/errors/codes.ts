@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'STORE_ERROR', // the SQLite store could not be opened or written
   'RUN_LOCKED', // another process drives this search run
   'INPUT_CHANGED', // a resumed run's records, tools or settings differ from when it started
+  'QUEUE_ERROR', // Redis (the job queue of distributed evaluation) cannot be reached, or a job failed for good
   'NOT_FOUND', // a run, candidate or record id that does not exist
   'INTERNAL', // a bug: anything else
 ] as const;
@@ -51,6 +52,7 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
   STORE_ERROR: 3,
   RUN_LOCKED: 3,
   INPUT_CHANGED: 2,
+  QUEUE_ERROR: 3,
   NOT_FOUND: 2,
   INTERNAL: 70,
 };

@@ -1,16 +1,16 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
-import { schemasFromTools, scorePredictions } from '../metrics/score.js';
+import { reportFromRuns, schemasFromTools, scoreRun } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ExecutionPolicy } from '../policies/types.js';
-import type { Usage } from '../llm/usage.js';
+import { addUsage, type Usage } from '../llm/usage.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import type { Trace } from '../runtime/trace.js';
 import { buildFeedback } from './feedback.js';
-import type { EvaluateOptions, RecordEvaluation, WorkflowEvaluation } from './types.js';
+import type { EvaluateOptions, RecordEvaluation, RecordRun, RecordRunOptions, WorkflowEvaluation } from './types.js';
 
-export type { EvaluateOptions, RecordEvaluation, WorkflowEvaluation } from './types.js';
+export type { EvaluateOptions, RecordEvaluation, RecordRun, RecordRunner, RecordRunOptions, RecordRunRequest, WorkflowEvaluation } from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
 /**
@@ -23,45 +23,83 @@ import { mapLimit } from '../util/map-limit.js';
  * A record whose run throws (a bug, not a node failure — those are recorded in the trace) is scored
  * as an empty trace and its error is kept. An invalid workflow throws INVALID_WORKFLOW before any
  * record runs. Cancellation (the signal) throws ABORTED.
+ *
+ * Each record's run and score is one step (`runAndScoreRecord`), and the evaluation is added up
+ * from those steps (`evaluationFromRuns`); a `RecordRunner` (the Redis queue of
+ * `src/distributed/`) may run the steps on other machines, and the result is the same.
  */
+
+/**
+ * Runs the prepared workflow on one record and scores the trace (TC with detail, ES from the
+ * judge). A run that throws is scored as an empty trace and keeps its error; cancellation throws
+ * ABORTED. The local evaluation runs every record through this, and so does a queue worker
+ * (`src/distributed/worker.ts`), so both score the same.
+ */
+export async function runAndScoreRecord(workflow: Workflow | PreparedWorkflow, record: TaskRecord, opts: RecordRunOptions): Promise<RecordRun> {
+  const prepared = prepareWorkflow(workflow);
+  checkAborted(opts.signal);
+  let trace: Trace;
+  let error: string | undefined;
+  try {
+    trace = await executeWorkflow(prepared, { query: record.query, recordId: record.id }, {
+      policy: opts.policy,
+      tools: opts.tools,
+      workflowHash: prepared.hash,
+      ...(opts.memo ? { memo: opts.memo } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.nodeConcurrency !== undefined ? { concurrency: opts.nodeConcurrency } : {}),
+    });
+  } catch (e) {
+    checkAborted(opts.signal);
+    error = e instanceof Error ? e.message : String(e);
+    trace = emptyTrace(prepared.workflow, record, opts.policy.label, error);
+  }
+  const schemas = opts.schemas ?? schemasFromTools(opts.tools.list());
+  const prediction = { calls: trace.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: trace.answer };
+  const scored = await scoreRun(record, prediction, { judge: opts.judge, schemas, ...(opts.signal ? { signal: opts.signal } : {}) });
+  checkAborted(opts.signal);
+  return { trace, scored, ...(error !== undefined ? { error } : {}) };
+}
 
 /** Runs and scores `workflow` on every record (see the module comment). */
 export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {
   // Validated and indexed once for every record (and for the feedback).
   const prepared = prepareWorkflow(workflow);
-  const w = prepared.workflow;
-  const hash = prepared.hash;
-  const schemas = opts.schemas ?? schemasFromTools(opts.tools.list());
-  const errors = new Map<string, string>();
-  const traces = await mapLimit(records, opts.concurrency ?? 4, async (record) => {
-    checkAborted(opts.signal);
-    try {
-      return await executeWorkflow(prepared, { query: record.query, recordId: record.id }, {
-        policy: opts.policy,
-        tools: opts.tools,
-        workflowHash: hash,
-        ...(opts.memo ? { memo: opts.memo } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.nodeConcurrency !== undefined ? { concurrency: opts.nodeConcurrency } : {}),
-      });
-    } catch (e) {
-      checkAborted(opts.signal);
-      const message = e instanceof Error ? e.message : String(e);
-      errors.set(record.id, message);
-      return emptyTrace(w, record, opts.policy.label, message);
-    }
-  });
+  let runs: RecordRun[];
   checkAborted(opts.signal);
-  const predictions = traces.map((t, i) => ({ id: records[i]!.id, calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: t.answer }));
-  const report = await scorePredictions(records, predictions, { judge: opts.judge, schemas, concurrency: opts.concurrency ?? 4, ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (opts.runner) {
+    runs = await opts.runner.runRecords({ workflow: prepared, records, ...(opts.signal ? { signal: opts.signal } : {}) });
+  } else {
+    const one: RecordRunOptions = {
+      policy: opts.policy,
+      tools: opts.tools,
+      judge: opts.judge,
+      schemas: opts.schemas ?? schemasFromTools(opts.tools.list()),
+      ...(opts.memo ? { memo: opts.memo } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
+    };
+    runs = await mapLimit(records, opts.concurrency ?? 4, (record) => runAndScoreRecord(prepared, record, one));
+  }
   checkAborted(opts.signal);
+  return evaluationFromRuns(prepared, records, runs, opts);
+}
+
+/** The evaluation of a workflow from its records' runs (`runs[i]` is record i's): means, per-record detail, totals, feedback. */
+export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly TaskRecord[], runs: readonly RecordRun[], opts: Pick<EvaluateOptions, 'judge' | 'policy' | 'tools' | 'feedback'>): WorkflowEvaluation {
+  let judgeUsage: Usage | undefined;
+  for (const r of runs) if (r.scored.score.usage) judgeUsage = addUsage(judgeUsage, r.scored.score.usage);
+  const report = reportFromRuns(records, runs.map((r) => [r.scored]), { judge: opts.judge, ...(judgeUsage ? { usage: judgeUsage } : {}) });
+  const traces = runs.map((r) => r.trace);
 
   const perRecord: RecordEvaluation[] = report.records.map((s, i) => {
     const r: RecordEvaluation = { id: s.id, tc: s.tc, es: s.es, dims: s.dims, detail: s.detail, trace: traces[i]! };
     if (s.rationale) r.rationale = s.rationale;
     if (s.judgeError) r.judgeError = s.judgeError;
-    const err = errors.get(s.id);
+    const err = runs[i]!.error;
     if (err) r.error = err;
+    const used = runs[i]!.scored.score.usage;
+    if (used) r.judgeUsage = used;
     return r;
   });
   let usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };

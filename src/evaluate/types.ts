@@ -1,4 +1,6 @@
-import type { EsDims } from '../metrics/score.js';
+import type { EsDims, ScoredRun } from '../metrics/score.js';
+import type { PreparedWorkflow } from '../graph/prepare.js';
+import type { TaskRecord } from '../records/schema.js';
 import type { TcResult } from '../metrics/tool-call-lcs.js';
 import type { Judge } from '../metrics/types.js';
 import type { ParamSchema } from '../contracts/canonical-args.js';
@@ -39,6 +41,67 @@ export interface EvaluateOptions {
   schemas?: Readonly<Record<string, ParamSchema | undefined>>;
   /** Build optimizer feedback (default true); `false` for selection-only sets such as D_val. */
   feedback?: boolean | FeedbackOptions;
+  /**
+   * Run the records elsewhere (workers on a queue) instead of in this process; `policy`, `tools`
+   * and `judge` then only label the result and build the feedback, and `memo` and the concurrency
+   * settings are the runner's business.
+   */
+  runner?: RecordRunner;
+}
+
+/** What one record's run and score need. */
+export interface RecordRunOptions {
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  judge: Judge;
+  nodeConcurrency?: number;
+  memo?: NodeMemo;
+  signal?: AbortSignal;
+  schemas?: Readonly<Record<string, ParamSchema | undefined>>;
+}
+
+/** One record's run and its score, before the evaluation adds them up. */
+export interface RecordRun {
+  trace: Trace;
+  scored: ScoredRun;
+  /** Set when the run itself threw (scored as an empty trace). */
+  error?: string;
+}
+
+/** What a record runner is asked: run and score `records` with the (valid, prepared) workflow. */
+export interface RecordRunRequest {
+  workflow: PreparedWorkflow;
+  records: readonly TaskRecord[];
+  signal?: AbortSignal;
+}
+
+/** What a memo saved: node runs, and the tool calls and model requests they had made. */
+export interface RunnerSavings {
+  nodeRunsSaved: number;
+  toolCallsSaved: number;
+  llmCallsSaved: number;
+}
+
+/**
+ * Runs records somewhere other than this process (the queue of `flowscout worker`s in
+ * `src/distributed/`): one `RecordRun` per record, in record order, each produced by
+ * `runAndScoreRecord` with the same policy, tools and judge, so the evaluation is the same.
+ */
+export interface RecordRunner {
+  runRecords(request: RecordRunRequest): Promise<RecordRun[]>;
+  /** What a memo the runner keeps (shared by its workers) saved so far. */
+  savings?(): RunnerSavings;
+  /** The queue as last seen (jobs and workers), for the stored run and the web UI. */
+  progressSnapshot?(): RunnerProgress | undefined;
+}
+
+/** A runner's queue: jobs of the whole queue waiting and running, this runner's jobs done and failed, workers connected. */
+export interface RunnerProgress {
+  waiting: number;
+  active: number;
+  done: number;
+  failed: number;
+  workers: number;
 }
 
 /** One record's result. */
@@ -53,6 +116,8 @@ export interface RecordEvaluation {
   judgeError?: string;
   /** Set when the run itself threw (scored as an empty trace). */
   error?: string;
+  /** The judge's model usage for this record (LLM judges). */
+  judgeUsage?: Usage;
 }
 
 /** A workflow's scores on a record set, per record and overall. */

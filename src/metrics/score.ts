@@ -90,10 +90,9 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
   });
   let usage: Usage | undefined;
   const judged = await mapLimit(jobs, opts.concurrency ?? 4, async ({ record, run }): Promise<ScoredRun> => {
-    const detail = toolCallCorrectness(record.calls, run.calls, { schemas: opts.schemas });
-    const { score, error } = await judge(opts.judge, record, run.answer, opts.signal);
-    if (score.usage) usage = addUsage(usage, score.usage);
-    return { detail, score, ...(error !== undefined ? { error } : {}) };
+    const scored = await scoreRun(record, run, opts);
+    if (scored.score.usage) usage = addUsage(usage, scored.score.usage);
+    return scored;
   });
 
   let at = 0;
@@ -104,6 +103,17 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
   });
   const missing = new Set(records.filter((r) => !byId.has(r.id)).map((r) => r.id));
   return reportFromRuns(records, runs, { judge: opts.judge, missing, unknownPredictions: [...unknown], ...(usage ? { usage } : {}) });
+}
+
+/**
+ * One run of one record scored on its own: TC of its calls (with detail) and the judge's ES of its
+ * answer. `scorePredictions` scores every run through this, and so does a queue worker for the
+ * record it ran, so a distributed evaluation scores exactly as a local one.
+ */
+export async function scoreRun(record: TaskRecord, run: Pick<Prediction, 'calls' | 'answer'>, opts: Pick<ScoreOptions, 'judge' | 'schemas' | 'signal'>): Promise<ScoredRun> {
+  const detail = toolCallCorrectness(record.calls, run.calls, { schemas: opts.schemas });
+  const { score, error } = await judge(opts.judge, record, run.answer, opts.signal);
+  return { detail, score, ...(error !== undefined ? { error } : {}) };
 }
 
 /** One scored run of a record: the TC detail of its calls and the judge's score of its answer (or the judge's failure). */

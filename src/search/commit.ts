@@ -1,3 +1,4 @@
+import { totalSavings } from './memo.js';
 import type { SearchContext, IterationRow } from './search-context.js';
 import type { StepOutcome } from './step.js';
 import type { NodeUse } from './node-usage.js';
@@ -21,7 +22,7 @@ export interface LoopState {
   nodes: Record<string, NodeUse>;
 }
 
-/** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings. */
+/** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings, the workers' queue. */
 export function usageOf(ctx: SearchContext, state: LoopState): Record<string, unknown> {
   const spent = ctx.budget?.budget.spent();
   return {
@@ -29,8 +30,10 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
     tokens: spent?.tokens ?? 0,
     costUsd: spent?.costUsd ?? 0,
     toolCalls: state.toolCalls,
-    ...(ctx.memo ? ctx.memo.savings() : {}),
+    ...totalSavings(ctx.memo, ctx.runner),
     nodes: state.nodes,
+    // With --redis: the workers' queue as last seen (the web UI shows it).
+    ...(ctx.runner?.progressSnapshot?.() ? { queue: ctx.runner.progressSnapshot() } : {}),
   };
 }
 

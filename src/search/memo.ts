@@ -39,6 +39,15 @@ export interface SearchMemo extends NodeMemo {
   size(): number;
 }
 
+/** The memo's savings plus those of a record runner's own memo (distributed evaluation), or undefined without a memo. */
+export function totalSavings(memo: SearchMemo | undefined, runner?: { savings?(): MemoSavings }): MemoSavings | undefined {
+  if (!memo) return undefined;
+  const s = memo.savings();
+  const r = runner?.savings?.();
+  if (!r) return s;
+  return { nodeRunsSaved: s.nodeRunsSaved + r.nodeRunsSaved, toolCallsSaved: s.toolCallsSaved + r.toolCallsSaved, llmCallsSaved: s.llmCallsSaved + r.llmCallsSaved };
+}
+
 /** Creates the memo, preloaded with persisted entries (a resumed run). */
 export function createSearchMemo(initial: Iterable<{ key: string; observation: unknown }> = [], start: Partial<MemoSavings> = {}): SearchMemo {
   const map = new Map<string, NodeObservation>();

@@ -4,7 +4,7 @@ import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
 import { addNodeUsage, nodeUsageOf, type NodeUse } from './node-usage.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
-import { createSearchMemo, type MemoSavings } from './memo.js';
+import { createSearchMemo, totalSavings, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';
 import { BudgetStop, simulateRoot, type Splits } from './step.js';
@@ -125,7 +125,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
 
   const root = tree.root;
   const best = tree.best();
-  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: memo.savings() } : {}) };
+  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}) };
   if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
@@ -133,7 +133,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     input.onTestStart?.(input.splits.test.length);
     const signals = [ctx.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(signal ? { signal } : {}) };
+    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(signal ? { signal } : {}) };
     const scoped = memo ? { memo } : {};
     // A model that stops working here ends the run with its error, not with test scores of 0.
     const tested = async (w: Workflow) => {
@@ -151,7 +151,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
     addNodeUsage(state.nodes, nodeUsageOf(best.id === root.id ? [g0Test] : [g0Test, bestTest]));
     result.usage = usageOf(ctx, state);
-    if (memo) result.savings = memo.savings();
+    if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }
   if (input.store) {
     const { store, runId } = input.store;

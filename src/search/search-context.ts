@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../contracts/tools.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { BudgetWatch } from './budget-watch.js';
+import type { RecordRunner } from '../evaluate/types.js';
 import type { SearchMemo } from './memo.js';
 import type { Optimizer } from './optimizers/types.js';
 
@@ -75,6 +76,8 @@ export interface SearchContext {
   judge: Judge;
   optimizer: Optimizer;
   memo?: SearchMemo;
+  /** Run the records of every evaluation elsewhere (`flowscout worker`s on a Redis queue). */
+  runner?: RecordRunner;
   budget?: BudgetWatch;
   /** The run's model-call circuit breaker: once tripped, the search stops with its error. */
   breaker?: CircuitBreaker;

@@ -60,6 +60,7 @@ export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<
     judge: ctx.judge,
     concurrency: ctx.settings.concurrency,
     ...(ctx.memo ? { memo: ctx.memo } : {}),
+    ...(ctx.runner ? { runner: ctx.runner } : {}),
     ...(signal ? { signal } : {}),
   };
   try {

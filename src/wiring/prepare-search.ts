@@ -17,6 +17,9 @@ import { checkRunInputs, runInputs } from './run-inputs.js';
 import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
 import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
+import type { RecordRunner } from '../evaluate/types.js';
+import type { Budget } from '../llm/budget.js';
+import type { TaskRecord } from '../records/schema.js';
 import { createModelWiring, wireModels } from './wire-models.js';
 import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
@@ -90,10 +93,33 @@ export function newRunId(now = new Date()): string {
   return `run-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Prepares a new run from `config`, or a stored one for `resume` (see the module comment). */
+/** What a distributed search's record runner is made from (the run, who decides and judges, the records the offline policy learns from). */
+export interface RunnerRequest {
+  runId: string;
+  policySpec: string;
+  judgeSpec: string;
+  learnFrom: readonly TaskRecord[];
+  memo: boolean;
+  /** The tool config, absolute. */
+  toolsConfig: string;
+  /** The run's budget: the runner charges the workers' usage to it. */
+  budget: Budget;
+}
+
+/** A record runner the search owns and closes (the Redis queue of `--redis`). */
+export interface OwnedRunner extends RecordRunner {
+  close(): Promise<void>;
+}
+
+/**
+ * Prepares a new run from `config`, or a stored one for `resume` (see the module comment).
+ * `runner`, when given, makes the record runner every evaluation of the run goes through
+ * (`search --redis`: the CLI passes the queue's factory; nothing about it is stored with the run,
+ * so a run can be resumed with or without workers).
+ */
 export async function prepareSearch(
   store: Store,
-  opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; calls?: ModelCallOptions },
+  opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; calls?: ModelCallOptions; runner?: (req: RunnerRequest) => Promise<OwnedRunner> },
 ): Promise<PreparedSearch> {
   const stored = opts.resume ? store.getRun(opts.resume) : undefined;
   if (stored && stored.status === 'done') {
@@ -173,6 +199,7 @@ export async function prepareSearch(
     budget.dispose();
     throw e;
   }
+  let runner: OwnedRunner | undefined;
   try {
     const models = await wireModels({
       ...wiring,
@@ -182,6 +209,7 @@ export async function prepareSearch(
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
+    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
@@ -221,6 +249,7 @@ export async function prepareSearch(
       breaker,
       store: { store, runId },
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
+      ...(runner ? { runner } : {}),
     };
     const client = policy.client ?? judge.client;
     const kinds = {
@@ -233,11 +262,13 @@ export async function prepareSearch(
     const held = lock;
     return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
       budget.dispose();
+      await runner?.close();
       held?.release();
       await tools.close();
     } };
   } catch (e) {
     budget.dispose();
+    await runner?.close();
     await tools.close();
     throw e;
   }

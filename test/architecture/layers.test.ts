@@ -32,9 +32,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   serve: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies', 'runtime'],
   search: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate'],
   wiring: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search'],
-  bench: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring'],
+  distributed: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime', 'evaluate', 'wiring'],
+  bench: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'distributed'],
   ui: ['errors', 'contracts', 'graph', 'store'],
-  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'export', 'serve', 'search', 'wiring', 'bench'],
+  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'export', 'serve', 'search', 'wiring', 'distributed', 'bench'],
 };
 const ROOT_ENTRY = 'index.ts';
 

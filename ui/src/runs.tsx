@@ -141,6 +141,15 @@ function Budget({ data }: { data: RunResponse }) {
             <td className="bar-cell">{limit ? <div className="bar" style={{ width: `${Math.min(100, (100 * used) / limit).toFixed(0)}%` }} /> : null}</td>
           </tr>
         ))}
+        {data.run.queue ? (
+          <tr data-testid="queue">
+            <th>workers</th>
+            <td className="num">{data.run.queue.workers}</td>
+            <td className="num muted" colSpan={2}>
+              jobs {data.run.queue.waiting} waiting · {data.run.queue.active} active · {data.run.queue.done} done · {data.run.queue.failed} failed (as of the last stored iteration)
+            </td>
+          </tr>
+        ) : null}
         <tr>
           <th>tool calls</th>
           <td className="num">{u.toolCalls ?? 0}</td>

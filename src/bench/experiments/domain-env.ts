@@ -49,6 +49,8 @@ export interface DomainEnv {
   test: TaskRecord[];
   descriptors: ToolDescriptor[];
   tools: ToolRegistry;
+  /** How a worker builds the same tools: the tool config of a domain of your own, or the records a bundled domain's replay answers from. */
+  toolSource: { config: string } | { records: TaskRecord[]; descriptors: ToolDescriptor[] };
   policy: ResolvedPolicy;
   tree: ProcessTree;
 }
@@ -103,7 +105,7 @@ export async function prepareDomain(domain: string | DomainFiles, opts: DomainEn
   const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
   const source = `${imported.records.length} TRAJECT-Bench records (every call succeeded); tools answered by replay of the recorded real responses`;
-  return { domain: paths.domain, source, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, policy, tree };
+  return { domain: paths.domain, source, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, toolSource: { records: imported.records, descriptors: imported.tools }, policy, tree };
 }
 
 /**
@@ -131,7 +133,7 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
     const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
     const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
     const source = `${read.records.length} records from ${d.records}; tools from ${d.tools}`;
-    return { domain: d.name, source, records, imported: read.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors, tools, policy, tree };
+    return { domain: d.name, source, records, imported: read.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors, tools, toolSource: { config: d.tools }, policy, tree };
   } catch (e) {
     await tools.close();
     throw e;

@@ -5,6 +5,8 @@ import type { Judge } from '../../metrics/types.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
+import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
+import type { RecordRunner, WorkflowEvaluation } from '../../evaluate/types.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
 import { mapLimit } from '../../util/map-limit.js';
 import type { Agent } from '../baselines/agent.js';
@@ -29,6 +31,8 @@ export interface MeasureContext {
   runs: number;
   concurrency: number;
   signal?: AbortSignal;
+  /** `bench --redis`: the runner of a workflow's measured run `salt` (on the workers); default this process. */
+  runnerFor?: (salt: string) => RecordRunner;
 }
 
 interface RunScores {
@@ -42,7 +46,18 @@ interface RunScores {
 export async function measureApproach(subject: Subject, records: readonly TaskRecord[], ctx: MeasureContext): Promise<ApproachResult> {
   const before = ctx.tools.stats();
   const runs: RunScores[] = [];
-  for (let k = 0; k < ctx.runs; k++) runs.push(subject.kind === 'workflow' ? await runWorkflow(subject.workflow, records, ctx) : await runAgent(subject.agent, records, ctx));
+  const remote: WorkflowEvaluation[] = [];
+  for (let k = 0; k < ctx.runs; k++) {
+    if (subject.kind === 'agent') runs.push(await runAgent(subject.agent, records, ctx));
+    else {
+      const runner = ctx.runnerFor?.(`${subject.id}-run-${k}`);
+      const ev = await evaluateWorkflow(subject.workflow, records, { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.concurrency, feedback: false, ...(runner ? { runner } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      if (runner) remote.push(ev);
+      runs.push(workflowScores(ev));
+    }
+  }
+  // Calls made on workers are read from their traces (this process's registry saw none of them).
+  const far = toolStatsFromTraces(remote);
   const after = ctx.tools.stats();
   const perRecord: RecordResult[] = records.map((r, i) => {
     const esRuns = runs.map((run) => run.es[i]!);
@@ -69,12 +84,11 @@ export async function measureApproach(subject: Subject, records: readonly TaskRe
     cost: { runtimeMs: avg((c) => c.runtimeMs), llmCalls: avg((c) => c.llmCalls), llmSteps: avg((c) => c.llmSteps), toolCalls: avg((c) => c.toolCalls) },
     failedRuns: runs.reduce((s, r) => s + r.failed, 0),
     calls: callStats(runs.flatMap((r) => r.detail)),
-    toolStats: { calls: after.calls - before.calls, errors: after.errors - before.errors, replayHits: after.replayHits - before.replayHits, replayMisses: after.replayMisses - before.replayMisses },
+    toolStats: { calls: after.calls - before.calls + far.calls, errors: after.errors - before.errors + far.errors, replayHits: after.replayHits - before.replayHits + far.replayHits, replayMisses: after.replayMisses - before.replayMisses + far.replayMisses },
   };
 }
 
-async function runWorkflow(workflow: Workflow, records: readonly TaskRecord[], ctx: MeasureContext): Promise<RunScores> {
-  const ev = await evaluateWorkflow(workflow, records, { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.concurrency, feedback: false, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+function workflowScores(ev: WorkflowEvaluation): RunScores {
   return {
     tc: ev.perRecord.map((r) => r.tc),
     es: ev.perRecord.map((r) => r.es),

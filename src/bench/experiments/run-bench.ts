@@ -6,6 +6,7 @@ import type { AblationRow, BackboneRow, BenchResults, BenchSettings, DomainResul
 import { runDomain } from './run-domain.js';
 import { significanceFamilies } from './significance.js';
 import { toolSwapNote } from './tool-swap.js';
+import type { BenchRedis } from './bench-queue.js';
 
 /**
  * `flowscout bench` as a function: the paper's RQ1–RQ4 on the bundled
@@ -30,6 +31,8 @@ export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | '
   modelTimeoutMs?: number;
   /** Receives model retry lines and the start-up check (the CLI prints them on stderr). */
   modelLog?: (line: string) => void;
+  /** `--redis`: run the workflow evaluations on `flowscout worker`s (see bench-queue.ts); not part of the results. */
+  redis?: BenchRedis;
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchResults> {
@@ -91,6 +94,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       log,
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.redis ? { redis: { ...opts.redis, judgeSpec: judge.spec } } : {}),
     });
     const trip = breaker.tripped();
     if (trip) throw trip;

@@ -11,6 +11,8 @@ import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './resul
 import { runVariant, type Variant } from './search-variants.js';
 import { toolSwapPairs } from './tool-swap.js';
 import { splitWarning } from '../../records/split.js';
+import { progressText } from '../../distributed/progress.js';
+import { domainQueues, type BenchRedis, type DomainQueues } from './bench-queue.js';
 
 /**
  * Everything the experiments do on one domain: the FlowScout search and the LLM-only
@@ -37,6 +39,8 @@ export interface DomainRunOptions {
   wiring: ModelWiring;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** `bench --redis`: the workflow evaluations run on workers (see bench-queue.ts). */
+  redis?: BenchRedis & { judgeSpec: string };
 }
 
 export interface DomainRun {
@@ -50,7 +54,13 @@ export interface DomainRun {
 export async function runDomain(domain: string | DomainFiles, o: DomainRunOptions): Promise<DomainRun> {
   const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
   const tag = `[${env.domain}]`;
+  let queues: DomainQueues | undefined;
   try {
+    if (o.redis) {
+      queues = await domainQueues(o.redis, { domain: env.domain, tools: env.toolSource, judgeSpec: o.redis.judgeSpec, learnFrom: env.split.opt });
+      o.log(`${tag} evaluations on workers via the queue; workers without --tools load ${queues.toolsConfig}`);
+    }
+    const queueLine = async () => (queues ? o.log(`${tag} ${progressText(await queues.progress())}`) : undefined);
     const warn = splitWarning(env.split);
     if (warn) o.log(`${tag} warning: ${warn}`);
     o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
@@ -60,9 +70,11 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     const runs = new Map<Variant, Awaited<ReturnType<typeof runVariant>>>();
     for (const v of variants) {
       o.log(`${tag} search: ${v}`);
-      const run = await runVariant(v, env, common);
+      const runner = queues ? await queues.runner(v, env.policy.spec, true) : undefined;
+      const run = await runVariant(v, env, { ...common, ...(runner ? { runner } : {}) });
       runs.set(v, run);
       o.log(`${tag} ${v}: ${run.summary.stopReason}; best ${run.summary.best} val ${fmt(run.summary.bestVal)} (start ${fmt(run.summary.g0Val)}) in ${(run.summary.searchMs / 1000).toFixed(1)} s`);
+      await queueLine();
     }
     const flow = runs.get('flowscout')!;
     const offline = env.policy.policy.kind === 'offline' ? ' (offline)' : '';
@@ -77,7 +89,8 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       subjects.push({ id: 'nominer', label: `NoMiner${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('nominer')!.result.best.workflow! });
       subjects.push({ id: 'beam', label: `Beam${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('beam')!.result.best.workflow! });
     }
-    const ctx: MeasureContext = { policy: env.policy.policy, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}) };
+    const measured = queues ? await queues.runner('measure', env.policy.spec, false) : undefined;
+    const ctx: MeasureContext = { policy: env.policy.policy, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}), ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}) };
     const approaches = [];
     for (const s of subjects) {
       const a = await measureApproach(s, env.test, ctx);
@@ -85,6 +98,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       o.log(`${tag} measured ${a.label}: TC ${a.tc === null ? 'n/a' : a.tc.toFixed(3)} ES ${a.es.toFixed(3)} CV ${a.cv.toFixed(4)} (${o.runs} runs × ${env.test.length} queries)`);
     }
 
+    await queueLine();
     const backbone: BackboneRow[] = [];
     if (o.models.length === 0) {
       const f = approaches[0]!;
@@ -92,7 +106,8 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     }
     for (const m of o.models) {
       const p = await o.wiring.policy(m, { tools: env.descriptors, records: env.split.opt });
-      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.policy, runs: 1 });
+      const swapped = queues ? await queues.runner(`backbone-${backbone.length}`, p.spec, false) : undefined;
+      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.policy, runs: 1, ...(swapped ? { runnerFor: (salt: string) => swapped.withSalt(salt) } : {}) });
       backbone.push({ domain: env.domain, model: p.spec, policy: p.label, tc: a.tc ?? 0, es: a.es });
       o.log(`${tag} backbone ${p.spec}: TC ${(a.tc ?? 0).toFixed(3)} ES ${a.es.toFixed(3)}`);
     }
@@ -111,6 +126,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     };
     return { result, backbone, swap: toolSwapPairs(env.domain, env.records, env.test, env.descriptors), policy: env.policy.label };
   } finally {
+    await queues?.close();
     await env.tools.close();
   }
 }

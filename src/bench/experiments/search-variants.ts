@@ -1,6 +1,7 @@
 import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import type { Workflow } from '../../graph/schema.js';
 import type { Judge } from '../../metrics/types.js';
+import type { RecordRunner } from '../../evaluate/types.js';
 import { runSearch, type SearchResult } from '../../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type IterationRow, type SearchSettings } from '../../search/search-context.js';
 import type { Optimizer } from '../../search/optimizers/types.js';
@@ -34,6 +35,8 @@ export interface VariantOptions {
   now?: () => number;
   /** The command's circuit breaker: once tripped, the search stops with the model's error. */
   breaker?: CircuitBreaker;
+  /** Where the search's records run (`bench --redis`: the workers); default this process. */
+  runner?: RecordRunner;
 }
 
 export interface VariantRun {
@@ -72,6 +75,7 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
     judge: opts.judge,
     optimizer: opts.optimizer,
     ...(opts.breaker ? { breaker: opts.breaker } : {}),
+    ...(opts.runner ? { runner: opts.runner } : {}),
     ...(variant === 'llm-only' ? { constraint: noToolNodes } : {}),
     ...(opts.onIteration ? { onIteration: (row: IterationRow) => opts.onIteration!(variant, row) } : {}),
   });

@@ -15,6 +15,8 @@ import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
+import { parseRedisUrl } from '../../distributed/redis-url.js';
+import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -45,6 +47,10 @@ interface BenchFlags extends ModelFlags {
   out?: string;
   json?: boolean;
   force?: boolean;
+  redis?: string;
+  queue?: string;
+  chunk: string;
+  rpm?: string;
 }
 
 export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
@@ -69,10 +75,20 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
-    .option('--force', 'overwrite report.md, the figures and results.json in --out');
+    .option('--force', 'overwrite report.md, the figures and results.json in --out')
+    .option('--redis <url>', "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them")
+    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
+    .option('--chunk <n>', 'with --redis: records per job', '1')
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers');
   addModelFlags(cmd).action(async (flags: BenchFlags) => {
-      const opts = benchOptions(flags);
       const out = flags.out ?? join('.flowscout', 'bench', stamp());
+      const redis = benchRedis(flags, out);
+      if (redis) {
+        // An unreachable Redis is a clear error now, not after the first domain is prepared.
+        const { checkRedis } = await import('../../distributed/redis-connection.js');
+        await checkRedis(redis.url);
+      }
+      const opts = { ...benchOptions(flags), ...(redis ? { redis } : {}) };
       const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
       if (flags.seeds !== undefined) {
         await benchSeeds(parseSeeds(flags.seeds), opts, flags, out, log, io);
@@ -90,6 +106,23 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
       io.out(summary(results, files));
     });
 };
+
+/** The --redis options (undefined without --redis). */
+function benchRedis(flags: BenchFlags, out: string): BenchRedis | undefined {
+  if (flags.redis === undefined) {
+    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
+      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the evaluations on workers.' });
+    }
+    return undefined;
+  }
+  return {
+    url: parseRedisUrl(flags.redis),
+    toolsDir: join(out, 'worker-tools'),
+    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
+    ...(flags.queue ? { queue: flags.queue } : {}),
+    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
+  };
+}
 
 /** Validated options from the flags. */
 export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { QueueProgress } from '../../distributed/queue-runner.js';
+import { redactRedisUrl } from '../../distributed/redis-url.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
@@ -8,6 +11,7 @@ import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../../evaluate/types.js';
+import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
@@ -38,6 +42,21 @@ export interface WorkflowEvalOptions {
   /** The evaluated records' file, so the learned records are never the evaluated ones. */
   recordsFile?: string;
   skipInvalid?: boolean;
+  /** Run the records on `flowscout worker`s through this Redis instead of in this process. */
+  redis?: DistributedEvalOptions;
+}
+
+/** `--redis` and its companions: where the queue is and how jobs are cut. */
+export interface DistributedEvalOptions {
+  url: string;
+  queue?: string;
+  /** Records per job (default 1). */
+  chunkSize?: number;
+  /** Model string of the judge (the workers resolve it themselves). */
+  judgeModel: string;
+  requestsPerMinute?: number;
+  /** Called every few seconds with the queue's state (the progress line). */
+  onProgress?: (p: QueueProgress) => void;
 }
 
 export interface WorkflowEvalResult {
@@ -51,6 +70,8 @@ export interface WorkflowEvalResult {
   /** Runs whose trace ended in error (still scored with what they produced). */
   failedRuns: Array<{ id: string; run: number; error: string }>;
   toolStats: ToolStats;
+  /** With --redis: the queue, and the jobs this evaluation ran there. */
+  distributed?: { redis: string; jobsDone: number; jobsFailed: number; workers: number };
 }
 
 /** Runs and scores; closes the tools it opened. */
@@ -74,14 +95,24 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const resolved = await opts.models.policy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
     const judge = meterJudge(opts.judge);
     const runs: WorkflowEvaluation[] = [];
-    for (let run = 0; run < opts.repeat; run++) {
-      runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.policy, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false }));
+    const queue = opts.redis ? await openEvalQueue(opts.redis, resolved.spec, learnFrom, opts) : undefined;
+    let finalProgress: QueueProgress | undefined;
+    try {
+      for (let run = 0; run < opts.repeat; run++) {
+        const runner = queue ? { runner: queue.runner.withSalt(`repeat-${run}`) } : {};
+        runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.policy, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false, ...runner }));
+      }
+      finalProgress = await queue?.progress();
+    } finally {
+      await queue?.close();
     }
+    // Remote judges' usage comes back with each record; the local meter saw none of it.
+    const judgeUsage = queue ? runs.flatMap((ev) => ev.perRecord).reduce<Usage | undefined>((u, r) => (r.judgeUsage ? addUsage(u, r.judgeUsage) : u), undefined) : judge.usage();
     const perRecord = opts.records.map((_, i) => runs.map((ev) => ev.perRecord[i]!));
     const report = reportFromRuns(
       opts.records,
       perRecord.map((evs) => evs.map((r) => ({ detail: r.detail, score: { ...r.dims, es: r.es, ...(r.rationale ? { rationale: r.rationale } : {}) }, ...(r.judgeError ? { error: r.judgeError } : {}) }))),
-      { judge: opts.judge, ...(judge.usage() ? { usage: judge.usage() } : {}) },
+      { judge: opts.judge, ...(judgeUsage ? { usage: judgeUsage } : {}) },
     );
     const failedRuns = perRecord.flatMap((evs) =>
       evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
@@ -95,7 +126,8 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       policyKind: resolved.policy.kind,
       repeat: opts.repeat,
       failedRuns,
-      toolStats: registry.stats(),
+      toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),
+      ...(queue && finalProgress ? { distributed: { redis: redactRedisUrl(opts.redis!.url), jobsDone: finalProgress.done, jobsFailed: finalProgress.failed, workers: finalProgress.workers } } : {}),
     };
   } finally {
     await registry.close();
@@ -132,4 +164,35 @@ function meterJudge(inner: Judge): { judge: Judge; usage(): Usage | undefined } 
 function isToolDescriptorFile(file: string): boolean {
   const data = readJsonFile(file);
   return Array.isArray(data) || (data !== null && typeof data === 'object' && 'tools' in data && !('sources' in data));
+}
+
+/** Opens the queue runner of one `eval --redis` (its own namespace: repeated evals never share results). */
+async function openEvalQueue(d: DistributedEvalOptions, policySpec: string, learnFrom: readonly TaskRecord[] | undefined, opts: WorkflowEvalOptions) {
+  // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
+  const { createQueueRunner } = await import('../../distributed/queue-runner.js');
+  const runner = await createQueueRunner({
+    url: d.url,
+    ...(d.queue ? { queue: d.queue } : {}),
+    run: `eval-${randomBytes(6).toString('hex')}`,
+    policy: { model: policySpec, ...(learnFrom ? { learnFrom } : {}) },
+    judge: d.judgeModel,
+    memo: false,
+    ...(d.chunkSize !== undefined ? { chunkSize: d.chunkSize } : {}),
+    toolsHint: resolve(opts.toolsFile),
+    ...(d.requestsPerMinute !== undefined ? { requestsPerMinute: d.requestsPerMinute } : {}),
+  });
+  const timer = d.onProgress ? setInterval(() => void runner.progress().then(d.onProgress!, () => {}), 2_000) : undefined;
+  timer?.unref();
+  let last: QueueProgress | undefined;
+  return {
+    runner,
+    async progress(): Promise<QueueProgress> {
+      last = await runner.progress().catch(() => last ?? { waiting: 0, active: 0, done: 0, failed: 0, workers: 0 });
+      return last;
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      await runner.close();
+    },
+  };
 }

@@ -10,7 +10,10 @@ import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import { assertNotSameFile, evaluateWorkflowFile } from './eval-workflow.js';
+import { parseRedisUrl } from '../../distributed/redis-url.js';
+import { progressText } from '../../distributed/progress.js';
+import type { QueueProgress } from '../../distributed/queue-runner.js';
+import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -30,6 +33,10 @@ interface EvalOptions {
   json?: boolean;
   skipInvalid?: boolean;
   concurrency: string;
+  redis?: string;
+  queue?: string;
+  chunk: string;
+  rpm?: string;
 }
 
 export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
@@ -47,6 +54,10 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
     .option('--concurrency <n>', 'records run at once, judge calls and model requests (policy and judge together) in flight', '4')
+    .option('--redis <url>', 'run the records on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS)')
+    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
+    .option('--chunk <n>', 'with --redis: records per job', '1')
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
       checkMode(workflowFile, opts);
       const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
@@ -66,14 +77,16 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       if (workflowFile !== undefined) {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
-        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid });
+        const redis = distributedOptions(opts, io);
+        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}) });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
         title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
         const s = res.toolStats;
         notes.push(`  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`);
+        if (res.distributed) notes.push(`  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`);
         if (res.failedRuns.length) notes.push(`  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns.slice(0, 3).map((f) => `${f.id}#${f.run}: ${f.error}`).join('; ')}`);
-        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s };
+        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.distributed ? { distributed: res.distributed } : {}) };
       } else {
         const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
         problems.push(...predsRead.problems);
@@ -95,6 +108,24 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       }
     });
 };
+
+/** The --redis options of workflow mode (undefined without --redis). */
+function distributedOptions(opts: EvalOptions, io: CliIO): DistributedEvalOptions | undefined {
+  if (opts.redis === undefined) {
+    for (const [flag, value] of [['--queue', opts.queue], ['--rpm', opts.rpm]] as const) {
+      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the records on workers.' });
+    }
+    return undefined;
+  }
+  return {
+    url: parseRedisUrl(opts.redis),
+    judgeModel: opts.judgeModel ?? 'offline',
+    chunkSize: wholeNumber(opts.chunk, '--chunk', 1, 4),
+    ...(opts.queue ? { queue: opts.queue } : {}),
+    ...(opts.rpm !== undefined ? { requestsPerMinute: wholeNumber(opts.rpm, '--rpm', 1, 60) } : {}),
+    ...(io.isTTY && !opts.json ? { onProgress: (p: QueueProgress) => io.err(progressText(p)) } : {}),
+  };
+}
 
 function checkMode(workflowFile: string | undefined, opts: EvalOptions): void {
   const fail = (message: string, hint: string) => {

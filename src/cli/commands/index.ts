@@ -34,5 +34,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'bench', args: '', options: true, description: "run the paper's experiments on the bundled TRAJECT-Bench data, or on your own records and tools, and write report.md, SVG figures and results.json", load: async () => (await import('./bench.js')).registerBench },
   { name: 'baseline', args: '<name>', options: true, description: 'run one baseline (react, pm4py-style, llm-only) on your records as `bench` does, and print TC and ES on the test queries', load: async () => (await import('./baseline.js')).registerBaseline },
   { name: 'tools', args: '[file or command...]', options: true, description: "list the tools of a tool config (MCP servers included) or a tools.json, or write tools.json from a running MCP server's tool list (--mcp / --url)", load: async () => (await import('./tools.js')).registerTools },
+  { name: 'worker', args: '', options: true, description: 'take evaluation jobs from a Redis queue and run them (start any number, on any machine, next to search/eval/bench --redis)', load: async () => (await import('./worker.js')).registerWorker },
   { name: 'demo', args: '', options: true, description: 'run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines', load: async () => (await import('./demo.js')).registerDemo },
 ];

@@ -5,7 +5,10 @@ import { parseSplitRatio, splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
-import { prepareSearch, searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
+import type { QueueRunner } from '../../distributed/queue-runner.js';
+import { parseRedisUrl } from '../../distributed/redis-url.js';
+import { progressText } from '../../distributed/progress.js';
+import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { projectSearchCost, projectionLine, type CostProjection } from '../../search/project-cost.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
@@ -51,6 +54,10 @@ interface SearchFlags extends ModelFlags {
   lambdaMin: string;
   force?: boolean;
   dryRun?: boolean;
+  redis?: string;
+  queue?: string;
+  chunk: string;
+  rpm?: string;
 }
 
 /** Registers `flowscout search`. */
@@ -85,7 +92,11 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
     .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
-    .option('--dry-run', 'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)');
+    .option('--dry-run', 'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)')
+    .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
+    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
+    .option('--chunk <n>', 'with --redis: records per job', '1')
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers');
   addModelFlags(cmd, { breaker: true }).action(async (flags: SearchFlags) => {
       const budget = {
         ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
@@ -100,11 +111,22 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
       const store = openStore(flags.dryRun && !flags.resume ? ':memory:' : flags.db, flags.resume ? { mustExist: true } : {});
       try {
+        const distributed = distributedFrom(flags);
+        let queue: QueueRunner | undefined;
+        // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id); a dry run evaluates nothing.
+        const runner = distributed && !flags.dryRun
+          ? async (req: RunnerRequest) => {
+              // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
+              const { createQueueRunner } = await import('../../distributed/queue-runner.js');
+              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget });
+              return queue;
+            }
+          : undefined;
         // A dry run sends nothing to a model, not even the start-up check.
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false } : calls });
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false } : calls, ...(runner ? { runner } : {}) });
         try {
           if (flags.dryRun) await dryRun(prepared, flags, io);
-          else await runAndReport(prepared, flags, io);
+          else await runAndReport(prepared, flags, io, queue);
         } finally {
           await prepared.close();
         }
@@ -155,7 +177,7 @@ async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags
   io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`);
 }
 
-async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
+async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO, queue: QueueRunner | undefined): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
   if (prepared.skippedRecords > 0) io.err(`skipped ${prepared.skippedRecords} invalid record line${prepared.skippedRecords === 1 ? '' : 's'} of ${prepared.config.records} (--skip-invalid)`);
   if (prepared.tookOverFrom) io.err(`run ${runId} was held by pid ${prepared.tookOverFrom.pid} on ${prepared.tookOverFrom.host}, which is gone; this process takes it over`);
@@ -184,6 +206,14 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const writeSoFar = (sofar: Parameters<typeof writeSearchArtifacts>[1]) => {
     written = writeSearchArtifacts(outDir, sofar, labels, { runId });
   };
+  let spinnerText = '';
+  // With --redis the spinner also shows the queue: jobs waiting, active, done, failed, workers.
+  const queueTimer = s && queue ? setInterval(() => {
+    void queue.progress().then((p) => {
+      if (spinning) s.message(`${spinnerText} · ${progressText(p)}`);
+    }, () => {});
+  }, 2_000) : undefined;
+  queueTimer?.unref();
   let result;
   try {
     if (!flags.json) {
@@ -197,9 +227,11 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     }
     const startSpinner = (text: string) => {
       if (!s || stop.signal.aborted) return;
+      spinnerText = text;
       s.start(text);
       spinning = true;
     };
+
     startSpinner(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
     result = await runSearch({
       ...input,
@@ -227,6 +259,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
+    if (queueTimer) clearInterval(queueTimer);
   }
   const offlinePolicy = input.policy.kind === 'offline';
   const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
@@ -238,6 +271,21 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     io.out(formatSummary(result, labels, { runId, outDir, files }));
   }
   if (result.stopKind === 'interrupted') throw new ExitWith(130);
+}
+
+function distributedFrom(flags: SearchFlags): { url: string; queue?: string; chunkSize: number; requestsPerMinute?: number } | undefined {
+  if (flags.redis === undefined) {
+    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
+      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the evaluations on workers.' });
+    }
+    return undefined;
+  }
+  return {
+    url: parseRedisUrl(flags.redis),
+    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
+    ...(flags.queue ? { queue: flags.queue } : {}),
+    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
+  };
 }
 
 function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {

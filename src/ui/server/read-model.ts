@@ -39,6 +39,8 @@ export interface RunSummary {
   /** The command that continues an unfinished run. */
   resume?: string;
   owner?: { pid: number; host: string };
+  /** A run on `flowscout worker`s (`search --redis`): the queue as of the last stored iteration. */
+  queue?: { waiting: number; active: number; done: number; failed: number; workers: number };
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -97,6 +99,8 @@ export function runSummary(run: RunRow, dbFlag: string | undefined): RunSummary 
   if (res?.bestVal?.score !== undefined) s.bestVal = res.bestVal.score;
   if (res?.g0Val?.score !== undefined) s.g0Val = res.g0Val.score;
   if (typeof settings.iterations === 'number') s.maxIterations = settings.iterations;
+  const q = usage.queue as Record<string, unknown> | undefined;
+  if (q && typeof q === 'object') s.queue = { waiting: num(q.waiting), active: num(q.active), done: num(q.done), failed: num(q.failed), workers: num(q.workers) };
   if (status === 'stopped' || status === 'crashed') s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
   if (run.owner) s.owner = run.owner;
   return s;

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { parseRedisUrl } from '../../distributed/redis-connection.js';
+import { startEvaluationWorker } from '../../distributed/worker.js';
+import type { CliIO } from '../output.js';
+import { wholeNumber } from '../parse-number.js';
+import type { RegisterCommand } from './register.js';
+
+/**
+ * `flowscout worker`: one worker of distributed evaluation (docs/ARCHITECTURE.md, "Distributed
+ * evaluation"). It connects to the Redis of a coordinator (`search`, `eval` or `bench` with the same
+ * `--redis`), runs the evaluation jobs it takes — a workflow on a chunk of records, with the policy
+ * and judge the job names, over this machine's tools, with API keys from this machine's environment —
+ * and prints one line per job. Ctrl-C (or SIGTERM) stops taking jobs and finishes the running ones;
+ * a second Ctrl-C quits at once (the running jobs are then handed to other workers after the lock
+ * timeout).
+ */
+
+interface WorkerFlags {
+  redis: string;
+  concurrency: string;
+  tools?: string;
+  queue?: string;
+  lockMs: string;
+}
+
+export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('worker')
+    .description('take evaluation jobs from a Redis queue and run them (start any number, on any machine, next to search/eval/bench --redis)')
+    .requiredOption('--redis <url>', 'the Redis of the coordinator: redis://host:6379, rediss://:password@host:6380 for TLS')
+    .option('--concurrency <n>', 'jobs run at once by this worker (and model calls in flight)', '4')
+    .option('--tools <config>', "this machine's tool config (default: the coordinator's config path, when this machine has it)")
+    .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
+    .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
+    .action(async (flags: WorkerFlags) => {
+      const url = parseRedisUrl(flags.redis);
+      const worker = await startEvaluationWorker({
+        url,
+        concurrency: wholeNumber(flags.concurrency, '--concurrency', 1, 4),
+        lockMs: wholeNumber(flags.lockMs, '--lock-ms', 1000, 30000),
+        ...(flags.tools ? { tools: flags.tools } : {}),
+        ...(flags.queue ? { queue: flags.queue } : {}),
+        log: (line) => io.out(line),
+      });
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const stop = () => {
+          if (stopping) {
+            io.err('Stopping now; running jobs go back to the queue after the lock timeout.');
+            process.exit(130);
+          }
+          stopping = true;
+          io.err(`Stopping worker ${worker.name}: finishing the running jobs (Ctrl-C again to quit now)…`);
+          worker.close().then(resolve, resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      io.out(`worker ${worker.name} stopped after ${worker.done()} job(s)`);
+    });
+};

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { FlowScoutError } from '../errors/index.js';
+import { stableStringify } from '../contracts/canonical-args.js';
+import type { RecordRun } from '../evaluate/types.js';
+
+/**
+ * What travels between a coordinator and its workers (docs/ARCHITECTURE.md, "Distributed
+ * evaluation"). A job names a workflow and a chunk of records by content hash; the contents sit in
+ * Redis under `flowscout:blob:<sha256>` (written once by the coordinator, cached by every worker),
+ * so a job is a few hundred bytes and a worker needs nothing but its tool config. The job also
+ * names who decides and who judges by model string — never an API key: a worker reads keys from
+ * its own environment.
+ *
+ * A job's id is a hash of everything that determines its result plus the run's namespace, so
+ * adding the same job twice (a coordinator that was killed and resumed) finds the job that is
+ * already there, finished or not, instead of running it again.
+ */
+
+/** The queue's default name. */
+export const DEFAULT_QUEUE = 'flowscout-eval';
+
+/** Key prefix of our own Redis keys (BullMQ keeps its keys under `bull:`). */
+export const KEY_PREFIX = 'flowscout';
+
+/** How long blobs, memo entries and finished jobs stay in Redis (7 days): long enough to resume a run. */
+export const KEEP_SECONDS = 7 * 24 * 3600;
+
+/** Who decides at the nodes: a model string (`offline` or a provider's) and, for the offline policy, the records it learns from. */
+export interface PolicyRef {
+  model: string;
+  /** Blob hash of the learning records (a JSON array of records). */
+  learnFrom?: string;
+}
+
+/** One evaluation job: run and score `workflow` on the records of the chunk. */
+export interface EvalJobData {
+  v: 1;
+  /** The run the job belongs to (memo entries and shared counters are kept per run). */
+  run: string;
+  /** Blob hash of the workflow (valid; its canonical hash is `workflowHash`). */
+  workflow: string;
+  workflowHash: string;
+  /** Blob hashes of the records, in order. */
+  records: string[];
+  policy: PolicyRef;
+  /** Model string of the judge (`offline`: the lexical judge). */
+  judge: string;
+  /** Reuse node outputs across the run's candidates (a memo shared by every worker, in Redis). */
+  memo: boolean;
+  nodeConcurrency?: number;
+  /** The coordinator's tool config (absolute path), for a worker started without --tools on the same machine. */
+  toolsHint?: string;
+  /** Shared limits of the run across all workers. */
+  limits?: { requestsPerMinute?: number };
+}
+
+/** What a job returns: one run per record of the chunk, and who ran it. */
+export interface EvalJobResult {
+  runs: RecordRun[];
+  worker: string;
+}
+
+/** sha256 of the stable JSON of `value`. */
+export function contentHash(value: unknown): string {
+  return createHash('sha256').update(stableStringify(value)).digest('hex');
+}
+
+/** The job id: a hash of the run namespace and everything that determines the result (no ':' — BullMQ forbids it). */
+export function jobIdOf(data: EvalJobData, salt = ''): string {
+  const { toolsHint: _hint, ...determining } = data;
+  return `fs-${contentHash({ ...determining, salt }).slice(0, 40)}`;
+}
+
+const blobKey = (hash: string) => `${KEY_PREFIX}:blob:${hash}`;
+
+/** Writes blobs by content hash (each once per process) and reads them back (cached). */
+export interface BlobStore {
+  put(value: unknown): Promise<string>;
+  get<T>(hash: string): Promise<T>;
+}
+
+/** A blob store on `redis`; `cacheSize` blobs read are kept in memory. */
+export function createBlobStore(redis: Redis, cacheSize = 2_000): BlobStore {
+  const written = new Set<string>();
+  const cache = new Map<string, unknown>();
+  return {
+    async put(value) {
+      const text = stableStringify(value);
+      const hash = createHash('sha256').update(text).digest('hex');
+      if (!written.has(hash)) {
+        await redis.set(blobKey(hash), text, 'EX', KEEP_SECONDS);
+        written.add(hash);
+      }
+      return hash;
+    },
+    async get<T>(hash: string): Promise<T> {
+      if (cache.has(hash)) return structuredClone(cache.get(hash)) as T;
+      const text = await redis.get(blobKey(hash));
+      if (text === null) {
+        throw new FlowScoutError({ code: 'QUEUE_ERROR', message: `the job's content ${hash.slice(0, 12)}… is no longer in Redis (expired or flushed)`, hint: 'Run the evaluation again (or --resume the search): the coordinator writes it again.' });
+      }
+      const value = JSON.parse(text) as T;
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
+      cache.set(hash, value);
+      return structuredClone(value);
+    },
+  };
+}

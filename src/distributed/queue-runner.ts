@@ -1,0 +1,266 @@
+import { Job, Queue, QueueEvents } from 'bullmq';
+import { FlowScoutError, isFlowScoutError, type ErrorCode } from '../errors/index.js';
+import { ERROR_CODES } from '../errors/codes.js';
+import type { Budget } from '../llm/budget.js';
+import type { TaskRecord } from '../records/schema.js';
+import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
+import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
+import { abortableSleep } from '../llm/rate-limiter.js';
+import { checkRedis, openRedis } from './redis-connection.js';
+import { createBlobStore, DEFAULT_QUEUE, jobIdOf, KEEP_SECONDS, type EvalJobData, type EvalJobResult } from './jobs.js';
+
+/**
+ * The coordinator's side of distributed evaluation (docs/ARCHITECTURE.md, "Distributed
+ * evaluation"): a `RecordRunner` that `evaluateWorkflow` hands its records to. It writes the
+ * workflow and the records to Redis by content hash, adds one BullMQ job per chunk of records
+ * (`chunkSize`, default 1), waits for the jobs' results and returns the records' runs in record
+ * order; the evaluation is then added up, fed back and stored exactly as a local one.
+ *
+ * - **Ids**: a job's id is a hash of the run namespace and everything that determines its result,
+ *   so a resumed coordinator adding the same jobs finds those already done (their results are kept
+ *   for `KEEP_SECONDS`) or still running, and queues only what is missing. A job found failed is
+ *   retried once more.
+ * - **Waiting**: one `QueueEvents` stream for completions and failures, and a poll of the
+ *   outstanding jobs' states every `pollMs` in case an event was missed, so a wait never hangs on a
+ *   lost message. Cancellation (the signal: Ctrl-C, the wall-time budget) stops waiting; the jobs
+ *   finish anyway and a resumed run reuses them.
+ * - **Failures**: a job that failed for good (BullMQ's `UnrecoverableError`, or out of attempts)
+ *   rejects the evaluation with the worker's reason and error code (an invalid workflow stays
+ *   INVALID_WORKFLOW, so the search records an invalid candidate).
+ * - **Budget**: the usage the workers report is charged to the coordinator's budget job by job
+ *   (model requests reserved one by one), so the run's call, token and money limits hold across
+ *   all workers; a limit reached stops the evaluation as a local refusal would. Jobs in flight when
+ *   it is reached may overshoot it by their own requests.
+ */
+
+export interface QueueRunnerOptions {
+  url: string;
+  queue?: string;
+  /** Namespace of the jobs, the memo and the shared limits: the search's run id, or one per `eval`. */
+  run: string;
+  /** Extra job-id material (e.g. the repeat number of `eval --repeat`). */
+  salt?: string;
+  /** Model string of the policy, and the records the offline policy learns from. */
+  policy: { model: string; learnFrom?: readonly TaskRecord[] };
+  /** Model string of the judge. */
+  judge: string;
+  memo: boolean;
+  /** Records per job (default 1). */
+  chunkSize?: number;
+  nodeConcurrency?: number;
+  /** The coordinator's tool config (absolute), for workers started without --tools. */
+  toolsHint?: string;
+  /** Model requests per minute over all workers. */
+  requestsPerMinute?: number;
+  budget?: Budget;
+  /** Attempts per job for failures that may pass (default 3). */
+  attempts?: number;
+  pollMs?: number;
+}
+
+/** What the progress line shows: jobs of the whole queue waiting (incl. delayed) and running now, jobs of this coordinator finished and failed so far, workers connected to the queue. */
+export type QueueProgress = RunnerProgress;
+
+export interface QueueRunner extends RecordRunner {
+  progress(): Promise<QueueProgress>;
+  /** What the shared memo saved, counted from the cached nodes of the runs returned. */
+  savings(): MemoSavings;
+  /** Runner for another namespace salt (same connections), e.g. the next `--repeat` run. */
+  withSalt(salt: string): RecordRunner;
+  close(): Promise<void>;
+}
+
+/** Connects (QUEUE_ERROR naming the URL when Redis cannot be reached) and returns the runner. */
+export async function createQueueRunner(opts: QueueRunnerOptions): Promise<QueueRunner> {
+  await checkRedis(opts.url);
+  const queueName = opts.queue ?? DEFAULT_QUEUE;
+  // BullMQ leaves connections it was given open, so this module closes the three it opens.
+  const connections = [openRedis(opts.url), openRedis(opts.url), openRedis(opts.url)] as const;
+  const [redis, queueConnection, eventsConnection] = connections;
+  const queue = new Queue<EvalJobData, EvalJobResult>(queueName, { connection: queueConnection });
+  const events = new QueueEvents(queueName, { connection: eventsConnection });
+  queue.on('error', () => {});
+  events.on('error', () => {});
+  await events.waitUntilReady();
+  const blobs = createBlobStore(redis);
+  const chunkSize = Math.max(1, opts.chunkSize ?? 1);
+  const pollMs = opts.pollMs ?? 5_000;
+  const counts = { done: 0, failed: 0 };
+  const saved: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0 };
+  const waiters = new Map<string, Set<() => void>>();
+  let last: QueueProgress | undefined;
+  const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
+
+  const wake = (id: string) => {
+    for (const settle of waiters.get(id) ?? []) settle();
+  };
+  events.on('completed', ({ jobId }) => wake(jobId));
+  events.on('failed', ({ jobId }) => wake(jobId));
+
+  /** Resolves with the job's result once it is completed; rejects once it failed for good. */
+  const outcome = async (id: string, signal?: AbortSignal): Promise<EvalJobResult> => {
+    let retried = false;
+    for (;;) {
+      if (signal?.aborted) throw aborted(signal);
+      let settle!: () => void;
+      const changed = new Promise<void>((r) => (settle = r));
+      const mine = waiters.get(id) ?? new Set();
+      mine.add(settle);
+      waiters.set(id, mine);
+      try {
+        // The state first, then the job: a job read before its state could finish in between and show no result yet.
+        const state = await queue.getJobState(id);
+        if (state === 'completed' || state === 'failed') {
+          const job = await Job.fromId<EvalJobData, EvalJobResult>(queue, id);
+          if (!job) throw vanished(id);
+          if (state === 'completed' && job.returnvalue) return job.returnvalue;
+          if (state === 'failed') {
+            // A job that ran out of attempts on failures that may pass (found by a resumed run, say) gets one more round.
+            if (!retried && !isUnrecoverable(job)) {
+              retried = true;
+              await job.retry('failed');
+              continue;
+            }
+            throw failure(job);
+          }
+        } else if (state === 'unknown') throw vanished(id);
+        const tick = new AbortController();
+        const wait = abortableSleep(pollMs, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => {});
+        await Promise.race([changed, wait]);
+        tick.abort();
+      } finally {
+        mine.delete(settle);
+        if (mine.size === 0) waiters.delete(id);
+      }
+    }
+  };
+
+  const runRecordsWith = (salt: string) => async (req: RecordRunRequest): Promise<RecordRun[]> => {
+    const workflow = await blobs.put(req.workflow.workflow);
+    const recordHashes = await Promise.all(req.records.map((r) => blobs.put(r)));
+    const chunks: string[][] = [];
+    for (let i = 0; i < recordHashes.length; i += chunkSize) chunks.push(recordHashes.slice(i, i + chunkSize));
+    const jobs = chunks.map((records) => {
+      const data: EvalJobData = {
+        v: 1,
+        run: opts.run,
+        workflow,
+        workflowHash: req.workflow.hash,
+        records,
+        policy: { model: opts.policy.model, ...(learnFrom ? { learnFrom } : {}) },
+        judge: opts.judge,
+        memo: opts.memo,
+        ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
+        ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
+        ...(opts.requestsPerMinute !== undefined ? { limits: { requestsPerMinute: opts.requestsPerMinute } } : {}),
+      };
+      return { id: jobIdOf(data, salt), data };
+    });
+    await queue.addBulk(
+      jobs.map((j) => ({
+        name: 'evaluate',
+        data: j.data,
+        opts: {
+          jobId: j.id,
+          attempts: opts.attempts ?? 3,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: { age: KEEP_SECONDS },
+          removeOnFail: { age: KEEP_SECONDS },
+        },
+      })),
+    );
+    let firstError: unknown;
+    const results = await Promise.all(
+      jobs.map(async (j) => {
+        try {
+          const r = await outcome(j.id, req.signal);
+          counts.done++;
+          return r;
+        } catch (e) {
+          if (!isFlowScoutError(e) || e.code !== 'ABORTED') counts.failed++;
+          firstError ??= e;
+          return undefined;
+        }
+      }),
+    );
+    last = await progressNow().catch(() => last);
+    if (firstError !== undefined) throw firstError;
+    const runs = results.flatMap((r) => r!.runs);
+    if (runs.length !== req.records.length) {
+      throw new FlowScoutError({ code: 'QUEUE_ERROR', message: `the workers returned ${runs.length} record runs for ${req.records.length} records`, hint: 'A worker of another FlowScout version may be on the queue; run workers of the same version as the coordinator.' });
+    }
+    for (const run of runs) {
+      for (const o of run.trace.observations) {
+        if (!o.cached) continue;
+        saved.nodeRunsSaved++;
+        saved.toolCallsSaved += o.calls?.length ?? 0;
+        saved.llmCallsSaved += o.usage?.llmCalls ?? 0;
+      }
+    }
+    if (opts.budget) chargeBudget(opts.budget, runs);
+    return runs;
+  };
+
+  async function progressNow(): Promise<QueueProgress> {
+    const c = await queue.getJobCounts('wait', 'waiting', 'delayed', 'prioritized', 'active');
+    const workers = await queue.getWorkersCount();
+    return { waiting: (c.wait ?? c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, done: counts.done, failed: counts.failed, workers };
+  }
+
+  return {
+    runRecords: runRecordsWith(opts.salt ?? ''),
+    withSalt: (salt) => ({ runRecords: runRecordsWith(salt) }),
+    async progress() {
+      last = await progressNow();
+      return last;
+    },
+    progressSnapshot: () => last,
+    savings: () => ({ ...saved }),
+    async close() {
+      for (const set of waiters.values()) for (const settle of set) settle();
+      await events.close();
+      await queue.close();
+      for (const c of connections) c.disconnect();
+    },
+  };
+}
+
+/** Charges the workers' usage (runs and judge) to the coordinator's budget; throws its refusal when a limit is reached. */
+function chargeBudget(budget: Budget, runs: readonly RecordRun[]): void {
+  for (const r of runs) {
+    const calls = r.trace.totals.llmCalls + (r.scored.score.usage?.llmCalls ?? 0);
+    const tokens = r.trace.totals.inputTokens + r.trace.totals.outputTokens + (r.scored.score.usage ? r.scored.score.usage.inputTokens + r.scored.score.usage.outputTokens : 0);
+    const cost = r.trace.totals.costUsd + (r.scored.score.usage?.costUsd ?? 0);
+    budget.charge(tokens, cost);
+    for (let i = 0; i < calls; i++) budget.reserveCall();
+  }
+  budget.check();
+}
+
+function isUnrecoverable(job: Job): boolean {
+  return /^(?:INVALID_WORKFLOW|INVALID_INPUT|TOOL_NOT_FOUND|MODEL_CONFIG|BUDGET_EXHAUSTED|PARSE_ERROR|FILE_NOT_FOUND|QUEUE_ERROR|TOOL_ERROR): /.test(job.failedReason ?? '');
+}
+
+/** The job's failure as a FlowScoutError with the worker's code when it gave one. */
+function failure(job: Job): FlowScoutError {
+  const reason = job.failedReason ?? 'unknown reason';
+  const m = /^([A-Z_]+): ([\s\S]*)$/.exec(reason);
+  const code = m && (ERROR_CODES as readonly string[]).includes(m[1]!) ? (m[1] as ErrorCode) : 'QUEUE_ERROR';
+  const message = m && code !== 'QUEUE_ERROR' ? m[2]! : reason;
+  const attempts = `after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}`;
+  return new FlowScoutError({
+    code,
+    message: `evaluation job ${job.id} failed ${attempts}: ${message}`,
+    hint: code === 'INVALID_WORKFLOW' || code === 'TOOL_NOT_FOUND' ? "Check that every worker's --tools config gives the tools the coordinator's config gives." : code === 'MODEL_CONFIG' ? "Set the model's API key in the workers' environment (keys never travel through Redis)." : 'See the worker\'s output for details.',
+  });
+}
+
+function vanished(id: string): FlowScoutError {
+  return new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`, hint: 'Run the evaluation again; --resume a search to re-queue what is missing.' });
+}
+
+function aborted(signal: AbortSignal): unknown {
+  const reason = signal.reason;
+  if (reason instanceof FlowScoutError) return reason;
+  return new FlowScoutError({ code: 'ABORTED', message: 'the evaluation was cancelled', hint: 'Nothing to do: the run was stopped on purpose.' });
+}

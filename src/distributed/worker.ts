@@ -1,0 +1,227 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
+import type { Workflow } from '../graph/schema.js';
+import { validateWorkflow } from '../graph/validate.js';
+import type { Judge } from '../metrics/types.js';
+import type { ExecutionPolicy } from '../policies/types.js';
+import type { TaskRecord } from '../records/schema.js';
+import { runAndScoreRecord } from '../evaluate/evaluate.js';
+import type { RecordRun } from '../evaluate/types.js';
+import { prepareWorkflow } from '../graph/prepare.js';
+import { createModelWiring } from '../wiring/wire-models.js';
+import { loadToolConfig } from '../tools/load-tool-config.js';
+import type { ToolRegistry } from '../contracts/tools.js';
+import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
+import { createBlobStore, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult } from './jobs.js';
+import { createSharedLimiter } from './redis-limiter.js';
+import { createRedisMemo } from './redis-memo.js';
+
+/**
+ * `flowscout worker`: takes evaluation jobs from the BullMQ queue and runs them (docs/ARCHITECTURE.md,
+ * "Distributed evaluation"). For each job it reads the workflow and the records by content hash,
+ * resolves the policy and the judge from the job's model strings with API keys from its own
+ * environment, runs every record with `runAndScoreRecord` — the step a local evaluation runs — over
+ * its own tools, with the run's node memo in Redis, and returns the records' runs.
+ *
+ * Failures:
+ * - a job that cannot succeed anywhere (a workflow this worker's tools make invalid, an unknown tool,
+ *   a model string without its key here, content gone from Redis) fails with BullMQ's
+ *   `UnrecoverableError`: no retries, the coordinator reports the reason;
+ * - anything else (Redis hiccup, a bug) is retried by BullMQ with backoff, up to the job's attempts;
+ * - a worker that dies mid-job stops renewing the job's lock; after `lockMs` another worker's
+ *   stalled-job check puts it back in the queue and it runs again from the start. Its half-done
+ *   work is never returned, so nothing is counted twice.
+ */
+
+export interface EvaluationWorkerOptions {
+  url: string;
+  queue?: string;
+  /** Jobs run at once by this worker (default 4). */
+  concurrency?: number;
+  /** The tool config; without it a job's `toolsHint` (the coordinator's config path) is used. */
+  tools?: string;
+  env?: Record<string, string | undefined>;
+  /** A job whose worker stopped renewing its lock is handed to another worker after this long (default 30 000 ms). */
+  lockMs?: number;
+  /** How often this worker looks for stalled jobs (default: lockMs). */
+  stalledIntervalMs?: number;
+  name?: string;
+  log?: (line: string) => void;
+}
+
+export interface EvaluationWorker {
+  readonly name: string;
+  /** Jobs finished by this worker. */
+  done(): number;
+  /** Stops taking jobs, waits for the running ones, closes tools and connections. */
+  close(): Promise<void>;
+}
+
+/** Starts a worker (see the module comment); rejects with QUEUE_ERROR when Redis cannot be reached. */
+export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Promise<EvaluationWorker> {
+  await checkRedis(opts.url);
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const name = opts.name ?? `${hostname()}-${process.pid}`;
+  const queueName = opts.queue ?? DEFAULT_QUEUE;
+  const lockMs = opts.lockMs ?? 30_000;
+  const concurrency = Math.max(1, opts.concurrency ?? 4);
+
+  // BullMQ leaves connections it was given open, so this module closes the three it opens.
+  const connections = [openRedis(opts.url), openRedis(opts.url), openRedis(opts.url)] as const;
+  const [redis, queueConnection, workerConnection] = connections;
+  const blobs = createBlobStore(redis);
+  const queue = new Queue(queueName, { connection: queueConnection });
+  queue.on('error', () => {});
+  const registries = new Map<string, Promise<ToolRegistry>>();
+  const fixedTools = opts.tools ? resolve(opts.tools) : undefined;
+  if (fixedTools) registries.set(fixedTools, loadToolConfig(fixedTools));
+  if (fixedTools) await registries.get(fixedTools);
+  const deciders = new LruCache<Promise<{ policy: ExecutionPolicy; judge: Judge; tools: ToolRegistry }>>(16);
+  let finished = 0;
+
+  const toolsFor = (data: EvalJobData): Promise<ToolRegistry> => {
+    const path = fixedTools ?? data.toolsHint;
+    if (!path) throw new UnrecoverableError('QUEUE_ERROR: this worker was started without --tools and the job names no tool config');
+    let reg = registries.get(path);
+    if (!reg) {
+      reg = loadToolConfig(path);
+      registries.set(path, reg);
+      reg.catch(() => registries.delete(path));
+    }
+    return reg;
+  };
+
+  // The run of the job a model request is made for: one policy serves the jobs of every run that
+  // names the same models, tools and limits (building one costs a worker CPU it would otherwise pay
+  // at the start of every `eval`), while the shared rate limit and 429 pauses stay per run.
+  const jobRun = new AsyncLocalStorage<string>();
+  const decidersFor = (data: EvalJobData) => {
+    const key = JSON.stringify([data.policy, data.judge, fixedTools ?? data.toolsHint, data.limits, data.records.length]);
+    let entry = deciders.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const tools = await toolsFor(data);
+        const limiter = createSharedLimiter(redis, {
+          run: () => jobRun.getStore() ?? data.run,
+          // Every record of every job in flight may wait on a model (a run's jobs all hold the same number of records).
+          concurrency: concurrency * Math.max(1, data.records.length),
+          ...(data.limits?.requestsPerMinute !== undefined ? { requestsPerMinute: data.limits.requestsPerMinute } : {}),
+          onRateLimited: (ms) => void queue.rateLimit(ms).catch(() => {}),
+        });
+        // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
+        const models = createModelWiring({ limiter, env });
+        const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
+        const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
+        const judge = await models.judge(data.judge);
+        return { policy: policy.policy, judge: judge.judge, tools };
+      })();
+      entry.catch(() => deciders.delete(key));
+      deciders.set(key, entry);
+    }
+    return entry;
+  };
+
+  const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
+    const data = job.data;
+    if (data?.v !== 1) throw new UnrecoverableError(`QUEUE_ERROR: job ${job.id} is not a FlowScout evaluation job of this version`);
+    return jobRun.run(data.run, () => runJob(job, data, signal));
+  };
+
+  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, signal?: AbortSignal): Promise<EvalJobResult> => {
+    try {
+      const { policy, judge, tools } = await decidersFor(data);
+      const raw = await blobs.get<Workflow>(data.workflow);
+      const problems = validateWorkflow(raw, tools.list());
+      if (problems.length > 0) {
+        throw new FlowScoutError({ code: 'INVALID_WORKFLOW', message: `the workflow is not valid with worker ${name}'s tools: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` });
+      }
+      const workflow = prepareWorkflow(raw);
+      const records = await Promise.all(data.records.map((h) => blobs.get<TaskRecord>(h)));
+      const memo = data.memo ? createRedisMemo(redis, data.run) : undefined;
+      const runs: RecordRun[] = await Promise.all(
+        records.map((record) =>
+          runAndScoreRecord(workflow, record, {
+            policy,
+            tools,
+            judge,
+            ...(memo ? { memo } : {}),
+            ...(signal ? { signal } : {}),
+            ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: data.nodeConcurrency } : {}),
+          }),
+        ),
+      );
+      return { runs, worker: name };
+    } catch (e) {
+      if (e instanceof UnrecoverableError) throw e;
+      const err = toFlowScoutError(e);
+      if (isPermanent(err)) throw new UnrecoverableError(`${err.code}: ${err.message}`);
+      throw new Error(`${err.code}: ${err.message}`);
+    }
+  };
+
+  const worker = new Worker<EvalJobData, EvalJobResult>(queueName, processor, {
+    connection: workerConnection,
+    concurrency,
+    name,
+    lockDuration: lockMs,
+    stalledInterval: opts.stalledIntervalMs ?? lockMs,
+    maxStalledCount: 3,
+    // A limiter so high it never binds: BullMQ honours a manual `queue.rateLimit` (our answer to a 429) only on a limited queue.
+    limiter: { max: 100_000, duration: 1_000 },
+  });
+  worker.on('error', (e) => log(`worker ${name}: ${e.message}`));
+  worker.on('active', (job) => log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`));
+  worker.on('completed', (job) => {
+    finished++;
+    log(`job ${short(job.id)} done (${finished} by this worker)`);
+  });
+  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${e.message.split('\n')[0]}`));
+  worker.on('stalled', (id) => log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`));
+  await worker.waitUntilReady();
+  log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}${fixedTools ? `, tools ${opts.tools}` : ''}`);
+
+  return {
+    name,
+    done: () => finished,
+    async close() {
+      await worker.close();
+      await queue.close();
+      for (const reg of registries.values()) await (await reg.catch(() => undefined))?.close();
+      for (const c of connections) c.disconnect();
+    },
+  };
+}
+
+function isPermanent(e: FlowScoutError): boolean {
+  return ['INVALID_WORKFLOW', 'INVALID_INPUT', 'TOOL_NOT_FOUND', 'MODEL_CONFIG', 'BUDGET_EXHAUSTED', 'PARSE_ERROR', 'FILE_NOT_FOUND', 'QUEUE_ERROR', 'TOOL_ERROR'].includes(e.code);
+}
+
+function short(id: string | undefined): string {
+  return id ? id.slice(0, 11) : '?';
+}
+
+/** A small least-recently-used map. */
+class LruCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.set(key, v);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
