@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { FlowScoutError } from '../errors/index.js';
+import { FlowScoutError, type ErrorCode } from '../errors/index.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
+import type { FailureKind } from '../llm/retry.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { RecordRun } from '../evaluate/types.js';
 
@@ -55,10 +57,71 @@ export interface EvalJobData {
   limits?: { requestsPerMinute?: number };
 }
 
-/** What a job returns: one run per record of the chunk, and who ran it. */
+/** What a job returns: one run per record of the chunk, who ran it, and how its model calls went. */
 export interface EvalJobResult {
   runs: RecordRun[];
   worker: string;
+  /** The job's model calls in the order they ended (see `ModelCallLog`); absent from workers of an older version. */
+  modelCalls?: ModelCallRun[];
+}
+
+/**
+ * A stretch of a job's model calls that ended alike: `ok` calls in a row that got an answer, or
+ * `failed` calls in a row that failed the same way (`key`, as the circuit breaker compares
+ * failures) with `error`, the model's error as the worker saw it (model string and provider
+ * message, keys already redacted).
+ */
+export type ModelCallRun =
+  | { ok: number }
+  | { failed: number; key: string; kind?: FailureKind; error: { code: ErrorCode; message: string; hint?: string } };
+
+/**
+ * The model calls of one job, recorded by the worker (it stands in as the breaker of the worker's
+ * clients, so it sees every logical call after its retries) and replayed by the coordinator into
+ * the run's circuit breaker: a model that is broken on the workers stops the run as it would in
+ * one process. Consecutive alike outcomes are merged, so the log stays small.
+ */
+export interface ModelCallLog {
+  success(): void;
+  failure(key: string, error: FlowScoutError, kind?: FailureKind): void;
+  runs(): ModelCallRun[];
+}
+
+export function createModelCallLog(): ModelCallLog {
+  const runs: ModelCallRun[] = [];
+  return {
+    success() {
+      const last = runs.at(-1);
+      if (last && 'ok' in last) last.ok++;
+      else runs.push({ ok: 1 });
+    },
+    failure(key, error, kind) {
+      const last = runs.at(-1);
+      if (last && 'failed' in last && last.key === key) last.failed++;
+      else runs.push({ failed: 1, key, ...(kind ? { kind } : {}), error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } });
+    },
+    runs: () => runs.map((r) => ({ ...r })),
+  };
+}
+
+/** Feeds a job's model calls to `breaker` in order; returns whether any of them failed. */
+export function replayModelCalls(breaker: CircuitBreaker, runs: readonly ModelCallRun[] | undefined): boolean {
+  let failed = false;
+  for (const r of runs ?? []) {
+    if ('ok' in r) {
+      if (r.ok > 0) breaker.success();
+      continue;
+    }
+    failed = true;
+    const error = new FlowScoutError({ code: r.error.code, message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) });
+    for (let i = 0; i < r.failed; i++) breaker.failure(r.key, error, r.kind);
+  }
+  return failed;
+}
+
+/** Whether a job's model calls include a failure (such a result is not reused by a later coordinator). */
+export function hasFailedModelCalls(result: EvalJobResult): boolean {
+  return (result.modelCalls ?? []).some((r) => 'failed' in r);
 }
 
 /** sha256 of the stable JSON of `value`. */

@@ -2,12 +2,13 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { FlowScoutError, isFlowScoutError, type ErrorCode } from '../errors/index.js';
 import { ERROR_CODES } from '../errors/codes.js';
 import type { Budget } from '../llm/budget.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
 import { checkRedis, openRedis } from './redis-connection.js';
-import { createBlobStore, DEFAULT_QUEUE, jobIdOf, KEEP_SECONDS, type EvalJobData, type EvalJobResult } from './jobs.js';
+import { createBlobStore, DEFAULT_QUEUE, hasFailedModelCalls, jobIdOf, KEEP_SECONDS, replayModelCalls, type EvalJobData, type EvalJobResult } from './jobs.js';
 
 /**
  * The coordinator's side of distributed evaluation (docs/ARCHITECTURE.md, "Distributed
@@ -31,6 +32,13 @@ import { createBlobStore, DEFAULT_QUEUE, jobIdOf, KEEP_SECONDS, type EvalJobData
  *   (model requests reserved one by one), so the run's call, token and money limits hold across
  *   all workers; a limit reached stops the evaluation as a local refusal would. Jobs in flight when
  *   it is reached may overshoot it by their own requests.
+ * - **Circuit breaker**: the model calls happen on the workers, so each job returns the log of its
+ *   calls (`modelCalls`, jobs.ts) and the runner replays it into the run's breaker as the job's
+ *   result arrives. Once the breaker trips the evaluation stops waiting and rejects with its
+ *   MODEL_UNAVAILABLE error (the worker's error: the model string and the provider's message), as
+ *   the same calls would in one process. A finished job whose calls failed is not reused by a
+ *   later coordinator (a resumed run): one added before this runner started is run again once.
+ *   Jobs of the stopped evaluation that no worker took yet are removed from the queue.
  */
 
 export interface QueueRunnerOptions {
@@ -53,6 +61,8 @@ export interface QueueRunnerOptions {
   /** Model requests per minute over all workers. */
   requestsPerMinute?: number;
   budget?: Budget;
+  /** The run's circuit breaker: the workers' model calls are replayed into it (see above). */
+  breaker?: CircuitBreaker;
   /** Attempts per job for failures that may pass (default 3). */
   attempts?: number;
   pollMs?: number;
@@ -88,6 +98,9 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const counts = { done: 0, failed: 0 };
   const saved: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0 };
   const waiters = new Map<string, Set<() => void>>();
+  // Jobs of an earlier coordinator (added before this moment) whose model calls failed are run again, once each.
+  const startedAt = Date.now();
+  const redone = new Set<string>();
   let last: QueueProgress | undefined;
   const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
 
@@ -113,7 +126,14 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
         if (state === 'completed' || state === 'failed') {
           const job = await Job.fromId<EvalJobData, EvalJobResult>(queue, id);
           if (!job) throw vanished(id);
-          if (state === 'completed' && job.returnvalue) return job.returnvalue;
+          if (state === 'completed' && job.returnvalue) {
+            if (hasFailedModelCalls(job.returnvalue) && job.timestamp < startedAt && !redone.has(id)) {
+              redone.add(id);
+              await job.retry('completed');
+              continue;
+            }
+            return job.returnvalue;
+          }
           if (state === 'failed') {
             // A job that ran out of attempts on failures that may pass (found by a resumed run, say) gets one more round.
             if (!retried && !isUnrecoverable(job)) {
@@ -170,20 +190,31 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
       })),
     );
     let firstError: unknown;
+    const breaker = opts.breaker;
+    const signal = breaker ? (req.signal ? AbortSignal.any([req.signal, breaker.signal]) : breaker.signal) : req.signal;
     const results = await Promise.all(
       jobs.map(async (j) => {
+        let r: EvalJobResult;
         try {
-          const r = await outcome(j.id, req.signal);
-          counts.done++;
-          return r;
+          r = await outcome(j.id, signal);
         } catch (e) {
-          if (!isFlowScoutError(e) || e.code !== 'ABORTED') counts.failed++;
+          if (!isFlowScoutError(e) || (e.code !== 'ABORTED' && e !== breaker?.tripped())) counts.failed++;
           firstError ??= e;
           return undefined;
         }
+        counts.done++;
+        // The job's model calls, in the order they ended, as if they had been made here.
+        if (breaker) replayModelCalls(breaker, r.modelCalls);
+        return r;
       }),
     );
     last = await progressNow().catch(() => last);
+    const trip = breaker?.tripped();
+    if (trip) {
+      // Nothing more of this evaluation is wanted: jobs no worker took yet are taken off the queue (running ones finish).
+      await Promise.all(jobs.map((j, i) => (results[i] === undefined ? queue.remove(j.id).catch(() => 0) : 0)));
+      throw trip;
+    }
     if (firstError !== undefined) throw firstError;
     const runs = results.flatMap((r) => r!.runs);
     if (runs.length !== req.records.length) {

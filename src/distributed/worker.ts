@@ -15,7 +15,8 @@ import { createModelWiring } from '../wiring/wire-models.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
-import { createBlobStore, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult } from './jobs.js';
+import { createBlobStore, createModelCallLog, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult, type ModelCallLog } from './jobs.js';
+import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { createSharedLimiter } from './redis-limiter.js';
 import { createRedisMemo } from './redis-memo.js';
 
@@ -30,6 +31,12 @@ import { createRedisMemo } from './redis-memo.js';
  * - a job that cannot succeed anywhere (a workflow this worker's tools make invalid, an unknown tool,
  *   a model string without its key here, content gone from Redis) fails with BullMQ's
  *   `UnrecoverableError`: no retries, the coordinator reports the reason;
+ * - a model that fails (a key this worker's environment gives that the provider rejects, a host it
+ *   cannot reach, 429/5xx until the retries ran out) does not fail the job: as in one process each
+ *   failed call is an error observation of its node, and the job returns, with its runs, the log of
+ *   its model calls (`modelCalls`), which the coordinator replays into the run's circuit breaker.
+ *   The worker has no breaker of its own (the threshold is the coordinator's `--breaker`), and a
+ *   model that is down never makes BullMQ retry a job;
  * - anything else (Redis hiccup, a bug) is retried by BullMQ with backoff, up to the job's attempts;
  * - a worker that dies mid-job stops renewing the job's lock; after `lockMs` another worker's
  *   stalled-job check puts it back in the queue and it runs again from the start. Its half-done
@@ -98,7 +105,17 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   // The run of the job a model request is made for: one policy serves the jobs of every run that
   // names the same models, tools and limits (building one costs a worker CPU it would otherwise pay
   // at the start of every `eval`), while the shared rate limit and 429 pauses stay per run.
-  const jobRun = new AsyncLocalStorage<string>();
+  const jobRun = new AsyncLocalStorage<{ run: string; calls: ModelCallLog }>();
+  // Stands in as the breaker of every client of this worker: it never stops a call, it writes the
+  // outcome of each logical call (after its retries) to the log of the job the call is made for.
+  const relay: CircuitBreaker = {
+    threshold: 0,
+    signal: new AbortController().signal,
+    check() {},
+    success: () => jobRun.getStore()?.calls.success(),
+    failure: (key, error, kind) => jobRun.getStore()?.calls.failure(key, error, kind),
+    tripped: () => undefined,
+  };
   const decidersFor = (data: EvalJobData) => {
     const key = JSON.stringify([data.policy, data.judge, fixedTools ?? data.toolsHint, data.limits, data.records.length]);
     let entry = deciders.get(key);
@@ -106,14 +123,14 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       entry = (async () => {
         const tools = await toolsFor(data);
         const limiter = createSharedLimiter(redis, {
-          run: () => jobRun.getStore() ?? data.run,
+          run: () => jobRun.getStore()?.run ?? data.run,
           // Every record of every job in flight may wait on a model (a run's jobs all hold the same number of records).
           concurrency: concurrency * Math.max(1, data.records.length),
           ...(data.limits?.requestsPerMinute !== undefined ? { requestsPerMinute: data.limits.requestsPerMinute } : {}),
           onRateLimited: (ms) => void queue.rateLimit(ms).catch(() => {}),
         });
         // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
-        const models = createModelWiring({ limiter, env });
+        const models = createModelWiring({ limiter, env, breaker: relay });
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
         const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
         const judge = await models.judge(data.judge);
@@ -128,10 +145,11 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     const data = job.data;
     if (data?.v !== 1) throw new UnrecoverableError(`QUEUE_ERROR: job ${job.id} is not a FlowScout evaluation job of this version`);
-    return jobRun.run(data.run, () => runJob(job, data, signal));
+    const calls = createModelCallLog();
+    return jobRun.run({ run: data.run, calls }, () => runJob(job, data, calls, signal));
   };
 
-  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, signal?: AbortSignal): Promise<EvalJobResult> => {
+  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, calls: ModelCallLog, signal?: AbortSignal): Promise<EvalJobResult> => {
     try {
       const { policy, judge, tools } = await decidersFor(data);
       const raw = await blobs.get<Workflow>(data.workflow);
@@ -154,7 +172,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
           }),
         ),
       );
-      return { runs, worker: name };
+      return { runs, worker: name, modelCalls: calls.runs() };
     } catch (e) {
       if (e instanceof UnrecoverableError) throw e;
       const err = toFlowScoutError(e);

@@ -5,7 +5,7 @@ import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { parseSplitRatio, splitRecords } from '../records/split.js';
-import { createCircuitBreaker } from '../llm/circuit-breaker.js';
+import { createCircuitBreaker, type CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Store } from '../store/open-store.js';
 import { acquireRunLock, type HeldLock } from '../store/run-lock.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
@@ -104,6 +104,8 @@ export interface RunnerRequest {
   toolsConfig: string;
   /** The run's budget: the runner charges the workers' usage to it. */
   budget: Budget;
+  /** The run's circuit breaker: the runner replays the workers' model calls into it. */
+  breaker: CircuitBreaker;
 }
 
 /** A record runner the search owns and closes (the Redis queue of `--redis`). */
@@ -209,7 +211,7 @@ export async function prepareSearch(
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
-    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget });
+    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {

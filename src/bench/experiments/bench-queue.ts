@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { QueueProgress, QueueRunner } from '../../distributed/queue-runner.js';
+import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -51,6 +52,8 @@ export interface DomainQueueOptions {
   /** The records the offline policy learns from (D_opt). */
   learnFrom: readonly TaskRecord[];
   nodeConcurrency?: number;
+  /** The bench's circuit breaker: every runner replays the workers' model calls into it. */
+  breaker?: CircuitBreaker;
 }
 
 /** Opens nothing yet: each runner connects when it is first asked for. */
@@ -79,6 +82,7 @@ export async function domainQueues(redis: BenchRedis, o: DomainQueueOptions): Pr
         memo,
         ...(redis.chunkSize !== undefined ? { chunkSize: redis.chunkSize } : {}),
         toolsHint: toolsConfig,
+        ...(o.breaker ? { breaker: o.breaker } : {}),
         ...(redis.requestsPerMinute !== undefined ? { requestsPerMinute: redis.requestsPerMinute } : {}),
       });
       runners.push(r);

@@ -95,6 +95,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.redis ? { redis: { ...opts.redis, judgeSpec: judge.spec } } : {}),
+      breaker,
     });
     const trip = breaker.tripped();
     if (trip) throw trip;

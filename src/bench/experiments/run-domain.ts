@@ -1,3 +1,4 @@
+import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import type { Judge } from '../../metrics/types.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import type { IterationRow } from '../../search/search-context.js';
@@ -41,6 +42,8 @@ export interface DomainRunOptions {
   signal?: AbortSignal;
   /** `bench --redis`: the workflow evaluations run on workers (see bench-queue.ts). */
   redis?: BenchRedis & { judgeSpec: string };
+  /** The bench's circuit breaker (with `redis`, the workers' model calls are replayed into it). */
+  breaker?: CircuitBreaker;
 }
 
 export interface DomainRun {
@@ -57,7 +60,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
   let queues: DomainQueues | undefined;
   try {
     if (o.redis) {
-      queues = await domainQueues(o.redis, { domain: env.domain, tools: env.toolSource, judgeSpec: o.redis.judgeSpec, learnFrom: env.split.opt });
+      queues = await domainQueues(o.redis, { domain: env.domain, tools: env.toolSource, judgeSpec: o.redis.judgeSpec, learnFrom: env.split.opt, ...(o.breaker ? { breaker: o.breaker } : {}) });
       o.log(`${tag} evaluations on workers via the queue; workers without --tools load ${queues.toolsConfig}`);
     }
     const queueLine = async () => (queues ? o.log(`${tag} ${progressText(await queues.progress())}`) : undefined);

@@ -118,7 +118,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
           ? async (req: RunnerRequest) => {
               // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
               const { createQueueRunner } = await import('../../distributed/queue-runner.js');
-              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget });
+              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget, breaker: req.breaker });
               return queue;
             }
           : undefined;
