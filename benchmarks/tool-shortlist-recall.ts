@@ -8,9 +8,8 @@
  * Per domain, the records whose calls all succeeded are split 5:2:3 (seed 0, as `search` does); the
  * shortlister learns its document expansion from D_opt only, and G0 is mined from D_opt.
  *   - workflow positions: G0 runs every record with the oracle policy over the replay tools, so each
- *     reference call is made by the G0 position that reaches it (in order); the shortlist is ranked
- *     from what that position sees (its task, the request, its LLM predecessors' output, its mined
- *     tools). Reference calls left over when G0 has fewer positions than the log are counted apart.
+ *     reference call is made by the G0 position that reaches it (in order); the shortlist ranks that
+ *     position's candidates for the request. Reference calls left over when G0 has fewer positions than the log are counted apart.
  *   - ReAct: the tool list of the baseline is ranked from the request alone over all of T.
  * Recall = calls whose tool is in the shortlist / calls. k is chosen on D_val: the smallest k with
  * recall >= 0.95 on every domain for both sides, among k = 5 … 40. D_test figures are printed only with --test.
@@ -69,7 +68,7 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
       async planToolCalls(req) {
         const plan = await oracle.planToolCalls(req);
         if (req.attempt > 1) return plan; // a retry replays the same calls; count each reference call once
-        const ranking = shortlister.rank({ node: req.node, query: req.query, inputs: req.inputs, candidates: req.candidates }).map((t) => t.name);
+        const ranking = shortlister.rank({ query: req.query, candidates: req.candidates }).map((t) => t.name);
         for (const c of plan.calls) {
           const i = ranking.indexOf(c.tool);
           out.workflow.push(i < 0 ? Infinity : i);
@@ -81,7 +80,7 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
       const trace = await executeWorkflow(g0, { query: record.query, recordId: record.id }, { policy, tools, concurrency: 1 });
       const issued = trace.observations.reduce((n, o) => n + (o.calls ?? []).filter((c) => c.attempt === 1).length, 0);
       out.unreached += Math.max(0, record.calls.length - issued);
-      const ranking = shortlister.rankForRequest(record.query, descriptors).map((t) => t.name);
+      const ranking = shortlister.rank({ query: record.query, candidates: descriptors }).map((t) => t.name);
       for (const c of record.calls) {
         const i = ranking.indexOf(c.tool);
         out.react.push(i < 0 ? Infinity : i);
