@@ -1,6 +1,7 @@
 import { APICallError } from 'ai';
 import type { Redis } from 'ioredis';
 import { abortableSleep, createRateLimiter, type RateLimiter } from '../llm/rate-limiter.js';
+import { parseRetryAfter } from '../llm/retry.js';
 import { KEY_PREFIX } from './jobs.js';
 
 /**
@@ -95,13 +96,9 @@ export function createSharedLimiter(redis: Redis, options: SharedLimiterOptions)
   };
 }
 
-/** The pause a 429 asks for (Retry-After / retry-after-ms; 5 s when it says nothing), else undefined. */
+/** The pause a 429 asks for (its Retry-After, read as the model client reads it; 5 s when it says nothing), else undefined. */
 export function rateLimitPause(e: unknown): number | undefined {
   if (!APICallError.isInstance(e) || e.statusCode !== 429) return undefined;
-  const h = e.responseHeaders ?? {};
-  const ms = Number(h['retry-after-ms']);
-  if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms);
-  const s = Number(h['retry-after']);
-  if (Number.isFinite(s) && s > 0) return Math.ceil(s * 1000);
-  return 5_000;
+  const ms = parseRetryAfter(e.responseHeaders);
+  return ms !== undefined && ms > 0 ? ms : 5_000;
 }

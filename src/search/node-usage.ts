@@ -20,6 +20,14 @@ export const JUDGE_KEY = '(judge)';
 
 const zero = (): NodeUse => ({ requests: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
+/** Adds `m` into `u`. */
+function add(u: NodeUse, m: NodeUse): void {
+  u.requests += m.requests;
+  u.inputTokens += m.inputTokens;
+  u.outputTokens += m.outputTokens;
+  u.cachedInputTokens += m.cachedInputTokens;
+}
+
 /** Per-node model use of some evaluations. */
 export function nodeUsageOf(evaluations: readonly WorkflowEvaluation[]): Record<string, NodeUse> {
   const out: Record<string, NodeUse> = {};
@@ -28,36 +36,21 @@ export function nodeUsageOf(evaluations: readonly WorkflowEvaluation[]): Record<
     for (const r of ev.perRecord) {
       for (const o of r.trace.observations) {
         if (!o.usage || o.cached) continue;
-        const u = (out[o.nodeId] ??= zero());
-        u.requests += o.usage.llmCalls;
-        u.inputTokens += o.usage.inputTokens;
-        u.outputTokens += o.usage.outputTokens;
-        u.cachedInputTokens += o.usage.cachedInputTokens ?? 0;
-        inRuns.requests += o.usage.llmCalls;
-        inRuns.inputTokens += o.usage.inputTokens;
-        inRuns.outputTokens += o.usage.outputTokens;
+        const use = { requests: o.usage.llmCalls, inputTokens: o.usage.inputTokens, outputTokens: o.usage.outputTokens, cachedInputTokens: o.usage.cachedInputTokens ?? 0 };
+        add((out[o.nodeId] ??= zero()), use);
+        add(inRuns, use);
       }
     }
-    const judge = { requests: ev.usage.llmCalls - inRuns.requests, inputTokens: ev.usage.inputTokens - inRuns.inputTokens, outputTokens: ev.usage.outputTokens - inRuns.outputTokens };
-    if (judge.requests > 0) {
-      const u = (out[JUDGE_KEY] ??= zero());
-      u.requests += judge.requests;
-      u.inputTokens += judge.inputTokens;
-      u.outputTokens += judge.outputTokens;
-    }
+    // What the evaluation sent beyond its runs' nodes is the judge's.
+    const judge = { requests: ev.usage.llmCalls - inRuns.requests, inputTokens: ev.usage.inputTokens - inRuns.inputTokens, outputTokens: ev.usage.outputTokens - inRuns.outputTokens, cachedInputTokens: 0 };
+    if (judge.requests > 0) add((out[JUDGE_KEY] ??= zero()), judge);
   }
   return out;
 }
 
 /** Adds `more` into `into`. */
 export function addNodeUsage(into: Record<string, NodeUse>, more: Record<string, NodeUse> | undefined): void {
-  for (const [id, m] of Object.entries(more ?? {})) {
-    const u = (into[id] ??= zero());
-    u.requests += m.requests;
-    u.inputTokens += m.inputTokens;
-    u.outputTokens += m.outputTokens;
-    u.cachedInputTokens += m.cachedInputTokens;
-  }
+  for (const [id, m] of Object.entries(more ?? {})) add((into[id] ??= zero()), m);
 }
 
 /** The per-node table of `runs show` (empty when no model ran), heaviest first. */
