@@ -2,7 +2,7 @@ import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
 import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
-import { commentLines, identifierNames, literal } from '../runtime/code-text.js';
+import { commentLines, identifierNames, indentText, literal, nodeConstLines, workflowDataLines } from '../runtime/code-text.js';
 
 /**
  * Exports a workflow as a readable TypeScript module that builds a LangGraph.js `StateGraph`
@@ -75,21 +75,10 @@ export function exportLangGraph(workflow: Workflow, opts: LangGraphExportOptions
     `import { createFlowGraphSteps, isEdgeLive, mergeNodeResults, type FlowGraphNodeConfig, type FlowGraphSteps, type NodeObservation, type RunContext, type Trace, type Workflow, type WorkflowNode } from ${literal(opts.runtimeImport ?? 'flowscout/langgraph')};`,
     '',
   );
-  for (const id of order) out.push(`const ${constName.get(id)}: WorkflowNode = ${indentText(literal(adj.nodes.get(id)!, 2), '')};`);
   out.push(
+    ...nodeConstLines(adj.nodes, order, constName),
     '',
-    '/** `workflowHash` of the workflow this module was exported from; traces carry it. */',
-    `export const WORKFLOW_HASH = ${literal(workflowHash(w))};`,
-    '',
-    '/** The workflow as data: policies receive it with every request. The graph below is its control flow. */',
-    'export const WORKFLOW: Workflow = {',
-    '  version: 1,',
-    `  name: ${literal(w.name)},`,
-    ...(w.description !== undefined ? [`  description: ${literal(w.description)},`] : []),
-    `  nodes: [${w.nodes.map((n) => constName.get(n.id)).join(', ')}],`,
-    `  edges: ${indentText(literal(w.edges, 2), '  ')},`,
-    ...(w.meta !== undefined ? [`  meta: ${indentText(literal(w.meta, 2), '  ')},`] : []),
-    '};',
+    ...workflowDataLines(w, workflowHash(w), constName, 'exported', 'The graph below is its control flow.'),
     '',
     '/**',
     ' * The graph state. `results` holds one observation per workflow node (status, output, calls,',
@@ -218,6 +207,3 @@ function describeGuard(g: Guard): string {
   return g.value === undefined ? `${g.field} ${g.op}` : `${g.field} ${g.op} ${JSON.stringify(g.value)}`;
 }
 
-function indentText(text: string, indent: string): string {
-  return text.split('\n').join(`\n${indent}`);
-}

@@ -1,8 +1,9 @@
 import { FlowScoutError } from '../errors/index.js';
 import { stableStringify } from '../contracts/canonical-args.js';
+import type { Workflow, WorkflowNode } from '../graph/schema.js';
 
 /**
- * Safe text for generated code (compile.ts). Every string that comes from a workflow goes through
+ * Safe text for generated code (compile.ts, export/to-langgraph.ts). Every string that comes from a workflow goes through
  * `literal` (JSON.stringify, then checked) or `commentLines`, so no prompt — backticks, `${}`, a star-slash,
  * quotes, newlines, U+2028 — can break out of a string or a comment.
  */
@@ -58,4 +59,36 @@ function escapeSeparators(text: string | undefined): string | undefined {
 
 function internal(message: string): FlowScoutError {
   return new FlowScoutError({ code: 'INTERNAL', message: `code generation: ${message}`, hint: 'This is a bug in FlowScout; please report it with the workflow.' });
+}
+
+/** Indents every line after the first of a multi-line text. */
+export function indentText(text: string, indent: string): string {
+  return text.split('\n').join(`\n${indent}`);
+}
+
+/** One `const <name>: WorkflowNode = …;` line per node, in `order`. */
+export function nodeConstLines(nodes: ReadonlyMap<string, WorkflowNode>, order: readonly string[], constName: ReadonlyMap<string, string>): string[] {
+  return order.map((id) => `const ${constName.get(id)}: WorkflowNode = ${indentText(literal(nodes.get(id)!, 2), '')};`);
+}
+
+/**
+ * The workflow as data in a generated module: `WORKFLOW_HASH` and `WORKFLOW`, whose nodes are the
+ * node constants. `made` says how the module came from the workflow ("compiled", "exported") and
+ * `controlFlow` where its control flow lives.
+ */
+export function workflowDataLines(w: Workflow, hash: string, constName: ReadonlyMap<string, string>, made: string, controlFlow: string): string[] {
+  return [
+    `/** \`workflowHash\` of the workflow this module was ${made} from; traces carry it. */`,
+    `export const WORKFLOW_HASH = ${literal(hash)};`,
+    '',
+    `/** The workflow as data: policies receive it with every request. ${controlFlow} */`,
+    'export const WORKFLOW: Workflow = {',
+    '  version: 1,',
+    `  name: ${literal(w.name)},`,
+    ...(w.description !== undefined ? [`  description: ${literal(w.description)},`] : []),
+    `  nodes: [${w.nodes.map((n) => constName.get(n.id)).join(', ')}],`,
+    `  edges: ${indentText(literal(w.edges, 2), '  ')},`,
+    ...(w.meta !== undefined ? [`  meta: ${indentText(literal(w.meta, 2), '  ')},`] : []),
+    '};',
+  ];
 }

@@ -1,6 +1,6 @@
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
-import { commentLines, identifierNames, literal } from './code-text.js';
+import { commentLines, identifierNames, indentText, literal, nodeConstLines, workflowDataLines } from './code-text.js';
 
 /**
  * Compiles a workflow into a readable, standalone TypeScript ES module (docs/DESIGN.md, "Pipeline":
@@ -49,24 +49,10 @@ export function compileWorkflow(workflow: Workflow | PreparedWorkflow, opts: Com
     '',
   );
 
-  for (const id of order) {
-    const node = adj.nodes.get(id)!;
-    out.push(`const ${constName.get(id)}: WorkflowNode = ${indentText(literal(node, 2), '')};`);
-  }
   out.push(
+    ...nodeConstLines(adj.nodes, order, constName),
     '',
-    '/** `workflowHash` of the workflow this module was compiled from; traces carry it. */',
-    `export const WORKFLOW_HASH = ${literal(p.hash)};`,
-    '',
-    '/** The workflow as data: policies receive it with every request. Control flow is in the functions below. */',
-    'export const WORKFLOW: Workflow = {',
-    '  version: 1,',
-    `  name: ${literal(w.name)},`,
-    ...(w.description !== undefined ? [`  description: ${literal(w.description)},`] : []),
-    `  nodes: [${w.nodes.map((n) => constName.get(n.id)).join(', ')}],`,
-    `  edges: ${indentText(literal(w.edges, 2), '  ')},`,
-    ...(w.meta !== undefined ? [`  meta: ${indentText(literal(w.meta, 2), '  ')},`] : []),
-    '};',
+    ...workflowDataLines(w, p.hash, constName, 'compiled', 'Control flow is in the functions below.'),
     '',
   );
 
@@ -138,6 +124,3 @@ function describeGuard(g: Guard): string {
   return g.value === undefined ? `${g.field} ${g.op}` : `${g.field} ${g.op} ${JSON.stringify(g.value)}`;
 }
 
-function indentText(text: string, indent: string): string {
-  return text.split('\n').join(`\n${indent}`);
-}
