@@ -99,15 +99,26 @@ export interface ShortlistOptions {
   size: number;
 }
 
+/**
+ * The first plan request of a tool node as it is sent: the tools shown (the shortlist, in the
+ * candidates' order, when there are more candidates than its size), the prompt in its two parts and
+ * the answer's JSON schema. The cost projection (search/project-cost.ts) renders requests with it too.
+ */
+export function planRequest(req: ToolPlanRequest, shortlist?: ShortlistOptions, parts?: readonly string[]) {
+  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) };
+  const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
+  return { ctx, shown, prompt: renderPlanPromptParts(req.node, shown, ctx), schema: planSchema(shown) };
+}
+
 /** Plans a tool node's calls with one repair round (see the file comment). */
 export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, shortlist?: ShortlistOptions, parts?: readonly string[]): Promise<ToolPlanResult> {
   const model = client.spec;
   if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
   const mode = req.node.calls ?? 'one';
-  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) };
-  const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
-  let prompt = renderPlanPromptParts(req.node, shown, ctx);
-  let schema = jsonSchema<unknown>(planSchema(shown) as never);
+  const first = planRequest(req, shortlist, parts);
+  const { ctx, shown } = first;
+  let prompt = first.prompt;
+  let schema = jsonSchema<unknown>(first.schema as never);
   let usage: Usage | undefined;
   let currentPrompt = prompt.variable;
   for (let round = 1; round <= 2; round++) {

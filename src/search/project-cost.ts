@@ -4,8 +4,8 @@ import { createLexicalJudge } from '../metrics/lexical-judge.js';
 import { gevalPrompt, JUDGE_SYSTEM } from '../metrics/llm-judge.js';
 import { ES_DIMENSIONS } from '../metrics/types.js';
 import { costUsd, type Price } from '../llm/prices.js';
-import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, renderPlanPromptParts, systemFor } from '../policies/llm-prompts.js';
-import { planSchema } from '../policies/llm-tool-plan.js';
+import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, systemFor } from '../policies/llm-prompts.js';
+import { planRequest } from '../policies/llm-tool-plan.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-shortlist.js';
 import type { ExecutionPolicy } from '../policies/types.js';
@@ -100,7 +100,7 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const descriptors = input.tools.list();
   const offline = createOfflinePolicy({ tools: descriptors, records: input.splits.opt });
   const size = input.shortlist ?? DEFAULT_SHORTLIST_SIZE;
-  const shortlister = size > 0 ? createToolShortlister({ tools: descriptors, records: input.splits.opt }) : undefined;
+  const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) } : undefined;
   const perNode = new Map<string, RequestCost>();
   const referenceChars = input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
   const count = (nodeId: string, inChars: number, outChars: number) => {
@@ -122,9 +122,8 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
-      const shown = shortlister && req.candidates.length > size ? shortlister.shortlist(req, size) : req.candidates;
-      const prompt = joinPrompt(renderPlanPromptParts(req.node, shown, { ...req, totalCandidates: req.candidates.length }));
-      count(req.node.id, PLAN_SYSTEM.length + prompt.length + JSON.stringify(planSchema(shown)).length, JSON.stringify({ calls: r.calls }).length);
+      const { prompt, schema } = planRequest(req, shortlist);
+      count(req.node.id, PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length, JSON.stringify({ calls: r.calls }).length);
       return r;
     },
   };
