@@ -1,6 +1,6 @@
 /**
  * Writes docs/g0/<Domain>.md for the bundled TRAJECT-Bench domains (not a test): the mined tree
- * (IMf 0.2, PM4Py notation), G0 drawn in Mermaid, and what its positions mean.
+ * (IMf 0.2, PM4Py notation), G0's skeleton drawn in Mermaid, what its positions mean, and its routes.
  *
  *   npx tsx benchmarks/mining-g0-docs.ts
  */
@@ -13,6 +13,7 @@ import { discoverProcessTree } from '../src/mining/inductive/discover.js';
 import { formatProcessTree } from '../src/mining/process-tree/format.js';
 import { retriedTools } from '../src/mining/retry-tools.js';
 import { processTreeToWorkflow } from '../src/mining/to-workflow.js';
+import { recordVariants } from '../src/mining/to-workflow/routes.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot } from '../src/records/bundled.js';
 import { importTraject } from '../src/records/import/traject.js';
 
@@ -28,10 +29,12 @@ for (const domain of BUNDLED_DOMAINS) {
   const problems = validateWorkflow(g0, tools);
   if (problems.length > 0) throw new Error(`${domain} G0 is not valid: ${JSON.stringify(problems)}`);
   const lengths = records.map((r) => r.calls.length).sort((a, b) => a - b);
+  const variants = recordVariants(records, new Map(tools.map((t) => [t.name, t])), { maxRoutes: Infinity });
   const positions = g0.nodes.filter((n) => n.kind === 'tool');
   const rows = positions.map((n) => {
     if (n.kind !== 'tool') return '';
-    const gate = g0.nodes.some((m) => m.id === `needed_${n.id.slice(5)}`) ? 'optional (judge)' : 'always';
+    const share0 = (g0.meta as { positionSupport?: Record<string, number> }).positionSupport?.[n.id] ?? 0;
+    const gate = g0.nodes.some((m) => m.id === `needed_${n.id.slice(5)}`) ? 'optional (judge)' : share0 <= 0.5 ? 'optional (open)' : 'always';
     const repeat = n.retry ? `retry ×${n.retry.attempts}` : n.calls === 'many' ? 'many' : 'one';
     const mined = n.mined ?? [];
     const share = ((g0.meta as { positionSupport?: Record<string, number> }).positionSupport?.[n.id] ?? 0) * 100;
@@ -62,13 +65,24 @@ for (const domain of BUNDLED_DOMAINS) {
     `abstraction to positions): alternatives are aligned step by step, and the aligned steps are compacted to the median chain length`,
     `(${(g0.meta as { positions: { target: number } }).positions.target}). Each \`step_k\` is a generic tool position, not a binding: its task comes from the`,
     'description of the tool used most there, and `mined` lists every tool the runs used at that step (a prior for tool',
-    'selection and the optimizer). A step that at most half of the runs reach is optional: a `needed_k` judge decides',
-    'whether it runs (guarded edge in, skip edge past it) and passes on the facts the step needs. `many` marks a step',
+    'selection and the optimizer). A step that at most half of the runs reach is optional: an open position (`calls: many`)',
+    'that makes no call when the plan-to-position hand-off gives it no part of the request. `many` also marks a step',
     'that some run called more than once. Every tool step also feeds `synthesize`, which writes the answer.',
     '',
     '| position | runs | calls | tools seen | most used |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
+    '',
+    '## Routes',
+    '',
+    `Mined from records, as \`search\` and \`mine --format workflow\` do, G0 also gets a router in front of this skeleton`,
+    `(docs/DESIGN.md, "Mining", routes): the records' recurring variants, each a branch of positions bound to its tools, and`,
+    `\`other\` for requests like none of them, which runs the skeleton above. From all ${records.length} runs there would be ${variants.length}`,
+    `routes (at most 48 are kept: ${Math.min(48, variants.length)}); the most frequent:`,
+    '',
+    '| route | runs | tools in order |',
+    '| --- | --- | --- |',
+    ...variants.slice(0, 8).map((v, i) => `| \`route_${i + 1}\` | ${v.requests.length} | ${v.tools.map((t) => `\`${t}\``).join(' → ')} |`),
     '',
   ].join('\n');
   writeFileSync(join(outDir, `${domain}.md`), text);

@@ -5,6 +5,7 @@ import type { EventLog } from './event-log/event-log.js';
 import { formatProcessTree } from './process-tree/format.js';
 import type { ProcessTree } from './process-tree/schema.js';
 import { buildGraph } from './to-workflow/build-graph.js';
+import { addRoutes, type RouteOptions, type RouteVariant } from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import { countPositions, expectedPositions, treeToShape, type Shape } from './to-workflow/shape.js';
@@ -39,6 +40,14 @@ export interface ToWorkflowOptions {
   retryTools?: Iterable<string>;
   /** The noise threshold the tree was mined with (kept in `meta`). */
   noiseThreshold?: number;
+  /**
+   * The log's recurring variants with their requests (`recordVariants`): G0 then routes a request
+   * like a variant's past requests to a branch of that variant's tools, and the rest to the mined
+   * skeleton (to-workflow/routes.ts). Needs the requests, so only records give it (not XES or CSV).
+   */
+  routes?: readonly RouteVariant[];
+  /** Limits on the routes (count, past requests listed per route). */
+  routeOptions?: RouteOptions;
 }
 
 /**
@@ -57,12 +66,15 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   shape = compactShape(shape, Math.max(1, target));
   if (opts.log) shape = fitLog(shape, opts.log);
   const descriptors = new Map(opts.tools.map((t) => [t.name, t]));
-  const { nodes, edges, support } = buildGraph(shape, {
+  const built = buildGraph(shape, {
     descriptors,
     optionalAtMost: opts.optionalAtMost ?? 0.5,
     retryTools: new Set(opts.retryTools ?? []),
     optional: opts.optional ?? 'open',
   });
+  const support = built.support;
+  const routes = (opts.routes ?? []).slice(0, opts.routeOptions?.maxRoutes ?? 48);
+  const { nodes, edges } = routes.length > 0 ? addRoutes(built, routes, descriptors, opts.routeOptions) : built;
   const meta: Record<string, unknown> = {
     generatedBy: 'flowscout mine',
     processTree: formatProcessTree(tree),
@@ -72,6 +84,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     /** Share of the flow reaching each tool position (relative to its enclosing parallel block). */
     positionSupport: support,
   };
+  if (routes.length > 0) meta.routes = routes.map((r) => ({ tools: r.tools, runs: r.requests.length }));
   if (opts.domain) meta.domain = opts.domain;
   if (opts.log) {
     meta.cases = opts.log.caseIds.length;
@@ -80,7 +93,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   const workflow: Workflow = {
     version: 1,
     name: opts.name,
-    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${countPositions(shape)} tool positions between a plan and a synthesis step.`,
+    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${routes.length > 0 ? `a router over ${routes.length} recurring variants, and for other requests ` : ''}${countPositions(shape)} tool positions between a plan and a synthesis step.`,
     nodes,
     edges,
     meta,

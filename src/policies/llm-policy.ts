@@ -128,7 +128,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     runLlmNode,
     async planToolCalls(req) {
       const client = await clientFor({});
-      const parts = fit ? partsFor(handOff(req.query, req.workflow, fit), req.node.id) : undefined;
+      const parts = fit ? partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id) : undefined;
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.

@@ -151,6 +151,7 @@ export function renderPlanPromptParts(
     many
       ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
       : 'Make exactly one call: the single tool that best performs this step.',
+    'Do not repeat a call the upstream results already show (the same tool with the same arguments): its result is already there.',
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];

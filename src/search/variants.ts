@@ -5,20 +5,25 @@ import { discoverProcessTree } from '../mining/inductive/discover.js';
 import { eventLogFromRecords } from '../mining/event-log/from-records.js';
 import { retriedTools } from '../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../mining/to-workflow.js';
+import { recordVariants } from '../mining/to-workflow/routes.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 
 /**
- * Where a search starts (docs/DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method),
+ * Where a search starts (docs/DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method;
+ * `skeleton` is the mined G0 without its router over the recurring variants),
  * the NoMiner skeleton plan → one generic tool node → synthesize, and the LLM-only start
  * plan → reason → synthesize (no tool nodes, for the AFlow-style baseline).
  */
 
 /** Which workflow the search starts from. */
-export type SearchStart = 'mined' | 'plain' | 'llm-only';
+export type SearchStart = 'mined' | 'skeleton' | 'plain' | 'llm-only';
 
-/** G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton). */
-export function minedG0(opt: readonly TaskRecord[], tools: readonly ToolDescriptor[], opts: { name?: string; noiseThreshold?: number } = {}): Workflow {
+/**
+ * G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton), with
+ * a router over the records' recurring variants in front (`routes: false` leaves it out).
+ */
+export function minedG0(opt: readonly TaskRecord[], tools: readonly ToolDescriptor[], opts: { name?: string; noiseThreshold?: number; routes?: boolean } = {}): Workflow {
   const log = eventLogFromRecords(opt);
   const noiseThreshold = opts.noiseThreshold ?? 0;
   const tree = discoverProcessTree(log, { noiseThreshold });
@@ -29,6 +34,7 @@ export function minedG0(opt: readonly TaskRecord[], tools: readonly ToolDescript
     log,
     noiseThreshold,
     retryTools: retriedTools(opt),
+    ...(opts.routes === false ? {} : { routes: recordVariants(opt, new Map(tools.map((t) => [t.name, t]))) }),
     ...(domain ? { domain } : {}),
   });
 }

@@ -280,7 +280,7 @@ export async function prepareSearch(
 function startWorkflow(start: SearchStart, opt: Parameters<typeof minedG0>[0], tools: ToolRegistry): Workflow {
   if (start === 'plain') return plainSkeleton(tools.list());
   if (start === 'llm-only') return llmOnlySkeleton();
-  return minedG0(opt, tools.list());
+  return minedG0(opt, tools.list(), { routes: start !== 'skeleton' });
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -145,7 +145,7 @@ export function ablationDomains(list: string): string[] {
 function ablationRows(d: DomainResult): AblationRow[] {
   const search = (v: string) => d.searches.find((s) => s.variant === v);
   const rows: AblationRow[] = [];
-  for (const [id, variant] of [['flowscout', 'flowscout'], ['nomcts', undefined], ['nominer', 'nominer'], ['beam', 'beam']] as const) {
+  for (const [id, variant] of [['flowscout', 'flowscout'], ['nomcts', undefined], ['noroutes', undefined], ['nominer', 'nominer'], ['beam', 'beam']] as const) {
     const a = d.approaches.find((x) => x.id === id);
     if (!a) continue;
     const s = variant ? search(variant) : undefined;

@@ -10,6 +10,7 @@ import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';
 import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
 import { runVariant, type Variant } from './search-variants.js';
+import { minedG0 } from '../../search/variants.js';
 import { toolSwapPairs } from './tool-swap.js';
 import { splitWarning } from '../../records/split.js';
 import { progressText } from '../../distributed/progress.js';
@@ -91,6 +92,8 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     if (o.ablation) {
       subjects.push({ id: 'nominer', label: `NoMiner${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('nominer')!.result.best.workflow! });
       subjects.push({ id: 'beam', label: `Beam${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('beam')!.result.best.workflow! });
+      // What the routes add: the mined G0 without its router (the skeleton alone), not searched, beside NoMCTS (G0).
+      subjects.push({ id: 'noroutes', label: `NoRoutes (G0 skeleton)${offline}`, tcDefined: true, kind: 'workflow', workflow: minedG0(env.split.opt, env.descriptors, { routes: false }) });
     }
     const measured = queues ? await queues.runner('measure', env.policy.spec, false) : undefined;
     const ctx: MeasureContext = { policy: env.policy.policy, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}), ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}) };

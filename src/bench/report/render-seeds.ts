@@ -9,7 +9,7 @@ import { duration, fixed, signed, table } from './markdown.js';
  * report (significance, stability, search, cost, ablations) is in its own folder.
  */
 
-const ORDER = ['flowscout', 'nomcts', 'nominer', 'beam', 'pm4py', 'react', 'llm-only'];
+const ORDER = ['flowscout', 'nomcts', 'noroutes', 'nominer', 'beam', 'pm4py', 'react', 'llm-only'];
 
 function cell(mean: number | null, sd: number | null): string {
   return mean === null ? 'n/a' : `${fixed(mean)} ± ${fixed(sd)}`;

@@ -21,7 +21,7 @@ describe('flowscout mine', () => {
   });
 
   it('prints G0 as JSON using the tools.json beside the records, valid for those tools', async () => {
-    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow']);
+    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes']);
     expect(res.status).toBe(0);
     const w = JSON.parse(res.out) as Workflow;
     const tools = JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8'));
@@ -34,6 +34,11 @@ describe('flowscout mine', () => {
     ]);
     expect(w.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'step_3', 'synthesize']);
     expect(w.meta).toMatchObject({ processTree: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )", cases: 4 });
+    // By default, records also give a router over their variants in front of the same skeleton.
+    const routed = JSON.parse((await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow'])).out) as Workflow;
+    expect(validateWorkflow(routed, tools)).toEqual([]);
+    expect(routed.nodes.map((n) => n.id).filter((id) => !id.startsWith('route_'))).toEqual(['plan', 'route', 'step_1', 'step_2', 'step_3', 'synthesize']);
+    expect((routed.meta?.routes as unknown[]).length).toBe(4);
   });
 
   it('json: the tree, the DFG and the variants; mermaid: the tree as a flowchart', async () => {

@@ -10,6 +10,7 @@ import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
 import { retriedTools } from '../../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../../mining/to-workflow.js';
+import { recordVariants } from '../../mining/to-workflow/routes.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
@@ -32,6 +33,7 @@ interface MineOptions {
   out?: string;
   force?: boolean;
   skipInvalid?: boolean;
+  routes: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--domain <domain>', 'domain recorded in the workflow')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--force', 'overwrite the output file if it exists')
+    .option('--no-routes', 'workflow from records: leave out the router over the recurring variants (the skeleton only)')
     .option('--skip-invalid', 'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file')
     .action(async (input: string, opts: MineOptions) => {
       const format = checkFormat(opts.format);
@@ -102,6 +105,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
           noiseThreshold: noise,
           ...(opts.domain ?? records?.[0]?.domain ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
           ...(records ? { retryTools: retriedTools(records) } : {}),
+          ...(records && opts.routes !== false ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) } : {}),
         });
         text = `${JSON.stringify(workflow, null, 2)}\n`;
       }

@@ -81,7 +81,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--resume <run>', 'continue a stored run (its settings are reused)')
     .option('--json', 'print one JSON object at the end instead of the table')
     .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
-    .option('--start <name>', 'mined (G0 from D_opt), plain (NoMiner skeleton) or llm-only (no tool nodes)', 'mined')
+    .option('--start <name>', 'mined (G0 from D_opt), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)', 'mined')
     .option('--no-memo', 'do not reuse node outputs across candidates')
     .option('--budget-calls <n>', 'stop after this many LLM requests')
     .option('--budget-tokens <n>', 'stop after this many tokens')
@@ -294,7 +294,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
   }
   parseSplitRatio(flags.split);
   const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
-  const start = oneOf(flags.start, ['mined', 'plain', 'llm-only'] as const, '--start');
+  const start = oneOf(flags.start, ['mined', 'skeleton', 'plain', 'llm-only'] as const, '--start');
   const splitBy = oneOf(flags.splitBy, ['record', 'group'] as const, '--split-by');
   const settings = searchSettings({
     strategy: strategy === 'none' ? 'mcts' : strategy,

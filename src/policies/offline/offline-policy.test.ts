@@ -155,6 +155,20 @@ describe('offline policy: tool nodes', () => {
     expect(retry.calls[0]!.tool).not.toBe(a.calls[0]!.tool);
   });
 
+  it('does not repeat a call this run already made: the next-ranked tool serves the part, or no call is made', async () => {
+    const q = "What's the current weather in Berlin?";
+    const first = await blank.planToolCalls(req(q, node(), TOOLS));
+    expect(first.calls).toEqual([{ tool: 'current_weather_for_weatherapi', args: { q: 'Berlin' } }]);
+    const upstream: NodeInput = { nodeId: 'before', kind: 'tool', status: 'ok', output: [{ ...first.calls[0]!, status: 'ok', output: 'sunny' }], calls: [{ ...first.calls[0]!, status: 'ok' }] };
+    const two = [tool('current_weather_for_weatherapi'), tool('search_hotels_for_priceline')];
+    expect((await blank.planToolCalls(req(q, node(), two))).calls[0]!.tool).toBe('current_weather_for_weatherapi');
+    const again = await blank.planToolCalls(req(q, node(), two, [upstream]));
+    expect(again.calls).toEqual([{ tool: 'search_hotels_for_priceline', args: { name: 'Berlin' } }]);
+    // With the weather tool as the only candidate, the repeat is left out rather than made again.
+    const only = await blank.planToolCalls(req(q, node(), [tool('current_weather_for_weatherapi')], [upstream]));
+    expect(only).toEqual({ calls: [], model: 'offline' });
+  });
+
   it('reports a node without candidates as an error', async () => {
     expect((await learned.planToolCalls(req('x', node(), []))).error).toMatch(/no candidate tools/);
   });

@@ -4,9 +4,9 @@ import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../types.js';
 import { learnCueModel, type CueModel } from './cue-model.js';
-import { fillArgs } from './fill-args.js';
+import { fillArgs, type FillResult } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
+import { handOff, handOffScope, indexFit, partsFor, toolPositions, type HandOff } from '../hand-off.js';
 import { focusSpans, rankTools } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
@@ -41,6 +41,11 @@ export interface OfflinePolicyOptions {
   records?: readonly TaskRecord[];
 }
 
+/** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
+const DUPLICATE_TRIES = 3;
+
+const callKey = (tool: string, args: unknown): string => `${tool}\u0000${stableStringify(args)}`;
+
 export const OFFLINE_POLICY_LABEL = 'offline policy (no LLM)';
 
 export interface OfflinePolicy extends ExecutionPolicy {
@@ -70,14 +75,23 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
   };
 
   /** One call for one clause (or for the node's task and the whole request when `clause` is undefined). */
-  function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }) {
+  function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }, made: ReadonlySet<string>): { tool: ToolDescriptor; filled: FillResult; duplicate: boolean } {
     const ranked = rankTools({ node: req.node, query: req.query, clause, candidates: req.candidates, previousTool }, idx.index, cues);
-    const pick = ranked[(Math.max(1, req.attempt) - 1) % ranked.length]!;
-    const tool = req.candidates.find((c) => c.name === pick.name)!;
-    const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
     const at = clause === undefined ? -1 : req.query.indexOf(clause);
     const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
-    return { tool, filled: fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues) };
+    const first = (Math.max(1, req.attempt) - 1) % ranked.length;
+    let found: { tool: ToolDescriptor; filled: FillResult } | undefined;
+    // A call equal to one this run already made would only fetch the same result again: the next-ranked tool that can
+    // make a complete call serves the part instead, and when none of the next ones can, the part makes no call.
+    for (let k = 0; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
+      const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
+      const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
+      const filled = fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues);
+      if (k === 0) found = { tool, filled };
+      const repeat = made.has(callKey(tool.name, filled.args));
+      if (k === 0 ? !repeat : !repeat && filled.missing.length === 0) return { tool, filled, duplicate: false };
+    }
+    return { ...found!, duplicate: true };
   }
 
   // One call per value only for a tool the records show called right after itself (several values
@@ -92,11 +106,12 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
   const fit = indexFit(base, [...known.keys()]);
   const handOffs = new Map<string, HandOff>();
   function handOffOf(query: string, workflow: Workflow, node: ToolNode): HandOff {
-    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${query}`;
+    const group = toolPositions(workflow, node.id).map((p) => p.id).join(',');
+    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${group}\u0000${query}`;
     let h = handOffs.get(key);
     if (!h) {
       if (handOffs.size >= 2000) handOffs.clear();
-      handOffs.set(key, (h = handOff(query, workflow, fit)));
+      handOffs.set(key, (h = handOff(query, workflow, fit, node.id)));
     }
     return h;
   }
@@ -105,6 +120,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     if (req.candidates.length === 0) return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
     const idx = indexFor(req.candidates);
     const seen = req.inputs.flatMap(callsOf);
+    const made = new Set(seen.map((c) => callKey(c.tool, c.args)));
     const outputs = seen.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
     let previousTool = seen.at(-1)?.tool;
     const h = handOffOf(req.query, req.workflow, req.node);
@@ -119,14 +135,18 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       const calls: PlannedCall[] = [];
       const refused: string[] = [];
       for (const clause of clauses) {
-        const { tool, filled } = planOne(req, clause, previousTool, outputs, idx);
+        const { tool, filled, duplicate } = planOne(req, clause, previousTool, outputs, idx, made);
         if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
-        else calls.push({ tool: tool.name, args: filled.args });
+        else if (!duplicate) {
+          calls.push({ tool: tool.name, args: filled.args });
+          made.add(callKey(tool.name, filled.args));
+        }
         previousTool = tool.name;
       }
       return calls.length === 0 && refused.length > 0 ? { calls, model: 'offline', error: refused.join('; ') } : { calls, model: 'offline' };
     }
-    const { tool, filled } = planOne(req, clauses[0], previousTool, outputs, idx);
+    const { tool, filled, duplicate } = planOne(req, clauses[0], previousTool, outputs, idx, made);
+    if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
     if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
     if (req.node.calls === 'many' && filled.main && filled.main.values.length > 1 && repeats(tool.name)) {
