@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { FlowScoutError } from '../errors/index.js';
 
 /**
@@ -75,6 +76,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}, deps: RateLi
         if (i >= 0) queue.splice(i, 1);
         reject(abortedError());
       };
+      // Every request waiting here listens to the run's one signal: more than ten at once is normal.
+      if (signal) setMaxListeners(0, signal);
       signal?.addEventListener('abort', onAbort, { once: true });
       queue.push(grant);
     });

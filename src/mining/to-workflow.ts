@@ -44,6 +44,7 @@ export interface ToWorkflowOptions {
    * The log's recurring variants with their requests (`recordVariants`): G0 then routes a request
    * like a variant's past requests to a branch of that variant's tools, and the rest to the mined
    * skeleton (to-workflow/routes.ts). Needs the requests, so only records give it (not XES or CSV).
+   * Fewer than two variants give no router (there is nothing to choose).
    */
   routes?: readonly RouteVariant[];
   /** Limits on the routes (count, past requests listed per route). */
@@ -73,7 +74,9 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     optional: opts.optional ?? 'open',
   });
   const support = built.support;
-  const routes = (opts.routes ?? []).slice(0, opts.routeOptions?.maxRoutes ?? 48);
+  // One variant is no choice: a router would only add a model request per query.
+  const listed = (opts.routes ?? []).slice(0, opts.routeOptions?.maxRoutes ?? 48);
+  const routes = listed.length >= 2 ? listed : [];
   const { nodes, edges } = routes.length > 0 ? addRoutes(built, routes, descriptors, opts.routeOptions) : built;
   const meta: Record<string, unknown> = {
     generatedBy: 'flowscout mine',

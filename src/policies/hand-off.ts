@@ -81,8 +81,13 @@ interface Layout {
   all: ToolNode[];
   /** Short hash of every position's layout (ids, order, calls, tool lists, tasks). */
   hash: string;
-  index: Map<string, number>;
   groups: Map<string, ToolNode[]>;
+  scopes: Map<string, string>;
+}
+
+function layoutHash(positions: readonly ToolNode[]): string {
+  const rows = positions.map((p) => [p.id, p.calls ?? 'one', p.tools ?? null, p.mined ?? null, p.task]);
+  return createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16);
 }
 
 const layoutCache = new WeakMap<Workflow, Layout>();
@@ -93,13 +98,7 @@ function layoutOf(workflow: Workflow): Layout {
   const order = topologicalOrder(adjacency(workflow)) ?? workflow.nodes.map((n) => n.id);
   const byId = new Map(workflow.nodes.map((n) => [n.id, n]));
   const all = order.map((id) => byId.get(id)).filter((n): n is ToolNode => n?.kind === 'tool');
-  const rows = all.map((p) => [p.id, p.calls ?? 'one', p.tools ?? null, p.mined ?? null, p.task]);
-  const layout: Layout = {
-    all,
-    hash: createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16),
-    index: new Map(all.map((p, i) => [p.id, i])),
-    groups: new Map(),
-  };
+  const layout: Layout = { all, hash: layoutHash(all), groups: new Map(), scopes: new Map() };
   layoutCache.set(workflow, layout);
   return layout;
 }
@@ -147,10 +146,23 @@ export function exclusiveBranches(workflow: Workflow): Map<string, Map<string, s
   return out;
 }
 
-/** What a hand-off decision reads of the workflow: every tool position's layout (a short hash) and the node's ordinal. */
+/**
+ * What a hand-off decision reads of the workflow: the layout (a short hash) of the tool positions
+ * that can run with the node (all of them, unless the workflow has exclusive choices) and the
+ * node's ordinal among them.
+ */
 export function handOffScope(workflow: Workflow, node: ToolNode): string {
   const layout = layoutOf(workflow);
-  return `hand-off ${layout.hash}, position ${layout.index.get(node.id) ?? -1}`;
+  let scope = layout.scopes.get(node.id);
+  if (scope === undefined) {
+    // Only the positions that can run with this node take part in its hand-off: an edit on another
+    // route leaves this node's decisions (and their memo entries) as they were.
+    const group = toolPositions(workflow, node.id);
+    const hash = group === layout.all ? layout.hash : layoutHash(group);
+    scope = `hand-off ${hash}, position ${group.findIndex((p) => p.id === node.id)}`;
+    layout.scopes.set(node.id, scope);
+  }
+  return scope;
 }
 
 /**

@@ -23,7 +23,8 @@ function script(): (req: RecordedRequest) => ScriptedReply {
       const tools: string[] = rf.schema?.properties?.calls?.items?.properties?.tool?.enum ?? [];
       return { json: { calls: tools.length ? [{ tool: tools[0], args: {} }] : [] } };
     }
-    if (rf) return { json: Object.fromEntries(Object.keys(rf.schema?.properties ?? {}).map((p) => [p, true])) };
+    // JSON nodes: the first allowed value of an enumerated property (G0's router: its first route), else true.
+    if (rf) return { json: Object.fromEntries(Object.entries(rf.schema?.properties ?? {}).map(([p, s]) => [p, (s as { enum?: unknown[] }).enum?.[0] ?? true])) };
     return { text: `${req.body.model} answers: ${/[A-Z][a-z]+/.exec(prompt.split('\n').slice(1).join(' '))?.[0] ?? 'nothing'}.` };
   };
 }

@@ -53,7 +53,7 @@ describe('bench --redis with two workers', () => {
     expect(existsSync(join(remote, 'worker-tools', 'Travel', 'records.jsonl'))).toBe(true);
     const x = comparable(local);
     const y = comparable(remote);
-    expect(y[0]!.approaches.map((p) => p.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam']);
+    expect(y[0]!.approaches.map((p) => p.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam', 'noroutes']);
     expect(y[0]!.approaches.find((p) => p.id === 'flowscout')!.toolStats.calls).toBeGreaterThan(0);
     expect(y).toEqual(x);
     const after = workers.map((w) => (w.output().match(/ done \(/g) ?? []).length);

@@ -12,6 +12,7 @@ import type { RecordedRequest, ScriptedReply } from './llm-server.js';
  * - tool plans (`tool_calls` JSON): each new step of a record (its "Step:" line) takes the record's
  *   next reference call, in order, when its tool is offered (the same step asks again → the same
  *   call); else the first offered tool with its required arguments set to placeholders;
+ * - G0's router: the route that calls the record's own tools in order, else `other`;
  * - other JSON answers: an object with a default value per declared property;
  * - G-Eval judge prompts: a score digit; a synthesize node (system text about the final answer): the
  *   record's reference answer; other text: a short fixed answer;
@@ -20,7 +21,11 @@ import type { RecordedRequest, ScriptedReply } from './llm-server.js';
  */
 export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedRequest) => ScriptedReply {
   const byQuery = records.map((r) => ({ record: r, query: r.query }));
-  const recordIn = (text: string) => byQuery.find((x) => text.includes(x.query))?.record;
+  // The request's own line first: a router's prompt also lists past requests of other records.
+  const recordIn = (text: string) => {
+    const own = /^Request: (.*)$/m.exec(text)?.[1];
+    return byQuery.find((x) => x.query === own)?.record ?? byQuery.find((x) => text.includes(x.query))?.record;
+  };
   const steps = new Map<string, Map<string, number>>();
   const callFor = (record: TaskRecord, step: string): number => {
     let seen = steps.get(record.id);
@@ -50,13 +55,28 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
       const tool = offered[0];
       return { json: { calls: tool ? [{ tool, args: placeholderArgs(text, tool) }] : [] } };
     }
-    if (format?.schema) return { json: defaults(format.schema) };
+    if (format?.schema) {
+      const route = record ? routeOf(text, record) : undefined;
+      return { json: route ? { route } : defaults(format.schema) };
+    }
     if (/Evaluation form/.test(text)) return { text: '4' };
     // The final answer: the record's reference answer (a model that answers well, at its length).
     const system = messages.find((m) => m.role === 'system')?.content;
     if (record && typeof system === 'string' && /final answer/.test(system)) return { text: record.reference };
     return { text: ANSWER };
   };
+}
+
+/**
+ * A router's answer (G0's `route` judge lists `- route_k: calls a → b. Past requests:` lines): the
+ * route that calls the record's own tools in order, else `other`, as a model that reads the request
+ * well would choose. Undefined when the prompt lists no routes.
+ */
+function routeOf(text: string, record: TaskRecord): string | undefined {
+  const routes = [...text.matchAll(/^- (route_\d+): calls (.+?)\. Past requests:$/gm)];
+  if (routes.length === 0) return undefined;
+  const own = record.calls.map((c) => c.tool).join(' → ');
+  return routes.find((m) => m[2] === own)?.[1] ?? 'other';
 }
 
 const ANSWER = 'Here is what the tools returned: the requested values are listed above, with the figures taken from the results.';

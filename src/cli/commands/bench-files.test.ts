@@ -36,7 +36,7 @@ describe('flowscout bench --records --tools (a domain of your own)', () => {
     expect(results.domains.map((d) => d.domain)).toEqual(['My Finance']);
     const d = results.domains[0]!;
     expect(d.split).toMatchObject({ opt: 15, val: 6, test: 9, measured: 4 });
-    expect(d.approaches.map((a) => a.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam']);
+    expect(d.approaches.map((a) => a.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam', 'noroutes']);
     expect(results.unavailableDomains).toEqual([]);
     expect(results.command).toContain(`--records ${join(data, 'records.jsonl')} --tools ${join(data, 'tools.config.json')} --name "My Finance"`);
     expect(results.command).not.toContain('--domains');

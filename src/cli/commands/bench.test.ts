@@ -44,7 +44,7 @@ describe('flowscout bench (offline, small)', () => {
     const travel = results.domains[0]!;
     expect(travel.domain).toBe('Travel');
     expect(travel.split).toMatchObject({ opt: 12, val: 5, test: 7, measured: 5 });
-    expect(travel.approaches.map((a) => a.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam']);
+    expect(travel.approaches.map((a) => a.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam', 'noroutes']);
     const ids = travel.approaches[0]!.records.map((r) => r.id);
     for (const a of travel.approaches) {
       expect(a.records.map((r) => r.id)).toEqual(ids);
@@ -57,7 +57,7 @@ describe('flowscout bench (offline, small)', () => {
     expect(travel.searches[0]!.iterations[0]).toMatchObject({ iteration: 0 });
     // Significance: per domain only (one domain), TC without LLM-only, ES with it.
     expect(results.significance.map((f) => `${f.scope}:${f.metric}:${f.comparisons.length}`)).toEqual(['Travel:tc:3', 'Travel:es:4']);
-    expect(results.ablation!.rows.map((r) => r.id)).toEqual(['flowscout', 'nomcts', 'nominer', 'beam']);
+    expect(results.ablation!.rows.map((r) => r.id)).toEqual(['flowscout', 'nomcts', 'noroutes', 'nominer', 'beam']);
     expect(results.backbone.rows).toEqual([expect.objectContaining({ domain: 'Travel', model: 'offline' })]);
     expect(results.backbone.note).toMatch(/offline policy, which is not an LLM/);
     expect(results.toolSwap.run).toBe(false);

@@ -19,13 +19,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('flowscout search --dry-run', () => {
   it('prints the projection without sending a request, and the real run lands within 25% of it', async () => {
     expect((await cli(['import', 'traject', '--domain', 'Weather', '--out', join(dir, 'weather')])).status).toBe(0);
-    // 30 records keep the run short: D_opt 15, D_val 6, D_test 9.
+    // 30 records keep the run short: D_opt 15, D_val 6, D_test 9. The search starts from the skeleton
+    // (no router): the scripted model routes every record to its own calls, so from the routed G0 the
+    // optimizer would find nothing to edit and the two iterations would cost nothing.
     const lines = readFileSync(join(dir, 'weather', 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 30);
     writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
     const { records } = await readRecordsFile(join(dir, 'weather', 'records.jsonl'));
     const server = await startTestLlmServer({ script: scriptedModel(records), usage: 'estimate' });
     try {
-      const args = ['search', '--records', join(dir, 'records.jsonl'), '--tools', join(dir, 'weather', 'tools.config.json'), '--model', server.spec(), '--optimizer-model', 'offline', '--iterations', '2', '--patience', '9', '--db', join(dir, 'store.db')];
+      const args = ['search', '--records', join(dir, 'records.jsonl'), '--tools', join(dir, 'weather', 'tools.config.json'), '--model', server.spec(), '--optimizer-model', 'offline', '--iterations', '2', '--patience', '9', '--db', join(dir, 'store.db'), '--start', 'skeleton'];
       const dry = await cli([...args, '--dry-run', '--json']);
       expect(dry.status, dry.err).toBe(0);
       expect(server.requests).toHaveLength(0);
