@@ -56,7 +56,9 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
   const { records, tools: descriptors } = importTraject(files.trajQuery, files.tools);
   const allOk = records.filter((r) => r.calls.every((c) => c.status !== 'error'));
   const splits = splitRecords(allOk, { seed });
-  const g0 = minedG0(splits.opt, descriptors);
+  // The skeleton alone: a shortlist matters at its generic positions (a route's positions are bound
+  // to one tool each, so nothing is left out there), and every request a router sends to `other` runs it.
+  const g0 = minedG0(splits.opt, descriptors, { routes: false });
   const shortlister = createToolShortlister({ tools: descriptors, records: splits.opt });
   const tools = createToolRegistry(createReplayTools(allOk, descriptors));
   const oracle = createOraclePolicy(allOk);
