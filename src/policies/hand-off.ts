@@ -83,6 +83,8 @@ interface Layout {
   hash: string;
   groups: Map<string, ToolNode[]>;
   scopes: Map<string, string>;
+  /** `exclusiveBranches`, once asked for. */
+  branches?: Map<string, Map<string, string>>;
 }
 
 function layoutHash(positions: readonly ToolNode[]): string {
@@ -103,8 +105,6 @@ function layoutOf(workflow: Workflow): Layout {
   return layout;
 }
 
-const branchCache = new WeakMap<Workflow, Map<string, Map<string, string>>>();
-
 /**
  * The exclusive choices a node lies on: for every node, the (choice, value) pairs whose edge it
  * cannot run without. A choice is a node's set of out-edges guarded by `eq` on one field (a router:
@@ -114,8 +114,11 @@ const branchCache = new WeakMap<Workflow, Map<string, Map<string, string>>>();
  * and the positions after it do run together.
  */
 export function exclusiveBranches(workflow: Workflow): Map<string, Map<string, string>> {
-  const hit = branchCache.get(workflow);
-  if (hit) return hit;
+  const layout = layoutOf(workflow);
+  return (layout.branches ??= branchesOf(workflow));
+}
+
+function branchesOf(workflow: Workflow): Map<string, Map<string, string>> {
   const adj = adjacency(workflow);
   const entries = entryIds(adj);
   const out = new Map<string, Map<string, string>>();
@@ -142,7 +145,6 @@ export function exclusiveBranches(workflow: Workflow): Map<string, Map<string, s
       }
     }
   }
-  branchCache.set(workflow, out);
   return out;
 }
 

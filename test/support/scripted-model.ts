@@ -1,3 +1,4 @@
+import { parseRouteTable } from '../../src/graph/route-table.js';
 import type { TaskRecord } from '../../src/records/schema.js';
 import type { RecordedRequest, ScriptedReply } from './llm-server.js';
 
@@ -73,10 +74,10 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
  * well would choose. Undefined when the prompt lists no routes.
  */
 function routeOf(text: string, record: TaskRecord): string | undefined {
-  const routes = [...text.matchAll(/^- (route_\d+): calls (.+?)\. Past requests:$/gm)];
+  const routes = parseRouteTable(text);
   if (routes.length === 0) return undefined;
-  const own = record.calls.map((c) => c.tool).join(' → ');
-  return routes.find((m) => m[2] === own)?.[1] ?? 'other';
+  const own = record.calls.map((c) => c.tool).join('\u0000');
+  return routes.find((r) => r.tools.join('\u0000') === own)?.value ?? 'other';
 }
 
 const ANSWER = 'Here is what the tools returned: the requested values are listed above, with the figures taken from the results.';

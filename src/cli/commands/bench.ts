@@ -15,7 +15,7 @@ import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import { parseRedisUrl } from '../../distributed/redis-url.js';
+import { queueSettings } from '../queue-flags.js';
 import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
 import type { RegisterCommand } from './register.js';
 
@@ -109,19 +109,8 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
 
 /** The --redis options (undefined without --redis). */
 function benchRedis(flags: BenchFlags, out: string): BenchRedis | undefined {
-  if (flags.redis === undefined) {
-    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
-      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the evaluations on workers.' });
-    }
-    return undefined;
-  }
-  return {
-    url: parseRedisUrl(flags.redis),
-    toolsDir: join(out, 'worker-tools'),
-    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
-    ...(flags.queue ? { queue: flags.queue } : {}),
-    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
-  };
+  const queue = queueSettings(flags, 'evaluations');
+  return queue && { ...queue, toolsDir: join(out, 'worker-tools') };
 }
 
 /** Validated options from the flags. */

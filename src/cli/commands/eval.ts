@@ -10,7 +10,7 @@ import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
-import { parseRedisUrl } from '../../distributed/redis-url.js';
+import { queueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
@@ -111,18 +111,11 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
 
 /** The --redis options of workflow mode (undefined without --redis). */
 function distributedOptions(opts: EvalOptions, io: CliIO): DistributedEvalOptions | undefined {
-  if (opts.redis === undefined) {
-    for (const [flag, value] of [['--queue', opts.queue], ['--rpm', opts.rpm]] as const) {
-      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the records on workers.' });
-    }
-    return undefined;
-  }
+  const queue = queueSettings(opts, 'records');
+  if (!queue) return undefined;
   return {
-    url: parseRedisUrl(opts.redis),
+    ...queue,
     judgeModel: opts.judgeModel ?? 'offline',
-    chunkSize: wholeNumber(opts.chunk, '--chunk', 1, 4),
-    ...(opts.queue ? { queue: opts.queue } : {}),
-    ...(opts.rpm !== undefined ? { requestsPerMinute: wholeNumber(opts.rpm, '--rpm', 1, 60) } : {}),
     ...(io.isTTY && !opts.json ? { onProgress: (p: QueueProgress) => io.err(progressText(p)) } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import type { QueueRunner } from '../../distributed/queue-runner.js';
-import { parseRedisUrl } from '../../distributed/redis-url.js';
+import { queueSettings, type QueueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
@@ -273,19 +273,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   if (result.stopKind === 'interrupted') throw new ExitWith(130);
 }
 
-function distributedFrom(flags: SearchFlags): { url: string; queue?: string; chunkSize: number; requestsPerMinute?: number } | undefined {
-  if (flags.redis === undefined) {
-    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
-      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: 'Add --redis <url> to run the evaluations on workers.' });
-    }
-    return undefined;
-  }
-  return {
-    url: parseRedisUrl(flags.redis),
-    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
-    ...(flags.queue ? { queue: flags.queue } : {}),
-    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
-  };
+function distributedFrom(flags: SearchFlags): QueueSettings | undefined {
+  return queueSettings(flags, 'evaluations');
 }
 
 function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {

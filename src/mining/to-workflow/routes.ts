@@ -1,3 +1,4 @@
+import { routeTableLines } from '../../graph/route-table.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
@@ -61,9 +62,6 @@ export function recordVariants(records: readonly TaskRecord[], descriptors: Read
     .map(({ v }) => v);
 }
 
-/** One line per past request in the router prompt: `  • "…"` (the offline policy reads these lines). */
-export const EXAMPLE_PREFIX = '  • ';
-
 /** The router prompt: the request, then every route with its tool sequence and past requests. */
 export function routerPrompt(variants: readonly RouteVariant[], maxExamples: number): string {
   const lines = [
@@ -74,10 +72,7 @@ export function routerPrompt(variants: readonly RouteVariant[], maxExamples: num
     '',
     'Routes:',
   ];
-  variants.forEach((v, i) => {
-    lines.push(`- ${routeId(i)}: calls ${v.tools.join(' → ')}. Past requests:`);
-    for (const q of v.requests.slice(0, maxExamples)) lines.push(`${EXAMPLE_PREFIX}${JSON.stringify(q.replace(/\s+/g, ' ').trim())}`);
-  });
+  lines.push(...routeTableLines(variants.map((v, i) => ({ value: routeId(i), tools: v.tools, requests: v.requests.slice(0, maxExamples) }))));
   lines.push(`- ${OTHER_ROUTE}: none of the routes above.`, '', `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${variants.map((_, i) => routeId(i)).join(', ')}, ${OTHER_ROUTE}>"}.`);
   return lines.join('\n');
 }

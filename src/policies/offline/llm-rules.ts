@@ -1,3 +1,4 @@
+import { parseRouteTable } from '../../graph/route-table.js';
 import type { LlmNode } from '../../graph/schema.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall } from './summarize.js';
@@ -98,8 +99,6 @@ export const ROUTE_MIN_OVERLAP = 0.45;
  */
 export const ROUTE_STEP_MARGIN = 0.05;
 
-const ROUTE_LINE = /^- ([A-Za-z_][A-Za-z0-9_-]*): /;
-const EXAMPLE_LINE = /^ {2}• (".*")$/;
 
 function wordSet(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
@@ -114,26 +113,9 @@ function wordSet(text: string): Set<string> {
  * of these values.
  */
 export function routeByPastRequests(prompt: string, query: string, values: readonly string[]): string | undefined {
-  const examples = new Map<string, string[]>();
-  const steps = new Map<string, number>();
-  let current: string | undefined;
-  for (const line of prompt.split('\n')) {
-    const r = ROUTE_LINE.exec(line);
-    if (r) {
-      current = values.includes(r[1]!) ? r[1]! : undefined;
-      const calls = /: calls (.+?)\. Past requests:$/.exec(line);
-      if (current && calls) steps.set(current, calls[1]!.split(' → ').length);
-      continue;
-    }
-    const e = EXAMPLE_LINE.exec(line);
-    if (e && current) {
-      try {
-        examples.set(current, [...(examples.get(current) ?? []), String(JSON.parse(e[1]!))]);
-      } catch {
-        // Not a quoted request: not an example line.
-      }
-    } else if (!e) current = undefined;
-  }
+  const listed = parseRouteTable(prompt).filter((r) => values.includes(r.value) && r.requests.length > 0);
+  const examples = new Map(listed.map((r) => [r.value, r.requests]));
+  const steps = new Map(listed.map((r) => [r.value, r.tools.length]));
   if (examples.size === 0) return undefined;
   const q = wordSet(query);
   const scored: Array<{ value: string; overlap: number }> = [];

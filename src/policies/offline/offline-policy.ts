@@ -6,7 +6,7 @@ import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolP
 import { learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs, type FillResult } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { handOff, handOffScope, indexFit, partsFor, toolPositions, type HandOff } from '../hand-off.js';
+import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
 import { focusSpans, rankTools } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
@@ -80,18 +80,21 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     const at = clause === undefined ? -1 : req.query.indexOf(clause);
     const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
     const first = (Math.max(1, req.attempt) - 1) % ranked.length;
-    let found: { tool: ToolDescriptor; filled: FillResult } | undefined;
-    // A call equal to one this run already made would only fetch the same result again: the next-ranked tool that can
-    // make a complete call serves the part instead, and when none of the next ones can, the part makes no call.
-    for (let k = 0; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
+    const callAt = (k: number) => {
       const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
       const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
       const filled = fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues);
-      if (k === 0) found = { tool, filled };
-      const repeat = made.has(callKey(tool.name, filled.args));
-      if (k === 0 ? !repeat : !repeat && filled.missing.length === 0) return { tool, filled, duplicate: false };
+      return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
+    };
+    const best = callAt(0);
+    if (!best.duplicate) return best;
+    // A call equal to one this run already made would only fetch the same result again: the next-ranked tool that can
+    // make a complete call serves the part instead, and when none of the next ones can, the part makes no call.
+    for (let k = 1; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
+      const next = callAt(k);
+      if (!next.duplicate && next.filled.missing.length === 0) return next;
     }
-    return { ...found!, duplicate: true };
+    return best;
   }
 
   // One call per value only for a tool the records show called right after itself (several values
@@ -106,8 +109,8 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
   const fit = indexFit(base, [...known.keys()]);
   const handOffs = new Map<string, HandOff>();
   function handOffOf(query: string, workflow: Workflow, node: ToolNode): HandOff {
-    const group = toolPositions(workflow, node.id).map((p) => p.id).join(',');
-    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${group}\u0000${query}`;
+    // The scope's hash covers the positions that run with this node, so positions of one group share an entry.
+    const key = `${handOffScope(workflow, node).replace(/, position.*/, '')}\u0000${query}`;
     let h = handOffs.get(key);
     if (!h) {
       if (handOffs.size >= 2000) handOffs.clear();
