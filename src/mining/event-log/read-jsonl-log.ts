@@ -1,4 +1,5 @@
 import { FlowScoutError } from '../../errors/index.js';
+import { JsonTooDeepError, parseJsonBounded } from '../../util/json-depth.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { CaseCollector, type CaseOrder } from './order-cases.js';
@@ -46,8 +47,9 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
   function readCase(text: string, line: number): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonBounded(text);
     } catch (e) {
+      if (e instanceof JsonTooDeepError) throw bad(file, line, '$', `the JSON is ${e.message} (at column ${e.offset + 1})`);
       throw bad(file, line, '$', `not valid JSON (${(e as Error).message})`);
     }
     const obj = value as { case?: unknown; events?: unknown };
