@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { JsonTooDeepError, parseJsonBounded } from './json-depth.js';
 import { requireFile } from './require-file.js';
 
 /**
@@ -9,8 +10,9 @@ import { requireFile } from './require-file.js';
  */
 export function parseJsonText(text: string, file: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonBounded(text);
   } catch (e) {
+    if (e instanceof JsonTooDeepError) throw jsonTooDeep(e, text, file);
     const msg = e instanceof Error ? e.message : String(e);
     const { line, column } = positionOf(text, msg);
     throw new FlowScoutError({
@@ -21,6 +23,18 @@ export function parseJsonText(text: string, file: string): unknown {
       cause: e,
     });
   }
+}
+
+/** PARSE_ERROR for JSON nested deeper than FlowScout reads, at the bracket that crosses the limit. */
+export function jsonTooDeep(e: JsonTooDeepError, text: string, file: string, line?: number): FlowScoutError {
+  const at = lineColumn(text, e.offset);
+  return new FlowScoutError({
+    code: 'PARSE_ERROR',
+    message: `the JSON is ${e.message}`,
+    hint: "Flatten or remove this value; FlowScout refuses deeper JSON rather than run out of stack on it.",
+    location: line === undefined ? { file, ...at } : { file, line, column: at.column },
+    cause: e,
+  });
 }
 
 /** Reads and parses a JSON file (FILE_NOT_FOUND / PARSE_ERROR with the location). */

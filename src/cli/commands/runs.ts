@@ -26,7 +26,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--json', 'print JSON')
     .action((opts: { db: string; json?: boolean }) => {
-      const store = openStore(opts.db, { mustExist: true });
+      const store = openStore(opts.db, { readOnly: true });
       try {
         const runs = store.listRuns();
         if (opts.json) return io.out(JSON.stringify(runs.map((r) => brief(r, store)), null, 2));
@@ -49,7 +49,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--write <dir>', "write the run's best workflow (.json, .ts, .mmd) and search.json into this folder, from the store")
     .option('--force', 'with --write: write into a non-empty folder')
     .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
-      const store = openStore(opts.db, { mustExist: true });
+      const store = openStore(opts.db, { readOnly: true });
       try {
         const run = store.getRun(id);
         if (opts.write) {

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { gzipError } from '../../errors/to-flowscout-error.js';
 import { FlowScoutError } from '../../errors/index.js';
+import { JsonTooDeepError, parseJsonBounded } from '../../util/json-depth.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { buildOrderedLog, type CaseOrder, type RawCase } from './order-cases.js';
@@ -47,8 +48,9 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
   function readCase(text: string, line: number): void {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonBounded(text);
     } catch (e) {
+      if (e instanceof JsonTooDeepError) throw bad(file, line, '$', `the JSON is ${e.message} (at column ${e.offset + 1})`);
       throw bad(file, line, '$', `not valid JSON (${(e as Error).message})`);
     }
     const obj = value as { case?: unknown; events?: unknown };
