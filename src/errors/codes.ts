@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'INVALID_INPUT', // a value from the user does not fit (bad flag, bad JSON shape)
   'PARSE_ERROR', // a file could not be parsed (JSON, JSONL, XES, CSV)
+  'INPUT_TOO_LARGE', // a file goes past a reader's limit (unpacked size, comment, entity, line); the hint names the option that raises it
   'FILE_NOT_FOUND', // a named file or directory does not exist
   'FILE_EXISTS', // refusing to overwrite something the user already has
   'FILE_ACCESS', // a file or folder cannot be read or written (permission, read-only, disk full)
@@ -37,6 +38,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const EXIT_STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 2,
   PARSE_ERROR: 2,
+  INPUT_TOO_LARGE: 2,
   FILE_NOT_FOUND: 2,
   FILE_EXISTS: 2,
   FILE_ACCESS: 3,
@@ -66,6 +68,7 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
   PARSE_ERROR: 400,
+  INPUT_TOO_LARGE: 413,
   FILE_NOT_FOUND: 404,
   FILE_EXISTS: 409,
   FILE_ACCESS: 500,
@@ -95,6 +98,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export const RETRYABLE: Record<ErrorCode, boolean> = {
   INVALID_INPUT: false,
   PARSE_ERROR: false,
+  INPUT_TOO_LARGE: false,
   FILE_NOT_FOUND: false,
   FILE_EXISTS: false,
   FILE_ACCESS: true,

@@ -115,9 +115,13 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       });
       let trace;
       try {
-        trace = await service.run({ query: query as string, transport: 'http', signal: AbortSignal.any([timeout, gone.signal]) });
+        // The answer does not wait for the run past the timeout: 504 goes out when the timer fires
+        // (the run is cancelled and ends in the background), whatever the policy is doing.
+        const run = service.run({ query: query as string, transport: 'http', signal: AbortSignal.any([timeout, gone.signal]) });
+        run.catch(() => undefined);
+        trace = await Promise.race([run, untilAborted(timeout)]);
       } catch (e) {
-        if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run did not start within the request timeout of ${timeoutMs} ms`);
+        if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run did not finish within the request timeout of ${timeoutMs} ms and was cancelled`);
         throw HttpError.of(e);
       }
       if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`);
@@ -173,6 +177,14 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       await closed;
     },
   };
+}
+
+/** Rejects when `signal` aborts (never resolves). */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {

@@ -257,12 +257,18 @@ function scoreCandidates(
   const usualValue = usual(stats, prop);
   const novelty = ownStats && usualValue && ownStats.set >= W.noveltyMinRecords ? 1 - W.noveltyDamping * usualValue.share : 1;
   const q = W.queryValue;
+  const priors = new Map<ValueCandidate['kind'], number>();
+  const prior = (kind: ValueCandidate['kind']): number => {
+    let p = priors.get(kind);
+    if (p === undefined) priors.set(kind, (p = kindPrior(nWords, prop, kind)));
+    return p;
+  };
   for (const c of cands) {
     let value = c.value;
     if (c.kind === 'date' && template) value = template.replace('{date}', value);
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
-    const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : kindPrior(nWords, prop, c.kind);
+    const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);
     const knownShare = ownStats ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set) : 0;
     const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) || (c.role ?? []).some((w) => nWords.includes(w)) ? 1 : 0;
     const cue = ownStats ? cueScore(ownStats, c) : 0;
@@ -326,12 +332,24 @@ export interface FillResult {
   main?: { param: string; values: unknown[] };
 }
 
+// What a query gives every call of a request, read once per query (a request's calls all read it).
+const queryMemo = new Map<string, { base: ValueCandidate[]; queryWords: Set<string> }>();
+const QUERY_MEMO_SIZE = 16;
+
+function readQuery(query: string): { base: ValueCandidate[]; queryWords: Set<string> } {
+  const hit = queryMemo.get(query);
+  if (hit) return hit;
+  const read = { base: queryCandidates(query), queryWords: new Set(terms(query)) };
+  if (queryMemo.size >= QUERY_MEMO_SIZE) queryMemo.delete(queryMemo.keys().next().value!);
+  queryMemo.set(query, read);
+  return read;
+}
+
 /** Fills a tool's arguments (see the file comment). */
 export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel): FillResult {
   const { props, required } = propsOf(tool);
   const ts: ToolStats | undefined = model.tools.get(tool.name);
-  const base = queryCandidates(ctx.query);
-  const queryWords = new Set(terms(ctx.query));
+  const { base, queryWords } = readQuery(ctx.query);
   const names = Object.keys(props);
   const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5);
   const all: Scored[] = [];
@@ -340,13 +358,22 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     all.push(...scoreCandidates(name, props[name], stats, [...base, ...knownInQuery(ctx.query, stats?.ps, base)], ctx.outputs, ctx.focus ?? []));
   }
   all.sort((a, b) => b.score - a.score);
+  // Per parameter, its best score and the best score of another candidate: whether a rival beats a
+  // penalised value is then one look-up, not a scan of every candidate (linear in the request).
+  const tops = new Map<string, { key: string; score: number; other: number }>();
+  for (const s of all) {
+    const t = tops.get(s.param);
+    if (!t) tops.set(s.param, { key: s.key, score: s.score, other: -Infinity });
+    else if (s.key !== t.key && s.score > t.other) t.other = s.score;
+  }
   const args: Record<string, unknown> = {};
   const used = new Map<string, number>();
   for (const s of all) {
     if (s.param in args || s.score < W.minScore) continue;
     const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
     if (s.score - penalty < W.minScore) continue;
-    if (penalty > 0 && all.some((o) => o.param === s.param && !(o.param in args) && o.key !== s.key && o.score > s.score - penalty)) continue;
+    const t = tops.get(s.param)!;
+    if (penalty > 0 && (s.key !== t.key ? t.score : t.other) > s.score - penalty) continue;
     args[s.param] = s.value;
     used.set(s.key, (used.get(s.key) ?? 0) + 1);
   }
