@@ -57,6 +57,11 @@ export interface EvaluationWorkerOptions {
   stalledIntervalMs?: number;
   name?: string;
   log?: (line: string) => void;
+  /**
+   * Send write and destructive calls to live tools (`--allow-live-writes`). By default this worker
+   * refuses them (an observation "not run: write tool during evaluation"): it evaluates, it does not act.
+   */
+  allowLiveWrites?: boolean;
 }
 
 export interface EvaluationWorker {
@@ -85,7 +90,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   queue.on('error', () => {});
   const registries = new Map<string, Promise<ToolRegistry>>();
   const fixedTools = opts.tools ? resolve(opts.tools) : undefined;
-  if (fixedTools) registries.set(fixedTools, loadToolConfig(fixedTools));
+  const guardWrites = { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true } };
+  if (fixedTools) registries.set(fixedTools, loadToolConfig(fixedTools, guardWrites));
   if (fixedTools) await registries.get(fixedTools);
   const deciders = new LruCache<Promise<{ policy: ExecutionPolicy; judge: Judge; tools: ToolRegistry }>>(16);
   let finished = 0;
@@ -95,7 +101,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     if (!path) throw new UnrecoverableError('QUEUE_ERROR: this worker was started without --tools and the job names no tool config');
     let reg = registries.get(path);
     if (!reg) {
-      reg = loadToolConfig(path);
+      reg = loadToolConfig(path, guardWrites);
       registries.set(path, reg);
       reg.catch(() => registries.delete(path));
     }
