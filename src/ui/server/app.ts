@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { extname, join, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { FlowScoutError, toFlowScoutError } from '../../errors/index.js';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { FlowScoutError, HTTP_STATUS, toErrorShape, toFlowScoutError } from '../../errors/index.js';
 import type { Store } from '../../store/index.js';
 import { candidateView, recordView, runSummary, runView } from './read-model.js';
 
@@ -52,10 +53,10 @@ export function createUiApp(opts: UiAppOptions): Hono {
     c.header('Referrer-Policy', 'no-referrer');
   });
 
+  // Every API error is `{error: ErrorShape}` (code, message, hint, location) with its code's HTTP status.
   app.onError((e, c) => {
-    const err = toFlowScoutError(e);
-    const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID_INPUT' ? 400 : 500;
-    return c.json({ error: err.message, ...(err.hint ? { hint: err.hint } : {}) }, status);
+    const error = toErrorShape(e);
+    return c.json({ error }, HTTP_STATUS[error.code] as ContentfulStatusCode);
   });
 
   app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
@@ -115,13 +116,15 @@ export function createUiApp(opts: UiAppOptions): Hono {
     const dir = benchDir(benchDirs, c.req.param('i'));
     const name = c.req.param('name');
     const file = /^[\w.-]+\.svg$/.test(name) ? fileInside(dir, name) : undefined;
-    if (!file) return c.json({ error: `no figure '${name}' in ${dir}` }, 404);
+    if (!file) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no figure '${name}' in ${dir}` });
     // A figure is shown through <img>, where SVG scripts never run; the policy forbids them anyway.
     c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
     return c.body(readFileSync(file), 200, { 'Content-Type': 'image/svg+xml' });
   });
 
-  app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.path}` }, 404));
+  app.all('/api/*', (c) => {
+    throw new FlowScoutError({ code: 'NOT_FOUND', message: `no API route ${c.req.path}` });
+  });
 
   const root = resolve(opts.spaDir);
   app.get('*', (c) => {
@@ -129,7 +132,7 @@ export function createUiApp(opts: UiAppOptions): Hono {
     try {
       path = decodeURIComponent(c.req.path);
     } catch {
-      return c.text('bad request: the path is not valid percent-encoded UTF-8', 400);
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'the path is not valid percent-encoded UTF-8', hint: 'Check the address; open the UI at / to start again.' });
     }
     let file = resolve(root, `.${path}`);
     if (file !== root && !file.startsWith(root + sep)) return c.text('not found', 404);
