@@ -71,6 +71,8 @@ export interface DomainEnvOptions {
   wiring: ModelWiring;
   /** `--split-by`; default: `record` for a bundled domain (the paper's protocol), `auto` for your records. */
   splitBy?: SplitBy;
+  /** Send write calls to live tools of a `--records/--tools` domain (default: answered from its records' replay or refused). */
+  allowLiveWrites?: boolean;
 }
 
 function splitOf(records: readonly TaskRecord[], opts: DomainEnvOptions, chosen: SplitBy, file?: string): Pick<DomainEnv, 'split' | 'splitBy' | 'splitNote' | 'splitLeak'> {
@@ -145,7 +147,9 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
       location: { file: d.records },
     });
   }
-  const tools = await loadToolConfig(d.tools);
+  // A benchmark runs every approach on every record many times: write calls to live tools are
+  // answered from the records' recorded responses or refused.
+  const tools = await loadToolConfig(d.tools, { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records } });
   try {
     const descriptors = tools.list();
     const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
