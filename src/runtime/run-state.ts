@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../contracts/tools.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import type { ResolvedSource } from './frontier.js';
 import { runLlmNodeStep } from './llm-node.js';
-import { nodeMemoKey, type NodeMemo } from './memo.js';
+import { nodeInputMemoKey, nodeMemoKey, type NodeMemo } from './memo.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { endNodeSpan, endRunSpan, startNodeSpan, startRunSpan } from './otel.js';
 import { createSemaphore, isAbortError } from './semaphore.js';
@@ -184,10 +184,18 @@ function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions)
     const context = renderContext(input.query, inputs, contextChars);
     const inputSummary = summarizeInput(context);
     let key: string | undefined;
+    let inputKey: string | undefined;
     if (memo) {
       const scopeOf = opts.policy.memoScope ? (id: string) => opts.policy.memoScope!(workflow, nodeOf(id)) : undefined;
-      key = nodeMemoKey(prepared, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) });
-      const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
+      const keyInput = { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) };
+      key = nodeMemoKey(prepared, nodeId, keyInput);
+      let hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
+      if (!hit) {
+        // Upstream changed, but maybe not what this node is given (see nodeInputMemoKey).
+        inputKey = nodeInputMemoKey(node, inputs, keyInput);
+        hit = await Promise.resolve(memo.get(inputKey)).catch(() => undefined);
+        if (hit) await Promise.resolve(memo.set(key, hit)).catch(() => undefined);
+      }
       if (hit) {
         const obs: NodeObservation = { ...structuredClone(hit), nodeId, startedAtMs: now() - t0, durationMs: 0, cached: true };
         if (tracer && runSpan) endNodeSpan(startNodeSpan(tracer, runSpan, node), obs);
@@ -235,6 +243,7 @@ function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions)
     if (memo && key && obs.status === 'ok' && !signal?.aborted) {
       // A store that fails must not fail the run; the node is simply not cached.
       await Promise.resolve(memo.set(key, obs)).catch(() => undefined);
+      if (inputKey) await Promise.resolve(memo.set(inputKey, obs)).catch(() => undefined);
     }
     if (span) endNodeSpan(span, obs);
     return record(obs);
