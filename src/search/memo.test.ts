@@ -69,7 +69,8 @@ describe('search memo', () => {
     const s = setup();
     const memo = createSearchMemo();
     await evaluateWorkflow(w1, records, { ...s, memo });
-    expect(memo.drain()).toHaveLength(3);
+    // Each of the three nodes under its two keys (its upstream's definitions, and what it was given).
+    expect(memo.drain()).toHaveLength(6);
     expect(memo.drain()).toHaveLength(0);
     const again = await evaluateWorkflow(w1, records, { ...s, memo });
     expect(again.totals).toMatchObject({ cachedNodes: 3, toolCalls: 0 });

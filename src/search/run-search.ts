@@ -37,6 +37,12 @@ export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'mem
    * (the CLI writes the artifacts then, so a failure later loses nothing).
    */
   onBestChanged?: (sofar: SearchResult) => void;
+  /**
+   * Writes the finished search's files (the CLI's `--out`). Called before the run is stored as
+   * `done`, so a run is `done` only once its files are whole; when it throws (a full disk), the run
+   * is stored as `failed` and `--resume` writes them again.
+   */
+  writeOutputs?: (result: SearchResult) => void;
 }
 
 /** R, TC and ES of one evaluation. */
@@ -85,7 +91,7 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
 async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
-  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, ...rest } = input;
+  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, writeOutputs: _write, ...rest } = input;
   // The judge's scores are memoized with the nodes: a record answered as before is not judged again.
   const judge = memo ? memoizeJudge(rest.judge, memo) : rest.judge;
   const s = rest.settings;
@@ -115,6 +121,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     judge,
     opt,
     val,
+    test: splits.test,
     ...(memo ? { memo } : {}),
     ...(s.racing ? { raceAgainst, onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord) } : {}),
   };
@@ -188,11 +195,14 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     result.usage = usageOf(ctx, state);
     if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }
+  input.writeOutputs?.(result);
   if (input.store) {
     const { store, runId } = input.store;
     store.commitIteration(runId, {
       candidates: [],
       memo: memo?.drain() ?? [],
+      // A run stored before its test records were kept with the root gets them now.
+      records: input.splits.test.map((r) => ({ recordId: r.id, split: 'test' as const, record: r })),
       run: {
         status: loop.stopKind === 'budget' || loop.stopKind === 'interrupted' ? 'stopped' : 'done',
         stopReason: loop.stopReason,
