@@ -41,6 +41,14 @@ export interface OfflinePolicyOptions {
   records?: readonly TaskRecord[];
 }
 
+/** A fill with the node's bound values set (the runtime sets them anyway; here they also decide duplicates and missing values). */
+function withBound(filled: FillResult, bound: Record<string, unknown> | undefined): FillResult {
+  if (!bound) return filled;
+  const main = filled.main && !(filled.main.param in bound) ? { main: filled.main } : {};
+  const { main: _drop, ...rest } = filled;
+  return { ...rest, ...main, args: { ...filled.args, ...bound }, missing: filled.missing.filter((m) => !(m in bound)) };
+}
+
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
 
@@ -83,7 +91,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
     const callAt = (k: number) => {
       const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
       const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
-      const filled = fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues);
+      const filled = withBound(fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues), req.bound?.[tool.name]);
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
     const best = callAt(0);
