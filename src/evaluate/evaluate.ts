@@ -96,6 +96,7 @@ export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly
     const r: RecordEvaluation = { id: s.id, tc: s.tc, es: s.es, dims: s.dims, detail: s.detail, trace: traces[i]! };
     if (s.rationale) r.rationale = s.rationale;
     if (s.judgeError) r.judgeError = s.judgeError;
+    if (s.noReference) r.noReference = true;
     const err = runs[i]!.error;
     if (err) r.error = err;
     const used = runs[i]!.scored.score.usage;
@@ -115,9 +116,10 @@ export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly
     usage = { llmCalls: usage.llmCalls + report.usage.llmCalls, inputTokens: usage.inputTokens + report.usage.inputTokens, outputTokens: usage.outputTokens + report.usage.outputTokens, costUsd: usage.costUsd + report.usage.costUsd };
   }
   const result: WorkflowEvaluation = {
-    reward: (report.tc + report.es) / 2,
+    reward: report.esRecords > 0 ? (report.tc + report.es) / 2 : report.tc,
     tc: report.tc,
     es: report.es,
+    esRecords: report.esRecords,
     dims: report.dims,
     perRecord,
     totals,

@@ -41,14 +41,16 @@ export function buildFeedback(graph: Workflow | PreparedWorkflow, records: reado
     ...failures(perRecord, aligned.map((x) => x.a), n),
     ...callCount(perRecord, n),
     ...stepCount(prepared, records, n),
-    ...lowAnswers(perRecord, n),
+    ...lowAnswers(perRecord.filter((r) => !r.noReference), n),
   ].sort((a, b) => b.evidence - a.evidence || kindRank(a) - kindRank(b) || a.text.localeCompare(b.text));
   const worst = worstAnswers(perRecord, records, opts.worst ?? 3);
   const nodes = nodeSummaries(workflow, aligned);
   const mean = (f: (r: RecordEvaluation) => number) => (n ? perRecord.reduce((s, r) => s + f(r), 0) / n : 0);
   const tc = mean((r) => r.tc);
-  const es = mean((r) => r.es);
-  const fb: Omit<Feedback, 'text'> = { records: n, reward: (tc + es) / 2, tc, es, patterns, worst, nodes };
+  // ES is scored only on records with a reference answer (a run that ended in a tool call has none).
+  const judged = perRecord.filter((r) => !r.noReference);
+  const es = judged.length ? judged.reduce((s, r) => s + r.es, 0) / judged.length : 0;
+  const fb: Omit<Feedback, 'text'> = { records: n, reward: judged.length ? (tc + es) / 2 : tc, tc, es, patterns, worst, nodes };
   return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
 }
 
@@ -155,11 +157,13 @@ function stepCount(prepared: PreparedWorkflow, records: readonly TaskRecord[], n
     }));
 }
 
+/** Answers below the mean ES, over `perRecord` (the records with a reference answer) out of `n` records. */
 function lowAnswers(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
-  if (n === 0) return [];
-  const dims = Object.fromEntries(ES_DIMENSIONS.map((d) => [d, perRecord.reduce((s, r) => s + r.dims[d], 0) / n])) as Record<EsDimension, number>;
+  const judged = perRecord.length;
+  if (judged === 0) return [];
+  const dims = Object.fromEntries(ES_DIMENSIONS.map((d) => [d, perRecord.reduce((s, r) => s + r.dims[d], 0) / judged])) as Record<EsDimension, number>;
   const weakest = [...ES_DIMENSIONS].sort((a, b) => dims[a] - dims[b]);
-  const meanEs = perRecord.reduce((s, r) => s + r.es, 0) / n;
+  const meanEs = perRecord.reduce((s, r) => s + r.es, 0) / judged;
   const low = perRecord.filter((r) => r.es < meanEs || r.es < 0.5);
   if (low.length === 0) return [];
   const correctTrace = low.filter((r) => r.tc >= 0.999).length;
@@ -169,7 +173,8 @@ function lowAnswers(perRecord: readonly RecordEvaluation[], n: number): Feedback
 
 function worstAnswers(perRecord: readonly RecordEvaluation[], records: readonly TaskRecord[], k: number): WorstAnswer[] {
   const byId = new Map(records.map((r) => [r.id, r]));
-  return [...perRecord]
+  return perRecord
+    .filter((r) => !r.noReference)
     .sort((a, b) => a.es - b.es || a.id.localeCompare(b.id))
     .slice(0, k)
     .map((r) => {

@@ -118,14 +118,19 @@ export interface RecordEvaluation {
   error?: string;
   /** The judge's model usage for this record (LLM judges). */
   judgeUsage?: Usage;
+  /** The record has no reference answer: ES not scored (0 here, left out of every ES mean). */
+  noReference?: true;
 }
 
 /** A workflow's scores on a record set, per record and overall. */
 export interface WorkflowEvaluation {
-  /** R = (TC + ES) / 2. */
+  /** R = (TC + ES) / 2; R = TC when no record has a reference answer (nothing to score ES on). */
   reward: number;
   tc: number;
+  /** Mean ES over the records with a reference answer. */
   es: number;
+  /** Records ES was scored on (those with a reference answer); TC is scored on all. */
+  esRecords: number;
   dims: EsDims;
   perRecord: RecordEvaluation[];
   feedback?: Feedback;

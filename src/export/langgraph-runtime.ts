@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { adjacency, exitIds, topologicalOrder } from '../graph/graph-utils.js';
-import type { ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
+import { indexWorkflow } from '../graph/prepare.js';
+import type { ToolNode, Workflow } from '../graph/schema.js';
 import type { PolicyContext } from '../policies/types.js';
-import { renderContext, summarizeInput, toNodeInput } from '../runtime/context.js';
-import { runLlmNodeStep } from '../runtime/llm-node.js';
-import { nodeMemoKey } from '../runtime/memo.js';
-import { errorMessage, isBudgetExhausted, type NodeStepResult } from '../runtime/node-step.js';
+import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from '../runtime/node-executor.js';
+import type { NodeStepResult } from '../runtime/node-step.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_CONTEXT_CHARS, type RunContext } from '../runtime/run-state.js';
-import { createSemaphore, isAbortError, type Semaphore } from '../runtime/semaphore.js';
-import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt } from '../runtime/tool-node.js';
-import { buildTrace } from '../runtime/trace-build.js';
+import { createSemaphore } from '../runtime/semaphore.js';
+import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt, type ToolStepDeps } from '../runtime/tool-node.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
 
 /**
  * What a workflow exported to LangGraph.js (to-langgraph.ts) imports: the steps its graph nodes
  * call. The graph itself — one LangGraph node per workflow node, the waiting edges, the state
  * channels and the retry policies — is written out in the generated module; this file only runs one
- * node given the state, with the same node steps, context rendering and trace assembly as the
- * interpreter (runtime/execute.ts), so the three produce the same calls and answer. It does not
+ * node given the state, with the interpreter's own node executor (runtime/node-executor.ts: context,
+ * memo, concurrency slot, cancellation, budget rule, observation, trace assembly), so the three
+ * produce the same calls and answer. It does not
  * import LangGraph: the user's installed `@langchain/langgraph` runs the graph.
  *
  * Per-invocation data that is not state (the policy's scratch space, the attempts a retried node
@@ -26,7 +24,7 @@ import type { NodeObservation, Trace } from '../runtime/trace.js';
  * fresh one: scratch and the clock start again, nothing else is lost (all results are state).
  *
  * Honoured from the context: the policy, tools, per-call timeout, context size, concurrency (the
- * interpreter's priority semaphore, per invocation), memo and cancellation. OpenTelemetry spans
+ * interpreter's priority semaphore, per invocation), memo, pre-call checks and cancellation. OpenTelemetry spans
  * (`context.tracer`) are not emitted here; LangGraph's own callbacks and tracing see every node.
  */
 
@@ -100,11 +98,8 @@ export function mergeNodeResults(left: Record<string, NodeObservation>, right: R
   return { ...left, ...right };
 }
 
-interface Scope {
-  t0: number;
-  scratch: Map<string, unknown>;
-  /** The run's bound on nodes running at once (`context.concurrency`), by topological priority as in the interpreter. */
-  slots: Semaphore;
+interface Scope extends NodeRunScope {
+  /** The attempts a tool node retried by the graph has made so far, and when its first one started. */
   attempts: Map<string, { startedAt: number; list: ToolAttempt[] }>;
   results: Map<string, NodeObservation>;
 }
@@ -114,24 +109,23 @@ const MAX_SCOPES = 1000;
 
 /** The steps of the graph exported from `workflow` (already validated when it was exported), run with `context`. */
 export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, context: RunContext): FlowGraphSteps {
-  const adj = adjacency(workflow);
-  const order = topologicalOrder(adj) ?? [...adj.nodes.keys()];
-  const exitId = exitIds(adj)[0] ?? order[order.length - 1]!;
+  const prepared = indexWorkflow(workflow);
   const now = context.now ?? (() => performance.now());
-  const contextChars = context.contextChars ?? DEFAULT_CONTEXT_CHARS;
-  const position = new Map(order.map((id, i) => [id, i]));
-  const scopes = new Map<string, Scope>();
-  const { policy, memo } = context;
-
-  const nodeOf = (id: string): WorkflowNode => {
-    const n = adj.nodes.get(id);
-    if (!n) throw new Error(`the workflow has no node '${id}'`);
-    return n;
+  const config: NodeExecutorConfig = {
+    policy: context.policy,
+    tools: context.tools,
+    contextChars: context.contextChars ?? DEFAULT_CONTEXT_CHARS,
+    now,
+    ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}),
+    ...(context.memo ? { memo: context.memo } : {}),
+    ...(context.preCallChecks ? { preCallChecks: context.preCallChecks } : {}),
   };
+  const scopes = new Map<string, Scope>();
 
   const open = (runId: string): Scope => {
     let scope = scopes.get(runId);
     if (!scope) {
+      // The run's bound on nodes running at once (`context.concurrency`), by topological priority as in the interpreter.
       scope = { t0: now(), scratch: new Map(), slots: createSemaphore(context.concurrency ?? DEFAULT_CONCURRENCY), attempts: new Map(), results: new Map() };
       scopes.set(runId, scope);
       if (scopes.size > MAX_SCOPES) scopes.delete(scopes.keys().next().value!);
@@ -146,97 +140,24 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
     return { results: { [obs.nodeId]: obs } };
   };
 
-  const shell = (scope: Scope, node: WorkflowNode, status: NodeObservation['status'], extra: Partial<NodeObservation> = {}): NodeObservation => ({
-    nodeId: node.id,
-    kind: node.kind,
-    ...(node.kind === 'llm' ? { role: node.role } : {}),
-    status,
-    input: '',
-    attempts: 0,
-    startedAtMs: now() - scope.t0,
-    durationMs: 0,
-    ...extra,
-  });
-
   const traceOf = (state: Pick<FlowGraphState, 'query' | 'recordId'>, scope: Scope, cancelled: boolean): Trace =>
-    buildTrace({
-      workflow,
-      input: { query: state.query, ...(state.recordId !== undefined ? { recordId: state.recordId } : {}) },
-      policyLabel: policy.label,
-      observations: order.map((id) => scope.results.get(id) ?? shell(scope, nodeOf(id), 'skipped', { error: cancelled ? 'cancelled' : 'never resolved' })),
-      exitId,
-      cancelled,
-      durationMs: now() - scope.t0,
-      workflowHash,
-    });
+    traceOfRun(prepared, config, scope, state, (id) => scope.results.get(id), cancelled, workflowHash);
 
-  async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], config?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
+  async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], nodeConfig?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
     const scope = scopeOf(state);
-    const node = nodeOf(nodeId);
-    const signal = config?.signal ?? context.signal;
-    if (signal?.aborted) return keep(scope, shell(scope, node, 'skipped', { error: 'cancelled' }));
-    const inputs = dataSources.map((src) => {
-      const r = state.results[src];
-      if (!r) throw new Error(`node '${src}' is used as an input of '${nodeId}' before it was resolved`);
-      return toNodeInput({ node: nodeOf(src), status: r.status === 'error' ? 'error' : 'ok', output: r.output });
+    const signal = nodeConfig?.signal ?? context.signal;
+    if (signal?.aborted) return keep(scope, skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
+    const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => state.results[id], state);
+    const { observation, stop } = await executeNode(config, scope, prep, signal, {
+      toolStep: (node, base, deps) => toolStep(scope, node, base, deps),
+      passThrough: (e) => e instanceof FlowScoutRetryAttempt,
+      firstStartedAt: (id) => scope.attempts.get(id)?.startedAt,
     });
-    const text = renderContext(state.query, inputs, contextChars);
-    let key: string | undefined;
-    if (memo) {
-      const scopeFn = policy.memoScope ? (id: string) => policy.memoScope!(workflow, nodeOf(id)) : undefined;
-      key = nodeMemoKey(workflow, nodeId, { policyId: policy.id, query: state.query, contextChars, ...(state.recordId !== undefined ? { recordId: state.recordId } : {}), ...(scopeFn ? { scopeOf: scopeFn } : {}) });
-      const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
-      if (hit) return keep(scope, { ...structuredClone(hit), nodeId, startedAtMs: now() - scope.t0, durationMs: 0, cached: true });
-    }
-    const base: PolicyContext = {
-      query: state.query,
-      ...(state.recordId !== undefined ? { recordId: state.recordId } : {}),
-      workflow,
-      inputs,
-      context: text,
-      scratch: scope.scratch,
-      ...(signal ? { signal } : {}),
-    };
-    const release = await scope.slots.acquire(position.get(nodeId) ?? 0, signal);
-    if (!release) return keep(scope, shell(scope, node, 'skipped', { error: 'cancelled' }));
-    let started = now();
-    let step: NodeStepResult;
-    try {
-      if (node.kind === 'llm') step = await runLlmNodeStep(node, base, policy);
-      else step = await toolStep(scope, node, base);
-    } catch (e) {
-      if (e instanceof FlowScoutRetryAttempt) throw e;
-      // As in the interpreter, a node stopped by cancellation is an error `cancelled`; an exhausted
-      // budget is recorded the same way and thrown on, so the invocation rejects with it.
-      const cancelled = isAbortError(e) || Boolean(signal?.aborted) || isBudgetExhausted(e);
-      step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
-      if (isBudgetExhausted(e)) {
-        scope.attempts.delete(nodeId);
-        keep(scope, { ...shell(scope, node, 'error'), input: summarizeInput(text), error: 'cancelled', attempts: 1, startedAtMs: started - scope.t0, durationMs: now() - started });
-        throw e;
-      }
-    } finally {
-      release();
-    }
-    const retried = scope.attempts.get(nodeId);
-    if (retried) {
-      started = retried.startedAt;
-      scope.attempts.delete(nodeId);
-    }
-    const obs: NodeObservation = {
-      ...shell(scope, node, step.status),
-      input: summarizeInput(text),
-      ...(step.output !== undefined ? { output: step.output } : {}),
-      ...(step.error !== undefined ? { error: step.error } : {}),
-      attempts: step.attempts,
-      startedAtMs: started - scope.t0,
-      durationMs: now() - started,
-      ...(step.model !== undefined ? { model: step.model } : {}),
-      ...(step.usage ? { usage: step.usage } : {}),
-      ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
-    };
-    if (memo && key && obs.status === 'ok' && !signal?.aborted) await Promise.resolve(memo.set(key, obs)).catch(() => undefined);
-    return keep(scope, obs);
+    scope.attempts.delete(nodeId);
+    const update = keep(scope, observation);
+    // An exhausted budget stops the run: the invocation rejects with it.
+    if (stop) throw stop;
+    return update;
   }
 
   /**
@@ -245,8 +166,7 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
    * the scope and thrown as FlowScoutRetryAttempt, so the node's retry policy runs it again; the
    * last attempt, or one that stands, becomes the node's result with every attempt's calls.
    */
-  async function toolStep(scope: Scope, node: ToolNode, base: PolicyContext): Promise<NodeStepResult> {
-    const deps = { tools: context.tools, ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}) };
+  async function toolStep(scope: Scope, node: ToolNode, base: PolicyContext, deps: ToolStepDeps): Promise<NodeStepResult> {
     const max = maxToolAttempts(node);
     let log = scope.attempts.get(node.id);
     if (!log) {
@@ -271,7 +191,7 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
     run,
     skip(nodeId, state) {
       const scope = scopeOf(state);
-      return keep(scope, shell(scope, nodeOf(nodeId), 'skipped'));
+      return keep(scope, skippedObservation(config, scope, prepared.node(nodeId)));
     },
     end(state) {
       const scope = scopeOf(state);
@@ -280,7 +200,7 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
       return { answer: trace.answer, trace };
     },
     retryPolicy(nodeId) {
-      const node = nodeOf(nodeId);
+      const node = prepared.node(nodeId);
       return {
         maxAttempts: node.kind === 'tool' ? maxToolAttempts(node) : 1,
         // The workflow's retry re-plans at once with the previous error, as the interpreter does.

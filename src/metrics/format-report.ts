@@ -1,4 +1,4 @@
-import type { EvalReport } from './score.js';
+import { esCoverage, type EvalReport } from './score.js';
 
 /**
  * The eval table (TC, ES and its four dimensions with the judge's label, CV when records were run
@@ -19,10 +19,11 @@ export function formatEvalReport(report: EvalReport, opts: { title?: string; max
     `    ${'clarity'.padEnd(12)} ${f(report.dims.clarity)}`,
   );
   if (report.cv !== undefined) {
-    const n = report.records.filter((r) => r.esRuns).length;
+    const n = report.records.filter((r) => r.esRuns && !r.noReference).length;
     lines.push(`  ${'CV of ES'.padEnd(14)} ${f(report.cv)}   mean over ${n} record${n === 1 ? '' : 's'} run more than once`);
   }
-  lines.push(`  ${'records'.padEnd(14)} ${report.records.length}`);
+  const coverage = esCoverage(report.esRecords, report.records.length);
+  lines.push(`  ${'records'.padEnd(14)} ${report.records.length}${coverage ? `   ${coverage}` : ''}`);
   const list = (ids: readonly string[]) => `${ids.slice(0, maxIds).join(', ')}${ids.length > maxIds ? `, … (${ids.length - maxIds} more)` : ''}`;
   if (report.missingPredictions.length) {
     lines.push(`  ${report.missingPredictions.length} record(s) without a prediction, scored as empty traces: ${list(report.missingPredictions)}`);

@@ -5,4 +5,4 @@ export { clarity, createLexicalJudge, lexicalScore } from './lexical-judge.js';
 export { coefficientOfVariation, stability, type StabilityResult } from './stability.js';
 export { PredictionSchema, readPredictionsFile, type Prediction, type ReadPredictionsResult } from './predictions.js';
 export { formatEvalReport } from './format-report.js';
-export { schemasFromTools, scorePredictions, type EsDims, type EvalReport, type RecordScore, type ScoreOptions } from './score.js';
+export { esCoverage, hasReference, schemasFromTools, scorePredictions, type EsDims, type EvalReport, type RecordScore, type ScoreOptions } from './score.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../records/schema.js';
 import { createLexicalJudge } from './lexical-judge.js';
+import { formatEvalReport } from './format-report.js';
 import { schemasFromTools, scorePredictions } from './score.js';
 import type { Judge, JudgeRequest } from './types.js';
 
@@ -83,5 +84,25 @@ describe('scorePredictions', () => {
   it('returns the TC detail for feedback', async () => {
     const report = await scorePredictions(records.slice(0, 1), [{ id: 'r1', calls: [{ tool: 'weather', args: { city: 'Lyon', days: 1 } }], answer: 'score:1' }], { judge: scriptedJudge() });
     expect(report.records[0]!.detail).toMatchObject({ missing: [0, 1], extra: [0], wrongArgs: [{ reference: 1, predicted: 0, tool: 'weather', keys: ['city'] }] });
+  });
+
+  it('scores ES only on records with a reference answer and TC on all, and the report says on how many', async () => {
+    const handOff: TaskRecord = { id: 'r3', query: 'Cancel my order, or get me a human.', reference: '', calls: [{ tool: 'transfer', args: { summary: 'cancel' } }] };
+    const judge = scriptedJudge();
+    const preds = [
+      { id: 'r1', calls: records[0]!.calls, answer: 'score:0.6' },
+      { id: 'r2', calls: [], answer: 'score:0.4' },
+      { id: 'r3', calls: [{ tool: 'transfer', args: { summary: 'cancel' } }], answer: 'score:0.9 I transferred you' },
+    ];
+    const report = await scorePredictions([...records, handOff], preds, { judge });
+    expect(judge.asked).toEqual(['score:0.6', 'score:0.4']);
+    expect(report.esRecords).toBe(2);
+    expect(report.es).toBeCloseTo(0.5);
+    expect(report.records.find((r) => r.id === 'r3')).toMatchObject({ tc: 1, noReference: true });
+    expect(report.tc).toBeCloseTo((1 + 0 + 1) / 3);
+    expect(formatEvalReport(report)).toContain('ES on 2 of 3 records (1 without a reference answer: TC only)');
+    const all = await scorePredictions(records, preds.slice(0, 2), { judge: scriptedJudge() });
+    expect(all.esRecords).toBe(2);
+    expect(formatEvalReport(all)).not.toContain('without a reference');
   });
 });

@@ -18,6 +18,10 @@ import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeScore } from './
  *   means over its runs, and its CV is taken over the runs' ES.
  * - An empty answer scores 0 on every ES dimension without asking the judge. A judge that fails on an
  *   answer scores it 0 and the failure is kept on the record (`judgeError`) and counted.
+ * - A record without a reference answer (a run that ended in a tool call, such as a hand-off) has
+ *   no ES: the judge is not asked, the record is marked `noReference`, and the means of ES and its
+ *   dimensions are taken over the records that have a reference (`esRecords` says how many). TC is
+ *   scored on every record.
  */
 
 export type EsDims = Record<EsDimension, number>;
@@ -49,14 +53,18 @@ export interface RecordScore {
   /** The judge's explanation of the first run, when it gives one. */
   rationale?: string;
   judgeError?: string;
+  /** The record has no reference answer: its ES is not scored (0 here, left out of the means). */
+  noReference?: true;
 }
 
 export interface EvalReport {
   /** Mean TC over records. */
   tc: number;
-  /** Mean ES over records. */
+  /** Mean ES over the records that have a reference answer (0 when none has). */
   es: number;
   dims: EsDims;
+  /** Records ES was scored on: those with a reference answer. */
+  esRecords: number;
   /** The judge's label, shown with every ES figure (e.g. "offline lexical judge"). */
   judge: string;
   judgeKind: Judge['kind'];
@@ -156,6 +164,7 @@ export function reportFromRuns(records: readonly TaskRecord[], runs: ReadonlyArr
       runs: mine.length,
     };
     if (opts.missing?.has(record.id)) out.missingPrediction = true;
+    if (!hasReference(record)) out.noReference = true;
     if (mine.length > 1) Object.assign(out, { tcRuns, esRuns, cv: stability([esRuns]).cv });
     if (first.score.rationale) out.rationale = first.score.rationale;
     const error = mine.find((m) => m.error)?.error;
@@ -163,11 +172,13 @@ export function reportFromRuns(records: readonly TaskRecord[], runs: ReadonlyArr
     return out;
   });
 
-  const repeated = scores.filter((s) => s.esRuns);
+  const repeated = scores.filter((s) => s.esRuns && !s.noReference);
+  const judged = scores.filter((s) => !s.noReference);
   const report: EvalReport = {
     tc: meanTc(scores),
-    es: mean(scores.map((s) => s.es)),
-    dims: meanDims(scores.map((s) => s.dims)),
+    es: mean(judged.map((s) => s.es)),
+    dims: meanDims(judged.map((s) => s.dims)),
+    esRecords: judged.length,
     judge: opts.judge.label,
     judgeKind: opts.judge.kind,
     records: scores,
@@ -187,7 +198,18 @@ export function schemasFromTools(tools: ReadonlyArray<{ name: string; inputSchem
 
 const ZERO: JudgeScore = { correctness: 0, completeness: 0, relevance: 0, clarity: 0, es: 0 };
 
+/** True when the record has a reference answer to score ES against. */
+export function hasReference(record: Pick<TaskRecord, 'reference'>): boolean {
+  return record.reference.trim() !== '';
+}
+
+/** `ES … on 12 of 15 records (3 have no reference answer)` when some records have none; '' when all have one. */
+export function esCoverage(esRecords: number, records: number): string {
+  return esRecords === records ? '' : `ES on ${esRecords} of ${records} records (${records - esRecords} without a reference answer: TC only)`;
+}
+
 async function judge(j: Judge, record: TaskRecord, answer: string, signal?: AbortSignal): Promise<{ score: JudgeScore; error?: string }> {
+  if (!hasReference(record)) return { score: { ...ZERO, rationale: 'no reference answer: ES not scored' } };
   if (answer.trim() === '') return { score: { ...ZERO, rationale: 'empty answer' } };
   try {
     return { score: await j.score({ query: record.query, reference: record.reference, answer, signal }) };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { adjacency, entryIds, reachable, topologicalOrder } from '../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
-import { requestClauses } from './offline/text.js';
+import { MAX_REQUEST_PARTS, requestClauses } from './offline/text.js';
 import type { ToolIndex } from './offline/tool-index.js';
 
 /**
@@ -200,7 +200,8 @@ const TIE = 1e-3;
  * `nodeId`, over the positions that can run together with that node (`toolPositions`).
  */
 export function handOff(query: string, workflow: Workflow, fit: PartFit, nodeId?: string): HandOff {
-  const parts = requestClauses(query);
+  // Parts past MAX_REQUEST_PARTS are read by no position: the work per request stays linear in its length.
+  const parts = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
   const positions = toolPositions(workflow, nodeId);
   const m = parts.length;
   const n = positions.length;

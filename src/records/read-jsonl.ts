@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { FlowScoutError } from '../errors/index.js';
+import { JsonTooDeepError, parseJsonBounded } from '../util/json-depth.js';
 import { requireFile } from '../util/require-file.js';
 import { describeIssue, formatLineProblem, type LineProblem } from './issue-text.js';
 
@@ -61,10 +62,14 @@ export async function readJsonlFile<S extends z.ZodType>(path: string, schema: S
     if (text === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonBounded(text);
     } catch (e) {
       badLines++;
       notJson = true;
+      if (e instanceof JsonTooDeepError) {
+        report({ file: path, line: lineNo, message: `the JSON is ${e.message} (at column ${e.offset + 1})` });
+        continue;
+      }
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
       const arrayHint = lineNo === 1 && text.startsWith('[') ? ` (this looks like a JSON array; ${opts.noun} files are JSONL: one ${opts.noun} object a line)` : '';
       report({ file: path, line: lineNo, message: `not valid JSON: ${why}${arrayHint}` });

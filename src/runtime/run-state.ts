@@ -1,25 +1,23 @@
 import { setMaxListeners } from 'node:events';
-import type { Span, Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import type { FlowScoutError } from '../errors/index.js';
 import { indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
-import type { Workflow, WorkflowNode } from '../graph/schema.js';
-import type { ExecutionPolicy, LlmNodeRequest, PolicyContext, ToolPlanRequest } from '../policies/types.js';
+import type { Workflow } from '../graph/schema.js';
+import type { ExecutionPolicy } from '../policies/types.js';
 import type { ToolRegistry } from '../contracts/tools.js';
-import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import type { ResolvedSource } from './frontier.js';
-import { runLlmNodeStep } from './llm-node.js';
-import { nodeMemoKey, type NodeMemo } from './memo.js';
-import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
-import { endNodeSpan, endRunSpan, startNodeSpan, startRunSpan } from './otel.js';
-import { createSemaphore, isAbortError } from './semaphore.js';
-import { runToolNodeStep } from './tool-node.js';
-import { buildTrace } from './trace-build.js';
+import type { NodeMemo } from './memo.js';
+import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from './node-executor.js';
+import { endRunSpan, startRunSpan } from './otel.js';
+import { createSemaphore } from './semaphore.js';
+import type { PreCallCheck } from './tool-node.js';
 import type { NodeObservation, Trace } from './trace.js';
 
 /**
  * The stateful part of one run (LangGraph's "loop" side; the pure steps live in guards.ts,
- * frontier.ts, context.ts): scratch space, the concurrency bound, cancellation, the memo hook,
- * spans, and the observation of every node. The interpreter (execute.ts) and compiled modules
+ * frontier.ts, context.ts): the run's scope (scratch space, the concurrency bound, the run span),
+ * cancellation and the budget rule, and the observation of every node; each node's step is the one
+ * node executor (node-executor.ts) that exported LangGraph graphs use too. The interpreter (execute.ts) and compiled modules
  * (compile.ts) both drive a run through `runNode` / `skipNode` / `finish`, so they produce the same
  * trace; only who decides the order — data or generated code — differs.
  */
@@ -42,6 +40,12 @@ export interface RunOptions {
   tracer?: Tracer;
   /** Clock for timings (default `performance.now`). */
   now?: () => number;
+  /**
+   * Checks and transforms applied to every planned tool call just before it is made: they may
+   * rewrite its arguments or withhold it with an observation (runtime/tool-node.ts, `PreCallCheck`).
+   * Honoured by the interpreter, compiled modules and exported LangGraph graphs alike.
+   */
+  preCallChecks?: readonly PreCallCheck[];
   /** Recorded on the trace; set by `executeWorkflow` and compiled modules (`workflowHash` of the workflow). */
   workflowHash?: string;
 }
@@ -104,26 +108,17 @@ function prepared(workflow: Workflow | PreparedWorkflow): PreparedWorkflow {
 export function startRun(workflow: Workflow | PreparedWorkflow, input: RunInput, opts: RunOptions): WorkflowRun {
   const stop = new AbortController();
   let exhausted: FlowScoutError | undefined;
-  const watch = <T>(pending: Promise<T>): Promise<T> =>
-    pending.catch((e: unknown) => {
-      if (isBudgetExhausted(e) && !exhausted) {
-        exhausted = e;
-        stop.abort(e);
-      }
-      throw e;
-    });
-  const inner = opts.policy;
-  // The policy as it is (identity, label, memo scope, any other member) but for its two decisions, watched.
-  const policy: ExecutionPolicy = Object.create(inner, {
-    runLlmNode: { value: (req: LlmNodeRequest) => watch(inner.runLlmNode(req)) },
-    planToolCalls: { value: (req: ToolPlanRequest) => watch(inner.planToolCalls(req)) },
-  });
+  const onStop = (e: FlowScoutError) => {
+    if (exhausted) return;
+    exhausted = e;
+    stop.abort(e);
+  };
   const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
   // Every node waiting for a concurrency slot, and every tool call in flight, listens to this signal
   // (and removes its listener when done): a wide fan-out legitimately has more than Node's default
   // of 10, which would print a spurious "possible memory leak" warning.
   setMaxListeners(0, signal);
-  const run = runState(prepared(workflow), input, { ...opts, policy, signal });
+  const run = runState(prepared(workflow), input, { ...opts, signal }, onStop);
   return {
     workflow: run.workflow,
     runNode: run.runNode,
@@ -136,19 +131,28 @@ export function startRun(workflow: Workflow | PreparedWorkflow, input: RunInput,
   };
 }
 
-/** The stateful part of one run (see the module comment), without the budget rule. */
-function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions): WorkflowRun {
-  const { workflow, order, position, exitId } = prepared;
+/** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
+function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
+  const { workflow } = prepared;
   const now = opts.now ?? (() => performance.now());
-  const t0 = now();
-  const contextChars = opts.contextChars ?? DEFAULT_CONTEXT_CHARS;
-  const semaphore = createSemaphore(opts.concurrency ?? DEFAULT_CONCURRENCY);
-  const scratch = new Map<string, unknown>();
+  const config: NodeExecutorConfig = {
+    policy: opts.policy,
+    tools: opts.tools,
+    contextChars: opts.contextChars ?? DEFAULT_CONTEXT_CHARS,
+    now,
+    ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    ...(opts.memo ? { memo: opts.memo } : {}),
+    ...(opts.preCallChecks ? { preCallChecks: opts.preCallChecks } : {}),
+    ...(opts.tracer ? { tracer: opts.tracer } : {}),
+  };
+  const { signal, tracer } = opts;
+  const scope: NodeRunScope = {
+    t0: now(),
+    scratch: new Map<string, unknown>(),
+    slots: createSemaphore(opts.concurrency ?? DEFAULT_CONCURRENCY),
+    ...(tracer ? { runSpan: startRunSpan(tracer, workflow, opts.policy, input.recordId) } : {}),
+  };
   const results = new Map<string, { result: NodeResult; obs: NodeObservation }>();
-  const { signal, tracer, memo } = opts;
-  const runSpan: Span | undefined = tracer ? startRunSpan(tracer, workflow, opts.policy, input.recordId) : undefined;
-
-  const nodeOf = (id: string): WorkflowNode => prepared.node(id);
 
   const record = (obs: NodeObservation): NodeResult => {
     const result: NodeResult = { nodeId: obs.nodeId, kind: obs.kind, status: obs.status, output: obs.output };
@@ -156,107 +160,21 @@ function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions)
     return result;
   };
 
-  const shell = (node: WorkflowNode, status: NodeObservation['status'], extra: Partial<NodeObservation> = {}): NodeObservation => ({
-    nodeId: node.id,
-    kind: node.kind,
-    ...(node.kind === 'llm' ? { role: node.role } : {}),
-    status,
-    input: '',
-    attempts: 0,
-    startedAtMs: now() - t0,
-    durationMs: 0,
-    ...extra,
-  });
-
-  const resultOf = (id: string): NodeResult => {
-    const r = results.get(id);
-    if (!r) throw new Error(`node '${id}' is used as an input before it was resolved`);
-    return r.result;
-  };
-
   async function runNode(nodeId: string, dataSources: readonly string[]): Promise<NodeResult> {
-    const node = nodeOf(nodeId);
-    if (signal?.aborted) return record(shell(node, 'skipped', { error: 'cancelled' }));
-    const inputs = dataSources.map((src) => {
-      const r = resultOf(src);
-      return toNodeInput({ node: nodeOf(src), status: r.status === 'error' ? 'error' : 'ok', output: r.output });
-    });
-    const context = renderContext(input.query, inputs, contextChars);
-    const inputSummary = summarizeInput(context);
-    let key: string | undefined;
-    if (memo) {
-      const scopeOf = opts.policy.memoScope ? (id: string) => opts.policy.memoScope!(workflow, nodeOf(id)) : undefined;
-      key = nodeMemoKey(prepared, nodeId, { policyId: opts.policy.id, query: input.query, contextChars, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}), ...(scopeOf ? { scopeOf } : {}) });
-      const hit = await Promise.resolve(memo.get(key)).catch(() => undefined);
-      if (hit) {
-        const obs: NodeObservation = { ...structuredClone(hit), nodeId, startedAtMs: now() - t0, durationMs: 0, cached: true };
-        if (tracer && runSpan) endNodeSpan(startNodeSpan(tracer, runSpan, node), obs);
-        return record(obs);
-      }
-    }
-    const release = await semaphore.acquire(position.get(nodeId) ?? 0, signal);
-    if (!release) return record(shell(node, 'skipped', { error: 'cancelled' }));
-    const span = tracer && runSpan ? startNodeSpan(tracer, runSpan, node) : undefined;
-    const started = now();
-    let step: NodeStepResult;
-    try {
-      if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-      const base: PolicyContext = {
-        query: input.query,
-        ...(input.recordId !== undefined ? { recordId: input.recordId } : {}),
-        workflow,
-        inputs,
-        context,
-        scratch,
-        ...(signal ? { signal } : {}),
-      };
-      step =
-        node.kind === 'llm'
-          ? await runLlmNodeStep(node, base, opts.policy)
-          : await runToolNodeStep(node, base, opts.policy, { tools: opts.tools, ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}) });
-    } catch (e) {
-      const cancelled = isAbortError(e) || signal?.aborted;
-      step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${nodeId}': ${errorMessage(e)}`, attempts: 1 };
-    } finally {
-      release();
-    }
-    const obs: NodeObservation = {
-      ...shell(node, step.status),
-      input: inputSummary,
-      ...(step.output !== undefined ? { output: step.output } : {}),
-      ...(step.error !== undefined ? { error: step.error } : {}),
-      attempts: step.attempts,
-      startedAtMs: started - t0,
-      durationMs: now() - started,
-      ...(step.model !== undefined ? { model: step.model } : {}),
-      ...(step.usage ? { usage: step.usage } : {}),
-      ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
-    };
-    if (memo && key && obs.status === 'ok' && !signal?.aborted) {
-      // A store that fails must not fail the run; the node is simply not cached.
-      await Promise.resolve(memo.set(key, obs)).catch(() => undefined);
-    }
-    if (span) endNodeSpan(span, obs);
-    return record(obs);
+    if (signal?.aborted) return record(skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
+    const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => results.get(id)?.result, input);
+    const { observation, stop } = await executeNode(config, scope, prep, signal);
+    if (stop) onStop(stop);
+    return record(observation);
   }
 
   function skipNode(nodeId: string): NodeResult {
-    return record(shell(nodeOf(nodeId), 'skipped', signal?.aborted ? { error: 'cancelled' } : {}));
+    return record(skippedObservation(config, scope, prepared.node(nodeId), signal?.aborted ? { error: 'cancelled' } : {}));
   }
 
   function finish(): Trace {
-    const observations = order.map((id) => results.get(id)?.obs ?? shell(nodeOf(id), 'skipped', { error: signal?.aborted ? 'cancelled' : 'never resolved' }));
-    const trace = buildTrace({
-      workflow,
-      input,
-      policyLabel: opts.policy.label,
-      observations,
-      exitId,
-      cancelled: Boolean(signal?.aborted),
-      durationMs: now() - t0,
-      ...(opts.workflowHash ? { workflowHash: opts.workflowHash } : {}),
-    });
-    if (runSpan) endRunSpan(runSpan, trace.status, trace.error, trace.totals);
+    const trace = traceOfRun(prepared, config, scope, input, (id) => results.get(id)?.obs, Boolean(signal?.aborted), opts.workflowHash);
+    if (scope.runSpan) endRunSpan(scope.runSpan, trace.status, trace.error, trace.totals);
     return trace;
   }
 

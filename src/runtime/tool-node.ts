@@ -29,11 +29,44 @@ import type { NodeInput } from '../policies/types.js';
  * - The node's status and output are its last attempt's; `calls` keeps every attempt's calls.
  */
 
-/** What a tool node needs besides the policy: the tools and the per-call timeout. */
+/** What a tool node needs besides the policy: the tools, the per-call timeout and the pre-call checks. */
 export interface ToolStepDeps {
   tools: ToolRegistry;
   callTimeoutMs?: number;
+  /** Applied in order to every planned call to a candidate tool, just before it is made (see `PreCallCheck`). */
+  preCallChecks?: readonly PreCallCheck[];
 }
+
+/**
+ * A planned call as a pre-call check sees it: the run's request context (query, record, workflow,
+ * the node's inputs and context, scratch, signal), the node, the attempt, the tool's descriptor and
+ * the arguments as they stand (the policy's, or as an earlier check rewrote them).
+ */
+export interface PreCallRequest extends PolicyContext {
+  node: ToolNode;
+  attempt: number;
+  tool: ToolDescriptor;
+  args: Record<string, unknown>;
+}
+
+/**
+ * What a pre-call check decides: `undefined` makes the call as it stands; `{ args }` makes it with
+ * these arguments (e.g. bound or filled ones; later checks see them); `{ withhold }` does not make
+ * the call and records the given result as the call's observation (duration 0; later checks do not
+ * run). A withheld call counts like a made one: in π̂, in the attempt's status and in retries.
+ */
+export type PreCallDecision =
+  | undefined
+  | { args: Record<string, unknown> }
+  | { withhold: { status: 'error'; error: string } | { status: 'ok'; output: unknown } };
+
+/**
+ * The hook "before a tool call is made", the one place every runtime (interpreter, compiled module,
+ * exported LangGraph graph) passes through: `RunOptions.preCallChecks` (run-state.ts) are applied by
+ * `runToolAttempt` to each planned call to a candidate tool, in order. A check may be async; one that
+ * throws fails the node with an internal error (an AbortError or BUDGET_EXHAUSTED stops as always).
+ */
+export type PreCallCheck = (req: PreCallRequest) => PreCallDecision | Promise<PreCallDecision>;
 
 /** The tools a tool node may use (see the decisions above). */
 export function candidateTools(node: ToolNode, tools: ToolRegistry): ToolDescriptor[] {
@@ -176,7 +209,23 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
       calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });
       continue;
     }
-    const outcome = await deps.tools.call(p.tool, args, {
+    let callArgs = args;
+    let withheld: CallObservation | undefined;
+    for (const check of deps.preCallChecks ?? []) {
+      const decision = await check({ ...base, node, attempt: n, tool: candidates.find((c) => c.name === p.tool)!, args: callArgs });
+      if (!decision) continue;
+      if ('withhold' in decision) {
+        const w = decision.withhold;
+        withheld = { tool: p.tool, args: callArgs, status: w.status, ...(w.status === 'ok' ? { output: w.output } : { error: w.error }), durationMs: 0, attempt: n };
+        break;
+      }
+      callArgs = decision.args;
+    }
+    if (withheld) {
+      calls.push(withheld);
+      continue;
+    }
+    const outcome = await deps.tools.call(p.tool, callArgs, {
       ...(base.signal ? { signal: base.signal } : {}),
       ...(deps.callTimeoutMs !== undefined ? { timeoutMs: deps.callTimeoutMs } : {}),
     });

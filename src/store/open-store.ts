@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import { fileSystemError, sqliteError } from '../errors/to-flowscout-error.js';
 import { scrubSecrets, secretsFromEnv } from '../llm/secrets.js';
-import { migrate } from './migrations.js';
+import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { createStoreQueries, type StoreQueries } from './queries.js';
 
 /**
@@ -24,6 +24,12 @@ export interface OpenStoreOptions {
   scrub?: (text: string) => string;
   /** Open an existing file only (for `runs list/show`): a missing file is NOT_FOUND instead of being created. */
   mustExist?: boolean;
+  /**
+   * Open for reading only (`runs list/show`, `ui`): nothing is written, so a store on a read-only
+   * disk, or a file the user may not write, can be read. Implies `mustExist`. A store written by an
+   * older FlowScout is brought up to date first when its file can be written.
+   */
+  readOnly?: boolean;
 }
 
 /** An open store. Close it when done. */
@@ -41,8 +47,11 @@ function loadSqlite(): typeof Database {
 export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions = {}): Store {
   const path = file === ':memory:' ? file : resolve(file);
   if (path !== ':memory:') {
+    if (existsSync(path) && statSync(path).isDirectory()) {
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the store ${path} is a directory, not a file`, hint: `Pass the store's file with --db, for example --db ${join(file, 'flowscout.db')}.`, location: { file: path } });
+    }
     if (!existsSync(path)) {
-      if (opts.mustExist) {
+      if (opts.mustExist || opts.readOnly) {
         throw new FlowScoutError({ code: 'NOT_FOUND', message: `no FlowScout store at ${path}`, hint: 'Run `flowscout search` first, or pass the store file with --db.', location: { file: path } });
       }
       try {
@@ -53,12 +62,17 @@ export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions
     }
   }
   let db: Database.Database | undefined;
+  if (opts.readOnly && path !== ':memory:') db = openReadOnly(path);
   try {
-    db = new (loadSqlite())(path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrate(db, path);
+    if (db) {
+      db.pragma('busy_timeout = 5000');
+    } else {
+      db = new (loadSqlite())(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db, path);
+    }
   } catch (e) {
     db?.close();
     if (isFlowScoutError(e)) throw e;
@@ -68,6 +82,79 @@ export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions
   const queries = guarded(createStoreQueries(db, scrub), path);
   const handle = db;
   return { ...queries, file: path, close: () => handle.close() };
+}
+
+/**
+ * The store opened for reading, or undefined when it must be opened for writing first (a store of an
+ * older schema that this process may bring up to date). SQLite reads a WAL store through a shared-memory
+ * file beside it; on a read-only disk (or a folder the user may not write) that file cannot be made,
+ * so the store's bytes are read into memory and opened there — exact when no write-ahead log is
+ * pending, which is the case on a disk nobody can write to.
+ */
+function openReadOnly(path: string): Database.Database | undefined {
+  const Sqlite = loadSqlite();
+  let db: Database.Database | undefined;
+  try {
+    db = new Sqlite(path, { readonly: true, fileMustExist: true });
+    const version = schemaVersion(db, path);
+    if (version < SCHEMA_VERSION) {
+      db.close();
+      return writableToUpgrade(path);
+    }
+    return db;
+  } catch (e) {
+    db?.close();
+    if (isFlowScoutError(e)) throw e;
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (!code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_CANTOPEN') throw unreadable(path, e);
+  }
+  const wal = `${path}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) {
+    throw new FlowScoutError({ code: 'FILE_ACCESS', message: `the store ${path} has unfinished writes in ${wal}, and its folder cannot be written`, hint: 'Open it once where its folder is writable (any `flowscout runs list` does), or copy the store and both files beside it to a writable folder.', location: { file: path } });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw (e instanceof Error && fileSystemError(e, path)) || e;
+  }
+  // Bytes 18-19 say "WAL"; an in-memory copy has no log, so it reads as a rollback-journal file.
+  if (bytes.length >= 20) bytes[18] = bytes[19] = 1;
+  try {
+    db = new Sqlite(bytes, { readonly: true });
+    const version = schemaVersion(db, path);
+    if (version < SCHEMA_VERSION) {
+      db.close();
+      return writableToUpgrade(path);
+    }
+    return db;
+  } catch (e) {
+    db?.close();
+    if (isFlowScoutError(e)) throw e;
+    throw unreadable(path, e);
+  }
+}
+
+/** The store's schema version; a version newer than this code knows is refused (as `migrate` does). */
+function schemaVersion(db: Database.Database, path: string): number {
+  const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!table) return 0;
+  const version = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  if (version > SCHEMA_VERSION) {
+    throw new FlowScoutError({ code: 'STORE_ERROR', message: `the store ${path} has schema version ${version}, newer than this FlowScout understands (${SCHEMA_VERSION})`, hint: 'Upgrade FlowScout, or pass another file with --db.', location: { file: path } });
+  }
+  return version;
+}
+
+/** A store of an older schema: undefined (open it for writing, which migrates) when its file can be written. */
+function writableToUpgrade(path: string): undefined {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+    return undefined;
+  } catch {
+    throw new FlowScoutError({ code: 'STORE_ERROR', message: `the store ${path} was written by an older FlowScout and cannot be brought up to date here (it is read-only)`, hint: 'Copy it to a writable folder and open the copy once (e.g. `flowscout runs list --db <copy>`).', location: { file: path } });
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { fileSystemError } from '../errors/to-flowscout-error.js';
+import { JsonTooDeepError, parseJsonBounded } from './json-depth.js';
 import { requireFile } from './require-file.js';
 
 /**
@@ -9,8 +11,9 @@ import { requireFile } from './require-file.js';
  */
 export function parseJsonText(text: string, file: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonBounded(text);
   } catch (e) {
+    if (e instanceof JsonTooDeepError) throw jsonTooDeep(e, text, file);
     const msg = e instanceof Error ? e.message : String(e);
     const { line, column } = positionOf(text, msg);
     throw new FlowScoutError({
@@ -21,6 +24,18 @@ export function parseJsonText(text: string, file: string): unknown {
       cause: e,
     });
   }
+}
+
+/** PARSE_ERROR for JSON nested deeper than FlowScout reads, at the bracket that crosses the limit. */
+export function jsonTooDeep(e: JsonTooDeepError, text: string, file: string, line?: number): FlowScoutError {
+  const at = lineColumn(text, e.offset);
+  return new FlowScoutError({
+    code: 'PARSE_ERROR',
+    message: `the JSON is ${e.message}`,
+    hint: "Flatten or remove this value; FlowScout refuses deeper JSON rather than run out of stack on it.",
+    location: line === undefined ? { file, ...at } : { file, line, column: at.column },
+    cause: e,
+  });
 }
 
 /** Reads and parses a JSON file (FILE_NOT_FOUND / PARSE_ERROR with the location). */
@@ -143,7 +158,17 @@ export interface WriteOptions {
   force?: boolean;
 }
 
-/** Writes a text file, creating its folder; refuses to overwrite unless `force`. */
+/**
+ * The two file-system calls behind every `writeTextFile`: a seam through which a test makes a write
+ * fail part-way (a full disk) without needing one.
+ */
+export const fileWrites = { writeFileSync, renameSync };
+
+/**
+ * Writes a text file, creating its folder; refuses to overwrite unless `force`. The text goes to a
+ * temporary file beside it that is then renamed over it, so the file is either whole or as it was
+ * (a full disk leaves no half file); a failure is FILE_ACCESS naming the file.
+ */
 export function writeTextFile(file: string, text: string, opts: WriteOptions = {}): void {
   if (!opts.force && existsSync(file)) {
     throw new FlowScoutError({
@@ -153,6 +178,16 @@ export function writeTextFile(file: string, text: string, opts: WriteOptions = {
       location: { file },
     });
   }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    fileWrites.writeFileSync(temp, text);
+    fileWrites.renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    const named = e instanceof Error ? fileSystemError(e, file) : undefined;
+    if (!named) throw e;
+    // Named after the file asked for, not the temporary one.
+    throw new FlowScoutError({ code: named.code, message: `cannot write ${file}: ${named.message}`, ...(named.hint ? { hint: named.hint } : {}), location: { file }, cause: e });
+  }
 }

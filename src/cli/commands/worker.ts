@@ -21,6 +21,7 @@ interface WorkerFlags {
   tools?: string;
   queue?: string;
   lockMs: string;
+  allowLiveWrites?: boolean;
 }
 
 export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => {
@@ -32,6 +33,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--tools <config>', "this machine's tool config (default: the coordinator's config path, when this machine has it)")
     .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
     .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
+    .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them')
     .action(async (flags: WorkerFlags) => {
       const url = parseRedisUrl(flags.redis);
       const worker = await startEvaluationWorker({
@@ -40,6 +42,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
         lockMs: wholeNumber(flags.lockMs, '--lock-ms', 1000, 30000),
         ...(flags.tools ? { tools: flags.tools } : {}),
         ...(flags.queue ? { queue: flags.queue } : {}),
+        ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
         log: (line) => io.out(line),
       });
       await new Promise<void>((resolve) => {

@@ -48,10 +48,72 @@ interface Scored {
   start?: number;
 }
 
-/** Minimum score for a found value to beat the fallbacks. */
-const MIN_SCORE = 1.2;
-/** Added to a query value inside the clause that speaks about this call. */
-const FOCUS_BONUS = 1.2;
+/**
+ * The tuned weights of argument filling, in one place. A candidate's score is a weighted sum; the
+ * weights were tuned on D_opt of the bundled domains and are pinned by the G0 TC test
+ * (test/bench/offline-g0-pin.test.ts): an intended change updates that pin and says why.
+ *
+ * A value found in the query scores
+ *   `queryValue.shape × shape share + queryValue.cueWord × cue share
+ *    + queryValue.knownValue × min(1, queryValue.knownSaturation × known share)
+ *    + queryValue.nameNextToValue × [the parameter's name stands next to it] + query share`
+ *   (+ `queryValue.knownInQueryBonus` for a recorded value found verbatim, + `clauseFocusBonus` inside
+ *   the call's clause), damped by the novelty factor when the value was never recorded.
+ * A value found in an upstream output scores
+ *   `outputValue.shape × shape share + outputValue.key × max(key share, outputValue.keyNamedOnly × [key named like the parameter])
+ *    + outputValue.outputShare × output share + outputValue.recencyStep × (position − last)`.
+ * The usual (constant) value scores `constant.scale × its share × (constant.baseline + share from neither)`.
+ */
+export const FILL_WEIGHTS = {
+  /** Minimum score for a found value to beat the fallbacks. */
+  minScore: 1.2,
+  /** Added to a query value inside the clause that speaks about this call. */
+  clauseFocusBonus: 1.2,
+  queryValue: {
+    /** × the share of the parameter's recorded values with the value's shape (or the name/type prior without records). */
+    shape: 2,
+    /** × the share of query-sourced values that had this cue word next to them. */
+    cueWord: 2,
+    /** × min(1, knownSaturation × the share of recorded values equal to this one). */
+    knownValue: 1.5,
+    knownSaturation: 2,
+    /** When the parameter's name (or the value's role word) stands next to the value. */
+    nameNextToValue: 1.5,
+    /** A recorded value of the parameter found verbatim in the query (a lower-case enumeration). */
+    knownInQueryBonus: 0.5,
+  },
+  outputValue: {
+    /** × the share of recorded values with the value's shape. */
+    shape: 2,
+    /** The shape share assumed when the parameter has no recorded values. */
+    shapeWithoutRecords: 0.3,
+    /** × the share of the parameter's recorded values that came from this output key. */
+    key: 2.5,
+    /** The key share credited to an output key named like the parameter. */
+    keyNamedOnly: 0.8,
+    /** × the share of the parameter's values that came from an earlier output. */
+    outputShare: 2,
+    /** Per output before the most recent (older outputs score less). */
+    recencyStep: 0.1,
+  },
+  constant: {
+    /** × the usual value's share × (baseline + the share of values from neither query nor outputs). */
+    scale: 3.2,
+    baseline: 0.35,
+  },
+  /** Source shares assumed without records: from the query, from an earlier output. */
+  queryShareWithoutRecords: 0.5,
+  outputShareWithoutRecords: 0.3,
+  /** A parameter that nearly always took one value needs strong evidence for another: a never-recorded value is damped by 1 − noveltyDamping × the usual value's share (with at least noveltyMinRecords values set). */
+  noveltyDamping: 0.8,
+  noveltyMinRecords: 3,
+  /** Subtracted per earlier use of the same found value by another parameter. */
+  reusePenalty: 0.8,
+  /** A required parameter left without a value takes other tools' usual value of its name when at least this share of them took it. */
+  sharedUsualMinShare: 0.5,
+} as const;
+
+const W = FILL_WEIGHTS;
 
 function propsOf(tool: ToolDescriptor): { props: Record<string, PropSchema>; required: string[] } {
   const s = tool.inputSchema as { properties?: Record<string, PropSchema>; required?: string[] };
@@ -167,13 +229,13 @@ function statsFor(name: string, ts: ToolStats | undefined, model: CueModel): Sta
  */
 function usual(stats: Stats | undefined, prop: PropSchema | undefined): { value: unknown; share: number } | undefined {
   if (!stats) return undefined;
-  const dom = dominant(stats.ps);
-  if (!stats.shared) return dom;
+  const mostFrequent = dominant(stats.ps);
+  if (!stats.shared) return mostFrequent;
   const ps = stats.ps;
   const hasDefault = prop?.default !== undefined && prop.default !== '';
   if (ps.set === 0) return undefined;
-  if (hasDefault && ps.asDefault / ps.set >= (dom?.share ?? 0)) return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
-  return dom && fits(String(dom.value), prop) ? dom : undefined;
+  if (hasDefault && ps.asDefault / ps.set >= (mostFrequent?.share ?? 0)) return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
+  return mostFrequent && fits(String(mostFrequent.value), prop) ? mostFrequent : undefined;
 }
 
 function scoreCandidates(
@@ -186,53 +248,61 @@ function scoreCandidates(
 ): Scored[] {
   const out: Scored[] = [];
   // Shared statistics mix other tools' values, sources and cue words: they decide only the constant.
-  const ps = stats && !stats.shared ? stats.ps : undefined;
+  const ownStats = stats && !stats.shared ? stats.ps : undefined;
   const nWords = nameWords(name);
-  const qRate = ps && ps.set > 0 ? ps.fromQuery / ps.set : 0.5;
-  const oRate = ps && ps.set > 0 ? ps.fromOutput / ps.set : 0.3;
-  const template = ps ? dateTemplate(ps) : undefined;
+  const queryShare = ownStats && ownStats.set > 0 ? ownStats.fromQuery / ownStats.set : W.queryShareWithoutRecords;
+  const outputShare = ownStats && ownStats.set > 0 ? ownStats.fromOutput / ownStats.set : W.outputShareWithoutRecords;
+  const template = ownStats ? dateTemplate(ownStats) : undefined;
   // A parameter that nearly always took one value needs strong evidence for any other value.
-  const dom = usual(stats, prop);
-  const novelty = ps && dom && ps.set >= 3 ? 1 - 0.8 * dom.share : 1;
+  const usualValue = usual(stats, prop);
+  const novelty = ownStats && usualValue && ownStats.set >= W.noveltyMinRecords ? 1 - W.noveltyDamping * usualValue.share : 1;
+  const q = W.queryValue;
+  const priors = new Map<ValueCandidate['kind'], number>();
+  const prior = (kind: ValueCandidate['kind']): number => {
+    let p = priors.get(kind);
+    if (p === undefined) priors.set(kind, (p = kindPrior(nWords, prop, kind)));
+    return p;
+  };
   for (const c of cands) {
     let value = c.value;
     if (c.kind === 'date' && template) value = template.replace('{date}', value);
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
-    const shapeP = ps && ps.set > 0 ? share(ps.shapes, shape, ps.set) : kindPrior(nWords, prop, c.kind);
-    const known = ps ? share(ps.values, stableStringify(typed(value, prop, ps)), ps.set) : 0;
+    const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);
+    const knownShare = ownStats ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set) : 0;
     const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) || (c.role ?? []).some((w) => nWords.includes(w)) ? 1 : 0;
-    const cue = ps ? cueScore(ps, c) : 0;
-    let score = 2 * shapeP + 2 * cue + 1.5 * Math.min(1, known * 2) + 1.5 * named + qRate;
-    if (c.kind === 'known') score += 0.5;
-    if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += FOCUS_BONUS;
-    if (known === 0) score *= novelty;
-    out.push({ param: name, value: typed(value, prop, ps), score, key: `q:${c.start}:${c.value}`, start: c.start });
+    const cue = ownStats ? cueScore(ownStats, c) : 0;
+    let score = q.shape * shapeShare + q.cueWord * cue + q.knownValue * Math.min(1, knownShare * q.knownSaturation) + q.nameNextToValue * named + queryShare;
+    if (c.kind === 'known') score += q.knownInQueryBonus;
+    if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += W.clauseFocusBonus;
+    if (knownShare === 0) score *= novelty;
+    out.push({ param: name, value: typed(value, prop, ownStats), score, key: `q:${c.start}:${c.value}`, start: c.start });
   }
   // Values from upstream outputs: by the keys that held this parameter's values in the records.
   if (outputs.length > 0) {
-    const keys = ps?.outputKeys ?? new Map<string, number>();
+    const o = W.outputValue;
+    const keys = ownStats?.outputKeys ?? new Map<string, number>();
     const keyTotal = [...keys.values()].reduce((a, b) => a + b, 0);
     const seen = new Set<string>();
-    outputs.forEach((o, oi) => {
-      for (const pair of outputPairs(o)) {
-        const keyP = keyTotal > 0 ? share(keys, pair.key, keyTotal) : 0;
+    outputs.forEach((output, oi) => {
+      for (const pair of outputPairs(output)) {
+        const keyShare = keyTotal > 0 ? share(keys, pair.key, keyTotal) : 0;
         const keyNamed = nameWords(pair.key).join('_') === nWords.join('_') ? 1 : 0;
-        if (keyP === 0 && keyNamed === 0) continue;
+        if (keyShare === 0 && keyNamed === 0) continue;
         if (seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
         seen.add(pair.key + pair.value);
-        const shapeP = ps && ps.set > 0 ? share(ps.shapes, shapeOf(pair.value), ps.set) : 0.3;
-        const score = 2 * shapeP + 2.5 * Math.max(keyP, keyNamed * 0.8) + 2 * oRate + 0.1 * (oi + 1 - outputs.length);
-        out.push({ param: name, value: typed(pair.value, prop, ps), score, key: `o:${pair.key}:${pair.value}` });
+        const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shapeOf(pair.value), ownStats.set) : o.shapeWithoutRecords;
+        const score = o.shape * shapeShare + o.key * Math.max(keyShare, keyNamed * o.keyNamedOnly) + o.outputShare * outputShare + o.recencyStep * (oi + 1 - outputs.length);
+        out.push({ param: name, value: typed(pair.value, prop, ownStats), score, key: `o:${pair.key}:${pair.value}` });
         break;
       }
     });
   }
   // A constant: the parameter's usual value when its values rarely come from the query or outputs.
-  const cps = stats?.ps;
-  if (cps && dom && cps.set > 0) {
-    const elsewhere = cps.fromElsewhere / cps.set;
-    out.push({ param: name, value: dom.value, score: 3.2 * dom.share * (0.35 + elsewhere), key: `c:${name}` });
+  const constantStats = stats?.ps;
+  if (constantStats && usualValue && constantStats.set > 0) {
+    const elsewhere = constantStats.fromElsewhere / constantStats.set;
+    out.push({ param: name, value: usualValue.value, score: W.constant.scale * usualValue.share * (W.constant.baseline + elsewhere), key: `c:${name}` });
   }
   return out;
 }
@@ -262,12 +332,24 @@ export interface FillResult {
   main?: { param: string; values: unknown[] };
 }
 
+// What a query gives every call of a request, read once per query (a request's calls all read it).
+const queryMemo = new Map<string, { base: ValueCandidate[]; queryWords: Set<string> }>();
+const QUERY_MEMO_SIZE = 16;
+
+function readQuery(query: string): { base: ValueCandidate[]; queryWords: Set<string> } {
+  const hit = queryMemo.get(query);
+  if (hit) return hit;
+  const read = { base: queryCandidates(query), queryWords: new Set(terms(query)) };
+  if (queryMemo.size >= QUERY_MEMO_SIZE) queryMemo.delete(queryMemo.keys().next().value!);
+  queryMemo.set(query, read);
+  return read;
+}
+
 /** Fills a tool's arguments (see the file comment). */
 export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel): FillResult {
   const { props, required } = propsOf(tool);
   const ts: ToolStats | undefined = model.tools.get(tool.name);
-  const base = queryCandidates(ctx.query);
-  const queryWords = new Set(terms(ctx.query));
+  const { base, queryWords } = readQuery(ctx.query);
   const names = Object.keys(props);
   const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5);
   const all: Scored[] = [];
@@ -276,36 +358,44 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     all.push(...scoreCandidates(name, props[name], stats, [...base, ...knownInQuery(ctx.query, stats?.ps, base)], ctx.outputs, ctx.focus ?? []));
   }
   all.sort((a, b) => b.score - a.score);
+  // Per parameter, its best score and the best score of another candidate: whether a rival beats a
+  // penalised value is then one look-up, not a scan of every candidate (linear in the request).
+  const tops = new Map<string, { key: string; score: number; other: number }>();
+  for (const s of all) {
+    const t = tops.get(s.param);
+    if (!t) tops.set(s.param, { key: s.key, score: s.score, other: -Infinity });
+    else if (s.key !== t.key && s.score > t.other) t.other = s.score;
+  }
   const args: Record<string, unknown> = {};
   const used = new Map<string, number>();
   for (const s of all) {
-    if (s.param in args || s.score < MIN_SCORE) continue;
-    const penalty = s.key.startsWith('c:') ? 0 : 0.8 * (used.get(s.key) ?? 0);
-    if (s.score - penalty < MIN_SCORE) continue;
-    if (penalty > 0 && all.some((o) => o.param === s.param && !(o.param in args) && o.key !== s.key && o.score > s.score - penalty)) continue;
+    if (s.param in args || s.score < W.minScore) continue;
+    const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
+    if (s.score - penalty < W.minScore) continue;
+    const t = tops.get(s.param)!;
+    if (penalty > 0 && (s.key !== t.key ? t.score : t.other) > s.score - penalty) continue;
     args[s.param] = s.value;
     used.set(s.key, (used.get(s.key) ?? 0) + 1);
   }
   for (const name of required) {
     if (name in args) continue;
     const stats = statsFor(name, ts, model);
-    const ps = stats?.ps;
-    const dom = usual(stats, props[name]);
+    const usualValue = usual(stats, props[name]);
     // Learned: the usual value. Not learned: the best value found that no other parameter took, then the schema default.
     const best = all.find((s) => s.param === name && !s.key.startsWith('c:') && !used.has(s.key));
     const fallback = props[name]?.default;
-    if (dom && (!stats!.shared || dom.share >= 0.5)) args[name] = dom.value;
+    if (usualValue && (!stats!.shared || usualValue.share >= W.sharedUsualMinShare)) args[name] = usualValue.value;
     else if (best) {
       args[name] = best.value;
       used.set(best.key, 1);
-    } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], ps);
+    } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], stats?.ps);
   }
   const missing = required.filter((n) => !(n in args) && n in props);
   const main = mainParam(required, ts);
   if (!main) return { args, missing };
   const span = ctx.clauseSpan;
   const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
-  const values = all.filter((s) => s.param === main && s.score >= MIN_SCORE && !s.key.startsWith('c:') && inClause(s)).map((s) => s.value);
+  const values = all.filter((s) => s.param === main && s.score >= W.minScore && !s.key.startsWith('c:') && inClause(s)).map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
   return { args, missing, main: { param: main, values: distinct } };
 }

@@ -49,6 +49,9 @@ function withBound(filled: FillResult, bound: Record<string, unknown> | undefine
   return { ...rest, ...main, args: { ...filled.args, ...bound }, missing: filled.missing.filter((m) => !(m in bound)) };
 }
 
+/** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
+const YIELD_ABOVE_CHARS = 1_000;
+
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
 
@@ -83,23 +86,27 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
   };
 
   /** One call for one clause (or for the node's task and the whole request when `clause` is undefined). */
-  function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }, made: ReadonlySet<string>): { tool: ToolDescriptor; filled: FillResult; duplicate: boolean } {
+  async function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }, made: ReadonlySet<string>): Promise<{ tool: ToolDescriptor; filled: FillResult; duplicate: boolean }> {
     const ranked = rankTools({ node: req.node, query: req.query, clause, candidates: req.candidates, previousTool }, idx.index, cues);
     const at = clause === undefined ? -1 : req.query.indexOf(clause);
     const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
     const first = (Math.max(1, req.attempt) - 1) % ranked.length;
-    const callAt = (k: number) => {
+    const callAt = async (k: number) => {
+      // Filling reads the whole request: for a long one each try is one step, with the event loop
+      // running between steps (a server answers its other requests) and a cancelled run stopping here.
+      if (req.query.length > YIELD_ABOVE_CHARS) await new Promise((resolve) => setImmediate(resolve));
+      req.signal?.throwIfAborted();
       const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
       const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
       const filled = withBound(fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues), req.bound?.[tool.name]);
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
-    const best = callAt(0);
+    const best = await callAt(0);
     if (!best.duplicate) return best;
     // A call equal to one this run already made would only fetch the same result again: the next-ranked tool that can
     // make a complete call serves the part instead, and when none of the next ones can, the part makes no call.
     for (let k = 1; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
-      const next = callAt(k);
+      const next = await callAt(k);
       if (!next.duplicate && next.filled.missing.length === 0) return next;
     }
     return best;
@@ -146,7 +153,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       const calls: PlannedCall[] = [];
       const refused: string[] = [];
       for (const clause of clauses) {
-        const { tool, filled, duplicate } = planOne(req, clause, previousTool, outputs, idx, made);
+        const { tool, filled, duplicate } = await planOne(req, clause, previousTool, outputs, idx, made);
         if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
         else if (!duplicate) {
           calls.push({ tool: tool.name, args: filled.args });
@@ -156,7 +163,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       }
       return calls.length === 0 && refused.length > 0 ? { calls, model: 'offline', error: refused.join('; ') } : { calls, model: 'offline' };
     }
-    const { tool, filled, duplicate } = planOne(req, clauses[0], previousTool, outputs, idx, made);
+    const { tool, filled, duplicate } = await planOne(req, clauses[0], previousTool, outputs, idx, made);
     if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
     if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
     let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];

@@ -1,7 +1,7 @@
 import type { ToolNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel } from './cue-model.js';
-import { requestClauses } from './text.js';
+import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
 import type { ToolIndex } from './tool-index.js';
 
 /**
@@ -80,21 +80,54 @@ export function rankTools(input: SelectionInput, index: ToolIndex, model: CueMod
   return scored.map(({ name, score }) => ({ name, score }));
 }
 
+/** Per request: for every tool, the clause where it ranks best (first such clause on ties). */
+export interface ClauseFocus {
+  clauses: readonly string[];
+  best: ReadonlyMap<string, string>;
+}
+
+// The index of one request's clauses, kept per tool index for the few requests in flight (each clause ranked once per request).
+const focusMemo = new WeakMap<ToolIndex, Map<string, ClauseFocus>>();
+const FOCUS_MEMO_SIZE = 64;
+
+/** Ranks each of the request's clauses once (the first `MAX_REQUEST_PARTS`) and keeps, per tool, the clause with its best share of the top score. */
+export function clauseFocus(query: string, candidates: readonly string[], index: ToolIndex): ClauseFocus {
+  let memo = focusMemo.get(index);
+  if (!memo) focusMemo.set(index, (memo = new Map()));
+  const key = `${candidates.join('\u0001')}\u0000${query}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const clauses = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
+  const best = new Map<string, string>();
+  const shares = new Map<string, number>();
+  if (clauses.length >= 2) {
+    for (const c of clauses) {
+      const ranked = index.rank(c, candidates);
+      const top = ranked[0]?.score ?? 0;
+      if (top <= 0) continue;
+      for (const r of ranked) {
+        const share = r.score / top;
+        if (share > 0 && share > (shares.get(r.name) ?? 0)) {
+          shares.set(r.name, share);
+          best.set(r.name, c);
+        }
+      }
+    }
+  }
+  const focus = { clauses, best };
+  if (memo.size >= FOCUS_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(key, focus);
+  return focus;
+}
+
 /** Spans of the query clauses that speak about `tool` for this call: the call's clause and the clause where the tool ranks best. */
 export function focusSpans(query: string, clause: string | undefined, tool: string, candidates: readonly string[], index: ToolIndex): Array<[number, number]> {
-  const clauses = requestClauses(query);
-  if (clauses.length < 2) return [];
+  const focus = clauseFocus(query, candidates, index);
+  if (focus.clauses.length < 2) return [];
   const chosen = new Set<string>();
   if (clause) chosen.add(clause);
-  let best: { clause: string; share: number } | undefined;
-  for (const c of clauses) {
-    const ranked = index.rank(c, candidates);
-    const top = ranked[0]?.score ?? 0;
-    const mine = ranked.find((r) => r.name === tool)?.score ?? 0;
-    const share = top > 0 ? mine / top : 0;
-    if (share > 0 && (!best || share > best.share)) best = { clause: c, share };
-  }
-  if (best) chosen.add(best.clause);
+  const best = focus.best.get(tool);
+  if (best !== undefined) chosen.add(best);
   const spans: Array<[number, number]> = [];
   for (const c of chosen) {
     const at = query.indexOf(c);

@@ -71,6 +71,14 @@ export function splitClauses(query: string): string[] {
   return clauses.length > 0 ? clauses : [query.trim()];
 }
 
+/**
+ * Most parts of one request that are ranked and handed to tool positions (`../hand-off.ts`); later
+ * clauses are read by no position. A request may be 20,000 characters: ranking and filling every one
+ * of hundreds of clauses for every call grew with the square of its length (a minute for one
+ * request). Real requests have a handful of clauses.
+ */
+export const MAX_REQUEST_PARTS = 32;
+
 const ASK = /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
 
 /**

@@ -17,6 +17,8 @@ import { splitIdentifiers, terms } from './text.js';
 
 /** Rankings one index remembers. */
 export const RANK_MEMO_SIZE = 10_000;
+/** Longer texts (whole long requests) are ranked each time they are asked, so the memo stays small. */
+const RANK_MEMO_MAX_TEXT = 2_000;
 
 export interface ToolIndex {
   /** BM25 scores of the candidates for `text`, highest first (candidates with no match are absent). */
@@ -69,6 +71,7 @@ export function createToolIndex(tools: readonly ToolDescriptor[], model?: CueMod
               .search(text, { boost: { name: 2, description: 1, params: 0.5, learned: 1.5 }, combineWith: 'OR', filter: (r) => allowed.has(r.id as string) })
               .map((r) => Object.freeze({ name: r.id as string, score: r.score })),
       );
+      if (text.length > RANK_MEMO_MAX_TEXT) return ranked;
       if (memo.size >= RANK_MEMO_SIZE) memo.delete(memo.keys().next().value!);
       memo.set(key, ranked);
       return ranked;

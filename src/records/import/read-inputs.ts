@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { FlowScoutError, formatLocation } from '../../errors/index.js';
+import { JsonTooDeepError, parseJsonBounded } from '../../util/json-depth.js';
 import { parseJsonText } from '../../util/json-file.js';
 import { requireFile } from '../../util/require-file.js';
 
@@ -76,8 +77,9 @@ export function readDocuments(file: string): InputDocument[] {
     const line = raw.trim();
     if (line === '') return;
     try {
-      docs.push({ file, line: i + 1, value: JSON.parse(line) });
+      docs.push({ file, line: i + 1, value: parseJsonBounded(line) });
     } catch (e) {
+      if (e instanceof JsonTooDeepError) return void docs.push({ file, line: i + 1, problem: `${file}:${i + 1}:${e.offset + 1}: the JSON is ${e.message}` });
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
       docs.push({ file, line: i + 1, problem: `${file}:${i + 1}: not valid JSON: ${why}` });
     }
@@ -87,7 +89,7 @@ export function readDocuments(file: string): InputDocument[] {
 
 function parses(text: string): boolean {
   try {
-    JSON.parse(text);
+    parseJsonBounded(text);
     return true;
   } catch {
     return false;

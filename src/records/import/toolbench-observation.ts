@@ -1,3 +1,4 @@
+import { MAX_VALUE_DEPTH, parseJsonBounded } from '../../util/json-depth.js';
 /**
  * Parsing the two JSON strings a ToolBench path carries per call (docs/DESIGN.md, "Data formats" §4, steps 4-5, §8):
  * the model's `arguments` and the tool's observation `content` (`{"error", "response"}`), which is
@@ -12,7 +13,7 @@ export function parseArguments(text: string | null | undefined): { args: Record<
   const s = (text ?? '').trim();
   if (s === '') return { args: {}, parsed: true };
   try {
-    const value: unknown = JSON.parse(s);
+    const value: unknown = parseJsonBounded(s, MAX_VALUE_DEPTH);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown>, parsed: true };
   } catch {
     // fall through
@@ -38,7 +39,7 @@ const LEADING_ERROR = /^\s*\{\s*"error"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 export function parseObservation(content: string | null | undefined): Observation {
   const raw = content ?? '';
   try {
-    const value: unknown = JSON.parse(raw);
+    const value: unknown = parseJsonBounded(raw, MAX_VALUE_DEPTH);
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'error' in value) {
       const { error, response } = value as { error?: unknown; response?: unknown };
       const err = typeof error === 'string' ? error : error ? JSON.stringify(error) : '';
@@ -56,7 +57,7 @@ export function parseObservation(content: string | null | undefined): Observatio
 export function parseFinalAnswer(text: string | null | undefined): { answer: string; returnType?: string } | undefined {
   const s = text ?? '';
   try {
-    const value = JSON.parse(s) as { final_answer?: unknown; return_type?: unknown };
+    const value = parseJsonBounded(s, MAX_VALUE_DEPTH) as { final_answer?: unknown; return_type?: unknown };
     if (value && typeof value === 'object') {
       const returnType = typeof value.return_type === 'string' ? value.return_type : undefined;
       if (typeof value.final_answer === 'string') return { answer: value.final_answer, returnType };

@@ -29,7 +29,7 @@ export interface UiServer {
 /** Opens the store, builds the app if a checkout needs it, and listens (port 0: any free port). */
 export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   const spaDir = opts.spaDir ?? (await ensureSpa(opts.onBuild ? { onBuild: opts.onBuild } : {}));
-  const store = openStore(opts.db, { mustExist: true });
+  const store = openStore(opts.db, { readOnly: true });
   // Bound to one address: answer only requests that name it (or localhost for a loopback address).
   const anyAddress = opts.host === '0.0.0.0' || opts.host === '::';
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(opts.host) ? ['127.0.0.1', 'localhost', '[::1]'] : [];

@@ -1,3 +1,4 @@
+import { JsonTooDeepError, MAX_VALUE_DEPTH, parseJsonBounded } from '../../../util/json-depth.js';
 import type { JsonSchema, ToolDescriptor } from '../../../contracts/tools.js';
 import { UnitProblem, type InputUnit } from '../conversation.js';
 import type { InputDocument } from '../read-inputs.js';
@@ -30,11 +31,12 @@ export function kind(v: unknown): string {
 /** Tool arguments: a JSON object, or a string holding one (Chat Completions `function.arguments`). */
 export function parseArgs(value: unknown, path: string): Record<string, unknown> {
   if (value === undefined || value === null || value === '') return {};
-  let v = value;
+  let v: unknown = value;
   if (typeof v === 'string') {
     try {
-      v = JSON.parse(v);
+      v = parseJsonBounded(v, MAX_VALUE_DEPTH);
     } catch (e) {
+      if (e instanceof JsonTooDeepError) throw new UnitProblem(path, `the arguments are ${e.message}`);
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
       throw new UnitProblem(path, `the arguments are not valid JSON (${why}): ${clip(value as string)}`);
     }

@@ -1,3 +1,4 @@
+import { MAX_VALUE_DEPTH, parseJsonBounded } from '../../../util/json-depth.js';
 import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
 import type { InputDocument } from '../read-inputs.js';
 import { at, isObj, kind, parseArgs, textOf, type Obj } from './common.js';
@@ -154,7 +155,7 @@ function readTrace(unit: InputUnit): ParsedConversation {
 function maybeJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
-    return JSON.parse(v);
+    return parseJsonBounded(v, MAX_VALUE_DEPTH);
   } catch {
     return v;
   }

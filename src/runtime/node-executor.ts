@@ -1,0 +1,226 @@
+import type { Span, Tracer } from '@opentelemetry/api';
+import type { FlowScoutError } from '../errors/index.js';
+import type { PreparedWorkflow } from '../graph/prepare.js';
+import type { ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
+import type { ExecutionPolicy, NodeInput, PolicyContext } from '../policies/types.js';
+import type { ToolRegistry } from '../contracts/tools.js';
+import { renderContext, summarizeInput, toNodeInput } from './context.js';
+import { runLlmNodeStep } from './llm-node.js';
+import { nodeMemoKey, type NodeMemo } from './memo.js';
+import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
+import { endNodeSpan, startNodeSpan } from './otel.js';
+import { isAbortError, type Semaphore } from './semaphore.js';
+import { runToolNodeStep, type PreCallCheck, type ToolStepDeps } from './tool-node.js';
+import { buildTrace } from './trace-build.js';
+import type { NodeObservation, Trace } from './trace.js';
+
+/**
+ * The one node executor (LangGraph's `algo` / `runner` split): everything a node does between "its
+ * in-edges are resolved" and "its observation is recorded", used by the interpreter and compiled
+ * modules (run-state.ts) and by workflows exported to LangGraph (export/langgraph-runtime.ts).
+ *
+ * - `prepareNode` is pure: the node's inputs from its data sources, the rendered context, the input
+ *   summary and the memo key.
+ * - `executeNode` is the stateful step: cancellation, the memo lookup, a slot of the run's
+ *   concurrency bound, the policy's step (an LLM node, or a tool node whose every planned call passes
+ *   the run's pre-call checks, see tool-node.ts `PreCallCheck`), the observation's shape, the memo
+ *   store and the node's span.
+ * - Budget rule: a step that throws BUDGET_EXHAUSTED (or MODEL_UNAVAILABLE) is recorded as an error
+ *   `cancelled` and handed back as `stop`; the caller stops the run with it (run-state.ts cancels
+ *   the rest and `finish()` throws it; the exported graph throws it so the invocation rejects).
+ *
+ * Callers own the order of nodes and where results live (the interpreter's map, the graph's state).
+ */
+
+/** What the executor needs of a run's options (a subset of `RunOptions`). */
+export interface NodeExecutorConfig {
+  policy: ExecutionPolicy;
+  tools: ToolRegistry;
+  contextChars: number;
+  callTimeoutMs?: number;
+  memo?: NodeMemo;
+  /** Checks and transforms applied to every planned tool call before it is made (in order; see tool-node.ts). */
+  preCallChecks?: readonly PreCallCheck[];
+  tracer?: Tracer;
+  now: () => number;
+}
+
+/** The per-run state a node step reads and writes: the clock's origin, the policy's scratch space, the concurrency bound. */
+export interface NodeRunScope {
+  readonly t0: number;
+  readonly scratch: Map<string, unknown>;
+  readonly slots: Semaphore;
+  /** The run's span, when the run is traced (node spans are its children). */
+  readonly runSpan?: Span;
+}
+
+/** A resolved source as the executor reads it (a NodeResult or a stored observation). */
+export interface SourceResult {
+  status: 'ok' | 'error' | 'skipped';
+  output?: unknown;
+}
+
+/** What `prepareNode` computes (pure) for one node about to run. */
+export interface PreparedNode {
+  node: WorkflowNode;
+  workflow: Workflow;
+  /** The node's topological index: its priority for a concurrency slot. */
+  position: number;
+  query: string;
+  recordId?: string;
+  inputs: NodeInput[];
+  /** The query plus the inputs, truncated to the run's context budget. */
+  context: string;
+  inputSummary: string;
+  /** Set when the run memoizes nodes. */
+  memoKey?: string;
+}
+
+/** Ways a caller runs a node differently (the exported graph runs one tool attempt per LangGraph attempt). */
+export interface NodeStepHooks {
+  /** Runs a tool node's step in place of all of its attempts at once. */
+  toolStep?: (node: ToolNode, base: PolicyContext, deps: ToolStepDeps) => Promise<NodeStepResult>;
+  /** Errors a step throws that are not node failures and must pass through unrecorded. */
+  passThrough?: (e: unknown) => boolean;
+  /** When the node's first attempt started, if before this step (a node retried by the graph). */
+  firstStartedAt?: (nodeId: string) => number | undefined;
+}
+
+/** The observation of a node, and the error that must stop the run (an exhausted budget), if any. */
+export interface NodeOutcome {
+  observation: NodeObservation;
+  stop?: FlowScoutError;
+}
+
+/** The node's inputs, context, input summary and memo key (pure). */
+export function prepareNode(
+  prepared: PreparedWorkflow,
+  config: Pick<NodeExecutorConfig, 'policy' | 'contextChars' | 'memo'>,
+  nodeId: string,
+  dataSources: readonly string[],
+  sourceOf: (id: string) => SourceResult | undefined,
+  input: { query: string; recordId?: string | undefined },
+): PreparedNode {
+  const node = prepared.node(nodeId);
+  const inputs = dataSources.map((src) => {
+    const r = sourceOf(src);
+    if (!r) throw new Error(`node '${src}' is used as an input of '${nodeId}' before it was resolved`);
+    return toNodeInput({ node: prepared.node(src), status: r.status === 'error' ? 'error' : 'ok', output: r.output });
+  });
+  const context = renderContext(input.query, inputs, config.contextChars);
+  const recordId = input.recordId !== undefined ? { recordId: input.recordId } : {};
+  let memoKey: string | undefined;
+  if (config.memo) {
+    const { policy } = config;
+    const scopeOf = policy.memoScope ? (id: string) => policy.memoScope!(prepared.workflow, prepared.node(id)) : undefined;
+    memoKey = nodeMemoKey(prepared, nodeId, { policyId: policy.id, query: input.query, contextChars: config.contextChars, ...recordId, ...(scopeOf ? { scopeOf } : {}) });
+  }
+  return { node, workflow: prepared.workflow, position: prepared.position.get(nodeId) ?? 0, query: input.query, ...recordId, inputs, context, inputSummary: summarizeInput(context), ...(memoKey !== undefined ? { memoKey } : {}) };
+}
+
+/** The observation of a node that did not run (skipped or cancelled before it started). */
+export function skippedObservation(config: Pick<NodeExecutorConfig, 'now'>, scope: Pick<NodeRunScope, 't0'>, node: WorkflowNode, extra: Partial<NodeObservation> = {}): NodeObservation {
+  return observationShell(node, 'skipped', config.now() - scope.t0, extra);
+}
+
+function observationShell(node: WorkflowNode, status: NodeObservation['status'], startedAtMs: number, extra: Partial<NodeObservation> = {}): NodeObservation {
+  return {
+    nodeId: node.id,
+    kind: node.kind,
+    ...(node.kind === 'llm' ? { role: node.role } : {}),
+    status,
+    input: '',
+    attempts: 0,
+    startedAtMs,
+    durationMs: 0,
+    ...extra,
+  };
+}
+
+/** Runs a prepared node (the stateful step; see the module comment). Throws only what `hooks.passThrough` lets through. */
+export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScope, prep: PreparedNode, signal: AbortSignal | undefined, hooks: NodeStepHooks = {}): Promise<NodeOutcome> {
+  const { node } = prep;
+  const { now, memo, tracer } = config;
+  if (signal?.aborted) return { observation: skippedObservation(config, scope, node, { error: 'cancelled' }) };
+  if (memo && prep.memoKey !== undefined) {
+    const hit = await Promise.resolve(memo.get(prep.memoKey)).catch(() => undefined);
+    if (hit) {
+      const observation: NodeObservation = { ...structuredClone(hit), nodeId: node.id, startedAtMs: now() - scope.t0, durationMs: 0, cached: true };
+      if (tracer && scope.runSpan) endNodeSpan(startNodeSpan(tracer, scope.runSpan, node), observation);
+      return { observation };
+    }
+  }
+  const release = await scope.slots.acquire(prep.position, signal);
+  if (!release) return { observation: skippedObservation(config, scope, node, { error: 'cancelled' }) };
+  const span = tracer && scope.runSpan ? startNodeSpan(tracer, scope.runSpan, node) : undefined;
+  const started = now();
+  let step: NodeStepResult;
+  let stop: FlowScoutError | undefined;
+  try {
+    if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    const base: PolicyContext = {
+      query: prep.query,
+      ...(prep.recordId !== undefined ? { recordId: prep.recordId } : {}),
+      workflow: prep.workflow,
+      inputs: prep.inputs,
+      context: prep.context,
+      scratch: scope.scratch,
+      ...(signal ? { signal } : {}),
+    };
+    const deps: ToolStepDeps = {
+      tools: config.tools,
+      ...(config.callTimeoutMs !== undefined ? { callTimeoutMs: config.callTimeoutMs } : {}),
+      ...(config.preCallChecks?.length ? { preCallChecks: config.preCallChecks } : {}),
+    };
+    if (node.kind === 'llm') step = await runLlmNodeStep(node, base, config.policy);
+    else step = await (hooks.toolStep ?? ((n, b, d) => runToolNodeStep(n, b, config.policy, d)))(node, base, deps);
+  } catch (e) {
+    if (hooks.passThrough?.(e)) throw e;
+    if (isBudgetExhausted(e)) stop = e;
+    const cancelled = isAbortError(e) || Boolean(signal?.aborted) || stop !== undefined;
+    step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${node.id}': ${errorMessage(e)}`, attempts: 1 };
+  } finally {
+    release();
+  }
+  const first = hooks.firstStartedAt?.(node.id) ?? started;
+  const observation: NodeObservation = {
+    ...observationShell(node, step.status, first - scope.t0),
+    input: prep.inputSummary,
+    ...(step.output !== undefined ? { output: step.output } : {}),
+    ...(step.error !== undefined ? { error: step.error } : {}),
+    attempts: step.attempts,
+    durationMs: now() - first,
+    ...(step.model !== undefined ? { model: step.model } : {}),
+    ...(step.usage ? { usage: step.usage } : {}),
+    ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
+  };
+  if (memo && prep.memoKey !== undefined && observation.status === 'ok' && !signal?.aborted) {
+    // A store that fails must not fail the run; the node is simply not cached.
+    await Promise.resolve(memo.set(prep.memoKey, observation)).catch(() => undefined);
+  }
+  if (span) endNodeSpan(span, observation);
+  return { observation, ...(stop ? { stop } : {}) };
+}
+
+/** The trace of a run from its recorded observations (nodes never resolved are skipped: `cancelled` or `never resolved`). */
+export function traceOfRun(
+  prepared: PreparedWorkflow,
+  config: Pick<NodeExecutorConfig, 'policy' | 'now'>,
+  scope: Pick<NodeRunScope, 't0'>,
+  input: { query: string; recordId?: string | undefined },
+  observationOf: (id: string) => NodeObservation | undefined,
+  cancelled: boolean,
+  workflowHash: string | undefined,
+): Trace {
+  const observations = prepared.order.map((id) => observationOf(id) ?? skippedObservation(config, scope, prepared.node(id), { error: cancelled ? 'cancelled' : 'never resolved' }));
+  return buildTrace({
+    workflow: prepared.workflow,
+    input: { query: input.query, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}) },
+    policyLabel: config.policy.label,
+    observations,
+    exitId: prepared.exitId,
+    cancelled,
+    durationMs: config.now() - scope.t0,
+    ...(workflowHash ? { workflowHash } : {}),
+  });
+}
