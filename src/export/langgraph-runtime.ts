@@ -5,6 +5,7 @@ import type { PolicyContext } from '../policies/types.js';
 import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from '../runtime/node-executor.js';
 import type { NodeStepResult } from '../runtime/node-step.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_CONTEXT_CHARS, type RunContext } from '../runtime/run-state.js';
+import { runPreCallChecks } from '../runtime/grounding.js';
 import { createSemaphore } from '../runtime/semaphore.js';
 import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt, type ToolStepDeps } from '../runtime/tool-node.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
@@ -118,7 +119,7 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
     now,
     ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}),
     ...(context.memo ? { memo: context.memo } : {}),
-    ...(context.preCallChecks ? { preCallChecks: context.preCallChecks } : {}),
+    preCallChecks: runPreCallChecks(context),
   };
   const scopes = new Map<string, Scope>();
 
