@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
+import { FlowScoutError, fromErrorShape, RETRYABLE, toErrorShape } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import type { Judge } from '../metrics/types.js';
@@ -27,17 +27,19 @@ import { createRedisMemo } from './redis-memo.js';
  * environment, runs every record with `runAndScoreRecord` — the step a local evaluation runs — over
  * its own tools, with the run's node memo in Redis, and returns the records' runs.
  *
- * Failures:
- * - a job that cannot succeed anywhere (a workflow this worker's tools make invalid, an unknown tool,
- *   a model string without its key here, content gone from Redis) fails with BullMQ's
- *   `UnrecoverableError`: no retries, the coordinator reports the reason;
+ * Failures (each travels to the coordinator as an error shape — code, message, hint, location —
+ * in the job's failure reason, errors/error-shape.ts):
+ * - a job whose error code is not `RETRYABLE` (errors/codes.ts: a workflow this worker's tools make
+ *   invalid, an unknown tool, a model string without its key here, content gone from Redis, a bug)
+ *   fails with BullMQ's `UnrecoverableError`: no retries, the coordinator reports the error;
  * - a model that fails (a key this worker's environment gives that the provider rejects, a host it
  *   cannot reach, 429/5xx until the retries ran out) does not fail the job: as in one process each
  *   failed call is an error observation of its node, and the job returns, with its runs, the log of
  *   its model calls (`modelCalls`), which the coordinator replays into the run's circuit breaker.
  *   The worker has no breaker of its own (the threshold is the coordinator's `--breaker`), and a
  *   model that is down never makes BullMQ retry a job;
- * - anything else (Redis hiccup, a bug) is retried by BullMQ with backoff, up to the job's attempts;
+ * - a retryable failure (a model error, a file or store that failed, a cancelled job) is retried by
+ *   BullMQ with backoff, up to the job's attempts;
  * - a worker that dies mid-job stops renewing the job's lock; after `lockMs` another worker's
  *   stalled-job check puts it back in the queue and it runs again from the start. Its half-done
  *   work is never returned, so nothing is counted twice.
@@ -98,7 +100,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
 
   const toolsFor = (data: EvalJobData): Promise<ToolRegistry> => {
     const path = fixedTools ?? data.toolsHint;
-    if (!path) throw new UnrecoverableError('QUEUE_ERROR: this worker was started without --tools and the job names no tool config');
+    if (!path) throw new FlowScoutError({ code: 'QUEUE_ERROR', message: 'this worker was started without --tools and the job names no tool config', hint: 'Start the worker with --tools <config> (the same tools the coordinator uses).' });
     let reg = registries.get(path);
     if (!reg) {
       reg = loadToolConfig(path, guardWrites);
@@ -150,7 +152,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
 
   const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     const data = job.data;
-    if (data?.v !== 1) throw new UnrecoverableError(`QUEUE_ERROR: job ${job.id} is not a FlowScout evaluation job of this version`);
+    if (data?.v !== 1) throw jobFailure(new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${job.id} is not a FlowScout evaluation job of this version`, hint: 'Run workers of the same FlowScout version as the coordinator.' }));
     const calls = createModelCallLog();
     return jobRun.run({ run: data.run, calls }, () => runJob(job, data, calls, signal));
   };
@@ -161,7 +163,12 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       const raw = await blobs.get<Workflow>(data.workflow);
       const problems = validateWorkflow(raw, tools.list());
       if (problems.length > 0) {
-        throw new FlowScoutError({ code: 'INVALID_WORKFLOW', message: `the workflow is not valid with worker ${name}'s tools: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` });
+        throw new FlowScoutError({
+          code: 'INVALID_WORKFLOW',
+          message: `the workflow is not valid with worker ${name}'s tools: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+          hint: "Check that every worker's --tools config gives the tools the coordinator's config gives.",
+          ...(problems[0] ? { location: { path: problems[0].path } } : {}),
+        });
       }
       const workflow = prepareWorkflow(raw);
       const records = await Promise.all(data.records.map((h) => blobs.get<TaskRecord>(h)));
@@ -180,10 +187,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       );
       return { runs, worker: name, modelCalls: calls.runs() };
     } catch (e) {
-      if (e instanceof UnrecoverableError) throw e;
-      const err = toFlowScoutError(e);
-      if (isPermanent(err)) throw new UnrecoverableError(`${err.code}: ${err.message}`);
-      throw new Error(`${err.code}: ${err.message}`);
+      throw jobFailure(e);
     }
   };
 
@@ -203,7 +207,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     finished++;
     log(`job ${short(job.id)} done (${finished} by this worker)`);
   });
-  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${e.message.split('\n')[0]}`));
+  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${fromErrorShape(e.message).describe().split('\n')[0]}`));
   worker.on('stalled', (id) => log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`));
   await worker.waitUntilReady();
   log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}${fixedTools ? `, tools ${opts.tools}` : ''}`);
@@ -220,8 +224,15 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   };
 }
 
-function isPermanent(e: FlowScoutError): boolean {
-  return ['INVALID_WORKFLOW', 'INVALID_INPUT', 'TOOL_NOT_FOUND', 'MODEL_CONFIG', 'BUDGET_EXHAUSTED', 'PARSE_ERROR', 'FILE_NOT_FOUND', 'QUEUE_ERROR', 'TOOL_ERROR'].includes(e.code);
+/**
+ * What a failed job throws: its error as data (`toErrorShape`, as JSON: BullMQ keeps the message as
+ * the job's `failedReason`, which the queue runner reads back with `fromErrorShape`), retried by
+ * BullMQ only when its code is `RETRYABLE`; any other failure is an `UnrecoverableError` and fails once.
+ */
+export function jobFailure(e: unknown): Error {
+  const shape = toErrorShape(e);
+  const text = JSON.stringify(shape);
+  return RETRYABLE[shape.code] ? new Error(text) : new UnrecoverableError(text);
 }
 
 function short(id: string | undefined): string {

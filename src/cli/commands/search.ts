@@ -222,6 +222,8 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   }, 2_000) : undefined;
   queueTimer?.unref();
   let result;
+  let files: string[] = [];
+  const offlinePolicy = input.policy.kind === 'offline';
   try {
     if (!flags.json) {
       io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
@@ -253,6 +255,10 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
         if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
       },
       onBestChanged: writeSoFar,
+      // Before the run is stored as done: a run is done only once its files are whole.
+      writeOutputs: (finished) => {
+        files = writeSearchArtifacts(outDir, finished, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
+      },
       onTestStart: (records) => {
         if (flags.json) return;
         if (spinning) s!.stop('search loop ended');
@@ -264,6 +270,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } catch (e) {
     if (spinning) s!.stop('search failed');
     if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
+    else if (input.store) io.err(`The run is stored as failed and resumes with: ${resumeCommand}`);
     throw e;
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -271,8 +278,6 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (queueTimer) clearInterval(queueTimer);
   }
   const writes = isGuarded(input.tools) ? input.tools.writeGuard() : undefined;
-  const offlinePolicy = input.policy.kind === 'offline';
-  const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
   if (flags.json) {
     io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations, ...(writes && writes.writeTools.length > 0 ? { writeCalls: writes } : {}) }, null, 2));
   } else {

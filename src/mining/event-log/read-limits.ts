@@ -11,7 +11,7 @@ import { gzipError } from '../../errors/to-flowscout-error.js';
  * scan is linear: a comment or a tag that spans many chunks is not searched again from its start.
  */
 export interface ReaderLimits {
-  /** Most bytes a `.gz` input may unpack to (a gzip bomb stops here). Default 512 MiB. */
+  /** Most bytes a `.gz` input may unpack to (a gzip bomb stops here). Default 256 MiB. */
   maxUnpackedBytes?: number;
   /** Longest XML comment, CDATA section or processing instruction (skipped, never held). Default 64 MiB. */
   maxCommentBytes?: number;
@@ -24,7 +24,7 @@ export interface ReaderLimits {
 const MiB = 1024 * 1024;
 
 export const DEFAULT_READER_LIMITS: Readonly<Required<ReaderLimits>> = Object.freeze({
-  maxUnpackedBytes: 512 * MiB,
+  maxUnpackedBytes: 256 * MiB,
   maxCommentBytes: 64 * MiB,
   maxEntityBytes: 1 * MiB,
   maxTokenBytes: 64 * MiB,
