@@ -7,7 +7,8 @@ import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo, totalSavings, type MemoSavings } from './memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';
-import { BudgetStop, simulateRoot, type Splits } from './step.js';
+import { BudgetStop, evaluationRows, simulateRoot, type Splits } from './step.js';
+import type { EvaluationRow } from '../store/types.js';
 import { SearchTree, type Candidate } from './tree.js';
 
 /**
@@ -132,11 +133,13 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const root = tree.root;
   const best = tree.best();
   const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}) };
+  const testRows: EvaluationRow[] = [];
   if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
     input.onTestStart?.(input.splits.test.length);
+    // Kept per record (with traces) so the web UI opens G0's and the best candidate's test records.
     const signals = [ctx.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(signal ? { signal } : {}) };
@@ -154,6 +157,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     const bestTest = best.id === root.id ? g0Test : await tested(best.workflow!);
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
     result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
+    testRows.push(...evaluationRows(root.id, 'test', g0Test), ...(best.id === root.id ? [] : evaluationRows(best.id, 'test', bestTest)));
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
     addNodeUsage(state.nodes, nodeUsageOf(best.id === root.id ? [g0Test] : [g0Test, bestTest]));
     result.usage = usageOf(ctx, state);
@@ -167,6 +171,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
       memo: memo?.drain() ?? [],
       // A run stored before its test records were kept with the root gets them now.
       records: input.splits.test.map((r) => ({ recordId: r.id, split: 'test' as const, record: r })),
+      evaluations: testRows,
       run: {
         status: loop.stopKind === 'budget' || loop.stopKind === 'interrupted' ? 'stopped' : 'done',
         stopReason: loop.stopReason,
