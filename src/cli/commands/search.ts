@@ -7,6 +7,7 @@ import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import type { QueueRunner } from '../../distributed/queue-runner.js';
 import { queueSettings, type QueueSettings } from '../queue-flags.js';
+import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
@@ -76,7 +77,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--patience <n>', 'P: stop after this many iterations without a better validation score', '5')
     .option('--children <n>', 'children per node before selection descends', '3')
     .option('--split <ratio>', 'opt:val:test ratio', '5:2:3')
-    .option('--split-by <unit>', 'split single records (record) or whole groups (group)', 'record')
+    .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
     .option('--seed <n>', 'seed of the split and the search', '0')
     .option('--out <dir>', 'output folder (default .flowscout/runs/<run id>/)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
@@ -226,7 +227,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const offlinePolicy = input.policy.kind === 'offline';
   try {
     if (!flags.json) {
-      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
+      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records (split ${prepared.splitNote}); strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
       const guard = isGuarded(input.tools) ? writeGuardHeader(input.tools.writeGuard()) : undefined;
       if (guard) io.out(guard);
@@ -234,6 +235,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       io.out(p ? projectionLine(p, prepared.models.priced) : 'projected: no model requests (offline policy, judge and optimizer)');
       const small = splitWarning(input.splits);
       if (small) io.err(`warning: ${small}`);
+      if (prepared.splitLeak) io.err(prepared.splitLeak);
       io.out(TABLE_HEADER);
     }
     const startSpinner = (text: string) => {
@@ -301,7 +303,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
   parseSplitRatio(flags.split);
   const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
   const start = oneOf(flags.start, ['mined', 'skeleton', 'plain', 'llm-only'] as const, '--start');
-  const splitBy = oneOf(flags.splitBy, ['record', 'group'] as const, '--split-by');
+  const splitBy = parseSplitBy(flags.splitBy);
   const settings = searchSettings({
     strategy: strategy === 'none' ? 'mcts' : strategy,
     iterations: wholeNumber(flags.iterations, '--iterations', 0),
