@@ -124,3 +124,20 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     expect(writesMade()).toHaveLength(1);
   });
 });
+
+describe('flowscout run on live tools', () => {
+  it('withholds the ungrounded cancel, says so in the run status, and leaves the orders as they were', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { runCli } = await import('../../src/cli/program.js');
+    const { captureIO } = await import('../support/cli-io.js');
+    const fx = writeOrderFixture();
+    const wf = join(fx.dir, 'orders.workflow.json');
+    writeFileSync(wf, JSON.stringify(WORKFLOW));
+    const io = captureIO();
+    expect(await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io), io.errors()).toBe(0);
+    expect(io.text()).toMatch(/status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'order_id'/);
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+});
