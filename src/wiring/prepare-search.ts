@@ -1,3 +1,4 @@
+import type { JudgeMode } from '../metrics/llm-judge.js';
 import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -59,6 +60,8 @@ export interface SearchConfig {
   model?: string;
   optimizerModel?: string;
   judgeModel?: string;
+  /** How the LLM judge asks (absent: per dimension, G-Eval). */
+  judgeMode?: JudgeMode;
   split: string;
   /** `auto` (the default): by group when the records have groups, else by record. */
   splitBy: SplitBy;
@@ -106,6 +109,7 @@ export interface RunnerRequest {
   runId: string;
   policySpec: string;
   judgeSpec: string;
+  judgeMode?: JudgeMode;
   learnFrom: readonly TaskRecord[];
   memo: boolean;
   /** The tool config, absolute. */
@@ -182,6 +186,7 @@ export async function prepareSearch(
   const wiring = {
     ...(config.model !== undefined ? { model: config.model } : {}),
     ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
+    ...(config.judgeMode !== undefined ? { judgeMode: config.judgeMode } : {}),
     ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
     budget: budget.budget,
     limits: { concurrency: config.settings.concurrency },
@@ -224,7 +229,7 @@ export async function prepareSearch(
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
-    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
+    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
