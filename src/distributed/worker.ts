@@ -18,7 +18,8 @@ import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import { createBlobStore, createModelCallLog, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult, type ModelCallLog } from './jobs.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { createSharedLimiter } from './redis-limiter.js';
-import { createRedisMemo } from './redis-memo.js';
+import { createRedisJudgeMemo, createRedisMemo } from './redis-memo.js';
+import { memoizeJudge } from '../metrics/judge-memo.js';
 
 /**
  * `flowscout worker`: takes evaluation jobs from the BullMQ queue and runs them (docs/ARCHITECTURE.md,
@@ -125,7 +126,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     tripped: () => undefined,
   };
   const decidersFor = (data: EvalJobData) => {
-    const key = JSON.stringify([data.policy, data.judge, fixedTools ?? data.toolsHint, data.limits, data.records.length]);
+    const key = JSON.stringify([data.policy, data.judge, data.judgeMode ?? '', fixedTools ?? data.toolsHint, data.limits, data.records.length]);
     let entry = deciders.get(key);
     if (!entry) {
       entry = (async () => {
@@ -141,7 +142,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         const models = createModelWiring({ limiter, env, breaker: relay });
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
         const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
-        const judge = await models.judge(data.judge);
+        const judge = await models.judge(data.judge, data.judgeMode);
         return { policy: policy.policy, judge: judge.judge, tools };
       })();
       entry.catch(() => deciders.delete(key));
@@ -178,7 +179,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
           runAndScoreRecord(workflow, record, {
             policy,
             tools,
-            judge,
+            // With the run's memo, the judge's scores are shared by the workers too.
+            judge: memo ? memoizeJudge(judge, createRedisJudgeMemo(redis, data.run)) : judge,
             ...(memo ? { memo } : {}),
             ...(signal ? { signal } : {}),
             ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: data.nodeConcurrency } : {}),

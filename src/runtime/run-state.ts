@@ -131,20 +131,25 @@ export function startRun(workflow: Workflow | PreparedWorkflow, input: RunInput,
   };
 }
 
-/** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
-function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
-  const { workflow } = prepared;
-  const now = opts.now ?? (() => performance.now());
-  const config: NodeExecutorConfig = {
+/** What the node executor takes from a run's options (defaults filled in). */
+export function executorConfig(opts: RunOptions): NodeExecutorConfig {
+  return {
     policy: opts.policy,
     tools: opts.tools,
     contextChars: opts.contextChars ?? DEFAULT_CONTEXT_CHARS,
-    now,
+    now: opts.now ?? (() => performance.now()),
     ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     ...(opts.memo ? { memo: opts.memo } : {}),
     ...(opts.preCallChecks ? { preCallChecks: opts.preCallChecks } : {}),
     ...(opts.tracer ? { tracer: opts.tracer } : {}),
   };
+}
+
+/** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
+function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
+  const { workflow } = prepared;
+  const config = executorConfig(opts);
+  const { now } = config;
   const { signal, tracer } = opts;
   const scope: NodeRunScope = {
     t0: now(),

@@ -1,3 +1,4 @@
+import { esCoverage } from '../metrics/score.js';
 import type { IterationRow } from './search-context.js';
 import type { SearchResult } from './run-search.js';
 
@@ -66,10 +67,11 @@ export function formatSummary(result: SearchResult, labels: SearchLabels, extra:
   if (result.test) {
     const t = result.test;
     lines.push(`  test set (${t.records} records):  G0 TC ${t.g0.tc.toFixed(3)} ES ${t.g0.es.toFixed(3)}  →  best TC ${t.best.tc.toFixed(3)} ES ${t.best.es.toFixed(3)}`);
+    if (t.esRecords !== undefined) lines.push(`  ${esCoverage(t.esRecords, t.records)}`);
   } else if (result.testSkipped) lines.push(`  test set: not run (${result.testSkipped})`);
   if (result.savings) {
     const s = result.savings;
-    lines.push(`  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved`);
+    lines.push(`  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved; ${s.judgeScoresReused} judge scores reused (${s.judgeCallsSaved} judge requests, ${s.judgeTokensSaved} tokens not sent)`);
   } else lines.push('  memo: off');
   const u = result.usage;
   lines.push(`  work: ${u.toolCalls ?? 0} tool calls, ${u.llmCalls ?? 0} LLM calls, ${u.tokens ?? 0} tokens, $${Number(u.costUsd ?? 0).toFixed(4)}`);
