@@ -1,10 +1,11 @@
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { indexWorkflow } from '../graph/prepare.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import type { PolicyContext } from '../policies/types.js';
-import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from '../runtime/node-executor.js';
+import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeRunScope } from '../runtime/node-executor.js';
 import type { NodeStepResult } from '../runtime/node-step.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_CONTEXT_CHARS, type RunContext } from '../runtime/run-state.js';
+import { DEFAULT_CONCURRENCY, executorConfig, type RunContext } from '../runtime/run-state.js';
 import { createSemaphore } from '../runtime/semaphore.js';
 import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt, type ToolStepDeps } from '../runtime/tool-node.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
@@ -110,16 +111,10 @@ const MAX_SCOPES = 1000;
 /** The steps of the graph exported from `workflow` (already validated when it was exported), run with `context`. */
 export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, context: RunContext): FlowGraphSteps {
   const prepared = indexWorkflow(workflow);
-  const now = context.now ?? (() => performance.now());
-  const config: NodeExecutorConfig = {
-    policy: context.policy,
-    tools: context.tools,
-    contextChars: context.contextChars ?? DEFAULT_CONTEXT_CHARS,
-    now,
-    ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}),
-    ...(context.memo ? { memo: context.memo } : {}),
-    ...(context.preCallChecks ? { preCallChecks: context.preCallChecks } : {}),
-  };
+  // No spans here: LangGraph's own callbacks and tracing see every node.
+  const { tracer: _spansNotEmitted, ...options } = context;
+  const config = executorConfig(options);
+  const { now } = config;
   const scopes = new Map<string, Scope>();
 
   const open = (runId: string): Scope => {
@@ -146,6 +141,10 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
   async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], nodeConfig?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
     const scope = scopeOf(state);
     const signal = nodeConfig?.signal ?? context.signal;
+    // Every node waiting for a slot, and every call in flight, listens to this signal (and removes
+    // its listener when done): a wide fan-out has more than Node's default of 10 legitimately, as in
+    // the interpreter (runtime/run-state.ts), and must not print a "possible memory leak" warning.
+    if (signal) setMaxListeners(0, signal);
     if (signal?.aborted) return keep(scope, skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
     const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => state.results[id], state);
     const { observation, stop } = await executeNode(config, scope, prep, signal, {

@@ -52,7 +52,10 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
 
   it('--split-by group without groups is an error, not a silent split by record', async () => {
     const plain = tmp();
-    expect((await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--out', plain])).status).toBe(0);
+    const imp = await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--out', plain]);
+    expect(imp.status).toBe(0);
+    // Without --group, the import warns that repeated tasks would straddle a search's default split.
+    expect(imp.err).toMatch(/warning: \d+ requests? repeated with only numbers or ids changed \(\d+ records.*Import with --group <json path>/);
     const bad = await cli(['baseline', 'pm4py-style', '--records', join(plain, 'records.jsonl'), '--tools', join(plain, 'tools.config.json'), '--split-by', 'group']);
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('--split-by group: no record in');
@@ -142,3 +145,23 @@ describe('flowscout bench --records --tools on grouped records', () => {
     expect(measured.every((id) => split.test.some((r) => r.id === id))).toBe(true);
   });
 });
+
+describe('flowscout search on grouped records', () => {
+  it('splits by group by default and says so, and reports ES on the test records that have a reference', async () => {
+    const dir = tmp();
+    const data = join(dir, 'runs');
+    expect((await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--out', data])).status).toBe(0);
+    const args = ['search', '--records', join(data, 'records.jsonl'), '--tools', join(data, 'tools.config.json'), '--iterations', '1', '--seed', '1', '--db', join(dir, 'fs.db')];
+    const res = await cli([...args, '--out', join(dir, 'run')]);
+    expect(res.status).toBe(0);
+    expect(res.out).toContain('12 D_opt, 6 D_val, 6 D_test records (split by group (8 groups of 24 records, each in one part; --split-by record splits single records))');
+    expect(res.out).toMatch(/test set \(6 records\):.*\n\s+ES on 3 of 6 records \(3 without a reference answer: TC only\)/);
+    const test = (await readRecordsFile(join(dir, 'run', 'test.records.jsonl'))).records;
+    const opt = new Set((await readRecordsFile(join(data, 'records.jsonl'))).records.filter((r) => !test.some((t) => t.id === r.id)).map((r) => r.group));
+    expect(test.filter((r) => opt.has(r.group))).toEqual([]);
+    const byRecord = await cli([...args, '--split-by', 'record', '--out', join(dir, 'run2')]);
+    expect(byRecord.status).toBe(0);
+    expect(byRecord.out).toContain('records (split by record); strategy');
+  }, 120_000);
+});
+
