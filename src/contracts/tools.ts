@@ -30,6 +30,43 @@ export interface ToolSpec extends ToolDescriptor {
    * pass `"1"` to a parameter typed BOOLEAN, and the live API answered).
    */
   vouchesFor?(args: Record<string, unknown>): boolean;
+  /**
+   * Optional: what calling the tool does, when its source knows it (an MCP server's tool
+   * annotations, `defineTool({ effect })`). The tool config can override it (`effects`).
+   */
+  effect?: DeclaredEffect;
+  /** True for tools that answer from recorded responses: they never touch anything live. */
+  replay?: boolean;
+}
+
+/**
+ * What a call to a tool does to the world: `read` changes nothing, `write` changes something,
+ * `destructive` changes something that cannot be taken back (cancel, delete, send).
+ */
+export type ToolEffect = 'read' | 'write' | 'destructive';
+
+/** An effect a tool's source or the user declared, and where it was declared. */
+export interface DeclaredEffect {
+  effect: ToolEffect;
+  /** Calling it twice with the same arguments does no more than calling it once. */
+  idempotent?: boolean;
+  /** It reaches outside a closed system (MCP `openWorldHint`). */
+  openWorld?: boolean;
+  /** Where the effect was read, for `flowscout tools` (e.g. "MCP annotations", "tool config"). */
+  from: string;
+}
+
+/** A tool's effect as a registry resolved it: declared, or the default of its kind. */
+export interface ToolEffects {
+  effect: ToolEffect;
+  idempotent: boolean;
+  openWorld?: boolean;
+  /** False for replay tools (recorded responses): nothing live is touched, whatever the effect. */
+  live: boolean;
+  /** False when nobody said: a live tool's unknown effect counts as `write`. */
+  declared: boolean;
+  /** Where the effect came from ("MCP annotations", "tool config", "not declared (counted as write)", …). */
+  from: string;
 }
 
 /** Where a tool's answer came from. */
@@ -63,6 +100,8 @@ export interface ToolRegistry {
   /** Validates `args` against the input schema, runs the tool, and never throws. */
   call(name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome>;
   stats(): ToolStats;
+  /** The tool's effect (read / write / destructive, live or replayed) and where it came from; undefined for an unknown name. */
+  effectOf(name: string): ToolEffects | undefined;
   /** Closes MCP connections and other resources. */
   close(): Promise<void>;
 }

@@ -1,6 +1,5 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { FlowScoutError, isFlowScoutError, type ErrorCode } from '../errors/index.js';
-import { ERROR_CODES } from '../errors/codes.js';
+import { FlowScoutError, fromErrorShape, isFlowScoutError, RETRYABLE } from '../errors/index.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -25,9 +24,10 @@ import { createBlobStore, DEFAULT_QUEUE, hasFailedModelCalls, jobIdOf, KEEP_SECO
  *   outstanding jobs' states every `pollMs` in case an event was missed, so a wait never hangs on a
  *   lost message. Cancellation (the signal: Ctrl-C, the wall-time budget) stops waiting; the jobs
  *   finish anyway and a resumed run reuses them.
- * - **Failures**: a job that failed for good (BullMQ's `UnrecoverableError`, or out of attempts)
- *   rejects the evaluation with the worker's reason and error code (an invalid workflow stays
- *   INVALID_WORKFLOW, so the search records an invalid candidate).
+ * - **Failures**: a job that failed for good (a code that is not `RETRYABLE`, or out of attempts)
+ *   rejects the evaluation with the worker's error — code, hint and location, read back from the
+ *   job's failure reason with `fromErrorShape` (an invalid workflow stays INVALID_WORKFLOW, so the
+ *   search records an invalid candidate).
  * - **Budget**: the usage the workers report is charged to the coordinator's budget job by job
  *   (model requests reserved one by one), so the run's call, token and money limits hold across
  *   all workers; a limit reached stops the evaluation as a local refusal would. Jobs in flight when
@@ -268,21 +268,24 @@ function chargeBudget(budget: Budget, runs: readonly RecordRun[]): void {
   budget.check();
 }
 
-function isUnrecoverable(job: Job): boolean {
-  return /^(?:INVALID_WORKFLOW|INVALID_INPUT|TOOL_NOT_FOUND|MODEL_CONFIG|BUDGET_EXHAUSTED|PARSE_ERROR|FILE_NOT_FOUND|QUEUE_ERROR|TOOL_ERROR): /.test(job.failedReason ?? '');
+/** The worker's error of a failed job (its error shape, errors/error-shape.ts); a reason the queue itself gave (a stalled job) is QUEUE_ERROR. */
+function jobError(job: Job): FlowScoutError {
+  return fromErrorShape(job.failedReason ?? 'unknown reason', 'QUEUE_ERROR');
 }
 
-/** The job's failure as a FlowScoutError with the worker's code when it gave one. */
+function isUnrecoverable(job: Job): boolean {
+  return !RETRYABLE[jobError(job).code];
+}
+
+/** The job's failure: the worker's code, hint and location, its message saying which job failed after how many attempts. */
 function failure(job: Job): FlowScoutError {
-  const reason = job.failedReason ?? 'unknown reason';
-  const m = /^([A-Z_]+): ([\s\S]*)$/.exec(reason);
-  const code = m && (ERROR_CODES as readonly string[]).includes(m[1]!) ? (m[1] as ErrorCode) : 'QUEUE_ERROR';
-  const message = m && code !== 'QUEUE_ERROR' ? m[2]! : reason;
+  const err = jobError(job);
   const attempts = `after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}`;
   return new FlowScoutError({
-    code,
-    message: `evaluation job ${job.id} failed ${attempts}: ${message}`,
-    hint: code === 'INVALID_WORKFLOW' || code === 'TOOL_NOT_FOUND' ? "Check that every worker's --tools config gives the tools the coordinator's config gives." : code === 'MODEL_CONFIG' ? "Set the model's API key in the workers' environment (keys never travel through Redis)." : 'See the worker\'s output for details.',
+    code: err.code,
+    message: `evaluation job ${job.id} failed ${attempts}: ${err.message}`,
+    hint: err.hint ?? (err.code === 'MODEL_CONFIG' ? "Set the model's API key in the workers' environment (keys never travel through Redis)." : "See the worker's output for details."),
+    ...(err.location ? { location: err.location } : {}),
   });
 }
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
+import { FlowScoutError, fromErrorShape, RETRYABLE, toErrorShape } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import type { Judge } from '../metrics/types.js';
@@ -38,17 +38,19 @@ import { createRedisMemo } from './redis-memo.js';
  * request is sent or a file is read: anyone who can write to the Redis could otherwise make the
  * worker send its API key to any host, or read and import any file.
  *
- * Failures:
- * - a job that cannot succeed anywhere (a workflow this worker's tools make invalid, an unknown tool,
- *   a model string without its key here, content gone from Redis) fails with BullMQ's
- *   `UnrecoverableError`: no retries, the coordinator reports the reason;
+ * Failures (each travels to the coordinator as an error shape — code, message, hint, location —
+ * in the job's failure reason, errors/error-shape.ts):
+ * - a job whose error code is not `RETRYABLE` (errors/codes.ts: a workflow this worker's tools make
+ *   invalid, an unknown tool, a model string without its key here, content gone from Redis, a bug)
+ *   fails with BullMQ's `UnrecoverableError`: no retries, the coordinator reports the error;
  * - a model that fails (a key this worker's environment gives that the provider rejects, a host it
  *   cannot reach, 429/5xx until the retries ran out) does not fail the job: as in one process each
  *   failed call is an error observation of its node, and the job returns, with its runs, the log of
  *   its model calls (`modelCalls`), which the coordinator replays into the run's circuit breaker.
  *   The worker has no breaker of its own (the threshold is the coordinator's `--breaker`), and a
  *   model that is down never makes BullMQ retry a job;
- * - anything else (Redis hiccup, a bug) is retried by BullMQ with backoff, up to the job's attempts;
+ * - a retryable failure (a model error, a file or store that failed, a cancelled job) is retried by
+ *   BullMQ with backoff, up to the job's attempts;
  * - a worker that dies mid-job stops renewing the job's lock; after `lockMs` another worker's
  *   stalled-job check puts it back in the queue and it runs again from the start. Its half-done
  *   work is never returned, so nothing is counted twice.
@@ -75,6 +77,11 @@ export interface EvaluationWorkerOptions {
   stalledIntervalMs?: number;
   name?: string;
   log?: (line: string) => void;
+  /**
+   * Send write and destructive calls to live tools (`--allow-live-writes`). By default this worker
+   * refuses them (an observation "not run: write tool during evaluation"): it evaluates, it does not act.
+   */
+  allowLiveWrites?: boolean;
 }
 
 export interface EvaluationWorker {
@@ -103,10 +110,11 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const queue = new Queue(queueName, { connection: queueConnection });
   queue.on('error', () => {});
   const registries = new Map<string, Promise<ToolRegistry>>();
+  const guardWrites = { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true } };
   // Configs there now are loaded at start (a broken one stops the worker here); one written later
   // (bench writes its domains' configs when it starts) is loaded when a job selects it.
   for (const path of allowed.tools) {
-    if (existsSync(path)) registries.set(path, loadToolConfig(path));
+    if (existsSync(path)) registries.set(path, loadToolConfig(path, guardWrites));
     else log(`tool config ${path} is not there yet: loaded when a job selects it`);
   }
   await Promise.all(registries.values());
@@ -116,7 +124,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const toolsFor = (path: string): Promise<ToolRegistry> => {
     let reg = registries.get(path);
     if (!reg) {
-      reg = loadToolConfig(path);
+      reg = loadToolConfig(path, guardWrites);
       registries.set(path, reg);
       reg.catch(() => registries.delete(path));
     }
@@ -166,7 +174,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
 
   const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     const data = job.data;
-    if (data?.v !== 1) throw new UnrecoverableError(`QUEUE_ERROR: job ${job.id} is not a FlowScout evaluation job of this version`);
+    if (data?.v !== 1) throw jobFailure(new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${job.id} is not a FlowScout evaluation job of this version`, hint: 'Run workers of the same FlowScout version as the coordinator.' }));
     // Before anything is sent or read: the job selects among what this worker was started with.
     const toolsPath = checkJob(data, allowed, name);
     const calls = createModelCallLog();
@@ -179,7 +187,12 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       const raw = await blobs.get<Workflow>(data.workflow);
       const problems = validateWorkflow(raw, tools.list());
       if (problems.length > 0) {
-        throw new FlowScoutError({ code: 'INVALID_WORKFLOW', message: `the workflow is not valid with worker ${name}'s tools: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` });
+        throw new FlowScoutError({
+          code: 'INVALID_WORKFLOW',
+          message: `the workflow is not valid with worker ${name}'s tools: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+          hint: "Check that every worker's --tools config gives the tools the coordinator's config gives.",
+          ...(problems[0] ? { location: { path: problems[0].path } } : {}),
+        });
       }
       const workflow = prepareWorkflow(raw);
       const records = await Promise.all(data.records.map((h) => blobs.get<TaskRecord>(h)));
@@ -198,10 +211,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       );
       return { runs, worker: name, modelCalls: calls.runs() };
     } catch (e) {
-      if (e instanceof UnrecoverableError) throw e;
-      const err = toFlowScoutError(e);
-      if (isPermanent(err)) throw new UnrecoverableError(`${err.code}: ${err.message}`);
-      throw new Error(`${err.code}: ${err.message}`);
+      throw jobFailure(e);
     }
   };
 
@@ -221,7 +231,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     finished++;
     log(`job ${short(job.id)} done (${finished} by this worker)`);
   });
-  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${e.message.split('\n')[0]}`));
+  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${fromErrorShape(e.message).describe().split('\n')[0]}`));
   worker.on('stalled', (id) => log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`));
   await worker.waitUntilReady();
   log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}, tools ${allowed.tools.join(', ')}, models ${['offline', ...allowed.models].map(redactModelSpec).join(', ')}`);
@@ -267,8 +277,8 @@ export function workerAllowList(opts: Pick<EvaluationWorkerOptions, 'tools' | 'm
 }
 
 /**
- * Checks a job against the allow-list and returns the tool config it runs on; throws an
- * `UnrecoverableError` (the job fails once) for a model string or tool config the worker was not
+ * Checks a job against the allow-list and returns the tool config it runs on; throws a QUEUE_ERROR
+ * as an `UnrecoverableError` (the job fails once) for a model string or tool config the worker was not
  * started with. Reads no file and sends nothing.
  */
 export function checkJob(data: EvalJobData, allowed: WorkerAllowList, worker: string): string {
@@ -277,16 +287,24 @@ export function checkJob(data: EvalJobData, allowed: WorkerAllowList, worker: st
     ['judge', data.judge],
   ] as const) {
     if (typeof spec !== 'string' || (spec.trim() !== 'offline' && !allowed.models.includes(spec.trim()))) {
-      throw new UnrecoverableError(
-        `QUEUE_ERROR: the job's ${what} model ${typeof spec === 'string' ? `'${redactModelSpec(spec)}'` : '(none)'} is not one worker ${worker} was started with (${['offline', ...allowed.models].map(redactModelSpec).join(', ')}); start the workers with --model <that model> (repeat --model for several)`,
+      throw jobFailure(
+        new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `the job's ${what} model ${typeof spec === 'string' ? `'${redactModelSpec(spec)}'` : '(none)'} is not one worker ${worker} was started with (${['offline', ...allowed.models].map(redactModelSpec).join(', ')})`,
+          hint: 'Start the workers with --model <that model> (repeat --model for several); a job never names a model of its own.',
+        }),
       );
     }
   }
   if (allowed.tools.length === 1) return allowed.tools[0]!;
   const hint = typeof data.toolsHint === 'string' ? resolve(data.toolsHint) : undefined;
   if (hint !== undefined && allowed.tools.includes(hint)) return hint;
-  throw new UnrecoverableError(
-    `QUEUE_ERROR: the job's tool config ${hint !== undefined ? `'${hint}'` : '(none)'} is not one worker ${worker} was started with (${allowed.tools.join(', ')}); start the workers with --tools <that config>`,
+  throw jobFailure(
+    new FlowScoutError({
+      code: 'QUEUE_ERROR',
+      message: `the job's tool config ${hint !== undefined ? `'${hint}'` : '(none)'} is not one worker ${worker} was started with (${allowed.tools.join(', ')})`,
+      hint: 'Start the workers with --tools <that config> (repeat --tools for several); a job never names a config of its own.',
+    }),
   );
 }
 
@@ -298,8 +316,15 @@ function tighter(own: number | undefined, asked: number | undefined): number | u
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
-function isPermanent(e: FlowScoutError): boolean {
-  return ['INVALID_WORKFLOW', 'INVALID_INPUT', 'TOOL_NOT_FOUND', 'MODEL_CONFIG', 'BUDGET_EXHAUSTED', 'PARSE_ERROR', 'FILE_NOT_FOUND', 'QUEUE_ERROR', 'TOOL_ERROR'].includes(e.code);
+/**
+ * What a failed job throws: its error as data (`toErrorShape`, as JSON: BullMQ keeps the message as
+ * the job's `failedReason`, which the queue runner reads back with `fromErrorShape`), retried by
+ * BullMQ only when its code is `RETRYABLE`; any other failure is an `UnrecoverableError` and fails once.
+ */
+export function jobFailure(e: unknown): Error {
+  const shape = toErrorShape(e);
+  const text = JSON.stringify(shape);
+  return RETRYABLE[shape.code] ? new Error(text) : new UnrecoverableError(text);
 }
 
 function short(id: string | undefined): string {

@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'INVALID_INPUT', // a value from the user does not fit (bad flag, bad JSON shape)
   'PARSE_ERROR', // a file could not be parsed (JSON, JSONL, XES, CSV)
+  'INPUT_TOO_LARGE', // a file goes past a reader's limit (unpacked size, comment, entity, line); the hint names the option that raises it
   'FILE_NOT_FOUND', // a named file or directory does not exist
   'FILE_EXISTS', // refusing to overwrite something the user already has
   'FILE_ACCESS', // a file or folder cannot be read or written (permission, read-only, disk full)
@@ -37,6 +38,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const EXIT_STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 2,
   PARSE_ERROR: 2,
+  INPUT_TOO_LARGE: 2,
   FILE_NOT_FOUND: 2,
   FILE_EXISTS: 2,
   FILE_ACCESS: 3,
@@ -56,3 +58,68 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 2,
   INTERNAL: 70,
 };
+
+/**
+ * HTTP status of each code, for every server that answers with an error (`flowscout serve`, the web
+ * UI's API): 400 the request is wrong, 404 what it names does not exist, 409 it conflicts with what
+ * is there, 429 a budget ran out, 499 the client went away, 502 something behind the server failed,
+ * 503 it cannot work now, 500 a bug.
+ */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400,
+  PARSE_ERROR: 400,
+  INPUT_TOO_LARGE: 413,
+  FILE_NOT_FOUND: 404,
+  FILE_EXISTS: 409,
+  FILE_ACCESS: 500,
+  INVALID_WORKFLOW: 400,
+  INVALID_EDIT: 400,
+  TOOL_NOT_FOUND: 400,
+  TOOL_ERROR: 502,
+  MODEL_CONFIG: 500,
+  MODEL_ERROR: 502,
+  MODEL_UNAVAILABLE: 503,
+  BUDGET_EXHAUSTED: 429,
+  ABORTED: 499,
+  STORE_ERROR: 500,
+  RUN_LOCKED: 409,
+  INPUT_CHANGED: 409,
+  QUEUE_ERROR: 503,
+  NOT_FOUND: 404,
+  INTERNAL: 500,
+};
+
+/**
+ * Whether work that failed with each code may succeed when it is simply run again (a distributed
+ * evaluation job is retried by the queue only then; otherwise it fails once, for good). `false` for
+ * anything the same input fails on again: wrong input or configuration, a budget spent, and a bug
+ * (INTERNAL) — a rerun of a bug repeats it. Adding a permanent code is this one edit.
+ */
+export const RETRYABLE: Record<ErrorCode, boolean> = {
+  INVALID_INPUT: false,
+  PARSE_ERROR: false,
+  INPUT_TOO_LARGE: false,
+  FILE_NOT_FOUND: false,
+  FILE_EXISTS: false,
+  FILE_ACCESS: true,
+  INVALID_WORKFLOW: false,
+  INVALID_EDIT: false,
+  TOOL_NOT_FOUND: false,
+  TOOL_ERROR: false,
+  MODEL_CONFIG: false,
+  MODEL_ERROR: true,
+  MODEL_UNAVAILABLE: false,
+  BUDGET_EXHAUSTED: false,
+  ABORTED: true,
+  STORE_ERROR: true,
+  RUN_LOCKED: true,
+  INPUT_CHANGED: false,
+  QUEUE_ERROR: false,
+  NOT_FOUND: false,
+  INTERNAL: false,
+};
+
+/** Is `code` one of `ERROR_CODES`? */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code);
+}

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, EXIT_STATUS } from './codes.js';
+import { ERROR_CODES, EXIT_STATUS, HTTP_STATUS, RETRYABLE } from './codes.js';
+import { fromErrorShape, toErrorShape } from './error-shape.js';
 import { errorMessage } from './error-message.js';
 import { FlowScoutError, formatLocation, isFlowScoutError } from './flowscout-error.js';
 import { toFlowScoutError } from './to-flowscout-error.js';
@@ -120,5 +121,27 @@ describe('errorMessage', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(errorMessage(circular)).toBe('[object Object]');
+  });
+});
+
+describe('per-code facts', () => {
+  it('give every code an HTTP error status (4xx or 5xx)', () => {
+    expect(ERROR_CODES.filter((c) => !(HTTP_STATUS[c] >= 400 && HTTP_STATUS[c] < 600))).toEqual([]);
+    expect([HTTP_STATUS.INVALID_INPUT, HTTP_STATUS.NOT_FOUND, HTTP_STATUS.BUDGET_EXHAUSTED, HTTP_STATUS.INTERNAL]).toEqual([400, 404, 429, 500]);
+  });
+
+  it('retry only what may pass when run again: never wrong input or a bug', () => {
+    expect(ERROR_CODES.filter((c) => RETRYABLE[c] && EXIT_STATUS[c] === 2)).toEqual([]);
+    expect(RETRYABLE.INTERNAL).toBe(false);
+    expect(RETRYABLE.MODEL_ERROR).toBe(true);
+  });
+
+  it('turn an error into data and back with code, message, hint and location intact; foreign text gets the fallback code', () => {
+    const e = new FlowScoutError({ code: 'PARSE_ERROR', message: 'bad', hint: 'Fix it.', location: { file: 'a.json', line: 2, column: 5, path: '$.x' } });
+    const back = fromErrorShape(JSON.stringify(toErrorShape(e)));
+    expect([back.code, back.message, back.hint, back.location]).toEqual(['PARSE_ERROR', 'bad', 'Fix it.', { file: 'a.json', line: 2, column: 5, path: '$.x' }]);
+    expect(toErrorShape(new TypeError('x'))).toMatchObject({ code: 'INTERNAL', message: 'Unexpected error: x' });
+    expect(fromErrorShape('job stalled more than allowable limit', 'QUEUE_ERROR')).toMatchObject({ code: 'QUEUE_ERROR', message: 'job stalled more than allowable limit' });
+    expect(fromErrorShape('{"code":"NOPE","message":"m"}').code).toBe('INTERNAL');
   });
 });

@@ -1,5 +1,6 @@
 /** Errors: one class, a closed set of codes, one converter for anything thrown. */
-export { ERROR_CODES, EXIT_STATUS, type ErrorCode } from './codes.js';
+export { ERROR_CODES, EXIT_STATUS, HTTP_STATUS, RETRYABLE, isErrorCode, type ErrorCode } from './codes.js';
+export { fromErrorShape, toErrorShape, type ErrorShape } from './error-shape.js';
 export {
   FlowScoutError,
   formatLocation,

@@ -54,7 +54,7 @@ export function fileSystemError(thrown: Error, file?: string): FlowScoutError | 
       return new FlowScoutError({ code: 'FILE_ACCESS', message: 'the file system is read-only', hint: 'Choose a path on a writable disk (e.g. another --out or --db).', ...base });
     case 'ENOSPC':
     case 'EDQUOT':
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'no space left on the disk (or the quota is full)', hint: 'Free some space or write elsewhere; what was written before is kept, and a search resumes with --resume.', ...base });
+      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'no space left on the disk (or the quota is full)', hint: 'Free some space or write elsewhere; files written before are kept whole.', ...base });
     case 'EMFILE':
     case 'ENFILE':
       return new FlowScoutError({ code: 'FILE_ACCESS', message: 'too many open files', hint: 'Lower --concurrency, or raise the limit of open files (ulimit -n).', ...base });

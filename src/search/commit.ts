@@ -47,7 +47,7 @@ export function commitIteration(ctx: SearchContext, state: LoopState, outcome: S
     evaluations: outcome?.evaluations ?? [],
     memo,
     // With the root, the records the run evaluates on (what `flowscout ui` shows beside each trace).
-    ...(outcome?.child.seq === 0 ? { records: [...ctx.opt.map((r) => ({ recordId: r.id, split: 'opt' as const, record: r })), ...ctx.val.map((r) => ({ recordId: r.id, split: 'val' as const, record: r }))] } : {}),
+    ...(outcome?.child.seq === 0 ? { records: [...ctx.opt.map((r) => ({ recordId: r.id, split: 'opt' as const, record: r })), ...ctx.val.map((r) => ({ recordId: r.id, split: 'val' as const, record: r })), ...(ctx.test ?? []).map((r) => ({ recordId: r.id, split: 'test' as const, record: r }))] } : {}),
     ...(row ? { iteration: { iteration: row.iteration, data: row as unknown as Record<string, unknown> } } : {}),
     run: {
       iterationsDone: state.iterationsDone,

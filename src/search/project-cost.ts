@@ -11,6 +11,7 @@ import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import { changesState } from '../tools/effects.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './optimizers/llm-optimizer-prompt.js';
 
@@ -67,6 +68,11 @@ export interface CostProjection {
   sampled: number;
   /** USD, when the policy's model has a price. */
   costUsd?: number;
+  /**
+   * Write and destructive calls to live tools the run would make: per query (G0, measured) and in
+   * all (every record run, as if no memo saved a call). The projection makes none of them.
+   */
+  writeCalls: { perQuery: number; total: number };
 }
 
 export interface ProjectionInput {
@@ -127,7 +133,8 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       return r;
     },
   };
-  const evaluation = await evaluateWorkflow(input.g0, sample, { policy: measuring, tools: input.tools, judge: createLexicalJudge(), concurrency: 1 });
+  const counted = withoutLiveWrites(input.tools);
+  const evaluation = await evaluateWorkflow(input.g0, sample, { policy: measuring, tools: counted.tools, judge: createLexicalJudge(), concurrency: 1 });
   const n = sample.length;
   const nodes: Record<string, RequestCost> = {};
   for (const [id, c] of perNode) nodes[id] = scale(c, 1 / n);
@@ -179,6 +186,7 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     parts: parts.map((p) => ({ label: p.label, ...round(p) })),
     recomputeShare,
     sampled: n,
+    writeCalls: { perQuery: counted.count() / n, total: Math.round((counted.count() / n) * ((J + 1) * (opt.length + val.length) + 2 * test.length)) },
   };
   if (input.price) projection.costUsd = costUsd(input.price, total.inputTokens, total.outputTokens);
   return projection;
@@ -188,4 +196,31 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
 export function projectionLine(p: CostProjection, priced: boolean): string {
   const cost = p.costUsd !== undefined ? `, about $${p.costUsd.toFixed(2)}` : priced ? '' : ', cost unknown (no price for the model)';
   return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost} (G0 measured on ${p.sampled} D_opt records; ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query)`;
+}
+
+/**
+ * The projection's tools: reads pass through; a write or destructive call to a live tool is counted
+ * and not made (the projection sends nothing anywhere a search would not read).
+ */
+function withoutLiveWrites(tools: ToolRegistry): { tools: ToolRegistry; count(): number } {
+  let count = 0;
+  return {
+    tools: {
+      ...tools,
+      call: async (name, args, ctx) => {
+        const e = tools.effectOf(name);
+        if (!e || !e.live || !changesState(e)) return tools.call(name, args, ctx);
+        count++;
+        return { tool: name, args, status: 'error', error: `not run: '${name}' is a live ${e.effect} tool (cost projection)`, durationMs: 0 };
+      },
+    },
+    count: () => count,
+  };
+}
+
+/** The dry run's line about write calls, when the run would make any. */
+export function writeCallsLine(p: Pick<CostProjection, 'writeCalls'>, allowLiveWrites: boolean): string | undefined {
+  if (p.writeCalls.total === 0) return undefined;
+  const perQuery = Number.isInteger(p.writeCalls.perQuery) ? String(p.writeCalls.perQuery) : p.writeCalls.perQuery.toFixed(1);
+  return `projected: ${p.writeCalls.total} write calls to live tools (${perQuery} a query; at most, before the memo); ${allowLiveWrites ? 'they would be SENT (--allow-live-writes)' : 'they would be answered from replay or refused, not sent (--allow-live-writes sends them)'}`;
 }

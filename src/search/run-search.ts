@@ -34,6 +34,12 @@ export interface RunSearchInput extends Omit<SearchContext, 'opt' | 'val' | 'mem
    * (the CLI writes the artifacts then, so a failure later loses nothing).
    */
   onBestChanged?: (sofar: SearchResult) => void;
+  /**
+   * Writes the finished search's files (the CLI's `--out`). Called before the run is stored as
+   * `done`, so a run is `done` only once its files are whole; when it throws (a full disk), the run
+   * is stored as `failed` and `--resume` writes them again.
+   */
+  writeOutputs?: (result: SearchResult) => void;
 }
 
 /** R, TC and ES of one evaluation. */
@@ -82,8 +88,8 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
 async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
-  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, ...rest } = input;
-  const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, ...(memo ? { memo } : {}) };
+  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, writeOutputs: _write, ...rest } = input;
+  const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, test: splits.test, ...(memo ? { memo } : {}) };
   const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
   const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
   const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
@@ -153,11 +159,14 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     result.usage = usageOf(ctx, state);
     if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }
+  input.writeOutputs?.(result);
   if (input.store) {
     const { store, runId } = input.store;
     store.commitIteration(runId, {
       candidates: [],
       memo: memo?.drain() ?? [],
+      // A run stored before its test records were kept with the root gets them now.
+      records: input.splits.test.map((r) => ({ recordId: r.id, split: 'test' as const, record: r })),
       run: {
         status: loop.stopKind === 'budget' || loop.stopKind === 'interrupted' ? 'stopped' : 'done',
         stopReason: loop.stopReason,

@@ -71,6 +71,8 @@ export interface SearchContext {
   settings: SearchSettings;
   opt: readonly TaskRecord[];
   val: readonly TaskRecord[];
+  /** D_test: never searched on; stored with the run so its files can be written again from the store. */
+  test?: readonly TaskRecord[];
   policy: ExecutionPolicy;
   tools: ToolRegistry;
   judge: Judge;

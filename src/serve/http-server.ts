@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { toFlowScoutError, type ErrorCode } from '../errors/index.js';
+import { HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
 import { servedResult, type WorkflowService } from './workflow-service.js';
 
@@ -14,8 +14,10 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
  * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled.
  *
- * Every error is JSON `{error: {code, message}}` with a status that says what kind: 400 bad JSON or
- * bad field, 404 unknown path, 405 wrong method, 413 body over the limit, 415 not JSON, 504 timeout.
+ * Every error is JSON `{error: {code, message, hint?, location?}}` (an `ErrorShape`, errors/error-shape.ts)
+ * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
+ * 413 body over the limit, 415 not JSON, 504 timeout; a FlowScoutError's status is its code's
+ * `HTTP_STATUS` (errors/codes.ts: 429 for an exhausted budget, 500 for a bug, …).
  * It binds to 127.0.0.1 unless told otherwise; MCP requests with a Host header naming another
  * machine are refused (DNS-rebinding protection) while it does.
  */
@@ -53,8 +55,19 @@ class HttpError extends Error {
     readonly status: number,
     readonly code: HttpErrorCode,
     message: string,
+    readonly detail: Pick<ErrorShape, 'hint' | 'location'> = {},
   ) {
     super(message);
+  }
+
+  /** Anything thrown, as its error shape with its code's HTTP status. */
+  static of(e: unknown): HttpError {
+    const { code, message, ...detail } = toErrorShape(e);
+    return new HttpError(HTTP_STATUS[code], code, message, detail);
+  }
+
+  shape(): ErrorShape<HttpErrorCode> {
+    return { code: this.code, message: this.message, ...this.detail };
   }
 }
 
@@ -77,7 +90,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       if (active === 0) drained?.();
     });
     void handle(req, res).catch((e: unknown) => {
-      const err = e instanceof HttpError ? e : new HttpError(500, 'INTERNAL', toFlowScoutError(e).describe());
+      const err = e instanceof HttpError ? e : HttpError.of(e);
       sendError(res, err);
     });
   });
@@ -108,9 +121,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         run.catch(() => undefined);
         trace = await Promise.race([run, untilAborted(timeout)]);
       } catch (e) {
-        const err = toFlowScoutError(e);
         if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run did not finish within the request timeout of ${timeoutMs} ms and was cancelled`);
-        throw new HttpError(err.code === 'INVALID_INPUT' ? 400 : err.code === 'BUDGET_EXHAUSTED' ? 429 : 500, err.code, err.describe());
+        throw HttpError.of(e);
       }
       if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`);
       const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
@@ -212,5 +224,5 @@ function sendError(res: ServerResponse, err: HttpError): void {
     res.end();
     return;
   }
-  sendJson(res, err.status, { error: { code: err.code, message: err.message } });
+  sendJson(res, err.status, { error: err.shape() });
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * loads the same tools every time. Relative paths are resolved from the config file's folder.
  *
  * ```json
- * { "version": 1, "timeoutMs": 30000, "sources": [
+ * { "version": 1, "timeoutMs": 30000, "effects": { "get_*": "read", "cancel_order": "destructive" }, "sources": [
  *   { "type": "replay", "records": "records.jsonl", "tools": "tools.json" },
  *   { "type": "functions", "module": "./my-tools.js" },
  *   { "type": "mcp", "name": "weather", "transport": "stdio", "command": "node", "args": ["server.js"] },
@@ -58,9 +58,21 @@ export const McpHttpSourceSchema = z.strictObject({
 // Discriminated by `type` (then `transport` for MCP), so an error names the member the user meant.
 export const ToolSourceSchema = z.discriminatedUnion('type', [ReplaySourceSchema, FunctionsSourceSchema, z.discriminatedUnion('transport', [McpStdioSourceSchema, McpHttpSourceSchema])]);
 
+const ToolEffectSchema = z.enum(['read', 'write', 'destructive']);
+
+/** A tool's effect in the config: "read" | "write" | "destructive", or {effect, idempotent}. */
+export const EffectSettingSchema = z.union([ToolEffectSchema, z.strictObject({ effect: ToolEffectSchema, idempotent: z.boolean().optional() })]);
+
 export const ToolConfigSchema = z.strictObject({
   version: z.literal(1),
   sources: z.array(ToolSourceSchema).min(1),
+  /**
+   * What calling a tool does, by tool name or name pattern (`*` stands for any characters):
+   * `{"get_order": "read", "cancel_*": "destructive", "update_*": {"effect": "write", "idempotent": true}}`.
+   * An exact name wins over patterns; among patterns the first one written that matches wins; both
+   * win over what a source declares (MCP annotations). A live tool nobody describes counts as "write".
+   */
+  effects: z.record(z.string().min(1), EffectSettingSchema).optional(),
   /** Per-call timeout in milliseconds (default 30000). */
   timeoutMs: z.number().int().positive().optional(),
 });

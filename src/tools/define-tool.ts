@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { JsonSchema, ToolCallContext, ToolSpec } from '../contracts/tools.js';
+import type { JsonSchema, ToolCallContext, ToolEffect, ToolSpec } from '../contracts/tools.js';
 
 /**
  * The helper users write their own tools with (the *functions* source): a name, a description, an
- * input schema — zod or plain JSON Schema — and `execute`. A zod schema is converted once with
+ * input schema — zod or plain JSON Schema — and `execute`, and optionally what a call does
+ * (`effect`: read, write or destructive; `idempotent`), which the tool config can still override. A zod schema is converted once with
  * `z.toJSONSchema` (policies and the registry read JSON Schema) and also parses the arguments, so
  * `execute` receives typed values with defaults applied.
  *
@@ -20,20 +21,27 @@ export function defineTool<S extends z.ZodType>(def: {
   description: string;
   inputSchema: S;
   execute: (args: z.output<S>, ctx: ToolCallContext) => Promise<unknown> | unknown;
+  effect?: ToolEffect;
+  idempotent?: boolean;
 }): ToolSpec;
 export function defineTool(def: {
   name: string;
   description: string;
   inputSchema: JsonSchema;
   execute: (args: Record<string, unknown>, ctx: ToolCallContext) => Promise<unknown> | unknown;
+  effect?: ToolEffect;
+  idempotent?: boolean;
 }): ToolSpec;
 export function defineTool(def: {
   name: string;
   description: string;
   inputSchema: z.ZodType | JsonSchema;
   execute: (args: never, ctx: ToolCallContext) => Promise<unknown> | unknown;
+  effect?: ToolEffect;
+  idempotent?: boolean;
 }): ToolSpec {
   const execute = def.execute as (args: unknown, ctx: ToolCallContext) => Promise<unknown> | unknown;
+  const effect = def.effect ? { effect: { effect: def.effect, ...(def.idempotent !== undefined ? { idempotent: def.idempotent } : {}), from: 'tool definition' } } : {};
   if (isZodSchema(def.inputSchema)) {
     const schema = def.inputSchema;
     return {
@@ -41,9 +49,10 @@ export function defineTool(def: {
       description: def.description,
       inputSchema: zodToInputSchema(schema),
       execute: async (args, ctx) => execute(schema.parse(args), ctx),
+      ...effect,
     };
   }
-  return { name: def.name, description: def.description, inputSchema: def.inputSchema, execute: async (args, ctx) => execute(args, ctx) };
+  return { name: def.name, description: def.description, inputSchema: def.inputSchema, execute: async (args, ctx) => execute(args, ctx), ...effect };
 }
 
 /** True for zod (v4) schemas. */

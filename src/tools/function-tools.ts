@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { FlowScoutError } from '../errors/index.js';
 import { requireFile } from '../util/require-file.js';
 import { isZodSchema, zodToInputSchema } from './define-tool.js';
-import type { ToolSpec } from '../contracts/tools.js';
+import type { ToolEffect, ToolSpec } from '../contracts/tools.js';
 
 /**
  * The *functions* tool source: a user's ES module whose exports are tools. Accepted shapes: named
@@ -118,10 +118,22 @@ function checkSpec(v: unknown): { spec?: ToolSpec; problems: string[] } {
     problems.push(`"inputSchema" must have "type": "object" (tools take named parameters); got ${JSON.stringify((inputSchema as Record<string, unknown>).type) ?? 'no type'}`);
   }
   if (typeof o.execute !== 'function') problems.push('"execute" must be a function (args, ctx) => result');
+  const declared = o.effect as { effect?: unknown; idempotent?: unknown; from?: unknown } | string | undefined;
+  const effectName = typeof declared === 'string' ? declared : declared?.effect;
+  if (declared !== undefined && !['read', 'write', 'destructive'].includes(effectName as string)) {
+    problems.push(`"effect" must be "read", "write" or "destructive" (got ${JSON.stringify(effectName) ?? 'nothing'})`);
+  }
   if (problems.length > 0) return { problems };
   const execute = o.execute as ToolSpec['execute'];
+  // A defineTool spec carries {effect, idempotent, from}; a plain export may say `effect: "write"` and `idempotent`.
+  const idempotent = typeof declared === 'object' ? declared.idempotent : o.idempotent;
+  const effect: ToolSpec['effect'] = declared === undefined ? undefined : {
+    effect: effectName as ToolEffect,
+    ...(typeof idempotent === 'boolean' ? { idempotent } : {}),
+    from: typeof declared === 'object' && typeof declared.from === 'string' ? declared.from : 'tool definition',
+  };
   return {
-    spec: { name: o.name as string, description: o.description as string, inputSchema: inputSchema as ToolSpec['inputSchema'], execute: async (args, ctx) => execute.call(o, args, ctx) },
+    spec: { name: o.name as string, description: o.description as string, inputSchema: inputSchema as ToolSpec['inputSchema'], execute: async (args, ctx) => execute.call(o, args, ctx), ...(effect ? { effect } : {}) },
     problems,
   };
 }

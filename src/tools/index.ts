@@ -9,3 +9,5 @@ export { createReplayTools, type ReplayExample, type ReplayIndexStats, type Repl
 export { loadToolConfig, readDescriptors, type LoadToolConfigOptions } from './load-tool-config.js';
 export { toolResult, isToolResult, type ToolResultFields } from './tool-result.js';
 export { closeNames } from './close-names.js';
+export { changesState, effectFromMcpAnnotations, needsGrounding, resolveEffects, type EffectRules, type EffectSetting } from './effects.js';
+export { guardLiveWrites, isGuarded, REFUSED_WRITE, writeGuardHeader, writeGuardSummary, type GuardedToolRegistry, type WriteGuardOptions, type WriteGuardReport } from './write-guard.js';

@@ -4,7 +4,9 @@ import { FlowScoutError } from '../errors/index.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { readJsonFile } from '../util/json-file.js';
 import { ToolConfigSchema, type ReplaySource, type ToolSource } from './config-schema.js';
+import { checkEffectRules } from './effects.js';
 import { loadFunctionTools } from './function-tools.js';
+import { guardLiveWrites, type GuardedToolRegistry, type WriteGuardOptions } from './write-guard.js';
 import { connectMcpTools } from './mcp-tools.js';
 import { createToolRegistry } from './registry.js';
 import { createReplayTools, type SimulateFn } from './replay-tools.js';
@@ -25,9 +27,16 @@ export interface LoadToolConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Default per-call timeout when the config sets none. */
   timeoutMs?: number;
+  /**
+   * Evaluating (search, eval, bench, baseline, worker): keep write calls away from live tools —
+   * answered from these records' recorded responses, else refused — unless `allowLiveWrites`.
+   */
+  guardWrites?: WriteGuardOptions;
 }
 
 /** Reads a tool config and returns a registry over all its sources (close it when done). */
+export async function loadToolConfig(path: string, opts: LoadToolConfigOptions & { guardWrites: WriteGuardOptions }): Promise<GuardedToolRegistry>;
+export async function loadToolConfig(path: string, opts?: LoadToolConfigOptions): Promise<ToolRegistry>;
 export async function loadToolConfig(path: string, opts: LoadToolConfigOptions = {}): Promise<ToolRegistry> {
   const file = resolve(path);
   const data = readJsonFile(file);
@@ -49,7 +58,10 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
     // The config's timeout also bounds an MCP server's start-up (connect and list its tools), unless
     // the source gives its own `startTimeoutMs`.
     for (const [i, source] of config.sources.entries()) sets.push(await buildSource(source, i, base, file, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }));
-    return createToolRegistry(sets, timeoutMs === undefined ? {} : { timeoutMs });
+    const effects = config.effects ? { entries: Object.entries(config.effects), file } : undefined;
+    if (effects) checkEffectRules(effects, sets.flatMap((s) => s.tools.map((t) => t.name)));
+    const registry = createToolRegistry(sets, { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(effects ? { effects } : {}) });
+    return opts.guardWrites ? guardLiveWrites(registry, opts.guardWrites) : registry;
   } catch (e) {
     await Promise.allSettled(sets.map((s) => s.close?.()));
     throw e;

@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
 import type { McpHttpSource, McpStdioSource } from './config-schema.js';
+import { effectFromMcpAnnotations } from './effects.js';
 import { expandEnv } from './expand-env.js';
 import { mapMcpResult } from './mcp-result.js';
 import type { ToolSet, ToolSpec } from '../contracts/tools.js';
@@ -112,6 +113,7 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     name: t.name,
     description: t.description ?? t.title ?? '',
     inputSchema: { ...t.inputSchema, type: 'object' },
+    ...withEffect(effectFromMcpAnnotations(t.annotations)),
     execute: async (args, ctx) => {
       const result = await client.callTool({ name: t.name, arguments: args }, undefined, {
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -121,4 +123,8 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     },
   }));
   return { name: source.name, tools, close };
+}
+
+function withEffect(effect: ReturnType<typeof effectFromMcpAnnotations>): Pick<ToolSpec, 'effect'> {
+  return effect ? { effect } : {};
 }

@@ -1,8 +1,9 @@
 import { errorMessage, FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
+import { resolveEffects, type EffectRules } from './effects.js';
 import { isToolResult, type ToolResultFields } from './tool-result.js';
-import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolRegistry, ToolSet, ToolSpec, ToolStats } from '../contracts/tools.js';
+import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolEffects, ToolRegistry, ToolSet, ToolSpec, ToolStats } from '../contracts/tools.js';
 import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-args.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ToolRegistryOptions {
   timeoutMs?: number;
   /** Clock for durations (default `performance.now`). */
   now?: () => number;
+  /** The tool config's effect rules (exact names and `*` patterns); they win over what a source declares. */
+  effects?: EffectRules;
 }
 
 /** A tool call that takes longer than this (30 s) becomes an error outcome unless a timeout is set. */
@@ -50,6 +53,7 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       specs.set(spec.name, { spec, source });
     }
   }
+  const effects = new Map<string, ToolEffects>([...specs.values()].map(({ spec }) => [spec.name, resolveEffects(spec, opts.effects)]));
   const ajv = sharedAjv();
   const validators = new Map<string, ArgsValidator>();
   const stats: ToolStats = { calls: 0, errors: 0, timeouts: 0, replayHits: 0, replayMisses: 0, simulated: 0 };
@@ -99,6 +103,10 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       return e ? { name: e.spec.name, description: e.spec.description, inputSchema: e.spec.inputSchema } : undefined;
     },
     call,
+    effectOf: (name) => {
+      const e = effects.get(name);
+      return e ? { ...e } : undefined;
+    },
     stats: () => ({ ...stats }),
     close: async () => {
       if (closed) return;

@@ -85,6 +85,7 @@ export function createReplayTools(records: readonly TaskRecord[], descriptors: r
     name: d.name,
     description: d.description,
     inputSchema: d.inputSchema,
+    replay: true,
     // A recorded successful call was accepted by the live API, whatever the imported schema says.
     vouchesFor: (args) => cache.has(canonicalCallKey(d.name, args, d.inputSchema)),
     execute: async (args, ctx) => {

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { fileSystemError } from '../errors/to-flowscout-error.js';
 import { JsonTooDeepError, parseJsonBounded } from './json-depth.js';
 import { requireFile } from './require-file.js';
 
@@ -157,7 +158,17 @@ export interface WriteOptions {
   force?: boolean;
 }
 
-/** Writes a text file, creating its folder; refuses to overwrite unless `force`. */
+/**
+ * The two file-system calls behind every `writeTextFile`: a seam through which a test makes a write
+ * fail part-way (a full disk) without needing one.
+ */
+export const fileWrites = { writeFileSync, renameSync };
+
+/**
+ * Writes a text file, creating its folder; refuses to overwrite unless `force`. The text goes to a
+ * temporary file beside it that is then renamed over it, so the file is either whole or as it was
+ * (a full disk leaves no half file); a failure is FILE_ACCESS naming the file.
+ */
 export function writeTextFile(file: string, text: string, opts: WriteOptions = {}): void {
   if (!opts.force && existsSync(file)) {
     throw new FlowScoutError({
@@ -167,6 +178,16 @@ export function writeTextFile(file: string, text: string, opts: WriteOptions = {
       location: { file },
     });
   }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    fileWrites.writeFileSync(temp, text);
+    fileWrites.renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    const named = e instanceof Error ? fileSystemError(e, file) : undefined;
+    if (!named) throw e;
+    // Named after the file asked for, not the temporary one.
+    throw new FlowScoutError({ code: named.code, message: `cannot write ${file}: ${named.message}`, ...(named.hint ? { hint: named.hint } : {}), location: { file }, cause: e });
+  }
 }

@@ -10,6 +10,7 @@ import type { Store } from '../store/open-store.js';
 import { acquireRunLock, type HeldLock } from '../store/run-lock.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import type { GuardedToolRegistry } from '../tools/write-guard.js';
 import { ensureWritableDir } from '../search/artifacts.js';
 import { createBudgetWatch } from '../search/budget-watch.js';
 import type { SearchLabels } from '../search/format-search.js';
@@ -68,6 +69,8 @@ export interface SearchConfig {
   outDir?: string;
   /** Skip (and count) invalid record lines instead of refusing the file. */
   skipInvalid?: boolean;
+  /** `--allow-live-writes`: write calls go to live tools during the search (stored only when set). */
+  allowLiveWrites?: boolean;
 }
 
 /** A search ready to run, with what the CLI prints about it. */
@@ -194,9 +197,11 @@ export async function prepareSearch(
       throw e;
     }
   }
-  let tools: ToolRegistry;
+  let tools: GuardedToolRegistry;
   try {
-    tools = await loadToolConfig(config.tools);
+    // Every candidate runs on every D_opt and D_val record: write calls to live tools are answered
+    // from the records' recorded responses or refused, unless the run allows live writes.
+    tools = await loadToolConfig(config.tools, { guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records } });
   } catch (e) {
     budget.dispose();
     throw e;

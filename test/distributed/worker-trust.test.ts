@@ -90,7 +90,10 @@ describe('a worker trusts no job', () => {
     const job = await runJob({ policy: { model: `openai-compatible:http://127.0.0.1:${port}/v1#m` }, judge: `openai-compatible:http://127.0.0.1:${port}/v1#m` });
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);
-    expect(job.failedReason).toMatch(/QUEUE_ERROR: the job's policy model 'openai-compatible:http:\/\/127\.0\.0\.1:\d+\/v1#m' is not one worker trust was started with \(offline\); start the workers with --model/);
+    const reason = JSON.parse(job.failedReason) as { code: string; message: string; hint: string };
+    expect(reason.code).toBe('QUEUE_ERROR');
+    expect(reason.message).toMatch(/^the job's policy model 'openai-compatible:http:\/\/127\.0\.0\.1:\d+\/v1#m' is not one worker trust was started with \(offline\)$/);
+    expect(reason.hint).toContain('--model');
     expect(captured).toEqual([]);
   });
 

@@ -155,7 +155,7 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
 
     const written = capture();
     expect(await runCli(['runs', 'show', runId, '--db', db, '--write', join(d.dir, 'again')], written)).toBe(0);
-    expect(written.text()).toMatch(/wrote .*best\.workflow\.json, .*best\.workflow\.ts, .*best\.workflow\.mmd, .*search\.json \(best c0, validation \d\.\d{3}; run failed\)/);
+    expect(written.text()).toMatch(/wrote .*best\.workflow\.json, .*best\.workflow\.ts, .*best\.workflow\.mmd, .*search\.json, .*test\.records\.jsonl \(best c0, validation \d\.\d{3}; run failed\)/);
 
     // The key works again.
     broken = false;

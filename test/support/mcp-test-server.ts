@@ -5,14 +5,16 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
  * A real MCP server (the SDK's low-level `Server`) used by the tool-source and runtime tests over
  * stdio and streamable HTTP. It pages its tool list two at a time, so clients must follow
  * `nextCursor`, and it has one tool for every outcome a client must map: text, structured content,
- * `isError`, a slow call, and an environment read (for `${VAR}` expansion in configs).
+ * `isError`, a slow call, and an environment read (for `${VAR}` expansion in configs). Its tools carry
+ * MCP annotations of every kind (read-only, non-destructive idempotent write, destructive, none), so
+ * tests can check the effects FlowScout reads from them.
  */
 
 export const TEST_MCP_TOOLS: Tool[] = [
-  { name: 'get_weather', description: 'Current weather of a city (deterministic test data).', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-  { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
-  { name: 'fail', description: 'Always reports an error result.', inputSchema: { type: 'object', properties: {} } },
-  { name: 'slow', description: 'Answers after `ms` milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } },
+  { name: 'get_weather', description: 'Current weather of a city (deterministic test data).', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, annotations: { readOnlyHint: true, openWorldHint: true } },
+  { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, annotations: { readOnlyHint: true } },
+  { name: 'fail', description: 'Always reports an error result.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
+  { name: 'slow', description: 'Answers after `ms` milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] }, annotations: { destructiveHint: true } },
   { name: 'echo_env', description: 'Returns the FLOWSCOUT_TEST_SECRET environment variable of the server.', inputSchema: { type: 'object', properties: {} } },
 ];
 

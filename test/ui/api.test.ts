@@ -133,9 +133,10 @@ describe('UI API over a real offline search', () => {
 
   it('answers unknown ids with 404 and what exists, and never serves files outside the app', async () => {
     const e = await get('/api/runs/run-nope', 404);
-    expect(e.error).toContain("no run 'run-nope'");
+    expect(e.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining("no run 'run-nope'") });
     const { runs } = await get('/api/runs');
-    expect((await get(`/api/runs/${runs[0].id}/candidates/c99`, 404)).hint).toContain('c0');
+    expect((await get(`/api/runs/${runs[0].id}/candidates/c99`, 404)).error.hint).toContain('c0');
+    expect(await get('/api/nothing', 404)).toEqual({ error: { code: 'NOT_FOUND', message: 'no API route /api/nothing' } });
     const page = await app.request('http://localhost/%2e%2e/%2e%2e/package.json');
     expect(await page.text()).toBe('<!doctype html><title>app</title>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");

@@ -24,9 +24,10 @@ export function useJson<T>(url: string, live?: { run?: string } | false): Loaded
     let cancelled = false;
     fetch(url)
       .then(async (r) => {
-        const body = (await r.json()) as T & { error?: string; hint?: string };
+        // An error is `{error: {code, message, hint?, location?}}` (the server's ErrorShape).
+        const body = (await r.json()) as T & { error?: { message?: string; hint?: string } };
         if (cancelled) return;
-        if (!r.ok) setState({ loading: false, error: `${body.error ?? r.statusText}${body.hint ? ` ${body.hint}` : ''}` });
+        if (!r.ok) setState({ loading: false, error: `${body.error?.message ?? r.statusText}${body.error?.hint ? ` ${body.error.hint}` : ''}` });
         else setState({ loading: false, data: body });
       })
       .catch((e: unknown) => !cancelled && setState((s) => ({ ...s, loading: false, error: String(e) })));

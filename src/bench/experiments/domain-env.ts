@@ -62,6 +62,8 @@ export interface DomainEnvOptions {
   model: string;
   /** The run's model wiring (its one limiter and budget serve the policy). */
   wiring: ModelWiring;
+  /** Send write calls to live tools of a `--records/--tools` domain (default: answered from its records' replay or refused). */
+  allowLiveWrites?: boolean;
 }
 
 /** Why a domain cannot be run, or undefined when it can. */
@@ -127,7 +129,9 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
       location: { file: d.records },
     });
   }
-  const tools = await loadToolConfig(d.tools);
+  // A benchmark runs every approach on every record many times: write calls to live tools are
+  // answered from the records' recorded responses or refused.
+  const tools = await loadToolConfig(d.tools, { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records } });
   try {
     const descriptors = tools.list();
     const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });

@@ -13,6 +13,7 @@ import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../../evaluate/types.js';
 import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
+import type { WriteGuardReport } from '../../tools/write-guard.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
@@ -44,6 +45,8 @@ export interface WorkflowEvalOptions {
   skipInvalid?: boolean;
   /** Run the records on `flowscout worker`s through this Redis instead of in this process. */
   redis?: DistributedEvalOptions;
+  /** `--allow-live-writes`: write calls go to live tools (by default answered from the records' replay or refused). */
+  allowLiveWrites?: boolean;
 }
 
 /** `--redis` and its companions: where the queue is and how jobs are cut. */
@@ -72,6 +75,8 @@ export interface WorkflowEvalResult {
   toolStats: ToolStats;
   /** With --redis: the queue, and the jobs this evaluation ran there. */
   distributed?: { redis: string; jobsDone: number; jobsFailed: number; workers: number };
+  /** What happened to write calls to live tools (answered from replay, refused, or sent when allowed). */
+  writeCalls: WriteGuardReport;
 }
 
 /** Runs and scores; closes the tools it opened. */
@@ -88,7 +93,9 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
   const source = learnedSource(opts.workflowFile, raw, opts.learnFrom);
   if (source) assertNotSameFile(source.file, opts.recordsFile ?? '');
   const learnFrom = source ? (await readRecordsFile(source.file, { skipInvalid: opts.skipInvalid })).records : undefined;
-  const registry = await loadToolConfig(opts.toolsFile);
+  // Every record runs the workflow: write calls to live tools are answered from the records' recorded
+  // responses or refused, unless the user allowed live writes.
+  const registry = await loadToolConfig(opts.toolsFile, { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records: opts.records } });
   try {
     const tools = registry.list();
     const workflow = assertValidWorkflow(raw, tools, opts.workflowFile);
@@ -127,6 +134,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       repeat: opts.repeat,
       failedRuns,
       toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),
+      writeCalls: registry.writeGuard(),
       ...(queue && finalProgress ? { distributed: { redis: redactRedisUrl(opts.redis!.url), jobsDone: finalProgress.done, jobsFailed: finalProgress.failed, workers: finalProgress.workers } } : {}),
     };
   } finally {

@@ -13,6 +13,7 @@ import { wholeNumber } from '../parse-number.js';
 import { queueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
+import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
 import type { RegisterCommand } from './register.js';
 
@@ -23,6 +24,7 @@ import type { RegisterCommand } from './register.js';
  */
 
 interface EvalOptions {
+  allowLiveWrites?: boolean;
   predictions?: string;
   records: string;
   tools?: string;
@@ -58,6 +60,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
     .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
+    .option('--allow-live-writes', "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused")
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
       checkMode(workflowFile, opts);
       const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
@@ -78,15 +81,17 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
         const redis = distributedOptions(opts, io);
-        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}) });
+        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}), ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}) });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
         title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
         const s = res.toolStats;
         notes.push(`  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`);
+        const writeHeader = writeGuardHeader(res.writeCalls);
+        if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
         if (res.distributed) notes.push(`  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`);
         if (res.failedRuns.length) notes.push(`  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns.slice(0, 3).map((f) => `${f.id}#${f.run}: ${f.error}`).join('; ')}`);
-        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.distributed ? { distributed: res.distributed } : {}) };
+        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}), ...(res.distributed ? { distributed: res.distributed } : {}) };
       } else {
         const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
         problems.push(...predsRead.problems);

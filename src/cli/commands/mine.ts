@@ -5,6 +5,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { namedVariants } from '../../mining/event-log/event-log.js';
 import { summarizeDfg } from '../../mining/event-log/dfg-summary.js';
 import { readEventLog, type ReadEventLogOptions } from '../../mining/event-log/read-event-log.js';
+import { DEFAULT_READER_LIMITS, formatBytes, parseByteSize, type ReaderLimits } from '../../mining/event-log/read-limits.js';
 import { discoverProcessTree } from '../../mining/inductive/discover.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
@@ -34,6 +35,10 @@ interface MineOptions {
   force?: boolean;
   skipInvalid?: boolean;
   routes: boolean;
+  maxUnpacked?: string;
+  maxComment?: string;
+  maxEntity?: string;
+  maxToken?: string;
 }
 
 /**
@@ -60,6 +65,10 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--force', 'overwrite the output file if it exists')
     .option('--no-routes', 'workflow from records: leave out the router over the recurring variants (the skeleton only)')
     .option('--skip-invalid', 'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file')
+    .option('--max-unpacked <size>', `most a .gz input may unpack to, e.g. 2g (default ${formatBytes(DEFAULT_READER_LIMITS.maxUnpackedBytes)})`)
+    .option('--max-comment <size>', `longest XML comment, CDATA section or processing instruction (default ${formatBytes(DEFAULT_READER_LIMITS.maxCommentBytes)})`)
+    .option('--max-entity <size>', `longest XML DOCTYPE or entity declaration (default ${formatBytes(DEFAULT_READER_LIMITS.maxEntityBytes)})`)
+    .option('--max-token <size>', `longest XML tag, JSONL line or CSV row (default ${formatBytes(DEFAULT_READER_LIMITS.maxTokenBytes)})`)
     .action(async (input: string, opts: MineOptions) => {
       const format = checkFormat(opts.format);
       const noise = checkNoise(opts.noise);
@@ -72,6 +81,8 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
       if (opts.timestampColumn) readOpts.timestampColumn = opts.timestampColumn;
       if (opts.separator) readOpts.separator = opts.separator;
       if (opts.skipInvalid) readOpts.skipInvalid = true;
+      const limits = readerLimits(opts);
+      if (limits) readOpts.limits = limits;
       const { log, records } = await readEventLog(input, readOpts);
       if (log.skipped) {
         const why = Object.entries(log.skipped.reasons).map(([r, n]) => `${n} ${r}`).join(', ');
@@ -117,6 +128,16 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
       io.out(`wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`);
     });
 };
+
+/** The reader limits set on the command line, if any. */
+function readerLimits(opts: MineOptions): ReaderLimits | undefined {
+  const limits: ReaderLimits = {};
+  if (opts.maxUnpacked !== undefined) limits.maxUnpackedBytes = parseByteSize(opts.maxUnpacked, '--max-unpacked');
+  if (opts.maxComment !== undefined) limits.maxCommentBytes = parseByteSize(opts.maxComment, '--max-comment');
+  if (opts.maxEntity !== undefined) limits.maxEntityBytes = parseByteSize(opts.maxEntity, '--max-entity');
+  if (opts.maxToken !== undefined) limits.maxTokenBytes = parseByteSize(opts.maxToken, '--max-token');
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}
 
 /** The input's name without extension (its folder's name for a `records.jsonl`). */
 function stem(input: string): string {

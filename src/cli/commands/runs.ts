@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { IterationRow } from '../../search/search-context.js';
 import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
-import { checkOutDir, writeSearchArtifacts } from '../../search/artifacts.js';
+import { checkOutDir, TEST_RECORDS_FILE, writeSearchArtifacts } from '../../search/artifacts.js';
+import { OFFLINE_POLICY_LABEL } from '../../policies/offline/offline-policy.js';
+import type { TaskRecord } from '../../records/schema.js';
 import { storedSearchResult } from '../../search/stored-result.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../../store/open-store.js';
 import { displayStatus } from '../../store/run-lock.js';
@@ -46,7 +48,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<run>', 'run id (see `flowscout runs list`)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--json', 'print JSON')
-    .option('--write <dir>', "write the run's best workflow (.json, .ts, .mmd) and search.json into this folder, from the store")
+    .option('--write <dir>', "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the learned and test records")
     .option('--force', 'with --write: write into a non-empty folder')
     .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
       const store = openStore(opts.db, { readOnly: true });
@@ -55,8 +57,14 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         if (opts.write) {
           checkOutDir(opts.write, { force: Boolean(opts.force) });
           const { result, labels } = storedSearchResult(store, id);
-          const files = writeSearchArtifacts(opts.write, result, labels, { runId: id });
+          // Every file the search wrote: the offline policy's learned records (D_opt) and the test split too.
+          const records = store.loadRunRecords(id);
+          const split = (s: 'opt' | 'test') => records.filter((r) => r.split === s).map((r) => r.record as TaskRecord);
+          const learned = run.policyLabel === OFFLINE_POLICY_LABEL ? split('opt') : undefined;
+          const test = split('test');
+          const files = writeSearchArtifacts(opts.write, result, labels, { runId: id, ...(learned?.length ? { learned } : {}), ...(test.length ? { test } : {}) });
           io.out(`wrote ${files.join(', ')} (best ${result.best.id}${result.best.valScore !== undefined ? `, validation ${result.best.valScore.toFixed(3)}` : ''}; run ${displayStatus(store, run)})`);
+          if (!test.length && records.length) io.err(`note: this run was stored before its test records were kept, so ${TEST_RECORDS_FILE} is not written`);
           return;
         }
         const candidates = store.loadCandidates(id).map(({ workflow: _w, feedback: _f, plan: _p, ...c }) => c);

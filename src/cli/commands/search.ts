@@ -10,7 +10,8 @@ import { queueSettings, type QueueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
-import { projectSearchCost, projectionLine, type CostProjection } from '../../search/project-cost.js';
+import { isGuarded, writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
+import { projectSearchCost, projectionLine, writeCallsLine, type CostProjection } from '../../search/project-cost.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
@@ -58,6 +59,7 @@ interface SearchFlags extends ModelFlags {
   queue?: string;
   chunk: string;
   rpm?: string;
+  allowLiveWrites?: boolean;
 }
 
 /** Registers `flowscout search`. */
@@ -96,7 +98,8 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers');
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
+    .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP) during the search; by default they are answered from the records\' recorded responses or refused');
   addModelFlags(cmd, { breaker: true }).action(async (flags: SearchFlags) => {
       const budget = {
         ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
@@ -137,9 +140,9 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
 };
 
 /** The projected cost of a prepared search (nothing is sent to a model). */
-async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>): Promise<CostProjection | undefined> {
+async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>, opts: { always?: boolean } = {}): Promise<CostProjection | undefined> {
   const m = prepared.models;
-  if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline') return undefined;
+  if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline' && !opts.always) return undefined;
   const { input } = prepared;
   const done = input.store ? input.store.store.getRun(prepared.runId).iterationsDone : 0;
   return projectSearchCost({
@@ -158,13 +161,17 @@ async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>)
 /** `--dry-run`: the projection with its parts, and nothing else. */
 async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
   const p = await projectionOf(prepared);
+  // Write calls are projected whoever decides: the offline runs count them as well.
+  const writes = p ?? (await projectionOf(prepared, { always: true }));
   if (flags.json) {
-    io.out(JSON.stringify({ dryRun: true, labels: prepared.labels, projection: p ?? null }, null, 2));
+    io.out(JSON.stringify({ dryRun: true, labels: prepared.labels, projection: p ?? null, writeCalls: writes?.writeCalls ?? null }, null, 2));
     return;
   }
   const { input } = prepared;
   io.out(`Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`);
   io.out(labelsLine(prepared.labels));
+  const writeLine = writes ? writeCallsLine(writes, prepared.config.allowLiveWrites === true) : undefined;
+  if (writeLine) io.out(writeLine);
   if (!p) {
     io.out('projected: no model requests (offline policy, judge and optimizer)');
     return;
@@ -215,10 +222,14 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   }, 2_000) : undefined;
   queueTimer?.unref();
   let result;
+  let files: string[] = [];
+  const offlinePolicy = input.policy.kind === 'offline';
   try {
     if (!flags.json) {
       io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
+      const guard = isGuarded(input.tools) ? writeGuardHeader(input.tools.writeGuard()) : undefined;
+      if (guard) io.out(guard);
       const p = await projectionOf(prepared);
       io.out(p ? projectionLine(p, prepared.models.priced) : 'projected: no model requests (offline policy, judge and optimizer)');
       const small = splitWarning(input.splits);
@@ -244,6 +255,10 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
         if (row.iteration < total) startSpinner(progressLine(row.iteration + 1, total, row));
       },
       onBestChanged: writeSoFar,
+      // Before the run is stored as done: a run is done only once its files are whole.
+      writeOutputs: (finished) => {
+        files = writeSearchArtifacts(outDir, finished, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
+      },
       onTestStart: (records) => {
         if (flags.json) return;
         if (spinning) s!.stop('search loop ended');
@@ -255,20 +270,22 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } catch (e) {
     if (spinning) s!.stop('search failed');
     if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
+    else if (input.store) io.err(`The run is stored as failed and resumes with: ${resumeCommand}`);
     throw e;
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
     if (queueTimer) clearInterval(queueTimer);
   }
-  const offlinePolicy = input.policy.kind === 'offline';
-  const files = writeSearchArtifacts(outDir, result, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
+  const writes = isGuarded(input.tools) ? input.tools.writeGuard() : undefined;
   if (flags.json) {
-    io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations }, null, 2));
+    io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations, ...(writes && writes.writeTools.length > 0 ? { writeCalls: writes } : {}) }, null, 2));
   } else {
     if (result.stopKind === 'budget') io.out(`Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`);
     if (result.stopKind === 'interrupted') io.out(`Interrupted: the search stopped ${result.stopReason.replace(/^interrupted /, '')}; the best candidate so far was saved. Continue with: ${resumeCommand}`);
     io.out(formatSummary(result, labels, { runId, outDir, files }));
+    const writeLine = writes ? writeGuardSummary(writes) : undefined;
+    if (writeLine) io.out(writeLine);
   }
   if (result.stopKind === 'interrupted') throw new ExitWith(130);
 }
@@ -311,6 +328,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     budget,
     ...(flags.out ? { outDir: flags.out } : {}),
     ...(flags.skipInvalid ? { skipInvalid: true } : {}),
+    ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
   };
 }
 

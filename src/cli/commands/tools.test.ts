@@ -35,7 +35,29 @@ describe('flowscout tools', () => {
     const listed = await cli(['tools', config]);
     expect(listed.status).toBe(0);
     expect(listed.out).toContain(`5 tools from ${config}:`);
-    expect(listed.out).toContain('  add(a*, b*) — Adds two numbers.');
+    expect(listed.out).toContain('  add(a*, b*) — Adds two numbers.  {read · live · MCP annotations}');
+    // The server's MCP annotations are the tools' effects; a tool without them counts as a write.
+    expect(listed.out).toContain('  get_weather(city*) — Current weather of a city (deterministic test data).  {read · live · MCP annotations}');
+    expect(listed.out).toContain('  fail() — Always reports an error result.  {write, idempotent · live · MCP annotations}');
+    expect(listed.out).toContain('  slow(ms*) — Answers after `ms` milliseconds.  {destructive · live · MCP annotations}');
+    expect(listed.out).toContain('  echo_env() — Returns the FLOWSCOUT_TEST_SECRET environment variable of the server.  {write · live · not declared (a live tool counts as write)}');
+    expect(listed.out).toContain('effects: 2 read, 2 write, 1 destructive; 1 live tool with no declared effect counted as write');
+    // The tool config overrides them, by exact name and by pattern (the exact name wins).
+    const withEffects = join(dir, 'stdio', 'effects.config.json');
+    writeFileSync(withEffects, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), effects: { echo_env: 'read', 's*': { effect: 'write', idempotent: true }, slow: 'destructive' } }));
+    const overridden = await cli(['tools', withEffects, '--json']);
+    expect(overridden.status).toBe(0);
+    const effects = Object.fromEntries(JSON.parse(overridden.out).map((t: { name: string; effects: unknown }) => [t.name, t.effects]));
+    expect(effects.echo_env).toMatchObject({ effect: 'read', from: 'tool config', declared: true, live: true });
+    expect(effects.slow).toMatchObject({ effect: 'destructive', from: 'tool config' });
+    expect(effects.add).toMatchObject({ effect: 'read', from: 'MCP annotations' });
+    // A name in "effects" that is no tool is a typo, named with the closest tool.
+    writeFileSync(withEffects, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), effects: { get_wether: 'read' } }));
+    const typo = await cli(['tools', withEffects]);
+    expect(typo.status).not.toBe(0);
+    expect(typo.err).toContain('get_wether');
+    expect(typo.err).toContain('get_weather');
+    expect(typo.err).toContain('$.effects.get_wether');
     const again = await cli(['tools', '--out', out, '--mcp', '--', command, ...args]);
     expect(again.status).not.toBe(0);
     expect(again.err).toContain('already exists');

@@ -3,7 +3,8 @@ import { FlowScoutError } from '../../errors/index.js';
 import { toolLabel } from '../../graph/tool-label.js';
 import { connectMcpTools } from '../../tools/mcp-tools.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
-import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { ToolDescriptor, ToolEffects } from '../../contracts/tools.js';
+import { resolveEffects } from '../../tools/effects.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
@@ -57,8 +58,10 @@ export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
       const source = serverSource(flags, operands);
       const set = await connectMcpTools(source);
       let tools: ToolDescriptor[];
+      let listed: ListedTool[];
       try {
         tools = set.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+        listed = set.tools.map((spec) => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, effects: resolveEffects(spec) }));
       } finally {
         await set.close?.();
       }
@@ -69,7 +72,7 @@ export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
         writeTextFile(flags.config, `${JSON.stringify({ version: 1, sources: [source] }, null, 2)}\n`, { force: flags.force });
         written.push(flags.config);
       }
-      io.out(flags.json ? JSON.stringify(tools, null, 2) : formatToolList(tools, source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url));
+      io.out(flags.json ? JSON.stringify(tools, null, 2) : formatToolList(listed, source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url));
       if (!flags.json) io.out(`Wrote ${written.join(', ')}`);
     });
 };
@@ -97,19 +100,29 @@ function serverSource(flags: ToolsFlags, operands: readonly string[]): ServerSou
   return { type: 'mcp', name: flags.name, transport: 'stdio', command, ...(args.length ? { args } : {}) };
 }
 
-async function listFile(file: string): Promise<ToolDescriptor[]> {
+/** A tool as `flowscout tools` shows it: its descriptor and, for a tool config or a server, its effect. */
+type ListedTool = ToolDescriptor & { effects?: ToolEffects };
+
+async function listFile(file: string): Promise<ListedTool[]> {
   const data = readJsonFile(file);
   if (Array.isArray(data) || (data !== null && typeof data === 'object' && 'tools' in data && !('sources' in data))) return readDescriptors(file);
   const registry = await loadToolConfig(file);
   try {
-    return registry.list();
+    return registry.list().map((d) => {
+      const effects = registry.effectOf(d.name);
+      return effects ? { ...d, effects } : d;
+    });
   } finally {
     await registry.close();
   }
 }
 
-/** One line per tool: name (a readable label when the name was cut), its parameters (required marked *), the description's first line. */
-export function formatToolList(tools: readonly ToolDescriptor[], from: string): string {
+/**
+ * One line per tool: name (a readable label when the name was cut), its parameters (required marked *),
+ * the description's first line, and — for a tool config or a server — its effect and where it came
+ * from, then one line counting the effects.
+ */
+export function formatToolList(tools: readonly ListedTool[], from: string): string {
   const lines = [`${tools.length} tool${tools.length === 1 ? '' : 's'} from ${from}:`];
   for (const t of tools) {
     const schema = t.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
@@ -117,8 +130,27 @@ export function formatToolList(tools: readonly ToolDescriptor[], from: string): 
     const params = Object.keys(schema.properties ?? {}).map((p) => (required.has(p) ? `${p}*` : p));
     const label = toolLabel(t.name);
     const desc = (t.description ?? '').split('\n')[0]!.trim();
-    lines.push(`  ${t.name}${label !== t.name ? ` [${label}]` : ''}(${params.join(', ')})${desc ? ` — ${desc.length > 100 ? `${desc.slice(0, 99)}…` : desc}` : ''}`);
+    const effect = t.effects ? `  {${effectLabel(t.effects)}}` : '';
+    lines.push(`  ${t.name}${label !== t.name ? ` [${label}]` : ''}(${params.join(', ')})${desc ? ` — ${desc.length > 100 ? `${desc.slice(0, 99)}…` : desc}` : ''}${effect}`);
   }
   if (tools.some((t) => t.inputSchema && (t.inputSchema as { required?: unknown }).required)) lines.push('  (* required)');
+  const withEffects = tools.flatMap((t) => (t.effects ? [t.effects] : []));
+  if (withEffects.length > 0) lines.push(effectsSummary(withEffects));
   return lines.join('\n');
+}
+
+/** `write, idempotent · live · MCP annotations` */
+function effectLabel(e: ToolEffects): string {
+  return `${e.effect}${e.idempotent && e.effect !== 'read' ? ', idempotent' : ''} · ${e.live ? 'live' : 'replay'} · ${e.from}`;
+}
+
+/** One line: how many tools read, write or destroy, and what search, eval and serve do with them. */
+function effectsSummary(effects: readonly ToolEffects[]): string {
+  const count = (effect: string) => effects.filter((e) => e.effect === effect).length;
+  const liveWrites = effects.filter((e) => e.live && e.effect !== 'read').length;
+  const undeclared = effects.filter((e) => e.live && !e.declared).length;
+  const parts = [`effects: ${count('read')} read, ${count('write')} write, ${count('destructive')} destructive`];
+  if (undeclared > 0) parts.push(`${undeclared} live tool${undeclared === 1 ? '' : 's'} with no declared effect counted as write (declare them in the tool config's "effects")`);
+  if (liveWrites > 0) parts.push(`search, eval and bench answer the ${liveWrites} live write tool${liveWrites === 1 ? '' : 's'} from replay or refuse them unless --allow-live-writes`);
+  return `  ${parts.join('; ')}`;
 }

@@ -24,6 +24,7 @@ interface WorkerFlags {
   rpm?: string;
   queue?: string;
   lockMs: string;
+  allowLiveWrites?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -39,6 +40,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--rpm <n>', "model requests per minute this worker makes at most (a job's --rpm may only lower it)")
     .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
     .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
+    .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them')
     .action(async (flags: WorkerFlags) => {
       const url = parseRedisUrl(flags.redis);
       const worker = await startEvaluationWorker({
@@ -49,6 +51,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
         ...(flags.model.length > 0 ? { models: flags.model } : {}),
         ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1) } : {}),
         ...(flags.queue ? { queue: flags.queue } : {}),
+        ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
         log: (line) => io.out(line),
       });
       await new Promise<void>((resolve) => {

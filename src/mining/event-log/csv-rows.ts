@@ -1,17 +1,15 @@
-import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
-import { gzipError } from '../../errors/to-flowscout-error.js';
+import { limitError, readChunks, resolveLimits, type ReaderLimits } from './read-limits.js';
 
 /**
  * A streaming CSV row reader: RFC 4180 quoting (`"a, b"`, `""` for a quote, newlines inside quotes),
  * `\n` or `\r\n` line ends, any one-character separator. Calls `onRow(fields, line)` with the
- * 1-based line on which the row starts. `.gz` files are gunzipped on the fly.
+ * 1-based line on which the row starts. `.gz` files are gunzipped on the fly, up to
+ * `maxUnpackedBytes`; a row (e.g. one whose quote never closes) longer than `maxTokenBytes`
+ * characters is refused with INPUT_TOO_LARGE naming the line where it starts.
  */
-export async function readCsvRows(file: string, separator: string, onRow: (fields: string[], line: number) => void): Promise<void> {
-  const raw = createReadStream(file);
-  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  raw.on('error', (e) => stream.destroy(e));
+export async function readCsvRows(file: string, separator: string, onRow: (fields: string[], line: number) => void, limits?: ReaderLimits): Promise<void> {
+  const resolved = resolveLimits(limits);
   const decoder = new StringDecoder('utf8');
   const sep = separator.charCodeAt(0);
   let fields: string[] = [];
@@ -22,6 +20,8 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
   let rowLine = 1;
   let rowHasContent = false;
   let lastCR = false; // a \r ended the previous chunk; a \n starting the next one belongs to it
+  let consumed = 0; // characters before the current chunk
+  let rowStart = 0; // character offset where the current row starts
   const endRow = () => {
     if (rowHasContent || fields.length > 0 || field.length > 0) {
       fields.push(field);
@@ -69,23 +69,22 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
         line++;
         rowLine = line;
         start = i + 1;
+        rowStart = consumed + start;
       }
     }
     field += text.slice(start);
+    consumed += text.length;
+    if (consumed - rowStart > resolved.maxTokenBytes) throw limitError(file, 'maxTokenBytes', resolved.maxTokenBytes, `the row starting on line ${rowLine}`, rowLine);
   };
   let first = true;
-  try {
-    for await (const chunk of stream) {
-      let text = decoder.write(chunk as Buffer);
-      // A UTF-8 byte-order mark is not part of the header's first column name.
-      if (first && text.length > 0) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
-      feed(text);
+  for await (const chunk of readChunks(file, resolved)) {
+    let text = decoder.write(chunk);
+    // A UTF-8 byte-order mark is not part of the header's first column name.
+    if (first && text.length > 0) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
     }
-  } catch (e) {
-    throw (e instanceof Error && gzipError(e, file)) || e;
+    feed(text);
   }
   feed(decoder.end());
   endRow();

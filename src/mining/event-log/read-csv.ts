@@ -3,7 +3,8 @@ import { FlowScoutError } from '../../errors/index.js';
 import { requireFile } from '../../util/require-file.js';
 import { readCsvRows, guessSeparator } from './csv-rows.js';
 import type { EventLog } from './event-log.js';
-import { buildOrderedLog, type CaseOrder, type RawCase } from './order-cases.js';
+import { CaseCollector, type CaseOrder } from './order-cases.js';
+import type { ReaderLimits } from './read-limits.js';
 import { parseTimestamp } from './timestamps.js';
 
 /** Options of `readCsvLog`; columns are detected from the header when not given. */
@@ -17,6 +18,8 @@ export interface ReadCsvOptions {
   order?: CaseOrder;
   /** Skip rows with a blank case id, activity or timestamp (counted in `log.skipped`) instead of refusing the file. */
   skipInvalid?: boolean;
+  /** Caps on unpacked size and row length (see `ReaderLimits`; defaults when omitted). */
+  limits?: ReaderLimits;
 }
 
 /** Header names tried in order when a column is not named (XES names first, then common ones). */
@@ -43,8 +46,8 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
   }
   let header: string[] | null = null;
   let cols = { caseIdx: -1, actIdx: -1, tsIdx: -1 };
-  const cases: RawCase[] = [];
-  const byId = new Map<string, RawCase>();
+  const collector = new CaseCollector();
+  const byId = new Map<string, number>();
   const skipped = { rows: 0, why: {} as Record<string, number>, lines: [] as number[] };
   const skip = (why: string, line: number) => {
     skipped.rows++;
@@ -74,15 +77,13 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
         });
       }
     }
-    let c = byId.get(id);
-    if (!c) {
-      c = { id, activities: [], timestamps: [] };
-      byId.set(id, c);
-      cases.push(c);
+    let segment = byId.get(id);
+    if (segment === undefined) {
+      segment = collector.segment(id);
+      byId.set(id, segment);
     }
-    c.activities.push(activity);
-    c.timestamps!.push(ts);
-  });
+    collector.add(segment, collector.code(activity), ts);
+  }, opts.limits);
   if (!header) {
     throw new FlowScoutError({ code: 'PARSE_ERROR', message: `${file} is empty`, hint: 'A CSV event log needs a header row and one row per event.', location: { file } });
   }
@@ -95,8 +96,7 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
       location: { file, line: skipped.lines[0]! },
     });
   }
-  if (cols.tsIdx < 0) for (const c of cases) delete c.timestamps;
-  const log = buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  const log = collector.build(opts.order ?? 'pm4py', file);
   if (skipped.rows > 0) log.skipped = { count: skipped.rows, reasons: skipped.why };
   return log;
 }

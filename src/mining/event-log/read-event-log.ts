@@ -5,13 +5,16 @@ import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { eventLogFromRecords, type FromRecordsOptions } from './from-records.js';
 import { readCsvLog, type ReadCsvOptions } from './read-csv.js';
-import { forEachLine, readJsonlLog } from './read-jsonl-log.js';
+import { forEachLine, readJsonlLog, type ReadJsonlLogOptions } from './read-jsonl-log.js';
+import type { ReaderLimits } from './read-limits.js';
 import { readXes, type ReadXesOptions } from './read-xes.js';
 
 /** What `readEventLog` found in a file. */
 export type EventLogSource = 'xes' | 'csv' | 'jsonl-events' | 'records';
 
 export interface ReadEventLogOptions extends ReadCsvOptions, Pick<ReadXesOptions, 'caseKey' | 'activityKey' | 'timestampKey' | 'lifecycle'> {
+  /** Caps on unpacked size and token lengths for every format (see `ReaderLimits`). */
+  limits?: ReaderLimits;
   /** For records: how calls become activities. */
   activity?: FromRecordsOptions['activity'];
   /** Skip (and count, in `log.skipped`) what cannot be read instead of refusing the file. */
@@ -41,6 +44,7 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
     if (opts.timestampKey ?? opts.timestampColumn) xesOpts.timestampKey = (opts.timestampKey ?? opts.timestampColumn)!;
     if (opts.lifecycle) xesOpts.lifecycle = opts.lifecycle;
     if (opts.skipInvalid) xesOpts.skipInvalid = true;
+    if (opts.limits) xesOpts.limits = opts.limits;
     return { log: await readXes(file, xesOpts), source: 'xes' };
   }
   if (lower.endsWith('.csv') || lower.endsWith('.tsv')) {
@@ -49,7 +53,7 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
     return { log: await readCsvLog(file, csvOpts), source: 'csv' };
   }
   if (lower.endsWith('.jsonl') || lower.endsWith('.json') || lower.endsWith('.ndjson')) {
-    const kind = await sniffJsonl(file);
+    const kind = await sniffJsonl(file, opts.limits);
     if (kind === 'records') {
       const { records, skipped } = await readRecordsFile(file, opts.skipInvalid ? { skipInvalid: true } : {});
       const fromOpts: FromRecordsOptions = {};
@@ -59,7 +63,10 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
       if (skipped > 0) log.skipped = { count: skipped, reasons: { 'invalid record line': skipped } };
       return { log, source: 'records', records };
     }
-    return { log: await readJsonlLog(file, opts.skipInvalid ? { skipInvalid: true } : {}), source: 'jsonl-events' };
+    const jsonlOpts: ReadJsonlLogOptions = {};
+    if (opts.skipInvalid) jsonlOpts.skipInvalid = true;
+    if (opts.limits) jsonlOpts.limits = opts.limits;
+    return { log: await readJsonlLog(file, jsonlOpts), source: 'jsonl-events' };
   }
   throw new FlowScoutError({
     code: 'INVALID_INPUT',
@@ -70,7 +77,7 @@ export async function readEventLog(file: string, opts: ReadEventLogOptions = {})
 }
 
 /** Looks at the first non-empty line: records have "calls", event logs have "events". */
-async function sniffJsonl(file: string): Promise<'records' | 'events'> {
+async function sniffJsonl(file: string, limits: ReaderLimits | undefined): Promise<'records' | 'events'> {
   let first: string | undefined;
   let firstLine = 0;
   try {
@@ -80,7 +87,7 @@ async function sniffJsonl(file: string): Promise<'records' | 'events'> {
         firstLine = line;
         throw STOP;
       }
-    });
+    }, limits);
   } catch (e) {
     if (e !== STOP) throw e;
   }

@@ -1,12 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
-import { gzipError } from '../../errors/to-flowscout-error.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { JsonTooDeepError, parseJsonBounded } from '../../util/json-depth.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
-import { buildOrderedLog, type CaseOrder, type RawCase } from './order-cases.js';
+import { CaseCollector, type CaseOrder } from './order-cases.js';
+import { limitError, readChunks, resolveLimits, type ReaderLimits } from './read-limits.js';
 import { parseTimestamp } from './timestamps.js';
 
 /** Options of `readJsonlLog`. */
@@ -15,6 +12,8 @@ export interface ReadJsonlLogOptions {
   order?: CaseOrder;
   /** Skip bad lines (counted in `log.skipped`) instead of refusing the file. */
   skipInvalid?: boolean;
+  /** Caps on unpacked size and line length (see `ReaderLimits`; defaults when omitted). */
+  limits?: ReaderLimits;
 }
 
 /**
@@ -27,7 +26,7 @@ export interface ReadJsonlLogOptions {
  */
 export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });
-  const cases: RawCase[] = [];
+  const collector = new CaseCollector();
   const skipped: Record<string, number> = {};
   let skippedCount = 0;
   await forEachLine(file, (text, line) => {
@@ -40,8 +39,8 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
       skipped[why] = (skipped[why] ?? 0) + 1;
       skippedCount++;
     }
-  });
-  const log = buildOrderedLog(cases, opts.order ?? 'pm4py', file);
+  }, opts.limits);
+  const log = collector.build(opts.order ?? 'pm4py', file);
   if (skippedCount > 0) log.skipped = { count: skippedCount, reasons: skipped };
   return log;
 
@@ -78,7 +77,8 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
         timestamps[i] = ts;
       }
     }
-    cases.push(timestamps ? { id: String(obj.case), activities, timestamps } : { id: String(obj.case), activities });
+    const segment = collector.segment(String(obj.case));
+    for (let i = 0; i < activities.length; i++) collector.add(segment, collector.code(activities[i]!), timestamps ? timestamps[i]! : Number.NaN);
   }
 }
 
@@ -91,42 +91,59 @@ function bad(file: string, line: number, path: string, message: string): FlowSco
   });
 }
 
-/** Calls `onLine(text, lineNumber)` for every line of a (possibly gzipped) text file, streamed. */
-export async function forEachLine(file: string, onLine: (text: string, line: number) => void): Promise<void> {
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
-  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  raw.on('error', (e) => stream.destroy(e));
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
+/**
+ * Calls `onLine(text, lineNumber)` for every line of a (possibly gzipped) text file, streamed. Lines
+ * are split on the bytes (a line that spans chunks is joined once, so a long line costs its length,
+ * not its length times the chunks); a line longer than `maxTokenBytes`, or a `.gz` that unpacks past
+ * `maxUnpackedBytes`, is refused with INPUT_TOO_LARGE naming the line and the option to raise it.
+ */
+export async function forEachLine(file: string, onLine: (text: string, line: number) => void, limits?: ReaderLimits): Promise<void> {
+  const resolved = resolveLimits(limits);
+  const max = resolved.maxTokenBytes;
+  let pieces: Buffer[] = [];
+  let pending = 0;
   let line = 0;
-  const feed = (text: string, final: boolean) => {
-    const s = rest + text;
-    let from = 0;
-    for (let nl = s.indexOf('\n'); nl >= 0; nl = s.indexOf('\n', from)) {
-      line++;
-      onLine(s.charCodeAt(nl - 1) === 13 ? s.slice(from, nl - 1) : s.slice(from, nl), line);
-      from = nl + 1;
-    }
-    rest = s.slice(from);
-    if (final && rest.length > 0) {
-      line++;
-      onLine(rest, line);
-      rest = '';
-    }
+  const emit = (buf: Buffer, from: number, to: number) => {
+    line++;
+    if (to > from && buf[to - 1] === 13) to--;
+    // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line.
+    if (line === 1 && to - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) from += 3;
+    onLine(buf.toString('utf8', from, to), line);
   };
-  let first = true;
-  try {
-    for await (const chunk of stream) {
-      let text = decoder.write(chunk as Buffer);
-      // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line.
-      if (first && text.length > 0) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
+  const tooLong = () => limitError(file, 'maxTokenBytes', max, `line ${line + 1}`, line + 1);
+  for await (const chunk of readChunks(file, resolved)) {
+    let from = 0;
+    let nl = chunk.indexOf(10);
+    if (pending > 0) {
+      if (nl < 0) {
+        pieces.push(chunk);
+        pending += chunk.length;
+        if (pending > max) throw tooLong();
+        continue;
       }
-      feed(text, false);
+      if (pending + nl > max) throw tooLong();
+      pieces.push(chunk.subarray(0, nl));
+      const whole = Buffer.concat(pieces, pending + nl);
+      pieces = [];
+      pending = 0;
+      emit(whole, 0, whole.length);
+      from = nl + 1;
+      nl = chunk.indexOf(10, from);
     }
-  } catch (e) {
-    throw (e instanceof Error && gzipError(e, file)) || e;
+    while (nl >= 0) {
+      if (nl - from > max) throw tooLong();
+      emit(chunk, from, nl);
+      from = nl + 1;
+      nl = chunk.indexOf(10, from);
+    }
+    if (from < chunk.length) {
+      pieces.push(chunk.subarray(from));
+      pending = chunk.length - from;
+      if (pending > max) throw tooLong();
+    }
   }
-  feed(decoder.end(), true);
+  if (pending > 0) {
+    const whole = Buffer.concat(pieces, pending);
+    emit(whole, 0, whole.length);
+  }
 }

@@ -1,8 +1,9 @@
 import { FlowScoutError } from '../../errors/index.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
-import { buildOrderedLog, defaultOrder, type CaseOrder, type RawCase } from './order-cases.js';
-import { parseTimestamp } from './timestamps.js';
+import { CaseCollector, type CaseOrder } from './order-cases.js';
+import type { ReaderLimits } from './read-limits.js';
+import { parseTimestamp, parseTimestampBytes } from './timestamps.js';
 import { tokenizeXmlFile } from './xml-tokenizer.js';
 
 /** Options of `readXes`. */
@@ -22,68 +23,100 @@ export interface ReadXesOptions {
   skipInvalid?: boolean;
   /** Case/event order (see `CaseOrder`); default `pm4py`, or `file` when no timestamp parses. */
   order?: CaseOrder;
+  /** Caps on unpacked size and token lengths (see `ReaderLimits`; defaults when omitted). */
+  limits?: ReaderLimits;
 }
 
 const ATTRIBUTE_TAGS = new Set(['string', 'date', 'int', 'float', 'boolean', 'id', 'list', 'container']);
+const KEY = Buffer.from('key');
+const VALUE = Buffer.from('value');
+const LIFECYCLE = 'lifecycle:transition';
 
 /**
- * Reads an XES event log (plain or `.gz`), streamed through our own tokenizer. Only attributes that
- * are direct children of a `<trace>` or `<event>` count (nested attributes and `<global>` defaults
- * are ignored, as PM4Py's reader does). An event without an activity cannot be mined: the file is
- * refused naming the first such line and the count, unless `skipInvalid` (then they are left out and
- * counted in `log.skipped`). Events are ordered
- * as PM4Py orders them (cases by case-id string, events by timestamp; see `order-cases.ts`).
+ * Reads an XES event log (plain or `.gz`), streamed through our own byte-level tokenizer. Only
+ * attributes that are direct children of a `<trace>` or `<event>` count (nested attributes and
+ * `<global>` defaults are ignored, as PM4Py's reader does), and of those only the case id, the
+ * activity, the timestamp and the lifecycle are decoded; events go into typed arrays, not objects.
+ * An event without an activity cannot be mined: the file is refused naming the first such line and
+ * the count, unless `skipInvalid` (then they are left out and counted in `log.skipped`). Events are
+ * ordered as PM4Py orders them (cases by case-id string, events by timestamp; see `order-cases.ts`).
+ * `limits` bound the unpacked size and the length of tags, comments and declarations.
  */
 export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<EventLog> {
   requireFile(file, { what: 'event log' });
   const caseKey = opts.caseKey ?? 'concept:name';
   const activityKey = opts.activityKey ?? 'concept:name';
   const timestampKey = opts.timestampKey ?? 'time:timestamp';
-  const cases: RawCase[] = [];
+  const caseKeyBytes = Buffer.from(caseKey);
+  const activityKeyBytes = Buffer.from(activityKey);
+  const timestampKeyBytes = Buffer.from(timestampKey);
+  const lifecycleBytes = Buffer.from(LIFECYCLE);
+  const wantLifecycle = opts.lifecycle;
+  const collector = new CaseCollector();
   const stack: string[] = [];
-  let current: RawCase | null = null;
-  let event: { activity?: string; ts?: number; lifecycle?: string } | null = null;
+  let segment = -1;
+  let inEvent = false;
+  /** The current event's activity code (see `collector.code`). */
+  let activity: number | undefined;
+  const activities = new BytesInterner(collector);
+  let ts = Number.NaN;
+  let lifecycle: string | undefined;
   let sawLog = false;
   let events = 0;
   let noActivity = 0;
   let firstNoActivity = 0;
 
-  await tokenizeXmlFile(file, {
-    open(name, attrs) {
-      const parent = stack[stack.length - 1];
-      stack.push(name);
-      if (name === 'log') sawLog = true;
-      else if (name === 'trace' && parent === 'log') {
-        current = { id: '', activities: [], timestamps: [] };
-        cases.push(current);
-      } else if (name === 'event' && parent === 'trace') {
-        event = {};
-      } else if (ATTRIBUTE_TAGS.has(name) && attrs.key !== undefined) {
-        if (parent === 'event' && event) {
-          if (attrs.key === activityKey) event.activity = attrs.value ?? '';
-          else if (attrs.key === timestampKey) event.ts = parseTimestamp(attrs.value);
-          else if (attrs.key === 'lifecycle:transition') event.lifecycle = attrs.value;
-        } else if (parent === 'trace' && current && attrs.key === caseKey) {
-          current.id = attrs.value ?? '';
+  await tokenizeXmlFile(
+    file,
+    {
+      open(name, tag) {
+        const parent = stack[stack.length - 1];
+        stack.push(name);
+        if (name === 'log') sawLog = true;
+        else if (name === 'trace' && parent === 'log') {
+          segment = collector.segment('');
+        } else if (name === 'event' && parent === 'trace') {
+          inEvent = true;
+          activity = undefined;
+          ts = Number.NaN;
+          lifecycle = undefined;
+        } else if (ATTRIBUTE_TAGS.has(name)) {
+          const k = tag.indexOf(KEY);
+          if (k < 0) return;
+          if (parent === 'event' && inEvent) {
+            if (tag.valueIs(k, activityKeyBytes, activityKey)) {
+              const v = tag.indexOf(VALUE);
+              activity = v < 0 ? collector.code('') : tag.hasReference(v) ? collector.code(tag.value(v)) : activities.code(tag.buf, tag.start(v), tag.end(v));
+            } else if (tag.valueIs(k, timestampKeyBytes, timestampKey)) {
+              const v = tag.indexOf(VALUE);
+              ts = v < 0 ? Number.NaN : tag.hasReference(v) ? parseTimestamp(tag.value(v)) : parseTimestampBytes(tag.buf, tag.start(v), tag.end(v));
+            } else if (wantLifecycle !== undefined && tag.valueIs(k, lifecycleBytes, LIFECYCLE)) {
+              const v = tag.indexOf(VALUE);
+              lifecycle = v < 0 ? undefined : tag.value(v);
+            }
+          } else if (parent === 'trace' && segment >= 0 && tag.valueIs(k, caseKeyBytes, caseKey)) {
+            const v = tag.indexOf(VALUE);
+            collector.setSegmentId(segment, v < 0 ? '' : tag.value(v));
+          }
         }
-      }
-    },
-    close(name, line) {
-      stack.pop();
-      if (name === 'event' && event && current) {
-        events++;
-        if (event.activity === undefined && noActivity++ === 0) firstNoActivity = line;
-        const keep = event.activity !== undefined && (opts.lifecycle === undefined || event.lifecycle === opts.lifecycle);
-        if (keep) {
-          current.activities.push(event.activity!);
-          current.timestamps!.push(event.ts ?? Number.NaN);
+      },
+      close(name, line) {
+        stack.pop();
+        if (name === 'event' && inEvent && segment >= 0) {
+          events++;
+          if (activity === undefined && noActivity++ === 0) firstNoActivity = line;
+          if (activity !== undefined && (wantLifecycle === undefined || lifecycle === wantLifecycle)) collector.add(segment, activity, ts);
+          inEvent = false;
+        } else if (name === 'event') {
+          inEvent = false;
+        } else if (name === 'trace') {
+          segment = -1;
         }
-        event = null;
-      } else if (name === 'trace') {
-        current = null;
-      }
+      },
     },
-  });
+    opts.limits,
+  );
+  const cases = collector.segmentCount;
   if (!sawLog) {
     throw new FlowScoutError({
       code: 'PARSE_ERROR',
@@ -92,10 +125,10 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
       location: { file },
     });
   }
-  if (cases.length > 0 && events === 0) {
+  if (cases > 0 && events === 0) {
     throw new FlowScoutError({
       code: 'PARSE_ERROR',
-      message: `${file} has ${cases.length} traces but no events`,
+      message: `${file} has ${cases} traces but no events`,
       hint: 'Each <trace> needs <event> elements with a concept:name.',
       location: { file },
     });
@@ -108,10 +141,40 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
       location: { file, line: firstNoActivity },
     });
   }
-  cases.forEach((c, i) => {
-    if (c.id === '') c.id = String(i);
-  });
-  const log = buildOrderedLog(cases, opts.order ?? defaultOrder(cases), file);
+  collector.fillBlankIds();
+  const log = collector.build(opts.order ?? collector.defaultOrder(), file);
   if (noActivity > 0) log.skipped = { count: noActivity, reasons: { [`event without '${activityKey}'`]: noActivity } };
   return log;
+}
+
+/**
+ * Activity names straight from the bytes of the file: an activity repeats in almost every event, so
+ * each distinct byte string is decoded once (hashed, then compared byte for byte) and every later
+ * event costs no string at all.
+ */
+class BytesInterner {
+  private readonly table = new Map<number, { bytes: Buffer; code: number }[]>();
+
+  constructor(private readonly collector: CaseCollector) {}
+
+  code(buf: Buffer, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let k = from; k < to; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    let bucket = this.table.get(h);
+    if (bucket) {
+      for (const entry of bucket) if (sameBytes(entry.bytes, buf, from, to)) return entry.code;
+    } else {
+      bucket = [];
+      this.table.set(h, bucket);
+    }
+    const code = this.collector.code(buf.toString('utf8', from, to));
+    bucket.push({ bytes: Buffer.from(buf.subarray(from, to)), code });
+    return code;
+  }
+}
+
+function sameBytes(a: Buffer, buf: Buffer, from: number, to: number): boolean {
+  if (a.length !== to - from) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== buf[from + k]) return false;
+  return true;
 }

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { FlowScoutError, toFlowScoutError } from '../../errors/index.js';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { FlowScoutError, HTTP_STATUS, toErrorShape } from '../../errors/index.js';
 import type { Store } from '../../store/index.js';
 import { candidateView, recordView, runSummary, runView } from './read-model.js';
 
@@ -52,10 +53,10 @@ export function createUiApp(opts: UiAppOptions): Hono {
     c.header('Referrer-Policy', 'no-referrer');
   });
 
+  // Every API error is `{error: ErrorShape}` (code, message, hint, location) with its code's HTTP status.
   app.onError((e, c) => {
-    const err = toFlowScoutError(e);
-    const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID_INPUT' ? 400 : 500;
-    return c.json({ error: err.message, ...(err.hint ? { hint: err.hint } : {}) }, status);
+    const error = toErrorShape(e);
+    return c.json({ error }, HTTP_STATUS[error.code] as ContentfulStatusCode);
   });
 
   app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
@@ -104,13 +105,15 @@ export function createUiApp(opts: UiAppOptions): Hono {
   app.get('/api/bench/:i/figure/:name', (c) => {
     const dir = benchDir(benchDirs, c.req.param('i'));
     const name = c.req.param('name');
-    if (!/^[\w.-]+\.svg$/.test(name) || !existsSync(join(dir, name))) return c.json({ error: `no figure '${name}' in ${dir}` }, 404);
+    if (!/^[\w.-]+\.svg$/.test(name) || !existsSync(join(dir, name))) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no figure '${name}' in ${dir}` });
     // A figure is shown through <img>, where SVG scripts never run; the policy forbids them anyway.
     c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
     return c.body(readFileSync(join(dir, name)), 200, { 'Content-Type': 'image/svg+xml' });
   });
 
-  app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.path}` }, 404));
+  app.all('/api/*', (c) => {
+    throw new FlowScoutError({ code: 'NOT_FOUND', message: `no API route ${c.req.path}` });
+  });
 
   const root = resolve(opts.spaDir);
   app.get('*', (c) => {

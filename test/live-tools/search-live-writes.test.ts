@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import { openStore } from '../../src/store/open-store.js';
+import { captureIO } from '../support/cli-io.js';
+import { initialOrders, orderState, resetOrders, writesMade } from '../support/order-tools.js';
+import { writeOrderFixture } from './order-fixture.js';
+
+beforeEach(() => resetOrders());
+
+describe('search on live function tools that write', () => {
+  it('sends no write call to the live tools without --allow-live-writes: the store is unchanged and the run says what it did instead', async () => {
+    const fx = writeOrderFixture();
+    const io = captureIO();
+    const args = ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '3', '--seed', '1', '--out', join(fx.dir, 'run'), '--db', join(fx.dir, 'a.db')];
+    expect(await runCli(args, io), io.errors()).toBe(0);
+    const text = io.text();
+    expect(text).toContain('Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused (--allow-live-writes sends them)');
+    const line = text.split('\n').find((l) => l.startsWith('Write calls: '));
+    const m = /^Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/.exec(line ?? '');
+    expect(m, text).not.toBeNull();
+    // Every candidate ran every D_opt and D_val record, and every record has a write call.
+    expect(Number(m![1]) + Number(m![2])).toBeGreaterThan(0);
+    // Nothing reached the live tools' store: no write was made, every order is as it was.
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+
+  it('--dry-run counts the write calls the search would make to live tools, and makes none', async () => {
+    const fx = writeOrderFixture();
+    const io = captureIO();
+    expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '4', '--seed', '1', '--dry-run'], io), io.errors()).toBe(0);
+    // 20 records split 5:2:3 → 10 D_opt, 4 D_val, 6 D_test; every record plans one write after its lookup.
+    const m = /projected: (\d+) write calls to live tools \(([\d.]+) a query; at most, before the memo\); they would be answered from replay or refused, not sent/.exec(io.text());
+    expect(m, io.text()).not.toBeNull();
+    expect(Number(m![1])).toBe(Math.round(Number(m![2]) * (5 * 14 + 2 * 6)));
+    expect(Number(m![2])).toBeGreaterThan(0);
+    expect(writesMade()).toEqual([]);
+  });
+
+  it('with --allow-live-writes the writes reach the live tools, and the header and the store say so', async () => {
+    const fx = writeOrderFixture();
+    const io = captureIO();
+    const db = join(fx.dir, 'b.db');
+    const args = ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '1', '--seed', '1', '--out', join(fx.dir, 'run-b'), '--db', db, '--allow-live-writes', '--json'];
+    expect(await runCli(args, io), io.errors()).toBe(0);
+    const doc = JSON.parse(io.text());
+    expect(doc.writeCalls.allowLiveWrites).toBe(true);
+    expect(doc.writeCalls.sentLive).toBeGreaterThan(0);
+    expect(writesMade().length).toBeGreaterThan(0);
+    expect(orderState()).not.toEqual(initialOrders());
+    const store = openStore(db, { mustExist: true });
+    try {
+      expect(store.getRun(doc.run).config).toMatchObject({ allowLiveWrites: true });
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,151 @@
+import { defineTool } from '../../src/tools/define-tool.js';
+import type { TaskRecord } from '../../src/records/schema.js';
+
+/**
+ * A small stateful tool set for the tests of tool effects: function tools over an in-memory store
+ * of orders that can be looked up (`get_order`, read), changed (`change_order_address`, write) and
+ * cancelled (`cancel_order`, destructive). A withheld or a made write shows in the store's state,
+ * not only in a trace.
+ *
+ * The store lives on `globalThis`, so the copy of this module a tool config loads (the functions
+ * source imports it by file URL) and the copy a test imports share it within one process.
+ * `orderRecords()` are synthetic records of customers asking to cancel or re-address their orders,
+ * made up for these tests (no dataset).
+ */
+
+export interface Order {
+  id: string;
+  customer: string;
+  email: string;
+  item: string;
+  address: string;
+  status: 'open' | 'cancelled';
+  cancelReason?: string;
+}
+
+interface OrderStore {
+  orders: Map<string, Order>;
+  /** Every write or destructive call that reached the store, in order. */
+  writes: Array<{ tool: string; args: Record<string, unknown> }>;
+}
+
+const KEY = Symbol.for('flowscout.test.orderStore');
+
+function store(): OrderStore {
+  const g = globalThis as unknown as Record<symbol, OrderStore | undefined>;
+  return (g[KEY] ??= { orders: new Map(), writes: [] });
+}
+
+const NAMES = ['Ada Byron', 'Ben Okafor', 'Chen Wei', 'Dara Singh', 'Eli Novak', 'Fay Moreau', 'Gus Lindqvist', 'Hana Sato', 'Ivo Petrov', 'Jun Park'];
+const ITEMS = ['desk lamp', 'kettle', 'backpack', 'headphones', 'yoga mat'];
+const STREETS = ['Elm Street', 'Harbour Road', 'Mill Lane', 'Station Avenue', 'Kings Way'];
+
+/** The initial orders: A-1001 … A-10NN, each with its own customer, e-mail, item and address. */
+export function initialOrders(count = 20): Order[] {
+  return Array.from({ length: count }, (_, i) => {
+    const customer = NAMES[i % NAMES.length]!;
+    return {
+      id: `A-${1001 + i}`,
+      customer,
+      email: `${customer.split(' ')[0]!.toLowerCase()}.${i + 1}@example.com`,
+      item: ITEMS[i % ITEMS.length]!,
+      address: `${10 + i} ${STREETS[i % STREETS.length]}`,
+      status: 'open',
+    };
+  });
+}
+
+/** Puts the store back to `orders` (default: `initialOrders()`) and forgets the writes made. */
+export function resetOrders(orders: readonly Order[] = initialOrders()): void {
+  const s = store();
+  s.orders = new Map(orders.map((o) => [o.id, { ...o }]));
+  s.writes = [];
+}
+
+/** A copy of every order, by id. */
+export function orderState(): Order[] {
+  return [...store().orders.values()].map((o) => ({ ...o })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The write and destructive calls that reached the store since the last reset. */
+export function writesMade(): Array<{ tool: string; args: Record<string, unknown> }> {
+  return store().writes.map((w) => ({ tool: w.tool, args: { ...w.args } }));
+}
+
+function orderOf(id: unknown): Order {
+  const order = store().orders.get(String(id));
+  if (!order) throw new Error(`no order ${String(id)}`);
+  return order;
+}
+
+export const getOrder = defineTool({
+  name: 'get_order',
+  description: 'Look up an order by its id: item, delivery address and status.',
+  effect: 'read',
+  inputSchema: { type: 'object', properties: { order_id: { type: 'string', description: 'the order id, e.g. A-1001' } }, required: ['order_id'] },
+  execute: (args) => {
+    const o = orderOf(args.order_id);
+    return { order_id: o.id, item: o.item, address: o.address, status: o.status };
+  },
+});
+
+export const changeOrderAddress = defineTool({
+  name: 'change_order_address',
+  description: 'Change the delivery address of an open order.',
+  effect: 'write',
+  idempotent: true,
+  inputSchema: { type: 'object', properties: { order_id: { type: 'string' }, address: { type: 'string', description: 'the new delivery address' } }, required: ['order_id', 'address'] },
+  execute: (args) => {
+    const o = orderOf(args.order_id);
+    store().writes.push({ tool: 'change_order_address', args: { ...args } });
+    if (o.status !== 'open') throw new Error(`order ${o.id} is ${o.status}`);
+    o.address = String(args.address);
+    return { order_id: o.id, address: o.address, status: o.status };
+  },
+});
+
+export const cancelOrder = defineTool({
+  name: 'cancel_order',
+  description: 'Cancel an open order (cannot be undone).',
+  effect: 'destructive',
+  inputSchema: { type: 'object', properties: { order_id: { type: 'string' }, reason: { type: 'string', description: 'why the customer cancels' } }, required: ['order_id', 'reason'] },
+  execute: (args) => {
+    const o = orderOf(args.order_id);
+    store().writes.push({ tool: 'cancel_order', args: { ...args } });
+    if (o.status !== 'open') throw new Error(`order ${o.id} is already ${o.status}`);
+    o.status = 'cancelled';
+    o.cancelReason = String(args.reason);
+    return { order_id: o.id, status: o.status };
+  },
+});
+
+export const tools = [getOrder, changeOrderAddress, cancelOrder];
+
+const REASONS = ['it arrived broken', 'I ordered the wrong size', 'it is too late for the trip', 'I found it cheaper elsewhere'];
+
+/**
+ * Synthetic records over `initialOrders(count)`: even ones cancel their order (look it up, then
+ * cancel it with the reason given), odd ones move it to a new address (look it up, then change it).
+ * The calls' outputs are what the tools answer on a fresh store.
+ */
+export function orderRecords(count = 20): TaskRecord[] {
+  return initialOrders(count).map((o, i) => {
+    const lookup = { tool: 'get_order', args: { order_id: o.id }, output: { order_id: o.id, item: o.item, address: o.address, status: 'open' }, status: 'ok' as const };
+    if (i % 2 === 0) {
+      const reason = REASONS[(i / 2) % REASONS.length]!;
+      return {
+        id: `cancel-${o.id}`,
+        query: `Hi, this is ${o.customer} (${o.email}). Please look up my order ${o.id}. Then cancel order ${o.id}, ${reason}.`,
+        reference: `Order ${o.id} (${o.item}) is cancelled.`,
+        calls: [lookup, { tool: 'cancel_order', args: { order_id: o.id, reason }, output: { order_id: o.id, status: 'cancelled' }, status: 'ok' as const }],
+      };
+    }
+    const address = `${100 + i} ${STREETS[(i + 2) % STREETS.length]}`;
+    return {
+      id: `move-${o.id}`,
+      query: `Hello, ${o.customer} here (${o.email}). Please look up my order ${o.id}. Then ship order ${o.id} to ${address} instead.`,
+      reference: `Order ${o.id} (${o.item}) now ships to ${address}.`,
+      calls: [lookup, { tool: 'change_order_address', args: { order_id: o.id, address }, output: { order_id: o.id, address, status: 'open' }, status: 'ok' as const }],
+    };
+  });
+}
