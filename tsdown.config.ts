@@ -9,6 +9,7 @@ import { defineConfig } from 'tsdown';
 //   flowscout/mining   src/mining/index.ts           the whole inductive miner and its event logs
 //   flowscout/bench    src/bench/index.ts            experiments, baselines, statistics, figures
 //   flowscout/langgraph src/export/langgraph-support.ts what a module exported to LangGraph.js imports
+//   flowscout/distributed src/distributed/index.ts   distributed evaluation on BullMQ and Redis (the root entry loads neither)
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -17,6 +18,7 @@ export default defineConfig({
     mining: 'src/mining/index.ts',
     bench: 'src/bench/index.ts',
     langgraph: 'src/export/langgraph-support.ts',
+    distributed: 'src/distributed/index.ts',
     'cli/main': 'src/cli/main.ts',
   },
   format: 'esm',

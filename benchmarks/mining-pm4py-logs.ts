@@ -26,42 +26,15 @@ import { fileURLToPath } from 'node:url';
 import { readEventLog } from '../src/mining/event-log/read-event-log.js';
 import { discoverProcessTree } from '../src/mining/inductive/discover.js';
 import { formatProcessTree } from '../src/mining/process-tree/format.js';
+import { readPm4pyTimings } from './pm4py-timings.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOGS = ['input_data/bpic2012.xes.gz', 'compressed_input_data/16_bpic2019_1t_per_variant.xes.gz'];
 const RUNS = 3;
 const MINERS = [
-  { name: 'IM', noise: 0, column: 'IM api s', key: 'im' },
-  { name: 'IMf 0.2', noise: 0.2, column: 'IMf0.2 api s', key: 'imf0.2' },
+  { name: 'IM', noise: 0, key: 'im' },
+  { name: 'IMf 0.2', noise: 0.2, key: 'imf0.2' },
 ] as const;
-
-interface Pm4pyRow {
-  load: number;
-  api: Record<string, number>;
-}
-
-/** The rows of PM4PY-TIMINGS.md, by log file name, and the date of the measurements. */
-function readTimings(file: string): { date: string; rows: Map<string, Pm4pyRow> } | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
-  const date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(text)?.[1] ?? 'undated';
-  const lines = text.split('\n').filter((l) => l.trim().startsWith('|'));
-  const header = lines.find((l) => /load s/.test(l));
-  if (!header) return undefined;
-  const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
-  const cols = cells(header);
-  const num = (c: string | undefined) => Number(/\d+(?:\.\d+)?/.exec((c ?? '').replace(/,/g, ''))?.[0] ?? Number.NaN);
-  const rows = new Map<string, Pm4pyRow>();
-  for (const line of lines) {
-    const c = cells(line);
-    const name = /`([^`]+)`/.exec(c[0] ?? '')?.[1];
-    if (!name) continue;
-    const api: Record<string, number> = {};
-    for (const m of MINERS) api[m.column] = num(c[cols.indexOf(m.column)]);
-    rows.set(name, { load: num(c[cols.indexOf('load s')]), api });
-  }
-  return { date, rows };
-}
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -79,7 +52,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const expected = (JSON.parse(readFileSync(join(folder, 'expected-trees.json'), 'utf8')) as { trees: Record<string, Record<string, string>> }).trees;
-  const timings = readTimings(join(folder, 'PM4PY-TIMINGS.md'));
+  const timings = readPm4pyTimings(join(folder, 'PM4PY-TIMINGS.md'));
   console.log(`Miner vs PM4Py on real logs (Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   console.log(timings ? `PM4Py figures: PM4PY-TIMINGS.md, measured ${timings.date} (load + api, wall s, median of 3)` : 'PM4PY-TIMINGS.md not found: our figures only');
   console.log('');
@@ -112,7 +85,7 @@ async function main(): Promise<void> {
       const total = median(totals);
       const cpuTotal = median(cpu);
       const row = timings?.rows.get(name);
-      const ref = row ? (row.load + row.api[m.column]!) * 1000 : Number.NaN;
+      const ref = row ? (row.load + (m.noise > 0 ? row.imfApi : row.imApi)) * 1000 : Number.NaN;
       const same = expected[rel]?.[m.key] === tree;
       const ratio = Number.isNaN(ref) ? '—' : `${(ref / total).toFixed(1)}× / ${(ref / cpuTotal).toFixed(1)}×`;
       console.log(

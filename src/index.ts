@@ -5,8 +5,9 @@
  * mine G0; run and compile workflows; evaluate and search; the policy, tool and model factories;
  * the error class and its codes. Subpath entries hold the rest (docs/ARCHITECTURE.md, "Public API"):
  * `flowscout/runtime` (what compiled modules import), `flowscout/testing` (the scripted policy and
- * edit-test fixtures), `flowscout/mining` (the whole inductive miner) and `flowscout/bench` (the
- * experiments, baselines and statistics). The CLI is a thin shell over the same modules.
+ * edit-test fixtures), `flowscout/mining` (the whole inductive miner), `flowscout/bench` (the
+ * experiments, baselines and statistics) and `flowscout/distributed` (workers and the queue runner on
+ * Redis, so that this entry loads neither BullMQ nor ioredis). The CLI is a thin shell over the same modules.
  */
 
 // Errors
@@ -90,6 +91,5 @@ export { writeSearchArtifacts } from './search/artifacts.js';
 export { prepareSearch, type SearchConfig } from './wiring/prepare-search.js';
 export { openStore, type Store } from './store/open-store.js';
 
-// Distributed evaluation: workers and the coordinator's queue on Redis
-export { startEvaluationWorker } from './distributed/worker.js';
-export { createQueueRunner } from './distributed/queue-runner.js';
+// Distributed evaluation (workers and the coordinator's queue on Redis) is the `flowscout/distributed`
+// subpath: importing 'flowscout' loads neither BullMQ nor ioredis.

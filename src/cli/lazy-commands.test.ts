@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from './program.js';
 import type { CliIO } from './output.js';
+import { packagesLoadedBy } from '../../test/support/loaded-packages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quiet: CliIO = { out: () => {}, err: () => {}, isTTY: false };
@@ -17,14 +17,10 @@ describe('the CLI loads only the command it runs', () => {
   });
 
   it('prints --help without loading a model provider, the MCP SDK or SQLite', () => {
-    // A resolve hook that names every package a process loads.
-    const hook = `data:text/javascript,${encodeURIComponent(
-      "import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(\"export async function resolve(s, c, n) { const r = await n(s, c); const m = /node_modules\\\\/((?:@[^/]+\\\\/)?[^/]+)/.exec(r.url); if (m) process.stderr.write('LOADED ' + m[1] + '\\\\n'); return r; }\"));",
-    )}`;
-    const r = spawnSync(process.execPath, ['--import', hook, '--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), '--help'], { cwd: ROOT, encoding: 'utf8' });
+    const r = packagesLoadedBy(['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), '--help'], ROOT);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('search [options]');
-    const loaded = new Set([...r.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => m[1]));
+    const { loaded } = r;
     expect(loaded.has('commander')).toBe(true);
     for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', 'ollama-ai-provider-v2', 'ai', '@modelcontextprotocol/sdk', 'better-sqlite3', 'bullmq', 'ioredis']) expect(loaded.has(pkg), pkg).toBe(false);
   });

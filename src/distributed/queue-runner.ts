@@ -4,6 +4,7 @@ import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
+import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
 import { checkRedis, openRedis } from './redis-connection.js';
@@ -52,6 +53,8 @@ export interface QueueRunnerOptions {
   policy: { model: string; learnFrom?: readonly TaskRecord[] };
   /** Model string of the judge. */
   judge: string;
+  /** How an LLM judge asks (default per dimension). */
+  judgeMode?: 'per-dimension' | 'joint';
   memo: boolean;
   /** Records per job (default 1). */
   chunkSize?: number;
@@ -96,7 +99,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const chunkSize = Math.max(1, opts.chunkSize ?? 1);
   const pollMs = opts.pollMs ?? 5_000;
   const counts = { done: 0, failed: 0 };
-  const saved: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0 };
+  const saved: Required<MemoSavings> = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0, judgeScoresReused: 0, judgeCallsSaved: 0, judgeTokensSaved: 0 };
   const waiters = new Map<string, Set<() => void>>();
   // Jobs of an earlier coordinator (added before this moment) whose model calls failed are run again, once each.
   const startedAt = Date.now();
@@ -169,6 +172,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
         records,
         policy: { model: opts.policy.model, ...(learnFrom ? { learnFrom } : {}) },
         judge: opts.judge,
+        ...(opts.judgeMode === 'joint' ? { judgeMode: 'joint' as const } : {}),
         memo: opts.memo,
         ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
         ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
@@ -227,6 +231,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
         saved.toolCallsSaved += o.calls?.length ?? 0;
         saved.llmCallsSaved += o.usage?.llmCalls ?? 0;
       }
+      countReuse(saved, run.scored.score.reused);
     }
     if (opts.budget) chargeBudget(opts.budget, runs);
     return runs;

@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import type { JudgeMemo } from '../metrics/judge-memo.js';
+import type { JudgeScore } from '../metrics/types.js';
 import type { NodeMemo } from '../runtime/memo.js';
 import type { NodeObservation } from '../runtime/trace.js';
 import { KEEP_SECONDS, KEY_PREFIX } from './jobs.js';
@@ -19,6 +21,24 @@ export function createRedisMemo(redis: Redis, run: string): NodeMemo {
     },
     async set(k, observation) {
       await redis.set(key(k), JSON.stringify(observation), 'EX', KEEP_SECONDS, 'NX');
+    },
+  };
+}
+
+/**
+ * The judge memo of one run in Redis (`metrics/judge-memo.ts`): a score one worker's judge gave an
+ * answer is reused by every worker that meets the same record with the same answer, in any later
+ * candidate. Written once (`SET NX`), expiring with the run's other keys.
+ */
+export function createRedisJudgeMemo(redis: Redis, run: string): JudgeMemo {
+  const key = (k: string) => `${KEY_PREFIX}:memo:${run}:${k}`;
+  return {
+    async getScore(k) {
+      const text = await redis.get(key(k));
+      return text === null ? undefined : (JSON.parse(text) as JudgeScore);
+    },
+    async setScore(k, score) {
+      await redis.set(key(k), JSON.stringify(score), 'EX', KEEP_SECONDS, 'NX');
     },
   };
 }

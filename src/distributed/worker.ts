@@ -20,7 +20,8 @@ import { createBlobStore, createModelCallLog, DEFAULT_QUEUE, type EvalJobData, t
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { redactModelSpec } from '../llm/secrets.js';
 import { createSharedLimiter } from './redis-limiter.js';
-import { createRedisMemo } from './redis-memo.js';
+import { createRedisJudgeMemo, createRedisMemo } from './redis-memo.js';
+import { memoizeJudge } from '../metrics/judge-memo.js';
 
 /**
  * `flowscout worker`: takes evaluation jobs from the BullMQ queue and runs them (docs/ARCHITECTURE.md,
@@ -147,7 +148,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   };
   const decidersFor = (data: EvalJobData, toolsPath: string) => {
     const rpm = tighter(allowed.requestsPerMinute, data.limits?.requestsPerMinute);
-    const key = JSON.stringify([data.policy, data.judge, toolsPath, rpm, data.records.length]);
+    const key = JSON.stringify([data.policy, data.judge, data.judgeMode ?? '', toolsPath, rpm, data.records.length]);
     let entry = deciders.get(key);
     if (!entry) {
       entry = (async () => {
@@ -163,7 +164,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         const models = createModelWiring({ limiter, env, breaker: relay });
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
         const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
-        const judge = await models.judge(data.judge);
+        const judge = await models.judge(data.judge, data.judgeMode);
         return { policy: policy.policy, judge: judge.judge, tools };
       })();
       entry.catch(() => deciders.delete(key));
@@ -202,7 +203,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
           runAndScoreRecord(workflow, record, {
             policy,
             tools,
-            judge,
+            // With the run's memo, the judge's scores are shared by the workers too.
+            judge: memo ? memoizeJudge(judge, createRedisJudgeMemo(redis, data.run)) : judge,
             ...(memo ? { memo } : {}),
             ...(signal ? { signal } : {}),
             ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: Math.max(1, Math.min(MAX_NODE_CONCURRENCY, Math.floor(data.nodeConcurrency) || 1)) } : {}),

@@ -65,6 +65,17 @@ export async function runAndScoreRecord(workflow: Workflow | PreparedWorkflow, r
 export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {
   // Validated and indexed once for every record (and for the feedback).
   const prepared = prepareWorkflow(workflow);
+  const runs = await runRecords(prepared, records, opts);
+  return evaluationFromRuns(prepared, records, runs, opts);
+}
+
+/**
+ * Runs and scores `workflow` on every record without adding up the evaluation (`runs[i]` is record
+ * i's): what `evaluateWorkflow` does before `evaluationFromRuns`, for a caller that evaluates a
+ * record set in parts (the search's racing of candidates).
+ */
+export async function runRecords(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<RecordRun[]> {
+  const prepared = prepareWorkflow(workflow);
   let runs: RecordRun[];
   checkAborted(opts.signal);
   if (opts.runner) {
@@ -82,7 +93,7 @@ export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, re
     runs = await mapLimit(records, opts.concurrency ?? 4, (record) => runAndScoreRecord(prepared, record, one));
   }
   checkAborted(opts.signal);
-  return evaluationFromRuns(prepared, records, runs, opts);
+  return runs;
 }
 
 /** The evaluation of a workflow from its records' runs (`runs[i]` is record i's): means, per-record detail, totals, feedback. */

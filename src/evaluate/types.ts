@@ -80,6 +80,10 @@ export interface RunnerSavings {
   nodeRunsSaved: number;
   toolCallsSaved: number;
   llmCallsSaved: number;
+  /** Judge scores the runner's workers took from the judge memo, and the requests and tokens that saved. */
+  judgeScoresReused?: number;
+  judgeCallsSaved?: number;
+  judgeTokensSaved?: number;
 }
 
 /**

@@ -23,6 +23,8 @@ export function createLexicalJudge(): Judge {
     id: 'lexical',
     kind: 'offline',
     label: 'offline lexical judge',
+    // Bump when the rules below change: memoized scores of the old rules are then not reused.
+    rubric: 'lexical-v1',
     score: async (req: JudgeRequest): Promise<JudgeScore> => lexicalScore(req),
   };
 }

@@ -3,7 +3,7 @@ import { scoreLogprobs, startTestLlmServer, type Script, type ScriptedReply, typ
 import { isFlowScoutError } from '../errors/index.js';
 import { createLlmClient } from '../llm/client.js';
 import { resolveModel } from '../llm/resolve-model.js';
-import { createLlmJudge, gevalPrompt, parseScore } from './llm-judge.js';
+import { createLlmJudge, gevalPrompt, jointPrompt, parseJointScores, parseScore } from './llm-judge.js';
 
 let server: TestLlmServer | undefined;
 afterEach(async () => {
@@ -23,13 +23,13 @@ function byDimension(replies: Record<string, ScriptedReply | (() => ScriptedRepl
   };
 }
 
-async function judgeWith(script: Script, spec: 'compat' | 'openai' = 'compat') {
+async function judgeWith(script: Script, spec: 'compat' | 'openai' = 'compat', mode: 'per-dimension' | 'joint' = 'per-dimension') {
   server = await startTestLlmServer({ script });
   const model =
     spec === 'openai'
       ? await resolveModel('openai:gpt-4o-mini', { env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: server.baseURL } })
       : await resolveModel(server.spec(), { env: {} });
-  return createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }) });
+  return createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }), mode });
 }
 
 describe('LLM judge (G-Eval)', () => {
@@ -108,5 +108,36 @@ describe('LLM judge (G-Eval)', () => {
     const judge = await judgeWith([]);
     expect((await judge.score({ ...REQ, answer: '  ' })).es).toBe(0);
     expect(server!.requests).toHaveLength(0);
+  });
+
+  it('joint mode: one request with the four rubrics, scored from its JSON object, retried once when malformed', async () => {
+    const p = jointPrompt(REQ);
+    for (const d of ['Correctness (1–5)', 'Completeness (1–5)', 'Relevance (1–5)', 'Clarity (1–5)']) expect(p).toContain(d);
+    expect(p.split('Reference answer:').length).toBe(2);
+    expect(parseJointScores('{"correctness": 5, "completeness": 4, "relevance": 3, "clarity": 2}')).toEqual({ correctness: 5, completeness: 4, relevance: 3, clarity: 2 });
+    expect(parseJointScores('{"correctness": 6, "completeness": 4, "relevance": 3, "clarity": 2}')).toBeUndefined();
+    expect(parseJointScores('{"correctness": 5}')).toBeUndefined();
+
+    let calls = 0;
+    const judge = await judgeWith(() => (++calls === 1 ? { text: 'looks good' } : { text: 'Scores: {"correctness": 5, "completeness": 3, "relevance": 5, "clarity": 1}' }), 'compat', 'joint');
+    const score = await judge.score(REQ);
+    expect(server!.requests).toHaveLength(2);
+    expect(score).toMatchObject({ correctness: 1, completeness: 0.5, relevance: 1, clarity: 0 });
+    expect(score.es).toBeCloseTo(0.625);
+    expect(score.usage?.llmCalls).toBe(2);
+    expect(judge.label).toContain('joint');
+    // Its scores are not the per-dimension judge's: the memo keys differ.
+    await server!.close();
+    server = undefined;
+    const perDimension = await judgeWith(() => ({ text: '4' }));
+    expect(perDimension.id).not.toBe(judge.id);
+    expect(perDimension.rubric).not.toBe(judge.rubric);
+  });
+
+  it('joint mode: no JSON object of four scores after the retry is a MODEL_ERROR naming the mode to switch to', async () => {
+    const judge = await judgeWith(() => ({ text: '{"correctness": 4}' }), 'compat', 'joint');
+    const err = await judge.score(REQ).catch((e: unknown) => e);
+    expect(isFlowScoutError(err) && err.code === 'MODEL_ERROR').toBe(true);
+    expect(String((err as Error & { hint?: string }).hint)).toContain('--judge-mode per-dimension');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
 import { weightedDigitScore } from '../llm/logprobs.js';
@@ -12,7 +13,19 @@ import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type Ju
  * probability-weighted mean Σ k·p(k) over the tokens 1–5, otherwise the integer given. Each score s
  * maps to [0, 1] as (s − 1) / 4. An answer with no score in it is asked once more, then it is an
  * error (MODEL_ERROR) the caller records.
+ *
+ * `mode: 'joint'` asks once per record instead of four times: one prompt with the four criteria and
+ * their evaluation steps (the same rubrics), answered with a JSON object of four integer scores. It
+ * sends a quarter of the requests (and, the request, reference and answer appearing once, about a
+ * third of the input tokens), and trades away what G-Eval gets from one question at a time: each
+ * dimension judged on its own (in one answer the first score tends to pull the others), the
+ * probability-weighted score (a JSON object has no single score token to read log-probabilities
+ * of, so scores are whole numbers), and a malformed answer costs all four scores at once.
  */
+
+/** How the judge asks: one G-Eval request per dimension (default) or one request for all four. */
+export type JudgeMode = 'per-dimension' | 'joint';
+export const JUDGE_MODES: readonly JudgeMode[] = ['per-dimension', 'joint'];
 
 interface Rubric {
   title: string;
@@ -75,6 +88,52 @@ export function gevalPrompt(dimension: EsDimension, req: Pick<JudgeRequest, 'que
 
 export const JUDGE_SYSTEM = 'You are a strict, consistent evaluator. Reply with a single digit from 1 to 5 and nothing else.';
 
+/** The one prompt of the joint mode: the four rubrics, then the request, reference and answer once. */
+export function jointPrompt(req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>): string {
+  return [
+    'You will be given a user request, a reference answer, and a candidate answer. Rate the candidate answer on four metrics, each on its own.',
+    ...ES_DIMENSIONS.map((d) => {
+      const r = GEVAL_RUBRICS[d];
+      return `Evaluation criteria:\n${r.criterion}\nEvaluation steps:\n${r.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')}`;
+    }),
+    `Request:\n${req.query}`,
+    `Reference answer:\n${req.reference}`,
+    `Candidate answer:\n${req.answer}`,
+    `Evaluation form (reply with the JSON object only, each score a single digit from 1 to 5):\n{${ES_DIMENSIONS.map((d) => `"${d}": <1-5>`).join(', ')}}`,
+  ].join('\n\n');
+}
+
+export const JOINT_JUDGE_SYSTEM = 'You are a strict, consistent evaluator. Reply with one JSON object of four integer scores from 1 to 5 and nothing else.';
+
+/** Output tokens a joint answer needs (the JSON object of four scores). */
+export const JOINT_OUTPUT_TOKENS = 40;
+
+/** The four scores of a joint answer: the first JSON object in the text with an integer 1–5 under every dimension. */
+export function parseJointScores(text: string): Record<EsDimension, number> | undefined {
+  const m = /\{[\s\S]*?\}/.exec(text);
+  if (!m) return undefined;
+  let obj: unknown;
+  try {
+    obj = JSON.parse(m[0]);
+  } catch {
+    return undefined;
+  }
+  if (!obj || typeof obj !== 'object') return undefined;
+  const out = {} as Record<EsDimension, number>;
+  for (const d of ES_DIMENSIONS) {
+    const v = Number((obj as Record<string, unknown>)[d]);
+    if (!Number.isInteger(v) || v < 1 || v > 5) return undefined;
+    out[d] = v;
+  }
+  return out;
+}
+
+/** The judge's rubric identity (memo keys): a hash of every text the mode sends besides the record's. */
+function rubricId(mode: JudgeMode): string {
+  const text = mode === 'joint' ? JOINT_JUDGE_SYSTEM + jointPrompt({ query: '', reference: '', answer: '' }) : JUDGE_SYSTEM + ES_DIMENSIONS.map((d) => gevalPrompt(d, { query: '', reference: '', answer: '' })).join('');
+  return `${mode}:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+}
+
 /** The first standalone digit 1–5 in a reply. */
 export function parseScore(text: string): number | undefined {
   const m = /(?:^|[^\d.])([1-5])(?!\d|\.\d)/.exec(text.trim());
@@ -86,6 +145,8 @@ export interface LlmJudgeOptions {
   spec?: string;
   /** Alternatives per token to request for the weighted score (default 5; 0 disables). */
   topLogprobs?: number;
+  /** One request per dimension (G-Eval, default) or one for all four. */
+  mode?: JudgeMode;
 }
 
 /** One dimension's result. */
@@ -101,6 +162,26 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const spec = options.spec ?? client.spec;
   const top = options.topLogprobs ?? 5;
   const wantLogprobs = top > 0 && client.resolved.supportsLogprobs;
+  const mode = options.mode ?? 'per-dimension';
+
+  async function scoreJoint(req: JudgeRequest): Promise<{ scores: Record<EsDimension, number>; usage: Usage | undefined }> {
+    const prompt = jointPrompt(req);
+    let usage: Usage | undefined;
+    let lastText = '';
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const r = await client.text({ system: JOINT_JUDGE_SYSTEM, prompt, maxOutputTokens: 60, ...(req.signal ? { signal: req.signal } : {}) });
+      usage = addUsage(usage, r.usage);
+      lastText = r.value;
+      const scores = parseJointScores(r.value);
+      if (scores) return { scores, usage };
+    }
+    throw new FlowScoutError({
+      code: 'MODEL_ERROR',
+      message: `judge '${spec}' gave no JSON object of four scores 1–5 after a retry (answer: ${JSON.stringify(lastText.slice(0, 80))})`,
+      hint: 'Record this query as unscored, use a model that follows the evaluation form, or judge per dimension (--judge-mode per-dimension).',
+      details: { answer: lastText.slice(0, 200), usage },
+    });
+  }
 
   async function scoreDimension(dimension: EsDimension, req: JudgeRequest): Promise<DimensionScore> {
     const prompt = gevalPrompt(dimension, req);
@@ -130,12 +211,24 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   }
 
   return {
-    id: `llm:${spec}`,
+    id: mode === 'joint' ? `llm:${spec}:joint` : `llm:${spec}`,
     kind: 'llm',
-    label: `LLM judge (${spec})`,
+    label: mode === 'joint' ? `LLM judge (${spec}, joint)` : `LLM judge (${spec})`,
+    rubric: rubricId(mode),
     async score(req: JudgeRequest): Promise<JudgeScore> {
       if (!req.answer.trim()) {
         return { correctness: 0, completeness: 0, relevance: 0, clarity: 0, es: 0, rationale: 'empty answer: every dimension scores 0 (no model call)' };
+      }
+      if (mode === 'joint') {
+        const { scores, usage } = await scoreJoint(req);
+        const unit = (s: number) => (s - 1) / 4;
+        const dims = { correctness: unit(scores.correctness), completeness: unit(scores.completeness), relevance: unit(scores.relevance), clarity: unit(scores.clarity) };
+        return {
+          ...dims,
+          es: (dims.correctness + dims.completeness + dims.relevance + dims.clarity) / 4,
+          rationale: `joint 1–5 scores: ${ES_DIMENSIONS.map((d) => `${d} ${scores[d]}`).join(', ')}`,
+          ...(usage ? { usage } : {}),
+        };
       }
       const results = await Promise.all(ES_DIMENSIONS.map((d) => scoreDimension(d, req)));
       const unit = (s: number) => Math.min(1, Math.max(0, (s - 1) / 4));

@@ -21,6 +21,11 @@ export interface JudgeScore {
   /** Short explanation, when the judge gives one. */
   rationale?: string;
   usage?: Usage;
+  /**
+   * Set when the score was taken from a judge memo (`judge-memo.ts`) instead of asking the judge:
+   * what asking had cost the first time, i.e. what this reuse saved (zero requests for the offline judge).
+   */
+  reused?: Usage;
 }
 
 /** Scores an answer against the reference (LLM G-Eval or the offline lexical judge). */
@@ -30,5 +35,11 @@ export interface Judge {
   readonly kind: 'llm' | 'offline';
   /** Shown with every ES figure, e.g. "offline lexical judge". */
   readonly label: string;
+  /**
+   * What the scores depend on besides the judge's identity and the request, reference and answer
+   * (the rubric and prompt text, or a version of the lexical rules); part of the judge memo's key,
+   * so a changed rubric never reuses an old score.
+   */
+  readonly rubric?: string;
   score(req: JudgeRequest): Promise<JudgeScore>;
 }

@@ -11,6 +11,7 @@ export { readJsonlLog, type ReadJsonlLogOptions } from './event-log/read-jsonl-l
 export { readEventLog, type EventLogSource, type ReadEventLogOptions, type ReadEventLogResult } from './event-log/read-event-log.js';
 export { summarizeDfg, type DfgSummary } from './event-log/dfg-summary.js';
 export type { CaseOrder } from './event-log/order-cases.js';
+export { DEFAULT_READER_LIMITS, type ReaderLimits } from './event-log/read-limits.js';
 export { discoverProcessTree, type DiscoverOptions } from './inductive/discover.js';
 export { CUTS } from './inductive/cuts/index.js';
 export { BASE_CASES } from './inductive/base-cases/index.js';

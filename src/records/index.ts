@@ -47,3 +47,4 @@ export {
   type ConversationImportResult,
 } from './import/conversation.js';
 export { splitWarning, SMALL_SPLIT_PART } from './split.js';
+export { stratifiedOrder, stratifiedSample, stratumOf } from './stratify.js';

@@ -42,7 +42,7 @@ export function splitRecords(records: readonly TaskRecord[], opts: SplitOptions 
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `a split by group needs at least ${positive} groups; these ${records.length} records form ${units.length}`,
-      hint: 'Split by record instead (--by record), or give the records more distinct `group` values.',
+      hint: 'Split by record instead (--split-by record), or give the records more distinct `group` values.',
     });
   }
   const shuffled = random.shuffle(units);
@@ -137,4 +137,76 @@ export function splitWarning(split: { readonly opt: readonly unknown[]; readonly
   const small = parts.filter(([, n]) => n < SMALL_SPLIT_PART);
   if (small.length === 0) return undefined;
   return `the split leaves fewer than ${SMALL_SPLIT_PART} records in ${small.map(([name, n]) => `${name} (${n})`).join(', ')}; scores on so few records say little. Import more runs, or --keep-failed at import to keep records with failed calls.`;
+}
+
+/** How a command splits: `auto` (the default) splits by group when the records have groups, else by record. */
+export type SplitBy = 'auto' | 'record' | 'group';
+
+/** True when at least one record has a `group`. */
+export function hasGroups(records: readonly TaskRecord[]): boolean {
+  return records.some((r) => r.group !== undefined);
+}
+
+/**
+ * The unit a split uses: `auto` → by group when the records have groups (so a task run several
+ * times never straddles optimisation and test), else by record; `group` without any group is
+ * INVALID_INPUT, never a silent split by record.
+ */
+export function resolveSplitBy(records: readonly TaskRecord[], by: SplitBy, where?: string): 'record' | 'group' {
+  const grouped = hasGroups(records);
+  if (by === 'group' && !grouped) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--split-by group: no record${where ? ` in ${where}` : ''} has a group`,
+      hint: 'Import the records with --group <json path> (e.g. --group task_id) so repeated tasks share a group, or split by record (--split-by record).',
+      ...(where ? { location: { file: where } } : {}),
+    });
+  }
+  if (by === 'auto') return grouped ? 'group' : 'record';
+  return by;
+}
+
+/** One line saying how the records were split, for reports: `by group (12 groups; --split-by record splits single records)`. */
+export function describeSplitBy(records: readonly TaskRecord[], by: 'record' | 'group', chosen: SplitBy): string {
+  if (by === 'group') {
+    const groups = new Set(records.map((r) => r.group ?? `\u0000${r.id}`)).size;
+    return `by group (${groups} groups of ${records.length} records, each in one part${chosen === 'auto' ? '; --split-by record splits single records' : ''})`;
+  }
+  return `by record${chosen === 'auto' ? ' (the records have no groups)' : ''}`;
+}
+
+/** A request's words after lower-casing and dropping numbers and ids: near-identical requests share it. */
+export function requestKey(query: string): string {
+  return query
+    .toLowerCase()
+    .replace(/\S*\d\S*/g, ' ')
+    .replace(/[^\p{L}\s]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * When the records have no groups: a warning if near-identical requests (the same `requestKey`)
+ * fall in different parts of the split, which lets a search see in D_opt what it is tested on.
+ * Undefined when the records have groups or no such request straddles parts.
+ */
+export function nearDuplicateWarning(records: readonly TaskRecord[], split?: RecordSplit): string | undefined {
+  if (hasGroups(records) || records.length < 2) return undefined;
+  const parts = split ?? splitRecords(records, { ratio: DEFAULT_SPLIT_RATIO, seed: 0, by: 'record' });
+  const where = new Map<string, { parts: Set<number>; records: number; query: string }>();
+  [parts.opt, parts.val, parts.test].forEach((list, k) => {
+    for (const r of list) {
+      const key = requestKey(r.query);
+      if (!key) continue;
+      const e = where.get(key) ?? { parts: new Set<number>(), records: 0, query: r.query };
+      e.parts.add(k);
+      e.records++;
+      where.set(key, e);
+    }
+  });
+  const straddling = [...where.values()].filter((e) => e.parts.size > 1);
+  if (straddling.length === 0) return undefined;
+  const n = straddling.reduce((s, e) => s + e.records, 0);
+  const example = straddling[0]!.query.replace(/\s+/g, ' ');
+  return `warning: ${straddling.length} request${straddling.length === 1 ? '' : 's'} repeated with only numbers or ids changed (${n} records, e.g. "${example.length > 80 ? `${example.slice(0, 80)}…` : example}") fall in different parts of ${split ? 'the' : 'a search\'s default'} split (D_opt, D_val, D_test), so the test part holds near-copies of what the search learns from. Import with --group <json path> (e.g. the task id) to keep each task in one part.`;
 }

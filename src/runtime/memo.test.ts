@@ -59,8 +59,14 @@ describe('node memoization', () => {
     scopeOfOther = 'b';
     const third = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
     expect(ran).toEqual(['other']);
-    // synth is downstream of 'other', so it runs again too; plan and fetch come from the memo.
-    expect(third.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch']);
+    // synth is downstream of 'other', so its definition key changed; but 'other' gave the same output,
+    // so synth is given what it was given before and comes from the memo by its inputs.
+    expect(third.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch', 'synth']);
+    // Once 'other' gives something else, synth runs again.
+    const changed = createToolRegistry([tool('fetch'), { ...tool('other'), execute: async () => 'other data, changed' }]);
+    scopeOfOther = 'c';
+    const fourth = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools: changed, memo });
+    expect(fourth.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch']);
   });
 
   it('changing only the synthesizer prompt re-runs only the synthesizer', async () => {
@@ -77,7 +83,8 @@ describe('node memoization', () => {
     const memo = createMemoryMemo();
     const first = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
     expect(first.totals.cachedNodes).toBe(0);
-    expect(memo.size()).toBe(4);
+    // Each node under its two keys: its definition with its upstream's, and what it was given.
+    expect(memo.size()).toBe(8);
     ran.length = 0;
     toolCalls.length = 0;
     const edited: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer it better' } : n)) };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Workflow } from '../graph/schema.js';
+import type { Workflow, WorkflowNode } from '../graph/schema.js';
 import { indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { NodeObservation } from './trace.js';
@@ -52,6 +52,22 @@ export function nodeMemoKey(workflow: PreparedWorkflow | Pick<Workflow, 'nodes' 
   const scoped = input.scopeOf ? [...upstream].sort().flatMap((id) => (input.scopeOf!(id) ? [[id, input.scopeOf!(id)]] : [])) : [];
   const scope = scoped.length > 0 ? { scope: scoped } : {};
   const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges, ...scope });
+  return createHash('sha256').update(material).digest('hex');
+}
+
+/**
+ * The second key of a node: sha256 over the policy id, the record, the context budget, the node's
+ * own definition, what the node is given (its inputs: each source node's id, kind, status and
+ * output) and the policy's scope of the node. A node whose upstream was edited, but on a path this
+ * record did not take (another route of a router) or without changing what reaches the node, gets
+ * the same inputs and so the same key: its earlier observation is reused instead of asking the
+ * policy again (for a model, the same request is not sent twice; the answer, and the judge's score
+ * of it, stay the same). Looked up only when the definition key (`nodeMemoKey`) misses.
+ */
+export function nodeInputMemoKey(node: WorkflowNode, inputs: readonly unknown[], input: MemoKeyInput): string {
+  const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
+  const scope = input.scopeOf?.(node.id);
+  const material = stableStringify({ v: 1, by: 'inputs', policy: input.policyId, subject, contextChars: input.contextChars, node, inputs, ...(scope ? { scope } : {}) });
   return createHash('sha256').update(material).digest('hex');
 }
 

@@ -6,7 +6,7 @@ import type { ExecutionPolicy, NodeInput, PolicyContext } from '../policies/type
 import type { ToolRegistry } from '../contracts/tools.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import { runLlmNodeStep } from './llm-node.js';
-import { nodeMemoKey, type NodeMemo } from './memo.js';
+import { nodeInputMemoKey, nodeMemoKey, type NodeMemo } from './memo.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { endNodeSpan, startNodeSpan } from './otel.js';
 import { isAbortError, type Semaphore } from './semaphore.js';
@@ -74,6 +74,8 @@ export interface PreparedNode {
   inputSummary: string;
   /** Set when the run memoizes nodes. */
   memoKey?: string;
+  /** The node's second memo key, over what it is given (memo.ts `nodeInputMemoKey`); computed only when the first misses. */
+  inputMemoKey?: () => string;
 }
 
 /** Ways a caller runs a node differently (the exported graph runs one tool attempt per LangGraph attempt). */
@@ -110,12 +112,15 @@ export function prepareNode(
   const context = renderContext(input.query, inputs, config.contextChars);
   const recordId = input.recordId !== undefined ? { recordId: input.recordId } : {};
   let memoKey: string | undefined;
+  let inputMemoKey: (() => string) | undefined;
   if (config.memo) {
     const { policy } = config;
     const scopeOf = policy.memoScope ? (id: string) => policy.memoScope!(prepared.workflow, prepared.node(id)) : undefined;
-    memoKey = nodeMemoKey(prepared, nodeId, { policyId: policy.id, query: input.query, contextChars: config.contextChars, ...recordId, ...(scopeOf ? { scopeOf } : {}) });
+    const keyInput = { policyId: policy.id, query: input.query, contextChars: config.contextChars, ...recordId, ...(scopeOf ? { scopeOf } : {}) };
+    memoKey = nodeMemoKey(prepared, nodeId, keyInput);
+    inputMemoKey = () => nodeInputMemoKey(node, inputs, keyInput);
   }
-  return { node, workflow: prepared.workflow, position: prepared.position.get(nodeId) ?? 0, query: input.query, ...recordId, inputs, context, inputSummary: summarizeInput(context), ...(memoKey !== undefined ? { memoKey } : {}) };
+  return { node, workflow: prepared.workflow, position: prepared.position.get(nodeId) ?? 0, query: input.query, ...recordId, inputs, context, inputSummary: summarizeInput(context), ...(memoKey !== undefined ? { memoKey } : {}), ...(inputMemoKey ? { inputMemoKey } : {}) };
 }
 
 /** The observation of a node that did not run (skipped or cancelled before it started). */
@@ -142,8 +147,15 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
   const { node } = prep;
   const { now, memo, tracer } = config;
   if (signal?.aborted) return { observation: skippedObservation(config, scope, node, { error: 'cancelled' }) };
+  let inputKey: string | undefined;
   if (memo && prep.memoKey !== undefined) {
-    const hit = await Promise.resolve(memo.get(prep.memoKey)).catch(() => undefined);
+    let hit = await Promise.resolve(memo.get(prep.memoKey)).catch(() => undefined);
+    if (!hit && prep.inputMemoKey) {
+      // Upstream changed, but maybe not what this node is given (memo.ts `nodeInputMemoKey`).
+      inputKey = prep.inputMemoKey();
+      hit = await Promise.resolve(memo.get(inputKey)).catch(() => undefined);
+      if (hit) await Promise.resolve(memo.set(prep.memoKey, hit)).catch(() => undefined);
+    }
     if (hit) {
       const observation: NodeObservation = { ...structuredClone(hit), nodeId: node.id, startedAtMs: now() - scope.t0, durationMs: 0, cached: true };
       if (tracer && scope.runSpan) endNodeSpan(startNodeSpan(tracer, scope.runSpan, node), observation);
@@ -197,6 +209,7 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
   if (memo && prep.memoKey !== undefined && observation.status === 'ok' && !signal?.aborted) {
     // A store that fails must not fail the run; the node is simply not cached.
     await Promise.resolve(memo.set(prep.memoKey, observation)).catch(() => undefined);
+    if (inputKey !== undefined) await Promise.resolve(memo.set(inputKey, observation)).catch(() => undefined);
   }
   if (span) endNodeSpan(span, observation);
   return { observation, ...(stop ? { stop } : {}) };

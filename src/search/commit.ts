@@ -20,6 +20,8 @@ export interface LoopState {
   toolCalls: number;
   /** Model use per node so far. */
   nodes: Record<string, NodeUse>;
+  /** Workflow executions (record runs) so far, D_test's included. */
+  executions: number;
 }
 
 /** The run's counters: model requests, tokens and cost (from the shared budget), tool calls, memo savings, the workers' queue. */
@@ -30,6 +32,7 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
     tokens: spent?.tokens ?? 0,
     costUsd: spent?.costUsd ?? 0,
     toolCalls: state.toolCalls,
+    executions: state.executions,
     ...totalSavings(ctx.memo, ctx.runner),
     nodes: state.nodes,
     // With --redis: the workers' queue as last seen (the web UI shows it).

@@ -69,7 +69,7 @@ export function formatSummary(result: SearchResult, labels: SearchLabels, extra:
   } else if (result.testSkipped) lines.push(`  test set: not run (${result.testSkipped})`);
   if (result.savings) {
     const s = result.savings;
-    lines.push(`  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved`);
+    lines.push(`  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved; ${s.judgeScoresReused} judge scores reused (${s.judgeCallsSaved} judge requests, ${s.judgeTokensSaved} tokens not sent)`);
   } else lines.push('  memo: off');
   const u = result.usage;
   lines.push(`  work: ${u.toolCalls ?? 0} tool calls, ${u.llmCalls ?? 0} LLM calls, ${u.tokens ?? 0} tokens, $${Number(u.costUsd ?? 0).toFixed(4)}`);

@@ -98,6 +98,7 @@ export function applyOutcome(ctx: SearchContext, state: LoopState, outcome: Step
   const best = state.tree.best();
   state.iterationsDone = t;
   state.toolCalls += outcome.toolCalls;
+  state.executions += outcome.executions;
   addNodeUsage(state.nodes, outcome.nodes);
   state.sinceImprovement = best.id !== bestBefore.id ? 0 : state.sinceImprovement + 1;
   const usage = usageOf(ctx, state);

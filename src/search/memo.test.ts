@@ -8,6 +8,8 @@ import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo } from './memo.js';
+import { JUDGE_KEY_PREFIX, memoizeJudge } from '../metrics/judge-memo.js';
+import type { Judge } from '../metrics/types.js';
 
 const w1: Workflow = {
   version: 1,
@@ -67,10 +69,51 @@ describe('search memo', () => {
     const s = setup();
     const memo = createSearchMemo();
     await evaluateWorkflow(w1, records, { ...s, memo });
-    expect(memo.drain()).toHaveLength(3);
+    // Each of the three nodes under its two keys (its upstream's definitions, and what it was given).
+    expect(memo.drain()).toHaveLength(6);
     expect(memo.drain()).toHaveLength(0);
     const again = await evaluateWorkflow(w1, records, { ...s, memo });
     expect(again.totals).toMatchObject({ cachedNodes: 3, toolCalls: 0 });
-    expect(memo.savings()).toEqual({ nodeRunsSaved: 3, toolCallsSaved: 1, llmCallsSaved: 0 });
+    expect(memo.savings()).toMatchObject({ nodeRunsSaved: 3, toolCallsSaved: 1, llmCallsSaved: 0 });
+  });
+
+  it('reuses a judge score for the same answer of the same record, across workflows and a reload from the store, and counts what it saved', async () => {
+    let asked = 0;
+    const usage = { llmCalls: 4, inputTokens: 400, outputTokens: 4, costUsd: 0.001 };
+    const counting: Judge = { id: 'llm:test', kind: 'llm', label: 'test judge', rubric: 'r1', score: async () => (asked++, { correctness: 1, completeness: 0.5, relevance: 1, clarity: 1, es: 0.875, usage }) };
+    const memo = createSearchMemo();
+    const judge = memoizeJudge(counting, memo);
+    const req = { query: 'q', reference: 'r', answer: 'a' };
+    const first = await judge.score(req);
+    expect(first.usage).toEqual(usage);
+    expect(first.reused).toBeUndefined();
+    // The same answer again (another candidate): no request, the same score, what it saved.
+    const again = await judge.score({ ...req });
+    expect(asked).toBe(1);
+    expect(again).toMatchObject({ es: 0.875, reused: usage });
+    expect(again.usage).toBeUndefined();
+    expect(memo.savings()).toMatchObject({ judgeScoresReused: 1, judgeCallsSaved: 4, judgeTokensSaved: 404 });
+    // Another answer, reference or rubric is another question.
+    await judge.score({ ...req, answer: 'b' });
+    await judge.score({ ...req, reference: 'r2' });
+    await memoizeJudge({ ...counting, rubric: 'r2' }, memo).score(req);
+    expect(asked).toBe(4);
+    // A resumed run: the stored entries (judge: keys beside the node entries) answer without asking.
+    const stored = memo.drain();
+    expect(stored.every((e) => e.key.startsWith(JUDGE_KEY_PREFIX))).toBe(true);
+    const resumed = createSearchMemo(stored);
+    await memoizeJudge(counting, resumed).score(req);
+    expect(asked).toBe(4);
+    expect(resumed.savings().judgeScoresReused).toBe(1);
+  });
+
+  it('memoizes the offline lexical judge too: the saving is counted in scores reused', async () => {
+    const s = setup();
+    const memo = createSearchMemo();
+    const judge = memoizeJudge(s.judge, memo);
+    const first = await evaluateWorkflow(w1, records, { ...s, judge, memo });
+    const second = await evaluateWorkflow(w1, records, { ...s, judge, memo });
+    expect(second.es).toBe(first.es);
+    expect(memo.savings()).toMatchObject({ judgeScoresReused: 1, judgeCallsSaved: 0 });
   });
 });

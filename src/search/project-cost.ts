@@ -1,7 +1,9 @@
 import { adjacency, reachable } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import { gevalPrompt, JUDGE_SYSTEM } from '../metrics/llm-judge.js';
+import { gevalPrompt, JOINT_JUDGE_SYSTEM, JOINT_OUTPUT_TOKENS, jointPrompt, JUDGE_SYSTEM, type JudgeMode } from '../metrics/llm-judge.js';
+import { raceRounds } from './race.js';
+import type { SearchSettings } from './search-context.js';
 import { ES_DIMENSIONS } from '../metrics/types.js';
 import { costUsd, type Price } from '../llm/prices.js';
 import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, systemFor } from '../policies/llm-prompts.js';
@@ -24,12 +26,23 @@ import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './opti
  * optimizer's prompts are rendered the same way. Tokens are counted at TOKEN_CHARS characters a
  * token. The per-record figures are then scaled by the run's shape:
  *
- * - G0 runs on D_opt and D_val; each of the J iterations asks the optimizer once and runs the new
- *   candidate on D_opt and D_val; G0 and the best candidate run on D_test at the end.
- * - The node memo reuses every node upstream of an edit: a candidate recomputes a node only when
- *   the edit was at the node or above it, so with edits spread evenly over the nodes a node with a
- *   ancestors-or-self out of n nodes reruns with probability a / n. G0 and its D_test run pay in full.
- * - The LLM judge scores every run record on each of its four dimensions (one request each).
+ * - G0 runs on D_opt and D_val (each capped at `maxOpt` / `maxVal` records); each of the J
+ *   iterations asks the optimizer once and runs the new candidate on D_opt and D_val — with racing,
+ *   on the first round of D_opt (race.ts), and on the rest of D_opt and on D_val only if it survives,
+ *   which RACE_SURVIVAL of the candidates are taken to do; G0 and the best candidate run on D_test
+ *   (capped at `maxTest`) at the end.
+ * - The node memo reuses every node upstream of an edit, and every node given the same inputs as
+ *   before: a candidate recomputes a node for a record only when the edit was at the node or at an
+ *   ancestor the record's run executes, so with edits spread evenly over the nodes a node with a
+ *   such ancestors-or-self out of n nodes reruns with probability a / n. G0 and its D_test run pay
+ *   in full.
+ * - The LLM judge scores every run record on each of its four dimensions (one request each), or
+ *   with one request for all four (`judgeMode: 'joint'`; both are projected). The judge memo reuses
+ *   a score when a candidate answers a record as an earlier one did: a record's answer is taken to
+ *   change only when the edit was at a node the record's run executes (a node of another route of
+ *   G0's router does not run for it), so with edits spread evenly a record that executes e of the n
+ *   nodes is judged again with probability e / n (and G0's D_test answers are reused the same way by
+ *   the best candidate). A model that answers an identical request differently is judged again.
  * - An answer (a synthesize node's output, the judge's candidate answer) is taken to be as long as
  *   the D_opt reference answers on average; other outputs are the offline policy's.
  * - Repair rounds, retries, duplicates and early stops (patience, budgets) are not foreseen, so the
@@ -42,6 +55,12 @@ export const TOKEN_CHARS = 4;
 export const OPTIMIZER_OUTPUT_TOKENS = 400;
 /** Output tokens of one judge request (a digit). */
 export const JUDGE_OUTPUT_TOKENS = 1;
+/**
+ * Share of candidates taken to survive the race and run on all of D_opt and D_val. Measured offline
+ * on the bundled domains (benchmarks/search-racing.ts, seeds 0–2: 11 of 63 evaluated candidates,
+ * 17 %); rounded up, since an LLM optimizer's candidates may be closer to the best.
+ */
+export const RACE_SURVIVAL = 0.25;
 
 export interface RequestCost {
   requests: number;
@@ -58,6 +77,14 @@ export interface CostProjection {
   perNode: Record<string, RequestCost>;
   /** Judge requests of one record (0 when the judge is offline). */
   judgePerRecord: RequestCost;
+  /** Judge requests of one record in the other judge mode, and the run's total in each mode. */
+  judgeModes: Record<JudgeMode, { perRecord: RequestCost; total: RequestCost; costUsd?: number }>;
+  /** The judge mode `total` is for. */
+  judgeMode: JudgeMode;
+  /** Share of the judge's candidate requests the judge memo is expected to save. */
+  judgeReuseShare: number;
+  /** Records a candidate is expected to run on (D_opt and D_val, fewer with racing). */
+  recordsPerCandidate: number;
   /** One optimizer proposal (0 when the optimizer is offline). */
   optimizerPerIteration: RequestCost;
   /** The parts of `total`. */
@@ -93,6 +120,10 @@ export interface ProjectionInput {
   sample?: number;
   /** The policy model's price, when known. */
   price?: Price;
+  /** How the LLM judge asks (default per-dimension); the projection gives both modes. */
+  judgeMode?: JudgeMode;
+  /** Racing and the record caps of the search (absent: no racing, no caps). */
+  settings?: Pick<SearchSettings, 'racing' | 'maxOpt' | 'maxVal' | 'maxTest'>;
 }
 
 const ZERO: RequestCost = { requests: 0, inputTokens: 0, outputTokens: 0 };
@@ -140,17 +171,25 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   for (const [id, c] of perNode) nodes[id] = scale(c, 1 / n);
   const perQuery = input.policy === 'llm' ? Object.values(nodes).reduce(add, ZERO) : ZERO;
 
-  let judgePerRecord = ZERO;
+  const judgeOf: Record<JudgeMode, RequestCost> = { 'per-dimension': ZERO, joint: ZERO };
   if (input.judge === 'llm') {
     for (const record of sample) {
+      // The candidate answer is taken to be as long as the reference (see the synthesize node above).
+      const req = { query: record.query, reference: record.reference, answer: record.reference };
       for (const dim of ES_DIMENSIONS) {
-        // The candidate answer is taken to be as long as the reference (see the synthesize node above).
-        const chars = JUDGE_SYSTEM.length + gevalPrompt(dim, { query: record.query, reference: record.reference, answer: record.reference }).length;
-        judgePerRecord = add(judgePerRecord, { requests: 1, inputTokens: tokens(chars), outputTokens: JUDGE_OUTPUT_TOKENS });
+        const chars = JUDGE_SYSTEM.length + gevalPrompt(dim, req).length;
+        judgeOf['per-dimension'] = add(judgeOf['per-dimension'], { requests: 1, inputTokens: tokens(chars), outputTokens: JUDGE_OUTPUT_TOKENS });
       }
+      judgeOf.joint = add(judgeOf.joint, { requests: 1, inputTokens: tokens(JOINT_JUDGE_SYSTEM.length + jointPrompt(req).length), outputTokens: JOINT_OUTPUT_TOKENS });
     }
-    judgePerRecord = scale(judgePerRecord, 1 / n);
+    judgeOf['per-dimension'] = scale(judgeOf['per-dimension'], 1 / n);
+    judgeOf.joint = scale(judgeOf.joint, 1 / n);
   }
+  const judgeMode = input.judgeMode ?? 'per-dimension';
+  const judgePerRecord = judgeOf[judgeMode];
+  // A record's answer changes when the edit was at a node its run executes (see the module comment).
+  const executedShare =
+    input.memo === false ? 1 : evaluation.perRecord.reduce((sum, r) => sum + Math.min(1, r.trace.observations.filter((o) => o.status !== 'skipped').length / Math.max(1, input.g0.nodes.length)), 0) / Math.max(1, evaluation.perRecord.length);
   let optimizerPerIteration = ZERO;
   if (input.optimizer === 'llm' && evaluation.feedback) {
     const prompt = optimizerPrompt({ workflow: input.g0, feedback: evaluation.feedback, tools: descriptors, siblings: [], toolNodesAllowed: true });
@@ -162,31 +201,57 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const adj = adjacency(input.g0);
   const weightOf = (id: string) => (input.policy === 'llm' ? (nodes[id]?.requests ?? 0) : 0);
   const totalWeight = ids.reduce((s, id) => s + weightOf(id), 0);
-  const recomputeShare =
-    input.memo === false || totalWeight === 0 ? 1 : ids.reduce((s, id) => s + (weightOf(id) * reachable(adj, [id], 'backward').size) / ids.length, 0) / totalWeight;
+  // With the second memo key (what a node is given), only the ancestors the record's run executes count.
+  const executed = evaluation.perRecord.map((r) => new Set(r.trace.observations.filter((o) => o.status !== 'skipped').map((o) => o.nodeId)));
+  const shareOf = (id: string) => {
+    const runs = executed.filter((x) => x.has(id));
+    if (runs.length === 0) return 0;
+    const up = reachable(adj, [id], 'backward');
+    return runs.reduce((sum, x) => sum + [...up].filter((a) => x.has(a)).length / ids.length, 0) / runs.length;
+  };
+  const recomputeShare = input.memo === false || totalWeight === 0 ? 1 : ids.reduce((s, id) => s + weightOf(id) * shareOf(id), 0) / totalWeight;
   const candidateQuery = scale(perQuery, recomputeShare);
 
-  const { opt, val, test } = input.splits;
+  const cfg = input.settings ?? {};
+  const capped = (k: number, max: number | undefined) => (max !== undefined ? Math.min(k, max) : k);
+  const optN = capped(input.splits.opt.length, cfg.maxOpt);
+  const valN = capped(input.splits.val.length, cfg.maxVal);
+  const testN = capped(input.splits.test.length, cfg.maxTest);
   const J = input.iterations;
+  const first = raceRounds(optN)[0]!;
+  const recordsPerCandidate = cfg.racing ? first + RACE_SURVIVAL * (optN - first + valN) : optN + valN;
+  const raceNote = cfg.racing ? `racing: ${first} D_opt records, the rest and D_val for ~${Math.round(RACE_SURVIVAL * 100)}%; ` : '';
+  const judgeRuns = (perRecord: RequestCost) => add(scale(perRecord, optN + valN + testN), scale(perRecord, executedShare * (J * recordsPerCandidate + testN)));
   const parts: Array<{ label: string } & RequestCost> = [
-    { label: `G0 on D_opt and D_val (${opt.length + val.length} records)`, ...scale(perQuery, opt.length + val.length) },
-    { label: `${J} candidates on D_opt and D_val (memo reuses ~${Math.round((1 - recomputeShare) * 100)}% of node requests)`, ...scale(candidateQuery, J * (opt.length + val.length)) },
-    { label: `G0 and the best on D_test (${test.length} records)`, ...add(scale(perQuery, test.length), scale(candidateQuery, test.length)) },
-    { label: 'judge (4 dimensions per record run)', ...scale(judgePerRecord, (J + 1) * (opt.length + val.length) + 2 * test.length) },
+    { label: `G0 on D_opt and D_val (${optN + valN} records)`, ...scale(perQuery, optN + valN) },
+    { label: `${J} candidates (${raceNote}memo reuses ~${Math.round((1 - recomputeShare) * 100)}% of node requests)`, ...scale(candidateQuery, J * recordsPerCandidate) },
+    { label: `G0 and the best on D_test (${testN} records)`, ...add(scale(perQuery, testN), scale(candidateQuery, testN)) },
+    { label: `judge (${judgeMode === 'joint' ? '1 request' : '4 dimensions'} a record; memo reuses ~${Math.round((1 - executedShare) * 100)}% of candidates' scores)`, ...judgeRuns(judgePerRecord) },
     { label: `optimizer (${J} proposals)`, ...scale(optimizerPerIteration, J) },
   ];
   const round = (c: RequestCost): RequestCost => ({ requests: Math.round(c.requests), inputTokens: Math.round(c.inputTokens), outputTokens: Math.round(c.outputTokens) });
   const total = round(parts.reduce<RequestCost>(add, ZERO));
+  const withoutJudge = parts.filter((_, i) => i !== 3).reduce<RequestCost>(add, ZERO);
+  const judgeModes = Object.fromEntries(
+    (['per-dimension', 'joint'] as const).map((mode) => {
+      const t = round(add(withoutJudge, judgeRuns(judgeOf[mode])));
+      return [mode, { perRecord: round(judgeOf[mode]), total: t, ...(input.price ? { costUsd: costUsd(input.price, t.inputTokens, t.outputTokens) } : {}) }];
+    }),
+  ) as CostProjection['judgeModes'];
   const projection: CostProjection = {
     total,
     perQuery: round(perQuery),
     perNode: Object.fromEntries(Object.entries(nodes).map(([k, v]) => [k, round(v)])),
     judgePerRecord: round(judgePerRecord),
+    judgeModes,
+    judgeMode,
+    judgeReuseShare: 1 - executedShare,
+    recordsPerCandidate,
     optimizerPerIteration,
     parts: parts.map((p) => ({ label: p.label, ...round(p) })),
     recomputeShare,
     sampled: n,
-    writeCalls: { perQuery: counted.count() / n, total: Math.round((counted.count() / n) * ((J + 1) * (opt.length + val.length) + 2 * test.length)) },
+    writeCalls: { perQuery: counted.count() / n, total: Math.round((counted.count() / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)) },
   };
   if (input.price) projection.costUsd = costUsd(input.price, total.inputTokens, total.outputTokens);
   return projection;

@@ -4,11 +4,15 @@ import { runBeamLoop } from './beam.js';
 import { commitIteration, usageOf, type LoopState } from './commit.js';
 import { addNodeUsage, nodeUsageOf, type NodeUse } from './node-usage.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
-import { createSearchMemo, totalSavings, type MemoSavings } from './memo.js';
+import { createSearchMemo, NO_SAVINGS, totalSavings, type MemoSavings } from './memo.js';
+import { memoizeJudge } from '../metrics/judge-memo.js';
 import { runMctsLoop, type StopKind } from './mcts.js';
 import type { IterationRow, SearchContext } from './search-context.js';
-import { BudgetStop, simulateRoot, type Splits } from './step.js';
+import { BudgetStop, evaluationRows, simulateRoot, type Splits } from './step.js';
+import type { EvaluationRow } from '../store/types.js';
 import { SearchTree, type Candidate } from './tree.js';
+import type { TaskRecord } from '../records/schema.js';
+import { stratifiedOrder, stratifiedSample } from '../records/stratify.js';
 
 /**
  * A whole search run (docs/DESIGN.md, "Search"): evaluate G0 as the root (or reload the tree
@@ -89,9 +93,40 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
   const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
   const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, writeOutputs: _write, ...rest } = input;
-  const ctx: SearchContext = { ...rest, opt: splits.opt, val: splits.val, test: splits.test, ...(memo ? { memo } : {}) };
+  // The judge's scores are memoized with the nodes: a record answered as before is not judged again.
+  const judge = memo ? memoizeJudge(rest.judge, memo) : rest.judge;
+  const s = rest.settings;
+  // What is evaluated: at most maxOpt / maxVal / maxTest records of each split, a stratified sample;
+  // with racing, D_opt in its stratified order (every prefix a stratified sample).
+  const cap = (records: readonly TaskRecord[], max: number | undefined, part: string) => (max !== undefined ? stratifiedSample(records, max, `${s.seed}:${part}`) : records.slice());
+  const optCapped = cap(splits.opt, s.maxOpt, 'opt');
+  const opt = s.racing ? stratifiedOrder(optCapped, `${s.seed}:race`) : optCapped;
+  const val = cap(splits.val, s.maxVal, 'val');
+  const testRecords = cap(splits.test, s.maxTest, 'test');
   const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
-  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
+  // The reward per D_opt record of fully evaluated candidates (a resumed run reads the best's from the store).
+  const optRewards = new Map<string, ReadonlyMap<string, number>>();
+  const raceAgainst = () => {
+    if (tree.size === 0) return undefined;
+    const best = tree.best();
+    let perRecord = optRewards.get(best.id);
+    if (!perRecord && input.store) {
+      const rows = input.store.store.loadEvaluations(input.store.runId, best.id).filter((r) => r.split === 'opt');
+      perRecord = new Map(rows.map((r) => [r.recordId, (r.tc + r.es) / 2]));
+      optRewards.set(best.id, perRecord);
+    }
+    return perRecord && best.optReward !== undefined ? { reward: best.optReward, perRecord } : undefined;
+  };
+  const ctx: SearchContext = {
+    ...rest,
+    judge,
+    opt,
+    val,
+    test: splits.test,
+    ...(memo ? { memo } : {}),
+    ...(s.racing ? { raceAgainst, onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord) } : {}),
+  };
+  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), executions: Number(stored?.usage?.executions ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
   const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
   let reportedBest: string | undefined;
   const reportBest = (stopReason: string) => {
@@ -115,6 +150,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     }
     tree.add(outcome.child);
     state.toolCalls += outcome.toolCalls;
+    state.executions += outcome.executions;
     addNodeUsage(state.nodes, outcome.nodes);
     commitIteration(ctx, state, outcome, [outcome.child], undefined);
   }
@@ -132,11 +168,13 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const root = tree.root;
   const best = tree.best();
   const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}) };
-  if (input.splits.test.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
+  const testRows: EvaluationRow[] = [];
+  if (testRecords.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
   else if (loop.stopKind === 'interrupted') result.testSkipped = 'the search was interrupted; the test set was not run';
   else {
-    input.onTestStart?.(input.splits.test.length);
+    input.onTestStart?.(testRecords.length);
+    // Kept per record (with traces) so the web UI opens G0's and the best candidate's test records.
     const signals = [ctx.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(signal ? { signal } : {}) };
@@ -144,7 +182,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     // A model that stops working here ends the run with its error, not with test scores of 0.
     const tested = async (w: Workflow) => {
       try {
-        return await evaluateWorkflow(w, input.splits.test, { ...opts, ...scoped });
+        return await evaluateWorkflow(w, testRecords, { ...opts, ...scoped });
       } finally {
         const trip = ctx.breaker?.tripped();
         if (trip) throw trip;
@@ -153,8 +191,10 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     const g0Test = await tested(root.workflow!);
     const bestTest = best.id === root.id ? g0Test : await tested(best.workflow!);
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
-    result.test = { best: pick(bestTest), g0: pick(g0Test), records: input.splits.test.length };
+    result.test = { best: pick(bestTest), g0: pick(g0Test), records: testRecords.length };
+    testRows.push(...evaluationRows(root.id, 'test', g0Test), ...(best.id === root.id ? [] : evaluationRows(best.id, 'test', bestTest)));
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
+    state.executions += testRecords.length * (best.id === root.id ? 1 : 2);
     addNodeUsage(state.nodes, nodeUsageOf(best.id === root.id ? [g0Test] : [g0Test, bestTest]));
     result.usage = usageOf(ctx, state);
     if (memo) result.savings = totalSavings(memo, ctx.runner)!;
@@ -167,6 +207,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
       memo: memo?.drain() ?? [],
       // A run stored before its test records were kept with the root gets them now.
       records: input.splits.test.map((r) => ({ recordId: r.id, split: 'test' as const, record: r })),
+      evaluations: testRows,
       run: {
         status: loop.stopKind === 'budget' || loop.stopKind === 'interrupted' ? 'stopped' : 'done',
         stopReason: loop.stopReason,
@@ -189,7 +230,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
 function savingsFrom(usage: Record<string, unknown> | undefined): Partial<MemoSavings> {
   if (!usage) return {};
   const n = (k: string) => (typeof usage[k] === 'number' ? (usage[k] as number) : 0);
-  return { nodeRunsSaved: n('nodeRunsSaved'), toolCallsSaved: n('toolCallsSaved'), llmCallsSaved: n('llmCallsSaved') };
+  return Object.fromEntries(Object.keys(NO_SAVINGS).map((k) => [k, n(k)])) as Partial<MemoSavings>;
 }
 
 function budgetBeforeRoot(reason: string): FlowScoutError {

@@ -29,9 +29,22 @@ export interface SearchSettings {
   concurrency: number;
   /** LLM-only variant: no tool nodes allowed. */
   llmOnly: boolean;
+  /**
+   * Race new candidates on D_opt against the best so far (race.ts); a stored run without the
+   * setting (made before racing existed) continues without.
+   */
+  racing?: boolean;
+  /** Evaluate on at most this many D_opt / D_val / D_test records (a stratified sample; records/stratify.ts). */
+  maxOpt?: number;
+  maxVal?: number;
+  maxTest?: number;
 }
 
-/** The defaults (docs/DESIGN.md, "Search"): J = 30, P = 5, 3 children, beam width 3. */
+/**
+ * The defaults (docs/DESIGN.md, "Search"): J = 30, P = 5, 3 children, beam width 3; racing on; at
+ * most 1,000 D_opt, 500 D_val and 500 D_test records evaluated (a log of a few thousand records and
+ * more is sampled, stratified by group and tool set).
+ */
 export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   strategy: 'mcts',
   iterations: 30,
@@ -42,6 +55,10 @@ export const DEFAULT_SETTINGS: Omit<SearchSettings, 'seed'> = {
   lambdaMin: DEFAULT_LAMBDA_MIN,
   concurrency: 4,
   llmOnly: false,
+  racing: true,
+  maxOpt: 1000,
+  maxVal: 500,
+  maxTest: 500,
 };
 
 /** One row of the per-iteration table (also stored). */
@@ -89,6 +106,10 @@ export interface SearchContext {
   stop?: AbortSignal;
   /** Persist every iteration here (omit for an in-memory search). */
   store?: { store: Store; runId: string };
+  /** Told the reward per D_opt record of every candidate evaluated on all of D_opt (racing keeps the best's). */
+  onFullyEvaluated?: (candidateId: string, perRecord: ReadonlyMap<string, number>) => void;
+  /** The best candidate so far with its reward per D_opt record, for racing (absent: no race). */
+  raceAgainst?: () => { reward: number; perRecord: ReadonlyMap<string, number> } | undefined;
   /** Called after every iteration (progress display, table). */
   onIteration?: (row: IterationRow) => void;
   /** Variant constraint on candidate workflows (LLM-only). */

@@ -4,7 +4,10 @@ import type { Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { EvaluationRow } from '../store/types.js';
 import type { Random } from '../util/random.js';
-import { evaluateWorkflow } from '../evaluate/evaluate.js';
+import { evaluateWorkflow, evaluationFromRuns, runRecords } from '../evaluate/evaluate.js';
+import { prepareWorkflow } from '../graph/prepare.js';
+import type { RecordRun } from '../evaluate/types.js';
+import { raceCheck, raceRounds, type RaceCheck } from './race.js';
 import type { WorkflowEvaluation } from '../evaluate/types.js';
 import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { SearchContext } from './search-context.js';
@@ -25,6 +28,9 @@ import type { Candidate, SearchTree } from './tree.js';
  *   the child reuses that candidate's D_opt reward and D_val scores (so it is backpropagated with the
  *   same reward), points to it with `duplicateOf`, counts as an iteration (and towards patience: it
  *   cannot improve the best), and is never expanded (its original is).
+ * - **Racing** (`settings.racing`, `race.ts`): the child runs on D_opt in rounds and is compared
+ *   record by record with the best candidate so far; one that cannot still beat it stops early with
+ *   the paired estimate of its reward, its feedback from the records it ran, and no D_val score.
  * - **Budget**: when a model request was refused during the expansion or the evaluation, or the
  *   wall-time limit aborted it, the child is discarded and `BudgetStop` is thrown: the search ends
  *   cleanly with what it has.
@@ -47,10 +53,24 @@ export interface StepOutcome {
   toolCalls: number;
   /** Model use per node of the simulation (node-usage.ts). */
   nodes?: Record<string, NodeUse>;
+  /** Workflow executions (record runs) of the simulation. */
+  executions: number;
 }
 
-/** Runs a workflow on D_opt (with feedback) and D_val, under the run's budget. */
-export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<{ opt: WorkflowEvaluation; val: WorkflowEvaluation }> {
+/** What simulating a workflow gave: D_opt's evaluation (of every record, or of the records a race ran), D_val's unless the race stopped it. */
+export interface Simulation {
+  opt: WorkflowEvaluation;
+  val?: WorkflowEvaluation;
+  /** Set when the candidate raced: the last round's comparison, and the D_opt records it ran. */
+  race?: RaceCheck & { records: number; of: number; estimate: number };
+  executions: number;
+}
+
+/**
+ * Runs a workflow on D_opt (with feedback) and D_val, under the run's budget. With `against` (the
+ * best candidate so far, and its reward per D_opt record) the workflow races it on D_opt first.
+ */
+export async function simulate(ctx: SearchContext, workflow: Workflow, against?: { reward: number; perRecord: ReadonlyMap<string, number> }): Promise<Simulation> {
   const before = ctx.budget?.refusals() ?? 0;
   const signals = [ctx.signal, ctx.budget?.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
@@ -64,16 +84,50 @@ export async function simulate(ctx: SearchContext, workflow: Workflow): Promise<
     ...(signal ? { signal } : {}),
   };
   try {
+    if (against) {
+      const raced = await race(ctx, workflow, against, common);
+      if (raced) {
+        checkBudget(ctx, before);
+        checkBreaker(ctx);
+        return raced;
+      }
+    }
     const opt = await evaluateWorkflow(workflow, ctx.opt, { ...common, feedback: true });
     const val = await evaluateWorkflow(workflow, ctx.val, { ...common, feedback: false });
     checkBudget(ctx, before);
     checkBreaker(ctx);
-    return { opt, val };
+    return { opt, val, executions: ctx.opt.length + ctx.val.length };
   } catch (e) {
     checkBudget(ctx, before);
     checkBreaker(ctx);
     throw e;
   }
+}
+
+/**
+ * The race on D_opt (race.ts): rounds of the stratified D_opt order, each compared record by record
+ * with the best. Returns the stopped candidate's simulation, or the survivor's whole one (D_opt's
+ * evaluation over the runs of every round, then D_val).
+ */
+async function race(ctx: SearchContext, workflow: Workflow, against: { reward: number; perRecord: ReadonlyMap<string, number> }, common: Parameters<typeof evaluateWorkflow>[2]): Promise<Simulation | undefined> {
+  const prepared = prepareWorkflow(workflow);
+  const order = ctx.opt;
+  const N = order.length;
+  if (!order.every((r) => against.perRecord.has(r.id))) return undefined;
+  const runs: RecordRun[] = [];
+  let check: RaceCheck | undefined;
+  for (const upto of raceRounds(N)) {
+    runs.push(...(await runRecords(prepared, order.slice(runs.length, upto), common)));
+    const scored = evaluationFromRuns(prepared, order.slice(0, upto), runs, { ...common, feedback: false });
+    check = raceCheck(scored.perRecord.map((r) => (r.tc + r.es) / 2 - against.perRecord.get(r.id)!), N);
+    if (!check.goOn) break;
+  }
+  const ran = order.slice(0, runs.length);
+  const opt = evaluationFromRuns(prepared, ran, runs, { ...common, feedback: true });
+  const info = { ...check!, records: runs.length, of: N, estimate: against.reward + check!.meanDiff };
+  if (!check!.goOn) return { opt, race: info, executions: runs.length };
+  const val = await evaluateWorkflow(prepared, ctx.val, { ...common, feedback: false });
+  return { opt, val, race: info, executions: runs.length + ctx.val.length };
 }
 
 /** A tripped circuit breaker ends the search with its error: the evaluation it cut short is discarded. */
@@ -109,9 +163,11 @@ export function evaluationRows(candidateId: string, split: 'opt' | 'val' | 'test
   });
 }
 
-/** Scores of an evaluated workflow as candidate fields. */
-export function scoredFields(opt: WorkflowEvaluation, val: WorkflowEvaluation): Pick<Candidate, 'optReward' | 'optTc' | 'optEs' | 'feedback' | 'valScore' | 'valTc' | 'valEs'> {
-  return { optReward: opt.reward, optTc: opt.tc, optEs: opt.es, feedback: opt.feedback!, valScore: val.reward, valTc: val.tc, valEs: val.es };
+/** Scores of an evaluated workflow as candidate fields (a candidate the race stopped: its paired reward estimate, no D_val score). */
+export function scoredFields(sim: Pick<Simulation, 'opt' | 'val' | 'race'>): Pick<Candidate, 'optReward' | 'optTc' | 'optEs' | 'feedback' | 'valScore' | 'valTc' | 'valEs'> {
+  const { opt, val } = sim;
+  const reward = !val && sim.race ? sim.race.estimate : opt.reward;
+  return { optReward: reward, optTc: opt.tc, optEs: opt.es, feedback: opt.feedback!, ...(val ? { valScore: val.reward, valTc: val.tc, valEs: val.es } : {}) };
 }
 
 /** Expands `parentId` with one child and simulates it (see the module comment). */
@@ -140,40 +196,56 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
     const message = e instanceof Error ? e.message : String(e);
     const plans = e instanceof OptimizerError ? e.plans : [];
     const child: Candidate = { ...base, summary: `expansion failed: ${firstLine(message)}`, error: message, optReward: 0, ...(plans.length ? { plan: plans.at(-1) as Candidate['plan'] } : {}) };
-    return { child, status: 'failed', evaluations: [], toolCalls: 0 };
+    return { child, status: 'failed', evaluations: [], toolCalls: 0, executions: 0 };
   }
   checkBudget(ctx, refusalsBefore);
   checkBreaker(ctx);
   const summary = proposal.repaired ? `${proposal.summary} [plan repaired after one round]` : proposal.summary;
   const broken = ctx.constraint?.(proposal.workflow);
   if (broken) {
-    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, error: broken, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0 };
+    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, error: broken, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0, executions: 0 };
   }
   const hash = workflowHash(proposal.workflow);
   const dup = tree.byWorkflowHash(hash);
   if (dup) {
     const child: Candidate = { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, duplicateOf: dup.id };
     for (const k of ['optReward', 'optTc', 'optEs', 'valScore', 'valTc', 'valEs'] as const) if (dup[k] !== undefined) child[k] = dup[k];
-    return { child, status: 'duplicate', evaluations: [], toolCalls: 0 };
+    return { child, status: 'duplicate', evaluations: [], toolCalls: 0, executions: 0 };
   }
   try {
-    const { opt, val } = await simulate(ctx, proposal.workflow);
-    const child: Candidate = { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, ...scoredFields(opt, val) };
-    return { child, status: 'ok', evaluations: [...evaluationRows(id, 'opt', opt), ...evaluationRows(id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]) };
+    const against = ctx.settings.racing ? ctx.raceAgainst?.() : undefined;
+    const sim = await simulate(ctx, proposal.workflow, against);
+    const { opt, val } = sim;
+    const raced = sim.race && !val ? ` [raced out after ${sim.race.records} of ${sim.race.of} D_opt records: ${signed(sim.race.meanDiff)} vs the best, at most ${signed(sim.race.upper)}]` : '';
+    const child: Candidate = { ...base, plan: proposal.plan, summary: summary + raced, workflow: proposal.workflow, hash, ...scoredFields(sim) };
+    if (val) ctx.onFullyEvaluated?.(id, perRecordRewards(opt));
+    const evals = val ? [opt, val] : [opt];
+    return { child, status: 'ok', evaluations: [...evaluationRows(id, 'opt', opt), ...(val ? evaluationRows(id, 'val', val) : [])], toolCalls: evals.reduce((n, e) => n + e.totals.toolCalls, 0), nodes: nodeUsageOf(evals), executions: sim.executions };
   } catch (e) {
     if (e instanceof BudgetStop) throw e;
     if (ctx.signal?.aborted) throw e;
     if (isFlowScoutError(e) && e.code === 'MODEL_UNAVAILABLE') throw e;
     const message = e instanceof Error ? e.message : String(e);
-    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0 };
+    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0, executions: 0 };
   }
+}
+
+/** R = (TC + ES) / 2 of every record of an evaluation. */
+export function perRecordRewards(ev: WorkflowEvaluation): Map<string, number> {
+  return new Map(ev.perRecord.map((r) => [r.id, (r.tc + r.es) / 2]));
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 }
 
 /** Evaluates the root G0 (iteration 0). Budget problems propagate as BudgetStop. */
 export async function simulateRoot(ctx: SearchContext, tree: SearchTree, g0: Workflow, summary: string): Promise<StepOutcome> {
-  const { opt, val } = await simulate(ctx, g0);
-  const child: Candidate = { id: tree.nextId(), seq: 0, parent: null, children: [], iteration: 0, workflow: g0, hash: workflowHash(g0), summary, ...scoredFields(opt, val), visits: 1, w: opt.reward, q: opt.reward };
-  return { child, status: 'ok', evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]) };
+  const sim = await simulate(ctx, g0);
+  const { opt, val } = sim as Required<Pick<Simulation, 'opt' | 'val'>>;
+  const child: Candidate = { id: tree.nextId(), seq: 0, parent: null, children: [], iteration: 0, workflow: g0, hash: workflowHash(g0), summary, ...scoredFields(sim), visits: 1, w: opt.reward, q: opt.reward };
+  ctx.onFullyEvaluated?.(child.id, perRecordRewards(opt));
+  return { child, status: 'ok', evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]), executions: sim.executions };
 }
 
 /** The records a split name refers to. */

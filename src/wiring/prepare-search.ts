@@ -1,10 +1,11 @@
+import type { JudgeMode } from '../metrics/llm-judge.js';
 import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { readRecordsFile } from '../records/read-records.js';
-import { parseSplitRatio, splitRecords } from '../records/split.js';
+import { describeSplitBy, nearDuplicateWarning, parseSplitRatio, resolveSplitBy, splitRecords, type SplitBy } from '../records/split.js';
 import { createCircuitBreaker, type CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Store } from '../store/open-store.js';
 import { acquireRunLock, type HeldLock } from '../store/run-lock.js';
@@ -59,8 +60,11 @@ export interface SearchConfig {
   model?: string;
   optimizerModel?: string;
   judgeModel?: string;
+  /** How the LLM judge asks (absent: per dimension, G-Eval). */
+  judgeMode?: JudgeMode;
   split: string;
-  splitBy: 'record' | 'group';
+  /** `auto` (the default): by group when the records have groups, else by record. */
+  splitBy: SplitBy;
   start: SearchStart;
   strategy: 'mcts' | 'beam' | 'none';
   memo: boolean;
@@ -85,6 +89,10 @@ export interface PreparedSearch {
   models: { policy: 'llm' | 'offline'; judge: 'llm' | 'offline'; optimizer: 'llm' | 'offline'; price?: Price; priced: boolean };
   /** Invalid record lines skipped (`skipInvalid`). */
   skippedRecords: number;
+  /** How the records were split: `by group (…)` or `by record`. */
+  splitNote: string;
+  /** Set when, split by record, near-identical requests fall in different parts. */
+  splitLeak?: string;
   /** Set when this process took over the lock of a driver that died. */
   tookOverFrom?: { pid: number; host: string };
   close(): Promise<void>;
@@ -101,6 +109,7 @@ export interface RunnerRequest {
   runId: string;
   policySpec: string;
   judgeSpec: string;
+  judgeMode?: JudgeMode;
   learnFrom: readonly TaskRecord[];
   memo: boolean;
   /** The tool config, absolute. */
@@ -160,7 +169,10 @@ export async function prepareSearch(
   if (read.records.length === 0) {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
   }
-  const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by: config.splitBy });
+  const by = resolveSplitBy(read.records, config.splitBy, config.records);
+  const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by });
+  const splitNote = describeSplitBy(read.records, by, config.splitBy);
+  const leak = by === 'record' ? nearDuplicateWarning(read.records, splits) : undefined;
   if (splits.opt.length === 0 || splits.val.length === 0) {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`, hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.' });
   }
@@ -174,6 +186,7 @@ export async function prepareSearch(
   const wiring = {
     ...(config.model !== undefined ? { model: config.model } : {}),
     ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
+    ...(config.judgeMode !== undefined ? { judgeMode: config.judgeMode } : {}),
     ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
     budget: budget.budget,
     limits: { concurrency: config.settings.concurrency },
@@ -216,7 +229,7 @@ export async function prepareSearch(
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
     const g0 = startWorkflow(config.start, splits.opt, tools);
-    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
+    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
@@ -267,7 +280,7 @@ export async function prepareSearch(
       priced: client ? client.priced : true,
     };
     const held = lock;
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, splitNote, ...(leak ? { splitLeak: leak } : {}), ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
       budget.dispose();
       await runner?.close();
       held?.release();

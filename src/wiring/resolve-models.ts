@@ -1,5 +1,5 @@
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import { createLlmJudge } from '../metrics/llm-judge.js';
+import { createLlmJudge, type JudgeMode } from '../metrics/llm-judge.js';
 import type { Judge } from '../metrics/types.js';
 import { createLlmClient, type LlmClient, type LlmClientOptions } from '../llm/client.js';
 import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
@@ -71,6 +71,8 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
 
 export interface ResolveJudgeOptions {
   client?: ClientOptions;
+  /** How an LLM judge asks (default per-dimension G-Eval; the offline judge ignores it). */
+  mode?: JudgeMode;
   env?: Record<string, string | undefined>;
 }
 
@@ -91,7 +93,7 @@ export async function resolveJudge(spec: string | undefined, options: ResolveJud
   }
   const model = await resolveModel(chosen, { env });
   const client = createLlmClient({ ...options.client, model, env });
-  const judge = createLlmJudge({ client, spec: model.spec });
+  const judge = createLlmJudge({ client, spec: model.spec, ...(options.mode ? { mode: options.mode } : {}) });
   return { judge, spec: model.spec, label: judge.label, client };
 }
 

@@ -1,3 +1,4 @@
+import type { JudgeMode } from '../metrics/llm-judge.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { probeModels, type ProbeTarget } from '../llm/probe.js';
@@ -33,6 +34,8 @@ export interface ModelSettings {
   model?: string;
   /** The ES judge (default: `model`). */
   judgeModel?: string;
+  /** How the LLM judge asks: per dimension (default) or jointly. */
+  judgeMode?: JudgeMode;
   /** The optimizer (default: `model`). */
   optimizerModel?: string;
   /** One budget every model client spends from. */
@@ -60,7 +63,7 @@ export interface ModelWiring {
   /** `chosenModel` under this wiring's environment. */
   chosen(spec: string | undefined): string;
   policy(spec: string | undefined, opts: { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<ResolvedPolicy>;
-  judge(spec: string | undefined): Promise<ResolvedJudge>;
+  judge(spec: string | undefined, mode?: JudgeMode): Promise<ResolvedJudge>;
   optimizer(spec: string | undefined): Promise<ResolvedOptimizer>;
   /** A model string resolved to an AI SDK model (for agents that drive the model themselves, e.g. ReAct). */
   languageModel(spec: string): Promise<ResolvedModel>;
@@ -85,7 +88,7 @@ export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judge
     client,
     chosen: (spec) => chosenModel(spec, env),
     policy: (spec, opts) => resolvePolicy(spec, { tools: opts.tools, ...(opts.records ? { records: opts.records } : {}), client, env }),
-    judge: (spec) => resolveJudge(spec, { client, env }),
+    judge: (spec, mode) => resolveJudge(spec, { client, env, ...(mode ? { mode } : {}) }),
     optimizer: (spec) => resolveOptimizer(spec, { client, env }),
     languageModel: (spec) => resolveModel(spec, { env }),
     probe: (targets, opts = {}) =>
@@ -108,7 +111,7 @@ export interface WiredModels {
 export async function wireModels(settings: ModelSettings & { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<WiredModels> {
   const wiring = createModelWiring(settings);
   const policy = await wiring.policy(settings.model, { tools: settings.tools, ...(settings.records ? { records: settings.records } : {}) });
-  const judge = await wiring.judge(settings.judgeModel ?? settings.model);
+  const judge = await wiring.judge(settings.judgeModel ?? settings.model, settings.judgeMode);
   const optimizer = await wiring.optimizer(settings.optimizerModel ?? settings.model);
   const offline = policy.policy.kind !== 'llm' && judge.judge.kind === 'offline' && optimizer.optimizer.kind === 'offline';
   return { wiring, limiter: wiring.limiter, policy, judge, optimizer, offline };

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagesLoadedBy } from '../support/loaded-packages.js';
 
 /**
  * The package as a user installs it: `npm run build` (tsdown.config.ts) into a package folder that
@@ -52,7 +53,7 @@ describe('the built package', () => {
 
   it('imports every subpath of package.json "exports" from the installed package, each with its types', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench', './langgraph']);
+    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench', './langgraph', './distributed']);
     for (const entry of Object.values(manifest.exports) as { types: string; import: string }[]) {
       expect(existsSync(join(pkg, entry.types)), entry.types).toBe(true);
       expect(existsSync(join(pkg, entry.import)), entry.import).toBe(true);
@@ -65,6 +66,7 @@ describe('the built package', () => {
         "import * as mining from 'flowscout/mining';",
         "import * as bench from 'flowscout/bench';",
         "import * as langgraph from 'flowscout/langgraph';",
+        "import * as distributed from 'flowscout/distributed';",
         "const policy = testing.createScriptedPolicy();",
         "const linear = testing.fixture('linear');",
         "const tree = mining.formatProcessTree(mining.discoverProcessTree(mining.eventLogFromTraces([['a', 'b'], ['a', 'c']])));",
@@ -75,6 +77,7 @@ describe('the built package', () => {
         '  tree,',
         '  bench: [typeof bench.runBench, typeof bench.wilcoxonSignedRank],',
         '  langgraph: Object.keys(langgraph).sort(),',
+        '  distributed: [typeof distributed.startEvaluationWorker, typeof distributed.createQueueRunner],',
         '}));',
         '',
       ].join('\n'),
@@ -87,6 +90,23 @@ describe('the built package', () => {
     expect(out.tree).toBe("->( 'a', X( 'c', 'b' ) )");
     expect(out.bench).toEqual(['function', 'function']);
     expect(out.langgraph).toEqual(['createFlowGraphSteps', 'isEdgeLive', 'mergeNodeResults']);
+    expect(out.distributed).toEqual(['function', 'function']);
+  });
+
+  it("import('flowscout') from the installed build loads no BullMQ or ioredis module (they are flowscout/distributed's)", () => {
+    const loadedBy = (specifier: string) => {
+      const r = packagesLoadedBy(['-e', `import(${JSON.stringify(specifier)}).then((m) => console.log(Object.keys(m).length))`], app);
+      expect(r.status, r.stderr).toBe(0);
+      expect(Number(r.stdout)).toBeGreaterThan(0);
+      return r.loaded;
+    };
+    const root = loadedBy('flowscout');
+    expect(root.has('zod')).toBe(true);
+    expect(root.has('bullmq')).toBe(false);
+    expect(root.has('ioredis')).toBe(false);
+    const distributed = loadedBy('flowscout/distributed');
+    expect(distributed.has('bullmq')).toBe(true);
+    expect(distributed.has('ioredis')).toBe(true);
   });
 
   it('runs a workflow over a user\'s TypeScript tool module made with defineTool from "flowscout"', () => {

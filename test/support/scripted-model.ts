@@ -15,7 +15,7 @@ import type { RecordedRequest, ScriptedReply } from './llm-server.js';
  *   call); else the first offered tool with its required arguments set to placeholders;
  * - G0's router: the route that calls the record's own tools in order, else `other`;
  * - other JSON answers: an object with a default value per declared property;
- * - G-Eval judge prompts: a score digit; a synthesize node (system text about the final answer): the
+ * - G-Eval judge prompts: a score digit (the joint form: a JSON object of four); a synthesize node (system text about the final answer): the
  *   record's reference answer; other text: a short fixed answer;
  * - ReAct (requests with `tools`): the record's next reference call while one is left and offered,
  *   then a short final answer.
@@ -60,6 +60,7 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
       const route = record ? routeOf(text, record) : undefined;
       return { json: route ? { route } : defaults(format.schema) };
     }
+    if (/Evaluation form \(reply with the JSON object/.test(text)) return { text: '{"correctness": 4, "completeness": 4, "relevance": 5, "clarity": 4}' };
     if (/Evaluation form/.test(text)) return { text: '4' };
     // The final answer: the record's reference answer (a model that answers well, at its length).
     const system = messages.find((m) => m.role === 'system')?.content;
@@ -69,7 +70,7 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
 }
 
 /**
- * A router's answer (G0's `route` judge lists `- route_k: calls a → b. Past requests:` lines): the
+ * A router's answer (G0's `route` judge lists `- route_k: calls a → b. About: …. Keywords: ….` lines): the
  * route that calls the record's own tools in order, else `other`, as a model that reads the request
  * well would choose. Undefined when the prompt lists no routes.
  */

@@ -38,6 +38,14 @@ function CandidateNode({ data }: NodeProps<FlowNode<TreeData>>) {
 
 const treeTypes = { candidate: CandidateNode };
 
+/**
+ * Horizontal distance between neighbouring leaves. Edge labels sit half-way along their edges, so two
+ * labels at one depth are at least TREE_X / 2 apart: that must exceed a label's width
+ * (EDGE_LABEL_CHARS characters at 10 px, about 6 px each), or neighbouring labels overlap.
+ */
+const TREE_X = 320;
+const EDGE_LABEL_CHARS = 22;
+
 /** A tidy layout: leaves left to right in creation order, a parent centred over its children. */
 export function layoutTree(nodes: TreeNode[]): Map<string, { x: number; y: number }> {
   const kids = new Map<string | null, TreeNode[]>();
@@ -51,7 +59,7 @@ export function layoutTree(nodes: TreeNode[]): Map<string, { x: number; y: numbe
     return x;
   };
   for (const root of kids.get(null) ?? []) place(root, 0);
-  for (const [k, v] of pos) pos.set(k, { x: v.x * 230, y: v.y * 150 });
+  for (const [k, v] of pos) pos.set(k, { x: v.x * TREE_X, y: v.y * 150 });
   return pos;
 }
 
@@ -72,7 +80,7 @@ export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: 
       id: `${c.parent}-${c.id}`,
       source: c.parent!,
       target: c.id,
-      label: clip(c.summary, 26),
+      label: clip(c.summary, EDGE_LABEL_CHARS),
       labelStyle: { fontSize: 10 },
       labelBgStyle: { fill: '#ffffff', fillOpacity: 0.9 },
       style: { stroke: c.kind === 'failed' || c.kind === 'invalid' ? '#dc2626' : '#64748b', strokeDasharray: c.kind === 'ok' ? undefined : '5 4' },

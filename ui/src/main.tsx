@@ -7,6 +7,7 @@ import { CandidatePage, ComparePage } from './candidate.tsx';
 import { RecordPage } from './record.tsx';
 import { href, useRoute } from './route.ts';
 import { RunPage, RunsPage } from './runs.tsx';
+import { ErrorBox } from './text.tsx';
 
 /** FlowScout's web UI: runs → run (search tree) → candidate (workflow, diff) → record (trace). */
 function App() {
@@ -26,6 +27,7 @@ function App() {
         {r.page === 'record' ? <RecordPage run={r.run} candidate={r.candidate} split={r.split} record={r.record} /> : null}
         {r.page === 'compare' ? <ComparePage run={r.run} a={r.a} b={r.b} /> : null}
         {r.page === 'bench' ? <BenchPage index={r.index} /> : null}
+        {r.page === 'bad' ? <ErrorBox error={`The address ${r.address} is not valid: it has a broken %-escape. Go back to the list of runs.`} /> : null}
       </main>
     </>
   );

@@ -7,10 +7,17 @@ export type Route =
   | { page: 'candidate'; run: string; candidate: string }
   | { page: 'record'; run: string; candidate: string; split: string; record: string }
   | { page: 'compare'; run: string; a: string; b: string }
-  | { page: 'bench'; index: string };
+  | { page: 'bench'; index: string }
+  | { page: 'bad'; address: string };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    // A hand-edited address with a broken %-escape: say so instead of a blank page.
+    return { page: 'bad', address: hash };
+  }
   if (parts[0] === 'bench' && parts[1] !== undefined) return { page: 'bench', index: parts[1] };
   if (parts[0] !== 'runs' || !parts[1]) return { page: 'runs' };
   const run = parts[1];

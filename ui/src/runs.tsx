@@ -89,7 +89,7 @@ export function RunsPage() {
 type Scores = { tc: number; es: number; reward: number };
 
 /** The held-out test figures the run ended with (G0 and the best candidate only). */
-function TestSet({ result }: { result: RunResponse['result'] }) {
+function TestSet({ run, result, root }: { run: string; result: RunResponse['result']; root: string | undefined }) {
   const r = result as { test?: { records: number; best: Scores; g0: Scores }; testSkipped?: string; best?: string } | null;
   if (!r) return null;
   if (!r.test) return r.testSkipped ? <p className="muted">Test set: {r.testSkipped}</p> : null;
@@ -106,9 +106,18 @@ function TestSet({ result }: { result: RunResponse['result'] }) {
           </tr>
         </thead>
         <tbody>
-          {([['G0', r.test.g0], [`best (${r.best ?? '?'})`, r.test.best]] as const).map(([name, s]) => (
+          {([['G0', r.test.g0, root], [`best (${r.best ?? '?'})`, r.test.best, r.best]] as const).map(([name, s, id]) => (
             <tr key={name}>
-              <th>{name}</th>
+              <th>
+                {/* The candidate's page lists its test records, each of which opens. */}
+                {id ? (
+                  <a href={href.candidate(run, id)} data-testid={`test-records-${name === 'G0' ? 'g0' : 'best'}`} title="open its test records">
+                    {name}
+                  </a>
+                ) : (
+                  name
+                )}
+              </th>
               <td className="num">{fmt(s.tc)}</td>
               <td className="num">{fmt(s.es)}</td>
               <td className="num">{fmt(s.reward)}</td>
@@ -278,7 +287,7 @@ export function RunPage({ run }: { run: string }) {
           ))}
         </tbody>
       </table>
-      <TestSet result={d.result} />
+      <TestSet run={run} result={d.result} root={d.tree.find((c) => c.parent === null)?.id} />
     </section>
   );
 }

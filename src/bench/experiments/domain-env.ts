@@ -8,7 +8,7 @@ import { importTraject } from '../../records/import/traject.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import { splitRecords, type RecordSplit } from '../../records/split.js';
+import { describeSplitBy, nearDuplicateWarning, resolveSplitBy, splitRecords, type RecordSplit, type SplitBy } from '../../records/split.js';
 import { createRandom } from '../../util/random.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createReplayTools } from '../../tools/replay-tools.js';
@@ -18,7 +18,9 @@ import type { ModelWiring } from '../../wiring/wire-models.js';
 
 /**
  * One benchmark domain, ready to run: the bundled TRAJECT-Bench records
- * (records whose calls all succeeded; `importTraject`), a seeded 5:2:3 split by record, the tools T
+ * (records whose calls all succeeded; `importTraject`), a seeded 5:2:3 split (by record for the
+ * bundled domains, the paper's protocol, unless `splitBy` says otherwise; your own records by group
+ * when they have groups, so a task run several times never straddles D_opt and D_test), the tools T
  * as replay of the recorded real responses of *all* the domain's records (the tools exist for every
  * query; a call nobody recorded is a miss, an error observation), the execution policy (the offline
  * policy learns only from D_opt), and the inductive miner's process tree over D_opt (noise 0).
@@ -45,6 +47,11 @@ export interface DomainEnv {
   /** Records imported before any sampling. */
   imported: number;
   split: RecordSplit;
+  /** The unit of the split, and a line saying so for the report. */
+  splitBy: 'record' | 'group';
+  splitNote: string;
+  /** Set when, split by record, near-identical requests fall in different parts. */
+  splitLeak?: string;
   /** The measured test queries: the first `maxTest` of D_test. */
   test: TaskRecord[];
   descriptors: ToolDescriptor[];
@@ -62,8 +69,17 @@ export interface DomainEnvOptions {
   model: string;
   /** The run's model wiring (its one limiter and budget serve the policy). */
   wiring: ModelWiring;
+  /** `--split-by`; default: `record` for a bundled domain (the paper's protocol), `auto` for your records. */
+  splitBy?: SplitBy;
   /** Send write calls to live tools of a `--records/--tools` domain (default: answered from its records' replay or refused). */
   allowLiveWrites?: boolean;
+}
+
+function splitOf(records: readonly TaskRecord[], opts: DomainEnvOptions, chosen: SplitBy, file?: string): Pick<DomainEnv, 'split' | 'splitBy' | 'splitNote' | 'splitLeak'> {
+  const by = resolveSplitBy(records, chosen, file);
+  const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by });
+  const leak = by === 'record' ? nearDuplicateWarning(records, split) : undefined;
+  return { split, splitBy: by, splitNote: describeSplitBy(records, by, chosen), ...(leak ? { splitLeak: leak } : {}) };
 }
 
 /** Why a domain cannot be run, or undefined when it can. */
@@ -102,12 +118,13 @@ export async function prepareDomain(domain: string | DomainFiles, opts: DomainEn
   const paths = bundledTrajectPaths(domain);
   const imported = importTraject(paths.trajQuery, paths.tools);
   const records = opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
-  const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by: 'record' });
+  const parts = splitOf(records, opts, opts.splitBy ?? 'record');
+  const split = parts.split;
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
   const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
   const source = `${imported.records.length} TRAJECT-Bench records (every call succeeded); tools answered by replay of the recorded real responses`;
-  return { domain: paths.domain, source, records, imported: imported.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, toolSource: { records: imported.records, descriptors: imported.tools }, policy, tree };
+  return { domain: paths.domain, source, records, imported: imported.records.length, ...parts, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, toolSource: { records: imported.records, descriptors: imported.tools }, policy, tree };
 }
 
 /**
@@ -120,7 +137,8 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${d.records}`, hint: 'Pass a records JSONL file (flowscout import writes one).', location: { file: d.records } });
   }
   const records = opts.maxRecords !== undefined ? sampleRecords(read.records, opts.maxRecords, opts.seed) : read.records;
-  const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by: 'record' });
+  const parts = splitOf(records, opts, opts.splitBy ?? 'auto', d.records);
+  const split = parts.split;
   if (split.opt.length === 0 || split.val.length === 0 || split.test.length === 0) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
@@ -137,7 +155,7 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
     const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
     const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
     const source = `${read.records.length} records from ${d.records}; tools from ${d.tools}`;
-    return { domain: d.name, source, records, imported: read.records.length, split, test: split.test.slice(0, opts.maxTest), descriptors, tools, toolSource: { config: d.tools }, policy, tree };
+    return { domain: d.name, source, records, imported: read.records.length, ...parts, test: split.test.slice(0, opts.maxTest), descriptors, tools, toolSource: { config: d.tools }, policy, tree };
   } catch (e) {
     await tools.close();
     throw e;

@@ -2,6 +2,7 @@ import type { Workflow } from '../../graph/schema.js';
 import { schemasFromTools, scorePredictions } from '../../metrics/score.js';
 import { coefficientOfVariation } from '../../metrics/stability.js';
 import type { Judge } from '../../metrics/types.js';
+import { hasReference } from '../../metrics/score.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
@@ -69,16 +70,20 @@ export async function measureApproach(subject: Subject, records: readonly TaskRe
       cv: coefficientOfVariation(esRuns),
       k: runs[0]?.detail[i]?.k ?? 0,
       made: mean(runs.map((run) => run.detail[i]!.kHat)),
+      ...(hasReference(r) ? {} : { noReference: true as const }),
     };
   });
+  // ES only where a reference answer exists; TC on every record.
+  const judged = perRecord.filter((r) => !r.noReference);
   const costs = runs.flatMap((r) => r.cost);
   const avg = (f: (c: RunScores['cost'][number]) => number) => (costs.length ? mean(costs.map(f)) : 0);
   return {
     id: subject.id,
     label: subject.label,
     tc: subject.tcDefined ? mean(perRecord.map((r) => r.tc!)) : null,
-    es: mean(perRecord.map((r) => r.es)),
-    cv: perRecord.length ? mean(perRecord.map((r) => r.cv)) : 0,
+    es: mean(judged.map((r) => r.es)),
+    ...(judged.length < perRecord.length ? { esRecords: judged.length } : {}),
+    cv: judged.length ? mean(judged.map((r) => r.cv)) : 0,
     runs: ctx.runs,
     records: perRecord,
     cost: { runtimeMs: avg((c) => c.runtimeMs), llmCalls: avg((c) => c.llmCalls), llmSteps: avg((c) => c.llmSteps), toolCalls: avg((c) => c.toolCalls) },

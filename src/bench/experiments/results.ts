@@ -28,7 +28,8 @@ export interface BenchSettings {
   runs: number;
   maxTest: number;
   split: [number, number, number];
-  splitBy: 'record';
+  /** `--split-by`: record (the bundled domains' default), group, or auto (by group when the records have groups). */
+  splitBy: 'auto' | 'record' | 'group';
   ablationDomain: string;
   models: string[];
   concurrency: number;
@@ -48,6 +49,8 @@ export interface RecordResult {
   /** Reference calls K of the record, and calls made K̂ (mean over runs). */
   k: number;
   made: number;
+  /** The record has no reference answer: its ES is not scored (0 here, left out of the approach's ES). */
+  noReference?: true;
 }
 
 export interface CostPerQuery {
@@ -64,7 +67,10 @@ export interface ApproachResult {
   id: string;
   label: string;
   tc: number | null;
+  /** Mean ES over the records with a reference answer. */
   es: number;
+  /** Records ES was scored on (those with a reference answer), when fewer than all. */
+  esRecords?: number;
   /** Mean CV of ES over queries. */
   cv: number;
   runs: number;
@@ -103,7 +109,7 @@ export interface DomainResult {
   /** Where the records and tools came from (bundled TRAJECT-Bench, or your files). */
   source?: string;
   records: number;
-  split: { opt: number; val: number; test: number; measured: number };
+  split: { opt: number; val: number; test: number; measured: number; by?: 'record' | 'group'; note?: string };
   tools: number;
   processTree: string;
   searches: SearchSummary[];

@@ -1,6 +1,7 @@
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { createPm4pyBaseline } from '../baselines/pm4py-style.js';
 import { reactAgent } from './react-agent.js';
+import type { SplitBy } from '../../records/split.js';
 import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type Subject } from './measure.js';
 import type { ApproachResult } from './results.js';
@@ -26,13 +27,15 @@ export interface BaselineOptions {
   iterations: number;
   patience: number;
   concurrency: number;
+  /** `--split-by` (default auto: by group when the records have groups). */
+  splitBy?: SplitBy;
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
 }
 
 export interface BaselineRun {
   result: ApproachResult;
-  split: { opt: number; val: number; test: number; measured: number };
+  split: { opt: number; val: number; test: number; measured: number; by: 'record' | 'group'; note: string };
   labels: { policy: string; judge: string; offline: boolean };
 }
 
@@ -43,7 +46,7 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
   const wiring = createModelWiring({ limits: { concurrency: o.concurrency }, env });
   const model = wiring.chosen(o.model);
   const judge = await wiring.judge(wiring.chosen(o.judgeModel ?? model));
-  const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring });
+  const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring, ...(o.splitBy ? { splitBy: o.splitBy } : {}) });
   try {
     const offline = dom.policy.policy.kind === 'offline' ? ' (offline)' : '';
     let subject: Subject;
@@ -60,7 +63,7 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
     const result = await measureApproach(subject, dom.test, { policy: dom.policy.policy, tools: dom.tools, judge: judge.judge, runs: o.runs, concurrency: o.concurrency });
     return {
       result,
-      split: { opt: dom.split.opt.length, val: dom.split.val.length, test: dom.split.test.length, measured: dom.test.length },
+      split: { opt: dom.split.opt.length, val: dom.split.val.length, test: dom.split.test.length, measured: dom.test.length, by: dom.splitBy, note: dom.splitNote },
       labels: { policy: dom.policy.label, judge: judge.label, offline: dom.policy.policy.kind === 'offline' && judge.judge.kind === 'offline' },
     };
   } finally {

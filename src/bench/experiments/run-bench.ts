@@ -16,6 +16,8 @@ import type { BenchRedis } from './bench-queue.js';
  */
 
 export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | 'splitBy'> {
+  /** `--split-by` (default: record for the bundled domains, auto for your records). */
+  splitBy?: BenchSettings['splitBy'];
   /** A domain of your own (records and a tool config), run after the bundled `domains`. */
   files?: DomainFiles;
   model?: string;
@@ -59,7 +61,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     runs: opts.runs,
     maxTest: opts.maxTest,
     split: [5, 2, 3],
-    splitBy: 'record',
+    splitBy: opts.splitBy ?? (opts.files ? 'auto' : 'record'),
     ablationDomain: opts.ablationDomain,
     models,
     concurrency: opts.concurrency,
@@ -93,6 +95,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       wiring,
       log,
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+      ...(opts.splitBy !== undefined ? { splitBy: opts.splitBy } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.redis ? { redis: { ...opts.redis, judgeSpec: judge.spec } } : {}),
       breaker,

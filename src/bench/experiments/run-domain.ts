@@ -12,7 +12,7 @@ import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './resul
 import { runVariant, type Variant } from './search-variants.js';
 import { minedG0 } from '../../search/variants.js';
 import { toolSwapPairs } from './tool-swap.js';
-import { splitWarning } from '../../records/split.js';
+import { splitWarning, type SplitBy } from '../../records/split.js';
 import { progressText } from '../../distributed/progress.js';
 import { domainQueues, type BenchRedis, type DomainQueues } from './bench-queue.js';
 
@@ -31,6 +31,8 @@ export interface DomainRunOptions {
   runs: number;
   maxTest: number;
   maxRecords?: number;
+  /** `--split-by` (see DomainEnvOptions). */
+  splitBy?: SplitBy;
   concurrency: number;
   model: string;
   models: readonly string[];
@@ -56,7 +58,7 @@ export interface DomainRun {
 }
 
 export async function runDomain(domain: string | DomainFiles, o: DomainRunOptions): Promise<DomainRun> {
-  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
+  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}), ...(o.splitBy !== undefined ? { splitBy: o.splitBy } : {}) });
   const tag = `[${env.domain}]`;
   let queues: DomainQueues | undefined;
   try {
@@ -67,7 +69,8 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     const queueLine = async () => (queues ? o.log(`${tag} ${progressText(await queues.progress())}`) : undefined);
     const warn = splitWarning(env.split);
     if (warn) o.log(`${tag} warning: ${warn}`);
-    o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
+    if (env.splitLeak) o.log(`${tag} ${env.splitLeak}`);
+    o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}; split ${env.splitNote}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
     const onIteration = (v: Variant, r: IterationRow) => o.log(`${tag} ${v} iteration ${r.iteration}: ${r.status} val ${r.valScore === undefined ? '-' : r.valScore.toFixed(3)} best ${r.bestVal.toFixed(3)} · ${r.summary.slice(0, 90)}`);
     const common = { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: o.judge, optimizer: o.optimizer, onIteration };
     const variants: Variant[] = ['flowscout', 'llm-only', ...(o.ablation ? (['nominer', 'beam'] as const) : [])];
@@ -123,7 +126,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       domain: env.domain,
       source: env.source,
       records: env.records.length,
-      split: { opt: env.split.opt.length, val: env.split.val.length, test: env.split.test.length, measured: env.test.length },
+      split: { opt: env.split.opt.length, val: env.split.val.length, test: env.split.test.length, measured: env.test.length, by: env.splitBy, note: env.splitNote },
       tools: env.descriptors.length,
       processTree: formatProcessTree(env.tree),
       searches,

@@ -14,7 +14,8 @@ export const BASELINE_IDS = ['nomcts', 'pm4py', 'react', 'llm-only'] as const;
 
 function scores(a: ApproachResult, metric: 'tc' | 'es'): number[] | undefined {
   if (metric === 'tc' && a.tc === null) return undefined;
-  return a.records.map((r) => (metric === 'tc' ? r.tc! : r.es));
+  // ES is compared only on records with a reference answer (the same records for every approach).
+  return metric === 'tc' ? a.records.map((r) => r.tc!) : a.records.filter((r) => !r.noReference).map((r) => r.es);
 }
 
 export function significanceFamilies(domains: readonly DomainResult[], seed: number): SignificanceFamily[] {

@@ -1,5 +1,5 @@
 import { describeCodeVersion } from '../experiments/code-version.js';
-import type { BenchResults } from '../experiments/results.js';
+import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
 import { costTable, positionsTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
@@ -32,8 +32,8 @@ export function renderReport(r: BenchResults): string {
     '',
     ...r.domains.map((d) =>
       d.source && !d.source.includes('TRAJECT-Bench records (every call succeeded)')
-        ? `- **${d.domain}**: ${d.source} → ${d.records} used: D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools.`
-        : `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured); ${d.tools} tools, answered by replay of the recorded real responses.`,
+        ? `- **${d.domain}**: ${d.source} → ${d.records} used: D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured)${d.split.note ? `, split ${d.split.note}` : ''}; ${d.tools} tools.${esNote(d)}`
+        : `- **${d.domain}**: ${d.records} TRAJECT-Bench records (every call succeeded) → D_opt ${d.split.opt}, D_val ${d.split.val}, D_test ${d.split.test} (${d.split.measured} measured)${d.split.by === 'group' && d.split.note ? `, split ${d.split.note}` : ''}; ${d.tools} tools, answered by replay of the recorded real responses.`,
     ),
     ...r.unavailableDomains.map((u) => `- **${u.domain}**: not run. ${u.reason}`),
     '',
@@ -128,4 +128,10 @@ export function findings(r: BenchResults): string[] {
     lines.push(`- FlowScout's ${metric.toUpperCase()} is higher than ${name}'s on ${wins.length} of ${per.length} domains${wins.length ? ` (${wins.join(', ')})` : ''}${losses.length ? `; not higher on ${losses.join(', ')}` : ''}.`);
   }
   return lines;
+}
+
+/** ` ES on 9 of 12 measured queries …` when some test records have no reference answer; '' otherwise. */
+function esNote(d: DomainResult): string {
+  const n = d.approaches.find((a) => a.esRecords !== undefined)?.esRecords;
+  return n === undefined ? '' : ` ES is scored on ${n} of ${d.split.measured} measured queries (the others have no reference answer, e.g. runs that ended in a hand-off: TC only).`;
 }

@@ -5,6 +5,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { splitWarning } from '../../records/split.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
+import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -14,6 +15,7 @@ import type { RegisterCommand } from './register.js';
  */
 
 interface BaselineFlags {
+  splitBy: string;
   records: string;
   tools: string;
   model?: string;
@@ -37,6 +39,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
     .option('--model <spec>', 'model of the policy and ReAct (default: FLOWSCOUT_MODEL, else offline)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
     .option('--seed <n>', 'seed of the split (the same as bench uses)', '0')
+    .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
     .option('--runs <n>', 'runs on every test query', '1')
     .option('--max-test <n>', 'test queries measured, at most', '50')
     .option('--iterations <n>', 'llm-only: search iterations', '10')
@@ -57,6 +60,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
         iterations: wholeNumber(flags.iterations, '--iterations', 0),
         patience: wholeNumber(flags.patience, '--patience', 1),
         concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+        splitBy: parseSplitBy(flags.splitBy),
         log: (l) => io.err(l),
       });
       const r = run.result;
@@ -66,7 +70,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
       }
       const small = splitWarning({ opt: Array(run.split.opt), val: Array(run.split.val), test: Array(run.split.test) });
       if (small) io.err(`warning: ${small}`);
-      io.out(`${r.label} on ${run.split.measured} test queries of ${flags.records} (split 5:2:3, seed ${flags.seed}: D_opt ${run.split.opt}, D_val ${run.split.val}, D_test ${run.split.test})`);
+      io.out(`${r.label} on ${run.split.measured} test queries of ${flags.records} (split 5:2:3 ${run.split.note}, seed ${flags.seed}: D_opt ${run.split.opt}, D_val ${run.split.val}, D_test ${run.split.test})`);
       io.out(`  policy: ${run.labels.policy} · judge: ${run.labels.judge}${run.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`);
       io.out(`  TC             ${r.tc === null ? 'n/a (no tool nodes)' : r.tc.toFixed(3)}`);
       io.out(`  ES             ${r.es.toFixed(3)}`);

@@ -51,7 +51,7 @@ describe('flowscout bench --records --tools (a domain of your own)', () => {
     expect(res.status).toBe(0);
     const json = JSON.parse(res.out);
     const pm4py = results.domains[0]!.approaches.find((a) => a.id === 'pm4py')!;
-    expect(json.split).toEqual({ opt: 15, val: 6, test: 9, measured: 4 });
+    expect(json.split).toMatchObject({ opt: 15, val: 6, test: 9, measured: 4, by: 'record' });
     expect(json.tc).toBeCloseTo(pm4py.tc!, 12);
     expect(json.es).toBeCloseTo(pm4py.es, 12);
     const bad = await cli(['baseline', 'aflow', '--records', join(data, 'records.jsonl'), '--tools', join(data, 'tools.config.json')]);

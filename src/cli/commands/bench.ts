@@ -15,6 +15,7 @@ import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
+import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { queueSettings } from '../queue-flags.js';
 import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
 import type { RegisterCommand } from './register.js';
@@ -28,6 +29,7 @@ import type { RegisterCommand } from './register.js';
  */
 
 interface BenchFlags extends ModelFlags {
+  splitBy?: string;
   domains?: string;
   records?: string;
   tools?: string;
@@ -65,6 +67,7 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
     .option('--seed <n>', 'seed of the split, the searches and the bootstrap', '0')
+    .option('--split-by <unit>', `${SPLIT_BY_HELP} (default: record for the bundled domains, the paper's protocol; auto for --records)`)
     .option('--seeds <list>', 'comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach\'s mean and spread over the seeds')
     .option('--iterations <n>', 'J: search iterations', '30')
     .option('--patience <n>', 'P: stop a search after this many iterations without a better validation score', '5')
@@ -132,6 +135,7 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
     ablationDomain: ablation.split(',').map((a) => a.trim()).filter(Boolean).map((a) => (files && a.toLowerCase() === files.name.toLowerCase() ? files.name : parseDomains(a)[0]!)).join(','),
     ...(files ? { files } : {}),
+    ...(flags.splitBy !== undefined ? { splitBy: parseSplitBy(flags.splitBy) } : {}),
     concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
   };
 }

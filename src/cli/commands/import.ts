@@ -6,6 +6,10 @@ import { importTraject, type TrajectCounts } from '../../records/import/traject.
 import { writeImportFolder } from '../../records/import/write-import.js';
 import { AGENT_LOG_FORMATS, importAgentLogs, type AgentLogFormat } from '../../records/import/agent-logs.js';
 import { formatConversationCounts } from '../../records/import/conversation.js';
+import { formatRedactCounts, parseRedact, redactRecords } from '../../records/redact.js';
+import { readToolDefinitions } from '../../records/import/tool-definitions.js';
+import { nearDuplicateWarning } from '../../records/split.js';
+import type { TaskRecord } from '../../records/schema.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -43,6 +47,12 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       .option('--domain <name>', 'written as every record\'s domain')
       .option('--keep-failed', 'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)')
       .option('--skip-invalid', 'skip conversations that cannot be imported (unreadable, no query, no tool call, no final answer) and count them; by default any stops the import')
+      .option('--messages <json path>', 'where each run keeps its messages, e.g. traj or inputs.messages (default: found by content: the first array of {"role", …} objects)')
+      .option('--tools <file>', 'tool definitions in a file of their own (an OpenAI tools list, an Anthropic tool list, an MCP tools/list result or a list of {name, parameters}); they win over definitions in the logs')
+      .option('--where <condition>', 'import only runs meeting it: <json path><op><value> with = != < <= > >=, e.g. reward=1 or \'info.status!=failed\' (repeatable: all must hold)', collect, [])
+      .option('--group <json path>', 'write each run\'s value at this path (e.g. task_id) as its record\'s group, so splits keep repeated tasks in one part')
+      .option('--error-pattern <regex>', 'also read tool outputs matching this regular expression as failed calls (besides outputs starting with Error / Exception and {"error": …} objects)')
+      .option('--redact <list>', 'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated')
       .option('--force', 'overwrite existing output files')
       .action((paths: string[], opts: AgentLogFlags) => importAgentLogsCommand(io, format === 'auto' ? (opts.format ?? 'auto') : format, paths, opts));
   }
@@ -84,13 +94,33 @@ interface AgentLogFlags {
   skipInvalid?: boolean;
   force?: boolean;
   format?: string;
+  messages?: string;
+  tools?: string;
+  where: string[];
+  group?: string;
+  errorPattern?: string;
+  redact?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts: AgentLogFlags): void {
   if (format !== 'auto' && !(format in AGENT_LOG_FORMATS)) {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown format '${format}'`, hint: `Use one of ${Object.keys(AGENT_LOG_FORMATS).join(', ')} or auto.` });
   }
-  const result = importAgentLogs(format as AgentLogFormat | 'auto', paths, { keepFailed: opts.keepFailed, skipInvalid: opts.skipInvalid, ...(opts.domain ? { domain: opts.domain } : {}) });
+  const rules = opts.redact !== undefined ? parseRedact(opts.redact) : undefined;
+  const result = importAgentLogs(format as AgentLogFormat | 'auto', paths, {
+    keepFailed: opts.keepFailed,
+    skipInvalid: opts.skipInvalid,
+    ...(opts.domain ? { domain: opts.domain } : {}),
+    ...(opts.messages !== undefined ? { messages: opts.messages } : {}),
+    ...(opts.tools !== undefined ? { tools: readToolDefinitions(opts.tools) } : {}),
+    ...(opts.where.length ? { where: opts.where } : {}),
+    ...(opts.group !== undefined ? { group: opts.group } : {}),
+    ...(opts.errorPattern !== undefined ? { errorPattern: opts.errorPattern } : {}),
+  });
   if (result.records.length === 0) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
@@ -98,15 +128,28 @@ function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts
       hint: 'Records need a user query, at least one tool call and a final answer; --keep-failed also keeps records with failed calls.',
     });
   }
-  const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+  const redacted = rules ? redactRecords(result.records, rules) : undefined;
+  const records = redacted?.records ?? result.records;
+  const written = writeImportFolder(opts.out, records, result.tools, { force: opts.force });
   io.out(formatConversationCounts(`${result.counts.conversations} ${result.format} conversation${result.counts.conversations === 1 ? '' : 's'}${format === 'auto' ? ' (format detected from the content)' : ''}`, result.counts, opts));
+  if (redacted) io.out(formatRedactCounts(redacted.counts));
   io.out(`Wrote ${written.join(', ')}`);
-  warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
+  warnFewRecords(io, records.length, Boolean(opts.keepFailed));
+  warnSplitLeaks(io, records);
 }
 
 /** The warning every import prints when it keeps too few records for a search to mean much. */
 export function warnFewRecords(io: CliIO, kept: number, keepFailed: boolean): void {
   const line = fewRecordsWarning(kept, keepFailed);
+  if (line) io.err(line);
+}
+
+/**
+ * When the records have no groups, a warning if requests that are the same but for numbers and ids
+ * would land in different parts of a search's default split (its seed 0, 5:2:3).
+ */
+export function warnSplitLeaks(io: CliIO, records: readonly TaskRecord[]): void {
+  const line = nearDuplicateWarning(records);
   if (line) io.err(line);
 }
 

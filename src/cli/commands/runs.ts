@@ -88,6 +88,8 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
           for (const r of iterations) io.out(formatRow(r));
         }
         for (const line of formatNodeUsage(run.usage?.nodes as Record<string, NodeUse> | undefined)) io.out(line);
+        const reuse = reuseLine(run.usage);
+        if (reuse) io.out(reuse);
         io.out(` candidates (${candidates.length}):`);
         for (const c of candidates) {
           io.out(`  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`);
@@ -97,6 +99,13 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
       }
     });
 };
+
+/** What the run executed and what its memo reused (node runs, model requests, judge scores), from its stored counters. */
+function reuseLine(usage: Record<string, unknown> | undefined): string | undefined {
+  if (!usage || (usage.executions === undefined && usage.judgeScoresReused === undefined)) return undefined;
+  const n = (k: string) => (typeof usage[k] === 'number' ? (usage[k] as number) : 0);
+  return ` work: ${n('executions')} workflow executions; memo: ${n('nodeRunsSaved')} node runs, ${n('toolCallsSaved')} tool calls and ${n('llmCallsSaved')} model requests saved; ${n('judgeScoresReused')} judge scores reused (${n('judgeCallsSaved')} judge requests, ${n('judgeTokensSaved')} tokens not sent)`;
+}
 
 /** A run made without any model: its figures are offline figures. */
 function isOffline(r: RunRow): boolean {

@@ -31,9 +31,14 @@ describe('flowscout search --dry-run', () => {
       const dry = await cli([...args, '--dry-run', '--json']);
       expect(dry.status, dry.err).toBe(0);
       expect(server.requests).toHaveLength(0);
-      const p = JSON.parse(dry.out).projection as { total: { requests: number; inputTokens: number; outputTokens: number } };
+      const p = JSON.parse(dry.out).projection as { total: { requests: number; inputTokens: number; outputTokens: number }; judgeModes: Record<'per-dimension' | 'joint', { total: { requests: number; inputTokens: number } }> };
+      // Both judge modes are projected: the joint judge sends one request a record instead of four.
+      expect(p.judgeModes['per-dimension'].total).toMatchObject({ requests: p.total.requests, inputTokens: p.total.inputTokens });
+      expect(p.judgeModes.joint.total.requests).toBeLessThan(p.total.requests);
+      expect(p.judgeModes.joint.total.inputTokens).toBeLessThan(p.total.inputTokens);
       const text = await cli([...args, '--dry-run']);
       expect(text.out).toMatch(/projected: \d+ model requests, \d+ input and \d+ output tokens/);
+      expect(text.out).toMatch(/by judge mode \(--judge-mode\): per-dimension \(this run\): \d+ requests.*; joint: \d+ requests/);
       expect(server.requests).toHaveLength(0);
 
       const real = await cli([...args, '--out', join(dir, 'out')]);
@@ -64,6 +69,13 @@ describe('flowscout search --dry-run', () => {
       const rows = [...shown.out.matchAll(/^ {2}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => ({ node: m[1]!, requests: Number(m[2]) }));
       expect(rows.map((r) => r.node)).toEqual(expect.arrayContaining(['synthesize', '(judge)']));
       expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(counted.requests);
+      // ... and what the judge memo saved: the scripted model answers a record the same way in every
+      // candidate, so most of the candidates' answers were judged before.
+      const reuse = /(\d+) judge scores reused \((\d+) judge requests, (\d+) tokens not sent\)/.exec(shown.out);
+      expect(reuse, shown.out).not.toBeNull();
+      expect(Number(reuse![1])).toBeGreaterThan(0);
+      expect(Number(reuse![2])).toBe(4 * Number(reuse![1]));
+      expect(shown.out).toMatch(/work: \d+ workflow executions/);
     } finally {
       await server.close();
     }

@@ -3,10 +3,13 @@ import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { parseSplitRatio, splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
+import { DEFAULT_SETTINGS } from '../../search/search-context.js';
+import { JUDGE_MODES } from '../../metrics/llm-judge.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import type { QueueRunner } from '../../distributed/queue-runner.js';
 import { queueSettings, type QueueSettings } from '../queue-flags.js';
+import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
@@ -33,6 +36,11 @@ interface SearchFlags extends ModelFlags {
   model?: string;
   optimizerModel?: string;
   judgeModel?: string;
+  judgeMode: string;
+  racing: boolean;
+  maxOpt: string;
+  maxVal: string;
+  maxTest: string;
   iterations: string;
   patience: string;
   children: string;
@@ -72,11 +80,12 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--model <spec>', 'model of the execution policy (default: FLOWSCOUT_MODEL, else offline)')
     .option('--optimizer-model <spec>', 'model of the optimizer (default: --model; offline = rule-based optimizer)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
+    .option('--judge-mode <mode>', 'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)', 'per-dimension')
     .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', '30')
     .option('--patience <n>', 'P: stop after this many iterations without a better validation score', '5')
     .option('--children <n>', 'children per node before selection descends', '3')
     .option('--split <ratio>', 'opt:val:test ratio', '5:2:3')
-    .option('--split-by <unit>', 'split single records (record) or whole groups (group)', 'record')
+    .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
     .option('--seed <n>', 'seed of the split and the search', '0')
     .option('--out <dir>', 'output folder (default .flowscout/runs/<run id>/)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
@@ -84,7 +93,11 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--json', 'print one JSON object at the end instead of the table')
     .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
     .option('--start <name>', 'mined (G0 from D_opt), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)', 'mined')
-    .option('--no-memo', 'do not reuse node outputs across candidates')
+    .option('--no-memo', 'do not reuse node outputs or judge scores across candidates')
+    .option('--no-racing', 'run every candidate on all of D_opt and D_val (default: race it on D_opt against the best so far first)')
+    .option('--max-opt <n>', 'evaluate on at most n D_opt records (a sample stratified by group and tool set)', String(DEFAULT_SETTINGS.maxOpt))
+    .option('--max-val <n>', 'evaluate on at most n D_val records (stratified sample)', String(DEFAULT_SETTINGS.maxVal))
+    .option('--max-test <n>', 'evaluate on at most n D_test records (stratified sample)', String(DEFAULT_SETTINGS.maxTest))
     .option('--budget-calls <n>', 'stop after this many LLM requests')
     .option('--budget-tokens <n>', 'stop after this many tokens')
     .option('--budget-usd <x>', 'stop after spending this much (USD)')
@@ -121,7 +134,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
           ? async (req: RunnerRequest) => {
               // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
               const { createQueueRunner } = await import('../../distributed/queue-runner.js');
-              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget, breaker: req.breaker });
+              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, ...(req.judgeMode ? { judgeMode: req.judgeMode } : {}), memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget, breaker: req.breaker });
               return queue;
             }
           : undefined;
@@ -154,6 +167,8 @@ async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     judge: m.judge,
     optimizer: m.optimizer,
     memo: input.memo !== false,
+    judgeMode: prepared.config.judgeMode ?? 'per-dimension',
+    settings: input.settings,
     ...(m.price ? { price: m.price } : {}),
   });
 }
@@ -177,8 +192,15 @@ async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags
     return;
   }
   io.out(projectionLine(p, prepared.models.priced));
-  io.out('  part                                                                requests  input tokens  output tokens');
-  for (const part of p.parts) io.out(`  ${part.label.padEnd(66)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`);
+  io.out(`  ${'part'.padEnd(100)}  requests  input tokens  output tokens`);
+  for (const part of p.parts) io.out(`  ${part.label.padEnd(100)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`);
+  if (prepared.models.judge === 'llm') {
+    const mode = (k: 'per-dimension' | 'joint') => {
+      const j = p.judgeModes[k];
+      return `${k}${k === p.judgeMode ? ' (this run)' : ''}: ${j.total.requests} requests, ${j.total.inputTokens} input tokens${j.costUsd !== undefined ? `, about $${j.costUsd.toFixed(2)}` : ''} (${j.perRecord.requests} judge request${j.perRecord.requests === 1 ? '' : 's'} and ${j.perRecord.inputTokens} input tokens a record)`;
+    };
+    io.out(`  by judge mode (--judge-mode): ${mode('per-dimension')}; ${mode('joint')}`);
+  }
   io.out('  per node of G0, one query:');
   for (const [node, c] of Object.entries(p.perNode)) io.out(`    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`);
   io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`);
@@ -226,7 +248,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const offlinePolicy = input.policy.kind === 'offline';
   try {
     if (!flags.json) {
-      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
+      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records (split ${prepared.splitNote}); strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
       io.out(labelsLine(labels));
       const guard = isGuarded(input.tools) ? writeGuardHeader(input.tools.writeGuard()) : undefined;
       if (guard) io.out(guard);
@@ -234,6 +256,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       io.out(p ? projectionLine(p, prepared.models.priced) : 'projected: no model requests (offline policy, judge and optimizer)');
       const small = splitWarning(input.splits);
       if (small) io.err(`warning: ${small}`);
+      if (prepared.splitLeak) io.err(prepared.splitLeak);
       io.out(TABLE_HEADER);
     }
     const startSpinner = (text: string) => {
@@ -301,7 +324,8 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
   parseSplitRatio(flags.split);
   const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
   const start = oneOf(flags.start, ['mined', 'skeleton', 'plain', 'llm-only'] as const, '--start');
-  const splitBy = oneOf(flags.splitBy, ['record', 'group'] as const, '--split-by');
+  const splitBy = parseSplitBy(flags.splitBy);
+  const judgeMode = oneOf(flags.judgeMode, JUDGE_MODES, '--judge-mode');
   const settings = searchSettings({
     strategy: strategy === 'none' ? 'mcts' : strategy,
     iterations: wholeNumber(flags.iterations, '--iterations', 0),
@@ -312,6 +336,10 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     lambdaMax: num(flags.lambdaMax, '--lambda-max'),
     lambdaMin: num(flags.lambdaMin, '--lambda-min'),
     llmOnly: start === 'llm-only',
+    racing: flags.racing,
+    maxOpt: wholeNumber(flags.maxOpt, '--max-opt', 1),
+    maxVal: wholeNumber(flags.maxVal, '--max-val', 1),
+    maxTest: wholeNumber(flags.maxTest, '--max-test', 0),
   });
   return {
     records: flags.records,
@@ -319,6 +347,7 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.optimizerModel ? { optimizerModel: flags.optimizerModel } : {}),
     ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+    ...(judgeMode === 'joint' ? { judgeMode } : {}),
     split: flags.split,
     splitBy,
     start,

@@ -45,6 +45,9 @@ const EQ = 0x3d;
 const AMP = 0x26;
 
 const isSpace = (c: number) => c === 0x20 || c === NL || c === 0x09 || c === 0x0d;
+/** Bytes that end an element or attribute name: white space, `=`, `>`, `/` and quotes (one table lookup). */
+const ENDS_NAME = new Uint8Array(256);
+for (const c of [0x20, NL, 0x09, 0x0d, EQ, GT, SLASH, DQ, SQ]) ENDS_NAME[c] = 1;
 
 /** One start tag's attributes as byte ranges into the current chunk, decoded on demand. */
 export class XmlTag {
@@ -54,6 +57,8 @@ export class XmlTag {
   private nameEnd = new Int32Array(16);
   private valueStart = new Int32Array(16);
   private valueEnd = new Int32Array(16);
+  /** 1 when the raw value holds a `&` (an entity or character reference to decode). */
+  private valueRef = new Uint8Array(16);
 
   /** @internal */
   reset(buf: Buffer): void {
@@ -62,7 +67,7 @@ export class XmlTag {
   }
 
   /** @internal */
-  push(ns: number, ne: number, vs: number, ve: number): void {
+  push(ns: number, ne: number, vs: number, ve: number, ref: boolean): void {
     if (this.count === this.nameStart.length) {
       const grow = (a: Int32Array) => {
         const b = new Int32Array(a.length * 2);
@@ -73,12 +78,16 @@ export class XmlTag {
       this.nameEnd = grow(this.nameEnd);
       this.valueStart = grow(this.valueStart);
       this.valueEnd = grow(this.valueEnd);
+      const refs = new Uint8Array(this.valueRef.length * 2);
+      refs.set(this.valueRef);
+      this.valueRef = refs;
     }
     const i = this.count++;
     this.nameStart[i] = ns;
     this.nameEnd[i] = ne;
     this.valueStart[i] = vs;
     this.valueEnd[i] = ve;
+    this.valueRef[i] = ref ? 1 : 0;
   }
 
   /** Index of the (last) attribute named `name` (ASCII bytes), or -1. */
@@ -89,9 +98,7 @@ export class XmlTag {
 
   /** Whether attribute `i`'s value, entities decoded, is `text` (whose UTF-8 bytes are `bytes`). */
   valueIs(i: number, bytes: Uint8Array, text: string): boolean {
-    const s = this.valueStart[i]!;
-    const e = this.valueEnd[i]!;
-    return this.hasReference(i) ? this.value(i) === text : bytesEqual(this.buf, s, e, bytes);
+    return this.valueRef[i] === 1 ? this.value(i) === text : bytesEqual(this.buf, this.valueStart[i]!, this.valueEnd[i]!, bytes);
   }
 
   /** Where attribute `i`'s raw value starts in `buf`. */
@@ -106,9 +113,7 @@ export class XmlTag {
 
   /** Whether attribute `i`'s raw value holds an entity or character reference. */
   hasReference(i: number): boolean {
-    const buf = this.buf;
-    for (let k = this.valueStart[i]!, e = this.valueEnd[i]!; k < e; k++) if (buf[k] === AMP) return true;
-    return false;
+    return this.valueRef[i] === 1;
   }
 
   /** Attribute `i`'s value as a string, entities decoded. */
@@ -336,7 +341,7 @@ class XmlScanner {
     const ns = j;
     while (j < len) {
       const c = buf[j]!;
-      if (isSpace(c) || c === GT || c === SLASH || c === DQ || c === SQ) break;
+      if (ENDS_NAME[c] === 1 && c !== EQ) break;
       j++;
     }
     if (j >= len) return -1;
@@ -374,7 +379,7 @@ class XmlScanner {
       const as = j;
       while (j < len) {
         const d = buf[j]!;
-        if (isSpace(d) || d === EQ || d === GT || d === SLASH || d === DQ || d === SQ) break;
+        if (ENDS_NAME[d] === 1) break;
         j++;
       }
       const ae = j;
@@ -387,12 +392,16 @@ class XmlScanner {
         if (q === DQ || q === SQ) {
           newlines += countNewlines(buf, j, k);
           let ve = k + 1;
-          while (ve < len && buf[ve] !== q) {
-            if (buf[ve] === NL) newlines++;
+          let ref = false;
+          while (ve < len) {
+            const v = buf[ve]!;
+            if (v === q) break;
+            if (v === NL) newlines++;
+            else if (v === AMP) ref = true;
             ve++;
           }
           if (ve >= len) return -1;
-          if (!closing) tag.push(as, ae, k + 1, ve);
+          if (!closing) tag.push(as, ae, k + 1, ve, ref);
           j = ve + 1;
           continue;
         }

@@ -1,22 +1,38 @@
 import { FlowScoutError } from '../../errors/index.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { Call, TaskRecord } from '../schema.js';
+import type { Call, TaskRecord, Turn } from '../schema.js';
 import { inferToolDescriptors } from './infer-tools.js';
+import { isErrorOutput, queryOf, referenceOf, type DialogueTurn, type ReferenceChoice } from './dialogue.js';
+import { parseJsonPath, valueAt } from './json-path.js';
+import { expandRunObjects, locateMessages, relocatePath } from './locate-messages.js';
+import { matchesWhere, parseWhere } from './where.js';
 import type { InputDocument } from './read-inputs.js';
+import { UnitProblem, unitLocation, type InputUnit } from './unit.js';
+export { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
 
 /**
  * What every agent-log importer (OpenAI, Anthropic, AI SDK, OpenTelemetry) shares: a format parser
- * turns its input into conversations — a query, the calls in order with their observations, the final
- * answer, where each came from — and the tool definitions it found; this module turns those into
- * records and descriptors with one set of rules and one summary:
+ * turns its input into conversations — the dialogue's turns, the calls in order with their
+ * observations, where each came from — and the tool definitions it found; this module turns those
+ * into records and descriptors with one set of rules and one summary:
  *
- * - a conversation that cannot be read, has no user query, no tool call or no final answer is a
- *   problem named by file, line and JSON path; any problem stops the import unless `skipInvalid`;
+ * - each item's messages are found wherever they are (`messages`, `traj`, `inputs.messages`, …, or
+ *   the `messages` option's path: locate-messages.ts); a JSON object of runs is cut into its runs;
+ * - `where` selects runs by their fields (e.g. `reward=1`); `group` writes each record's group;
+ * - the query is the user's side of the dialogue, the reference answer what the assistant told the
+ *   user after its last call, and a tool output that is an error by its text is a failed call, by
+ *   the same rules for every format (dialogue.ts); a run that ended in a tool call (a hand-off, a
+ *   final write) is kept without a reference answer; a multi-turn record keeps its `turns`;
+ * - a conversation that cannot be read, has no user query or no tool call is a problem named by
+ *   file, line and JSON path; any problem stops the import unless `skipInvalid`;
  * - a record with a failed call, or a call to a tool the definitions do not have, is dropped unless
- *   `keepFailed` (then a missing tool gets a descriptor inferred from its recorded calls);
- * - with no tool definitions at all, every tool's descriptor is inferred from its recorded calls;
- * - tool definitions are merged by name across conversations (the first one of a name is kept).
+ *   `keepFailed` (then a missing tool gets a descriptor inferred from its recorded calls) — except
+ *   that a run selected by `where` (successful as a whole) is kept, with the calls that failed on
+ *   the way left out of its reference log and kept in its turns;
+ * - tool definitions from the `tools` option win; the logs' own are merged by name (the first one
+ *   of a name is kept); with no definitions at all, every tool's descriptor is inferred from its
+ *   recorded calls.
  */
 
 /** One recorded call: tool, parsed arguments, observation, and its JSON path for messages. */
@@ -34,29 +50,12 @@ export interface ParsedConversation {
   calls: ImportedCall[];
   /** Where the query, the calls and the answer were looked for (paths for messages). */
   paths: { query: string; calls: string; answer: string };
+  /**
+   * The dialogue in order, when the format has turns: the importer takes the query, the reference
+   * answer and the record's `turns` from these (dialogue.ts), the same way for every format.
+   */
+  turns?: Array<DialogueTurn<ImportedCall>>;
   meta?: Record<string, unknown>;
-}
-
-/** A problem inside one input unit: the parser throws it, the importer names it. */
-export class UnitProblem extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-    /** Where the problem is when it is not in the unit's own file and line (a span of a trace). */
-    readonly where?: { file: string; line?: number },
-  ) {
-    super(message);
-  }
-}
-
-/** A unit of input: one conversation-holding value and where it is. */
-export interface InputUnit {
-  file: string;
-  /** 1-based line of a JSONL file; undefined for a whole JSON file. */
-  line?: number;
-  /** Path of the unit inside its document (`$` or `$[3]`). */
-  path: string;
-  value: unknown;
 }
 
 /** A format: how to cut documents into units, read one unit, and find tool definitions. */
@@ -78,10 +77,21 @@ export interface ConversationImportOptions {
   skipInvalid?: boolean;
   /** Written as each record's `domain`. */
   domain?: string;
+  /** Where each item keeps its messages (`--messages traj`); found by content when absent. */
+  messages?: string;
+  /** Only runs meeting every condition are imported (`--where reward=1`, repeatable). */
+  where?: readonly string[];
+  /** The JSON path of each run's group (`--group task_id`), written as the record's `group`. */
+  group?: string;
+  /** Tool definitions given in a file of their own (`--tools`): they win over the logs' own. */
+  tools?: readonly ToolDescriptor[];
+  /** More tool outputs to read as errors (`--error-pattern <regex>`), besides "Error…", "Exception…" and {"error": …}. */
+  errorPattern?: string;
 }
 
 export const DROP_FAILED = 'has a failed call';
 export const DROP_MISSING_TOOL = 'calls a tool absent from the tool definitions';
+export const DROP_ALL_FAILED = 'every call failed';
 
 export interface ConversationCounts {
   format: string;
@@ -97,6 +107,10 @@ export interface ConversationCounts {
   problems: string[];
   calls: number;
   failedCalls: number;
+  /** Of the failed calls, tool outputs that were errors by their text ("Error: …", {"error": …}). */
+  textErrors: number;
+  /** Failed calls of runs selected as successful (`where`) left out of the reference log and kept in the record's turns. */
+  failedLeftOut: number;
   /** Calls to tools the definitions do not have (only counted when there are definitions). */
   missingToolCalls: number;
   missingTools: string[];
@@ -106,11 +120,23 @@ export interface ConversationCounts {
   /** Parallel groups: assistant turns with more than one call. */
   parallelTurns: number;
   toolsDefined: number;
+  /** Of the defined tools, those from the `tools` option's file. */
+  toolsFromFile: number;
   toolsInferred: number;
   /** Later definitions of an already defined name that differ from the first (the first is kept). */
   conflictingDefinitions: number;
   duplicateIds: number;
   widenedParams: WidenedParam[];
+  /** Where the messages were found, per path (`$.traj`), for items that did not hold them as `messages`. */
+  messagePaths: Record<string, number>;
+  /** The `where` conditions, and how many runs they selected out of how many. */
+  where?: { conditions: string[]; selected: number; of: number };
+  /** The `group` path, the distinct groups of the kept records and the kept records without one. */
+  group?: { path: string; groups: number; without: number };
+  /** How the kept records' reference answers were found (dialogue.ts, `referenceOf`). */
+  references: { chosen: number; passedOver: number; endsInCall: number; closingOnly: number; fromTrace: number };
+  /** Kept records with more than one user turn (their turns are kept). */
+  multiTurn: number;
 }
 
 export interface ConversationImportResult {
@@ -119,18 +145,24 @@ export interface ConversationImportResult {
   counts: ConversationCounts;
 }
 
-/** A formatted location: `file:line ($.path)` or `file ($.path)`. */
-export function unitLocation(unit: Pick<InputUnit, 'file' | 'line'>, path: string): string {
-  return `${unit.file}${unit.line !== undefined ? `:${unit.line}` : ''} (${path})`;
-}
-
 const INVALID_NOT_READABLE = 'not readable';
 const INVALID_NO_QUERY = 'no user query';
 const INVALID_NO_CALL = 'no tool call';
-const INVALID_NO_ANSWER = 'no final answer';
+
+interface ReadRun {
+  unit: InputUnit;
+  conv: ParsedConversation;
+  query: string;
+  reference: ReferenceChoice | { answer?: string; how: 'trace' };
+  group?: string;
+}
 
 /** Imports parsed documents with a format (see the module comment). */
 export function importConversations(format: ConversationFormat, docs: readonly InputDocument[], opts: ConversationImportOptions = {}): ConversationImportResult {
+  const messagesPath = opts.messages !== undefined ? parseJsonPath(opts.messages, '--messages') : undefined;
+  const where = (opts.where ?? []).map(parseWhere);
+  const groupPath = opts.group !== undefined ? parseJsonPath(opts.group, '--group') : undefined;
+  const errorPattern = opts.errorPattern !== undefined ? compilePattern(opts.errorPattern) : undefined;
   const problems: string[] = [];
   const invalid: Record<string, number> = {};
   const dropped: Record<string, number> = {};
@@ -142,9 +174,11 @@ export function importConversations(format: ConversationFormat, docs: readonly I
   };
 
   const defined = new Map<string, ToolDescriptor>();
+  for (const t of opts.tools ?? []) defined.set(t.name, structuredClone(t));
+  const fromFile = new Set(defined.keys());
   let conflictingDefinitions = 0;
-  const read: Array<{ unit: InputUnit; conv: ParsedConversation }> = [];
-  const allUnits: InputUnit[] = [];
+  const read: ReadRun[] = [];
+  let allUnits: InputUnit[] = [];
   for (const doc of docs) {
     files.add(doc.file);
     if (doc.problem) {
@@ -167,33 +201,49 @@ export function importConversations(format: ConversationFormat, docs: readonly I
       conversations++;
       note(INVALID_NOT_READABLE, problemText(docs.find((d) => !d.problem) ?? docs[0]!, e));
     }
-  }
-  {
-    for (const unit of allUnits) {
-      conversations++;
-      try {
-        for (const t of format.tools(unit)) {
-          const first = defined.get(t.name);
-          if (!first) defined.set(t.name, t);
-          else if (JSON.stringify(first) !== JSON.stringify(t)) conflictingDefinitions++;
-        }
-        const conv = format.conversation(unit);
-        if (!conv.query.trim()) {
-          note(INVALID_NO_QUERY, `${unitLocation(unit, join(unit.path, conv.paths.query))}: no user message with text (the query); add the user's request`);
-          continue;
-        }
-        if (conv.calls.length === 0) {
-          note(INVALID_NO_CALL, `${unitLocation(unit, join(unit.path, conv.paths.calls))}: no tool call in this conversation; FlowScout learns from runs that called tools`);
-          continue;
-        }
-        if (conv.answer === undefined || !conv.answer.trim()) {
-          note(INVALID_NO_ANSWER, `${unitLocation(unit, join(unit.path, conv.paths.answer))}: no final answer (assistant text after the last tool call); the record needs a reference answer`);
-          continue;
-        }
-        read.push({ unit, conv });
-      } catch (e) {
-        note(INVALID_NOT_READABLE, e instanceof UnitProblem ? `${unitLocation(e.where ?? unit, e.where ? e.path : join(unit.path, e.path))}: ${e.message}` : problemText(unit, e));
+  } else allUnits = expandRunObjects(allUnits, messagesPath);
+  const messagePaths: Record<string, number> = {};
+  let selected = 0;
+  const textErrorCalls = new Set<ImportedCall>();
+  for (const raw of allUnits) {
+    conversations++;
+    if (where.length && !where.every((c) => matchesWhere(raw.value, c))) continue;
+    selected++;
+    let messagePath: string | undefined;
+    try {
+      const located = format.allUnits ? { unit: raw } : locateMessages(raw, messagesPath);
+      messagePath = located.messagePath;
+      const unit = located.unit;
+      for (const t of format.tools(unit)) {
+        if (fromFile.has(t.name)) continue;
+        const first = defined.get(t.name);
+        if (!first) defined.set(t.name, t);
+        else if (JSON.stringify(first) !== JSON.stringify(t)) conflictingDefinitions++;
       }
+      const conv = format.conversation(unit);
+      if (messagePath && messagePath !== '$.messages') messagePaths[messagePath] = (messagePaths[messagePath] ?? 0) + 1;
+      for (const c of conv.calls) {
+        if (c.status === 'ok' && isErrorOutput(c.output, errorPattern)) {
+          c.status = 'error';
+          textErrorCalls.add(c);
+        }
+      }
+      const query = conv.turns ? queryOf(conv.turns.flatMap((t) => (t.role === 'user' ? [t.text] : []))) : conv.query.trim();
+      if (!query) {
+        note(INVALID_NO_QUERY, `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.query, messagePath)))}: no user message with text (the query); add the user's request`);
+        continue;
+      }
+      if (conv.calls.length === 0) {
+        note(INVALID_NO_CALL, `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.calls, messagePath)))}: no tool call in this conversation; FlowScout learns from runs that called tools`);
+        continue;
+      }
+      const reference = conv.turns ? referenceOf(conv.turns) : { ...(conv.answer?.trim() ? { answer: conv.answer.trim() } : {}), how: 'trace' as const };
+      const g = groupPath ? valueAt(raw.value, groupPath) : undefined;
+      const group = g === undefined || g === null || g === '' ? undefined : typeof g === 'object' ? JSON.stringify(g) : String(g);
+      read.push({ unit, conv, query, reference, ...(group !== undefined ? { group } : {}) });
+    } catch (e) {
+      if (e instanceof UnitProblem && !e.where) note(INVALID_NOT_READABLE, `${unitLocation(raw, join(raw.path, relocatePath(e.path, messagePath)))}: ${e.message}`);
+      else note(INVALID_NOT_READABLE, e instanceof UnitProblem ? `${unitLocation(e.where!, e.path)}: ${e.message}` : problemText(raw, e));
     }
   }
 
@@ -216,25 +266,39 @@ export function importConversations(format: ConversationFormat, docs: readonly I
   const keptCallsList: Call[] = [];
   let calls = 0;
   let failedCalls = 0;
+  let textErrors = 0;
+  let failedLeftOut = 0;
   let missingToolCalls = 0;
   let keptMissingToolCalls = 0;
   let keptCalls = 0;
   let parallelTurns = 0;
   let duplicateIds = 0;
-  for (const { unit, conv } of read) {
+  let multiTurn = 0;
+  const references = { chosen: 0, passedOver: 0, endsInCall: 0, closingOnly: 0, fromTrace: 0 };
+  for (const { unit, conv, query, reference, group } of read) {
     const failed = conv.calls.filter((c) => c.status === 'error').length;
     const missing = hasDefinitions ? conv.calls.filter((c) => !defined.has(c.tool)) : [];
     calls += conv.calls.length;
     failedCalls += failed;
+    textErrors += conv.calls.filter((c) => textErrorCalls.has(c)).length;
     missingToolCalls += missing.length;
     for (const c of missing) missingTools.add(c.tool);
-    if (!opts.keepFailed && (failed > 0 || missing.length > 0)) {
+    if (!opts.keepFailed && (missing.length > 0 || (failed > 0 && where.length === 0))) {
       const reason = missing.length > 0 ? DROP_MISSING_TOOL : DROP_FAILED;
       dropped[reason] = (dropped[reason] ?? 0) + 1;
       continue;
     }
+    // A run selected as successful keeps the calls that failed on the way only in its turns: the
+    // reference log holds what worked, so no workflow is scored for repeating the agent's mistake.
+    const leaveOut = !opts.keepFailed && failed > 0;
+    const logged = leaveOut ? conv.calls.filter((c) => c.status !== 'error') : conv.calls;
+    if (logged.length === 0) {
+      dropped[DROP_ALL_FAILED] = (dropped[DROP_ALL_FAILED] ?? 0) + 1;
+      continue;
+    }
+    if (leaveOut) failedLeftOut += failed;
     keptMissingToolCalls += missing.length;
-    keptCalls += conv.calls.length;
+    keptCalls += logged.length;
     parallelTurns += Number(conv.meta?.parallelTurns ?? 0);
     let id = conv.id?.trim() || defaultId(unit);
     if (ids.has(id)) {
@@ -242,14 +306,25 @@ export function importConversations(format: ConversationFormat, docs: readonly I
       id = `${id}~${unit.line ?? unit.path}`;
     }
     ids.set(id, records.length);
-    const recordCalls: Call[] = conv.calls.map(({ path: _path, ...c }) => c);
+    const recordCalls: Call[] = logged.map(({ path: _path, ...c }) => c);
     keptCallsList.push(...recordCalls);
+    if (reference.how === 'trace') references.fromTrace += reference.answer !== undefined ? 1 : 0;
+    else if (reference.how === 'chosen') references.chosen++;
+    else if (reference.how === 'ends-in-call') references.endsInCall++;
+    else references.closingOnly++;
+    if (reference.how !== 'trace') references.passedOver += reference.passedOver;
+    if (reference.how === 'trace' && reference.answer === undefined) references.endsInCall++;
+    const users = conv.turns?.filter((t) => t.role === 'user').length ?? 0;
+    if (users > 1) multiTurn++;
+    const turns = conv.turns && (users > 1 || leaveOut) ? recordTurns(conv.turns) : undefined;
     records.push({
       id,
-      query: conv.query.trim(),
-      reference: conv.answer!.trim(),
+      query,
+      reference: reference.answer ?? '',
       calls: recordCalls,
+      ...(turns ? { turns } : {}),
       ...(opts.domain ? { domain: opts.domain } : {}),
+      ...(group !== undefined ? { group } : {}),
       meta: { source: format.id, file: unit.file, ...(unit.line !== undefined ? { line: unit.line } : {}), ...(unit.path !== '$' ? { path: unit.path } : {}) },
     });
   }
@@ -272,18 +347,43 @@ export function importConversations(format: ConversationFormat, docs: readonly I
       problems,
       calls,
       failedCalls,
+      textErrors,
+      failedLeftOut,
       missingToolCalls,
       missingTools: [...missingTools].sort(),
       keptMissingToolCalls,
       keptCalls,
       parallelTurns,
       toolsDefined: defined.size,
+      toolsFromFile: fromFile.size,
       toolsInferred: inferred.length,
       conflictingDefinitions,
       duplicateIds,
       widenedParams,
+      messagePaths,
+      ...(where.length ? { where: { conditions: where.map((c) => c.text), selected, of: allUnits.length } } : {}),
+      ...(opts.group !== undefined ? { group: { path: opts.group, groups: new Set(records.flatMap((r) => (r.group !== undefined ? [r.group] : []))).size, without: records.filter((r) => r.group === undefined).length } } : {}),
+      references,
+      multiTurn,
     },
   };
+}
+
+/** The record's turns: user and assistant texts, the calls each assistant turn made, and each tool result. */
+function recordTurns(turns: ReadonlyArray<DialogueTurn<ImportedCall>>): Turn[] {
+  return turns.map((t): Turn => {
+    if (t.role === 'user') return { role: 'user', text: t.text };
+    if (t.role === 'assistant') return { role: 'assistant', ...(t.text ? { text: t.text } : {}), ...(t.calls.length ? { calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })) } : {}) };
+    return { role: 'tool', tool: t.call.tool, ...(t.call.output !== undefined ? { output: t.call.output } : {}), status: t.call.status };
+  });
+}
+
+function compilePattern(text: string): RegExp {
+  try {
+    return new RegExp(text, 'i');
+  } catch (e) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--error-pattern '${text}' is not a regular expression: ${e instanceof Error ? e.message : String(e)}`, hint: 'Give a JavaScript regular expression, e.g. --error-pattern "^(failed|not found)".' });
+  }
 }
 
 function defaultId(unit: InputUnit): string {
@@ -301,19 +401,31 @@ function problemText(where: Pick<InputUnit, 'file' | 'line'>, e: unknown): strin
   return `${where.file}${where.line !== undefined ? `:${where.line}` : ''}: ${message}`;
 }
 
-/** The summary an import prints: kept, dropped and why, invalid and why, calls, tools. */
+/** The summary an import prints: where the messages were, what was selected, kept, dropped and why, calls, references, tools. */
 export function formatConversationCounts(label: string, c: ConversationCounts, opts: { keepFailed?: boolean } = {}): string {
   const sum = (o: Record<string, number>) => Object.values(o).reduce((n, k) => n + k, 0);
   const reasons = (o: Record<string, number>) => Object.entries(o).map(([r, k]) => `${r}: ${k}`).join('; ');
-  const rows: Array<[string, string]> = [
-    ['conversations', `${c.conversations} in ${c.files} file${c.files === 1 ? '' : 's'}`],
+  const paths = Object.entries(c.messagePaths);
+  const rows: Array<[string, string]> = [['conversations', `${c.conversations} in ${c.files} file${c.files === 1 ? '' : 's'}`]];
+  if (paths.length) rows.push(['messages found', paths.map(([p, n]) => `under ${p} (${n} run${n === 1 ? '' : 's'})`).join('; ')]);
+  if (c.where) rows.push(['selected', `${c.where.selected} of ${c.where.of} runs by --where ${c.where.conditions.join(' and ')} (${c.where.of - c.where.selected} left out)`]);
+  rows.push(
     ['kept', `${c.kept}${opts.keepFailed ? ' (--keep-failed: records with failed calls or calls to undefined tools kept)' : ''}`],
     ['dropped', `${sum(c.dropped)}${sum(c.dropped) ? ` (${reasons(c.dropped)})` : ''}`],
     ['invalid, skipped', `${sum(c.invalid)}${sum(c.invalid) ? ` (${reasons(c.invalid)})` : ''}`],
-    ['calls', `${c.calls} (failed: ${c.failedCalls}; to tools absent from the definitions: ${c.missingToolCalls}${opts.keepFailed ? `, kept: ${c.keptMissingToolCalls}` : ''})`],
+    ['calls', `${c.calls} (failed: ${c.failedCalls}, of them errors returned as text: ${c.textErrors}; to tools absent from the definitions: ${c.missingToolCalls}${opts.keepFailed ? `, kept: ${c.keptMissingToolCalls}` : ''})`],
     ['calls kept', `${c.keptCalls}${c.parallelTurns ? ` (${c.parallelTurns} turn${c.parallelTurns === 1 ? '' : 's'} with parallel calls, kept in their listed order)` : ''}`],
-    ['tools', `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined in the logs${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`],
-  ];
+  );
+  if (c.failedLeftOut) rows.push(['failed on the way', `${c.failedLeftOut} failed call${c.failedLeftOut === 1 ? '' : 's'} of selected runs left out of the reference logs (kept in the records' turns)`]);
+  const r = c.references;
+  const refParts = [`${r.chosen} chosen as the assistant's content after the last tool result${r.passedOver ? ` (${r.passedOver} closing formula${r.passedOver === 1 ? '' : 's'} passed over)` : ''}`];
+  if (r.fromTrace) refParts.push(`${r.fromTrace} the trace's final output`);
+  if (r.endsInCall) refParts.push(`${r.endsInCall} run${r.endsInCall === 1 ? '' : 's'} ending in a tool call (hand-offs, final writes) kept without one`);
+  if (r.closingOnly) refParts.push(`${r.closingOnly} with only closing formulas after the last call, kept without one`);
+  rows.push(['references', refParts.join('; ')]);
+  if (c.multiTurn) rows.push(['multi-turn', `${c.multiTurn} dialogue${c.multiTurn === 1 ? '' : 's'} with several user turns (query = the user turns joined with markers; turns kept in the record)`]);
+  if (c.group) rows.push(['groups', `${c.group.groups} by --group ${c.group.path}${c.group.without ? ` (${c.group.without} record${c.group.without === 1 ? '' : 's'} without a value: each is its own group)` : ''}`]);
+  rows.push(['tools', `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined${c.toolsFromFile ? `, ${c.toolsFromFile} of them by --tools` : ' in the logs'}${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`]);
   const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
   if (c.missingTools.length) lines.push(`  tools absent from the definitions: ${c.missingTools.slice(0, 10).join(', ')}${c.missingTools.length > 10 ? ', …' : ''}`);
   if (c.duplicateIds) lines.push(`  ${c.duplicateIds} repeated id(s) made unique with ~<line>`);

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { FlowScoutError, HTTP_STATUS, toErrorShape } from '../../errors/index.js';
+import { FlowScoutError, HTTP_STATUS, toErrorShape, toFlowScoutError } from '../../errors/index.js';
 import type { Store } from '../../store/index.js';
 import { candidateView, recordView, runSummary, runView } from './read-model.js';
 
@@ -68,6 +68,8 @@ export function createUiApp(opts: UiAppOptions): Hono {
   // commits it) or the set of runs. Pages refetch on the event, so nothing reloads.
   app.get('/api/events', (c) => {
     const runId = c.req.query('run');
+    // An unknown run is a 404 here, before the stream starts (not an error thrown inside it).
+    if (runId) store.getRun(runId);
     const signature = () => {
       if (runId) {
         const r = store.getRun(runId);
@@ -87,7 +89,14 @@ export function createUiApp(opts: UiAppOptions): Hono {
       await stream.writeSSE({ event: 'hello', data: last });
       while (!aborted) {
         await stream.sleep(opts.pollMs ?? 500);
-        const now = signature();
+        let now: string;
+        try {
+          now = signature();
+        } catch (e) {
+          // The run went away (or the store failed): say so to the page and end the stream quietly.
+          await stream.writeSSE({ event: 'gone', data: toFlowScoutError(e).message });
+          break;
+        }
         if (now !== last) {
           last = now;
           await stream.writeSSE({ event: 'change', data: now });
@@ -99,16 +108,18 @@ export function createUiApp(opts: UiAppOptions): Hono {
   app.get('/api/bench/:i', (c) => {
     const dir = benchDir(benchDirs, c.req.param('i'));
     const files = readdirSync(dir).sort();
-    const report = existsSync(join(dir, 'report.md')) ? readFileSync(join(dir, 'report.md'), 'utf8') : null;
-    return c.json({ dir: benchShown[Number(c.req.param('i'))], report, figures: files.filter((f) => f.endsWith('.svg')), files });
+    const reportFile = fileInside(dir, 'report.md');
+    const report = reportFile ? readFileSync(reportFile, 'utf8') : null;
+    return c.json({ dir: benchShown[Number(c.req.param('i'))], report, figures: files.filter((f) => f.endsWith('.svg') && fileInside(dir, f) !== undefined), files });
   });
   app.get('/api/bench/:i/figure/:name', (c) => {
     const dir = benchDir(benchDirs, c.req.param('i'));
     const name = c.req.param('name');
-    if (!/^[\w.-]+\.svg$/.test(name) || !existsSync(join(dir, name))) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no figure '${name}' in ${dir}` });
+    const file = /^[\w.-]+\.svg$/.test(name) ? fileInside(dir, name) : undefined;
+    if (!file) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no figure '${name}' in ${dir}` });
     // A figure is shown through <img>, where SVG scripts never run; the policy forbids them anyway.
     c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-    return c.body(readFileSync(join(dir, name)), 200, { 'Content-Type': 'image/svg+xml' });
+    return c.body(readFileSync(file), 200, { 'Content-Type': 'image/svg+xml' });
   });
 
   app.all('/api/*', (c) => {
@@ -117,7 +128,12 @@ export function createUiApp(opts: UiAppOptions): Hono {
 
   const root = resolve(opts.spaDir);
   app.get('*', (c) => {
-    const path = decodeURIComponent(c.req.path);
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path);
+    } catch {
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'the path is not valid percent-encoded UTF-8', hint: 'Check the address; open the UI at / to start again.' });
+    }
     let file = resolve(root, `.${path}`);
     if (file !== root && !file.startsWith(root + sep)) return c.text('not found', 404);
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
@@ -125,6 +141,20 @@ export function createUiApp(opts: UiAppOptions): Hono {
     return c.body(readFileSync(file), 200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
   });
   return app;
+}
+
+/**
+ * `name` inside `dir` when it is a regular file that stays inside `dir` once links are followed, so a
+ * link in a report folder (to /etc/passwd, say) is never served.
+ */
+function fileInside(dir: string, name: string): string | undefined {
+  try {
+    const root = realpathSync(dir);
+    const file = realpathSync(join(dir, name));
+    return file.startsWith(root + sep) && statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function benchDir(dirs: string[], i: string): string {

@@ -1,4 +1,5 @@
 import type { ToolDescriptor } from '../../../contracts/tools.js';
+import type { DialogueTurn } from '../dialogue.js';
 import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
 import { at, conversationUnits, descriptor, isObj, kind, looksLikeMessages, parseArgs, requireString, textOf, type Obj } from './common.js';
 
@@ -27,15 +28,19 @@ interface State {
   answer: string | undefined;
   answerPath: string;
   parallelTurns: number;
+  turns: Array<DialogueTurn<ImportedCall>>;
 }
 
 function readConversation(unit: InputUnit): ParsedConversation {
-  const st: State = { query: [], calls: [], byId: new Map(), answer: undefined, answerPath: '$', parallelTurns: 0 };
+  const st: State = { query: [], calls: [], byId: new Map(), answer: undefined, answerPath: '$', parallelTurns: 0, turns: [] };
   let obj: Obj = {};
   if (Array.isArray(unit.value)) readMessages(unit.value, '$', st);
   else if (isObj(unit.value)) {
     obj = unit.value;
-    if (typeof obj.prompt === 'string' && obj.prompt.trim()) st.query.push(obj.prompt.trim());
+    if (typeof obj.prompt === 'string' && obj.prompt.trim()) {
+      st.query.push(obj.prompt.trim());
+      st.turns.push({ role: 'user', text: obj.prompt.trim() });
+    }
     else if (Array.isArray(obj.prompt)) readMessages(obj.prompt, '$.prompt', st);
     if (Array.isArray(obj.messages)) readMessages(obj.messages, '$.messages', st);
     if (isObj(obj.response) && Array.isArray(obj.response.messages)) readMessages(obj.response.messages, '$.response.messages', st);
@@ -46,10 +51,12 @@ function readConversation(unit: InputUnit): ParsedConversation {
     if (typeof obj.text === 'string' && obj.text.trim() && st.calls.length > 0) {
       st.answer = obj.text;
       st.answerPath = '$.text';
+      const last = st.turns[st.turns.length - 1];
+      if (!(last?.role === 'assistant' && last.text === obj.text.trim())) st.turns.push({ role: 'assistant', text: obj.text.trim(), calls: [] });
     }
   } else throw new UnitProblem('$', `expected a ModelMessage array or an object, found ${kind(unit.value)}`);
   const id = typeof obj.id === 'string' || typeof obj.id === 'number' ? String(obj.id) : undefined;
-  return { ...(id ? { id } : {}), query: st.query.join('\n'), ...(st.answer !== undefined ? { answer: st.answer } : {}), calls: st.calls, paths: { query: '$', calls: '$', answer: st.answerPath }, meta: { parallelTurns: st.parallelTurns } };
+  return { ...(id ? { id } : {}), query: st.query.join('\n'), ...(st.answer !== undefined ? { answer: st.answer } : {}), calls: st.calls, paths: { query: '$', calls: '$', answer: st.answerPath }, turns: st.turns, meta: { parallelTurns: st.parallelTurns } };
 }
 
 function readMessages(messages: unknown[], path: string, st: State): void {
@@ -59,7 +66,10 @@ function readMessages(messages: unknown[], path: string, st: State): void {
     const parts: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     if (m.role === 'user') {
       const t = textOf(parts).trim();
-      if (t) st.query.push(t);
+      if (t) {
+        st.query.push(t);
+        st.turns.push({ role: 'user', text: t });
+      }
     } else if (m.role === 'assistant') readAssistantParts(parts, at(mp, 'content'), st, false);
     else if (m.role === 'tool') {
       parts.forEach((p, j) => {
@@ -84,12 +94,15 @@ function readSteps(steps: unknown[], st: State): void {
     if (typeof s.text === 'string' && s.text.trim() && parts.length === 0) {
       st.answer = s.text;
       st.answerPath = at(sp, 'text');
+      st.turns.push({ role: 'assistant', text: s.text.trim(), calls: [] });
     }
   });
 }
 
 function readAssistantParts(parts: unknown[], path: string, st: State, raw: boolean): void {
   const texts: string[] = [];
+  const turnCalls: ImportedCall[] = [];
+  const results: Array<[Obj, string]> = [];
   let calls = 0;
   parts.forEach((p, j) => {
     const pp = at(path, j);
@@ -99,11 +112,14 @@ function readAssistantParts(parts: unknown[], path: string, st: State, raw: bool
       calls++;
       const call: ImportedCall = { tool: requireString(p, 'toolName', pp, 'the tool name'), args: parseArgs(p.input ?? p.args, at(pp, p.input !== undefined ? 'input' : 'args')), status: 'error', path: pp };
       st.calls.push(call);
+      turnCalls.push(call);
       if (typeof p.toolCallId === 'string') st.byId.set(p.toolCallId, call);
-    } else if (p.type === 'tool-result' || p.type === 'tool-error') result(p, pp, st, raw);
+    } else if (p.type === 'tool-result' || p.type === 'tool-error') results.push([p, pp]);
   });
   if (calls > 1) st.parallelTurns++;
   const text = texts.join('\n').trim();
+  if (text || turnCalls.length) st.turns.push({ role: 'assistant', text, calls: turnCalls });
+  for (const [p, pp] of results) result(p, pp, st, raw);
   if (calls > 0) st.answer = undefined;
   else if (text) {
     st.answer = text;
@@ -118,6 +134,7 @@ function result(p: Obj, path: string, st: State, raw: boolean): void {
   if (typeof id !== 'string') throw new UnitProblem(at(path, 'toolCallId'), 'a tool result needs the toolCallId of the call it answers');
   const call = st.byId.get(id);
   if (!call) throw new UnitProblem(at(path, 'toolCallId'), `no tool-call before this part has toolCallId '${id}'`);
+  st.turns.push({ role: 'tool', call });
   if (p.type === 'tool-error') {
     call.status = 'error';
     call.output = typeof p.error === 'string' ? p.error : isObj(p.error) && typeof p.error.message === 'string' ? p.error.message : p.error;

@@ -1,4 +1,5 @@
 import type { ToolDescriptor } from '../../../contracts/tools.js';
+import type { DialogueTurn } from '../dialogue.js';
 import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
 import { at, conversationUnits, descriptor, isObj, kind, looksLikeMessages, parseArgs, requireString, textOf, unitObject } from './common.js';
 
@@ -29,6 +30,7 @@ function readConversation(unit: InputUnit): ParsedConversation {
   let answer: string | undefined;
   let answerPath = path;
   let parallelTurns = 0;
+  const turns: Array<DialogueTurn<ImportedCall>> = [];
   messages.forEach((m, i) => {
     const mp = at(path, i);
     if (!isObj(m)) throw new UnitProblem(mp, `expected a message object, found ${kind(m)}`);
@@ -46,12 +48,17 @@ function readConversation(unit: InputUnit): ParsedConversation {
           if (!call) throw new UnitProblem(at(bp, 'tool_use_id'), `no assistant tool_use before this block has id '${id}'`);
           call.output = typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? textOf(b.content) : b.content;
           call.status = b.is_error === true ? 'error' : 'ok';
+          turns.push({ role: 'tool', call });
         }
       });
       const t = texts.join('\n').trim();
-      if (t) query.push(t);
+      if (t) {
+        query.push(t);
+        turns.push({ role: 'user', text: t });
+      }
     } else if (m.role === 'assistant') {
       const texts: string[] = [];
+      const turnCalls: ImportedCall[] = [];
       let uses = 0;
       blocks.forEach((b, j) => {
         const bp = at(at(mp, 'content'), j);
@@ -61,11 +68,13 @@ function readConversation(unit: InputUnit): ParsedConversation {
           uses++;
           const call: ImportedCall = { tool: requireString(b, 'name', bp, 'the tool name'), args: parseArgs(b.input, at(bp, 'input')), status: 'error', path: bp };
           calls.push(call);
+          turnCalls.push(call);
           if (typeof b.id === 'string') byId.set(b.id, call);
         }
       });
       if (uses > 1) parallelTurns++;
       const text = texts.join('\n').trim();
+      if (text || turnCalls.length) turns.push({ role: 'assistant', text, calls: turnCalls });
       if (uses > 0) answer = undefined;
       else if (text) {
         answer = text;
@@ -74,7 +83,7 @@ function readConversation(unit: InputUnit): ParsedConversation {
     }
   });
   const id = typeof obj.id === 'string' || typeof obj.id === 'number' ? String(obj.id) : undefined;
-  return { ...(id ? { id } : {}), query: query.join('\n'), ...(answer !== undefined ? { answer } : {}), calls, paths: { query: path, calls: path, answer: answerPath }, meta: { parallelTurns } };
+  return { ...(id ? { id } : {}), query: query.join('\n'), ...(answer !== undefined ? { answer } : {}), calls, paths: { query: path, calls: path, answer: answerPath }, turns, meta: { parallelTurns } };
 }
 
 function readTools(unit: InputUnit): ToolDescriptor[] {

@@ -1,6 +1,6 @@
 import { JsonTooDeepError, MAX_VALUE_DEPTH, parseJsonBounded } from '../../../util/json-depth.js';
 import type { JsonSchema, ToolDescriptor } from '../../../contracts/tools.js';
-import { UnitProblem, type InputUnit } from '../conversation.js';
+import { UnitProblem, type InputUnit } from '../unit.js';
 import type { InputDocument } from '../read-inputs.js';
 
 /** Helpers the agent-log format parsers share. */

@@ -1,4 +1,5 @@
 import type { ToolDescriptor } from '../../../contracts/tools.js';
+import type { DialogueTurn } from '../dialogue.js';
 import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
 import { at, conversationUnits, descriptor, isObj, kind, looksLikeMessages, parseArgs, requireString, textOf, unitObject, type Obj } from './common.js';
 
@@ -35,14 +36,19 @@ function readConversation(unit: InputUnit): ParsedConversation {
   let answer: string | undefined;
   let answerPath = path;
   let parallelTurns = 0;
+  const turns: Array<DialogueTurn<ImportedCall>> = [];
   messages.forEach((m, i) => {
     const mp = at(path, i);
     if (!isObj(m)) throw new UnitProblem(mp, `expected a message object, found ${kind(m)}`);
     const role = m.role;
     if (role === 'user') {
       const t = textOf(m.content).trim();
-      if (t) query.push(t);
+      if (t) {
+        query.push(t);
+        turns.push({ role: 'user', text: t });
+      }
     } else if (role === 'assistant') {
+      const turnCalls: ImportedCall[] = [];
       const toolCalls = m.tool_calls;
       if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) throw new UnitProblem(at(mp, 'tool_calls'), `expected an array, found ${kind(toolCalls)}`);
       const list = (toolCalls ?? []) as unknown[];
@@ -54,15 +60,18 @@ function readConversation(unit: InputUnit): ParsedConversation {
         const name = requireString(tc.function, 'name', fp, 'the function name');
         const call: ImportedCall = { tool: name, args: parseArgs(tc.function.arguments, at(fp, 'arguments')), status: 'error', path: tp };
         calls.push(call);
+        turnCalls.push(call);
         if (typeof tc.id === 'string') byId.set(tc.id, call);
       });
       if (isObj(m.function_call)) {
         const fp = at(mp, 'function_call');
         const call: ImportedCall = { tool: requireString(m.function_call, 'name', fp, 'the function name'), args: parseArgs(m.function_call.arguments, at(fp, 'arguments')), status: 'error', path: fp };
         calls.push(call);
+        turnCalls.push(call);
         pendingLegacy.push(call);
       }
       const text = textOf(m.content).trim();
+      if (text || turnCalls.length) turns.push({ role: 'assistant', text, calls: turnCalls });
       if (list.length === 0 && !isObj(m.function_call) && text) {
         answer = text;
         answerPath = mp;
@@ -74,16 +83,18 @@ function readConversation(unit: InputUnit): ParsedConversation {
       if (!call) throw new UnitProblem(at(mp, 'tool_call_id'), `no assistant tool call before this message has id '${id}'`);
       call.output = typeof m.content === 'string' ? m.content : textOf(m.content);
       call.status = 'ok';
+      turns.push({ role: 'tool', call });
     } else if (role === 'function') {
       const call = pendingLegacy.shift();
       if (call) {
         call.output = typeof m.content === 'string' ? m.content : textOf(m.content);
         call.status = 'ok';
+        turns.push({ role: 'tool', call });
       }
     }
   });
   const id = typeof obj.id === 'string' || typeof obj.id === 'number' ? String(obj.id) : undefined;
-  return { ...(id ? { id } : {}), query: query.join('\n'), ...(answer !== undefined ? { answer } : {}), calls, paths: { query: path, calls: path, answer: answerPath }, meta: { parallelTurns } };
+  return { ...(id ? { id } : {}), query: query.join('\n'), ...(answer !== undefined ? { answer } : {}), calls, paths: { query: path, calls: path, answer: answerPath }, turns, meta: { parallelTurns } };
 }
 
 function readTools(unit: InputUnit): ToolDescriptor[] {

@@ -1,0 +1,118 @@
+import { FlowScoutError } from '../errors/index.js';
+import type { TaskRecord } from './schema.js';
+
+/**
+ * `import --redact emails,phones,ids,<regex>`: personal values replaced in the records before they
+ * are written, by stable placeholders — the same value gets the same placeholder everywhere in one
+ * import (`<EMAIL_1>`, `<PHONE_2>`, `<ID_3>`, `<REDACTED_1>`), so a call's argument and the tool
+ * output that returned it still agree and replay still answers. Every string of a record is
+ * redacted (query, reference, call arguments and outputs, turns, group, id) except tool names and
+ * `meta`, which says where the record came from.
+ *
+ * - **emails**: `name@domain.tld`;
+ * - **phones**: an international number (`+` and 7 or more digits with spaces, dots, dashes or
+ *   brackets) or a grouped national one (`555-123-4567`, `(555) 123 4567`, `555.123.4567`);
+ * - **ids**: tokens made of letters and digits (with `_`, `-` or a leading `#`) holding at least
+ *   one letter and three digits (`mia_garcia_4516`, `#W5490111`, `a9s8d7f6g5h4`), and runs of
+ *   nine or more digits; dates, times and decimal numbers are not ids;
+ * - anything else in the list is a regular expression whose matches are redacted.
+ */
+
+export interface RedactRule {
+  kind: string;
+  placeholder: string;
+  pattern: RegExp;
+  /** A match this rejects is left as it is. */
+  keep?: (match: string) => boolean;
+}
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const PHONE = /(?<![\w+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)/g;
+const ID = /(?<![\w@.#-])#?(?=[A-Za-z0-9_-]*[A-Za-z])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9](?![\w@-])|(?<![\w.,-])\d{9,}(?![\w.,-])/g;
+
+/** Parses `--redact`: a comma-separated list of emails, phones, ids and regular expressions. */
+export function parseRedact(text: string): RedactRule[] {
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--redact names nothing to redact', hint: 'e.g. --redact emails,phones,ids or --redact "emails,ACC-[0-9]+".' });
+  }
+  return items.map((item): RedactRule => {
+    const k = item.toLowerCase();
+    if (k === 'emails' || k === 'email') return { kind: 'emails', placeholder: 'EMAIL', pattern: EMAIL };
+    if (k === 'phones' || k === 'phone') return { kind: 'phones', placeholder: 'PHONE', pattern: PHONE };
+    if (k === 'ids' || k === 'id') return { kind: 'ids', placeholder: 'ID', pattern: ID, keep: (m) => !/^\d{4}-\d{2}-\d{2}/.test(m) };
+    try {
+      return { kind: item, placeholder: 'REDACTED', pattern: new RegExp(item, 'g') };
+    } catch (e) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `--redact: '${item}' is neither emails, phones nor ids, and not a regular expression (${e instanceof Error ? e.message : String(e)})`,
+        hint: 'Use emails, phones, ids or a JavaScript regular expression, separated by commas.',
+      });
+    }
+  });
+}
+
+/** What a redaction replaced: per kind, the matches and the distinct values. */
+export interface RedactCounts {
+  replacements: Record<string, number>;
+  distinct: Record<string, number>;
+}
+
+/** Records with every matching value replaced by its placeholder (see the module comment). */
+export function redactRecords(records: readonly TaskRecord[], rules: readonly RedactRule[]): { records: TaskRecord[]; counts: RedactCounts } {
+  const placeholders = new Map<string, string>();
+  const next = new Map<string, number>();
+  const counts: RedactCounts = { replacements: {}, distinct: {} };
+  for (const r of rules) {
+    counts.replacements[r.kind] = 0;
+    counts.distinct[r.kind] = 0;
+  }
+  const text = (s: string): string => {
+    let out = s;
+    for (const rule of rules) {
+      out = out.replace(new RegExp(rule.pattern.source, rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`), (m) => {
+        if (/^<[A-Z]+_\d+>$/.test(m) || (rule.keep && !rule.keep(m))) return m;
+        const key = `${rule.placeholder}\u0000${m}`;
+        let p = placeholders.get(key);
+        if (!p) {
+          const n = (next.get(rule.placeholder) ?? 0) + 1;
+          next.set(rule.placeholder, n);
+          p = `<${rule.placeholder}_${n}>`;
+          placeholders.set(key, p);
+          counts.distinct[rule.kind]!++;
+        }
+        counts.replacements[rule.kind]!++;
+        return p;
+      });
+    }
+    return out;
+  };
+  const value = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(value);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [text(k), value(x)]));
+    return v;
+  };
+  const call = <C extends { args?: Record<string, unknown>; output?: unknown }>(c: C): C => ({
+    ...c,
+    ...(c.args !== undefined ? { args: value(c.args) } : {}),
+    ...(c.output !== undefined ? { output: value(c.output) } : {}),
+  });
+  // Tool names, roles, statuses and meta stay as they are; every other string is redacted.
+  const out = records.map((r): TaskRecord => ({
+    ...r,
+    id: text(r.id),
+    query: text(r.query),
+    reference: text(r.reference),
+    calls: r.calls.map(call),
+    ...(r.turns ? { turns: r.turns.map((t) => ({ ...call(t), ...(t.text !== undefined ? { text: text(t.text) } : {}), ...(t.calls ? { calls: t.calls.map(call) } : {}) })) } : {}),
+    ...(r.group !== undefined ? { group: text(r.group) } : {}),
+  }));
+  return { records: out, counts };
+}
+
+/** `redacted: 12 emails (3 distinct), 4 ids (2 distinct)` for the import summary. */
+export function formatRedactCounts(c: RedactCounts): string {
+  return `  ${'redacted'.padEnd(20)} ${Object.keys(c.replacements).map((k) => `${c.replacements[k]} ${k} (${c.distinct[k]} distinct value${c.distinct[k] === 1 ? '' : 's'})`).join(', ')}; each value replaced by the same placeholder everywhere in this import`;
+}
