@@ -66,7 +66,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
   try {
     if (o.redis) {
       queues = await domainQueues(o.redis, { domain: env.domain, tools: env.toolSource, judgeSpec: o.redis.judgeSpec, learnFrom: env.split.opt, ...(o.breaker ? { breaker: o.breaker } : {}) });
-      o.log(`${tag} evaluations on workers via the queue; workers without --tools load ${queues.toolsConfig}`);
+      o.log(`${tag} evaluations on workers via the queue; workers started with --tools ${queues.toolsConfig} run them`);
     }
     const queueLine = async () => (queues ? o.log(`${tag} ${progressText(await queues.progress())}`) : undefined);
     const warn = splitWarning(env.split);
