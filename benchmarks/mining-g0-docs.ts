@@ -29,7 +29,7 @@ for (const domain of BUNDLED_DOMAINS) {
   const problems = validateWorkflow(g0, tools);
   if (problems.length > 0) throw new Error(`${domain} G0 is not valid: ${JSON.stringify(problems)}`);
   const lengths = records.map((r) => r.calls.length).sort((a, b) => a - b);
-  const variants = recordVariants(records, new Map(tools.map((t) => [t.name, t])), { maxRoutes: Infinity });
+  const variants = recordVariants(records, new Map(tools.map((t) => [t.name, t])));
   const positions = g0.nodes.filter((n) => n.kind === 'tool');
   const rows = positions.map((n) => {
     if (n.kind !== 'tool') return '';

@@ -1,4 +1,5 @@
 import type { EsDimension } from '../metrics/types.js';
+import type { BindingSource } from '../graph/schema.js';
 
 /**
  * The feedback of one candidate (docs/DESIGN.md, "Search": the optimizer "reads the node's cached
@@ -79,6 +80,24 @@ export interface UnseenValuesPattern extends PatternBase {
   sources: Count[];
   /** Argument values concerned. */
   values: number;
+}
+
+/**
+ * A parameter a source reproduces in most records where the node made that call (bind it), or a
+ * bound parameter whose source does not hold (`source: null`: unbind it). Evidence: records gained.
+ */
+export interface BindablePattern extends PatternBase {
+  kind: 'bindable';
+  node: string;
+  tool: string;
+  param: string;
+  source: BindingSource | null;
+  /** Records where the node made a call of the tool paired with a reference call. */
+  calls: number;
+  /** Of those, records whose reference value the source reproduces. */
+  reproduced: number;
+  /** Of those, records whose call made now has the reference value. */
+  current: number;
 }
 
 /** Calls a node made that the reference does not have. */
@@ -162,6 +181,7 @@ export type FeedbackPattern =
   | WrongToolPattern
   | WrongArgsPattern
   | UnseenValuesPattern
+  | BindablePattern
   | ExtraCallsPattern
   | FailedCallsPattern
   | NodeErrorPattern

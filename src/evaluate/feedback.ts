@@ -6,6 +6,7 @@ import { alignCalls, type CallAlignment } from './align-calls.js';
 import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, unseenValues, wrongArgs, wrongTools } from './feedback-calls.js';
 import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
+import { bindablePatterns } from './feedback-bindings.js';
 import { clip } from '../util/clip.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
 
@@ -35,6 +36,7 @@ export function buildFeedback(graph: Workflow | PreparedWorkflow, records: reado
     ...wrongTools(aligned.map((x) => x.a), n),
     ...wrongArgs(aligned.map((x) => x.a), n),
     ...unseenValues(workflow, aligned, n),
+    ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
     ...extraCalls(aligned.map((x) => x.a), n),
     ...failures(perRecord, aligned.map((x) => x.a), n),
     ...callCount(perRecord, n),
@@ -52,7 +54,7 @@ export function buildFeedback(graph: Workflow | PreparedWorkflow, records: reado
   return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
 }
 
-const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'unseen-values', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
+const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'unseen-values', 'bindable', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
 const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
 
 function failures(perRecord: readonly RecordEvaluation[], alignments: readonly CallAlignment[], n: number): FeedbackPattern[] {

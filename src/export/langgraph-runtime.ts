@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { indexWorkflow } from '../graph/prepare.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import type { PolicyContext } from '../policies/types.js';
-import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from '../runtime/node-executor.js';
+import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeRunScope } from '../runtime/node-executor.js';
 import type { NodeStepResult } from '../runtime/node-step.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_CONTEXT_CHARS, type RunContext } from '../runtime/run-state.js';
+import { DEFAULT_CONCURRENCY, executorConfig, type RunContext } from '../runtime/run-state.js';
 import { createSemaphore } from '../runtime/semaphore.js';
 import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt, type ToolStepDeps } from '../runtime/tool-node.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
@@ -110,16 +110,10 @@ const MAX_SCOPES = 1000;
 /** The steps of the graph exported from `workflow` (already validated when it was exported), run with `context`. */
 export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, context: RunContext): FlowGraphSteps {
   const prepared = indexWorkflow(workflow);
-  const now = context.now ?? (() => performance.now());
-  const config: NodeExecutorConfig = {
-    policy: context.policy,
-    tools: context.tools,
-    contextChars: context.contextChars ?? DEFAULT_CONTEXT_CHARS,
-    now,
-    ...(context.callTimeoutMs !== undefined ? { callTimeoutMs: context.callTimeoutMs } : {}),
-    ...(context.memo ? { memo: context.memo } : {}),
-    ...(context.preCallChecks ? { preCallChecks: context.preCallChecks } : {}),
-  };
+  // No spans here: LangGraph's own callbacks and tracing see every node.
+  const { tracer: _spansNotEmitted, ...options } = context;
+  const config = executorConfig(options);
+  const { now } = config;
   const scopes = new Map<string, Scope>();
 
   const open = (runId: string): Scope => {

@@ -1,10 +1,11 @@
 import type { Adjacency } from './graph-utils.js';
 import { describeNode, listNames, type Problem } from './problems.js';
 import { PLACEHOLDERS, RUNTIME_PLACEHOLDERS, placeholdersIn } from './prompt-templates.js';
-import type { FieldGuard, JsonObjectSchema, Workflow } from './schema.js';
+import type { FieldGuard, JsonObjectSchema, ToolNode, Workflow } from './schema.js';
+import { bindingRegex, parseJsonPath, upstreamOnEveryPath } from './bindings.js';
 
-/** The tools T a workflow is checked against: names, or anything with a `name`. */
-export type ToolNames = Iterable<string | { name: string }>;
+/** The tools T a workflow is checked against: names, or anything with a `name` (with `inputSchema`, bound parameters are checked against it). */
+export type ToolNames = Iterable<string | { name: string; inputSchema?: unknown }>;
 
 /**
  * The per-node and per-edge rules of Valid(G, T) (docs/DESIGN.md, "The workflow IR"): tool hints in T,
@@ -15,9 +16,13 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
   const problems: Problem[] = [];
   const push = (code: Problem['code'], path: string, message: string) => problems.push({ code, path, message });
 
+  const schemas = new Map<string, unknown>();
   if (tools !== undefined) {
     const available = new Set<string>();
-    for (const t of tools) available.add(typeof t === 'string' ? t : t.name);
+    for (const t of tools) {
+      available.add(typeof t === 'string' ? t : t.name);
+      if (typeof t !== 'string' && t.inputSchema !== undefined) schemas.set(t.name, t.inputSchema);
+    }
     w.nodes.forEach((n, i) => {
       if (n.kind !== 'tool') return;
       n.tools?.forEach((name, j) => {
@@ -57,6 +62,10 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
   });
 
   w.nodes.forEach((n, i) => {
+    if (n.kind === 'tool' && n.bind) problems.push(...bindingProblems(n, i, adj, schemas));
+  });
+
+  w.nodes.forEach((n, i) => {
     if (n.kind === 'tool' && n.retry && (n.retry.attempts < 1 || n.retry.attempts > 5)) {
       push('retry-range', `$.nodes[${i}].retry.attempts`, `retry attempts must be between 1 and 5 (got ${n.retry.attempts}); attempts counts the first call, so 1 means no retry`);
     }
@@ -70,6 +79,51 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
     }
   });
   return problems;
+}
+
+/**
+ * A tool node's bindings: one per (tool, parameter); the tool among the node's hinted tools; the
+ * parameter in the tool's schema (when the schema is known); a pattern that compiles; a path that
+ * parses and reads a node upstream of this one on every path, which feeds it by a data edge (an
+ * `output` source a tool node, an `extract` source an llm node with JSON output declaring the field).
+ */
+function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: ReadonlyMap<string, unknown>): Problem[] {
+  const out: Problem[] = [];
+  const push = (path: string, message: string) => out.push({ code: 'binding', path, message });
+  const seen = new Set<string>();
+  let upstream: Set<string> | undefined;
+  n.bind!.forEach((b, j) => {
+    const at = `$.nodes[${i}].bind[${j}]`;
+    const key = `${b.tool}\u0000${b.param}`;
+    if (seen.has(key)) push(at, `parameter '${b.param}' of '${b.tool}' is bound twice at node '${n.id}'; keep one binding per parameter`);
+    seen.add(key);
+    if (n.tools && n.tools.length > 0 && !n.tools.includes(b.tool)) push(`${at}.tool`, `node '${n.id}' binds a parameter of '${b.tool}', which is not among its tools (${listNames(n.tools)}); add the tool to "tools" or remove the binding`);
+    else if (schemas.size > 0 && !schemas.has(b.tool)) push(`${at}.tool`, `node '${n.id}' binds a parameter of '${b.tool}', which is not an available tool`);
+    const schema = schemas.get(b.tool) as { properties?: Record<string, unknown> } | undefined;
+    if (schema && !(b.param in (schema.properties ?? {}))) {
+      push(`${at}.param`, `'${b.tool}' has no parameter '${b.param}' (its parameters: ${listNames(Object.keys(schema.properties ?? {}))}); bind one of those`);
+    }
+    const s = b.source;
+    if (s.from === 'request' && !bindingRegex(s)) push(`${at}.source.pattern`, `the pattern ${JSON.stringify(s.pattern)} is not a valid regular expression; fix it`);
+    if (s.from === 'output' && !parseJsonPath(s.path)) push(`${at}.source.path`, `the path ${JSON.stringify(s.path)} is not a JSON path (write it like "results[0].id" or "items[*].name")`);
+    if (s.from !== 'output' && s.from !== 'extract') return;
+    const src = adj.nodes.get(s.node);
+    if (!src) {
+      push(`${at}.source.node`, `the binding reads node '${s.node}', which does not exist`);
+      return;
+    }
+    upstream ??= upstreamOnEveryPath(adj, n.id);
+    if (!upstream.has(s.node)) push(`${at}.source.node`, `the binding reads '${s.node}', which is not upstream of '${n.id}' on every path; read a node every path to '${n.id}' passes through`);
+    else if (!(adj.in.get(n.id) ?? []).some((e) => e.from === s.node && e.kind === 'data')) {
+      push(`${at}.source.node`, `the binding reads '${s.node}', which does not feed '${n.id}'; add a data edge ${s.node} → ${n.id}`);
+    }
+    if (s.from === 'output' && src.kind !== 'tool') push(`${at}.source`, `an "output" binding reads a tool node's results, but '${s.node}' is ${describeNode(src)}; use "extract" for an llm node's field`);
+    if (s.from === 'extract') {
+      if (src.kind !== 'llm' || src.output.type !== 'json') push(`${at}.source`, `an "extract" binding reads a field of an llm node's JSON output, but '${s.node}' is ${src.kind === 'llm' ? 'an llm node with text output' : 'a tool node'}`);
+      else if (!declaredField(src.output.schema, s.field)) push(`${at}.source.field`, `node '${s.node}' does not declare field '${s.field}' (declared: ${listNames(Object.keys(src.output.schema.properties))})`);
+    }
+  });
+  return out;
 }
 
 /** The JSON schema of a (dotted) field of an object schema, or undefined when it is not declared. */

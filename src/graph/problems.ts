@@ -21,6 +21,7 @@ export const PROBLEM_CODES = [
   'retry-range',
   'guard-value', // a guard compares a declared field with a literal of another type
   'prompt-placeholder', // a stored prompt keeps a placeholder that is not filled at run time
+  'binding', // a bound parameter names an unknown tool or parameter, or reads a node that is not upstream on every path
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -47,6 +47,37 @@ export const RetrySchema = z.strictObject({
   on: z.enum(RETRY_ON),
 });
 
+/** A JSON value a constant binding gives. */
+export const BindingValueSchema: z.ZodType<unknown> = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+
+/**
+ * Where a bound parameter's value comes from (docs/DESIGN.md, "The workflow IR": argument bindings).
+ * The runtime resolves it with no model; when it yields nothing the policy fills the parameter.
+ * - `const`: a constant of the domain;
+ * - `request`: a regular expression over the request; the value is capture `group` (default 1) of
+ *   its first match (`flags` may hold `i`);
+ * - `known`: the first of a list of known values the request names (whole words, any case);
+ * - `extract`: a field of an upstream `extract` LLM node's JSON output;
+ * - `output`: a JSON path (`a.b[0].c`, `[*]` over a list's items) into the results of an upstream
+ *   tool node's calls; `pick` chooses among the values found (`first` default, `last`);
+ * - `model`: the policy fills it (the default for every parameter; explicit to pin it).
+ */
+export const BindingSourceSchema = z.discriminatedUnion('from', [
+  z.strictObject({ from: z.literal('const'), value: BindingValueSchema }),
+  z.strictObject({ from: z.literal('request'), pattern: z.string().min(1), group: z.number().int().min(0).optional(), flags: z.enum(['', 'i']).optional() }),
+  z.strictObject({ from: z.literal('known'), values: z.array(z.string().min(1)).min(1) }),
+  z.strictObject({ from: z.literal('extract'), node: NodeIdSchema, field: z.string().min(1) }),
+  z.strictObject({ from: z.literal('output'), node: NodeIdSchema, path: z.string().min(1), pick: z.enum(['first', 'last']).optional() }),
+  z.strictObject({ from: z.literal('model') }),
+]);
+
+/** One bound parameter of one tool of a tool node. */
+export const ToolBindingSchema = z.strictObject({
+  tool: z.string().min(1),
+  param: z.string().min(1),
+  source: BindingSourceSchema,
+});
+
 export const ToolNodeSchema = z.strictObject({
   id: NodeIdSchema,
   kind: z.literal('tool'),
@@ -59,6 +90,8 @@ export const ToolNodeSchema = z.strictObject({
   retry: RetrySchema.optional(),
   /** Tools the miner saw at this position: a soft prior, never a binding. */
   mined: z.array(z.string()).optional(),
+  /** Parameters of its tools bound to a source (filled by the runtime, not the policy); the rest are the policy's. */
+  bind: z.array(ToolBindingSchema).optional(),
 });
 
 export const NodeSchema = z.discriminatedUnion('kind', [LlmNodeSchema, ToolNodeSchema]);
@@ -126,6 +159,10 @@ export type LlmOutput = z.infer<typeof LlmOutputSchema>;
 /** A node where a model writes text or JSON from a prompt, in one of six roles. */
 export type LlmNode = z.infer<typeof LlmNodeSchema>;
 export type Retry = z.infer<typeof RetrySchema>;
+/** Where a bound parameter's value comes from (see `BindingSourceSchema`). */
+export type BindingSource = z.infer<typeof BindingSourceSchema>;
+/** A tool parameter bound to a source (see `ToolBindingSchema`). */
+export type ToolBinding = z.infer<typeof ToolBindingSchema>;
 /** A node that calls one or more tools of its candidate list, with an optional retry. */
 export type ToolNode = z.infer<typeof ToolNodeSchema>;
 /** An LLM node or a tool node (`kind`). */

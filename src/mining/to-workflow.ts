@@ -5,7 +5,7 @@ import type { EventLog } from './event-log/event-log.js';
 import { formatProcessTree } from './process-tree/format.js';
 import type { ProcessTree } from './process-tree/schema.js';
 import { buildGraph } from './to-workflow/build-graph.js';
-import { addRoutes, type RouteOptions, type RouteVariant } from './to-workflow/routes.js';
+import { addRoutes, routeFamilies, type RouteFamily, type RouteOptions, type RouteVariant } from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import { countPositions, expectedPositions, treeToShape, type Shape } from './to-workflow/shape.js';
@@ -47,8 +47,10 @@ export interface ToWorkflowOptions {
    * Fewer than two variants give no router (there is nothing to choose).
    */
   routes?: readonly RouteVariant[];
-  /** Limits on the routes (count, past requests listed per route). */
+  /** Limits on the routes (count, runs a route needs, keywords per route). */
   routeOptions?: RouteOptions;
+  /** At most this many nodes with the routes (default 40): routes that would pass it are left out, the most runs kept first. */
+  maxNodes?: number;
 }
 
 /**
@@ -75,8 +77,15 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   });
   const support = built.support;
   // One variant is no choice: a router would only add a model request per query.
-  const listed = (opts.routes ?? []).slice(0, opts.routeOptions?.maxRoutes ?? 48);
-  const routes = listed.length >= 2 ? listed : [];
+  // The routes that fit G0's node budget (`maxNodes`, default 40: a G0 stays small enough to read), most runs first.
+  const routes: RouteFamily[] = [];
+  let size = built.nodes.length + 1;
+  for (const f of (opts.routes ?? []).length >= 2 ? routeFamilies(opts.routes!, opts.routeOptions) : []) {
+    const steps = f.steps?.length ?? f.tools.length;
+    if (size + steps > (opts.maxNodes ?? 40)) continue;
+    routes.push(f);
+    size += steps;
+  }
   const { nodes, edges } = routes.length > 0 ? addRoutes(built, routes, descriptors, opts.routeOptions) : built;
   const meta: Record<string, unknown> = {
     generatedBy: 'flowscout mine',
@@ -87,7 +96,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     /** Share of the flow reaching each tool position (relative to its enclosing parallel block). */
     positionSupport: support,
   };
-  if (routes.length > 0) meta.routes = routes.map((r) => ({ tools: r.tools, runs: r.requests.length }));
+  if (routes.length > 0) meta.routes = routes.map((r) => ({ tools: r.tools, runs: r.requests.length, variants: r.variants }));
   if (opts.domain) meta.domain = opts.domain;
   if (opts.log) {
     meta.cases = opts.log.caseIds.length;
@@ -96,7 +105,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   const workflow: Workflow = {
     version: 1,
     name: opts.name,
-    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${routes.length > 0 ? `a router over ${routes.length} recurring variants, and for other requests ` : ''}${countPositions(shape)} tool positions between a plan and a synthesis step.`,
+    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${routes.length > 0 ? `a router over ${routes.length} recurring request types, and for other requests ` : ''}${countPositions(shape)} tool positions between a plan and a synthesis step.`,
     nodes,
     edges,
     meta,

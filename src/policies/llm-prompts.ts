@@ -142,7 +142,7 @@ export function shortlistNote(shown: number, total: number): string {
 export function renderPlanPromptParts(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[] },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[]; bound?: Record<string, Record<string, unknown>> },
 ): PromptParts {
   const many = node.calls === 'many';
   const total = ctx.totalCandidates ?? candidates.length;
@@ -156,6 +156,8 @@ export function renderPlanPromptParts(
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];
   const variable = [`Request: ${ctx.query}`, ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
+  const bound = Object.entries(ctx.bound ?? {}).flatMap(([tool, args]) => Object.entries(args).map(([k, v]) => `${tool}.${k} = ${clip(JSON.stringify(v), 200)}`));
+  if (bound.length > 0) variable.push(`Bound by the workflow (these values are set for you; fill only the other parameters):\n${bound.join('\n')}`);
   if (ctx.previousError) variable.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
   return { stable: stable.join('\n\n'), variable: variable.join('\n\n') };
 }
@@ -164,7 +166,7 @@ export function renderPlanPromptParts(
 export function renderPlanPrompt(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[] },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[]; bound?: Record<string, Record<string, unknown>> },
 ): string {
   return joinPrompt(renderPlanPromptParts(node, candidates, ctx));
 }

@@ -21,7 +21,11 @@ const TOOLS: ToolDescriptor[] = [
 const rec = (id: string, query: string, calls: Array<[string, Record<string, unknown>]>): TaskRecord => ({ id, query, reference: '', calls: calls.map(([tool, args]) => ({ tool, args })) });
 const RECORDS: TaskRecord[] = [
   rec('f1', 'Find flights from JFK to LAX, then check the status of flight DL12.', [['search_flights', { origin: 'JFK', destination: 'LAX' }], ['flight_status', { flight: 'DL12' }]]),
+  rec('f2', 'Find flights from SFO to ORD, then check the status of flight UA7.', [['search_flights', { origin: 'SFO', destination: 'ORD' }], ['flight_status', { flight: 'UA7' }]]),
+  rec('f3', 'Find flights from MIA to DEN, then check the status of flight B612.', [['search_flights', { origin: 'MIA', destination: 'DEN' }], ['flight_status', { flight: 'B612' }]]),
   rec('h1', 'Search hotels in Lyon, then the weather in Lyon.', [['search_hotels', { city: 'Lyon' }], ['city_weather', { city: 'Lyon' }]]),
+  rec('h2', 'Search hotels in Nice, then the weather in Nice.', [['search_hotels', { city: 'Nice' }], ['city_weather', { city: 'Nice' }]]),
+  rec('h3', 'Search hotels in Graz, then the weather in Graz.', [['search_hotels', { city: 'Graz' }], ['city_weather', { city: 'Graz' }]]),
 ];
 
 let server: TestLlmServer | undefined;
@@ -33,7 +37,7 @@ afterEach(async () => {
 const userText = (req: RecordedRequest): string => (req.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').at(-1)!.content;
 
 describe('routes under the LLM policy', () => {
-  it('asks the model for the route with every route and its past requests, then runs only that route, each step with its part of the request', async () => {
+  it('asks the model for the route with every route described by its tools, a description and keywords (no past request), then runs only that route, each step with its part of the request', async () => {
     const reply = (req: RecordedRequest): ScriptedReply => {
       const text = userText(req);
       if (text.startsWith('Choose the route for this request')) return { json: { route: 'route_1' } };
@@ -54,8 +58,9 @@ describe('routes under the LLM policy', () => {
     expect(trace.status).toBe('ok');
     const routerPrompt = server.requests.map(userText).find((t) => t.startsWith('Choose the route'))!;
     expect(routerPrompt).toContain(`Request: ${query}`);
-    expect(routerPrompt).toContain('- route_1: calls search_flights → flight_status. Past requests:\n  • "Find flights from JFK to LAX, then check the status of flight DL12."');
-    expect(routerPrompt).toContain('- route_2: calls search_hotels → city_weather.');
+    expect(routerPrompt).toMatch(/^- route_1: calls search_flights → flight_status\. About: Search flights between two airports; Status of one flight by its flight number\. Keywords: .*flights.*\.$/m);
+    expect(routerPrompt).toMatch(/^- route_2: calls search_hotels → city_weather\. About: .*\. Keywords: .*hotels.*\.$/m);
+    for (const r of RECORDS) expect(routerPrompt).not.toContain(r.query);
     expect(trace.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'route_1' });
     expect(trace.calls.map((c) => [c.tool, c.args])).toEqual([
       ['search_flights', { origin: 'BOS', destination: 'SEA' }],

@@ -64,6 +64,7 @@ export function checkPlan(
   candidates: readonly ToolDescriptor[],
   mode: 'one' | 'many',
   validators: PlanValidators,
+  bound?: ToolPlanRequest['bound'],
 ): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[]; unknownTool: boolean } {
   const raw = (value as { calls?: unknown } | null)?.calls;
   if (!Array.isArray(raw)) return { ok: false, problems: ['the answer must be an object with a "calls" array'], unknownTool: false };
@@ -84,7 +85,8 @@ export function checkPlan(
       problems.push(`calls[${i}] (${tool.name}): "args" must be an object`);
       return;
     }
-    const check = validators.forTool(tool)(args as Record<string, unknown>);
+    // Bound parameters are the workflow's: they count as given, whatever the model wrote for them.
+    const check = validators.forTool(tool)({ ...(args as Record<string, unknown>), ...(bound?.[tool.name] ?? {}) });
     if (!check.ok) problems.push(`calls[${i}]: ${check.message}`);
     else calls.push({ tool: tool.name, args: check.args });
   });
@@ -105,7 +107,7 @@ export interface ShortlistOptions {
  * the answer's JSON schema. The cost projection (search/project-cost.ts) renders requests with it too.
  */
 export function planRequest(req: ToolPlanRequest, shortlist?: ShortlistOptions, parts?: readonly string[]) {
-  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}) };
+  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}), ...(req.bound ? { bound: req.bound } : {}) };
   const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
   return { ctx, shown, prompt: renderPlanPromptParts(req.node, shown, ctx), schema: planSchema(shown) };
 }
@@ -139,7 +141,7 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
       if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') return { calls: [], model, ...(usage ? { usage } : {}), error: e.message };
       throw e;
     }
-    const checked = checkPlan(answer, req.candidates, mode, validators);
+    const checked = checkPlan(answer, req.candidates, mode, validators, req.bound);
     if (checked.ok) return { calls: checked.calls, model, ...(usage ? { usage } : {}) };
     if (round === 2) return giveUp(req, model, usage, checked.problems);
     if (shown.length < req.candidates.length && checked.unknownTool) {

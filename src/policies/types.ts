@@ -55,6 +55,12 @@ export interface ToolPlanRequest extends PolicyContext {
   attempt: number;
   /** The previous attempt's error, for retries. */
   previousError?: string;
+  /**
+   * Per candidate tool, the parameters the node binds and the values their sources gave (the
+   * runtime sets them on every call to that tool, whatever the plan says): a policy fills only the
+   * others, and may read these.
+   */
+  bound?: Record<string, Record<string, unknown>>;
 }
 
 export interface PlannedCall {

@@ -20,6 +20,8 @@ function spy(name: string, answer: (args: Record<string, unknown>, n: number) =>
     name,
     description: name,
     inputSchema: { type: 'object', properties: {} },
+    // Reads: these tests are about execution rules; grounded writes have their own tests.
+    effect: { effect: 'read', from: 'test' },
     execute: async (args) => {
       calls.push(args);
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));

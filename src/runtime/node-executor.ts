@@ -12,6 +12,7 @@ import { endNodeSpan, startNodeSpan } from './otel.js';
 import { isAbortError, type Semaphore } from './semaphore.js';
 import { runToolNodeStep, type PreCallCheck, type ToolStepDeps } from './tool-node.js';
 import { buildTrace } from './trace-build.js';
+import { recordRunCallOutputs } from './grounding.js';
 import type { NodeObservation, Trace } from './trace.js';
 
 /**
@@ -158,6 +159,7 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
     }
     if (hit) {
       const observation: NodeObservation = { ...structuredClone(hit), nodeId: node.id, startedAtMs: now() - scope.t0, durationMs: 0, cached: true };
+      recordRunCallOutputs(scope.scratch, observation);
       if (tracer && scope.runSpan) endNodeSpan(startNodeSpan(tracer, scope.runSpan, node), observation);
       return { observation };
     }
@@ -212,6 +214,8 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
     if (inputKey !== undefined) await Promise.resolve(memo.set(inputKey, observation)).catch(() => undefined);
   }
   if (span) endNodeSpan(span, observation);
+  // Later write calls of this run may be grounded in these outputs (grounding.ts).
+  recordRunCallOutputs(scope.scratch, observation);
   return { observation, ...(stop ? { stop } : {}) };
 }
 

@@ -11,6 +11,7 @@ import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExec
 import { endRunSpan, startRunSpan } from './otel.js';
 import { createSemaphore } from './semaphore.js';
 import type { PreCallCheck } from './tool-node.js';
+import { runPreCallChecks } from './grounding.js';
 import type { NodeObservation, Trace } from './trace.js';
 
 /**
@@ -46,6 +47,14 @@ export interface RunOptions {
    * Honoured by the interpreter, compiled modules and exported LangGraph graphs alike.
    */
   preCallChecks?: readonly PreCallCheck[];
+  /**
+   * Check every write or destructive call's arguments before it is made (default true): a value that
+   * is not in the request, in an output of an earlier call of this run or bound in the workflow
+   * withholds the call (runtime/grounding.ts). False turns the check off.
+   */
+  groundWrites?: boolean;
+  /** `withhold`: grounded destructive calls are not made either, but returned as pending (`serve`'s default); default `allow`. */
+  destructive?: 'allow' | 'withhold';
   /** Recorded on the trace; set by `executeWorkflow` and compiled modules (`workflowHash` of the workflow). */
   workflowHash?: string;
 }
@@ -131,20 +140,25 @@ export function startRun(workflow: Workflow | PreparedWorkflow, input: RunInput,
   };
 }
 
-/** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
-function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
-  const { workflow } = prepared;
-  const now = opts.now ?? (() => performance.now());
-  const config: NodeExecutorConfig = {
+/** What the node executor takes from a run's options (defaults filled in). */
+export function executorConfig(opts: RunOptions): NodeExecutorConfig {
+  return {
     policy: opts.policy,
     tools: opts.tools,
     contextChars: opts.contextChars ?? DEFAULT_CONTEXT_CHARS,
-    now,
+    now: opts.now ?? (() => performance.now()),
     ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     ...(opts.memo ? { memo: opts.memo } : {}),
-    ...(opts.preCallChecks ? { preCallChecks: opts.preCallChecks } : {}),
+    preCallChecks: runPreCallChecks(opts),
     ...(opts.tracer ? { tracer: opts.tracer } : {}),
   };
+}
+
+/** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
+function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
+  const { workflow } = prepared;
+  const config = executorConfig(opts);
+  const { now } = config;
   const { signal, tracer } = opts;
   const scope: NodeRunScope = {
     t0: now(),

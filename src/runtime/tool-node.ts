@@ -6,6 +6,8 @@ import type { ToolNodeOutputCall } from './context.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
+import { boundArgs } from '../graph/bindings.js';
+import type { NodeInput } from '../policies/types.js';
 
 /**
  * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
@@ -73,6 +75,21 @@ export function candidateTools(node: ToolNode, tools: ToolRegistry): ToolDescrip
     if (hinted.length > 0) return hinted;
   }
   return tools.list();
+}
+
+/**
+ * The node's bound parameters per candidate tool, resolved from the request and the node's inputs
+ * (graph/bindings.ts; no model). Tools without a binding that gave a value are left out.
+ */
+export function resolveBindings(node: ToolNode, candidates: readonly ToolDescriptor[], query: string, inputs: readonly NodeInput[]): Record<string, Record<string, unknown>> | undefined {
+  if (!node.bind || node.bind.length === 0) return undefined;
+  const outputs = new Map(inputs.map((i) => [i.nodeId, i.output]));
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const c of candidates) {
+    const args = boundArgs(node, c.name, { query, outputs }, c.inputSchema);
+    if (Object.keys(args).length > 0) out[c.name] = args;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** True for outputs that carry nothing: null, undefined, blank strings, empty arrays and objects. */
@@ -160,9 +177,15 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
   let model: string | undefined;
   const cost = () => ({ ...(usage ? { usage } : {}), ...(model !== undefined ? { model } : {}) });
   let planned: PlannedCall[];
-  try {
+  const bound = resolveBindings(node, candidates, base.query, base.inputs);
+  const only = candidates.length === 1 ? candidates[0]! : undefined;
+  const props = Object.keys((only?.inputSchema as { properties?: object } | undefined)?.properties ?? {});
+  if (only && props.length > 0 && props.every((p) => bound?.[only.name]?.[p] !== undefined)) {
+    // Every parameter of the node's one tool is bound: the call needs no model.
+    planned = [{ tool: only.name, args: {} }];
+  } else try {
     const plan = await raceAbort(
-      policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}) }),
+      policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}), ...(bound ? { bound } : {}) }),
       base.signal,
     );
     if (plan.usage) usage = plan.usage;
@@ -179,7 +202,8 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
   }
   const calls: CallObservation[] = [];
   for (const p of planned) {
-    const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+    const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+    const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
     if (!allowed.has(p.tool)) {
       const list = [...allowed].slice(0, 10).join(', ');
       calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });

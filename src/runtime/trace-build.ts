@@ -1,6 +1,7 @@
 import type { Workflow } from '../graph/schema.js';
 import { asText } from './context.js';
-import type { NodeObservation, Trace, TraceCall, TraceTotals } from './trace.js';
+import { PENDING_PREFIX, UNGROUNDED_PREFIX } from './grounding.js';
+import type { NodeObservation, Trace, TraceCall, TraceTotals, WithheldCall } from './trace.js';
 
 /**
  * Assembles a Trace from the observations of a finished run (pure). π̂ is every call the run
@@ -29,6 +30,7 @@ export interface BuildTraceInput {
 /** The trace of a finished run (see the semantics above). */
 export function buildTrace(t: BuildTraceInput): Trace {
   const calls: TraceCall[] = [];
+  const withheld: WithheldCall[] = [];
   const totals: TraceTotals = { nodes: 0, skipped: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: t.durationMs, cachedNodes: 0 };
   for (const obs of t.observations) {
     if (obs.status === 'skipped') {
@@ -39,6 +41,8 @@ export function buildTrace(t: BuildTraceInput): Trace {
     if (obs.kind === 'tool') {
       for (const c of obs.calls ?? []) {
         calls.push({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) });
+        const reason = c.error?.startsWith(UNGROUNDED_PREFIX) ? 'ungrounded' : c.error?.startsWith(PENDING_PREFIX) ? 'approval' : undefined;
+        if (reason) withheld.push({ nodeId: obs.nodeId, tool: c.tool, args: c.args, reason, why: c.error! });
       }
     }
     if (obs.cached) {
@@ -77,6 +81,7 @@ export function buildTrace(t: BuildTraceInput): Trace {
     answer: exit && exit.status === 'ok' ? asText(exit.output) : '',
     status,
     ...(error !== undefined ? { error } : {}),
+    ...(withheld.length > 0 ? { withheld } : {}),
     totals,
   };
 }

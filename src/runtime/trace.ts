@@ -76,5 +76,21 @@ export interface Trace {
   answer: string;
   status: 'ok' | 'error';
   error?: string;
+  /**
+   * Write calls the run did not make: an argument was ungrounded (runtime/grounding.ts), or a
+   * destructive call awaits approval (pending). Absent when every planned call was made.
+   */
+  withheld?: WithheldCall[];
   totals: TraceTotals;
+}
+
+/** A write call the run withheld, and why. */
+export interface WithheldCall {
+  nodeId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** `ungrounded`: an argument came from nowhere this run can vouch for; `approval`: a destructive call awaiting approval. */
+  reason: 'ungrounded' | 'approval';
+  /** The call's observation, naming the ungrounded arguments. */
+  why: string;
 }

@@ -1,3 +1,4 @@
+import { esCoverage } from '../metrics/score.js';
 import type { IterationRow } from './search-context.js';
 import type { SearchResult } from './run-search.js';
 
@@ -66,6 +67,7 @@ export function formatSummary(result: SearchResult, labels: SearchLabels, extra:
   if (result.test) {
     const t = result.test;
     lines.push(`  test set (${t.records} records):  G0 TC ${t.g0.tc.toFixed(3)} ES ${t.g0.es.toFixed(3)}  →  best TC ${t.best.tc.toFixed(3)} ES ${t.best.es.toFixed(3)}`);
+    if (t.esRecords !== undefined) lines.push(`  ${esCoverage(t.esRecords, t.records)}`);
   } else if (result.testSkipped) lines.push(`  test set: not run (${result.testSkipped})`);
   if (result.savings) {
     const s = result.savings;

@@ -63,7 +63,8 @@ export interface SearchResult {
   /** Every iteration's row (a resumed run includes the stored ones). */
   iterations: IterationRow[];
   /** D_test scores of the best candidate and of G0 (absent when D_test is empty or a budget ran out). */
-  test?: { best: Scores; g0: Scores; records: number };
+  /** `esRecords`: test records with a reference answer (ES is scored on those; TC on all). */
+  test?: { best: Scores; g0: Scores; records: number; esRecords?: number };
   testSkipped?: string;
   savings?: MemoSavings;
   usage: Record<string, unknown>;
@@ -191,7 +192,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     const g0Test = await tested(root.workflow!);
     const bestTest = best.id === root.id ? g0Test : await tested(best.workflow!);
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
-    result.test = { best: pick(bestTest), g0: pick(g0Test), records: testRecords.length };
+    result.test = { best: pick(bestTest), g0: pick(g0Test), records: testRecords.length, ...(g0Test.esRecords < testRecords.length ? { esRecords: g0Test.esRecords } : {}) };
     testRows.push(...evaluationRows(root.id, 'test', g0Test), ...(best.id === root.id ? [] : evaluationRows(best.id, 'test', bestTest)));
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
     state.executions += testRecords.length * (best.id === root.id ? 1 : 2);

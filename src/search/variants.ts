@@ -19,6 +19,21 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 /** Which workflow the search starts from. */
 export type SearchStart = 'mined' | 'skeleton' | 'plain' | 'llm-only';
 
+/** How each start is named where results are shown (G0's row: `G0 (<label>)`). */
+export const START_LABELS: Record<SearchStart, string> = {
+  mined: 'mined from D_opt',
+  skeleton: 'mined from D_opt, no router',
+  plain: 'NoMiner skeleton',
+  'llm-only': 'LLM-only skeleton',
+};
+
+/** The workflow a search starts from: G0 mined from D_opt (with its router unless `skeleton`), or one of the skeletons. */
+export function startWorkflow(start: SearchStart, opt: readonly TaskRecord[], tools: readonly ToolDescriptor[]): Workflow {
+  if (start === 'plain') return plainSkeleton(tools);
+  if (start === 'llm-only') return llmOnlySkeleton();
+  return minedG0(opt, tools, { routes: start !== 'skeleton' });
+}
+
 /**
  * G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton), with
  * a router over the records' recurring variants in front (`routes: false` leaves it out).

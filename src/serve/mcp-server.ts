@@ -52,6 +52,8 @@ const NodeShape = z.object({
   error: z.string().optional(),
 });
 
+const WithheldShape = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
+
 /** The structured content of a successful call (also sent with a failed run's error, when there is a trace). */
 export const WORKFLOW_TOOL_OUTPUT = {
   answer: z.string().describe('the workflow’s answer'),
@@ -62,6 +64,8 @@ export const WORKFLOW_TOOL_OUTPUT = {
   calls: z.array(CallShape).describe('every tool call the run made, in order'),
   nodes: z.array(NodeShape).describe('each workflow node: status, time in ms, attempts'),
   usage: z.object({ llmCalls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number(), toolCalls: z.number(), durationMs: z.number() }),
+  pending: z.array(WithheldShape).optional().describe('destructive calls not made, awaiting approval (serve --allow destructive makes them)'),
+  withheld: z.array(WithheldShape).optional().describe('write calls not made because an argument is not in the request or an earlier output; why names it'),
 };
 
 /** Builds an MCP server with the workflow's tool; connect it to a transport. */
@@ -88,7 +92,7 @@ export function createWorkflowMcpServer(service: WorkflowService, tool: Workflow
       if (trace.status === 'error') {
         return { isError: true, content: [{ type: 'text', text: failureText(trace) }], structuredContent: { ...result } };
       }
-      return { content: [{ type: 'text', text: trace.answer }], structuredContent: { ...result } };
+      return { content: [{ type: 'text', text: withWithheld(trace.answer, result) }], structuredContent: { ...result } };
     },
   );
   return server;
@@ -100,5 +104,13 @@ export function failureText(trace: Trace): string {
   const lines = [`the workflow run failed: ${trace.error ?? 'no message'}`];
   for (const o of failed.slice(0, 8)) lines.push(`  node '${o.nodeId}' failed: ${o.error}`);
   if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more failed nodes`);
+  return lines.join('\n');
+}
+
+/** The answer, followed by a line per call the run did not make (pending approval or ungrounded). */
+function withWithheld(answer: string, result: ReturnType<typeof servedResult>): string {
+  const lines = [answer];
+  for (const p of result.pending ?? []) lines.push(`pending (not made): ${p.tool} ${JSON.stringify(p.args)}: ${p.why}`);
+  for (const w of result.withheld ?? []) lines.push(`withheld (not made): ${w.tool} ${JSON.stringify(w.args)}: ${w.why}`);
   return lines.join('\n');
 }

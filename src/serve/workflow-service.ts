@@ -23,6 +23,12 @@ export interface WorkflowServiceOptions {
   concurrency?: number;
   /** Per tool call timeout in milliseconds (default the registry's). */
   callTimeoutMs?: number;
+  /**
+   * Destructive calls (cancel, delete, send): `withhold` (the default) does not make them and returns
+   * them as pending with the answer; `allow` makes them (`serve --allow destructive`). Write calls
+   * with an ungrounded argument are withheld either way (runtime/grounding.ts).
+   */
+  destructive?: 'allow' | 'withhold';
   /** Called with every finished run (its trace) and how it was asked; errors thrown here are reported to `onError`, never to the caller. */
   onRun?: (run: ServedRun) => void | Promise<void>;
   /** Where failures of `onRun` go (default: stderr). */
@@ -80,6 +86,7 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
           ...(request.signal ? { signal: request.signal } : {}),
           ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
           ...(options.callTimeoutMs !== undefined ? { callTimeoutMs: options.callTimeoutMs } : {}),
+          destructive: options.destructive ?? 'withhold',
         });
         if (options.onRun) {
           const onRun = options.onRun;
@@ -114,6 +121,10 @@ export interface ServedResult {
   calls: Array<{ tool: string; args: Record<string, unknown>; status: 'ok' | 'error' }>;
   nodes: Array<{ id: string; kind: 'llm' | 'tool'; status: 'ok' | 'error' | 'skipped'; durationMs: number; attempts: number; error?: string }>;
   usage: { llmCalls: number; inputTokens: number; outputTokens: number; costUsd: number; toolCalls: number; durationMs: number };
+  /** Destructive calls not made, awaiting approval: the tool, its arguments and why (absent when none). */
+  pending?: Array<{ tool: string; args: Record<string, unknown>; why: string }>;
+  /** Write calls not made because an argument is ungrounded; `why` names the argument (absent when none). */
+  withheld?: Array<{ tool: string; args: Record<string, unknown>; why: string }>;
 }
 
 /** The client's view of a trace (tool outputs stay in the trace and the store; calls say what was asked). */
@@ -135,5 +146,14 @@ export function servedResult(trace: Trace): ServedResult {
       ...(o.error !== undefined ? { error: o.error } : {}),
     })),
     usage: { llmCalls: t.llmCalls, inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, toolCalls: t.toolCalls, durationMs: Math.round(t.durationMs * 10) / 10 },
+    ...withheldParts(trace),
   };
+}
+
+/** The calls a run withheld, as pending (awaiting approval) and withheld (ungrounded). */
+function withheldParts(trace: Trace): Pick<ServedResult, 'pending' | 'withheld'> {
+  const of = (reason: 'ungrounded' | 'approval') => (trace.withheld ?? []).filter((w) => w.reason === reason).map((w) => ({ tool: w.tool, args: w.args, why: w.why }));
+  const pending = of('approval');
+  const withheld = of('ungrounded');
+  return { ...(pending.length > 0 ? { pending } : {}), ...(withheld.length > 0 ? { withheld } : {}) };
 }

@@ -73,9 +73,20 @@ export function acquireRunLock(store: Store, runId: string, opts: { pid?: number
   };
 }
 
-/** The status to show for a run: a `running` run that no live process holds is `interrupted`. */
-export function displayStatus(store: Store, run: RunRow): RunRow['status'] | 'interrupted' {
-  if (run.status !== 'running') return run.status;
+/**
+ * The one liveness rule for a run marked `running` (the CLI's `runs` and the web UI both ask it): it
+ * is alive while a live process holds its lock — `isStaleLock`: on this host by pid, on another host
+ * by the age of the lock's heartbeat, so a dead run of another host stops showing as running once it
+ * has been silent for STALE_AFTER_MS. A run that no process holds is not running (every search holds
+ * its run's lock while it runs).
+ */
+export function isRunAlive(store: Pick<Store, 'getLock'>, run: RunRow, now: () => number = Date.now, host: string = hostname()): boolean {
   const lock = store.getLock(run.id);
-  return !lock || isStaleLock(lock) ? 'interrupted' : 'running';
+  return lock !== undefined && !isStaleLock(lock, now, host);
+}
+
+/** The status to show for a run: a `running` run that no live process drives (`isRunAlive`) is `interrupted`. */
+export function displayStatus(store: Pick<Store, 'getLock'>, run: RunRow): RunRow['status'] | 'interrupted' {
+  if (run.status !== 'running') return run.status;
+  return isRunAlive(store, run) ? 'running' : 'interrupted';
 }

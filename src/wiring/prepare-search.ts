@@ -3,14 +3,13 @@ import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
-import type { Workflow } from '../graph/schema.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { describeSplitBy, nearDuplicateWarning, parseSplitRatio, resolveSplitBy, splitRecords, type SplitBy } from '../records/split.js';
 import { createCircuitBreaker, type CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Store } from '../store/open-store.js';
+import { createResourceStack } from '../util/resource-stack.js';
 import { acquireRunLock, type HeldLock } from '../store/run-lock.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
-import type { ToolRegistry } from '../contracts/tools.js';
 import type { GuardedToolRegistry } from '../tools/write-guard.js';
 import { ensureWritableDir } from '../search/artifacts.js';
 import { createBudgetWatch } from '../search/budget-watch.js';
@@ -18,7 +17,7 @@ import type { SearchLabels } from '../search/format-search.js';
 import { checkRunInputs, runInputs } from './run-inputs.js';
 import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
-import { llmOnlySkeleton, minedG0, plainSkeleton, type SearchStart } from '../search/variants.js';
+import { START_LABELS, startWorkflow, type SearchStart } from '../search/variants.js';
 import type { RecordRunner } from '../evaluate/types.js';
 import type { Budget } from '../llm/budget.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -146,57 +145,49 @@ export async function prepareSearch(
   const outDir = resolve(config.outDir ?? join('.flowscout', 'runs', runId));
   const calls = opts.calls ?? {};
 
-  let lock: HeldLock | undefined;
-  if (stored) {
-    lock = acquireRunLock(store, runId);
-    try {
-      checkRunInputs(runId, stored.inputs, runInputs(config), `flowscout search --records ${config.records} --tools ${config.tools} (add --out <new folder>)`);
-    } catch (e) {
-      lock.release();
-      throw e;
-    }
-  }
+  // Everything taken below is released by one stack: all of it when preparing fails, in `close()` otherwise.
+  const held = createResourceStack();
   try {
-    return await prepareLocked();
-  } catch (e) {
-    lock?.release();
-    throw e;
-  }
-
-  async function prepareLocked(): Promise<PreparedSearch> {
-  ensureWritableDir(outDir);
-  const read = await readRecordsFile(config.records, config.skipInvalid ? { skipInvalid: true } : {});
-  if (read.records.length === 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
-  }
-  const by = resolveSplitBy(read.records, config.splitBy, config.records);
-  const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by });
-  const splitNote = describeSplitBy(read.records, by, config.splitBy);
-  const leak = by === 'record' ? nearDuplicateWarning(read.records, splits) : undefined;
-  if (splits.opt.length === 0 || splits.val.length === 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`, hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.' });
-  }
-  const budget = createBudgetWatch({
-    ...(config.budget.calls !== undefined ? { maxLlmCalls: config.budget.calls } : {}),
-    ...(config.budget.tokens !== undefined ? { maxTokens: config.budget.tokens } : {}),
-    ...(config.budget.usd !== undefined ? { maxCostUsd: config.budget.usd } : {}),
-    ...(config.budget.minutes !== undefined ? { maxWallMs: config.budget.minutes * 60_000 } : {}),
-  });
-  const breaker = createCircuitBreaker(calls.breakerThreshold !== undefined ? { threshold: calls.breakerThreshold } : {});
-  const wiring = {
-    ...(config.model !== undefined ? { model: config.model } : {}),
-    ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
-    ...(config.judgeMode !== undefined ? { judgeMode: config.judgeMode } : {}),
-    ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
-    budget: budget.budget,
-    limits: { concurrency: config.settings.concurrency },
-    env,
-    breaker,
-    ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
-    ...(calls.log ? { log: calls.log } : {}),
-  };
-  if (calls.probe !== false) {
-    try {
+    let lock: HeldLock | undefined;
+    if (stored) {
+      lock = held.use(acquireRunLock(store, runId), (l) => l.release());
+      checkRunInputs(runId, stored.inputs, runInputs(config), `flowscout search --records ${config.records} --tools ${config.tools} (add --out <new folder>)`);
+    }
+    ensureWritableDir(outDir);
+    const read = await readRecordsFile(config.records, config.skipInvalid ? { skipInvalid: true } : {});
+    if (read.records.length === 0) {
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
+    }
+    const by = resolveSplitBy(read.records, config.splitBy, config.records);
+    const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by });
+    const splitNote = describeSplitBy(read.records, by, config.splitBy);
+    const leak = by === 'record' ? nearDuplicateWarning(read.records, splits) : undefined;
+    if (splits.opt.length === 0 || splits.val.length === 0) {
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`, hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.' });
+    }
+    const budget = held.use(
+      createBudgetWatch({
+        ...(config.budget.calls !== undefined ? { maxLlmCalls: config.budget.calls } : {}),
+        ...(config.budget.tokens !== undefined ? { maxTokens: config.budget.tokens } : {}),
+        ...(config.budget.usd !== undefined ? { maxCostUsd: config.budget.usd } : {}),
+        ...(config.budget.minutes !== undefined ? { maxWallMs: config.budget.minutes * 60_000 } : {}),
+      }),
+      (b) => b.dispose(),
+    );
+    const breaker = createCircuitBreaker(calls.breakerThreshold !== undefined ? { threshold: calls.breakerThreshold } : {});
+    const wiring = {
+      ...(config.model !== undefined ? { model: config.model } : {}),
+      ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
+      ...(config.judgeMode !== undefined ? { judgeMode: config.judgeMode } : {}),
+      ...(config.optimizerModel !== undefined ? { optimizerModel: config.optimizerModel } : {}),
+      budget: budget.budget,
+      limits: { concurrency: config.settings.concurrency },
+      env,
+      breaker,
+      ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
+      ...(calls.log ? { log: calls.log } : {}),
+    };
+    if (calls.probe !== false) {
       await createModelWiring(wiring).probe(
         [
           { role: 'policy', spec: config.model },
@@ -205,22 +196,10 @@ export async function prepareSearch(
         ],
         calls.probeBaseDelayMs !== undefined ? { baseDelayMs: calls.probeBaseDelayMs } : {},
       );
-    } catch (e) {
-      budget.dispose();
-      throw e;
     }
-  }
-  let tools: GuardedToolRegistry;
-  try {
     // Every candidate runs on every D_opt and D_val record: write calls to live tools are answered
     // from the records' recorded responses or refused, unless the run allows live writes.
-    tools = await loadToolConfig(config.tools, { guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records } });
-  } catch (e) {
-    budget.dispose();
-    throw e;
-  }
-  let runner: OwnedRunner | undefined;
-  try {
+    const tools: GuardedToolRegistry = held.use(await loadToolConfig(config.tools, { guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records } }), (t) => t.close());
     const models = await wireModels({
       ...wiring,
       tools: tools.list(),
@@ -228,8 +207,10 @@ export async function prepareSearch(
     });
     const { policy, judge } = models;
     const optimizer = models.optimizer.optimizer;
-    const g0 = startWorkflow(config.start, splits.opt, tools);
-    if (opts.runner) runner = await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker });
+    const g0 = startWorkflow(config.start, splits.opt, tools.list());
+    const runner = opts.runner
+      ? held.use(await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker }), (r) => r.close())
+      : undefined;
     const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
@@ -249,7 +230,7 @@ export async function prepareSearch(
         sinceImprovement: 0,
         inputs: runInputs(config),
       });
-      lock = acquireRunLock(store, runId);
+      held.use(acquireRunLock(store, runId), (l) => l.release());
     } else {
       store.updateRun(runId, { status: 'running' });
       if (lock?.replaced) replaced = { pid: lock.replaced.pid, host: lock.replaced.host };
@@ -258,7 +239,7 @@ export async function prepareSearch(
       settings: config.settings,
       splits,
       g0,
-      startLabel: config.start === 'mined' ? 'mined from D_opt' : config.start === 'plain' ? 'NoMiner skeleton' : 'LLM-only skeleton',
+      startLabel: START_LABELS[config.start],
       strategy: config.strategy,
       memo: config.memo,
       policy: policy.policy,
@@ -279,26 +260,12 @@ export async function prepareSearch(
       ...(client?.priced ? { price: client.price } : {}),
       priced: client ? client.priced : true,
     };
-    const held = lock;
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, splitNote, ...(leak ? { splitLeak: leak } : {}), ...(replaced ? { tookOverFrom: replaced } : {}), close: async () => {
-      budget.dispose();
-      await runner?.close();
-      held?.release();
-      await tools.close();
-    } };
+    const owned = held.move();
+    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, splitNote, ...(leak ? { splitLeak: leak } : {}), ...(replaced ? { tookOverFrom: replaced } : {}), close: () => owned.dispose() };
   } catch (e) {
-    budget.dispose();
-    await runner?.close();
-    await tools.close();
+    await held.dispose().catch(() => undefined);
     throw e;
   }
-  }
-}
-
-function startWorkflow(start: SearchStart, opt: Parameters<typeof minedG0>[0], tools: ToolRegistry): Workflow {
-  if (start === 'plain') return plainSkeleton(tools.list());
-  if (start === 'llm-only') return llmOnlySkeleton();
-  return minedG0(opt, tools.list(), { routes: start !== 'skeleton' });
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -75,11 +75,11 @@ describe('search --redis with two workers', () => {
     // The stored run (and with it the web UI's run page) shows the workers' queue.
     const store = openStore(join(fx.dir, 'a.db'));
     try {
-      const shown = runSummary(store.getRun(json.run), undefined);
+      const shown = runSummary(store, store.getRun(json.run), undefined);
       expect(shown.queue).toMatchObject({ failed: 0, workers: 2 });
       expect(shown.queue!.done).toBeGreaterThan(0);
       const localRun = store.listRuns().find((r) => r.id !== json.run)!;
-      expect(runSummary(localRun, undefined).queue).toBeUndefined();
+      expect(runSummary(store, localRun, undefined).queue).toBeUndefined();
     } finally {
       store.close();
     }

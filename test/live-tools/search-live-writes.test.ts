@@ -30,10 +30,12 @@ describe('search on live function tools that write', () => {
     const fx = writeOrderFixture();
     const io = captureIO();
     expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '4', '--seed', '1', '--dry-run'], io), io.errors()).toBe(0);
-    // 20 records split 5:2:3 → 10 D_opt, 4 D_val, 6 D_test; every record plans one write after its lookup.
     const m = /projected: (\d+) write calls to live tools \(([\d.]+) a query; at most, before the memo\); they would be answered from replay or refused, not sent/.exec(io.text());
     expect(m, io.text()).not.toBeNull();
-    expect(Number(m![1])).toBe(Math.round(Number(m![2]) * (5 * 14 + 2 * 6)));
+    const parts = /(\d+) D_opt, (\d+) D_val, (\d+) D_test records; strategy mcts, J=4/.exec(io.text())!.slice(1).map(Number);
+    // The record runs of the search: G0 on D_opt and D_val, 4 candidates on (with racing, part of) them, G0 and the best on D_test.
+    expect(Number(m![1])).toBeGreaterThanOrEqual(Math.round(Number(m![2]) * (parts[0]! + parts[1]! + 2 * parts[2]!)));
+    expect(Number(m![1])).toBeLessThanOrEqual(Math.round(Number(m![2]) * (5 * (parts[0]! + parts[1]!) + 2 * parts[2]!)));
     expect(Number(m![2])).toBeGreaterThan(0);
     expect(writesMade()).toEqual([]);
   });

@@ -70,7 +70,7 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
 }
 
 /**
- * A router's answer (G0's `route` judge lists `- route_k: calls a → b. Past requests:` lines): the
+ * A router's answer (G0's `route` judge lists `- route_k: calls a → b. About: …. Keywords: ….` lines): the
  * route that calls the record's own tools in order, else `other`, as a model that reads the request
  * well would choose. Undefined when the prompt lists no routes.
  */

@@ -114,19 +114,36 @@ describe('UI API over a real offline search', () => {
     expect(origins.has('replay:ok')).toBe(true);
   });
 
-  it('calls a run whose process died while running crashed, and prints the command that resumes it', async () => {
+  it('calls a run whose process died while running crashed (by pid on this host, by heartbeat age on another), and prints the command that resumes it', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid!;
     const { runs } = await get('/api/runs');
+    const id = runs[0].id;
+    const here = (await import('node:os')).hostname();
     const raw = new Database(db);
-    raw.prepare("UPDATE runs SET status = 'running', owner = ? WHERE id = ?").run(JSON.stringify({ pid: dead, host: (await import('node:os')).hostname() }), runs[0].id);
+    // The lock a searching process holds (store/run-lock.ts): pid, host and heartbeat.
+    const holdLock = (pid: number, host: string, heartbeatAgoMs: number) => {
+      const at = new Date(Date.now() - heartbeatAgoMs).toISOString();
+      raw.prepare('INSERT OR REPLACE INTO run_locks (run_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(id, pid, host, at, at);
+    };
+    raw.prepare("UPDATE runs SET status = 'running' WHERE id = ?").run(id);
     try {
+      holdLock(dead, here, 0);
       const after = (await get('/api/runs')).runs[0];
       expect(after.status).toBe('crashed');
-      expect(after.resume).toBe(`flowscout search --resume ${runs[0].id} --db ${db}`);
-      raw.prepare('UPDATE runs SET owner = ? WHERE id = ?').run(JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname() }), runs[0].id);
+      expect(after.resume).toBe(`flowscout search --resume ${id} --db ${db}`);
+      holdLock(process.pid, here, 0);
       expect((await get('/api/runs')).runs[0].status).toBe('running');
+      // Another host's process cannot be asked: its heartbeat decides.
+      holdLock(dead, 'another-host.example', 60_000);
+      expect((await get('/api/runs')).runs[0].status).toBe('running');
+      holdLock(dead, 'another-host.example', 60 * 60_000);
+      expect((await get('/api/runs')).runs[0].status).toBe('crashed');
+      expect((await get(`/api/runs/${id}`)).run.status).toBe('crashed');
+      raw.prepare('DELETE FROM run_locks WHERE run_id = ?').run(id);
+      expect((await get('/api/runs')).runs[0].status).toBe('crashed');
     } finally {
-      raw.prepare("UPDATE runs SET status = 'done' WHERE id = ?").run(runs[0].id);
+      raw.prepare('DELETE FROM run_locks WHERE run_id = ?').run(id);
+      raw.prepare("UPDATE runs SET status = 'done' WHERE id = ?").run(id);
       raw.close();
     }
   });

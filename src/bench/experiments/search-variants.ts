@@ -5,7 +5,7 @@ import type { RecordRunner } from '../../evaluate/types.js';
 import { runSearch, type SearchResult } from '../../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type IterationRow, type SearchSettings } from '../../search/search-context.js';
 import type { Optimizer } from '../../search/optimizers/types.js';
-import { llmOnlySkeleton, minedG0, plainSkeleton } from '../../search/variants.js';
+import { START_LABELS, startWorkflow, type SearchStart } from '../../search/variants.js';
 import type { DomainEnv } from './domain-env.js';
 import type { IterationPoint, SearchSummary } from './results.js';
 
@@ -45,11 +45,14 @@ export interface VariantRun {
   g0: Workflow;
 }
 
+/** Where a variant's search starts. */
+export function variantStartKind(variant: Variant): SearchStart {
+  return variant === 'nominer' ? 'plain' : variant === 'llm-only' ? 'llm-only' : 'mined';
+}
+
 /** The start workflow of a variant. */
 export function variantStart(variant: Variant, env: DomainEnv): Workflow {
-  if (variant === 'nominer') return plainSkeleton(env.descriptors);
-  if (variant === 'llm-only') return llmOnlySkeleton();
-  return minedG0(env.split.opt, env.descriptors);
+  return startWorkflow(variantStartKind(variant), env.split.opt, env.descriptors);
 }
 
 export async function runVariant(variant: Variant, env: DomainEnv, opts: VariantOptions): Promise<VariantRun> {
@@ -69,7 +72,7 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
     settings,
     splits: { opt: env.split.opt, val: env.split.val, test: [] },
     g0,
-    startLabel: variant === 'nominer' ? 'NoMiner skeleton' : variant === 'llm-only' ? 'LLM-only skeleton' : 'mined from D_opt',
+    startLabel: START_LABELS[variantStartKind(variant)],
     policy: env.policy.policy,
     tools: env.tools,
     judge: opts.judge,

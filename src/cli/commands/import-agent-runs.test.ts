@@ -142,3 +142,23 @@ describe('flowscout bench --records --tools on grouped records', () => {
     expect(measured.every((id) => split.test.some((r) => r.id === id))).toBe(true);
   });
 });
+
+describe('flowscout search on grouped records', () => {
+  it('splits by group by default and says so, and reports ES on the test records that have a reference', async () => {
+    const dir = tmp();
+    const data = join(dir, 'runs');
+    expect((await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--out', data])).status).toBe(0);
+    const args = ['search', '--records', join(data, 'records.jsonl'), '--tools', join(data, 'tools.config.json'), '--iterations', '1', '--seed', '1', '--db', join(dir, 'fs.db')];
+    const res = await cli([...args, '--out', join(dir, 'run')]);
+    expect(res.status).toBe(0);
+    expect(res.out).toContain('12 D_opt, 6 D_val, 6 D_test records (split by group (8 groups of 24 records, each in one part; --split-by record splits single records))');
+    expect(res.out).toMatch(/test set \(6 records\):.*\n\s+ES on 3 of 6 records \(3 without a reference answer: TC only\)/);
+    const test = (await readRecordsFile(join(dir, 'run', 'test.records.jsonl'))).records;
+    const opt = new Set((await readRecordsFile(join(data, 'records.jsonl'))).records.filter((r) => !test.some((t) => t.id === r.id)).map((r) => r.group));
+    expect(test.filter((r) => opt.has(r.group))).toEqual([]);
+    const byRecord = await cli([...args, '--split-by', 'record', '--out', join(dir, 'run2')]);
+    expect(byRecord.status).toBe(0);
+    expect(byRecord.out).toContain('records (split by record); strategy');
+  }, 120_000);
+});
+

@@ -142,6 +142,11 @@ export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: stri
   lines.push(`policy: ${trace.policy}`);
   if (learned) lines.push(learned);
   if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
+  const withheld = trace.withheld ?? [];
+  if (withheld.length > 0) {
+    lines.push(`status: ${withheld.length} write call${withheld.length === 1 ? '' : 's'} withheld (not made):`);
+    for (const w of withheld) lines.push(`  ${w.tool} ${stableStringify(w.args)} — ${w.why}`);
+  }
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
   lines.push(`calls (${trace.calls.length}):`);
   trace.calls.forEach((c, i) => {

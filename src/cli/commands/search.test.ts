@@ -77,6 +77,10 @@ describe('flowscout search (offline)', () => {
     const llmOnly = await run('llm-only', ['--start', 'llm-only']);
     expect(llmOnly.doc.candidates[0].summary).toBe('G0 (LLM-only skeleton)');
     expect(llmOnly.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(false);
+    // The mined G0 without its router is named as such (it once showed as "LLM-only skeleton").
+    const skeleton = await run('skeleton', ['--start', 'skeleton', '--strategy', 'none']);
+    expect(skeleton.doc.candidates[0].summary).toBe('G0 (mined from D_opt, no router)');
+    expect(skeleton.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(true);
   });
 
   it('refuses a non-empty --out without --force, and explains missing inputs', async () => {

@@ -25,6 +25,7 @@ import type { RegisterCommand } from './register.js';
  * With `--db` every answered request is written to the store with its trace.
  */
 interface ServeOpts {
+  allow?: string;
   tools: string;
   model?: string;
   mcp?: string;
@@ -63,6 +64,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
     .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
     .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .option('--allow <effect>', 'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive')
     .action(async (file: string, opts: ServeOpts) => {
       const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
       if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
@@ -71,6 +73,10 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       if (mcp === 'stdio' && opts.http) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--mcp stdio and --http cannot be served by one process', hint: 'Use --mcp http --http --port N to serve both over HTTP, or run two processes.' });
       }
+      if (opts.allow !== undefined && opts.allow.trim().toLowerCase() !== 'destructive') {
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--allow takes "destructive" (got '${opts.allow}')`, hint: 'Read and write calls are made when their arguments are grounded; --allow destructive also makes destructive ones.' });
+      }
+      const allowDestructive = opts.allow !== undefined;
       const raw = readJsonFile(file);
       const spec = (opts.model?.trim() || defaultModelSpec()).trim();
       const offline = parseModelSpec(spec).provider === 'offline';
@@ -97,6 +103,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
           ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),
           ...(opts.callTimeout !== undefined ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) } : {}),
+          destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
           ...(db ? { onRun: (run: ServedRun) => void db.recordServedRun({ workflow: workflow.name, workflowHash: hash, transport: run.transport, policyLabel: run.trace.policy, query: run.trace.query, status: run.trace.status, answer: run.trace.answer, ...(run.trace.error !== undefined ? { error: run.trace.error } : {}), durationMs: run.trace.totals.durationMs, trace: run.trace }) } : {}),
         });
@@ -106,6 +113,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         };
         const label = `${resolved.label}${offline ? ' — OFFLINE (no LLM)' : ''}`;
         io.err(`serving ${JSON.stringify(workflow.name)} (${workflow.nodes.length} nodes) · policy: ${label} · ${registry.list().length} tools${store ? ` · runs recorded in ${store.file}` : ''}`);
+        const destructiveTools = tools.filter((t) => registry.effectOf(t.name)?.effect === 'destructive').map((t) => t.name);
+        if (destructiveTools.length > 0) io.err(`destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument not in the request or an earlier output are withheld`);
         if (mcp === 'stdio') {
           const server = createWorkflowMcpServer(service, tool, 'mcp-stdio');
           const transport = new StdioServerTransport();

@@ -29,6 +29,7 @@ const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['linear', { op: 'set_calls', id: 'current', calls: 'many' }],
   ['linear', { op: 'set_prompt', id: 'plan', prompt: 'Plan: {{query}}' }],
   ['calls-many', { op: 'set_tool_hint', id: 'weather', tools: null }],
+  ['linear', { op: 'set_binding', id: 'current', tool: 'get_current_weather', param: 'city', source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' } }],
 ];
 
 describe('applyEditPlan', () => {
@@ -96,7 +97,7 @@ describe('applyEditPlan', () => {
       }
     `);
     const unknownOp = applyEditPlan(load('valid', 'linear'), { edits: [{ op: 'delete_node', id: 'current' }] });
-    expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(`"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_task" or "set_tool_hint""`);
+    expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(`"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_task", "set_tool_hint" or "set_binding""`);
     expect(applyEditPlan(load('valid', 'linear'), { changes: [] }).ok).toBe(false);
   });
 
@@ -147,6 +148,6 @@ describe('EditPlanSchema', () => {
     const variants = schema.properties.edits.items.oneOf;
     expect(variants.map((v) => v.properties.op.const)).toEqual([...EDIT_OPS]);
     expect(variants.every((v) => typeof v.description === 'string' && v.description.length > 10)).toBe(true);
-    expect(EDIT_OPS).toHaveLength(15);
+    expect(EDIT_OPS).toHaveLength(16);
   });
 });

@@ -8,7 +8,7 @@ import { addEdge, reconnectEdge, removeEdgeEdit } from './edge-edits.js';
 import { EDIT_OPS, EditPlanSchema, type Edit, type EditOp, type EditPlan } from './edit-schema.js';
 import { parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
 import { addNode, removeNode, replaceNode } from './node-edits.js';
-import { setPrompt, setTask, setToolHint } from './prompt-edits.js';
+import { setBinding, setPrompt, setTask, setToolHint } from './prompt-edits.js';
 
 /** Why a plan was not applied: which edit (0-based; -1 for the plan or input as a whole), and what to do. */
 export interface EditPlanError {
@@ -46,6 +46,7 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
   set_prompt: setPrompt,
   set_task: setTask,
   set_tool_hint: setToolHint,
+  set_binding: setBinding,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_NAME_RE } from '../prompt-templates.js';
-import { GuardSchema, LlmOutputSchema, LlmRoleSchema, NodeIdSchema, RETRY_ON, ToolNodeSchema } from '../schema.js';
+import { BindingSourceSchema, GuardSchema, LlmOutputSchema, LlmRoleSchema, NodeIdSchema, RETRY_ON, ToolNodeSchema } from '../schema.js';
 
 /**
  * Edit plans (docs/DESIGN.md, "Search": the optimizer reads feedback and returns an edit plan). Plans are
@@ -189,6 +189,21 @@ export const SetToolHintEditSchema = z
   })
   .describe("Set or clear a tool node's tool hint.");
 
+// Binding edits.
+
+/** Binding edit: bind (or rebind) a parameter of a tool node's tool to a source, or unbind it. */
+export const SetBindingEditSchema = z
+  .strictObject({
+    op: z.literal('set_binding'),
+    id: id('A tool node.'),
+    tool: z.string().min(1).describe("One of the node's tools."),
+    param: z.string().min(1).describe("A parameter in that tool's input schema."),
+    source: BindingSourceSchema.nullable().describe(
+      'Where the value comes from: {from: "const", value} | {from: "request", pattern, group?, flags?} (a regex with a capture over the request) | {from: "known", values} | {from: "extract", node, field} | {from: "output", node, path, pick?} (a JSON path like "results[0].id" into an upstream tool node\'s results; that node must feed this one) | {from: "model"}. null unbinds.',
+    ),
+  })
+  .describe("Bind, rebind or unbind one parameter of a tool node's tool: the runtime fills a bound parameter from its source with no model.");
+
 /** Any one edit, discriminated by `op`. */
 export const EditSchema = z.discriminatedUnion('op', [
   AddNodeEditSchema,
@@ -206,6 +221,7 @@ export const EditSchema = z.discriminatedUnion('op', [
   SetPromptEditSchema,
   SetTaskEditSchema,
   SetToolHintEditSchema,
+  SetBindingEditSchema,
 ]);
 
 /** An optimizer's answer: edits applied in order, then validated as a whole. */
@@ -237,6 +253,7 @@ export type SetCallsEdit = z.infer<typeof SetCallsEditSchema>;
 export type SetPromptEdit = z.infer<typeof SetPromptEditSchema>;
 export type SetTaskEdit = z.infer<typeof SetTaskEditSchema>;
 export type SetToolHintEdit = z.infer<typeof SetToolHintEditSchema>;
+export type SetBindingEdit = z.infer<typeof SetBindingEditSchema>;
 export type Edit = z.infer<typeof EditSchema>;
 export type EditOp = Edit['op'];
 /** An optimizer's answer: an optional summary and the edits, applied in order (see `EditPlanSchema`). */

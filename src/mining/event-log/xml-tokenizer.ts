@@ -45,6 +45,9 @@ const EQ = 0x3d;
 const AMP = 0x26;
 
 const isSpace = (c: number) => c === 0x20 || c === NL || c === 0x09 || c === 0x0d;
+/** Bytes that end an element or attribute name: white space, `=`, `>`, `/` and quotes (one table lookup). */
+const ENDS_NAME = new Uint8Array(256);
+for (const c of [0x20, NL, 0x09, 0x0d, EQ, GT, SLASH, DQ, SQ]) ENDS_NAME[c] = 1;
 
 /** One start tag's attributes as byte ranges into the current chunk, decoded on demand. */
 export class XmlTag {
@@ -338,7 +341,7 @@ class XmlScanner {
     const ns = j;
     while (j < len) {
       const c = buf[j]!;
-      if (isSpace(c) || c === GT || c === SLASH || c === DQ || c === SQ) break;
+      if (ENDS_NAME[c] === 1 && c !== EQ) break;
       j++;
     }
     if (j >= len) return -1;
@@ -376,7 +379,7 @@ class XmlScanner {
       const as = j;
       while (j < len) {
         const d = buf[j]!;
-        if (isSpace(d) || d === EQ || d === GT || d === SLASH || d === DQ || d === SQ) break;
+        if (ENDS_NAME[d] === 1) break;
         j++;
       }
       const ae = j;

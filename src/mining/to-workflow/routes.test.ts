@@ -5,11 +5,15 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { exclusiveBranches, toolPositions } from '../../policies/hand-off.js';
-import { routeByPastRequests } from '../../policies/offline/llm-rules.js';
+import { routeByKeywords } from '../../policies/offline/llm-rules.js';
+import { parseRouteTable } from '../../graph/route-table.js';
+import { processTreeToWorkflow } from '../to-workflow.js';
+import { discoverProcessTree } from '../inductive/discover.js';
+import { eventLogFromRecords } from '../event-log/from-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { minedG0 } from '../../search/variants.js';
 import { createToolRegistry } from '../../tools/registry.js';
-import { recordVariants, routerPrompt } from './routes.js';
+import { recordVariants, routeFamilies, routerPrompt } from './routes.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
@@ -25,88 +29,113 @@ const rec = (id: string, query: string, calls: Array<[string, Record<string, unk
 const RECORDS: TaskRecord[] = [
   rec('f1', 'Find flights from JFK to LAX, then check the status of flight DL12.', [['search_flights', { origin: 'JFK', destination: 'LAX' }], ['flight_status', { flight: 'DL12' }]]),
   rec('f2', 'Find flights from SFO to ORD, then check the status of flight UA7.', [['search_flights', { origin: 'SFO', destination: 'ORD' }], ['flight_status', { flight: 'UA7' }]]),
+  rec('f3', 'Find flights from MIA to DEN, then check the status of flight B612.', [['search_flights', { origin: 'MIA', destination: 'DEN' }], ['flight_status', { flight: 'B612' }]]),
+  rec('f4', 'Find flights from BOS to SEA.', [['search_flights', { origin: 'BOS', destination: 'SEA' }]]),
   rec('h1', 'Search hotels in Lyon, then show hotel reviews in Lyon, and the weather in Lyon.', [['search_hotels', { city: 'Lyon' }], ['hotel_reviews', { city: 'Lyon' }], ['city_weather', { city: 'Lyon' }]]),
+  rec('h2', 'Search hotels in Nice, then show hotel reviews in Nice.', [['search_hotels', { city: 'Nice' }], ['hotel_reviews', { city: 'Nice' }]]),
+  rec('h3', 'Search hotels in Graz, then show hotel reviews in Graz.', [['search_hotels', { city: 'Graz' }], ['hotel_reviews', { city: 'Graz' }]]),
   rec('w1', 'What is the weather in Oslo?', [['city_weather', { city: 'Oslo' }]]),
   rec('x1', 'Search hotels in Rome and the weather there.', [['search_hotels', { city: 'Rome' }], ['unknown_tool', {}]]),
 ];
 
 const tools = (n: Workflow) => n.nodes.filter((x): x is ToolNode => x.kind === 'tool');
 
-describe('routes: the recurring variants of the records as branches of G0 (docs/DESIGN.md, "Mining")', () => {
+describe('routes: the recurring request types of the records as branches of G0 (docs/DESIGN.md, "Mining")', () => {
   it('groups records by their sequence of tools, most runs first, and leaves out variants calling tools outside T', () => {
     const v = recordVariants(RECORDS, byName);
     expect(v.map((x) => [x.tools, x.requests.length])).toEqual([
-      [['search_flights', 'flight_status'], 2],
+      [['search_flights', 'flight_status'], 3],
+      [['search_hotels', 'hotel_reviews'], 2],
+      [['search_flights'], 1],
       [['search_hotels', 'hotel_reviews', 'city_weather'], 1],
       [['city_weather'], 1],
     ]);
-    expect(recordVariants(RECORDS, byName, { maxRoutes: 1 })).toHaveLength(1);
   });
 
-  it('puts a router in front of the mined skeleton: one guarded branch of bound positions per variant, `other` into the skeleton', () => {
-    const g0 = minedG0(RECORDS.slice(0, 4), TOOLS);
+  it('merges variants that are prefixes of one another into a family, and keeps only families with several runs', () => {
+    const families = routeFamilies(recordVariants(RECORDS, byName), { minRuns: 3 });
+    expect(families.map((f) => [f.tools, f.requests.length, f.variants])).toEqual([
+      [['search_flights', 'flight_status'], 4, 2],
+      [['search_hotels', 'hotel_reviews'], 3, 2],
+    ]);
+    // The sub-skeleton: steps of the median run; a step some runs skip may make no call.
+    expect(families[0]!.steps).toEqual([
+      { tools: ['search_flights'], optional: false },
+      { tools: ['flight_status'], optional: true },
+    ]);
+    expect(families[1]!.steps).toEqual([
+      { tools: ['search_hotels'], optional: false },
+      { tools: ['hotel_reviews', 'city_weather'], optional: true },
+    ]);
+    expect(routeFamilies(recordVariants(RECORDS, byName), { minRuns: 3, maxRoutes: 1 })).toHaveLength(1);
+  });
+
+  it('describes a route by its tools, a description and recurring keywords, never by a past request', () => {
+    const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
     expect(validateWorkflow(g0, TOOLS)).toEqual([]);
     const router = g0.nodes.find((n) => n.id === 'route') as LlmNode;
     expect(router).toMatchObject({ kind: 'llm', role: 'judge' });
-    expect(router.output).toMatchObject({ type: 'json', schema: { properties: { route: { enum: ['route_1', 'route_2', 'route_3', 'other'] } } } });
-    expect(router.prompt).toContain('- route_1: calls search_flights → flight_status. Past requests:');
-    expect(router.prompt).toContain('  • "Find flights from SFO to ORD, then check the status of flight UA7."');
+    expect(router.output).toMatchObject({ type: 'json', schema: { properties: { route: { enum: ['route_1', 'route_2', 'other'] } } } });
+    const table = parseRouteTable(router.prompt);
+    expect(table.map((r) => [r.value, r.tools])).toEqual([
+      ['route_1', ['search_flights', 'flight_status']],
+      ['route_2', ['search_hotels', 'hotel_reviews']],
+    ]);
+    expect(table[0]!.keywords).toEqual(expect.arrayContaining(['flights', 'status', 'flight']));
+    expect(table[0]!.about).toContain('Search flights between two airports');
+    // No request, and no value of one (airports, flight numbers, cities), is in the workflow.
+    const text = JSON.stringify(g0);
+    for (const r of RECORDS) {
+      expect(text).not.toContain(r.query);
+      for (const c of r.calls) for (const v of Object.values(c.args)) expect(text).not.toContain(`${v}`);
+    }
     const route1 = tools(g0).filter((n) => n.id.startsWith('route_1_'));
-    expect(route1.map((n) => [n.id, n.tools])).toEqual([
-      ['route_1_step_1', ['search_flights']],
-      ['route_1_step_2', ['flight_status']],
+    expect(route1.map((n) => [n.id, n.tools, n.calls])).toEqual([
+      ['route_1_step_1', ['search_flights'], undefined],
+      ['route_1_step_2', ['flight_status'], 'many'],
     ]);
     expect(g0.edges).toContainEqual({ from: 'route', to: 'route_1_step_1', kind: 'data', when: { kind: 'field', field: 'route', op: 'eq', value: 'route_1' } });
     // The skeleton is entered only under `other`, and no unguarded edge from plan reaches it.
-    const skeleton = tools(g0).filter((n) => n.id.startsWith('step_'));
-    expect(skeleton.length).toBeGreaterThan(0);
     expect(g0.edges.filter((e) => e.from === 'plan').map((e) => e.to)).toEqual(['route']);
     expect(g0.edges.some((e) => e.from === 'route' && e.to === 'step_1' && e.when?.kind === 'field' && e.when.value === 'other')).toBe(true);
     expect(g0.meta?.routes).toEqual([
-      { tools: ['search_flights', 'flight_status'], runs: 2 },
-      { tools: ['search_hotels', 'hotel_reviews', 'city_weather'], runs: 1 },
-      { tools: ['city_weather'], runs: 1 },
+      { tools: ['search_flights', 'flight_status'], runs: 4, variants: 2 },
+      { tools: ['search_hotels', 'hotel_reviews'], runs: 3, variants: 2 },
     ]);
-    expect(minedG0(RECORDS.slice(0, 4), TOOLS, { routes: false }).nodes.some((n) => n.id === 'route')).toBe(false);
+    expect(minedG0(RECORDS.slice(0, 8), TOOLS, { routes: false }).nodes.some((n) => n.id === 'route')).toBe(false);
   });
 
   it('keeps positions of different routes apart: a route position competes for parts only with its own route', () => {
-    const g0 = minedG0(RECORDS.slice(0, 4), TOOLS);
-    expect(toolPositions(g0, 'route_2_step_1').map((p) => p.id)).toEqual(['route_2_step_1', 'route_2_step_2', 'route_2_step_3']);
+    const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
+    expect(toolPositions(g0, 'route_2_step_1').map((p) => p.id)).toEqual(['route_2_step_1', 'route_2_step_2']);
     expect(toolPositions(g0, 'step_1').every((p) => p.id.startsWith('step_'))).toBe(true);
     expect(exclusiveBranches(g0).get('route_1_step_2')).toEqual(new Map([['route.route', '"route_1"']]));
-    // Without the node, every position (the layout the memo scope hashes).
     expect(toolPositions(g0).length).toBe(tools(g0).length);
   });
 
-  it('routes offline by the past requests most like the request, and to `other` when none is like it', () => {
-    const g0 = minedG0(RECORDS.slice(0, 4), TOOLS);
-    const prompt = (g0.nodes.find((n) => n.id === 'route') as LlmNode).prompt;
-    const values = ['route_1', 'route_2', 'route_3', 'other'];
-    expect(routeByPastRequests(prompt, 'Find flights from BOS to SEA, then check the status of flight AA100.', values)).toBe('route_1');
-    expect(routeByPastRequests(prompt, 'Which museums open on Mondays in Vienna and how much do tickets cost?', values)).toBe('other');
-    expect(routeByPastRequests('Pick one: {{query}}', 'anything', values)).toBeUndefined();
-  });
-
-  it('between routes whose past requests are about as like the request, takes the one with as many steps as the request has parts', () => {
-    const trip = 'For our long awaited family holiday trip to the south of France this summer';
-    const prompt = routerPrompt(
-      [
-        { tools: ['search_hotels', 'hotel_reviews'], requests: [`${trip}, search hotels in Nice for the weekend, then show hotel reviews in Nice for kids.`] },
-        { tools: ['search_hotels', 'hotel_reviews', 'city_weather'], requests: [`${trip}, search hotels in Nice for the weekend, then show hotel reviews in Nice for families, then the weather.`] },
-      ],
-      4,
-    );
+  it('routes offline by the keywords a request uses, and to `other` when it does not use a route\'s keywords', () => {
+    const prompt = routerPrompt([
+      { value: 'route_1', tools: ['search_flights', 'flight_status'], about: 'Search flights between two airports', keywords: ['flights', 'status'] },
+      { value: 'route_2', tools: ['search_hotels', 'hotel_reviews'], about: 'Search hotels in a city', keywords: ['hotels', 'reviews'] },
+    ]);
     const values = ['route_1', 'route_2', 'other'];
-    // Each request's words are a little more like the other route's request; its parts (2, then 3) decide.
-    expect(routeByPastRequests(prompt, `${trip}, search hotels in Nice for the weekend, then show hotel reviews in Nice for families.`, values)).toBe('route_1');
-    expect(routeByPastRequests(prompt, `${trip}, search hotels in Lyon for the weekend, then show hotel reviews in Lyon for kids, then the weather.`, values)).toBe('route_2');
+    expect(routeByKeywords(prompt, 'Find flights from BOS to SEA, then check the status of flight AA100.', values)).toBe('route_1');
+    expect(routeByKeywords(prompt, 'Search hotels in Bern and show their reviews.', values)).toBe('route_2');
+    expect(routeByKeywords(prompt, 'Which museums open on Mondays in Vienna and how much do tickets cost?', values)).toBe('other');
+    expect(routeByKeywords('Pick one: {{query}}', 'anything', values)).toBeUndefined();
   });
 
-  it('runs a request like a variant as that variant: its tools in its order, with the values of the request', async () => {
+  it('keeps G0 within its node budget, leaving out the routes with the fewest runs', () => {
+    const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
+    const small = processTreeToWorkflow(discoverProcessTree(eventLogFromRecords(RECORDS.slice(0, 8))), { tools: TOOLS, name: 'small', routes: recordVariants(RECORDS.slice(0, 8), byName), routeOptions: { minRuns: 3 }, maxNodes: g0.nodes.length - 1 });
+    expect(small.nodes.length).toBeLessThanOrEqual(g0.nodes.length - 1);
+    expect((small.meta?.routes as unknown[]).length).toBe(1);
+  });
+
+  it('runs a routed request through its route: its tools in order, with the values of the request', async () => {
     const called: string[] = [];
     const registry = createToolRegistry(TOOLS.map((t) => ({ ...t, execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }) })));
-    const opt = RECORDS.slice(0, 4);
+    const opt = RECORDS.slice(0, 8);
     const g0 = minedG0(opt, TOOLS);
     const policy = createOfflinePolicy({ tools: TOOLS, records: opt });
     const trace = await executeWorkflow(g0, { query: 'Find flights from BOS to SEA, then check the status of flight AA100.' }, { policy, tools: registry });
@@ -116,7 +145,7 @@ describe('routes: the recurring variants of the records as branches of G0 (docs/
       ['flight_status', { flight: 'AA100' }],
     ]);
     expect(called).toEqual(['search_flights', 'flight_status']);
-    // A request like no variant goes through the mined skeleton.
+    // A request that uses no route's keywords goes through the mined skeleton.
     const other = await executeWorkflow(g0, { query: 'Tell me the weather in Paris today please.' }, { policy, tools: registry });
     expect(other.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'other' });
     expect(other.observations.filter((o) => o.status !== 'skipped' && o.nodeId.startsWith('route_'))).toEqual([]);

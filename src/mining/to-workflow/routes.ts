@@ -1,27 +1,31 @@
-import { routeTableLines } from '../../graph/route-table.js';
+import { routeTableLines, type RouteEntry } from '../../graph/route-table.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { firstSentence } from './tasks.js';
 
 /**
- * Routes: the recurring variants of a log as branches of G0 (docs/DESIGN.md, "Mining": routes).
+ * Routes: the recurring request types of a log as branches of G0 (docs/DESIGN.md, "Mining": routes).
  *
  * A log of tool-using runs is often a mixture of tasks: each TRAJECT-Bench domain is the union of
  * 27–40 API chains, and an agent's own logs mix whatever its users asked. One skeleton over the
- * mixture has generic positions (a position where the runs used 23 different tools), so the skeleton
- * says little about which tools a request needs. A variant (the runs that made exactly the same
- * sequence of tool calls) is the mixture's unit: when a new request is like the requests of a
- * variant, the variant's sequence is the workflow for it.
+ * mixture has generic positions, so the skeleton says little about which tools a request needs. A
+ * variant (the runs that made exactly the same sequence of tool calls) is the mixture's unit, but
+ * most variants of a real log are one run each: a route per variant memorizes the log. So variants
+ * are grouped into families — a variant joins the family of a more frequent one when its tools are a
+ * prefix of that one's (or the other way round) or when the two share most of their distinct tools —
+ * and only a family with several runs (`minRuns`) becomes a route, at most `maxRoutes` of them, the
+ * most runs first. Every other request goes to the mined skeleton.
  *
- * So G0 gets a router in front: a `judge` LLM node (`route`) whose JSON answer `route` names a
- * variant (`route_1`, …) or `other`. Each variant is a branch of positions bound to its tools in its
- * order, entered by a guarded edge (`route eq 'route_k'`); `other` enters the mined skeleton. The
- * router's prompt lists every route with its tool sequence and the past requests that made it; a
- * model picks the route whose requests are like this one, and the offline policy picks the route
- * whose past requests share the most words with it, or `other` when none shares enough
- * (policies/offline/llm-rules.ts). Positions on different routes never compete for the request's
- * parts (the hand-off looks only at positions that can run together: policies/hand-off.ts).
+ * G0 gets a router in front: a `judge` LLM node (`route`) whose JSON answer `route` names a route
+ * (`route_1`, …) or `other`. Each route is a small sub-skeleton of its family (`familySteps`: as many
+ * positions as its median run, each hinted with the tools its runs called there; a position some runs
+ * skip may make no call), entered by a guarded edge (`route eq 'route_k'`); `other` enters the
+ * skeleton. The router's prompt describes each route by its tool sequence, a description made from
+ * its tools' descriptions and keywords that recur in its requests and set them apart from the other
+ * requests (never a past request: a workflow carries no record text); the offline policy picks the
+ * route whose keywords the request uses most (policies/offline/llm-rules.ts). Positions on different
+ * routes never compete for the request's parts (policies/hand-off.ts).
  */
 
 /** The runs that made one sequence of tool calls, and what they were asked. */
@@ -32,11 +36,42 @@ export interface RouteVariant {
   requests: string[];
 }
 
+/** A family of variants: the route's tools (its most frequent variant's), and every member's requests. */
+export interface RouteFamily {
+  tools: string[];
+  requests: string[];
+  /** How many variants were merged into it. */
+  variants: number;
+  /** Its sub-skeleton: per step, the tools its runs called there (most runs first); the last step also takes the steps beyond. */
+  steps?: Array<{ tools: string[]; optional: boolean }>;
+}
+
+/** A family's sub-skeleton: as many steps as its median run, each with the tools its runs made there. */
+export function familySteps(members: ReadonlyArray<{ tools: readonly string[]; runs: number }>): Array<{ tools: string[]; optional: boolean }> {
+  const lengths = members.flatMap((m) => new Array<number>(m.runs).fill(m.tools.length)).sort((a, b) => a - b);
+  const len = Math.max(1, lengths[Math.floor((lengths.length - 1) / 2)]!);
+  const steps: Array<{ tools: string[]; optional: boolean }> = [];
+  for (let k = 0; k < len; k++) {
+    const counts = new Map<string, number>();
+    let without = 0;
+    for (const m of members) {
+      const at = k === len - 1 ? m.tools.slice(k) : m.tools.slice(k, k + 1);
+      if (at.length === 0) without += m.runs;
+      for (const t of new Set(at)) counts.set(t, (counts.get(t) ?? 0) + m.runs);
+    }
+    const tools = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t);
+    steps.push({ tools, optional: without > 0 || (k === len - 1 && members.some((m) => m.tools.length > len)) });
+  }
+  return steps;
+}
+
 export interface RouteOptions {
-  /** At most this many routes, the most frequent variants first (default 48). */
+  /** At most this many routes, the most runs first (default 8). */
   maxRoutes?: number;
-  /** At most this many past requests listed per route (default 4). */
-  maxExamples?: number;
+  /** Runs a family needs to become a route (default: 3, or 5% of the records when that is more). */
+  minRuns?: number;
+  /** Keywords listed per route (default 8). */
+  maxKeywords?: number;
 }
 
 /** The router's answer field, and the value for a request no route fits. */
@@ -44,7 +79,7 @@ export const ROUTE_FIELD = 'route';
 export const OTHER_ROUTE = 'other';
 
 /** The records' variants (records without calls, and variants calling a tool outside T, are left out), most frequent first. */
-export function recordVariants(records: readonly TaskRecord[], descriptors: ReadonlyMap<string, ToolDescriptor>, opts: RouteOptions = {}): RouteVariant[] {
+export function recordVariants(records: readonly TaskRecord[], descriptors: ReadonlyMap<string, ToolDescriptor>): RouteVariant[] {
   const byKey = new Map<string, RouteVariant>();
   for (const r of records) {
     const tools = r.calls.map((c) => c.tool);
@@ -58,22 +93,108 @@ export function recordVariants(records: readonly TaskRecord[], descriptors: Read
   return [...byKey.values()]
     .map((v, i) => ({ v, i }))
     .sort((a, b) => b.v.requests.length - a.v.requests.length || a.i - b.i)
-    .slice(0, opts.maxRoutes ?? 48)
     .map(({ v }) => v);
 }
 
-/** The router prompt: the request, then every route with its tool sequence and past requests. */
-export function routerPrompt(variants: readonly RouteVariant[], maxExamples: number): string {
+const isPrefix = (a: readonly string[], b: readonly string[]) => a.length <= b.length && a.every((t, i) => b[i] === t);
+
+/** True when two variants are one request type: one's tools a prefix of the other's, or most distinct tools shared. */
+export function sameFamily(a: readonly string[], b: readonly string[]): boolean {
+  if (isPrefix(a, b) || isPrefix(b, a)) return true;
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const shared = [...sa].filter((t) => sb.has(t)).length;
+  return shared / (sa.size + sb.size - shared) >= 0.5;
+}
+
+/**
+ * The recurring families of the variants (see the module comment): each variant joins the first
+ * (most runs) family whose variants it is like, else starts one; families with at least `minRuns`
+ * runs, the most runs first, at most `maxRoutes`.
+ */
+export function routeFamilies(variants: readonly RouteVariant[], opts: RouteOptions = {}): RouteFamily[] {
+  const total = variants.reduce((n, v) => n + v.requests.length, 0);
+  const minRuns = opts.minRuns ?? Math.max(3, Math.ceil(0.05 * total));
+  const families: Array<RouteFamily & { members: Array<{ tools: string[]; runs: number }> }> = [];
+  for (const v of variants) {
+    const f = families.find((x) => sameFamily(x.tools, v.tools));
+    if (f) {
+      f.requests.push(...v.requests);
+      f.variants++;
+      f.members.push({ tools: v.tools, runs: v.requests.length });
+    } else families.push({ tools: v.tools, requests: [...v.requests], variants: 1, members: [{ tools: v.tools, runs: v.requests.length }] });
+  }
+  for (const f of families) f.steps = familySteps(f.members);
+  return families
+    .filter((f) => f.requests.length >= minRuns)
+    .sort((a, b) => b.requests.length - a.requests.length)
+    .slice(0, opts.maxRoutes ?? 8);
+}
+
+const STOP = new Set(
+  'the a an and or of for to in on at by with from into about as is are was were be been being it its this that these those what which who whom whose how when where why can could would should will shall may might must do does did have has had get give show tell find me my we our you your i please also then than there their them they some any all each every both more most other such only own same so too very just not no nor but if while after before over under again further once here out up down off per via using use need want like let lets know'.split(
+    ' ',
+  ),
+);
+
+/** Lower-case words of a request that can be keywords: letters only, three or more, no stop word. */
+function keywordWords(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[a-z][a-z-]*[a-z]/g) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)));
+}
+
+/**
+ * Keywords of each family: words in at least two of its requests and in a good share of them, the
+ * most distinctive first (share in the family minus share in the other families' requests).
+ */
+export function familyKeywords(families: readonly RouteFamily[], maxKeywords = 8): string[][] {
+  const docs = families.map((f) => f.requests.map(keywordWords));
+  const total = docs.reduce((n, d) => n + d.length, 0);
+  return docs.map((mine, i) => {
+    const df = new Map<string, number>();
+    for (const d of mine) for (const w of d) df.set(w, (df.get(w) ?? 0) + 1);
+    const rest = total - mine.length;
+    const scored: Array<{ w: string; score: number }> = [];
+    for (const [w, n] of df) {
+      if (n < 2 || n < 0.25 * mine.length) continue;
+      let elsewhere = 0;
+      docs.forEach((d, j) => {
+        if (j !== i) for (const x of d) if (x.has(w)) elsewhere++;
+      });
+      const score = n / mine.length - (rest > 0 ? elsewhere / rest : 0);
+      if (score > 0.1) scored.push({ w, score });
+    }
+    return scored
+      .sort((a, b) => b.score - a.score || a.w.localeCompare(b.w))
+      .slice(0, maxKeywords)
+      .map((x) => x.w);
+  });
+}
+
+/** A route's description: what its tools do, from their descriptions. */
+function routeAbout(tools: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
+  const distinct = [...new Set(tools)];
+  const parts = distinct.slice(0, 3).map((t) => firstSentence(descriptors.get(t)?.description ?? '', 70).replace(/\.+$/, '') || t);
+  return `${parts.join('; ')}${distinct.length > 3 ? `; and ${distinct.length - 3} more` : ''}`;
+}
+
+/** The routes a router lists: value, tools, description and keywords. */
+export function routeEntries(families: readonly RouteFamily[], descriptors: ReadonlyMap<string, ToolDescriptor>, maxKeywords?: number): RouteEntry[] {
+  const keywords = familyKeywords(families, maxKeywords);
+  return families.map((f, i) => ({ value: routeId(i), tools: f.tools, about: routeAbout(f.tools, descriptors), keywords: keywords[i]! }));
+}
+
+/** The router prompt: the request, then every route with its tool sequence, description and keywords. */
+export function routerPrompt(routes: readonly RouteEntry[]): string {
   const lines = [
-    'Choose the route for this request: the route whose past requests ask for the same kind of lookups, in the same order.',
-    `Answer "${OTHER_ROUTE}" when no route's past requests are like this request; the general steps then handle it.`,
+    'Choose the route for this request: the route whose steps do what the request asks, in the same order; its keywords are words its requests typically use.',
+    `Answer "${OTHER_ROUTE}" when no route fits this request; the general steps then handle it.`,
     '',
     'Request: {{query}}',
     '',
     'Routes:',
   ];
-  lines.push(...routeTableLines(variants.map((v, i) => ({ value: routeId(i), tools: v.tools, requests: v.requests.slice(0, maxExamples) }))));
-  lines.push(`- ${OTHER_ROUTE}: none of the routes above.`, '', `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${variants.map((_, i) => routeId(i)).join(', ')}, ${OTHER_ROUTE}>"}.`);
+  lines.push(...routeTableLines(routes));
+  lines.push(`- ${OTHER_ROUTE}: none of the routes above.`, '', `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${routes.map((r) => r.value).join(', ')}, ${OTHER_ROUTE}>"}.`);
   return lines.join('\n');
 }
 
@@ -85,29 +206,30 @@ const when = (value: string): Guard => ({ kind: 'field', field: ROUTE_FIELD, op:
 
 /**
  * Puts a router in front of the mined skeleton (`nodes`, `edges` as build-graph.ts made them, from
- * `plan` to `synthesize`): `plan` → `route`; one branch of bound positions per variant; `other` →
+ * `plan` to `synthesize`): `plan` → `route`; one branch of bound positions per family; `other` →
  * the skeleton. The skeleton's edges from `plan` are replaced: a node whose only way in was `plan`
  * is entered from the router under `other`, and the others keep their other in-edges (an unguarded
  * edge from `plan` would run them on every route).
  */
 export function addRoutes(
   graph: { nodes: WorkflowNode[]; edges: Edge[] },
-  variants: readonly RouteVariant[],
+  families: readonly RouteFamily[],
   descriptors: ReadonlyMap<string, ToolDescriptor>,
   opts: RouteOptions = {},
 ): { nodes: WorkflowNode[]; edges: Edge[] } {
-  if (variants.length === 0) return graph;
+  if (families.length === 0) return graph;
+  const routes = routeEntries(families, descriptors, opts.maxKeywords);
   const router: WorkflowNode = {
     id: 'route',
     kind: 'llm',
     role: 'judge',
-    prompt: routerPrompt(variants, opts.maxExamples ?? 4),
+    prompt: routerPrompt(routes),
     output: {
       type: 'json',
       schema: {
         type: 'object',
         properties: {
-          [ROUTE_FIELD]: { type: 'string', enum: [...variants.map((_, i) => routeId(i)), OTHER_ROUTE], description: 'the route whose past requests are like this request, or "other"' },
+          [ROUTE_FIELD]: { type: 'string', enum: [...routes.map((r) => r.value), OTHER_ROUTE], description: 'the route whose steps do what this request asks, or "other"' },
         },
         required: [ROUTE_FIELD],
       },
@@ -122,12 +244,13 @@ export function addRoutes(
   }
   edges.push(...kept);
   const nodes: WorkflowNode[] = [graph.nodes[0]!, router];
-  variants.forEach((v, i) => {
+  families.forEach((v, i) => {
     const id = routeId(i);
     let prev: string | undefined;
-    v.tools.forEach((tool, k) => {
+    (v.steps ?? v.tools.map((t) => ({ tools: [t], optional: false }))).forEach((step, k) => {
+      const tool = step.tools[0]!;
       const what = firstSentence(descriptors.get(tool)?.description ?? '', 160);
-      const node: ToolNode = { id: `${id}_step_${k + 1}`, kind: 'tool', task: `Route ${i + 1}, step ${k + 1}: ${what || `call ${tool}`}`, tools: [tool] };
+      const node: ToolNode = { id: `${id}_step_${k + 1}`, kind: 'tool', task: `Route ${i + 1}, step ${k + 1}: ${what || `call ${tool}`}`, tools: step.tools, ...(step.optional ? { calls: 'many' as const } : {}) };
       nodes.push(node);
       edges.push(prev ? { from: prev, to: node.id, kind: 'data' } : { from: 'route', to: node.id, kind: 'data', when: when(id) });
       edges.push({ from: node.id, to: 'synthesize', kind: 'data' });

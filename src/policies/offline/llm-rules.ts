@@ -10,8 +10,8 @@ import { requestClauses, splitClauses, stem, terms } from './text.js';
  * - plan: the query split into clauses, numbered;
  * - judge: each boolean field is true when its concept (the field name, its description and the
  *   node's question, minus generic words) appears in the query; a router's field (its prompt lists
- *   routes with past requests) takes the route whose past requests are most like the request
- *   (`routeByPastRequests`); other fields by their schema;
+ *   routes with their keywords) takes the route whose keywords the request uses most
+ *   (`routeByKeywords`); other fields by their schema;
  * - extract / reason / verify: pass-through summaries of their inputs (verify also lists errors),
  *   never the request itself (an answer that repeats the request is not a result);
  * - synthesize: one paragraph per tool call seen in the inputs, numbers and names kept.
@@ -59,7 +59,7 @@ function fillValue(schema: Schema | undefined, field: string, node: LlmNode, req
     return conceptTerms(field, schema, node).some((t) => queryTerms.has(t));
   }
   if (schema?.enum && schema.enum.length > 0) {
-    const routed = node.role === 'judge' ? routeByPastRequests(node.prompt, req.query, schema.enum.map(String)) : undefined;
+    const routed = node.role === 'judge' ? routeByKeywords(node.prompt, req.query, schema.enum.map(String)) : undefined;
     if (routed !== undefined) return routed;
     const hit = schema.enum.find((e) => terms(String(e)).some((t) => queryTerms.has(t)));
     return hit ?? schema.enum[0];
@@ -81,61 +81,46 @@ function fillObject(schema: Schema | undefined, node: LlmNode, req: LlmNodeReque
 
 
 /**
- * Least word overlap (Jaccard, over the lower-case words of the two requests) with a route's past
- * request for the offline router to take that route; below it, `other`. Chosen on D_opt and D_val of
- * the bundled domains (seeds 0-2), running each record as the calls of its most similar D_opt
- * record: mean TC on D_val 0.406 when every record is routed (overlap 0), 0.417 from 0.4, 0.413 from
- * 0.5; on D_opt, leaving the record out, 0.517, 0.534 and 0.544. Routing every request sends
- * requests unlike any past one to a route that fits them badly.
+ * Least keyword score for the offline router to take a route: the share of a route's keywords the
+ * request uses, plus a quarter of the share of the words of its description. Below it, `other`.
+ * Chosen on D_val (mean TC of G0, bundled domains, seeds 0-2): 0.264 at 0.3, 0.346 at 0.7, 0.384 at
+ * 1.0 and 0.385 when nothing is routed: keyword routing does not beat the skeleton offline, so the
+ * offline router takes a route only when the request uses all of its keywords.
  */
-export const ROUTE_MIN_OVERLAP = 0.45;
+export const ROUTE_MIN_SCORE = 1.0;
 
 /**
- * Routes whose past requests overlap the request within this much of the best route's compete on
- * length: the one whose number of steps is nearest the request's number of parts wins. Variants of
- * one task often differ only by a step more or less (a list, then its details, then a quote), and
- * their requests share most words. Chosen on D_val (mean TC of G0 with routes, bundled domains,
- * seeds 0-2): 0.417 without (0), 0.425 at 0.05, 0.423 at 0.1, 0.396 at 0.2.
+ * Routes whose scores are within this much of the best route's compete on length: the one whose
+ * number of steps is nearest the request's number of parts wins (the routes of one task often differ
+ * by a step more or less).
  */
 export const ROUTE_STEP_MARGIN = 0.05;
 
-
-function wordSet(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-}
-
 /**
- * A router (docs/DESIGN.md, "Mining": routes): when the prompt lists routes as `- <value>: calls a → b.
- * Past requests:` lines each followed by `  • "<past request>"` lines and the field's values name
- * them, the route whose past requests share the most words with the request (among those within
- * `ROUTE_STEP_MARGIN` of the best, the one whose number of steps is nearest the request's number of
- * parts), or `other` when none shares `ROUTE_MIN_OVERLAP`. Undefined when the prompt lists no routes
- * of these values.
+ * A router (docs/DESIGN.md, "Mining": routes): when the prompt lists routes as
+ * `- <value>: calls a → b. About: …. Keywords: ….` lines and the field's values name them, the route
+ * whose keywords (and description) the request uses most (among those within `ROUTE_STEP_MARGIN`
+ * of the best, the one whose number of steps is nearest the request's number of parts), or `other`
+ * when none reaches `ROUTE_MIN_SCORE`. Undefined when the prompt lists no routes of these values.
  */
-export function routeByPastRequests(prompt: string, query: string, values: readonly string[]): string | undefined {
-  const listed = parseRouteTable(prompt).filter((r) => values.includes(r.value) && r.requests.length > 0);
-  const examples = new Map(listed.map((r) => [r.value, r.requests]));
-  const steps = new Map(listed.map((r) => [r.value, r.tools.length]));
-  if (examples.size === 0) return undefined;
-  const q = wordSet(query);
-  const scored: Array<{ value: string; overlap: number }> = [];
-  for (const value of values) {
-    let overlap = -1;
-    for (const past of examples.get(value) ?? []) {
-      const p = wordSet(past);
-      let shared = 0;
-      for (const w of q) if (p.has(w)) shared++;
-      overlap = Math.max(overlap, shared / (q.size + p.size - shared || 1));
-    }
-    if (overlap >= 0) scored.push({ value, overlap });
-  }
-  scored.sort((a, b) => b.overlap - a.overlap);
-  const other = values.find((v) => !examples.has(v)) ?? scored[0]!.value;
-  const best = scored[0];
-  if (!best || best.overlap < ROUTE_MIN_OVERLAP) return other;
+export function routeByKeywords(prompt: string, query: string, values: readonly string[]): string | undefined {
+  const listed = parseRouteTable(prompt).filter((r) => values.includes(r.value));
+  if (listed.length === 0) return undefined;
+  const listedValues = new Set(listed.map((r) => r.value));
+  const q = new Set(terms(query));
+  const scored = listed.map((r) => {
+    const kw = [...new Set(r.keywords.flatMap((k) => terms(k)))];
+    const about = [...new Set(terms(r.about))].filter((t) => !GENERIC.has(t));
+    const share = (ws: string[]) => (ws.length === 0 ? 0 : ws.filter((w) => q.has(w)).length / ws.length);
+    return { value: r.value, steps: r.tools.length, score: share(kw) + 0.25 * share(about) };
+  });
+  scored.sort((a, b) => b.score - a.score);
+  const other = values.find((v) => !listedValues.has(v)) ?? scored[0]!.value;
+  const best = scored[0]!;
+  if (best.score < ROUTE_MIN_SCORE) return other;
   const parts = requestClauses(query).length;
-  const near = scored.filter((x) => x.overlap >= best.overlap - ROUTE_STEP_MARGIN);
-  near.sort((a, b) => Math.abs((steps.get(a.value) ?? 0) - parts) - Math.abs((steps.get(b.value) ?? 0) - parts) || b.overlap - a.overlap);
+  const near = scored.filter((x) => x.score >= best.score - ROUTE_STEP_MARGIN);
+  near.sort((a, b) => Math.abs(a.steps - parts) - Math.abs(b.steps - parts) || b.score - a.score);
   return near[0]!.value;
 }
 

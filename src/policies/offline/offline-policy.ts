@@ -41,6 +41,14 @@ export interface OfflinePolicyOptions {
   records?: readonly TaskRecord[];
 }
 
+/** A fill with the node's bound values set (the runtime sets them anyway; here they also decide duplicates and missing values). */
+function withBound(filled: FillResult, bound: Record<string, unknown> | undefined): FillResult {
+  if (!bound) return filled;
+  const main = filled.main && !(filled.main.param in bound) ? { main: filled.main } : {};
+  const { main: _drop, ...rest } = filled;
+  return { ...rest, ...main, args: { ...filled.args, ...bound }, missing: filled.missing.filter((m) => !(m in bound)) };
+}
+
 /** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
 const YIELD_ABOVE_CHARS = 1_000;
 
@@ -90,7 +98,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolic
       req.signal?.throwIfAborted();
       const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
       const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
-      const filled = fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues);
+      const filled = withBound(fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues), req.bound?.[tool.name]);
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
     const best = await callAt(0);

@@ -57,7 +57,7 @@ describe('rule-based optimizer', () => {
     // Failures of the reference's own tool (only its arguments differ) are not fixed by trying another tool.
     const sameTool = patterns.map((p) => (p.kind === 'failed-calls' ? { ...p, rightTool: 4, otherTool: 0 } : p));
     expect(ruleEdits({ workflow, feedback: { ...feedback, patterns: sameTool }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).some((e) => e.summary.startsWith('set_retry'))).toBe(false);
-    expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` the way past runs did, e.g. "AAPL".' }]);
+    expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` with the value the request or the earlier results give for it.' }]);
   });
 
   it('proposes the best-supported valid edit first and a different one for each sibling', async () => {

@@ -32,7 +32,7 @@ export function createRuleBasedOptimizer(): Optimizer {
       for (const c of candidates) {
         if (c.score <= 0 || siblings.has(c.summary)) continue;
         tried++;
-        const applied = applyEditPlan(input.workflow, c.plan, { tools: [...tools.keys()] });
+        const applied = applyEditPlan(input.workflow, c.plan, { tools: input.tools });
         if (!applied.ok) continue;
         if (input.constraint?.(applied.workflow)) continue;
         if (input.isKnown?.(applied.workflow)) continue;

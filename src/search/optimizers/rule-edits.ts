@@ -156,10 +156,32 @@ const args: Gen = (p, { workflow }) => {
   return p.nodes.flatMap((id) => {
     const node = toolNode(workflow, id);
     if (!node || node.task.includes(`\`${p.key}\``)) return [];
-    const examples = p.examples.filter((x) => x.expected !== undefined).map((x) => JSON.stringify(x.expected)).slice(0, 2);
-    const cue = examples.length ? `Fill \`${p.key}\` the way past runs did, e.g. ${examples.join(' or ')}.` : `Leave \`${p.key}\` out unless the request gives it.`;
+    // The task names the parameter, never a record's value (a workflow carries no record text).
+    const hasValues = p.examples.some((x) => x.expected !== undefined);
+    const cue = hasValues ? `Fill \`${p.key}\` with the value the request or the earlier results give for it.` : `Leave \`${p.key}\` out unless the request gives it.`;
     return [edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls`, 0.4 * p.evidence, { op: 'set_task', id, task: `${node.task} ${cue}` })];
   });
+};
+
+/**
+ * A parameter a source reproduces in most records where the node made that call: bind it (with a
+ * data edge from the source node when it does not feed the node yet); a binding that does not hold: unbind it.
+ */
+const bindable: Gen = (p, { workflow }) => {
+  if (p.kind !== 'bindable' || !toolNode(workflow, p.node)) return [];
+  if (p.source === null) {
+    return [edit(`unbind ${p.tool}.${p.param} at ${p.node}: its source reproduces the reference in ${p.reproduced}/${p.calls} records`, p.evidence, { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: null })];
+  }
+  const from = p.source.from === 'output' || p.source.from === 'extract' ? p.source.node : undefined;
+  const feed = from && !workflow.edges.some((e) => e.from === from && e.to === p.node && e.kind === 'data') ? [{ op: 'add_edge' as const, from, to: p.node, kind: 'data' as const }] : [];
+  const node = toolNode(workflow, p.node)!;
+  const hint = !node.tools || node.tools.length === 0 || node.tools.includes(p.tool) ? [] : [{ op: 'set_tool_hint' as const, id: p.node, tools: [...node.tools, p.tool] }];
+  return [
+    grouped(
+      'bind',
+      edit(`bind ${p.tool}.${p.param} at ${p.node} ← ${p.source.from}: reproduces the reference in ${p.reproduced}/${p.calls} records (now ${p.current})`, 1.2 * p.evidence, ...hint, ...feed, { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: p.source }),
+    ),
+  ];
 };
 
 const unseen: Gen = (p, { workflow }) => {
@@ -211,7 +233,7 @@ const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
   return out;
 };
 
-const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, unseen, answers, llmOnlyAnswers];
+const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, bindable, unseen, answers, llmOnlyAnswers];
 
 /**
  * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with

@@ -59,7 +59,7 @@ export function createUiApp(opts: UiAppOptions): Hono {
     return c.json({ error }, HTTP_STATUS[error.code] as ContentfulStatusCode);
   });
 
-  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
+  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(store, r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
   app.get('/api/runs/:id', (c) => c.json(runView(store, c.req.param('id'), opts.dbFlag)));
   app.get('/api/runs/:id/candidates/:cid', (c) => c.json(candidateView(store, c.req.param('id'), c.req.param('cid'))));
   app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) => c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))));

@@ -1,7 +1,7 @@
-import { hostname } from 'node:os';
 import type { Workflow } from '../../graph/schema.js';
 import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/index.js';
 import { FlowScoutError } from '../../errors/index.js';
+import { isRunAlive } from '../../store/run-lock.js';
 import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
 
 /**
@@ -45,24 +45,12 @@ export interface RunSummary {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** Whether the process that owns a running run is still alive (only knowable on the same host). */
-function ownerAlive(run: RunRow): boolean {
-  const o = run.owner;
-  if (!o || typeof o.pid !== 'number') return false;
-  if (o.host !== hostname()) return true;
-  try {
-    process.kill(o.pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-export function shownStatus(run: RunRow): ShownStatus {
+/** The status a person sees; whether a `running` run's process is alive is the store's one rule (`isRunAlive`, store/run-lock.ts). */
+export function shownStatus(store: Pick<Store, 'getLock'>, run: RunRow): ShownStatus {
   if (run.status === 'done') return 'finished';
   if (run.status === 'stopped') return 'stopped';
   if (run.status === 'failed') return 'crashed';
-  return ownerAlive(run) ? 'running' : 'crashed';
+  return isRunAlive(store, run) ? 'running' : 'crashed';
 }
 
 /** A run made without any model: its figures are offline figures. */
@@ -70,11 +58,11 @@ export function isOffline(r: RunRow): boolean {
   return [r.policyLabel, r.judgeLabel, r.optimizerLabel].every((l) => /offline/i.test(l));
 }
 
-export function runSummary(run: RunRow, dbFlag: string | undefined): RunSummary {
+export function runSummary(store: Pick<Store, 'getLock'>, run: RunRow, dbFlag: string | undefined): RunSummary {
   const usage = run.usage ?? {};
   const res = run.result as { bestVal?: { score?: number }; g0Val?: { score?: number } } | undefined;
   const settings = (run.config.settings ?? {}) as { iterations?: number };
-  const status = shownStatus(run);
+  const status = shownStatus(store, run);
   const s: RunSummary = {
     id: run.id,
     status,
@@ -140,7 +128,7 @@ function treeNode(c: CandidateRow, best: string | undefined): TreeNode {
 /** The run page: summary, budget, tree, per-iteration rows. */
 export function runView(store: Store, id: string, dbFlag: string | undefined) {
   const run = store.getRun(id);
-  const summary = runSummary(run, dbFlag);
+  const summary = runSummary(store, run, dbFlag);
   const candidates = store.loadCandidates(id);
   const best = run.bestCandidate;
   const iterations = store.loadIterations(id).map((r) => r.data);
@@ -192,7 +180,7 @@ export function candidateView(store: Store, runId: string, candidateId: string) 
   const parentWorkflow = (parent?.workflow ?? null) as Workflow | null;
   const diff: WorkflowDiff | null = workflow && parentWorkflow ? diffWorkflows(parentWorkflow, workflow) : null;
   return {
-    run: runSummary(run, undefined),
+    run: runSummary(store, run, undefined),
     candidate: { ...treeNode(c, run.bestCandidate), hash: c.hash ?? null, plan: c.plan ?? null },
     workflow,
     parentWorkflow,

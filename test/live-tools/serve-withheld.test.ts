@@ -1,0 +1,143 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Workflow } from '../../src/graph/schema.js';
+import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
+import { executeWorkflow } from '../../src/runtime/execute.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/serve/http-server.js';
+import { toolNameFor } from '../../src/serve/mcp-server.js';
+import { createWorkflowService } from '../../src/serve/workflow-service.js';
+import { loadToolConfig } from '../../src/tools/load-tool-config.js';
+import type { ToolRegistry } from '../../src/contracts/tools.js';
+import { initialOrders, orderRecords, orderState, resetOrders, writesMade } from '../support/order-tools.js';
+import { writeOrderFixture } from './order-fixture.js';
+
+/**
+ * `serve` over the stateful order tools (a functions source: live tools) with the offline policy
+ * learned from other customers' records. Asked to cancel "my order" without saying which, the
+ * policy fills `order_id` with an id it learned from another record; the call is withheld, the
+ * response names the argument, and the store of orders is unchanged. Over plain HTTP and over the
+ * MCP SDK's client.
+ */
+
+const WORKFLOW: Workflow = {
+  version: 1,
+  name: 'Order desk',
+  description: 'Cancels orders.',
+  nodes: [
+    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+    { id: 'cancel', kind: 'tool', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] },
+    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+  ],
+  edges: [
+    { from: 'plan', to: 'cancel', kind: 'data' },
+    { from: 'cancel', to: 'answer', kind: 'data' },
+  ],
+};
+
+const UNSPECIFIED = 'Please cancel my order, it arrived broken.';
+
+let registry: ToolRegistry;
+let server: RunningHttpServer | undefined;
+const clients: Client[] = [];
+beforeEach(async () => {
+  resetOrders();
+  registry = await loadToolConfig(writeOrderFixture().tools);
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  await server?.close();
+  server = undefined;
+  await registry.close();
+});
+
+async function serve(destructive?: 'allow' | 'withhold'): Promise<RunningHttpServer> {
+  const service = createWorkflowService({
+    workflow: WORKFLOW,
+    policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }),
+    tools: registry,
+    ...(destructive ? { destructive } : {}),
+  });
+  server = await startHttpServer({ service, http: true, mcp: { name: toolNameFor(WORKFLOW.name), description: WORKFLOW.description! } });
+  return server;
+}
+
+async function post(url: string, query: string): Promise<{ status: number; json: Record<string, any> }> {
+  const res = await fetch(`${url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+}
+
+describe('serve withholds write calls it cannot ground, and destructive calls by default', () => {
+  it('without the grounding check the offline policy would cancel another customer\'s order (what the check prevents)', async () => {
+    const trace = await executeWorkflow(WORKFLOW, { query: UNSPECIFIED }, { policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }), tools: registry, groundWrites: false });
+    expect(trace.calls[0]).toMatchObject({ tool: 'cancel_order', status: 'ok' });
+    const copied = trace.calls[0]!.args.order_id as string;
+    expect(UNSPECIFIED).not.toContain(copied);
+    expect(orderState().find((o) => o.id === copied)!.status).toBe('cancelled');
+  });
+
+  it('over HTTP: the call is withheld, the response names the ungrounded argument, the orders are unchanged', async () => {
+    const { url } = await serve();
+    const res = await post(url, UNSPECIFIED);
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe('ok');
+    expect(res.json.withheld).toHaveLength(1);
+    expect(res.json.withheld[0]).toMatchObject({ tool: 'cancel_order' });
+    expect(res.json.withheld[0].why).toMatch(/^not run: write withheld: destructive call cancel_order has ungrounded argument 'order_id' \("A-\d{4}"\)/);
+    expect(res.json.withheld[0].why).not.toContain("'reason'");
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+
+  it('over the MCP SDK client: the tool result names the ungrounded argument in its text and structured content; the orders are unchanged', async () => {
+    const { url } = await serve();
+    const client = new Client({ name: 'withheld-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    clients.push(client);
+    const result = await client.callTool({ name: toolNameFor(WORKFLOW.name), arguments: { query: UNSPECIFIED } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { withheld: Array<{ tool: string; why: string }>; pending?: unknown };
+    expect(structured.withheld[0]!.tool).toBe('cancel_order');
+    expect(structured.withheld[0]!.why).toContain("ungrounded argument 'order_id'");
+    expect(structured.pending).toBeUndefined();
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(text).toMatch(/withheld \(not made\): cancel_order .*ungrounded argument 'order_id'/);
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+
+  it('a grounded destructive call is returned as pending, not made; with --allow destructive it is made', async () => {
+    const query = 'Hi, please cancel order A-1003, I ordered the wrong size.';
+    const { url } = await serve();
+    const res = await post(url, query);
+    expect(res.json.withheld).toBeUndefined();
+    expect(res.json.pending).toEqual([{ tool: 'cancel_order', args: { order_id: 'A-1003', reason: 'I ordered the wrong size' }, why: expect.stringContaining('not run: destructive call awaiting approval') }]);
+    expect(orderState()).toEqual(initialOrders());
+    await server!.close();
+    server = undefined;
+
+    const allowed = await serve('allow');
+    const made = await post(allowed.url, query);
+    expect(made.json.pending).toBeUndefined();
+    expect(made.json.calls).toEqual([expect.objectContaining({ tool: 'cancel_order', args: { order_id: 'A-1003', reason: 'I ordered the wrong size' }, status: 'ok' })]);
+    expect(orderState().find((o) => o.id === 'A-1003')).toMatchObject({ status: 'cancelled', cancelReason: 'I ordered the wrong size' });
+    expect(writesMade()).toHaveLength(1);
+  });
+});
+
+describe('flowscout run on live tools', () => {
+  it('withholds the ungrounded cancel, says so in the run status, and leaves the orders as they were', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { runCli } = await import('../../src/cli/program.js');
+    const { captureIO } = await import('../support/cli-io.js');
+    const fx = writeOrderFixture();
+    const wf = join(fx.dir, 'orders.workflow.json');
+    writeFileSync(wf, JSON.stringify(WORKFLOW));
+    const io = captureIO();
+    expect(await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io), io.errors()).toBe(0);
+    expect(io.text()).toMatch(/status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'order_id'/);
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+});
