@@ -6,7 +6,9 @@
  *
  * 1. Gzip bombs, each built by streaming through gzip (never held in memory): an XES log of
  *    distinct traces that unpacks to 1.5 GiB, the same size as one XML comment, and a JSONL event
- *    log that is one endless line. Each is mined by `flowscout mine` in a child process with the
+ *    log that is one endless line. The XES bomb is also mined with a second, tiny gzip member
+ *    appended, so that its trailer understates the size and only the count while unpacking stops
+ *    it (what a forged trailer costs). Each is mined by `flowscout mine` in a child process with the
  *    default limits; the benchmark prints the wall and CPU time of the command, the child's peak
  *    memory (max RSS) and the error it printed. The goal: a named error in under 5 s and under
  *    300 MB (on a busy machine the wall time says more about the other processes than about us).
@@ -16,13 +18,13 @@
  *    quadratic scan gives 4).
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { CliIO } from '../src/cli/output.js';
 import { runCli } from '../src/cli/program.js';
 import { readXes } from '../src/mining/event-log/read-xes.js';
@@ -84,25 +86,36 @@ async function bombs(dir: string, unpacked: number): Promise<void> {
   ];
   console.log(`1. Gzip bombs of ${(unpacked / MB).toFixed(0)} MB unpacked, mined with the default limits (goal: named error, < 5 s, < 300 MB)`);
   console.log('   file                          .gz size   exit  wall in mine  CPU in mine  peak RSS  verdict / the error printed');
-  for (const c of cases) {
-    const file = join(dir, c.name);
-    await c.build(file);
+  const run = (file: string, name: string) => {
     const res = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 24 });
     const line = res.stdout.trim().split('\n').pop() ?? '';
     let r: { status: number; ms: number; cpuMs: number; maxRssKb: number; err: string };
     try {
       r = JSON.parse(line) as typeof r;
     } catch {
-      console.log(`   ${c.name}: the child failed (exit ${res.status}, signal ${res.signal}): ${res.stderr.slice(0, 400)}`);
-      continue;
+      console.log(`   ${name}: the child failed (exit ${res.status}, signal ${res.signal}): ${res.stderr.slice(0, 400)}`);
+      return;
     }
     const named = r.status === 2 && /INPUT_TOO_LARGE/.test(r.err);
     const verdict = `${named ? 'named' : 'NOT NAMED'}, ${r.maxRssKb < 300_000 ? '<300 MB' : '≥300 MB'}, <5 s: wall ${r.ms < 5000 ? 'yes' : 'no'} / CPU ${r.cpuMs < 5000 ? 'yes' : 'no'}`;
     console.log(
-      `   ${c.name.padEnd(29)} ${`${(statSync(file).size / MB).toFixed(1)} MB`.padStart(8)}  ${String(r.status).padStart(4)}  ${`${(r.ms / 1000).toFixed(2)} s`.padStart(12)}  ${`${(r.cpuMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${(r.maxRssKb / 1024).toFixed(0)} MB`.padStart(8)}  ${verdict}`,
+      `   ${name.padEnd(29)} ${`${(statSync(file).size / MB).toFixed(1)} MB`.padStart(8)}  ${String(r.status).padStart(4)}  ${`${(r.ms / 1000).toFixed(2)} s`.padStart(12)}  ${`${(r.cpuMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${(r.maxRssKb / 1024).toFixed(0)} MB`.padStart(8)}  ${verdict}`,
     );
-    console.log(`${' '.repeat(35)}${r.err.replace(`${dir}/`, '')}`,
-    );
+    console.log(`${' '.repeat(35)}${r.err.replace(`${dir}/`, '')}`);
+  };
+  for (const c of cases) {
+    const file = join(dir, c.name);
+    await c.build(file);
+    run(file, c.name);
+    if (c.name === 'bomb-traces.xes.gz') {
+      // The same bomb with a second, tiny gzip member: the trailer now states a few bytes, so only
+      // the count while unpacking can stop it (the cost of a bomb with a forged trailer).
+      const twoMembers = join(dir, 'bomb-traces-2members.xes.gz');
+      renameSync(file, twoMembers);
+      appendFileSync(twoMembers, gzipSync(Buffer.from('<!-- a second gzip member -->\n')));
+      run(twoMembers, '  the same + a 2nd tiny member');
+      rmSync(twoMembers, { force: true });
+    }
     rmSync(file, { force: true });
   }
 }

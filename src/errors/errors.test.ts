@@ -82,9 +82,11 @@ describe('toFlowScoutError', () => {
         thrown = e;
       }
       expect(toFlowScoutError(thrown).code).toBe('INVALID_INPUT');
-      expect(toFlowScoutError(thrown).message).toBe('expected a file but found a directory');
+      // Node names no path here: the message says so rather than leave it out.
+      expect(toFlowScoutError(thrown).message).toBe('expected a file but found a directory: (unknown path)');
       const withPath = Object.assign(new Error('EISDIR'), { code: 'EISDIR', path: dir });
       expect(toFlowScoutError(withPath).location).toEqual({ file: dir });
+      expect(toFlowScoutError(withPath).describe()).toContain(`expected a file but found a directory: ${dir}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -41,7 +41,7 @@ export function fileSystemError(thrown: Error, file?: string): FlowScoutError | 
     case 'ENOENT':
       return new FlowScoutError({ code: 'FILE_NOT_FOUND', message: location ? 'no such file or directory' : `no such file or directory: ${named}`, hint: 'Check the path; relative paths are resolved from the current directory.', ...base });
     case 'EISDIR':
-      return new FlowScoutError({ code: 'INVALID_INPUT', message: 'expected a file but found a directory', hint: 'Pass the path of a file inside that directory.', ...base });
+      return new FlowScoutError({ code: 'INVALID_INPUT', message: `expected a file but found a directory: ${named}`, hint: 'Pass the path of a file inside that directory.', ...base });
     case 'EEXIST':
       if (errno.syscall !== 'mkdir') return undefined;
       return new FlowScoutError({ code: 'FILE_ACCESS', message: 'cannot create this folder: a file of that name is in the way', hint: 'Move the file away, or choose another output path.', ...base });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { indexWorkflow } from '../graph/prepare.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
@@ -140,6 +141,10 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
   async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], nodeConfig?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
     const scope = scopeOf(state);
     const signal = nodeConfig?.signal ?? context.signal;
+    // Every node waiting for a slot, and every call in flight, listens to this signal (and removes
+    // its listener when done): a wide fan-out has more than Node's default of 10 legitimately, as in
+    // the interpreter (runtime/run-state.ts), and must not print a "possible memory leak" warning.
+    if (signal) setMaxListeners(0, signal);
     if (signal?.aborted) return keep(scope, skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
     const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => state.results[id], state);
     const { observation, stop } = await executeNode(config, scope, prep, signal, {

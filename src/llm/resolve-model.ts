@@ -30,6 +30,11 @@ export interface ResolvedModel {
 
 export interface ResolveModelOptions {
   env?: Record<string, string | undefined>;
+  /**
+   * `false` for a command that sends nothing (`search --dry-run`): a missing API key is not an
+   * error, the provider is made without one, and a request, were one sent, would fail for want of it.
+   */
+  requireKeys?: boolean;
 }
 
 /** Name under which OpenAI-compatible servers are registered (also their providerOptions key). */
@@ -45,18 +50,18 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     case 'offline':
       return { spec: 'offline', provider: 'offline', modelId: 'offline', supportsLogprobs: false, scrub };
     case 'openai': {
-      const apiKey = requireKey(env, 'OPENAI_API_KEY', parsed.spec);
+      const apiKey = requireKey(env, 'OPENAI_API_KEY', parsed.spec, options.requireKeys);
       const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
       const { createOpenAI } = await import('@ai-sdk/openai');
-      const provider = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
+      const provider = createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
       // Chat Completions, not the Responses API (the AI SDK default): it is what every gateway speaks.
       return { spec: parsed.spec, provider: 'openai', modelId: parsed.modelId, model: provider.chat(parsed.modelId), providerOptionsKey: 'openai', supportsLogprobs: true, scrub };
     }
     case 'anthropic': {
-      const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', parsed.spec);
+      const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', parsed.spec, options.requireKeys);
       const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
       const { createAnthropic } = await import('@ai-sdk/anthropic');
-      const provider = createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) });
+      const provider = createAnthropic({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
       return { spec: parsed.spec, provider: 'anthropic', modelId: parsed.modelId, model: provider(parsed.modelId), providerOptionsKey: 'anthropic', supportsLogprobs: false, scrub };
     }
     case 'ollama': {
@@ -94,9 +99,10 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
   }
 }
 
-function requireKey(env: Record<string, string | undefined>, name: string, spec: string): string {
+function requireKey(env: Record<string, string | undefined>, name: string, spec: string, required = true): string | undefined {
   const key = env[name]?.trim();
   if (key) return checkKeyText(key, name, spec);
+  if (!required) return undefined;
   throw new FlowScoutError({
     code: 'MODEL_CONFIG',
     message: `model '${spec}' needs an API key, but ${name} is not set`,

@@ -23,6 +23,10 @@ export interface ReadRecordsResult {
   problems: string[];
 }
 
+/** What to do when a records file is missing: every importer that writes one (`flowscout import --help`). */
+export const RECORDS_MISSING_HINT =
+  'Check the path, or create records with `flowscout import <source> … --out <dir>`; sources: traject, toolbench (datasets), openai, anthropic, ai-sdk, otel, or auto (agent logs).';
+
 /**
  * Reads a records JSONL file. Blank lines are ignored. By default any bad line (not JSON, not a
  * record, or a repeated id) makes it throw one FlowScoutError (PARSE_ERROR when a line is not JSON,
@@ -35,7 +39,7 @@ export async function readRecordsFile(path: string, opts: ReadRecordsOptions = {
     uniqueKey: (r) => r.id,
     noun: 'record',
     shape: 'id, query, reference, calls',
-    missingHint: 'Check the path, or create records with `flowscout import traject|toolbench … --out <dir>`.',
+    missingHint: RECORDS_MISSING_HINT,
   });
   return { records: res.values, skipped: res.skipped, problems: res.problems };
 }

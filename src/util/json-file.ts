@@ -41,7 +41,14 @@ export function jsonTooDeep(e: JsonTooDeepError, text: string, file: string, lin
 /** Reads and parses a JSON file (FILE_NOT_FOUND / PARSE_ERROR with the location). */
 export function readJsonFile(file: string): unknown {
   requireFile(file);
-  return parseJsonText(readFileSync(file, 'utf8'), file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    // Node names no path for some read errors (a directory): name the file asked for.
+    throw (e instanceof Error && fileSystemError(e, file)) || e;
+  }
+  return parseJsonText(text, file);
 }
 
 /** 1-based line and column of a character offset. */
@@ -178,13 +185,17 @@ export function writeTextFile(file: string, text: string, opts: WriteOptions = {
       location: { file },
     });
   }
+  mkdirSync(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
-    mkdirSync(dirname(file), { recursive: true });
     fileWrites.writeFileSync(temp, text);
     fileWrites.renameSync(temp, file);
   } catch (e) {
-    rmSync(temp, { force: true });
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing was made there.
+    }
     const named = e instanceof Error ? fileSystemError(e, file) : undefined;
     if (!named) throw e;
     // Named after the file asked for, not the temporary one.

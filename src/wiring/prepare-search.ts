@@ -50,6 +50,8 @@ export interface ModelCallOptions {
   probe?: boolean;
   /** Delay before the probe's one retry (tests). */
   probeBaseDelayMs?: number;
+  /** `false` when nothing will be sent (`--dry-run`): a missing API key is no error. */
+  requireKeys?: boolean;
 }
 
 /** The settings of a run as stored with it (enough to resume it; no secrets). */
@@ -186,6 +188,7 @@ export async function prepareSearch(
       breaker,
       ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
       ...(calls.log ? { log: calls.log } : {}),
+      ...(calls.requireKeys === false ? { requireKeys: false } : {}),
     };
     if (calls.probe !== false) {
       await createModelWiring(wiring).probe(

@@ -36,6 +36,8 @@ export interface ResolvePolicyOptions {
   records?: readonly TaskRecord[];
   client?: ClientOptions;
   env?: Record<string, string | undefined>;
+  /** `false`: a missing API key is no error (a command that sends nothing; see ResolveModelOptions). */
+  requireKeys?: boolean;
   /** LLM policy: how many candidate tools a plan request lists (default DEFAULT_SHORTLIST_SIZE; 0 = all). */
   shortlist?: number;
 }
@@ -57,7 +59,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
     const policy = createOfflinePolicy({ tools: options.tools, ...(options.records ? { records: options.records } : {}) });
     return { policy, spec: 'offline', label: policy.label };
   }
-  const model = await resolveModel(chosen, { env });
+  const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
   const policy = createLlmPolicy({
     client,
@@ -74,6 +76,8 @@ export interface ResolveJudgeOptions {
   /** How an LLM judge asks (default per-dimension G-Eval; the offline judge ignores it). */
   mode?: JudgeMode;
   env?: Record<string, string | undefined>;
+  /** `false`: a missing API key is no error (a command that sends nothing; see ResolveModelOptions). */
+  requireKeys?: boolean;
 }
 
 export interface ResolvedJudge {
@@ -91,7 +95,7 @@ export async function resolveJudge(spec: string | undefined, options: ResolveJud
     const judge = createLexicalJudge();
     return { judge, spec: 'offline', label: judge.label };
   }
-  const model = await resolveModel(chosen, { env });
+  const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
   const judge = createLlmJudge({ client, spec: model.spec, ...(options.mode ? { mode: options.mode } : {}) });
   return { judge, spec: model.spec, label: judge.label, client };
@@ -100,6 +104,8 @@ export async function resolveJudge(spec: string | undefined, options: ResolveJud
 export interface ResolveOptimizerOptions {
   client?: ClientOptions;
   env?: Record<string, string | undefined>;
+  /** `false`: a missing API key is no error (a command that sends nothing; see ResolveModelOptions). */
+  requireKeys?: boolean;
 }
 
 export interface ResolvedOptimizer {
@@ -117,7 +123,7 @@ export async function resolveOptimizer(spec: string | undefined, options: Resolv
     const optimizer = createRuleBasedOptimizer();
     return { optimizer, spec: 'offline', label: optimizer.label };
   }
-  const model = await resolveModel(chosen, { env });
+  const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
   const optimizer = createLlmOptimizer({ client, spec: model.spec });
   return { optimizer, spec: model.spec, label: optimizer.label, client };

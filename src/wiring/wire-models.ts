@@ -51,6 +51,8 @@ export interface ModelSettings {
   log?: (line: string) => void;
   /** The command's circuit breaker, shared by every client. */
   breaker?: CircuitBreaker;
+  /** `false` for a command that sends nothing (`search --dry-run`): missing API keys are no error. */
+  requireKeys?: boolean;
 }
 
 /** The shared pieces: the limiter, the client options every client is made with, and resolvers that use them. */
@@ -82,14 +84,15 @@ export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judge
     ...(settings.log ? { log: settings.log } : {}),
     ...(settings.breaker ? { breaker: settings.breaker } : {}),
   };
+  const keys = settings.requireKeys === false ? { requireKeys: false } : {};
   return {
     env,
     limiter,
     client,
     chosen: (spec) => chosenModel(spec, env),
-    policy: (spec, opts) => resolvePolicy(spec, { tools: opts.tools, ...(opts.records ? { records: opts.records } : {}), client, env }),
-    judge: (spec, mode) => resolveJudge(spec, { client, env, ...(mode ? { mode } : {}) }),
-    optimizer: (spec) => resolveOptimizer(spec, { client, env }),
+    policy: (spec, opts) => resolvePolicy(spec, { tools: opts.tools, ...(opts.records ? { records: opts.records } : {}), client, env, ...keys }),
+    judge: (spec, mode) => resolveJudge(spec, { client, env, ...keys, ...(mode ? { mode } : {}) }),
+    optimizer: (spec) => resolveOptimizer(spec, { client, env, ...keys }),
     languageModel: (spec) => resolveModel(spec, { env }),
     probe: (targets, opts = {}) =>
       probeModels(targets, { env, ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}), ...(settings.log ? { log: settings.log } : {}), ...opts }),

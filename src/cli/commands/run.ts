@@ -137,6 +137,9 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
 };
 
 /** The human summary of a run: answer, calls, per-node status, policy and totals. */
+/** Skipped nodes named in `run`'s summary line; the trace lists them all. */
+const SKIPPED_SHOWN = 8;
+
 export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: string, learned?: string): string {
   const lines: string[] = [];
   lines.push(`policy: ${trace.policy}`);
@@ -156,9 +159,19 @@ export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: stri
   });
   if (trace.calls.length === 0) lines.push('  (none)');
   lines.push('', 'nodes:');
+  // Nodes that ran get a line each; skipped ones (a router's branches not taken) one line together.
+  const skipped: string[] = [];
   for (const o of trace.observations) {
-    const extra = o.status === 'skipped' ? '' : ` ${o.durationMs.toFixed(0)} ms${o.attempts > 1 ? `, ${o.attempts} attempts` : ''}${o.error ? ` — ${preview(o.error, 140)}` : ''}`;
+    if (o.status === 'skipped') {
+      skipped.push(o.nodeId);
+      continue;
+    }
+    const extra = ` ${o.durationMs.toFixed(0)} ms${o.attempts > 1 ? `, ${o.attempts} attempts` : ''}${o.error ? ` — ${preview(o.error, 140)}` : ''}`;
     lines.push(`  ${o.nodeId.padEnd(18)} ${o.kind.padEnd(4)} ${o.status}${extra}`);
+  }
+  if (skipped.length) {
+    const shown = skipped.slice(0, SKIPPED_SHOWN).join(', ');
+    lines.push(`  ${skipped.length} skipped: ${shown}${skipped.length > SKIPPED_SHOWN ? `, … and ${skipped.length - SKIPPED_SHOWN} more (all in the trace: --trace <file>)` : ''}`);
   }
   const s = registry.stats();
   const t = trace.totals;

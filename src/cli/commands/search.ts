@@ -139,7 +139,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
             }
           : undefined;
         // A dry run sends nothing to a model, not even the start-up check.
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false } : calls, ...(runner ? { runner } : {}) });
+        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false, requireKeys: false } : calls, ...(runner ? { runner } : {}) });
         try {
           if (flags.dryRun) await dryRun(prepared, flags, io);
           else await runAndReport(prepared, flags, io, queue);

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { FlowScoutError } from '../../errors/index.js';
 import { limitError, readChunks, resolveLimits, type ReaderLimits } from './read-limits.js';
 
 /**
@@ -16,6 +17,7 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
   let field = '';
   let inQuotes = false;
   let quoteSeen = false; // the previous char closed a quote (to detect "")
+  let quoteLine = 0; // where the open quote opened
   let line = 1;
   let rowLine = 1;
   let rowHasContent = false;
@@ -50,6 +52,7 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
         field += text.slice(start, i);
         if (quoteSeen) field += '"';
         inQuotes = true;
+        if (!quoteSeen) quoteLine = line;
         quoteSeen = false;
         rowHasContent = true;
         start = i + 1;
@@ -87,6 +90,15 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
     feed(text);
   }
   feed(decoder.end());
+  if (inQuotes) {
+    // Everything after it was read as one field: say so, rather than what that row then lacks.
+    throw new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: `the quote opened on line ${quoteLine} never closes, so the rest of the file reads as one field`,
+      hint: 'Close that quote, or write a quote inside a quoted field as two ("").',
+      location: { file, line: quoteLine },
+    });
+  }
   endRow();
 }
 

@@ -1,6 +1,9 @@
 import { FlowScoutError } from '../../errors/index.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
+import { readFileSync } from 'node:fs';
+import { parseJsonBounded } from '../../util/json-depth.js';
+import { parseJsonText } from '../../util/json-file.js';
 import { requireFile } from '../../util/require-file.js';
 import type { EventLog } from './event-log.js';
 import { eventLogFromRecords, type FromRecordsOptions } from './from-records.js';
@@ -96,8 +99,9 @@ async function sniffJsonl(file: string, limits: ReaderLimits | undefined): Promi
   }
   let value: unknown;
   try {
-    value = JSON.parse(first);
+    value = parseJsonBounded(first);
   } catch (e) {
+    if (/\.json$/i.test(file)) notJsonLines(file, first);
     throw new FlowScoutError({
       code: 'PARSE_ERROR',
       message: `${file}:${firstLine}: not valid JSON (${(e as Error).message})`,
@@ -112,6 +116,33 @@ async function sniffJsonl(file: string, limits: ReaderLimits | undefined): Promi
     message: `${file}:${firstLine}: neither a record (with "calls") nor an event-log case (with "events")`,
     hint: 'Records look like {"id", "query", "reference", "calls": [{"tool", "args"}]}; event-log cases like {"case", "events": [{"activity"}]}.',
     location: { file, line: firstLine },
+  });
+}
+
+/**
+ * A `.json` file whose first line is not a whole JSON value: when the file is one JSON document
+ * (pretty-printed), say that mine reads JSON Lines and how to convert it; otherwise name where the
+ * document breaks. Returns only when the file is not JSON at all in either form.
+ */
+function notJsonLines(file: string, firstLine: string): void {
+  const text = readFileSync(file, 'utf8');
+  let doc: unknown;
+  try {
+    doc = parseJsonText(text, file);
+  } catch (e) {
+    // A document that opens on a line of its own is pretty-printed JSON: name where it breaks.
+    if (/^[[{]$/.test(firstLine.trim())) throw e;
+    return;
+  }
+  const lines = text.split('\n').length;
+  const items = Array.isArray(doc) ? `an array of ${doc.length} item${doc.length === 1 ? '' : 's'}` : doc !== null && typeof doc === 'object' ? 'an object' : 'a single value';
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `${file} is one JSON document over ${lines} lines (${items}); mine reads JSON Lines: one record or one {"case", "events"} object a line`,
+    hint: Array.isArray(doc)
+      ? `Write one item a line, e.g. \`jq -c '.[]' ${file} > ${file.replace(/\.json$/i, '')}.jsonl\`, and mine that file.`
+      : 'Write each record or case as one line of a .jsonl file (e.g. with `jq -c`), and mine that file.',
+    location: { file },
   });
 }
 

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { FlowScoutError } from '../../errors/index.js';
 import { gzipError } from '../../errors/to-flowscout-error.js';
@@ -70,31 +70,57 @@ export function parseByteSize(value: string, option: string): number {
 }
 
 /** The named error for a file that goes past one of the limits. */
-export function limitError(file: string, limit: keyof ReaderLimits, value: number, what: string, line?: number): FlowScoutError {
+export function limitError(file: string, limit: keyof ReaderLimits, value: number, what: string, line?: number, needed?: number): FlowScoutError {
   const option = LIMIT_OPTIONS[limit];
   return new FlowScoutError({
     code: 'INPUT_TOO_LARGE',
     message: `${file}: ${what} is larger than the limit of ${formatBytes(value)} (${limit})${line !== undefined ? `, from line ${line}` : ''}`,
-    hint: `If the file is what you meant to read, raise the limit with ${option} <size> (e.g. ${option} ${nextSize(value)}); otherwise check where the file came from.`,
+    hint: `If the file is what you meant to read, raise the limit with ${option} <size> (e.g. ${option} ${nextSize(Math.max(value * 4, needed ?? 0))}); otherwise check where the file came from.`,
     location: line !== undefined ? { file, line } : { file },
     details: { limit, bytes: value, option },
   });
 }
 
-function nextSize(value: number): string {
-  const next = value * 4;
+function nextSize(next: number): string {
   return next >= 1024 * MiB ? `${Math.ceil(next / (1024 * MiB))}g` : next >= MiB ? `${Math.ceil(next / MiB)}m` : `${Math.ceil(next / 1024)}k`;
+}
+
+/** The ISIZE field of a gzip file's trailer (its last 4 bytes, little-endian; 0 when it has none) and the file's size. */
+export function gzipTrailerSize(file: string): { stated: number; packed: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const packed = fstatSync(fd).size;
+    if (packed < 18) return { stated: 0, packed };
+    const tail = Buffer.alloc(4);
+    readSync(fd, tail, 0, 4, packed - 4);
+    return { stated: tail.readUInt32LE(0), packed };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * The bytes of `file` in chunks, gunzipped on the fly when it ends in `.gz`, with the unpacked size
- * capped: past `maxUnpackedBytes` the streams are destroyed and INPUT_TOO_LARGE is thrown, so a
- * gzip bomb costs about the limit in time and one chunk in memory. A file that is not gzip, or is
+ * capped: a file whose gzip trailer states a size past `maxUnpackedBytes` is refused at once, and
+ * past the cap while unpacking the streams are destroyed and INPUT_TOO_LARGE is thrown, so even a
+ * bomb with a forged trailer costs about the limit in time and one chunk in memory. A file that is not gzip, or is
  * cut short, is a named PARSE_ERROR.
  */
 export async function* readChunks(file: string, limits: Required<ReaderLimits>): AsyncGenerator<Buffer> {
+  const gz = file.toLowerCase().endsWith('.gz');
+  // A gzip file ends with its unpacked size (mod 4 GiB, of its last member): it never overstates the
+  // size of a sound file, so one past the cap is refused before anything is unpacked, if deflate can
+  // reach it from this many bytes (at most 1032:1; a cut-off file ends in arbitrary bytes). It can
+  // understate (several members, over 4 GiB, forged), which the count while unpacking catches.
+  if (gz) {
+    const { stated, packed } = gzipTrailerSize(file);
+    if (stated > limits.maxUnpackedBytes && stated <= packed * 1032) {
+      const e = limitError(file, 'maxUnpackedBytes', limits.maxUnpackedBytes, `the unpacked content (${formatBytes(stated)}, as its gzip trailer states)`, undefined, stated);
+      throw new FlowScoutError({ code: e.code, message: e.message, hint: `${e.hint} A damaged file can state a wrong size: \`gzip -t <file>\` checks it.`, location: e.location!, details: { ...(e.details as object), stated } });
+    }
+  }
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
-  if (!file.toLowerCase().endsWith('.gz')) {
+  if (!gz) {
     try {
       for await (const chunk of raw) yield chunk as Buffer;
     } finally {

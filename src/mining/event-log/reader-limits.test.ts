@@ -11,7 +11,7 @@ import { namedVariants } from './event-log.js';
 import { readCsvLog } from './read-csv.js';
 import { readEventLog } from './read-event-log.js';
 import { readJsonlLog } from './read-jsonl-log.js';
-import { parseByteSize } from './read-limits.js';
+import { gzipTrailerSize, parseByteSize } from './read-limits.js';
 import { readXes } from './read-xes.js';
 import { tokenizeXml } from './xml-tokenizer.js';
 
@@ -47,15 +47,30 @@ describe('the cap on unpacked size', () => {
     const gz = join(dir, 'bomb.xes.gz');
     const body = trace('c', 'a', 'b').repeat(Math.ceil((8 * MiB) / trace('c', 'a', 'b').length));
     await pipeline(Readable.from(['<log>\n', body, '</log>\n']), createGzip(), createWriteStream(gz));
+    // Its trailer states the size, so it is refused before anything is unpacked.
+    const stated = gzipTrailerSize(gz).stated;
+    expect(stated).toBeGreaterThan(8 * MiB);
     const e = await failure(readXes(gz, { limits: { maxUnpackedBytes: 2 * MiB } }));
     expect(e.code).toBe('INPUT_TOO_LARGE');
     expect(e.location).toEqual({ file: gz });
-    expect(e.message).toBe(`${gz}: the unpacked content is larger than the limit of 2 MiB (maxUnpackedBytes)`);
+    expect(e.message).toBe(`${gz}: the unpacked content (8 MiB, as its gzip trailer states) is larger than the limit of 2 MiB (maxUnpackedBytes)`);
     expect(e.hint).toContain('--max-unpacked');
-    expect(e.details).toEqual({ limit: 'maxUnpackedBytes', bytes: 2 * MiB, option: '--max-unpacked' });
+    expect(e.details).toEqual({ limit: 'maxUnpackedBytes', bytes: 2 * MiB, option: '--max-unpacked', stated });
     // Raised, the same file reads.
     const log = await readXes(gz, { limits: { maxUnpackedBytes: 16 * MiB } });
     expect(namedVariants(log)).toEqual([{ activities: ['a', 'b'], count: log.caseIds.length }]);
+  });
+
+  it('also stops a bomb whose gzip trailer understates its size (two members), while unpacking', async () => {
+    const gz = join(dir, 'two-members.xes.gz');
+    const body = trace('c', 'a', 'b').repeat(Math.ceil((8 * MiB) / trace('c', 'a', 'b').length));
+    // The trailer at the end of the file is the second member's: a few bytes.
+    writeFileSync(gz, Buffer.concat([gzipSync(Buffer.from(`<log>\n${body}`)), gzipSync(Buffer.from('</log>\n'))]));
+    expect(gzipTrailerSize(gz).stated).toBe(7);
+    const e = await failure(readXes(gz, { limits: { maxUnpackedBytes: 2 * MiB } }));
+    expect(e.code).toBe('INPUT_TOO_LARGE');
+    expect(e.message).toBe(`${gz}: the unpacked content is larger than the limit of 2 MiB (maxUnpackedBytes)`);
+    expect((await readXes(gz, { limits: { maxUnpackedBytes: 16 * MiB } })).variants).toHaveLength(1);
   });
 
   it('applies to gzipped JSONL and CSV logs too, and the CLI says which option raises it (exit 2)', async () => {
@@ -68,7 +83,7 @@ describe('the cap on unpacked size', () => {
     }
     const res = await cli(['mine', jsonl, '--max-unpacked', '1m']);
     expect(res.status).toBe(2);
-    expect(res.err).toContain(`error [INPUT_TOO_LARGE]: ${jsonl}: the unpacked content is larger than the limit of 1 MiB (maxUnpackedBytes)`);
+    expect(res.err).toContain(`error [INPUT_TOO_LARGE]: ${jsonl}: the unpacked content (3.52 MiB, as its gzip trailer states) is larger than the limit of 1 MiB (maxUnpackedBytes)`);
     expect(res.err).toContain('raise the limit with --max-unpacked <size> (e.g. --max-unpacked 4m)');
     const ok = await cli(['mine', jsonl, '--max-unpacked', '8m']);
     expect(ok.status, ok.err).toBe(0);

@@ -140,6 +140,32 @@ describe('finding the conversation wherever it is', () => {
     expect(importAgentLogs('openai', [join(dir, 'c.json')], { messages: 'log.chat' }).counts.messagePaths).toEqual({ '$.log.chat': 1 });
   });
 
+  it('finds Anthropic and AI SDK conversations under other keys too', () => {
+    const dir = tmp();
+    const anthropic = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Error: city service down' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: '18 °C' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'It is 18 °C in Paris.' }] },
+    ];
+    writeFileSync(join(dir, 'a.jsonl'), `${JSON.stringify({ ok: true, conversation: anthropic })}\n`);
+    const a = importAgentLogs('auto', [join(dir, 'a.jsonl')], { where: ['ok=true'] });
+    expect(a.format).toBe('anthropic');
+    expect(a.counts).toMatchObject({ messagePaths: { '$.conversation': 1 }, textErrors: 1, failedLeftOut: 1 });
+    expect(a.records[0]).toMatchObject({ reference: 'It is 18 °C in Paris.', calls: [{ tool: 'weather', output: '18 °C', status: 'ok' }] });
+    const aiSdk = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: { city: 'Paris' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'json', value: { error: 'quota exceeded' } } }] },
+    ];
+    writeFileSync(join(dir, 'b.json'), JSON.stringify([{ run: { history: aiSdk } }]));
+    const b = importAgentLogs('ai-sdk', [join(dir, 'b.json')], { keepFailed: true });
+    expect(b.counts).toMatchObject({ messagePaths: { '$.run.history': 1 }, textErrors: 1 });
+    expect(b.records[0]).toMatchObject({ reference: '', calls: [{ status: 'error' }] });
+  });
+
   it('names the keys it saw when no message array is found', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'd.json'), JSON.stringify([{ task_id: 1, reward: 1, steps_taken: 3, history: 'none' }]));
