@@ -96,7 +96,7 @@ const ownCpu = () => {
 async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number }> {
   const queue = `bench-${randomBytes(3).toString('hex')}`;
   const procs: ChildCli[] = [];
-  for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--concurrency', String(concurrency)]));
+  for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--model', model, '--concurrency', String(concurrency)]));
   try {
     await Promise.all(procs.map((p) => p.waitFor(/connected to redis/)));
     // Warm-up, not timed: a worker's first job loads the model provider and the tools (seconds on a

@@ -53,7 +53,7 @@ export interface EvalJobData {
   /** Reuse node outputs across the run's candidates (a memo shared by every worker, in Redis). */
   memo: boolean;
   nodeConcurrency?: number;
-  /** The coordinator's tool config (absolute path), for a worker started without --tools on the same machine. */
+  /** The coordinator's tool config (absolute path): selects among a worker's own `--tools` configs when it has several (never loaded otherwise). */
   toolsHint?: string;
   /** Shared limits of the run across all workers. */
   limits?: { requestsPerMinute?: number };

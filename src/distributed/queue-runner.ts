@@ -59,7 +59,7 @@ export interface QueueRunnerOptions {
   /** Records per job (default 1). */
   chunkSize?: number;
   nodeConcurrency?: number;
-  /** The coordinator's tool config (absolute), for workers started without --tools. */
+  /** The coordinator's tool config (absolute): a worker started with several `--tools` configs runs the job on this one, when it is among them. */
   toolsHint?: string;
   /** Model requests per minute over all workers. */
   requestsPerMinute?: number;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { delimiter, resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { FlowScoutError, fromErrorShape, RETRYABLE, toErrorShape } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
@@ -17,6 +18,7 @@ import type { ToolRegistry } from '../contracts/tools.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import { createBlobStore, createModelCallLog, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult, type ModelCallLog } from './jobs.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
+import { redactModelSpec } from '../llm/secrets.js';
 import { createSharedLimiter } from './redis-limiter.js';
 import { createRedisJudgeMemo, createRedisMemo } from './redis-memo.js';
 import { memoizeJudge } from '../metrics/judge-memo.js';
@@ -27,6 +29,15 @@ import { memoizeJudge } from '../metrics/judge-memo.js';
  * resolves the policy and the judge from the job's model strings with API keys from its own
  * environment, runs every record with `runAndScoreRecord` — the step a local evaluation runs — over
  * its own tools, with the run's node memo in Redis, and returns the records' runs.
+ *
+ * Trust: a job only selects among what the worker was started with, never names new things. The
+ * model strings (policy and judge) must be `offline` or among `models` (`--model`, or
+ * `FLOWSCOUT_WORKER_MODELS` / `FLOWSCOUT_MODEL` in its environment); the tool config is one of
+ * `tools` (`--tools`, repeatable, or `FLOWSCOUT_WORKER_TOOLS`): with one, every job uses it; with
+ * several, the job's `toolsHint` must be one of them. Limits a job asks for may only be tighter than
+ * the worker's own. A job naming anything else fails once (`UnrecoverableError`) before a model
+ * request is sent or a file is read: anyone who can write to the Redis could otherwise make the
+ * worker send its API key to any host, or read and import any file.
  *
  * Failures (each travels to the coordinator as an error shape — code, message, hint, location —
  * in the job's failure reason, errors/error-shape.ts):
@@ -51,8 +62,15 @@ export interface EvaluationWorkerOptions {
   queue?: string;
   /** Jobs run at once by this worker (default 4). */
   concurrency?: number;
-  /** The tool config; without it a job's `toolsHint` (the coordinator's config path) is used. */
-  tools?: string;
+  /**
+   * The tool configs this worker may load (one path, or several: a job's `toolsHint` selects one).
+   * Default: `FLOWSCOUT_WORKER_TOOLS` of `env` (paths separated by the platform's path delimiter).
+   */
+  tools?: string | readonly string[];
+  /** Model strings a job may name for its policy or judge, besides `offline` (see the module comment). */
+  models?: readonly string[];
+  /** Model requests per minute this worker makes at most (a job's `--rpm` may only lower it). */
+  requestsPerMinute?: number;
   env?: Record<string, string | undefined>;
   /** A job whose worker stopped renewing its lock is handed to another worker after this long (default 30 000 ms). */
   lockMs?: number;
@@ -77,8 +95,9 @@ export interface EvaluationWorker {
 
 /** Starts a worker (see the module comment); rejects with QUEUE_ERROR when Redis cannot be reached. */
 export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Promise<EvaluationWorker> {
-  await checkRedis(opts.url);
   const env = opts.env ?? process.env;
+  const allowed = workerAllowList(opts, env);
+  await checkRedis(opts.url);
   const log = opts.log ?? (() => {});
   const name = opts.name ?? `${hostname()}-${process.pid}`;
   const queueName = opts.queue ?? DEFAULT_QUEUE;
@@ -92,16 +111,18 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const queue = new Queue(queueName, { connection: queueConnection });
   queue.on('error', () => {});
   const registries = new Map<string, Promise<ToolRegistry>>();
-  const fixedTools = opts.tools ? resolve(opts.tools) : undefined;
   const guardWrites = { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true } };
-  if (fixedTools) registries.set(fixedTools, loadToolConfig(fixedTools, guardWrites));
-  if (fixedTools) await registries.get(fixedTools);
+  // Configs there now are loaded at start (a broken one stops the worker here); one written later
+  // (bench writes its domains' configs when it starts) is loaded when a job selects it.
+  for (const path of allowed.tools) {
+    if (existsSync(path)) registries.set(path, loadToolConfig(path, guardWrites));
+    else log(`tool config ${path} is not there yet: loaded when a job selects it`);
+  }
+  await Promise.all(registries.values());
   const deciders = new LruCache<Promise<{ policy: ExecutionPolicy; judge: Judge; tools: ToolRegistry }>>(16);
   let finished = 0;
 
-  const toolsFor = (data: EvalJobData): Promise<ToolRegistry> => {
-    const path = fixedTools ?? data.toolsHint;
-    if (!path) throw new FlowScoutError({ code: 'QUEUE_ERROR', message: 'this worker was started without --tools and the job names no tool config', hint: 'Start the worker with --tools <config> (the same tools the coordinator uses).' });
+  const toolsFor = (path: string): Promise<ToolRegistry> => {
     let reg = registries.get(path);
     if (!reg) {
       reg = loadToolConfig(path, guardWrites);
@@ -125,17 +146,18 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     failure: (key, error, kind) => jobRun.getStore()?.calls.failure(key, error, kind),
     tripped: () => undefined,
   };
-  const decidersFor = (data: EvalJobData) => {
-    const key = JSON.stringify([data.policy, data.judge, data.judgeMode ?? '', fixedTools ?? data.toolsHint, data.limits, data.records.length]);
+  const decidersFor = (data: EvalJobData, toolsPath: string) => {
+    const rpm = tighter(allowed.requestsPerMinute, data.limits?.requestsPerMinute);
+    const key = JSON.stringify([data.policy, data.judge, data.judgeMode ?? '', toolsPath, rpm, data.records.length]);
     let entry = deciders.get(key);
     if (!entry) {
       entry = (async () => {
-        const tools = await toolsFor(data);
+        const tools = await toolsFor(toolsPath);
         const limiter = createSharedLimiter(redis, {
           run: () => jobRun.getStore()?.run ?? data.run,
           // Every record of every job in flight may wait on a model (a run's jobs all hold the same number of records).
           concurrency: concurrency * Math.max(1, data.records.length),
-          ...(data.limits?.requestsPerMinute !== undefined ? { requestsPerMinute: data.limits.requestsPerMinute } : {}),
+          ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
           onRateLimited: (ms) => void queue.rateLimit(ms).catch(() => {}),
         });
         // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
@@ -154,13 +176,15 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     const data = job.data;
     if (data?.v !== 1) throw jobFailure(new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${job.id} is not a FlowScout evaluation job of this version`, hint: 'Run workers of the same FlowScout version as the coordinator.' }));
+    // Before anything is sent or read: the job selects among what this worker was started with.
+    const toolsPath = checkJob(data, allowed, name);
     const calls = createModelCallLog();
-    return jobRun.run({ run: data.run, calls }, () => runJob(job, data, calls, signal));
+    return jobRun.run({ run: data.run, calls }, () => runJob(job, data, toolsPath, calls, signal));
   };
 
-  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, calls: ModelCallLog, signal?: AbortSignal): Promise<EvalJobResult> => {
+  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, toolsPath: string, calls: ModelCallLog, signal?: AbortSignal): Promise<EvalJobResult> => {
     try {
-      const { policy, judge, tools } = await decidersFor(data);
+      const { policy, judge, tools } = await decidersFor(data, toolsPath);
       const raw = await blobs.get<Workflow>(data.workflow);
       const problems = validateWorkflow(raw, tools.list());
       if (problems.length > 0) {
@@ -183,7 +207,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
             judge: memo ? memoizeJudge(judge, createRedisJudgeMemo(redis, data.run)) : judge,
             ...(memo ? { memo } : {}),
             ...(signal ? { signal } : {}),
-            ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: data.nodeConcurrency } : {}),
+            ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: Math.max(1, Math.min(MAX_NODE_CONCURRENCY, Math.floor(data.nodeConcurrency) || 1)) } : {}),
           }),
         ),
       );
@@ -212,7 +236,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${fromErrorShape(e.message).describe().split('\n')[0]}`));
   worker.on('stalled', (id) => log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`));
   await worker.waitUntilReady();
-  log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}${fixedTools ? `, tools ${opts.tools}` : ''}`);
+  log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}, tools ${allowed.tools.join(', ')}, models ${['offline', ...allowed.models].map(redactModelSpec).join(', ')}`);
 
   return {
     name,
@@ -224,6 +248,74 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       for (const c of connections) c.disconnect();
     },
   };
+}
+
+/** Nodes of one record a job may ask to run at once. */
+const MAX_NODE_CONCURRENCY = 64;
+
+/** What a worker may use: its own tool configs (absolute paths), model strings and limits. */
+export interface WorkerAllowList {
+  tools: string[];
+  models: string[];
+  requestsPerMinute?: number;
+}
+
+/** The worker's allow-list from its options and environment (see the module comment); INVALID_INPUT without a tool config. */
+export function workerAllowList(opts: Pick<EvaluationWorkerOptions, 'tools' | 'models' | 'requestsPerMinute'>, env: Record<string, string | undefined>): WorkerAllowList {
+  const listed = opts.tools === undefined ? [] : typeof opts.tools === 'string' ? [opts.tools] : [...opts.tools];
+  const fromEnv = (env.FLOWSCOUT_WORKER_TOOLS ?? '').split(delimiter).map((p) => p.trim()).filter(Boolean);
+  const tools = [...new Set((listed.length > 0 ? listed : fromEnv).map((p) => resolve(p)))];
+  if (tools.length === 0) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'a worker needs its own tool config: it never loads a path a job names',
+      hint: 'Start it with --tools <config> (repeat --tools for several; a job then selects one by its path), or set FLOWSCOUT_WORKER_TOOLS.',
+    });
+  }
+  const models = [...(opts.models ?? []), ...(env.FLOWSCOUT_WORKER_MODELS ?? '').split(','), env.FLOWSCOUT_MODEL ?? '']
+    .map((m) => m.trim())
+    .filter((m) => m !== '' && m !== 'offline');
+  return { tools, models: [...new Set(models)], ...(opts.requestsPerMinute !== undefined ? { requestsPerMinute: opts.requestsPerMinute } : {}) };
+}
+
+/**
+ * Checks a job against the allow-list and returns the tool config it runs on; throws a QUEUE_ERROR
+ * as an `UnrecoverableError` (the job fails once) for a model string or tool config the worker was not
+ * started with. Reads no file and sends nothing.
+ */
+export function checkJob(data: EvalJobData, allowed: WorkerAllowList, worker: string): string {
+  for (const [what, spec] of [
+    ['policy', data.policy?.model],
+    ['judge', data.judge],
+  ] as const) {
+    if (typeof spec !== 'string' || (spec.trim() !== 'offline' && !allowed.models.includes(spec.trim()))) {
+      throw jobFailure(
+        new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `the job's ${what} model ${typeof spec === 'string' ? `'${redactModelSpec(spec)}'` : '(none)'} is not one worker ${worker} was started with (${['offline', ...allowed.models].map(redactModelSpec).join(', ')})`,
+          hint: 'Start the workers with --model <that model> (repeat --model for several); a job never names a model of its own.',
+        }),
+      );
+    }
+  }
+  if (allowed.tools.length === 1) return allowed.tools[0]!;
+  const hint = typeof data.toolsHint === 'string' ? resolve(data.toolsHint) : undefined;
+  if (hint !== undefined && allowed.tools.includes(hint)) return hint;
+  throw jobFailure(
+    new FlowScoutError({
+      code: 'QUEUE_ERROR',
+      message: `the job's tool config ${hint !== undefined ? `'${hint}'` : '(none)'} is not one worker ${worker} was started with (${allowed.tools.join(', ')})`,
+      hint: 'Start the workers with --tools <that config> (repeat --tools for several); a job never names a config of its own.',
+    }),
+  );
+}
+
+/** The lower of two optional limits. */
+function tighter(own: number | undefined, asked: number | undefined): number | undefined {
+  const ok = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined);
+  const a = ok(own);
+  const b = ok(asked);
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /**

@@ -21,7 +21,17 @@ const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}/g; // OpenAI, Anthropic (sk-ant-…), m
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const KEY_ASSIGNMENT = /\b(api[_-]?key|access[_-]?token|x-api-key)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/-]{8,}/gi;
 
+/** The user-information part of a URL (`https://user:pass@host`, `redis://:pass@host`). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@'"<>]*)@/gi;
+
 export const REDACTED = '[redacted]';
+
+/** The forms a secret is written in besides its own text: base64 (also URL-safe, unpadded) and percent-encoded. */
+function encodings(secret: string): string[] {
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  const out = [secret, b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url'), encodeURIComponent(secret)];
+  return [...new Set(out)].filter((x) => x.length >= 6).sort((a, b) => b.length - a.length);
+}
 
 /** The secret values present in `env` (only non-trivial ones: at least 6 characters). */
 export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
@@ -37,9 +47,10 @@ export function secretsFromEnv(env: Record<string, string | undefined>): string[
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of secrets) {
-    if (s.length >= 6) out = out.split(s).join(REDACTED);
+    if (s.length >= 6) for (const form of encodings(s)) out = out.split(form).join(REDACTED);
   }
   return out
+    .replace(URL_CREDENTIALS, (m, scheme: string, user: string) => (/^[:*]*$/.test(user) || user === REDACTED ? m : `${scheme}${REDACTED}@`))
     .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(KEY_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(BARE_KEY, REDACTED);
@@ -70,4 +81,9 @@ export function scrubDeep(value: unknown, secrets: readonly string[] = []): unkn
     return out;
   }
   return value;
+}
+
+/** A model string as it may be shown: credentials in its base URL (`https://user:pass@…`) and key-shaped strings redacted. */
+export function redactModelSpec(spec: string): string {
+  return scrubSecrets(spec);
 }

@@ -129,6 +129,8 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     async planToolCalls(req) {
       const client = await clientFor({});
       const parts = fit ? partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id) : undefined;
+      // A position that may make no call and is handed no part of the request asks no model (as the offline policy makes no call there).
+      if (parts && parts.length === 0 && req.node.calls === 'many' && req.workflow.nodes.some((n) => n.id === req.node.id)) return { calls: [], model: client.spec };
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.

@@ -20,7 +20,10 @@ import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.
  *   grounded and a sentence from elsewhere is not;
  * - empty values, booleans and values the tool's schema lists (`enum`, `const`, `default`) carry no
  *   record data and are grounded;
- * - objects and arrays are grounded when every value inside them is.
+ * - objects and arrays are grounded when every value inside them is;
+ * - an earlier call's output counts only when that call's own arguments were grounded the same way
+ *   (in the request or in outputs that count): a lookup the policy filled with another record's id
+ *   returns that record's data, which must not ground a write.
  *
  * With `destructive: 'withhold'` (`serve` by default, and an option of a compiled module's `run`), a
  * grounded destructive call is not made either: it is returned as pending, awaiting approval.
@@ -101,8 +104,8 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
   return (req: PreCallRequest): PreCallDecision => {
     const effects = tools.effectOf(req.tool.name);
     if (!effects || !needsGrounding(effects)) return undefined;
-    const outputs = [...req.inputs.filter((i) => i.kind === 'tool').map((i) => i.output), ...runCallOutputs(req.scratch)];
-    const constants = opts.constantsOf?.(req.node, req.tool.name) ?? [];
+    const constants = (opts.constantsOf ?? boundConstants)(req.node, req.tool.name);
+    const outputs = groundedOutputs(req.query, runCalls(req.scratch));
     const problems = ungroundedArgs(req.args, { query: req.query, outputs, constants }, req.tool.inputSchema);
     if (problems.length > 0) return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effects.effect, problems) } };
     if (effects.effect === 'destructive' && opts.destructive === 'withhold') {
@@ -112,23 +115,37 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
   };
 }
 
-const RUN_OUTPUTS = 'flowscout.runCallOutputs';
+const RUN_CALLS = 'flowscout.runCalls';
+
+/** An ok call of this run: its arguments and its output. */
+export interface RunCall {
+  args: Record<string, unknown>;
+  output: unknown;
+}
 
 /**
- * Records the outputs of a finished node's ok calls in the run's scratch space, so later write calls
- * of the same run can be grounded in them. The node executor calls it for every node it resolves,
- * memo hits included (a cached node's outputs count as this run's).
+ * Records a finished node's ok calls (arguments and output) in the run's scratch space, in the
+ * order nodes finish, so later write calls of the same run can be grounded in their outputs. The
+ * node executor calls it for every node it resolves, memo hits included (a cached node's calls
+ * count as this run's).
  */
 export function recordRunCallOutputs(scratch: Map<string, unknown>, observation: Pick<NodeObservation, 'calls'>): void {
   if (!observation.calls?.length) return;
-  let list = scratch.get(RUN_OUTPUTS) as unknown[] | undefined;
-  if (!list) scratch.set(RUN_OUTPUTS, (list = []));
-  for (const c of observation.calls) if (c.status === 'ok' && c.output !== undefined) list.push(c.output);
+  let list = scratch.get(RUN_CALLS) as RunCall[] | undefined;
+  if (!list) scratch.set(RUN_CALLS, (list = []));
+  for (const c of observation.calls) if (c.status === 'ok' && c.output !== undefined) list.push({ args: c.args, output: c.output });
 }
 
-/** The outputs `recordRunCallOutputs` kept for this run. */
-export function runCallOutputs(scratch: Map<string, unknown>): readonly unknown[] {
-  return (scratch.get(RUN_OUTPUTS) as unknown[] | undefined) ?? [];
+/** The calls `recordRunCallOutputs` kept for this run, oldest first. */
+export function runCalls(scratch: Map<string, unknown>): readonly RunCall[] {
+  return (scratch.get(RUN_CALLS) as RunCall[] | undefined) ?? [];
+}
+
+/** The outputs that count as sources: those of calls whose own arguments were grounded, in order. */
+export function groundedOutputs(query: string, calls: readonly RunCall[]): unknown[] {
+  const outputs: unknown[] = [];
+  for (const c of calls) if (ungroundedArgs(c.args, { query, outputs }).length === 0) outputs.push(c.output);
+  return outputs;
 }
 
 function normalize(text: string): string {
@@ -190,4 +207,9 @@ export function runPreCallChecks(opts: WriteCheckOptions): PreCallCheck[] {
   const own = [...(opts.preCallChecks ?? [])];
   if (opts.groundWrites === false) return own;
   return [...own, groundedWritesCheck(opts.tools, opts.destructive ? { destructive: opts.destructive } : {})];
+}
+
+/** The constants a tool node binds for `tool`'s parameters (`bind: [{ tool, param, source: { from: 'const', value } }]`). */
+export function boundConstants(node: ToolNode, tool: string): unknown[] {
+  return (node.bind ?? []).flatMap((b) => (b.tool === tool && b.source.from === 'const' ? [b.source.value] : []));
 }

@@ -33,7 +33,7 @@ const records = [{ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'lookup
  */
 function setup(declare = true) {
   let runs = 0;
-  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `v${String(q)}` })]);
+  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up', effect: 'read', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `v${String(q)}` })]);
   const layout = (w: Workflow) => String(w.nodes.filter((n) => n.kind === 'tool').length);
   const scripted = createScriptedPolicy({
     tool: (req) => {

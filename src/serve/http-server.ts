@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
+import { FlowScoutError, HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
 import { servedResult, type WorkflowService } from './workflow-service.js';
 
@@ -18,8 +20,12 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
  * 413 body over the limit, 415 not JSON, 504 timeout; a FlowScoutError's status is its code's
  * `HTTP_STATUS` (errors/codes.ts: 429 for an exhausted budget, 500 for a bug, …).
- * It binds to 127.0.0.1 unless told otherwise; MCP requests with a Host header naming another
- * machine are refused (DNS-rebinding protection) while it does.
+ * It binds to 127.0.0.1 unless told otherwise. Every route (`/run`, `/health`, `/mcp`) answers only
+ * requests whose Host header names this server (DNS-rebinding protection: a web page cannot make a
+ * browser on this machine talk to it under another name): the loopback names when bound to
+ * loopback, the bound address, and on an any-address bind (`0.0.0.0`, `::`) this machine's name
+ * and interface addresses; `allowedHosts` adds names (a DNS name in front of it). With `token`,
+ * every route also needs `Authorization: Bearer <token>` (401 otherwise; compared in constant time).
  */
 
 export interface HttpServeOptions {
@@ -35,6 +41,10 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
   /** A run longer than this is cancelled and answered 504 (default 120 000 ms). */
   requestTimeoutMs?: number;
+  /** Every request must send `Authorization: Bearer <token>`. */
+  token?: string;
+  /** More host names requests may address (besides those of the bound address, see above). */
+  allowedHosts?: readonly string[];
 }
 
 export interface RunningHttpServer {
@@ -48,7 +58,7 @@ export interface RunningHttpServer {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
-type HttpErrorCode = 'BAD_JSON' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'TIMEOUT' | 'RUN_FAILED' | ErrorCode;
+type HttpErrorCode = 'FORBIDDEN_HOST' | 'UNAUTHORIZED' | 'BAD_JSON' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'TIMEOUT' | 'RUN_FAILED' | ErrorCode;
 
 class HttpError extends Error {
   constructor(
@@ -79,7 +89,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   const serveHttp = options.http ?? true;
   const { service } = options;
   let port = options.port ?? 0;
-  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  const hosts = hostNamesFor(host, options.allowedHosts ?? []);
+  const token = options.token;
 
   let active = 0;
   let drained: (() => void) | undefined;
@@ -96,6 +107,18 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const asked = hostOf(req.headers.host);
+    if (asked === undefined || !hosts.has(asked)) {
+      req.resume();
+      throw new HttpError(403, 'FORBIDDEN_HOST', `this server answers only requests for ${[...hosts].map((h) => (h.includes(':') ? `[${h}]` : h)).join(', ')} (Host: ${req.headers.host === undefined ? 'none' : JSON.stringify(req.headers.host.slice(0, 100))})`, {
+        hint: 'Address it by one of those names, or start serve with --allowed-host <name> for a name in front of it.',
+      });
+    }
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      req.resume();
+      res.setHeader('www-authenticate', 'Bearer');
+      throw new HttpError(401, 'UNAUTHORIZED', 'this server needs `Authorization: Bearer <token>` with the token it was started with', { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' });
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/mcp' && options.mcp) return handleMcp(req, res, options.mcp);
     if (!serveHttp) throw new HttpError(404, 'NOT_FOUND', `no route ${path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
@@ -139,7 +162,12 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+      // The SDK's own check as well (the Host header as sent: with and without the port).
+      enableDnsRebindingProtection: true,
+      allowedHosts: [...hosts].flatMap((h) => {
+        const name = h.includes(':') ? `[${h}]` : h;
+        return [name, `${name}:${port}`];
+      }),
     });
     res.once('close', () => {
       void transport.close();
@@ -150,9 +178,10 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (e: NodeJS.ErrnoException) => reject(listenError(e, host, port));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -177,6 +206,55 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       await closed;
     },
   };
+}
+
+/** What a failed `listen` means for the user: a busy port or an address this machine does not have is a named error, not a bug. */
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE') return new FlowScoutError({ code: 'INVALID_INPUT', message: `port ${port} on ${host} is in use`, hint: 'Stop what uses it, or pass another --port (0 picks a free one).', location: { path: '--port' } });
+  if (e.code === 'EACCES') return new FlowScoutError({ code: 'INVALID_INPUT', message: `not allowed to listen on port ${port} of ${host}`, hint: 'Ports below 1024 need privileges; pass a --port of 1024 or more.', location: { path: '--port' } });
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return new FlowScoutError({ code: 'INVALID_INPUT', message: `cannot listen on ${host}: this machine has no such address`, hint: 'Pass --host 127.0.0.1, or an address of one of its interfaces.', location: { path: '--host' } });
+  return e;
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
+
+/** Whether `host` is a loopback address or name. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return LOOPBACK_NAMES.includes(h) || /^127\./.test(h);
+}
+
+/** The host names (lower case, IPv6 without brackets) requests may address for a server bound to `host`. */
+export function hostNamesFor(host: string, extra: readonly string[]): Set<string> {
+  const bound = host.toLowerCase().replace(/^\[|\]$/g, '');
+  const names = new Set<string>(extra.map((h) => h.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
+  if (isLoopbackHost(bound)) for (const n of LOOPBACK_NAMES) names.add(n);
+  names.add(bound);
+  if (bound === '0.0.0.0' || bound === '::') {
+    for (const n of LOOPBACK_NAMES) names.add(n);
+    names.add(hostname().toLowerCase());
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(a.address.toLowerCase().replace(/%.*$/, ''));
+  }
+  return names;
+}
+
+/** The host name of a Host header (lower case, no port, IPv6 without brackets); undefined when absent or malformed. */
+function hostOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an Authorization header carries exactly `Bearer <token>` (constant-time comparison). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
+  if (!m) return false;
+  const given = createHash('sha256').update(m[1]!).digest();
+  const wanted = createHash('sha256').update(token).digest();
+  return timingSafeEqual(given, wanted);
 }
 
 /** Rejects when `signal` aborts (never resolves). */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { errorMessage, FlowScoutError } from '../errors/index.js';
 import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
@@ -121,6 +122,56 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
 }
 
 /**
+ * Errors a tool throws where no promise catches them (from a timer or an event handler it set up)
+ * reach the process as an uncaught exception or an unhandled rejection, which would end it. Each
+ * call runs in an async context of its own; while calls are in flight a process-level listener
+ * routes such an error to the call whose context it was thrown in, which ends as an error outcome.
+ * A tool's error after its call ended is reported on stderr and dropped; an error that comes from
+ * no tool call is left to the process's other listeners (`flowscout serve` keeps serving), or,
+ * when there are none, ends the process as Node would.
+ */
+interface CallScope {
+  tool: string;
+  /** Ends the call with this error (no-op once the call ended). */
+  escape(error: unknown): void;
+  ended: boolean;
+}
+const callScope = new AsyncLocalStorage<CallScope>();
+let callsInFlight = 0;
+
+function onEscaped(error: unknown, event: 'uncaughtException' | 'unhandledRejection'): void {
+  const scope = callScope.getStore();
+  if (scope && !scope.ended) return scope.escape(error);
+  if (scope) {
+    process.stderr.write(`a tool ('${scope.tool}') threw after its call ended; ignored: ${errorMessage(error)}\n`);
+    return;
+  }
+  // Not a tool's: as if this listener were not there.
+  if (process.listenerCount(event) > 1) return;
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}
+const onUncaught = (e: unknown) => onEscaped(e, 'uncaughtException');
+const onUnhandled = (e: unknown) => onEscaped(e, 'unhandledRejection');
+
+function enterCall(): void {
+  if (callsInFlight++ === 0) {
+    process.on('uncaughtException', onUncaught);
+    process.on('unhandledRejection', onUnhandled);
+  }
+}
+
+function leaveCall(): void {
+  // The listeners stay a little longer than the call: a tool's timer may fire just after it ended.
+  setTimeout(() => {
+    if (--callsInFlight === 0) {
+      process.off('uncaughtException', onUncaught);
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 1_000).unref();
+}
+
+/**
  * Runs `execute` under a timer and the caller's signal. The tool gets an AbortSignal that fires on
  * either; if it ignores the signal, the race still ends the call on time (its late result is dropped).
  */
@@ -139,16 +190,27 @@ async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, tim
     };
     outer?.addEventListener('abort', onAbort, { once: true });
   });
-  const run = (async (): Promise<ToolResultFields> => {
+  let escape: (error: unknown) => void = () => undefined;
+  const escaped = new Promise<ToolResultFields>((resolve) => {
+    escape = (e) => {
+      controller.abort(e);
+      resolve({ status: 'error', error: `'${spec.name}' failed: ${errorMessage(e)} (thrown outside the call's promise, e.g. from a timer)` });
+    };
+  });
+  const scope: CallScope = { tool: spec.name, escape: (e) => escape(e), ended: false };
+  enterCall();
+  const run = callScope.run(scope, async (): Promise<ToolResultFields> => {
     try {
       return interpret(await spec.execute(args, { signal: controller.signal, timeoutMs }));
     } catch (e) {
       return { status: 'error', error: `'${spec.name}' failed: ${errorMessage(e)}` };
     }
-  })();
+  });
   try {
-    return await Promise.race([run, stop]);
+    return await Promise.race([run, stop, escaped]);
   } finally {
+    scope.ended = true;
+    leaveCall();
     clearTimeout(timer);
     if (onAbort) outer?.removeEventListener('abort', onAbort);
   }

@@ -10,7 +10,7 @@ import { testRedisUrl } from '../support/redis.js';
 
 /**
  * `bench --redis` against a real redis-server with two `flowscout worker`s as child processes
- * (started without --tools: they load the bundled domain's tools the coordinator wrote for them):
+ * (started with --tools naming the bundled domain's tools the coordinator writes for them):
  * the same searches, measured approaches and scores as the same bench in one process, with the
  * workflow evaluations done by the workers.
  */
@@ -23,7 +23,8 @@ const args = (out: string) => ['bench', '--domains', 'Travel', '--max-records', 
 
 beforeAll(async () => {
   url = testRedisUrl();
-  workers = [0, 1].map(() => spawnCli(['worker', '--redis', url, '--queue', queue, '--concurrency', '2']));
+  // The configs bench writes for its workers (a worker loads only configs it was started with; this one is written when bench starts).
+  workers = [0, 1].map(() => spawnCli(['worker', '--redis', url, '--queue', queue, '--concurrency', '2', '--tools', join(dir, 'remote', 'worker-tools', 'Travel', 'tools.config.json')]));
   await Promise.all(workers.map((w) => w.waitFor(/connected to redis:\/\//)));
 });
 
@@ -48,7 +49,7 @@ describe('bench --redis with two workers', () => {
     expect(b.err).toBe('');
     expect(b.status).toBe(0);
     // The coordinator says where the queue is and how many jobs the workers finished.
-    expect(b.out).toMatch(/\[Travel\] evaluations on workers via the queue; workers without --tools load .*worker-tools\/Travel\/tools\.config\.json/);
+    expect(b.out).toMatch(/\[Travel\] evaluations on workers via the queue; workers started with --tools .*worker-tools\/Travel\/tools\.config\.json/);
     expect(b.out).toMatch(/\[Travel\] jobs \d+ waiting · \d+ active · [1-9]\d* done · 0 failed · 2 workers/);
     expect(existsSync(join(remote, 'worker-tools', 'Travel', 'records.jsonl'))).toBe(true);
     const x = comparable(local);

@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 
 async function startWorker(key: string): Promise<ChildCli> {
-  const w = spawnCli(['worker', '--redis', url, '--queue', queue, '--tools', tools, '--concurrency', '1'], { OPENAI_COMPATIBLE_API_KEY: key });
+  const w = spawnCli(['worker', '--redis', url, '--queue', queue, '--tools', tools, '--model', server.spec(), '--concurrency', '1'], { OPENAI_COMPATIBLE_API_KEY: key });
   workers.push(w);
   await w.waitFor(/connected to redis:\/\//);
   return w;

@@ -44,7 +44,7 @@ beforeAll(async () => {
     },
   });
   tools = await loadToolConfig(join(FIX, 'tools.config.json'));
-  for (let i = 0; i < 2; i++) workers.push(await startEvaluationWorker({ url, queue, concurrency: 1, tools: join(FIX, 'tools.config.json'), name: `budget-${i}`, env: {} }));
+  for (let i = 0; i < 2; i++) workers.push(await startEvaluationWorker({ url, queue, concurrency: 1, tools: join(FIX, 'tools.config.json'), models: [server.spec('planner')], name: `budget-${i}`, env: {} }));
 });
 
 afterAll(async () => {

@@ -25,12 +25,13 @@ let records: TaskRecord[];
 const logs: string[] = [];
 let worker: EvaluationWorker;
 const queue = `t-errors-${randomBytes(3).toString('hex')}`;
+const dir = mkdtempSync(join(tmpdir(), 'fs-dist-err-'));
 
 beforeAll(async () => {
   url = testRedisUrl();
   records = (await readRecordsFile(join(FIX, 'records.jsonl'))).records;
-  // No --tools: each job names the coordinator's tool config (`toolsHint`).
-  worker = await startEvaluationWorker({ url, queue, concurrency: 1, name: 'errors', env: {}, log: (l) => logs.push(l) });
+  // Two tool configs (a job selects one by `toolsHint`); the broken one is written after the worker started, so it is loaded when a job selects it.
+  worker = await startEvaluationWorker({ url, queue, concurrency: 1, name: 'errors', tools: [join(FIX, 'tools.config.json'), join(dir, 'tools.config.json')], env: {}, log: (l) => logs.push(l) });
 });
 
 afterAll(async () => {
@@ -51,7 +52,6 @@ async function failureOf(run: Promise<unknown>): Promise<FlowScoutError> {
 
 describe('worker errors as data (real Redis)', () => {
   it("reach the coordinator with the worker's code, hint and location, and a permanent one fails once", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fs-dist-err-'));
     copyFileSync(join(FIX, 'records.jsonl'), join(dir, 'records.jsonl'));
     copyFileSync(join(FIX, 'tools.json'), join(dir, 'tools.json'));
     // A tool config the worker cannot parse: PARSE_ERROR at line 2 of that file, with a hint.

@@ -57,7 +57,7 @@ describe('eval --redis', () => {
     const local = await cli([...evalArgs(), '--model', model]);
     expect(local.status).toBe(0);
 
-    const victim = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--concurrency', '1', '--lock-ms', '1500']);
+    const victim = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--model', model, '--concurrency', '1', '--lock-ms', '1500']);
     await victim.waitFor(/connected to redis/);
     const remote = cli([...evalArgs(), '--model', model, '--redis', url, '--queue', queue]);
     const [, jobId] = await victim.waitFor(/job (fs-[0-9a-f]+) started/);
@@ -66,7 +66,7 @@ describe('eval --redis', () => {
     expect(victim.output()).not.toContain(`job ${jobId} done`);
     // The survivor starts after the kill, so every job it finishes — the killed one included — it ran itself.
     // A long lock of its own, so a busy machine cannot make the survivor's own jobs look stalled.
-    const survivor = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--concurrency', '2', '--lock-ms', '5000']);
+    const survivor = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--model', model, '--concurrency', '2', '--lock-ms', '5000']);
     const res = await remote;
     expect(res.err).toBe('');
     expect(res.status).toBe(0);

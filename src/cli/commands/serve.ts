@@ -6,7 +6,7 @@ import { assertValidWorkflow } from '../../graph/validate.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import { readRecordsFile } from '../../records/read-records.js';
-import { startHttpServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type RunningHttpServer } from '../../serve/http-server.js';
+import { isLoopbackHost, startHttpServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type RunningHttpServer } from '../../serve/http-server.js';
 import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolInfo } from '../../serve/mcp-server.js';
 import { createWorkflowService, type ServedRun } from '../../serve/workflow-service.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -32,6 +32,9 @@ interface ServeOpts {
   http?: boolean;
   port?: string;
   host: string;
+  token?: string;
+  insecure?: boolean;
+  allowedHost: string[];
   name?: string;
   description?: string;
   db?: string;
@@ -55,6 +58,9 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--http', 'serve POST /run and GET /health')
     .option('--port <n>', 'port for --mcp http and --http (default 0: a free port, printed)')
     .option('--host <address>', 'address to bind for HTTP', '127.0.0.1')
+    .option('--token <secret>', 'HTTP: every request must send "Authorization: Bearer <secret>" (default FLOWSCOUT_SERVE_TOKEN; required with a --host other than loopback unless --insecure)')
+    .option('--insecure', 'HTTP: serve a --host other than loopback without a token (anyone who can reach the port can run the workflow and its tools)')
+    .option('--allowed-host <name>', 'HTTP: another host name requests may address (e.g. a DNS name in front of the server); repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--name <tool>', 'the MCP tool name (default: from the workflow name)')
     .option('--description <text>', 'the MCP tool description (default: the workflow description)')
     .option('--db <file>', 'write every served run with its trace to this FlowScout store (SQLite)')
@@ -73,6 +79,9 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       if (mcp === 'stdio' && opts.http) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--mcp stdio and --http cannot be served by one process', hint: 'Use --mcp http --http --port N to serve both over HTTP, or run two processes.' });
       }
+      const token = opts.token ?? (process.env.FLOWSCOUT_SERVE_TOKEN?.trim() || undefined);
+      const serving = mcp === 'http' || Boolean(opts.http);
+      if (serving) checkExposure(opts.host, token, Boolean(opts.insecure), io);
       if (opts.allow !== undefined && opts.allow.trim().toLowerCase() !== 'destructive') {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--allow takes "destructive" (got '${opts.allow}')`, hint: 'Read and write calls are made when their arguments are grounded; --allow destructive also makes destructive ones.' });
       }
@@ -85,6 +94,15 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       let store: Store | undefined;
       let http: RunningHttpServer | undefined;
       const closers: Array<() => Promise<void> | void> = [];
+      // The last resort: an error nothing caught (a tool's is caught per call by the registry) is
+      // reported and the server keeps serving; it never ends the process.
+      const guard = (e: unknown) => io.err(`error caught by serve's last-resort guard (still serving): ${e instanceof Error ? e.message : String(e)}`);
+      process.on('uncaughtException', guard);
+      process.on('unhandledRejection', guard);
+      closers.push(() => {
+        process.off('uncaughtException', guard);
+        process.off('unhandledRejection', guard);
+      });
       try {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
@@ -131,6 +149,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             port: opts.port !== undefined ? wholeNumber(opts.port, '--port', 0) : 0,
             ...(opts.maxBody !== undefined ? { maxBodyBytes: wholeNumber(opts.maxBody, '--max-body', 1) } : {}),
             ...(opts.timeout !== undefined ? { requestTimeoutMs: wholeNumber(opts.timeout, '--timeout', 1) } : {}),
+            ...(token !== undefined ? { token } : {}),
+            ...(opts.allowedHost.length > 0 ? { allowedHosts: opts.allowedHost } : {}),
           });
           const server = http;
           closers.push(() => server.close());
@@ -147,6 +167,30 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       }
     });
 };
+
+/**
+ * A server reachable from other machines needs a token (or `--insecure`, said out loud); either way
+ * it is told what that means. Loopback without a token is the default and says nothing.
+ */
+function checkExposure(host: string, token: string | undefined, insecure: boolean, io: CliIO): void {
+  if (token !== undefined && token.length < 16) {
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the token is ${token.length} characters; use at least 16`, hint: 'Make one with: openssl rand -hex 32', location: { path: '--token' } });
+  }
+  if (isLoopbackHost(host)) return;
+  if (token === undefined && !insecure) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--host ${host} serves the workflow (and its tools) to other machines, and no token was given`,
+      hint: 'Pass --token <secret> (or set FLOWSCOUT_SERVE_TOKEN) so requests need "Authorization: Bearer <secret>"; or --insecure to serve without authentication; or keep the default --host 127.0.0.1.',
+      location: { path: '--host' },
+    });
+  }
+  io.err(
+    token !== undefined
+      ? `warning: serving on ${host}: reachable from other machines; requests need the bearer token, sent in plain HTTP (put TLS in front of it across networks)`
+      : `warning: serving on ${host} with --insecure: anyone who can reach this port can run the workflow and call its tools, without authentication`,
+  );
+}
 
 /** Resolves on SIGINT or SIGTERM, or — serving stdio — when the client closes stdin. */
 function untilStopped(stdio: boolean): Promise<void> {

@@ -9,8 +9,9 @@ import type { RegisterCommand } from './register.js';
  * `flowscout worker`: one worker of distributed evaluation (docs/ARCHITECTURE.md, "Distributed
  * evaluation"). It connects to the Redis of a coordinator (`search`, `eval` or `bench` with the same
  * `--redis`), runs the evaluation jobs it takes — a workflow on a chunk of records, with the policy
- * and judge the job names, over this machine's tools, with API keys from this machine's environment —
- * and prints one line per job. Ctrl-C (or SIGTERM) stops taking jobs and finishes the running ones;
+ * and judge the job names among those this worker was started with (`--model`), over this
+ * machine's tools (`--tools`), with API keys from this machine's environment — and prints one line
+ * per job. A job naming a model or tool config the worker was not started with fails once. Ctrl-C (or SIGTERM) stops taking jobs and finishes the running ones;
  * a second Ctrl-C quits at once (the running jobs are then handed to other workers after the lock
  * timeout).
  */
@@ -18,11 +19,15 @@ import type { RegisterCommand } from './register.js';
 interface WorkerFlags {
   redis: string;
   concurrency: string;
-  tools?: string;
+  tools: string[];
+  model: string[];
+  rpm?: string;
   queue?: string;
   lockMs: string;
   allowLiveWrites?: boolean;
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => {
   program
@@ -30,7 +35,9 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     .description('take evaluation jobs from a Redis queue and run them (start any number, on any machine, next to search/eval/bench --redis)')
     .requiredOption('--redis <url>', 'the Redis of the coordinator: redis://host:6379, rediss://:password@host:6380 for TLS')
     .option('--concurrency <n>', 'jobs run at once by this worker (and model calls in flight)', '4')
-    .option('--tools <config>', "this machine's tool config (default: the coordinator's config path, when this machine has it)")
+    .option('--tools <config>', "this machine's tool config; repeat for several (a job selects one by its path); default FLOWSCOUT_WORKER_TOOLS. A job never names a config of its own", collect, [])
+    .option('--model <spec>', 'a model string jobs may name for their policy or judge (repeat for several; offline is always allowed); default FLOWSCOUT_WORKER_MODELS (comma-separated) and FLOWSCOUT_MODEL', collect, [])
+    .option('--rpm <n>', "model requests per minute this worker makes at most (a job's --rpm may only lower it)")
     .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
     .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
     .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them')
@@ -40,7 +47,9 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
         url,
         concurrency: wholeNumber(flags.concurrency, '--concurrency', 1, 4),
         lockMs: wholeNumber(flags.lockMs, '--lock-ms', 1000, 30000),
-        ...(flags.tools ? { tools: flags.tools } : {}),
+        ...(flags.tools.length > 0 ? { tools: flags.tools } : {}),
+        ...(flags.model.length > 0 ? { models: flags.model } : {}),
+        ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1) } : {}),
         ...(flags.queue ? { queue: flags.queue } : {}),
         ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
         log: (line) => io.out(line),

@@ -66,6 +66,22 @@ const RECORDS: TaskRecord[] = [
       { tool: 'hotel_details_for_priceline', args: { hotel_id: '777', photos: true } },
     ],
   },
+  // A third run of each tool: the policy keeps only values and cue words that recur (no one record's values).
+  {
+    id: 'r5',
+    query: 'Get the stock quote for IBM.',
+    reference: '',
+    calls: [{ tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM', datatype: 'json' } }],
+  },
+  {
+    id: 'r6',
+    query: 'Search hotels in Rome and show the details with photos of the first hotel.',
+    reference: '',
+    calls: [
+      { tool: 'search_hotels_for_priceline', args: { name: 'Rome' }, output: "[{'hotel_id': '888', 'name': 'Hotel C'}]" },
+      { tool: 'hotel_details_for_priceline', args: { hotel_id: '888', photos: true } },
+    ],
+  },
 ];
 
 const node = (extra: Partial<ToolNode> = {}): ToolNode => ({ id: 'step', kind: 'tool', task: 'Call the right tool', ...extra });

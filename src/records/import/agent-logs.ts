@@ -76,11 +76,13 @@ function detectOne(v: unknown, path: JsonPath | undefined, seen: Set<string>, de
       const found = findMessageArray(v);
       if (found) return fromMessages(valueAt(v, found) as unknown[]);
     }
-    // A JSON object of runs: look at its first values.
+    // A JSON object of runs, or of one array of runs: look at its first values.
     if (depth === 0) {
       for (const x of Object.values(v).slice(0, 20)) {
-        const f = isObj(x) ? detectOne(x, path, new Set(), 1) : undefined;
-        if (f) return f;
+        for (const run of Array.isArray(x) ? x.slice(0, 20) : [x]) {
+          const f = isObj(run) ? detectOne(run, path, new Set(), 1) : undefined;
+          if (f) return f;
+        }
       }
     }
     return undefined;

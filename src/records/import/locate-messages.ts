@@ -53,11 +53,31 @@ function runsOf(o: Obj, path: JsonPath | undefined): Array<[string, Obj]> | unde
   return entries as Array<[string, Obj]>;
 }
 
-/** Units cut further: a unit that is a JSON object of runs becomes one unit per run. */
+/**
+ * A JSON object holding its runs in an array under one key (`{"runs": [{…}, {…}]}`): that key, when
+ * the object has no message array of its own and every element of the array holds one.
+ */
+function runListOf(o: Obj, path: JsonPath | undefined): string | undefined {
+  if (isNative(o) || (path ? valueAt(o, path) !== undefined : findMessageArray(o))) return undefined;
+  const keys = Object.keys(o).filter((k) => {
+    const v = o[k];
+    return Array.isArray(v) && v.length > 0 && v.every((x) => isObj(x) && (path ? Array.isArray(valueAt(x, path)) : findMessageArray(x) !== undefined));
+  });
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * Units cut further: a unit that is a JSON object of runs becomes one unit per run, and so does an
+ * object that holds its runs in an array under one key.
+ */
 export function expandRunObjects(units: readonly InputUnit[], path: JsonPath | undefined): InputUnit[] {
   return units.flatMap((u) => {
-    const runs = isObj(u.value) ? runsOf(u.value, path) : undefined;
-    return runs ? runs.map(([k, value]) => ({ ...u, path: at(u.path, k), value })) : [u];
+    if (!isObj(u.value)) return [u];
+    const runs = runsOf(u.value, path);
+    if (runs) return runs.map(([k, value]) => ({ ...u, path: at(u.path, k), value }));
+    const key = runListOf(u.value, path);
+    if (key) return (u.value[key] as unknown[]).map((value, i) => ({ ...u, path: at(at(u.path, key), i), value }));
+    return [u];
   });
 }
 

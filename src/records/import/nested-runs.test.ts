@@ -136,6 +136,9 @@ describe('finding the conversation wherever it is', () => {
     writeFileSync(join(dir, 'b.json'), JSON.stringify({ first: { score: 1, conversation: msgs }, second: { score: 0, conversation: msgs } }));
     const b = importAgentLogs('openai', [join(dir, 'b.json')], { where: ['score>0'] });
     expect(b.records.map((r) => r.meta?.path)).toEqual(['$.first']);
+    writeFileSync(join(dir, 'list.json'), JSON.stringify({ exported: '2026-12-01', runs: [{ task: 1, traj: msgs }, { task: 2, traj: msgs }] }));
+    const list = importAgentLogs('auto', [join(dir, 'list.json')], { group: 'task' });
+    expect(list.records.map((r) => [r.meta?.path, r.group])).toEqual([['$.runs[0]', '1'], ['$.runs[1]', '2']]);
     writeFileSync(join(dir, 'c.json'), JSON.stringify([{ log: { chat: msgs, other: [{ role: 'system', content: 'x' }] } }]));
     expect(importAgentLogs('openai', [join(dir, 'c.json')], { messages: 'log.chat' }).counts.messagePaths).toEqual({ '$.log.chat': 1 });
   });
