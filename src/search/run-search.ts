@@ -126,7 +126,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     judge,
     opt,
     val,
-    test: splits.test,
+    splitsAsRead: splits,
     ...(memo ? { memo } : {}),
     ...(s.racing ? { raceAgainst, onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord) } : {}),
   };

@@ -1,3 +1,4 @@
+import { REQUEST_LINE } from '../../graph/prompt-templates.js';
 import { routeTableLines, type RouteEntry } from '../../graph/route-table.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -197,7 +198,7 @@ export function routerPrompt(routes: readonly RouteEntry[]): string {
     'Choose the route for this request: the route whose steps do what the request asks, in the same order; its keywords are words its requests typically use.',
     `Answer "${OTHER_ROUTE}" when no route fits this request; the general steps then handle it.`,
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     '',
     'Routes:',
   ];
