@@ -5,8 +5,9 @@ import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
 /**
  * What the offline policy learns from when `run` or `eval` runs a workflow: `--learn-from` when
- * given, else the records a search wrote beside the workflow and named in `meta.search.learnedFrom`
- * (so a searched workflow decides as it did in the search, with no flag). Nothing else is guessed.
+ * given, else the records an older search wrote beside the workflow and named in
+ * `meta.search.learnedFrom`. A workflow a search writes now carries its offline table
+ * (`learned.offline`) and names no file: the policy reads the table from the workflow itself.
  */
 
 export interface LearnedSource {
@@ -31,8 +32,10 @@ export function learnedSource(workflowFile: string, raw: unknown, learnFrom: str
 }
 
 /** The one line `run` and `eval` print about what the offline policy learned (undefined for an LLM policy). */
-export function learnedLine(policyKind: string, source: LearnedSource | undefined, records: number): string | undefined {
+export function learnedLine(policyKind: string, source: LearnedSource | undefined, records: number, raw?: unknown): string | undefined {
   if (policyKind !== 'offline') return undefined;
+  const carried = (raw as { learned?: { offline?: { records?: unknown } } } | null)?.learned?.offline?.records;
+  if (!source && typeof carried === 'number') return `offline policy: decides with the table the workflow carries (learned by its search from ${carried} record${carried === 1 ? '' : 's'}; no record text)`;
   if (!source) return `offline policy: nothing learned (no --learn-from, and the workflow names no learned records); tool and argument choices use the tool descriptions only, so scores are lower than a search's`;
   return `offline policy: learned from ${records} record${records === 1 ? '' : 's'} in ${source.file}${source.origin === 'search' ? ' (written by the search beside the workflow)' : ''}`;
 }

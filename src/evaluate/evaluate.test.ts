@@ -5,20 +5,9 @@ import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { evaluateWorkflow } from './evaluate.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
-const workflow: Workflow = {
-  version: 1,
-  name: 'w',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
-    { id: 't1', kind: 'tool', task: 'look up' },
-    { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 't1', kind: 'data' },
-    { from: 't1', to: 'synthesize', kind: 'data' },
-  ],
-};
+const workflow: Workflow = planToolAnswer({ name: 'w', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look up' }, answer: { id: 'synthesize' } });
 const records = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ id: `r-${k}`, query: `What is ${k}?`, reference: `${k} is 42`, calls: [{ tool: 'lookup', args: { q: k } }] }));
 
 function deps(opts: { slow?: boolean; crashOn?: string } = {}) {

@@ -31,12 +31,29 @@ export const RUNTIME_PLACEHOLDERS: readonly PlaceholderName[] = ['query', 'input
 /** The boolean field a judge returns when none is named. */
 export const DEFAULT_JUDGE_FIELD = 'decision';
 
+/**
+ * The line that states the request, as every prompt writes it: `REQUEST_LINE` in templates (the
+ * `{{query}}` placeholder filled when the prompt is rendered), `requestLine(query)` where the query
+ * is written in directly, and `readRequestLine(prompt)` to find it again (the one reader of it).
+ */
+export const REQUEST_LINE = 'Request: {{query}}';
+
+/** The request line with the query written in. */
+export function requestLine(query: string): string {
+  return `Request: ${query}`;
+}
+
+/** The query a prompt's request line states (its first line that starts `Request: `), if any. */
+export function readRequestLine(prompt: string): string | undefined {
+  return /^Request: (.*)$/m.exec(prompt)?.[1];
+}
+
 /** One template per LLM role. Written as instructions a real model follows. */
 /** The opening every synthesize prompt shares: the request and the tool results. */
 const SYNTHESIZE_PREAMBLE = [
   'Answer the request using the tool results below.',
   '',
-  'Request: {{query}}',
+  REQUEST_LINE,
   '',
   'Tool results and notes:',
   '{{inputs}}',
@@ -47,7 +64,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   plan: [
     'You are planning how to answer a request with the tools this workflow can call.',
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     '',
     'Write a short numbered plan: which facts must be looked up, in what order, and which values from the request',
     '(names, places, dates, symbols, amounts, identifiers) each lookup needs. Copy those values exactly as the request',
@@ -56,7 +73,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   extract: [
     'Extract what the next steps need from the material below.',
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     'What to extract: {{task}}',
     '',
     'Material:',
@@ -66,7 +83,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
     'If an item is not in the material, write `name: not found` instead of guessing.',
   ].join('\n'),
   reason: [
-    'Request: {{query}}',
+    REQUEST_LINE,
     '',
     'Work out: {{task}}',
     '',
@@ -79,7 +96,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   verify: [
     'Check the intermediate results below before they are used to answer the request.',
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     'Check: {{task}}',
     '',
     'Results to check:',
@@ -91,7 +108,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   judge: [
     'Answer one yes/no question about this request: {{question}}',
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     '',
     'Information so far:',
     '{{inputs}}',

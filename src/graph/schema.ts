@@ -151,6 +151,12 @@ export const WorkflowSchema = z.strictObject({
   edges: z.array(EdgeSchema),
   /** Provenance: the mined tree, the domain, the edit that produced it, … Never read by the runtime. */
   meta: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * What a policy learned from the optimisation records, distilled so that it holds no record text
+   * (`offline`: the offline policy's cue table). Read by that policy, so the workflow needs no other
+   * file to decide as it did in the search; like `meta`, it does not change the workflow's hash.
+   */
+  learned: z.strictObject({ offline: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
 export type LlmRole = z.infer<typeof LlmRoleSchema>;

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assertValidWorkflow, parseWorkflow, validateWorkflow } from './validate.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
-const linear = {
-  version: 1,
-  name: 'linear',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    { id: 't1', kind: 'tool', task: 'Look up the weather' },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 't1', kind: 'data' },
-    { from: 't1', to: 'answer', kind: 'data' },
-  ],
-};
+const linear = planToolAnswer({ name: 'linear', tool: { id: 't1', task: 'Look up the weather' }, answer: { prompt: 'Answer {{query}}' } });
 
 describe('validateWorkflow (smoke)', () => {
   it('accepts a linear plan → tool → synthesize workflow', () => {

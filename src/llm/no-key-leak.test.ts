@@ -8,6 +8,7 @@ import { createToolRegistry } from '../tools/registry.js';
 import { createLlmClient } from './client.js';
 import { resolveModel } from './resolve-model.js';
 import { scrubHeaders, scrubSecrets } from './secrets.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
 const KEY = 'sk-proj-SECRETabcdefghij0123456789';
 const UNKNOWN_KEY = 'sk-live-OTHERsecret99887766';
@@ -102,19 +103,7 @@ describe('API keys never leave the process', () => {
         execute: async (args) => `{'city': '${String(args.city)}', 'temp_c': 21}`,
       },
     ]);
-    const workflow: Workflow = {
-      version: 1,
-      name: 'weather',
-      nodes: [
-        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-        { id: 'current', kind: 'tool', task: 'Get the current weather', tools: ['get_current_weather'] },
-        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-      ],
-      edges: [
-        { from: 'plan', to: 'current', kind: 'data' },
-        { from: 'current', to: 'answer', kind: 'data' },
-      ],
-    };
+    const workflow: Workflow = planToolAnswer({ name: 'weather', tool: { id: 'current', task: 'Get the current weather', tools: ['get_current_weather'] } });
     const trace = await executeWorkflow(workflow, { query: 'Weather in Paris?' }, { policy: createLlmPolicy({ client }), tools });
     const answer = trace.observations.find((o) => o.nodeId === 'answer')!;
     expect(answer.status).toBe('error');

@@ -3,18 +3,17 @@ import type { ValidateFunction } from 'ajv';
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmNode, Workflow, WorkflowNode } from '../graph/schema.js';
 import type { LlmClient } from '../llm/client.js';
-import { isInvalidModelOutput } from '../llm/llm-errors.js';
+import { askWithRepair } from '../llm/ask-with-repair.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { TaskRecord } from '../records/schema.js';
 import { handOff, handOffScope, indexFit, partsFor } from './hand-off.js';
 import { learnCueModel } from './offline/cue-model.js';
 import { createToolIndex } from './offline/tool-index.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
-import { asText, renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
+import { renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm, type ShortlistOptions } from './llm-tool-plan.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from './tool-shortlist.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js';
-import { addUsage, type Usage } from '../llm/usage.js';
 
 /**
  * The LLM policy (docs/DESIGN.md, "Policies"): any AI SDK model runs the LLM nodes (text,
@@ -87,32 +86,17 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     }
     const schema = jsonSchema<Record<string, unknown>>(node.output.schema as never);
     const validate = outputValidator(node)!;
-    let usage: Usage | undefined;
-    let current = prompt;
-    let problems: string[] = [];
-    for (let round = 1; round <= 2; round++) {
-      let text = '';
-      try {
-        const r = await client.object({ schema, name: `${node.id}_output`, system, stablePrompt, prompt: current, ...signal });
-        usage = addUsage(usage, r.usage);
-        text = r.text;
-        const value = r.value;
-        if (value && typeof value === 'object' && !Array.isArray(value) && validate(value)) {
-          return { output: value, usage, model: r.model };
-        }
-        problems =
-          value && typeof value === 'object' && !Array.isArray(value)
-            ? [...new Set((validate.errors ?? []).map(describeAjvError))]
-            : ['the answer must be a JSON object'];
-        text = text || asText(value);
-      } catch (e) {
-        if (!isInvalidModelOutput(e)) throw e;
-        usage = addUsage(usage, e.usage);
-        problems = [e.problem];
-        text = e.text;
-      }
-      current = renderRepairPrompt(prompt, text, problems);
-    }
+    const result = await askWithRepair(client, {
+      request: { schema, name: `${node.id}_output`, system, stablePrompt, prompt, ...signal },
+      check: (value) =>
+        value && typeof value === 'object' && !Array.isArray(value) && validate(value)
+          ? { ok: true, value: value as Record<string, unknown> }
+          : { ok: false, problems: value && typeof value === 'object' && !Array.isArray(value) ? [...new Set((validate.errors ?? []).map(describeAjvError))] : ['the answer must be a JSON object'] },
+      repair: ({ text, problems }) => ({ prompt: renderRepairPrompt(prompt, text, problems) }),
+    });
+    if (result.kind === 'ok') return { output: result.value, usage: result.usage, model: result.model };
+    if (result.kind === 'model-error') throw result.error;
+    const { problems, usage } = result;
     throw new FlowScoutError({
       code: 'MODEL_ERROR',
       message: `node '${node.id}': model '${client.spec}' gave no valid JSON output after one repair round: ${problems.join('; ')}`,
@@ -129,6 +113,8 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     async planToolCalls(req) {
       const client = await clientFor({});
       const parts = fit ? partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id) : undefined;
+      // A position that may make no call and is handed no part of the request asks no model (as the offline policy makes no call there).
+      if (parts && parts.length === 0 && req.node.calls === 'many' && req.workflow.nodes.some((n) => n.id === req.node.id)) return { calls: [], model: client.spec };
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.

@@ -1,4 +1,4 @@
-import { renderPrompt, placeholdersIn } from '../graph/prompt-templates.js';
+import { renderPrompt, placeholdersIn, requestLine } from '../graph/prompt-templates.js';
 import type { LlmNode, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
@@ -92,7 +92,7 @@ export function renderNodePromptParts(node: LlmNode, ctx: Pick<PolicyContext, 'q
   const tail = first < 0 ? '' : cut < 0 ? node.prompt : node.prompt.slice(cut + 2);
   const stable = renderPrompt({ id: node.id, prompt: head }, {}, { partial: true });
   const parts = tail ? [renderPrompt({ id: node.id, prompt: tail }, { query: ctx.query, inputs }, { partial: true })] : [];
-  if (!used.includes('query')) parts.push(`Request: ${ctx.query}`);
+  if (!used.includes('query')) parts.push(requestLine(ctx.query));
   if (!used.includes('inputs') && ctx.inputs.length > 0) parts.push(`Upstream results:\n${inputs}`);
   return { stable, variable: parts.join('\n\n') };
 }
@@ -155,7 +155,7 @@ export function renderPlanPromptParts(
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];
-  const variable = [`Request: ${ctx.query}`, ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
+  const variable = [requestLine(ctx.query), ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
   const bound = Object.entries(ctx.bound ?? {}).flatMap(([tool, args]) => Object.entries(args).map(([k, v]) => `${tool}.${k} = ${clip(JSON.stringify(v), 200)}`));
   if (bound.length > 0) variable.push(`Bound by the workflow (these values are set for you; fill only the other parameters):\n${bound.join('\n')}`);
   if (ctx.previousError) variable.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);

@@ -1,13 +1,12 @@
 import { jsonSchema } from 'ai';
-import { isFlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
-import { isInvalidModelOutput } from '../llm/llm-errors.js';
+import { askWithRepair } from '../llm/ask-with-repair.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { compileArgsValidator, createAjv, type ArgsValidator } from '../tools/validate-args.js';
-import { PLAN_SYSTEM, asText, renderPlanPromptParts, renderRepairPrompt } from './llm-prompts.js';
+import { PLAN_SYSTEM, renderPlanPromptParts, renderRepairPrompt } from './llm-prompts.js';
 import type { ToolShortlister } from './tool-shortlist.js';
 import type { PlannedCall, ToolPlanRequest, ToolPlanResult } from './types.js';
-import { addUsage, type Usage } from '../llm/usage.js';
+import type { Usage } from '../llm/usage.js';
 
 /**
  * Tool-node planning by an LLM (docs/DESIGN.md, "Policies"): one structured output
@@ -120,39 +119,27 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
   const first = planRequest(req, shortlist, parts);
   const { ctx, shown } = first;
   let prompt = first.prompt;
-  let schema = jsonSchema<unknown>(first.schema as never);
-  let usage: Usage | undefined;
-  let currentPrompt = prompt.variable;
-  for (let round = 1; round <= 2; round++) {
-    let answer: unknown;
-    let text: string;
-    try {
-      const result = await client.object({ schema, name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: prompt.stable, prompt: currentPrompt, ...(req.signal ? { signal: req.signal } : {}) });
-      usage = addUsage(usage, result.usage);
-      answer = result.value;
-      text = result.text;
-    } catch (e) {
-      if (isInvalidModelOutput(e)) {
-        usage = addUsage(usage, e.usage);
-        if (round === 2) return giveUp(req, model, usage, [e.problem]);
-        currentPrompt = renderRepairPrompt(prompt.variable, e.text, [e.problem]);
-        continue;
+  let unknownTool = false;
+  const result = await askWithRepair(client, {
+    request: { schema: jsonSchema<unknown>(first.schema as never), name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: prompt.stable, prompt: prompt.variable, ...(req.signal ? { signal: req.signal } : {}) },
+    check: (answer) => {
+      const checked = checkPlan(answer, req.candidates, mode, validators, req.bound);
+      unknownTool = !checked.ok && Boolean(checked.unknownTool);
+      return checked.ok ? { ok: true, value: checked.calls } : { ok: false, problems: checked.problems };
+    },
+    repair: ({ text, problems }) => {
+      if (shown.length < req.candidates.length && unknownTool) {
+        // The model looked for a tool the shortlist did not show: the repair round shows them all.
+        prompt = renderPlanPromptParts(req.node, req.candidates, ctx);
+        return { stablePrompt: prompt.stable, prompt: renderRepairPrompt(prompt.variable, text, problems), schema: jsonSchema<unknown>(planSchema(req.candidates) as never) };
       }
-      if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') return { calls: [], model, ...(usage ? { usage } : {}), error: e.message };
-      throw e;
-    }
-    const checked = checkPlan(answer, req.candidates, mode, validators, req.bound);
-    if (checked.ok) return { calls: checked.calls, model, ...(usage ? { usage } : {}) };
-    if (round === 2) return giveUp(req, model, usage, checked.problems);
-    if (shown.length < req.candidates.length && checked.unknownTool) {
-      // The model looked for a tool the shortlist did not show: the repair round shows them all.
-      prompt = renderPlanPromptParts(req.node, req.candidates, ctx);
-      schema = jsonSchema<unknown>(planSchema(req.candidates) as never);
-    }
-    currentPrompt = renderRepairPrompt(prompt.variable, text || asText(answer), checked.problems);
-  }
-  /* c8 ignore next */
-  return { calls: [], model, error: 'unreachable' };
+      return { prompt: renderRepairPrompt(prompt.variable, text, problems) };
+    },
+  });
+  const usage = result.usage;
+  if (result.kind === 'ok') return { calls: result.value, model, usage: result.usage };
+  if (result.kind === 'model-error') return { calls: [], model, ...(usage ? { usage } : {}), error: result.error.message };
+  return giveUp(req, model, usage, result.problems);
 }
 
 /** The shortlisted tools in the candidates' order (a stable order keeps the prompt's prefix the same across records). */

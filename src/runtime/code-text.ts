@@ -89,6 +89,7 @@ export function workflowDataLines(w: Workflow, hash: string, constName: Readonly
     `  nodes: [${w.nodes.map((n) => constName.get(n.id)).join(', ')}],`,
     `  edges: ${indentText(literal(w.edges, 2), '  ')},`,
     ...(w.meta !== undefined ? [`  meta: ${indentText(literal(w.meta, 2), '  ')},`] : []),
+    ...(w.learned !== undefined ? [`  learned: ${indentText(literal(w.learned, 2), '  ')},`] : []),
     '};',
   ];
 }

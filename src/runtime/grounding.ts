@@ -104,7 +104,7 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
   return (req: PreCallRequest): PreCallDecision => {
     const effects = tools.effectOf(req.tool.name);
     if (!effects || !needsGrounding(effects)) return undefined;
-    const constants = opts.constantsOf?.(req.node, req.tool.name) ?? [];
+    const constants = (opts.constantsOf ?? boundConstants)(req.node, req.tool.name);
     const outputs = groundedOutputs(req.query, runCalls(req.scratch));
     const problems = ungroundedArgs(req.args, { query: req.query, outputs, constants }, req.tool.inputSchema);
     if (problems.length > 0) return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effects.effect, problems) } };
@@ -207,4 +207,9 @@ export function runPreCallChecks(opts: WriteCheckOptions): PreCallCheck[] {
   const own = [...(opts.preCallChecks ?? [])];
   if (opts.groundWrites === false) return own;
   return [...own, groundedWritesCheck(opts.tools, opts.destructive ? { destructive: opts.destructive } : {})];
+}
+
+/** The constants a tool node binds for `tool`'s parameters (`bind: [{ tool, param, source: { from: 'const', value } }]`). */
+export function boundConstants(node: ToolNode, tool: string): unknown[] {
+  return (node.bind ?? []).flatMap((b) => (b.tool === tool && b.source.from === 'const' ? [b.source.value] : []));
 }

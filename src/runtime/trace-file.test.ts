@@ -4,20 +4,9 @@ import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
 import { traceToJson } from './trace-file.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
-const workflow: Workflow = {
-  version: 1,
-  name: 'big',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    { id: 'fetch', kind: 'tool', task: 'Fetch the page' },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 'fetch', kind: 'data' },
-    { from: 'fetch', to: 'answer', kind: 'data' },
-  ],
-};
+const workflow: Workflow = planToolAnswer({ name: 'big', tool: { id: 'fetch', task: 'Fetch the page' } });
 
 describe('traceToJson', () => {
   it('writes a large tool output once (π̂), the observations pointing to it; small outputs stay inline', async () => {

@@ -150,7 +150,9 @@ export function writeSearchArtifacts(
   labels: SearchDocument['labels'],
   opts: { runId?: string; force?: boolean; learned?: readonly TaskRecord[]; test?: readonly TaskRecord[] } = {},
 ): string[] {
-  const best = bestWithProvenance(result, opts.runId, opts.learned ? LEARNED_RECORDS_FILE : undefined);
+  // A workflow that carries its offline table (`learned.offline`) needs no learned-records file beside it.
+  const learnedRecords = opts.learned && !result.best.workflow?.learned?.offline ? opts.learned : undefined;
+  const best = bestWithProvenance(result, opts.runId, learnedRecords ? LEARNED_RECORDS_FILE : undefined);
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],
@@ -162,7 +164,7 @@ export function writeSearchArtifacts(
     writeTextFile(file, text, { force: true });
     return file;
   });
-  for (const [name, records] of [[LEARNED_RECORDS_FILE, opts.learned], [TEST_RECORDS_FILE, opts.test]] as const) {
+  for (const [name, records] of [[LEARNED_RECORDS_FILE, learnedRecords], [TEST_RECORDS_FILE, opts.test]] as const) {
     if (!records) continue;
     const file = join(dir, name);
     writeRecordsFile(file, records, { force: true });

@@ -3,6 +3,7 @@ import type { SearchContext, IterationRow } from './search-context.js';
 import type { StepOutcome } from './step.js';
 import type { NodeUse } from './node-usage.js';
 import { toRow, type Candidate, type SearchTree } from './tree.js';
+import type { TaskRecord } from '../records/schema.js';
 
 /**
  * Persisting one iteration in one transaction, so a crash never leaves half an
@@ -50,7 +51,7 @@ export function commitIteration(ctx: SearchContext, state: LoopState, outcome: S
     evaluations: outcome?.evaluations ?? [],
     memo,
     // With the root, the records the run evaluates on (what `flowscout ui` shows beside each trace).
-    ...(outcome?.child.seq === 0 ? { records: [...ctx.opt.map((r) => ({ recordId: r.id, split: 'opt' as const, record: r })), ...ctx.val.map((r) => ({ recordId: r.id, split: 'val' as const, record: r })), ...(ctx.test ?? []).map((r) => ({ recordId: r.id, split: 'test' as const, record: r }))] } : {}),
+    ...(outcome?.child.seq === 0 ? { records: storedRecords(ctx) } : {}),
     ...(row ? { iteration: { iteration: row.iteration, data: row as unknown as Record<string, unknown> } } : {}),
     run: {
       iterationsDone: state.iterationsDone,
@@ -59,4 +60,10 @@ export function commitIteration(ctx: SearchContext, state: LoopState, outcome: S
       usage: usageOf(ctx, state),
     },
   });
+}
+
+/** The records stored with the root: the splits as read when known, else what the search evaluates on. */
+function storedRecords(ctx: SearchContext): Array<{ recordId: string; split: 'opt' | 'val' | 'test'; record: TaskRecord }> {
+  const splits = ctx.splitsAsRead ?? { opt: ctx.opt, val: ctx.val, test: [] };
+  return (['opt', 'val', 'test'] as const).flatMap((split) => splits[split].map((r) => ({ recordId: r.id, split, record: r })));
 }

@@ -12,21 +12,10 @@ import { OptimizerError } from './optimizers/optimizer-error.js';
 import type { Optimizer, ProposeInput } from './optimizers/types.js';
 import { runSearch, type RunSearchInput } from './run-search.js';
 import { DEFAULT_SETTINGS, type SearchSettings } from './search-context.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
 /** A tiny domain: the right call is lookup(q: "a"); the scripted policy makes it only when the task says GOOD. */
-const g0: Workflow = {
-  version: 1,
-  name: 'tiny',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
-    { id: 't1', kind: 'tool', task: 'look something up' },
-    { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 't1', kind: 'data' },
-    { from: 't1', to: 'synthesize', kind: 'data' },
-  ],
-};
+const g0: Workflow = planToolAnswer({ name: 'tiny', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look something up' }, answer: { id: 'synthesize' } });
 const rec = (id: string): TaskRecord => ({ id, query: `find the value ${id}`, reference: 'the value of a', calls: [{ tool: 'lookup', args: { q: 'a' } }] });
 const splits = { opt: ['o1', 'o2', 'o3'].map(rec), val: ['v1', 'v2'].map(rec), test: ['t1'].map(rec) };
 

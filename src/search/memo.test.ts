@@ -10,20 +10,9 @@ import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { createSearchMemo } from './memo.js';
 import { JUDGE_KEY_PREFIX, memoizeJudge } from '../metrics/judge-memo.js';
 import type { Judge } from '../metrics/types.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
-const w1: Workflow = {
-  version: 1,
-  name: 'w',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
-    { id: 't1', kind: 'tool', task: 'look up' },
-    { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 't1', kind: 'data' },
-    { from: 't1', to: 'synthesize', kind: 'data' },
-  ],
-};
+const w1: Workflow = planToolAnswer({ name: 'w', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look up' }, answer: { id: 'synthesize' } });
 const w2 = applyEditPlanOrThrow(w1, { edits: [{ op: 'add_node', node: { kind: 'tool', id: 't2', task: 'look up more' }, from: ['t1'], to: ['synthesize'] }] });
 const records = [{ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'lookup', args: { q: '2' } }] }];
 
@@ -33,7 +22,7 @@ const records = [{ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'lookup
  */
 function setup(declare = true) {
   let runs = 0;
-  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `v${String(q)}` })]);
+  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up', effect: 'read', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `v${String(q)}` })]);
   const layout = (w: Workflow) => String(w.nodes.filter((n) => n.kind === 'tool').length);
   const scripted = createScriptedPolicy({
     tool: (req) => {

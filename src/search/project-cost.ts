@@ -45,6 +45,10 @@ import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './opti
  *   the best candidate). A model that answers an identical request differently is judged again.
  * - An answer (a synthesize node's output, the judge's candidate answer) is taken to be as long as
  *   the D_opt reference answers on average; other outputs are the offline policy's.
+ * - A node's stable prefix (its system text and the part of its prompt that is the same for every
+ *   record) is taken to be served by the provider's prefix cache (OpenAI's rule: from 1,024 tokens
+ *   on, in steps of 128) and priced at the cached rate; the judge's and the optimizer's prompts are
+ *   taken as uncached.
  * - Repair rounds, retries, duplicates and early stops (patience, budgets) are not foreseen, so the
  *   projection is an estimate, not a bound.
  */
@@ -66,6 +70,8 @@ export interface RequestCost {
   requests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens a provider's prefix cache is expected to serve (see the module comment); part of `inputTokens`. */
+  cachedInputTokens?: number;
 }
 
 export interface CostProjection {
@@ -126,10 +132,19 @@ export interface ProjectionInput {
   settings?: Pick<SearchSettings, 'racing' | 'maxOpt' | 'maxVal' | 'maxTest'>;
 }
 
-const ZERO: RequestCost = { requests: 0, inputTokens: 0, outputTokens: 0 };
+const ZERO: RequestCost = { requests: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 const tokens = (chars: number) => Math.ceil(chars / TOKEN_CHARS);
-const add = (a: RequestCost, b: RequestCost): RequestCost => ({ requests: a.requests + b.requests, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens });
-const scale = (a: RequestCost, k: number): RequestCost => ({ requests: a.requests * k, inputTokens: a.inputTokens * k, outputTokens: a.outputTokens * k });
+const add = (a: RequestCost, b: RequestCost): RequestCost => ({ requests: a.requests + b.requests, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0) });
+const scale = (a: RequestCost, k: number): RequestCost => ({ requests: a.requests * k, inputTokens: a.inputTokens * k, outputTokens: a.outputTokens * k, cachedInputTokens: (a.cachedInputTokens ?? 0) * k });
+/**
+ * Tokens of a request's stable prefix (system text and the part of the prompt that is the same for
+ * every record) that a provider's automatic prefix cache serves once the prefix was sent before:
+ * OpenAI's rule, from 1,024 tokens on, in steps of 128.
+ */
+export function cachedPrefixTokens(prefixChars: number): number {
+  const t = Math.floor(prefixChars / TOKEN_CHARS);
+  return t >= 1024 ? 1024 + Math.floor((t - 1024) / 128) * 128 : 0;
+}
 
 /** Projects the model requests and tokens of a search (see the module comment). */
 export async function projectSearchCost(input: ProjectionInput): Promise<CostProjection> {
@@ -140,8 +155,8 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) } : undefined;
   const perNode = new Map<string, RequestCost>();
   const referenceChars = input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
-  const count = (nodeId: string, inChars: number, outChars: number) => {
-    perNode.set(nodeId, add(perNode.get(nodeId) ?? ZERO, { requests: 1, inputTokens: tokens(inChars), outputTokens: Math.max(1, tokens(outChars)) }));
+  const count = (nodeId: string, inChars: number, outChars: number, stableChars: number) => {
+    perNode.set(nodeId, add(perNode.get(nodeId) ?? ZERO, { requests: 1, inputTokens: tokens(inChars), outputTokens: Math.max(1, tokens(outChars)), cachedInputTokens: Math.min(tokens(inChars), cachedPrefixTokens(stableChars)) }));
   };
   // The offline policy decides; every request is rendered as the LLM policy would send it.
   const measuring: ExecutionPolicy = {
@@ -154,13 +169,13 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       const schema = req.node.output.type === 'json' ? JSON.stringify(req.node.output.schema) : '';
       // An answer is as long as the records' reference answers, not as the offline synthesizer's.
       const out = req.node.role === 'synthesize' ? referenceChars : asText(r.output).length;
-      count(req.node.id, systemFor(req.node).length + joinPrompt(parts).length + schema.length, out);
+      count(req.node.id, systemFor(req.node).length + joinPrompt(parts).length + schema.length, out, systemFor(req.node).length + parts.stable.length);
       return r;
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
       const { prompt, schema } = planRequest(req, shortlist);
-      count(req.node.id, PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length, JSON.stringify({ calls: r.calls }).length);
+      count(req.node.id, PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length, JSON.stringify({ calls: r.calls }).length, PLAN_SYSTEM.length + prompt.stable.length);
       return r;
     },
   };
@@ -229,13 +244,14 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     { label: `judge (${judgeMode === 'joint' ? '1 request' : '4 dimensions'} a record; memo reuses ~${Math.round((1 - executedShare) * 100)}% of candidates' scores)`, ...judgeRuns(judgePerRecord) },
     { label: `optimizer (${J} proposals)`, ...scale(optimizerPerIteration, J) },
   ];
-  const round = (c: RequestCost): RequestCost => ({ requests: Math.round(c.requests), inputTokens: Math.round(c.inputTokens), outputTokens: Math.round(c.outputTokens) });
+  const round = (c: RequestCost): RequestCost => ({ requests: Math.round(c.requests), inputTokens: Math.round(c.inputTokens), outputTokens: Math.round(c.outputTokens), cachedInputTokens: Math.round(c.cachedInputTokens ?? 0) });
+  const priced = (c: RequestCost) => costUsd(input.price!, c.inputTokens, c.outputTokens, { cachedInputTokens: c.cachedInputTokens ?? 0 });
   const total = round(parts.reduce<RequestCost>(add, ZERO));
   const withoutJudge = parts.filter((_, i) => i !== 3).reduce<RequestCost>(add, ZERO);
   const judgeModes = Object.fromEntries(
     (['per-dimension', 'joint'] as const).map((mode) => {
       const t = round(add(withoutJudge, judgeRuns(judgeOf[mode])));
-      return [mode, { perRecord: round(judgeOf[mode]), total: t, ...(input.price ? { costUsd: costUsd(input.price, t.inputTokens, t.outputTokens) } : {}) }];
+      return [mode, { perRecord: round(judgeOf[mode]), total: t, ...(input.price ? { costUsd: priced(t) } : {}) }];
     }),
   ) as CostProjection['judgeModes'];
   const projection: CostProjection = {
@@ -253,14 +269,15 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     sampled: n,
     writeCalls: { perQuery: counted.count() / n, total: Math.round((counted.count() / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)) },
   };
-  if (input.price) projection.costUsd = costUsd(input.price, total.inputTokens, total.outputTokens);
+  if (input.price) projection.costUsd = priced(total);
   return projection;
 }
 
 /** The one line a search prints before it starts (and `--dry-run` prints with its parts). */
 export function projectionLine(p: CostProjection, priced: boolean): string {
   const cost = p.costUsd !== undefined ? `, about $${p.costUsd.toFixed(2)}` : priced ? '' : ', cost unknown (no price for the model)';
-  return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost} (G0 measured on ${p.sampled} D_opt records; ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query)`;
+  const cached = p.total.cachedInputTokens ? ` (${p.total.cachedInputTokens} of the input tokens expected from the provider's prefix cache${p.costUsd !== undefined ? ', priced at its cached rate' : ''})` : '';
+  return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost}${cached}; G0 measured on ${p.sampled} D_opt records: ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query`;
 }
 
 /**

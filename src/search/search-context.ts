@@ -88,8 +88,12 @@ export interface SearchContext {
   settings: SearchSettings;
   opt: readonly TaskRecord[];
   val: readonly TaskRecord[];
-  /** D_test: never searched on; stored with the run so its files can be written again from the store. */
-  test?: readonly TaskRecord[];
+  /**
+   * The three splits as read (D_opt in the order the offline policy learned it, before any cap or
+   * racing order; D_test never searched on): stored with the root, so the run's files can be
+   * written again from the store exactly.
+   */
+  splitsAsRead?: { opt: readonly TaskRecord[]; val: readonly TaskRecord[]; test: readonly TaskRecord[] };
   policy: ExecutionPolicy;
   tools: ToolRegistry;
   judge: Judge;

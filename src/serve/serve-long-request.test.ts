@@ -6,6 +6,7 @@ import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { createWorkflowService, MAX_QUERY_CHARS } from './workflow-service.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 
 /**
  * One long request must not freeze the server: the offline policy's work is linear in the request
@@ -30,20 +31,7 @@ const specs: ToolSpec[] = topics.flatMap((topic) =>
 const descriptors = specs.map(({ execute: _e, ...d }) => d);
 
 /** plan → one repeating position over every tool (one call per part of the request) → answer. */
-const workflow: Workflow = {
-  version: 1,
-  name: 'City facts',
-  description: 'Answers questions about cities.',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    { id: 'lookup', kind: 'tool', task: 'Look up what each part of the request asks about its city', tools: descriptors.map((d) => d.name), calls: 'many' },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 'lookup', kind: 'data' },
-    { from: 'lookup', to: 'answer', kind: 'data' },
-  ],
-};
+const workflow: Workflow = planToolAnswer({ name: 'City facts', description: 'Answers questions about cities.', tool: { id: 'lookup', task: 'Look up what each part of the request asks about its city', tools: descriptors.map((d) => d.name), calls: 'many' }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
 
 function longQuery(chars: number): string {
   const parts: string[] = [];

@@ -13,10 +13,13 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
  * its tool selection and the miner all move these numbers; a change that moves one by accident fails
  * here. An intended change updates the pin and says why in its commit.
  */
+// Moved on purpose when G0's routes became families described by keywords (no past requests in the
+// router) and the offline policy began deciding with its distilled cue model (no one record's values):
+// it was 0.533 / 0.599 / 0.525 with a router over every variant and the records' values memorized.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.533', calls: 220 },
-  Travel: { records: 56, tc: '0.599', calls: 338 },
-  Weather: { records: 61, tc: '0.525', calls: 365 },
+  Finance: { records: 38, tc: '0.424', calls: 228 },
+  Travel: { records: 56, tc: '0.474', calls: 340 },
+  Weather: { records: 61, tc: '0.307', calls: 375 },
 };
 
 describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {

@@ -100,6 +100,18 @@ describe('grounded writes in every runtime', () => {
     expect(orderState().find((o) => o.id === 'A-1004')).toMatchObject({ status: 'cancelled', cancelReason: 'headphones' });
   });
 
+  it('a constant bound in the workflow is grounded; the same value unbound is not', async () => {
+    const bound: Workflow = { ...WORKFLOW, nodes: WORKFLOW.nodes.map((n) => (n.id === 'cancel' ? { ...n, bind: [{ tool: 'cancel_order', param: 'reason', source: { from: 'const' as const, value: 'quality complaint' } }] } : n)) };
+    const policy = (reason: string) => createScriptedPolicy({
+      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: 'A-1004' } }] : [{ tool: 'cancel_order', args: { order_id: 'A-1004', reason } }]),
+    });
+    const unbound = await executeWorkflow(WORKFLOW, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
+    expect(unbound.withheld?.[0]?.why).toContain("'reason' (\"quality complaint\")");
+    const made = await executeWorkflow(bound, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
+    expect(made.withheld).toBeUndefined();
+    expect(orderState().find((o) => o.id === 'A-1004')).toMatchObject({ status: 'cancelled', cancelReason: 'quality complaint' });
+  });
+
   it('a lookup filled with an id the request does not name grounds nothing: the cancel it would feed is withheld', async () => {
     // "my order" names no id; the policy looks up A-1001 (a read: it is made) and would cancel it.
     const trace = await executeWorkflow(WORKFLOW, { query: 'My order came damaged, please cancel it.' }, context('A-1001', 'A-1001'));

@@ -40,6 +40,21 @@ describe('search on live function tools that write', () => {
     expect(writesMade()).toEqual([]);
   });
 
+  it('eval and baseline on the same live tools send no write call either, and eval counts what it did instead', async () => {
+    const fx = writeOrderFixture();
+    const out = join(fx.dir, 'run-e');
+    const io = captureIO();
+    expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '1', '--seed', '1', '--out', out, '--db', join(fx.dir, 'e.db')], io), io.errors()).toBe(0);
+    const ev = captureIO();
+    expect(await runCli(['eval', join(out, 'best.workflow.json'), '--records', fx.records, '--tools', fx.tools], ev), ev.errors()).toBe(0);
+    expect(ev.text()).toContain('Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused');
+    expect(ev.text()).toMatch(/Write calls: \d+ answered from replay, \d+ refused \(not run\), 0 sent to live tools/);
+    const base = captureIO();
+    expect(await runCli(['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4'], base), base.errors()).toBe(0);
+    expect(writesMade()).toEqual([]);
+    expect(orderState()).toEqual(initialOrders());
+  });
+
   it('with --allow-live-writes the writes reach the live tools, and the header and the store say so', async () => {
     const fx = writeOrderFixture();
     const io = captureIO();

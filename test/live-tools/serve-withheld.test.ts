@@ -11,6 +11,7 @@ import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 import type { ToolRegistry } from '../../src/contracts/tools.js';
 import { initialOrders, orderRecords, orderState, resetOrders, writesMade } from '../support/order-tools.js';
 import { writeOrderFixture } from './order-fixture.js';
+import { planToolAnswer } from '../support/workflows.js';
 
 /**
  * `serve` over the stateful order tools (a functions source: live tools) with the offline policy
@@ -20,20 +21,7 @@ import { writeOrderFixture } from './order-fixture.js';
  * MCP SDK's client.
  */
 
-const WORKFLOW: Workflow = {
-  version: 1,
-  name: 'Order desk',
-  description: 'Cancels orders.',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    { id: 'cancel', kind: 'tool', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
-  ],
-  edges: [
-    { from: 'plan', to: 'cancel', kind: 'data' },
-    { from: 'cancel', to: 'answer', kind: 'data' },
-  ],
-};
+const WORKFLOW: Workflow = planToolAnswer({ name: 'Order desk', description: 'Cancels orders.', tool: { id: 'cancel', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
 
 const UNSPECIFIED = 'Please cancel my order, it arrived broken.';
 

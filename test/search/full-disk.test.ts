@@ -30,13 +30,13 @@ describe('a full disk while search writes --out', () => {
   it('names the file, leaves no half file, keeps the run resumable, and --resume writes every file', async () => {
     const out = join(fx.dir, 'out');
     const db = join(fx.dir, 'full.db');
-    diskFullAt('learned.records.jsonl');
+    diskFullAt('test.records.jsonl');
     const failed = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '3', '--out', out, '--db', db]);
     expect(failed.status).not.toBe(0);
-    expect(failed.err).toContain(`cannot write ${join(out, 'learned.records.jsonl')}: no space left on the disk`);
+    expect(failed.err).toContain(`cannot write ${join(out, 'test.records.jsonl')}: no space left on the disk`);
     expect(failed.err).not.toContain('This is a bug');
     // No half file, no temporary file.
-    expect(existsSync(join(out, 'learned.records.jsonl'))).toBe(false);
+    expect(existsSync(join(out, 'test.records.jsonl'))).toBe(false);
     expect(readdirSync(out).filter((f) => f.includes('.tmp'))).toEqual([]);
     const list = await cli(['runs', 'list', '--db', db, '--json']);
     const [run] = JSON.parse(list.out) as Array<{ id: string; status: string }>;
@@ -49,19 +49,20 @@ describe('a full disk while search writes --out', () => {
     const resumed = await cli(resume![1]!.split(' '));
     expect(resumed.err).not.toContain('error [');
     expect(resumed.status).toBe(0);
-    const learned = readFileSync(join(out, 'learned.records.jsonl'), 'utf8');
     const test = readFileSync(join(out, 'test.records.jsonl'), 'utf8');
-    expect(learned.trimEnd().split('\n').length).toBeGreaterThan(0);
+    expect(test.trimEnd().split('\n').length).toBeGreaterThan(0);
+    const best = readFileSync(join(out, 'best.workflow.json'), 'utf8');
     expect(JSON.parse((await cli(['runs', 'list', '--db', db, '--json'])).out)[0].status).toBe('done');
 
-    // `runs show --write` writes every file again from the store, the records included.
+    // `runs show --write` writes every file again from the store, the test records included.
     const again = join(fx.dir, 'again');
     const show = await cli(['runs', 'show', run!.id, '--db', db, '--write', again]);
     expect(show.status).toBe(0);
-    expect(readdirSync(again).sort()).toEqual(['best.workflow.json', 'best.workflow.mmd', 'best.workflow.ts', 'learned.records.jsonl', 'search.json', 'test.records.jsonl']);
-    expect(readFileSync(join(again, 'learned.records.jsonl'), 'utf8')).toBe(learned);
+    // The workflow carries its offline table: no learned-records file.
+    expect(readdirSync(again).sort()).toEqual(['best.workflow.json', 'best.workflow.mmd', 'best.workflow.ts', 'search.json', 'test.records.jsonl']);
+    expect(readFileSync(join(again, 'best.workflow.json'), 'utf8')).toBe(best);
     expect(readFileSync(join(again, 'test.records.jsonl'), 'utf8')).toBe(test);
-    expect(JSON.parse(readFileSync(join(again, 'best.workflow.json'), 'utf8')).meta.search.learnedFrom).toBe('learned.records.jsonl');
+    expect(JSON.parse(best).learned.offline.records).toBeGreaterThan(0);
   });
 
   it('an existing file stays whole when overwriting it fails', async () => {

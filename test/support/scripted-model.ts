@@ -1,3 +1,4 @@
+import { readRequestLine } from '../../src/graph/prompt-templates.js';
 import { parseRouteTable } from '../../src/graph/route-table.js';
 import type { TaskRecord } from '../../src/records/schema.js';
 import type { RecordedRequest, ScriptedReply } from './llm-server.js';
@@ -24,7 +25,7 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
   const byQuery = records.map((r) => ({ record: r, query: r.query }));
   // The request's own line first: a router's prompt also lists past requests of other records.
   const recordIn = (text: string) => {
-    const own = /^Request: (.*)$/m.exec(text)?.[1];
+    const own = readRequestLine(text);
     return byQuery.find((x) => x.query === own)?.record ?? byQuery.find((x) => text.includes(x.query))?.record;
   };
   const steps = new Map<string, Map<string, number>>();

@@ -19,6 +19,8 @@ export type BaselineName = (typeof BASELINES)[number];
 
 export interface BaselineOptions {
   files: DomainFiles;
+  /** `--allow-live-writes`: write calls go to live tools (default: answered from the records' replay or refused). */
+  allowLiveWrites?: boolean;
   model?: string;
   judgeModel?: string;
   seed: number;
@@ -46,7 +48,7 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
   const wiring = createModelWiring({ limits: { concurrency: o.concurrency }, env });
   const model = wiring.chosen(o.model);
   const judge = await wiring.judge(wiring.chosen(o.judgeModel ?? model));
-  const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring, ...(o.splitBy ? { splitBy: o.splitBy } : {}) });
+  const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring, ...(o.splitBy ? { splitBy: o.splitBy } : {}), ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}) });
   try {
     const offline = dom.policy.policy.kind === 'offline' ? ' (offline)' : '';
     let subject: Subject;

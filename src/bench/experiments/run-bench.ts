@@ -20,6 +20,8 @@ export interface BenchOptions extends Omit<BenchSettings, 'models' | 'split' | '
   splitBy?: BenchSettings['splitBy'];
   /** A domain of your own (records and a tool config), run after the bundled `domains`. */
   files?: DomainFiles;
+  /** `--allow-live-writes`: write calls go to the live tools of `files` (default: answered from its records' replay or refused). */
+  allowLiveWrites?: boolean;
   model?: string;
   models?: string[];
   judgeModel?: string;
@@ -96,6 +98,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       log,
       ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
       ...(opts.splitBy !== undefined ? { splitBy: opts.splitBy } : {}),
+      ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.redis ? { redis: { ...opts.redis, judgeSpec: judge.spec } } : {}),
       breaker,

@@ -26,6 +26,8 @@ import { domainQueues, type BenchRedis, type DomainQueues } from './bench-queue.
 
 export interface DomainRunOptions {
   seed: number;
+  /** `--allow-live-writes`: write calls go to the live tools of a `--records/--tools` domain. */
+  allowLiveWrites?: boolean;
   iterations: number;
   patience: number;
   runs: number;
@@ -58,7 +60,7 @@ export interface DomainRun {
 }
 
 export async function runDomain(domain: string | DomainFiles, o: DomainRunOptions): Promise<DomainRun> {
-  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}), ...(o.splitBy !== undefined ? { splitBy: o.splitBy } : {}) });
+  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}), ...(o.splitBy !== undefined ? { splitBy: o.splitBy } : {}), ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}) });
   const tag = `[${env.domain}]`;
   let queues: DomainQueues | undefined;
   try {

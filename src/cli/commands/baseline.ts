@@ -18,6 +18,7 @@ interface BaselineFlags {
   splitBy: string;
   records: string;
   tools: string;
+  allowLiveWrites?: boolean;
   model?: string;
   judgeModel?: string;
   seed: string;
@@ -46,6 +47,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
     .option('--patience <n>', 'llm-only: stop after this many iterations without improvement', '5')
     .option('--concurrency <n>', 'queries run at once', '4')
     .option('--json', 'print the result as JSON')
+    .option('--allow-live-writes', "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused")
     .action(async (name: string, flags: BaselineFlags) => {
       if (!(BASELINES as readonly string[]).includes(name)) {
         throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown baseline '${name}'`, hint: `Use one of ${BASELINES.join(', ')}; \`flowscout bench --records … --tools …\` runs them all with FlowScout and the ablations.` });
@@ -62,6 +64,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
         concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
         splitBy: parseSplitBy(flags.splitBy),
         log: (l) => io.err(l),
+        ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
       });
       const r = run.result;
       if (flags.json) {

@@ -29,6 +29,7 @@ import type { RegisterCommand } from './register.js';
  */
 
 interface BenchFlags extends ModelFlags {
+  allowLiveWrites?: boolean;
   splitBy?: string;
   domains?: string;
   records?: string;
@@ -82,7 +83,8 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--redis <url>', "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them")
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers');
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
+    .option('--allow-live-writes', "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused");
   addModelFlags(cmd).action(async (flags: BenchFlags) => {
       const out = flags.out ?? join('.flowscout', 'bench', stamp());
       const redis = benchRedis(flags, out);
@@ -137,6 +139,7 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     ...(files ? { files } : {}),
     ...(flags.splitBy !== undefined ? { splitBy: parseSplitBy(flags.splitBy) } : {}),
     concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+    ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
   };
 }
 

@@ -124,7 +124,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const failedRuns = perRecord.flatMap((evs) =>
       evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
     );
-    const learned = learnedLine(resolved.policy.kind, source, learnFrom?.length ?? 0);
+    const learned = learnedLine(resolved.policy.kind, source, learnFrom?.length ?? 0, raw);
     return {
       report,
       ...(learned ? { learned } : {}),

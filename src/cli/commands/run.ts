@@ -126,7 +126,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         }
         if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
         if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
-        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0)));
+        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0, raw)));
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);

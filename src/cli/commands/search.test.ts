@@ -97,7 +97,7 @@ describe('flowscout search (offline)', () => {
 });
 
 describe('flowscout eval of a searched workflow', () => {
-  it('reproduces the search test TC and ES with no extra flag (the learned records travel with the workflow) and says when nothing was learned', async () => {
+  it('reproduces the search test TC and ES with no extra flag or file (the workflow carries its offline table) and says when nothing was learned', async () => {
     const out = join(fx.dir, 'run-eval');
     const io = capture();
     expect(await runCli([...base(), '--out', out, '--db', join(fx.dir, 'e.db')], io)).toBe(0);
@@ -106,7 +106,9 @@ describe('flowscout eval of a searched workflow', () => {
     const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
     expect(doc.test.records).toBeGreaterThan(0);
     const best = JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8'));
-    expect(best.meta.search.learnedFrom).toBe('learned.records.jsonl');
+    expect(best.meta.search.learnedFrom).toBeUndefined();
+    expect(existsSync(join(out, 'learned.records.jsonl'))).toBe(false);
+    expect(best.learned.offline.records).toBeGreaterThan(0);
     const testRecords = join(out, 'test.records.jsonl');
     expect(readFileSync(testRecords, 'utf8').trim().split('\n')).toHaveLength(doc.test.records);
 
@@ -115,11 +117,11 @@ describe('flowscout eval of a searched workflow', () => {
     const res = JSON.parse(ev.text());
     expect(res.tc).toBeCloseTo(doc.test.best.tc, 12);
     expect(res.es).toBeCloseTo(doc.test.best.es, 12);
-    expect(res.learned).toMatch(/^offline policy: learned from \d+ records in .*learned\.records\.jsonl \(written by the search beside the workflow\)$/);
+    expect(res.learned).toMatch(/^offline policy: decides with the table the workflow carries \(learned by its search from \d+ records; no record text\)$/);
 
     // The same workflow without what the search learned: the one-line warning, and different scores.
     const bare = join(fx.dir, 'bare.workflow.json');
-    writeFileSync(bare, JSON.stringify({ ...best, meta: {} }));
+    writeFileSync(bare, JSON.stringify({ ...best, meta: {}, learned: undefined }));
     const ev2 = capture();
     expect(await runCli(['eval', bare, '--records', testRecords, '--tools', fx.tools], ev2)).toBe(0);
     expect(ev2.text()).toContain('offline policy: nothing learned (no --learn-from, and the workflow names no learned records)');

@@ -1,4 +1,4 @@
-import { makeLlmNode } from '../../graph/prompt-templates.js';
+import { makeLlmNode, REQUEST_LINE } from '../../graph/prompt-templates.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParallelSlot, PositionSlot, Shape } from './shape.js';
@@ -40,7 +40,7 @@ const FALSE: Guard = { kind: 'field', field: NEEDED, op: 'falsy' };
 const GATE_PROMPT = [
   'Decide whether this step is needed to answer the request: {{question}}',
   '',
-  'Request: {{query}}',
+  REQUEST_LINE,
   '',
   'Information so far:',
   '{{inputs}}',

@@ -1,3 +1,4 @@
+import { REQUEST_LINE } from '../../graph/prompt-templates.js';
 import { routeTableLines, type RouteEntry } from '../../graph/route-table.js';
 import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -34,12 +35,16 @@ export interface RouteVariant {
   tools: string[];
   /** The requests of the runs, in log order. */
   requests: string[];
+  /** Words of the values the runs passed as arguments (a keyword is never one: it would be a record's data, not its request type). */
+  argWords?: string[];
 }
 
 /** A family of variants: the route's tools (its most frequent variant's), and every member's requests. */
 export interface RouteFamily {
   tools: string[];
   requests: string[];
+  /** Words of the argument values of its runs (see `RouteVariant.argWords`). */
+  argWords?: string[];
   /** How many variants were merged into it. */
   variants: number;
   /** Its sub-skeleton: per step, the tools its runs called there (most runs first); the last step also takes the steps beyond. */
@@ -85,9 +90,10 @@ export function recordVariants(records: readonly TaskRecord[], descriptors: Read
     const tools = r.calls.map((c) => c.tool);
     if (tools.length === 0 || tools.some((t) => !descriptors.has(t))) continue;
     const key = tools.join('\u0000');
-    const v = byKey.get(key) ?? { tools, requests: [] };
+    const v = byKey.get(key) ?? { tools, requests: [], argWords: [] };
     byKey.set(key, v);
     v.requests.push(r.query);
+    for (const c of r.calls) v.argWords!.push(...(JSON.stringify(Object.values(c.args ?? {})).toLowerCase().match(/[a-z][a-z-]*[a-z]/g) ?? []));
   }
   // Stable: most runs first, then first seen.
   return [...byKey.values()]
@@ -120,9 +126,10 @@ export function routeFamilies(variants: readonly RouteVariant[], opts: RouteOpti
     const f = families.find((x) => sameFamily(x.tools, v.tools));
     if (f) {
       f.requests.push(...v.requests);
+      f.argWords = [...(f.argWords ?? []), ...(v.argWords ?? [])];
       f.variants++;
       f.members.push({ tools: v.tools, runs: v.requests.length });
-    } else families.push({ tools: v.tools, requests: [...v.requests], variants: 1, members: [{ tools: v.tools, runs: v.requests.length }] });
+    } else families.push({ tools: v.tools, requests: [...v.requests], argWords: [...(v.argWords ?? [])], variants: 1, members: [{ tools: v.tools, runs: v.requests.length }] });
   }
   for (const f of families) f.steps = familySteps(f.members);
   return families
@@ -147,7 +154,9 @@ function keywordWords(text: string): Set<string> {
  * most distinctive first (share in the family minus share in the other families' requests).
  */
 export function familyKeywords(families: readonly RouteFamily[], maxKeywords = 8): string[][] {
-  const docs = families.map((f) => f.requests.map(keywordWords));
+  // A word the runs passed as (part of) an argument value is data (a name, a code, a user's id), not a request type.
+  const data = new Set(families.flatMap((f) => f.argWords ?? []));
+  const docs = families.map((f) => f.requests.map((q) => new Set([...keywordWords(q)].filter((w) => !data.has(w)))));
   const total = docs.reduce((n, d) => n + d.length, 0);
   return docs.map((mine, i) => {
     const df = new Map<string, number>();
@@ -189,7 +198,7 @@ export function routerPrompt(routes: readonly RouteEntry[]): string {
     'Choose the route for this request: the route whose steps do what the request asks, in the same order; its keywords are words its requests typically use.',
     `Answer "${OTHER_ROUTE}" when no route fits this request; the general steps then handle it.`,
     '',
-    'Request: {{query}}',
+    REQUEST_LINE,
     '',
     'Routes:',
   ];

@@ -160,3 +160,104 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
     for (const k of new Set(holders.map((h) => h.key))) bump(ps.outputKeys, k);
   } else ps.fromElsewhere++;
 }
+
+/**
+ * Calls a parameter value must have in the records to be kept in a distilled model (a recurring
+ * constant, not one record's value). Chosen on D_val (mean G0 TC, bundled domains, seeds 0-2):
+ * 0.375 keeping every value (which copies records' values into other requests' calls), 0.362 at 2,
+ * 0.338 at 3; 3, because two calls can be one record's.
+ */
+const KEEP_VALUE_CALLS = 3;
+/** Clause words, cue words and query terms must recur this often to be kept. */
+const KEEP_WORD = 2;
+const PRIVATE = /@|\d/;
+
+const keepCounts = (m: ReadonlyMap<string, number>, min: number, ok: (k: string) => boolean = () => true) => new Map([...m].filter(([k, n]) => n >= min && ok(k)));
+
+/**
+ * The cue model without record text (docs/DESIGN.md, "Policies": a workflow carries no record
+ * text): per parameter, only values set in at least `KEEP_VALUE_CALLS` calls (a domain's recurring
+ * constants) and no value with an `@`; cue words, query terms and output keys that recur; per tool, the
+ * clauses that asked for it become their recurring words (no digits, no `@`), as a bag, so no request
+ * survives. Counts are kept. The offline policy always decides with the distilled model, so a
+ * workflow that carries it (`cueTable`) decides the same wherever it runs.
+ */
+export function distillCueModel(model: CueModel): CueModel {
+  const param = (ps: ParamStats): ParamStats => {
+    const values = keepCounts(ps.values, KEEP_VALUE_CALLS, (k) => !k.includes('@') && k.length <= 80);
+    return {
+      ...ps,
+      values,
+      raw: new Map([...ps.raw].filter(([k]) => values.has(k))),
+      cues: keepCounts(ps.cues, KEEP_WORD, (k) => !PRIVATE.test(k)),
+      outputKeys: keepCounts(ps.outputKeys, KEEP_WORD, (k) => !k.includes('@')),
+      termsWhenSet: keepCounts(ps.termsWhenSet, KEEP_WORD, (k) => !PRIVATE.test(k)),
+      termsWhenUnset: keepCounts(ps.termsWhenUnset, KEEP_WORD, (k) => !PRIVATE.test(k)),
+    };
+  };
+  const tools = new Map<string, ToolStats>();
+  for (const [name, ts] of model.tools) {
+    const df = new Map<string, number>();
+    const bags = ts.clauses.map((c) => (c.toLowerCase().match(/[a-z0-9@._-]+/g) ?? []).filter((w) => !PRIVATE.test(w)));
+    for (const b of bags) for (const w of new Set(b)) df.set(w, (df.get(w) ?? 0) + 1);
+    const words = bags.flat().filter((w) => (df.get(w) ?? 0) >= KEEP_WORD);
+    words.sort();
+    tools.set(name, { ...ts, params: new Map([...ts.params].map(([k, v]) => [k, param(v)])), clauses: words.length > 0 ? [words.join(' ')] : [] });
+  }
+  return { tools, params: new Map([...model.params].map(([k, v]) => [k, param(v)])), records: model.records };
+}
+
+type Table = Record<string, unknown>;
+const mapOut = <V>(m: ReadonlyMap<string | number, V>, f: (v: V) => unknown = (v) => v) => [...m].map(([k, v]) => [k, f(v)]);
+const mapIn = <K, V>(a: unknown, f: (v: unknown) => V = (v) => v as V): Map<K, V> => new Map(((a as Array<[K, unknown]>) ?? []).map(([k, v]) => [k, f(v)]));
+
+function paramOut(ps: ParamStats): Table {
+  return {
+    ...ps,
+    values: mapOut(ps.values),
+    raw: mapOut(ps.raw),
+    cues: mapOut(ps.cues),
+    shapes: mapOut(ps.shapes),
+    rawTypes: mapOut(ps.rawTypes),
+    outputKeys: mapOut(ps.outputKeys),
+    termsWhenSet: mapOut(ps.termsWhenSet),
+    termsWhenUnset: mapOut(ps.termsWhenUnset),
+  };
+}
+
+function paramIn(t: unknown): ParamStats {
+  const p = t as Table;
+  return {
+    ...(p as unknown as ParamStats),
+    values: mapIn(p.values),
+    raw: mapIn(p.raw),
+    cues: mapIn(p.cues),
+    shapes: mapIn(p.shapes),
+    rawTypes: mapIn(p.rawTypes),
+    outputKeys: mapIn(p.outputKeys),
+    termsWhenSet: mapIn(p.termsWhenSet),
+    termsWhenUnset: mapIn(p.termsWhenUnset),
+  };
+}
+
+/** A (distilled) cue model as JSON, for a workflow's `learned.offline`. */
+export function cueTable(model: CueModel): Table {
+  return {
+    records: model.records,
+    tools: mapOut(model.tools, (ts) => ({ uses: ts.uses, params: mapOut(ts.params, paramOut), clauses: ts.clauses, previous: mapOut(ts.previous), positions: mapOut(ts.positions) })),
+    params: mapOut(model.params, paramOut),
+  };
+}
+
+/** The cue model a workflow's `learned.offline` table holds (see `cueTable`). */
+export function cueModelFromTable(table: unknown): CueModel {
+  const t = table as Table;
+  return {
+    records: typeof t.records === 'number' ? t.records : 0,
+    tools: mapIn(t.tools, (v) => {
+      const ts = v as Table;
+      return { uses: ts.uses as number, params: mapIn(ts.params, paramIn), clauses: (ts.clauses as string[]) ?? [], previous: mapIn(ts.previous), positions: mapIn(ts.positions) };
+    }),
+    params: mapIn(t.params, paramIn),
+  };
+}

@@ -6,6 +6,7 @@ import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { NodeInput, ToolPlanRequest } from '../types.js';
 import { createOfflinePolicy } from './offline-policy.js';
+import { planToolAnswer } from '../../../test/support/workflows.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
@@ -64,6 +65,22 @@ const RECORDS: TaskRecord[] = [
     calls: [
       { tool: 'search_hotels_for_priceline', args: { name: 'Nice' }, output: "[{'hotel_id': '777', 'name': 'Hotel B'}]" },
       { tool: 'hotel_details_for_priceline', args: { hotel_id: '777', photos: true } },
+    ],
+  },
+  // A third run of each tool: the policy keeps only values and cue words that recur (no one record's values).
+  {
+    id: 'r5',
+    query: 'Get the stock quote for IBM.',
+    reference: '',
+    calls: [{ tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM', datatype: 'json' } }],
+  },
+  {
+    id: 'r6',
+    query: 'Search hotels in Rome and show the details with photos of the first hotel.',
+    reference: '',
+    calls: [
+      { tool: 'search_hotels_for_priceline', args: { name: 'Rome' }, output: "[{'hotel_id': '888', 'name': 'Hotel C'}]" },
+      { tool: 'hotel_details_for_priceline', args: { hotel_id: '888', photos: true } },
     ],
   },
 ];
@@ -287,19 +304,7 @@ describe('offline policy in a real run', () => {
     const tools = createToolRegistry([
       { ...tool('current_weather_for_weatherapi'), execute: async (args) => ({ location: String(args.q), temp_c: 18.5, condition: 'Cloudy' }) },
     ]);
-    const workflow: Workflow = {
-      version: 1,
-      name: 'weather',
-      nodes: [
-        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-        { id: 'lookup', kind: 'tool', task: 'Get the current weather for the city' },
-        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-      ],
-      edges: [
-        { from: 'plan', to: 'lookup', kind: 'data' },
-        { from: 'lookup', to: 'answer', kind: 'data' },
-      ],
-    };
+    const workflow: Workflow = planToolAnswer({ name: 'weather', tool: { id: 'lookup', task: 'Get the current weather for the city' } });
     const trace = await executeWorkflow(workflow, { query: 'What is the weather in Oslo?' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
     expect(trace.policy).toBe('offline policy (no LLM)');
     expect(trace.calls).toEqual([expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' })]);
@@ -322,19 +327,7 @@ describe('offline policy: required arguments it cannot find', () => {
   it('records the refusal as the node\'s error observation and never calls the tool', async () => {
     let called = 0;
     const tools = createToolRegistry([{ ...add, execute: async (args) => (called++, Number(args.a) + Number(args.b)) }]);
-    const workflow: Workflow = {
-      version: 1,
-      name: 'sum',
-      nodes: [
-        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-        { id: 'sum', kind: 'tool', task: 'Add the numbers' },
-        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-      ],
-      edges: [
-        { from: 'plan', to: 'sum', kind: 'data' },
-        { from: 'sum', to: 'answer', kind: 'data' },
-      ],
-    };
+    const workflow: Workflow = planToolAnswer({ name: 'sum', tool: { id: 'sum', task: 'Add the numbers' } });
     const trace = await executeWorkflow(workflow, { query: 'Add the number 2' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
     expect(called).toBe(0);
     expect(trace.calls).toEqual([]);

@@ -3,7 +3,7 @@ import { stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../types.js';
-import { learnCueModel, type CueModel } from './cue-model.js';
+import { cueModelFromTable, distillCueModel, EMPTY_CUE_MODEL, learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs, type FillResult } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
 import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
@@ -64,10 +64,48 @@ export interface OfflinePolicy extends ExecutionPolicy {
   readonly cues: CueModel;
 }
 
-/** Creates the offline policy (`id: offline`, `kind: offline`). */
+/**
+ * Creates the offline policy (`id: offline`, `kind: offline`). It decides with the distilled cue
+ * model of the records it is given (cue-model.ts, `distillCueModel`: no record text), which a
+ * search writes into its workflows (`learned.offline`). Given no records, it decides with the table
+ * of the workflow it runs, when that has one, and with the tool descriptions alone otherwise: so a
+ * searched workflow decides the same under `eval`, `serve`, a compiled module and a LangGraph export,
+ * with no other file.
+ */
 export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolicy {
+  if (options.records && options.records.length > 0) return policyFromCues(options.tools, distillCueModel(learnCueModel(options.records, options.tools)));
+  const plain = policyFromCues(options.tools, EMPTY_CUE_MODEL);
+  const byTable = new WeakMap<object, OfflinePolicy>();
+  const byText = new Map<string, OfflinePolicy>();
+  const pick = (workflow: Workflow): OfflinePolicy => {
+    const table = workflow.learned?.offline;
+    if (!table) return plain;
+    let hit = byTable.get(table);
+    if (!hit) {
+      const text = stableStringify(table);
+      hit = byText.get(text);
+      if (!hit) {
+        if (byText.size >= 8) byText.clear();
+        byText.set(text, (hit = policyFromCues(options.tools, cueModelFromTable(table))));
+      }
+      byTable.set(table, hit);
+    }
+    return hit;
+  };
+  return {
+    id: 'offline',
+    kind: 'offline',
+    label: OFFLINE_POLICY_LABEL,
+    cues: plain.cues,
+    planToolCalls: (req) => pick(req.workflow).planToolCalls(req),
+    runLlmNode: (req) => pick(req.workflow).runLlmNode(req),
+    memoScope: (workflow, node) => pick(workflow).memoScope!(workflow, node),
+  };
+}
+
+function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): OfflinePolicy {
+  const options = { tools };
   const known = new Map(options.tools.map((t) => [t.name, t]));
-  const cues = learnCueModel(options.records ?? [], options.tools);
   const base = createToolIndex([...known.values()], cues);
   // Candidates outside T get an index of their own (T plus them), keyed by their names: a decision
   // never depends on which other nodes or runs came first, so memoized decisions stay exact.

@@ -1,10 +1,8 @@
 import { jsonSchema } from 'ai';
-import { isFlowScoutError } from '../../errors/index.js';
 import { applyEditPlan } from '../../graph/edits/apply-edit-plan.js';
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import type { LlmClient } from '../../llm/client.js';
-import { isInvalidModelOutput } from '../../llm/llm-errors.js';
-import { addUsage, type Usage } from '../../llm/usage.js';
+import { askWithRepair } from '../../llm/ask-with-repair.js';
 import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt, repairPrompt } from './llm-optimizer-prompt.js';
 import { OptimizerError } from './optimizer-error.js';
 import type { Optimizer, Proposal, ProposeInput } from './types.js';
@@ -29,43 +27,26 @@ export function createLlmOptimizer(opts: { client: LlmClient; spec?: string }): 
     async propose(input: ProposeInput): Promise<Proposal> {
       const first = optimizerPrompt({ ...input, toolNodesAllowed: input.toolNodesAllowed !== false });
       const tools = input.tools.map((t) => t.name);
-      let usage: Usage | undefined;
-      const plans: unknown[] = [];
-      let prompt = first;
-      let problem = '';
-      for (let round = 1; round <= 2; round++) {
-        let text = '';
-        let value: unknown;
-        try {
-          const r = await opts.client.object({ schema, name: 'edit_plan', system: OPTIMIZER_SYSTEM, prompt, ...(input.signal ? { signal: input.signal } : {}) });
-          usage = addUsage(usage, r.usage);
-          text = r.text;
-          value = r.value;
-        } catch (e) {
-          if (isInvalidModelOutput(e)) {
-            usage = addUsage(usage, e.usage);
-            text = e.text;
-            problem = `the answer is not a usable JSON object: ${e.problem}`;
-            plans.push(e.text);
-            prompt = repairPrompt(first, text, problem);
-            continue;
-          }
-          if (isFlowScoutError(e) && e.code === 'MODEL_ERROR') throw new OptimizerError(`the optimizer model failed: ${e.message}`, { plans, ...(usage ? { usage } : {}) });
-          throw e;
-        }
-        plans.push(value);
-        const applied = applyEditPlan(input.workflow, value, { tools });
-        if (applied.ok) {
+      const result = await askWithRepair(opts.client, {
+        request: { schema, name: 'edit_plan', system: OPTIMIZER_SYSTEM, prompt: first, ...(input.signal ? { signal: input.signal } : {}) },
+        check: (value) => {
+          const applied = applyEditPlan(input.workflow, value, { tools });
+          if (!applied.ok) return { ok: false, problems: [applied.error.message] };
           const broken = input.constraint?.(applied.workflow);
-          if (!broken) {
-            const plan = value as EditPlan;
-            const summary = plan.summary?.trim() || plan.edits.map((e) => e.op).join(', ');
-            return { plan, workflow: applied.workflow, summary, ...(round > 1 ? { repaired: true } : {}), ...(usage ? { usage } : {}) };
-          }
-          problem = broken;
-        } else problem = applied.error.message;
-        prompt = repairPrompt(first, text || JSON.stringify(value), problem);
+          return broken ? { ok: false, problems: [broken] } : { ok: true, value: { plan: value as EditPlan, workflow: applied.workflow } };
+        },
+        describeUnparsable: (problem) => `the answer is not a usable JSON object: ${problem}`,
+        repair: ({ text, problems }) => ({ prompt: repairPrompt(first, text, problems.join('; ')) }),
+      });
+      const { usage } = result;
+      if (result.kind === 'ok') {
+        const { plan, workflow } = result.value;
+        const summary = plan.summary?.trim() || plan.edits.map((e) => e.op).join(', ');
+        return { plan, workflow, summary, ...(result.round > 1 ? { repaired: true } : {}), usage };
       }
+      const plans = result.answers;
+      if (result.kind === 'model-error') throw new OptimizerError(`the optimizer model failed: ${result.error.message}`, { plans, ...(usage ? { usage } : {}) });
+      const problem = result.problems.join('; ');
       throw new OptimizerError(`the optimizer's edit plan was invalid after one repair round: ${problem}`, { plans, ...(usage ? { usage } : {}) });
     },
   };
