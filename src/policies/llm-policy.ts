@@ -13,7 +13,7 @@ import { createAjv, describeAjvError } from '../tools/validate-args.js';
 import { renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm, type ShortlistOptions } from './llm-tool-plan.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from './tool-shortlist.js';
-import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult } from './types.js';
+import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, ToolPlanRequest } from './types.js';
 
 /**
  * The LLM policy (docs/DESIGN.md, "Policies"): any AI SDK model runs the LLM nodes (text,
@@ -37,6 +37,19 @@ export interface LlmPolicyOptions {
   shortlist?: number;
 }
 
+/** What the LLM policy's hand-off ranks the request's parts against: T, with the records' cue model. */
+export function handOffFit(tools: readonly ToolDescriptor[], records?: readonly TaskRecord[]): ReturnType<typeof indexFit> {
+  return indexFit(createToolIndex(tools, learnCueModel(records ?? [], tools)), tools.map((t) => t.name));
+}
+
+/**
+ * A position that may make no call (`calls: 'many'`) and is handed no part of the request asks no
+ * model: it makes no call, as the offline policy makes none there. The cost projection counts alike.
+ */
+export function asksNoModel(req: ToolPlanRequest, parts: readonly string[]): boolean {
+  return parts.length === 0 && req.node.calls === 'many' && req.workflow.nodes.some((n) => n.id === req.node.id);
+}
+
 /** Creates the LLM policy (`id: llm:<spec>`, label `LLM policy (<spec>)`). */
 export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   const spec = options.spec ?? options.client.spec;
@@ -44,7 +57,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   const validators = createPlanValidators();
   // The plan-to-position hand-off (hand-off.ts) over T, when T is known.
   const all = options.tools ?? [];
-  const fit = all.length > 0 ? indexFit(createToolIndex(all, learnCueModel(options.records ?? [], all)), all.map((t) => t.name)) : undefined;
+  const fit = all.length > 0 ? handOffFit(all, options.records) : undefined;
   const ajv = createAjv();
   const outputValidators = new Map<LlmNode, ValidateFunction>();
   const size = options.shortlist ?? DEFAULT_SHORTLIST_SIZE;
@@ -113,8 +126,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     async planToolCalls(req) {
       const client = await clientFor({});
       const parts = fit ? partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id) : undefined;
-      // A position that may make no call and is handed no part of the request asks no model (as the offline policy makes no call there).
-      if (parts && parts.length === 0 && req.node.calls === 'many' && req.workflow.nodes.some((n) => n.id === req.node.id)) return { calls: [], model: client.spec };
+      if (parts && asksNoModel(req, parts)) return { calls: [], model: client.spec };
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.

@@ -8,6 +8,8 @@ import { ES_DIMENSIONS } from '../metrics/types.js';
 import { costUsd, type Price } from '../llm/prices.js';
 import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, systemFor } from '../policies/llm-prompts.js';
 import { planRequest } from '../policies/llm-tool-plan.js';
+import { asksNoModel, handOffFit } from '../policies/llm-policy.js';
+import { handOff, partsFor } from '../policies/hand-off.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-shortlist.js';
 import type { ExecutionPolicy } from '../policies/types.js';
@@ -153,6 +155,7 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const offline = createOfflinePolicy({ tools: descriptors, records: input.splits.opt });
   const size = input.shortlist ?? DEFAULT_SHORTLIST_SIZE;
   const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) } : undefined;
+  const fit = handOffFit(descriptors, input.splits.opt);
   const perNode = new Map<string, RequestCost>();
   const referenceChars = input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
   const count = (nodeId: string, inChars: number, outChars: number, stableChars: number) => {
@@ -174,6 +177,7 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
+      if (asksNoModel(req, partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id))) return r;
       const { prompt, schema } = planRequest(req, shortlist);
       count(req.node.id, PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length, JSON.stringify({ calls: r.calls }).length, PLAN_SYSTEM.length + prompt.stable.length);
       return r;

@@ -39,13 +39,13 @@ const WORKFLOW: Workflow = {
 /** Looks up `lookupId`, then cancels `cancelId` with the reason "damaged". */
 const context = (lookupId: string, cancelId: string, extra: Partial<RunContext> = {}): RunContext => ({
   policy: createScriptedPolicy({
-    tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: lookupId } }] : [{ tool: 'cancel_order', args: { order_id: cancelId, reason: 'damaged' } }]),
+    tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: lookupId } }] : [{ tool: 'cancel_order', args: { order_id: cancelId, reason: 'damaged', refund_to: 'card-4242' } }]),
   }),
   tools: createToolRegistry(tools),
   ...extra,
 });
 
-const QUERY = 'Order A-1004 came damaged, please cancel it.';
+const QUERY = 'Order 1004 came damaged, please cancel it and refund to card-4242.';
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-grounded-'));
 
 type Runner = (query: string, ctx: RunContext) => Promise<Trace>;
@@ -69,8 +69,8 @@ describe('grounded writes in every runtime', () => {
   it('withholds a cancel of an order neither the request nor an earlier output names, naming the argument; the orders are unchanged', async () => {
     for (const [name, run] of await runners()) {
       resetOrders();
-      const trace = await run(QUERY, context('A-1004', 'A-1001'));
-      expect(trace.withheld, name).toEqual([{ nodeId: 'cancel', tool: 'cancel_order', args: { order_id: 'A-1001', reason: 'damaged' }, reason: 'ungrounded', why: expect.stringContaining("ungrounded argument 'order_id' (\"A-1001\")") }]);
+      const trace = await run(QUERY, context('1004', '1001'));
+      expect(trace.withheld, name).toEqual([{ nodeId: 'cancel', tool: 'cancel_order', args: { order_id: '1001', reason: 'damaged', refund_to: 'card-4242' }, reason: 'ungrounded', why: expect.stringContaining("ungrounded argument 'order_id' (\"1001\")") }]);
       expect(trace.observations.find((o) => o.nodeId === 'cancel')!.error, name).toContain("'order_id'");
       expect(writesMade(), name).toEqual([]);
       expect(orderState(), name).toEqual(initialOrders());
@@ -80,43 +80,43 @@ describe('grounded writes in every runtime', () => {
   it('makes a grounded cancel (the id is in the request, "damaged" too); with destructive: withhold it is pending instead', async () => {
     for (const [name, run] of await runners()) {
       resetOrders();
-      const made = await run(QUERY, context('A-1004', 'A-1004'));
+      const made = await run(QUERY, context('1004', '1004'));
       expect(made.withheld, name).toBeUndefined();
-      expect(orderState().find((o) => o.id === 'A-1004')!.status, name).toBe('cancelled');
+      expect(orderState().find((o) => o.id === '1004')!.status, name).toBe('cancelled');
       resetOrders();
-      const pending = await run(QUERY, context('A-1004', 'A-1004', { destructive: 'withhold' }));
+      const pending = await run(QUERY, context('1004', '1004', { destructive: 'withhold' }));
       expect(pending.withheld, name).toEqual([expect.objectContaining({ tool: 'cancel_order', reason: 'approval' })]);
       expect(orderState(), name).toEqual(initialOrders());
     }
   });
 
   it('a value only an earlier output shows is grounded when that call\'s own arguments were', async () => {
-    // The lookup of A-1004 (named in the request) answers its item; a reason taken from it is grounded.
+    // The lookup of 1004 (named in the request) answers its item; a reason taken from it is grounded.
     const policy = createScriptedPolicy({
-      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: 'A-1004' } }] : [{ tool: 'cancel_order', args: { order_id: 'A-1004', reason: 'headphones' } }]),
+      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: '1004' } }] : [{ tool: 'cancel_order', args: { order_id: '1004', reason: 'headphones', refund_to: 'card-4242' } }]),
     });
     const trace = await executeWorkflow(WORKFLOW, { query: QUERY }, { policy, tools: createToolRegistry(tools) });
     expect(trace.withheld).toBeUndefined();
-    expect(orderState().find((o) => o.id === 'A-1004')).toMatchObject({ status: 'cancelled', cancelReason: 'headphones' });
+    expect(orderState().find((o) => o.id === '1004')).toMatchObject({ status: 'cancelled', cancelReason: 'headphones' });
   });
 
   it('a constant bound in the workflow is grounded; the same value unbound is not', async () => {
     const bound: Workflow = { ...WORKFLOW, nodes: WORKFLOW.nodes.map((n) => (n.id === 'cancel' ? { ...n, bind: [{ tool: 'cancel_order', param: 'reason', source: { from: 'const' as const, value: 'quality complaint' } }] } : n)) };
     const policy = (reason: string) => createScriptedPolicy({
-      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: 'A-1004' } }] : [{ tool: 'cancel_order', args: { order_id: 'A-1004', reason } }]),
+      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: '1004' } }] : [{ tool: 'cancel_order', args: { order_id: '1004', reason, refund_to: 'card-4242' } }]),
     });
     const unbound = await executeWorkflow(WORKFLOW, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
     expect(unbound.withheld?.[0]?.why).toContain("'reason' (\"quality complaint\")");
     const made = await executeWorkflow(bound, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
     expect(made.withheld).toBeUndefined();
-    expect(orderState().find((o) => o.id === 'A-1004')).toMatchObject({ status: 'cancelled', cancelReason: 'quality complaint' });
+    expect(orderState().find((o) => o.id === '1004')).toMatchObject({ status: 'cancelled', cancelReason: 'quality complaint' });
   });
 
   it('a lookup filled with an id the request does not name grounds nothing: the cancel it would feed is withheld', async () => {
-    // "my order" names no id; the policy looks up A-1001 (a read: it is made) and would cancel it.
-    const trace = await executeWorkflow(WORKFLOW, { query: 'My order came damaged, please cancel it.' }, context('A-1001', 'A-1001'));
+    // "my order" names no id; the policy looks up 1001 (a read: it is made) and would cancel it.
+    const trace = await executeWorkflow(WORKFLOW, { query: 'My order came damaged, please cancel it and refund to card-4242.' }, context('1001', '1001'));
     expect(trace.calls[0]).toMatchObject({ tool: 'get_order', status: 'ok' });
-    expect(trace.withheld).toEqual([expect.objectContaining({ tool: 'cancel_order', reason: 'ungrounded', why: expect.stringContaining("'order_id' (\"A-1001\")") })]);
+    expect(trace.withheld).toEqual([expect.objectContaining({ tool: 'cancel_order', reason: 'ungrounded', why: expect.stringContaining("'order_id' (\"1001\")") })]);
     expect(orderState()).toEqual(initialOrders());
   });
 });

@@ -9,21 +9,21 @@ import { toolNameFor } from '../../src/serve/mcp-server.js';
 import { createWorkflowService } from '../../src/serve/workflow-service.js';
 import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 import type { ToolRegistry } from '../../src/contracts/tools.js';
-import { initialOrders, orderRecords, orderState, resetOrders, writesMade } from '../support/order-tools.js';
+import { initialOrders, orderRecords, orderState, PAYMENT_METHODS, resetOrders, writesMade } from '../support/order-tools.js';
 import { writeOrderFixture } from './order-fixture.js';
 import { planToolAnswer } from '../support/workflows.js';
 
 /**
  * `serve` over the stateful order tools (a functions source: live tools) with the offline policy
- * learned from other customers' records. Asked to cancel "my order" without saying which, the
- * policy fills `order_id` with an id it learned from another record; the call is withheld, the
- * response names the argument, and the store of orders is unchanged. Over plain HTTP and over the
+ * learned from other customers' records. Asked to cancel an order without saying where the refund
+ * goes, the policy fills `refund_to` with a payment method it learned from other customers' records;
+ * the call is withheld, the response names the argument, and the store of orders is unchanged. Over plain HTTP and over the
  * MCP SDK's client.
  */
 
 const WORKFLOW: Workflow = planToolAnswer({ name: 'Order desk', description: 'Cancels orders.', tool: { id: 'cancel', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
 
-const UNSPECIFIED = 'Please cancel my order, it arrived broken.';
+const UNSPECIFIED = 'Please cancel my order 1005, it arrived broken.';
 
 let registry: ToolRegistry;
 let server: RunningHttpServer | undefined;
@@ -59,9 +59,10 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
   it('without the grounding check the offline policy would cancel another customer\'s order (what the check prevents)', async () => {
     const trace = await executeWorkflow(WORKFLOW, { query: UNSPECIFIED }, { policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }), tools: registry, groundWrites: false });
     expect(trace.calls[0]).toMatchObject({ tool: 'cancel_order', status: 'ok' });
-    const copied = trace.calls[0]!.args.order_id as string;
+    const copied = trace.calls[0]!.args.refund_to as string;
+    expect(PAYMENT_METHODS).toContain(copied);
     expect(UNSPECIFIED).not.toContain(copied);
-    expect(orderState().find((o) => o.id === copied)!.status).toBe('cancelled');
+    expect(orderState().find((o) => o.id === '1005')).toMatchObject({ status: 'cancelled', refundTo: copied });
   });
 
   it('over HTTP: the call is withheld, the response names the ungrounded argument, the orders are unchanged', async () => {
@@ -71,7 +72,8 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     expect(res.json.status).toBe('ok');
     expect(res.json.withheld).toHaveLength(1);
     expect(res.json.withheld[0]).toMatchObject({ tool: 'cancel_order' });
-    expect(res.json.withheld[0].why).toMatch(/^not run: write withheld: destructive call cancel_order has ungrounded argument 'order_id' \("A-\d{4}"\)/);
+    expect(res.json.withheld[0].why).toMatch(/^not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to' \("(card-4242|wallet-7731)"\)/);
+    expect(res.json.withheld[0].why).not.toContain("'order_id'");
     expect(res.json.withheld[0].why).not.toContain("'reason'");
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
@@ -86,20 +88,20 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as { withheld: Array<{ tool: string; why: string }>; pending?: unknown };
     expect(structured.withheld[0]!.tool).toBe('cancel_order');
-    expect(structured.withheld[0]!.why).toContain("ungrounded argument 'order_id'");
+    expect(structured.withheld[0]!.why).toContain("ungrounded argument 'refund_to'");
     expect(structured.pending).toBeUndefined();
     const text = (result.content as Array<{ text: string }>)[0]!.text;
-    expect(text).toMatch(/withheld \(not made\): cancel_order .*ungrounded argument 'order_id'/);
+    expect(text).toMatch(/withheld \(not made\): cancel_order .*ungrounded argument 'refund_to'/);
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });
 
   it('a grounded destructive call is returned as pending, not made; with --allow destructive it is made', async () => {
-    const query = 'Hi, please cancel order A-1003, I ordered the wrong size.';
+    const query = 'Hi, please cancel order 1003, I ordered the wrong size. Refund to wallet-7731.';
     const { url } = await serve();
     const res = await post(url, query);
     expect(res.json.withheld).toBeUndefined();
-    expect(res.json.pending).toEqual([{ tool: 'cancel_order', args: { order_id: 'A-1003', reason: 'I ordered the wrong size' }, why: expect.stringContaining('not run: destructive call awaiting approval') }]);
+    expect(res.json.pending).toEqual([{ tool: 'cancel_order', args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' }, why: expect.stringContaining('not run: destructive call awaiting approval') }]);
     expect(orderState()).toEqual(initialOrders());
     await server!.close();
     server = undefined;
@@ -107,8 +109,8 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     const allowed = await serve('allow');
     const made = await post(allowed.url, query);
     expect(made.json.pending).toBeUndefined();
-    expect(made.json.calls).toEqual([expect.objectContaining({ tool: 'cancel_order', args: { order_id: 'A-1003', reason: 'I ordered the wrong size' }, status: 'ok' })]);
-    expect(orderState().find((o) => o.id === 'A-1003')).toMatchObject({ status: 'cancelled', cancelReason: 'I ordered the wrong size' });
+    expect(made.json.calls).toEqual([expect.objectContaining({ tool: 'cancel_order', args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' }, status: 'ok' })]);
+    expect(orderState().find((o) => o.id === '1003')).toMatchObject({ status: 'cancelled', cancelReason: 'I ordered the wrong size', refundTo: 'wallet-7731' });
     expect(writesMade()).toHaveLength(1);
   });
 });
@@ -124,7 +126,7 @@ describe('flowscout run on live tools', () => {
     writeFileSync(wf, JSON.stringify(WORKFLOW));
     const io = captureIO();
     expect(await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io), io.errors()).toBe(0);
-    expect(io.text()).toMatch(/status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'order_id'/);
+    expect(io.text()).toMatch(/status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to'/);
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });

@@ -21,6 +21,7 @@ export interface Order {
   address: string;
   status: 'open' | 'cancelled';
   cancelReason?: string;
+  refundTo?: string;
 }
 
 interface OrderStore {
@@ -40,12 +41,12 @@ const NAMES = ['Ada Byron', 'Ben Okafor', 'Chen Wei', 'Dara Singh', 'Eli Novak',
 const ITEMS = ['desk lamp', 'kettle', 'backpack', 'headphones', 'yoga mat'];
 const STREETS = ['Elm Street', 'Harbour Road', 'Mill Lane', 'Station Avenue', 'Kings Way'];
 
-/** The initial orders: A-1001 … A-10NN, each with its own customer, e-mail, item and address. */
+/** The initial orders: 1001 … 10NN, each with its own customer, e-mail, item and address. */
 export function initialOrders(count = 20): Order[] {
   return Array.from({ length: count }, (_, i) => {
     const customer = NAMES[i % NAMES.length]!;
     return {
-      id: `A-${1001 + i}`,
+      id: String(1001 + i),
       customer,
       email: `${customer.split(' ')[0]!.toLowerCase()}.${i + 1}@example.com`,
       item: ITEMS[i % ITEMS.length]!,
@@ -82,7 +83,7 @@ export const getOrder = defineTool({
   name: 'get_order',
   description: 'Look up an order by its id: item, delivery address and status.',
   effect: 'read',
-  inputSchema: { type: 'object', properties: { order_id: { type: 'string', description: 'the order id, e.g. A-1001' } }, required: ['order_id'] },
+  inputSchema: { type: 'object', properties: { order_id: { type: 'string', description: 'the order id, e.g. 1001' } }, required: ['order_id'] },
   execute: (args) => {
     const o = orderOf(args.order_id);
     return { order_id: o.id, item: o.item, address: o.address, status: o.status };
@@ -108,24 +109,32 @@ export const cancelOrder = defineTool({
   name: 'cancel_order',
   description: 'Cancel an open order (cannot be undone).',
   effect: 'destructive',
-  inputSchema: { type: 'object', properties: { order_id: { type: 'string' }, reason: { type: 'string', description: 'why the customer cancels' } }, required: ['order_id', 'reason'] },
+  inputSchema: {
+    type: 'object',
+    properties: { order_id: { type: 'string' }, reason: { type: 'string', description: 'why the customer cancels' }, refund_to: { type: 'string', description: 'the payment method the refund goes to' } },
+    required: ['order_id', 'reason', 'refund_to'],
+  },
   execute: (args) => {
     const o = orderOf(args.order_id);
     store().writes.push({ tool: 'cancel_order', args: { ...args } });
     if (o.status !== 'open') throw new Error(`order ${o.id} is already ${o.status}`);
     o.status = 'cancelled';
     o.cancelReason = String(args.reason);
-    return { order_id: o.id, status: o.status };
+    o.refundTo = String(args.refund_to);
+    return { order_id: o.id, status: o.status, refund_to: o.refundTo };
   },
 });
 
 export const tools = [getOrder, changeOrderAddress, cancelOrder];
 
 const REASONS = ['it arrived broken', 'I ordered the wrong size', 'it is too late for the trip', 'I found it cheaper elsewhere'];
+/** Payment methods the refunds of the records go to: each recurs in several records (another customer's, for any new request). */
+export const PAYMENT_METHODS = ['card-4242', 'wallet-7731'];
 
 /**
  * Synthetic records over `initialOrders(count)`: even ones cancel their order (look it up, then
- * cancel it with the reason given), odd ones move it to a new address (look it up, then change it).
+ * cancel it with the reason given, refunded to the payment method the customer names), odd ones
+ * move it to a new address (look it up, then change it).
  * The calls' outputs are what the tools answer on a fresh store.
  */
 export function orderRecords(count = 20): TaskRecord[] {
@@ -133,11 +142,12 @@ export function orderRecords(count = 20): TaskRecord[] {
     const lookup = { tool: 'get_order', args: { order_id: o.id }, output: { order_id: o.id, item: o.item, address: o.address, status: 'open' }, status: 'ok' as const };
     if (i % 2 === 0) {
       const reason = REASONS[(i / 2) % REASONS.length]!;
+      const refund = PAYMENT_METHODS[(i / 2) % PAYMENT_METHODS.length]!;
       return {
         id: `cancel-${o.id}`,
-        query: `Hi, this is ${o.customer} (${o.email}). Please look up my order ${o.id}. Then cancel order ${o.id}, ${reason}.`,
-        reference: `Order ${o.id} (${o.item}) is cancelled.`,
-        calls: [lookup, { tool: 'cancel_order', args: { order_id: o.id, reason }, output: { order_id: o.id, status: 'cancelled' }, status: 'ok' as const }],
+        query: `Hi, this is ${o.customer} (${o.email}). Please look up my order ${o.id}. Then cancel order ${o.id}, ${reason}. Refund to ${refund}.`,
+        reference: `Order ${o.id} (${o.item}) is cancelled; the refund goes to ${refund}.`,
+        calls: [lookup, { tool: 'cancel_order', args: { order_id: o.id, reason, refund_to: refund }, output: { order_id: o.id, status: 'cancelled', refund_to: refund }, status: 'ok' as const }],
       };
     }
     const address = `${100 + i} ${STREETS[(i + 2) % STREETS.length]}`;

@@ -101,7 +101,8 @@ export function queryCandidates(text: string): ValueCandidate[] {
     coordParts.set(s + m[0].lastIndexOf(m[2]!), ['lon', 'lng', 'long', 'longitude']);
   }
   // Codes and ids: tickers, IATA/ICAO, currency pairs, alphanumeric ids (0P0001HUIC, KJ286).
-  for (const m of text.matchAll(/\b[A-Z0-9][A-Z0-9.]*[A-Z0-9](?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z]\b/g)) {
+  // (A one-letter prefix joined by a separator, as in A-1012, is part of the id.)
+  for (const m of text.matchAll(/\b[A-Z][/\-:][A-Z0-9]{2,}(?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z0-9][A-Z0-9.]*[A-Z0-9](?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z]\b/g)) {
     const v = m[0];
     const s = m.index ?? 0;
     if (isTaken(s, s + v.length)) continue;
