@@ -51,6 +51,8 @@ function workTool(ms: number, spent: { ms: number }): ToolSpec {
     name: 'work',
     description: 'simulated work',
     inputSchema: { type: 'object', properties: { i: { type: 'number' } } },
+    // A read: the write-grounding check before each call lets it through, so every node really calls it.
+    effect: { effect: 'read', from: 'benchmark' },
     execute: async (args) => {
       const t = performance.now();
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
@@ -90,6 +92,8 @@ async function overheadPerNode(run: Runner, w: Workflow, toolMs: number, reps: n
     const wall = performance.now() - t;
     const used = process.cpuUsage(cpu);
     if (trace.status !== 'ok') throw new Error(`bench run failed: ${trace.error}`);
+    const failed = trace.observations.find((o) => o.status === 'error');
+    if (failed) throw new Error(`bench node ${failed.nodeId} failed: ${failed.error}`);
     // CPU time this process spent (user + system, ms) per node: the executor's own work, which other
     // processes on a busy machine do not inflate the way they inflate wall time.
     rows.push({ perNode: (wall - spent.ms) / w.nodes.length, wall, inTools: spent.ms, cpuPerNode: (used.user + used.system) / 1000 / w.nodes.length });

@@ -1,3 +1,4 @@
+import { redactText } from '../util/redact.js';
 /**
  * Where CLI commands write. Injected so tests can capture output without spawning a process.
  */
@@ -8,9 +9,11 @@ export interface CliIO {
   isTTY: boolean;
 }
 
+// Everything a command prints passes the one redaction pass (util/redact.ts): keys a model echoed,
+// credentials in URLs, encoded keys.
 export const processIO: CliIO = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  out: (text) => process.stdout.write(redactText(text.endsWith('\n') ? text : `${text}\n`)),
+  err: (text) => process.stderr.write(redactText(text.endsWith('\n') ? text : `${text}\n`)),
   isTTY: Boolean(process.stdout.isTTY),
 };
 

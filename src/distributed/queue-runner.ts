@@ -7,7 +7,7 @@ import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/type
 import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
-import { checkRedis, openRedis } from './redis-connection.js';
+import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import { createBlobStore, DEFAULT_QUEUE, hasFailedModelCalls, jobIdOf, KEEP_SECONDS, replayModelCalls, type EvalJobData, type EvalJobResult } from './jobs.js';
 
 /**
@@ -68,6 +68,11 @@ export interface QueueRunnerOptions {
   breaker?: CircuitBreaker;
   /** Attempts per job for failures that may pass (default 3). */
   attempts?: number;
+  /**
+   * Redis unreachable this long during an evaluation ends it with QUEUE_ERROR (resumable) instead of
+   * waiting for it forever (default 30 000 ms, or FLOWSCOUT_REDIS_LOST_MS).
+   */
+  redisLostMs?: number;
   pollMs?: number;
 }
 
@@ -83,6 +88,9 @@ export interface QueueRunner extends RecordRunner {
   close(): Promise<void>;
 }
 
+/** How long Redis may be unreachable during an evaluation before it ends with QUEUE_ERROR. */
+export const DEFAULT_REDIS_LOST_MS = 30_000;
+
 /** Connects (QUEUE_ERROR naming the URL when Redis cannot be reached) and returns the runner. */
 export async function createQueueRunner(opts: QueueRunnerOptions): Promise<QueueRunner> {
   await checkRedis(opts.url);
@@ -96,6 +104,34 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   events.on('error', () => {});
   await events.waitUntilReady();
   const blobs = createBlobStore(redis);
+  // A watchdog on our own connection: Redis gone for `lostMs` ends every evaluation waiting on it.
+  const envLost = Number(process.env.FLOWSCOUT_REDIS_LOST_MS);
+  const lostMs = opts.redisLostMs ?? (Number.isFinite(envLost) && envLost > 0 ? envLost : DEFAULT_REDIS_LOST_MS);
+  let lostError: FlowScoutError | undefined;
+  let rejectLost!: (e: FlowScoutError) => void;
+  const lost = new Promise<never>((_resolve, reject) => (rejectLost = reject));
+  lost.catch(() => undefined);
+  let downSince: number | undefined;
+  const watchdog = setInterval(() => {
+    if (redis.status === 'ready') {
+      downSince = undefined;
+      return;
+    }
+    downSince ??= Date.now();
+    if (lostError || Date.now() - downSince < lostMs) return;
+    lostError = new FlowScoutError({
+      code: 'QUEUE_ERROR',
+      message: `lost Redis at ${redactRedisUrl(opts.url)}: unreachable for ${Math.round((Date.now() - downSince) / 1000)} s during the evaluation`,
+      hint: 'Start Redis again and resume (a search: --resume <run> with --redis; finished jobs are kept in Redis), or resume without --redis to run in one process. FLOWSCOUT_REDIS_LOST_MS sets how long to wait.',
+    });
+    rejectLost(lostError);
+  }, Math.min(1_000, Math.max(50, Math.floor(lostMs / 4))));
+  watchdog.unref();
+  /** `p`, or the lost-Redis error once Redis has been gone for `lostMs`. */
+  const unlessLost = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined);
+    return Promise.race([p, lost]);
+  };
   const chunkSize = Math.max(1, opts.chunkSize ?? 1);
   const pollMs = opts.pollMs ?? 5_000;
   const counts = { done: 0, failed: 0 };
@@ -159,8 +195,9 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   };
 
   const runRecordsWith = (salt: string) => async (req: RecordRunRequest): Promise<RecordRun[]> => {
-    const workflow = await blobs.put(req.workflow.workflow);
-    const recordHashes = await Promise.all(req.records.map((r) => blobs.put(r)));
+    if (lostError) throw lostError;
+    const workflow = await unlessLost(blobs.put(req.workflow.workflow));
+    const recordHashes = await unlessLost(Promise.all(req.records.map((r) => blobs.put(r))));
     const chunks: string[][] = [];
     for (let i = 0; i < recordHashes.length; i += chunkSize) chunks.push(recordHashes.slice(i, i + chunkSize));
     const jobs = chunks.map((records) => {
@@ -180,7 +217,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
       };
       return { id: jobIdOf(data, salt), data };
     });
-    await queue.addBulk(
+    await unlessLost(queue.addBulk(
       jobs.map((j) => ({
         name: 'evaluate',
         data: j.data,
@@ -192,11 +229,11 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
           removeOnFail: { age: KEEP_SECONDS },
         },
       })),
-    );
+    ));
     let firstError: unknown;
     const breaker = opts.breaker;
     const signal = breaker ? (req.signal ? AbortSignal.any([req.signal, breaker.signal]) : breaker.signal) : req.signal;
-    const results = await Promise.all(
+    const results = await unlessLost(Promise.all(
       jobs.map(async (j) => {
         let r: EvalJobResult;
         try {
@@ -211,8 +248,8 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
         if (breaker) replayModelCalls(breaker, r.modelCalls);
         return r;
       }),
-    );
-    last = await progressNow().catch(() => last);
+    ));
+    last = await unlessLost(progressNow()).catch(() => last);
     const trip = breaker?.tripped();
     if (trip) {
       // Nothing more of this evaluation is wanted: jobs no worker took yet are taken off the queue (running ones finish).
@@ -247,15 +284,19 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
     runRecords: runRecordsWith(opts.salt ?? ''),
     withSalt: (salt) => ({ runRecords: runRecordsWith(salt) }),
     async progress() {
-      last = await progressNow();
+      last = await unlessLost(progressNow());
       return last;
     },
     progressSnapshot: () => last,
     savings: () => ({ ...saved }),
     async close() {
+      clearInterval(watchdog);
       for (const set of waiters.values()) for (const settle of set) settle();
-      await events.close();
-      await queue.close();
+      // With Redis gone, closing gracefully would wait for it: the connections are dropped instead.
+      if (redis.status === 'ready') {
+        await events.close().catch(() => undefined);
+        await queue.close().catch(() => undefined);
+      }
       for (const c of connections) c.disconnect();
     },
   };

@@ -107,6 +107,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   // BullMQ leaves connections it was given open, so this module closes the three it opens.
   const connections = [openRedis(opts.url), openRedis(opts.url), openRedis(opts.url)] as const;
   const [redis, queueConnection, workerConnection] = connections;
+  /** Whether this worker has lost its Redis (its own connection, which stays open until the end, is not ready). */
+  const redisDown = () => redis.status !== 'ready';
   const blobs = createBlobStore(redis);
   const queue = new Queue(queueName, { connection: queueConnection });
   queue.on('error', () => {});
@@ -227,7 +229,18 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     // A limiter so high it never binds: BullMQ honours a manual `queue.rateLimit` (our answer to a 429) only on a limited queue.
     limiter: { max: 100_000, duration: 1_000 },
   });
-  worker.on('error', (e) => log(`worker ${name}: ${e.message}`));
+  // A Redis that went away makes every command fail about once a second: say so once, then every 30 s with a count.
+  let lastError = { text: '', at: 0, repeats: 0 };
+  worker.on('error', (e) => {
+    const now = Date.now();
+    if (e.message === lastError.text && now - lastError.at < 30_000) {
+      lastError.repeats++;
+      return;
+    }
+    const again = e.message === lastError.text && lastError.repeats > 0 ? ` (${lastError.repeats} more times since the last line)` : '';
+    lastError = { text: e.message, at: now, repeats: 0 };
+    log(`worker ${name}: ${e.message}${again}${redisDown() ? ' — Redis is unreachable; retrying (Ctrl-C or SIGTERM stops this worker)' : ''}`);
+  });
   worker.on('active', (job) => log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`));
   worker.on('completed', (job) => {
     finished++;
@@ -242,9 +255,26 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     name,
     done: () => finished,
     async close() {
-      await worker.close();
-      await queue.close();
-      for (const reg of registries.values()) await (await reg.catch(() => undefined))?.close();
+      // With Redis up, the running jobs finish and are acknowledged; with Redis gone (or going while
+      // we wait) nothing can be acknowledged, so the worker stops at once: its jobs go back to the
+      // queue after the lock timeout, as for a killed worker.
+      const graceful = (async () => {
+        await worker.close(redisDown());
+        await queue.close();
+      })().catch(() => undefined);
+      let poll: ReturnType<typeof setInterval> | undefined;
+      const gone = new Promise<void>((resolve) => {
+        let downFor = 0;
+        const check = () => {
+          downFor = redisDown() ? downFor + 1 : 0;
+          if (downFor >= 2) resolve();
+        };
+        check();
+        poll = setInterval(check, 500);
+      });
+      await Promise.race([graceful, gone]);
+      clearInterval(poll);
+      for (const reg of registries.values()) await (await reg.catch(() => undefined))?.close().catch(() => undefined);
       for (const c of connections) c.disconnect();
     },
   };

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { FlowScoutError, HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
+import { redactText } from '../util/redact.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
 import { servedResult, type WorkflowService } from './workflow-service.js';
 
@@ -293,7 +294,8 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unk
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(value);
+  // The one redaction pass: a model may echo a key into an answer, a call's arguments or an error.
+  const text = redactText(JSON.stringify(value));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 

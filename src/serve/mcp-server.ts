@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { redactText } from '../util/redact.js';
 import { z } from 'zod';
 import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
 import type { Trace } from '../runtime/trace.js';
@@ -80,10 +81,13 @@ export function createWorkflowMcpServer(service: WorkflowService, tool: Workflow
       outputSchema: WORKFLOW_TOOL_OUTPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ query }, extra): Promise<CallToolResult> => {
+    async ({ query }, extra): Promise<CallToolResult> => redacted(await answer(query, extra.signal)),
+  );
+  async function answer(query: string, signal: AbortSignal): Promise<CallToolResult> {
+    {
       let trace: Trace;
       try {
-        trace = await service.run({ query, transport, signal: extra.signal });
+        trace = await service.run({ query, transport, signal });
       } catch (e) {
         const err = toFlowScoutError(e);
         return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
@@ -93,9 +97,14 @@ export function createWorkflowMcpServer(service: WorkflowService, tool: Workflow
         return { isError: true, content: [{ type: 'text', text: failureText(trace) }], structuredContent: { ...result } };
       }
       return { content: [{ type: 'text', text: withWithheld(trace.answer, result) }], structuredContent: { ...result } };
-    },
-  );
+    }
+  }
   return server;
+}
+
+/** The answer with every secret redacted (a model may echo a key into the answer or a call's arguments). */
+function redacted(result: CallToolResult): CallToolResult {
+  return JSON.parse(redactText(JSON.stringify(result))) as CallToolResult;
 }
 
 /** Why a run failed, with the errors of the nodes that failed (a tool that threw names itself there). */

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { redactText } from './redact.js';
 import { basename, dirname, join } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import { fileSystemError } from '../errors/to-flowscout-error.js';
@@ -188,7 +189,8 @@ export function writeTextFile(file: string, text: string, opts: WriteOptions = {
   mkdirSync(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
-    fileWrites.writeFileSync(temp, text);
+    // The one redaction pass (redact.ts): no file FlowScout writes carries a key or a credential.
+    fileWrites.writeFileSync(temp, redactText(text));
     fileWrites.renameSync(temp, file);
   } catch (e) {
     try {

@@ -1,0 +1,63 @@
+/**
+ * The one redaction pass over what FlowScout writes or sends (files, stdout/stderr, HTTP and MCP
+ * answers, the store): the secret values of the environment (API keys, the serve token) in their
+ * own text and in their common encodings (base64, URL-safe base64, percent-encoded), credentials in
+ * URLs (`https://user:pass@…`), `Bearer` / `Basic` credentials, `api_key=…` assignments and
+ * key-shaped strings (`sk-…`), even when the value is not known here (a model may echo a key).
+ */
+
+/** Environment variables whose values are secrets. */
+export const SECRET_ENV_VARS = [
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OPENAI_COMPATIBLE_API_KEY',
+  'OLLAMA_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'FLOWSCOUT_SERVE_TOKEN',
+] as const;
+
+
+/** Key-shaped strings, scrubbed even when we do not know the value (a server may echo a key). */
+const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}/g; // OpenAI, Anthropic (sk-ant-…), most gateways
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+const KEY_ASSIGNMENT = /\b(api[_-]?key|access[_-]?token|x-api-key)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/-]{8,}/gi;
+
+/** The user-information part of a URL (`https://user:pass@host`, `redis://:pass@host`). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@'"<>]*)@/gi;
+
+export const REDACTED = '[redacted]';
+
+/** The forms a secret is written in besides its own text: base64 (also URL-safe, unpadded) and percent-encoded. */
+function encodings(secret: string): string[] {
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  const out = [secret, b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url'), encodeURIComponent(secret)];
+  return [...new Set(out)].filter((x) => x.length >= 6).sort((a, b) => b.length - a.length);
+}
+
+/** The secret values present in `env` (only non-trivial ones: at least 6 characters). */
+export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const name of SECRET_ENV_VARS) {
+    const v = env[name]?.trim();
+    if (v && v.length >= 6) out.push(v);
+  }
+  return out;
+}
+
+/** Replaces every known secret value and every key-shaped string in `text` with `[redacted]`. */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length >= 6) for (const form of encodings(s)) out = out.split(form).join(REDACTED);
+  }
+  return out
+    .replace(URL_CREDENTIALS, (m, scheme: string, user: string) => (/^[:*]*$/.test(user) || user === REDACTED ? m : `${scheme}${REDACTED}@`))
+    .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(KEY_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
+    .replace(BARE_KEY, REDACTED);
+}
+
+/** `text` with the secrets of this process's environment and every credential-shaped string redacted. */
+export function redactText(text: string): string {
+  return scrubSecrets(text, secretsFromEnv(process.env));
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolSpec } from '../../src/contracts/tools.js';
+import type { Workflow } from '../../src/graph/schema.js';
+import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/serve/http-server.js';
+import { createWorkflowService } from '../../src/serve/workflow-service.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { writeTextFile } from '../../src/util/json-file.js';
+import { redactText, scrubSecrets } from '../../src/util/redact.js';
+import { spawnCli } from '../support/child-cli.js';
+
+/**
+ * One redaction pass over what FlowScout writes or sends. Before, a key a model (or a tool) echoed
+ * reached HTTP answers, files and stdout; credentials in a model's base URL were printed; a
+ * base64-encoded key in a provider's 401 body was kept.
+ */
+
+const KEY = 'k3y-Value-0123456789-abcdefXYZ';
+const b64 = Buffer.from(KEY).toString('base64');
+let saved: string | undefined;
+beforeEach(() => {
+  saved = process.env.OPENAI_API_KEY;
+  process.env.OPENAI_API_KEY = KEY;
+});
+afterEach(() => {
+  if (saved === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = saved;
+});
+
+describe('the redaction pass', () => {
+  it('removes the key, its base64 and percent-encoded forms, and credentials in URLs', () => {
+    const text = `401: {"error": "bad key ${b64}"} key=${encodeURIComponent(KEY)} raw ${KEY} url https://alice:s3cr3t@models.example/v1 and redis://:***@host`;
+    const out = redactText(text);
+    for (const leak of [KEY, b64, 'alice:s3cr3t', 's3cr3t']) expect(out).not.toContain(leak);
+    expect(out).toContain('https://[redacted]@models.example/v1');
+    // An already masked password stays as it was written.
+    expect(out).toContain('redis://:***@host');
+    expect(scrubSecrets(`x ${Buffer.from(KEY).toString('base64url')} y`, [KEY])).not.toContain(Buffer.from(KEY).toString('base64url'));
+  });
+
+  it('files FlowScout writes (traces, search.json, records) never hold the key', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fs-redact-')), 'trace.json');
+    writeTextFile(file, JSON.stringify({ answer: `the model said ${KEY}`, encoded: b64 }));
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(b64);
+  });
+
+  describe('HTTP answers', () => {
+    let server: RunningHttpServer | undefined;
+    afterEach(async () => {
+      await server?.close(0);
+      server = undefined;
+    });
+    it('an answer echoing the key comes back without it', async () => {
+      const echo: ToolSpec = {
+        name: 'get_weather',
+        description: 'Current weather of a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        execute: async (args) => ({ city: args.city, note: `authorised with ${KEY}` }),
+      };
+      const wf: Workflow = {
+        version: 1,
+        name: 'Echo',
+        nodes: [
+          { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+          { id: 'lookup', kind: 'tool', task: 'Look up the weather of the city in the request', tools: ['get_weather'] },
+          { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+        ],
+        edges: [
+          { from: 'plan', to: 'lookup', kind: 'data' },
+          { from: 'lookup', to: 'answer', kind: 'data' },
+        ],
+      };
+      const { execute: _e, ...d } = echo;
+      const service = createWorkflowService({ workflow: wf, policy: createOfflinePolicy({ tools: [d] }), tools: createToolRegistry([echo]) });
+      server = await startHttpServer({ service });
+      const body = JSON.stringify({ query: 'What is the weather in Oslo?' });
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = request(`${server!.url}/run`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(text).toContain('Oslo');
+      expect(text).toContain('[redacted]');
+      expect(text).not.toContain(KEY);
+    });
+  });
+
+  it('stdout and stderr of the CLI carry no credentials of a model URL', async () => {
+    const FIX = join(import.meta.dirname, '../fixtures/records/eval');
+    const child = spawnCli(['search', '--records', join(FIX, 'records.jsonl'), '--tools', join(FIX, 'tools.config.json'), '--model', 'openai-compatible:http://alice:s3cr3t-pass@127.0.0.1:9/v1#m', '--judge-model', 'offline', '--split-by', 'record', '--dry-run'], { OPENAI_COMPATIBLE_API_KEY: KEY });
+    await child.exited;
+    expect(child.output()).toContain('[redacted]@127.0.0.1:9');
+    expect(child.output()).not.toContain('s3cr3t-pass');
+    expect(child.output()).not.toContain(KEY);
+  }, 120_000);
+});
