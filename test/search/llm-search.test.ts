@@ -122,13 +122,21 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     const out = join(d.dir, 'out');
     const inner = script();
     let broken = false;
-    let breakAt = 22;
-    // The start-up check, G0 (18 requests) and iteration 1's edit plan (2, one repaired) succeed; then, while
-    // iteration 1's child is evaluated, the key is revoked: every request from then on is a 401.
+    let armed = true;
+    let editPlans = 0;
+    let brokeAt = -1;
+    // The start-up check, G0 and iteration 1's edit plan (2 requests, one repaired) succeed; then, at the first
+    // request of iteration 1's child (the first request after the repaired plan), the key is revoked: every
+    // request from then on is a 401.
     await server.close();
     server = await startTestLlmServer({
       script: (req, i) => {
-        if (i === breakAt) broken = true;
+        const isPlan = req.body?.response_format?.json_schema?.name === 'edit_plan';
+        if (armed && !broken && !isPlan && editPlans >= 2) {
+          broken = true;
+          brokeAt = i;
+        }
+        if (isPlan && !broken) editPlans++;
         return broken ? { status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } } } : inner(req);
       },
     });
@@ -141,7 +149,8 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     expect(err).toContain(`the run is stored as failed and resumes with: flowscout search --resume`);
     const sent = server.requests.length;
     // It stopped within the breaker's window, not after scoring every record of the iteration with zeros.
-    expect(sent - 22).toBeLessThanOrEqual(4 + 3);
+    expect(brokeAt).toBeGreaterThan(0);
+    expect(sent - brokeAt).toBeLessThanOrEqual(4 + 3);
     const runId = /Starting search (run-[\w-]+)/.exec(io.text())![1]!;
     const store = openStore(db);
     const run = store.getRun(runId);
@@ -159,7 +168,7 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
 
     // The key works again.
     broken = false;
-    breakAt = -1;
+    armed = false;
     const healed = capture();
     const resumed = await runCli(['search', '--resume', runId, '--db', db], healed);
     expect(resumed, healed.all()).toBe(0);
