@@ -1,4 +1,5 @@
 import { toolLabel } from './tool-label.js';
+import { describeBinding } from './bindings.js';
 import { clip } from '../util/clip.js';
 import type { Guard, Workflow, WorkflowNode } from './schema.js';
 
@@ -91,6 +92,8 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
     if (n.calls === 'many') facts.push('calls: many');
     if (n.retry) facts.push(`retry ×${n.retry.attempts} on ${n.retry.on}`);
     lines.push(facts.join(' · '));
+    // Bound parameters: what the runtime fills with no model, and from where.
+    if (n.bind?.length) lines.push(clip(`bound: ${n.bind.map((b) => describeBinding(b).replace(/^[^.]*\./, '')).join(', ')}`, 120));
     if (snippet > 0) lines.push(clip(n.task, snippet));
   }
   return lines.map(escapeText).join('<br/>');

@@ -9,6 +9,7 @@ import type { ToolPlanRequest } from '../policies/types.js';
 import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
+import { toMermaid } from '../graph/to-mermaid.js';
 
 // Argument bindings (docs/DESIGN.md, "The workflow IR"): checked by validate, filled by the runtime with no model.
 
@@ -113,6 +114,11 @@ describe('argument bindings', () => {
     ];
     await executeWorkflow(w, { query: 'Get the forecast for city id 42.' }, { policy, tools: registry(calls) });
     expect(calls).toEqual([['forecast', { city_id: 42, units: 'metric' }]]);
+  });
+
+  it('Mermaid shows what is bound and from where', () => {
+    const text = toMermaid(workflow(BOUND));
+    expect(text).toContain('bound: city_id ← find → results[*].id, units ← constant #34;metric#34;');
   });
 
   it('set_binding binds, rebinds and unbinds through an edit plan', () => {

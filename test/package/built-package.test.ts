@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagesLoadedBy } from '../support/loaded-packages.js';
+import { planToolAnswer } from '../support/workflows.js';
 
 /**
  * The package as a user installs it: `npm run build` (tsdown.config.ts) into a package folder that
@@ -125,19 +126,7 @@ describe('the built package', () => {
       ].join('\n'),
     );
     writeFileSync(join(app, 'tools.config.json'), '{ "version": 1, "sources": [ { "type": "functions", "module": "./my-tools.ts" } ] }\n');
-    const workflow = {
-      version: 1,
-      name: 'weather',
-      nodes: [
-        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-        { id: 'look', kind: 'tool', task: 'Look up the current weather of the city', tools: ['get_weather'] },
-        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
-      ],
-      edges: [
-        { from: 'plan', to: 'look', kind: 'data' },
-        { from: 'look', to: 'answer', kind: 'data' },
-      ],
-    };
+    const workflow = planToolAnswer({ name: 'weather', tool: { id: 'look', task: 'Look up the current weather of the city', tools: ['get_weather'] } });
     writeFileSync(join(app, 'wf.json'), JSON.stringify(workflow));
     const r = flowscout(['run', 'wf.json', '--tools', 'tools.config.json', '--query', 'What is the weather in Paris right now?'], app);
     expect(r.stderr).toBe('');

@@ -12,6 +12,7 @@ import { createToolRegistry } from '../../src/tools/registry.js';
 import { writeTextFile } from '../../src/util/json-file.js';
 import { redactText, scrubSecrets } from '../../src/util/redact.js';
 import { spawnCli } from '../support/child-cli.js';
+import { planToolAnswer } from '../support/workflows.js';
 
 /**
  * One redaction pass over what FlowScout writes or sends. Before, a key a model (or a tool) echoed
@@ -63,19 +64,7 @@ describe('the redaction pass', () => {
         inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
         execute: async (args) => ({ city: args.city, note: `authorised with ${KEY}` }),
       };
-      const wf: Workflow = {
-        version: 1,
-        name: 'Echo',
-        nodes: [
-          { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-          { id: 'lookup', kind: 'tool', task: 'Look up the weather of the city in the request', tools: ['get_weather'] },
-          { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
-        ],
-        edges: [
-          { from: 'plan', to: 'lookup', kind: 'data' },
-          { from: 'lookup', to: 'answer', kind: 'data' },
-        ],
-      };
+      const wf: Workflow = planToolAnswer({ name: 'Echo', tool: { id: 'lookup', task: 'Look up the weather of the city in the request', tools: ['get_weather'] }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
       const { execute: _e, ...d } = echo;
       const service = createWorkflowService({ workflow: wf, policy: createOfflinePolicy({ tools: [d] }), tools: createToolRegistry([echo]) });
       server = await startHttpServer({ service });

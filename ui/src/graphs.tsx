@@ -115,6 +115,11 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
             {n.retry ? ` · retry ${n.retry.attempts}× on ${n.retry.on}` : ''}
           </div>
           {n.tools?.length ? <div className="wf-meta">tools: {clip(n.tools.join(', '), 60)}</div> : null}
+          {n.bind?.length ? (
+            <div className="wf-meta" data-testid={`wf-bind-${n.id}`}>
+              bound: {clip(n.bind.map((b) => `${b.param} ← ${b.source.from === 'output' ? `${b.source.node}.${b.source.path}` : b.source.from === 'extract' ? `${b.source.node}.${b.source.field}` : b.source.from}`).join(', '), 70)}
+            </div>
+          ) : null}
         </div>
       ) : (
         <div className="wf-body">
