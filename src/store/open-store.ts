@@ -79,7 +79,7 @@ export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions
     throw unreadable(path, e);
   }
   const scrub = opts.scrub ?? ((text: string) => scrubSecrets(text, secretsFromEnv(process.env)));
-  const queries = guarded(createStoreQueries(db, scrub), path);
+  const queries = guarded(createStoreQueries(db, scrub, path), path);
   const handle = db;
   return { ...queries, file: path, close: () => handle.close() };
 }

@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { FlowScoutError } from '../errors/index.js';
+import { decodeColumn, decodeRow, encodeRow, encodeValue, insertSql, selectList } from './columns.js';
+import { CANDIDATES, EVALUATIONS, ITERATIONS, NODE_MEMO, RUN_LOCKS, RUN_RECORDS, RUNS, SERVED_RUNS } from './tables.js';
 import type { CandidateRow, EvaluationRow, IterationCommit, RunLock, RunRecordRow, RunRow, ServedRunRow } from './types.js';
 
 /**
- * The store's reads and writes (see open-store.ts). JSON columns are written through `scrub` and
- * parsed back on read. `commitIteration` writes everything one search iteration produced in one
+ * The store's reads and writes (see open-store.ts), built from each entity's column table
+ * (tables.ts): texts and JSON columns are written through `scrub`; every row read back is parsed
+ * with zod (a row that does not parse is a STORE_ERROR naming the store, table, row and JSON path). `commitIteration` writes everything one search iteration produced in one
  * transaction, so a crash leaves either the whole iteration or none of it.
  */
 export interface StoreQueries {
@@ -46,36 +48,26 @@ export interface StoreQueries {
 
 type Row = Record<string, unknown>;
 
-/** The store's statements over an open database. */
-export function createStoreQueries(db: Database.Database, scrub: (text: string) => string): StoreQueries {
-  const json = (v: unknown): string | null => (v === undefined ? null : scrub(JSON.stringify(v)));
-  const text = (v: string | undefined | null): string | null => (v === undefined || v === null ? null : scrub(v));
+/** The store's statements over an open database; `file` names the store in the error of a row that does not parse. */
+export function createStoreQueries(db: Database.Database, scrub: (text: string) => string, file = ':memory:'): StoreQueries {
+  const ctx = { file };
   const now = () => new Date().toISOString();
 
-  const insertRun = db.prepare(`INSERT INTO runs (id, created_at, updated_at, status, stop_reason, seed, strategy, config, policy_label, judge_label,
-    optimizer_label, records_file, out_dir, iterations_done, since_improvement, best_candidate, usage, owner)
-    VALUES (@id, @created_at, @updated_at, @status, @stop_reason, @seed, @strategy, @config, @policy_label, @judge_label,
-    @optimizer_label, @records_file, @out_dir, @iterations_done, @since_improvement, @best_candidate, @usage, @owner)`);
-  const upsertCandidate = db.prepare(`INSERT INTO candidates (run_id, id, seq, parent, iteration, workflow, hash, plan, summary, opt_reward, opt_tc, opt_es,
-    feedback, val_score, val_tc, val_es, visits, w, q, error, duplicate_of, created_at)
-    VALUES (@run_id, @id, @seq, @parent, @iteration, @workflow, @hash, @plan, @summary, @opt_reward, @opt_tc, @opt_es,
-    @feedback, @val_score, @val_tc, @val_es, @visits, @w, @q, @error, @duplicate_of, @created_at)
+  const insertRun = db.prepare(insertSql(RUNS));
+  const upsertCandidate = db.prepare(`${insertSql(CANDIDATES, { extra: ['run_id', 'created_at'] })}
     ON CONFLICT (run_id, id) DO UPDATE SET visits = excluded.visits, w = excluded.w, q = excluded.q,
     val_score = excluded.val_score, val_tc = excluded.val_tc, val_es = excluded.val_es`);
-  const insertEval = db.prepare(`INSERT OR REPLACE INTO evaluations (run_id, candidate_id, split, record_id, tc, es, dims, answer, calls, error, trace)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertRecord = db.prepare('INSERT OR IGNORE INTO run_records (run_id, record_id, split, record) VALUES (?, ?, ?, ?)');
-  // A trace is JSON, scrubbed like every other text, then deflated: traces repeat their keys and
-  // tool outputs, so they shrink several-fold.
-  const blob = (v: unknown): Buffer | null => (v === undefined ? null : deflateRawSync(Buffer.from(json(v)!, 'utf8')));
+  const insertEval = db.prepare(insertSql(EVALUATIONS, { verb: 'INSERT OR REPLACE', extra: ['run_id'] }));
+  const insertRecord = db.prepare(insertSql(RUN_RECORDS, { verb: 'INSERT OR IGNORE', extra: ['run_id'] }));
   const owner = () => JSON.stringify({ pid: process.pid, host: hostname() });
-  const insertMemo = db.prepare('INSERT OR IGNORE INTO node_memo (run_id, key, observation) VALUES (?, ?, ?)');
-  const insertServed = db.prepare(`INSERT INTO served_runs (created_at, workflow, workflow_hash, transport, policy_label, query, status, answer, error, duration_ms, trace)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertIteration = db.prepare('INSERT OR REPLACE INTO iterations (run_id, iteration, data) VALUES (?, ?, ?)');
+  const insertMemo = db.prepare(insertSql(NODE_MEMO, { verb: 'INSERT OR IGNORE', extra: ['run_id'] }));
+  const insertServed = db.prepare(insertSql(SERVED_RUNS, { omit: ['id'] }));
+  const insertIteration = db.prepare(insertSql(ITERATIONS, { verb: 'INSERT OR REPLACE', extra: ['run_id'] }));
+  const insertLock = db.prepare(insertSql(RUN_LOCKS, { verb: 'INSERT OR REPLACE', extra: ['run_id'] }));
 
+  const toRun = (r: Row): RunRow => decodeRow(RUNS, r, ctx);
   const getRun = (id: string): RunRow => {
-    const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
+    const row = db.prepare(`SELECT ${selectList(RUNS)} FROM runs WHERE id = ?`).get(id) as Row | undefined;
     if (row) return toRun(row);
     const known = (db.prepare('SELECT id FROM runs ORDER BY created_at DESC LIMIT 10').all() as Array<{ id: string }>).map((r) => r.id);
     throw new FlowScoutError({
@@ -86,42 +78,36 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
   };
 
   const updateRun = (id: string, patch: IterationCommit['run']): void => {
-    const cols: Record<string, unknown> = { updated_at: now() };
-    if (patch.status !== undefined) cols.status = patch.status;
-    if (patch.status === 'running') cols.owner = owner();
-    if (patch.stopReason !== undefined) cols.stop_reason = text(patch.stopReason);
-    if (patch.iterationsDone !== undefined) cols.iterations_done = patch.iterationsDone;
-    if (patch.sinceImprovement !== undefined) cols.since_improvement = patch.sinceImprovement;
-    if (patch.bestCandidate !== undefined) cols.best_candidate = patch.bestCandidate;
-    if (patch.usage !== undefined) cols.usage = json(patch.usage);
-    if (patch.outDir !== undefined) cols.out_dir = text(patch.outDir);
-    if (patch.result !== undefined) cols.result = json(patch.result);
-    if (patch.inputs !== undefined) cols.inputs = json(patch.inputs);
+    const cols: Record<string, unknown> = { [RUNS.columns.updatedAt.sql]: now() };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) continue;
+      const c = RUNS.columns[k as keyof RunRow];
+      cols[c.sql] = encodeValue(c, v, scrub);
+    }
+    if (patch.status === 'running') cols[RUNS.columns.owner.sql] = owner();
     const set = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
     db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...cols, id });
   };
 
   const commit = db.transaction((runId: string, c: IterationCommit) => {
     const created = now();
-    for (const cand of c.candidates) upsertCandidate.run(candidateParams(runId, cand, created, json, text));
-    for (const e of c.evaluations ?? []) {
-      insertEval.run(runId, e.candidateId, e.split, e.recordId, e.tc, e.es, json(e.dims), text(e.answer), json(e.calls), text(e.error), blob(e.trace));
-    }
-    for (const r of c.records ?? []) insertRecord.run(runId, r.recordId, r.split, json(r.record));
-    for (const m of c.memo ?? []) insertMemo.run(runId, m.key, json(m.observation));
-    if (c.iteration) insertIteration.run(runId, c.iteration.iteration, json(c.iteration.data));
+    for (const cand of c.candidates) upsertCandidate.run({ ...encodeRow(CANDIDATES, cand, scrub), run_id: runId, created_at: created });
+    for (const e of c.evaluations ?? []) insertEval.run({ ...encodeRow(EVALUATIONS, e, scrub), run_id: runId });
+    for (const r of c.records ?? []) insertRecord.run({ ...encodeRow(RUN_RECORDS, r, scrub), run_id: runId });
+    for (const m of c.memo ?? []) insertMemo.run({ ...encodeRow(NODE_MEMO, m, scrub), run_id: runId });
+    if (c.iteration) insertIteration.run({ ...encodeRow(ITERATIONS, c.iteration, scrub), run_id: runId });
     updateRun(runId, c.run);
   });
 
   const getLock = (runId: string): RunLock | undefined => {
-    const r = db.prepare('SELECT pid, host, acquired_at, heartbeat_at FROM run_locks WHERE run_id = ?').get(runId) as Row | undefined;
-    return r ? { pid: r.pid as number, host: r.host as string, acquiredAt: r.acquired_at as string, heartbeatAt: r.heartbeat_at as string } : undefined;
+    const r = db.prepare(`SELECT ${selectList(RUN_LOCKS)} FROM run_locks WHERE run_id = ?`).get(runId) as Row | undefined;
+    return r ? decodeRow(RUN_LOCKS, r, ctx) : undefined;
   };
   const acquire = db.transaction((runId: string, holder: { pid: number; host: string }, isStale: (lock: RunLock) => boolean) => {
     const held = getLock(runId);
     if (held && !(held.pid === holder.pid && held.host === holder.host) && !isStale(held)) return { heldBy: held };
     const at = now();
-    db.prepare('INSERT OR REPLACE INTO run_locks (run_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(runId, holder.pid, holder.host, at, at);
+    insertLock.run({ ...encodeRow(RUN_LOCKS, { pid: holder.pid, host: holder.host, acquiredAt: at, heartbeatAt: at }, scrub), run_id: runId });
     return held && held.pid !== holder.pid ? { replaced: held } : {};
   });
 
@@ -132,175 +118,41 @@ export function createStoreQueries(db: Database.Database, scrub: (text: string) 
     releaseLock: (runId, pid) => void db.prepare('DELETE FROM run_locks WHERE run_id = ? AND pid = ?').run(runId, pid),
     createRun(run) {
       const at = now();
-      insertRun.run({
-        owner: run.status === 'running' ? owner() : null,
-        id: run.id,
-        created_at: at,
-        updated_at: at,
-        status: run.status,
-        stop_reason: text(run.stopReason),
-        seed: run.seed,
-        strategy: run.strategy,
-        config: json(run.config),
-        policy_label: text(run.policyLabel),
-        judge_label: text(run.judgeLabel),
-        optimizer_label: text(run.optimizerLabel),
-        records_file: text(run.recordsFile),
-        out_dir: text(run.outDir),
-        iterations_done: run.iterationsDone,
-        since_improvement: run.sinceImprovement,
-        best_candidate: run.bestCandidate ?? null,
-        usage: json(run.usage),
-      });
+      // `inputs` and `result` are written by `updateRun` (as before: the insert leaves them empty).
+      const { inputs: _inputs, result: _result, ...rest } = run;
+      insertRun.run({ ...encodeRow(RUNS, { ...rest, createdAt: at, updatedAt: at }, scrub), owner: run.status === 'running' ? owner() : null });
       if (run.inputs) updateRun(run.id, { inputs: run.inputs });
       return getRun(run.id);
     },
     getRun,
-    listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id').all() as Row[]).map(toRun),
+    listRuns: () => (db.prepare(`SELECT ${selectList(RUNS)} FROM runs ORDER BY created_at DESC, id`).all() as Row[]).map(toRun),
     updateRun,
-    loadCandidates: (runId) => (db.prepare('SELECT * FROM candidates WHERE run_id = ? ORDER BY seq').all(runId) as Row[]).map(toCandidate),
-    loadIterations: (runId) =>
-      (db.prepare('SELECT iteration, data FROM iterations WHERE run_id = ? ORDER BY iteration').all(runId) as Array<{ iteration: number; data: string }>).map((r) => ({
-        iteration: r.iteration,
-        data: JSON.parse(r.data) as Record<string, unknown>,
-      })),
+    loadCandidates: (runId) => (db.prepare(`SELECT ${selectList(CANDIDATES)} FROM candidates WHERE run_id = ? ORDER BY seq`).all(runId) as Row[]).map((r) => decodeRow(CANDIDATES, r, ctx)),
+    loadIterations: (runId) => (db.prepare(`SELECT ${selectList(ITERATIONS)} FROM iterations WHERE run_id = ? ORDER BY iteration`).all(runId) as Row[]).map((r) => decodeRow(ITERATIONS, r, ctx)),
     loadEvaluations: (runId, candidateId) =>
-      (
-        db
-          .prepare('SELECT candidate_id, split, record_id, tc, es, dims, answer, calls, error FROM evaluations WHERE run_id = ? AND candidate_id = ? ORDER BY split, record_id')
-          .all(runId, candidateId) as Row[]
-      ).map(toEvaluation),
+      (db.prepare(`SELECT ${selectList(EVALUATIONS, ['trace'])} FROM evaluations WHERE run_id = ? AND candidate_id = ? ORDER BY split, record_id`).all(runId, candidateId) as Row[]).map((r) =>
+        decodeRow(EVALUATIONS, r, ctx),
+      ),
     loadRecordTrace: (runId, candidateId, split, recordId) => {
-      const row = db.prepare('SELECT trace FROM evaluations WHERE run_id = ? AND candidate_id = ? AND split = ? AND record_id = ?').get(runId, candidateId, split, recordId) as { trace: Buffer | null } | undefined;
-      return row?.trace ? (JSON.parse(inflateRawSync(row.trace).toString('utf8')) as unknown) : undefined;
+      const row = db.prepare(`SELECT ${EVALUATIONS.key.join(', ')}, trace FROM evaluations WHERE run_id = ? AND candidate_id = ? AND split = ? AND record_id = ?`).get(runId, candidateId, split, recordId) as Row | undefined;
+      return row ? decodeColumn(EVALUATIONS, 'trace', row, ctx) : undefined;
     },
-    loadRunRecords: (runId) =>
-      (db.prepare('SELECT record_id, split, record FROM run_records WHERE run_id = ? ORDER BY rowid').all(runId) as Array<{ record_id: string; split: RunRecordRow['split']; record: string }>).map((r) => ({
-        recordId: r.record_id,
-        split: r.split,
-        record: JSON.parse(r.record) as unknown,
-      })),
-    loadMemo: (runId) =>
-      (db.prepare('SELECT key, observation FROM node_memo WHERE run_id = ?').all(runId) as Array<{ key: string; observation: string }>).map((r) => ({
-        key: r.key,
-        observation: JSON.parse(r.observation) as unknown,
-      })),
+    loadRunRecords: (runId) => (db.prepare(`SELECT ${selectList(RUN_RECORDS)} FROM run_records WHERE run_id = ? ORDER BY rowid`).all(runId) as Row[]).map((r) => decodeRow(RUN_RECORDS, r, ctx)),
+    loadMemo: (runId) => (db.prepare(`SELECT ${selectList(NODE_MEMO)} FROM node_memo WHERE run_id = ?`).all(runId) as Row[]).map((r) => decodeRow(NODE_MEMO, r, ctx)),
     commitIteration: (runId, c) => commit(runId, c),
     recordServedRun(run) {
-      const info = insertServed.run(now(), text(run.workflow), run.workflowHash ?? null, run.transport, text(run.policyLabel), text(run.query), run.status, text(run.answer), text(run.error), run.durationMs, json(run.trace));
+      const info = insertServed.run({ ...encodeRow(SERVED_RUNS, { ...run, createdAt: now() }, scrub) });
       return Number(info.lastInsertRowid);
     },
     listServedRuns(opts = {}) {
       const limit = Math.max(1, Math.floor(opts.limit ?? 100));
+      const cols = selectList(SERVED_RUNS);
       const rows = (
         opts.workflowHash === undefined
-          ? db.prepare('SELECT * FROM served_runs ORDER BY id DESC LIMIT ?').all(limit)
-          : db.prepare('SELECT * FROM served_runs WHERE workflow_hash = ? ORDER BY id DESC LIMIT ?').all(opts.workflowHash, limit)
+          ? db.prepare(`SELECT ${cols} FROM served_runs ORDER BY id DESC LIMIT ?`).all(limit)
+          : db.prepare(`SELECT ${cols} FROM served_runs WHERE workflow_hash = ? ORDER BY id DESC LIMIT ?`).all(opts.workflowHash, limit)
       ) as Row[];
-      return rows.map(toServedRun);
+      return rows.map((r) => decodeRow(SERVED_RUNS, r, ctx));
     },
   };
-}
-
-function toServedRun(r: Row): ServedRunRow {
-  return {
-    id: r.id as number,
-    createdAt: r.created_at as string,
-    workflow: r.workflow as string,
-    ...(r.workflow_hash !== null ? { workflowHash: r.workflow_hash as string } : {}),
-    transport: r.transport as string,
-    policyLabel: r.policy_label as string,
-    query: r.query as string,
-    status: r.status as ServedRunRow['status'],
-    answer: r.answer as string,
-    ...(r.error !== null ? { error: r.error as string } : {}),
-    durationMs: r.duration_ms as number,
-    trace: parse(r.trace),
-  };
-}
-
-function candidateParams(runId: string, c: CandidateRow, created: string, json: (v: unknown) => string | null, text: (v: string | undefined) => string | null) {
-  return {
-    run_id: runId,
-    id: c.id,
-    seq: c.seq,
-    parent: c.parent,
-    iteration: c.iteration,
-    workflow: json(c.workflow),
-    hash: c.hash ?? null,
-    plan: json(c.plan),
-    summary: text(c.summary),
-    opt_reward: c.optReward ?? null,
-    opt_tc: c.optTc ?? null,
-    opt_es: c.optEs ?? null,
-    feedback: json(c.feedback),
-    val_score: c.valScore ?? null,
-    val_tc: c.valTc ?? null,
-    val_es: c.valEs ?? null,
-    visits: c.visits,
-    w: c.w,
-    q: c.q,
-    error: text(c.error),
-    duplicate_of: c.duplicateOf ?? null,
-    created_at: created,
-  };
-}
-
-const parse = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : undefined);
-const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-
-function toRun(r: Row): RunRow {
-  const run: RunRow = {
-    id: r.id as string,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-    status: r.status as RunRow['status'],
-    seed: r.seed as number,
-    strategy: r.strategy as string,
-    config: parse(r.config) as Record<string, unknown>,
-    policyLabel: r.policy_label as string,
-    judgeLabel: r.judge_label as string,
-    optimizerLabel: r.optimizer_label as string,
-    iterationsDone: r.iterations_done as number,
-    sinceImprovement: r.since_improvement as number,
-  };
-  const extra = { owner: parse(r.owner), stopReason: opt(r.stop_reason), recordsFile: opt(r.records_file), outDir: opt(r.out_dir), bestCandidate: opt(r.best_candidate), usage: parse(r.usage), result: parse(r.result), inputs: parse(r.inputs) };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (run as unknown as Row)[k] = v;
-  return run;
-}
-
-function toCandidate(r: Row): CandidateRow {
-  const c: CandidateRow = { id: r.id as string, seq: r.seq as number, parent: (r.parent as string | null) ?? null, iteration: r.iteration as number, visits: r.visits as number, w: r.w as number, q: r.q as number };
-  const extra: Row = {
-    workflow: parse(r.workflow),
-    hash: opt(r.hash),
-    plan: parse(r.plan),
-    summary: opt(r.summary),
-    optReward: opt(r.opt_reward),
-    optTc: opt(r.opt_tc),
-    optEs: opt(r.opt_es),
-    feedback: parse(r.feedback),
-    valScore: opt(r.val_score),
-    valTc: opt(r.val_tc),
-    valEs: opt(r.val_es),
-    error: opt(r.error),
-    duplicateOf: opt(r.duplicate_of),
-  };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (c as unknown as Row)[k] = v;
-  return c;
-}
-
-function toEvaluation(r: Row): EvaluationRow {
-  const e: EvaluationRow = {
-    candidateId: r.candidate_id as string,
-    split: r.split as EvaluationRow['split'],
-    recordId: r.record_id as string,
-    tc: r.tc as number,
-    es: r.es as number,
-    dims: parse(r.dims) as Record<string, number>,
-    answer: r.answer as string,
-    calls: parse(r.calls) as unknown[],
-  };
-  if (r.error !== null && r.error !== undefined) e.error = r.error as string;
-  return e;
 }

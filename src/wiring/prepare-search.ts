@@ -15,6 +15,7 @@ import { ensureWritableDir } from '../search/artifacts.js';
 import { createBudgetWatch } from '../search/budget-watch.js';
 import type { SearchLabels } from '../search/format-search.js';
 import { checkRunInputs, runInputs } from './run-inputs.js';
+import { parseStoredConfig } from './stored-config.js';
 import type { RunSearchInput } from '../search/run-search.js';
 import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/search-context.js';
 import { START_LABELS, startWorkflow, type SearchStart } from '../search/variants.js';
@@ -140,7 +141,7 @@ export async function prepareSearch(
   if (stored && stored.status === 'done') {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\` (\`--write <dir>\` writes its files again); start a new search to go further.` });
   }
-  const config = stored ? (stored.config as unknown as SearchConfig) : opts.config!;
+  const config = stored ? parseStoredConfig<SearchConfig>(store.file, stored) : opts.config!;
   if (opts.budget) config.budget = { ...config.budget, ...definedOnly(opts.budget) };
   const env = opts.env ?? process.env;
   const runId = stored?.id ?? newRunId();
