@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSpec } from '../contracts/tools.js';
 import type { Workflow } from '../graph/schema.js';
@@ -7,6 +6,7 @@ import { createToolRegistry } from '../tools/registry.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { createWorkflowService, MAX_QUERY_CHARS } from './workflow-service.js';
 import { planToolAnswer } from '../../test/support/workflows.js';
+import { sendRaw } from '../../test/support/http-send.js';
 
 /**
  * One long request must not freeze the server: the offline policy's work is linear in the request
@@ -39,19 +39,7 @@ function longQuery(chars: number): string {
   return parts.join(' ').slice(0, chars);
 }
 
-function send(url: string, method: string, path: string, body?: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
-    const req = request(`${url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const send = sendRaw;
 
 let server: RunningHttpServer | undefined;
 afterEach(async () => {

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { ToolSpec } from '../contracts/tools.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { toolNameFor } from './mcp-server.js';
 import { createWorkflowService, type ServedRun } from './workflow-service.js';
+import { sendRaw } from '../../test/support/http-send.js';
 
 /**
  * `flowscout serve`'s servers in-process, driven by real clients: the MCP SDK's own client over
@@ -118,19 +118,7 @@ async function mcpClient(url: string): Promise<Client> {
   return client;
 }
 
-/** A raw HTTP request (fetch cannot send a wrong Content-Length or read a refused upload). */
-function send(url: string, method: string, path: string, body?: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers: body !== undefined ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const send = sendRaw;
 
 describe('MCP over Streamable HTTP', () => {
   it('lists one tool named after the workflow and answers a query with the calls and per-node timings', async () => {

@@ -96,12 +96,7 @@ function openReadOnly(path: string): Database.Database | undefined {
   let db: Database.Database | undefined;
   try {
     db = new Sqlite(path, { readonly: true, fileMustExist: true });
-    const version = schemaVersion(db, path);
-    if (version < SCHEMA_VERSION) {
-      db.close();
-      return writableToUpgrade(path);
-    }
-    return db;
+    return upToDateOrUpgrade(db, path);
   } catch (e) {
     db?.close();
     if (isFlowScoutError(e)) throw e;
@@ -122,17 +117,19 @@ function openReadOnly(path: string): Database.Database | undefined {
   if (bytes.length >= 20) bytes[18] = bytes[19] = 1;
   try {
     db = new Sqlite(bytes, { readonly: true });
-    const version = schemaVersion(db, path);
-    if (version < SCHEMA_VERSION) {
-      db.close();
-      return writableToUpgrade(path);
-    }
-    return db;
+    return upToDateOrUpgrade(db, path);
   } catch (e) {
     db?.close();
     if (isFlowScoutError(e)) throw e;
     throw unreadable(path, e);
   }
+}
+
+/** `db` when its schema is current; otherwise it is closed and the store is opened to be brought up to date. */
+function upToDateOrUpgrade(db: Database.Database, path: string): Database.Database | undefined {
+  if (schemaVersion(db, path) >= SCHEMA_VERSION) return db;
+  db.close();
+  return writableToUpgrade(path);
 }
 
 /** The store's schema version; a version newer than this code knows is refused (as `migrate` does). */

@@ -13,6 +13,7 @@ import { createToolRegistry } from '../../src/tools/registry.js';
 import { isFlowScoutError } from '../../src/errors/index.js';
 import { spawnCli, type ChildCli } from '../support/child-cli.js';
 import { cli } from '../support/cli-io.js';
+import { sendRaw } from '../support/http-send.js';
 
 /**
  * `flowscout serve` exposed: every route checks the Host header (DNS rebinding) and, with a token,
@@ -73,19 +74,7 @@ async function serve(tool: string, opts: { token?: string; host?: string; allowe
   return server;
 }
 
-function send(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const h: Record<string, string> = { ...headers, ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
-    const req = request(`${url}${path}`, { method, headers: h }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const send = (url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) => sendRaw(url, method, path, body, headers);
 
 const run = JSON.stringify({ query: 'What is the weather in Oslo?' });
 

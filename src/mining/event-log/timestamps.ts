@@ -52,83 +52,24 @@ function dayMs(y: number, mo: number, d: number): number {
   return ms;
 }
 
-/** Two digits at `i`, or -1. */
-function two(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48;
-  const b = s.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
+/** Scratch bytes for `parseIsoFast`: a timestamp in the shapes it reads is at most this long. */
+const scratch = new Uint8Array(64);
 
 /**
  * `YYYY-MM-DD`, optionally `[T ]HH:MM[:SS[.fraction]]` and `Z` / `±HH[[:]MM]`, with nothing around
  * it; undefined for any other shape (the caller falls back to the general pattern). Equal to what the
  * pattern gives: `Date.UTC(y, m, d, h, mi, s)` is the day's value plus the time of day, exactly.
+ * The string's characters are copied into scratch bytes and read by the one byte parser.
  */
 function parseIsoFast(s: string): number | undefined {
   const n = s.length;
-  if (n < 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return undefined;
-  const y1 = two(s, 0);
-  const y2 = two(s, 2);
-  const mo = two(s, 5);
-  const d = two(s, 8);
-  if (y1 < 0 || y2 < 0 || mo < 0 || d < 0) return undefined;
-  let ms = dayMs(y1 * 100 + y2, mo, d);
-  let i = 10;
-  let micros = 0;
-  if (i < n) {
-    const sep = s.charCodeAt(i);
-    if (sep === 84 || sep === 116 || sep === 32) {
-      // T, t or a space, then HH:MM
-      if (n < i + 6 || s.charCodeAt(i + 3) !== 58) return undefined;
-      const h = two(s, i + 1);
-      const mi = two(s, i + 4);
-      if (h < 0 || mi < 0) return undefined;
-      let sec = 0;
-      i += 6;
-      if (i < n && s.charCodeAt(i) === 58) {
-        sec = two(s, i + 1);
-        if (sec < 0) return undefined;
-        i += 3;
-        const dot = s.charCodeAt(i);
-        if (i < n && (dot === 46 || dot === 44)) {
-          i++;
-          const start = i;
-          let digits = 0;
-          while (i < n) {
-            const c = s.charCodeAt(i) - 48;
-            if (c < 0 || c > 9) break;
-            if (digits < 6) micros = micros * 10 + c;
-            digits++;
-            i++;
-          }
-          if (i === start) return undefined;
-          for (let k = Math.min(digits, 6); k < 6; k++) micros *= 10;
-        }
-      }
-      ms += ((h * 60 + mi) * 60 + sec) * 1000;
-    }
-  }
-  if (i < n) {
+  if (n < 10 || n > scratch.length) return undefined;
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c === 90 || c === 122) {
-      // Z
-      i++;
-    } else if (c === 43 || c === 45) {
-      const oh = two(s, i + 1);
-      if (oh < 0) return undefined;
-      i += 3;
-      let om = 0;
-      if (i < n) {
-        if (s.charCodeAt(i) === 58) i++;
-        om = two(s, i);
-        if (om < 0) return undefined;
-        i += 2;
-      }
-      ms -= (c === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
-    } else return undefined;
+    if (c > 127) return undefined;
+    scratch[i] = c;
   }
-  if (i !== n || Number.isNaN(ms)) return undefined;
-  return ms * 1000 + micros;
+  return parseIsoBytes(scratch, 0, n);
 }
 
 /** Two digits at `i` of `s`, before `n`, or -1. */
