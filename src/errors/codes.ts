@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'RUN_LOCKED', // another process drives this search run
   'INPUT_CHANGED', // a resumed run's records, tools or settings differ from when it started
   'QUEUE_ERROR', // Redis (the job queue of distributed evaluation) cannot be reached, or a job failed for good
+  'CONNECTION_LOST', // a network connection dropped or was refused mid-work (Redis, an MCP server over HTTP); running again may succeed
   'NOT_FOUND', // a run, candidate or record id that does not exist
   'INTERNAL', // a bug: anything else
 ] as const;
@@ -55,6 +56,7 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
   RUN_LOCKED: 3,
   INPUT_CHANGED: 2,
   QUEUE_ERROR: 3,
+  CONNECTION_LOST: 3,
   NOT_FOUND: 2,
   INTERNAL: 70,
 };
@@ -85,6 +87,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RUN_LOCKED: 409,
   INPUT_CHANGED: 409,
   QUEUE_ERROR: 503,
+  CONNECTION_LOST: 503,
   NOT_FOUND: 404,
   INTERNAL: 500,
 };
@@ -115,6 +118,7 @@ export const RETRYABLE: Record<ErrorCode, boolean> = {
   RUN_LOCKED: true,
   INPUT_CHANGED: false,
   QUEUE_ERROR: false,
+  CONNECTION_LOST: true,
   NOT_FOUND: false,
   INTERNAL: false,
 };

@@ -4,13 +4,14 @@ import { FlowScoutError, isFlowScoutError } from './flowscout-error.js';
  * Converts anything thrown into a FlowScoutError, so callers (the CLI above all) handle one type.
  * Problems of the user's files and disk get a code, the file's name and what to do: a missing file
  * (FILE_NOT_FOUND), a folder where a file was expected, permission / read-only / disk-full errors
- * (FILE_ACCESS), a cut-off gzip stream (PARSE_ERROR), a damaged SQLite file (STORE_ERROR). Aborts
+ * (FILE_ACCESS), a cut-off gzip stream (PARSE_ERROR), a damaged SQLite file (STORE_ERROR), a dropped or
+ * refused network connection (CONNECTION_LOST, which a queue retries). Aborts
  * become ABORTED. Only what is left is INTERNAL, "a bug" (exit 70).
  */
 export function toFlowScoutError(thrown: unknown): FlowScoutError {
   if (isFlowScoutError(thrown)) return thrown;
   if (thrown instanceof Error) {
-    const known = fileSystemError(thrown) ?? gzipError(thrown) ?? sqliteError(thrown);
+    const known = fileSystemError(thrown) ?? gzipError(thrown) ?? sqliteError(thrown) ?? connectionError(thrown);
     if (known) return known;
     const errno = thrown as NodeJS.ErrnoException;
     if (thrown.name === 'AbortError' || errno.code === 'ABORT_ERR') {
@@ -103,4 +104,22 @@ export function sqliteError(thrown: Error, file?: string): FlowScoutError | unde
     return new FlowScoutError({ code: 'STORE_ERROR', message: 'the store is busy: another process holds it', hint: 'Wait for the other FlowScout process to finish, or pass another file with --db.', cause: thrown, ...where });
   }
   return new FlowScoutError({ code: 'STORE_ERROR', message: `the store failed (${code}: ${thrown.message})`, hint: 'Run again with --debug for details; pass another file with --db to start a new store.', cause: thrown, ...where });
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * A network connection that dropped or was refused mid-work: Node's socket errors, and the Redis
+ * client's "Connection is closed" and out-of-retries errors. Transient, so a queued job is retried.
+ */
+export function connectionError(thrown: Error): FlowScoutError | undefined {
+  const code = (thrown as NodeJS.ErrnoException).code;
+  const redisClosed = thrown.message === 'Connection is closed.' || thrown.name === 'MaxRetriesPerRequestError';
+  if (!(typeof code === 'string' && CONNECTION_CODES.has(code)) && !redisClosed) return undefined;
+  return new FlowScoutError({
+    code: 'CONNECTION_LOST',
+    message: `a network connection failed: ${thrown.message}`,
+    hint: 'Check that the service (Redis, an MCP server) is up and reachable, then run again; a queued job is retried by itself.',
+    cause: thrown,
+  });
 }

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type Script, type TestLlmServer } from '../../test/support/llm-server.js';
+import { startTestLlmServer, type TestLlmServer } from '../../test/support/llm-server.js';
+import { mockModel, roles, userText, type MockReply } from '../../test/support/mock-model.js';
 import { isFlowScoutError } from '../errors/index.js';
 import type { LlmNode, ToolNode, Workflow } from '../graph/schema.js';
 import { createLlmClient } from '../llm/client.js';
 import { resolveModel } from '../llm/resolve-model.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { createLlmPolicy } from './llm-policy.js';
+import { handOffText } from './llm-prompts.js';
 import type { ExecutionPolicy, LlmNodeRequest, NodeInput, ToolPlanRequest } from './types.js';
 
 const WEATHER: ToolDescriptor = {
@@ -25,10 +27,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function policyWith(script: Script): Promise<{ policy: ExecutionPolicy; server: TestLlmServer; stats: () => Record<string, number> }> {
-  server = await startTestLlmServer({ script });
-  const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 2000 });
-  return { policy: createLlmPolicy({ client, tools: [WEATHER, QUOTE] }), server, stats: () => ({ ...client.stats() }) };
+/**
+ * The policy over a mock model at the AI SDK contract (unit tests): `model.doGenerateCalls` are the
+ * structured requests it sent. Only the test of a node's own model goes through the HTTP test server,
+ * since that path resolves a second provider from a model string.
+ */
+function policyWith(script: MockReply[]) {
+  const model = mockModel(script);
+  const client = createLlmClient({ model, spec: 'mock:model', env: {}, sleep: async () => {}, timeoutMs: 2000 });
+  return { policy: createLlmPolicy({ client, tools: [WEATHER, QUOTE] }), model, calls: model.doGenerateCalls, stats: () => ({ ...client.stats() }) };
 }
 
 const wf: Workflow = { version: 1, name: 'w', nodes: [], edges: [] };
@@ -46,41 +53,47 @@ function llmReq(node: Partial<LlmNode>): LlmNodeRequest {
   };
 }
 
-const lastUserMessage = (s: TestLlmServer, i: number): string => {
-  const msgs = s.requests[i]!.body.messages as Array<{ role: string; content: string }>;
-  return msgs.filter((m) => m.role === 'user').at(-1)!.content;
-};
+/** The plan schema the request's JSON response format carries. */
+const planSchemaOf = (call: { responseFormat?: unknown }) => (call.responseFormat as { schema: { properties: { calls: { items: { properties: { tool: { enum: string[] } } } } } } }).schema;
 
 describe('LLM policy', () => {
-  it('is labelled with its model', async () => {
-    const { policy, server } = await policyWith([]);
-    expect(policy.id).toBe(`llm:${server.spec()}`);
+  it('is labelled with its model', () => {
+    const { policy } = policyWith([]);
+    expect(policy.id).toBe('llm:mock:model');
     expect(policy.kind).toBe('llm');
-    expect(policy.label).toBe(`LLM policy (${server.spec()})`);
+    expect(policy.label).toBe('LLM policy (mock:model)');
   });
 
   it('runs a text node with the query and the upstream results in the prompt', async () => {
-    const { policy, server } = await policyWith([{ text: 'It is 21 °C in Paris.' }]);
+    const { policy, calls } = policyWith([{ text: 'It is 21 °C in Paris.' }]);
     const r = await policy.runLlmNode(llmReq({}));
-    expect(r).toMatchObject({ output: 'It is 21 °C in Paris.', model: server.spec(), usage: { llmCalls: 1, inputTokens: 10, outputTokens: 5 } });
-    const prompt = lastUserMessage(server, 0);
+    expect(r).toMatchObject({ output: 'It is 21 °C in Paris.', model: 'mock:model', usage: { llmCalls: 1, inputTokens: 10, outputTokens: 5 } });
+    expect(calls).toHaveLength(1);
+    // A text request: no response format, no tools; a system message, then the user prompt.
+    expect(calls[0]!.responseFormat ?? { type: 'text' }).toMatchObject({ type: 'text' });
+    expect(calls[0]!.tools ?? []).toEqual([]);
+    expect(roles(calls[0]!)).toEqual(['system', 'user']);
+    const prompt = userText(calls[0]!);
     expect(prompt).toContain('Answer Weather in Paris and Lyon? from:');
     expect(prompt).toContain(`current_weather({"city":"Paris"}) → {'temp': 21}`);
   });
 
   it('runs a JSON node, repairing an answer that breaks the declared schema', async () => {
-    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Is more needed? {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { more: { type: 'boolean' } }, required: ['more'] } } };
-    const { policy, server, stats } = await policyWith([{ json: { more: 'perhaps' } }, { json: { more: false } }]);
+    const outSchema = { type: 'object' as const, properties: { more: { type: 'boolean' } }, required: ['more'] };
+    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Is more needed? {{inputs}}', output: { type: 'json', schema: outSchema } };
+    const { policy, calls, stats } = policyWith([{ json: { more: 'perhaps' } }, { json: { more: false } }]);
     const r = await policy.runLlmNode(llmReq(node));
     expect(r.output).toEqual({ more: false });
     expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
-    expect(lastUserMessage(server, 1)).toMatch(/rejected because:\n- \$\.more: expected boolean, got string "perhaps"/);
+    // Both requests ask for the node's declared schema as the JSON response format, named after the node.
+    for (const call of calls) expect(call.responseFormat).toMatchObject({ type: 'json', name: 'answer_output', schema: outSchema });
+    expect(userText(calls[1]!)).toContain('$.more: expected boolean, got string "perhaps"');
     expect(stats()).toMatchObject({ calls: 2, retries: 0 });
   });
 
   it('fails a JSON node with MODEL_ERROR after one repair round of malformed JSON', async () => {
     const node: Partial<LlmNode> = { role: 'judge', prompt: 'Decide {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
-    const { policy, server } = await policyWith([{ fault: 'malformed-json' }, { fault: 'malformed-json' }, { json: { ok: true } }]);
+    const { policy, calls } = policyWith([{ text: '{"ok": tru' }, { text: '{"ok": tru' }, { json: { ok: true } }]);
     let err: unknown;
     try {
       await policy.runLlmNode(llmReq(node));
@@ -90,23 +103,25 @@ describe('LLM policy', () => {
     expect(isFlowScoutError(err) && err.code).toBe('MODEL_ERROR');
     expect((err as Error).message).toMatch(/node 'answer'.*after one repair round: the answer is not valid JSON/);
     expect((err as { details: { usage: { llmCalls: number } } }).details.usage.llmCalls).toBe(2);
-    expect(server.requests).toHaveLength(2);
+    expect(calls).toHaveLength(2);
   });
 
   it('plans one valid call', async () => {
-    const { policy, server } = await policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris', days: '2' } }] } }]);
+    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris', days: '2' } }] } }]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.error).toBeUndefined();
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris', days: 2 } }]);
-    const prompt = lastUserMessage(server, 0);
-    expect(prompt).toContain('### current_weather');
-    expect(prompt).toContain('Make exactly one call');
-    const format = server.requests[0]!.body.response_format;
-    expect(format.json_schema.schema.properties.calls.items.properties.tool.enum).toEqual(['current_weather', 'stock_quote']);
+    const call = calls[0]!;
+    // The plan is structured output (not native tool calling): the candidates are the schema's tool enum.
+    expect(call.tools ?? []).toEqual([]);
+    expect(call.responseFormat).toMatchObject({ type: 'json', name: 'tool_calls' });
+    expect(planSchemaOf(call).properties.calls.items.properties.tool.enum).toEqual(['current_weather', 'stock_quote']);
+    expect(roles(call)).toEqual(['system', 'user']);
+    expect(userText(call)).toContain(WEATHER.description);
   });
 
   it("names the step's part of the request, handed to the position whose tools fit it, and declares the layout as its memo scope", async () => {
-    const { policy, server } = await policyWith([{ json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }, { json: { calls: [] } }]);
+    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }, { json: { calls: [] } }]);
     const query = 'Get the quote for AAPL, then the weather in Paris.';
     const pos = (id: string, mined: string): ToolNode => ({ id, kind: 'tool', task: 'Look up something', calls: 'many', mined: [mined] });
     // A weather position comes first, but the first part asks for a quote: it goes to the quote position.
@@ -114,73 +129,79 @@ describe('LLM policy', () => {
     const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, early, quotes, late];
     const w: Workflow = { version: 1, name: 'w', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
     for (const node of [quotes, late, early]) await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node, candidates: [WEATHER, QUOTE], attempt: 1 });
-    expect(lastUserMessage(server, 0)).toContain('Your part of the request (the other parts go to other steps):\n1. Get the quote for AAPL');
-    expect(lastUserMessage(server, 1)).toContain('Your part of the request (the other parts go to other steps):\n1. the weather in Paris.');
+    // Each request carries its own part as the hand-off text the product writes for it.
+    expect(userText(calls[0]!)).toContain(handOffText(['Get the quote for AAPL'], true));
+    expect(userText(calls[1]!)).toContain(handOffText(['the weather in Paris.'], true));
     // The third position may make no call and is handed no part: it asks no model.
-    expect(server.requests).toHaveLength(2);
+    expect(calls).toHaveLength(2);
     const none = await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node: early, candidates: [WEATHER, QUOTE], attempt: 1 });
     expect(none.calls).toEqual([]);
-    expect(server.requests).toHaveLength(2);
+    expect(calls).toHaveLength(2);
     expect(policy.memoScope!(w, quotes)).toMatch(/^hand-off [0-9a-f]{16}, position 1$/);
     expect(policy.memoScope!(w, nodes[0]!)).toBe('');
   });
 
   it('repairs a call to a tool that is not a candidate', async () => {
-    const { policy, server } = await policyWith([
+    const { policy, calls } = policyWith([
       { json: { calls: [{ tool: 'weather_forecast_v9', args: { city: 'Paris' } }] } },
       { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
     ]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
     expect(r.usage?.llmCalls).toBe(2);
-    expect(lastUserMessage(server, 1)).toContain('tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)');
+    expect(calls[1]!.responseFormat).toMatchObject({ type: 'json', name: 'tool_calls' });
+    expect(userText(calls[1]!)).toContain('tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)');
   });
 
   it('repairs a native tool call to a tool that does not exist (instead of the JSON plan)', async () => {
-    const { policy, server } = await policyWith([
-      { toolCalls: [{ name: 'ghost_tool', arguments: { city: 'Paris' } }] },
-      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
-    ]);
+    const { policy, calls } = policyWith([{ toolCalls: [{ name: 'ghost_tool', arguments: { city: 'Paris' } }] }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
-    expect(lastUserMessage(server, 1)).toContain('no content (the model answered with a tool call or nothing)');
+    expect(calls).toHaveLength(2);
+    expect(userText(calls[1]!)).toContain('no content (the model answered with a tool call or nothing)');
   });
 
   it('gives up with an error after arguments fail the schema twice', async () => {
     const bad = { json: { calls: [{ tool: 'current_weather', args: { town: 'Paris' } }] } };
-    const { policy, server } = await policyWith([bad, bad]);
+    const { policy, calls } = policyWith([bad, bad]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([]);
     expect(r.error).toMatch(/no valid tool plan for node 'lookup' after one repair round: calls\[0\]: invalid arguments for 'current_weather': \$\.city: required but missing/);
     expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
-    expect(server.requests).toHaveLength(2);
+    expect(calls).toHaveLength(2);
   });
 
   it('repairs malformed JSON in a plan', async () => {
-    const { policy } = await policyWith([{ fault: 'malformed-json' }, { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }]);
+    const { policy, calls } = policyWith([{ text: '{"calls": [{"tool": ' }, { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([{ tool: 'stock_quote', args: { symbol: 'AAPL' } }]);
+    expect(userText(calls[1]!)).toContain('{"calls": [{"tool": ');
   });
 
   it("plans several calls for calls: 'many' and rejects two calls for calls: 'one'", async () => {
     const two = { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }, { tool: 'current_weather', args: { city: 'Lyon' } }] } };
-    const { policy, server } = await policyWith([two, two, two]);
+    const { policy, calls } = policyWith([two, two, two]);
     const many = await policy.planToolCalls(toolReq({ calls: 'many' }));
     expect(many.calls.map((c) => c.args.city)).toEqual(['Paris', 'Lyon']);
-    expect(lastUserMessage(server, 0)).toContain('one call per distinct item');
     const one = await policy.planToolCalls(toolReq({ calls: 'one' }));
     expect(one.error).toMatch(/exactly one call, but the answer has 2/);
+    expect(calls).toHaveLength(3);
+    // The node's calls setting reaches the request: the 'many' and 'one' prompts differ.
+    expect(userText(calls[0]!)).not.toBe(userText(calls[1]!));
   });
 
   it('records a model failure that survived retries as a plan error, and passes the previous error on retries', async () => {
-    const { policy, server } = await policyWith([{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }]);
+    const { policy, calls } = policyWith([{ fail: 500 }, { fail: 500 }, { fail: 500 }, { fail: 500 }]);
     const r = await policy.planToolCalls({ ...toolReq(), attempt: 2, previousError: 'tool said: city not found' });
     expect(r.error).toMatch(/failed after 4 attempts: server error \(HTTP 500\)/);
-    expect(lastUserMessage(server, 0)).toContain('The previous attempt at this step failed with: tool said: city not found');
+    expect(calls).toHaveLength(4);
+    expect(userText(calls[0]!)).toContain('tool said: city not found');
   });
 
-  it("uses a node's own model through the registry", async () => {
-    const { policy, server } = await policyWith([{ text: 'from the other model' }]);
+  it("uses a node's own model through the registry (over HTTP: the node's model string is resolved to a real provider)", async () => {
+    server = await startTestLlmServer({ script: [{ text: 'from the other model' }] });
+    const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 2000 });
+    const policy = createLlmPolicy({ client, tools: [WEATHER, QUOTE] });
     const r = await policy.runLlmNode(llmReq({ model: `openai-compatible:${server.baseURL}#other-model` }));
     expect(r.model).toBe(`openai-compatible:${server.baseURL}#other-model`);
     expect(server.requests[0]!.body.model).toBe('other-model');

@@ -98,3 +98,19 @@ describe('retry decisions come from one table', () => {
     expect({ code: back.code, message: back.message, hint: back.hint, location: back.location }).toEqual({ code, message: 'm', hint: 'h', location: { file: 'f.json', line: 3 } });
   });
 });
+
+describe('a dropped connection inside a job', () => {
+  it('is CONNECTION_LOST, retried by the queue (not a bug that fails once)', () => {
+    for (const thrown of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      new Error('Connection is closed.'),
+    ]) {
+      const failed = jobFailure(thrown);
+      expect(failed instanceof UnrecoverableError).toBe(false);
+      expect(fromErrorShape(failed.message)).toMatchObject({ code: 'CONNECTION_LOST', message: expect.stringContaining(thrown.message) });
+    }
+    // Anything else unexpected is still a bug, failed once.
+    expect(jobFailure(new TypeError('x is not a function')) instanceof UnrecoverableError).toBe(true);
+  });
+});

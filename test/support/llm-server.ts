@@ -3,8 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A local OpenAI-compatible test server (tests only). No model can be reached from the
- * build machine, so every LLM path of FlowScout is tested through the real AI SDK HTTP client
- * against this: `POST /v1/chat/completions` answers from a script (a queue of replies, or a
+ * build machine, so FlowScout's end-to-end LLM paths are tested through the real AI SDK HTTP client
+ * against this (unit tests of the policy, judge and optimizer use `mock-model.ts` instead): `POST /v1/chat/completions` answers from a script (a queue of replies, or a
  * function of the request), and can misbehave on demand — 429 with Retry-After, 500, a hang past
  * the client's timeout, malformed JSON content, tool calls to unknown tools or with bad arguments,
  * a truncated HTTP body. Every request is recorded so tests can assert what was sent.

@@ -34,11 +34,51 @@ export interface OptimizerPromptInput {
   maxTools?: number;
 }
 
+/** Node ids a feedback pattern concerns (its node, nodes, slot and judge fields). */
+function feedbackNodes(feedback: Feedback): Set<string> {
+  const ids = new Set<string>();
+  for (const p of feedback.patterns) {
+    const x = p as unknown as Record<string, unknown>;
+    for (const k of ['node', 'after', 'before', 'judge', 'last']) if (typeof x[k] === 'string') ids.add(x[k] as string);
+    if (Array.isArray(x.nodes)) for (const n of x.nodes) if (typeof n === 'string') ids.add(n);
+    if (Array.isArray(x.sources)) for (const c of x.sources as Array<{ name?: unknown }>) if (typeof c?.name === 'string') ids.add(c.name);
+  }
+  return ids;
+}
+
+/**
+ * The workflow as the optimizer sees it: the nodes the feedback concerns and their neighbours in
+ * full JSON, every other node as one line (id, kind, role or tools, calls), and every edge as one
+ * line. `meta` and the policy's learned table are left out (they are not edited by plans).
+ */
+export function compactWorkflowView(workflow: Workflow, feedback: Feedback): string {
+  const concerned = feedbackNodes(feedback);
+  const near = new Set(concerned);
+  for (const e of workflow.edges) {
+    if (concerned.has(e.from)) near.add(e.to);
+    if (concerned.has(e.to)) near.add(e.from);
+  }
+  const full = workflow.nodes.filter((n) => near.has(n.id) || n.kind === 'llm');
+  const brief = workflow.nodes.filter((n) => !full.includes(n));
+  const line = (n: Workflow['nodes'][number]) =>
+    n.kind === 'llm'
+      ? `- ${n.id}: llm ${n.role}`
+      : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}`;
+  const guard = (e: Workflow['edges'][number]) => (e.when ? ` when ${e.when.kind === 'status' ? `status ${e.when.status}` : `${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`}` : '');
+  return [
+    `name: ${JSON.stringify(workflow.name)}; ${workflow.nodes.length} nodes, ${workflow.edges.length} edges.`,
+    `Nodes in full (the ones the feedback names, their neighbours, and the LLM nodes):`,
+    ...full.map((n) => JSON.stringify(n)),
+    ...(brief.length > 0 ? [`Other nodes (summarized; edit them by id as well):`, ...brief.map(line)] : []),
+    `Edges (from -> to, kind, guard):`,
+    ...workflow.edges.map((e) => `- ${e.from} -> ${e.to} ${e.kind}${guard(e)}`),
+  ].join('\n');
+}
+
 /** The first prompt of an expansion. */
 export function optimizerPrompt(input: OptimizerPromptInput): string {
-  const { meta: _meta, ...workflow } = input.workflow;
   const sections = [
-    `## Workflow\n${JSON.stringify(workflow)}`,
+    `## Workflow\n${compactWorkflowView(input.workflow, input.feedback)}`,
     `## Feedback from running it\n${input.feedback.text}`,
     `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
     `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
