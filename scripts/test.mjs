@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The test command (`npm test`): type-check the whole project, then run every test once.
+// The test command (`npm test`): check the formatting, type-check the whole project, then run every test once.
 // Extra arguments go to vitest (e.g. `npm test -- src/graph`). Exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 
@@ -8,6 +8,13 @@ const run = (cmd, cmdArgs) =>
   spawnSync(cmd, cmdArgs, { stdio: 'inherit', shell: false }).status ?? 1;
 
 if (args.length === 0) {
+  // The formatter's check (Prettier, .prettierrc.json): `npm run format` fixes what it reports.
+  process.stdout.write('format: prettier --check .\n');
+  const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.']);
+  if (format !== 0) {
+    process.stdout.write('\nSome files are not formatted: run `npm run format`.\n0 passed, 1 failed (format)\n');
+    process.exit(format);
+  }
   process.stdout.write('typecheck: tsc --noEmit (and -p ui)\n');
   let tsc = run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit']);
   // The web UI's sources (ui/: DOM and JSX) have their own project.
