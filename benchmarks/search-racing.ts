@@ -51,7 +51,7 @@ for (const domain of domains) {
         splits: { opt: env.split.opt, val: env.split.val, test: [] },
         g0: minedG0(env.split.opt, env.descriptors),
         startLabel: 'mined from D_opt',
-        policy: env.policy.policy,
+        policy: env.policy.instance,
         tools: env.tools,
         judge,
         optimizer,

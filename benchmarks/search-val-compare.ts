@@ -65,13 +65,13 @@ for (const domain of domains) {
         }
       }
       if (variants.length === 0) subjects.push({ id: 'g0', label: 'G0', tcDefined: true, kind: 'workflow', workflow: minedG0(env.split.opt, env.descriptors) });
-      subjects.push({ id: 'react', label: 'ReAct', tcDefined: true, kind: 'agent', agent: createOfflineReact({ tools: env.tools, policy: env.policy.policy, opt: env.split.opt }) });
-      subjects.push({ id: 'pm4py', label: 'PM4Py', tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) });
+      subjects.push({ id: 'react', label: 'ReAct', tcDefined: true, kind: 'agent', agent: createOfflineReact({ tools: env.tools, policy: env.policy.instance, opt: env.split.opt }) });
+      subjects.push({ id: 'pm4py', label: 'PM4Py', tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.instance }) });
       for (const s of subjects.filter((x) => x.id !== 'g0(beam)')) {
-        const a = await measureApproach(s, env.split.val, { policy: env.policy.policy, tools: env.tools, judge, runs: 1, concurrency: 2 });
+        const a = await measureApproach(s, env.split.val, { policy: env.policy.instance, tools: env.tools, judge, runs: 1, concurrency: 2 });
         put(domain, s.id, a.tc ?? 0, a.es);
         if (trace.has(s.id) && s.kind === 'workflow') {
-          const ev = await evaluateWorkflow(s.workflow, env.split.val, { policy: env.policy.policy, tools: env.tools, judge, concurrency: 2, feedback: false });
+          const ev = await evaluateWorkflow(s.workflow, env.split.val, { policy: env.policy.instance, tools: env.tools, judge, concurrency: 2, feedback: false });
           for (const r of ev.perRecord) {
             const rec = env.split.val.find((x) => x.id === r.id)!;
             console.log(`--- ${s.id} ${r.id} TC ${r.tc.toFixed(2)} :: ${rec.query}`);

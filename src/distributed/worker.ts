@@ -167,7 +167,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
         const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
         const judge = await models.judge(data.judge, data.judgeMode);
-        return { policy: policy.policy, judge: judge.judge, tools };
+        return { policy: policy.instance, judge: judge.instance, tools };
       })();
       entry.catch(() => deciders.delete(key));
       deciders.set(key, entry);

@@ -44,8 +44,8 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
 /** Writes one iteration (or the root) to the store in one transaction; drains the memo either way. */
 export function commitIteration(ctx: SearchContext, state: LoopState, outcome: StepOutcome | undefined, touched: readonly Candidate[], row: IterationRow | undefined): void {
   const memo = ctx.memo?.drain() ?? [];
-  if (!ctx.store) return;
-  const { store, runId } = ctx.store;
+  if (!ctx.persist) return;
+  const { store, runId } = ctx.persist;
   store.commitIteration(runId, {
     candidates: touched.map(toRow),
     evaluations: outcome?.evaluations ?? [],

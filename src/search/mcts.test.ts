@@ -86,7 +86,7 @@ describe('MCTS (Algorithm 1)', () => {
     let plansBefore = 0;
     const result = await runSearch({
       ...input,
-      store: { store, runId: 'r' },
+      persist: { store, runId: 'r' },
       onIteration: (row) => {
         if (row.iteration === 2) expect(toolPlans()).toBe(plansBefore);
         plansBefore = toolPlans();

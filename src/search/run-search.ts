@@ -81,10 +81,10 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
   try {
     return await searchOnce(input);
   } catch (e) {
-    if (input.store) {
+    if (input.persist) {
       const stopped = isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';
       try {
-        input.store.store.updateRun(input.store.runId, { status: stopped ? 'stopped' : 'failed', stopReason: e instanceof Error ? e.message : String(e) });
+        input.persist.store.updateRun(input.persist.runId, { status: stopped ? 'stopped' : 'failed', stopReason: e instanceof Error ? e.message : String(e) });
       } catch {
         // The store itself failed; the error below says so.
       }
@@ -94,8 +94,8 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
 }
 
 async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
-  const stored = input.store ? input.store.store.getRun(input.store.runId) : undefined;
-  const memo = input.memo === false ? undefined : createSearchMemo(input.store ? input.store.store.loadMemo(input.store.runId) : [], savingsFrom(stored?.usage));
+  const stored = input.persist ? input.persist.store.getRun(input.persist.runId) : undefined;
+  const memo = input.memo === false ? undefined : createSearchMemo(input.persist ? input.persist.store.loadMemo(input.persist.runId) : [], savingsFrom(stored?.usage));
   const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, writeOutputs: _write, ...rest } = input;
   // The judge's scores are memoized with the nodes: a record answered as before is not judged again.
   const judge = memo ? memoizeJudge(rest.judge, memo) : rest.judge;
@@ -107,15 +107,15 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const opt = s.racing ? stratifiedOrder(optCapped, `${s.seed}:race`) : optCapped;
   const val = cap(splits.val, s.maxVal, 'val');
   const testRecords = cap(splits.test, s.maxTest, 'test');
-  const tree = input.store ? SearchTree.fromRows(input.store.store.loadCandidates(input.store.runId)) : new SearchTree();
+  const tree = input.persist ? SearchTree.fromRows(input.persist.store.loadCandidates(input.persist.runId)) : new SearchTree();
   // The reward per D_opt record of fully evaluated candidates (a resumed run reads the best's from the store).
   const optRewards = new Map<string, ReadonlyMap<string, number>>();
   const raceAgainst = () => {
     if (tree.size === 0) return undefined;
     const best = tree.best();
     let perRecord = optRewards.get(best.id);
-    if (!perRecord && input.store) {
-      const rows = input.store.store.loadEvaluations(input.store.runId, best.id).filter((r) => r.split === 'opt');
+    if (!perRecord && input.persist) {
+      const rows = input.persist.store.loadEvaluations(input.persist.runId, best.id).filter((r) => r.split === 'opt');
       perRecord = new Map(rows.map((r) => [r.recordId, (r.tc + r.es) / 2]));
       optRewards.set(best.id, perRecord);
     }
@@ -131,7 +131,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     ...(s.racing ? { raceAgainst, onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord) } : {}),
   };
   const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), executions: Number(stored?.usage?.executions ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
-  const iterations: IterationRow[] = input.store ? input.store.store.loadIterations(input.store.runId).map((r) => r.data as unknown as IterationRow) : [];
+  const iterations: IterationRow[] = input.persist ? input.persist.store.loadIterations(input.persist.runId).map((r) => r.data as unknown as IterationRow) : [];
   let reportedBest: string | undefined;
   const reportBest = (stopReason: string) => {
     if (!input.onBestChanged || tree.size === 0 || tree.best().id === reportedBest) return;
@@ -204,8 +204,8 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     if (memo) result.savings = totalSavings(memo, ctx.runner)!;
   }
   input.writeOutputs?.(result);
-  if (input.store) {
-    const { store, runId } = input.store;
+  if (input.persist) {
+    const { store, runId } = input.persist;
     store.commitIteration(runId, {
       candidates: [],
       memo: memo?.drain() ?? [],

@@ -109,7 +109,7 @@ export interface SearchContext {
   /** Asks the search to stop before its next iteration, keeping the run resumable (Ctrl-C in the CLI). */
   stop?: AbortSignal;
   /** Persist every iteration here (omit for an in-memory search). */
-  store?: { store: Store; runId: string };
+  persist?: { store: Store; runId: string };
   /** Told the reward per D_opt record of every candidate evaluated on all of D_opt (racing keeps the best's). */
   onFullyEvaluated?: (candidateId: string, perRecord: ReadonlyMap<string, number>) => void;
   /** The best candidate so far with its reward per D_opt record, for racing (absent: no race). */

@@ -210,7 +210,7 @@ export async function prepareSearch(
       records: splits.opt,
     });
     const { policy, judge } = models;
-    const optimizer = models.optimizer.optimizer;
+    const optimizer = models.optimizer.instance;
     const g0 = startWorkflow(config.start, splits.opt, tools.list());
     const runner = opts.runner
       ? held.use(await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker }), (r) => r.close())
@@ -224,7 +224,7 @@ export async function prepareSearch(
         seed: config.settings.seed,
         strategy: config.strategy,
         // The offline policy learns from D_opt; the run records where the search writes those records.
-        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir, ...(policy.policy.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}) } as unknown as Record<string, unknown>,
+        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir, ...(policy.instance.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}) } as unknown as Record<string, unknown>,
         policyLabel: labels.policy,
         judgeLabel: labels.judge,
         optimizerLabel: labels.optimizer,
@@ -246,20 +246,20 @@ export async function prepareSearch(
       startLabel: START_LABELS[config.start],
       strategy: config.strategy,
       memo: config.memo,
-      policy: policy.policy,
+      policy: policy.instance,
       tools,
-      judge: judge.judge,
+      judge: judge.instance,
       optimizer,
       budget,
       breaker,
-      store: { store, runId },
+      persist: { store, runId },
       ...(config.settings.llmOnly ? { constraint: noToolNodes } : {}),
       ...(runner ? { runner } : {}),
     };
     const client = policy.client ?? judge.client;
     const kinds = {
-      policy: policy.policy.kind === 'llm' ? ('llm' as const) : ('offline' as const),
-      judge: judge.judge.kind === 'offline' ? ('offline' as const) : ('llm' as const),
+      policy: policy.instance.kind === 'llm' ? ('llm' as const) : ('offline' as const),
+      judge: judge.instance.kind === 'offline' ? ('offline' as const) : ('llm' as const),
       optimizer: optimizer.kind === 'offline' ? ('offline' as const) : ('llm' as const),
       ...(client?.priced ? { price: client.price } : {}),
       priced: client ? client.priced : true,

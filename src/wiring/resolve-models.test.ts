@@ -15,9 +15,9 @@ afterEach(async () => {
 describe('resolvePolicy / resolveJudge', () => {
   it('defaults to the offline policy and the lexical judge when no model is configured', async () => {
     const p = await resolvePolicy(undefined, { tools: TOOLS, env: {} });
-    expect([p.spec, p.label, p.policy.kind, p.client]).toEqual(['offline', 'offline policy (no LLM)', 'offline', undefined]);
+    expect([p.spec, p.label, p.instance.kind, p.client]).toEqual(['offline', 'offline policy (no LLM)', 'offline', undefined]);
     const j = await resolveJudge(undefined, { env: {} });
-    expect([j.spec, j.judge.kind, j.label]).toEqual(['offline', 'offline', 'offline lexical judge']);
+    expect([j.spec, j.instance.kind, j.label]).toEqual(['offline', 'offline', 'offline lexical judge']);
   });
 
   it('uses FLOWSCOUT_MODEL, or the given string, for an LLM policy and judge through the registry', async () => {
@@ -27,11 +27,11 @@ describe('resolvePolicy / resolveJudge', () => {
     const p = await resolvePolicy(undefined, { tools: TOOLS, env, client: { budget } });
     expect(p.label).toBe(`LLM policy (${server.spec()})`);
     const node = { id: 'n', kind: 'tool' as const, task: 'look up' };
-    const plan = await p.policy.planToolCalls({ query: 'q', workflow: { version: 1, name: 'w', nodes: [node], edges: [] }, inputs: [], context: 'q', scratch: new Map(), node, candidates: TOOLS, attempt: 1 });
+    const plan = await p.instance.planToolCalls({ query: 'q', workflow: { version: 1, name: 'w', nodes: [node], edges: [] }, inputs: [], context: 'q', scratch: new Map(), node, candidates: TOOLS, attempt: 1 });
     expect(plan.calls).toEqual([{ tool: 'lookup', args: { q: 'x' } }]);
     const j = await resolveJudge(server.spec(), { env: {}, client: { budget } });
     expect(j.label).toBe(`LLM judge (${server.spec()})`);
-    expect((await j.judge.score({ query: 'q', reference: 'r', answer: 'a' })).es).toBeCloseTo(0.75);
+    expect((await j.instance.score({ query: 'q', reference: 'r', answer: 'a' })).es).toBeCloseTo(0.75);
     expect(budget.spent().llmCalls).toBe(5);
   });
 

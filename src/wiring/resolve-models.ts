@@ -42,14 +42,17 @@ export interface ResolvePolicyOptions {
   shortlist?: number;
 }
 
-export interface ResolvedPolicy {
-  policy: ExecutionPolicy;
-  /** The normalised model string, `offline` for the offline policy. */
+/** What a model string resolved to: the policy, judge or optimizer itself, and what it runs on. */
+export interface Resolved<T> {
+  instance: T;
+  /** The normalised model string, `offline` for the offline members. */
   spec: string;
   label: string;
-  /** The client behind an LLM policy (for its counters, and to share with the judge). */
+  /** The client behind an LLM member (for its counters, and to share between members). */
   client?: LlmClient;
 }
+
+export type ResolvedPolicy = Resolved<ExecutionPolicy>;
 
 /** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the offline policy; else the LLM policy. */
 export async function resolvePolicy(spec: string | undefined, options: ResolvePolicyOptions): Promise<ResolvedPolicy> {
@@ -57,7 +60,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
     const policy = createOfflinePolicy({ tools: options.tools, ...(options.records ? { records: options.records } : {}) });
-    return { policy, spec: 'offline', label: policy.label };
+    return { instance: policy, spec: 'offline', label: policy.label };
   }
   const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
@@ -68,7 +71,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
     ...(options.records ? { records: options.records } : {}),
     ...(options.shortlist !== undefined ? { shortlist: options.shortlist } : {}),
   });
-  return { policy, spec: model.spec, label: policy.label, client };
+  return { instance: policy, spec: model.spec, label: policy.label, client };
 }
 
 export interface ResolveJudgeOptions {
@@ -80,12 +83,7 @@ export interface ResolveJudgeOptions {
   requireKeys?: boolean;
 }
 
-export interface ResolvedJudge {
-  judge: Judge;
-  spec: string;
-  label: string;
-  client?: LlmClient;
-}
+export type ResolvedJudge = Resolved<Judge>;
 
 /** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the lexical judge; else the LLM (G-Eval) judge. */
 export async function resolveJudge(spec: string | undefined, options: ResolveJudgeOptions = {}): Promise<ResolvedJudge> {
@@ -93,12 +91,12 @@ export async function resolveJudge(spec: string | undefined, options: ResolveJud
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
     const judge = createLexicalJudge();
-    return { judge, spec: 'offline', label: judge.label };
+    return { instance: judge, spec: 'offline', label: judge.label };
   }
   const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
   const judge = createLlmJudge({ client, spec: model.spec, ...(options.mode ? { mode: options.mode } : {}) });
-  return { judge, spec: model.spec, label: judge.label, client };
+  return { instance: judge, spec: model.spec, label: judge.label, client };
 }
 
 export interface ResolveOptimizerOptions {
@@ -108,12 +106,7 @@ export interface ResolveOptimizerOptions {
   requireKeys?: boolean;
 }
 
-export interface ResolvedOptimizer {
-  optimizer: Optimizer;
-  spec: string;
-  label: string;
-  client?: LlmClient;
-}
+export type ResolvedOptimizer = Resolved<Optimizer>;
 
 /** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the rule-based optimizer; else the LLM optimizer. */
 export async function resolveOptimizer(spec: string | undefined, options: ResolveOptimizerOptions = {}): Promise<ResolvedOptimizer> {
@@ -121,10 +114,10 @@ export async function resolveOptimizer(spec: string | undefined, options: Resolv
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
     const optimizer = createRuleBasedOptimizer();
-    return { optimizer, spec: 'offline', label: optimizer.label };
+    return { instance: optimizer, spec: 'offline', label: optimizer.label };
   }
   const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
   const client = createLlmClient({ ...options.client, model, env });
   const optimizer = createLlmOptimizer({ client, spec: model.spec });
-  return { optimizer, spec: model.spec, label: optimizer.label, client };
+  return { instance: optimizer, spec: model.spec, label: optimizer.label, client };
 }

@@ -116,6 +116,6 @@ export async function wireModels(settings: ModelSettings & { tools: readonly Too
   const policy = await wiring.policy(settings.model, { tools: settings.tools, ...(settings.records ? { records: settings.records } : {}) });
   const judge = await wiring.judge(settings.judgeModel ?? settings.model, settings.judgeMode);
   const optimizer = await wiring.optimizer(settings.optimizerModel ?? settings.model);
-  const offline = policy.policy.kind !== 'llm' && judge.judge.kind === 'offline' && optimizer.optimizer.kind === 'offline';
+  const offline = policy.instance.kind !== 'llm' && judge.instance.kind === 'offline' && optimizer.instance.kind === 'offline';
   return { wiring, limiter: wiring.limiter, policy, judge, optimizer, offline };
 }

@@ -32,7 +32,7 @@ describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {
     const env = await prepareDomain(domain, { seed: 0, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     try {
       const g0 = minedG0(env.split.opt, env.descriptors);
-      const ev = await evaluateWorkflow(g0, env.split.opt, { policy: env.policy.policy, tools: env.tools, judge: createLexicalJudge(), concurrency: 4, feedback: false });
+      const ev = await evaluateWorkflow(g0, env.split.opt, { policy: env.policy.instance, tools: env.tools, judge: createLexicalJudge(), concurrency: 4, feedback: false });
       expect({ records: env.split.opt.length, tc: ev.tc.toFixed(3), calls: ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0) }).toEqual(pinned);
     } finally {
       await env.tools.close();

@@ -83,7 +83,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const env = await prepareDomain('Travel', { seed: o.seed, maxTest: Number.MAX_SAFE_INTEGER, model, wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}) });
   try {
     const judge = await wiring.judge(model);
-    const optimizer = (await wiring.optimizer(model)).optimizer;
+    const optimizer = (await wiring.optimizer(model)).instance;
     const calls = env.records.reduce((s, r) => s + r.calls.length, 0);
     say(`\n1. Imported ${env.imported} TRAJECT-Bench Travel records${env.records.length < env.imported ? ` and took a seeded sample of ${env.records.length}` : ''}, with ${calls} real tool calls over ${env.descriptors.length} tools (bundled in data/traject-bench/, MIT licence).`);
     say(`   Split 5:2:3 (seed ${o.seed}): D_opt ${env.split.opt.length} to mine and search on, D_val ${env.split.val.length} to pick the best, D_test ${env.split.test.length} to measure.`);
@@ -99,7 +99,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       iterations: o.iterations,
       patience: o.patience,
       concurrency: o.concurrency,
-      judge: judge.judge,
+      judge: judge.instance,
       optimizer,
       breaker,
       onIteration: (_v, r) => say(`   iteration ${r.iteration}: ${r.status.padEnd(9)} val ${r.valScore === undefined ? '  -  ' : r.valScore.toFixed(3)}  best ${r.bestVal.toFixed(3)}  ${clip(r.summary, 80)}`),
@@ -114,11 +114,11 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       { id: 'flowscout', label: `FlowScout${tag}`, tcDefined: true, kind: 'workflow', workflow: best },
       { id: 'nomcts', label: `G0 / NoMCTS${tag}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
       { id: 'react', label: `ReAct${tag}`, tcDefined: true, kind: 'agent', agent: await reactAgent(env, model, wiring) },
-      { id: 'pm4py', label: `PM4Py-style${tag}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) },
+      { id: 'pm4py', label: `PM4Py-style${tag}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.instance }) },
     ];
     const rows: DemoRow[] = [];
     for (const sub of subjects) {
-      const a = await measureApproach(sub, env.test, { policy: env.policy.policy, tools: env.tools, judge: judge.judge, runs: 1, concurrency: o.concurrency });
+      const a = await measureApproach(sub, env.test, { policy: env.policy.instance, tools: env.tools, judge: judge.instance, runs: 1, concurrency: o.concurrency });
       rows.push({ id: a.id, label: a.label, tc: a.tc ?? 0, es: a.es });
     }
     // A model that stopped working while the test queries ran would leave zeros in the table.
@@ -128,7 +128,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     say(`\n5. On the ${env.test.length} test queries (${env.policy.label}; ES by the ${judge.label}):\n\n${scoreTable}`);
 
     const labels = { policy: env.policy.label, judge: judge.label, optimizer: optimizer.label };
-    const learned = env.policy.policy.kind === 'offline' ? { learned: env.split.opt } : {};
+    const learned = env.policy.instance.kind === 'offline' ? { learned: env.split.opt } : {};
     const files = [treeFile, ...writeSearchArtifacts(dir, flow.result, labels, { ...learned, test: env.split.test })];
     const g0File = join(dir, 'g0.workflow.json');
     writeTextFile(g0File, `${JSON.stringify(flow.result.root.workflow, null, 2)}\n`);

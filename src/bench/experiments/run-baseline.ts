@@ -50,23 +50,23 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
   const judge = await wiring.judge(wiring.chosen(o.judgeModel ?? model));
   const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring, ...(o.splitBy ? { splitBy: o.splitBy } : {}), ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}) });
   try {
-    const offline = dom.policy.policy.kind === 'offline' ? ' (offline)' : '';
+    const offline = dom.policy.instance.kind === 'offline' ? ' (offline)' : '';
     let subject: Subject;
     if (name === 'pm4py-style') {
-      subject = { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: dom.tree, opt: dom.split.opt, tools: dom.tools, policy: dom.policy.policy }) };
+      subject = { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: dom.tree, opt: dom.split.opt, tools: dom.tools, policy: dom.policy.instance }) };
     } else if (name === 'react') {
       subject = { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await reactAgent(dom, model, wiring) };
     } else {
-      const optimizer = (await wiring.optimizer(model)).optimizer;
+      const optimizer = (await wiring.optimizer(model)).instance;
       log(`LLM-only: searching ${o.iterations} iterations from plan → reason → synthesize (no tool nodes)`);
-      const run = await runVariant('llm-only', dom, { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: judge.judge, optimizer });
+      const run = await runVariant('llm-only', dom, { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: judge.instance, optimizer });
       subject = { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: run.result.best.workflow! };
     }
-    const result = await measureApproach(subject, dom.test, { policy: dom.policy.policy, tools: dom.tools, judge: judge.judge, runs: o.runs, concurrency: o.concurrency });
+    const result = await measureApproach(subject, dom.test, { policy: dom.policy.instance, tools: dom.tools, judge: judge.instance, runs: o.runs, concurrency: o.concurrency });
     return {
       result,
       split: { opt: dom.split.opt.length, val: dom.split.val.length, test: dom.split.test.length, measured: dom.test.length, by: dom.splitBy, note: dom.splitNote },
-      labels: { policy: dom.policy.label, judge: judge.label, offline: dom.policy.policy.kind === 'offline' && judge.judge.kind === 'offline' },
+      labels: { policy: dom.policy.label, judge: judge.label, offline: dom.policy.instance.kind === 'offline' && judge.instance.kind === 'offline' },
     };
   } finally {
     await dom.tools.close();

@@ -53,7 +53,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
   await wiring.probe([{ role: 'policy and optimizer', spec: model }, { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) }, ...models.map((m) => ({ role: 'backbone', spec: m }))]);
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
-  const optimizer = (await wiring.optimizer(model)).optimizer;
+  const optimizer = (await wiring.optimizer(model)).instance;
   const all: Array<string | DomainFiles> = [...opts.domains, ...(opts.files ? [opts.files] : [])];
   const settings: BenchSettings = {
     domains: all.map((d) => (typeof d === 'string' ? d : d.name)),
@@ -92,7 +92,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       model,
       models,
       ablation: ablationDomains(opts.ablationDomain).includes((typeof domain === 'string' ? domain : domain.name).toLowerCase()),
-      judge: judge.judge,
+      judge: judge.instance,
       optimizer,
       wiring,
       log,
@@ -119,9 +119,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     policyKind: model === 'offline' ? 'offline' : 'llm',
     model,
     judge: judge.label,
-    judgeKind: judge.judge.kind,
+    judgeKind: judge.instance.kind,
     optimizer: optimizer.label,
-    offline: model === 'offline' && judge.judge.kind === 'offline' && optimizer.kind === 'offline',
+    offline: model === 'offline' && judge.instance.kind === 'offline' && optimizer.kind === 'offline',
   };
   const ablationDomain = domains.find((d) => ablationDomains(opts.ablationDomain).includes(d.domain.toLowerCase()));
   const swapNote = toolSwapNote(swap);

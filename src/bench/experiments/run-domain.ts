@@ -86,11 +86,11 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       await queueLine();
     }
     const flow = runs.get('flowscout')!;
-    const offline = env.policy.policy.kind === 'offline' ? ' (offline)' : '';
+    const offline = env.policy.instance.kind === 'offline' ? ' (offline)' : '';
     const subjects: Subject[] = [
       { id: 'flowscout', label: `FlowScout${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.best.workflow! },
       { id: 'nomcts', label: `NoMCTS (G0)${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
-      { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.policy }) },
+      { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.instance }) },
       { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await reactAgent(env, o.model, o.wiring) },
       { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: runs.get('llm-only')!.result.best.workflow! },
     ];
@@ -101,7 +101,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       subjects.push({ id: 'noroutes', label: `NoRoutes (G0 skeleton)${offline}`, tcDefined: true, kind: 'workflow', workflow: minedG0(env.split.opt, env.descriptors, { routes: false }) });
     }
     const measured = queues ? await queues.runner('measure', env.policy.spec, false) : undefined;
-    const ctx: MeasureContext = { policy: env.policy.policy, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}), ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}) };
+    const ctx: MeasureContext = { policy: env.policy.instance, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}), ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}) };
     const approaches = [];
     for (const s of subjects) {
       const a = await measureApproach(s, env.test, ctx);
@@ -118,7 +118,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     for (const m of o.models) {
       const p = await o.wiring.policy(m, { tools: env.descriptors, records: env.split.opt });
       const swapped = queues ? await queues.runner(`backbone-${backbone.length}`, p.spec, false) : undefined;
-      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.policy, runs: 1, ...(swapped ? { runnerFor: (salt: string) => swapped.withSalt(salt) } : {}) });
+      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.instance, runs: 1, ...(swapped ? { runnerFor: (salt: string) => swapped.withSalt(salt) } : {}) });
       backbone.push({ domain: env.domain, model: p.spec, policy: p.label, tc: a.tc ?? 0, es: a.es });
       o.log(`${tag} backbone ${p.spec}: TC ${(a.tc ?? 0).toFixed(3)} ES ${a.es.toFixed(3)}`);
     }

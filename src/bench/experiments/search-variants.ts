@@ -73,7 +73,7 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
     splits: { opt: env.split.opt, val: env.split.val, test: [] },
     g0,
     startLabel: START_LABELS[variantStartKind(variant)],
-    policy: env.policy.policy,
+    policy: env.policy.instance,
     tools: env.tools,
     judge: opts.judge,
     optimizer: opts.optimizer,

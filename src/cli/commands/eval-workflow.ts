@@ -107,7 +107,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     try {
       for (let run = 0; run < opts.repeat; run++) {
         const runner = queue ? { runner: queue.runner.withSalt(`repeat-${run}`) } : {};
-        runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.policy, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false, ...runner }));
+        runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.instance, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false, ...runner }));
       }
       finalProgress = await queue?.progress();
     } finally {
@@ -124,13 +124,13 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const failedRuns = perRecord.flatMap((evs) =>
       evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
     );
-    const learned = learnedLine(resolved.policy.kind, source, learnFrom?.length ?? 0, raw);
+    const learned = learnedLine(resolved.instance.kind, source, learnFrom?.length ?? 0, raw);
     return {
       report,
       ...(learned ? { learned } : {}),
       workflow: workflow.name,
       policy: resolved.label,
-      policyKind: resolved.policy.kind,
+      policyKind: resolved.instance.kind,
       repeat: opts.repeat,
       failedRuns,
       toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),

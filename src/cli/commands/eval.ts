@@ -70,7 +70,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       }
       // One rate limiter, sized by --concurrency, for every model request (the policy's and the judge's).
       const models = createModelWiring({ limits: { concurrency } });
-      const { judge } = await models.judge(opts.judgeModel ?? 'offline');
+      const { instance: judge } = await models.judge(opts.judgeModel ?? 'offline');
       const problems = [...recordsRead.problems];
       const skipped: Record<string, number> = { records: recordsRead.skipped };
       let extra: Record<string, unknown> = {};

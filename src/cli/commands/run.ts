@@ -110,7 +110,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         let trace: Trace;
         try {
           trace = await executeWorkflow(workflow, { query: opts.query }, {
-            policy: resolved.policy,
+            policy: resolved.instance,
             tools: registry,
             signal: controller.signal,
             ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
@@ -126,7 +126,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         }
         if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
         if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
-        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.policy.kind, source, learned?.length ?? 0, raw)));
+        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.instance.kind, source, learned?.length ?? 0, raw)));
         if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
       } finally {
         process.removeListener('SIGINT', onSigint);

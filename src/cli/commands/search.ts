@@ -157,7 +157,7 @@ async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const m = prepared.models;
   if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline' && !opts.always) return undefined;
   const { input } = prepared;
-  const done = input.store ? input.store.store.getRun(prepared.runId).iterationsDone : 0;
+  const done = input.persist ? input.persist.store.getRun(prepared.runId).iterationsDone : 0;
   return projectSearchCost({
     g0: input.g0,
     splits: input.splits,
@@ -220,7 +220,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const onInterrupt = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
       io.err(`Interrupted again (${signal}): quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
-      prepared.input.store?.store.releaseLock(runId, process.pid);
+      prepared.input.persist?.store.releaseLock(runId, process.pid);
       process.exit(130);
     }
     stop.abort();
@@ -266,7 +266,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       spinning = true;
     };
 
-    startSpinner(prepared.resumed ? progressLine(input.store ? input.store.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
+    startSpinner(prepared.resumed ? progressLine(input.persist ? input.persist.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
     result = await runSearch({
       ...input,
       stop: stop.signal,
@@ -293,7 +293,7 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   } catch (e) {
     if (spinning) s!.stop('search failed');
     if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
-    else if (input.store) io.err(`The run is stored as failed and resumes with: ${resumeCommand}`);
+    else if (input.persist) io.err(`The run is stored as failed and resumes with: ${resumeCommand}`);
     throw e;
   } finally {
     process.off('SIGINT', onInterrupt);

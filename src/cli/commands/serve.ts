@@ -116,7 +116,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         const db = store;
         const service = createWorkflowService({
           workflow,
-          policy: resolved.policy,
+          policy: resolved.instance,
           tools: registry,
           ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
           ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),

@@ -13,9 +13,9 @@ describe('the LLM optimizer prompt', () => {
   it('shows the nodes the feedback names in full, the rest as one line each, every edge, and no learned table', async () => {
     const env = await prepareDomain('Travel', { seed: 0, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     try {
-      const g0 = withLearnedTable(minedG0(env.split.opt, env.descriptors), env.policy.policy);
+      const g0 = withLearnedTable(minedG0(env.split.opt, env.descriptors), env.policy.instance);
       expect(g0.learned?.offline).toBeDefined();
-      const ev = await evaluateWorkflow(g0, env.split.opt.slice(0, 12), { policy: env.policy.policy, tools: env.tools, judge: createLexicalJudge(), concurrency: 2 });
+      const ev = await evaluateWorkflow(g0, env.split.opt.slice(0, 12), { policy: env.policy.instance, tools: env.tools, judge: createLexicalJudge(), concurrency: 2 });
       const view = compactWorkflowView(g0, ev.feedback!);
       const prompt = optimizerPrompt({ workflow: g0, feedback: ev.feedback!, tools: env.descriptors, siblings: [], toolNodesAllowed: true });
       expect(prompt).toContain(view);
