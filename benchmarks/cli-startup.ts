@@ -17,7 +17,8 @@ function timed(args: string[]): number {
   const t = performance.now();
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
-  if (/dist\/ (is older|has not been built)/.test(r.stderr)) throw new Error(`dist/ is not current: ${r.stderr.trim()}`);
+  if (/dist\/ (is older|has not been built)/.test(r.stderr))
+    throw new Error(`dist/ is not current: ${r.stderr.trim()}`);
   return performance.now() - t;
 }
 

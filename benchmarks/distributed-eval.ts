@@ -48,7 +48,13 @@ writeImportFolder(dir, records, imported.tools);
 const tools = join(dir, 'tools.config.json');
 // As many records as four workers run at once, for the untimed warm-up of each setting.
 const warmupRecords = join(dir, 'warmup.jsonl');
-writeFileSync(warmupRecords, `${records.slice(0, 4 * CONCURRENCY).map((r) => JSON.stringify(r)).join('\n')}\n`);
+writeFileSync(
+  warmupRecords,
+  `${records
+    .slice(0, 4 * CONCURRENCY)
+    .map((r) => JSON.stringify(r))
+    .join('\n')}\n`,
+);
 const workflowFile = join(dir, 'workflow.json');
 writeFileSync(
   workflowFile,
@@ -58,7 +64,13 @@ writeFileSync(
     nodes: [
       { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan the lookups for: {{query}}', output: { type: 'text' } },
       { id: 'lookup', kind: 'tool', task: 'Call the tools the request needs, in order', calls: 'many' },
-      { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+      {
+        id: 'answer',
+        kind: 'llm',
+        role: 'synthesize',
+        prompt: 'Answer {{query}} from:\n{{inputs}}',
+        output: { type: 'text' },
+      },
     ],
     edges: [
       { from: 'plan', to: 'lookup', kind: 'data' },
@@ -68,7 +80,17 @@ writeFileSync(
 );
 
 // The model's side runs in its own process, as a provider would, so it does not share the coordinator's event loop.
-const llm = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'llm-latency-server.ts'), join(dir, 'records.jsonl'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const llm = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'llm-latency-server.ts'),
+    join(dir, 'records.jsonl'),
+    String(LATENCY_MS),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const model = await new Promise<string>((resolve, reject) => {
   let out = '';
   llm.stdout!.on('data', (d) => {
@@ -96,21 +118,84 @@ const ownCpu = () => {
 async function timedEval(workers: number, chunk: number, concurrency: number): Promise<{ ms: number; tc: number }> {
   const queue = `bench-${randomBytes(3).toString('hex')}`;
   const procs: ChildCli[] = [];
-  for (let i = 0; i < workers; i++) procs.push(spawnCli(['worker', '--redis', redis.url, '--queue', queue, '--tools', tools, '--model', model, '--concurrency', String(concurrency)]));
+  for (let i = 0; i < workers; i++)
+    procs.push(
+      spawnCli([
+        'worker',
+        '--redis',
+        redis.url,
+        '--queue',
+        queue,
+        '--tools',
+        tools,
+        '--model',
+        model,
+        '--concurrency',
+        String(concurrency),
+      ]),
+    );
   try {
     await Promise.all(procs.map((p) => p.waitFor(/connected to redis/)));
     // Warm-up, not timed: a worker's first job loads the model provider and the tools (seconds on a
     // busy machine), a cost paid once per worker process, not per evaluation.
     const warm = captureIO();
-    const warmStatus = await runCli(['eval', workflowFile, '--records', warmupRecords, '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--json'], warm);
+    const warmStatus = await runCli(
+      [
+        'eval',
+        workflowFile,
+        '--records',
+        warmupRecords,
+        '--tools',
+        tools,
+        '--model',
+        model,
+        '--redis',
+        redis.url,
+        '--queue',
+        queue,
+        '--json',
+      ],
+      warm,
+    );
     if (warmStatus !== 0) throw new Error(`warm-up eval failed (${warmStatus}): ${warm.errors()}`);
     const io = captureIO();
-    const cpu0 = { workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0), coordinator: ownCpu(), llm: cpuSeconds(llm.pid!), redis: cpuSeconds(redis.pid) };
+    const cpu0 = {
+      workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0),
+      coordinator: ownCpu(),
+      llm: cpuSeconds(llm.pid!),
+      redis: cpuSeconds(redis.pid),
+    };
     const t0 = performance.now();
-    const status = await runCli(['eval', workflowFile, '--records', join(dir, 'records.jsonl'), '--tools', tools, '--model', model, '--redis', redis.url, '--queue', queue, '--chunk', String(chunk), '--json'], io);
+    const status = await runCli(
+      [
+        'eval',
+        workflowFile,
+        '--records',
+        join(dir, 'records.jsonl'),
+        '--tools',
+        tools,
+        '--model',
+        model,
+        '--redis',
+        redis.url,
+        '--queue',
+        queue,
+        '--chunk',
+        String(chunk),
+        '--json',
+      ],
+      io,
+    );
     const ms = performance.now() - t0;
-    const cpu = { workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0.workers, coordinator: ownCpu() - cpu0.coordinator, llm: cpuSeconds(llm.pid!) - cpu0.llm, redis: cpuSeconds(redis.pid) - cpu0.redis };
-    console.log(`    cpu s: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, llm server ${cpu.llm.toFixed(1)}, redis ${cpu.redis.toFixed(1)} over ${(ms / 1000).toFixed(1)} s wall`);
+    const cpu = {
+      workers: procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0.workers,
+      coordinator: ownCpu() - cpu0.coordinator,
+      llm: cpuSeconds(llm.pid!) - cpu0.llm,
+      redis: cpuSeconds(redis.pid) - cpu0.redis,
+    };
+    console.log(
+      `    cpu s: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, llm server ${cpu.llm.toFixed(1)}, redis ${cpu.redis.toFixed(1)} over ${(ms / 1000).toFixed(1)} s wall`,
+    );
     if (status !== 0) throw new Error(`eval failed (${status}): ${io.errors()}`);
     const json = JSON.parse(io.text()) as { tc: number };
     return { ms, tc: json.tc };
@@ -121,15 +206,25 @@ async function timedEval(workers: number, chunk: number, concurrency: number): P
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 try {
-  console.log(`eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+  console.log(
+    `eval of ${RECORDS} records, test LLM server at ${LATENCY_MS} ms per request, workers at --concurrency ${CONCURRENCY}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores`,
+  );
   const one = await timedEval(1, 1, CONCURRENCY);
   console.log(`  1 worker : ${fmt(one.ms)}  (TC ${one.tc.toFixed(3)})`);
   const four = await timedEval(4, 1, CONCURRENCY);
   console.log(`  4 workers: ${fmt(four.ms)}  (TC ${four.tc.toFixed(3)})`);
   console.log(`  speed-up 4 workers vs 1: ${(one.ms / four.ms).toFixed(2)}x`);
   const chunked = await timedEval(4, 4, 1);
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`jobs of 4 records (1 job in flight per worker) on 4 workers: ${fmt(chunked.ms)}  vs jobs of 1 record (4 in flight): ${fmt(four.ms)}  → ratio ${(chunked.ms / four.ms).toFixed(2)}`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `jobs of 4 records (1 job in flight per worker) on 4 workers: ${fmt(chunked.ms)}  vs jobs of 1 record (4 in flight): ${fmt(four.ms)}  → ratio ${(chunked.ms / four.ms).toFixed(2)}`,
+  );
 } finally {
   llm.kill('SIGTERM');
   await redis.stop();

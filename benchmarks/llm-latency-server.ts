@@ -20,7 +20,8 @@ const server = await startTestLlmServer({
   script: async (req) => {
     await new Promise((r) => setTimeout(r, Number(latency)));
     const rec = recordIn(req.body);
-    if (req.body.response_format) return { json: { calls: (rec?.calls ?? []).map(({ tool, args }) => ({ tool, args })) } };
+    if (req.body.response_format)
+      return { json: { calls: (rec?.calls ?? []).map(({ tool, args }) => ({ tool, args })) } };
     return { text: rec?.reference ?? 'no answer' };
   },
 });

@@ -25,7 +25,14 @@ for (const domain of BUNDLED_DOMAINS) {
   const { records, tools } = importTraject(paths.trajQuery, paths.tools);
   const log = eventLogFromRecords(records);
   const tree = discoverProcessTree(log, { noiseThreshold: NOISE });
-  const g0 = processTreeToWorkflow(tree, { tools, name: `${domain} G0`, domain, log, noiseThreshold: NOISE, retryTools: retriedTools(records) });
+  const g0 = processTreeToWorkflow(tree, {
+    tools,
+    name: `${domain} G0`,
+    domain,
+    log,
+    noiseThreshold: NOISE,
+    retryTools: retriedTools(records),
+  });
   const problems = validateWorkflow(g0, tools);
   if (problems.length > 0) throw new Error(`${domain} G0 is not valid: ${JSON.stringify(problems)}`);
   const lengths = records.map((r) => r.calls.length).sort((a, b) => a - b);
@@ -34,11 +41,18 @@ for (const domain of BUNDLED_DOMAINS) {
   const rows = positions.map((n) => {
     if (n.kind !== 'tool') return '';
     const share0 = (g0.meta as { positionSupport?: Record<string, number> }).positionSupport?.[n.id] ?? 0;
-    const gate = g0.nodes.some((m) => m.id === `needed_${n.id.slice(5)}`) ? 'optional (judge)' : share0 <= 0.5 ? 'optional (open)' : 'always';
+    const gate = g0.nodes.some((m) => m.id === `needed_${n.id.slice(5)}`)
+      ? 'optional (judge)'
+      : share0 <= 0.5
+        ? 'optional (open)'
+        : 'always';
     const repeat = n.retry ? `retry ×${n.retry.attempts}` : n.calls === 'many' ? 'many' : 'one';
     const mined = n.mined ?? [];
     const share = ((g0.meta as { positionSupport?: Record<string, number> }).positionSupport?.[n.id] ?? 0) * 100;
-    return `| \`${n.id}\` | ${gate}, ${share.toFixed(0)}% of runs | ${repeat} | ${mined.length} | ${mined.slice(0, 4).map((t) => `\`${t}\``).join(', ')}${mined.length > 4 ? ', …' : ''} |`;
+    return `| \`${n.id}\` | ${gate}, ${share.toFixed(0)}% of runs | ${repeat} | ${mined.length} | ${mined
+      .slice(0, 4)
+      .map((t) => `\`${t}\``)
+      .join(', ')}${mined.length > 4 ? ', …' : ''} |`;
   });
   const text = [
     `# G0 for TRAJECT-Bench ${domain}`,
@@ -82,7 +96,9 @@ for (const domain of BUNDLED_DOMAINS) {
     '',
     '| route | runs | tools in order |',
     '| --- | --- | --- |',
-    ...variants.slice(0, 8).map((v, i) => `| \`route_${i + 1}\` | ${v.requests.length} | ${v.tools.map((t) => `\`${t}\``).join(' → ')} |`),
+    ...variants
+      .slice(0, 8)
+      .map((v, i) => `| \`route_${i + 1}\` | ${v.requests.length} | ${v.tools.map((t) => `\`${t}\``).join(' → ')} |`),
     '',
   ].join('\n');
   writeFileSync(join(outDir, `${domain}.md`), text);

@@ -47,16 +47,34 @@ async function main(): Promise<void> {
   const folder = process.argv[2] ?? process.env.FLOWSCOUT_PM4PY_LOGS;
   if (!folder || !existsSync(join(folder, 'expected-trees.json'))) {
     console.error('usage: npx tsx benchmarks/mining-pm4py-logs.ts <folder> (or FLOWSCOUT_PM4PY_LOGS=<folder>)');
-    console.error('  <folder>: the logs under the relative paths of pm4py/pm4py-core tests/ (input_data/bpic2012.xes.gz,');
-    console.error('  compressed_input_data/16_bpic2019_1t_per_variant.xes.gz), expected-trees.json and PM4PY-TIMINGS.md.');
+    console.error(
+      '  <folder>: the logs under the relative paths of pm4py/pm4py-core tests/ (input_data/bpic2012.xes.gz,',
+    );
+    console.error(
+      '  compressed_input_data/16_bpic2019_1t_per_variant.xes.gz), expected-trees.json and PM4PY-TIMINGS.md.',
+    );
     process.exit(2);
   }
-  const expected = (JSON.parse(readFileSync(join(folder, 'expected-trees.json'), 'utf8')) as { trees: Record<string, Record<string, string>> }).trees;
+  const expected = (
+    JSON.parse(readFileSync(join(folder, 'expected-trees.json'), 'utf8')) as {
+      trees: Record<string, Record<string, string>>;
+    }
+  ).trees;
   const timings = readPm4pyTimings(join(folder, 'PM4PY-TIMINGS.md'));
-  console.log(`Miner vs PM4Py on real logs (Node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  console.log(timings ? `PM4Py figures: PM4PY-TIMINGS.md, measured ${timings.date} (load + api, wall s, median of 3)` : 'PM4PY-TIMINGS.md not found: our figures only');
+  console.log(
+    `Miner vs PM4Py on real logs (Node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  console.log(
+    timings
+      ? `PM4Py figures: PM4PY-TIMINGS.md, measured ${timings.date} (load + api, wall s, median of 3)`
+      : 'PM4PY-TIMINGS.md not found: our figures only',
+  );
   console.log('');
-  console.log('log                                                      miner    read      discover  total     CPU total  PM4Py load+api  ratio (wall / CPU)  tree = PM4Py');
+  console.log(
+    'log                                                      miner    read      discover  total     CPU total  PM4Py load+api  ratio (wall / CPU)  tree = PM4Py',
+  );
   const summary: string[] = [];
   for (const rel of LOGS) {
     const file = join(folder, rel);
@@ -91,7 +109,10 @@ async function main(): Promise<void> {
       console.log(
         `${rel.padEnd(56)} ${m.name.padEnd(7)}  ${s(median(reads)).padEnd(8)}  ${s(median(discovers)).padEnd(8)}  ${s(total).padEnd(8)}  ${s(cpuTotal).padEnd(9)}  ${(Number.isNaN(ref) ? '—' : s(ref)).padEnd(14)}  ${ratio.padEnd(18)}  ${same ? 'yes' : 'NO'}`,
       );
-      if (!Number.isNaN(ref)) summary.push(`${name} ${m.name}: ${(ref / total).toFixed(1)}× (wall), ${(ref / cpuTotal).toFixed(1)}× (CPU)${same ? '' : ', TREE DIFFERS'}`);
+      if (!Number.isNaN(ref))
+        summary.push(
+          `${name} ${m.name}: ${(ref / total).toFixed(1)}× (wall), ${(ref / cpuTotal).toFixed(1)}× (CPU)${same ? '' : ', TREE DIFFERS'}`,
+        );
     }
   }
   console.log('');
@@ -101,10 +122,16 @@ async function main(): Promise<void> {
     if (!existsSync(file)) continue;
     for (const m of MINERS) {
       const t0 = performance.now();
-      const res = spawnSync(process.execPath, [join(repo, 'bin/flowscout.js'), 'mine', file, '--noise', String(m.noise)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const res = spawnSync(
+        process.execPath,
+        [join(repo, 'bin/flowscout.js'), 'mine', file, '--noise', String(m.noise)],
+        { encoding: 'utf8', maxBuffer: 1 << 26 },
+      );
       const ms = performance.now() - t0;
       const same = res.stdout.trim() === expected[rel]?.[m.key];
-      console.log(`  ${rel.padEnd(56)} ${m.name.padEnd(7)}  ${s(ms)}  exit ${res.status}  tree = PM4Py: ${same ? 'yes' : 'NO'}`);
+      console.log(
+        `  ${rel.padEnd(56)} ${m.name.padEnd(7)}  ${s(ms)}  exit ${res.status}  tree = PM4Py: ${same ? 'yes' : 'NO'}`,
+      );
     }
   }
   if (summary.length > 0) {

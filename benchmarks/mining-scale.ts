@@ -37,7 +37,11 @@ function pm4pyFigures(): { date: string; nested: Pm4pyTimingRow; wide: Pm4pyTimi
   const nested = table?.rows.get('timing_nested_noise05_100k.jsonl');
   const wide = table?.rows.get('timing_wide_noise10_100k.jsonl');
   if (table && nested && wide) return { date: table.date, nested, wide };
-  return { date: '2026-11-30', nested: { load: 3.233, imApi: 1.361, imfApi: 1.155 }, wide: { load: 3.279, imApi: 2.548, imfApi: 2.638 } };
+  return {
+    date: '2026-11-30',
+    nested: { load: 3.233, imApi: 1.361, imfApi: 1.155 },
+    wide: { load: 3.279, imApi: 2.548, imfApi: 2.638 },
+  };
 }
 
 function nestedCase(r: Random): string[] {
@@ -57,7 +61,23 @@ function nestedCase(r: Random): string[] {
   return t;
 }
 
-const WIDE = ['route', 'profile', 'quote', 'news', 'ratings', 'filings', 'options', 'insiders', 'peers', 'rates_a', 'rates_b', 'rates_c', 'fetch_chunk', 'summarize', 'report'];
+const WIDE = [
+  'route',
+  'profile',
+  'quote',
+  'news',
+  'ratings',
+  'filings',
+  'options',
+  'insiders',
+  'peers',
+  'rates_a',
+  'rates_b',
+  'rates_c',
+  'fetch_chunk',
+  'summarize',
+  'report',
+];
 
 function wideCase(r: Random): string[] {
   const t = ['route'];
@@ -94,13 +114,28 @@ function addNoise(t: string[], r: Random, alphabet: string[]): string[] {
 function writeLog(file: string, cases: number, kind: 'nested' | 'wide'): void {
   const r = createRandom(`${kind}-${cases}`);
   const noise = kind === 'nested' ? 0.05 : 0.1;
-  const alphabet = kind === 'nested' ? ['search_web', 'geocode', 'forecast', 'air_quality', 'sunrise', 'lookup_docs', 'fetch_page', 'verify_facts', 'answer'] : WIDE;
+  const alphabet =
+    kind === 'nested'
+      ? [
+          'search_web',
+          'geocode',
+          'forecast',
+          'air_quality',
+          'sunrise',
+          'lookup_docs',
+          'fetch_page',
+          'verify_facts',
+          'answer',
+        ]
+      : WIDE;
   const width = String(cases).length;
   const lines: string[] = [];
   for (let c = 0; c < cases; c++) {
     let t = kind === 'nested' ? nestedCase(r) : wideCase(r);
     if (r.next() < noise) t = addNoise(t, r, alphabet);
-    lines.push(JSON.stringify({ case: `c${String(c).padStart(width, '0')}`, events: t.map((activity) => ({ activity })) }));
+    lines.push(
+      JSON.stringify({ case: `c${String(c).padStart(width, '0')}`, events: t.map((activity) => ({ activity })) }),
+    );
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
@@ -111,9 +146,16 @@ function seconds(ms: number): string {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'flowscout-mining-bench-'));
-  console.log(`Mining benchmark (Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}); logs in ${dir}`);
+  console.log(
+    `Mining benchmark (Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}); logs in ${dir}`,
+  );
   console.log('kind    cases    variants  parse      IM         IMf 0.2    total (parse+IM)  tree hash');
-  const results: Record<string, { parse: number; im: number; imf: number; variants: number; cpuIm: number; cpuImf: number }> = {};
+  const results: Record<
+    string,
+    { parse: number; im: number; imf: number; variants: number; cpuIm: number; cpuImf: number }
+  > = {};
   const cpu = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
@@ -133,7 +175,14 @@ async function main(): Promise<void> {
       const imf = formatProcessTree(discoverProcessTree(log, { noiseThreshold: 0.2 }));
       const t3 = performance.now();
       const c3 = cpu();
-      const r = { parse: t1 - t0, im: t2 - t1, imf: t3 - t2, variants: log.variants.length, cpuIm: c2 - c0, cpuImf: c1 - c0 + (c3 - c2) };
+      const r = {
+        parse: t1 - t0,
+        im: t2 - t1,
+        imf: t3 - t2,
+        variants: log.variants.length,
+        cpuIm: c2 - c0,
+        cpuImf: c1 - c0 + (c3 - c2),
+      };
       results[`${kind}-${n}`] = r;
       const hash = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7).toString(16);
       console.log(
@@ -147,7 +196,9 @@ async function main(): Promise<void> {
   }
   const pm4py = pm4pyFigures();
   console.log('');
-  console.log(`Against PM4Py 2.7.11 (its load + api, wall, measured ${pm4py.date} on the same class of machine), end to end = parse + discovery:`);
+  console.log(
+    `Against PM4Py 2.7.11 (its load + api, wall, measured ${pm4py.date} on the same class of machine), end to end = parse + discovery:`,
+  );
   for (const kind of ['nested', 'wide'] as const) {
     const r = results[`${kind}-100000`]!;
     const ref = pm4py[kind];
@@ -160,7 +211,9 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log(`  (our logs have ${results['nested-100000']!.variants} and ${results['wide-100000']!.variants} variants; PM4Py's had 1,302 and 33,905: same generators, not the same files)`);
+  console.log(
+    `  (our logs have ${results['nested-100000']!.variants} and ${results['wide-100000']!.variants} variants; PM4Py's had 1,302 and 33,905: same generators, not the same files)`,
+  );
   if (process.argv.includes('--keep')) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -58,7 +58,11 @@ interface Measured {
   bytes: number;
 }
 
-async function measure(records: readonly TaskRecord[], all: readonly TaskRecord[], runOne: (spec: string, record: TaskRecord) => Promise<unknown>): Promise<Measured> {
+async function measure(
+  records: readonly TaskRecord[],
+  all: readonly TaskRecord[],
+  runOne: (spec: string, record: TaskRecord) => Promise<unknown>,
+): Promise<Measured> {
   const server = await startTestLlmServer({ script: scriptedModel(all), usage: 'estimate' });
   try {
     await mapLimit(records, 4, (r) => runOne(server.spec(), r));
@@ -66,7 +70,14 @@ async function measure(records: readonly TaskRecord[], all: readonly TaskRecord[
     const cached = server.requests.reduce((n, q) => n + (q.usage?.cached_tokens ?? 0), 0);
     const bytes = server.requests.reduce((n, q) => n + q.raw.length, 0);
     const outputTokens = server.requests.reduce((n, q) => n + (q.usage?.completion_tokens ?? 0), 0);
-    return { queries: records.length, requests: server.requests.length, inputTokens, cachedInputTokens: cached, outputTokens, bytes };
+    return {
+      queries: records.length,
+      requests: server.requests.length,
+      inputTokens,
+      cachedInputTokens: cached,
+      outputTokens,
+      bytes,
+    };
   } finally {
     await server.close();
   }
@@ -81,20 +92,48 @@ async function latency(allOk: readonly TaskRecord[]): Promise<void> {
   const server = await startTestLlmServer({ script: scriptedModel(allOk), usage: 'estimate', latencyMs: 1000 });
   try {
     await runCli(['import', 'traject', '--domain', domain, '--out', join(dir, 'data')], quiet);
-    const lines = readFileSync(join(dir, 'data', 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    const lines = readFileSync(join(dir, 'data', 'records.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     writeFileSync(join(dir, 'records16.jsonl'), `${lines.slice(0, 16).join('\n')}\n`);
-    await runCli(['mine', join(dir, 'data', 'records.jsonl'), '--format', 'workflow', '-o', join(dir, 'g0.json')], quiet);
+    await runCli(
+      ['mine', join(dir, 'data', 'records.jsonl'), '--format', 'workflow', '-o', join(dir, 'g0.json')],
+      quiet,
+    );
     const times: Record<number, { seconds: number; requests: number }> = {};
     for (const c of [1, 16]) {
       const before = server.requests.length;
       const t = performance.now();
-      const status = await runCli(['eval', join(dir, 'g0.json'), '--records', join(dir, 'records16.jsonl'), '--tools', join(dir, 'data', 'tools.config.json'), '--model', server.spec(), '--judge-model', 'offline', '--concurrency', String(c)], quiet);
+      const status = await runCli(
+        [
+          'eval',
+          join(dir, 'g0.json'),
+          '--records',
+          join(dir, 'records16.jsonl'),
+          '--tools',
+          join(dir, 'data', 'tools.config.json'),
+          '--model',
+          server.spec(),
+          '--judge-model',
+          'offline',
+          '--concurrency',
+          String(c),
+        ],
+        quiet,
+      );
       if (status !== 0) throw new Error(`eval --concurrency ${c} failed with status ${status}`);
       times[c] = { seconds: (performance.now() - t) / 1000, requests: server.requests.length - before };
     }
-    console.log(`flowscout eval of ${domain} G0 on 16 records against a test server answering after 1 s (offline judge):`);
-    for (const c of [1, 16]) console.log(`  --concurrency ${String(c).padEnd(3)} ${times[c]!.seconds.toFixed(1).padStart(6)} s  (${times[c]!.requests} model requests)`);
-    console.log(`  --concurrency 16 is ${(times[1]!.seconds / times[16]!.seconds).toFixed(1)}x faster than --concurrency 1`);
+    console.log(
+      `flowscout eval of ${domain} G0 on 16 records against a test server answering after 1 s (offline judge):`,
+    );
+    for (const c of [1, 16])
+      console.log(
+        `  --concurrency ${String(c).padEnd(3)} ${times[c]!.seconds.toFixed(1).padStart(6)} s  (${times[c]!.requests} model requests)`,
+      );
+    console.log(
+      `  --concurrency 16 is ${(times[1]!.seconds / times[16]!.seconds).toFixed(1)}x faster than --concurrency 1`,
+    );
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -116,7 +155,24 @@ async function main(): Promise<void> {
   let searched: Workflow;
   try {
     await runCli(['import', 'traject', '--domain', domain, '--out', join(dir, 'data')], quiet);
-    const status = await runCli(['search', '--records', join(dir, 'data', 'records.jsonl'), '--tools', join(dir, 'data', 'tools.config.json'), '--iterations', '8', '--out', join(dir, 'out'), '--db', join(dir, 'store.db'), '--model', 'offline'], quiet);
+    const status = await runCli(
+      [
+        'search',
+        '--records',
+        join(dir, 'data', 'records.jsonl'),
+        '--tools',
+        join(dir, 'data', 'tools.config.json'),
+        '--iterations',
+        '8',
+        '--out',
+        join(dir, 'out'),
+        '--db',
+        join(dir, 'store.db'),
+        '--model',
+        'offline',
+      ],
+      quiet,
+    );
     if (status !== 0) throw new Error(`the offline search failed with status ${status}`);
     searched = JSON.parse(readFileSync(join(dir, 'out', 'best.workflow.json'), 'utf8')) as Workflow;
   } finally {
@@ -130,16 +186,26 @@ async function main(): Promise<void> {
   };
   const shortlister = createToolShortlister({ tools: descriptors, records: splits.opt });
   const runReact = (shortlist: number) => async (spec: string, record: TaskRecord) => {
-    const agent = createLlmReact({ model: await resolveModel(spec, { env: {} }), tools, limiter: createRateLimiter({ concurrency: 4 }), ...(shortlist > 0 ? { shortlist: { shortlister, size: shortlist } } : {}) });
+    const agent = createLlmReact({
+      model: await resolveModel(spec, { env: {} }),
+      tools,
+      limiter: createRateLimiter({ concurrency: 4 }),
+      ...(shortlist > 0 ? { shortlist: { shortlister, size: shortlist } } : {}),
+    });
     return agent.run({ query: record.query });
   };
 
-  console.log(`model requests and input tokens per query, ${domain} (${descriptors.length} tools), ${sample.length} D_val records, against the local test server (scripted model; 4 characters a token)`);
+  console.log(
+    `model requests and input tokens per query, ${domain} (${descriptors.length} tools), ${sample.length} D_val records, against the local test server (scripted model; 4 characters a token)`,
+  );
   console.log(`shortlist: k = ${DEFAULT_SHORTLIST_SIZE} (src/policies/tool-shortlist.ts); "before" lists every tool`);
   const priceKey = 'openai:gpt-4.1-mini';
   const price = DEFAULT_PRICES[priceKey]!;
-  const dollars = (m: Measured) => costUsd(price, m.inputTokens, m.outputTokens, { cachedInputTokens: m.cachedInputTokens }) / m.queries;
-  console.log(`approach           tools listed      requests/q  input tok/q  cached tok/q  KiB/request  $/q at ${priceKey} (cached input at its cached rate)`);
+  const dollars = (m: Measured) =>
+    costUsd(price, m.inputTokens, m.outputTokens, { cachedInputTokens: m.cachedInputTokens }) / m.queries;
+  console.log(
+    `approach           tools listed      requests/q  input tok/q  cached tok/q  KiB/request  $/q at ${priceKey} (cached input at its cached rate)`,
+  );
   const rows: Array<{ name: string; before: Measured; after: Measured }> = [];
   for (const [name, run] of [
     ['G0', (k: number) => runWorkflow(g0, k)],
@@ -149,22 +215,39 @@ async function main(): Promise<void> {
     const before = await measure(sample, allOk, run(0));
     const after = await measure(sample, allOk, run(DEFAULT_SHORTLIST_SIZE));
     rows.push({ name, before, after });
-    for (const [label, m] of [[`all ${descriptors.length}`, before], [`shortlist ${DEFAULT_SHORTLIST_SIZE}`, after]] as const) {
-      console.log(`${name.padEnd(18)} ${label.padEnd(16)} ${(m.requests / m.queries).toFixed(1).padStart(11)} ${Math.round(m.inputTokens / m.queries).toString().padStart(12)} ${Math.round(m.cachedInputTokens / m.queries).toString().padStart(13)} ${(m.bytes / m.requests / 1024).toFixed(1).padStart(12)}  ${dollars(m).toFixed(5)}`);
+    for (const [label, m] of [
+      [`all ${descriptors.length}`, before],
+      [`shortlist ${DEFAULT_SHORTLIST_SIZE}`, after],
+    ] as const) {
+      console.log(
+        `${name.padEnd(18)} ${label.padEnd(16)} ${(m.requests / m.queries).toFixed(1).padStart(11)} ${Math.round(
+          m.inputTokens / m.queries,
+        )
+          .toString()
+          .padStart(12)} ${Math.round(m.cachedInputTokens / m.queries)
+          .toString()
+          .padStart(13)} ${(m.bytes / m.requests / 1024).toFixed(1).padStart(12)}  ${dollars(m).toFixed(5)}`,
+      );
     }
   }
   console.log('ratios (before / after, input tokens per query):');
   for (const r of rows) {
-    console.log(`  ${r.name.padEnd(9)} ${(r.before.inputTokens / r.after.inputTokens).toFixed(2)}x fewer input tokens, ${(dollars(r.before) / dollars(r.after)).toFixed(2)}x lower cost with prompt caching, requests ${(r.before.requests / r.before.queries).toFixed(1)} → ${(r.after.requests / r.after.queries).toFixed(1)} per query`);
+    console.log(
+      `  ${r.name.padEnd(9)} ${(r.before.inputTokens / r.after.inputTokens).toFixed(2)}x fewer input tokens, ${(dollars(r.before) / dollars(r.after)).toFixed(2)}x lower cost with prompt caching, requests ${(r.before.requests / r.before.queries).toFixed(1)} → ${(r.after.requests / r.after.queries).toFixed(1)} per query`,
+    );
   }
   const g = rows[0]!;
   const react = rows[2]!;
-  console.log(`  G0 vs ReAct with the shortlist: ${(g.after.inputTokens / react.after.inputTokens).toFixed(2)}x the input tokens of ReAct per query`);
+  console.log(
+    `  G0 vs ReAct with the shortlist: ${(g.after.inputTokens / react.after.inputTokens).toFixed(2)}x the input tokens of ReAct per query`,
+  );
 
   if (!process.argv.includes('--skip-latency')) await latency(allOk);
 
   const recall = await measureDomain(domain, 0);
-  console.log(`shortlist recall at k = ${DEFAULT_SHORTLIST_SIZE} on ${domain} D_val: workflow positions ${recallAt(recall.val.workflow, DEFAULT_SHORTLIST_SIZE).toFixed(3)}, ReAct ${recallAt(recall.val.react, DEFAULT_SHORTLIST_SIZE).toFixed(3)} (every domain: npx tsx benchmarks/tool-shortlist-recall.ts)`);
+  console.log(
+    `shortlist recall at k = ${DEFAULT_SHORTLIST_SIZE} on ${domain} D_val: workflow positions ${recallAt(recall.val.workflow, DEFAULT_SHORTLIST_SIZE).toFixed(3)}, ReAct ${recallAt(recall.val.react, DEFAULT_SHORTLIST_SIZE).toFixed(3)} (every domain: npx tsx benchmarks/tool-shortlist-recall.ts)`,
+  );
 }
 
 await main();

@@ -20,11 +20,25 @@ console.log('domain    split  records   TC     ES    calls  "no value" nodes');
 for (const domain of BUNDLED_DOMAINS) {
   const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
   const g0 = minedG0(env.split.opt, env.descriptors);
-  for (const [name, records] of [['D_opt', env.split.opt], ['D_val', env.split.val]] as const) {
-    const ev = await evaluateWorkflow(g0, records, { policy: env.policy.instance, tools: env.tools, judge: createLexicalJudge(), concurrency: 4, feedback: false });
+  for (const [name, records] of [
+    ['D_opt', env.split.opt],
+    ['D_val', env.split.val],
+  ] as const) {
+    const ev = await evaluateWorkflow(g0, records, {
+      policy: env.policy.instance,
+      tools: env.tools,
+      judge: createLexicalJudge(),
+      concurrency: 4,
+      feedback: false,
+    });
     const calls = ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0);
-    const noValue = ev.perRecord.reduce((s, r) => s + r.trace.observations.filter((o) => o.error?.includes('no value for')).length, 0);
-    console.log(`${domain.padEnd(9)} ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(noValue).padStart(6)}`);
+    const noValue = ev.perRecord.reduce(
+      (s, r) => s + r.trace.observations.filter((o) => o.error?.includes('no value for')).length,
+      0,
+    );
+    console.log(
+      `${domain.padEnd(9)} ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(noValue).padStart(6)}`,
+    );
   }
   await env.tools.close();
 }

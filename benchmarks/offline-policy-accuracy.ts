@@ -39,11 +39,26 @@ interface Tally {
 function linearWorkflow(n: number): Workflow {
   const nodes: Workflow['nodes'] = [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    ...Array.from({ length: n }, (_, i) => ({ id: `t${i}`, kind: 'tool' as const, task: 'Call the tool that performs the next step of the request.' })),
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    ...Array.from({ length: n }, (_, i) => ({
+      id: `t${i}`,
+      kind: 'tool' as const,
+      task: 'Call the tool that performs the next step of the request.',
+    })),
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ];
   const ids = nodes.map((x) => x.id);
-  return { version: 1, name: 'linear', nodes, edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to, kind: 'data' as const })) };
+  return {
+    version: 1,
+    name: 'linear',
+    nodes,
+    edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to, kind: 'data' as const })),
+  };
 }
 
 function inputsAt(record: TaskRecord, i: number, plan: string): NodeInput[] {
@@ -64,19 +79,45 @@ function canon(args: Record<string, unknown>, tool: ToolDescriptor): Record<stri
   return canonicalArgs(args, tool.inputSchema);
 }
 
-async function evaluate(policy: ExecutionPolicy, records: readonly TaskRecord[], tools: readonly ToolDescriptor[]): Promise<Tally> {
+async function evaluate(
+  policy: ExecutionPolicy,
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+): Promise<Tally> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const t: Tally = { calls: 0, argsExact: 0, params: 0, paramsRight: 0, toolRight: 0, both: 0 };
   for (const record of records) {
     const workflow = linearWorkflow(record.calls.length);
-    const plan = String((await policy.runLlmNode({ query: record.query, workflow, inputs: [], context: record.query, scratch: new Map(), node: workflow.nodes[0] as never })).output);
+    const plan = String(
+      (
+        await policy.runLlmNode({
+          query: record.query,
+          workflow,
+          inputs: [],
+          context: record.query,
+          scratch: new Map(),
+          node: workflow.nodes[0] as never,
+        })
+      ).output,
+    );
     for (let i = 0; i < record.calls.length; i++) {
       const ref = record.calls[i]!;
       const tool = byName.get(ref.tool);
       if (!tool) continue;
       t.calls++;
-      const base: Omit<ToolPlanRequest, 'node' | 'candidates'> = { query: record.query, workflow, inputs: inputsAt(record, i, plan), context: record.query, scratch: new Map(), attempt: 1 };
-      const forced = await policy.planToolCalls({ ...base, node: { id: `t${i}`, kind: 'tool', task: tool.description.split('\n')[0]!, tools: [tool.name] }, candidates: [tool] });
+      const base: Omit<ToolPlanRequest, 'node' | 'candidates'> = {
+        query: record.query,
+        workflow,
+        inputs: inputsAt(record, i, plan),
+        context: record.query,
+        scratch: new Map(),
+        attempt: 1,
+      };
+      const forced = await policy.planToolCalls({
+        ...base,
+        node: { id: `t${i}`, kind: 'tool', task: tool.description.split('\n')[0]!, tools: [tool.name] },
+        candidates: [tool],
+      });
       const want = canon(ref.args, tool);
       const got = canon(forced.calls[0]?.args ?? {}, tool);
       if (stableStringify(want) === stableStringify(got)) t.argsExact++;
@@ -84,7 +125,11 @@ async function evaluate(policy: ExecutionPolicy, records: readonly TaskRecord[],
         t.params++;
         if (stableStringify(want[k]) === stableStringify(got[k])) t.paramsRight++;
       }
-      const free = await policy.planToolCalls({ ...base, node: { id: `t${i}`, kind: 'tool', task: 'Call the tool that performs the next step of the request.' }, candidates: [...tools] });
+      const free = await policy.planToolCalls({
+        ...base,
+        node: { id: `t${i}`, kind: 'tool', task: 'Call the tool that performs the next step of the request.' },
+        candidates: [...tools],
+      });
       const pick = free.calls[0];
       if (pick?.tool === ref.tool) {
         t.toolRight++;
@@ -98,8 +143,12 @@ async function evaluate(policy: ExecutionPolicy, records: readonly TaskRecord[],
 const pct = (a: number, b: number) => (b === 0 ? '  n/a' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
 
 async function main(): Promise<void> {
-  console.log(`Offline policy (no LLM) on bundled TRAJECT-Bench, split 5:2:3 seed ${seed}; learn on D_opt, measure on D_val+D_test.`);
-  console.log('(a) args exact with the reference tool forced; params = per-parameter agreement; (b) right tool among all domain tools; (b+a) both.\n');
+  console.log(
+    `Offline policy (no LLM) on bundled TRAJECT-Bench, split 5:2:3 seed ${seed}; learn on D_opt, measure on D_val+D_test.`,
+  );
+  console.log(
+    '(a) args exact with the reference tool forced; params = per-parameter agreement; (b) right tool among all domain tools; (b+a) both.\n',
+  );
   console.log('domain   split       learned  eval-records  calls   (a) args  params   (b) tool  (b+a)');
   const totals = new Map<string, Tally>();
   for (const domain of BUNDLED_DOMAINS) {
@@ -127,7 +176,9 @@ async function main(): Promise<void> {
   }
   console.log('');
   for (const [label, t] of totals) {
-    console.log(`all      ${label.padEnd(11)} ${''.padStart(7)}  ${''.padStart(12)}  ${String(t.calls).padStart(5)}   ${pct(t.argsExact, t.calls)}  ${pct(t.paramsRight, t.params)}   ${pct(t.toolRight, t.calls)}  ${pct(t.both, t.calls)}`);
+    console.log(
+      `all      ${label.padEnd(11)} ${''.padStart(7)}  ${''.padStart(12)}  ${String(t.calls).padStart(5)}   ${pct(t.argsExact, t.calls)}  ${pct(t.paramsRight, t.params)}   ${pct(t.toolRight, t.calls)}  ${pct(t.both, t.calls)}`,
+    );
   }
 }
 

@@ -19,7 +19,11 @@ export function readPm4pyTimings(file: string): { date: string; rows: Map<string
   const lines = text.split('\n').filter((l) => l.trim().startsWith('|'));
   const header = lines.find((l) => /load s/.test(l));
   if (!header) return undefined;
-  const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+  const cells = (l: string) =>
+    l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
   const cols = cells(header);
   const num = (c: string | undefined) => Number(/\d+(?:\.\d+)?/.exec((c ?? '').replace(/,/g, ''))?.[0] ?? Number.NaN);
   const rows = new Map<string, Pm4pyTimingRow>();
@@ -27,7 +31,11 @@ export function readPm4pyTimings(file: string): { date: string; rows: Map<string
     const c = cells(line);
     const name = /`([^`]+)`/.exec(c[0] ?? '')?.[1];
     if (!name) continue;
-    rows.set(name, { load: num(c[cols.indexOf('load s')]), imApi: num(c[cols.indexOf('IM api s')]), imfApi: num(c[cols.indexOf('IMf0.2 api s')]) });
+    rows.set(name, {
+      load: num(c[cols.indexOf('load s')]),
+      imApi: num(c[cols.indexOf('IM api s')]),
+      imfApi: num(c[cols.indexOf('IMf0.2 api s')]),
+    });
   }
   return { date, rows };
 }

@@ -48,11 +48,19 @@ async function child(file: string): Promise<void> {
   const status = await runCli(['mine', file], io);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(`${JSON.stringify({ status, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssKb: process.resourceUsage().maxRSS, err: err.split('\n')[0] ?? '' })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ status, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssKb: process.resourceUsage().maxRSS, err: err.split('\n')[0] ?? '' })}\n`,
+  );
 }
 
 /** Streams `total` bytes made by `piece(i)` (repeated, i = 0, 1, …) plus head and tail through gzip into `file`. */
-async function gzipStream(file: string, head: string, piece: (i: number) => string, total: number, tail: string): Promise<void> {
+async function gzipStream(
+  file: string,
+  head: string,
+  piece: (i: number) => string,
+  total: number,
+  tail: string,
+): Promise<void> {
   async function* gen() {
     yield head;
     let written = head.length;
@@ -77,23 +85,45 @@ async function bombs(dir: string, unpacked: number): Promise<void> {
   const acts = ['register', 'check', 'approve', 'pay', 'archive'];
   const trace = (i: number) =>
     `\t<trace>\n\t\t<string key="concept:name" value="case-${String(i).padStart(9, '0')}"/>\n${acts
-      .map((a, k) => `\t\t<event>\n\t\t\t<string key="concept:name" value="${a}"/>\n\t\t\t<date key="time:timestamp" value="2024-01-01T${String(k + 10).padStart(2, '0')}:00:00.000+00:00"/>\n\t\t</event>\n`)
+      .map(
+        (a, k) =>
+          `\t\t<event>\n\t\t\t<string key="concept:name" value="${a}"/>\n\t\t\t<date key="time:timestamp" value="2024-01-01T${String(k + 10).padStart(2, '0')}:00:00.000+00:00"/>\n\t\t</event>\n`,
+      )
       .join('')}\t</trace>\n`;
   const cases: Array<{ name: string; build: (f: string) => Promise<void> }> = [
-    { name: 'bomb-traces.xes.gz', build: (f) => gzipStream(f, '<?xml version="1.0"?>\n<log>\n', trace, unpacked, '</log>\n') },
-    { name: 'bomb-comment.xes.gz', build: (f) => gzipStream(f, '<log>\n<!-- ', () => 'x'.repeat(4096), unpacked, ' -->\n</log>\n') },
-    { name: 'bomb-line.events.jsonl.gz', build: (f) => gzipStream(f, '{"case": "c1", "events": [', (i) => `${i ? ',' : ''}"step"`, unpacked, ']}\n') },
+    {
+      name: 'bomb-traces.xes.gz',
+      build: (f) => gzipStream(f, '<?xml version="1.0"?>\n<log>\n', trace, unpacked, '</log>\n'),
+    },
+    {
+      name: 'bomb-comment.xes.gz',
+      build: (f) => gzipStream(f, '<log>\n<!-- ', () => 'x'.repeat(4096), unpacked, ' -->\n</log>\n'),
+    },
+    {
+      name: 'bomb-line.events.jsonl.gz',
+      build: (f) => gzipStream(f, '{"case": "c1", "events": [', (i) => `${i ? ',' : ''}"step"`, unpacked, ']}\n'),
+    },
   ];
-  console.log(`1. Gzip bombs of ${(unpacked / MB).toFixed(0)} MB unpacked, mined with the default limits (goal: named error, < 5 s, < 300 MB)`);
-  console.log('   file                          .gz size   exit  wall in mine  CPU in mine  peak RSS  verdict / the error printed');
+  console.log(
+    `1. Gzip bombs of ${(unpacked / MB).toFixed(0)} MB unpacked, mined with the default limits (goal: named error, < 5 s, < 300 MB)`,
+  );
+  console.log(
+    '   file                          .gz size   exit  wall in mine  CPU in mine  peak RSS  verdict / the error printed',
+  );
   const run = (file: string, name: string) => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], {
+      cwd: repo,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     const line = res.stdout.trim().split('\n').pop() ?? '';
     let r: { status: number; ms: number; cpuMs: number; maxRssKb: number; err: string };
     try {
       r = JSON.parse(line) as typeof r;
     } catch {
-      console.log(`   ${name}: the child failed (exit ${res.status}, signal ${res.signal}): ${res.stderr.slice(0, 400)}`);
+      console.log(
+        `   ${name}: the child failed (exit ${res.status}, signal ${res.signal}): ${res.stderr.slice(0, 400)}`,
+      );
       return;
     }
     const named = r.status === 2 && /INPUT_TOO_LARGE/.test(r.err);
@@ -122,14 +152,23 @@ async function bombs(dir: string, unpacked: number): Promise<void> {
 
 async function linear(dir: string): Promise<void> {
   const sizes = [15, 30, 60];
-  const tail = '<trace><string key="concept:name" value="c1"/><event><string key="concept:name" value="a"/></event></trace>\n</log>\n';
+  const tail =
+    '<trace><string key="concept:name" value="c1"/><event><string key="concept:name" value="a"/></event></trace>\n</log>\n';
   const kinds: Array<{ name: string; make: (bytes: number) => string }> = [
-    { name: 'comment', make: (n) => `<log>\n<!-- ${'comment text, with - and -- and > inside\n'.repeat(Math.ceil(n / 41))} -->\n${tail}` },
+    {
+      name: 'comment',
+      make: (n) => `<log>\n<!-- ${'comment text, with - and -- and > inside\n'.repeat(Math.ceil(n / 41))} -->\n${tail}`,
+    },
     { name: 'attribute value', make: (n) => `<log>\n<string key="note" value="${'v'.repeat(n)}"/>\n${tail}` },
-    { name: 'tags on one line', make: (n) => `<log>${'<string key="k" value="v"/>'.repeat(Math.ceil(n / 27))}\n${tail}` },
+    {
+      name: 'tags on one line',
+      make: (n) => `<log>${'<string key="k" value="v"/>'.repeat(Math.ceil(n / 27))}\n${tail}`,
+    },
   ];
   console.log('');
-  console.log('2. Linear scanning (plain .xes read in this process, CPU s, least of 3; ratio ~2 is linear, ~4 quadratic)');
+  console.log(
+    '2. Linear scanning (plain .xes read in this process, CPU s, least of 3; ratio ~2 is linear, ~4 quadratic)',
+  );
   console.log('   kind               15 MB      30 MB      60 MB      30/15  60/30');
   for (const k of kinds) {
     const times: number[] = [];
@@ -149,7 +188,9 @@ async function linear(dir: string): Promise<void> {
       rmSync(file, { force: true });
     }
     const s = times.map((t) => `${(t / 1000).toFixed(3)} s`.padEnd(9));
-    console.log(`   ${k.name.padEnd(17)}  ${s.join('  ')}  ${(times[1]! / times[0]!).toFixed(2).padStart(5)}  ${(times[2]! / times[1]!).toFixed(2).padStart(5)}`);
+    console.log(
+      `   ${k.name.padEnd(17)}  ${s.join('  ')}  ${(times[1]! / times[0]!).toFixed(2).padStart(5)}  ${(times[2]! / times[1]!).toFixed(2).padStart(5)}`,
+    );
   }
 }
 
@@ -159,7 +200,11 @@ async function main(): Promise<void> {
   const u = process.argv.indexOf('--unpacked');
   const unpacked = u >= 0 ? parseByteSize(process.argv[u + 1]!, '--unpacked') : 1.5 * 1024 ** 3;
   const dir = mkdtempSync(join(tmpdir(), 'flowscout-reader-budgets-'));
-  console.log(`Reader budgets (Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}); files in ${dir}`);
+  console.log(
+    `Reader budgets (Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}); files in ${dir}`,
+  );
   try {
     await bombs(dir, unpacked);
     await linear(dir);

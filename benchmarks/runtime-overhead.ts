@@ -26,18 +26,40 @@ import type { Trace } from '../src/runtime/trace.js';
 import { createToolRegistry } from '../src/tools/registry.js';
 import type { ToolSpec } from '../src/contracts/tools.js';
 
-const plan: WorkflowNode = { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } };
-const synth: WorkflowNode = { id: 'synth', kind: 'llm', role: 'synthesize', prompt: 'answer {{query}} from {{inputs}}', output: { type: 'text' } };
+const plan: WorkflowNode = {
+  id: 'plan',
+  kind: 'llm',
+  role: 'plan',
+  prompt: 'plan {{query}}',
+  output: { type: 'text' },
+};
+const synth: WorkflowNode = {
+  id: 'synth',
+  kind: 'llm',
+  role: 'synthesize',
+  prompt: 'answer {{query}} from {{inputs}}',
+  output: { type: 'text' },
+};
 
 function chain(n: number): Workflow {
-  const tools: WorkflowNode[] = Array.from({ length: n }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, kind: 'tool', task: 'step', tools: ['work'] }));
+  const tools: WorkflowNode[] = Array.from({ length: n }, (_, i) => ({
+    id: `t${String(i).padStart(3, '0')}`,
+    kind: 'tool',
+    task: 'step',
+    tools: ['work'],
+  }));
   const ids = ['plan', ...tools.map((t) => t.id), 'synth'];
   const edges: Edge[] = ids.slice(1).map((to, i) => ({ from: ids[i]!, to, kind: 'data' }));
   return { version: 1, name: `chain-${n}`, nodes: [plan, ...tools, synth], edges };
 }
 
 function fanOut(n: number): Workflow {
-  const tools: WorkflowNode[] = Array.from({ length: n }, (_, i) => ({ id: `b${String(i).padStart(3, '0')}`, kind: 'tool', task: 'branch', tools: ['work'] }));
+  const tools: WorkflowNode[] = Array.from({ length: n }, (_, i) => ({
+    id: `b${String(i).padStart(3, '0')}`,
+    kind: 'tool',
+    task: 'branch',
+    tools: ['work'],
+  }));
   const edges: Edge[] = tools.flatMap((t) => [
     { from: 'plan', to: t.id, kind: 'data' as const },
     { from: t.id, to: 'synth', kind: 'data' as const },
@@ -81,7 +103,12 @@ function median(xs: number[]): number {
 }
 
 /** Median per-node overhead (ms) of `reps` runs: (wall − time inside tools) / nodes. */
-async function overheadPerNode(run: Runner, w: Workflow, toolMs: number, reps: number): Promise<{ perNode: number; wall: number; inTools: number; cpuPerNode: number }> {
+async function overheadPerNode(
+  run: Runner,
+  w: Workflow,
+  toolMs: number,
+  reps: number,
+): Promise<{ perNode: number; wall: number; inTools: number; cpuPerNode: number }> {
   const rows: Array<{ perNode: number; wall: number; inTools: number; cpuPerNode: number }> = [];
   for (let k = 0; k < reps; k++) {
     const spent = { ms: 0 };
@@ -96,7 +123,12 @@ async function overheadPerNode(run: Runner, w: Workflow, toolMs: number, reps: n
     if (failed) throw new Error(`bench node ${failed.nodeId} failed: ${failed.error}`);
     // CPU time this process spent (user + system, ms) per node: the executor's own work, which other
     // processes on a busy machine do not inflate the way they inflate wall time.
-    rows.push({ perNode: (wall - spent.ms) / w.nodes.length, wall, inTools: spent.ms, cpuPerNode: (used.user + used.system) / 1000 / w.nodes.length });
+    rows.push({
+      perNode: (wall - spent.ms) / w.nodes.length,
+      wall,
+      inTools: spent.ms,
+      cpuPerNode: (used.user + used.system) / 1000 / w.nodes.length,
+    });
   }
   const m = median(rows.map((r) => r.perNode));
   return rows.find((r) => r.perNode === m)!;
@@ -106,7 +138,10 @@ async function main(): Promise<void> {
   console.log(`runtime overhead benchmark (node ${process.version}, scripted policy, function tools)\n`);
   console.log('(a) executor overhead per node, chain of 200 tool nodes (+ plan and synthesize)');
   const w = chain(200);
-  const runners: Array<[string, Runner]> = [['interpreter', interpret], ['compiled module', await compiled(w)]];
+  const runners: Array<[string, Runner]> = [
+    ['interpreter', interpret],
+    ['compiled module', await compiled(w)],
+  ];
   // Warm up the JIT first: the first few dozen runs are several times slower than the steady state.
   for (const [, run] of runners) await overheadPerNode(run, w, 0, 40);
   await overheadPerNode(interpret, fanOut(32), 0, 40);

@@ -56,7 +56,12 @@ for (const domain of domains) {
         judge,
         optimizer,
       });
-      return { val: result.best.valScore ?? 0, executions: Number(result.usage.executions ?? 0), hash: workflowHash(result.best.workflow!), candidates: result.tree.size };
+      return {
+        val: result.best.valScore ?? 0,
+        executions: Number(result.usage.executions ?? 0),
+        hash: workflowHash(result.best.workflow!),
+        candidates: result.tree.size,
+      };
     };
     const racing = await run(true);
     const full = await run(false);
@@ -70,6 +75,10 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 const same = rows.filter((r) => r.racing.hash === r.full.hash).length;
 const exRacing = rows.reduce((n, r) => n + r.racing.executions, 0);
 const exFull = rows.reduce((n, r) => n + r.full.executions, 0);
-console.log(`mean best D_val score: racing ${mean(rows.map((r) => r.racing.val)).toFixed(4)}, without racing ${mean(rows.map((r) => r.full.val)).toFixed(4)} (difference ${(mean(rows.map((r) => r.racing.val)) - mean(rows.map((r) => r.full.val))).toFixed(4)})`);
-console.log(`workflow executions: racing ${exRacing}, without racing ${exFull} (${((100 * exRacing) / exFull).toFixed(1)}%)`);
+console.log(
+  `mean best D_val score: racing ${mean(rows.map((r) => r.racing.val)).toFixed(4)}, without racing ${mean(rows.map((r) => r.full.val)).toFixed(4)} (difference ${(mean(rows.map((r) => r.racing.val)) - mean(rows.map((r) => r.full.val))).toFixed(4)})`,
+);
+console.log(
+  `workflow executions: racing ${exRacing}, without racing ${exFull} (${((100 * exRacing) / exFull).toFixed(1)}%)`,
+);
 console.log(`same best candidate on ${same} of ${rows.length} domain-seed searches`);

@@ -43,14 +43,21 @@ const pool: TaskRecord[] = [];
 const tools = new Map<string, ToolDescriptor>();
 for (const domain of BUNDLED_DOMAINS) {
   const paths = bundledTrajectPaths(domain);
-  const files = [paths.trajQuery, ...(parallelDir ? ['simple_ver.json', 'hard_ver.json'].map((f) => join(parallelDir, domain, f)).filter((f) => existsSync(f)) : [])];
+  const files = [
+    paths.trajQuery,
+    ...(parallelDir
+      ? ['simple_ver.json', 'hard_ver.json'].map((f) => join(parallelDir, domain, f)).filter((f) => existsSync(f))
+      : []),
+  ];
   for (const file of files) {
     const imported = importTraject(file, paths.tools);
     pool.push(...imported.records);
     for (const t of imported.tools) if (!tools.has(t.name)) tools.set(t.name, t);
   }
 }
-console.log(`source: ${pool.length} records (${BUNDLED_DOMAINS.join(', ')}${parallelDir ? ', with the parallel sets' : ', sequential sets only: pass --parallel <dir> for the parallel sets'}), ${tools.size} tools`);
+console.log(
+  `source: ${pool.length} records (${BUNDLED_DOMAINS.join(', ')}${parallelDir ? ', with the parallel sets' : ', sequential sets only: pass --parallel <dir> for the parallel sets'}), ${tools.size} tools`,
+);
 
 /** The first `n` records of the pool repeated: copy k of a record gets the id and group suffix `~k`. */
 function logOf(n: number): TaskRecord[] {
@@ -71,32 +78,101 @@ interface Step {
 /** Runs `bin/flowscout.js args` under GNU time: wall seconds and peak RSS; returns stdout too. */
 function timed(args: string[], cwd: string): Step & { out: string } {
   const stats = join(cwd, 'time.txt');
-  const out = execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, process.execPath, bin, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, process.execPath, bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [wall, rss] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
   return { wallS: wall!, peakMiB: rss! / 1024, out };
 }
 
-const results: Array<{ n: number; import: Step; mine: Step; search: Step & { executions: number; candidates: number }; bench?: Step }> = [];
+const results: Array<{
+  n: number;
+  import: Step;
+  mine: Step;
+  search: Step & { executions: number; candidates: number };
+  bench?: Step;
+}> = [];
 for (const n of sizes) {
   const dir = join(work, `log-${n}`);
   const before = process.memoryUsage().rss;
   const t0 = performance.now();
   const records = logOf(n);
   writeImportFolder(dir, records, [...tools.values()]);
-  const imported: Step = { wallS: (performance.now() - t0) / 1000, peakMiB: Math.max(before, process.memoryUsage().rss) / 2 ** 20 };
+  const imported: Step = {
+    wallS: (performance.now() - t0) / 1000,
+    peakMiB: Math.max(before, process.memoryUsage().rss) / 2 ** 20,
+  };
   const mine = timed(['mine', 'records.jsonl', '--format', 'workflow', '-o', 'g0.json'], dir);
-  const search = timed(['search', '--records', 'records.jsonl', '--tools', 'tools.config.json', '--iterations', '10', '--patience', '10', '--db', 'store.db', '--out', 'out', '--json'], dir);
+  const search = timed(
+    [
+      'search',
+      '--records',
+      'records.jsonl',
+      '--tools',
+      'tools.config.json',
+      '--iterations',
+      '10',
+      '--patience',
+      '10',
+      '--db',
+      'store.db',
+      '--out',
+      'out',
+      '--json',
+    ],
+    dir,
+  );
   const runId = (JSON.parse(search.out) as { run: string }).run;
-  const shown = JSON.parse(execFileSync(process.execPath, [bin, 'runs', 'show', runId, '--db', 'store.db', '--json'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })) as { run: { usage: { executions?: number } }; candidates: unknown[] };
-  const row: (typeof results)[number] = { n, import: imported, mine, search: { ...search, executions: shown.run.usage.executions ?? 0, candidates: shown.candidates.length } };
-  if (!skipBench) row.bench = timed(['bench', '--records', 'records.jsonl', '--tools', 'tools.config.json', '--name', `log-${n}`, '--runs', '1', '--iterations', '10', '--patience', '10', '--out', 'bench', '--force'], dir);
+  const shown = JSON.parse(
+    execFileSync(process.execPath, [bin, 'runs', 'show', runId, '--db', 'store.db', '--json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { run: { usage: { executions?: number } }; candidates: unknown[] };
+  const row: (typeof results)[number] = {
+    n,
+    import: imported,
+    mine,
+    search: { ...search, executions: shown.run.usage.executions ?? 0, candidates: shown.candidates.length },
+  };
+  if (!skipBench)
+    row.bench = timed(
+      [
+        'bench',
+        '--records',
+        'records.jsonl',
+        '--tools',
+        'tools.config.json',
+        '--name',
+        `log-${n}`,
+        '--runs',
+        '1',
+        '--iterations',
+        '10',
+        '--patience',
+        '10',
+        '--out',
+        'bench',
+        '--force',
+      ],
+      dir,
+    );
   results.push(row);
   const f = (s: Step) => `${s.wallS.toFixed(1).padStart(7)} s ${s.peakMiB.toFixed(0).padStart(6)} MiB`;
-  console.log(`${String(n).padStart(6)} records: import ${f(row.import)} · mine ${f(row.mine)} · search ${f(row.search)}, ${row.search.executions} workflow executions (${row.search.candidates} candidates)${row.bench ? ` · bench ${f(row.bench)}` : ''}`);
+  console.log(
+    `${String(n).padStart(6)} records: import ${f(row.import)} · mine ${f(row.mine)} · search ${f(row.search)}, ${row.search.executions} workflow executions (${row.search.candidates} candidates)${row.bench ? ` · bench ${f(row.bench)}` : ''}`,
+  );
 }
 if (results.length >= 2) {
   const [a, b] = [results[0]!, results[results.length - 1]!];
   const r = (x: number, y: number) => `${(y / x).toFixed(2)}×`;
-  console.log(`${b.n} vs ${a.n} records (${r(a.n, b.n)} the log): import ${r(a.import.wallS, b.import.wallS)} time; mine ${r(a.mine.wallS, b.mine.wallS)} time, ${r(a.mine.peakMiB, b.mine.peakMiB)} memory; search ${r(a.search.wallS, b.search.wallS)} time, ${r(a.search.peakMiB, b.search.peakMiB)} memory, ${r(a.search.executions, b.search.executions)} workflow executions${a.bench && b.bench ? `; bench ${r(a.bench.wallS, b.bench.wallS)} time, ${r(a.bench.peakMiB, b.bench.peakMiB)} memory` : ''}`);
+  console.log(
+    `${b.n} vs ${a.n} records (${r(a.n, b.n)} the log): import ${r(a.import.wallS, b.import.wallS)} time; mine ${r(a.mine.wallS, b.mine.wallS)} time, ${r(a.mine.peakMiB, b.mine.peakMiB)} memory; search ${r(a.search.wallS, b.search.wallS)} time, ${r(a.search.peakMiB, b.search.peakMiB)} memory, ${r(a.search.executions, b.search.executions)} workflow executions${a.bench && b.bench ? `; bench ${r(a.bench.wallS, b.bench.wallS)} time, ${r(a.bench.peakMiB, b.bench.peakMiB)} memory` : ''}`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

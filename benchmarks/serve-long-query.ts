@@ -29,17 +29,32 @@ try {
   const registry = await loadToolConfig(join(dir, 'tools.config.json'));
   const file = 'test/fixtures/workflows/searched/travel-best.workflow.json';
   const workflow = assertValidWorkflow(readJsonFile(file), registry.list(), file);
-  const service = createWorkflowService({ workflow, policy: createOfflinePolicy({ tools: registry.list() }), tools: registry });
+  const service = createWorkflowService({
+    workflow,
+    policy: createOfflinePolicy({ tools: registry.list() }),
+    tools: registry,
+  });
   const server = await startHttpServer({ service, requestTimeoutMs });
-  const unit = 'Find hotels near 40.7128, -74.0060 in New York City for 2 adults. Then show the weather in Paris tomorrow. ';
+  const unit =
+    'Find hotels near 40.7128, -74.0060 in New York City for 2 adults. Then show the weather in Paris tomorrow. ';
   // Warm-up (argument validators compiled, indexes built), not timed.
-  await fetch(`${server.url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: unit }) }).then((r) => r.json());
-  console.log(`serve POST /run, offline policy (no LLM), workflow "${workflow.name}", --timeout ${requestTimeoutMs} ms`);
+  await fetch(`${server.url}/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: unit }),
+  }).then((r) => r.json());
+  console.log(
+    `serve POST /run, offline policy (no LLM), workflow "${workflow.name}", --timeout ${requestTimeoutMs} ms`,
+  );
   for (const chars of [1_000, 5_000, 19_990]) {
     const query = unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
     const started = performance.now();
     let done = false;
-    const run = fetch(`${server.url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then(async (r) => {
+    const run = fetch(`${server.url}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    }).then(async (r) => {
       done = true;
       return { status: r.status, body: (await r.json()) as { calls?: unknown[] } };
     });
@@ -53,7 +68,9 @@ try {
     const res = await run;
     const ms = performance.now() - started;
     const worst = health.length > 0 ? Math.max(...health) : 0;
-    console.log(`${String(query.length).padStart(6)} chars: ${res.status} in ${ms.toFixed(0).padStart(5)} ms (${res.body.calls?.length ?? 0} calls) · /health during the run: ${health.length} answers, slowest ${worst.toFixed(1)} ms`);
+    console.log(
+      `${String(query.length).padStart(6)} chars: ${res.status} in ${ms.toFixed(0).padStart(5)} ms (${res.body.calls?.length ?? 0} calls) · /health during the run: ${health.length} answers, slowest ${worst.toFixed(1)} ms`,
+    );
   }
   await server.close(0);
   await registry.close();

@@ -79,7 +79,11 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
       },
     };
     for (const record of set) {
-      const trace = await executeWorkflow(g0, { query: record.query, recordId: record.id }, { policy, tools, concurrency: 1 });
+      const trace = await executeWorkflow(
+        g0,
+        { query: record.query, recordId: record.id },
+        { policy, tools, concurrency: 1 },
+      );
       const issued = trace.observations.reduce((n, o) => n + (o.calls ?? []).filter((c) => c.attempt === 1).length, 0);
       out.unreached += Math.max(0, record.calls.length - issued);
       const ranking = shortlister.rank({ query: record.query, candidates: descriptors }).map((t) => t.name);
@@ -91,12 +95,20 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
     return out;
   }
 
-  return { domain, tools: descriptors.length, opt: await ranksOf(splits.opt), val: await ranksOf(splits.val), test: await ranksOf(splits.test) };
+  return {
+    domain,
+    tools: descriptors.length,
+    opt: await ranksOf(splits.opt),
+    val: await ranksOf(splits.val),
+    test: await ranksOf(splits.test),
+  };
 }
 
 /** The smallest k of CHOICES whose D_val recall is at least `target` on every domain, both sides. */
 export function chooseK(rows: readonly DomainRecall[], target = 0.95): number | undefined {
-  return CHOICES.find((k) => rows.every((r) => recallAt(r.val.workflow, k) >= target && recallAt(r.val.react, k) >= target));
+  return CHOICES.find((k) =>
+    rows.every((r) => recallAt(r.val.workflow, k) >= target && recallAt(r.val.react, k) >= target),
+  );
 }
 
 /** The printed columns: KS and the default size. */
@@ -110,22 +122,35 @@ async function main(): Promise<void> {
   const seedArg = process.argv.indexOf('--seed');
   const seed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 0;
   const showTest = process.argv.includes('--test');
-  console.log(`tool-shortlist recall (share of reference calls whose tool is in the shortlist), bundled TRAJECT-Bench, split 5:2:3 seed ${seed}`);
+  console.log(
+    `tool-shortlist recall (share of reference calls whose tool is in the shortlist), bundled TRAJECT-Bench, split 5:2:3 seed ${seed}`,
+  );
   const rows: DomainRecall[] = [];
   for (const domain of BUNDLED_DOMAINS) {
     const r = await measureDomain(domain, seed);
     rows.push(r);
     console.log(`${r.domain} (${r.tools} tools)        calls   ${COLUMNS.map((k) => `k=${k}`.padStart(6)).join(' ')}`);
-    const sets: Array<['opt' | 'val' | 'test', string]> = [['opt', 'D_opt'], ['val', 'D_val']];
+    const sets: Array<['opt' | 'val' | 'test', string]> = [
+      ['opt', 'D_opt'],
+      ['val', 'D_val'],
+    ];
     if (showTest) sets.push(['test', 'D_test']);
     for (const [key, name] of sets) {
       const x = r[key];
-      console.log(line(`${name} workflow positions`, x.workflow, x.unreached ? `   (+${x.unreached} calls no G0 position reached)` : ''));
+      console.log(
+        line(
+          `${name} workflow positions`,
+          x.workflow,
+          x.unreached ? `   (+${x.unreached} calls no G0 position reached)` : '',
+        ),
+      );
       console.log(line(`${name} ReAct tool list`, x.react));
     }
   }
   const k = chooseK(rows);
-  console.log(`chosen on D_val (smallest k with recall >= 0.95 on every domain, both sides): k = ${k ?? 'none of 5 … 40'}; default in src/policies/tool-shortlist.ts: ${DEFAULT_SHORTLIST_SIZE}`);
+  console.log(
+    `chosen on D_val (smallest k with recall >= 0.95 on every domain, both sides): k = ${k ?? 'none of 5 … 40'}; default in src/policies/tool-shortlist.ts: ${DEFAULT_SHORTLIST_SIZE}`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

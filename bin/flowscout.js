@@ -17,7 +17,11 @@ function changedSince(dir, since) {
     if (entry.isDirectory()) {
       const hit = changedSince(path, since);
       if (hit) return hit;
-    } else if (/\.(ts|mts|js|json)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && statSync(path).mtimeMs > since) {
+    } else if (
+      /\.(ts|mts|js|json)$/.test(entry.name) &&
+      !/\.test\.ts$/.test(entry.name) &&
+      statSync(path).mtimeMs > since
+    ) {
       return path;
     }
   }
@@ -27,12 +31,16 @@ function changedSince(dir, since) {
 let useSources = false;
 if (existsSync(join(sources, 'cli', 'main.ts'))) {
   if (!existsSync(built)) {
-    process.stderr.write('flowscout: dist/ has not been built in this checkout; running the sources through tsx (slower start). Run `npm run build` (npm ci does it) to fix this.\n');
+    process.stderr.write(
+      'flowscout: dist/ has not been built in this checkout; running the sources through tsx (slower start). Run `npm run build` (npm ci does it) to fix this.\n',
+    );
     useSources = true;
   } else {
     const changed = changedSince(sources, statSync(built).mtimeMs);
     if (changed) {
-      process.stderr.write(`flowscout: dist/ is older than src/ (${relative(root, changed)} changed after the last build); running the sources through tsx (slower start). Run \`npm run build\` to bring dist/ up to date.\n`);
+      process.stderr.write(
+        `flowscout: dist/ is older than src/ (${relative(root, changed)} changed after the last build); running the sources through tsx (slower start). Run \`npm run build\` to bring dist/ up to date.\n`,
+      );
       useSources = true;
     }
   }

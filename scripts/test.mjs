@@ -4,13 +4,18 @@
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
-const run = (cmd, cmdArgs) =>
-  spawnSync(cmd, cmdArgs, { stdio: 'inherit', shell: false }).status ?? 1;
+const run = (cmd, cmdArgs) => spawnSync(cmd, cmdArgs, { stdio: 'inherit', shell: false }).status ?? 1;
 
 if (args.length === 0) {
   // The formatter's check (Prettier, .prettierrc.json): `npm run format` fixes what it reports.
   process.stdout.write('format: prettier --check .\n');
-  const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.']);
+  const format = run(process.execPath, [
+    'node_modules/prettier/bin/prettier.cjs',
+    '--check',
+    '--log-level',
+    'warn',
+    '.',
+  ]);
   if (format !== 0) {
     process.stdout.write('\nSome files are not formatted: run `npm run format`.\n0 passed, 1 failed (format)\n');
     process.exit(format);

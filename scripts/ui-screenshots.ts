@@ -11,28 +11,55 @@ import { startUiServer } from '../src/ui/server/serve.js';
 import { openStore } from '../src/store/open-store.js';
 import { launchChromium } from '../test/support/browser.js';
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, out: { type: 'string', default: 'docs/ui' }, bench: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { db: { type: 'string' }, out: { type: 'string', default: 'docs/ui' }, bench: { type: 'string' } },
+});
 const repo = resolve(import.meta.dirname, '..');
 const bin = join(repo, 'bin', 'flowscout.js');
 const tmp = mkdtempSync(join(tmpdir(), 'flowscout-shots-'));
 let db = values.db;
 if (!db) {
   db = join(tmp, 'flowscout.db');
-  const run = (args: string[]) => execFileSync(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+  const run = (args: string[]) =>
+    execFileSync(process.execPath, [bin, ...args], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, FLOWSCOUT_MODEL: '' },
+    });
   run(['import', 'traject', '--domain', 'Travel', '--out', join(tmp, 'travel')]);
-  run(['search', '--records', join(tmp, 'travel', 'records.jsonl'), '--tools', join(tmp, 'travel', 'tools.config.json'), '--iterations', '8', '--db', db, '--out', join(tmp, 'out')]);
+  run([
+    'search',
+    '--records',
+    join(tmp, 'travel', 'records.jsonl'),
+    '--tools',
+    join(tmp, 'travel', 'tools.config.json'),
+    '--iterations',
+    '8',
+    '--db',
+    db,
+    '--out',
+    join(tmp, 'out'),
+  ]);
 }
 const store = openStore(db, { mustExist: true });
 const run = store.listRuns()[0]!;
 const cands = store.loadCandidates(run.id);
 // The candidate with the largest diff against its parent that was evaluated: the most to see.
 const best = run.bestCandidate ?? cands[0]!.id;
-const worst = store.loadEvaluations(run.id, best).filter((e) => e.split === 'val').sort((a, b) => a.tc + a.es - (b.tc + b.es))[0]!;
+const worst = store
+  .loadEvaluations(run.id, best)
+  .filter((e) => e.split === 'val')
+  .sort((a, b) => a.tc + a.es - (b.tc + b.es))[0]!;
 store.close();
 
 const out = resolve(values.out!);
 mkdirSync(out, { recursive: true });
-const server = await startUiServer({ db, port: 0, host: '127.0.0.1', ...(values.bench ? { benchDirs: [values.bench] } : {}), onBuild: () => console.log('building the UI…') });
+const server = await startUiServer({
+  db,
+  port: 0,
+  host: '127.0.0.1',
+  ...(values.bench ? { benchDirs: [values.bench] } : {}),
+  onBuild: () => console.log('building the UI…'),
+});
 const b = await launchChromium();
 try {
   const page = await b.context.newPage();
@@ -46,9 +73,17 @@ try {
     console.log(`wrote ${join(values.out!, name)}`);
   };
   await shot('#/', '[data-testid=runs-table] tbody tr', 'runs.png');
-  await shot(`#/runs/${run.id}`, '[data-testid^=tree-node-]', 'run-tree.png', { height: 1500, hover: `[data-testid=tree-node-${best}]` });
+  await shot(`#/runs/${run.id}`, '[data-testid^=tree-node-]', 'run-tree.png', {
+    height: 1500,
+    hover: `[data-testid=tree-node-${best}]`,
+  });
   await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'candidate-diff.png', { height: 1700 });
-  await shot(`#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`, '[data-testid=alignment]', 'record-trace.png', { height: 2000 });
+  await shot(
+    `#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`,
+    '[data-testid=alignment]',
+    'record-trace.png',
+    { height: 2000 },
+  );
   if (values.bench) await shot('#/bench/0', 'h1', 'bench-report.png', { height: 1800 });
 } finally {
   await b.close();

@@ -16,7 +16,15 @@ export { ERROR_CODES, type ErrorCode } from './errors/codes.js';
 export { toFlowScoutError } from './errors/to-flowscout-error.js';
 
 // Workflows: the IR, validation, preparation, edits, rendering
-export { WorkflowSchema, type Workflow, type WorkflowNode, type LlmNode, type ToolNode, type Edge, type Guard } from './graph/schema.js';
+export {
+  WorkflowSchema,
+  type Workflow,
+  type WorkflowNode,
+  type LlmNode,
+  type ToolNode,
+  type Edge,
+  type Guard,
+} from './graph/schema.js';
 export { parseWorkflow, validateWorkflow, assertValidWorkflow, type ParseResult } from './graph/validate.js';
 export type { Problem } from './graph/problems.js';
 export { prepareWorkflow, type PreparedWorkflow } from './graph/prepare.js';

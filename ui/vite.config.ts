@@ -10,5 +10,9 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   logLevel: 'warn',
-  build: { outDir: fileURLToPath(new URL('../dist/ui', import.meta.url)), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: fileURLToPath(new URL('../dist/ui', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+  },
 });

@@ -22,6 +22,17 @@ describe('the CLI loads only the command it runs', () => {
     expect(r.stdout).toContain('search [options]');
     const { loaded } = r;
     expect(loaded.has('commander')).toBe(true);
-    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', 'ollama-ai-provider-v2', 'ai', '@modelcontextprotocol/sdk', 'better-sqlite3', 'bullmq', 'ioredis']) expect(loaded.has(pkg), pkg).toBe(false);
+    for (const pkg of [
+      '@ai-sdk/openai',
+      '@ai-sdk/anthropic',
+      '@ai-sdk/openai-compatible',
+      'ollama-ai-provider-v2',
+      'ai',
+      '@modelcontextprotocol/sdk',
+      'better-sqlite3',
+      'bullmq',
+      'ioredis',
+    ])
+      expect(loaded.has(pkg), pkg).toBe(false);
   });
 });

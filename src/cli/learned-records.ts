@@ -15,7 +15,11 @@ export interface LearnedSource {
   origin: 'flag' | 'search';
 }
 
-export function learnedSource(workflowFile: string, raw: unknown, learnFrom: string | undefined): LearnedSource | undefined {
+export function learnedSource(
+  workflowFile: string,
+  raw: unknown,
+  learnFrom: string | undefined,
+): LearnedSource | undefined {
   if (learnFrom) return { file: learnFrom, origin: 'flag' };
   const meta = (raw as { meta?: { search?: { learnedFrom?: unknown } } } | null)?.meta?.search?.learnedFrom;
   if (typeof meta !== 'string' || !meta) return undefined;
@@ -32,10 +36,17 @@ export function learnedSource(workflowFile: string, raw: unknown, learnFrom: str
 }
 
 /** The one line `run` and `eval` print about what the offline policy learned (undefined for an LLM policy). */
-export function learnedLine(policyKind: string, source: LearnedSource | undefined, records: number, raw?: unknown): string | undefined {
+export function learnedLine(
+  policyKind: string,
+  source: LearnedSource | undefined,
+  records: number,
+  raw?: unknown,
+): string | undefined {
   if (policyKind !== 'offline') return undefined;
   const carried = (raw as { learned?: { offline?: { records?: unknown } } } | null)?.learned?.offline?.records;
-  if (!source && typeof carried === 'number') return `offline policy: decides with the table the workflow carries (learned by its search from ${carried} record${carried === 1 ? '' : 's'}; no record text)`;
-  if (!source) return `offline policy: nothing learned (no --learn-from, and the workflow names no learned records); tool and argument choices use the tool descriptions only, so scores are lower than a search's`;
+  if (!source && typeof carried === 'number')
+    return `offline policy: decides with the table the workflow carries (learned by its search from ${carried} record${carried === 1 ? '' : 's'}; no record text)`;
+  if (!source)
+    return `offline policy: nothing learned (no --learn-from, and the workflow names no learned records); tool and argument choices use the tool descriptions only, so scores are lower than a search's`;
   return `offline policy: learned from ${records} record${records === 1 ? '' : 's'} in ${source.file}${source.origin === 'search' ? ' (written by the search beside the workflow)' : ''}`;
 }

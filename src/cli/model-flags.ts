@@ -17,21 +17,38 @@ export interface ModelFlags {
 
 /** Adds `--model-timeout` (and `--breaker` when `breaker`) to `cmd`. */
 export function addModelFlags(cmd: Command, opts: { breaker?: boolean } = {}): Command {
-  cmd.option('--model-timeout <seconds>', `per-request timeout of model calls (default ${DEFAULT_MODEL_TIMEOUT_MS / 1000}); each attempt waits at most this long`);
-  if (opts.breaker) cmd.option('--breaker <n>', `stop when this many model calls in a row fail the same way (default ${DEFAULT_BREAKER_THRESHOLD}; 0 = never)`);
+  cmd.option(
+    '--model-timeout <seconds>',
+    `per-request timeout of model calls (default ${DEFAULT_MODEL_TIMEOUT_MS / 1000}); each attempt waits at most this long`,
+  );
+  if (opts.breaker)
+    cmd.option(
+      '--breaker <n>',
+      `stop when this many model calls in a row fail the same way (default ${DEFAULT_BREAKER_THRESHOLD}; 0 = never)`,
+    );
   return cmd;
 }
 
 /** The options of model calls from the flags: timeout in ms, breaker threshold, and stderr for retry lines. */
-export function modelCallOptions(flags: ModelFlags, io: CliIO): { timeoutMs?: number; breakerThreshold?: number; log: (line: string) => void } {
-  const out: { timeoutMs?: number; breakerThreshold?: number; log: (line: string) => void } = { log: (line) => io.err(line) };
+export function modelCallOptions(
+  flags: ModelFlags,
+  io: CliIO,
+): { timeoutMs?: number; breakerThreshold?: number; log: (line: string) => void } {
+  const out: { timeoutMs?: number; breakerThreshold?: number; log: (line: string) => void } = {
+    log: (line) => io.err(line),
+  };
   if (flags.modelTimeout !== undefined) {
     const s = Number(flags.modelTimeout);
     if (!Number.isFinite(s) || s <= 0) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--model-timeout must be a positive number of seconds, got '${flags.modelTimeout}'`, hint: 'For example --model-timeout 20.' });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `--model-timeout must be a positive number of seconds, got '${flags.modelTimeout}'`,
+        hint: 'For example --model-timeout 20.',
+      });
     }
     out.timeoutMs = Math.round(s * 1000);
   }
-  if (flags.breaker !== undefined) out.breakerThreshold = wholeNumber(flags.breaker, '--breaker', 0, DEFAULT_BREAKER_THRESHOLD);
+  if (flags.breaker !== undefined)
+    out.breakerThreshold = wholeNumber(flags.breaker, '--breaker', 0, DEFAULT_BREAKER_THRESHOLD);
   return out;
 }

@@ -8,7 +8,11 @@ import { FlowScoutError } from '../errors/index.js';
 export function wholeNumber(text: string, flag: string, min: number, example = Math.max(min, 3)): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < min) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a whole number ≥ ${min}, got '${text}'`, hint: `For example ${flag} ${example}.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${flag} must be a whole number ≥ ${min}, got '${text}'`,
+      hint: `For example ${flag} ${example}.`,
+    });
   }
   return n;
 }

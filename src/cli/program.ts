@@ -11,7 +11,9 @@ import { ExitWith, processIO, type CliIO } from './output.js';
  */
 export async function buildProgram(io: CliIO = processIO, argv?: readonly string[]): Promise<Command> {
   const program = new Command('flowscout')
-    .description('Turn logs of past tool-using agent runs into reliable, reusable agent workflows that call real tools.')
+    .description(
+      'Turn logs of past tool-using agent runs into reliable, reusable agent workflows that call real tools.',
+    )
     .version(packageVersion(), '-V, --version', 'print the version of FlowScout')
     .option('--debug', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -47,7 +49,12 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
   } catch (thrown) {
     if (thrown instanceof ExitWith) return thrown.status;
     if (thrown instanceof CommanderError) {
-      if (thrown.code === 'commander.helpDisplayed' || thrown.code === 'commander.version' || thrown.code === 'commander.help') return 0;
+      if (
+        thrown.code === 'commander.helpDisplayed' ||
+        thrown.code === 'commander.version' ||
+        thrown.code === 'commander.help'
+      )
+        return 0;
       return thrown.exitCode === 0 ? 0 : 2;
     }
     const err = toFlowScoutError(thrown);
@@ -62,7 +69,10 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
 function packageVersion(): string {
   for (const rel of ['../../package.json', '../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'flowscout' && pkg.version) return pkg.version;
     } catch {
       // not there: try the next

@@ -24,8 +24,16 @@ export interface QueueSettings {
  */
 export function queueSettings(flags: QueueFlags, work: string): QueueSettings | undefined {
   if (flags.redis === undefined) {
-    for (const [flag, value] of [['--queue', flags.queue], ['--rpm', flags.rpm]] as const) {
-      if (value !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} only applies with --redis`, hint: `Add --redis <url> to run the ${work} on workers.` });
+    for (const [flag, value] of [
+      ['--queue', flags.queue],
+      ['--rpm', flags.rpm],
+    ] as const) {
+      if (value !== undefined)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `${flag} only applies with --redis`,
+          hint: `Add --redis <url> to run the ${work} on workers.`,
+        });
     }
     return undefined;
   }

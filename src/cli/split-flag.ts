@@ -8,5 +8,9 @@ export const SPLIT_BY_HELP =
 /** Parses `--split-by`; INVALID_INPUT naming the choices otherwise. */
 export function parseSplitBy(value: string): SplitBy {
   if (value === 'auto' || value === 'record' || value === 'group') return value;
-  throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--split-by must be auto, record or group, not '${value}'`, hint: 'auto splits by group when the records have groups (import --group writes them), else by record.' });
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `--split-by must be auto, record or group, not '${value}'`,
+    hint: 'auto splits by group when the records have groups (import --group writes them), else by record.',
+  });
 }

@@ -9,7 +9,10 @@ const schema: ParamSchema = {
     metric: { type: 'boolean' },
     city: { type: 'string' },
     code: { type: ['string', 'number'] },
-    filters: { type: 'object', properties: { min: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } } },
+    filters: {
+      type: 'object',
+      properties: { min: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } },
+    },
     ids: { type: 'array', items: { type: 'number' } },
   },
 };
@@ -49,7 +52,9 @@ describe('canonicalArgs: numbers and booleans', () => {
     expect(key({ metric: 'true' })).not.toBe(key({ metric: true }));
   });
   it('coerces inside nested objects and arrays by their schemas', () => {
-    expect(key({ filters: { tags: [' a ', 7], min: '3' }, ids: ['1', 2] }, schema)).toBe(key({ ids: [1, 2], filters: { min: 3, tags: ['a', '7'] } }, schema));
+    expect(key({ filters: { tags: [' a ', 7], min: '3' }, ids: ['1', 2] }, schema)).toBe(
+      key({ ids: [1, 2], filters: { min: 3, tags: ['a', '7'] } }, schema),
+    );
   });
 });
 

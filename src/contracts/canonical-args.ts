@@ -26,13 +26,20 @@ export interface ParamSchema {
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Returns the canonical form of `args` (a new object; the input is not changed). */
-export function canonicalArgs(args: Record<string, unknown> | undefined | null, schema?: ParamSchema): Record<string, unknown> {
+export function canonicalArgs(
+  args: Record<string, unknown> | undefined | null,
+  schema?: ParamSchema,
+): Record<string, unknown> {
   const value = canonicalValue(args ?? {}, schema ?? { type: 'object' });
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** A string key for (tool, canonical args): equal keys ⇔ equal calls for TC and for replay. */
-export function canonicalCallKey(tool: string, args: Record<string, unknown> | undefined | null, schema?: ParamSchema): string {
+export function canonicalCallKey(
+  tool: string,
+  args: Record<string, unknown> | undefined | null,
+  schema?: ParamSchema,
+): string {
   return `${tool.trim()} ${stableStringify(canonicalArgs(args, schema))}`;
 }
 
@@ -69,7 +76,11 @@ function canonicalValue(value: unknown, schema: ParamSchema | undefined): unknow
     return s;
   }
   if (typeof value === 'number' || typeof value === 'boolean') {
-    if (types.has('string') && !types.has(typeof value === 'number' ? 'number' : 'boolean') && !(typeof value === 'number' && types.has('integer'))) {
+    if (
+      types.has('string') &&
+      !types.has(typeof value === 'number' ? 'number' : 'boolean') &&
+      !(typeof value === 'number' && types.has('integer'))
+    ) {
       return String(value);
     }
     return value;

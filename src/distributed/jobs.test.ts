@@ -3,8 +3,15 @@ import { FlowScoutError } from '../errors/index.js';
 import { createCircuitBreaker } from '../llm/circuit-breaker.js';
 import { createModelCallLog, hasFailedModelCalls, replayModelCalls } from './jobs.js';
 
-const err401 = new FlowScoutError({ code: 'MODEL_ERROR', message: "model 'm' failed after 1 attempt: HTTP 401: bad key", hint: 'Check the key.' });
-const err500 = new FlowScoutError({ code: 'MODEL_ERROR', message: "model 'm' failed after 4 attempts: HTTP 500: down" });
+const err401 = new FlowScoutError({
+  code: 'MODEL_ERROR',
+  message: "model 'm' failed after 1 attempt: HTTP 401: bad key",
+  hint: 'Check the key.',
+});
+const err500 = new FlowScoutError({
+  code: 'MODEL_ERROR',
+  message: "model 'm' failed after 4 attempts: HTTP 500: down",
+});
 
 describe("a job's model-call log, replayed into the coordinator's breaker", () => {
   it('merges alike outcomes in order and survives JSON (what Redis carries)', () => {
@@ -17,7 +24,12 @@ describe("a job's model-call log, replayed into the coordinator's breaker", () =
     const runs = JSON.parse(JSON.stringify(log.runs()));
     expect(runs).toEqual([
       { ok: 2 },
-      { failed: 2, key: 'client:401:x', kind: 'client', error: { code: 'MODEL_ERROR', message: err401.message, hint: 'Check the key.' } },
+      {
+        failed: 2,
+        key: 'client:401:x',
+        kind: 'client',
+        error: { code: 'MODEL_ERROR', message: err401.message, hint: 'Check the key.' },
+      },
       { failed: 1, key: 'server:500:y', kind: 'server', error: { code: 'MODEL_ERROR', message: err500.message } },
     ]);
     expect(hasFailedModelCalls({ runs: [], worker: 'w', modelCalls: runs })).toBe(true);
@@ -25,7 +37,7 @@ describe("a job's model-call log, replayed into the coordinator's breaker", () =
     expect(hasFailedModelCalls({ runs: [], worker: 'w' })).toBe(false);
   });
 
-  it('trips the breaker across jobs as the same calls would in one process, with the worker\'s error', () => {
+  it("trips the breaker across jobs as the same calls would in one process, with the worker's error", () => {
     const breaker = createCircuitBreaker({ threshold: 3 });
     const failing = createModelCallLog();
     failing.failure('client:401:x', err401, 'client');

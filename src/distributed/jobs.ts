@@ -100,7 +100,13 @@ export function createModelCallLog(): ModelCallLog {
     failure(key, error, kind) {
       const last = runs.at(-1);
       if (last && 'failed' in last && last.key === key) last.failed++;
-      else runs.push({ failed: 1, key, ...(kind ? { kind } : {}), error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } });
+      else
+        runs.push({
+          failed: 1,
+          key,
+          ...(kind ? { kind } : {}),
+          error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+        });
     },
     runs: () => runs.map((r) => ({ ...r })),
   };
@@ -115,7 +121,11 @@ export function replayModelCalls(breaker: CircuitBreaker, runs: readonly ModelCa
       continue;
     }
     failed = true;
-    const error = new FlowScoutError({ code: r.error.code, message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) });
+    const error = new FlowScoutError({
+      code: r.error.code,
+      message: r.error.message,
+      ...(r.error.hint ? { hint: r.error.hint } : {}),
+    });
     for (let i = 0; i < r.failed; i++) breaker.failure(r.key, error, r.kind);
   }
   return failed;
@@ -163,7 +173,11 @@ export function createBlobStore(redis: Redis, cacheSize = 2_000): BlobStore {
       if (cache.has(hash)) return structuredClone(cache.get(hash)) as T;
       const text = await redis.get(blobKey(hash));
       if (text === null) {
-        throw new FlowScoutError({ code: 'QUEUE_ERROR', message: `the job's content ${hash.slice(0, 12)}… is no longer in Redis (expired or flushed)`, hint: 'Run the evaluation again (or --resume the search): the coordinator writes it again.' });
+        throw new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `the job's content ${hash.slice(0, 12)}… is no longer in Redis (expired or flushed)`,
+          hint: 'Run the evaluation again (or --resume the search): the coordinator writes it again.',
+        });
       }
       const value = JSON.parse(text) as T;
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);

@@ -8,7 +8,16 @@ import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
-import { createBlobStore, DEFAULT_QUEUE, hasFailedModelCalls, jobIdOf, KEEP_SECONDS, replayModelCalls, type EvalJobData, type EvalJobResult } from './jobs.js';
+import {
+  createBlobStore,
+  DEFAULT_QUEUE,
+  hasFailedModelCalls,
+  jobIdOf,
+  KEEP_SECONDS,
+  replayModelCalls,
+  type EvalJobData,
+  type EvalJobResult,
+} from './jobs.js';
 
 /**
  * The coordinator's side of distributed evaluation (docs/ARCHITECTURE.md, "Distributed
@@ -112,20 +121,23 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const lost = new Promise<never>((_resolve, reject) => (rejectLost = reject));
   lost.catch(() => undefined);
   let downSince: number | undefined;
-  const watchdog = setInterval(() => {
-    if (redis.status === 'ready') {
-      downSince = undefined;
-      return;
-    }
-    downSince ??= Date.now();
-    if (lostError || Date.now() - downSince < lostMs) return;
-    lostError = new FlowScoutError({
-      code: 'QUEUE_ERROR',
-      message: `lost Redis at ${redactRedisUrl(opts.url)}: unreachable for ${Math.round((Date.now() - downSince) / 1000)} s during the evaluation`,
-      hint: 'Start Redis again and resume (a search: --resume <run> with --redis; finished jobs are kept in Redis), or resume without --redis to run in one process. FLOWSCOUT_REDIS_LOST_MS sets how long to wait.',
-    });
-    rejectLost(lostError);
-  }, Math.min(1_000, Math.max(50, Math.floor(lostMs / 4))));
+  const watchdog = setInterval(
+    () => {
+      if (redis.status === 'ready') {
+        downSince = undefined;
+        return;
+      }
+      downSince ??= Date.now();
+      if (lostError || Date.now() - downSince < lostMs) return;
+      lostError = new FlowScoutError({
+        code: 'QUEUE_ERROR',
+        message: `lost Redis at ${redactRedisUrl(opts.url)}: unreachable for ${Math.round((Date.now() - downSince) / 1000)} s during the evaluation`,
+        hint: 'Start Redis again and resume (a search: --resume <run> with --redis; finished jobs are kept in Redis), or resume without --redis to run in one process. FLOWSCOUT_REDIS_LOST_MS sets how long to wait.',
+      });
+      rejectLost(lostError);
+    },
+    Math.min(1_000, Math.max(50, Math.floor(lostMs / 4))),
+  );
   watchdog.unref();
   /** `p`, or the lost-Redis error once Redis has been gone for `lostMs`. */
   const unlessLost = <T>(p: Promise<T>): Promise<T> => {
@@ -135,7 +147,14 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const chunkSize = Math.max(1, opts.chunkSize ?? 1);
   const pollMs = opts.pollMs ?? 5_000;
   const counts = { done: 0, failed: 0 };
-  const saved: Required<MemoSavings> = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0, judgeScoresReused: 0, judgeCallsSaved: 0, judgeTokensSaved: 0 };
+  const saved: Required<MemoSavings> = {
+    nodeRunsSaved: 0,
+    toolCallsSaved: 0,
+    llmCallsSaved: 0,
+    judgeScoresReused: 0,
+    judgeCallsSaved: 0,
+    judgeTokensSaved: 0,
+  };
   const waiters = new Map<string, Set<() => void>>();
   // Jobs of an earlier coordinator (added before this moment) whose model calls failed are run again, once each.
   const startedAt = Date.now();
@@ -184,7 +203,9 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
           }
         } else if (state === 'unknown') throw vanished(id);
         const tick = new AbortController();
-        const wait = abortableSleep(pollMs, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(() => {});
+        const wait = abortableSleep(pollMs, signal ? AbortSignal.any([signal, tick.signal]) : tick.signal).catch(
+          () => {},
+        );
         await Promise.race([changed, wait]);
         tick.abort();
       } finally {
@@ -194,90 +215,110 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
     }
   };
 
-  const runRecordsWith = (salt: string) => async (req: RecordRunRequest): Promise<RecordRun[]> => {
-    if (lostError) throw lostError;
-    const workflow = await unlessLost(blobs.put(req.workflow.workflow));
-    const recordHashes = await unlessLost(Promise.all(req.records.map((r) => blobs.put(r))));
-    const chunks: string[][] = [];
-    for (let i = 0; i < recordHashes.length; i += chunkSize) chunks.push(recordHashes.slice(i, i + chunkSize));
-    const jobs = chunks.map((records) => {
-      const data: EvalJobData = {
-        v: 1,
-        run: opts.run,
-        workflow,
-        workflowHash: req.workflow.hash,
-        records,
-        policy: { model: opts.policy.model, ...(learnFrom ? { learnFrom } : {}) },
-        judge: opts.judge,
-        ...(opts.judgeMode === 'joint' ? { judgeMode: 'joint' as const } : {}),
-        memo: opts.memo,
-        ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
-        ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
-        ...(opts.requestsPerMinute !== undefined ? { limits: { requestsPerMinute: opts.requestsPerMinute } } : {}),
-      };
-      return { id: jobIdOf(data, salt), data };
-    });
-    await unlessLost(queue.addBulk(
-      jobs.map((j) => ({
-        name: 'evaluate',
-        data: j.data,
-        opts: {
-          jobId: j.id,
-          attempts: opts.attempts ?? 3,
-          backoff: { type: 'exponential', delay: 1_000 },
-          removeOnComplete: { age: KEEP_SECONDS },
-          removeOnFail: { age: KEEP_SECONDS },
-        },
-      })),
-    ));
-    let firstError: unknown;
-    const breaker = opts.breaker;
-    const signal = breaker ? (req.signal ? AbortSignal.any([req.signal, breaker.signal]) : breaker.signal) : req.signal;
-    const results = await unlessLost(Promise.all(
-      jobs.map(async (j) => {
-        let r: EvalJobResult;
-        try {
-          r = await outcome(j.id, signal);
-        } catch (e) {
-          if (!isFlowScoutError(e) || (e.code !== 'ABORTED' && e !== breaker?.tripped())) counts.failed++;
-          firstError ??= e;
-          return undefined;
-        }
-        counts.done++;
-        // The job's model calls, in the order they ended, as if they had been made here.
-        if (breaker) replayModelCalls(breaker, r.modelCalls);
-        return r;
-      }),
-    ));
-    last = await unlessLost(progressNow()).catch(() => last);
-    const trip = breaker?.tripped();
-    if (trip) {
-      // Nothing more of this evaluation is wanted: jobs no worker took yet are taken off the queue (running ones finish).
-      await Promise.all(jobs.map((j, i) => (results[i] === undefined ? queue.remove(j.id).catch(() => 0) : 0)));
-      throw trip;
-    }
-    if (firstError !== undefined) throw firstError;
-    const runs = results.flatMap((r) => r!.runs);
-    if (runs.length !== req.records.length) {
-      throw new FlowScoutError({ code: 'QUEUE_ERROR', message: `the workers returned ${runs.length} record runs for ${req.records.length} records`, hint: 'A worker of another FlowScout version may be on the queue; run workers of the same version as the coordinator.' });
-    }
-    for (const run of runs) {
-      for (const o of run.trace.observations) {
-        if (!o.cached) continue;
-        saved.nodeRunsSaved++;
-        saved.toolCallsSaved += o.calls?.length ?? 0;
-        saved.llmCallsSaved += o.usage?.llmCalls ?? 0;
+  const runRecordsWith =
+    (salt: string) =>
+    async (req: RecordRunRequest): Promise<RecordRun[]> => {
+      if (lostError) throw lostError;
+      const workflow = await unlessLost(blobs.put(req.workflow.workflow));
+      const recordHashes = await unlessLost(Promise.all(req.records.map((r) => blobs.put(r))));
+      const chunks: string[][] = [];
+      for (let i = 0; i < recordHashes.length; i += chunkSize) chunks.push(recordHashes.slice(i, i + chunkSize));
+      const jobs = chunks.map((records) => {
+        const data: EvalJobData = {
+          v: 1,
+          run: opts.run,
+          workflow,
+          workflowHash: req.workflow.hash,
+          records,
+          policy: { model: opts.policy.model, ...(learnFrom ? { learnFrom } : {}) },
+          judge: opts.judge,
+          ...(opts.judgeMode === 'joint' ? { judgeMode: 'joint' as const } : {}),
+          memo: opts.memo,
+          ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
+          ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
+          ...(opts.requestsPerMinute !== undefined ? { limits: { requestsPerMinute: opts.requestsPerMinute } } : {}),
+        };
+        return { id: jobIdOf(data, salt), data };
+      });
+      await unlessLost(
+        queue.addBulk(
+          jobs.map((j) => ({
+            name: 'evaluate',
+            data: j.data,
+            opts: {
+              jobId: j.id,
+              attempts: opts.attempts ?? 3,
+              backoff: { type: 'exponential', delay: 1_000 },
+              removeOnComplete: { age: KEEP_SECONDS },
+              removeOnFail: { age: KEEP_SECONDS },
+            },
+          })),
+        ),
+      );
+      let firstError: unknown;
+      const breaker = opts.breaker;
+      const signal = breaker
+        ? req.signal
+          ? AbortSignal.any([req.signal, breaker.signal])
+          : breaker.signal
+        : req.signal;
+      const results = await unlessLost(
+        Promise.all(
+          jobs.map(async (j) => {
+            let r: EvalJobResult;
+            try {
+              r = await outcome(j.id, signal);
+            } catch (e) {
+              if (!isFlowScoutError(e) || (e.code !== 'ABORTED' && e !== breaker?.tripped())) counts.failed++;
+              firstError ??= e;
+              return undefined;
+            }
+            counts.done++;
+            // The job's model calls, in the order they ended, as if they had been made here.
+            if (breaker) replayModelCalls(breaker, r.modelCalls);
+            return r;
+          }),
+        ),
+      );
+      last = await unlessLost(progressNow()).catch(() => last);
+      const trip = breaker?.tripped();
+      if (trip) {
+        // Nothing more of this evaluation is wanted: jobs no worker took yet are taken off the queue (running ones finish).
+        await Promise.all(jobs.map((j, i) => (results[i] === undefined ? queue.remove(j.id).catch(() => 0) : 0)));
+        throw trip;
       }
-      countReuse(saved, run.scored.score.reused);
-    }
-    if (opts.budget) chargeBudget(opts.budget, runs);
-    return runs;
-  };
+      if (firstError !== undefined) throw firstError;
+      const runs = results.flatMap((r) => r!.runs);
+      if (runs.length !== req.records.length) {
+        throw new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `the workers returned ${runs.length} record runs for ${req.records.length} records`,
+          hint: 'A worker of another FlowScout version may be on the queue; run workers of the same version as the coordinator.',
+        });
+      }
+      for (const run of runs) {
+        for (const o of run.trace.observations) {
+          if (!o.cached) continue;
+          saved.nodeRunsSaved++;
+          saved.toolCallsSaved += o.calls?.length ?? 0;
+          saved.llmCallsSaved += o.usage?.llmCalls ?? 0;
+        }
+        countReuse(saved, run.scored.score.reused);
+      }
+      if (opts.budget) chargeBudget(opts.budget, runs);
+      return runs;
+    };
 
   async function progressNow(): Promise<QueueProgress> {
     const c = await queue.getJobCounts('wait', 'waiting', 'delayed', 'prioritized', 'active');
     const workers = await queue.getWorkersCount();
-    return { waiting: (c.wait ?? c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, done: counts.done, failed: counts.failed, workers };
+    return {
+      waiting: (c.wait ?? c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0),
+      active: c.active ?? 0,
+      done: counts.done,
+      failed: counts.failed,
+      workers,
+    };
   }
 
   return {
@@ -306,7 +347,10 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
 function chargeBudget(budget: Budget, runs: readonly RecordRun[]): void {
   for (const r of runs) {
     const calls = r.trace.totals.llmCalls + (r.scored.score.usage?.llmCalls ?? 0);
-    const tokens = r.trace.totals.inputTokens + r.trace.totals.outputTokens + (r.scored.score.usage ? r.scored.score.usage.inputTokens + r.scored.score.usage.outputTokens : 0);
+    const tokens =
+      r.trace.totals.inputTokens +
+      r.trace.totals.outputTokens +
+      (r.scored.score.usage ? r.scored.score.usage.inputTokens + r.scored.score.usage.outputTokens : 0);
     const cost = r.trace.totals.costUsd + (r.scored.score.usage?.costUsd ?? 0);
     budget.charge(tokens, cost);
     for (let i = 0; i < calls; i++) budget.reserveCall();
@@ -330,17 +374,29 @@ function failure(job: Job): FlowScoutError {
   return new FlowScoutError({
     code: err.code,
     message: `evaluation job ${job.id} failed ${attempts}: ${err.message}`,
-    hint: err.hint ?? (err.code === 'MODEL_CONFIG' ? "Set the model's API key in the workers' environment (keys never travel through Redis)." : "See the worker's output for details."),
+    hint:
+      err.hint ??
+      (err.code === 'MODEL_CONFIG'
+        ? "Set the model's API key in the workers' environment (keys never travel through Redis)."
+        : "See the worker's output for details."),
     ...(err.location ? { location: err.location } : {}),
   });
 }
 
 function vanished(id: string): FlowScoutError {
-  return new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`, hint: 'Run the evaluation again; --resume a search to re-queue what is missing.' });
+  return new FlowScoutError({
+    code: 'QUEUE_ERROR',
+    message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`,
+    hint: 'Run the evaluation again; --resume a search to re-queue what is missing.',
+  });
 }
 
 function aborted(signal: AbortSignal): unknown {
   const reason = signal.reason;
   if (reason instanceof FlowScoutError) return reason;
-  return new FlowScoutError({ code: 'ABORTED', message: 'the evaluation was cancelled', hint: 'Nothing to do: the run was stopped on purpose.' });
+  return new FlowScoutError({
+    code: 'ABORTED',
+    message: 'the evaluation was cancelled',
+    hint: 'Nothing to do: the run was stopped on purpose.',
+  });
 }

@@ -28,7 +28,13 @@ export function openRedis(url: string, options: RedisOptions = {}): Redis {
 
 /** Connects once (no retries, `timeoutMs`), pings, disconnects; throws QUEUE_ERROR naming the URL. */
 export async function checkRedis(url: string, timeoutMs = 5_000): Promise<void> {
-  const probe = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   let last: unknown;
   probe.on('error', (e) => {
     last = e;
@@ -55,6 +61,7 @@ function describeRedisError(e: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'unknown host';
   if (code === 'ETIMEDOUT' || /timeout/i.test(e.message)) return 'no answer within the connect timeout';
-  if (/NOAUTH|WRONGPASS|invalid password|invalid username/i.test(e.message)) return 'authentication failed (check the password in the URL)';
+  if (/NOAUTH|WRONGPASS|invalid password|invalid username/i.test(e.message))
+    return 'authentication failed (check the password in the URL)';
   return e.message.split('\n')[0] ?? e.message;
 }

@@ -20,11 +20,25 @@ describe('the shared model rate limit (real Redis)', () => {
     const b = createSharedLimiter(redis, { run, concurrency: 5, requestsPerMinute: 3 });
     const stop = new AbortController();
     let started = 0;
-    const call = (l: typeof a) => l.run(async () => void started++, stop.signal).then(() => 'done', (e: { code?: string }) => e.code);
+    const call = (l: typeof a) =>
+      l
+        .run(async () => void started++, stop.signal)
+        .then(
+          () => 'done',
+          (e: { code?: string }) => e.code,
+        );
     const all = [call(a), call(b), call(a), call(b), call(a)];
     // Three finish; the other two cannot start before the oldest start leaves the 60 s window.
     const finished: string[] = [];
-    await new Promise<void>((resolve) => all.forEach((p) => void p.then((r) => { finished.push(String(r)); if (finished.length === 3) resolve(); })));
+    await new Promise<void>((resolve) =>
+      all.forEach(
+        (p) =>
+          void p.then((r) => {
+            finished.push(String(r));
+            if (finished.length === 3) resolve();
+          }),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(started).toBe(3);
     expect(await redis.zcard(`flowscout:run:${run}:starts`)).toBe(3);
@@ -37,7 +51,14 @@ describe('the shared model rate limit (real Redis)', () => {
     const run = `t-${randomBytes(3).toString('hex')}`;
     const held: number[] = [];
     const a = createSharedLimiter(redis, { run, onRateLimited: (ms) => held.push(ms) });
-    const tooMany = new APICallError({ message: 'Too Many Requests', url: 'http://x', requestBodyValues: {}, statusCode: 429, responseHeaders: { 'retry-after-ms': '20000' }, isRetryable: true });
+    const tooMany = new APICallError({
+      message: 'Too Many Requests',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { 'retry-after-ms': '20000' },
+      isRetryable: true,
+    });
     await expect(a.run(async () => Promise.reject(tooMany))).rejects.toBe(tooMany);
     expect(held).toEqual([20000]);
     const pttl = await redis.pttl(`flowscout:run:${run}:pause`);
@@ -60,7 +81,13 @@ describe('the shared model rate limit (real Redis)', () => {
     const l = createSharedLimiter(redis, { run: () => job.getStore()!, concurrency: 4, requestsPerMinute: 1 });
     const stop = new AbortController();
     const sent: string[] = [];
-    const call = (run: string) => job.run(run, () => l.run(async () => void sent.push(run), stop.signal)).then(() => 'done', (e: { code?: string }) => e.code);
+    const call = (run: string) =>
+      job
+        .run(run, () => l.run(async () => void sent.push(run), stop.signal))
+        .then(
+          () => 'done',
+          (e: { code?: string }) => e.code,
+        );
     // Each run has its own minute: the first request of each goes through at once.
     expect(await call(runA)).toBe('done');
     expect(await call(runB)).toBe('done');

@@ -54,9 +54,21 @@ export interface SharedLimiterOptions {
 /** Creates the shared limiter (see the module comment). */
 export function createSharedLimiter(redis: Redis, options: SharedLimiterOptions): RateLimiter {
   const local = createRateLimiter({ concurrency: options.concurrency ?? 4 });
-  const runOf = typeof options.run === 'string' ? ((id: string) => () => id)(options.run) : options.run;
-  const keysOf = (run: string) => ({ starts: `${KEY_PREFIX}:run:${run}:starts`, pause: `${KEY_PREFIX}:run:${run}:pause` });
-  const rpm = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? Math.floor(options.requestsPerMinute) : undefined;
+  const runOf =
+    typeof options.run === 'string'
+      ? (
+          (id: string) => () =>
+            id
+        )(options.run)
+      : options.run;
+  const keysOf = (run: string) => ({
+    starts: `${KEY_PREFIX}:run:${run}:starts`,
+    pause: `${KEY_PREFIX}:run:${run}:pause`,
+  });
+  const rpm =
+    options.requestsPerMinute !== undefined && options.requestsPerMinute > 0
+      ? Math.floor(options.requestsPerMinute)
+      : undefined;
   let seq = 0;
   const member = () => `${process.pid}-${Date.now()}-${seq++}-${Math.random().toString(36).slice(2, 8)}`;
 

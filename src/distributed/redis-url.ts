@@ -23,10 +23,18 @@ export function parseRedisUrl(url: string, flag = '--redis'): string {
   try {
     u = new URL(url);
   } catch {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a Redis URL, got '${redactRedisUrl(url)}'`, hint: `For example ${flag} redis://127.0.0.1:6379, or rediss://:password@host:6380 for TLS.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${flag} must be a Redis URL, got '${redactRedisUrl(url)}'`,
+      hint: `For example ${flag} redis://127.0.0.1:6379, or rediss://:password@host:6380 for TLS.`,
+    });
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must start with redis:// or rediss://, got '${redactRedisUrl(url)}'`, hint: `For example ${flag} redis://127.0.0.1:6379.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${flag} must start with redis:// or rediss://, got '${redactRedisUrl(url)}'`,
+      hint: `For example ${flag} redis://127.0.0.1:6379.`,
+    });
   }
   return url;
 }

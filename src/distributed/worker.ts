@@ -16,7 +16,14 @@ import { createModelWiring } from '../wiring/wire-models.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
-import { createBlobStore, createModelCallLog, DEFAULT_QUEUE, type EvalJobData, type EvalJobResult, type ModelCallLog } from './jobs.js';
+import {
+  createBlobStore,
+  createModelCallLog,
+  DEFAULT_QUEUE,
+  type EvalJobData,
+  type EvalJobResult,
+  type ModelCallLog,
+} from './jobs.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { redactModelSpec } from '../llm/secrets.js';
 import { createSharedLimiter } from './redis-limiter.js';
@@ -165,7 +172,10 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
         const models = createModelWiring({ limiter, env, breaker: relay });
         const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
-        const policy = await models.policy(data.policy.model, { tools: tools.list(), ...(learn ? { records: learn } : {}) });
+        const policy = await models.policy(data.policy.model, {
+          tools: tools.list(),
+          ...(learn ? { records: learn } : {}),
+        });
         const judge = await models.judge(data.judge, data.judgeMode);
         return { policy: policy.instance, judge: judge.instance, tools };
       })();
@@ -175,16 +185,33 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     return entry;
   };
 
-  const processor = async (job: Job<EvalJobData, EvalJobResult>, _token?: string, signal?: AbortSignal): Promise<EvalJobResult> => {
+  const processor = async (
+    job: Job<EvalJobData, EvalJobResult>,
+    _token?: string,
+    signal?: AbortSignal,
+  ): Promise<EvalJobResult> => {
     const data = job.data;
-    if (data?.v !== 1) throw jobFailure(new FlowScoutError({ code: 'QUEUE_ERROR', message: `job ${job.id} is not a FlowScout evaluation job of this version`, hint: 'Run workers of the same FlowScout version as the coordinator.' }));
+    if (data?.v !== 1)
+      throw jobFailure(
+        new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `job ${job.id} is not a FlowScout evaluation job of this version`,
+          hint: 'Run workers of the same FlowScout version as the coordinator.',
+        }),
+      );
     // Before anything is sent or read: the job selects among what this worker was started with.
     const toolsPath = checkJob(data, allowed, name);
     const calls = createModelCallLog();
     return jobRun.run({ run: data.run, calls }, () => runJob(job, data, toolsPath, calls, signal));
   };
 
-  const runJob = async (job: Job<EvalJobData, EvalJobResult>, data: EvalJobData, toolsPath: string, calls: ModelCallLog, signal?: AbortSignal): Promise<EvalJobResult> => {
+  const runJob = async (
+    job: Job<EvalJobData, EvalJobResult>,
+    data: EvalJobData,
+    toolsPath: string,
+    calls: ModelCallLog,
+    signal?: AbortSignal,
+  ): Promise<EvalJobResult> => {
     try {
       const { policy, judge, tools } = await decidersFor(data, toolsPath);
       const raw = await blobs.get<Workflow>(data.workflow);
@@ -209,7 +236,9 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
             judge: memo ? memoizeJudge(judge, createRedisJudgeMemo(redis, data.run)) : judge,
             ...(memo ? { memo } : {}),
             ...(signal ? { signal } : {}),
-            ...(data.nodeConcurrency !== undefined ? { nodeConcurrency: Math.max(1, Math.min(MAX_NODE_CONCURRENCY, Math.floor(data.nodeConcurrency) || 1)) } : {}),
+            ...(data.nodeConcurrency !== undefined
+              ? { nodeConcurrency: Math.max(1, Math.min(MAX_NODE_CONCURRENCY, Math.floor(data.nodeConcurrency) || 1)) }
+              : {}),
           }),
         ),
       );
@@ -237,19 +266,34 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       lastError.repeats++;
       return;
     }
-    const again = e.message === lastError.text && lastError.repeats > 0 ? ` (${lastError.repeats} more times since the last line)` : '';
+    const again =
+      e.message === lastError.text && lastError.repeats > 0
+        ? ` (${lastError.repeats} more times since the last line)`
+        : '';
     lastError = { text: e.message, at: now, repeats: 0 };
-    log(`worker ${name}: ${e.message}${again}${redisDown() ? ' — Redis is unreachable; retrying (Ctrl-C or SIGTERM stops this worker)' : ''}`);
+    log(
+      `worker ${name}: ${e.message}${again}${redisDown() ? ' — Redis is unreachable; retrying (Ctrl-C or SIGTERM stops this worker)' : ''}`,
+    );
   });
-  worker.on('active', (job) => log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`));
+  worker.on('active', (job) =>
+    log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`),
+  );
   worker.on('completed', (job) => {
     finished++;
     log(`job ${short(job.id)} done (${finished} by this worker)`);
   });
-  worker.on('failed', (job, e) => log(`job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${fromErrorShape(e.message).describe().split('\n')[0]}`));
-  worker.on('stalled', (id) => log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`));
+  worker.on('failed', (job, e) =>
+    log(
+      `job ${short(job?.id)} failed${job ? ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1})` : ''}: ${fromErrorShape(e.message).describe().split('\n')[0]}`,
+    ),
+  );
+  worker.on('stalled', (id) =>
+    log(`job ${short(id)} stalled (its worker stopped renewing the lock): back in the queue`),
+  );
   await worker.waitUntilReady();
-  log(`worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}, tools ${allowed.tools.join(', ')}, models ${['offline', ...allowed.models].map(redactModelSpec).join(', ')}`);
+  log(
+    `worker ${name} connected to ${redactRedisUrl(opts.url)}, queue ${queueName}, concurrency ${concurrency}, tools ${allowed.tools.join(', ')}, models ${['offline', ...allowed.models].map(redactModelSpec).join(', ')}`,
+  );
 
   return {
     name,
@@ -291,9 +335,15 @@ export interface WorkerAllowList {
 }
 
 /** The worker's allow-list from its options and environment (see the module comment); INVALID_INPUT without a tool config. */
-export function workerAllowList(opts: Pick<EvaluationWorkerOptions, 'tools' | 'models' | 'requestsPerMinute'>, env: Record<string, string | undefined>): WorkerAllowList {
+export function workerAllowList(
+  opts: Pick<EvaluationWorkerOptions, 'tools' | 'models' | 'requestsPerMinute'>,
+  env: Record<string, string | undefined>,
+): WorkerAllowList {
   const listed = opts.tools === undefined ? [] : typeof opts.tools === 'string' ? [opts.tools] : [...opts.tools];
-  const fromEnv = (env.FLOWSCOUT_WORKER_TOOLS ?? '').split(delimiter).map((p) => p.trim()).filter(Boolean);
+  const fromEnv = (env.FLOWSCOUT_WORKER_TOOLS ?? '')
+    .split(delimiter)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const tools = [...new Set((listed.length > 0 ? listed : fromEnv).map((p) => resolve(p)))];
   if (tools.length === 0) {
     throw new FlowScoutError({
@@ -305,7 +355,11 @@ export function workerAllowList(opts: Pick<EvaluationWorkerOptions, 'tools' | 'm
   const models = [...(opts.models ?? []), ...(env.FLOWSCOUT_WORKER_MODELS ?? '').split(','), env.FLOWSCOUT_MODEL ?? '']
     .map((m) => m.trim())
     .filter((m) => m !== '' && m !== 'offline');
-  return { tools, models: [...new Set(models)], ...(opts.requestsPerMinute !== undefined ? { requestsPerMinute: opts.requestsPerMinute } : {}) };
+  return {
+    tools,
+    models: [...new Set(models)],
+    ...(opts.requestsPerMinute !== undefined ? { requestsPerMinute: opts.requestsPerMinute } : {}),
+  };
 }
 
 /**
@@ -383,4 +437,3 @@ class LruCache<V> {
     this.map.delete(key);
   }
 }
-

@@ -42,7 +42,10 @@ export function fromErrorShape(value: unknown, fallback: ErrorCode = 'INTERNAL')
       ...(shape.location !== undefined ? { location: shape.location } : {}),
     });
   }
-  return new FlowScoutError({ code: fallback, message: typeof value === 'string' ? value : JSON.stringify(value) ?? String(value) });
+  return new FlowScoutError({
+    code: fallback,
+    message: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)),
+  });
 }
 
 function readShape(value: unknown): ErrorShape | undefined {

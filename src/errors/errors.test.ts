@@ -10,7 +10,12 @@ import { toFlowScoutError } from './to-flowscout-error.js';
 
 describe('FlowScoutError', () => {
   it('prints location, message and hint the way the CLI shows them', () => {
-    const e = new FlowScoutError({ code: 'PARSE_ERROR', message: 'unexpected token }', hint: 'Remove the trailing comma.', location: { file: 'wf.json', line: 3, column: 7 } });
+    const e = new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: 'unexpected token }',
+      hint: 'Remove the trailing comma.',
+      location: { file: 'wf.json', line: 3, column: 7 },
+    });
     expect(e.describe()).toBe('wf.json:3:7: unexpected token }\n  Remove the trailing comma.');
     expect(e.name).toBe('FlowScoutError');
     expect(e.code).toBe('PARSE_ERROR');
@@ -129,7 +134,12 @@ describe('errorMessage', () => {
 describe('per-code facts', () => {
   it('give every code an HTTP error status (4xx or 5xx)', () => {
     expect(ERROR_CODES.filter((c) => !(HTTP_STATUS[c] >= 400 && HTTP_STATUS[c] < 600))).toEqual([]);
-    expect([HTTP_STATUS.INVALID_INPUT, HTTP_STATUS.NOT_FOUND, HTTP_STATUS.BUDGET_EXHAUSTED, HTTP_STATUS.INTERNAL]).toEqual([400, 404, 429, 500]);
+    expect([
+      HTTP_STATUS.INVALID_INPUT,
+      HTTP_STATUS.NOT_FOUND,
+      HTTP_STATUS.BUDGET_EXHAUSTED,
+      HTTP_STATUS.INTERNAL,
+    ]).toEqual([400, 404, 429, 500]);
   });
 
   it('retry only what may pass when run again: never wrong input or a bug', () => {
@@ -139,11 +149,24 @@ describe('per-code facts', () => {
   });
 
   it('turn an error into data and back with code, message, hint and location intact; foreign text gets the fallback code', () => {
-    const e = new FlowScoutError({ code: 'PARSE_ERROR', message: 'bad', hint: 'Fix it.', location: { file: 'a.json', line: 2, column: 5, path: '$.x' } });
+    const e = new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: 'bad',
+      hint: 'Fix it.',
+      location: { file: 'a.json', line: 2, column: 5, path: '$.x' },
+    });
     const back = fromErrorShape(JSON.stringify(toErrorShape(e)));
-    expect([back.code, back.message, back.hint, back.location]).toEqual(['PARSE_ERROR', 'bad', 'Fix it.', { file: 'a.json', line: 2, column: 5, path: '$.x' }]);
+    expect([back.code, back.message, back.hint, back.location]).toEqual([
+      'PARSE_ERROR',
+      'bad',
+      'Fix it.',
+      { file: 'a.json', line: 2, column: 5, path: '$.x' },
+    ]);
     expect(toErrorShape(new TypeError('x'))).toMatchObject({ code: 'INTERNAL', message: 'Unexpected error: x' });
-    expect(fromErrorShape('job stalled more than allowable limit', 'QUEUE_ERROR')).toMatchObject({ code: 'QUEUE_ERROR', message: 'job stalled more than allowable limit' });
+    expect(fromErrorShape('job stalled more than allowable limit', 'QUEUE_ERROR')).toMatchObject({
+      code: 'QUEUE_ERROR',
+      message: 'job stalled more than allowable limit',
+    });
     expect(fromErrorShape('{"code":"NOPE","message":"m"}').code).toBe('INTERNAL');
   });
 });

@@ -40,25 +40,65 @@ export function fileSystemError(thrown: Error, file?: string): FlowScoutError | 
   const base = { cause: thrown, ...(location ? { location } : {}) };
   switch (errno.code) {
     case 'ENOENT':
-      return new FlowScoutError({ code: 'FILE_NOT_FOUND', message: location ? 'no such file or directory' : `no such file or directory: ${named}`, hint: 'Check the path; relative paths are resolved from the current directory.', ...base });
+      return new FlowScoutError({
+        code: 'FILE_NOT_FOUND',
+        message: location ? 'no such file or directory' : `no such file or directory: ${named}`,
+        hint: 'Check the path; relative paths are resolved from the current directory.',
+        ...base,
+      });
     case 'EISDIR':
-      return new FlowScoutError({ code: 'INVALID_INPUT', message: `expected a file but found a directory: ${named}`, hint: 'Pass the path of a file inside that directory.', ...base });
+      return new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `expected a file but found a directory: ${named}`,
+        hint: 'Pass the path of a file inside that directory.',
+        ...base,
+      });
     case 'EEXIST':
       if (errno.syscall !== 'mkdir') return undefined;
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'cannot create this folder: a file of that name is in the way', hint: 'Move the file away, or choose another output path.', ...base });
+      return new FlowScoutError({
+        code: 'FILE_ACCESS',
+        message: 'cannot create this folder: a file of that name is in the way',
+        hint: 'Move the file away, or choose another output path.',
+        ...base,
+      });
     case 'ENOTDIR':
-      return new FlowScoutError({ code: 'INVALID_INPUT', message: 'a part of this path is a file, not a folder', hint: 'Check the path; a folder was expected where a file is.', ...base });
+      return new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: 'a part of this path is a file, not a folder',
+        hint: 'Check the path; a folder was expected where a file is.',
+        ...base,
+      });
     case 'EACCES':
     case 'EPERM':
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: `permission denied (${errno.code}${errno.syscall ? ` on ${errno.syscall}` : ''})`, hint: 'Check the permissions of the file and its folder, or choose a path you can write to (e.g. another --out or --db).', ...base });
+      return new FlowScoutError({
+        code: 'FILE_ACCESS',
+        message: `permission denied (${errno.code}${errno.syscall ? ` on ${errno.syscall}` : ''})`,
+        hint: 'Check the permissions of the file and its folder, or choose a path you can write to (e.g. another --out or --db).',
+        ...base,
+      });
     case 'EROFS':
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'the file system is read-only', hint: 'Choose a path on a writable disk (e.g. another --out or --db).', ...base });
+      return new FlowScoutError({
+        code: 'FILE_ACCESS',
+        message: 'the file system is read-only',
+        hint: 'Choose a path on a writable disk (e.g. another --out or --db).',
+        ...base,
+      });
     case 'ENOSPC':
     case 'EDQUOT':
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'no space left on the disk (or the quota is full)', hint: 'Free some space or write elsewhere; files written before are kept whole.', ...base });
+      return new FlowScoutError({
+        code: 'FILE_ACCESS',
+        message: 'no space left on the disk (or the quota is full)',
+        hint: 'Free some space or write elsewhere; files written before are kept whole.',
+        ...base,
+      });
     case 'EMFILE':
     case 'ENFILE':
-      return new FlowScoutError({ code: 'FILE_ACCESS', message: 'too many open files', hint: 'Lower --concurrency, or raise the limit of open files (ulimit -n).', ...base });
+      return new FlowScoutError({
+        code: 'FILE_ACCESS',
+        message: 'too many open files',
+        hint: 'Lower --concurrency, or raise the limit of open files (ulimit -n).',
+        ...base,
+      });
     default:
       return undefined;
   }
@@ -71,7 +111,9 @@ export function gzipError(thrown: Error, file?: string): FlowScoutError | undefi
   const truncated = code === 'Z_BUF_ERROR';
   return new FlowScoutError({
     code: 'PARSE_ERROR',
-    message: truncated ? 'the gzip file ends early: it is truncated (an interrupted download or copy)' : `the gzip file is damaged (${thrown.message})`,
+    message: truncated
+      ? 'the gzip file ends early: it is truncated (an interrupted download or copy)'
+      : `the gzip file is damaged (${thrown.message})`,
     hint: 'Copy or download the file again; `gzip -t <file>` checks a .gz file.',
     cause: thrown,
     ...(file ? { location: { file } } : {}),
@@ -86,27 +128,65 @@ export function sqliteError(thrown: Error, file?: string): FlowScoutError | unde
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     return new FlowScoutError({
       code: 'STORE_ERROR',
-      message: code === 'SQLITE_NOTADB' ? 'the store is not a SQLite database' : `the store is damaged (${thrown.message})`,
+      message:
+        code === 'SQLITE_NOTADB' ? 'the store is not a SQLite database' : `the store is damaged (${thrown.message})`,
       hint:
-        'Keep the file. Save what is still readable: `flowscout runs show <run> --db <this file> --write <dir>` writes a run\'s best workflow, '
-        + 'and `sqlite3 <this file> .recover > recovered.sql` exports every readable row. Then start again with a new store: --db <new file>.',
+        "Keep the file. Save what is still readable: `flowscout runs show <run> --db <this file> --write <dir>` writes a run's best workflow, " +
+        'and `sqlite3 <this file> .recover > recovered.sql` exports every readable row. Then start again with a new store: --db <new file>.',
       cause: thrown,
       ...where,
     });
   }
   if (code === 'SQLITE_FULL') {
-    return new FlowScoutError({ code: 'FILE_ACCESS', message: 'the disk holding the store is full', hint: 'Free some space; every finished iteration is stored, and a search resumes with --resume.', cause: thrown, ...where });
+    return new FlowScoutError({
+      code: 'FILE_ACCESS',
+      message: 'the disk holding the store is full',
+      hint: 'Free some space; every finished iteration is stored, and a search resumes with --resume.',
+      cause: thrown,
+      ...where,
+    });
   }
-  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_IOERR')) {
-    return new FlowScoutError({ code: 'FILE_ACCESS', message: `the store cannot be written (${code})`, hint: 'Check the permissions of the store and its folder, or pass another file with --db.', cause: thrown, ...where });
+  if (
+    code === 'SQLITE_READONLY' ||
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'SQLITE_CANTOPEN' ||
+    code.startsWith('SQLITE_IOERR')
+  ) {
+    return new FlowScoutError({
+      code: 'FILE_ACCESS',
+      message: `the store cannot be written (${code})`,
+      hint: 'Check the permissions of the store and its folder, or pass another file with --db.',
+      cause: thrown,
+      ...where,
+    });
   }
   if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED') {
-    return new FlowScoutError({ code: 'STORE_ERROR', message: 'the store is busy: another process holds it', hint: 'Wait for the other FlowScout process to finish, or pass another file with --db.', cause: thrown, ...where });
+    return new FlowScoutError({
+      code: 'STORE_ERROR',
+      message: 'the store is busy: another process holds it',
+      hint: 'Wait for the other FlowScout process to finish, or pass another file with --db.',
+      cause: thrown,
+      ...where,
+    });
   }
-  return new FlowScoutError({ code: 'STORE_ERROR', message: `the store failed (${code}: ${thrown.message})`, hint: 'Run again with --debug for details; pass another file with --db to start a new store.', cause: thrown, ...where });
+  return new FlowScoutError({
+    code: 'STORE_ERROR',
+    message: `the store failed (${code}: ${thrown.message})`,
+    hint: 'Run again with --debug for details; pass another file with --db to start a new store.',
+    cause: thrown,
+    ...where,
+  });
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /**
  * A network connection that dropped or was refused mid-work: Node's socket errors, and the Redis

@@ -88,7 +88,12 @@ export function alignCalls(reference: readonly CallKey[], trace: Trace, detail: 
     expected: reference[w.reference]!.args,
     got: pred[w.predicted]!.args,
   }));
-  const reordered = detail.reordered.map((r) => ({ refIndex: r.reference, predIndex: r.predicted, node: nodeOf(r.predicted), tool: r.tool }));
+  const reordered = detail.reordered.map((r) => ({
+    refIndex: r.reference,
+    predIndex: r.predicted,
+    node: nodeOf(r.predicted),
+    tool: r.tool,
+  }));
   const pairedRef = new Set([...wrongArgs.map((w) => w.refIndex), ...reordered.map((r) => r.refIndex)]);
   const pairedPred = new Set([...wrongArgs.map((w) => w.predIndex), ...reordered.map((r) => r.predIndex)]);
   const missingLeft = detail.missing.filter((i) => !pairedRef.has(i));
@@ -96,7 +101,10 @@ export function alignCalls(reference: readonly CallKey[], trace: Trace, detail: 
 
   // Anchors: matched pairs and wrong-argument pairs. A missing call and an extra call between the
   // same anchors are one position that chose the wrong tool.
-  const anchors: Array<[number, number]> = [...detail.matched, ...wrongArgs.map((w) => [w.refIndex, w.predIndex] as [number, number])];
+  const anchors: Array<[number, number]> = [
+    ...detail.matched,
+    ...wrongArgs.map((w) => [w.refIndex, w.predIndex] as [number, number]),
+  ];
   const gapOf = (refIndex: number) => {
     let lo = -1;
     let hi = Infinity;
@@ -128,7 +136,8 @@ export function alignCalls(reference: readonly CallKey[], trace: Trace, detail: 
     if (hi !== Infinity) m.before = nodeOf(hi);
     return m;
   });
-  const extra: ExtraCall[] = extraLeft.filter((j) => !used.has(j)).map((j) => ({ predIndex: j, node: nodeOf(j), tool: pred[j]!.tool, args: pred[j]!.args }));
+  const extra: ExtraCall[] = extraLeft
+    .filter((j) => !used.has(j))
+    .map((j) => ({ predIndex: j, node: nodeOf(j), tool: pred[j]!.tool, args: pred[j]!.args }));
   return { predNodes, matchedNodes, missing, wrongTool, wrongArgs, extra, reordered };
 }
-

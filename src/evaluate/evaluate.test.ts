@@ -7,8 +7,18 @@ import { createToolRegistry } from '../tools/registry.js';
 import { evaluateWorkflow } from './evaluate.js';
 import { planToolAnswer } from '../../test/support/workflows.js';
 
-const workflow: Workflow = planToolAnswer({ name: 'w', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look up' }, answer: { id: 'synthesize' } });
-const records = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ id: `r-${k}`, query: `What is ${k}?`, reference: `${k} is 42`, calls: [{ tool: 'lookup', args: { q: k } }] }));
+const workflow: Workflow = planToolAnswer({
+  name: 'w',
+  plan: { prompt: 'Plan {{query}}' },
+  tool: { id: 't1', task: 'look up' },
+  answer: { id: 'synthesize' },
+});
+const records = ['a', 'b', 'c', 'd', 'e'].map((k) => ({
+  id: `r-${k}`,
+  query: `What is ${k}?`,
+  reference: `${k} is 42`,
+  calls: [{ tool: 'lookup', args: { q: k } }],
+}));
 
 function deps(opts: { slow?: boolean; crashOn?: string } = {}) {
   const tools = createToolRegistry([
@@ -53,12 +63,16 @@ describe('evaluateWorkflow', () => {
     expect(ev.perRecord[1]!.trace.observations.find((o) => o.nodeId === 't1')!.error).toContain('policy bug');
     expect(ev.feedback).toBeUndefined();
     const broken = { ...workflow, edges: workflow.edges.slice(1) };
-    await expect(evaluateWorkflow(broken, records, deps())).rejects.toThrow(/INVALID_WORKFLOW|not a valid workflow|entry|reach/i);
+    await expect(evaluateWorkflow(broken, records, deps())).rejects.toThrow(
+      /INVALID_WORKFLOW|not a valid workflow|entry|reach/i,
+    );
   });
 
   it('stops with ABORTED when cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(evaluateWorkflow(workflow, records, { ...deps(), signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(evaluateWorkflow(workflow, records, { ...deps(), signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
   });
 });

@@ -10,7 +10,15 @@ import type { Trace } from '../runtime/trace.js';
 import { buildFeedback } from './feedback.js';
 import type { EvaluateOptions, RecordEvaluation, RecordRun, RecordRunOptions, WorkflowEvaluation } from './types.js';
 
-export type { EvaluateOptions, RecordEvaluation, RecordRun, RecordRunner, RecordRunOptions, RecordRunRequest, WorkflowEvaluation } from './types.js';
+export type {
+  EvaluateOptions,
+  RecordEvaluation,
+  RecordRun,
+  RecordRunner,
+  RecordRunOptions,
+  RecordRunRequest,
+  WorkflowEvaluation,
+} from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
 /**
@@ -35,20 +43,28 @@ import { mapLimit } from '../util/map-limit.js';
  * ABORTED. The local evaluation runs every record through this, and so does a queue worker
  * (`src/distributed/worker.ts`), so both score the same.
  */
-export async function runAndScoreRecord(workflow: Workflow | PreparedWorkflow, record: TaskRecord, opts: RecordRunOptions): Promise<RecordRun> {
+export async function runAndScoreRecord(
+  workflow: Workflow | PreparedWorkflow,
+  record: TaskRecord,
+  opts: RecordRunOptions,
+): Promise<RecordRun> {
   const prepared = prepareWorkflow(workflow);
   checkAborted(opts.signal);
   let trace: Trace;
   let error: string | undefined;
   try {
-    trace = await executeWorkflow(prepared, { query: record.query, recordId: record.id }, {
-      policy: opts.policy,
-      tools: opts.tools,
-      workflowHash: prepared.hash,
-      ...(opts.memo ? { memo: opts.memo } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.nodeConcurrency !== undefined ? { concurrency: opts.nodeConcurrency } : {}),
-    });
+    trace = await executeWorkflow(
+      prepared,
+      { query: record.query, recordId: record.id },
+      {
+        policy: opts.policy,
+        tools: opts.tools,
+        workflowHash: prepared.hash,
+        ...(opts.memo ? { memo: opts.memo } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.nodeConcurrency !== undefined ? { concurrency: opts.nodeConcurrency } : {}),
+      },
+    );
   } catch (e) {
     checkAborted(opts.signal);
     error = e instanceof Error ? e.message : String(e);
@@ -56,13 +72,21 @@ export async function runAndScoreRecord(workflow: Workflow | PreparedWorkflow, r
   }
   const schemas = opts.schemas ?? schemasFromTools(opts.tools.list());
   const prediction = { calls: trace.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: trace.answer };
-  const scored = await scoreRun(record, prediction, { judge: opts.judge, schemas, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const scored = await scoreRun(record, prediction, {
+    judge: opts.judge,
+    schemas,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   checkAborted(opts.signal);
   return { trace, scored, ...(error !== undefined ? { error } : {}) };
 }
 
 /** Runs and scores `workflow` on every record (see the module comment). */
-export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<WorkflowEvaluation> {
+export async function evaluateWorkflow(
+  workflow: Workflow | PreparedWorkflow,
+  records: readonly TaskRecord[],
+  opts: EvaluateOptions,
+): Promise<WorkflowEvaluation> {
   // Validated and indexed once for every record (and for the feedback).
   const prepared = prepareWorkflow(workflow);
   const runs = await runRecords(prepared, records, opts);
@@ -74,12 +98,20 @@ export async function evaluateWorkflow(workflow: Workflow | PreparedWorkflow, re
  * i's): what `evaluateWorkflow` does before `evaluationFromRuns`, for a caller that evaluates a
  * record set in parts (the search's racing of candidates).
  */
-export async function runRecords(workflow: Workflow | PreparedWorkflow, records: readonly TaskRecord[], opts: EvaluateOptions): Promise<RecordRun[]> {
+export async function runRecords(
+  workflow: Workflow | PreparedWorkflow,
+  records: readonly TaskRecord[],
+  opts: EvaluateOptions,
+): Promise<RecordRun[]> {
   const prepared = prepareWorkflow(workflow);
   let runs: RecordRun[];
   checkAborted(opts.signal);
   if (opts.runner) {
-    runs = await opts.runner.runRecords({ workflow: prepared, records, ...(opts.signal ? { signal: opts.signal } : {}) });
+    runs = await opts.runner.runRecords({
+      workflow: prepared,
+      records,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
   } else {
     const one: RecordRunOptions = {
       policy: opts.policy,
@@ -97,10 +129,19 @@ export async function runRecords(workflow: Workflow | PreparedWorkflow, records:
 }
 
 /** The evaluation of a workflow from its records' runs (`runs[i]` is record i's): means, per-record detail, totals, feedback. */
-export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly TaskRecord[], runs: readonly RecordRun[], opts: Pick<EvaluateOptions, 'judge' | 'policy' | 'tools' | 'feedback'>): WorkflowEvaluation {
+export function evaluationFromRuns(
+  prepared: PreparedWorkflow,
+  records: readonly TaskRecord[],
+  runs: readonly RecordRun[],
+  opts: Pick<EvaluateOptions, 'judge' | 'policy' | 'tools' | 'feedback'>,
+): WorkflowEvaluation {
   let judgeUsage: Usage | undefined;
   for (const r of runs) if (r.scored.score.usage) judgeUsage = addUsage(judgeUsage, r.scored.score.usage);
-  const report = reportFromRuns(records, runs.map((r) => [r.scored]), { judge: opts.judge, ...(judgeUsage ? { usage: judgeUsage } : {}) });
+  const report = reportFromRuns(
+    records,
+    runs.map((r) => [r.scored]),
+    { judge: opts.judge, ...(judgeUsage ? { usage: judgeUsage } : {}) },
+  );
   const traces = runs.map((r) => r.trace);
 
   const perRecord: RecordEvaluation[] = report.records.map((s, i) => {
@@ -121,10 +162,20 @@ export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly
     totals.toolCalls += t.totals.toolCalls;
     totals.nodes += t.totals.nodes;
     totals.cachedNodes += t.totals.cachedNodes;
-    usage = { llmCalls: usage.llmCalls + t.totals.llmCalls, inputTokens: usage.inputTokens + t.totals.inputTokens, outputTokens: usage.outputTokens + t.totals.outputTokens, costUsd: usage.costUsd + t.totals.costUsd };
+    usage = {
+      llmCalls: usage.llmCalls + t.totals.llmCalls,
+      inputTokens: usage.inputTokens + t.totals.inputTokens,
+      outputTokens: usage.outputTokens + t.totals.outputTokens,
+      costUsd: usage.costUsd + t.totals.costUsd,
+    };
   }
   if (report.usage) {
-    usage = { llmCalls: usage.llmCalls + report.usage.llmCalls, inputTokens: usage.inputTokens + report.usage.inputTokens, outputTokens: usage.outputTokens + report.usage.outputTokens, costUsd: usage.costUsd + report.usage.costUsd };
+    usage = {
+      llmCalls: usage.llmCalls + report.usage.llmCalls,
+      inputTokens: usage.inputTokens + report.usage.inputTokens,
+      outputTokens: usage.outputTokens + report.usage.outputTokens,
+      costUsd: usage.costUsd + report.usage.costUsd,
+    };
   }
   const result: WorkflowEvaluation = {
     reward: report.esRecords > 0 ? (report.tc + report.es) / 2 : report.tc,
@@ -139,7 +190,10 @@ export function evaluationFromRuns(prepared: PreparedWorkflow, records: readonly
     policy: opts.policy.label,
   };
   if (opts.feedback !== false) {
-    result.feedback = buildFeedback(prepared, records, perRecord, { tools: opts.tools.list(), ...(typeof opts.feedback === 'object' ? opts.feedback : {}) });
+    result.feedback = buildFeedback(prepared, records, perRecord, {
+      tools: opts.tools.list(),
+      ...(typeof opts.feedback === 'object' ? opts.feedback : {}),
+    });
   }
   return result;
 }
@@ -148,7 +202,11 @@ function checkAborted(signal: AbortSignal | undefined): void {
   if (!signal?.aborted) return;
   const reason = signal.reason;
   if (reason instanceof FlowScoutError) throw reason;
-  throw new FlowScoutError({ code: 'ABORTED', message: 'the evaluation was cancelled', hint: 'Nothing to do: the run was stopped on purpose.' });
+  throw new FlowScoutError({
+    code: 'ABORTED',
+    message: 'the evaluation was cancelled',
+    hint: 'Nothing to do: the run was stopped on purpose.',
+  });
 }
 
 function emptyTrace(w: Workflow, record: TaskRecord, policy: string, error: string): Trace {
@@ -162,6 +220,16 @@ function emptyTrace(w: Workflow, record: TaskRecord, policy: string, error: stri
     answer: '',
     status: 'error',
     error,
-    totals: { nodes: 0, skipped: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0, cachedNodes: 0 },
+    totals: {
+      nodes: 0,
+      skipped: 0,
+      llmCalls: 0,
+      toolCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      durationMs: 0,
+      cachedNodes: 0,
+    },
   };
 }

@@ -41,7 +41,9 @@ interface Pair {
 type Key = string;
 
 const same = (a: unknown, b: unknown, schema: ParamSchema | undefined) =>
-  a !== undefined && stableStringify(canonicalArgs({ v: a }, { type: 'object', properties: { v: schema ?? {} } }).v) === stableStringify(canonicalArgs({ v: b }, { type: 'object', properties: { v: schema ?? {} } }).v);
+  a !== undefined &&
+  stableStringify(canonicalArgs({ v: a }, { type: 'object', properties: { v: schema ?? {} } }).v) ===
+    stableStringify(canonicalArgs({ v: b }, { type: 'object', properties: { v: schema ?? {} } }).v);
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -51,7 +53,19 @@ export function shapePattern(value: string): string | undefined {
   const runs = value.match(/[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|\d+|\s+|./g) ?? [];
   if (runs.length > 12) return undefined;
   return runs
-    .map((r) => (/^[A-Z][a-z]+$/.test(r) ? '[A-Z][a-z]+' : /^[A-Z]+$/.test(r) ? '[A-Z]+' : /^[a-z]+$/.test(r) ? '[a-z]+' : /^\d+$/.test(r) ? '\\d+' : /^\s+$/.test(r) ? '\\s+' : escapeRe(r)))
+    .map((r) =>
+      /^[A-Z][a-z]+$/.test(r)
+        ? '[A-Z][a-z]+'
+        : /^[A-Z]+$/.test(r)
+          ? '[A-Z]+'
+          : /^[a-z]+$/.test(r)
+            ? '[a-z]+'
+            : /^\d+$/.test(r)
+              ? '\\d+'
+              : /^\s+$/.test(r)
+                ? '\\s+'
+                : escapeRe(r),
+    )
     .join('');
 }
 
@@ -70,7 +84,14 @@ function requestCandidates(p: Pair): string[] {
 }
 
 /** Paths in `value` whose value equals `target` (indices both as found and as `[*]`), at most a few. */
-function pathsTo(value: unknown, target: unknown, schema: ParamSchema | undefined, prefix = '', depth = 0, out: string[] = []): string[] {
+function pathsTo(
+  value: unknown,
+  target: unknown,
+  schema: ParamSchema | undefined,
+  prefix = '',
+  depth = 0,
+  out: string[] = [],
+): string[] {
   if (out.length >= 6 || depth > 6) return out;
   if (Array.isArray(value)) {
     value.slice(0, 50).forEach((v, i) => {
@@ -83,7 +104,8 @@ function pathsTo(value: unknown, target: unknown, schema: ParamSchema | undefine
       if (!/^[^.[\]]+$/.test(k)) continue;
       pathsTo(v, target, schema, prefix ? `${prefix}.${k}` : k, depth + 1, out);
     }
-  } else if (prefix && (typeof value === 'string' || typeof value === 'number') && same(value, target, schema)) out.push(prefix);
+  } else if (prefix && (typeof value === 'string' || typeof value === 'number') && same(value, target, schema))
+    out.push(prefix);
   return [...new Set(out)];
 }
 
@@ -99,7 +121,16 @@ export function bindablePatterns(
   for (const { r, record, a } of xs) {
     const outputsByNode = new Map<string, unknown>();
     for (const o of r.trace.observations) {
-      if (o.kind === 'tool' && o.status !== 'skipped') outputsByNode.set(o.nodeId, (o.calls ?? []).map((c) => ({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) })));
+      if (o.kind === 'tool' && o.status !== 'skipped')
+        outputsByNode.set(
+          o.nodeId,
+          (o.calls ?? []).map((c) => ({
+            tool: c.tool,
+            args: c.args,
+            status: c.status,
+            ...(c.output !== undefined ? { output: c.output } : {}),
+          })),
+        );
       else if (o.kind === 'llm' && o.status === 'ok') outputsByNode.set(o.nodeId, o.output);
     }
     const pairs: Array<{ ref: number; pred: number; node: string }> = [];
@@ -110,14 +141,23 @@ export function bindablePatterns(
       const refCall = record.calls[p.ref];
       if (!refCall) continue;
       const got = p.pred >= 0 ? (r.trace.calls[p.pred]?.args ?? {}) : refCall.args;
-      const params = new Set([...Object.keys(schemas.get(refCall.tool)?.properties ?? {}), ...Object.keys(refCall.args)]);
+      const params = new Set([
+        ...Object.keys(schemas.get(refCall.tool)?.properties ?? {}),
+        ...Object.keys(refCall.args),
+      ]);
       for (const param of params) {
         const key = `${p.node}\u0000${refCall.tool}\u0000${param}`;
         if (seen.has(key)) continue; // one pair per record: the evidence counts records
         seen.add(key);
         const g = groups.get(key) ?? { node: p.node, tool: refCall.tool, param, pairs: [] };
         groups.set(key, g);
-        g.pairs.push({ record: r.id, query: record.query, ref: refCall.args[param], got: (got as Record<string, unknown>)[param], outputs: outputsByNode });
+        g.pairs.push({
+          record: r.id,
+          query: record.query,
+          ref: refCall.args[param],
+          got: (got as Record<string, unknown>)[param],
+          outputs: outputsByNode,
+        });
       }
     }
   }
@@ -128,7 +168,9 @@ export function bindablePatterns(
     if (node?.kind !== 'tool') continue;
     const withValue = g.pairs.filter((p) => p.ref !== undefined);
     const schema = schemas.get(g.tool)?.properties?.[g.param];
-    const current = g.pairs.filter((p) => (p.ref === undefined ? p.got === undefined : same(p.got, p.ref, schema))).length;
+    const current = g.pairs.filter((p) =>
+      p.ref === undefined ? p.got === undefined : same(p.got, p.ref, schema),
+    ).length;
     const existing = node.bind?.find((b) => b.tool === g.tool && b.param === g.param);
     const reproduces = (source: BindingSource) =>
       g.pairs.filter((p) => {
@@ -138,7 +180,18 @@ export function bindablePatterns(
     if (existing && existing.source.from !== 'model') {
       const held = reproduces(existing.source);
       if (held < HOLDS * g.pairs.length) {
-        out.push({ kind: 'bindable', node: g.node, tool: g.tool, param: g.param, source: null, calls: g.pairs.length, reproduced: held, current, evidence: g.pairs.length - held, text: `binding ${describeBinding(existing)} at node ${g.node} reproduces the reference in only ${held}/${g.pairs.length} records` });
+        out.push({
+          kind: 'bindable',
+          node: g.node,
+          tool: g.tool,
+          param: g.param,
+          source: null,
+          calls: g.pairs.length,
+          reproduced: held,
+          current,
+          evidence: g.pairs.length - held,
+          text: `binding ${describeBinding(existing)} at node ${g.node} reproduces the reference in only ${held}/${g.pairs.length} records`,
+        });
       }
       continue;
     }
@@ -167,7 +220,8 @@ export function bindablePatterns(
     for (const s of candidates.values()) {
       const hits = reproduces(s);
       // Ties: a source that reads the record (request, results) over a constant, then the first found.
-      if (!best || hits > best.hits || (hits === best.hits && best.source.from === 'const' && s.from !== 'const')) best = { source: s, hits };
+      if (!best || hits > best.hits || (hits === best.hits && best.source.from === 'const' && s.from !== 'const'))
+        best = { source: s, hits };
     }
     if (!best || best.hits < MOST * g.pairs.length || best.hits <= current) continue;
     const b = { tool: g.tool, param: g.param, source: best.source };

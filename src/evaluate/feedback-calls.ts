@@ -14,19 +14,34 @@ import type { Count, FeedbackPattern } from './feedback-types.js';
 export function tally(items: Iterable<string>): Count[] {
   const m = new Map<string, number>();
   for (const i of items) m.set(i, (m.get(i) ?? 0) + 1);
-  return [...m.entries()].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  return [...m.entries()]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
 /** The first `k` counts as "name (n), …". */
-export const list = (cs: Count[], k = 3) => cs.slice(0, k).map((c) => `${c.name} (${c.count})`).join(', ');
+export const list = (cs: Count[], k = 3) =>
+  cs
+    .slice(0, k)
+    .map((c) => `${c.name} (${c.count})`)
+    .join(', ');
 
 /** Missing reference calls grouped by slot. */
 export function missingPatterns(as: CallAlignment[], n: number): FeedbackPattern[] {
-  const slots = new Map<string, { after?: string; before?: string; tools: string[]; keys: string[]; records: Set<number> }>();
+  const slots = new Map<
+    string,
+    { after?: string; before?: string; tools: string[]; keys: string[]; records: Set<number> }
+  >();
   as.forEach((a, i) => {
     for (const m of a.missing) {
       const key = `${m.after ?? ''}\u0000${m.before ?? ''}`;
-      const slot = slots.get(key) ?? { ...(m.after ? { after: m.after } : {}), ...(m.before ? { before: m.before } : {}), tools: [], keys: [], records: new Set<number>() };
+      const slot = slots.get(key) ?? {
+        ...(m.after ? { after: m.after } : {}),
+        ...(m.before ? { before: m.before } : {}),
+        tools: [],
+        keys: [],
+        records: new Set<number>(),
+      };
       slot.tools.push(m.tool);
       slot.keys.push(...Object.keys(m.args));
       slot.records.add(i);
@@ -50,7 +65,10 @@ export function missingPatterns(as: CallAlignment[], n: number): FeedbackPattern
 }
 
 /** Reference tools the workflow never called in the records that need them. */
-export function neverCalled(xs: Array<{ a: CallAlignment; record: TaskRecord; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
+export function neverCalled(
+  xs: Array<{ a: CallAlignment; record: TaskRecord; r: RecordEvaluation }>,
+  n: number,
+): FeedbackPattern[] {
   const refRecords = new Map<string, number>();
   const never = new Map<string, { records: number; slots: string[] }>();
   for (const { a, record, r } of xs) {
@@ -80,7 +98,11 @@ export function neverCalled(xs: Array<{ a: CallAlignment; record: TaskRecord; r:
 }
 
 /** Conditional positions skipped where the reference has calls at their place. */
-export function skippedNeeded(prepared: PreparedWorkflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
+export function skippedNeeded(
+  prepared: PreparedWorkflow,
+  xs: Array<{ a: CallAlignment; r: RecordEvaluation }>,
+  n: number,
+): FeedbackPattern[] {
   const workflow = prepared.workflow;
   const order = prepared.order;
   const index = new Map(order.map((id, i) => [id, i]));
@@ -141,12 +163,29 @@ export function wrongTools(as: CallAlignment[], n: number): FeedbackPattern[] {
 
 /** Wrong values per (tool, argument), with examples. */
 export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
-  const byKey = new Map<string, { tool: string; key: string; nodes: Set<string>; calls: number; records: Set<number>; examples: Array<{ got: unknown; expected: unknown }> }>();
+  const byKey = new Map<
+    string,
+    {
+      tool: string;
+      key: string;
+      nodes: Set<string>;
+      calls: number;
+      records: Set<number>;
+      examples: Array<{ got: unknown; expected: unknown }>;
+    }
+  >();
   as.forEach((a, i) => {
     for (const w of a.wrongArgs) {
       for (const key of w.keys) {
         const id = `${w.tool}\u0000${key}`;
-        const e = byKey.get(id) ?? { tool: w.tool, key, nodes: new Set<string>(), calls: 0, records: new Set<number>(), examples: [] };
+        const e = byKey.get(id) ?? {
+          tool: w.tool,
+          key,
+          nodes: new Set<string>(),
+          calls: 0,
+          records: new Set<number>(),
+          examples: [],
+        };
         e.nodes.add(w.node);
         e.calls++;
         e.records.add(i);
@@ -171,10 +210,19 @@ export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
 
 /** Calls each node made that the reference does not have. */
 export function extraCalls(as: CallAlignment[], n: number): FeedbackPattern[] {
-  const byNode = new Map<string, { extra: number; calls: number; tools: string[]; records: Set<number>; useful: Set<number> }>();
+  const byNode = new Map<
+    string,
+    { extra: number; calls: number; tools: string[]; records: Set<number>; useful: Set<number> }
+  >();
   as.forEach((a, i) => {
     a.predNodes.forEach((node) => {
-      const e = byNode.get(node) ?? { extra: 0, calls: 0, tools: [], records: new Set<number>(), useful: new Set<number>() };
+      const e = byNode.get(node) ?? {
+        extra: 0,
+        calls: 0,
+        tools: [],
+        records: new Set<number>(),
+        useful: new Set<number>(),
+      };
       e.calls++;
       byNode.set(node, e);
     });
@@ -215,20 +263,29 @@ function show(v: unknown): string {
  * that made the call (see `UnseenValuesPattern`). A value counts when it has at least 3 characters
  * and stands in the result as a whole token.
  */
-export function unseenValues(workflow: Workflow, xs: Array<{ a: CallAlignment; r: RecordEvaluation }>, n: number): FeedbackPattern[] {
+export function unseenValues(
+  workflow: Workflow,
+  xs: Array<{ a: CallAlignment; r: RecordEvaluation }>,
+  n: number,
+): FeedbackPattern[] {
   const feeds = new Map<string, Set<string>>();
-  for (const e of workflow.edges) if (e.kind === 'data') feeds.set(e.to, (feeds.get(e.to) ?? new Set<string>()).add(e.from));
+  for (const e of workflow.edges)
+    if (e.kind === 'data') feeds.set(e.to, (feeds.get(e.to) ?? new Set<string>()).add(e.from));
   const byNode = new Map<string, { sources: string[]; values: number; records: Set<number> }>();
   xs.forEach(({ a, r }, i) => {
     const obs = r.trace.observations;
     for (const w of a.wrongArgs) {
       const at = obs.findIndex((o) => o.nodeId === w.node);
-      const earlier = obs.slice(0, Math.max(0, at)).filter((o) => o.kind === 'tool' && o.status !== 'skipped' && !feeds.get(w.node)?.has(o.nodeId));
+      const earlier = obs
+        .slice(0, Math.max(0, at))
+        .filter((o) => o.kind === 'tool' && o.status !== 'skipped' && !feeds.get(w.node)?.has(o.nodeId));
       for (const key of w.keys) {
         const v = w.expected[key];
         const text = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
         if (text.length < 3) continue;
-        const holder = earlier.find((o) => (o.calls ?? []).some((c) => c.status === 'ok' && holdsToken(c.output, text)));
+        const holder = earlier.find((o) =>
+          (o.calls ?? []).some((c) => c.status === 'ok' && holdsToken(c.output, text)),
+        );
         if (!holder) continue;
         const e = byNode.get(w.node) ?? { sources: [], values: 0, records: new Set<number>() };
         e.sources.push(holder.nodeId);
@@ -254,7 +311,7 @@ export function unseenValues(workflow: Workflow, xs: Array<{ a: CallAlignment; r
 function holdsToken(output: unknown, token: string): boolean {
   if (output === undefined || output === null) return false;
   const hay = typeof output === 'string' ? output : JSON.stringify(output);
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const i = hay.indexOf(token, from);
     if (i < 0) return false;
     const before = hay[i - 1] ?? ' ';

@@ -9,11 +9,18 @@ import type { Feedback } from './feedback-types.js';
  * (most evidence first), the tool nodes' counters, and the lowest-scoring answers. Whole lines are
  * dropped from the end of each section once the budget is reached, and the text says how many.
  */
-export function formatFeedback(fb: Omit<Feedback, 'text'>, workflow: Workflow, opts: { maxChars: number; tools: readonly ToolDescriptor[] }): string {
+export function formatFeedback(
+  fb: Omit<Feedback, 'text'>,
+  workflow: Workflow,
+  opts: { maxChars: number; tools: readonly ToolDescriptor[] },
+): string {
   const head = `Scores on ${fb.records} records: reward ${fb.reward.toFixed(3)} (TC ${fb.tc.toFixed(3)}, ES ${fb.es.toFixed(3)}).`;
   const patterns = fb.patterns.map((p) => `- ${p.text}`);
   const tasks = new Map(workflow.nodes.map((n) => [n.id, n.kind === 'tool' ? n.task : n.role]));
-  const nodes = fb.nodes.map((s) => `- ${s.node} (${clip(tasks.get(s.node) ?? '', 60)}): ran ${s.runs}, skipped ${s.skipped}, failed ${s.errors}, calls ${s.calls}, matching the reference ${s.matched}`);
+  const nodes = fb.nodes.map(
+    (s) =>
+      `- ${s.node} (${clip(tasks.get(s.node) ?? '', 60)}): ran ${s.runs}, skipped ${s.skipped}, failed ${s.errors}, calls ${s.calls}, matching the reference ${s.matched}`,
+  );
   const worst = fb.worst.map(
     (w) =>
       `- ${w.id}: ES ${w.es.toFixed(2)} (${ES_DIMENSIONS.map((d) => `${d} ${w.dims[d].toFixed(2)}`).join(', ')}), TC ${w.tc.toFixed(2)}\n  query: ${w.query}\n  answer: ${w.answer || '(empty)'}\n  reference: ${w.reference}`,

@@ -3,7 +3,16 @@ import type { Workflow } from '../graph/schema.js';
 import { ES_DIMENSIONS, type EsDimension } from '../metrics/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import { alignCalls, type CallAlignment } from './align-calls.js';
-import { extraCalls, missingPatterns, neverCalled, skippedNeeded, tally, unseenValues, wrongArgs, wrongTools } from './feedback-calls.js';
+import {
+  extraCalls,
+  missingPatterns,
+  neverCalled,
+  skippedNeeded,
+  tally,
+  unseenValues,
+  wrongArgs,
+  wrongTools,
+} from './feedback-calls.js';
 import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
 import { bindablePatterns } from './feedback-bindings.js';
@@ -24,24 +33,52 @@ export type { FeedbackOptions } from './types.js';
  */
 
 /** Builds the feedback of one evaluation (see the module comment). */
-export function buildFeedback(graph: Workflow | PreparedWorkflow, records: readonly TaskRecord[], perRecord: readonly RecordEvaluation[], opts: FeedbackOptions = {}): Feedback {
+export function buildFeedback(
+  graph: Workflow | PreparedWorkflow,
+  records: readonly TaskRecord[],
+  perRecord: readonly RecordEvaluation[],
+  opts: FeedbackOptions = {},
+): Feedback {
   const prepared = isPreparedWorkflow(graph) ? graph : indexWorkflow(graph);
   const workflow = prepared.workflow;
   const n = perRecord.length;
-  const aligned = perRecord.map((r, i) => ({ r, record: records[i]!, a: alignCalls(records[i]!.calls, r.trace, r.detail) }));
+  const aligned = perRecord.map((r, i) => ({
+    r,
+    record: records[i]!,
+    a: alignCalls(records[i]!.calls, r.trace, r.detail),
+  }));
   const patterns: FeedbackPattern[] = [
-    ...missingPatterns(aligned.map((x) => x.a), n),
+    ...missingPatterns(
+      aligned.map((x) => x.a),
+      n,
+    ),
     ...neverCalled(aligned, n),
     ...skippedNeeded(prepared, aligned, n),
-    ...wrongTools(aligned.map((x) => x.a), n),
-    ...wrongArgs(aligned.map((x) => x.a), n),
+    ...wrongTools(
+      aligned.map((x) => x.a),
+      n,
+    ),
+    ...wrongArgs(
+      aligned.map((x) => x.a),
+      n,
+    ),
     ...unseenValues(workflow, aligned, n),
     ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
-    ...extraCalls(aligned.map((x) => x.a), n),
-    ...failures(perRecord, aligned.map((x) => x.a), n),
+    ...extraCalls(
+      aligned.map((x) => x.a),
+      n,
+    ),
+    ...failures(
+      perRecord,
+      aligned.map((x) => x.a),
+      n,
+    ),
     ...callCount(perRecord, n),
     ...stepCount(prepared, records, n),
-    ...lowAnswers(perRecord.filter((r) => !r.noReference), n),
+    ...lowAnswers(
+      perRecord.filter((r) => !r.noReference),
+      n,
+    ),
   ].sort((a, b) => b.evidence - a.evidence || kindRank(a) - kindRank(b) || a.text.localeCompare(b.text));
   const worst = worstAnswers(perRecord, records, opts.worst ?? 3);
   const nodes = nodeSummaries(workflow, aligned);
@@ -50,15 +87,52 @@ export function buildFeedback(graph: Workflow | PreparedWorkflow, records: reado
   // ES is scored only on records with a reference answer (a run that ended in a tool call has none).
   const judged = perRecord.filter((r) => !r.noReference);
   const es = judged.length ? judged.reduce((s, r) => s + r.es, 0) / judged.length : 0;
-  const fb: Omit<Feedback, 'text'> = { records: n, reward: judged.length ? (tc + es) / 2 : tc, tc, es, patterns, worst, nodes };
+  const fb: Omit<Feedback, 'text'> = {
+    records: n,
+    reward: judged.length ? (tc + es) / 2 : tc,
+    tc,
+    es,
+    patterns,
+    worst,
+    nodes,
+  };
   return { ...fb, text: formatFeedback(fb, workflow, { maxChars: opts.maxChars ?? 4000, tools: opts.tools ?? [] }) };
 }
 
-const KIND_ORDER: FeedbackPattern['kind'][] = ['never-called', 'missing-call', 'skipped-needed', 'wrong-tool', 'wrong-args', 'unseen-values', 'bindable', 'extra-calls', 'failed-calls', 'node-error', 'step-count', 'call-count', 'low-answers'];
+const KIND_ORDER: FeedbackPattern['kind'][] = [
+  'never-called',
+  'missing-call',
+  'skipped-needed',
+  'wrong-tool',
+  'wrong-args',
+  'unseen-values',
+  'bindable',
+  'extra-calls',
+  'failed-calls',
+  'node-error',
+  'step-count',
+  'call-count',
+  'low-answers',
+];
 const kindRank = (p: FeedbackPattern) => KIND_ORDER.indexOf(p.kind);
 
-function failures(perRecord: readonly RecordEvaluation[], alignments: readonly CallAlignment[], n: number): FeedbackPattern[] {
-  const calls = new Map<string, { node: string; tool: string; count: number; rightTool: number; errors: string[]; records: Set<string>; otherTool: Set<string> }>();
+function failures(
+  perRecord: readonly RecordEvaluation[],
+  alignments: readonly CallAlignment[],
+  n: number,
+): FeedbackPattern[] {
+  const calls = new Map<
+    string,
+    {
+      node: string;
+      tool: string;
+      count: number;
+      rightTool: number;
+      errors: string[];
+      records: Set<string>;
+      otherTool: Set<string>;
+    }
+  >();
   const nodes = new Map<string, { count: number; errors: string[] }>();
   perRecord.forEach((r, i) => {
     // π̂ index of each call (tool observations in order, as align-calls counts them).
@@ -70,7 +144,15 @@ function failures(perRecord: readonly RecordEvaluation[], alignments: readonly C
         const index = counted ? j++ : -1;
         if (c.status !== 'error') continue;
         const id = `${obs.nodeId}\u0000${c.tool}`;
-        const e = calls.get(id) ?? { node: obs.nodeId, tool: c.tool, count: 0, rightTool: 0, errors: [], records: new Set<string>(), otherTool: new Set<string>() };
+        const e = calls.get(id) ?? {
+          node: obs.nodeId,
+          tool: c.tool,
+          count: 0,
+          rightTool: 0,
+          errors: [],
+          records: new Set<string>(),
+          otherTool: new Set<string>(),
+        };
         e.count++;
         e.records.add(r.id);
         if (sameTool.has(index)) e.rightTool++;
@@ -118,7 +200,16 @@ function callCount(perRecord: readonly RecordEvaluation[], n: number): FeedbackP
   const direction = fewer >= more ? 'fewer' : 'more';
   const evidence = Math.max(fewer, more);
   if (evidence === 0) return [];
-  return [{ kind: 'call-count', direction, meanK, meanKHat, evidence, text: `the workflow makes ${direction} calls than the reference in ${evidence}/${n} records (mean ${meanKHat.toFixed(1)} vs ${meanK.toFixed(1)})` }];
+  return [
+    {
+      kind: 'call-count',
+      direction,
+      meanK,
+      meanKHat,
+      evidence,
+      text: `the workflow makes ${direction} calls than the reference in ${evidence}/${n} records (mean ${meanKHat.toFixed(1)} vs ${meanK.toFixed(1)})`,
+    },
+  ];
 }
 
 /**
@@ -161,17 +252,32 @@ function stepCount(prepared: PreparedWorkflow, records: readonly TaskRecord[], n
 function lowAnswers(perRecord: readonly RecordEvaluation[], n: number): FeedbackPattern[] {
   const judged = perRecord.length;
   if (judged === 0) return [];
-  const dims = Object.fromEntries(ES_DIMENSIONS.map((d) => [d, perRecord.reduce((s, r) => s + r.dims[d], 0) / judged])) as Record<EsDimension, number>;
+  const dims = Object.fromEntries(
+    ES_DIMENSIONS.map((d) => [d, perRecord.reduce((s, r) => s + r.dims[d], 0) / judged]),
+  ) as Record<EsDimension, number>;
   const weakest = [...ES_DIMENSIONS].sort((a, b) => dims[a] - dims[b]);
   const meanEs = perRecord.reduce((s, r) => s + r.es, 0) / judged;
   const low = perRecord.filter((r) => r.es < meanEs || r.es < 0.5);
   if (low.length === 0) return [];
   const correctTrace = low.filter((r) => r.tc >= 0.999).length;
   const dimText = weakest.map((d) => `${d} ${dims[d].toFixed(2)}`).join(', ');
-  return [{ kind: 'low-answers', correctTrace, dims, weakest, evidence: low.length, text: `${low.length}/${n} answers score below the mean ES ${meanEs.toFixed(2)} (${correctTrace} of them with all tool calls right); judge dimensions: ${dimText}` }];
+  return [
+    {
+      kind: 'low-answers',
+      correctTrace,
+      dims,
+      weakest,
+      evidence: low.length,
+      text: `${low.length}/${n} answers score below the mean ES ${meanEs.toFixed(2)} (${correctTrace} of them with all tool calls right); judge dimensions: ${dimText}`,
+    },
+  ];
 }
 
-function worstAnswers(perRecord: readonly RecordEvaluation[], records: readonly TaskRecord[], k: number): WorstAnswer[] {
+function worstAnswers(
+  perRecord: readonly RecordEvaluation[],
+  records: readonly TaskRecord[],
+  k: number,
+): WorstAnswer[] {
   const byId = new Map(records.map((r) => [r.id, r]));
   return perRecord
     .filter((r) => !r.noReference)
@@ -179,13 +285,24 @@ function worstAnswers(perRecord: readonly RecordEvaluation[], records: readonly 
     .slice(0, k)
     .map((r) => {
       const rec = byId.get(r.id)!;
-      const w: WorstAnswer = { id: r.id, query: clip(rec.query, 240), answer: clip(r.trace.answer, 300), reference: clip(rec.reference, 300), es: r.es, tc: r.tc, dims: r.dims };
+      const w: WorstAnswer = {
+        id: r.id,
+        query: clip(rec.query, 240),
+        answer: clip(r.trace.answer, 300),
+        reference: clip(rec.reference, 300),
+        es: r.es,
+        tc: r.tc,
+        dims: r.dims,
+      };
       if (r.rationale) w.rationale = clip(r.rationale, 200);
       return w;
     });
 }
 
-function nodeSummaries(workflow: Workflow, xs: Array<{ r: RecordEvaluation; a: CallAlignment; record: TaskRecord }>): NodeSummary[] {
+function nodeSummaries(
+  workflow: Workflow,
+  xs: Array<{ r: RecordEvaluation; a: CallAlignment; record: TaskRecord }>,
+): NodeSummary[] {
   return workflow.nodes
     .filter((nd) => nd.kind === 'tool')
     .map((nd) => {
@@ -210,4 +327,3 @@ function addDistinct(list: string[], msg: string): void {
   const m = clip(msg, 160);
   if (list.length < 3 && !list.includes(m)) list.push(m);
 }
-

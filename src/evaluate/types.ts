@@ -145,4 +145,3 @@ export interface WorkflowEvaluation {
   judge: string;
   policy: string;
 }
-

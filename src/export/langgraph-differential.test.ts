@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateWorkflow, HOSTILE, pick, scriptedPolicy, scriptedTools } from '../../test/support/generated-workflows.js';
+import {
+  generateWorkflow,
+  HOSTILE,
+  pick,
+  scriptedPolicy,
+  scriptedTools,
+} from '../../test/support/generated-workflows.js';
 import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import { eventLogFromRecords } from '../mining/event-log/from-records.js';
@@ -66,8 +72,17 @@ function comparable(t: Trace): unknown {
 const callsOf = (t: Trace) => t.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status }));
 
 /** Runs the three and asserts the same calls in the same order, the same answer, and in fact the same trace. */
-async function expectSame(workflow: Workflow, runners: { compiled: Runner; langgraph: Runner }, query: string, context: RunContext): Promise<Trace> {
-  const interpreted = await executeWorkflow(workflow, { query, ...(context.recordId !== undefined ? { recordId: context.recordId } : {}) }, context);
+async function expectSame(
+  workflow: Workflow,
+  runners: { compiled: Runner; langgraph: Runner },
+  query: string,
+  context: RunContext,
+): Promise<Trace> {
+  const interpreted = await executeWorkflow(
+    workflow,
+    { query, ...(context.recordId !== undefined ? { recordId: context.recordId } : {}) },
+    context,
+  );
   const compiled = await runners.compiled(query, context);
   const langgraph = await runners.langgraph(query, context);
   expect(callsOf(compiled)).toEqual(callsOf(interpreted));
@@ -101,15 +116,23 @@ function count(s: Seen, workflow: Workflow, t: Trace): void {
   if (t.answer.trim() !== '') s.answered++;
   // A node with two or more out-edges whose targets both ran: branches that ran side by side.
   const ran = new Set(t.observations.filter((o) => o.status !== 'skipped').map((o) => o.nodeId));
-  for (const n of workflow.nodes) if (workflow.edges.filter((e) => e.from === n.id && ran.has(e.to)).length >= 2) s.parallel++;
+  for (const n of workflow.nodes)
+    if (workflow.edges.filter((e) => e.from === n.id && ran.has(e.to)).length >= 2) s.parallel++;
 }
 
-const RETRY = JSON.parse(readFileSync(fileURLToPath(new URL('../../test/fixtures/workflows/valid/retry.json', import.meta.url)), 'utf8')) as Workflow;
+const RETRY = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../test/fixtures/workflows/valid/retry.json', import.meta.url)), 'utf8'),
+) as Workflow;
 
 describe('the LangGraph export, the compiled module and the interpreter', () => {
   it('stop alike: a cancelled run ends `cancelled` with what ran so far, an exhausted budget rejects with BUDGET_EXHAUSTED', async () => {
     const runners = await threeWays(RETRY);
-    const tool: ToolSpec = { name: 'search_flights', description: 'Flights.', inputSchema: { type: 'object', properties: {} }, execute: async () => [] };
+    const tool: ToolSpec = {
+      name: 'search_flights',
+      description: 'Flights.',
+      inputSchema: { type: 'object', properties: {} },
+      execute: async () => [],
+    };
     // Cancelled from inside the retried tool's second attempt.
     const cancelling = () => {
       const controller = new AbortController();
@@ -130,10 +153,15 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
     expect(comparable(viaGraph)).toEqual(comparable(interpreted));
 
     const broke = () => ({
-      policy: createScriptedPolicy({ tool: () => Promise.reject(new FlowScoutError({ code: 'BUDGET_EXHAUSTED', message: 'the run used its 1 LLM call' })) }),
+      policy: createScriptedPolicy({
+        tool: () =>
+          Promise.reject(new FlowScoutError({ code: 'BUDGET_EXHAUSTED', message: 'the run used its 1 LLM call' })),
+      }),
       tools: createToolRegistry([tool]),
     });
-    await expect(executeWorkflow(RETRY, { query: 'Flights?' }, broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    await expect(executeWorkflow(RETRY, { query: 'Flights?' }, broke())).rejects.toMatchObject({
+      code: 'BUDGET_EXHAUSTED',
+    });
     await expect(runners.compiled('Flights?', broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
     await expect(runners.langgraph('Flights?', broke())).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
   });
@@ -145,8 +173,16 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
     const interpreterMemo = createMemoryMemo();
     const graphMemo = createMemoryMemo();
     for (const round of [1, 2]) {
-      const a = await executeWorkflow(workflow, { query: 'memo query' }, { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), memo: interpreterMemo });
-      const b = await runners.langgraph('memo query', { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), memo: graphMemo });
+      const a = await executeWorkflow(
+        workflow,
+        { query: 'memo query' },
+        { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), memo: interpreterMemo },
+      );
+      const b = await runners.langgraph('memo query', {
+        policy: scriptedPolicy,
+        tools: createToolRegistry(scriptedTools),
+        memo: graphMemo,
+      });
       expect(comparable(b)).toEqual(comparable(a));
       if (round === 2) expect(b.totals.cachedNodes).toBeGreaterThan(0);
     }
@@ -160,7 +196,12 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
       expect(validateWorkflow(workflow)).toEqual([]);
       const runners = await threeWays(workflow);
       for (const query of [`query ${n}`, pick(r, HOSTILE)]) {
-        const context: RunContext = { policy: scriptedPolicy, tools: createToolRegistry(scriptedTools), concurrency: 1 + r.int(4), recordId: `r${n}` };
+        const context: RunContext = {
+          policy: scriptedPolicy,
+          tools: createToolRegistry(scriptedTools),
+          concurrency: 1 + r.int(4),
+          recordId: `r${n}`,
+        };
         count(s, workflow, await expectSame(workflow, runners, query, context));
       }
     }
@@ -198,7 +239,12 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
       const s = seen();
       for (const d of domains) {
         const tree = discoverProcessTree(eventLogFromRecords(d.split.opt), { noiseThreshold: 0 });
-        const g0 = processTreeToWorkflow(tree, { tools: d.tools, name: `${d.domain} G0`, domain: d.domain, log: eventLogFromRecords(d.split.opt) });
+        const g0 = processTreeToWorkflow(tree, {
+          tools: d.tools,
+          name: `${d.domain} G0`,
+          domain: d.domain,
+          log: eventLogFromRecords(d.split.opt),
+        });
         await check(g0, d, d.split.test.slice(0, 8), s);
       }
       expect(s.runs).toBe(24);
@@ -207,7 +253,9 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
     });
 
     it('on a searched Travel workflow (test/fixtures/workflows/searched/travel-best.workflow.json)', async () => {
-      const file = fileURLToPath(new URL('../../test/fixtures/workflows/searched/travel-best.workflow.json', import.meta.url));
+      const file = fileURLToPath(
+        new URL('../../test/fixtures/workflows/searched/travel-best.workflow.json', import.meta.url),
+      );
       const workflow = JSON.parse(readFileSync(file, 'utf8')) as Workflow;
       const travel = domains.find((d) => d.domain === 'Travel')!;
       expect(validateWorkflow(workflow, travel.tools as ToolDescriptor[])).toEqual([]);

@@ -3,11 +3,24 @@ import { randomUUID } from 'node:crypto';
 import { indexWorkflow } from '../graph/prepare.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import type { PolicyContext } from '../policies/types.js';
-import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeRunScope } from '../runtime/node-executor.js';
+import {
+  executeNode,
+  prepareNode,
+  skippedObservation,
+  traceOfRun,
+  type NodeRunScope,
+} from '../runtime/node-executor.js';
 import type { NodeStepResult } from '../runtime/node-step.js';
 import { DEFAULT_CONCURRENCY, executorConfig, type RunContext } from '../runtime/run-state.js';
 import { createSemaphore } from '../runtime/semaphore.js';
-import { maxToolAttempts, retryReason, runToolAttempt, toolStepResult, type ToolAttempt, type ToolStepDeps } from '../runtime/tool-node.js';
+import {
+  maxToolAttempts,
+  retryReason,
+  runToolAttempt,
+  toolStepResult,
+  type ToolAttempt,
+  type ToolStepDeps,
+} from '../runtime/tool-node.js';
 import type { NodeObservation, Trace } from '../runtime/trace.js';
 
 /**
@@ -60,7 +73,12 @@ export interface FlowGraphSteps {
   /** The `flowscout_begin` node: assigns the run id and opens the run's scope. */
   begin(state: FlowGraphState): Partial<FlowGraphState>;
   /** Runs workflow node `nodeId` on the outputs of `dataSources` (sources of its live data edges, in topological order). */
-  run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], config?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>>;
+  run(
+    nodeId: string,
+    state: FlowGraphState,
+    dataSources: readonly string[],
+    config?: FlowGraphNodeConfig,
+  ): Promise<Partial<FlowGraphState>>;
   /** Records workflow node `nodeId` as skipped: none of its in-edges is live. */
   skip(nodeId: string, state: FlowGraphState): Partial<FlowGraphState>;
   /** The `flowscout_end` node: the trace, the answer, and the scope closed. */
@@ -92,9 +110,13 @@ export class FlowScoutRetryAttempt extends Error {
  * The reducer of the `results` channel: nodes on parallel branches write different keys in the
  * same step and are merged; a node written twice is a bug in the graph and fails loudly.
  */
-export function mergeNodeResults(left: Record<string, NodeObservation>, right: Record<string, NodeObservation>): Record<string, NodeObservation> {
+export function mergeNodeResults(
+  left: Record<string, NodeObservation>,
+  right: Record<string, NodeObservation>,
+): Record<string, NodeObservation> {
   for (const id of Object.keys(right)) {
-    if (Object.prototype.hasOwnProperty.call(left, id)) throw new Error(`workflow node '${id}' was resolved twice in one run of the exported graph`);
+    if (Object.prototype.hasOwnProperty.call(left, id))
+      throw new Error(`workflow node '${id}' was resolved twice in one run of the exported graph`);
   }
   return { ...left, ...right };
 }
@@ -121,7 +143,13 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
     let scope = scopes.get(runId);
     if (!scope) {
       // The run's bound on nodes running at once (`context.concurrency`), by topological priority as in the interpreter.
-      scope = { t0: now(), scratch: new Map(), slots: createSemaphore(context.concurrency ?? DEFAULT_CONCURRENCY), attempts: new Map(), results: new Map() };
+      scope = {
+        t0: now(),
+        scratch: new Map(),
+        slots: createSemaphore(context.concurrency ?? DEFAULT_CONCURRENCY),
+        attempts: new Map(),
+        results: new Map(),
+      };
       scopes.set(runId, scope);
       if (scopes.size > MAX_SCOPES) scopes.delete(scopes.keys().next().value!);
     }
@@ -138,14 +166,20 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
   const traceOf = (state: Pick<FlowGraphState, 'query' | 'recordId'>, scope: Scope, cancelled: boolean): Trace =>
     traceOfRun(prepared, config, scope, state, (id) => scope.results.get(id), cancelled, workflowHash);
 
-  async function run(nodeId: string, state: FlowGraphState, dataSources: readonly string[], nodeConfig?: FlowGraphNodeConfig): Promise<Partial<FlowGraphState>> {
+  async function run(
+    nodeId: string,
+    state: FlowGraphState,
+    dataSources: readonly string[],
+    nodeConfig?: FlowGraphNodeConfig,
+  ): Promise<Partial<FlowGraphState>> {
     const scope = scopeOf(state);
     const signal = nodeConfig?.signal ?? context.signal;
     // Every node waiting for a slot, and every call in flight, listens to this signal (and removes
     // its listener when done): a wide fan-out has more than Node's default of 10 legitimately, as in
     // the interpreter (runtime/run-state.ts), and must not print a "possible memory leak" warning.
     if (signal) setMaxListeners(0, signal);
-    if (signal?.aborted) return keep(scope, skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
+    if (signal?.aborted)
+      return keep(scope, skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
     const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => state.results[id], state);
     const { observation, stop } = await executeNode(config, scope, prep, signal, {
       toolStep: (node, base, deps) => toolStep(scope, node, base, deps),
@@ -165,7 +199,12 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
    * the scope and thrown as FlowScoutRetryAttempt, so the node's retry policy runs it again; the
    * last attempt, or one that stands, becomes the node's result with every attempt's calls.
    */
-  async function toolStep(scope: Scope, node: ToolNode, base: PolicyContext, deps: ToolStepDeps): Promise<NodeStepResult> {
+  async function toolStep(
+    scope: Scope,
+    node: ToolNode,
+    base: PolicyContext,
+    deps: ToolStepDeps,
+  ): Promise<NodeStepResult> {
     const max = maxToolAttempts(node);
     let log = scope.attempts.get(node.id);
     if (!log) {
@@ -177,7 +216,8 @@ export function createFlowGraphSteps(workflow: Workflow, workflowHash: string, c
     const attempt = await runToolAttempt(node, base, context.policy, deps, log.list.length + 1, previousError);
     log.list.push(attempt);
     const reason = retryReason(node, attempt);
-    if (reason !== undefined && log.list.length < max) throw new FlowScoutRetryAttempt(node.id, log.list.length, reason);
+    if (reason !== undefined && log.list.length < max)
+      throw new FlowScoutRetryAttempt(node.id, log.list.length, reason);
     return toolStepResult(log.list);
   }
 

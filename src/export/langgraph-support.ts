@@ -4,7 +4,12 @@
  * the generated modules against this file; it is the package's `flowscout/langgraph` entry, which
  * published modules import.
  */
-export { createFlowGraphSteps, mergeNodeResults, type FlowGraphNodeConfig, type FlowGraphSteps } from './langgraph-runtime.js';
+export {
+  createFlowGraphSteps,
+  mergeNodeResults,
+  type FlowGraphNodeConfig,
+  type FlowGraphSteps,
+} from './langgraph-runtime.js';
 export { isEdgeLive } from '../runtime/frontier.js';
 export type { RunContext } from '../runtime/run-state.js';
 export type { NodeObservation, Trace } from '../runtime/trace.js';

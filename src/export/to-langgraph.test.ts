@@ -12,7 +12,10 @@ import { createToolRegistry } from '../tools/registry.js';
 import { exportLangGraph } from './to-langgraph.js';
 
 const runtimeImport = pathToFileURL(fileURLToPath(new URL('./langgraph-support.ts', import.meta.url))).href;
-const fixture = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../test/fixtures/workflows/valid/${name}`, import.meta.url)), 'utf8')) as Workflow;
+const fixture = (name: string) =>
+  JSON.parse(
+    readFileSync(fileURLToPath(new URL(`../../test/fixtures/workflows/valid/${name}`, import.meta.url)), 'utf8'),
+  ) as Workflow;
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-to-langgraph-'));
 
 describe('exportLangGraph', () => {
@@ -34,7 +37,13 @@ describe('exportLangGraph', () => {
         { id: 'query', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
         { id: 'results', kind: 'tool', task: 'Look it up', calls: 'many' },
         { id: 'trace', kind: 'tool', task: 'Look it up again' },
-        { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+        {
+          id: 'answer',
+          kind: 'llm',
+          role: 'synthesize',
+          prompt: 'Answer {{query}} from {{inputs}}',
+          output: { type: 'text' },
+        },
       ],
       edges: [
         { from: 'query', to: 'results', kind: 'data' },
@@ -44,12 +53,26 @@ describe('exportLangGraph', () => {
       ],
     };
     const code = exportLangGraph(workflow, { runtimeImport });
-    for (const id of ['query', 'results', 'trace', 'answer']) expect(code).toContain(`.addNode("${id}_node", node_${id}`);
+    for (const id of ['query', 'results', 'trace', 'answer'])
+      expect(code).toContain(`.addNode("${id}_node", node_${id}`);
     const file = join(dir, 'colliding.ts');
     writeFileSync(file, code);
     const { run } = (await import(pathToFileURL(file).href)) as { run: (q: string, c: RunContext) => Promise<Trace> };
-    const tool = { name: 'lookup', description: 'Looks things up.', inputSchema: { type: 'object' as const, properties: {} }, execute: async () => ({ found: true }) };
-    const context = () => ({ policy: createScriptedPolicy({ tool: (req) => [{ tool: req.candidates[0]!.name, args: {} }, { tool: 'lookup', args: { again: 1 } }] }), tools: createToolRegistry([tool]) });
+    const tool = {
+      name: 'lookup',
+      description: 'Looks things up.',
+      inputSchema: { type: 'object' as const, properties: {} },
+      execute: async () => ({ found: true }),
+    };
+    const context = () => ({
+      policy: createScriptedPolicy({
+        tool: (req) => [
+          { tool: req.candidates[0]!.name, args: {} },
+          { tool: 'lookup', args: { again: 1 } },
+        ],
+      }),
+      tools: createToolRegistry([tool]),
+    });
     const viaGraph = await run('q?', context());
     const interpreted = await executeWorkflow(workflow, { query: 'q?' }, context());
     expect(viaGraph.calls).toEqual(interpreted.calls);

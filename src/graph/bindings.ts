@@ -62,7 +62,9 @@ export function valuesAtPath(value: unknown, path: string): unknown[] {
 /** The results of a tool node's ok calls (its output is the list of its calls). */
 export function callOutputs(output: unknown): unknown[] {
   if (!Array.isArray(output)) return output === undefined ? [] : [output];
-  return output.filter((c) => c && typeof c === 'object' && (c as { status?: unknown }).status === 'ok' && 'output' in c).map((c) => (c as { output: unknown }).output);
+  return output
+    .filter((c) => c && typeof c === 'object' && (c as { status?: unknown }).status === 'ok' && 'output' in c)
+    .map((c) => (c as { output: unknown }).output);
 }
 
 /** The regular expression of a `request` binding, or undefined when it does not compile. */
@@ -113,15 +115,29 @@ export function resolveSource(source: BindingSource, inputs: BindingInputs): unk
 /** Converts a value a source gave to the parameter's declared type when that is lossless. */
 export function coerceToParam(value: unknown, prop: { type?: string | string[] } | undefined): unknown {
   const types = new Set(prop?.type === undefined ? [] : Array.isArray(prop.type) ? prop.type : [prop.type]);
-  if (typeof value === 'string' && (types.has('number') || types.has('integer')) && !types.has('string') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
-  if (typeof value === 'number' && types.has('string') && !types.has('number') && !types.has('integer')) return String(value);
-  if (typeof value === 'string' && types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (
+    typeof value === 'string' &&
+    (types.has('number') || types.has('integer')) &&
+    !types.has('string') &&
+    /^-?\d+(\.\d+)?$/.test(value)
+  )
+    return Number(value);
+  if (typeof value === 'number' && types.has('string') && !types.has('number') && !types.has('integer'))
+    return String(value);
+  if (typeof value === 'string' && types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value))
+    return value.toLowerCase() === 'true';
   return value;
 }
 
 /** The bound values of `tool` at `node` for these inputs (parameters whose source gave nothing are left out). */
-export function boundArgs(node: ToolNode, tool: string, inputs: BindingInputs, inputSchema?: unknown): Record<string, unknown> {
-  const props = (inputSchema as { properties?: Record<string, { type?: string | string[] }> } | undefined)?.properties ?? {};
+export function boundArgs(
+  node: ToolNode,
+  tool: string,
+  inputs: BindingInputs,
+  inputSchema?: unknown,
+): Record<string, unknown> {
+  const props =
+    (inputSchema as { properties?: Record<string, { type?: string | string[] }> } | undefined)?.properties ?? {};
   const out: Record<string, unknown> = {};
   for (const b of node.bind ?? []) {
     if (b.tool !== tool) continue;

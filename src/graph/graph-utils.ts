@@ -56,7 +56,10 @@ export function reachable(adj: Adjacency, starts: Iterable<string>, direction: '
 export function topologicalOrder(adj: Adjacency): string[] | null {
   const indeg = new Map<string, number>();
   for (const [id, edges] of adj.in) indeg.set(id, edges.length);
-  const ready = [...indeg].filter(([, d]) => d === 0).map(([id]) => id).sort(compareIds);
+  const ready = [...indeg]
+    .filter(([, d]) => d === 0)
+    .map(([id]) => id)
+    .sort(compareIds);
   const order: string[] = [];
   while (ready.length > 0) {
     const id = ready.shift()!;

@@ -5,12 +5,18 @@ import { applyEditPlanOrThrow } from './edits/apply-edit-plan.js';
 import { canonicalWorkflow, workflowHash } from './hash.js';
 import type { Workflow } from './schema.js';
 
-const load = (name: string): Workflow => JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/workflows/valid', `${name}.json`), 'utf8'));
+const load = (name: string): Workflow =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/workflows/valid', `${name}.json`), 'utf8'));
 
 /** Rebuilds every object with its keys in reverse order. */
 function reverseKeys<T>(v: T): T {
   if (Array.isArray(v)) return v.map(reverseKeys) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) as T;
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reverseKeys(x)]),
+    ) as T;
   return v;
 }
 
@@ -40,8 +46,14 @@ describe('workflowHash', () => {
     Object.assign(b.nodes[3]!, { tools: ['get_current_weather', 'get_forecast', 'get_forecast'], mined: ['a', 'b'] });
     const judge = (w: Workflow) => w.nodes[2] as Extract<Workflow['nodes'][number], { kind: 'llm' }>;
     if (judge(a).output.type === 'json' && judge(b).output.type === 'json') {
-      Object.assign((judge(a).output as { schema: object }).schema, { properties: { x: { type: 'string' }, forecast_needed: { type: 'boolean' } }, required: ['x', 'forecast_needed'] });
-      Object.assign((judge(b).output as { schema: object }).schema, { properties: { forecast_needed: { type: 'boolean' }, x: { type: 'string' } }, required: ['forecast_needed', 'x'] });
+      Object.assign((judge(a).output as { schema: object }).schema, {
+        properties: { x: { type: 'string' }, forecast_needed: { type: 'boolean' } },
+        required: ['x', 'forecast_needed'],
+      });
+      Object.assign((judge(b).output as { schema: object }).schema, {
+        properties: { forecast_needed: { type: 'boolean' }, x: { type: 'string' } },
+        required: ['forecast_needed', 'x'],
+      });
     }
     expect(workflowHash(a)).toBe(workflowHash(b));
     const empty = structuredClone(base);
@@ -58,9 +70,23 @@ describe('workflowHash', () => {
       { op: 'set_tool_hint', id: 'forecast', tools: ['get_current_weather'] },
       { op: 'set_calls', id: 'forecast', calls: 'many' },
       { op: 'set_retry', id: 'forecast', attempts: 2 },
-      { op: 'refine_branch', judge: 'needs_forecast', to: 'forecast', when: { kind: 'field', field: 'forecast_needed', op: 'truthy' } },
+      {
+        op: 'refine_branch',
+        judge: 'needs_forecast',
+        to: 'forecast',
+        when: { kind: 'field', field: 'forecast_needed', op: 'truthy' },
+      },
       { op: 'remove_edge', from: 'current', to: 'answer' },
-      { op: 'replace_node', id: 'forecast', node: { kind: 'tool', id: 'forecast2', task: 'Get the multi-day forecast for the city', tools: ['get_forecast'] } },
+      {
+        op: 'replace_node',
+        id: 'forecast',
+        node: {
+          kind: 'tool',
+          id: 'forecast2',
+          task: 'Get the multi-day forecast for the city',
+          tools: ['get_forecast'],
+        },
+      },
     ];
     const hashes = new Set([h]);
     for (const edit of edits) hashes.add(workflowHash(applyEditPlanOrThrow(base, { edits: [edit] })));
@@ -69,7 +95,9 @@ describe('workflowHash', () => {
     kind.edges[4]!.kind = 'control';
     const model = structuredClone(base);
     Object.assign(model.nodes[4]!, { model: 'openai:gpt-4o-mini' });
-    const retryOn = applyEditPlanOrThrow(base, { edits: [{ op: 'set_retry', id: 'forecast', attempts: 2, on: 'error-or-empty' }] });
+    const retryOn = applyEditPlanOrThrow(base, {
+      edits: [{ op: 'set_retry', id: 'forecast', attempts: 2, on: 'error-or-empty' }],
+    });
     for (const w of [kind, model, retryOn]) expect(workflowHash(w)).not.toBe(h);
   });
 

@@ -23,13 +23,25 @@ export function canonicalWorkflow(w: Workflow): Pick<Workflow, 'version' | 'node
 
 /** sha256 (hex) of the canonical form. */
 export function workflowHash(w: Workflow): string {
-  return createHash('sha256').update(`flowscout-workflow/${CANONICAL_FORM}\n${stableJson(canonicalWorkflow(w))}`).digest('hex');
+  return createHash('sha256')
+    .update(`flowscout-workflow/${CANONICAL_FORM}\n${stableJson(canonicalWorkflow(w))}`)
+    .digest('hex');
 }
 
 function canonicalNode(n: WorkflowNode): WorkflowNode {
   if (n.kind === 'llm') {
-    const output = n.output.type === 'json' ? { type: 'json' as const, schema: canonicalJsonSchema(n.output.schema) as typeof n.output.schema } : { type: 'text' as const };
-    return { id: n.id, kind: 'llm', role: n.role, prompt: n.prompt, output, ...(n.model !== undefined ? { model: n.model } : {}) };
+    const output =
+      n.output.type === 'json'
+        ? { type: 'json' as const, schema: canonicalJsonSchema(n.output.schema) as typeof n.output.schema }
+        : { type: 'text' as const };
+    return {
+      id: n.id,
+      kind: 'llm',
+      role: n.role,
+      prompt: n.prompt,
+      output,
+      ...(n.model !== undefined ? { model: n.model } : {}),
+    };
   }
   const out: WorkflowNode = { id: n.id, kind: 'tool', task: n.task };
   const tools = sortedSet(n.tools);
@@ -42,7 +54,9 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
 }
 
 function canonicalEdge(e: Edge): Edge {
-  return e.when ? { from: e.from, to: e.to, kind: e.kind, when: canonicalGuard(e.when) } : { from: e.from, to: e.to, kind: e.kind };
+  return e.when
+    ? { from: e.from, to: e.to, kind: e.kind, when: canonicalGuard(e.when) }
+    : { from: e.from, to: e.to, kind: e.kind };
 }
 
 function canonicalGuard(g: Guard): Guard {
@@ -59,7 +73,10 @@ function canonicalJsonSchema(schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
-    out[k] = k === 'required' && Array.isArray(v) && v.every((x) => typeof x === 'string') ? sortedSet(v) : canonicalJsonSchema(v);
+    out[k] =
+      k === 'required' && Array.isArray(v) && v.every((x) => typeof x === 'string')
+        ? sortedSet(v)
+        : canonicalJsonSchema(v);
   }
   return out;
 }
@@ -76,6 +93,8 @@ function sortedSet(list: readonly string[] | undefined): string[] {
 export function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }

@@ -27,7 +27,11 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
       if (n.kind !== 'tool') return;
       n.tools?.forEach((name, j) => {
         if (!available.has(name)) {
-          push('unknown-tool', `$.nodes[${i}].tools[${j}]`, `tool '${name}' used by node '${n.id}' is not available; ${suggest(name, available)}`);
+          push(
+            'unknown-tool',
+            `$.nodes[${i}].tools[${j}]`,
+            `tool '${name}' used by node '${n.id}' is not available; ${suggest(name, available)}`,
+          );
         }
       });
     });
@@ -40,21 +44,37 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
     const path = `$.edges[${i}].when`;
     if (e.when.kind === 'status') {
       if (src.kind !== 'tool') {
-        push('guard-source', path, `a status guard reads a tool node's status, but '${src.id}' is ${describeNode(src)}; guard on a field of its JSON output instead ({"kind": "field", "field": …, "op": …})`);
+        push(
+          'guard-source',
+          path,
+          `a status guard reads a tool node's status, but '${src.id}' is ${describeNode(src)}; guard on a field of its JSON output instead ({"kind": "field", "field": …, "op": …})`,
+        );
       }
       return;
     }
     if (src.kind !== 'llm') {
-      push('guard-source', path, `a field guard reads an llm node's JSON output, but '${src.id}' is a tool node; use {"kind": "status", "status": "ok" | "error"}`);
+      push(
+        'guard-source',
+        path,
+        `a field guard reads an llm node's JSON output, but '${src.id}' is a tool node; use {"kind": "status", "status": "ok" | "error"}`,
+      );
       return;
     }
     if (src.output.type !== 'json') {
-      push('guard-field', `${path}.field`, `guard reads field '${e.when.field}' but node '${src.id}' has text output; give it output {"type": "json", "schema": …} declaring '${e.when.field}'`);
+      push(
+        'guard-field',
+        `${path}.field`,
+        `guard reads field '${e.when.field}' but node '${src.id}' has text output; give it output {"type": "json", "schema": …} declaring '${e.when.field}'`,
+      );
       return;
     }
     const declared = declaredField(src.output.schema, e.when.field);
     if (!declared) {
-      push('guard-field', `${path}.field`, `guard reads field '${e.when.field}' which node '${src.id}' does not declare (declared: ${listNames(Object.keys(src.output.schema.properties))}); guard on a declared field or add '${e.when.field}' to the node's output schema`);
+      push(
+        'guard-field',
+        `${path}.field`,
+        `guard reads field '${e.when.field}' which node '${src.id}' does not declare (declared: ${listNames(Object.keys(src.output.schema.properties))}); guard on a declared field or add '${e.when.field}' to the node's output schema`,
+      );
       return;
     }
     const mismatch = valueMismatch(e.when, declared);
@@ -67,14 +87,25 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
 
   w.nodes.forEach((n, i) => {
     if (n.kind === 'tool' && n.retry && (n.retry.attempts < 1 || n.retry.attempts > 5)) {
-      push('retry-range', `$.nodes[${i}].retry.attempts`, `retry attempts must be between 1 and 5 (got ${n.retry.attempts}); attempts counts the first call, so 1 means no retry`);
+      push(
+        'retry-range',
+        `$.nodes[${i}].retry.attempts`,
+        `retry attempts must be between 1 and 5 (got ${n.retry.attempts}); attempts counts the first call, so 1 means no retry`,
+      );
     }
     if (n.kind === 'llm') {
       for (const name of placeholdersIn(n.prompt)) {
         if ((RUNTIME_PLACEHOLDERS as readonly string[]).includes(name)) continue;
         const runtime = RUNTIME_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' and ');
-        const what = name in PLACEHOLDERS ? `{{${name}}}, which is only filled when a node is built from a template` : `the unknown placeholder {{${name}}}`;
-        push('prompt-placeholder', `$.nodes[${i}].prompt`, `prompt of node '${n.id}' uses ${what}; a stored prompt may only use ${runtime}, so write the text in its place`);
+        const what =
+          name in PLACEHOLDERS
+            ? `{{${name}}}, which is only filled when a node is built from a template`
+            : `the unknown placeholder {{${name}}}`;
+        push(
+          'prompt-placeholder',
+          `$.nodes[${i}].prompt`,
+          `prompt of node '${n.id}' uses ${what}; a stored prompt may only use ${runtime}, so write the text in its place`,
+        );
       }
     }
   });
@@ -95,17 +126,37 @@ function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: Readon
   n.bind!.forEach((b, j) => {
     const at = `$.nodes[${i}].bind[${j}]`;
     const key = `${b.tool}\u0000${b.param}`;
-    if (seen.has(key)) push(at, `parameter '${b.param}' of '${b.tool}' is bound twice at node '${n.id}'; keep one binding per parameter`);
+    if (seen.has(key))
+      push(
+        at,
+        `parameter '${b.param}' of '${b.tool}' is bound twice at node '${n.id}'; keep one binding per parameter`,
+      );
     seen.add(key);
-    if (n.tools && n.tools.length > 0 && !n.tools.includes(b.tool)) push(`${at}.tool`, `node '${n.id}' binds a parameter of '${b.tool}', which is not among its tools (${listNames(n.tools)}); add the tool to "tools" or remove the binding`);
-    else if (schemas.size > 0 && !schemas.has(b.tool)) push(`${at}.tool`, `node '${n.id}' binds a parameter of '${b.tool}', which is not an available tool`);
+    if (n.tools && n.tools.length > 0 && !n.tools.includes(b.tool))
+      push(
+        `${at}.tool`,
+        `node '${n.id}' binds a parameter of '${b.tool}', which is not among its tools (${listNames(n.tools)}); add the tool to "tools" or remove the binding`,
+      );
+    else if (schemas.size > 0 && !schemas.has(b.tool))
+      push(`${at}.tool`, `node '${n.id}' binds a parameter of '${b.tool}', which is not an available tool`);
     const schema = schemas.get(b.tool) as { properties?: Record<string, unknown> } | undefined;
     if (schema && !(b.param in (schema.properties ?? {}))) {
-      push(`${at}.param`, `'${b.tool}' has no parameter '${b.param}' (its parameters: ${listNames(Object.keys(schema.properties ?? {}))}); bind one of those`);
+      push(
+        `${at}.param`,
+        `'${b.tool}' has no parameter '${b.param}' (its parameters: ${listNames(Object.keys(schema.properties ?? {}))}); bind one of those`,
+      );
     }
     const s = b.source;
-    if (s.from === 'request' && !bindingRegex(s)) push(`${at}.source.pattern`, `the pattern ${JSON.stringify(s.pattern)} is not a valid regular expression; fix it`);
-    if (s.from === 'output' && !parseJsonPath(s.path)) push(`${at}.source.path`, `the path ${JSON.stringify(s.path)} is not a JSON path (write it like "results[0].id" or "items[*].name")`);
+    if (s.from === 'request' && !bindingRegex(s))
+      push(
+        `${at}.source.pattern`,
+        `the pattern ${JSON.stringify(s.pattern)} is not a valid regular expression; fix it`,
+      );
+    if (s.from === 'output' && !parseJsonPath(s.path))
+      push(
+        `${at}.source.path`,
+        `the path ${JSON.stringify(s.path)} is not a JSON path (write it like "results[0].id" or "items[*].name")`,
+      );
     if (s.from !== 'output' && s.from !== 'extract') return;
     const src = adj.nodes.get(s.node);
     if (!src) {
@@ -113,14 +164,33 @@ function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: Readon
       return;
     }
     upstream ??= upstreamOnEveryPath(adj, n.id);
-    if (!upstream.has(s.node)) push(`${at}.source.node`, `the binding reads '${s.node}', which is not upstream of '${n.id}' on every path; read a node every path to '${n.id}' passes through`);
+    if (!upstream.has(s.node))
+      push(
+        `${at}.source.node`,
+        `the binding reads '${s.node}', which is not upstream of '${n.id}' on every path; read a node every path to '${n.id}' passes through`,
+      );
     else if (!(adj.in.get(n.id) ?? []).some((e) => e.from === s.node && e.kind === 'data')) {
-      push(`${at}.source.node`, `the binding reads '${s.node}', which does not feed '${n.id}'; add a data edge ${s.node} → ${n.id}`);
+      push(
+        `${at}.source.node`,
+        `the binding reads '${s.node}', which does not feed '${n.id}'; add a data edge ${s.node} → ${n.id}`,
+      );
     }
-    if (s.from === 'output' && src.kind !== 'tool') push(`${at}.source`, `an "output" binding reads a tool node's results, but '${s.node}' is ${describeNode(src)}; use "extract" for an llm node's field`);
+    if (s.from === 'output' && src.kind !== 'tool')
+      push(
+        `${at}.source`,
+        `an "output" binding reads a tool node's results, but '${s.node}' is ${describeNode(src)}; use "extract" for an llm node's field`,
+      );
     if (s.from === 'extract') {
-      if (src.kind !== 'llm' || src.output.type !== 'json') push(`${at}.source`, `an "extract" binding reads a field of an llm node's JSON output, but '${s.node}' is ${src.kind === 'llm' ? 'an llm node with text output' : 'a tool node'}`);
-      else if (!declaredField(src.output.schema, s.field)) push(`${at}.source.field`, `node '${s.node}' does not declare field '${s.field}' (declared: ${listNames(Object.keys(src.output.schema.properties))})`);
+      if (src.kind !== 'llm' || src.output.type !== 'json')
+        push(
+          `${at}.source`,
+          `an "extract" binding reads a field of an llm node's JSON output, but '${s.node}' is ${src.kind === 'llm' ? 'an llm node with text output' : 'a tool node'}`,
+        );
+      else if (!declaredField(src.output.schema, s.field))
+        push(
+          `${at}.source.field`,
+          `node '${s.node}' does not declare field '${s.field}' (declared: ${listNames(Object.keys(src.output.schema.properties))})`,
+        );
     }
   });
   return out;
@@ -147,13 +217,21 @@ function valueMismatch(guard: FieldGuard, declared: Record<string, unknown>): st
   const values = Array.isArray(guard.value) ? guard.value : [guard.value];
   for (const v of values) {
     const vt = v === null ? 'null' : typeof v;
-    const ok = types.some((t) => t === vt || (t === 'integer' && vt === 'number' && Number.isInteger(v)) || (t === 'number' && vt === 'number'));
+    const ok = types.some(
+      (t) =>
+        t === vt || (t === 'integer' && vt === 'number' && Number.isInteger(v)) || (t === 'number' && vt === 'number'),
+    );
     if (!ok) {
-      const fix = types.includes('boolean') ? 'compare with true or false, or use op "truthy" / "falsy"' : `compare with ${types.join(' or ')} values`;
+      const fix = types.includes('boolean')
+        ? 'compare with true or false, or use op "truthy" / "falsy"'
+        : `compare with ${types.join(' or ')} values`;
       return `guard compares field '${guard.field}' (declared ${types.join(' | ')}) with ${JSON.stringify(v)}, which can never match as meant; ${fix}`;
     }
   }
-  if (['gt', 'gte', 'lt', 'lte'].includes(guard.op) && !types.some((t) => t === 'number' || t === 'integer' || t === 'string')) {
+  if (
+    ['gt', 'gte', 'lt', 'lte'].includes(guard.op) &&
+    !types.some((t) => t === 'number' || t === 'integer' || t === 'string')
+  ) {
     return `op '${guard.op}' orders values, but field '${guard.field}' is declared ${types.join(' | ')}; use "eq" / "ne" or a numeric field`;
   }
   return undefined;

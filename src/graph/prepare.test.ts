@@ -10,7 +10,13 @@ const workflow: Workflow = {
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
     { id: 'b', kind: 'tool', task: 'look up b' },
     { id: 'a', kind: 'tool', task: 'look up a' },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 'b', kind: 'data' },
@@ -36,7 +42,10 @@ describe('prepareWorkflow', () => {
   });
 
   it('refuses an invalid workflow with INVALID_WORKFLOW naming the source; indexWorkflow tolerates it', () => {
-    const cyclic: Workflow = { ...workflow, edges: [...workflow.edges, { from: 'answer', to: 'plan', kind: 'control' }] };
+    const cyclic: Workflow = {
+      ...workflow,
+      edges: [...workflow.edges, { from: 'answer', to: 'plan', kind: 'control' }],
+    };
     expect(() => prepareWorkflow(cyclic, undefined, 'w.json')).toThrow(/w\.json/);
     expect(() => prepareWorkflow(cyclic)).toThrow(expect.objectContaining({ code: 'INVALID_WORKFLOW' }));
     expect(indexWorkflow(cyclic).order).toEqual(['plan', 'b', 'a', 'answer']);

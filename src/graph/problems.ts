@@ -82,14 +82,19 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_value': {
       const allowed = issue.values.map((v) => JSON.stringify(v));
       const expectation = allowed.length === 1 ? `must be ${allowed[0]}` : `must be one of ${allowed.join(', ')}`;
-      return input.present ? `${expectation} (got ${JSON.stringify(input.value)})` : `is required; use ${orList(allowed)}`;
+      return input.present
+        ? `${expectation} (got ${JSON.stringify(input.value)})`
+        : `is required; use ${orList(allowed)}`;
     }
     case 'invalid_union': {
       const u = issue as { note?: string; discriminator?: string; options?: unknown[] };
       if (u.note === 'No matching discriminator') {
         const options = orList((u.options ?? []).map((o) => JSON.stringify(o)));
         const given = (input.value as Record<string, unknown> | undefined)?.[u.discriminator ?? ''];
-        const what = given === undefined ? `"${u.discriminator}" is missing` : `"${u.discriminator}" ${JSON.stringify(given)} is not valid`;
+        const what =
+          given === undefined
+            ? `"${u.discriminator}" is missing`
+            : `"${u.discriminator}" ${JSON.stringify(given)} is not valid`;
         return `${what}; use ${options}`;
       }
       return describeUnion(issue.errors, input.value);
@@ -113,14 +118,16 @@ function describeUnion(branches: z.core.$ZodIssue[][], value: unknown): string {
   const expected = new Set<string>();
   const visit = (issues: z.core.$ZodIssue[]): boolean =>
     issues.every((i) => {
-      if (i.code === 'invalid_type' && i.path.length === 0) return expected.add(i.expected), true;
+      if (i.code === 'invalid_type' && i.path.length === 0) return (expected.add(i.expected), true);
       if (i.code === 'invalid_union' && i.path.length === 0) return i.errors.every(visit);
       return false;
     });
   if (branches.every(visit)) return `expected ${orList([...expected].map(article))}, got ${describeValue(value)}`;
   // Report the branch that came closest (fewest issues), with its own wording.
   const best = [...branches].sort((a, b) => a.length - b.length)[0] ?? [];
-  return best.map((i) => `${i.path.length > 0 ? `${jsonPath(i.path).slice(1).replace(/^\./, '')}: ` : ''}${describeIssue(i)}`).join('; ');
+  return best
+    .map((i) => `${i.path.length > 0 ? `${jsonPath(i.path).slice(1).replace(/^\./, '')}: ` : ''}${describeIssue(i)}`)
+    .join('; ');
 }
 
 function orList(items: string[]): string {

@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { LLM_ROLES, LlmNodeSchema } from './schema.js';
 import { validateWorkflow } from './validate.js';
-import { PLACEHOLDERS, PROMPT_TEMPLATES, RUNTIME_PLACEHOLDERS, makeLlmNode, placeholdersIn, renderPrompt } from './prompt-templates.js';
+import {
+  PLACEHOLDERS,
+  PROMPT_TEMPLATES,
+  RUNTIME_PLACEHOLDERS,
+  makeLlmNode,
+  placeholdersIn,
+  renderPrompt,
+} from './prompt-templates.js';
 
 describe('PROMPT_TEMPLATES', () => {
   it('has a template per role, using only documented placeholders, each with {{query}}', () => {
     for (const role of LLM_ROLES) {
       const names = placeholdersIn(PROMPT_TEMPLATES[role]);
-      expect(names.every((n) => n in PLACEHOLDERS), role).toBe(true);
+      expect(
+        names.every((n) => n in PLACEHOLDERS),
+        role,
+      ).toBe(true);
       expect(names, role).toContain('query');
     }
     expect(placeholdersIn(PROMPT_TEMPLATES.synthesize)).toEqual(['query', 'inputs']);
@@ -22,7 +32,9 @@ describe('PROMPT_TEMPLATES', () => {
 
 describe('renderPrompt', () => {
   it('fills placeholders (spaces inside braces allowed) and leaves other braces alone', () => {
-    expect(renderPrompt('Q: {{ query }} / {{inputs}} / {"a": 1}', { query: 'weather in Paris', inputs: '(none)' })).toBe('Q: weather in Paris / (none) / {"a": 1}');
+    expect(
+      renderPrompt('Q: {{ query }} / {{inputs}} / {"a": 1}', { query: 'weather in Paris', inputs: '(none)' }),
+    ).toBe('Q: weather in Paris / (none) / {"a": 1}');
   });
   it('renders an LLM node with {query, inputs} the way a policy calls it', () => {
     const node = makeLlmNode('synthesize', 'answer');
@@ -32,13 +44,21 @@ describe('renderPrompt', () => {
     expect(placeholdersIn(text)).toEqual([]);
   });
   it('fails clearly on an unknown placeholder', () => {
-    expect(() => renderPrompt('Use {{results}}', { query: 'q' })).toThrowErrorMatchingInlineSnapshot(`[FlowScoutError: the prompt template uses the unknown placeholder {{results}}; known placeholders: {{query}}, {{inputs}}, {{task}}, {{question}}, {{field}}]`);
+    expect(() => renderPrompt('Use {{results}}', { query: 'q' })).toThrowErrorMatchingInlineSnapshot(
+      `[FlowScoutError: the prompt template uses the unknown placeholder {{results}}; known placeholders: {{query}}, {{inputs}}, {{task}}, {{question}}, {{field}}]`,
+    );
   });
   it('fails clearly on a placeholder without a value, naming the node', () => {
-    expect(() => renderPrompt({ id: 'answer', prompt: 'Answer {{query}} from {{inputs}}' }, { query: 'q' })).toThrowErrorMatchingInlineSnapshot(`[FlowScoutError: the prompt of node 'answer' uses {{inputs}} but no value was given for it (given: query)]`);
+    expect(() =>
+      renderPrompt({ id: 'answer', prompt: 'Answer {{query}} from {{inputs}}' }, { query: 'q' }),
+    ).toThrowErrorMatchingInlineSnapshot(
+      `[FlowScoutError: the prompt of node 'answer' uses {{inputs}} but no value was given for it (given: query)]`,
+    );
   });
   it('leaves known placeholders in place when partial', () => {
-    expect(renderPrompt('{{task}} for {{query}}', { task: 'Extract the date' }, { partial: true })).toBe('Extract the date for {{query}}');
+    expect(renderPrompt('{{task}} for {{query}}', { task: 'Extract the date' }, { partial: true })).toBe(
+      'Extract the date for {{query}}',
+    );
   });
 });
 
@@ -47,16 +67,24 @@ describe('makeLlmNode', () => {
     for (const role of LLM_ROLES) {
       const node = makeLlmNode(role, `n_${role}`);
       expect(LlmNodeSchema.safeParse(node).success, role).toBe(true);
-      expect(placeholdersIn(node.prompt).every((p) => RUNTIME_PLACEHOLDERS.includes(p as never)), role).toBe(true);
+      expect(
+        placeholdersIn(node.prompt).every((p) => RUNTIME_PLACEHOLDERS.includes(p as never)),
+        role,
+      ).toBe(true);
     }
   });
   it('gives a judge JSON output declaring its boolean field and a question in its prompt', () => {
-    const judge = makeLlmNode('judge', 'needs_forecast', { field: 'forecast_needed', question: 'Does the request ask about the coming days?' });
+    const judge = makeLlmNode('judge', 'needs_forecast', {
+      field: 'forecast_needed',
+      question: 'Does the request ask about the coming days?',
+    });
     expect(judge.output).toEqual({
       type: 'json',
       schema: {
         type: 'object',
-        properties: { forecast_needed: { type: 'boolean', description: 'Does the request ask about the coming days?' } },
+        properties: {
+          forecast_needed: { type: 'boolean', description: 'Does the request ask about the coming days?' },
+        },
         required: ['forecast_needed'],
       },
     });
@@ -73,21 +101,43 @@ describe('makeLlmNode', () => {
     `);
   });
   it('fills {{task}} for extract, reason and verify', () => {
-    expect(makeLlmNode('extract', 'dates', { task: 'the departure date' }).prompt).toContain('What to extract: the departure date');
+    expect(makeLlmNode('extract', 'dates', { task: 'the departure date' }).prompt).toContain(
+      'What to extract: the departure date',
+    );
   });
   it('keeps a given prompt and output', () => {
-    const node = makeLlmNode('reason', 'calc', { prompt: 'Add the numbers in {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { sum: { type: 'number' } } } }, model: 'openai:gpt-4o-mini' });
-    expect(node).toEqual({ id: 'calc', kind: 'llm', role: 'reason', prompt: 'Add the numbers in {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { sum: { type: 'number' } } } }, model: 'openai:gpt-4o-mini' });
+    const node = makeLlmNode('reason', 'calc', {
+      prompt: 'Add the numbers in {{inputs}}',
+      output: { type: 'json', schema: { type: 'object', properties: { sum: { type: 'number' } } } },
+      model: 'openai:gpt-4o-mini',
+    });
+    expect(node).toEqual({
+      id: 'calc',
+      kind: 'llm',
+      role: 'reason',
+      prompt: 'Add the numbers in {{inputs}}',
+      output: { type: 'json', schema: { type: 'object', properties: { sum: { type: 'number' } } } },
+      model: 'openai:gpt-4o-mini',
+    });
   });
   it('refuses an invalid id or field', () => {
-    expect(() => makeLlmNode('plan', '1st plan')).toThrowErrorMatchingInlineSnapshot(`[FlowScoutError: cannot build plan node '1st plan': id: must start with a letter or _ and hold only letters, digits, _ and - (at most 64 characters)]`);
-    expect(() => makeLlmNode('judge', 'j', { field: 'a.b' })).toThrowErrorMatchingInlineSnapshot(`[FlowScoutError: cannot build judge node 'j': field name 'a.b' is not a plain name]`);
+    expect(() => makeLlmNode('plan', '1st plan')).toThrowErrorMatchingInlineSnapshot(
+      `[FlowScoutError: cannot build plan node '1st plan': id: must start with a letter or _ and hold only letters, digits, _ and - (at most 64 characters)]`,
+    );
+    expect(() => makeLlmNode('judge', 'j', { field: 'a.b' })).toThrowErrorMatchingInlineSnapshot(
+      `[FlowScoutError: cannot build judge node 'j': field name 'a.b' is not a plain name]`,
+    );
   });
   it('builds a workflow that validates from templates alone', () => {
     const w = {
       version: 1,
       name: 'templated',
-      nodes: [makeLlmNode('plan', 'plan'), { id: 'lookup', kind: 'tool', task: 'Look it up' }, makeLlmNode('judge', 'more', { field: 'more' }), makeLlmNode('synthesize', 'answer')],
+      nodes: [
+        makeLlmNode('plan', 'plan'),
+        { id: 'lookup', kind: 'tool', task: 'Look it up' },
+        makeLlmNode('judge', 'more', { field: 'more' }),
+        makeLlmNode('synthesize', 'answer'),
+      ],
       edges: [
         { from: 'plan', to: 'lookup', kind: 'data' },
         { from: 'lookup', to: 'more', kind: 'data' },
@@ -101,7 +151,13 @@ describe('makeLlmNode', () => {
 
 describe('synthesize variants', () => {
   it('are real prompts with the run-time placeholders only, each recognised as itself', async () => {
-    const { SYNTHESIZE_VARIANT_IDS, SYNTHESIZE_VARIANTS, synthesizeVariantPrompt, synthesizeVariantOf, synthesizeDirectivesIn } = await import('./prompt-templates.js');
+    const {
+      SYNTHESIZE_VARIANT_IDS,
+      SYNTHESIZE_VARIANTS,
+      synthesizeVariantPrompt,
+      synthesizeVariantOf,
+      synthesizeDirectivesIn,
+    } = await import('./prompt-templates.js');
     expect(synthesizeVariantPrompt('default')).toBe(PROMPT_TEMPLATES.synthesize);
     for (const v of SYNTHESIZE_VARIANT_IDS) {
       const prompt = synthesizeVariantPrompt(v);
@@ -111,7 +167,8 @@ describe('synthesize variants', () => {
     }
   });
   it('finds directives whatever the case and spacing, in the order written', async () => {
-    const { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, synthesizeVariantOf } = await import('./prompt-templates.js');
+    const { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, synthesizeVariantOf } =
+      await import('./prompt-templates.js');
     const prompt = `Answer {{query}}.\n${SYNTHESIZE_DIRECTIVES.brief.sentence.toUpperCase()}\n${SYNTHESIZE_DIRECTIVES['failures-brief'].sentence.replace(/ /g, '\n  ')}`;
     expect(synthesizeDirectivesIn(prompt)).toEqual(['brief', 'failures-brief']);
     expect(synthesizeVariantOf(prompt)).toBeUndefined();

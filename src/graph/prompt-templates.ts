@@ -224,7 +224,14 @@ export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions 
   const output: LlmOutput =
     opts.output ??
     (role === 'judge'
-      ? { type: 'json', schema: { type: 'object', properties: { [field]: { type: 'boolean', description: question } }, required: [field] } }
+      ? {
+          type: 'json',
+          schema: {
+            type: 'object',
+            properties: { [field]: { type: 'boolean', description: question } },
+            required: [field],
+          },
+        }
       : { type: 'text' });
   const node = { id, kind: 'llm' as const, role, prompt, output, ...(opts.model ? { model: opts.model } : {}) };
   const parsed = LlmNodeSchema.safeParse(node);
@@ -237,7 +244,11 @@ export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions 
       details: parsed.error.issues,
     });
   }
-  if (role === 'judge' && opts.field !== undefined && (parsed.data.output.type !== 'json' || !(opts.field in parsed.data.output.schema.properties))) {
+  if (
+    role === 'judge' &&
+    opts.field !== undefined &&
+    (parsed.data.output.type !== 'json' || !(opts.field in parsed.data.output.schema.properties))
+  ) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `cannot build judge node '${id}': its output does not declare the field '${opts.field}'`,
@@ -278,11 +289,13 @@ export const SYNTHESIZE_DIRECTIVES = {
     dims: ['clarity', 'relevance'],
   },
   'failures-brief': {
-    sentence: 'Mention each lookup that failed in one short sentence saying what could not be retrieved, without quoting the error.',
+    sentence:
+      'Mention each lookup that failed in one short sentence saying what could not be retrieved, without quoting the error.',
     dims: ['clarity'],
   },
   'one-fact-per-line': {
-    sentence: 'Give each result a short heading line, then one fact per line as a "name: value" item; never paste raw JSON.',
+    sentence:
+      'Give each result a short heading line, then one fact per line as a "name: value" item; never paste raw JSON.',
     dims: ['clarity'],
   },
   'all-figures': {
@@ -297,7 +310,10 @@ export const SYNTHESIZE_DIRECTIVES = {
     sentence: 'Write field names as plain words (review rating, not review_rating or reviewRating).',
     dims: ['completeness', 'relevance'],
   },
-} as const satisfies Record<string, { sentence: string; dims: readonly ('correctness' | 'completeness' | 'relevance' | 'clarity')[]; overrides?: string }>;
+} as const satisfies Record<
+  string,
+  { sentence: string; dims: readonly ('correctness' | 'completeness' | 'relevance' | 'clarity')[]; overrides?: string }
+>;
 
 /** The id of a synthesizer directive. */
 export type SynthesizeDirective = keyof typeof SYNTHESIZE_DIRECTIVES;
@@ -310,13 +326,34 @@ export const SYNTHESIZE_DIRECTIVE_IDS = Object.keys(SYNTHESIZE_DIRECTIVES) as Sy
  * instructions with a set of directives. The optimizers switch a synthesizer between them.
  */
 export const SYNTHESIZE_VARIANTS = {
-  default: { summary: 'the role template: a direct answer citing every result, failures with their error', directives: [] },
-  'answer-first': { summary: 'the key facts in one opening sentence, tool results only, failures in a short sentence', directives: ['results-only', 'answer-first', 'failures-brief'] },
-  clean: { summary: 'tool results only, each once, failures in a short sentence', directives: ['results-only', 'failures-brief'] },
-  'fact-lines': { summary: 'tool results only, one fact per line, failures in a short sentence', directives: ['results-only', 'failures-brief', 'one-fact-per-line'] },
-  detailed: { summary: 'every figure and name verbatim, one fact per line in plain words, failures in a short sentence', directives: ['results-only', 'failures-brief', 'one-fact-per-line', 'all-figures', 'plain-words'] },
-  'answered-only': { summary: 'only the results that answer the request, one fact per line', directives: ['results-only', 'answered-only', 'one-fact-per-line'] },
-  brief: { summary: 'the four key facts of each result, failures in a short sentence', directives: ['results-only', 'failures-brief', 'brief'] },
+  default: {
+    summary: 'the role template: a direct answer citing every result, failures with their error',
+    directives: [],
+  },
+  'answer-first': {
+    summary: 'the key facts in one opening sentence, tool results only, failures in a short sentence',
+    directives: ['results-only', 'answer-first', 'failures-brief'],
+  },
+  clean: {
+    summary: 'tool results only, each once, failures in a short sentence',
+    directives: ['results-only', 'failures-brief'],
+  },
+  'fact-lines': {
+    summary: 'tool results only, one fact per line, failures in a short sentence',
+    directives: ['results-only', 'failures-brief', 'one-fact-per-line'],
+  },
+  detailed: {
+    summary: 'every figure and name verbatim, one fact per line in plain words, failures in a short sentence',
+    directives: ['results-only', 'failures-brief', 'one-fact-per-line', 'all-figures', 'plain-words'],
+  },
+  'answered-only': {
+    summary: 'only the results that answer the request, one fact per line',
+    directives: ['results-only', 'answered-only', 'one-fact-per-line'],
+  },
+  brief: {
+    summary: 'the four key facts of each result, failures in a short sentence',
+    directives: ['results-only', 'failures-brief', 'brief'],
+  },
 } as const satisfies Record<string, { summary: string; directives: readonly SynthesizeDirective[] }>;
 
 /** The name of a synthesize prompt variant. */
@@ -350,7 +387,10 @@ const squash = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
  */
 export function synthesizeDirectivesIn(prompt: string): SynthesizeDirective[] {
   const text = squash(prompt);
-  return SYNTHESIZE_DIRECTIVE_IDS.map((id) => ({ id, at: text.lastIndexOf(squash(SYNTHESIZE_DIRECTIVES[id].sentence)) }))
+  return SYNTHESIZE_DIRECTIVE_IDS.map((id) => ({
+    id,
+    at: text.lastIndexOf(squash(SYNTHESIZE_DIRECTIVES[id].sentence)),
+  }))
     .filter((x) => x.at >= 0)
     .sort((a, b) => a.at - b.at)
     .map((x) => x.id);

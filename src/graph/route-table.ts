@@ -24,7 +24,10 @@ const ARROW = ' → ';
 
 /** The table's lines for `routes`. */
 export function routeTableLines(routes: readonly RouteEntry[]): string[] {
-  return routes.map((r) => `- ${r.value}: calls ${r.tools.join(ARROW)}. About: ${r.about.replace(/\s+/g, ' ').replace(/\.+$/, '').trim()}. Keywords: ${r.keywords.join(', ')}.`);
+  return routes.map(
+    (r) =>
+      `- ${r.value}: calls ${r.tools.join(ARROW)}. About: ${r.about.replace(/\s+/g, ' ').replace(/\.+$/, '').trim()}. Keywords: ${r.keywords.join(', ')}.`,
+  );
 }
 
 /** The routes a prompt lists (in order; none when it holds no route table). */

@@ -8,11 +8,9 @@ import { z } from 'zod';
  */
 
 /** Node ids double as function names in compiled modules, so they are identifier-like. */
-export const NodeIdSchema = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, {
-    message: 'must start with a letter or _ and hold only letters, digits, _ and - (at most 64 characters)',
-  });
+export const NodeIdSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, {
+  message: 'must start with a letter or _ and hold only letters, digits, _ and - (at most 64 characters)',
+});
 
 export const LLM_ROLES = ['plan', 'extract', 'reason', 'verify', 'judge', 'synthesize'] as const;
 export const LlmRoleSchema = z.enum(LLM_ROLES);
@@ -48,7 +46,14 @@ export const RetrySchema = z.strictObject({
 });
 
 /** A JSON value a constant binding gives. */
-export const BindingValueSchema: z.ZodType<unknown> = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+export const BindingValueSchema: z.ZodType<unknown> = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.unknown()),
+  z.record(z.string(), z.unknown()),
+]);
 
 /**
  * Where a bound parameter's value comes from (docs/DESIGN.md, "The workflow IR": argument bindings).
@@ -64,10 +69,20 @@ export const BindingValueSchema: z.ZodType<unknown> = z.union([z.string(), z.num
  */
 export const BindingSourceSchema = z.discriminatedUnion('from', [
   z.strictObject({ from: z.literal('const'), value: BindingValueSchema }),
-  z.strictObject({ from: z.literal('request'), pattern: z.string().min(1), group: z.number().int().min(0).optional(), flags: z.enum(['', 'i']).optional() }),
+  z.strictObject({
+    from: z.literal('request'),
+    pattern: z.string().min(1),
+    group: z.number().int().min(0).optional(),
+    flags: z.enum(['', 'i']).optional(),
+  }),
   z.strictObject({ from: z.literal('known'), values: z.array(z.string().min(1)).min(1) }),
   z.strictObject({ from: z.literal('extract'), node: NodeIdSchema, field: z.string().min(1) }),
-  z.strictObject({ from: z.literal('output'), node: NodeIdSchema, path: z.string().min(1), pick: z.enum(['first', 'last']).optional() }),
+  z.strictObject({
+    from: z.literal('output'),
+    node: NodeIdSchema,
+    path: z.string().min(1),
+    pick: z.enum(['first', 'last']).optional(),
+  }),
   z.strictObject({ from: z.literal('model') }),
 ]);
 
@@ -122,7 +137,11 @@ export const FieldGuardSchema = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' needs an array "value"` });
     }
     if (!list && Array.isArray(g.value)) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `op '${g.op}' compares with one literal, not an array` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: `op '${g.op}' compares with one literal, not an array`,
+      });
     }
   });
 

@@ -57,14 +57,19 @@ describe('toMermaid', () => {
     `);
   });
 
-  it.each(readdirSync(dir).map((f) => f.replace(/\.json$/, '')))('%s: every node declared once, every edge present', (name) => {
-    const w = load(name);
-    const { nodes, edges } = checkSyntax(toMermaid(w));
-    expect(nodes).toHaveLength(w.nodes.length);
-    expect(new Set(nodes).size).toBe(nodes.length);
-    expect(edges).toHaveLength(w.edges.length);
-    expect(edges.filter(([, arrow]) => arrow === '-.->')).toHaveLength(w.edges.filter((e) => e.kind === 'control').length);
-  });
+  it.each(readdirSync(dir).map((f) => f.replace(/\.json$/, '')))(
+    '%s: every node declared once, every edge present',
+    (name) => {
+      const w = load(name);
+      const { nodes, edges } = checkSyntax(toMermaid(w));
+      expect(nodes).toHaveLength(w.nodes.length);
+      expect(new Set(nodes).size).toBe(nodes.length);
+      expect(edges).toHaveLength(w.edges.length);
+      expect(edges.filter(([, arrow]) => arrow === '-.->')).toHaveLength(
+        w.edges.filter((e) => e.kind === 'control').length,
+      );
+    },
+  );
 
   it('shows calls: many and retry in tool labels', () => {
     expect(toMermaid(load('calls-many'))).toContain('n1[["weather<br/>tool: get_current_weather · calls: many<br/>');
@@ -73,13 +78,32 @@ describe('toMermaid', () => {
 
   it('escapes quotes, markup, pipes, comments and newlines from prompts, tasks and guard values', () => {
     const w = load('linear');
-    Object.assign(w.nodes[0]!, { id: 'end', prompt: 'Say "hi" <b>now</b> | a;b %% not a comment\n[x] (y) {z} #1 & `code`' });
+    Object.assign(w.nodes[0]!, {
+      id: 'end',
+      prompt: 'Say "hi" <b>now</b> | a;b %% not a comment\n[x] (y) {z} #1 & `code`',
+    });
     w.edges[0]!.from = 'end';
-    w.nodes.push({ id: 'j', kind: 'llm', role: 'judge', prompt: '{{query}}', output: { type: 'json', schema: { type: 'object', properties: { tag: { type: 'string' } } } } });
-    w.edges.push({ from: 'end', to: 'j', kind: 'data' }, { from: 'j', to: 'answer', kind: 'control', when: { kind: 'field', field: 'tag', op: 'in', value: ['a"b', 'c|d'] } });
+    w.nodes.push({
+      id: 'j',
+      kind: 'llm',
+      role: 'judge',
+      prompt: '{{query}}',
+      output: { type: 'json', schema: { type: 'object', properties: { tag: { type: 'string' } } } },
+    });
+    w.edges.push(
+      { from: 'end', to: 'j', kind: 'data' },
+      {
+        from: 'j',
+        to: 'answer',
+        kind: 'control',
+        when: { kind: 'field', field: 'tag', op: 'in', value: ['a"b', 'c|d'] },
+      },
+    );
     const text = toMermaid(w, { snippet: 200 });
     checkSyntax(text);
-    expect(text).toContain('n0("end<br/>llm: plan<br/>Say #34;hi#34; #60;b#62;now#60;/b#62; #124; a#59;b #37;#37; not a comment [x] (y) {z} #35;1 #38; #96;code#96;")');
+    expect(text).toContain(
+      'n0("end<br/>llm: plan<br/>Say #34;hi#34; #60;b#62;now#60;/b#62; #124; a#59;b #37;#37; not a comment [x] (y) {z} #35;1 #38; #96;code#96;")',
+    );
     expect(text).toContain('n3 -.->|"tag in [#34;a\\#34;b#34;,#34;c#124;d#34;]"| n2');
   });
 

@@ -41,10 +41,16 @@ export function toMermaid(workflow: Workflow, opts: MermaidOptions = {}): string
     const to = ids.get(e.to);
     if (!from || !to) continue; // an edge to a missing node cannot be drawn; validation reports it
     const arrow = e.kind === 'data' ? '-->' : '-.->';
-    lines.push(e.when ? `  ${from} ${arrow}|${quote(escapeText(guardLabel(e.when)))}| ${to}` : `  ${from} ${arrow} ${to}`);
+    lines.push(
+      e.when ? `  ${from} ${arrow}|${quote(escapeText(guardLabel(e.when)))}| ${to}` : `  ${from} ${arrow} ${to}`,
+    );
   }
-  const llm = [...seen].filter((id) => workflow.nodes.find((n) => n.id === id)?.kind === 'llm').map((id) => ids.get(id));
-  const tool = [...seen].filter((id) => workflow.nodes.find((n) => n.id === id)?.kind === 'tool').map((id) => ids.get(id));
+  const llm = [...seen]
+    .filter((id) => workflow.nodes.find((n) => n.id === id)?.kind === 'llm')
+    .map((id) => ids.get(id));
+  const tool = [...seen]
+    .filter((id) => workflow.nodes.find((n) => n.id === id)?.kind === 'tool')
+    .map((id) => ids.get(id));
   lines.push('  classDef llm fill:#eef3ff,stroke:#3b5bdb', '  classDef tool fill:#fff4e6,stroke:#e8590c');
   if (llm.length > 0) lines.push(`  class ${llm.join(',')} llm`);
   if (tool.length > 0) lines.push(`  class ${tool.join(',')} tool`);
@@ -88,12 +94,15 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
     if (snippet > 0) lines.push(clip(n.prompt, snippet));
   } else {
     const hint = n.tools ?? [];
-    const facts = [hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.map(toolLabel).join(', ')}`];
+    const facts = [
+      hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.map(toolLabel).join(', ')}`,
+    ];
     if (n.calls === 'many') facts.push('calls: many');
     if (n.retry) facts.push(`retry ×${n.retry.attempts} on ${n.retry.on}`);
     lines.push(facts.join(' · '));
     // Bound parameters: what the runtime fills with no model, and from where.
-    if (n.bind?.length) lines.push(clip(`bound: ${n.bind.map((b) => describeBinding(b).replace(/^[^.]*\./, '')).join(', ')}`, 120));
+    if (n.bind?.length)
+      lines.push(clip(`bound: ${n.bind.map((b) => describeBinding(b).replace(/^[^.]*\./, '')).join(', ')}`, 120));
     if (snippet > 0) lines.push(clip(n.task, snippet));
   }
   return lines.map(escapeText).join('<br/>');

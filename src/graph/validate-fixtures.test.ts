@@ -7,7 +7,8 @@ const dir = join(import.meta.dirname, '../../test/fixtures/workflows');
 const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as Array<{ name: string }>;
 const load = (sub: string, name: string): unknown => JSON.parse(readFileSync(join(dir, sub, `${name}.json`), 'utf8'));
 /** What `flowscout validate` prints for each problem: code, path and message. */
-const problemsOf = (name: string) => validateWorkflow(load('invalid', name), tools).map((p) => `[${p.code}] ${p.path}: ${p.message}`);
+const problemsOf = (name: string) =>
+  validateWorkflow(load('invalid', name), tools).map((p) => `[${p.code}] ${p.path}: ${p.message}`);
 
 describe('valid fixtures', () => {
   const files = readdirSync(join(dir, 'valid')).map((f) => f.replace(/\.json$/, ''));

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { assertValidWorkflow, parseWorkflow, validateWorkflow } from './validate.js';
 import { planToolAnswer } from '../../test/support/workflows.js';
 
-const linear = planToolAnswer({ name: 'linear', tool: { id: 't1', task: 'Look up the weather' }, answer: { prompt: 'Answer {{query}}' } });
+const linear = planToolAnswer({
+  name: 'linear',
+  tool: { id: 't1', task: 'Look up the weather' },
+  answer: { prompt: 'Answer {{query}}' },
+});
 
 describe('validateWorkflow (smoke)', () => {
   it('accepts a linear plan → tool → synthesize workflow', () => {
@@ -11,7 +15,11 @@ describe('validateWorkflow (smoke)', () => {
   it('names the cycle', () => {
     const w = structuredClone(linear);
     w.nodes.splice(2, 0, { id: 't2', kind: 'tool', task: 'again' } as never);
-    w.edges.push({ from: 't1', to: 't2', kind: 'data' }, { from: 't2', to: 't1', kind: 'control' }, { from: 't2', to: 'answer', kind: 'data' });
+    w.edges.push(
+      { from: 't1', to: 't2', kind: 'data' },
+      { from: 't2', to: 't1', kind: 'control' },
+      { from: 't2', to: 'answer', kind: 'data' },
+    );
     const problems = validateWorkflow(w);
     expect(problems.map((p) => p.code)).toContain('cycle');
     expect(problems.find((p) => p.code === 'cycle')!.message).toContain('t1 → t2 → t1');
@@ -24,7 +32,10 @@ describe('validateWorkflow (rules beyond the fixtures)', () => {
     kind: 'llm',
     role: 'judge',
     prompt: 'Decide for {{query}}',
-    output: { type: 'json', schema: { type: 'object', properties: { plan: { type: 'object', properties: { steps: { type: 'integer' } } } } } },
+    output: {
+      type: 'json',
+      schema: { type: 'object', properties: { plan: { type: 'object', properties: { steps: { type: 'integer' } } } } },
+    },
   };
   const branchy = () => {
     const w = structuredClone(linear) as { nodes: unknown[]; edges: Array<Record<string, unknown>> };
@@ -45,16 +56,21 @@ describe('validateWorkflow (rules beyond the fixtures)', () => {
     const w = branchy();
     (w.edges[2]!.when as Record<string, unknown>).value = 'two';
     w.edges[1]!.when = { kind: 'field', field: 'status', op: 'truthy' };
-    expect(validateWorkflow(w).map((p) => `${p.code} ${p.path}`)).toEqual(['guard-source $.edges[1].when', 'guard-value $.edges[2].when.value']);
+    expect(validateWorkflow(w).map((p) => `${p.code} ${p.path}`)).toEqual([
+      'guard-source $.edges[1].when',
+      'guard-value $.edges[2].when.value',
+    ]);
   });
   it('rejects a field guard on a text output, a repeated edge, and reports an empty workflow', () => {
     const w = structuredClone(linear) as { edges: Array<Record<string, unknown>> };
     w.edges.push({ from: 'plan', to: 't1', kind: 'control', when: { kind: 'field', field: 'x', op: 'exists' } });
     expect(validateWorkflow(w).map((p) => p.message)).toEqual([
-      "edge plan → t1 repeats $.edges[0]; keep one (an edge is live or dead as a whole)",
+      'edge plan → t1 repeats $.edges[0]; keep one (an edge is live or dead as a whole)',
       `guard reads field 'x' but node 'plan' has text output; give it output {"type": "json", "schema": …} declaring 'x'`,
     ]);
-    expect(validateWorkflow({ version: 1, name: 'empty', nodes: [], edges: [] }).map((p) => p.code)).toEqual(['no-entry']);
+    expect(validateWorkflow({ version: 1, name: 'empty', nodes: [], edges: [] }).map((p) => p.code)).toEqual([
+      'no-entry',
+    ]);
   });
   it('assertValidWorkflow throws INVALID_WORKFLOW listing every problem, and returns the parsed workflow when valid', () => {
     expect(assertValidWorkflow(linear).nodes).toHaveLength(3);
@@ -66,7 +82,12 @@ describe('validateWorkflow (rules beyond the fixtures)', () => {
     `);
   });
   it('parseWorkflow reports schema problems with paths and messages that say what was given', () => {
-    const r = parseWorkflow({ version: 1, name: 'x', nodes: [{ id: 'p', kind: 'llm', role: 'plan', prompt: 'x', output: { type: 'yaml' } }], edges: [{ from: 'p', to: 'p', kind: 'data', when: { kind: 'field', field: 'a', op: 'in', value: 3 } }] });
+    const r = parseWorkflow({
+      version: 1,
+      name: 'x',
+      nodes: [{ id: 'p', kind: 'llm', role: 'plan', prompt: 'x', output: { type: 'yaml' } }],
+      edges: [{ from: 'p', to: 'p', kind: 'data', when: { kind: 'field', field: 'a', op: 'in', value: 3 } }],
+    });
     expect(r.ok ? [] : r.problems.map((p) => `${p.path}: ${p.message}`)).toMatchInlineSnapshot(`
       [
         "$.nodes[0].output.type: "type" "yaml" is not valid; use "text" or "json"",

@@ -12,7 +12,10 @@ import { createLlmClient } from './client.js';
 const answer = (text: string) => ({
   content: [{ type: 'text' as const, text }],
   finishReason: { unified: 'stop' as const, raw: 'stop' },
-  usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+  usage: {
+    inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 5, text: 5, reasoning: 0 },
+  },
   warnings: [],
 });
 
@@ -41,7 +44,11 @@ describe('askWithRepair', () => {
     expect(r).toMatchObject({ kind: 'ok', value: 3, round: 1, model: 'mock:model' });
     expect(model.doGenerateCalls).toHaveLength(1);
     const call = model.doGenerateCalls[0]!;
-    expect(call.responseFormat).toMatchObject({ type: 'json', name: 'count', schema: { type: 'object', required: ['n'] } });
+    expect(call.responseFormat).toMatchObject({
+      type: 'json',
+      name: 'count',
+      schema: { type: 'object', required: ['n'] },
+    });
     expect(call.prompt[0]).toMatchObject({ role: 'system', content: 'Count.' });
   });
 
@@ -49,7 +56,10 @@ describe('askWithRepair', () => {
     const { model, client } = clientOver(['{"n": -1}', '{"n": 2}']);
     const r = await askWithRepair(client, {
       request: { schema, name: 'count', prompt: 'How many?' },
-      check: (v) => ((v as { n: number }).n >= 0 ? { ok: true, value: (v as { n: number }).n } : { ok: false, problems: ['n must not be negative'] }),
+      check: (v) =>
+        (v as { n: number }).n >= 0
+          ? { ok: true, value: (v as { n: number }).n }
+          : { ok: false, problems: ['n must not be negative'] },
       repair: ({ text, problems }) => ({ prompt: `How many? Your answer ${text} was wrong: ${problems.join('; ')}` }),
     });
     expect(r).toMatchObject({ kind: 'ok', value: 2, round: 2, answers: [{ n: -1 }, { n: 2 }] });
@@ -64,14 +74,19 @@ describe('askWithRepair', () => {
     const seen: string[][] = [];
     const r = await askWithRepair(client, {
       request: { schema, prompt: 'How many?' },
-      check: (v) => ((v as { n: number }).n >= 0 ? { ok: true, value: 0 } : { ok: false, problems: ['n must not be negative'] }),
+      check: (v) =>
+        (v as { n: number }).n >= 0 ? { ok: true, value: 0 } : { ok: false, problems: ['n must not be negative'] },
       describeUnparsable: (p) => `unusable: ${p}`,
       repair: ({ problems }) => {
         seen.push([...problems]);
         return { prompt: 'again' };
       },
     });
-    expect(r).toMatchObject({ kind: 'invalid', problems: ['n must not be negative'], answers: ['not json at all', { n: -5 }] });
+    expect(r).toMatchObject({
+      kind: 'invalid',
+      problems: ['n must not be negative'],
+      answers: ['not json at all', { n: -5 }],
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]![0]).toMatch(/^unusable: /);
     expect(model.doGenerateCalls).toHaveLength(2);

@@ -23,7 +23,11 @@ export interface AskWithRepairRequest<T> {
    * text when the model gave no text), `problems` what was wrong. Returns the changed request parts
    * (at least the prompt).
    */
-  repair: (failed: { text: string; problems: readonly string[]; round: number }) => Partial<LlmObjectRequest<unknown>> & { prompt: string };
+  repair: (failed: {
+    text: string;
+    problems: readonly string[];
+    round: number;
+  }) => Partial<LlmObjectRequest<unknown>> & { prompt: string };
   /** How an unparsable answer's problem is phrased (default: as the client says it). */
   describeUnparsable?: (problem: string) => string;
   /** Requests at most (default 2). */
@@ -39,7 +43,10 @@ export type AskWithRepairResult<T> =
   | { kind: 'model-error'; error: FlowScoutError; usage: Usage | undefined; answers: Answers };
 
 /** Runs the loop (see the module comment). */
-export async function askWithRepair<T>(client: LlmClient, ask: AskWithRepairRequest<T>): Promise<AskWithRepairResult<T>> {
+export async function askWithRepair<T>(
+  client: LlmClient,
+  ask: AskWithRepairRequest<T>,
+): Promise<AskWithRepairResult<T>> {
   const rounds = ask.rounds ?? 2;
   let request = ask.request;
   let usage: Usage | undefined;

@@ -77,7 +77,10 @@ function describe(resource: BudgetResource, limit: number, spent: BudgetSpent): 
 export function createBudget(limits: BudgetLimits = {}, deps: { now?: () => number } = {}): Budget {
   for (const [k, v] of Object.entries(limits)) {
     if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `budget limit ${k} must be a number ≥ 0, got ${String(v)}` });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `budget limit ${k} must be a number ≥ 0, got ${String(v)}`,
+      });
     }
   }
   const now = deps.now ?? Date.now;
@@ -95,7 +98,9 @@ export function createBudget(limits: BudgetLimits = {}, deps: { now?: () => numb
     return undefined;
   };
   const limitOf = (r: BudgetResource): number =>
-    ({ llmCalls: limits.maxLlmCalls, tokens: limits.maxTokens, costUsd: limits.maxCostUsd, wallMs: limits.maxWallMs })[r] ?? Infinity;
+    ({ llmCalls: limits.maxLlmCalls, tokens: limits.maxTokens, costUsd: limits.maxCostUsd, wallMs: limits.maxWallMs })[
+      r
+    ] ?? Infinity;
   const check = () => {
     const r = exhausted();
     if (r) throw new BudgetExceededError(r, limitOf(r), spent());

@@ -32,7 +32,9 @@ export const DEFAULT_BREAKER_THRESHOLD = 8;
  * A breaker that trips after `threshold` equal failures in a row (see above). `kinds` limits what
  * counts (e.g. `run` stops at the first call that got no answer at all: timeout or network).
  */
-export function createCircuitBreaker(opts: { threshold?: number; kinds?: readonly FailureKind[] } = {}): CircuitBreaker {
+export function createCircuitBreaker(
+  opts: { threshold?: number; kinds?: readonly FailureKind[] } = {},
+): CircuitBreaker {
   const threshold = Math.max(0, Math.floor(opts.threshold ?? DEFAULT_BREAKER_THRESHOLD));
   const controller = new AbortController();
   let lastKey: string | undefined;
@@ -60,7 +62,10 @@ export function createCircuitBreaker(opts: { threshold?: number; kinds?: readonl
       if (streak < threshold) return;
       trip = new FlowScoutError({
         code: 'MODEL_UNAVAILABLE',
-        message: streak === 1 ? `stopped: ${error.message}` : `stopped: the last ${streak} model calls all failed the same way — ${error.message}`,
+        message:
+          streak === 1
+            ? `stopped: ${error.message}`
+            : `stopped: the last ${streak} model calls all failed the same way — ${error.message}`,
         hint: `${error.hint ? `${error.hint} ` : ''}Nothing after the last finished step was scored. Once the model works again, continue where it stopped (a search: --resume <run>).`,
         details: { breaker: { threshold, failures: streak }, cause: error.details },
         cause: error,

@@ -35,7 +35,11 @@ describe('LLM client against the test server', () => {
   it('returns text with usage and the model string', async () => {
     const { client } = await setup([{ text: 'Paris', usage: { prompt_tokens: 12, completion_tokens: 3 } }]);
     const r = await client.text({ system: 'terse', prompt: 'Capital of France?' });
-    expect(r).toMatchObject({ value: 'Paris', usage: { llmCalls: 1, inputTokens: 12, outputTokens: 3, costUsd: 0 }, model: server!.spec() });
+    expect(r).toMatchObject({
+      value: 'Paris',
+      usage: { llmCalls: 1, inputTokens: 12, outputTokens: 3, costUsd: 0 },
+      model: server!.spec(),
+    });
     const body = server!.requests[0]!.body;
     expect(body.messages).toEqual([
       { role: 'system', content: 'terse' },
@@ -57,14 +61,25 @@ describe('LLM client against the test server', () => {
     expect(r.value).toBe('ok');
     expect(sleeps).toEqual([3000]);
     expect(r.usage.llmCalls).toBe(2);
-    expect(client.stats()).toMatchObject({ calls: 1, requests: 2, retries: 1, failures: 0, inputTokens: 10, outputTokens: 5 });
+    expect(client.stats()).toMatchObject({
+      calls: 1,
+      requests: 2,
+      retries: 1,
+      failures: 0,
+      inputTokens: 10,
+      outputTokens: 5,
+    });
     expect(logs[0]).toMatch(/^retrying .* in 3 s \(rate limited \(HTTP 429, retry after 3000 ms\); retry 1 of 3\)/);
   });
 
   it('honours retry-after-ms and an HTTP-date Retry-After', async () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
     const { client, sleeps } = await setup(
-      [{ fault: 'rate-limit', retryAfterMs: 250 }, { fault: 'rate-limit', retryAfter: 'Wed, 01 Jan 2025 00:00:07 GMT' }, { text: 'ok' }],
+      [
+        { fault: 'rate-limit', retryAfterMs: 250 },
+        { fault: 'rate-limit', retryAfter: 'Wed, 01 Jan 2025 00:00:07 GMT' },
+        { text: 'ok' },
+      ],
       { now: () => now },
     );
     await client.text({ prompt: 'x' });
@@ -72,14 +87,20 @@ describe('LLM client against the test server', () => {
   });
 
   it('backs off exponentially with jitter on 500s', async () => {
-    const { client, sleeps } = await setup([{ fault: 'server-error' }, { fault: 'server-error', status: 503 }, { text: 'ok' }], { baseDelayMs: 100, random: () => 1 });
+    const { client, sleeps } = await setup(
+      [{ fault: 'server-error' }, { fault: 'server-error', status: 503 }, { text: 'ok' }],
+      { baseDelayMs: 100, random: () => 1 },
+    );
     await client.text({ prompt: 'x' });
     expect(sleeps).toEqual([100, 200]);
     expect(client.stats().retries).toBe(2);
   });
 
   it('gives up after maxRetries with MODEL_ERROR naming the attempts', async () => {
-    const { client, sleeps } = await setup([{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }], { maxRetries: 2 });
+    const { client, sleeps } = await setup(
+      [{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }],
+      { maxRetries: 2 },
+    );
     const e = await rejection(client.text({ prompt: 'x' }));
     expect(e.code).toBe('MODEL_ERROR');
     expect(e.message).toMatch(/failed after 3 attempts: server error \(HTTP 500\)/);
@@ -157,7 +178,10 @@ describe('LLM client against the test server', () => {
 
   it('stops cleanly with BUDGET_EXHAUSTED before the call that would exceed the call budget', async () => {
     const budget = createBudget({ maxLlmCalls: 2 });
-    const { client } = await setup([{ fault: 'rate-limit', retryAfter: '0' }, { text: 'one' }, { text: 'never sent' }], { budget });
+    const { client } = await setup(
+      [{ fault: 'rate-limit', retryAfter: '0' }, { text: 'one' }, { text: 'never sent' }],
+      { budget },
+    );
     await client.text({ prompt: 'x' });
     const e = await rejection(client.text({ prompt: 'y' }));
     expect(e).toBeInstanceOf(BudgetExceededError);
@@ -206,9 +230,30 @@ describe('LLM client against the test server', () => {
   });
 
   it('asks for and returns log-probabilities from OpenAI-compatible servers', async () => {
-    const { client } = await setup([{ text: '4', logprobs: [{ token: '4', logprob: -0.2, top: [{ token: '4', logprob: -0.2 }, { token: '3', logprob: -1.8 }] }] }]);
+    const { client } = await setup([
+      {
+        text: '4',
+        logprobs: [
+          {
+            token: '4',
+            logprob: -0.2,
+            top: [
+              { token: '4', logprob: -0.2 },
+              { token: '3', logprob: -1.8 },
+            ],
+          },
+        ],
+      },
+    ]);
     const r = await client.text({ prompt: 'score', logprobs: 2 });
     expect(server!.requests[0]!.body).toMatchObject({ logprobs: true, top_logprobs: 2 });
-    expect(r.logprobs?.[0]).toEqual({ token: '4', logprob: -0.2, top: [{ token: '4', logprob: -0.2 }, { token: '3', logprob: -1.8 }] });
+    expect(r.logprobs?.[0]).toEqual({
+      token: '4',
+      logprob: -0.2,
+      top: [
+        { token: '4', logprob: -0.2 },
+        { token: '3', logprob: -1.8 },
+      ],
+    });
   });
 });

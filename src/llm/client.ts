@@ -1,9 +1,22 @@
-import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type FlexibleSchema, type LanguageModel } from 'ai';
+import {
+  generateText,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  Output,
+  type FlexibleSchema,
+  type LanguageModel,
+} from 'ai';
 import { FlowScoutError } from '../errors/index.js';
 import type { Usage } from './usage.js';
 import { InvalidModelOutputError } from './llm-errors.js';
 import { extractLogprobs, logprobProviderOptions, type TokenLogprob } from './logprobs.js';
-import { createModelRequester, emptyCounters, firstLine, type RequestCounters, type RequestOptions } from './model-request.js';
+import {
+  createModelRequester,
+  emptyCounters,
+  firstLine,
+  type RequestCounters,
+  type RequestOptions,
+} from './model-request.js';
 import type { Price } from './prices.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { resolveModel, type ResolvedModel } from './resolve-model.js';
@@ -91,10 +104,18 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   return buildClient(toResolved(options.model, options.spec, options.env), shared, stats);
 }
 
-function toResolved(model: ResolvedModel | LanguageModel, spec: string | undefined, env: Record<string, string | undefined> | undefined): ResolvedModel {
+function toResolved(
+  model: ResolvedModel | LanguageModel,
+  spec: string | undefined,
+  env: Record<string, string | undefined> | undefined,
+): ResolvedModel {
   if (typeof model === 'object' && 'scrub' in model && 'spec' in model) return model as ResolvedModel;
   if (typeof model === 'string') {
-    throw new FlowScoutError({ code: 'MODEL_CONFIG', message: `pass a resolved model, not the string '${model}'`, hint: 'Call resolveModel(spec) first.' });
+    throw new FlowScoutError({
+      code: 'MODEL_CONFIG',
+      message: `pass a resolved model, not the string '${model}'`,
+      hint: 'Call resolveModel(spec) first.',
+    });
   }
   const providerKey = model.provider.split('.')[0] ?? model.provider;
   const secrets = secretsFromEnv(env ?? process.env);
@@ -118,7 +139,11 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
 
   async function run<T>(req: LlmCallRequest, object: LlmObjectRequest<T> | undefined): Promise<LlmResult<T>> {
     if (!model) {
-      throw new FlowScoutError({ code: 'MODEL_CONFIG', message: `'${spec}' is not a language model`, hint: 'Name a model such as openai:gpt-4o-mini, or use the offline policy.' });
+      throw new FlowScoutError({
+        code: 'MODEL_CONFIG',
+        message: `'${spec}' is not a language model`,
+        hint: 'Name a model such as openai:gpt-4o-mini, or use the offline policy.',
+      });
     }
     const providerOptions = buildProviderOptions(resolved, req, object !== undefined);
     const { response: result, usage } = await requester.send(
@@ -131,7 +156,9 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
           temperature: opts.temperature ?? 0,
           ...(req.maxOutputTokens ? { maxOutputTokens: req.maxOutputTokens } : {}),
           ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
-          ...(object ? { output: Output.object({ schema: object.schema, ...(object.name ? { name: object.name } : {}) }) } : {}),
+          ...(object
+            ? { output: Output.object({ schema: object.schema, ...(object.name ? { name: object.name } : {}) }) }
+            : {}),
         }),
       {
         ...(req.signal ? { signal: req.signal } : {}),
@@ -144,7 +171,12 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
         // JSON that does not parse or fit is answered and paid for; the caller repairs it, not a retry.
         settle: (e, charge) =>
           NoObjectGeneratedError.isInstance(e)
-            ? new InvalidModelOutputError({ spec, text: e.text ?? '', problem: describeObjectProblem(e), usage: charge(e.usage?.inputTokens ?? 0, e.usage?.outputTokens ?? 0) })
+            ? new InvalidModelOutputError({
+                spec,
+                text: e.text ?? '',
+                problem: describeObjectProblem(e),
+                usage: charge(e.usage?.inputTokens ?? 0, e.usage?.outputTokens ?? 0),
+              })
             : undefined,
       },
     );
@@ -154,7 +186,12 @@ function buildClient(resolved: ResolvedModel, opts: SharedOptions, stats: LlmCli
     } catch (e) {
       if (NoOutputGeneratedError.isInstance(e)) {
         stats.failures++;
-        throw new InvalidModelOutputError({ spec, text: result.text, problem: 'no content (the model answered with a tool call or nothing)', usage });
+        throw new InvalidModelOutputError({
+          spec,
+          text: result.text,
+          problem: 'no content (the model answered with a tool call or nothing)',
+          usage,
+        });
       }
       throw e;
     }
@@ -190,13 +227,21 @@ const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } a
  * gets one prompt text whose beginning is the same across records (OpenAI caches such prefixes on
  * its own).
  */
-export function promptFields(resolved: Pick<ResolvedModel, 'provider'>, req: Pick<LlmCallRequest, 'system' | 'stablePrompt' | 'prompt'>) {
+export function promptFields(
+  resolved: Pick<ResolvedModel, 'provider'>,
+  req: Pick<LlmCallRequest, 'system' | 'stablePrompt' | 'prompt'>,
+) {
   const stable = req.stablePrompt?.trim() ? req.stablePrompt : undefined;
   if (resolved.provider !== 'anthropic') {
-    return { ...(req.system ? { system: req.system } : {}), prompt: stable ? `${stable}\n\n${req.prompt}` : req.prompt };
+    return {
+      ...(req.system ? { system: req.system } : {}),
+      prompt: stable ? `${stable}\n\n${req.prompt}` : req.prompt,
+    };
   }
   return {
-    ...(req.system ? { system: { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_CACHE } } : {}),
+    ...(req.system
+      ? { system: { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_CACHE } }
+      : {}),
     messages: [
       {
         role: 'user' as const,
@@ -209,7 +254,11 @@ export function promptFields(resolved: Pick<ResolvedModel, 'provider'>, req: Pic
   };
 }
 
-function buildProviderOptions(resolved: ResolvedModel, req: LlmCallRequest, json: boolean): Record<string, Record<string, unknown>> | undefined {
+function buildProviderOptions(
+  resolved: ResolvedModel,
+  req: LlmCallRequest,
+  json: boolean,
+): Record<string, Record<string, unknown>> | undefined {
   const key = resolved.providerOptionsKey;
   if (!key) return undefined;
   const out: Record<string, Record<string, unknown>> = {};

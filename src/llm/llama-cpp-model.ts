@@ -52,7 +52,11 @@ export async function importNodeLlamaCpp(importModule?: () => Promise<unknown>):
   try {
     mod = await (importModule ? importModule() : import(/* @vite-ignore */ MODULE_NAME));
   } catch (e) {
-    const missing = e instanceof Error && /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/i.test(`${e.message} ${(e as NodeJS.ErrnoException).code ?? ''}`);
+    const missing =
+      e instanceof Error &&
+      /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/i.test(
+        `${e.message} ${(e as NodeJS.ErrnoException).code ?? ''}`,
+      );
     throw new FlowScoutError({
       code: 'MODEL_CONFIG',
       message: missing
@@ -73,14 +77,25 @@ export async function importNodeLlamaCpp(importModule?: () => Promise<unknown>):
 }
 
 /** Loads node-llama-cpp lazily and returns a LanguageModelV3 over the GGUF file (weights load on first use). */
-export async function loadLlamaCppModel(modelPath: string, modelId: string, opts: LoadLlamaCppOptions = {}): Promise<LanguageModelV3> {
+export async function loadLlamaCppModel(
+  modelPath: string,
+  modelId: string,
+  opts: LoadLlamaCppOptions = {},
+): Promise<LanguageModelV3> {
   const mod = await importNodeLlamaCpp(opts.importModule);
-  requireFile(modelPath, { what: 'GGUF model file', hint: 'Check the path after "llama-cpp:"; relative paths are resolved from the current directory.' });
+  requireFile(modelPath, {
+    what: 'GGUF model file',
+    hint: 'Check the path after "llama-cpp:"; relative paths are resolved from the current directory.',
+  });
   return createLlamaCppLanguageModel(mod, modelPath, modelId);
 }
 
 /** The wrapper itself; exported for tests with a fake module. */
-export function createLlamaCppLanguageModel(mod: NodeLlamaCppModule, modelPath: string, modelId: string): LanguageModelV3 {
+export function createLlamaCppLanguageModel(
+  mod: NodeLlamaCppModule,
+  modelPath: string,
+  modelId: string,
+): LanguageModelV3 {
   let loaded: Promise<{ llama: NlcLlama; model: NlcModel }> | undefined;
   const load = () =>
     (loaded ??= (async () => {
@@ -97,12 +112,18 @@ export function createLlamaCppLanguageModel(mod: NodeLlamaCppModule, modelPath: 
       try {
         grammar = await llama.createGrammarForJsonSchema(options.responseFormat.schema);
       } catch (e) {
-        warnings.push({ type: 'other', message: `JSON-schema grammar not applied: ${e instanceof Error ? e.message : String(e)}` });
+        warnings.push({
+          type: 'other',
+          message: `JSON-schema grammar not applied: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
     }
     const context = await model.createContext();
     try {
-      const session = new mod.LlamaChatSession({ contextSequence: context.getSequence(), ...(system ? { systemPrompt: system } : {}) });
+      const session = new mod.LlamaChatSession({
+        contextSequence: context.getSequence(),
+        ...(system ? { systemPrompt: system } : {}),
+      });
       if (history.length > 0 && session.setChatHistory) {
         session.setChatHistory([...(system ? [{ type: 'system', text: system }] : []), ...history]);
       }
@@ -165,9 +186,12 @@ function splitPrompt(prompt: CallOptions['prompt']): { system: string; history: 
   const turns: HistoryItem[] = [];
   for (const msg of prompt) {
     if (msg.role === 'system') system.push(msg.content);
-    else if (msg.role === 'user') turns.push({ type: 'user', text: msg.content.map((p) => (p.type === 'text' ? p.text : '')).join('') });
-    else if (msg.role === 'assistant') turns.push({ type: 'model', response: [msg.content.map((p) => (p.type === 'text' ? p.text : '')).join('')] });
+    else if (msg.role === 'user')
+      turns.push({ type: 'user', text: msg.content.map((p) => (p.type === 'text' ? p.text : '')).join('') });
+    else if (msg.role === 'assistant')
+      turns.push({ type: 'model', response: [msg.content.map((p) => (p.type === 'text' ? p.text : '')).join('')] });
   }
-  const last = turns.length > 0 && turns[turns.length - 1]?.type === 'user' ? (turns.pop() as { text: string }).text : '';
+  const last =
+    turns.length > 0 && turns[turns.length - 1]?.type === 'user' ? (turns.pop() as { text: string }).text : '';
   return { system: system.join('\n\n'), history: turns, prompt: last };
 }

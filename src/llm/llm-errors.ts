@@ -29,5 +29,8 @@ export class InvalidModelOutputError extends FlowScoutError {
 
 /** True for InvalidModelOutputError (also across module copies). */
 export function isInvalidModelOutput(e: unknown): e is InvalidModelOutputError {
-  return e instanceof InvalidModelOutputError || (e instanceof Error && typeof (e as { problem?: unknown }).problem === 'string' && 'usage' in e);
+  return (
+    e instanceof InvalidModelOutputError ||
+    (e instanceof Error && typeof (e as { problem?: unknown }).problem === 'string' && 'usage' in e)
+  );
 }

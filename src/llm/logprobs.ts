@@ -18,7 +18,10 @@ export interface TokenLogprob {
 }
 
 /** The providerOptions that ask a provider for `top` alternatives per token, or undefined if it cannot. */
-export function logprobProviderOptions(providerOptionsKey: string | undefined, top: number): Record<string, Record<string, unknown>> | undefined {
+export function logprobProviderOptions(
+  providerOptionsKey: string | undefined,
+  top: number,
+): Record<string, Record<string, unknown>> | undefined {
   if (providerOptionsKey === 'openai') return { openai: { logprobs: top } };
   // OpenAI-compatible servers take the raw Chat Completions fields (passed through unchanged).
   if (providerOptionsKey) return { [providerOptionsKey]: { logprobs: true, top_logprobs: top } };

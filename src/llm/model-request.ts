@@ -70,7 +70,16 @@ export interface RequestCounters {
 
 /** Fresh counters. */
 export function emptyCounters(): RequestCounters {
-  return { requests: 0, retries: 0, failures: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, unpricedRequests: 0 };
+  return {
+    requests: 0,
+    retries: 0,
+    failures: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    costUsd: 0,
+    unpricedRequests: 0,
+  };
 }
 
 /** How to read one kind of response, and which failures are final. */
@@ -94,7 +103,11 @@ export interface ModelRequester {
 }
 
 /** A requester for `resolved` that adds to `counters` (see the module comment). */
-export function createModelRequester(resolved: ResolvedModel, opts: RequestOptions & { limiter: RateLimiter }, counters: RequestCounters): ModelRequester {
+export function createModelRequester(
+  resolved: ResolvedModel,
+  opts: RequestOptions & { limiter: RateLimiter },
+  counters: RequestCounters,
+): ModelRequester {
   const spec = resolved.spec;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const maxRetries = Math.max(0, opts.maxRetries ?? 3);
@@ -113,10 +126,19 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
     counters.costUsd += cost;
     if (!price.priced) counters.unpricedRequests++;
     opts.budget?.charge(inputTokens + outputTokens, cost);
-    return { llmCalls: requests, inputTokens, outputTokens, costUsd: cost, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
+    return {
+      llmCalls: requests,
+      inputTokens,
+      outputTokens,
+      costUsd: cost,
+      ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    };
   };
 
-  async function send<R>(attempt: (signal: AbortSignal) => Promise<R>, o: SendOptions<R>): Promise<{ response: R; usage: Usage }> {
+  async function send<R>(
+    attempt: (signal: AbortSignal) => Promise<R>,
+    o: SendOptions<R>,
+  ): Promise<{ response: R; usage: Usage }> {
     let requests = 0;
     opts.breaker?.check();
     for (let n = 1; ; n++) {
@@ -143,7 +165,10 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
         opts.breaker?.success();
         return { response, usage: charge(inputTokens, outputTokens, requests, cache) };
       } catch (e) {
-        if (isInvalidModelOutput(e) || (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED'))) {
+        if (
+          isInvalidModelOutput(e) ||
+          (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED'))
+        ) {
           counters.failures++;
           throw e;
         }
@@ -159,16 +184,26 @@ export function createModelRequester(resolved: ResolvedModel, opts: RequestOptio
           throw new FlowScoutError({ code: 'ABORTED', message: `the call to model '${spec}' was cancelled` });
         }
         if (failure.retryable && n <= maxRetries) {
-          const delay = retryDelayMs(n, failure, { baseDelayMs: opts.baseDelayMs ?? 500, maxDelayMs: opts.maxDelayMs ?? 60_000, random });
+          const delay = retryDelayMs(n, failure, {
+            baseDelayMs: opts.baseDelayMs ?? 500,
+            maxDelayMs: opts.maxDelayMs ?? 60_000,
+            random,
+          });
           counters.retries++;
-          log(`retrying ${spec} in ${formatDelay(delay)} (${describeFailure(failure, e, resolved, timeoutMs)}; retry ${n} of ${maxRetries})`);
+          log(
+            `retrying ${spec} in ${formatDelay(delay)} (${describeFailure(failure, e, resolved, timeoutMs)}; retry ${n} of ${maxRetries})`,
+          );
           await sleep(delay, o.signal);
           continue;
         }
         counters.failures++;
         const error = modelError(spec, failure, e, resolved, n, timeoutMs);
         log(error.message);
-        opts.breaker?.failure(`${failure.kind}:${failure.statusCode ?? ''}:${describeFailure(failure, e, resolved, timeoutMs)}`, error, failure.kind);
+        opts.breaker?.failure(
+          `${failure.kind}:${failure.statusCode ?? ''}:${describeFailure(failure, e, resolved, timeoutMs)}`,
+          error,
+          failure.kind,
+        );
         throw opts.breaker?.tripped() ?? error;
       }
     }
@@ -206,7 +241,14 @@ function describeFailure(f: ClassifiedFailure, e: unknown, resolved: ResolvedMod
   }
 }
 
-function modelError(spec: string, f: ClassifiedFailure, e: unknown, resolved: ResolvedModel, attempts: number, timeoutMs: number): FlowScoutError {
+function modelError(
+  spec: string,
+  f: ClassifiedFailure,
+  e: unknown,
+  resolved: ResolvedModel,
+  attempts: number,
+  timeoutMs: number,
+): FlowScoutError {
   const api = APICallError.isInstance(e) ? e : undefined;
   const hints: Record<string, string> = {
     'rate-limit': 'The provider kept rate-limiting; lower --concurrency or set --rpm, or wait and resume.',
@@ -228,7 +270,9 @@ function modelError(spec: string, f: ClassifiedFailure, e: unknown, resolved: Re
       kind: f.kind,
       attempts,
       ...(f.statusCode !== undefined ? { statusCode: f.statusCode } : {}),
-      ...(api?.responseHeaders ? { responseHeaders: mapValues(scrubHeaders(api.responseHeaders), resolved.scrub) } : {}),
+      ...(api?.responseHeaders
+        ? { responseHeaders: mapValues(scrubHeaders(api.responseHeaders), resolved.scrub) }
+        : {}),
       ...(api?.responseBody ? { responseBody: resolved.scrub(api.responseBody.slice(0, 500)) } : {}),
     },
   });

@@ -68,7 +68,12 @@ export function parseModelSpec(input: string): ModelSpec {
     case 'llama-cpp': {
       if (!/\.gguf$/i.test(rest)) throw badSpec(input, `'${rest}' is not a .gguf file`);
       const base = rest.split(/[\\/]/).pop() ?? rest;
-      return { provider: 'llama-cpp', spec: `llama-cpp:${rest}`, modelPath: rest, modelId: base.replace(/\.gguf$/i, '') };
+      return {
+        provider: 'llama-cpp',
+        spec: `llama-cpp:${rest}`,
+        modelPath: rest,
+        modelId: base.replace(/\.gguf$/i, ''),
+      };
     }
     default:
       throw badSpec(input, `unknown provider '${prefix}'`);

@@ -21,9 +21,9 @@ afterEach(async () => {
 
 describe('API keys never leave the process', () => {
   it('scrubs known secrets, key-shaped strings and credential headers', () => {
-    expect(scrubSecrets(`key ${KEY} and Bearer abcdefgh12345678 and api_key=zzzzzzzz99 and ${UNKNOWN_KEY}`, [KEY])).toBe(
-      'key [redacted] and Bearer [redacted] and api_key=[redacted] and [redacted]',
-    );
+    expect(
+      scrubSecrets(`key ${KEY} and Bearer abcdefgh12345678 and api_key=zzzzzzzz99 and ${UNKNOWN_KEY}`, [KEY]),
+    ).toBe('key [redacted] and Bearer [redacted] and api_key=[redacted] and [redacted]');
     expect(scrubHeaders({ Authorization: `Bearer ${KEY}`, 'x-api-key': 'abc', 'x-request-id': 'r1' })).toEqual({
       Authorization: '[redacted]',
       'x-api-key': '[redacted]',
@@ -36,9 +36,19 @@ describe('API keys never leave the process', () => {
       script: (req): ScriptedReply => {
         const auth = String(req.headers.authorization ?? '');
         if (req.body?.messages?.some((m: { content: string }) => m.content.includes('plan-me'))) {
-          return { status: 500, body: { error: { message: `upstream failed for ${auth}` } }, headers: { 'x-echo': auth } };
+          return {
+            status: 500,
+            body: { error: { message: `upstream failed for ${auth}` } },
+            headers: { 'x-echo': auth },
+          };
         }
-        return { status: 401, body: { error: { message: `Incorrect API key provided: ${auth.replace('Bearer ', '')}. Also ${UNKNOWN_KEY}` } }, headers: { 'x-echo-auth': auth } };
+        return {
+          status: 401,
+          body: {
+            error: { message: `Incorrect API key provided: ${auth.replace('Bearer ', '')}. Also ${UNKNOWN_KEY}` },
+          },
+          headers: { 'x-echo-auth': auth },
+        };
       },
     });
     const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL };
@@ -54,7 +64,14 @@ describe('API keys never leave the process', () => {
     }
     expect(isFlowScoutError(err) && err.code).toBe('MODEL_ERROR');
     const e = err as Error & { describe(): string; details: unknown };
-    const everything = [e.message, e.describe(), JSON.stringify(e.details), String(e.stack), JSON.stringify(e), ...logs].join('\n');
+    const everything = [
+      e.message,
+      e.describe(),
+      JSON.stringify(e.details),
+      String(e.stack),
+      JSON.stringify(e),
+      ...logs,
+    ].join('\n');
     expect(everything).toContain('Incorrect API key provided');
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(UNKNOWN_KEY);
@@ -90,7 +107,10 @@ describe('API keys never leave the process', () => {
       script: (req, i): ScriptedReply => {
         if (i === 0) return { text: '1. look up the weather in Paris' };
         if (i === 1) return { json: { calls: [{ tool: 'get_current_weather', args: { city: 'Paris' } }] } };
-        return { status: 401, body: { error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } } };
+        return {
+          status: 401,
+          body: { error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } },
+        };
       },
     });
     const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL };
@@ -103,12 +123,21 @@ describe('API keys never leave the process', () => {
         execute: async (args) => `{'city': '${String(args.city)}', 'temp_c': 21}`,
       },
     ]);
-    const workflow: Workflow = planToolAnswer({ name: 'weather', tool: { id: 'current', task: 'Get the current weather', tools: ['get_current_weather'] } });
-    const trace = await executeWorkflow(workflow, { query: 'Weather in Paris?' }, { policy: createLlmPolicy({ client }), tools });
+    const workflow: Workflow = planToolAnswer({
+      name: 'weather',
+      tool: { id: 'current', task: 'Get the current weather', tools: ['get_current_weather'] },
+    });
+    const trace = await executeWorkflow(
+      workflow,
+      { query: 'Weather in Paris?' },
+      { policy: createLlmPolicy({ client }), tools },
+    );
     const answer = trace.observations.find((o) => o.nodeId === 'answer')!;
     expect(answer.status).toBe('error');
     expect(answer.error).toContain('Incorrect API key provided: Bearer [redacted]');
-    expect(trace.calls).toEqual([expect.objectContaining({ tool: 'get_current_weather', args: { city: 'Paris' }, status: 'ok' })]);
+    expect(trace.calls).toEqual([
+      expect.objectContaining({ tool: 'get_current_weather', args: { city: 'Paris' }, status: 'ok' }),
+    ]);
     expect(JSON.stringify(trace)).not.toContain(KEY);
   });
 });

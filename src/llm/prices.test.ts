@@ -19,7 +19,10 @@ describe('prices', () => {
     const good = join(dir, 'p.json');
     writeFileSync(good, JSON.stringify({ 'openai-compatible:qwen': { input: 0.1, output: 0.2 } }));
     const table = loadPriceTable(good);
-    expect(lookupPrice('openai-compatible', 'qwen', table)).toMatchObject({ priced: true, price: { input: 0.1, output: 0.2 } });
+    expect(lookupPrice('openai-compatible', 'qwen', table)).toMatchObject({
+      priced: true,
+      price: { input: 0.1, output: 0.2 },
+    });
     expect(table['openai:gpt-4o-mini']).toBeDefined();
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ x: { input: -1, output: 1 } }));
@@ -31,13 +34,17 @@ describe('retry timing', () => {
   it('reads retry-after-ms, seconds and HTTP dates', () => {
     expect(parseRetryAfter({ 'retry-after-ms': '120', 'retry-after': '9' })).toBe(120);
     expect(parseRetryAfter({ 'Retry-After': '2.5' })).toBe(2500);
-    expect(parseRetryAfter({ 'retry-after': 'Wed, 01 Jan 2025 00:00:10 GMT' }, () => Date.parse('2025-01-01T00:00:00Z'))).toBe(10_000);
+    expect(
+      parseRetryAfter({ 'retry-after': 'Wed, 01 Jan 2025 00:00:10 GMT' }, () => Date.parse('2025-01-01T00:00:00Z')),
+    ).toBe(10_000);
     expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
   });
 
   it('grows exponentially, jitters within [cap/2, cap], and caps server waits', () => {
     const opts = { baseDelayMs: 100, maxDelayMs: 1000, random: () => 0 };
-    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, { kind: 'server', retryable: true }, opts))).toEqual([50, 100, 200, 400, 500]);
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, { kind: 'server', retryable: true }, opts))).toEqual([
+      50, 100, 200, 400, 500,
+    ]);
     expect(retryDelayMs(1, { kind: 'rate-limit', retryable: true, retryAfterMs: 60_000 }, opts)).toBe(1000);
   });
 });

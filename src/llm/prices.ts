@@ -85,7 +85,13 @@ export function costUsd(price: Price, inputTokens: number, outputTokens: number,
   const read = Math.min(inputTokens, Math.max(0, cache.cachedInputTokens ?? 0));
   const write = Math.min(inputTokens - read, Math.max(0, cache.cacheWriteTokens ?? 0));
   const plain = inputTokens - read - write;
-  return (plain * price.input + read * (price.cachedInput ?? price.input) + write * (price.cacheWrite ?? price.input) + outputTokens * price.output) / 1_000_000;
+  return (
+    (plain * price.input +
+      read * (price.cachedInput ?? price.input) +
+      write * (price.cacheWrite ?? price.input) +
+      outputTokens * price.output) /
+    1_000_000
+  );
 }
 
 /** Reads a price-table JSON file (`{"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}, …}`) merged over the defaults. */
@@ -94,7 +100,9 @@ export function loadPriceTable(file: string, base: PriceTable = DEFAULT_PRICES):
   const parsed = PriceTableSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue ? `$${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}` : '$';
+    const path = issue
+      ? `$${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`
+      : '$';
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `price table: ${issue?.message ?? 'invalid'}`,

@@ -66,13 +66,18 @@ export async function probeModels(targets: readonly ProbeTarget[], opts: ProbeOp
         if (isInvalidModelOutput(e)) return;
         throw probeFailed(resolved.spec, named, e);
       }
-      opts.log?.(`checked model ${resolved.spec} (${named.join(', ')}): it answered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      opts.log?.(
+        `checked model ${resolved.spec} (${named.join(', ')}): it answered in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
     }),
   );
 }
 
 function probeFailed(spec: string, roles: string[], e: unknown): FlowScoutError {
-  if (!isFlowScoutError(e) || e.code !== 'MODEL_ERROR') return isFlowScoutError(e) ? e : new FlowScoutError({ code: 'MODEL_UNAVAILABLE', message: `model '${spec}' cannot be used: ${String(e)}` });
+  if (!isFlowScoutError(e) || e.code !== 'MODEL_ERROR')
+    return isFlowScoutError(e)
+      ? e
+      : new FlowScoutError({ code: 'MODEL_UNAVAILABLE', message: `model '${spec}' cannot be used: ${String(e)}` });
   const cause = e.message.replace(/^model '[^']*' failed after \d+ attempts?: /, '');
   return new FlowScoutError({
     code: 'MODEL_UNAVAILABLE',

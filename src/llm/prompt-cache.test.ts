@@ -21,9 +21,16 @@ afterEach(async () => {
 
 describe('prompt caches', () => {
   it('sends the stable part first and prices the cached input tokens an OpenAI-style server reports at the cached rate', async () => {
-    server = await startTestLlmServer({ script: [{ text: 'ok', usage: { prompt_tokens: 2000, completion_tokens: 10, cached_tokens: 1536 } }] });
+    server = await startTestLlmServer({
+      script: [{ text: 'ok', usage: { prompt_tokens: 2000, completion_tokens: 10, cached_tokens: 1536 } }],
+    });
     const prices = { 'test-model': { input: 1, output: 2, cachedInput: 0.1 } };
-    const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), prices, sleep: async () => {}, timeoutMs: 5000 });
+    const client = createLlmClient({
+      model: await resolveModel(server.spec(), { env: {} }),
+      prices,
+      sleep: async () => {},
+      timeoutMs: 5000,
+    });
     const r = await client.text({ system: 'S', stablePrompt: 'FIXED INSTRUCTIONS', prompt: 'per-record part' });
     expect(server.requests[0]!.body.messages.at(-1).content).toBe('FIXED INSTRUCTIONS\n\nper-record part');
     expect(r.usage.inputTokens).toBe(2000);
@@ -47,7 +54,12 @@ describe('prompt caches', () => {
           content: [{ type: 'text', text: 'ok' }],
           stop_reason: 'end_turn',
           stop_sequence: null,
-          usage: { input_tokens: 100, output_tokens: 5, cache_read_input_tokens: 1500, cache_creation_input_tokens: 400 },
+          usage: {
+            input_tokens: 100,
+            output_tokens: 5,
+            cache_read_input_tokens: 1500,
+            cache_creation_input_tokens: 400,
+          },
         });
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(body);
@@ -55,12 +67,24 @@ describe('prompt caches', () => {
     });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise((r) => http.close(() => r())));
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1` };
-    const client = createLlmClient({ model: await resolveModel('anthropic:claude-haiku-4-5', { env }), env, sleep: async () => {}, timeoutMs: 5000 });
+    const env = {
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`,
+    };
+    const client = createLlmClient({
+      model: await resolveModel('anthropic:claude-haiku-4-5', { env }),
+      env,
+      sleep: async () => {},
+      timeoutMs: 5000,
+    });
     const r = await client.text({ system: 'S', stablePrompt: 'FIXED INSTRUCTIONS', prompt: 'per-record part' });
     const sent = bodies[0];
     expect(sent.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
-    expect(sent.messages[0].content[0]).toMatchObject({ type: 'text', text: 'FIXED INSTRUCTIONS\n\n', cache_control: { type: 'ephemeral' } });
+    expect(sent.messages[0].content[0]).toMatchObject({
+      type: 'text',
+      text: 'FIXED INSTRUCTIONS\n\n',
+      cache_control: { type: 'ephemeral' },
+    });
     expect(sent.messages[0].content[1]).toEqual({ type: 'text', text: 'per-record part' });
     expect(r.usage.inputTokens).toBe(2000);
     expect(r.usage.cachedInputTokens).toBe(1500);

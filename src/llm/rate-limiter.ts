@@ -52,7 +52,10 @@ function abortedError(): FlowScoutError {
 /** Creates a limiter (see the file comment). */
 export function createRateLimiter(options: RateLimiterOptions = {}, deps: RateLimiterDeps = {}): RateLimiter {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  const rpm = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? Math.floor(options.requestsPerMinute) : undefined;
+  const rpm =
+    options.requestsPerMinute !== undefined && options.requestsPerMinute > 0
+      ? Math.floor(options.requestsPerMinute)
+      : undefined;
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? abortableSleep;
   const starts: number[] = [];

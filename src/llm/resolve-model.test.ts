@@ -12,8 +12,15 @@ import { rejection as errorOf } from '../../test/support/rejection.js';
 
 describe('model strings', () => {
   it('parses every form and normalises the spec shown in output', () => {
-    expect(parseModelSpec(' openai:gpt-4o-mini ')).toEqual({ provider: 'openai', spec: 'openai:gpt-4o-mini', modelId: 'gpt-4o-mini' });
-    expect(parseModelSpec('anthropic:claude-3-5-haiku-latest')).toMatchObject({ provider: 'anthropic', modelId: 'claude-3-5-haiku-latest' });
+    expect(parseModelSpec(' openai:gpt-4o-mini ')).toEqual({
+      provider: 'openai',
+      spec: 'openai:gpt-4o-mini',
+      modelId: 'gpt-4o-mini',
+    });
+    expect(parseModelSpec('anthropic:claude-3-5-haiku-latest')).toMatchObject({
+      provider: 'anthropic',
+      modelId: 'claude-3-5-haiku-latest',
+    });
     expect(parseModelSpec('ollama:llama3.1:8b')).toMatchObject({ provider: 'ollama', modelId: 'llama3.1:8b' });
     expect(parseModelSpec('openai-compatible:http://127.0.0.1:8000/v1/#qwen')).toEqual({
       provider: 'openai-compatible',
@@ -21,12 +28,23 @@ describe('model strings', () => {
       baseURL: 'http://127.0.0.1:8000/v1',
       modelId: 'qwen',
     });
-    expect(parseModelSpec('llama-cpp:./models/Qwen2.5-1.5B.Q4.gguf')).toMatchObject({ provider: 'llama-cpp', modelPath: './models/Qwen2.5-1.5B.Q4.gguf', modelId: 'Qwen2.5-1.5B.Q4' });
+    expect(parseModelSpec('llama-cpp:./models/Qwen2.5-1.5B.Q4.gguf')).toMatchObject({
+      provider: 'llama-cpp',
+      modelPath: './models/Qwen2.5-1.5B.Q4.gguf',
+      modelId: 'Qwen2.5-1.5B.Q4',
+    });
     expect(parseModelSpec('offline')).toEqual({ provider: 'offline', spec: 'offline' });
   });
 
   it('rejects malformed strings with MODEL_CONFIG listing the valid forms', () => {
-    for (const bad of ['gpt-4o', 'openai:', 'foo:bar', 'openai-compatible:http://x/v1', 'openai-compatible:ftp://x#m', 'llama-cpp:model.bin']) {
+    for (const bad of [
+      'gpt-4o',
+      'openai:',
+      'foo:bar',
+      'openai-compatible:http://x/v1',
+      'openai-compatible:ftp://x#m',
+      'llama-cpp:model.bin',
+    ]) {
       let err: unknown;
       try {
         parseModelSpec(bad);
@@ -57,7 +75,9 @@ describe('resolveModel', () => {
     const o = await resolveModel('openai:gpt-4o-mini', { env: { OPENAI_API_KEY: 'sk-test-1234567890' } });
     expect(o.model && typeof o.model !== 'string' && o.model.provider).toBe('openai.chat');
     expect(o.supportsLogprobs).toBe(true);
-    const a = await resolveModel('anthropic:claude-3-5-haiku-latest', { env: { ANTHROPIC_API_KEY: 'sk-ant-1234567890' } });
+    const a = await resolveModel('anthropic:claude-3-5-haiku-latest', {
+      env: { ANTHROPIC_API_KEY: 'sk-ant-1234567890' },
+    });
     expect(a.provider).toBe('anthropic');
     const l = await resolveModel('ollama:llama3.1', { env: {} });
     expect(l.modelId).toBe('llama3.1');
@@ -115,12 +135,19 @@ describe('llama-cpp models', () => {
     const file = join(dir, 'tiny.gguf');
     writeFileSync(file, 'not really a model');
     const model = await loadLlamaCppModel(file, 'tiny', { importModule: async () => fake });
-    const r = await generateText({ model, system: 'be terse', prompt: 'Where?', output: Output.object({ schema: z.object({ city: z.string() }) }) });
+    const r = await generateText({
+      model,
+      system: 'be terse',
+      prompt: 'Where?',
+      output: Output.object({ schema: z.object({ city: z.string() }) }),
+    });
     expect(r.output).toEqual({ city: 'Paris' });
     expect(grammars[0]).toMatchObject({ type: 'object', properties: { city: { type: 'string' } } });
     expect(prompts[0]!.opts.grammar).toEqual({ kind: 'grammar' });
     expect(r.usage.outputTokens).toBe(2);
-    const missing = await errorOf(loadLlamaCppModel(join(dir, 'nope.gguf'), 'nope', { importModule: async () => fake }));
+    const missing = await errorOf(
+      loadLlamaCppModel(join(dir, 'nope.gguf'), 'nope', { importModule: async () => fake }),
+    );
     expect(missing.code).toBe('FILE_NOT_FOUND');
     expect(createLlamaCppLanguageModel(fake, file, 'tiny').provider).toBe('llama-cpp');
   });

@@ -55,19 +55,43 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
       const { createOpenAI } = await import('@ai-sdk/openai');
       const provider = createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
       // Chat Completions, not the Responses API (the AI SDK default): it is what every gateway speaks.
-      return { spec: parsed.spec, provider: 'openai', modelId: parsed.modelId, model: provider.chat(parsed.modelId), providerOptionsKey: 'openai', supportsLogprobs: true, scrub };
+      return {
+        spec: parsed.spec,
+        provider: 'openai',
+        modelId: parsed.modelId,
+        model: provider.chat(parsed.modelId),
+        providerOptionsKey: 'openai',
+        supportsLogprobs: true,
+        scrub,
+      };
     }
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', parsed.spec, options.requireKeys);
       const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       const provider = createAnthropic({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
-      return { spec: parsed.spec, provider: 'anthropic', modelId: parsed.modelId, model: provider(parsed.modelId), providerOptionsKey: 'anthropic', supportsLogprobs: false, scrub };
+      return {
+        spec: parsed.spec,
+        provider: 'anthropic',
+        modelId: parsed.modelId,
+        model: provider(parsed.modelId),
+        providerOptionsKey: 'anthropic',
+        supportsLogprobs: false,
+        scrub,
+      };
     }
     case 'ollama': {
       const { createOllama } = await import('ollama-ai-provider-v2');
       const provider = createOllama({ baseURL: ollamaBaseURL(env.OLLAMA_BASE_URL) });
-      return { spec: parsed.spec, provider: 'ollama', modelId: parsed.modelId, model: provider(parsed.modelId), providerOptionsKey: 'ollama', supportsLogprobs: false, scrub };
+      return {
+        spec: parsed.spec,
+        provider: 'ollama',
+        modelId: parsed.modelId,
+        model: provider(parsed.modelId),
+        providerOptionsKey: 'ollama',
+        supportsLogprobs: false,
+        scrub,
+      };
     }
     case 'openai-compatible': {
       const apiKey = env.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined;
@@ -94,12 +118,24 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     }
     case 'llama-cpp': {
       const model = await loadLlamaCppModel(parsed.modelPath, parsed.modelId);
-      return { spec: parsed.spec, provider: 'llama-cpp', modelId: parsed.modelId, model, supportsLogprobs: false, scrub };
+      return {
+        spec: parsed.spec,
+        provider: 'llama-cpp',
+        modelId: parsed.modelId,
+        model,
+        supportsLogprobs: false,
+        scrub,
+      };
     }
   }
 }
 
-function requireKey(env: Record<string, string | undefined>, name: string, spec: string, required = true): string | undefined {
+function requireKey(
+  env: Record<string, string | undefined>,
+  name: string,
+  spec: string,
+  required = true,
+): string | undefined {
   const key = env[name]?.trim();
   if (key) return checkKeyText(key, name, spec);
   if (!required) return undefined;
@@ -121,11 +157,19 @@ export function checkKeyText(key: string, name: string, spec: string): string {
   const bad = [...key].findIndex((ch) => ch < '!' || ch > '~');
   if (bad < 0) return key;
   const ch = [...key][bad]!;
-  const shown = ch === '…' ? "'…' (an ellipsis)" : /\s/.test(ch) ? 'a space or line break' : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown =
+    ch === '…'
+      ? "'…' (an ellipsis)"
+      : /\s/.test(ch)
+        ? 'a space or line break'
+        : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   throw new FlowScoutError({
     code: 'MODEL_CONFIG',
     message: `${name} cannot be a key for model '${spec}': character ${bad + 1} of it is ${shown}, which an HTTP header cannot carry`,
-    hint: ch === '…' ? `It looks like the placeholder from the documentation; set ${name} to your whole key.` : `Set ${name} to the key exactly as the provider shows it (visible ASCII characters only).`,
+    hint:
+      ch === '…'
+        ? `It looks like the placeholder from the documentation; set ${name} to your whole key.`
+        : `Set ${name} to the key exactly as the provider shows it (visible ASCII characters only).`,
     details: { spec, variable: name, position: bad + 1 },
   });
 }

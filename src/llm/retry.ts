@@ -21,14 +21,21 @@ export interface ClassifiedFailure {
  * Classifies an error thrown by `generateText`. `timedOut` says our own per-call timeout fired;
  * `callerAborted` says the caller's signal did (never retried).
  */
-export function classifyFailure(error: unknown, state: { timedOut: boolean; callerAborted: boolean }, now: () => number = Date.now): ClassifiedFailure {
+export function classifyFailure(
+  error: unknown,
+  state: { timedOut: boolean; callerAborted: boolean },
+  now: () => number = Date.now,
+): ClassifiedFailure {
   if (state.callerAborted) return { kind: 'aborted', retryable: false };
   if (state.timedOut) return { kind: 'timeout', retryable: true };
   const api = findApiCallError(error);
   if (api) {
     const status = api.statusCode;
     const retryAfterMs = parseRetryAfter(api.responseHeaders, now);
-    const base = { ...(status !== undefined ? { statusCode: status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    const base = {
+      ...(status !== undefined ? { statusCode: status } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
     if (status === 429) return { kind: 'rate-limit', retryable: true, ...base };
     if (status === 408 || (status !== undefined && status >= 500)) return { kind: 'server', retryable: true, ...base };
     if (status !== undefined && status >= 400) return { kind: 'client', retryable: false, ...base };
@@ -52,7 +59,10 @@ export function retryDelayMs(
 }
 
 /** Reads `retry-after-ms` (ms) or `retry-after` (seconds or HTTP date) from response headers. */
-export function parseRetryAfter(headers: Record<string, string> | undefined, now: () => number = Date.now): number | undefined {
+export function parseRetryAfter(
+  headers: Record<string, string> | undefined,
+  now: () => number = Date.now,
+): number | undefined {
   if (!headers) return undefined;
   const get = (name: string): string | undefined => {
     for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
@@ -78,7 +88,18 @@ function findApiCallError(error: unknown): APICallError | undefined {
   return undefined;
 }
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 function isNetworkError(error: unknown): boolean {
   let e: unknown = error;

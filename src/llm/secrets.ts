@@ -9,7 +9,14 @@ import { REDACTED, scrubSecrets } from '../util/redact.js';
 export { REDACTED, redactText, scrubSecrets, SECRET_ENV_VARS, secretsFromEnv } from '../util/redact.js';
 
 /** Header names that carry credentials (compared lower case). */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'cookie', 'set-cookie']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'cookie',
+  'set-cookie',
+]);
 
 /** A copy of `headers` without credential headers and with secrets scrubbed from the rest. */
 export function scrubHeaders(

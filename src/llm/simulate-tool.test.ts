@@ -4,7 +4,11 @@ import { createLlmClient } from './client.js';
 import { resolveModel } from './resolve-model.js';
 import { createToolSimulator, renderSimulationPrompt } from './simulate-tool.js';
 
-const TOOL = { name: 'get_quote_for_alpha', description: 'Latest stock quote.', inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } } };
+const TOOL = {
+  name: 'get_quote_for_alpha',
+  description: 'Latest stock quote.',
+  inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+};
 const EXAMPLES = Array.from({ length: 7 }, (_, i) => ({ args: { symbol: `S${i}` }, output: `{'price': ${i}}` }));
 
 let server: TestLlmServer | undefined;
@@ -20,12 +24,20 @@ describe('LLM tool simulator', () => {
     expect(p).toContain('Arguments: {"symbol":"S4"}');
     expect(p).not.toContain('S5');
     expect(p).toContain('New call arguments: {"symbol":"AAPL"}');
-    const long = renderSimulationPrompt(TOOL, {}, [{ args: {}, output: 'x'.repeat(5000) }, { args: {}, output: 'y' }]);
+    const long = renderSimulationPrompt(TOOL, {}, [
+      { args: {}, output: 'x'.repeat(5000) },
+      { args: {}, output: 'y' },
+    ]);
     expect(long.length).toBeLessThan(3000);
   });
 
   it('returns the simulated response, and throws the simulated API error', async () => {
-    server = await startTestLlmServer({ script: [{ json: { error: '', response: { price: 187.2 } } }, { json: { error: 'Invalid symbol', response: '' } }] });
+    server = await startTestLlmServer({
+      script: [
+        { json: { error: '', response: { price: 187.2 } } },
+        { json: { error: 'Invalid symbol', response: '' } },
+      ],
+    });
     const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }) });
     const sim = createToolSimulator({ client });
     expect(await sim.simulate(TOOL, { symbol: 'AAPL' }, EXAMPLES)).toEqual({ price: 187.2 });

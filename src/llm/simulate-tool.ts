@@ -25,7 +25,12 @@ export interface ToolSimulatorOptions {
 
 export interface ToolSimulator {
   /** The simulated response; throws when the simulated API reports an error (or the model fails). */
-  simulate(tool: ToolDescriptor, args: Record<string, unknown>, examples: readonly ToolExample[], signal?: AbortSignal): Promise<unknown>;
+  simulate(
+    tool: ToolDescriptor,
+    args: Record<string, unknown>,
+    examples: readonly ToolExample[],
+    signal?: AbortSignal,
+  ): Promise<unknown>;
 }
 
 const SimulatedSchema = z.object({
@@ -44,7 +49,13 @@ function text(value: unknown): string {
 }
 
 /** The prompt for one simulated call. */
-export function renderSimulationPrompt(tool: ToolDescriptor, args: Record<string, unknown>, examples: readonly ToolExample[], maxExamples = 5, maxChars = 2048): string {
+export function renderSimulationPrompt(
+  tool: ToolDescriptor,
+  args: Record<string, unknown>,
+  examples: readonly ToolExample[],
+  maxExamples = 5,
+  maxChars = 2048,
+): string {
   const shown: string[] = [];
   let used = 0;
   for (const ex of examples.slice(0, maxExamples)) {
@@ -69,8 +80,20 @@ export function renderSimulationPrompt(tool: ToolDescriptor, args: Record<string
 export function createToolSimulator(options: ToolSimulatorOptions): ToolSimulator {
   return {
     async simulate(tool, args, examples, signal) {
-      const prompt = renderSimulationPrompt(tool, args, examples, options.maxExamples ?? 5, options.maxExampleChars ?? 2048);
-      const r = await options.client.object({ schema: SimulatedSchema, name: 'api_response', system: SYSTEM, prompt, ...(signal ? { signal } : {}) });
+      const prompt = renderSimulationPrompt(
+        tool,
+        args,
+        examples,
+        options.maxExamples ?? 5,
+        options.maxExampleChars ?? 2048,
+      );
+      const r = await options.client.object({
+        schema: SimulatedSchema,
+        name: 'api_response',
+        system: SYSTEM,
+        prompt,
+        ...(signal ? { signal } : {}),
+      });
       if (r.value.error.trim()) throw new Error(`simulated API error: ${r.value.error.trim()}`);
       return r.value.response;
     },

@@ -20,18 +20,29 @@ export function formatEvalReport(report: EvalReport, opts: { title?: string; max
   );
   if (report.cv !== undefined) {
     const n = report.records.filter((r) => r.esRuns && !r.noReference).length;
-    lines.push(`  ${'CV of ES'.padEnd(14)} ${f(report.cv)}   mean over ${n} record${n === 1 ? '' : 's'} run more than once`);
+    lines.push(
+      `  ${'CV of ES'.padEnd(14)} ${f(report.cv)}   mean over ${n} record${n === 1 ? '' : 's'} run more than once`,
+    );
   }
   const coverage = esCoverage(report.esRecords, report.records.length);
   lines.push(`  ${'records'.padEnd(14)} ${report.records.length}${coverage ? `   ${coverage}` : ''}`);
-  const list = (ids: readonly string[]) => `${ids.slice(0, maxIds).join(', ')}${ids.length > maxIds ? `, … (${ids.length - maxIds} more)` : ''}`;
+  const list = (ids: readonly string[]) =>
+    `${ids.slice(0, maxIds).join(', ')}${ids.length > maxIds ? `, … (${ids.length - maxIds} more)` : ''}`;
   if (report.missingPredictions.length) {
-    lines.push(`  ${report.missingPredictions.length} record(s) without a prediction, scored as empty traces: ${list(report.missingPredictions)}`);
+    lines.push(
+      `  ${report.missingPredictions.length} record(s) without a prediction, scored as empty traces: ${list(report.missingPredictions)}`,
+    );
   }
   if (report.unknownPredictions.length) {
-    lines.push(`  ${report.unknownPredictions.length} prediction id(s) match no record and were ignored: ${list(report.unknownPredictions)}`);
+    lines.push(
+      `  ${report.unknownPredictions.length} prediction id(s) match no record and were ignored: ${list(report.unknownPredictions)}`,
+    );
   }
-  if (report.judgeErrors) lines.push(`  ${report.judgeErrors} answer(s) the judge failed on, scored 0 (see judgeError in --json)`);
-  if (report.usage) lines.push(`  judge usage: ${report.usage.llmCalls} model calls, ${report.usage.inputTokens}+${report.usage.outputTokens} tokens, $${report.usage.costUsd.toFixed(4)}`);
+  if (report.judgeErrors)
+    lines.push(`  ${report.judgeErrors} answer(s) the judge failed on, scored 0 (see judgeError in --json)`);
+  if (report.usage)
+    lines.push(
+      `  judge usage: ${report.usage.llmCalls} model calls, ${report.usage.inputTokens}+${report.usage.outputTokens} tokens, $${report.usage.costUsd.toFixed(4)}`,
+    );
   return lines.join('\n');
 }

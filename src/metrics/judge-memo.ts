@@ -23,8 +23,18 @@ export interface JudgeMemo {
 export const JUDGE_KEY_PREFIX = 'judge:';
 
 /** The memo key of a judge request: sha256 over the judge's id and rubric, the request, the reference and the answer. */
-export function judgeMemoKey(judge: Pick<Judge, 'id' | 'rubric'>, req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>): string {
-  const material = stableStringify({ v: 1, judge: judge.id, rubric: judge.rubric ?? '', query: req.query, reference: req.reference, answer: req.answer });
+export function judgeMemoKey(
+  judge: Pick<Judge, 'id' | 'rubric'>,
+  req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>,
+): string {
+  const material = stableStringify({
+    v: 1,
+    judge: judge.id,
+    rubric: judge.rubric ?? '',
+    query: req.query,
+    reference: req.reference,
+    answer: req.answer,
+  });
   return `${JUDGE_KEY_PREFIX}${createHash('sha256').update(material).digest('hex')}`;
 }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { clarity, createLexicalJudge, lexicalScore } from './lexical-judge.js';
 
 const query = 'What is the current weather in Paris and the exchange rate of EUR/USD?';
-const reference = 'In Paris it is 18.34 °C and sunny with 40% humidity. The EUR/USD rate is 1.0842, quoted by Alpha Vantage.';
+const reference =
+  'In Paris it is 18.34 °C and sunny with 40% humidity. The EUR/USD rate is 1.0842, quoted by Alpha Vantage.';
 
 describe('createLexicalJudge', () => {
   it('is an offline judge labelled as such', async () => {
@@ -20,7 +21,13 @@ describe('createLexicalJudge', () => {
   });
 
   it('gives an empty answer 0 everywhere', () => {
-    expect(lexicalScore({ query, reference, answer: '  ' })).toMatchObject({ correctness: 0, completeness: 0, relevance: 0, clarity: 0, es: 0 });
+    expect(lexicalScore({ query, reference, answer: '  ' })).toMatchObject({
+      correctness: 0,
+      completeness: 0,
+      relevance: 0,
+      clarity: 0,
+      es: 0,
+    });
   });
 
   it('is deterministic', () => {
@@ -31,8 +38,16 @@ describe('createLexicalJudge', () => {
 
 describe('each dimension moves the right way', () => {
   it('correctness: wrong numbers and names score lower than right ones, rounding is accepted', () => {
-    const right = lexicalScore({ query, reference, answer: 'Paris is at 18.3 °C, sunny, 40% humidity; EUR/USD is 1.0842 (Alpha Vantage).' });
-    const wrong = lexicalScore({ query, reference, answer: 'Paris is at 25 °C, sunny, 70% humidity; GBP/USD is 1.27 (Yahoo Finance).' });
+    const right = lexicalScore({
+      query,
+      reference,
+      answer: 'Paris is at 18.3 °C, sunny, 40% humidity; EUR/USD is 1.0842 (Alpha Vantage).',
+    });
+    const wrong = lexicalScore({
+      query,
+      reference,
+      answer: 'Paris is at 25 °C, sunny, 70% humidity; GBP/USD is 1.27 (Yahoo Finance).',
+    });
     expect(right.correctness).toBe(1);
     expect(wrong.correctness).toBeLessThan(0.5);
     expect(wrong.correctness).toBeLessThan(right.correctness);
@@ -47,7 +62,11 @@ describe('each dimension moves the right way', () => {
   });
 
   it('relevance: an answer about the query beats an off-topic one', () => {
-    const onTopic = lexicalScore({ query, reference, answer: 'The current weather in Paris is sunny; the EUR/USD exchange rate is 1.08.' });
+    const onTopic = lexicalScore({
+      query,
+      reference,
+      answer: 'The current weather in Paris is sunny; the EUR/USD exchange rate is 1.08.',
+    });
     const offTopic = lexicalScore({ query, reference, answer: 'Bananas are a good source of potassium.' });
     expect(onTopic.relevance).toBeGreaterThan(0.6);
     expect(offTopic.relevance).toBe(0);

@@ -43,7 +43,9 @@ export function lexicalScore(req: Pick<JudgeRequest, 'query' | 'reference' | 'an
   const dims = { correctness, completeness: complete, relevance, clarity: clear.score };
   const es = (dims.correctness + dims.completeness + dims.relevance + dims.clarity) / 4;
   const rationale = [
-    facts.total > 0 ? `${facts.found}/${facts.total} reference numbers and names found` : 'no numbers or names in the reference',
+    facts.total > 0
+      ? `${facts.found}/${facts.total} reference numbers and names found`
+      : 'no numbers or names in the reference',
     `${pct(complete)} of reference content words`,
     `${pct(relevance)} of query content words`,
     clear.notes.length ? `clarity: ${clear.notes.join(', ')}` : 'clarity: no issues',

@@ -7,10 +7,15 @@ import { resolveModel } from '../llm/resolve-model.js';
 import { ES_DIMENSIONS, type EsDimension } from './types.js';
 import { createLlmJudge, gevalPrompt, jointPrompt, parseJointScores, parseScore } from './llm-judge.js';
 
-const REQ = { query: 'What is the weather in Paris?', reference: 'It is 21 °C and sunny in Paris.', answer: 'Paris: 21 °C, sunny.' };
+const REQ = {
+  query: 'What is the weather in Paris?',
+  reference: 'It is 21 °C and sunny in Paris.',
+  answer: 'Paris: 21 °C, sunny.',
+};
 
 /** A score digit's token log-probabilities in the providers' shape (`top_logprobs`), e.g. `{4: 0.7, 5: 0.3}`. */
-const digit = (probs: Record<number, number>) => scoreLogprobs(probs).map((t) => ({ token: t.token, logprob: t.logprob, top_logprobs: t.top }));
+const digit = (probs: Record<number, number>) =>
+  scoreLogprobs(probs).map((t) => ({ token: t.token, logprob: t.logprob, top_logprobs: t.top }));
 
 /** Which dimension a request asks about: its prompt is the judge's own G-Eval prompt for that dimension (so concurrent calls get the right reply). */
 function dimensionOf(call: MockCall): EsDimension {
@@ -30,10 +35,17 @@ function byDimension(replies: Record<EsDimension, MockReply | (() => MockReply)>
  * The judge over a mock model at the AI SDK contract. `provider` is the provider the client sees:
  * OpenAI and OpenAI-compatible models support log-probabilities, a plain mock does not.
  */
-function judgeWith(script: MockReply[] | ((call: MockCall) => MockReply), provider: 'openai.chat' | 'openaiCompatible.chat' | 'mock-provider' = 'mock-provider', mode: 'per-dimension' | 'joint' = 'per-dimension') {
+function judgeWith(
+  script: MockReply[] | ((call: MockCall) => MockReply),
+  provider: 'openai.chat' | 'openaiCompatible.chat' | 'mock-provider' = 'mock-provider',
+  mode: 'per-dimension' | 'joint' = 'per-dimension',
+) {
   const model = mockModel(script, { provider, modelId: 'gpt-4o-mini' });
   const spec = provider === 'openai.chat' ? 'openai:gpt-4o-mini' : 'mock:judge';
-  return { judge: createLlmJudge({ client: createLlmClient({ model, spec, env: {}, sleep: async () => {} }), mode }), calls: model.doGenerateCalls };
+  return {
+    judge: createLlmJudge({ client: createLlmClient({ model, spec, env: {}, sleep: async () => {} }), mode }),
+    calls: model.doGenerateCalls,
+  };
 }
 
 let server: TestLlmServer | undefined;
@@ -86,7 +98,9 @@ describe('LLM judge (G-Eval)', () => {
 
   it('end to end through the OpenAI provider over HTTP: the request body asks for the top 5 alternatives and the weighted score comes back', async () => {
     server = await startTestLlmServer({ script: () => ({ text: '5', logprobs: scoreLogprobs({ 5: 0.5, 4: 0.5 }) }) });
-    const model = await resolveModel('openai:gpt-4o-mini', { env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: server.baseURL } });
+    const model = await resolveModel('openai:gpt-4o-mini', {
+      env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: server.baseURL },
+    });
     const judge = createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }) });
     const s = await judge.score(REQ);
     expect(s.es).toBeCloseTo((4.5 - 1) / 4);
@@ -95,14 +109,25 @@ describe('LLM judge (G-Eval)', () => {
   });
 
   it('weights by log-probabilities from an OpenAI-compatible server too', async () => {
-    const { judge, calls } = judgeWith(() => ({ text: '2', logprobs: digit({ 2: 0.5, 3: 0.5 }) }), 'openaiCompatible.chat');
+    const { judge, calls } = judgeWith(
+      () => ({ text: '2', logprobs: digit({ 2: 0.5, 3: 0.5 }) }),
+      'openaiCompatible.chat',
+    );
     const s = await judge.score(REQ);
     expect(s.es).toBeCloseTo((2.5 - 1) / 4);
-    for (const call of calls) expect(call.providerOptions).toMatchObject({ openaiCompatible: { logprobs: true, top_logprobs: 5 } });
+    for (const call of calls)
+      expect(call.providerOptions).toMatchObject({ openaiCompatible: { logprobs: true, top_logprobs: 5 } });
   });
 
   it('parses the integer when the provider returns no log-probabilities', async () => {
-    const { judge, calls } = judgeWith(byDimension({ correctness: { text: '5' }, completeness: { text: 'Score: 3' }, relevance: { text: '4' }, clarity: { text: '1' } }));
+    const { judge, calls } = judgeWith(
+      byDimension({
+        correctness: { text: '5' },
+        completeness: { text: 'Score: 3' },
+        relevance: { text: '4' },
+        clarity: { text: '1' },
+      }),
+    );
     const s = await judge.score(REQ);
     expect(s).toMatchObject({ correctness: 1, completeness: 0.5, relevance: 0.75, clarity: 0 });
     expect(s.es).toBeCloseTo(0.5625);
@@ -114,7 +139,12 @@ describe('LLM judge (G-Eval)', () => {
   it('retries an unparsable answer once', async () => {
     let correctnessCalls = 0;
     const { judge, calls } = judgeWith(
-      byDimension({ correctness: () => ({ text: correctnessCalls++ === 0 ? 'excellent!' : '4' }), completeness: { text: '4' }, relevance: { text: '4' }, clarity: { text: '4' } }),
+      byDimension({
+        correctness: () => ({ text: correctnessCalls++ === 0 ? 'excellent!' : '4' }),
+        completeness: { text: '4' },
+        relevance: { text: '4' },
+        clarity: { text: '4' },
+      }),
     );
     const s = await judge.score(REQ);
     expect(s.es).toBeCloseTo(0.75);
@@ -123,7 +153,14 @@ describe('LLM judge (G-Eval)', () => {
   });
 
   it('fails with MODEL_ERROR the caller can record when the answer stays unparsable', async () => {
-    const { judge } = judgeWith(byDimension({ correctness: { text: 'great' }, completeness: { text: '4' }, relevance: { text: '4' }, clarity: { text: '4' } }));
+    const { judge } = judgeWith(
+      byDimension({
+        correctness: { text: 'great' },
+        completeness: { text: '4' },
+        relevance: { text: '4' },
+        clarity: { text: '4' },
+      }),
+    );
     let err: unknown;
     try {
       await judge.score(REQ);
@@ -142,13 +179,23 @@ describe('LLM judge (G-Eval)', () => {
 
   it('joint mode: one request with the four rubrics, scored from its JSON object, retried once when malformed', async () => {
     const p = jointPrompt(REQ);
-    for (const d of ['Correctness (1–5)', 'Completeness (1–5)', 'Relevance (1–5)', 'Clarity (1–5)']) expect(p).toContain(d);
+    for (const d of ['Correctness (1–5)', 'Completeness (1–5)', 'Relevance (1–5)', 'Clarity (1–5)'])
+      expect(p).toContain(d);
     expect(p.split('Reference answer:').length).toBe(2);
-    expect(parseJointScores('{"correctness": 5, "completeness": 4, "relevance": 3, "clarity": 2}')).toEqual({ correctness: 5, completeness: 4, relevance: 3, clarity: 2 });
+    expect(parseJointScores('{"correctness": 5, "completeness": 4, "relevance": 3, "clarity": 2}')).toEqual({
+      correctness: 5,
+      completeness: 4,
+      relevance: 3,
+      clarity: 2,
+    });
     expect(parseJointScores('{"correctness": 6, "completeness": 4, "relevance": 3, "clarity": 2}')).toBeUndefined();
     expect(parseJointScores('{"correctness": 5}')).toBeUndefined();
 
-    const { judge, calls } = judgeWith([{ text: 'looks good' }, { text: 'Scores: {"correctness": 5, "completeness": 3, "relevance": 5, "clarity": 1}' }], 'mock-provider', 'joint');
+    const { judge, calls } = judgeWith(
+      [{ text: 'looks good' }, { text: 'Scores: {"correctness": 5, "completeness": 3, "relevance": 5, "clarity": 1}' }],
+      'mock-provider',
+      'joint',
+    );
     const score = await judge.score(REQ);
     expect(calls).toHaveLength(2);
     // Both requests are the one joint prompt, as plain text (the scores are parsed from the answer).

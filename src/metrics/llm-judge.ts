@@ -36,7 +36,8 @@ interface Rubric {
 export const GEVAL_RUBRICS: Record<EsDimension, Rubric> = {
   correctness: {
     title: 'Correctness',
-    criterion: 'Correctness (1–5): the facts, numbers, names and conclusions in the answer agree with the reference answer. Penalise every claim that contradicts the reference or is invented.',
+    criterion:
+      'Correctness (1–5): the facts, numbers, names and conclusions in the answer agree with the reference answer. Penalise every claim that contradicts the reference or is invented.',
     steps: [
       'Read the reference answer and note its key facts and figures.',
       'Read the candidate answer and compare each of its claims with the reference.',
@@ -54,7 +55,8 @@ export const GEVAL_RUBRICS: Record<EsDimension, Rubric> = {
   },
   relevance: {
     title: 'Relevance',
-    criterion: 'Relevance (1–5): the answer addresses the request and stays on it, without unrelated or padded content.',
+    criterion:
+      'Relevance (1–5): the answer addresses the request and stays on it, without unrelated or padded content.',
     steps: [
       'Read the request and decide what a relevant answer must be about.',
       'Check whether the candidate answer addresses it and how much of it is off-topic.',
@@ -86,7 +88,8 @@ export function gevalPrompt(dimension: EsDimension, req: Pick<JudgeRequest, 'que
   ].join('\n\n');
 }
 
-export const JUDGE_SYSTEM = 'You are a strict, consistent evaluator. Reply with a single digit from 1 to 5 and nothing else.';
+export const JUDGE_SYSTEM =
+  'You are a strict, consistent evaluator. Reply with a single digit from 1 to 5 and nothing else.';
 
 /** The one prompt of the joint mode: the four rubrics, then the request, reference and answer once. */
 export function jointPrompt(req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>): string {
@@ -103,7 +106,8 @@ export function jointPrompt(req: Pick<JudgeRequest, 'query' | 'reference' | 'ans
   ].join('\n\n');
 }
 
-export const JOINT_JUDGE_SYSTEM = 'You are a strict, consistent evaluator. Reply with one JSON object of four integer scores from 1 to 5 and nothing else.';
+export const JOINT_JUDGE_SYSTEM =
+  'You are a strict, consistent evaluator. Reply with one JSON object of four integer scores from 1 to 5 and nothing else.';
 
 /** Output tokens a joint answer needs (the JSON object of four scores). */
 export const JOINT_OUTPUT_TOKENS = 40;
@@ -130,7 +134,10 @@ export function parseJointScores(text: string): Record<EsDimension, number> | un
 
 /** The judge's rubric identity (memo keys): a hash of every text the mode sends besides the record's. */
 function rubricId(mode: JudgeMode): string {
-  const text = mode === 'joint' ? JOINT_JUDGE_SYSTEM + jointPrompt({ query: '', reference: '', answer: '' }) : JUDGE_SYSTEM + ES_DIMENSIONS.map((d) => gevalPrompt(d, { query: '', reference: '', answer: '' })).join('');
+  const text =
+    mode === 'joint'
+      ? JOINT_JUDGE_SYSTEM + jointPrompt({ query: '', reference: '', answer: '' })
+      : JUDGE_SYSTEM + ES_DIMENSIONS.map((d) => gevalPrompt(d, { query: '', reference: '', answer: '' })).join('');
   return `${mode}:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
@@ -164,12 +171,19 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const wantLogprobs = top > 0 && client.resolved.supportsLogprobs;
   const mode = options.mode ?? 'per-dimension';
 
-  async function scoreJoint(req: JudgeRequest): Promise<{ scores: Record<EsDimension, number>; usage: Usage | undefined }> {
+  async function scoreJoint(
+    req: JudgeRequest,
+  ): Promise<{ scores: Record<EsDimension, number>; usage: Usage | undefined }> {
     const prompt = jointPrompt(req);
     let usage: Usage | undefined;
     let lastText = '';
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const r = await client.text({ system: JOINT_JUDGE_SYSTEM, prompt, maxOutputTokens: 60, ...(req.signal ? { signal: req.signal } : {}) });
+      const r = await client.text({
+        system: JOINT_JUDGE_SYSTEM,
+        prompt,
+        maxOutputTokens: 60,
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
       usage = addUsage(usage, r.usage);
       lastText = r.value;
       const scores = parseJointScores(r.value);
@@ -217,12 +231,24 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     rubric: rubricId(mode),
     async score(req: JudgeRequest): Promise<JudgeScore> {
       if (!req.answer.trim()) {
-        return { correctness: 0, completeness: 0, relevance: 0, clarity: 0, es: 0, rationale: 'empty answer: every dimension scores 0 (no model call)' };
+        return {
+          correctness: 0,
+          completeness: 0,
+          relevance: 0,
+          clarity: 0,
+          es: 0,
+          rationale: 'empty answer: every dimension scores 0 (no model call)',
+        };
       }
       if (mode === 'joint') {
         const { scores, usage } = await scoreJoint(req);
         const unit = (s: number) => (s - 1) / 4;
-        const dims = { correctness: unit(scores.correctness), completeness: unit(scores.completeness), relevance: unit(scores.relevance), clarity: unit(scores.clarity) };
+        const dims = {
+          correctness: unit(scores.correctness),
+          completeness: unit(scores.completeness),
+          relevance: unit(scores.relevance),
+          clarity: unit(scores.clarity),
+        };
         return {
           ...dims,
           es: (dims.correctness + dims.completeness + dims.relevance + dims.clarity) / 4,
@@ -232,7 +258,12 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       }
       const results = await Promise.all(ES_DIMENSIONS.map((d) => scoreDimension(d, req)));
       const unit = (s: number) => Math.min(1, Math.max(0, (s - 1) / 4));
-      const [correctness, completeness, relevance, clarity] = results.map((r) => unit(r.score)) as [number, number, number, number];
+      const [correctness, completeness, relevance, clarity] = results.map((r) => unit(r.score)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       const usage = results.reduce<Usage | undefined>((acc, r) => addUsage(acc, r.usage), undefined);
       const rationale = `G-Eval 1–5 scores: ${ES_DIMENSIONS.map((d, i) => `${d} ${results[i]!.score.toFixed(2)}${results[i]!.weighted ? ' (probability-weighted)' : ''}`).join(', ')}`;
       return {

@@ -29,13 +29,20 @@ export interface ReadPredictionsResult {
 }
 
 /** Reads a predictions JSONL file; bad lines are named by line and field (or skipped with `skipInvalid`). */
-export async function readPredictionsFile(path: string, opts: { skipInvalid?: boolean; maxProblems?: number } = {}): Promise<ReadPredictionsResult> {
+export async function readPredictionsFile(
+  path: string,
+  opts: { skipInvalid?: boolean; maxProblems?: number } = {},
+): Promise<ReadPredictionsResult> {
   const res = await readJsonlFile(path, PredictionSchema, {
     ...opts,
     noun: 'prediction',
     shape: '{"id", "calls": [{"tool", "args"}], "answer"}',
     missingHint: 'Check the path of the predictions file (one {"id", "calls", "answer"} object a line).',
   });
-  const predictions = res.values.map((p) => ({ id: p.id, calls: p.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: p.answer }));
+  const predictions = res.values.map((p) => ({
+    id: p.id,
+    calls: p.calls.map((c) => ({ tool: c.tool, args: c.args })),
+    answer: p.answer,
+  }));
   return { predictions, skipped: res.skipped, problems: res.problems };
 }

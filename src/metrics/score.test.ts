@@ -6,8 +6,21 @@ import { schemasFromTools, scorePredictions } from './score.js';
 import type { Judge, JudgeRequest } from './types.js';
 
 const records: TaskRecord[] = [
-  { id: 'r1', query: 'Weather in Paris?', reference: 'It is 18 °C in Paris.', calls: [{ tool: 'geo', args: { q: 'Paris' } }, { tool: 'weather', args: { city: 'Paris', days: 1 } }] },
-  { id: 'r2', query: 'Weather in Rome?', reference: 'It is 25 °C in Rome.', calls: [{ tool: 'weather', args: { city: 'Rome', days: 1 } }] },
+  {
+    id: 'r1',
+    query: 'Weather in Paris?',
+    reference: 'It is 18 °C in Paris.',
+    calls: [
+      { tool: 'geo', args: { q: 'Paris' } },
+      { tool: 'weather', args: { city: 'Paris', days: 1 } },
+    ],
+  },
+  {
+    id: 'r2',
+    query: 'Weather in Rome?',
+    reference: 'It is 25 °C in Rome.',
+    calls: [{ tool: 'weather', args: { city: 'Rome', days: 1 } }],
+  },
 ];
 
 /** A judge whose scores are read from the answer text ("score:0.4"), counting the calls it gets. */
@@ -29,7 +42,11 @@ function scriptedJudge(): Judge & { asked: string[] } {
 
 describe('scorePredictions', () => {
   it('gives TC = 1 and the judge ES for predictions equal to the references', async () => {
-    const preds = records.map((r) => ({ id: r.id, calls: r.calls.map(({ tool, args }) => ({ tool, args })), answer: r.reference }));
+    const preds = records.map((r) => ({
+      id: r.id,
+      calls: r.calls.map(({ tool, args }) => ({ tool, args })),
+      answer: r.reference,
+    }));
     const report = await scorePredictions(records, preds, { judge: createLexicalJudge() });
     expect(report.tc).toBe(1);
     expect(report.judge).toBe('offline lexical judge');
@@ -41,10 +58,19 @@ describe('scorePredictions', () => {
 
   it('counts a missing prediction as an empty trace and lists unknown ids', async () => {
     const judge = scriptedJudge();
-    const report = await scorePredictions(records, [{ id: 'r2', calls: [{ tool: 'weather', args: { city: 'Rome', days: '1' } }], answer: 'score:0.5' }, { id: 'zzz', calls: [], answer: 'x' }], {
-      judge,
-      schemas: schemasFromTools([{ name: 'weather', inputSchema: { type: 'object', properties: { days: { type: 'number' } } } }]),
-    });
+    const report = await scorePredictions(
+      records,
+      [
+        { id: 'r2', calls: [{ tool: 'weather', args: { city: 'Rome', days: '1' } }], answer: 'score:0.5' },
+        { id: 'zzz', calls: [], answer: 'x' },
+      ],
+      {
+        judge,
+        schemas: schemasFromTools([
+          { name: 'weather', inputSchema: { type: 'object', properties: { days: { type: 'number' } } } },
+        ]),
+      },
+    );
     expect(report.missingPredictions).toEqual(['r1']);
     expect(report.unknownPredictions).toEqual(['zzz']);
     expect(report.records[0]).toMatchObject({ id: 'r1', tc: 0, es: 0, missingPrediction: true, runs: 1 });
@@ -72,22 +98,39 @@ describe('scorePredictions', () => {
   });
 
   it('keeps going when the judge fails, scoring that answer 0 and saying why', async () => {
-    const report = await scorePredictions(records, [
-      { id: 'r1', calls: [], answer: 'boom' },
-      { id: 'r2', calls: [], answer: 'score:1' },
-    ], { judge: scriptedJudge(), concurrency: 1 });
+    const report = await scorePredictions(
+      records,
+      [
+        { id: 'r1', calls: [], answer: 'boom' },
+        { id: 'r2', calls: [], answer: 'score:1' },
+      ],
+      { judge: scriptedJudge(), concurrency: 1 },
+    );
     expect(report.judgeErrors).toBe(1);
     expect(report.records[0]).toMatchObject({ es: 0, judgeError: 'judge exploded' });
     expect(report.records[1]!.es).toBe(1);
   });
 
   it('returns the TC detail for feedback', async () => {
-    const report = await scorePredictions(records.slice(0, 1), [{ id: 'r1', calls: [{ tool: 'weather', args: { city: 'Lyon', days: 1 } }], answer: 'score:1' }], { judge: scriptedJudge() });
-    expect(report.records[0]!.detail).toMatchObject({ missing: [0, 1], extra: [0], wrongArgs: [{ reference: 1, predicted: 0, tool: 'weather', keys: ['city'] }] });
+    const report = await scorePredictions(
+      records.slice(0, 1),
+      [{ id: 'r1', calls: [{ tool: 'weather', args: { city: 'Lyon', days: 1 } }], answer: 'score:1' }],
+      { judge: scriptedJudge() },
+    );
+    expect(report.records[0]!.detail).toMatchObject({
+      missing: [0, 1],
+      extra: [0],
+      wrongArgs: [{ reference: 1, predicted: 0, tool: 'weather', keys: ['city'] }],
+    });
   });
 
   it('scores ES only on records with a reference answer and TC on all, and the report says on how many', async () => {
-    const handOff: TaskRecord = { id: 'r3', query: 'Cancel my order, or get me a human.', reference: '', calls: [{ tool: 'transfer', args: { summary: 'cancel' } }] };
+    const handOff: TaskRecord = {
+      id: 'r3',
+      query: 'Cancel my order, or get me a human.',
+      reference: '',
+      calls: [{ tool: 'transfer', args: { summary: 'cancel' } }],
+    };
     const judge = scriptedJudge();
     const preds = [
       { id: 'r1', calls: records[0]!.calls, answer: 'score:0.6' },

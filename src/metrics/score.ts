@@ -78,7 +78,11 @@ export interface EvalReport {
 }
 
 /** Scores predictions (possibly several runs per record) against the records. */
-export async function scorePredictions(records: readonly TaskRecord[], predictions: readonly Prediction[], opts: ScoreOptions): Promise<EvalReport> {
+export async function scorePredictions(
+  records: readonly TaskRecord[],
+  predictions: readonly Prediction[],
+  opts: ScoreOptions,
+): Promise<EvalReport> {
   const known = new Set(records.map((r) => r.id));
   const byId = new Map<string, Prediction[]>();
   const unknown = new Set<string>();
@@ -110,7 +114,12 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
     return judged.slice(at - n, at);
   });
   const missing = new Set(records.filter((r) => !byId.has(r.id)).map((r) => r.id));
-  return reportFromRuns(records, runs, { judge: opts.judge, missing, unknownPredictions: [...unknown], ...(usage ? { usage } : {}) });
+  return reportFromRuns(records, runs, {
+    judge: opts.judge,
+    missing,
+    unknownPredictions: [...unknown],
+    ...(usage ? { usage } : {}),
+  });
 }
 
 /**
@@ -118,7 +127,11 @@ export async function scorePredictions(records: readonly TaskRecord[], predictio
  * answer. `scorePredictions` scores every run through this, and so does a queue worker for the
  * record it ran, so a distributed evaluation scores exactly as a local one.
  */
-export async function scoreRun(record: TaskRecord, run: Pick<Prediction, 'calls' | 'answer'>, opts: Pick<ScoreOptions, 'judge' | 'schemas' | 'signal'>): Promise<ScoredRun> {
+export async function scoreRun(
+  record: TaskRecord,
+  run: Pick<Prediction, 'calls' | 'answer'>,
+  opts: Pick<ScoreOptions, 'judge' | 'schemas' | 'signal'>,
+): Promise<ScoredRun> {
   const detail = toolCallCorrectness(record.calls, run.calls, { schemas: opts.schemas });
   const { score, error } = await judge(opts.judge, record, run.answer, opts.signal);
   return { detail, score, ...(error !== undefined ? { error } : {}) };
@@ -147,7 +160,11 @@ export interface ReportOptions {
  * one each): per-record means and CV, overall means. `scorePredictions` ends here, and so does
  * `eval <workflow> --repeat N`, whose runs were scored by the search's `evaluateWorkflow`.
  */
-export function reportFromRuns(records: readonly TaskRecord[], runs: ReadonlyArray<readonly ScoredRun[]>, opts: ReportOptions): EvalReport {
+export function reportFromRuns(
+  records: readonly TaskRecord[],
+  runs: ReadonlyArray<readonly ScoredRun[]>,
+  opts: ReportOptions,
+): EvalReport {
   let judgeErrors = 0;
   const scores: RecordScore[] = records.map((record, i) => {
     const mine = runs[i]!;
@@ -192,7 +209,9 @@ export function reportFromRuns(records: readonly TaskRecord[], runs: ReadonlyArr
 }
 
 /** Input schemas by tool name, from tool descriptors (for `schemas`). */
-export function schemasFromTools(tools: ReadonlyArray<{ name: string; inputSchema: Record<string, unknown> }>): Record<string, ParamSchema> {
+export function schemasFromTools(
+  tools: ReadonlyArray<{ name: string; inputSchema: Record<string, unknown> }>,
+): Record<string, ParamSchema> {
   return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as ParamSchema]));
 }
 
@@ -205,10 +224,17 @@ export function hasReference(record: Pick<TaskRecord, 'reference'>): boolean {
 
 /** `ES … on 12 of 15 records (3 have no reference answer)` when some records have none; '' when all have one. */
 export function esCoverage(esRecords: number, records: number): string {
-  return esRecords === records ? '' : `ES on ${esRecords} of ${records} records (${records - esRecords} without a reference answer: TC only)`;
+  return esRecords === records
+    ? ''
+    : `ES on ${esRecords} of ${records} records (${records - esRecords} without a reference answer: TC only)`;
 }
 
-async function judge(j: Judge, record: TaskRecord, answer: string, signal?: AbortSignal): Promise<{ score: JudgeScore; error?: string }> {
+async function judge(
+  j: Judge,
+  record: TaskRecord,
+  answer: string,
+  signal?: AbortSignal,
+): Promise<{ score: JudgeScore; error?: string }> {
   if (!hasReference(record)) return { score: { ...ZERO, rationale: 'no reference answer: ES not scored' } };
   if (answer.trim() === '') return { score: { ...ZERO, rationale: 'empty answer' } };
   try {

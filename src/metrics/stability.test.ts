@@ -21,7 +21,10 @@ describe('coefficientOfVariation', () => {
 
 describe('stability', () => {
   it('averages the per-query CVs', () => {
-    const s = stability([[0.25, 0.75], [0.5, 0.5]]);
+    const s = stability([
+      [0.25, 0.75],
+      [0.5, 0.5],
+    ]);
     expect(s.perQuery).toEqual([0.5, 0]);
     expect(s.cv).toBeCloseTo(0.25, 12);
     expect(stability([]).cv).toBe(0);

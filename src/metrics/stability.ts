@@ -13,7 +13,11 @@ import { FlowScoutError } from '../errors/index.js';
  */
 export function coefficientOfVariation(values: readonly number[]): number {
   if (values.length === 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'the coefficient of variation needs at least one value', hint: 'Run each query at least once (--repeat N, N ≥ 1).' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'the coefficient of variation needs at least one value',
+      hint: 'Run each query at least once (--repeat N, N ≥ 1).',
+    });
   }
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length;

@@ -84,7 +84,11 @@ export function numbers(text: string): NumberToken[] {
  * is `ref` rounded to its own precision (18.34 is found as 18.3 or 18, not as 19).
  */
 export function numberFound(ref: NumberToken, candidates: readonly NumberToken[]): boolean {
-  return candidates.some((c) => c.value === ref.value || (c.decimals < ref.decimals && Math.abs(ref.value - c.value) <= 0.5 * 10 ** -c.decimals + 1e-9));
+  return candidates.some(
+    (c) =>
+      c.value === ref.value ||
+      (c.decimals < ref.decimals && Math.abs(ref.value - c.value) <= 0.5 * 10 ** -c.decimals + 1e-9),
+  );
 }
 
 /**
@@ -139,7 +143,10 @@ function isCapitalised(word: string): boolean {
 
 /** Upper-case codes of two or more letters (AAPL, EUR/USD), or upper-case letters mixed with digits (BTC-30SEP22). */
 function isCode(word: string): boolean {
-  return (/^[A-Z0-9\/.-]+$/.test(word) && (word.match(/[A-Z]/g)?.length ?? 0) >= 2) || (/[A-Z]/.test(word) && /\d/.test(word));
+  return (
+    (/^[A-Z0-9\/.-]+$/.test(word) && (word.match(/[A-Z]/g)?.length ?? 0) >= 2) ||
+    (/[A-Z]/.test(word) && /\d/.test(word))
+  );
 }
 
 /** Lower-cased word tokens joined by single spaces, with a space at each end, for phrase lookups. */

@@ -11,13 +11,34 @@ const D: CallKey = { tool: 'd', args: { z: 'q' } };
 describe('toolCallCorrectness (paper Eq. 2-3)', () => {
   it('identical logs: LCS 3 of 3 → 1', () => {
     const r = toolCallCorrectness([A(), B, C], [A(), B, C]);
-    expect(r).toMatchObject({ tc: 1, lcs: 3, k: 3, kHat: 3, matched: [[0, 0], [1, 1], [2, 2]], missing: [], extra: [], wrongArgs: [] });
+    expect(r).toMatchObject({
+      tc: 1,
+      lcs: 3,
+      k: 3,
+      kHat: 3,
+      matched: [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+      missing: [],
+      extra: [],
+      wrongArgs: [],
+    });
   });
 
   it('reordered calls: [a,b,c] vs [c,a,b] → LCS (a,b) = 2, TC = 2/3', () => {
     const r = toolCallCorrectness([A(), B, C], [C, A(), B]);
     expect(r.tc).toBeCloseTo(2 / 3, 12);
-    expect(r).toMatchObject({ matched: [[0, 1], [1, 2]], missing: [2], extra: [0], wrongArgs: [] });
+    expect(r).toMatchObject({
+      matched: [
+        [0, 1],
+        [1, 2],
+      ],
+      missing: [2],
+      extra: [0],
+      wrongArgs: [],
+    });
     expect(r.reordered).toEqual([{ reference: 2, predicted: 0, tool: 'c' }]);
   });
 
@@ -30,7 +51,14 @@ describe('toolCallCorrectness (paper Eq. 2-3)', () => {
   it('one extra: [a,b] vs [a,d,b] → 2 / max(2,3) = 2/3', () => {
     const r = toolCallCorrectness([A(), B], [A(), D, B]);
     expect(r.tc).toBeCloseTo(2 / 3, 12);
-    expect(r).toMatchObject({ missing: [], extra: [1], matched: [[0, 0], [1, 2]] });
+    expect(r).toMatchObject({
+      missing: [],
+      extra: [1],
+      matched: [
+        [0, 0],
+        [1, 2],
+      ],
+    });
   });
 
   it('repeated identical calls count each occurrence: [a,a,a] vs [a] → 1/3; [a,a] vs [a,a,a] → 2/3', () => {
@@ -74,7 +102,14 @@ describe('toolCallCorrectness (paper Eq. 2-3)', () => {
   it('Finish pseudo-calls are not calls; indices still refer to the logs as given', () => {
     const finish: CallKey = { tool: 'Finish', args: { return_type: 'give_answer' } };
     const r = toolCallCorrectness([A(), B], [A(), finish, B, finish]);
-    expect(r).toMatchObject({ tc: 1, kHat: 2, matched: [[0, 0], [1, 2]] });
+    expect(r).toMatchObject({
+      tc: 1,
+      kHat: 2,
+      matched: [
+        [0, 0],
+        [1, 2],
+      ],
+    });
     expect(toolCallCorrectness([], [finish]).tc).toBe(1);
   });
 

@@ -54,7 +54,11 @@ export interface TcResult {
 }
 
 /** TC of one record: the predicted log π̂ against the reference log π. */
-export function toolCallCorrectness(reference: readonly CallKey[], predicted: readonly CallKey[], opts: TcOptions = {}): TcResult {
+export function toolCallCorrectness(
+  reference: readonly CallKey[],
+  predicted: readonly CallKey[],
+  opts: TcOptions = {},
+): TcResult {
   const ref = realCalls(reference);
   const pred = realCalls(predicted);
   const keyOf = (c: CallKey) => canonicalCallKey(c.tool, c.args, opts.schemas?.[c.tool.trim()]);
@@ -83,13 +87,28 @@ export function toolCallCorrectness(reference: readonly CallKey[], predicted: re
     if (!p) continue;
     paired.add(p.index);
     const schema = opts.schemas?.[r.call.tool.trim()];
-    wrongArgs.push({ reference: r.index, predicted: p.index, tool: r.call.tool.trim(), keys: differingKeys(r.call.args, p.call.args, schema) });
+    wrongArgs.push({
+      reference: r.index,
+      predicted: p.index,
+      tool: r.call.tool.trim(),
+      keys: differingKeys(r.call.args, p.call.args, schema),
+    });
   }
 
   const k = ref.length;
   const kHat = pred.length;
   const tc = k === 0 && kHat === 0 ? 1 : pairs.length / Math.max(k, kHat);
-  return { tc, lcs: pairs.length, k, kHat, matched, missing: missing.map((m) => m.index), extra: extra.map((e) => e.index), wrongArgs, reordered };
+  return {
+    tc,
+    lcs: pairs.length,
+    k,
+    kHat,
+    matched,
+    missing: missing.map((m) => m.index),
+    extra: extra.map((e) => e.index),
+    wrongArgs,
+    reordered,
+  };
 }
 
 /** TC over queries: the mean of TC_i (0 for no queries). */
@@ -117,7 +136,8 @@ function lcsPairs(a: readonly string[], b: readonly string[]): Array<[number, nu
   const dp = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      dp[i * width + j] = a[i] === b[j] ? dp[(i + 1) * width + j + 1]! + 1 : Math.max(dp[(i + 1) * width + j]!, dp[i * width + j + 1]!);
+      dp[i * width + j] =
+        a[i] === b[j] ? dp[(i + 1) * width + j + 1]! + 1 : Math.max(dp[(i + 1) * width + j]!, dp[i * width + j + 1]!);
     }
   }
   const pairs: Array<[number, number]> = [];

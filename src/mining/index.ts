@@ -3,12 +3,23 @@
  * event logs from records, XES, CSV and JSONL; the inductive miner (IM / IMf) reproducing PM4Py's
  * trees; process trees printed in PM4Py's notation, parsed and drawn; and the initial workflow G0.
  */
-export { EventLogBuilder, eventLogFromTraces, namedVariants, type EventLog, type Variant } from './event-log/event-log.js';
+export {
+  EventLogBuilder,
+  eventLogFromTraces,
+  namedVariants,
+  type EventLog,
+  type Variant,
+} from './event-log/event-log.js';
 export { eventLogFromRecords, activityByParentTool, type FromRecordsOptions } from './event-log/from-records.js';
 export { readXes, type ReadXesOptions } from './event-log/read-xes.js';
 export { readCsvLog, type ReadCsvOptions } from './event-log/read-csv.js';
 export { readJsonlLog, type ReadJsonlLogOptions } from './event-log/read-jsonl-log.js';
-export { readEventLog, type EventLogSource, type ReadEventLogOptions, type ReadEventLogResult } from './event-log/read-event-log.js';
+export {
+  readEventLog,
+  type EventLogSource,
+  type ReadEventLogOptions,
+  type ReadEventLogResult,
+} from './event-log/read-event-log.js';
 export { summarizeDfg, type DfgSummary } from './event-log/dfg-summary.js';
 export type { CaseOrder } from './event-log/order-cases.js';
 export { DEFAULT_READER_LIMITS, type ReaderLimits } from './event-log/read-limits.js';

@@ -5,7 +5,13 @@ import type { EventLog } from './event-log/event-log.js';
 import { formatProcessTree } from './process-tree/format.js';
 import type { ProcessTree } from './process-tree/schema.js';
 import { buildGraph } from './to-workflow/build-graph.js';
-import { addRoutes, routeFamilies, type RouteFamily, type RouteOptions, type RouteVariant } from './to-workflow/routes.js';
+import {
+  addRoutes,
+  routeFamilies,
+  type RouteFamily,
+  type RouteOptions,
+  type RouteVariant,
+} from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import { countPositions, expectedPositions, treeToShape, type Shape } from './to-workflow/shape.js';
@@ -96,7 +102,8 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     /** Share of the flow reaching each tool position (relative to its enclosing parallel block). */
     positionSupport: support,
   };
-  if (routes.length > 0) meta.routes = routes.map((r) => ({ tools: r.tools, runs: r.requests.length, variants: r.variants }));
+  if (routes.length > 0)
+    meta.routes = routes.map((r) => ({ tools: r.tools, runs: r.requests.length, variants: r.variants }));
   if (opts.domain) meta.domain = opts.domain;
   if (opts.log) {
     meta.cases = opts.log.caseIds.length;

@@ -13,7 +13,11 @@ import type { ExecutionPolicy, LlmNodeRequest, NodeInput, ToolPlanRequest } from
 const WEATHER: ToolDescriptor = {
   name: 'current_weather',
   description: 'Current weather for a city.',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer' } },
+    required: ['city'],
+  },
 };
 const QUOTE: ToolDescriptor = {
   name: 'stock_quote',
@@ -35,26 +39,62 @@ afterEach(async () => {
 function policyWith(script: MockReply[]) {
   const model = mockModel(script);
   const client = createLlmClient({ model, spec: 'mock:model', env: {}, sleep: async () => {}, timeoutMs: 2000 });
-  return { policy: createLlmPolicy({ client, tools: [WEATHER, QUOTE] }), model, calls: model.doGenerateCalls, stats: () => ({ ...client.stats() }) };
+  return {
+    policy: createLlmPolicy({ client, tools: [WEATHER, QUOTE] }),
+    model,
+    calls: model.doGenerateCalls,
+    stats: () => ({ ...client.stats() }),
+  };
 }
 
 const wf: Workflow = { version: 1, name: 'w', nodes: [], edges: [] };
-const base = { query: 'Weather in Paris and Lyon?', workflow: wf, context: 'Weather in Paris and Lyon?', scratch: new Map<string, unknown>() };
+const base = {
+  query: 'Weather in Paris and Lyon?',
+  workflow: wf,
+  context: 'Weather in Paris and Lyon?',
+  scratch: new Map<string, unknown>(),
+};
 
 function toolReq(node: Partial<ToolNode> = {}, inputs: NodeInput[] = []): ToolPlanRequest {
-  return { ...base, inputs, node: { id: 'lookup', kind: 'tool', task: 'Look up the weather', ...node }, candidates: [WEATHER, QUOTE], attempt: 1 };
+  return {
+    ...base,
+    inputs,
+    node: { id: 'lookup', kind: 'tool', task: 'Look up the weather', ...node },
+    candidates: [WEATHER, QUOTE],
+    attempt: 1,
+  };
 }
 
 function llmReq(node: Partial<LlmNode>): LlmNodeRequest {
   return {
     ...base,
-    inputs: [{ nodeId: 'lookup', kind: 'tool', output: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok', output: "{'temp': 21}" }], status: 'ok', calls: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok' }] }],
-    node: { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' }, ...node } as LlmNode,
+    inputs: [
+      {
+        nodeId: 'lookup',
+        kind: 'tool',
+        output: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok', output: "{'temp': 21}" }],
+        status: 'ok',
+        calls: [{ tool: 'current_weather', args: { city: 'Paris' }, status: 'ok' }],
+      },
+    ],
+    node: {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from:\n{{inputs}}',
+      output: { type: 'text' },
+      ...node,
+    } as LlmNode,
   };
 }
 
 /** The plan schema the request's JSON response format carries. */
-const planSchemaOf = (call: { responseFormat?: unknown }) => (call.responseFormat as { schema: { properties: { calls: { items: { properties: { tool: { enum: string[] } } } } } } }).schema;
+const planSchemaOf = (call: { responseFormat?: unknown }) =>
+  (
+    call.responseFormat as {
+      schema: { properties: { calls: { items: { properties: { tool: { enum: string[] } } } } } };
+    }
+  ).schema;
 
 describe('LLM policy', () => {
   it('is labelled with its model', () => {
@@ -67,7 +107,11 @@ describe('LLM policy', () => {
   it('runs a text node with the query and the upstream results in the prompt', async () => {
     const { policy, calls } = policyWith([{ text: 'It is 21 °C in Paris.' }]);
     const r = await policy.runLlmNode(llmReq({}));
-    expect(r).toMatchObject({ output: 'It is 21 °C in Paris.', model: 'mock:model', usage: { llmCalls: 1, inputTokens: 10, outputTokens: 5 } });
+    expect(r).toMatchObject({
+      output: 'It is 21 °C in Paris.',
+      model: 'mock:model',
+      usage: { llmCalls: 1, inputTokens: 10, outputTokens: 5 },
+    });
     expect(calls).toHaveLength(1);
     // A text request: no response format, no tools; a system message, then the user prompt.
     expect(calls[0]!.responseFormat ?? { type: 'text' }).toMatchObject({ type: 'text' });
@@ -80,19 +124,28 @@ describe('LLM policy', () => {
 
   it('runs a JSON node, repairing an answer that breaks the declared schema', async () => {
     const outSchema = { type: 'object' as const, properties: { more: { type: 'boolean' } }, required: ['more'] };
-    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Is more needed? {{inputs}}', output: { type: 'json', schema: outSchema } };
+    const node: Partial<LlmNode> = {
+      role: 'judge',
+      prompt: 'Is more needed? {{inputs}}',
+      output: { type: 'json', schema: outSchema },
+    };
     const { policy, calls, stats } = policyWith([{ json: { more: 'perhaps' } }, { json: { more: false } }]);
     const r = await policy.runLlmNode(llmReq(node));
     expect(r.output).toEqual({ more: false });
     expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
     // Both requests ask for the node's declared schema as the JSON response format, named after the node.
-    for (const call of calls) expect(call.responseFormat).toMatchObject({ type: 'json', name: 'answer_output', schema: outSchema });
+    for (const call of calls)
+      expect(call.responseFormat).toMatchObject({ type: 'json', name: 'answer_output', schema: outSchema });
     expect(userText(calls[1]!)).toContain('$.more: expected boolean, got string "perhaps"');
     expect(stats()).toMatchObject({ calls: 2, retries: 0 });
   });
 
   it('fails a JSON node with MODEL_ERROR after one repair round of malformed JSON', async () => {
-    const node: Partial<LlmNode> = { role: 'judge', prompt: 'Decide {{inputs}}', output: { type: 'json', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+    const node: Partial<LlmNode> = {
+      role: 'judge',
+      prompt: 'Decide {{inputs}}',
+      output: { type: 'json', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+    };
     const { policy, calls } = policyWith([{ text: '{"ok": tru' }, { text: '{"ok": tru' }, { json: { ok: true } }]);
     let err: unknown;
     try {
@@ -107,7 +160,9 @@ describe('LLM policy', () => {
   });
 
   it('plans one valid call', async () => {
-    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris', days: '2' } }] } }]);
+    const { policy, calls } = policyWith([
+      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris', days: '2' } }] } },
+    ]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.error).toBeUndefined();
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris', days: 2 } }]);
@@ -121,20 +176,63 @@ describe('LLM policy', () => {
   });
 
   it("names the step's part of the request, handed to the position whose tools fit it, and declares the layout as its memo scope", async () => {
-    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }, { json: { calls: [] } }]);
+    const { policy, calls } = policyWith([
+      { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } },
+      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
+      { json: { calls: [] } },
+    ]);
     const query = 'Get the quote for AAPL, then the weather in Paris.';
-    const pos = (id: string, mined: string): ToolNode => ({ id, kind: 'tool', task: 'Look up something', calls: 'many', mined: [mined] });
+    const pos = (id: string, mined: string): ToolNode => ({
+      id,
+      kind: 'tool',
+      task: 'Look up something',
+      calls: 'many',
+      mined: [mined],
+    });
     // A weather position comes first, but the first part asks for a quote: it goes to the quote position.
-    const [early, quotes, late] = [pos('early', 'current_weather'), pos('quotes', 'stock_quote'), pos('late', 'current_weather')];
-    const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, early, quotes, late];
-    const w: Workflow = { version: 1, name: 'w', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
-    for (const node of [quotes, late, early]) await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node, candidates: [WEATHER, QUOTE], attempt: 1 });
+    const [early, quotes, late] = [
+      pos('early', 'current_weather'),
+      pos('quotes', 'stock_quote'),
+      pos('late', 'current_weather'),
+    ];
+    const nodes: Workflow['nodes'] = [
+      { id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } },
+      early,
+      quotes,
+      late,
+    ];
+    const w: Workflow = {
+      version: 1,
+      name: 'w',
+      nodes,
+      edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })),
+    };
+    for (const node of [quotes, late, early])
+      await policy.planToolCalls({
+        ...base,
+        query,
+        context: query,
+        workflow: w,
+        inputs: [],
+        node,
+        candidates: [WEATHER, QUOTE],
+        attempt: 1,
+      });
     // Each request carries its own part as the hand-off text the product writes for it.
     expect(userText(calls[0]!)).toContain(handOffText(['Get the quote for AAPL'], true));
     expect(userText(calls[1]!)).toContain(handOffText(['the weather in Paris.'], true));
     // The third position may make no call and is handed no part: it asks no model.
     expect(calls).toHaveLength(2);
-    const none = await policy.planToolCalls({ ...base, query, context: query, workflow: w, inputs: [], node: early, candidates: [WEATHER, QUOTE], attempt: 1 });
+    const none = await policy.planToolCalls({
+      ...base,
+      query,
+      context: query,
+      workflow: w,
+      inputs: [],
+      node: early,
+      candidates: [WEATHER, QUOTE],
+      attempt: 1,
+    });
     expect(none.calls).toEqual([]);
     expect(calls).toHaveLength(2);
     expect(policy.memoScope!(w, quotes)).toMatch(/^hand-off [0-9a-f]{16}, position 1$/);
@@ -150,11 +248,16 @@ describe('LLM policy', () => {
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
     expect(r.usage?.llmCalls).toBe(2);
     expect(calls[1]!.responseFormat).toMatchObject({ type: 'json', name: 'tool_calls' });
-    expect(userText(calls[1]!)).toContain('tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)');
+    expect(userText(calls[1]!)).toContain(
+      'tool "weather_forecast_v9" is not one of the candidate tools (current_weather, stock_quote)',
+    );
   });
 
   it('repairs a native tool call to a tool that does not exist (instead of the JSON plan)', async () => {
-    const { policy, calls } = policyWith([{ toolCalls: [{ name: 'ghost_tool', arguments: { city: 'Paris' } }] }, { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }]);
+    const { policy, calls } = policyWith([
+      { toolCalls: [{ name: 'ghost_tool', arguments: { city: 'Paris' } }] },
+      { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } },
+    ]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([{ tool: 'current_weather', args: { city: 'Paris' } }]);
     expect(calls).toHaveLength(2);
@@ -166,20 +269,32 @@ describe('LLM policy', () => {
     const { policy, calls } = policyWith([bad, bad]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([]);
-    expect(r.error).toMatch(/no valid tool plan for node 'lookup' after one repair round: calls\[0\]: invalid arguments for 'current_weather': \$\.city: required but missing/);
+    expect(r.error).toMatch(
+      /no valid tool plan for node 'lookup' after one repair round: calls\[0\]: invalid arguments for 'current_weather': \$\.city: required but missing/,
+    );
     expect(r.usage).toMatchObject({ llmCalls: 2, inputTokens: 20, outputTokens: 10 });
     expect(calls).toHaveLength(2);
   });
 
   it('repairs malformed JSON in a plan', async () => {
-    const { policy, calls } = policyWith([{ text: '{"calls": [{"tool": ' }, { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } }]);
+    const { policy, calls } = policyWith([
+      { text: '{"calls": [{"tool": ' },
+      { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } },
+    ]);
     const r = await policy.planToolCalls(toolReq());
     expect(r.calls).toEqual([{ tool: 'stock_quote', args: { symbol: 'AAPL' } }]);
     expect(userText(calls[1]!)).toContain('{"calls": [{"tool": ');
   });
 
   it("plans several calls for calls: 'many' and rejects two calls for calls: 'one'", async () => {
-    const two = { json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }, { tool: 'current_weather', args: { city: 'Lyon' } }] } };
+    const two = {
+      json: {
+        calls: [
+          { tool: 'current_weather', args: { city: 'Paris' } },
+          { tool: 'current_weather', args: { city: 'Lyon' } },
+        ],
+      },
+    };
     const { policy, calls } = policyWith([two, two, two]);
     const many = await policy.planToolCalls(toolReq({ calls: 'many' }));
     expect(many.calls.map((c) => c.args.city)).toEqual(['Paris', 'Lyon']);
@@ -200,7 +315,11 @@ describe('LLM policy', () => {
 
   it("uses a node's own model through the registry (over HTTP: the node's model string is resolved to a real provider)", async () => {
     server = await startTestLlmServer({ script: [{ text: 'from the other model' }] });
-    const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 2000 });
+    const client = createLlmClient({
+      model: await resolveModel(server.spec(), { env: {} }),
+      sleep: async () => {},
+      timeoutMs: 2000,
+    });
     const policy = createLlmPolicy({ client, tools: [WEATHER, QUOTE] });
     const r = await policy.runLlmNode(llmReq({ model: `openai-compatible:${server.baseURL}#other-model` }));
     expect(r.model).toBe(`openai-compatible:${server.baseURL}#other-model`);

@@ -38,8 +38,14 @@ export interface LlmPolicyOptions {
 }
 
 /** What the LLM policy's hand-off ranks the request's parts against: T, with the records' cue model. */
-export function handOffFit(tools: readonly ToolDescriptor[], records?: readonly TaskRecord[]): ReturnType<typeof indexFit> {
-  return indexFit(createToolIndex(tools, learnCueModel(records ?? [], tools)), tools.map((t) => t.name));
+export function handOffFit(
+  tools: readonly ToolDescriptor[],
+  records?: readonly TaskRecord[],
+): ReturnType<typeof indexFit> {
+  return indexFit(
+    createToolIndex(tools, learnCueModel(records ?? [], tools)),
+    tools.map((t) => t.name),
+  );
 }
 
 /**
@@ -64,7 +70,13 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   let shortlist: ShortlistOptions | undefined;
   const shortlistFor = (candidates: readonly ToolDescriptor[]): ShortlistOptions | undefined => {
     if (!(size > 0)) return undefined;
-    shortlist ??= { size, shortlister: createToolShortlister({ tools: options.tools ?? candidates, ...(options.records ? { records: options.records } : {}) }) };
+    shortlist ??= {
+      size,
+      shortlister: createToolShortlister({
+        tools: options.tools ?? candidates,
+        ...(options.records ? { records: options.records } : {}),
+      }),
+    };
     return shortlist;
   };
 
@@ -104,7 +116,13 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
       check: (value) =>
         value && typeof value === 'object' && !Array.isArray(value) && validate(value)
           ? { ok: true, value: value as Record<string, unknown> }
-          : { ok: false, problems: value && typeof value === 'object' && !Array.isArray(value) ? [...new Set((validate.errors ?? []).map(describeAjvError))] : ['the answer must be a JSON object'] },
+          : {
+              ok: false,
+              problems:
+                value && typeof value === 'object' && !Array.isArray(value)
+                  ? [...new Set((validate.errors ?? []).map(describeAjvError))]
+                  : ['the answer must be a JSON object'],
+            },
       repair: ({ text, problems }) => ({ prompt: renderRepairPrompt(prompt, text, problems) }),
     });
     if (result.kind === 'ok') return { output: result.value, usage: result.usage, model: result.model };
@@ -130,6 +148,11 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
     // The tool-plan prompt names the node's parts of the request, which depend on every tool position.
-    ...(fit ? { memoScope: (workflow: Workflow, node: WorkflowNode) => (node.kind === 'tool' ? handOffScope(workflow, node) : '') } : {}),
+    ...(fit
+      ? {
+          memoScope: (workflow: Workflow, node: WorkflowNode) =>
+            node.kind === 'tool' ? handOffScope(workflow, node) : '',
+        }
+      : {}),
   };
 }

@@ -34,7 +34,8 @@ function clip(text: string, max: number): string {
 export function renderInput(input: NodeInput): string {
   const head = `[${input.nodeId}] ${input.kind === 'tool' ? 'tool results' : `${input.role ?? 'llm'} output`}${input.status === 'error' ? ' (error)' : ''}`;
   if (input.kind === 'tool' && input.calls && input.calls.length > 0) {
-    const outputs = Array.isArray(input.output) && input.output.length === input.calls.length ? input.output : undefined;
+    const outputs =
+      Array.isArray(input.output) && input.output.length === input.calls.length ? input.output : undefined;
     const lines = input.calls.map((c, i) => {
       const out = callOutput(outputs ? outputs[i] : i === 0 ? input.output : undefined);
       return `- ${c.tool}(${asText(c.args)}) → ${c.status === 'error' ? 'ERROR: ' : ''}${clip(asText(out), MAX_OUTPUT_CHARS_PER_CALL)}`;
@@ -83,7 +84,10 @@ export function systemFor(node: LlmNode): string {
  * up to the paragraph of its first placeholder (the same for every record) and the rest. A prompt
  * that uses neither placeholder gets the request and the inputs appended, so no node runs blind.
  */
-export function renderNodePromptParts(node: LlmNode, ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>): PromptParts {
+export function renderNodePromptParts(
+  node: LlmNode,
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>,
+): PromptParts {
   const inputs = renderInputs(ctx);
   const used = placeholdersIn(node.prompt);
   const first = node.prompt.search(/\{\{/);
@@ -91,7 +95,9 @@ export function renderNodePromptParts(node: LlmNode, ctx: Pick<PolicyContext, 'q
   const head = first < 0 ? node.prompt : cut < 0 ? '' : node.prompt.slice(0, cut);
   const tail = first < 0 ? '' : cut < 0 ? node.prompt : node.prompt.slice(cut + 2);
   const stable = renderPrompt({ id: node.id, prompt: head }, {}, { partial: true });
-  const parts = tail ? [renderPrompt({ id: node.id, prompt: tail }, { query: ctx.query, inputs }, { partial: true })] : [];
+  const parts = tail
+    ? [renderPrompt({ id: node.id, prompt: tail }, { query: ctx.query, inputs }, { partial: true })]
+    : [];
   if (!used.includes('query')) parts.push(requestLine(ctx.query));
   if (!used.includes('inputs') && ctx.inputs.length > 0) parts.push(`Upstream results:\n${inputs}`);
   return { stable, variable: parts.join('\n\n') };
@@ -142,7 +148,12 @@ export function shortlistNote(shown: number, total: number): string {
 export function renderPlanPromptParts(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[]; bound?: Record<string, Record<string, unknown>> },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & {
+    previousError?: string;
+    totalCandidates?: number;
+    parts?: readonly string[];
+    bound?: Record<string, Record<string, unknown>>;
+  },
 ): PromptParts {
   const many = node.calls === 'many';
   const total = ctx.totalCandidates ?? candidates.length;
@@ -155,10 +166,22 @@ export function renderPlanPromptParts(
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
   ];
-  const variable = [requestLine(ctx.query), ...(ctx.parts ? [handOffText(ctx.parts, many)] : []), `Upstream results:\n${renderInputs(ctx)}`];
-  const bound = Object.entries(ctx.bound ?? {}).flatMap(([tool, args]) => Object.entries(args).map(([k, v]) => `${tool}.${k} = ${clip(JSON.stringify(v), 200)}`));
-  if (bound.length > 0) variable.push(`Bound by the workflow (these values are set for you; fill only the other parameters):\n${bound.join('\n')}`);
-  if (ctx.previousError) variable.push(`The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`);
+  const variable = [
+    requestLine(ctx.query),
+    ...(ctx.parts ? [handOffText(ctx.parts, many)] : []),
+    `Upstream results:\n${renderInputs(ctx)}`,
+  ];
+  const bound = Object.entries(ctx.bound ?? {}).flatMap(([tool, args]) =>
+    Object.entries(args).map(([k, v]) => `${tool}.${k} = ${clip(JSON.stringify(v), 200)}`),
+  );
+  if (bound.length > 0)
+    variable.push(
+      `Bound by the workflow (these values are set for you; fill only the other parameters):\n${bound.join('\n')}`,
+    );
+  if (ctx.previousError)
+    variable.push(
+      `The previous attempt at this step failed with: ${clip(ctx.previousError, 800)}\nChoose differently if that helps.`,
+    );
   return { stable: stable.join('\n\n'), variable: variable.join('\n\n') };
 }
 
@@ -166,7 +189,12 @@ export function renderPlanPromptParts(
 export function renderPlanPrompt(
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
-  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & { previousError?: string; totalCandidates?: number; parts?: readonly string[]; bound?: Record<string, Record<string, unknown>> },
+  ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'> & {
+    previousError?: string;
+    totalCandidates?: number;
+    parts?: readonly string[];
+    bound?: Record<string, Record<string, unknown>>;
+  },
 ): string {
   return joinPrompt(renderPlanPromptParts(node, candidates, ctx));
 }
@@ -178,7 +206,7 @@ export function renderPlanPrompt(
 export function handOffText(parts: readonly string[], many: boolean): string {
   if (parts.length === 0) {
     return many
-      ? 'Your part of the request: none. The request\'s parts fit other steps better; return an empty list unless something the request asks for is still left for this step.'
+      ? "Your part of the request: none. The request's parts fit other steps better; return an empty list unless something the request asks for is still left for this step."
       : 'Your part of the request: none fits this step better than the other steps; make the one call that serves what the request still needs.';
   }
   const list = parts.map((p, i) => `${i + 1}. ${p}`).join('\n');

@@ -66,7 +66,8 @@ export function checkPlan(
   bound?: ToolPlanRequest['bound'],
 ): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[]; unknownTool: boolean } {
   const raw = (value as { calls?: unknown } | null)?.calls;
-  if (!Array.isArray(raw)) return { ok: false, problems: ['the answer must be an object with a "calls" array'], unknownTool: false };
+  if (!Array.isArray(raw))
+    return { ok: false, problems: ['the answer must be an object with a "calls" array'], unknownTool: false };
   const problems: string[] = [];
   const calls: PlannedCall[] = [];
   const names = candidates.map((t) => t.name);
@@ -76,7 +77,9 @@ export function checkPlan(
     const tool = typeof call?.tool === 'string' ? candidates.find((t) => t.name === call.tool) : undefined;
     if (!tool) {
       unknownTool = true;
-      problems.push(`calls[${i}]: tool ${JSON.stringify(call?.tool)} is not one of the candidate tools (${names.length <= 20 ? names.join(', ') : 'the names listed under "Candidate tools"'})`);
+      problems.push(
+        `calls[${i}]: tool ${JSON.stringify(call?.tool)} is not one of the candidate tools (${names.length <= 20 ? names.join(', ') : 'the names listed under "Candidate tools"'})`,
+      );
       return;
     }
     const args = call?.args ?? {};
@@ -89,7 +92,8 @@ export function checkPlan(
     if (!check.ok) problems.push(`calls[${i}]: ${check.message}`);
     else calls.push({ tool: tool.name, args: check.args });
   });
-  if (mode === 'one' && raw.length !== 1) problems.push(`this step makes exactly one call, but the answer has ${raw.length}`);
+  if (mode === 'one' && raw.length !== 1)
+    problems.push(`this step makes exactly one call, but the answer has ${raw.length}`);
   return problems.length > 0 ? { ok: false, problems, unknownTool } : { ok: true, calls };
 }
 
@@ -106,22 +110,47 @@ export interface ShortlistOptions {
  * the answer's JSON schema. The cost projection (search/project-cost.ts) renders requests with it too.
  */
 export function planRequest(req: ToolPlanRequest, shortlist?: ShortlistOptions, parts?: readonly string[]) {
-  const ctx = { query: req.query, inputs: req.inputs, context: req.context, totalCandidates: req.candidates.length, ...(req.previousError ? { previousError: req.previousError } : {}), ...(parts ? { parts } : {}), ...(req.bound ? { bound: req.bound } : {}) };
-  const shown = shortlist && req.candidates.length > shortlist.size ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates) : req.candidates;
+  const ctx = {
+    query: req.query,
+    inputs: req.inputs,
+    context: req.context,
+    totalCandidates: req.candidates.length,
+    ...(req.previousError ? { previousError: req.previousError } : {}),
+    ...(parts ? { parts } : {}),
+    ...(req.bound ? { bound: req.bound } : {}),
+  };
+  const shown =
+    shortlist && req.candidates.length > shortlist.size
+      ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates)
+      : req.candidates;
   return { ctx, shown, prompt: renderPlanPromptParts(req.node, shown, ctx), schema: planSchema(shown) };
 }
 
 /** Plans a tool node's calls with one repair round (see the file comment). */
-export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanRequest, validators: PlanValidators, shortlist?: ShortlistOptions, parts?: readonly string[]): Promise<ToolPlanResult> {
+export async function planToolCallsWithLlm(
+  client: LlmClient,
+  req: ToolPlanRequest,
+  validators: PlanValidators,
+  shortlist?: ShortlistOptions,
+  parts?: readonly string[],
+): Promise<ToolPlanResult> {
   const model = client.spec;
-  if (req.candidates.length === 0) return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
+  if (req.candidates.length === 0)
+    return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
   const mode = req.node.calls ?? 'one';
   const first = planRequest(req, shortlist, parts);
   const { ctx, shown } = first;
   let prompt = first.prompt;
   let unknownTool = false;
   const result = await askWithRepair(client, {
-    request: { schema: jsonSchema<unknown>(first.schema as never), name: 'tool_calls', system: PLAN_SYSTEM, stablePrompt: prompt.stable, prompt: prompt.variable, ...(req.signal ? { signal: req.signal } : {}) },
+    request: {
+      schema: jsonSchema<unknown>(first.schema as never),
+      name: 'tool_calls',
+      system: PLAN_SYSTEM,
+      stablePrompt: prompt.stable,
+      prompt: prompt.variable,
+      ...(req.signal ? { signal: req.signal } : {}),
+    },
     check: (answer) => {
       const checked = checkPlan(answer, req.candidates, mode, validators, req.bound);
       unknownTool = !checked.ok && Boolean(checked.unknownTool);
@@ -131,24 +160,37 @@ export async function planToolCallsWithLlm(client: LlmClient, req: ToolPlanReque
       if (shown.length < req.candidates.length && unknownTool) {
         // The model looked for a tool the shortlist did not show: the repair round shows them all.
         prompt = renderPlanPromptParts(req.node, req.candidates, ctx);
-        return { stablePrompt: prompt.stable, prompt: renderRepairPrompt(prompt.variable, text, problems), schema: jsonSchema<unknown>(planSchema(req.candidates) as never) };
+        return {
+          stablePrompt: prompt.stable,
+          prompt: renderRepairPrompt(prompt.variable, text, problems),
+          schema: jsonSchema<unknown>(planSchema(req.candidates) as never),
+        };
       }
       return { prompt: renderRepairPrompt(prompt.variable, text, problems) };
     },
   });
   const usage = result.usage;
   if (result.kind === 'ok') return { calls: result.value, model, usage: result.usage };
-  if (result.kind === 'model-error') return { calls: [], model, ...(usage ? { usage } : {}), error: result.error.message };
+  if (result.kind === 'model-error')
+    return { calls: [], model, ...(usage ? { usage } : {}), error: result.error.message };
   return giveUp(req, model, usage, result.problems);
 }
 
 /** The shortlisted tools in the candidates' order (a stable order keeps the prompt's prefix the same across records). */
-function inCandidateOrder(shortlist: readonly ToolDescriptor[], candidates: readonly ToolDescriptor[]): ToolDescriptor[] {
+function inCandidateOrder(
+  shortlist: readonly ToolDescriptor[],
+  candidates: readonly ToolDescriptor[],
+): ToolDescriptor[] {
   const keep = new Set(shortlist);
   return candidates.filter((c) => keep.has(c));
 }
 
-function giveUp(req: ToolPlanRequest, model: string, usage: Usage | undefined, problems: readonly string[]): ToolPlanResult {
+function giveUp(
+  req: ToolPlanRequest,
+  model: string,
+  usage: Usage | undefined,
+  problems: readonly string[],
+): ToolPlanResult {
   return {
     calls: [],
     model,

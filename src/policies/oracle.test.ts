@@ -17,14 +17,27 @@ const record: TaskRecord = {
     { tool: 'news', args: { t: 'tech' }, output: 'n1', status: 'ok' },
   ],
 };
-const descriptors = ['quote', 'news'].map((name) => ({ name, description: name, inputSchema: { type: 'object', properties: {} } }));
+const descriptors = ['quote', 'news'].map((name) => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object', properties: {} },
+}));
 
 describe('createOraclePolicy', () => {
   it('replays a record over its oracle workflow: many takes a same-tool run, TC inputs match exactly', async () => {
     const w = oracleWorkflowFor(record);
-    expect(w.nodes.map((n) => (n.kind === 'tool' ? `${n.id}:${n.tools?.join()}:${n.calls ?? 'one'}` : n.id))).toEqual(['plan', 'call_1:quote:many', 'call_2:news:one', 'synthesize']);
+    expect(w.nodes.map((n) => (n.kind === 'tool' ? `${n.id}:${n.tools?.join()}:${n.calls ?? 'one'}` : n.id))).toEqual([
+      'plan',
+      'call_1:quote:many',
+      'call_2:news:one',
+      'synthesize',
+    ]);
     const tools = createToolRegistry(createReplayTools([record], descriptors));
-    const t = await executeWorkflow(w, { query: record.query, recordId: 'r1' }, { policy: createOraclePolicy([record]), tools });
+    const t = await executeWorkflow(
+      w,
+      { query: record.query, recordId: 'r1' },
+      { policy: createOraclePolicy([record]), tools },
+    );
     expect(t.calls).toEqual(record.calls);
     expect(t.answer).toBe('AAPL is up.');
     expect(t.observations[0]).toMatchObject({ output: record.query, model: 'oracle' });
@@ -38,7 +51,19 @@ describe('createOraclePolicy', () => {
       name: 'w',
       nodes: [
         { id: 'plan', kind: 'llm', role: 'plan', prompt: 'p', output: { type: 'text' } },
-        { id: 'judge', kind: 'llm', role: 'judge', prompt: 'j', output: { type: 'json', schema: { type: 'object', properties: { go: { type: 'boolean' }, kind: { type: 'string', enum: ['a', 'b'] } } } } },
+        {
+          id: 'judge',
+          kind: 'llm',
+          role: 'judge',
+          prompt: 'j',
+          output: {
+            type: 'json',
+            schema: {
+              type: 'object',
+              properties: { go: { type: 'boolean' }, kind: { type: 'string', enum: ['a', 'b'] } },
+            },
+          },
+        },
         { id: 'a', kind: 'tool', task: 'a', retry: { attempts: 2, on: 'error' } },
         { id: 'b', kind: 'tool', task: 'b', calls: 'many' },
         { id: 'c', kind: 'tool', task: 'c' },
@@ -59,17 +84,32 @@ describe('createOraclePolicy', () => {
     ]);
     const t = await executeWorkflow(w, { query: 'q', recordId: 'r1' }, { policy: createOraclePolicy([record]), tools });
     expect(t.observations[1]).toMatchObject({ nodeId: 'judge', output: { go: true, kind: 'a' } });
-    expect(t.observations[2]?.calls?.map((c) => [c.attempt, c.args])).toEqual([[1, { s: 'AAPL' }], [2, { s: 'AAPL' }]]);
+    expect(t.observations[2]?.calls?.map((c) => [c.attempt, c.args])).toEqual([
+      [1, { s: 'AAPL' }],
+      [2, { s: 'AAPL' }],
+    ]);
     expect(t.observations[3]?.calls?.map((c) => c.args)).toEqual([{ s: 'MSFT' }]);
     expect(t.observations[4]?.calls?.map((c) => c.args)).toEqual([{ t: 'tech' }]);
     const short: TaskRecord = { ...record, id: 'r2', calls: record.calls.slice(0, 1) };
-    const t2 = await executeWorkflow(w, { query: 'q', recordId: 'r2' }, { policy: createOraclePolicy([short]), tools: createToolRegistry(createReplayTools([short], descriptors)) });
+    const t2 = await executeWorkflow(
+      w,
+      { query: 'q', recordId: 'r2' },
+      { policy: createOraclePolicy([short]), tools: createToolRegistry(createReplayTools([short], descriptors)) },
+    );
     expect(t2.observations[3]).toMatchObject({ nodeId: 'b', status: 'ok', calls: [] });
-    expect(t2.observations[4]).toMatchObject({ nodeId: 'c', status: 'error', error: "no valid plan: record 'r2' has no reference call left (all 1 used)" });
+    expect(t2.observations[4]).toMatchObject({
+      nodeId: 'c',
+      status: 'error',
+      error: "no valid plan: record 'r2' has no reference call left (all 1 used)",
+    });
   });
 
   it('needs a known record id', async () => {
-    const t = await executeWorkflow(oracleWorkflowFor(record), { query: 'q', recordId: 'nope' }, { policy: createOraclePolicy([record]), tools: createToolRegistry(createReplayTools([record], descriptors)) });
+    const t = await executeWorkflow(
+      oracleWorkflowFor(record),
+      { query: 'q', recordId: 'nope' },
+      { policy: createOraclePolicy([record]), tools: createToolRegistry(createReplayTools([record], descriptors)) },
+    );
     expect(t.observations[0]?.error).toContain("the oracle policy has no record 'nope'");
   });
 });
@@ -78,7 +118,14 @@ describe('oracle replay over the TRAJECT-Bench records (bundled data)', () => {
   it('hits every reference call of every all-ok record and reaches TC = 1 in each domain', async () => {
     const rows = [];
     for (const domain of ['Finance', 'Travel', 'Weather']) rows.push(await oracleReplayDomain(domain));
-    console.log(rows.map((r) => `${r.domain}: ${r.records} records, ${r.calls} calls, ${r.hits} hits, ${r.misses} misses, TC ${r.tc.toFixed(3)}`).join('\n'));
+    console.log(
+      rows
+        .map(
+          (r) =>
+            `${r.domain}: ${r.records} records, ${r.calls} calls, ${r.hits} hits, ${r.misses} misses, TC ${r.tc.toFixed(3)}`,
+        )
+        .join('\n'),
+    );
     for (const r of rows) {
       expect(r.records).toBeGreaterThan(50);
       expect(r.hits).toBe(r.calls);

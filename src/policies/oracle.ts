@@ -31,10 +31,18 @@ export function createOraclePolicy(records: readonly TaskRecord[]): ExecutionPol
   const byId = new Map(records.map((r) => [r.id, r]));
   const recordFor = (recordId: string | undefined): TaskRecord => {
     if (recordId === undefined) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'the oracle policy needs a record id: it replays that record\'s reference calls', hint: 'Run with {recordId} set to a record the oracle was built with.' });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: "the oracle policy needs a record id: it replays that record's reference calls",
+        hint: 'Run with {recordId} set to a record the oracle was built with.',
+      });
     }
     const r = byId.get(recordId);
-    if (!r) throw new FlowScoutError({ code: 'NOT_FOUND', message: `the oracle policy has no record '${recordId}' (it knows ${byId.size} records)` });
+    if (!r)
+      throw new FlowScoutError({
+        code: 'NOT_FOUND',
+        message: `the oracle policy has no record '${recordId}' (it knows ${byId.size} records)`,
+      });
     return r;
   };
   return {
@@ -57,7 +65,11 @@ export function createOraclePolicy(records: readonly TaskRecord[]): ExecutionPol
       const calls = takeCalls(record.calls, start, req.node.calls ?? 'one');
       req.scratch.set(CURSOR, start + calls.length);
       if (calls.length === 0 && req.node.calls !== 'many') {
-        return { calls: [], model: 'oracle', error: `record '${record.id}' has no reference call left (all ${record.calls.length} used)` };
+        return {
+          calls: [],
+          model: 'oracle',
+          error: `record '${record.id}' has no reference call left (all ${record.calls.length} used)`,
+        };
       }
       return { calls: calls.map((c) => ({ tool: c.tool, args: c.args })), model: 'oracle' };
     },
@@ -93,18 +105,32 @@ function oracleLlmOutput(node: LlmNode, query: string, reference: string): strin
  * hint) → synthesize. Used to prove the harness: oracle + replay over it must give TC = 1.
  */
 export function oracleWorkflowFor(record: TaskRecord): Workflow {
-  const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan how to answer: {{query}}', output: { type: 'text' } }];
+  const nodes: Workflow['nodes'] = [
+    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan how to answer: {{query}}', output: { type: 'text' } },
+  ];
   const edges: Workflow['edges'] = [];
   let prev = 'plan';
   for (let i = 0, k = 1; i < record.calls.length; k++) {
     const run = takeCalls(record.calls, i, 'many');
     const id = `call_${k}`;
-    nodes.push({ id, kind: 'tool', task: `call ${run[0]!.tool}`, tools: [run[0]!.tool], ...(run.length > 1 ? { calls: 'many' as const } : {}) });
+    nodes.push({
+      id,
+      kind: 'tool',
+      task: `call ${run[0]!.tool}`,
+      tools: [run[0]!.tool],
+      ...(run.length > 1 ? { calls: 'many' as const } : {}),
+    });
     edges.push({ from: prev, to: id, kind: 'data' });
     prev = id;
     i += run.length;
   }
-  nodes.push({ id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } });
+  nodes.push({
+    id: 'synthesize',
+    kind: 'llm',
+    role: 'synthesize',
+    prompt: 'Answer {{query}} from {{inputs}}',
+    output: { type: 'text' },
+  });
   edges.push({ from: prev, to: 'synthesize', kind: 'data' });
   return { version: 1, name: `oracle-${record.id}`, nodes, edges };
 }

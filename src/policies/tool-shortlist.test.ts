@@ -10,10 +10,26 @@ import type { ToolPlanRequest } from './types.js';
 
 /** 30 tools: two that the request asks for, and 28 about other things. */
 const TOOLS: ToolDescriptor[] = [
-  ...Array.from({ length: 14 }, (_, i) => ({ name: `music_chart_${i}`, description: `Top songs of music chart number ${i} for a country.`, inputSchema: { type: 'object', properties: { country: { type: 'string' } } } })),
-  { name: 'hotel_search', description: 'Search hotels in a city by name.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-  ...Array.from({ length: 14 }, (_, i) => ({ name: `recipe_lookup_${i}`, description: `Cooking recipes of cuisine ${i} with an ingredient.`, inputSchema: { type: 'object', properties: { ingredient: { type: 'string' } } } })),
-  { name: 'flight_status', description: 'Status of a flight by its flight number.', inputSchema: { type: 'object', properties: { flight: { type: 'string' } }, required: ['flight'] } },
+  ...Array.from({ length: 14 }, (_, i) => ({
+    name: `music_chart_${i}`,
+    description: `Top songs of music chart number ${i} for a country.`,
+    inputSchema: { type: 'object', properties: { country: { type: 'string' } } },
+  })),
+  {
+    name: 'hotel_search',
+    description: 'Search hotels in a city by name.',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+  ...Array.from({ length: 14 }, (_, i) => ({
+    name: `recipe_lookup_${i}`,
+    description: `Cooking recipes of cuisine ${i} with an ingredient.`,
+    inputSchema: { type: 'object', properties: { ingredient: { type: 'string' } } },
+  })),
+  {
+    name: 'flight_status',
+    description: 'Status of a flight by its flight number.',
+    inputSchema: { type: 'object', properties: { flight: { type: 'string' } }, required: ['flight'] },
+  },
 ];
 const QUERY = 'Find hotels in Lyon. Then tell me the status of flight AF123.';
 
@@ -36,7 +52,12 @@ describe('tool shortlist', () => {
     const names = s.shortlist(req(), 3).map((t) => t.name);
     expect(names).toHaveLength(3);
     expect(names).toEqual(expect.arrayContaining(['hotel_search', 'flight_status']));
-    expect(s.forRequest(QUERY, TOOLS, 2).map((t) => t.name).sort()).toEqual(['flight_status', 'hotel_search']);
+    expect(
+      s
+        .forRequest(QUERY, TOOLS, 2)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['flight_status', 'hotel_search']);
     // A node with at most k candidates keeps them all, in their order.
     expect(s.shortlist(req({ candidates: TOOLS.slice(0, 3) }), 5)).toEqual(TOOLS.slice(0, 3));
   });
@@ -50,9 +71,16 @@ describe('tool shortlist', () => {
 
     it('lists only the shortlist, and every candidate on the repair round after the model names a tool it was not shown', async () => {
       server = await startTestLlmServer({
-        script: [{ json: { calls: [{ tool: 'hotel_finder', args: { city: 'Lyon' } }] } }, { json: { calls: [{ tool: 'hotel_search', args: { city: 'Lyon' } }] } }],
+        script: [
+          { json: { calls: [{ tool: 'hotel_finder', args: { city: 'Lyon' } }] } },
+          { json: { calls: [{ tool: 'hotel_search', args: { city: 'Lyon' } }] } },
+        ],
       });
-      const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 5000 });
+      const client = createLlmClient({
+        model: await resolveModel(server.spec(), { env: {} }),
+        sleep: async () => {},
+        timeoutMs: 5000,
+      });
       const policy = createLlmPolicy({ client, tools: TOOLS, shortlist: 5 });
       const plan = await policy.planToolCalls(req());
       expect(plan.error).toBeUndefined();
@@ -71,8 +99,14 @@ describe('tool shortlist', () => {
     });
 
     it('lists every candidate when the shortlist is off (0)', async () => {
-      server = await startTestLlmServer({ script: [{ json: { calls: [{ tool: 'hotel_search', args: { city: 'Lyon' } }] } }] });
-      const client = createLlmClient({ model: await resolveModel(server.spec(), { env: {} }), sleep: async () => {}, timeoutMs: 5000 });
+      server = await startTestLlmServer({
+        script: [{ json: { calls: [{ tool: 'hotel_search', args: { city: 'Lyon' } }] } }],
+      });
+      const client = createLlmClient({
+        model: await resolveModel(server.spec(), { env: {} }),
+        sleep: async () => {},
+        timeoutMs: 5000,
+      });
       const policy = createLlmPolicy({ client, tools: TOOLS, shortlist: 0 });
       await policy.planToolCalls(req());
       const prompt = server.requests[0]!.body.messages.at(-1).content as string;

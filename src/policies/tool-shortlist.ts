@@ -57,7 +57,10 @@ export function createToolShortlister(options: ShortlisterOptions): ToolShortlis
   const indexFor = (candidates: readonly ToolDescriptor[]): ToolIndex => {
     const extra = candidates.filter((c) => known.get(c.name) !== c && !sameTool(known.get(c.name), c));
     if (extra.length === 0) return base;
-    const key = extra.map((c) => c.name).sort().join('\u0000');
+    const key = extra
+      .map((c) => c.name)
+      .sort()
+      .join('\u0000');
     let hit = extended.get(key);
     if (!hit) {
       const all = [...[...known.values()].filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
@@ -78,14 +81,16 @@ export function createToolShortlister(options: ShortlisterOptions): ToolShortlis
     };
     const total = normalised(query);
     const best = new Map<string, number>();
-    for (const clause of splitClauses(query)) for (const [name, v] of normalised(clause)) best.set(name, Math.max(best.get(name) ?? 0, v));
+    for (const clause of splitClauses(query))
+      for (const [name, v] of normalised(clause)) best.set(name, Math.max(best.get(name) ?? 0, v));
     for (const [name, v] of best) total.set(name, (total.get(name) ?? 0) + v);
     return candidates
       .map((tool, i) => ({ tool, i, s: total.get(tool.name) ?? 0 }))
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .map((x) => x.tool);
   };
-  const top = (input: ShortlistInput, k: number): ToolDescriptor[] => (input.candidates.length <= k ? [...input.candidates] : rank(input).slice(0, Math.max(1, k)));
+  const top = (input: ShortlistInput, k: number): ToolDescriptor[] =>
+    input.candidates.length <= k ? [...input.candidates] : rank(input).slice(0, Math.max(1, k));
 
   return {
     rank,

@@ -67,7 +67,11 @@ export function bundledTrajectPaths(domain: string): BundledTrajectPaths {
     });
   }
   const base = join(packageRoot(), 'data', 'traject-bench');
-  const paths = { domain: match, trajQuery: join(base, match, 'traj_query.json'), tools: join(base, 'tools', `${match}_tool.json`) };
+  const paths = {
+    domain: match,
+    trajQuery: join(base, match, 'traj_query.json'),
+    tools: join(base, 'tools', `${match}_tool.json`),
+  };
   for (const file of [paths.trajQuery, paths.tools]) {
     if (!existsSync(file)) {
       throw new FlowScoutError({

@@ -4,7 +4,13 @@ export { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } fr
 export { readRecordsFile, writeRecordsFile, type ReadRecordsOptions, type ReadRecordsResult } from './read-records.js';
 export { formatLineProblem, type LineProblem } from './issue-text.js';
 export { readJsonlFile, type ReadJsonlOptions, type ReadJsonlResult } from './read-jsonl.js';
-export { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot, type BundledDomain, type BundledTrajectPaths } from './bundled.js';
+export {
+  BUNDLED_DOMAINS,
+  bundledTrajectPaths,
+  packageRoot,
+  type BundledDomain,
+  type BundledTrajectPaths,
+} from './bundled.js';
 export {
   importTraject,
   DROP_FAILED_CALL,
@@ -33,9 +39,27 @@ export {
   type SplitOptions,
   type SplitRatio,
 } from './split.js';
-export { importToolbench, queryIdOf, TOOLBENCH_DROP, type ImportToolbenchResult, type ToolbenchCounts } from './import/toolbench.js';
-export { UNPARSED_ARGUMENTS_KEY, parseArguments, parseObservation, parseFinalAnswer } from './import/toolbench-observation.js';
-export { AGENT_LOG_FORMATS, detectFormat, importAgentLogs, type AgentLogFormat, type AgentLogImport, type DetectedFormat } from './import/agent-logs.js';
+export {
+  importToolbench,
+  queryIdOf,
+  TOOLBENCH_DROP,
+  type ImportToolbenchResult,
+  type ToolbenchCounts,
+} from './import/toolbench.js';
+export {
+  UNPARSED_ARGUMENTS_KEY,
+  parseArguments,
+  parseObservation,
+  parseFinalAnswer,
+} from './import/toolbench-observation.js';
+export {
+  AGENT_LOG_FORMATS,
+  detectFormat,
+  importAgentLogs,
+  type AgentLogFormat,
+  type AgentLogImport,
+  type DetectedFormat,
+} from './import/agent-logs.js';
 export {
   DROP_FAILED,
   DROP_MISSING_TOOL,

@@ -41,9 +41,15 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { path: 
       if (issue.origin === 'string' && issue.minimum === 1) return { path, message: 'must not be empty' };
       return { path, message: issue.message };
     case 'unrecognized_keys':
-      return { path, message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}` };
+      return {
+        path,
+        message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`,
+      };
     case 'invalid_value':
-      return { path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, found ${JSON.stringify(value)}` };
+      return {
+        path,
+        message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, found ${JSON.stringify(value)}`,
+      };
     default:
       return { path, message: issue.message };
   }

@@ -39,7 +39,11 @@ export interface ReadJsonlResult<T> {
  * throw one FlowScoutError listing every problem in the file (PARSE_ERROR when a line is not JSON,
  * else INVALID_INPUT); with `skipInvalid` bad lines are skipped and counted.
  */
-export async function readJsonlFile<S extends z.ZodType>(path: string, schema: S, opts: ReadJsonlOptions<z.infer<S>>): Promise<ReadJsonlResult<z.infer<S>>> {
+export async function readJsonlFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  opts: ReadJsonlOptions<z.infer<S>>,
+): Promise<ReadJsonlResult<z.infer<S>>> {
   assertReadableFile(path, opts);
   const maxProblems = opts.maxProblems ?? 50;
   const values: Array<z.infer<S>> = [];
@@ -71,7 +75,10 @@ export async function readJsonlFile<S extends z.ZodType>(path: string, schema: S
         continue;
       }
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
-      const arrayHint = lineNo === 1 && text.startsWith('[') ? ` (this looks like a JSON array; ${opts.noun} files are JSONL: one ${opts.noun} object a line)` : '';
+      const arrayHint =
+        lineNo === 1 && text.startsWith('[')
+          ? ` (this looks like a JSON array; ${opts.noun} files are JSONL: one ${opts.noun} object a line)`
+          : '';
       report({ file: path, line: lineNo, message: `not valid JSON: ${why}${arrayHint}` });
       continue;
     }
@@ -86,7 +93,12 @@ export async function readJsonlFile<S extends z.ZodType>(path: string, schema: S
       const first = firstLineOf.get(key);
       if (first !== undefined) {
         badLines++;
-        report({ file: path, line: lineNo, path: '$.id', message: `duplicate id '${key}' (first used on line ${first})` });
+        report({
+          file: path,
+          line: lineNo,
+          path: '$.id',
+          message: `duplicate id '${key}' (first used on line ${first})`,
+        });
         continue;
       }
       firstLineOf.set(key, lineNo);

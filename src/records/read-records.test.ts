@@ -68,7 +68,13 @@ describe('readRecordsFile', () => {
   it('round-trips records through writeRecordsFile and refuses to overwrite without force', async () => {
     const file = join(tmp(), 'out.jsonl');
     const recs: TaskRecord[] = [
-      { id: 'x', query: 'q?', reference: 'r', calls: [{ tool: 't', args: { a: 1 }, output: "{'k': None}", status: 'ok' }], group: 'g' },
+      {
+        id: 'x',
+        query: 'q?',
+        reference: 'r',
+        calls: [{ tool: 't', args: { a: 1 }, output: "{'k': None}", status: 'ok' }],
+        group: 'g',
+      },
       { id: 'y', query: 'q2?', reference: '', calls: [] },
     ];
     writeRecordsFile(file, recs);

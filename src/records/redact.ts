@@ -28,19 +28,28 @@ export interface RedactRule {
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /(?<![\w+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)/g;
-const ID = /(?<![\w@.#-])#?(?=[A-Za-z0-9_-]*[A-Za-z])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9](?![\w@-])|(?<![\w.,-])\d{9,}(?![\w.,-])/g;
+const ID =
+  /(?<![\w@.#-])#?(?=[A-Za-z0-9_-]*[A-Za-z])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9](?![\w@-])|(?<![\w.,-])\d{9,}(?![\w.,-])/g;
 
 /** Parses `--redact`: a comma-separated list of emails, phones, ids and regular expressions. */
 export function parseRedact(text: string): RedactRule[] {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--redact names nothing to redact', hint: 'e.g. --redact emails,phones,ids or --redact "emails,ACC-[0-9]+".' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: '--redact names nothing to redact',
+      hint: 'e.g. --redact emails,phones,ids or --redact "emails,ACC-[0-9]+".',
+    });
   }
   return items.map((item): RedactRule => {
     const k = item.toLowerCase();
     if (k === 'emails' || k === 'email') return { kind: 'emails', placeholder: 'EMAIL', pattern: EMAIL };
     if (k === 'phones' || k === 'phone') return { kind: 'phones', placeholder: 'PHONE', pattern: PHONE };
-    if (k === 'ids' || k === 'id') return { kind: 'ids', placeholder: 'ID', pattern: ID, keep: (m) => !/^\d{4}-\d{2}-\d{2}/.test(m) };
+    if (k === 'ids' || k === 'id')
+      return { kind: 'ids', placeholder: 'ID', pattern: ID, keep: (m) => !/^\d{4}-\d{2}-\d{2}/.test(m) };
     try {
       return { kind: item, placeholder: 'REDACTED', pattern: new RegExp(item, 'g') };
     } catch (e) {
@@ -60,7 +69,10 @@ export interface RedactCounts {
 }
 
 /** Records with every matching value replaced by its placeholder (see the module comment). */
-export function redactRecords(records: readonly TaskRecord[], rules: readonly RedactRule[]): { records: TaskRecord[]; counts: RedactCounts } {
+export function redactRecords(
+  records: readonly TaskRecord[],
+  rules: readonly RedactRule[],
+): { records: TaskRecord[]; counts: RedactCounts } {
   const placeholders = new Map<string, string>();
   const next = new Map<string, number>();
   const counts: RedactCounts = { replacements: {}, distinct: {} };
@@ -71,27 +83,34 @@ export function redactRecords(records: readonly TaskRecord[], rules: readonly Re
   const text = (s: string): string => {
     let out = s;
     for (const rule of rules) {
-      out = out.replace(new RegExp(rule.pattern.source, rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`), (m) => {
-        if (/^<[A-Z]+_\d+>$/.test(m) || (rule.keep && !rule.keep(m))) return m;
-        const key = `${rule.placeholder}\u0000${m}`;
-        let p = placeholders.get(key);
-        if (!p) {
-          const n = (next.get(rule.placeholder) ?? 0) + 1;
-          next.set(rule.placeholder, n);
-          p = `<${rule.placeholder}_${n}>`;
-          placeholders.set(key, p);
-          counts.distinct[rule.kind]!++;
-        }
-        counts.replacements[rule.kind]!++;
-        return p;
-      });
+      out = out.replace(
+        new RegExp(
+          rule.pattern.source,
+          rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`,
+        ),
+        (m) => {
+          if (/^<[A-Z]+_\d+>$/.test(m) || (rule.keep && !rule.keep(m))) return m;
+          const key = `${rule.placeholder}\u0000${m}`;
+          let p = placeholders.get(key);
+          if (!p) {
+            const n = (next.get(rule.placeholder) ?? 0) + 1;
+            next.set(rule.placeholder, n);
+            p = `<${rule.placeholder}_${n}>`;
+            placeholders.set(key, p);
+            counts.distinct[rule.kind]!++;
+          }
+          counts.replacements[rule.kind]!++;
+          return p;
+        },
+      );
     }
     return out;
   };
   const value = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(value);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [text(k), value(x)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [text(k), value(x)]));
     return v;
   };
   const call = <C extends { args?: Record<string, unknown>; output?: unknown }>(c: C): C => ({
@@ -106,7 +125,15 @@ export function redactRecords(records: readonly TaskRecord[], rules: readonly Re
     query: text(r.query),
     reference: text(r.reference),
     calls: r.calls.map(call),
-    ...(r.turns ? { turns: r.turns.map((t) => ({ ...call(t), ...(t.text !== undefined ? { text: text(t.text) } : {}), ...(t.calls ? { calls: t.calls.map(call) } : {}) })) } : {}),
+    ...(r.turns
+      ? {
+          turns: r.turns.map((t) => ({
+            ...call(t),
+            ...(t.text !== undefined ? { text: text(t.text) } : {}),
+            ...(t.calls ? { calls: t.calls.map(call) } : {}),
+          })),
+        }
+      : {}),
     ...(r.group !== undefined ? { group: text(r.group) } : {}),
   }));
   return { records: out, counts };
@@ -114,5 +141,7 @@ export function redactRecords(records: readonly TaskRecord[], rules: readonly Re
 
 /** `redacted: 12 emails (3 distinct), 4 ids (2 distinct)` for the import summary. */
 export function formatRedactCounts(c: RedactCounts): string {
-  return `  ${'redacted'.padEnd(20)} ${Object.keys(c.replacements).map((k) => `${c.replacements[k]} ${k} (${c.distinct[k]} distinct value${c.distinct[k] === 1 ? '' : 's'})`).join(', ')}; each value replaced by the same placeholder everywhere in this import`;
+  return `  ${'redacted'.padEnd(20)} ${Object.keys(c.replacements)
+    .map((k) => `${c.replacements[k]} ${k} (${c.distinct[k]} distinct value${c.distinct[k] === 1 ? '' : 's'})`)
+    .join(', ')}; each value replaced by the same placeholder everywhere in this import`;
 }

@@ -23,7 +23,9 @@ export const TurnSchema = z.strictObject({
   role: z.enum(['user', 'assistant', 'tool']),
   text: z.string().optional(),
   /** The calls an assistant turn made (tool and arguments). */
-  calls: z.array(z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })).optional(),
+  calls: z
+    .array(z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }))
+    .optional(),
   /** A tool turn: which tool answered, its output and whether the call failed. */
   tool: z.string().optional(),
   output: z.unknown().optional(),

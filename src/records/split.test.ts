@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from './schema.js';
-import { describeSplitBy, nearDuplicateWarning, parseSplitRatio, partSizes, requestKey, resolveSplitBy, splitRecords } from './split.js';
+import {
+  describeSplitBy,
+  nearDuplicateWarning,
+  parseSplitRatio,
+  partSizes,
+  requestKey,
+  resolveSplitBy,
+  splitRecords,
+} from './split.js';
 
-const rec = (id: string, group?: string): TaskRecord => ({ id, query: `q ${id}`, reference: '', calls: [], ...(group ? { group } : {}) });
-const many = (n: number, groupSize = 0) => Array.from({ length: n }, (_, i) => rec(`r${i}`, groupSize ? `g${Math.floor(i / groupSize)}` : undefined));
+const rec = (id: string, group?: string): TaskRecord => ({
+  id,
+  query: `q ${id}`,
+  reference: '',
+  calls: [],
+  ...(group ? { group } : {}),
+});
+const many = (n: number, groupSize = 0) =>
+  Array.from({ length: n }, (_, i) => rec(`r${i}`, groupSize ? `g${Math.floor(i / groupSize)}` : undefined));
 const ids = (rs: TaskRecord[]) => rs.map((r) => r.id);
 
 describe('splitRecords', () => {
@@ -68,7 +83,13 @@ describe('parseSplitRatio and partSizes', () => {
 });
 
 describe('split units and near-identical requests', () => {
-  const rec = (id: string, query: string, group?: string): TaskRecord => ({ id, query, reference: 'r', calls: [], ...(group ? { group } : {}) });
+  const rec = (id: string, query: string, group?: string): TaskRecord => ({
+    id,
+    query,
+    reference: 'r',
+    calls: [],
+    ...(group ? { group } : {}),
+  });
 
   it('splits by group when records have groups (auto), refuses group without groups, and describes the choice', () => {
     const grouped = [rec('a', 'q', 'g1'), rec('b', 'q', 'g2')];
@@ -76,16 +97,27 @@ describe('split units and near-identical requests', () => {
     expect(resolveSplitBy(grouped, 'auto')).toBe('group');
     expect(resolveSplitBy(plain, 'auto')).toBe('record');
     expect(resolveSplitBy(grouped, 'record')).toBe('record');
-    expect(() => resolveSplitBy(plain, 'group', 'records.jsonl')).toThrow(/--split-by group: no record in records\.jsonl has a group/);
-    expect(describeSplitBy(grouped, 'group', 'auto')).toBe('by group (2 groups of 2 records, each in one part; --split-by record splits single records)');
+    expect(() => resolveSplitBy(plain, 'group', 'records.jsonl')).toThrow(
+      /--split-by group: no record in records\.jsonl has a group/,
+    );
+    expect(describeSplitBy(grouped, 'group', 'auto')).toBe(
+      'by group (2 groups of 2 records, each in one part; --split-by record splits single records)',
+    );
     expect(describeSplitBy(plain, 'record', 'auto')).toBe('by record (the records have no groups)');
   });
 
   it('warns when requests that differ only in numbers and ids land in different parts, and not when grouped', () => {
     expect(requestKey('Cancel order #W5490111 for user mia_4516, 2 items!')).toBe('cancel order for user items');
-    const records = Array.from({ length: 20 }, (_, i) => rec(`r${i}`, i < 10 ? `Weather in city ${i} on day ${i + 1}?` : `Distinct request number word ${'abcdefghij'[i - 10]}`));
+    const records = Array.from({ length: 20 }, (_, i) =>
+      rec(
+        `r${i}`,
+        i < 10 ? `Weather in city ${i} on day ${i + 1}?` : `Distinct request number word ${'abcdefghij'[i - 10]}`,
+      ),
+    );
     const warning = nearDuplicateWarning(records);
-    expect(warning).toMatch(/^warning: 1 request repeated with only numbers or ids changed \(10 records, e\.g\. "Weather in city \d on day \d+\?"\) fall in different parts/);
+    expect(warning).toMatch(
+      /^warning: 1 request repeated with only numbers or ids changed \(10 records, e\.g\. "Weather in city \d on day \d+\?"\) fall in different parts/,
+    );
     expect(nearDuplicateWarning(records.map((r, i) => ({ ...r, group: `g${i % 5}` })))).toBeUndefined();
     expect(nearDuplicateWarning(records.slice(10))).toBeUndefined();
   });

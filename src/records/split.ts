@@ -64,7 +64,12 @@ export function splitRecords(records: readonly TaskRecord[], opts: SplitOptions 
 export function parseSplitRatio(text: string): SplitRatio {
   const parts = text.split(/[:,/]/).map((s) => s.trim());
   const nums = parts.map(Number);
-  if (parts.length !== 3 || parts.some((p) => p === '') || nums.some((n) => !Number.isFinite(n) || n < 0) || nums[0]! + nums[1]! + nums[2]! <= 0) {
+  if (
+    parts.length !== 3 ||
+    parts.some((p) => p === '') ||
+    nums.some((n) => !Number.isFinite(n) || n < 0) ||
+    nums[0]! + nums[1]! + nums[2]! <= 0
+  ) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `'${text}' is not a split ratio`,
@@ -116,7 +121,10 @@ function assignGroups(groups: TaskRecord[][], ratio: SplitRatio, n: number, part
   const filled = [0, 0, 0];
   const positive = [0, 1, 2].filter((k) => ratio[k]! > 0);
   for (const group of groups) {
-    const k = positive.reduce((best, j) => (target[j]! - filled[j]! > target[best]! - filled[best]! ? j : best), positive[0]!);
+    const k = positive.reduce(
+      (best, j) => (target[j]! - filled[j]! > target[best]! - filled[best]! ? j : best),
+      positive[0]!,
+    );
     parts[k]!.push(group);
     filled[k]! += group.length;
   }
@@ -132,8 +140,16 @@ function assignGroups(groups: TaskRecord[][], ratio: SplitRatio, n: number, part
 export const SMALL_SPLIT_PART = 5;
 
 /** A one-line warning when a part of the split has fewer than 5 records, saying what to do; else undefined. */
-export function splitWarning(split: { readonly opt: readonly unknown[]; readonly val: readonly unknown[]; readonly test: readonly unknown[] }): string | undefined {
-  const parts: Array<[string, number]> = [['D_opt', split.opt.length], ['D_val', split.val.length], ['D_test', split.test.length]];
+export function splitWarning(split: {
+  readonly opt: readonly unknown[];
+  readonly val: readonly unknown[];
+  readonly test: readonly unknown[];
+}): string | undefined {
+  const parts: Array<[string, number]> = [
+    ['D_opt', split.opt.length],
+    ['D_val', split.val.length],
+    ['D_test', split.test.length],
+  ];
   const small = parts.filter(([, n]) => n < SMALL_SPLIT_PART);
   if (small.length === 0) return undefined;
   return `the split leaves fewer than ${SMALL_SPLIT_PART} records in ${small.map(([name, n]) => `${name} (${n})`).join(', ')}; scores on so few records say little. Import more runs, or --keep-failed at import to keep records with failed calls.`;
@@ -208,5 +224,5 @@ export function nearDuplicateWarning(records: readonly TaskRecord[], split?: Rec
   if (straddling.length === 0) return undefined;
   const n = straddling.reduce((s, e) => s + e.records, 0);
   const example = straddling[0]!.query.replace(/\s+/g, ' ');
-  return `warning: ${straddling.length} request${straddling.length === 1 ? '' : 's'} repeated with only numbers or ids changed (${n} records, e.g. "${example.length > 80 ? `${example.slice(0, 80)}…` : example}") fall in different parts of ${split ? 'the' : 'a search\'s default'} split (D_opt, D_val, D_test), so the test part holds near-copies of what the search learns from. Import with --group <json path> (e.g. the task id) to keep each task in one part.`;
+  return `warning: ${straddling.length} request${straddling.length === 1 ? '' : 's'} repeated with only numbers or ids changed (${n} records, e.g. "${example.length > 80 ? `${example.slice(0, 80)}…` : example}") fall in different parts of ${split ? 'the' : "a search's default"} split (D_opt, D_val, D_test), so the test part holds near-copies of what the search learns from. Import with --group <json path> (e.g. the task id) to keep each task in one part.`;
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from './schema.js';
 import { stratifiedOrder, stratifiedSample, stratumOf } from './stratify.js';
 
-const rec = (id: string, tools: string[], group?: string): TaskRecord => ({ id, query: id, reference: '', calls: tools.map((tool) => ({ tool, args: {} })), ...(group ? { group } : {}) });
+const rec = (id: string, tools: string[], group?: string): TaskRecord => ({
+  id,
+  query: id,
+  reference: '',
+  calls: tools.map((tool) => ({ tool, args: {} })),
+  ...(group ? { group } : {}),
+});
 
 describe('stratified order and sample', () => {
   // 60 records of tool set a→b, 30 of c, 10 of a→b in group g2.
@@ -33,7 +39,9 @@ describe('stratified order and sample', () => {
   it('samples at most max records, in their input order, and all of them when there are few', () => {
     const sample = stratifiedSample(records, 10, 1);
     expect(sample).toHaveLength(10);
-    expect(sample.map((r) => records.indexOf(r))).toEqual([...sample.map((r) => records.indexOf(r))].sort((a, b) => a - b));
+    expect(sample.map((r) => records.indexOf(r))).toEqual(
+      [...sample.map((r) => records.indexOf(r))].sort((a, b) => a - b),
+    );
     expect(sample.filter((r) => r.id.startsWith('c')).length).toBeGreaterThanOrEqual(2);
     expect(stratifiedSample(records, 500, 1)).toEqual(records);
   });

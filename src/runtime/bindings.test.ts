@@ -15,8 +15,16 @@ import { toMermaid } from '../graph/to-mermaid.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
-  { name: 'find_city', description: 'Find a city by name; returns its id.', inputSchema: obj({ name: { type: 'string' } }, ['name']) },
-  { name: 'forecast', description: 'Forecast for a city id.', inputSchema: obj({ city_id: { type: 'integer' }, units: { type: 'string' } }, ['city_id', 'units']) },
+  {
+    name: 'find_city',
+    description: 'Find a city by name; returns its id.',
+    inputSchema: obj({ name: { type: 'string' } }, ['name']),
+  },
+  {
+    name: 'forecast',
+    description: 'Forecast for a city id.',
+    inputSchema: obj({ city_id: { type: 'integer' }, units: { type: 'string' } }, ['city_id', 'units']),
+  },
 ];
 
 const workflow = (bind: unknown[]): Workflow =>
@@ -25,9 +33,21 @@ const workflow = (bind: unknown[]): Workflow =>
     name: 'bound',
     nodes: [
       { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-      { id: 'find', kind: 'tool', task: 'Find the city', tools: ['find_city'], bind: [{ tool: 'find_city', param: 'name', source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' } }] },
+      {
+        id: 'find',
+        kind: 'tool',
+        task: 'Find the city',
+        tools: ['find_city'],
+        bind: [{ tool: 'find_city', param: 'name', source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' } }],
+      },
       { id: 'cast', kind: 'tool', task: 'Get the forecast', tools: ['forecast'], bind },
-      { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      {
+        id: 'answer',
+        kind: 'llm',
+        role: 'synthesize',
+        prompt: 'Answer {{query}} from {{inputs}}',
+        output: { type: 'text' },
+      },
     ],
     edges: [
       { from: 'plan', to: 'find', kind: 'data' },
@@ -43,7 +63,13 @@ const BOUND = [
 
 const registry = (calls: Array<[string, unknown]>) =>
   createToolRegistry([
-    { ...TOOLS[0]!, execute: async (args: Record<string, unknown>) => (calls.push(['find_city', args]), { results: [{ id: 42, name: args.name }, { id: 7 }] }) },
+    {
+      ...TOOLS[0]!,
+      execute: async (args: Record<string, unknown>) => (
+        calls.push(['find_city', args]),
+        { results: [{ id: 42, name: args.name }, { id: 7 }] }
+      ),
+    },
     { ...TOOLS[1]!, execute: async (args: Record<string, unknown>) => (calls.push(['forecast', args]), { temp: 3 }) },
   ]);
 
@@ -64,13 +90,19 @@ describe('argument bindings', () => {
       ['binding', '$.nodes[2].bind[2].source'],
     ]);
     // A source that does not feed the node is named with the edge to add.
-    const noFeed = workflow([{ tool: 'forecast', param: 'units', source: { from: 'output', node: 'find', path: 'x' } }]);
+    const noFeed = workflow([
+      { tool: 'forecast', param: 'units', source: { from: 'output', node: 'find', path: 'x' } },
+    ]);
     noFeed.edges = [...noFeed.edges.filter((e) => e.from !== 'find'), { from: 'find', to: 'cast', kind: 'control' }];
-    expect(validateWorkflow(noFeed, TOOLS).map((p) => p.message)).toEqual([expect.stringContaining('add a data edge find → cast')]);
+    expect(validateWorkflow(noFeed, TOOLS).map((p) => p.message)).toEqual([
+      expect.stringContaining('add a data edge find → cast'),
+    ]);
   });
 
   it('resolves sources: request patterns, known values, constants and JSON paths with a pick', () => {
-    const outputs = new Map<string, unknown>([['find', [{ tool: 'find_city', args: {}, status: 'ok', output: { results: [{ id: 42 }, { id: 7 }] } }]]]);
+    const outputs = new Map<string, unknown>([
+      ['find', [{ tool: 'find_city', args: {}, status: 'ok', output: { results: [{ id: 42 }, { id: 7 }] } }]],
+    ]);
     const inputs = { query: 'Weather in Oslo and in Bergen', outputs };
     expect(resolveSource({ from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' }, inputs)).toBe('Oslo');
     expect(resolveSource({ from: 'known', values: ['Bergen', 'Oslo'] }, inputs)).toBe('Oslo');
@@ -89,7 +121,11 @@ describe('argument bindings', () => {
       },
     });
     const calls: Array<[string, unknown]> = [];
-    const trace = await executeWorkflow(workflow(BOUND), { query: 'Forecast in Oslo please' }, { policy, tools: registry(calls) });
+    const trace = await executeWorkflow(
+      workflow(BOUND),
+      { query: 'Forecast in Oslo please' },
+      { policy, tools: registry(calls) },
+    );
     expect(calls).toEqual([
       ['find_city', { name: 'Oslo' }],
       ['forecast', { city_id: 42, units: 'metric' }],
@@ -98,7 +134,11 @@ describe('argument bindings', () => {
     expect(asked).toEqual([]);
     expect(trace.status).toBe('ok');
 
-    const partly = await executeWorkflow(workflow(BOUND.slice(1)), { query: 'Forecast in Oslo please' }, { policy, tools: registry([]) });
+    const partly = await executeWorkflow(
+      workflow(BOUND.slice(1)),
+      { query: 'Forecast in Oslo please' },
+      { policy, tools: registry([]) },
+    );
     expect(asked.map((r) => [r.node.id, r.bound])).toEqual([['cast', { forecast: { units: 'metric' } }]]);
     expect(partly.calls.map((c) => c.args)).toEqual([{ name: 'Oslo' }, { name: 'Wrong', city_id: 1, units: 'metric' }]);
   });
@@ -123,11 +163,41 @@ describe('argument bindings', () => {
 
   it('set_binding binds, rebinds and unbinds through an edit plan', () => {
     const w = workflow([]);
-    const bound = applyEditPlan(w, { edits: [{ op: 'set_binding', id: 'cast', tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }] }, { tools: TOOLS });
-    expect(bound.ok && bound.workflow.nodes[2]).toMatchObject({ bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }] });
-    const unbound = applyEditPlan(bound.ok ? bound.workflow : w, { edits: [{ op: 'set_binding', id: 'cast', tool: 'forecast', param: 'units', source: null }] }, { tools: TOOLS });
-    expect(unbound.ok && 'bind' in unbound.workflow.nodes[2]! && unbound.workflow.nodes[2].bind !== undefined).toBe(false);
-    const wrong = applyEditPlan(w, { edits: [{ op: 'set_binding', id: 'cast', tool: 'forecast', param: 'nope', source: { from: 'const', value: 1 } }] }, { tools: TOOLS });
+    const bound = applyEditPlan(
+      w,
+      {
+        edits: [
+          {
+            op: 'set_binding',
+            id: 'cast',
+            tool: 'forecast',
+            param: 'units',
+            source: { from: 'const', value: 'metric' },
+          },
+        ],
+      },
+      { tools: TOOLS },
+    );
+    expect(bound.ok && bound.workflow.nodes[2]).toMatchObject({
+      bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }],
+    });
+    const unbound = applyEditPlan(
+      bound.ok ? bound.workflow : w,
+      { edits: [{ op: 'set_binding', id: 'cast', tool: 'forecast', param: 'units', source: null }] },
+      { tools: TOOLS },
+    );
+    expect(unbound.ok && 'bind' in unbound.workflow.nodes[2]! && unbound.workflow.nodes[2].bind !== undefined).toBe(
+      false,
+    );
+    const wrong = applyEditPlan(
+      w,
+      {
+        edits: [
+          { op: 'set_binding', id: 'cast', tool: 'forecast', param: 'nope', source: { from: 'const', value: 1 } },
+        ],
+      },
+      { tools: TOOLS },
+    );
     expect(wrong.ok ? '' : wrong.error.message).toContain("'forecast' has no parameter 'nope'");
   });
 });

@@ -18,8 +18,11 @@ export function literal(value: unknown, indent?: number): string {
   const json = escapeSeparators(JSON.stringify(value, null, indent));
   if (json === undefined) throw internal('a value without a JSON form (undefined) reached the code generator');
   const text = /"__proto__"\s*:/.test(json) ? `JSON.parse(${escapeSeparators(JSON.stringify(json))})` : json;
-  const back: unknown = text.startsWith('JSON.parse(') ? JSON.parse(JSON.parse(text.slice('JSON.parse('.length, -1)) as string) : JSON.parse(text);
-  if (stableStringify(back) !== stableStringify(value)) throw internal(`a literal did not survive the round trip: ${json.slice(0, 80)}`);
+  const back: unknown = text.startsWith('JSON.parse(')
+    ? JSON.parse(JSON.parse(text.slice('JSON.parse('.length, -1)) as string)
+    : JSON.parse(text);
+  if (stableStringify(back) !== stableStringify(value))
+    throw internal(`a literal did not survive the round trip: ${json.slice(0, 80)}`);
   return text;
 }
 
@@ -29,7 +32,8 @@ export function literal(value: unknown, indent?: number): string {
  */
 export function commentLines(text: string, indent = '', maxLines = 40): string[] {
   const lines = text.split(/\r\n|[\n\r\u2028\u2029]/).map((l) => l.replace(/\*\//g, '*\\/').replace(/\s+$/, ''));
-  const shown = lines.length > maxLines ? [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`] : lines;
+  const shown =
+    lines.length > maxLines ? [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`] : lines;
   for (const l of shown) {
     if (/[\n\r\u2028\u2029]/.test(l)) throw internal('a comment line still holds a line terminator');
   }
@@ -58,7 +62,11 @@ function escapeSeparators(text: string | undefined): string | undefined {
 }
 
 function internal(message: string): FlowScoutError {
-  return new FlowScoutError({ code: 'INTERNAL', message: `code generation: ${message}`, hint: 'This is a bug in FlowScout; please report it with the workflow.' });
+  return new FlowScoutError({
+    code: 'INTERNAL',
+    message: `code generation: ${message}`,
+    hint: 'This is a bug in FlowScout; please report it with the workflow.',
+  });
 }
 
 /** Indents every line after the first of a multi-line text. */
@@ -67,7 +75,11 @@ export function indentText(text: string, indent: string): string {
 }
 
 /** One `const <name>: WorkflowNode = …;` line per node, in `order`. */
-export function nodeConstLines(nodes: ReadonlyMap<string, WorkflowNode>, order: readonly string[], constName: ReadonlyMap<string, string>): string[] {
+export function nodeConstLines(
+  nodes: ReadonlyMap<string, WorkflowNode>,
+  order: readonly string[],
+  constName: ReadonlyMap<string, string>,
+): string[] {
   return order.map((id) => `const ${constName.get(id)}: WorkflowNode = ${indentText(literal(nodes.get(id)!, 2), '')};`);
 }
 
@@ -76,7 +88,13 @@ export function nodeConstLines(nodes: ReadonlyMap<string, WorkflowNode>, order: 
  * node constants. `made` says how the module came from the workflow ("compiled", "exported") and
  * `controlFlow` where its control flow lives.
  */
-export function workflowDataLines(w: Workflow, hash: string, constName: ReadonlyMap<string, string>, made: string, controlFlow: string): string[] {
+export function workflowDataLines(
+  w: Workflow,
+  hash: string,
+  constName: ReadonlyMap<string, string>,
+  made: string,
+  controlFlow: string,
+): string[] {
   return [
     `/** \`workflowHash\` of the workflow this module was ${made} from; traces carry it. */`,
     `export const WORKFLOW_HASH = ${literal(hash)};`,

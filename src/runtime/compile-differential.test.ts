@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { validateWorkflow } from '../graph/validate.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { createRandom } from '../util/random.js';
-import { generateWorkflow, HOSTILE, pick, scriptedPolicy as policy, scriptedTools as tools } from '../../test/support/generated-workflows.js';
+import {
+  generateWorkflow,
+  HOSTILE,
+  pick,
+  scriptedPolicy as policy,
+  scriptedTools as tools,
+} from '../../test/support/generated-workflows.js';
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';
 import type { RunContext } from './run-state.js';
@@ -40,7 +46,9 @@ describe('compiled modules against the interpreter', () => {
         seen.skipped += interpreted.totals.skipped;
         seen.errors += interpreted.observations.filter((o) => o.status === 'error').length;
         seen.retries += interpreted.observations.filter((o) => o.attempts > 1).length;
-        seen.many += interpreted.observations.filter((o) => (o.calls?.filter((c) => c.attempt === o.attempts).length ?? 0) > 1).length;
+        seen.many += interpreted.observations.filter(
+          (o) => (o.calls?.filter((c) => c.attempt === o.attempts).length ?? 0) > 1,
+        ).length;
         seen.calls += interpreted.calls.length;
       }
     }

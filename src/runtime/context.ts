@@ -46,7 +46,8 @@ export function renderContext(query: string, inputs: readonly NodeInput[], conte
   const full = [head, ...sections].join('\n\n');
   if (full.length <= contextChars) return full;
   const separators = 2 * sections.length;
-  const headBudget = sections.length === 0 ? contextChars : Math.max(0, Math.min(head.length, Math.floor(contextChars / 2)));
+  const headBudget =
+    sections.length === 0 ? contextChars : Math.max(0, Math.min(head.length, Math.floor(contextChars / 2)));
   let remaining = Math.max(0, contextChars - headBudget - separators);
   const budgets = new Array<number>(sections.length).fill(0);
   const open = sections.map((_, i) => i).sort((a, b) => sections[a]!.length - sections[b]!.length || a - b);
@@ -62,11 +63,17 @@ export function renderContext(query: string, inputs: readonly NodeInput[], conte
 /** One input as text: `[id] (llm plan)` then the text or JSON; tool inputs list their calls. */
 export function renderInput(input: NodeInput): string {
   if (input.kind === 'llm') {
-    const label = `[${input.nodeId}] (llm ${input.role ?? ''}${input.status === 'error' ? ', failed' : ''})`.replace(' )', ')');
+    const label = `[${input.nodeId}] (llm ${input.role ?? ''}${input.status === 'error' ? ', failed' : ''})`.replace(
+      ' )',
+      ')',
+    );
     return `${label}\n${asText(input.output)}`;
   }
   const calls = Array.isArray(input.output) ? (input.output as ToolNodeOutputCall[]) : [];
-  const lines = calls.map((c) => `${c.tool} ${stableStringify(c.args)} → ${c.status === 'ok' ? asText(c.output) : `error: ${c.error ?? 'failed'}`}`);
+  const lines = calls.map(
+    (c) =>
+      `${c.tool} ${stableStringify(c.args)} → ${c.status === 'ok' ? asText(c.output) : `error: ${c.error ?? 'failed'}`}`,
+  );
   return `[${input.nodeId}] (tool, ${input.status})\n${lines.length > 0 ? lines.join('\n') : '(no calls)'}`;
 }
 

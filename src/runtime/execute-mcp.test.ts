@@ -21,7 +21,13 @@ const workflow: Workflow = {
     { id: 'rome', kind: 'tool', task: 'weather in Rome', tools: ['get_weather'] },
     { id: 'broken', kind: 'tool', task: 'a service that is down', tools: ['fail'] },
     { id: 'total', kind: 'tool', task: 'add the temperatures', tools: ['add'] },
-    { id: 'synth', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'synth',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 'oslo', kind: 'data' },
@@ -36,12 +42,16 @@ const workflow: Workflow = {
 
 const policy = createScriptedPolicy({
   tool: (req) => {
-    if (req.node.id === 'oslo' || req.node.id === 'rome') return [{ tool: 'get_weather', args: { city: req.node.id === 'oslo' ? 'Oslo' : 'Rome' } }];
+    if (req.node.id === 'oslo' || req.node.id === 'rome')
+      return [{ tool: 'get_weather', args: { city: req.node.id === 'oslo' ? 'Oslo' : 'Rome' } }];
     if (req.node.id === 'broken') return [{ tool: 'fail', args: {} }];
     const temps = req.inputs.map((i) => JSON.parse((i.output as Array<{ output: string }>)[0]!.output).tempC as number);
     return [{ tool: 'add', args: { a: temps[0], b: temps[1] } }];
   },
-  llm: (req) => (req.node.role === 'synthesize' ? `sum of temperatures: ${JSON.stringify((req.inputs[0]!.output as Array<{ output: unknown }>)[0]!.output)}` : 'plan'),
+  llm: (req) =>
+    req.node.role === 'synthesize'
+      ? `sum of temperatures: ${JSON.stringify((req.inputs[0]!.output as Array<{ output: unknown }>)[0]!.output)}`
+      : 'plan',
 });
 
 async function check(tools: ToolRegistry): Promise<void> {
@@ -50,8 +60,16 @@ async function check(tools: ToolRegistry): Promise<void> {
   expect(t.status).toBe('ok');
   expect(t.answer).toBe(`sum of temperatures: {"sum":${sum}}`);
   // π̂ in topological order, ties by node id: broken, oslo, rome, total.
-  expect(t.calls.map((c) => `${c.tool}:${c.status}`)).toEqual(['fail:error', 'get_weather:ok', 'get_weather:ok', 'add:ok']);
-  expect(t.observations.find((o) => o.nodeId === 'broken')).toMatchObject({ status: 'error', error: 'fail: the service is down' });
+  expect(t.calls.map((c) => `${c.tool}:${c.status}`)).toEqual([
+    'fail:error',
+    'get_weather:ok',
+    'get_weather:ok',
+    'add:ok',
+  ]);
+  expect(t.observations.find((o) => o.nodeId === 'broken')).toMatchObject({
+    status: 'error',
+    error: 'fail: the service is down',
+  });
 }
 
 describe('a workflow over a real MCP server', () => {
@@ -67,7 +85,10 @@ describe('a workflow over a real MCP server', () => {
   it('runs over stdio (from a tool config)', async () => {
     const { command, args } = mcpStdioCommand();
     const file = join(dir, 'stdio.json');
-    writeFileSync(file, JSON.stringify({ version: 1, sources: [{ type: 'mcp', name: 'weather', transport: 'stdio', command, args }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, sources: [{ type: 'mcp', name: 'weather', transport: 'stdio', command, args }] }),
+    );
     const tools = await loadToolConfig(file);
     try {
       await check(tools);
@@ -78,7 +99,10 @@ describe('a workflow over a real MCP server', () => {
 
   it('runs over streamable HTTP on 127.0.0.1 (from a tool config)', async () => {
     const file = join(dir, 'http.json');
-    writeFileSync(file, JSON.stringify({ version: 1, sources: [{ type: 'mcp', name: 'weather', transport: 'http', url: http.url }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, sources: [{ type: 'mcp', name: 'weather', transport: 'http', url: http.url }] }),
+    );
     const tools = await loadToolConfig(file);
     try {
       await check(tools);

@@ -17,7 +17,11 @@ import type { Trace } from './trace.js';
  * except an exhausted budget: when a policy throws BUDGET_EXHAUSTED the rest of the run is cancelled
  * and `executeWorkflow` rejects with that error (a `BudgetExceededError`; run-state.ts, `startRun`).
  */
-export async function executeWorkflow(workflow: Workflow | PreparedWorkflow, input: RunInput, opts: RunOptions): Promise<Trace> {
+export async function executeWorkflow(
+  workflow: Workflow | PreparedWorkflow,
+  input: RunInput,
+  opts: RunOptions,
+): Promise<Trace> {
   const p = prepareWorkflow(workflow);
   const { adjacency: adj, order, position } = p;
   const run = startRun(p, input, { ...opts, workflowHash: p.hash });

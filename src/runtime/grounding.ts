@@ -52,12 +52,16 @@ export const UNGROUNDED_PREFIX = 'not run: write withheld';
 export const PENDING_PREFIX = 'not run: destructive call awaiting approval';
 
 /** Every argument value of `args` that appears in none of the sources (empty: the call is grounded). */
-export function ungroundedArgs(args: Record<string, unknown>, sources: GroundingSources, inputSchema?: Record<string, unknown>): UngroundedArg[] {
+export function ungroundedArgs(
+  args: Record<string, unknown>,
+  sources: GroundingSources,
+  inputSchema?: Record<string, unknown>,
+): UngroundedArg[] {
   const texts = [normalize(sources.query), ...sources.outputs.flatMap((o) => leafTexts(o))];
   const joined = ` ${texts.join(' \u0000 ')} `;
   const words = new Set(joined.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
   const constants = new Set((sources.constants ?? []).flatMap((c) => leafTexts(c)));
-  const props = ((inputSchema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>);
+  const props = (inputSchema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const out: UngroundedArg[] = [];
   const visit = (value: unknown, path: string, schema: Record<string, unknown> | undefined) => {
     if (value === null || value === undefined || typeof value === 'boolean') return;
@@ -68,7 +72,8 @@ export function ungroundedArgs(args: Record<string, unknown>, sources: Grounding
     }
     if (typeof value === 'object') {
       const inner = asSchema(schema?.properties) as Record<string, Record<string, unknown> | undefined> | undefined;
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(v, path ? `${path}.${k}` : k, inner?.[k]);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>))
+        visit(v, path ? `${path}.${k}` : k, inner?.[k]);
       return;
     }
     const text = normalize(String(value));
@@ -86,7 +91,11 @@ export function ungroundedArgs(args: Record<string, unknown>, sources: Grounding
 }
 
 /** One line naming the ungrounded arguments, for the call's observation. */
-export function describeUngrounded(tool: string, effect: ToolEffects['effect'], problems: readonly UngroundedArg[]): string {
+export function describeUngrounded(
+  tool: string,
+  effect: ToolEffects['effect'],
+  problems: readonly UngroundedArg[],
+): string {
   const list = problems.map((p) => `'${p.path}' (${JSON.stringify(p.value)})`).join(', ');
   return `${UNGROUNDED_PREFIX}: ${effect} call ${tool} has ungrounded argument${problems.length === 1 ? '' : 's'} ${list}: not in the request, in an output of an earlier call of this run, or bound in the workflow`;
 }
@@ -107,9 +116,15 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
     const constants = (opts.constantsOf ?? boundConstants)(req.node, req.tool.name);
     const outputs = groundedOutputs(req.query, runCalls(req.scratch));
     const problems = ungroundedArgs(req.args, { query: req.query, outputs, constants }, req.tool.inputSchema);
-    if (problems.length > 0) return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effects.effect, problems) } };
+    if (problems.length > 0)
+      return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effects.effect, problems) } };
     if (effects.effect === 'destructive' && opts.destructive === 'withhold') {
-      return { withhold: { status: 'error', error: `${PENDING_PREFIX}: ${req.tool.name} is destructive; pass --allow destructive to serve (or destructive: 'allow' to run) to make such calls` } };
+      return {
+        withhold: {
+          status: 'error',
+          error: `${PENDING_PREFIX}: ${req.tool.name} is destructive; pass --allow destructive to serve (or destructive: 'allow' to run) to make such calls`,
+        },
+      };
     }
     return undefined;
   };
@@ -133,7 +148,8 @@ export function recordRunCallOutputs(scratch: Map<string, unknown>, observation:
   if (!observation.calls?.length) return;
   let list = scratch.get(RUN_CALLS) as RunCall[] | undefined;
   if (!list) scratch.set(RUN_CALLS, (list = []));
-  for (const c of observation.calls) if (c.status === 'ok' && c.output !== undefined) list.push({ args: c.args, output: c.output });
+  for (const c of observation.calls)
+    if (c.status === 'ok' && c.output !== undefined) list.push({ args: c.args, output: c.output });
 }
 
 /** The calls `recordRunCallOutputs` kept for this run, oldest first. */
@@ -155,9 +171,11 @@ function normalize(text: string): string {
 /** Every string and number inside `value`, normalized (a JSON string output is read as text). */
 function leafTexts(value: unknown, out: string[] = [], depth = 0): string[] {
   if (depth > 64 || value === null || value === undefined) return out;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') out.push(normalize(String(value)));
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
+    out.push(normalize(String(value)));
   else if (Array.isArray(value)) for (const v of value) leafTexts(v, out, depth + 1);
-  else if (typeof value === 'object') for (const v of Object.values(value as Record<string, unknown>)) leafTexts(v, out, depth + 1);
+  else if (typeof value === 'object')
+    for (const v of Object.values(value as Record<string, unknown>)) leafTexts(v, out, depth + 1);
   return out;
 }
 

@@ -3,7 +3,12 @@ import type { FieldGuard } from '../graph/schema.js';
 import { evaluateGuard, readField } from './guards.js';
 
 const ok = (output: unknown) => ({ kind: 'llm' as const, status: 'ok' as const, output });
-const field = (f: string, op: FieldGuard['op'], value?: FieldGuard['value']): FieldGuard => ({ kind: 'field', field: f, op, ...(value !== undefined ? { value } : {}) });
+const field = (f: string, op: FieldGuard['op'], value?: FieldGuard['value']): FieldGuard => ({
+  kind: 'field',
+  field: f,
+  op,
+  ...(value !== undefined ? { value } : {}),
+});
 
 describe('evaluateGuard', () => {
   it('compares fields, tolerating a model that answers "true" or "3" as strings', () => {
@@ -25,7 +30,12 @@ describe('evaluateGuard', () => {
     expect(evaluateGuard(field('list', 'truthy'), ok({ list: [] }))).toBe(false);
     expect(evaluateGuard(field('s', 'truthy'), ok({ s: 'no' }))).toBe(false);
     for (const op of ['ne', 'falsy', 'not_in'] as const) {
-      expect(evaluateGuard(field('x', op, op === 'not_in' ? ['a'] : op === 'ne' ? 1 : undefined), { kind: 'llm', status: 'error' })).toBe(false);
+      expect(
+        evaluateGuard(field('x', op, op === 'not_in' ? ['a'] : op === 'ne' ? 1 : undefined), {
+          kind: 'llm',
+          status: 'error',
+        }),
+      ).toBe(false);
     }
   });
 

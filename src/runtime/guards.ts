@@ -72,9 +72,12 @@ export function looseEqual(actual: unknown, expected: GuardLiteral): boolean {
   if (actual === expected) return true;
   if (actual === undefined) return false;
   if (typeof actual === 'string' && typeof expected === 'string') return actual.trim() === expected.trim();
-  if (typeof actual === 'string' && typeof expected === 'boolean') return actual.trim().toLowerCase() === String(expected);
-  if (typeof actual === 'string' && typeof expected === 'number') return actual.trim() !== '' && Number(actual.trim()) === expected;
-  if (typeof actual === 'number' && typeof expected === 'string') return expected.trim() !== '' && Number(expected.trim()) === actual;
+  if (typeof actual === 'string' && typeof expected === 'boolean')
+    return actual.trim().toLowerCase() === String(expected);
+  if (typeof actual === 'string' && typeof expected === 'number')
+    return actual.trim() !== '' && Number(actual.trim()) === expected;
+  if (typeof actual === 'number' && typeof expected === 'string')
+    return expected.trim() !== '' && Number(expected.trim()) === actual;
   return false;
 }
 

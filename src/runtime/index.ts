@@ -16,5 +16,11 @@ export { nodeMemoKey, createMemoryMemo, type MemoKeyInput, type NodeMemo } from 
 export { evaluateGuard, readField, type GuardSource } from './guards.js';
 export { isEdgeLive, decideNode, type NodeDecision, type ResolvedSource } from './frontier.js';
 export { renderContext, renderInput, toNodeInput, type ToolNodeOutputCall } from './context.js';
-export { candidateTools, isEmptyOutput, type PreCallCheck, type PreCallDecision, type PreCallRequest } from './tool-node.js';
+export {
+  candidateTools,
+  isEmptyOutput,
+  type PreCallCheck,
+  type PreCallDecision,
+  type PreCallRequest,
+} from './tool-node.js';
 export type * from './trace.js';

@@ -11,20 +11,36 @@ import { isAbortError, raceAbort } from './semaphore.js';
  * A JSON node's output must be an object (a string holding a JSON object is parsed); a text node's
  * object output is kept as JSON text.
  */
-export async function runLlmNodeStep(node: LlmNode, base: PolicyContext, policy: ExecutionPolicy): Promise<NodeStepResult> {
+export async function runLlmNodeStep(
+  node: LlmNode,
+  base: PolicyContext,
+  policy: ExecutionPolicy,
+): Promise<NodeStepResult> {
   let result;
   try {
     result = await raceAbort(policy.runLlmNode({ ...base, node }), base.signal);
   } catch (e) {
     if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
-    return { status: 'error', error: `${policy.label} failed at llm node '${node.id}': ${errorMessage(e)}`, attempts: 1 };
+    return {
+      status: 'error',
+      error: `${policy.label} failed at llm node '${node.id}': ${errorMessage(e)}`,
+      attempts: 1,
+    };
   }
-  const meta = { attempts: 1, ...(result.model !== undefined ? { model: result.model } : {}), ...(result.usage ? { usage: result.usage } : {}) };
+  const meta = {
+    attempts: 1,
+    ...(result.model !== undefined ? { model: result.model } : {}),
+    ...(result.usage ? { usage: result.usage } : {}),
+  };
   const output = result.output;
   if (node.output.type === 'json') {
     const obj = typeof output === 'string' ? parseObject(output) : output;
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-      return { status: 'error', error: `llm node '${node.id}' must return a JSON object, got ${describe(output)}`, ...meta };
+      return {
+        status: 'error',
+        error: `llm node '${node.id}' must return a JSON object, got ${describe(output)}`,
+        ...meta,
+      };
     }
     return { status: 'ok', output: obj, ...meta };
   }

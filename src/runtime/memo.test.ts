@@ -26,8 +26,14 @@ describe('node memoization', () => {
   it('keys a node by itself and its upstream only', () => {
     const base = { policyId: 'p', query: 'q', contextChars: 8000 };
     const k = (w: Workflow, id: string, extra = {}) => nodeMemoKey(w, id, { ...base, ...extra });
-    const changedSynth: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer better' } : n)) };
-    const changedOther: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'other' ? { ...n, task: 'other task' } : n)) };
+    const changedSynth: Workflow = {
+      ...workflow,
+      nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer better' } : n)),
+    };
+    const changedOther: Workflow = {
+      ...workflow,
+      nodes: workflow.nodes.map((n) => (n.id === 'other' ? { ...n, task: 'other task' } : n)),
+    };
     expect(k(changedSynth, 'fetch')).toBe(k(workflow, 'fetch'));
     expect(k(changedSynth, 'synth')).not.toBe(k(workflow, 'synth'));
     expect(k(changedOther, 'fetch')).toBe(k(workflow, 'fetch'));
@@ -36,7 +42,9 @@ describe('node memoization', () => {
     expect(k(workflow, 'fetch', { policyId: 'other' })).not.toBe(k(workflow, 'fetch'));
     expect(k(workflow, 'fetch', { contextChars: 10 })).not.toBe(k(workflow, 'fetch'));
     const scopes = (m: Record<string, string>) => ({ scopeOf: (id: string) => m[id] });
-    expect(k(workflow, 'fetch', scopes({ fetch: 'tool position 0' }))).not.toBe(k(workflow, 'fetch', scopes({ fetch: 'tool position 1' })));
+    expect(k(workflow, 'fetch', scopes({ fetch: 'tool position 0' }))).not.toBe(
+      k(workflow, 'fetch', scopes({ fetch: 'tool position 1' })),
+    );
     expect(k(workflow, 'fetch', scopes({ fetch: '' }))).toBe(k(workflow, 'fetch'));
     // An ancestor's scope is part of the key (its output feeds the node); another branch's is not.
     expect(k(workflow, 'synth', scopes({ other: 'a' }))).not.toBe(k(workflow, 'synth', scopes({ other: 'b' })));
@@ -46,9 +54,19 @@ describe('node memoization', () => {
   it("folds the policy's memo scope into the key: a node whose scope changed runs again, the rest is reused", async () => {
     const ran: string[] = [];
     let scopeOfOther = 'a';
-    const scripted = createScriptedPolicy({ tool: (req) => (ran.push(req.node.id), [{ tool: req.candidates[0]!.name, args: {} }]) });
-    const policy = { ...scripted, memoScope: (_w: Workflow, node: { id: string }) => (node.id === 'other' ? scopeOfOther : '') };
-    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, execute: async () => `${name} data` });
+    const scripted = createScriptedPolicy({
+      tool: (req) => (ran.push(req.node.id), [{ tool: req.candidates[0]!.name, args: {} }]),
+    });
+    const policy = {
+      ...scripted,
+      memoScope: (_w: Workflow, node: { id: string }) => (node.id === 'other' ? scopeOfOther : ''),
+    };
+    const tool = (name: string) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object', properties: {} },
+      execute: async () => `${name} data`,
+    });
     const tools = createToolRegistry([tool('fetch'), tool('other')]);
     const memo = createMemoryMemo();
     await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
@@ -63,7 +81,10 @@ describe('node memoization', () => {
     // so synth is given what it was given before and comes from the memo by its inputs.
     expect(third.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch', 'synth']);
     // Once 'other' gives something else, synth runs again.
-    const changed = createToolRegistry([tool('fetch'), { ...tool('other'), execute: async () => 'other data, changed' }]);
+    const changed = createToolRegistry([
+      tool('fetch'),
+      { ...tool('other'), execute: async () => 'other data, changed' },
+    ]);
     scopeOfOther = 'c';
     const fourth = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools: changed, memo });
     expect(fourth.observations.filter((o) => o.cached).map((o) => o.nodeId)).toEqual(['plan', 'fetch']);
@@ -78,7 +99,12 @@ describe('node memoization', () => {
         return `${req.node.id}:${req.node.prompt}`;
       },
     });
-    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, execute: async () => (toolCalls.push(name), `${name} data`) });
+    const tool = (name: string) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object', properties: {} },
+      execute: async () => (toolCalls.push(name), `${name} data`),
+    });
     const tools = createToolRegistry([tool('fetch'), tool('other')]);
     const memo = createMemoryMemo();
     const first = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
@@ -87,19 +113,38 @@ describe('node memoization', () => {
     expect(memo.size()).toBe(8);
     ran.length = 0;
     toolCalls.length = 0;
-    const edited: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer it better' } : n)) };
+    const edited: Workflow = {
+      ...workflow,
+      nodes: workflow.nodes.map((n) => (n.id === 'synth' ? { ...n, prompt: 'answer it better' } : n)),
+    };
     const second = await executeWorkflow(edited, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
     expect(ran).toEqual(['synth']);
     expect(toolCalls).toEqual([]);
     expect(second.totals).toMatchObject({ cachedNodes: 3, toolCalls: 0 });
-    expect(second.observations.map((o) => [o.nodeId, o.cached ?? false])).toEqual([['plan', true], ['fetch', true], ['other', true], ['synth', false]]);
+    expect(second.observations.map((o) => [o.nodeId, o.cached ?? false])).toEqual([
+      ['plan', true],
+      ['fetch', true],
+      ['other', true],
+      ['synth', false],
+    ]);
     expect(second.calls).toEqual(first.calls);
     expect(second.answer).toBe('synth:answer it better');
   });
 
   it('does not store failed nodes, so a transient failure is retried next run', async () => {
     let n = 0;
-    const tools = createToolRegistry([{ name: 'fetch', description: 'f', inputSchema: { type: 'object', properties: {} }, execute: async () => { if (++n === 1) throw new Error('429'); return 'ok'; } }, { name: 'other', description: 'o', inputSchema: { type: 'object', properties: {} }, execute: async () => 'x' }]);
+    const tools = createToolRegistry([
+      {
+        name: 'fetch',
+        description: 'f',
+        inputSchema: { type: 'object', properties: {} },
+        execute: async () => {
+          if (++n === 1) throw new Error('429');
+          return 'ok';
+        },
+      },
+      { name: 'other', description: 'o', inputSchema: { type: 'object', properties: {} }, execute: async () => 'x' },
+    ]);
     const memo = createMemoryMemo();
     const policy = createScriptedPolicy();
     const a = await executeWorkflow(workflow, { query: 'q' }, { policy, tools, memo });

@@ -45,13 +45,28 @@ export interface MemoKeyInput {
  * the node, and the policy's scopes of the node and its ancestors when it declares any. Anything
  * downstream or on another branch does not change the key, unless a scope says a decision reads it.
  */
-export function nodeMemoKey(workflow: PreparedWorkflow | Pick<Workflow, 'nodes' | 'edges'>, nodeId: string, input: MemoKeyInput): string {
+export function nodeMemoKey(
+  workflow: PreparedWorkflow | Pick<Workflow, 'nodes' | 'edges'>,
+  nodeId: string,
+  input: MemoKeyInput,
+): string {
   const p = isPreparedWorkflow(workflow) ? workflow : indexWorkflow(workflow as Workflow);
   const { upstream, nodes, edges } = upstreamOf(p, nodeId);
   const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
-  const scoped = input.scopeOf ? [...upstream].sort().flatMap((id) => (input.scopeOf!(id) ? [[id, input.scopeOf!(id)]] : [])) : [];
+  const scoped = input.scopeOf
+    ? [...upstream].sort().flatMap((id) => (input.scopeOf!(id) ? [[id, input.scopeOf!(id)]] : []))
+    : [];
   const scope = scoped.length > 0 ? { scope: scoped } : {};
-  const material = stableStringify({ v: 1, policy: input.policyId, subject, contextChars: input.contextChars, node: nodeId, nodes, edges, ...scope });
+  const material = stableStringify({
+    v: 1,
+    policy: input.policyId,
+    subject,
+    contextChars: input.contextChars,
+    node: nodeId,
+    nodes,
+    edges,
+    ...scope,
+  });
   return createHash('sha256').update(material).digest('hex');
 }
 
@@ -67,14 +82,29 @@ export function nodeMemoKey(workflow: PreparedWorkflow | Pick<Workflow, 'nodes' 
 export function nodeInputMemoKey(node: WorkflowNode, inputs: readonly unknown[], input: MemoKeyInput): string {
   const subject = input.recordId !== undefined ? { recordId: input.recordId } : { query: input.query };
   const scope = input.scopeOf?.(node.id);
-  const material = stableStringify({ v: 1, by: 'inputs', policy: input.policyId, subject, contextChars: input.contextChars, node, inputs, ...(scope ? { scope } : {}) });
+  const material = stableStringify({
+    v: 1,
+    by: 'inputs',
+    policy: input.policyId,
+    subject,
+    contextChars: input.contextChars,
+    node,
+    inputs,
+    ...(scope ? { scope } : {}),
+  });
   return createHash('sha256').update(material).digest('hex');
 }
 
 /** The node's upstream part of the key, computed once per prepared workflow and node. */
-const upstreamParts = new WeakMap<PreparedWorkflow, Map<string, { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] }>>();
+const upstreamParts = new WeakMap<
+  PreparedWorkflow,
+  Map<string, { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] }>
+>();
 
-function upstreamOf(p: PreparedWorkflow, nodeId: string): { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] } {
+function upstreamOf(
+  p: PreparedWorkflow,
+  nodeId: string,
+): { upstream: ReadonlySet<string>; nodes: unknown[]; edges: string[] } {
   let byNode = upstreamParts.get(p);
   if (!byNode) upstreamParts.set(p, (byNode = new Map()));
   let part = byNode.get(nodeId);

@@ -116,20 +116,49 @@ export function prepareNode(
   let inputMemoKey: (() => string) | undefined;
   if (config.memo) {
     const { policy } = config;
-    const scopeOf = policy.memoScope ? (id: string) => policy.memoScope!(prepared.workflow, prepared.node(id)) : undefined;
-    const keyInput = { policyId: policy.id, query: input.query, contextChars: config.contextChars, ...recordId, ...(scopeOf ? { scopeOf } : {}) };
+    const scopeOf = policy.memoScope
+      ? (id: string) => policy.memoScope!(prepared.workflow, prepared.node(id))
+      : undefined;
+    const keyInput = {
+      policyId: policy.id,
+      query: input.query,
+      contextChars: config.contextChars,
+      ...recordId,
+      ...(scopeOf ? { scopeOf } : {}),
+    };
     memoKey = nodeMemoKey(prepared, nodeId, keyInput);
     inputMemoKey = () => nodeInputMemoKey(node, inputs, keyInput);
   }
-  return { node, workflow: prepared.workflow, position: prepared.position.get(nodeId) ?? 0, query: input.query, ...recordId, inputs, context, inputSummary: summarizeInput(context), ...(memoKey !== undefined ? { memoKey } : {}), ...(inputMemoKey ? { inputMemoKey } : {}) };
+  return {
+    node,
+    workflow: prepared.workflow,
+    position: prepared.position.get(nodeId) ?? 0,
+    query: input.query,
+    ...recordId,
+    inputs,
+    context,
+    inputSummary: summarizeInput(context),
+    ...(memoKey !== undefined ? { memoKey } : {}),
+    ...(inputMemoKey ? { inputMemoKey } : {}),
+  };
 }
 
 /** The observation of a node that did not run (skipped or cancelled before it started). */
-export function skippedObservation(config: Pick<NodeExecutorConfig, 'now'>, scope: Pick<NodeRunScope, 't0'>, node: WorkflowNode, extra: Partial<NodeObservation> = {}): NodeObservation {
+export function skippedObservation(
+  config: Pick<NodeExecutorConfig, 'now'>,
+  scope: Pick<NodeRunScope, 't0'>,
+  node: WorkflowNode,
+  extra: Partial<NodeObservation> = {},
+): NodeObservation {
   return observationShell(node, 'skipped', config.now() - scope.t0, extra);
 }
 
-function observationShell(node: WorkflowNode, status: NodeObservation['status'], startedAtMs: number, extra: Partial<NodeObservation> = {}): NodeObservation {
+function observationShell(
+  node: WorkflowNode,
+  status: NodeObservation['status'],
+  startedAtMs: number,
+  extra: Partial<NodeObservation> = {},
+): NodeObservation {
   return {
     nodeId: node.id,
     kind: node.kind,
@@ -144,7 +173,13 @@ function observationShell(node: WorkflowNode, status: NodeObservation['status'],
 }
 
 /** Runs a prepared node (the stateful step; see the module comment). Throws only what `hooks.passThrough` lets through. */
-export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScope, prep: PreparedNode, signal: AbortSignal | undefined, hooks: NodeStepHooks = {}): Promise<NodeOutcome> {
+export async function executeNode(
+  config: NodeExecutorConfig,
+  scope: NodeRunScope,
+  prep: PreparedNode,
+  signal: AbortSignal | undefined,
+  hooks: NodeStepHooks = {},
+): Promise<NodeOutcome> {
   const { node } = prep;
   const { now, memo, tracer } = config;
   if (signal?.aborted) return { observation: skippedObservation(config, scope, node, { error: 'cancelled' }) };
@@ -158,7 +193,13 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
       if (hit) await Promise.resolve(memo.set(prep.memoKey, hit)).catch(() => undefined);
     }
     if (hit) {
-      const observation: NodeObservation = { ...structuredClone(hit), nodeId: node.id, startedAtMs: now() - scope.t0, durationMs: 0, cached: true };
+      const observation: NodeObservation = {
+        ...structuredClone(hit),
+        nodeId: node.id,
+        startedAtMs: now() - scope.t0,
+        durationMs: 0,
+        cached: true,
+      };
       recordRunCallOutputs(scope.scratch, observation);
       if (tracer && scope.runSpan) endNodeSpan(startNodeSpan(tracer, scope.runSpan, node), observation);
       return { observation };
@@ -192,7 +233,11 @@ export async function executeNode(config: NodeExecutorConfig, scope: NodeRunScop
     if (hooks.passThrough?.(e)) throw e;
     if (isBudgetExhausted(e)) stop = e;
     const cancelled = isAbortError(e) || Boolean(signal?.aborted) || stop !== undefined;
-    step = { status: 'error', error: cancelled ? 'cancelled' : `internal error while running node '${node.id}': ${errorMessage(e)}`, attempts: 1 };
+    step = {
+      status: 'error',
+      error: cancelled ? 'cancelled' : `internal error while running node '${node.id}': ${errorMessage(e)}`,
+      attempts: 1,
+    };
   } finally {
     release();
   }
@@ -229,7 +274,11 @@ export function traceOfRun(
   cancelled: boolean,
   workflowHash: string | undefined,
 ): Trace {
-  const observations = prepared.order.map((id) => observationOf(id) ?? skippedObservation(config, scope, prepared.node(id), { error: cancelled ? 'cancelled' : 'never resolved' }));
+  const observations = prepared.order.map(
+    (id) =>
+      observationOf(id) ??
+      skippedObservation(config, scope, prepared.node(id), { error: cancelled ? 'cancelled' : 'never resolved' }),
+  );
   return buildTrace({
     workflow: prepared.workflow,
     input: { query: input.query, ...(input.recordId !== undefined ? { recordId: input.recordId } : {}) },

@@ -10,7 +10,12 @@ import type { NodeObservation } from './trace.js';
  */
 
 /** Starts the run's `invoke_agent <workflow>` span. */
-export function startRunSpan(tracer: Tracer, workflow: Workflow, policy: { id: string; label: string }, recordId?: string): Span {
+export function startRunSpan(
+  tracer: Tracer,
+  workflow: Workflow,
+  policy: { id: string; label: string },
+  recordId?: string,
+): Span {
   return tracer.startSpan(`invoke_agent ${workflow.name}`, {
     kind: SpanKind.INTERNAL,
     attributes: {
@@ -28,7 +33,12 @@ export function startNodeSpan(tracer: Tracer, parent: Span, node: WorkflowNode):
   const ctx = trace.setSpan(otelContext.active(), parent);
   const attributes =
     node.kind === 'llm'
-      ? { 'gen_ai.operation.name': 'chat', 'flowscout.node.id': node.id, 'flowscout.node.role': node.role, ...(node.model ? { 'gen_ai.request.model': node.model } : {}) }
+      ? {
+          'gen_ai.operation.name': 'chat',
+          'flowscout.node.id': node.id,
+          'flowscout.node.role': node.role,
+          ...(node.model ? { 'gen_ai.request.model': node.model } : {}),
+        }
       : { 'gen_ai.operation.name': 'execute_tool', 'flowscout.node.id': node.id };
   const name = node.kind === 'llm' ? `chat ${node.model ?? node.id}` : `execute_tool ${node.id}`;
   return tracer.startSpan(name, { kind: node.kind === 'llm' ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes }, ctx);
@@ -62,7 +72,12 @@ export function endNodeSpan(span: Span, obs: NodeObservation): void {
 }
 
 /** Records the run's outcome and totals on its span and ends it. */
-export function endRunSpan(span: Span, status: 'ok' | 'error', error: string | undefined, totals: { inputTokens: number; outputTokens: number; toolCalls: number }): void {
+export function endRunSpan(
+  span: Span,
+  status: 'ok' | 'error',
+  error: string | undefined,
+  totals: { inputTokens: number; outputTokens: number; toolCalls: number },
+): void {
   span.setAttribute('gen_ai.usage.input_tokens', totals.inputTokens);
   span.setAttribute('gen_ai.usage.output_tokens', totals.outputTokens);
   span.setAttribute('flowscout.tool.calls', totals.toolCalls);

@@ -14,7 +14,13 @@ import type { RunContext } from './run-state.js';
 import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
-const llm = (id: string, role: LlmNode['role']): LlmNode => ({ id, kind: 'llm', role, prompt: `${id}: {{query}} {{inputs}}`, output: { type: 'text' } });
+const llm = (id: string, role: LlmNode['role']): LlmNode => ({
+  id,
+  kind: 'llm',
+  role,
+  prompt: `${id}: {{query}} {{inputs}}`,
+  output: { type: 'text' },
+});
 const tool = (id: string): ToolNode => ({ id, kind: 'tool', task: `do ${id}`, tools: [id] });
 const data = (from: string, to: string): Edge => ({ from, to, kind: 'data' });
 
@@ -64,7 +70,12 @@ const fanOut: Workflow = {
 
 describe('a budget that runs out stops the run', () => {
   it('executeWorkflow rejects with BUDGET_EXHAUSTED instead of recording an error node and going on', async () => {
-    const w: Workflow = { version: 1, name: 'seq', nodes: [llm('plan', 'plan'), llm('draft', 'reason'), llm('answer', 'synthesize')], edges: [data('plan', 'draft'), data('draft', 'answer')] };
+    const w: Workflow = {
+      version: 1,
+      name: 'seq',
+      nodes: [llm('plan', 'plan'), llm('draft', 'reason'), llm('answer', 'synthesize')],
+      edges: [data('plan', 'draft'), data('draft', 'answer')],
+    };
     const { policy, answered } = budgetedPolicy(1);
     const e = await rejection(executeWorkflow(w, { query: 'q' }, { policy, tools: createToolRegistry([]) }));
     expect(e).toBeInstanceOf(BudgetExceededError);
@@ -75,7 +86,9 @@ describe('a budget that runs out stops the run', () => {
   it('cancels the branch still running and never starts the join', async () => {
     const fetch = slowTool('fetch', 5_000);
     const { policy, answered } = budgetedPolicy(1, 20);
-    const e = await rejection(executeWorkflow(fanOut, { query: 'q' }, { policy, tools: createToolRegistry([fetch.spec]) }));
+    const e = await rejection(
+      executeWorkflow(fanOut, { query: 'q' }, { policy, tools: createToolRegistry([fetch.spec]) }),
+    );
     expect(e).toMatchObject({ code: 'BUDGET_EXHAUSTED' });
     expect(answered).toEqual(['plan']);
     expect(fetch.seen).toEqual({ calls: 1, aborted: 1 });
@@ -101,9 +114,16 @@ describe('a budget that runs out stops the run', () => {
         return `${req.node.id} done`;
       },
     });
-    const t = await executeWorkflow(fanOut, { query: 'q' }, { policy, tools: createToolRegistry([slowTool('fetch', 1).spec]) });
+    const t = await executeWorkflow(
+      fanOut,
+      { query: 'q' },
+      { policy, tools: createToolRegistry([slowTool('fetch', 1).spec]) },
+    );
     expect(t.status).toBe('ok');
-    expect(t.observations.find((o) => o.nodeId === 'check')).toMatchObject({ status: 'error', error: expect.stringContaining('model said no') });
+    expect(t.observations.find((o) => o.nodeId === 'check')).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('model said no'),
+    });
     expect(t.answer).toBe('answer done');
   });
 });

@@ -7,7 +7,14 @@ import type { ExecutionPolicy } from '../policies/types.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import type { ResolvedSource } from './frontier.js';
 import type { NodeMemo } from './memo.js';
-import { executeNode, prepareNode, skippedObservation, traceOfRun, type NodeExecutorConfig, type NodeRunScope } from './node-executor.js';
+import {
+  executeNode,
+  prepareNode,
+  skippedObservation,
+  traceOfRun,
+  type NodeExecutorConfig,
+  type NodeRunScope,
+} from './node-executor.js';
 import { endRunSpan, startRunSpan } from './otel.js';
 import { createSemaphore } from './semaphore.js';
 import type { PreCallCheck } from './tool-node.js';
@@ -155,7 +162,12 @@ export function executorConfig(opts: RunOptions): NodeExecutorConfig {
 }
 
 /** The stateful part of one run (see the module comment); the node step itself is node-executor.ts. */
-function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions, onStop: (e: FlowScoutError) => void): WorkflowRun {
+function runState(
+  prepared: PreparedWorkflow,
+  input: RunInput,
+  opts: RunOptions,
+  onStop: (e: FlowScoutError) => void,
+): WorkflowRun {
   const { workflow } = prepared;
   const config = executorConfig(opts);
   const { now } = config;
@@ -175,7 +187,8 @@ function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions,
   };
 
   async function runNode(nodeId: string, dataSources: readonly string[]): Promise<NodeResult> {
-    if (signal?.aborted) return record(skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
+    if (signal?.aborted)
+      return record(skippedObservation(config, scope, prepared.node(nodeId), { error: 'cancelled' }));
     const prep = prepareNode(prepared, config, nodeId, dataSources, (id) => results.get(id)?.result, input);
     const { observation, stop } = await executeNode(config, scope, prep, signal);
     if (stop) onStop(stop);
@@ -183,11 +196,21 @@ function runState(prepared: PreparedWorkflow, input: RunInput, opts: RunOptions,
   }
 
   function skipNode(nodeId: string): NodeResult {
-    return record(skippedObservation(config, scope, prepared.node(nodeId), signal?.aborted ? { error: 'cancelled' } : {}));
+    return record(
+      skippedObservation(config, scope, prepared.node(nodeId), signal?.aborted ? { error: 'cancelled' } : {}),
+    );
   }
 
   function finish(): Trace {
-    const trace = traceOfRun(prepared, config, scope, input, (id) => results.get(id)?.obs, Boolean(signal?.aborted), opts.workflowHash);
+    const trace = traceOfRun(
+      prepared,
+      config,
+      scope,
+      input,
+      (id) => results.get(id)?.obs,
+      Boolean(signal?.aborted),
+      opts.workflowHash,
+    );
     if (scope.runSpan) endRunSpan(scope.runSpan, trace.status, trace.error, trace.totals);
     return trace;
   }

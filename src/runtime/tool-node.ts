@@ -81,7 +81,12 @@ export function candidateTools(node: ToolNode, tools: ToolRegistry): ToolDescrip
  * The node's bound parameters per candidate tool, resolved from the request and the node's inputs
  * (graph/bindings.ts; no model). Tools without a binding that gave a value are left out.
  */
-export function resolveBindings(node: ToolNode, candidates: readonly ToolDescriptor[], query: string, inputs: readonly NodeInput[]): Record<string, Record<string, unknown>> | undefined {
+export function resolveBindings(
+  node: ToolNode,
+  candidates: readonly ToolDescriptor[],
+  query: string,
+  inputs: readonly NodeInput[],
+): Record<string, Record<string, unknown>> | undefined {
   if (!node.bind || node.bind.length === 0) return undefined;
   const outputs = new Map(inputs.map((i) => [i.nodeId, i.output]));
   const out: Record<string, Record<string, unknown>> = {};
@@ -120,7 +125,10 @@ export function maxToolAttempts(node: ToolNode): number {
  * the policy is shown next), or `undefined` when it stands. Says nothing about attempts left.
  */
 export function retryReason(node: ToolNode, attempt: ToolAttempt): string | undefined {
-  const empty = attempt.status === 'ok' && (attempt.calls.length === 0 || attempt.calls.filter((c) => c.status === 'ok').every((c) => isEmptyOutput(c.output)));
+  const empty =
+    attempt.status === 'ok' &&
+    (attempt.calls.length === 0 ||
+      attempt.calls.filter((c) => c.status === 'ok').every((c) => isEmptyOutput(c.output)));
   const again = attempt.status === 'error' || (node.retry?.on === 'error-or-empty' && empty);
   return again ? (attempt.error ?? 'the previous attempt returned an empty result') : undefined;
 }
@@ -153,7 +161,12 @@ export function toolStepResult(attempts: readonly ToolAttempt[]): NodeStepResult
 }
 
 /** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
-export async function runToolNodeStep(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps): Promise<NodeStepResult> {
+export async function runToolNodeStep(
+  node: ToolNode,
+  base: PolicyContext,
+  policy: ExecutionPolicy,
+  deps: ToolStepDeps,
+): Promise<NodeStepResult> {
   const maxAttempts = maxToolAttempts(node);
   const attempts: ToolAttempt[] = [];
   let previousError: string | undefined;
@@ -170,7 +183,14 @@ export async function runToolNodeStep(node: ToolNode, base: PolicyContext, polic
  * Attempt number `n` of a tool node (the policy is shown `previousError`, the reason the attempt
  * before it did not stand). Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED.
  */
-export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy: ExecutionPolicy, deps: ToolStepDeps, n: number, previousError?: string): Promise<ToolAttempt> {
+export async function runToolAttempt(
+  node: ToolNode,
+  base: PolicyContext,
+  policy: ExecutionPolicy,
+  deps: ToolStepDeps,
+  n: number,
+  previousError?: string,
+): Promise<ToolAttempt> {
   const candidates = candidateTools(node, deps.tools);
   const allowed = new Set(candidates.map((c) => c.name));
   let usage: Usage | undefined;
@@ -183,22 +203,36 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
   if (only && props.length > 0 && props.every((p) => bound?.[only.name]?.[p] !== undefined)) {
     // Every parameter of the node's one tool is bound: the call needs no model.
     planned = [{ tool: only.name, args: {} }];
-  } else try {
-    const plan = await raceAbort(
-      policy.planToolCalls({ ...base, node, candidates, attempt: n, ...(previousError !== undefined ? { previousError } : {}), ...(bound ? { bound } : {}) }),
-      base.signal,
-    );
-    if (plan.usage) usage = plan.usage;
-    if (plan.model !== undefined) model = plan.model;
-    if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [], ...cost() };
-    planned = Array.isArray(plan.calls) ? plan.calls : [];
-  } catch (e) {
-    if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
-    return { status: 'error', error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`, calls: [] };
-  }
+  } else
+    try {
+      const plan = await raceAbort(
+        policy.planToolCalls({
+          ...base,
+          node,
+          candidates,
+          attempt: n,
+          ...(previousError !== undefined ? { previousError } : {}),
+          ...(bound ? { bound } : {}),
+        }),
+        base.signal,
+      );
+      if (plan.usage) usage = plan.usage;
+      if (plan.model !== undefined) model = plan.model;
+      if (plan.error) return { status: 'error', error: `no valid plan: ${plan.error}`, calls: [], ...cost() };
+      planned = Array.isArray(plan.calls) ? plan.calls : [];
+    } catch (e) {
+      if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
+      return {
+        status: 'error',
+        error: `${policy.label} failed to plan tool node '${node.id}': ${errorMessage(e)}`,
+        calls: [],
+      };
+    }
   if (node.calls !== 'many') planned = planned.slice(0, 1);
   if (planned.length === 0) {
-    return node.calls === 'many' ? { status: 'ok', calls: [], ...cost() } : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
+    return node.calls === 'many'
+      ? { status: 'ok', calls: [], ...cost() }
+      : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
   }
   const calls: CallObservation[] = [];
   for (const p of planned) {
@@ -206,17 +240,37 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
     const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
     if (!allowed.has(p.tool)) {
       const list = [...allowed].slice(0, 10).join(', ');
-      calls.push({ tool: p.tool, args, status: 'error', error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`, durationMs: 0, attempt: n });
+      calls.push({
+        tool: p.tool,
+        args,
+        status: 'error',
+        error: `tool '${p.tool}' is not a candidate of node '${node.id}' (candidates: ${list}${allowed.size > 10 ? ', …' : ''})`,
+        durationMs: 0,
+        attempt: n,
+      });
       continue;
     }
     let callArgs = args;
     let withheld: CallObservation | undefined;
     for (const check of deps.preCallChecks ?? []) {
-      const decision = await check({ ...base, node, attempt: n, tool: candidates.find((c) => c.name === p.tool)!, args: callArgs });
+      const decision = await check({
+        ...base,
+        node,
+        attempt: n,
+        tool: candidates.find((c) => c.name === p.tool)!,
+        args: callArgs,
+      });
       if (!decision) continue;
       if ('withhold' in decision) {
         const w = decision.withhold;
-        withheld = { tool: p.tool, args: callArgs, status: w.status, ...(w.status === 'ok' ? { output: w.output } : { error: w.error }), durationMs: 0, attempt: n };
+        withheld = {
+          tool: p.tool,
+          args: callArgs,
+          status: w.status,
+          ...(w.status === 'ok' ? { output: w.output } : { error: w.error }),
+          durationMs: 0,
+          attempt: n,
+        };
         break;
       }
       callArgs = decision.args;
@@ -230,7 +284,13 @@ export async function runToolAttempt(node: ToolNode, base: PolicyContext, policy
       ...(deps.callTimeoutMs !== undefined ? { timeoutMs: deps.callTimeoutMs } : {}),
     });
     if (base.signal?.aborted) throw abortError();
-    const call: CallObservation = { tool: outcome.tool, args: outcome.args, status: outcome.status, durationMs: outcome.durationMs, attempt: n };
+    const call: CallObservation = {
+      tool: outcome.tool,
+      args: outcome.args,
+      status: outcome.status,
+      durationMs: outcome.durationMs,
+      attempt: n,
+    };
     if (outcome.output !== undefined) call.output = outcome.output;
     if (outcome.error !== undefined) call.error = outcome.error;
     if (outcome.origin !== undefined) call.origin = outcome.origin;

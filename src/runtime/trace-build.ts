@@ -31,7 +31,17 @@ export interface BuildTraceInput {
 export function buildTrace(t: BuildTraceInput): Trace {
   const calls: TraceCall[] = [];
   const withheld: WithheldCall[] = [];
-  const totals: TraceTotals = { nodes: 0, skipped: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: t.durationMs, cachedNodes: 0 };
+  const totals: TraceTotals = {
+    nodes: 0,
+    skipped: 0,
+    llmCalls: 0,
+    toolCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    durationMs: t.durationMs,
+    cachedNodes: 0,
+  };
   for (const obs of t.observations) {
     if (obs.status === 'skipped') {
       totals.skipped++;
@@ -40,8 +50,17 @@ export function buildTrace(t: BuildTraceInput): Trace {
     totals.nodes++;
     if (obs.kind === 'tool') {
       for (const c of obs.calls ?? []) {
-        calls.push({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) });
-        const reason = c.error?.startsWith(UNGROUNDED_PREFIX) ? 'ungrounded' : c.error?.startsWith(PENDING_PREFIX) ? 'approval' : undefined;
+        calls.push({
+          tool: c.tool,
+          args: c.args,
+          status: c.status,
+          ...(c.output !== undefined ? { output: c.output } : {}),
+        });
+        const reason = c.error?.startsWith(UNGROUNDED_PREFIX)
+          ? 'ungrounded'
+          : c.error?.startsWith(PENDING_PREFIX)
+            ? 'approval'
+            : undefined;
         if (reason) withheld.push({ nodeId: obs.nodeId, tool: c.tool, args: c.args, reason, why: c.error! });
       }
     }

@@ -12,9 +12,18 @@ describe('traceToJson', () => {
   it('writes a large tool output once (π̂), the observations pointing to it; small outputs stay inline', async () => {
     const big = 'x'.repeat(3_000_000);
     const tools = createToolRegistry([
-      { name: 'fetch_page', description: 'Fetch the page of a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, execute: async () => ({ body: big }) },
+      {
+        name: 'fetch_page',
+        description: 'Fetch the page of a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        execute: async () => ({ body: big }),
+      },
     ]);
-    const trace = await executeWorkflow(workflow, { query: 'Fetch the city page of Oslo' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
+    const trace = await executeWorkflow(
+      workflow,
+      { query: 'Fetch the city page of Oslo' },
+      { policy: createOfflinePolicy({ tools: tools.list() }), tools },
+    );
     expect(trace.calls).toHaveLength(1);
     const naive = JSON.stringify(trace, null, 2);
     const text = traceToJson(trace);
@@ -27,8 +36,19 @@ describe('traceToJson', () => {
     expect(fetch.output[0].output).toEqual({ sameAs: 'calls[0].output' });
     expect(doc.calls[0].output.body).toBe(big);
 
-    const small = createToolRegistry([{ name: 'fetch_page', description: 'Fetch the page of a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, execute: async () => ({ body: 'short' }) }]);
-    const t2 = await executeWorkflow(workflow, { query: 'Fetch the city page of Oslo' }, { policy: createOfflinePolicy({ tools: small.list() }), tools: small });
+    const small = createToolRegistry([
+      {
+        name: 'fetch_page',
+        description: 'Fetch the page of a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        execute: async () => ({ body: 'short' }),
+      },
+    ]);
+    const t2 = await executeWorkflow(
+      workflow,
+      { query: 'Fetch the city page of Oslo' },
+      { policy: createOfflinePolicy({ tools: small.list() }), tools: small },
+    );
     expect(JSON.parse(traceToJson(t2))).toEqual(JSON.parse(JSON.stringify(t2)));
   });
 });

@@ -17,12 +17,15 @@ export const INLINE_LIMIT = 1024;
 export function traceToJson(trace: Trace, extra: Record<string, unknown> = {}, indent = 2): string {
   const where = new Map<unknown, string>();
   trace.calls.forEach((c, i) => {
-    if (c.output !== null && typeof c.output === 'object' && !where.has(c.output)) where.set(c.output, `calls[${i}].output`);
-    if (typeof c.output === 'string' && c.output.length > INLINE_LIMIT && !where.has(c.output)) where.set(c.output, `calls[${i}].output`);
+    if (c.output !== null && typeof c.output === 'object' && !where.has(c.output))
+      where.set(c.output, `calls[${i}].output`);
+    if (typeof c.output === 'string' && c.output.length > INLINE_LIMIT && !where.has(c.output))
+      where.set(c.output, `calls[${i}].output`);
   });
   const large = new Map<unknown, boolean>();
   const isLarge = (v: unknown): boolean => {
-    if (!large.has(v)) large.set(v, (typeof v === 'string' ? v.length : (JSON.stringify(v) ?? '').length) > INLINE_LIMIT);
+    if (!large.has(v))
+      large.set(v, (typeof v === 'string' ? v.length : (JSON.stringify(v) ?? '').length) > INLINE_LIMIT);
     return large.get(v)!;
   };
   const ref = (v: unknown): unknown => {
@@ -32,7 +35,10 @@ export function traceToJson(trace: Trace, extra: Record<string, unknown> = {}, i
   const observations = trace.observations.map((o) => {
     if (o.kind !== 'tool') return o;
     const out = { ...o } as typeof o & { output?: unknown };
-    if (Array.isArray(o.output)) out.output = o.output.map((c: unknown) => (c && typeof c === 'object' && 'output' in c ? { ...c, output: ref((c as { output: unknown }).output) } : c));
+    if (Array.isArray(o.output))
+      out.output = o.output.map((c: unknown) =>
+        c && typeof c === 'object' && 'output' in c ? { ...c, output: ref((c as { output: unknown }).output) } : c,
+      );
     if (o.calls) out.calls = o.calls.map((c) => (c.output !== undefined ? { ...c, output: ref(c.output) } : c));
     return out;
   });

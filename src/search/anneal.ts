@@ -22,7 +22,11 @@ export const DEFAULT_LAMBDA_MAX = 0.2;
 export const DEFAULT_LAMBDA_MIN = 0.02;
 
 /** λ at iteration `t` (1-based) of `total`. t ≤ 1 gives λ_max, t ≥ total gives λ_min. */
-export function annealedLambda(t: number, total: number, opts: AnnealOptions = { lambdaMax: DEFAULT_LAMBDA_MAX, lambdaMin: DEFAULT_LAMBDA_MIN }): number {
+export function annealedLambda(
+  t: number,
+  total: number,
+  opts: AnnealOptions = { lambdaMax: DEFAULT_LAMBDA_MAX, lambdaMin: DEFAULT_LAMBDA_MIN },
+): number {
   if (total <= 1) return opts.lambdaMax;
   const progress = Math.min(1, Math.max(0, (t - 1) / (total - 1)));
   return opts.lambdaMin + 0.5 * (opts.lambdaMax - opts.lambdaMin) * (1 + Math.cos(Math.PI * progress));

@@ -64,13 +64,18 @@ export function bestWithProvenance(result: SearchResult, runId?: string, learned
   const w = structuredClone(best.workflow!);
   const learned = learnedFrom ? { learnedFrom } : {};
   if (best.id === result.root.id) {
-    if (learnedFrom) w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, ...learned } };
+    if (learnedFrom)
+      w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, ...learned } };
     return w;
   }
   const edits: string[] = [];
-  for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent)) edits.unshift(c.summary ?? '');
+  for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent))
+    edits.unshift(c.summary ?? '');
   w.name = `${result.root.workflow!.name} → search ${best.id}`;
-  w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits, ...learned } };
+  w.meta = {
+    ...(w.meta ?? {}),
+    search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits, ...learned },
+  };
   return w;
 }
 
@@ -100,7 +105,13 @@ export function ensureWritableDir(dir: string): void {
   } catch (e) {
     const named = e instanceof Error ? fileSystemError(e, (e as NodeJS.ErrnoException).path ?? dir) : undefined;
     if (named) {
-      throw new FlowScoutError({ code: named.code, message: `the output folder ${dir} cannot be written: ${named.message}`, hint: `${named.hint ?? ''} Nothing was run.`.trim(), location: { file: dir }, cause: e });
+      throw new FlowScoutError({
+        code: named.code,
+        message: `the output folder ${dir} cannot be written: ${named.message}`,
+        hint: `${named.hint ?? ''} Nothing was run.`.trim(),
+        location: { file: dir },
+        cause: e,
+      });
     }
     throw e;
   }
@@ -164,7 +175,10 @@ export function writeSearchArtifacts(
     writeTextFile(file, text, { force: true });
     return file;
   });
-  for (const [name, records] of [[LEARNED_RECORDS_FILE, learnedRecords], [TEST_RECORDS_FILE, opts.test]] as const) {
+  for (const [name, records] of [
+    [LEARNED_RECORDS_FILE, learnedRecords],
+    [TEST_RECORDS_FILE, opts.test],
+  ] as const) {
     if (!records) continue;
     const file = join(dir, name);
     writeRecordsFile(file, records, { force: true });

@@ -12,7 +12,11 @@ export interface NodeStats {
 }
 
 /** New statistics for every node on `path` (root first) after reward `reward`; the input is not changed. */
-export function backpropagate<T extends NodeStats>(stats: ReadonlyMap<string, T>, path: readonly string[], reward: number): Map<string, T> {
+export function backpropagate<T extends NodeStats>(
+  stats: ReadonlyMap<string, T>,
+  path: readonly string[],
+  reward: number,
+): Map<string, T> {
   const out = new Map<string, T>();
   for (const id of path) {
     const s = stats.get(id);

@@ -22,7 +22,8 @@ export async function runBeamLoop(ctx: SearchContext, state: LoopState): Promise
     const early = stopBefore(ctx, state);
     if (early) return early;
     const next = nextParent(state.tree, s.beamWidth, s.children);
-    if (!next) return { stopKind: 'iterations', stopReason: 'nothing left to expand (every candidate of the last step failed)' };
+    if (!next)
+      return { stopKind: 'iterations', stopReason: 'nothing left to expand (every candidate of the last step failed)' };
     const t = state.iterationsDone + 1;
     let outcome;
     try {
@@ -60,6 +61,7 @@ function beamAt(tree: SearchTree, depthOf: Map<string, number>, depth: number, w
 
 function pathTo(tree: SearchTree, id: string): string[] {
   const path: string[] = [];
-  for (let c: Candidate | undefined = tree.get(id); c; c = c.parent === null ? undefined : tree.get(c.parent)) path.unshift(c.id);
+  for (let c: Candidate | undefined = tree.get(id); c; c = c.parent === null ? undefined : tree.get(c.parent))
+    path.unshift(c.id);
   return path;
 }

@@ -1,4 +1,10 @@
-import { BudgetExceededError, createBudget, type Budget, type BudgetLimits, type BudgetResource } from '../llm/budget.js';
+import {
+  BudgetExceededError,
+  createBudget,
+  type Budget,
+  type BudgetLimits,
+  type BudgetResource,
+} from '../llm/budget.js';
 
 /**
  * The search's view of its budgets (LLM calls, tokens, money, wall time; on
@@ -27,7 +33,10 @@ export interface BudgetWatch {
 }
 
 /** `deps.now` replaces the clock; `deps.timer: false` leaves the wall limit to `exhausted()` checks (tests with a fake clock). */
-export function createBudgetWatch(limits: BudgetLimits = {}, deps: { now?: () => number; timer?: boolean } = {}): BudgetWatch {
+export function createBudgetWatch(
+  limits: BudgetLimits = {},
+  deps: { now?: () => number; timer?: boolean } = {},
+): BudgetWatch {
   const inner = createBudget(limits, deps.now ? { now: deps.now } : {});
   let refused = 0;
   const guard = <T>(fn: () => T): T => {
@@ -57,7 +66,10 @@ export function createBudgetWatch(limits: BudgetLimits = {}, deps: { now?: () =>
     }
   };
   if (limits.maxWallMs !== undefined && deps.timer !== false) {
-    timer = setTimeout(() => controller.abort(errorNow() ?? new BudgetExceededError('wallMs', limits.maxWallMs!, inner.spent())), Math.max(0, limits.maxWallMs));
+    timer = setTimeout(
+      () => controller.abort(errorNow() ?? new BudgetExceededError('wallMs', limits.maxWallMs!, inner.spent())),
+      Math.max(0, limits.maxWallMs),
+    );
     timer.unref();
   }
   return {

@@ -42,7 +42,13 @@ export function usageOf(ctx: SearchContext, state: LoopState): Record<string, un
 }
 
 /** Writes one iteration (or the root) to the store in one transaction; drains the memo either way. */
-export function commitIteration(ctx: SearchContext, state: LoopState, outcome: StepOutcome | undefined, touched: readonly Candidate[], row: IterationRow | undefined): void {
+export function commitIteration(
+  ctx: SearchContext,
+  state: LoopState,
+  outcome: StepOutcome | undefined,
+  touched: readonly Candidate[],
+  row: IterationRow | undefined,
+): void {
   const memo = ctx.memo?.drain() ?? [];
   if (!ctx.persist) return;
   const { store, runId } = ctx.persist;
@@ -63,7 +69,11 @@ export function commitIteration(ctx: SearchContext, state: LoopState, outcome: S
 }
 
 /** The records stored with the root: the splits as read when known, else what the search evaluates on. */
-function storedRecords(ctx: SearchContext): Array<{ recordId: string; split: 'opt' | 'val' | 'test'; record: TaskRecord }> {
+function storedRecords(
+  ctx: SearchContext,
+): Array<{ recordId: string; split: 'opt' | 'val' | 'test'; record: TaskRecord }> {
   const splits = ctx.splitsAsRead ?? { opt: ctx.opt, val: ctx.val, test: [] };
-  return (['opt', 'val', 'test'] as const).flatMap((split) => splits[split].map((r) => ({ recordId: r.id, split, record: r })));
+  return (['opt', 'val', 'test'] as const).flatMap((split) =>
+    splits[split].map((r) => ({ recordId: r.id, split, record: r })),
+  );
 }

@@ -3,21 +3,59 @@ import { formatSummary, noEditFound } from './format-search.js';
 import type { SearchResult } from './run-search.js';
 import { SearchTree, type Candidate } from './tree.js';
 
-const labels = { policy: 'offline policy (no LLM)', judge: 'offline lexical judge', optimizer: 'rule-based optimizer (offline)', offline: true };
+const labels = {
+  policy: 'offline policy (no LLM)',
+  judge: 'offline lexical judge',
+  optimizer: 'rule-based optimizer (offline)',
+  offline: true,
+};
 
 function result(children: Array<Partial<Candidate>>): SearchResult {
   const tree = new SearchTree();
-  const root = { id: 'c0', parent: null, iteration: 0, children: [], visits: 1, w: 0.4, valScore: 0.4, valTc: 0.3, valEs: 0.5, summary: 'G0' } as unknown as Candidate;
+  const root = {
+    id: 'c0',
+    parent: null,
+    iteration: 0,
+    children: [],
+    visits: 1,
+    w: 0.4,
+    valScore: 0.4,
+    valTc: 0.3,
+    valEs: 0.5,
+    summary: 'G0',
+  } as unknown as Candidate;
   tree.add(root);
-  children.forEach((c, i) => tree.add({ id: `c${i + 1}`, parent: 'c0', iteration: i + 1, children: [], visits: 0, w: 0, ...c } as unknown as Candidate));
+  children.forEach((c, i) =>
+    tree.add({
+      id: `c${i + 1}`,
+      parent: 'c0',
+      iteration: i + 1,
+      children: [],
+      visits: 0,
+      w: 0,
+      ...c,
+    } as unknown as Candidate),
+  );
   const iterations = children.map((_, i) => ({ iteration: i + 1 }));
-  return { tree, root, best: root, iterations, stopReason: 'reached 2 iterations', usage: {} } as unknown as SearchResult;
+  return {
+    tree,
+    root,
+    best: root,
+    iterations,
+    stopReason: 'reached 2 iterations',
+    usage: {},
+  } as unknown as SearchResult;
 }
 
 describe('the closing summary of a search', () => {
   it('says that no edit was found when every expansion failed, instead of a normal summary', () => {
-    const r = result([{ error: 'the optimizer proposed no valid edit plan: unknown node step_9' }, { error: 'invalid workflow' }]);
-    expect(noEditFound(r)).toMatch(/^no edit was found: all 2 expansions failed \(first: the optimizer proposed no valid edit plan: unknown node step_9\)/);
+    const r = result([
+      { error: 'the optimizer proposed no valid edit plan: unknown node step_9' },
+      { error: 'invalid workflow' },
+    ]);
+    expect(noEditFound(r)).toMatch(
+      /^no edit was found: all 2 expansions failed \(first: the optimizer proposed no valid edit plan: unknown node step_9\)/,
+    );
     const text = formatSummary(r, labels);
     expect(text).toContain('no edit was found');
     expect(text).toContain('the best workflow written is G0 unchanged');

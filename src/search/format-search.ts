@@ -25,7 +25,8 @@ export function labelsLine(l: SearchLabels): string {
 }
 
 /** Header of the per-iteration table. */
-export const TABLE_HEADER = ' iter  parent → child  status     λ      R_opt  S_val  TC_val ES_val  best (S_val)   LLM calls  cost $   edit';
+export const TABLE_HEADER =
+  ' iter  parent → child  status     λ      R_opt  S_val  TC_val ES_val  best (S_val)   LLM calls  cost $   edit';
 
 /** One row of the per-iteration table. */
 export function formatRow(r: IterationRow): string {
@@ -36,7 +37,11 @@ export function formatRow(r: IterationRow): string {
 }
 
 /** The progress line shown on a terminal while an iteration runs. */
-export function progressLine(iteration: number, total: number, r: Pick<IterationRow, 'best' | 'bestVal' | 'llmCalls' | 'costUsd'> | undefined): string {
+export function progressLine(
+  iteration: number,
+  total: number,
+  r: Pick<IterationRow, 'best' | 'bestVal' | 'llmCalls' | 'costUsd'> | undefined,
+): string {
   const best = r ? `best ${r.best} val ${r.bestVal.toFixed(3)}` : 'best: G0';
   return `iteration ${iteration}/${total} · ${best} · LLM calls ${r?.llmCalls ?? 0} · $${(r?.costUsd ?? 0).toFixed(4)}`;
 }
@@ -53,11 +58,22 @@ export function noEditFound(result: SearchResult): string | undefined {
 }
 
 /** The closing summary: stop reason, labels, G0 vs best on D_val and D_test, memo savings, work. */
-export function formatSummary(result: SearchResult, labels: SearchLabels, extra: { runId?: string; outDir?: string; files?: string[] } = {}): string {
+export function formatSummary(
+  result: SearchResult,
+  labels: SearchLabels,
+  extra: { runId?: string; outDir?: string; files?: string[] } = {},
+): string {
   const { root, best } = result;
-  const lines = [`Search ${extra.runId ?? ''} ended: ${result.stopReason}.`.replace('  ', ' '), `  ${labelsLine(labels)}`];
+  const lines = [
+    `Search ${extra.runId ?? ''} ended: ${result.stopReason}.`.replace('  ', ' '),
+    `  ${labelsLine(labels)}`,
+  ];
   const noEdit = noEditFound(result);
-  if (noEdit) lines.push(`  ${noEdit}`, `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)}); the best workflow written is G0 unchanged`);
+  if (noEdit)
+    lines.push(
+      `  ${noEdit}`,
+      `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)}); the best workflow written is G0 unchanged`,
+    );
   else {
     lines.push(
       `  candidates: ${result.tree.size} (G0 + ${result.tree.size - 1}); best: ${best.id}${best.summary ? ` — ${best.summary}` : ''}`,
@@ -66,15 +82,21 @@ export function formatSummary(result: SearchResult, labels: SearchLabels, extra:
   }
   if (result.test) {
     const t = result.test;
-    lines.push(`  test set (${t.records} records):  G0 TC ${t.g0.tc.toFixed(3)} ES ${t.g0.es.toFixed(3)}  →  best TC ${t.best.tc.toFixed(3)} ES ${t.best.es.toFixed(3)}`);
+    lines.push(
+      `  test set (${t.records} records):  G0 TC ${t.g0.tc.toFixed(3)} ES ${t.g0.es.toFixed(3)}  →  best TC ${t.best.tc.toFixed(3)} ES ${t.best.es.toFixed(3)}`,
+    );
     if (t.esRecords !== undefined) lines.push(`  ${esCoverage(t.esRecords, t.records)}`);
   } else if (result.testSkipped) lines.push(`  test set: not run (${result.testSkipped})`);
   if (result.savings) {
     const s = result.savings;
-    lines.push(`  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved; ${s.judgeScoresReused} judge scores reused (${s.judgeCallsSaved} judge requests, ${s.judgeTokensSaved} tokens not sent)`);
+    lines.push(
+      `  memo: ${s.nodeRunsSaved} node runs, ${s.toolCallsSaved} tool calls and ${s.llmCallsSaved} LLM calls saved; ${s.judgeScoresReused} judge scores reused (${s.judgeCallsSaved} judge requests, ${s.judgeTokensSaved} tokens not sent)`,
+    );
   } else lines.push('  memo: off');
   const u = result.usage;
-  lines.push(`  work: ${u.toolCalls ?? 0} tool calls, ${u.llmCalls ?? 0} LLM calls, ${u.tokens ?? 0} tokens, $${Number(u.costUsd ?? 0).toFixed(4)}`);
+  lines.push(
+    `  work: ${u.toolCalls ?? 0} tool calls, ${u.llmCalls ?? 0} LLM calls, ${u.tokens ?? 0} tokens, $${Number(u.costUsd ?? 0).toFixed(4)}`,
+  );
   if (extra.files?.length) lines.push(`  wrote ${extra.files.join(', ')}`);
   return lines.join('\n');
 }

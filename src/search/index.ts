@@ -5,7 +5,13 @@ export { createRuleBasedOptimizer, RULE_BASED_LABEL } from './optimizers/rule-ba
 export { ruleEdits, type RuleEdit } from './optimizers/rule-edits.js';
 export { createLlmOptimizer } from './optimizers/llm-optimizer.js';
 export { runSearch, type RunSearchInput, type SearchResult, type Scores } from './run-search.js';
-export { DEFAULT_SETTINGS, noToolNodes, type IterationRow, type SearchContext, type SearchSettings } from './search-context.js';
+export {
+  DEFAULT_SETTINGS,
+  noToolNodes,
+  type IterationRow,
+  type SearchContext,
+  type SearchSettings,
+} from './search-context.js';
 export { SearchTree, type Candidate } from './tree.js';
 export { annealedLambda, DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from './anneal.js';
 export { selectPath, uctScore } from './select.js';
@@ -14,4 +20,3 @@ export { createSearchMemo, type MemoSavings, type SearchMemo } from './memo.js';
 export { createBudgetWatch, type BudgetWatch } from './budget-watch.js';
 export { minedG0, plainSkeleton, llmOnlySkeleton, type SearchStart } from './variants.js';
 export { writeSearchArtifacts, searchDocument, type SearchDocument, type CandidateSummary } from './artifacts.js';
-

@@ -15,13 +15,33 @@ import { DEFAULT_SETTINGS, type SearchSettings } from './search-context.js';
 import { planToolAnswer } from '../../test/support/workflows.js';
 
 /** A tiny domain: the right call is lookup(q: "a"); the scripted policy makes it only when the task says GOOD. */
-const g0: Workflow = planToolAnswer({ name: 'tiny', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look something up' }, answer: { id: 'synthesize' } });
-const rec = (id: string): TaskRecord => ({ id, query: `find the value ${id}`, reference: 'the value of a', calls: [{ tool: 'lookup', args: { q: 'a' } }] });
+const g0: Workflow = planToolAnswer({
+  name: 'tiny',
+  plan: { prompt: 'Plan {{query}}' },
+  tool: { id: 't1', task: 'look something up' },
+  answer: { id: 'synthesize' },
+});
+const rec = (id: string): TaskRecord => ({
+  id,
+  query: `find the value ${id}`,
+  reference: 'the value of a',
+  calls: [{ tool: 'lookup', args: { q: 'a' } }],
+});
 const splits = { opt: ['o1', 'o2', 'o3'].map(rec), val: ['v1', 'v2'].map(rec), test: ['t1'].map(rec) };
 
-function setup(propose: (input: ProposeInput, call: number) => Workflow | Error, settings: Partial<SearchSettings> = {}) {
+function setup(
+  propose: (input: ProposeInput, call: number) => Workflow | Error,
+  settings: Partial<SearchSettings> = {},
+) {
   let toolPlans = 0;
-  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up a value', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `the value of ${String(q)}` })]);
+  const tools = createToolRegistry([
+    defineTool({
+      name: 'lookup',
+      description: 'look up a value',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+      execute: ({ q }) => `the value of ${String(q)}`,
+    }),
+  ]);
   const policy = createScriptedPolicy({
     tool: (req) => {
       toolPlans++;
@@ -74,15 +94,39 @@ describe('MCTS (Algorithm 1)', () => {
     expect(c2.visits).toBe(3);
     expect(c2.q).toBeCloseTo(c2.w / 3);
     expect(c2.optReward).toBeGreaterThan(root.optReward! + 0.4);
-    expect(result.iterations.map((r) => r.lambda)).toEqual([...result.iterations.map((r) => r.lambda)].sort((a, b) => b - a));
+    expect(result.iterations.map((r) => r.lambda)).toEqual(
+      [...result.iterations.map((r) => r.lambda)].sort((a, b) => b - a),
+    );
     expect(result.test!.best.tc).toBe(1);
     expect(result.test!.g0.tc).toBe(0);
   });
 
   it('records a failed expansion with reward 0 and a duplicate without evaluating it again', async () => {
-    const { input, toolPlans } = setup((inp, k) => (k === 0 ? new OptimizerError('no valid plan') : k === 1 ? withTask(inp.workflow, inp.workflow.nodes[1]!.kind === 'tool' ? (inp.workflow.nodes[1] as { task: string }).task : '') : withTask(inp.workflow, `v${k}`)), { iterations: 3 });
+    const { input, toolPlans } = setup(
+      (inp, k) =>
+        k === 0
+          ? new OptimizerError('no valid plan')
+          : k === 1
+            ? withTask(
+                inp.workflow,
+                inp.workflow.nodes[1]!.kind === 'tool' ? (inp.workflow.nodes[1] as { task: string }).task : '',
+              )
+            : withTask(inp.workflow, `v${k}`),
+      { iterations: 3 },
+    );
     const store = openStore(':memory:');
-    store.createRun({ id: 'r', status: 'running', seed: 1, strategy: 'mcts', config: {}, policyLabel: 'p', judgeLabel: 'j', optimizerLabel: 'o', iterationsDone: 0, sinceImprovement: 0 });
+    store.createRun({
+      id: 'r',
+      status: 'running',
+      seed: 1,
+      strategy: 'mcts',
+      config: {},
+      policyLabel: 'p',
+      judgeLabel: 'j',
+      optimizerLabel: 'o',
+      iterationsDone: 0,
+      sinceImprovement: 0,
+    });
     let plansBefore = 0;
     const result = await runSearch({
       ...input,
@@ -93,7 +137,12 @@ describe('MCTS (Algorithm 1)', () => {
       },
     });
     const [c1, c2] = [result.tree.get('c1'), result.tree.get('c2')];
-    expect(c1).toMatchObject({ error: 'no valid plan', optReward: 0, visits: 1, summary: 'expansion failed: no valid plan' });
+    expect(c1).toMatchObject({
+      error: 'no valid plan',
+      optReward: 0,
+      visits: 1,
+      summary: 'expansion failed: no valid plan',
+    });
     expect(c2).toMatchObject({ duplicateOf: 'c0', optReward: result.root.optReward, valScore: result.root.valScore });
     expect(result.iterations.map((r) => r.status)).toEqual(['failed', 'duplicate', 'ok']);
     // Neither is ever expanded: the third child went to the root.
@@ -121,12 +170,16 @@ describe('MCTS (Algorithm 1)', () => {
     const pick = (inp: ProposeInput) => withTask(inp.workflow, ['GOOD a', 'GOOD b', 'x', 'y', 'z'][inp.random.int(5)]!);
     const a = await runSearch(setup(pick, { seed: 9 }).input);
     const b = await runSearch(setup(pick, { seed: 9 }).input);
-    const shape = (r: typeof a) => [...r.tree.nodes.values()].map((c) => [c.id, c.parent, c.summary, c.duplicateOf ?? null]);
+    const shape = (r: typeof a) =>
+      [...r.tree.nodes.values()].map((c) => [c.id, c.parent, c.summary, c.duplicateOf ?? null]);
     expect(shape(a)).toEqual(shape(b));
   });
 
   it('beam search expands the top candidates of each step with the same candidate budget', async () => {
-    const { input } = setup((inp, k) => withTask(inp.workflow, k === 1 ? 'GOOD' : `${(inp.workflow.nodes[1] as { task: string }).task}/${k}`), { strategy: 'beam', beamWidth: 2, children: 2, iterations: 6 });
+    const { input } = setup(
+      (inp, k) => withTask(inp.workflow, k === 1 ? 'GOOD' : `${(inp.workflow.nodes[1] as { task: string }).task}/${k}`),
+      { strategy: 'beam', beamWidth: 2, children: 2, iterations: 6 },
+    );
     const result = await runSearch(input);
     expect(result.tree.size).toBe(7);
     // Step 1: the root's two children; step 2: two children for each of the two best (c2 is GOOD, best first).
@@ -141,7 +194,10 @@ describe('budgets', () => {
     // Each judged answer advances the fake clock by 8 ms: G0 (5 records) ends at 40, iteration 1 at 80, iteration 2 at 120 > 100.
     const budget = createBudgetWatch({ maxWallMs: 100 }, { now: () => clock, timer: false });
     const lexical = input.judge;
-    const judge = { ...lexical, score: async (req: Parameters<typeof lexical.score>[0]) => ((clock += 8), lexical.score(req)) };
+    const judge = {
+      ...lexical,
+      score: async (req: Parameters<typeof lexical.score>[0]) => ((clock += 8), lexical.score(req)),
+    };
     const result = await runSearch({ ...input, judge, budget });
     expect(result.stopKind).toBe('budget');
     expect(result.stopReason).toBe('budget exhausted: 0 s of 0 s elapsed');

@@ -45,7 +45,11 @@ export async function runMctsLoop(ctx: SearchContext, state: LoopState): Promise
     const early = stopBefore(ctx, state);
     if (early) return early;
     const lambda = annealedLambda(t, s.iterations, { lambdaMax: s.lambdaMax, lambdaMin: s.lambdaMin });
-    const path = selectPath(state.tree.nodes, state.tree.root.id, { children: s.children, lambda, expandable: (id) => state.tree.expandable(id) });
+    const path = selectPath(state.tree.nodes, state.tree.root.id, {
+      children: s.children,
+      lambda,
+      expandable: (id) => state.tree.expandable(id),
+    });
     const parentId = path[path.length - 1]!;
     let outcome: StepOutcome;
     try {
@@ -70,12 +74,14 @@ export function turnEventLoop(): Promise<void> {
 
 /** A reason to stop before the next iteration: a stop request, patience or an exhausted budget. */
 export function stopBefore(ctx: SearchContext, state: LoopState): LoopResult | undefined {
-  if (ctx.stop?.aborted) return { stopKind: 'interrupted', stopReason: `interrupted after iteration ${state.iterationsDone}` };
+  if (ctx.stop?.aborted)
+    return { stopKind: 'interrupted', stopReason: `interrupted after iteration ${state.iterationsDone}` };
   if (state.sinceImprovement >= ctx.settings.patience) {
     return { stopKind: 'patience', stopReason: `no better validation score in ${ctx.settings.patience} iterations` };
   }
   const budget = ctx.budget;
-  if (budget && (budget.exhausted() || budget.signal.aborted)) return { stopKind: 'budget', stopReason: budget.error()?.message ?? 'budget exhausted' };
+  if (budget && (budget.exhausted() || budget.signal.aborted))
+    return { stopKind: 'budget', stopReason: budget.error()?.message ?? 'budget exhausted' };
   return undefined;
 }
 
@@ -83,7 +89,15 @@ export function stopBefore(ctx: SearchContext, state: LoopState): LoopResult | u
  * Adds the child to the tree, backpropagates its reward along `path` (+ the child), updates the best
  * and the patience counter, and commits the iteration. Returns the table row.
  */
-export function applyOutcome(ctx: SearchContext, state: LoopState, outcome: StepOutcome, path: readonly string[], t: number, lambda: number, elapsedMs: number): IterationRow {
+export function applyOutcome(
+  ctx: SearchContext,
+  state: LoopState,
+  outcome: StepOutcome,
+  path: readonly string[],
+  t: number,
+  lambda: number,
+  elapsedMs: number,
+): IterationRow {
   const bestBefore = state.tree.best();
   const child = state.tree.add(outcome.child);
   const reward = child.optReward ?? 0;
@@ -107,7 +121,10 @@ export function applyOutcome(ctx: SearchContext, state: LoopState, outcome: Step
     parent: path[path.length - 1]!,
     child: child.id,
     status: outcome.status,
-    summary: child.error && outcome.status !== 'failed' ? `${child.summary ?? ''} [${child.error.split('\n')[0]}]` : (child.summary ?? ''),
+    summary:
+      child.error && outcome.status !== 'failed'
+        ? `${child.summary ?? ''} [${child.error.split('\n')[0]}]`
+        : (child.summary ?? ''),
     lambda,
     ...(child.optReward !== undefined ? { optReward: child.optReward } : {}),
     ...(child.valScore !== undefined ? { valScore: child.valScore, valTc: child.valTc!, valEs: child.valEs! } : {}),

@@ -36,7 +36,13 @@ function parallel(ids: string[]): Workflow {
     nodes: [
       { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
       ...ids.map((id) => ({ id, kind: 'tool' as const, task: 'Look up what this part of the request asks for.' })),
-      { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      {
+        id: 'synthesize',
+        kind: 'llm',
+        role: 'synthesize',
+        prompt: 'Answer {{query}} from {{inputs}}',
+        output: { type: 'text' },
+      },
     ],
     edges: ids.flatMap((id) => [
       { from: 'plan', to: id, kind: 'data' as const },
@@ -77,11 +83,19 @@ describe('memoized search on real TRAJECT-Bench data', () => {
       });
     const on = await search(true);
     const off = await search(false);
-    const rows = (r: Awaited<ReturnType<typeof search>>) => r.iterations.map(({ child, parent, status, summary, optReward, valScore }) => ({ child, parent, status, summary, optReward, valScore }));
+    const rows = (r: Awaited<ReturnType<typeof search>>) =>
+      r.iterations.map(({ child, parent, status, summary, optReward, valScore }) => ({
+        child,
+        parent,
+        status,
+        summary,
+        optReward,
+        valScore,
+      }));
     expect(rows(on)).toEqual(rows(off));
     expect(on.best.id).toBe(off.best.id);
     // The run changed tool positions (the layout the policy reads, or a node's bound arguments), so the memo keys were exercised.
-    expect(on.iterations.map((r) => r.summary).join("\n")).toMatch(/add_node|set_calls|calls (one|many) on|^bind /m);
+    expect(on.iterations.map((r) => r.summary).join('\n')).toMatch(/add_node|set_calls|calls (one|many) on|^bind /m);
     expect(on.savings!.nodeRunsSaved).toBeGreaterThan(0);
     await tools.close();
   });

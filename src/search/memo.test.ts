@@ -12,8 +12,15 @@ import { JUDGE_KEY_PREFIX, memoizeJudge } from '../metrics/judge-memo.js';
 import type { Judge } from '../metrics/types.js';
 import { planToolAnswer } from '../../test/support/workflows.js';
 
-const w1: Workflow = planToolAnswer({ name: 'w', plan: { prompt: 'Plan {{query}}' }, tool: { id: 't1', task: 'look up' }, answer: { id: 'synthesize' } });
-const w2 = applyEditPlanOrThrow(w1, { edits: [{ op: 'add_node', node: { kind: 'tool', id: 't2', task: 'look up more' }, from: ['t1'], to: ['synthesize'] }] });
+const w1: Workflow = planToolAnswer({
+  name: 'w',
+  plan: { prompt: 'Plan {{query}}' },
+  tool: { id: 't1', task: 'look up' },
+  answer: { id: 'synthesize' },
+});
+const w2 = applyEditPlanOrThrow(w1, {
+  edits: [{ op: 'add_node', node: { kind: 'tool', id: 't2', task: 'look up more' }, from: ['t1'], to: ['synthesize'] }],
+});
 const records = [{ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'lookup', args: { q: '2' } }] }];
 
 /**
@@ -22,7 +29,15 @@ const records = [{ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'lookup
  */
 function setup(declare = true) {
   let runs = 0;
-  const tools = createToolRegistry([defineTool({ name: 'lookup', description: 'look up', effect: 'read', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: ({ q }) => `v${String(q)}` })]);
+  const tools = createToolRegistry([
+    defineTool({
+      name: 'lookup',
+      description: 'look up',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+      execute: ({ q }) => `v${String(q)}`,
+    }),
+  ]);
   const layout = (w: Workflow) => String(w.nodes.filter((n) => n.kind === 'tool').length);
   const scripted = createScriptedPolicy({
     tool: (req) => {
@@ -30,12 +45,14 @@ function setup(declare = true) {
       return [{ tool: 'lookup', args: { q: layout(req.workflow) } }];
     },
   });
-  const policy: ExecutionPolicy = declare ? { ...scripted, memoScope: (w, node) => (node.kind === 'tool' ? `tools ${layout(w)}` : '') } : scripted;
+  const policy: ExecutionPolicy = declare
+    ? { ...scripted, memoScope: (w, node) => (node.kind === 'tool' ? `tools ${layout(w)}` : '') }
+    : scripted;
   return { tools, policy, judge: createLexicalJudge(), runs: () => runs };
 }
 
 describe('search memo', () => {
-  it("keeps the decisions of a policy that declares what else it reads (memoScope) exact, and still reuses what that leaves unchanged", async () => {
+  it('keeps the decisions of a policy that declares what else it reads (memoScope) exact, and still reuses what that leaves unchanged', async () => {
     const s = setup();
     const memo = createSearchMemo();
     await evaluateWorkflow(w1, records, { ...s, memo });
@@ -69,7 +86,13 @@ describe('search memo', () => {
   it('reuses a judge score for the same answer of the same record, across workflows and a reload from the store, and counts what it saved', async () => {
     let asked = 0;
     const usage = { llmCalls: 4, inputTokens: 400, outputTokens: 4, costUsd: 0.001 };
-    const counting: Judge = { id: 'llm:test', kind: 'llm', label: 'test judge', rubric: 'r1', score: async () => (asked++, { correctness: 1, completeness: 0.5, relevance: 1, clarity: 1, es: 0.875, usage }) };
+    const counting: Judge = {
+      id: 'llm:test',
+      kind: 'llm',
+      label: 'test judge',
+      rubric: 'r1',
+      score: async () => (asked++, { correctness: 1, completeness: 0.5, relevance: 1, clarity: 1, es: 0.875, usage }),
+    };
     const memo = createSearchMemo();
     const judge = memoizeJudge(counting, memo);
     const req = { query: 'q', reference: 'r', answer: 'a' };

@@ -44,7 +44,14 @@ export interface MemoSavings {
 }
 
 /** Savings with every counter at 0. */
-export const NO_SAVINGS: MemoSavings = { nodeRunsSaved: 0, toolCallsSaved: 0, llmCallsSaved: 0, judgeScoresReused: 0, judgeCallsSaved: 0, judgeTokensSaved: 0 };
+export const NO_SAVINGS: MemoSavings = {
+  nodeRunsSaved: 0,
+  toolCallsSaved: 0,
+  llmCallsSaved: 0,
+  judgeScoresReused: 0,
+  judgeCallsSaved: 0,
+  judgeTokensSaved: 0,
+};
 
 /** The memo with its counters and its not-yet-stored entries. */
 export interface SearchMemo extends NodeMemo, JudgeMemo {
@@ -55,7 +62,10 @@ export interface SearchMemo extends NodeMemo, JudgeMemo {
 }
 
 /** The memo's savings plus those of a record runner's own memo (distributed evaluation), or undefined without a memo. */
-export function totalSavings(memo: SearchMemo | undefined, runner?: { savings?(): Partial<MemoSavings> }): MemoSavings | undefined {
+export function totalSavings(
+  memo: SearchMemo | undefined,
+  runner?: { savings?(): Partial<MemoSavings> },
+): MemoSavings | undefined {
   if (!memo) return undefined;
   const s = memo.savings();
   const r = runner?.savings?.();
@@ -66,7 +76,10 @@ export function totalSavings(memo: SearchMemo | undefined, runner?: { savings?()
 }
 
 /** Creates the memo, preloaded with persisted entries (a resumed run). */
-export function createSearchMemo(initial: Iterable<{ key: string; observation: unknown }> = [], start: Partial<MemoSavings> = {}): SearchMemo {
+export function createSearchMemo(
+  initial: Iterable<{ key: string; observation: unknown }> = [],
+  start: Partial<MemoSavings> = {},
+): SearchMemo {
   const map = new Map<string, NodeObservation>();
   const scores = new Map<string, JudgeScore>();
   for (const e of initial) {

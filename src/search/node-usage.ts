@@ -36,13 +36,23 @@ export function nodeUsageOf(evaluations: readonly WorkflowEvaluation[]): Record<
     for (const r of ev.perRecord) {
       for (const o of r.trace.observations) {
         if (!o.usage || o.cached) continue;
-        const use = { requests: o.usage.llmCalls, inputTokens: o.usage.inputTokens, outputTokens: o.usage.outputTokens, cachedInputTokens: o.usage.cachedInputTokens ?? 0 };
+        const use = {
+          requests: o.usage.llmCalls,
+          inputTokens: o.usage.inputTokens,
+          outputTokens: o.usage.outputTokens,
+          cachedInputTokens: o.usage.cachedInputTokens ?? 0,
+        };
         add((out[o.nodeId] ??= zero()), use);
         add(inRuns, use);
       }
     }
     // What the evaluation sent beyond its runs' nodes is the judge's.
-    const judge = { requests: ev.usage.llmCalls - inRuns.requests, inputTokens: ev.usage.inputTokens - inRuns.inputTokens, outputTokens: ev.usage.outputTokens - inRuns.outputTokens, cachedInputTokens: 0 };
+    const judge = {
+      requests: ev.usage.llmCalls - inRuns.requests,
+      inputTokens: ev.usage.inputTokens - inRuns.inputTokens,
+      outputTokens: ev.usage.outputTokens - inRuns.outputTokens,
+      cachedInputTokens: 0,
+    };
     if (judge.requests > 0) add((out[JUDGE_KEY] ??= zero()), judge);
   }
   return out;
@@ -55,11 +65,16 @@ export function addNodeUsage(into: Record<string, NodeUse>, more: Record<string,
 
 /** The per-node table of `runs show` (empty when no model ran), heaviest first. */
 export function formatNodeUsage(nodes: Record<string, NodeUse> | undefined): string[] {
-  const rows = Object.entries(nodes ?? {}).filter(([, u]) => u.requests > 0).sort((a, b) => b[1].inputTokens - a[1].inputTokens || (a[0] < b[0] ? -1 : 1));
+  const rows = Object.entries(nodes ?? {})
+    .filter(([, u]) => u.requests > 0)
+    .sort((a, b) => b[1].inputTokens - a[1].inputTokens || (a[0] < b[0] ? -1 : 1));
   if (rows.length === 0) return [];
   return [
     ' model use per node (requests and tokens over the whole run; memoized runs sent nothing):',
     '  node                  requests  input tokens  cached input  output tokens',
-    ...rows.map(([id, u]) => `  ${id.padEnd(20)} ${String(u.requests).padStart(9)} ${String(u.inputTokens).padStart(13)} ${String(u.cachedInputTokens).padStart(13)} ${String(u.outputTokens).padStart(14)}`),
+    ...rows.map(
+      ([id, u]) =>
+        `  ${id.padEnd(20)} ${String(u.requests).padStart(9)} ${String(u.inputTokens).padStart(13)} ${String(u.cachedInputTokens).padStart(13)} ${String(u.outputTokens).padStart(14)}`,
+    ),
   ];
 }

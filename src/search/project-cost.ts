@@ -1,7 +1,14 @@
 import { adjacency, reachable } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import { gevalPrompt, JOINT_JUDGE_SYSTEM, JOINT_OUTPUT_TOKENS, jointPrompt, JUDGE_SYSTEM, type JudgeMode } from '../metrics/llm-judge.js';
+import {
+  gevalPrompt,
+  JOINT_JUDGE_SYSTEM,
+  JOINT_OUTPUT_TOKENS,
+  jointPrompt,
+  JUDGE_SYSTEM,
+  type JudgeMode,
+} from '../metrics/llm-judge.js';
 import { raceRounds } from './race.js';
 import type { SearchSettings } from './search-context.js';
 import { ES_DIMENSIONS } from '../metrics/types.js';
@@ -136,8 +143,18 @@ export interface ProjectionInput {
 
 const ZERO: RequestCost = { requests: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 const tokens = (chars: number) => Math.ceil(chars / TOKEN_CHARS);
-const add = (a: RequestCost, b: RequestCost): RequestCost => ({ requests: a.requests + b.requests, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0) });
-const scale = (a: RequestCost, k: number): RequestCost => ({ requests: a.requests * k, inputTokens: a.inputTokens * k, outputTokens: a.outputTokens * k, cachedInputTokens: (a.cachedInputTokens ?? 0) * k });
+const add = (a: RequestCost, b: RequestCost): RequestCost => ({
+  requests: a.requests + b.requests,
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0),
+});
+const scale = (a: RequestCost, k: number): RequestCost => ({
+  requests: a.requests * k,
+  inputTokens: a.inputTokens * k,
+  outputTokens: a.outputTokens * k,
+  cachedInputTokens: (a.cachedInputTokens ?? 0) * k,
+});
 /**
  * Tokens of a request's stable prefix (system text and the part of the prompt that is the same for
  * every record) that a provider's automatic prefix cache serves once the prefix was sent before:
@@ -154,12 +171,24 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const descriptors = input.tools.list();
   const offline = createOfflinePolicy({ tools: descriptors, records: input.splits.opt });
   const size = input.shortlist ?? DEFAULT_SHORTLIST_SIZE;
-  const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) } : undefined;
+  const shortlist =
+    size > 0
+      ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) }
+      : undefined;
   const fit = handOffFit(descriptors, input.splits.opt);
   const perNode = new Map<string, RequestCost>();
-  const referenceChars = input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
+  const referenceChars =
+    input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
   const count = (nodeId: string, inChars: number, outChars: number, stableChars: number) => {
-    perNode.set(nodeId, add(perNode.get(nodeId) ?? ZERO, { requests: 1, inputTokens: tokens(inChars), outputTokens: Math.max(1, tokens(outChars)), cachedInputTokens: Math.min(tokens(inChars), cachedPrefixTokens(stableChars)) }));
+    perNode.set(
+      nodeId,
+      add(perNode.get(nodeId) ?? ZERO, {
+        requests: 1,
+        inputTokens: tokens(inChars),
+        outputTokens: Math.max(1, tokens(outChars)),
+        cachedInputTokens: Math.min(tokens(inChars), cachedPrefixTokens(stableChars)),
+      }),
+    );
   };
   // The offline policy decides; every request is rendered as the LLM policy would send it.
   const measuring: ExecutionPolicy = {
@@ -172,19 +201,34 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       const schema = req.node.output.type === 'json' ? JSON.stringify(req.node.output.schema) : '';
       // An answer is as long as the records' reference answers, not as the offline synthesizer's.
       const out = req.node.role === 'synthesize' ? referenceChars : asText(r.output).length;
-      count(req.node.id, systemFor(req.node).length + joinPrompt(parts).length + schema.length, out, systemFor(req.node).length + parts.stable.length);
+      count(
+        req.node.id,
+        systemFor(req.node).length + joinPrompt(parts).length + schema.length,
+        out,
+        systemFor(req.node).length + parts.stable.length,
+      );
       return r;
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
       if (asksNoModel(req, partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id))) return r;
       const { prompt, schema } = planRequest(req, shortlist);
-      count(req.node.id, PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length, JSON.stringify({ calls: r.calls }).length, PLAN_SYSTEM.length + prompt.stable.length);
+      count(
+        req.node.id,
+        PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length,
+        JSON.stringify({ calls: r.calls }).length,
+        PLAN_SYSTEM.length + prompt.stable.length,
+      );
       return r;
     },
   };
   const counted = withoutLiveWrites(input.tools);
-  const evaluation = await evaluateWorkflow(input.g0, sample, { policy: measuring, tools: counted.tools, judge: createLexicalJudge(), concurrency: 1 });
+  const evaluation = await evaluateWorkflow(input.g0, sample, {
+    policy: measuring,
+    tools: counted.tools,
+    judge: createLexicalJudge(),
+    concurrency: 1,
+  });
   const n = sample.length;
   const nodes: Record<string, RequestCost> = {};
   for (const [id, c] of perNode) nodes[id] = scale(c, 1 / n);
@@ -197,9 +241,17 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       const req = { query: record.query, reference: record.reference, answer: record.reference };
       for (const dim of ES_DIMENSIONS) {
         const chars = JUDGE_SYSTEM.length + gevalPrompt(dim, req).length;
-        judgeOf['per-dimension'] = add(judgeOf['per-dimension'], { requests: 1, inputTokens: tokens(chars), outputTokens: JUDGE_OUTPUT_TOKENS });
+        judgeOf['per-dimension'] = add(judgeOf['per-dimension'], {
+          requests: 1,
+          inputTokens: tokens(chars),
+          outputTokens: JUDGE_OUTPUT_TOKENS,
+        });
       }
-      judgeOf.joint = add(judgeOf.joint, { requests: 1, inputTokens: tokens(JOINT_JUDGE_SYSTEM.length + jointPrompt(req).length), outputTokens: JOINT_OUTPUT_TOKENS });
+      judgeOf.joint = add(judgeOf.joint, {
+        requests: 1,
+        inputTokens: tokens(JOINT_JUDGE_SYSTEM.length + jointPrompt(req).length),
+        outputTokens: JOINT_OUTPUT_TOKENS,
+      });
     }
     judgeOf['per-dimension'] = scale(judgeOf['per-dimension'], 1 / n);
     judgeOf.joint = scale(judgeOf.joint, 1 / n);
@@ -208,11 +260,31 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const judgePerRecord = judgeOf[judgeMode];
   // A record's answer changes when the edit was at a node its run executes (see the module comment).
   const executedShare =
-    input.memo === false ? 1 : evaluation.perRecord.reduce((sum, r) => sum + Math.min(1, r.trace.observations.filter((o) => o.status !== 'skipped').length / Math.max(1, input.g0.nodes.length)), 0) / Math.max(1, evaluation.perRecord.length);
+    input.memo === false
+      ? 1
+      : evaluation.perRecord.reduce(
+          (sum, r) =>
+            sum +
+            Math.min(
+              1,
+              r.trace.observations.filter((o) => o.status !== 'skipped').length / Math.max(1, input.g0.nodes.length),
+            ),
+          0,
+        ) / Math.max(1, evaluation.perRecord.length);
   let optimizerPerIteration = ZERO;
   if (input.optimizer === 'llm' && evaluation.feedback) {
-    const prompt = optimizerPrompt({ workflow: input.g0, feedback: evaluation.feedback, tools: descriptors, siblings: [], toolNodesAllowed: true });
-    optimizerPerIteration = { requests: 1, inputTokens: tokens(OPTIMIZER_SYSTEM.length + prompt.length + JSON.stringify(EDIT_PLAN_JSON_SCHEMA).length), outputTokens: OPTIMIZER_OUTPUT_TOKENS };
+    const prompt = optimizerPrompt({
+      workflow: input.g0,
+      feedback: evaluation.feedback,
+      tools: descriptors,
+      siblings: [],
+      toolNodesAllowed: true,
+    });
+    optimizerPerIteration = {
+      requests: 1,
+      inputTokens: tokens(OPTIMIZER_SYSTEM.length + prompt.length + JSON.stringify(EDIT_PLAN_JSON_SCHEMA).length),
+      outputTokens: OPTIMIZER_OUTPUT_TOKENS,
+    };
   }
 
   // A node reruns in a candidate when the edit was at it or above it (see the module comment).
@@ -221,14 +293,19 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const weightOf = (id: string) => (input.policy === 'llm' ? (nodes[id]?.requests ?? 0) : 0);
   const totalWeight = ids.reduce((s, id) => s + weightOf(id), 0);
   // With the second memo key (what a node is given), only the ancestors the record's run executes count.
-  const executed = evaluation.perRecord.map((r) => new Set(r.trace.observations.filter((o) => o.status !== 'skipped').map((o) => o.nodeId)));
+  const executed = evaluation.perRecord.map(
+    (r) => new Set(r.trace.observations.filter((o) => o.status !== 'skipped').map((o) => o.nodeId)),
+  );
   const shareOf = (id: string) => {
     const runs = executed.filter((x) => x.has(id));
     if (runs.length === 0) return 0;
     const up = reachable(adj, [id], 'backward');
     return runs.reduce((sum, x) => sum + [...up].filter((a) => x.has(a)).length / ids.length, 0) / runs.length;
   };
-  const recomputeShare = input.memo === false || totalWeight === 0 ? 1 : ids.reduce((s, id) => s + weightOf(id) * shareOf(id), 0) / totalWeight;
+  const recomputeShare =
+    input.memo === false || totalWeight === 0
+      ? 1
+      : ids.reduce((s, id) => s + weightOf(id) * shareOf(id), 0) / totalWeight;
   const candidateQuery = scale(perQuery, recomputeShare);
 
   const cfg = input.settings ?? {};
@@ -239,17 +316,35 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const J = input.iterations;
   const first = raceRounds(optN)[0]!;
   const recordsPerCandidate = cfg.racing ? first + RACE_SURVIVAL * (optN - first + valN) : optN + valN;
-  const raceNote = cfg.racing ? `racing: ${first} D_opt records, the rest and D_val for ~${Math.round(RACE_SURVIVAL * 100)}%; ` : '';
-  const judgeRuns = (perRecord: RequestCost) => add(scale(perRecord, optN + valN + testN), scale(perRecord, executedShare * (J * recordsPerCandidate + testN)));
+  const raceNote = cfg.racing
+    ? `racing: ${first} D_opt records, the rest and D_val for ~${Math.round(RACE_SURVIVAL * 100)}%; `
+    : '';
+  const judgeRuns = (perRecord: RequestCost) =>
+    add(scale(perRecord, optN + valN + testN), scale(perRecord, executedShare * (J * recordsPerCandidate + testN)));
   const parts: Array<{ label: string } & RequestCost> = [
     { label: `G0 on D_opt and D_val (${optN + valN} records)`, ...scale(perQuery, optN + valN) },
-    { label: `${J} candidates (${raceNote}memo reuses ~${Math.round((1 - recomputeShare) * 100)}% of node requests)`, ...scale(candidateQuery, J * recordsPerCandidate) },
-    { label: `G0 and the best on D_test (${testN} records)`, ...add(scale(perQuery, testN), scale(candidateQuery, testN)) },
-    { label: `judge (${judgeMode === 'joint' ? '1 request' : '4 dimensions'} a record; memo reuses ~${Math.round((1 - executedShare) * 100)}% of candidates' scores)`, ...judgeRuns(judgePerRecord) },
+    {
+      label: `${J} candidates (${raceNote}memo reuses ~${Math.round((1 - recomputeShare) * 100)}% of node requests)`,
+      ...scale(candidateQuery, J * recordsPerCandidate),
+    },
+    {
+      label: `G0 and the best on D_test (${testN} records)`,
+      ...add(scale(perQuery, testN), scale(candidateQuery, testN)),
+    },
+    {
+      label: `judge (${judgeMode === 'joint' ? '1 request' : '4 dimensions'} a record; memo reuses ~${Math.round((1 - executedShare) * 100)}% of candidates' scores)`,
+      ...judgeRuns(judgePerRecord),
+    },
     { label: `optimizer (${J} proposals)`, ...scale(optimizerPerIteration, J) },
   ];
-  const round = (c: RequestCost): RequestCost => ({ requests: Math.round(c.requests), inputTokens: Math.round(c.inputTokens), outputTokens: Math.round(c.outputTokens), cachedInputTokens: Math.round(c.cachedInputTokens ?? 0) });
-  const priced = (c: RequestCost) => costUsd(input.price!, c.inputTokens, c.outputTokens, { cachedInputTokens: c.cachedInputTokens ?? 0 });
+  const round = (c: RequestCost): RequestCost => ({
+    requests: Math.round(c.requests),
+    inputTokens: Math.round(c.inputTokens),
+    outputTokens: Math.round(c.outputTokens),
+    cachedInputTokens: Math.round(c.cachedInputTokens ?? 0),
+  });
+  const priced = (c: RequestCost) =>
+    costUsd(input.price!, c.inputTokens, c.outputTokens, { cachedInputTokens: c.cachedInputTokens ?? 0 });
   const total = round(parts.reduce<RequestCost>(add, ZERO));
   const withoutJudge = parts.filter((_, i) => i !== 3).reduce<RequestCost>(add, ZERO);
   const judgeModes = Object.fromEntries(
@@ -271,7 +366,10 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     parts: parts.map((p) => ({ label: p.label, ...round(p) })),
     recomputeShare,
     sampled: n,
-    writeCalls: { perQuery: counted.count() / n, total: Math.round((counted.count() / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)) },
+    writeCalls: {
+      perQuery: counted.count() / n,
+      total: Math.round((counted.count() / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)),
+    },
   };
   if (input.price) projection.costUsd = priced(total);
   return projection;
@@ -279,8 +377,15 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
 
 /** The one line a search prints before it starts (and `--dry-run` prints with its parts). */
 export function projectionLine(p: CostProjection, priced: boolean): string {
-  const cost = p.costUsd !== undefined ? `, about $${p.costUsd.toFixed(2)}` : priced ? '' : ', cost unknown (no price for the model)';
-  const cached = p.total.cachedInputTokens ? ` (${p.total.cachedInputTokens} of the input tokens expected from the provider's prefix cache${p.costUsd !== undefined ? ', priced at its cached rate' : ''})` : '';
+  const cost =
+    p.costUsd !== undefined
+      ? `, about $${p.costUsd.toFixed(2)}`
+      : priced
+        ? ''
+        : ', cost unknown (no price for the model)';
+  const cached = p.total.cachedInputTokens
+    ? ` (${p.total.cachedInputTokens} of the input tokens expected from the provider's prefix cache${p.costUsd !== undefined ? ', priced at its cached rate' : ''})`
+    : '';
   return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost}${cached}; G0 measured on ${p.sampled} D_opt records: ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query`;
 }
 
@@ -297,7 +402,13 @@ function withoutLiveWrites(tools: ToolRegistry): { tools: ToolRegistry; count():
         const e = tools.effectOf(name);
         if (!e || !e.live || !changesState(e)) return tools.call(name, args, ctx);
         count++;
-        return { tool: name, args, status: 'error', error: `not run: '${name}' is a live ${e.effect} tool (cost projection)`, durationMs: 0 };
+        return {
+          tool: name,
+          args,
+          status: 'error',
+          error: `not run: '${name}' is a live ${e.effect} tool (cost projection)`,
+          durationMs: 0,
+        };
       },
     },
     count: () => count,
@@ -307,6 +418,8 @@ function withoutLiveWrites(tools: ToolRegistry): { tools: ToolRegistry; count():
 /** The dry run's line about write calls, when the run would make any. */
 export function writeCallsLine(p: Pick<CostProjection, 'writeCalls'>, allowLiveWrites: boolean): string | undefined {
   if (p.writeCalls.total === 0) return undefined;
-  const perQuery = Number.isInteger(p.writeCalls.perQuery) ? String(p.writeCalls.perQuery) : p.writeCalls.perQuery.toFixed(1);
+  const perQuery = Number.isInteger(p.writeCalls.perQuery)
+    ? String(p.writeCalls.perQuery)
+    : p.writeCalls.perQuery.toFixed(1);
   return `projected: ${p.writeCalls.total} write calls to live tools (${perQuery} a query; at most, before the memo); ${allowLiveWrites ? 'they would be SENT (--allow-live-writes)' : 'they would be answered from replay or refused, not sent (--allow-live-writes sends them)'}`;
 }

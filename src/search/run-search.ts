@@ -84,7 +84,10 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
     if (input.persist) {
       const stopped = isFlowScoutError(e) && e.code === 'BUDGET_EXHAUSTED';
       try {
-        input.persist.store.updateRun(input.persist.runId, { status: stopped ? 'stopped' : 'failed', stopReason: e instanceof Error ? e.message : String(e) });
+        input.persist.store.updateRun(input.persist.runId, {
+          status: stopped ? 'stopped' : 'failed',
+          stopReason: e instanceof Error ? e.message : String(e),
+        });
       } catch {
         // The store itself failed; the error below says so.
       }
@@ -95,19 +98,38 @@ export async function runSearch(input: RunSearchInput): Promise<SearchResult> {
 
 async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   const stored = input.persist ? input.persist.store.getRun(input.persist.runId) : undefined;
-  const memo = input.memo === false ? undefined : createSearchMemo(input.persist ? input.persist.store.loadMemo(input.persist.runId) : [], savingsFrom(stored?.usage));
-  const { splits, g0: _g0, startLabel: _label, memo: _memo, strategy: _strategy, onTestStart: _onTest, onBestChanged: _onBest, writeOutputs: _write, ...rest } = input;
+  const memo =
+    input.memo === false
+      ? undefined
+      : createSearchMemo(
+          input.persist ? input.persist.store.loadMemo(input.persist.runId) : [],
+          savingsFrom(stored?.usage),
+        );
+  const {
+    splits,
+    g0: _g0,
+    startLabel: _label,
+    memo: _memo,
+    strategy: _strategy,
+    onTestStart: _onTest,
+    onBestChanged: _onBest,
+    writeOutputs: _write,
+    ...rest
+  } = input;
   // The judge's scores are memoized with the nodes: a record answered as before is not judged again.
   const judge = memo ? memoizeJudge(rest.judge, memo) : rest.judge;
   const s = rest.settings;
   // What is evaluated: at most maxOpt / maxVal / maxTest records of each split, a stratified sample;
   // with racing, D_opt in its stratified order (every prefix a stratified sample).
-  const cap = (records: readonly TaskRecord[], max: number | undefined, part: string) => (max !== undefined ? stratifiedSample(records, max, `${s.seed}:${part}`) : records.slice());
+  const cap = (records: readonly TaskRecord[], max: number | undefined, part: string) =>
+    max !== undefined ? stratifiedSample(records, max, `${s.seed}:${part}`) : records.slice();
   const optCapped = cap(splits.opt, s.maxOpt, 'opt');
   const opt = s.racing ? stratifiedOrder(optCapped, `${s.seed}:race`) : optCapped;
   const val = cap(splits.val, s.maxVal, 'val');
   const testRecords = cap(splits.test, s.maxTest, 'test');
-  const tree = input.persist ? SearchTree.fromRows(input.persist.store.loadCandidates(input.persist.runId)) : new SearchTree();
+  const tree = input.persist
+    ? SearchTree.fromRows(input.persist.store.loadCandidates(input.persist.runId))
+    : new SearchTree();
   // The reward per D_opt record of fully evaluated candidates (a resumed run reads the best's from the store).
   const optRewards = new Map<string, ReadonlyMap<string, number>>();
   const raceAgainst = () => {
@@ -128,15 +150,37 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     val,
     splitsAsRead: splits,
     ...(memo ? { memo } : {}),
-    ...(s.racing ? { raceAgainst, onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord) } : {}),
+    ...(s.racing
+      ? {
+          raceAgainst,
+          onFullyEvaluated: (id: string, perRecord: ReadonlyMap<string, number>) => void optRewards.set(id, perRecord),
+        }
+      : {}),
   };
-  const state: LoopState = { tree, iterationsDone: stored?.iterationsDone ?? 0, sinceImprovement: stored?.sinceImprovement ?? 0, toolCalls: Number(stored?.usage?.toolCalls ?? 0), executions: Number(stored?.usage?.executions ?? 0), nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) } };
-  const iterations: IterationRow[] = input.persist ? input.persist.store.loadIterations(input.persist.runId).map((r) => r.data as unknown as IterationRow) : [];
+  const state: LoopState = {
+    tree,
+    iterationsDone: stored?.iterationsDone ?? 0,
+    sinceImprovement: stored?.sinceImprovement ?? 0,
+    toolCalls: Number(stored?.usage?.toolCalls ?? 0),
+    executions: Number(stored?.usage?.executions ?? 0),
+    nodes: { ...((stored?.usage?.nodes as Record<string, NodeUse> | undefined) ?? {}) },
+  };
+  const iterations: IterationRow[] = input.persist
+    ? input.persist.store.loadIterations(input.persist.runId).map((r) => r.data as unknown as IterationRow)
+    : [];
   let reportedBest: string | undefined;
   const reportBest = (stopReason: string) => {
     if (!input.onBestChanged || tree.size === 0 || tree.best().id === reportedBest) return;
     reportedBest = tree.best().id;
-    input.onBestChanged({ tree, root: tree.root, best: tree.best(), stopKind: 'none', stopReason, iterations, usage: usageOf(ctx, state) });
+    input.onBestChanged({
+      tree,
+      root: tree.root,
+      best: tree.best(),
+      stopKind: 'none',
+      stopReason,
+      iterations,
+      usage: usageOf(ctx, state),
+    });
   };
   const onIteration = (row: IterationRow) => {
     iterations.push(row);
@@ -171,7 +215,16 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
 
   const root = tree.root;
   const best = tree.best();
-  const result: SearchResult = { tree, root, best, stopKind: loop.stopKind, stopReason: loop.stopReason, iterations, usage: usageOf(ctx, state), ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}) };
+  const result: SearchResult = {
+    tree,
+    root,
+    best,
+    stopKind: loop.stopKind,
+    stopReason: loop.stopReason,
+    iterations,
+    usage: usageOf(ctx, state),
+    ...(memo ? { savings: totalSavings(memo, ctx.runner)! } : {}),
+  };
   const testRows: EvaluationRow[] = [];
   if (testRecords.length === 0) result.testSkipped = 'no test records (the split gives D_test no share)';
   else if (loop.stopKind === 'budget') result.testSkipped = 'the budget ran out; the test set was not run';
@@ -181,7 +234,15 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     // Kept per record (with traces) so the web UI opens G0's and the best candidate's test records.
     const signals = [ctx.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const opts = { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.settings.concurrency, feedback: false as const, ...(ctx.runner ? { runner: ctx.runner } : {}), ...(signal ? { signal } : {}) };
+    const opts = {
+      policy: ctx.policy,
+      tools: ctx.tools,
+      judge: ctx.judge,
+      concurrency: ctx.settings.concurrency,
+      feedback: false as const,
+      ...(ctx.runner ? { runner: ctx.runner } : {}),
+      ...(signal ? { signal } : {}),
+    };
     const scoped = memo ? { memo } : {};
     // A model that stops working here ends the run with its error, not with test scores of 0.
     const tested = async (w: Workflow) => {
@@ -195,8 +256,16 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
     const g0Test = await tested(root.workflow!);
     const bestTest = best.id === root.id ? g0Test : await tested(best.workflow!);
     const pick = (e: typeof g0Test): Scores => ({ reward: e.reward, tc: e.tc, es: e.es });
-    result.test = { best: pick(bestTest), g0: pick(g0Test), records: testRecords.length, ...(g0Test.esRecords < testRecords.length ? { esRecords: g0Test.esRecords } : {}) };
-    testRows.push(...evaluationRows(root.id, 'test', g0Test), ...(best.id === root.id ? [] : evaluationRows(best.id, 'test', bestTest)));
+    result.test = {
+      best: pick(bestTest),
+      g0: pick(g0Test),
+      records: testRecords.length,
+      ...(g0Test.esRecords < testRecords.length ? { esRecords: g0Test.esRecords } : {}),
+    };
+    testRows.push(
+      ...evaluationRows(root.id, 'test', g0Test),
+      ...(best.id === root.id ? [] : evaluationRows(best.id, 'test', bestTest)),
+    );
     state.toolCalls += g0Test.totals.toolCalls + (best.id === root.id ? 0 : bestTest.totals.toolCalls);
     state.executions += testRecords.length * (best.id === root.id ? 1 : 2);
     addNodeUsage(state.nodes, nodeUsageOf(best.id === root.id ? [g0Test] : [g0Test, bestTest]));
@@ -238,7 +307,11 @@ function savingsFrom(usage: Record<string, unknown> | undefined): Partial<MemoSa
 }
 
 function budgetBeforeRoot(reason: string): FlowScoutError {
-  return new FlowScoutError({ code: 'BUDGET_EXHAUSTED', message: `${reason} before G0 was evaluated; there is nothing to save`, hint: 'Raise the budget (--budget-calls, --budget-tokens, --budget-usd, --budget-minutes).' });
+  return new FlowScoutError({
+    code: 'BUDGET_EXHAUSTED',
+    message: `${reason} before G0 was evaluated; there is nothing to save`,
+    hint: 'Raise the budget (--budget-calls, --budget-tokens, --budget-usd, --budget-minutes).',
+  });
 }
 
 /**

@@ -28,7 +28,11 @@ export function uctScore(q: number, parentVisits: number, childVisits: number, l
  * full node whose children are all vetoed is itself returned (it then gets one child more than
  * `children`, so the search can always go on).
  */
-export function selectPath(nodes: ReadonlyMap<string, SelectNode>, rootId: string, opts: { children: number; lambda: number; expandable?: (id: string) => boolean }): string[] {
+export function selectPath(
+  nodes: ReadonlyMap<string, SelectNode>,
+  rootId: string,
+  opts: { children: number; lambda: number; expandable?: (id: string) => boolean },
+): string[] {
   const ok = opts.expandable ?? (() => true);
   const path = [rootId];
   let current = nodes.get(rootId)!;

@@ -70,9 +70,15 @@ export interface Simulation {
  * Runs a workflow on D_opt (with feedback) and D_val, under the run's budget. With `against` (the
  * best candidate so far, and its reward per D_opt record) the workflow races it on D_opt first.
  */
-export async function simulate(ctx: SearchContext, workflow: Workflow, against?: { reward: number; perRecord: ReadonlyMap<string, number> }): Promise<Simulation> {
+export async function simulate(
+  ctx: SearchContext,
+  workflow: Workflow,
+  against?: { reward: number; perRecord: ReadonlyMap<string, number> },
+): Promise<Simulation> {
   const before = ctx.budget?.refusals() ?? 0;
-  const signals = [ctx.signal, ctx.budget?.signal, ctx.breaker?.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [ctx.signal, ctx.budget?.signal, ctx.breaker?.signal].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const common = {
     policy: ctx.policy,
@@ -109,7 +115,12 @@ export async function simulate(ctx: SearchContext, workflow: Workflow, against?:
  * with the best. Returns the stopped candidate's simulation, or the survivor's whole one (D_opt's
  * evaluation over the runs of every round, then D_val).
  */
-async function race(ctx: SearchContext, workflow: Workflow, against: { reward: number; perRecord: ReadonlyMap<string, number> }, common: Parameters<typeof evaluateWorkflow>[2]): Promise<Simulation | undefined> {
+async function race(
+  ctx: SearchContext,
+  workflow: Workflow,
+  against: { reward: number; perRecord: ReadonlyMap<string, number> },
+  common: Parameters<typeof evaluateWorkflow>[2],
+): Promise<Simulation | undefined> {
   const prepared = prepareWorkflow(workflow);
   const order = ctx.opt;
   const N = order.length;
@@ -119,7 +130,10 @@ async function race(ctx: SearchContext, workflow: Workflow, against: { reward: n
   for (const upto of raceRounds(N)) {
     runs.push(...(await runRecords(prepared, order.slice(runs.length, upto), common)));
     const scored = evaluationFromRuns(prepared, order.slice(0, upto), runs, { ...common, feedback: false });
-    check = raceCheck(scored.perRecord.map((r) => (r.tc + r.es) / 2 - against.perRecord.get(r.id)!), N);
+    check = raceCheck(
+      scored.perRecord.map((r) => (r.tc + r.es) / 2 - against.perRecord.get(r.id)!),
+      N,
+    );
     if (!check.goOn) break;
   }
   const ran = order.slice(0, runs.length);
@@ -143,7 +157,11 @@ function checkBudget(ctx: SearchContext, refusalsBefore: number): void {
 }
 
 /** Per-record rows of an evaluation, for the store. */
-export function evaluationRows(candidateId: string, split: 'opt' | 'val' | 'test', ev: WorkflowEvaluation): EvaluationRow[] {
+export function evaluationRows(
+  candidateId: string,
+  split: 'opt' | 'val' | 'test',
+  ev: WorkflowEvaluation,
+): EvaluationRow[] {
   return ev.perRecord.map((r) => {
     const row: EvaluationRow = {
       candidateId,
@@ -155,7 +173,15 @@ export function evaluationRows(candidateId: string, split: 'opt' | 'val' | 'test
       answer: r.trace.answer,
       calls: r.trace.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status })),
       // What `flowscout ui` shows for the record: every node's observation and TC's alignment.
-      trace: { status: r.trace.status, error: r.trace.error, observations: r.trace.observations, totals: r.trace.totals, detail: r.detail, rationale: r.rationale, judgeError: r.judgeError },
+      trace: {
+        status: r.trace.status,
+        error: r.trace.error,
+        observations: r.trace.observations,
+        totals: r.trace.totals,
+        detail: r.detail,
+        rationale: r.rationale,
+        judgeError: r.judgeError,
+      },
     };
     const error = r.error ?? (r.trace.status === 'error' ? r.trace.error : undefined);
     if (error) row.error = error;
@@ -164,14 +190,28 @@ export function evaluationRows(candidateId: string, split: 'opt' | 'val' | 'test
 }
 
 /** Scores of an evaluated workflow as candidate fields (a candidate the race stopped: its paired reward estimate, no D_val score). */
-export function scoredFields(sim: Pick<Simulation, 'opt' | 'val' | 'race'>): Pick<Candidate, 'optReward' | 'optTc' | 'optEs' | 'feedback' | 'valScore' | 'valTc' | 'valEs'> {
+export function scoredFields(
+  sim: Pick<Simulation, 'opt' | 'val' | 'race'>,
+): Pick<Candidate, 'optReward' | 'optTc' | 'optEs' | 'feedback' | 'valScore' | 'valTc' | 'valEs'> {
   const { opt, val } = sim;
   const reward = !val && sim.race ? sim.race.estimate : opt.reward;
-  return { optReward: reward, optTc: opt.tc, optEs: opt.es, feedback: opt.feedback!, ...(val ? { valScore: val.reward, valTc: val.tc, valEs: val.es } : {}) };
+  return {
+    optReward: reward,
+    optTc: opt.tc,
+    optEs: opt.es,
+    feedback: opt.feedback!,
+    ...(val ? { valScore: val.reward, valTc: val.tc, valEs: val.es } : {}),
+  };
 }
 
 /** Expands `parentId` with one child and simulates it (see the module comment). */
-export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, parentId: string, iteration: number, random: Random): Promise<StepOutcome> {
+export async function expandAndSimulate(
+  ctx: SearchContext,
+  tree: SearchTree,
+  parentId: string,
+  iteration: number,
+  random: Random,
+): Promise<StepOutcome> {
   const parent = tree.get(parentId);
   const id = tree.nextId();
   const base = { id, seq: tree.size, parent: parentId, children: [], iteration, visits: 0, w: 0, q: 0 };
@@ -192,10 +232,20 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
   } catch (e) {
     checkBudget(ctx, refusalsBefore);
     checkBreaker(ctx);
-    if (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED' || e.code === 'MODEL_UNAVAILABLE')) throw e;
+    if (
+      isFlowScoutError(e) &&
+      (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED' || e.code === 'MODEL_UNAVAILABLE')
+    )
+      throw e;
     const message = e instanceof Error ? e.message : String(e);
     const plans = e instanceof OptimizerError ? e.plans : [];
-    const child: Candidate = { ...base, summary: `expansion failed: ${firstLine(message)}`, error: message, optReward: 0, ...(plans.length ? { plan: plans.at(-1) as Candidate['plan'] } : {}) };
+    const child: Candidate = {
+      ...base,
+      summary: `expansion failed: ${firstLine(message)}`,
+      error: message,
+      optReward: 0,
+      ...(plans.length ? { plan: plans.at(-1) as Candidate['plan'] } : {}),
+    };
     return { child, status: 'failed', evaluations: [], toolCalls: 0, executions: 0 };
   }
   checkBudget(ctx, refusalsBefore);
@@ -203,30 +253,67 @@ export async function expandAndSimulate(ctx: SearchContext, tree: SearchTree, pa
   const summary = proposal.repaired ? `${proposal.summary} [plan repaired after one round]` : proposal.summary;
   const broken = ctx.constraint?.(proposal.workflow);
   if (broken) {
-    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, error: broken, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0, executions: 0 };
+    return {
+      child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, error: broken, optReward: 0 },
+      status: 'invalid',
+      evaluations: [],
+      toolCalls: 0,
+      executions: 0,
+    };
   }
   const hash = workflowHash(proposal.workflow);
   const dup = tree.byWorkflowHash(hash);
   if (dup) {
-    const child: Candidate = { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, duplicateOf: dup.id };
-    for (const k of ['optReward', 'optTc', 'optEs', 'valScore', 'valTc', 'valEs'] as const) if (dup[k] !== undefined) child[k] = dup[k];
+    const child: Candidate = {
+      ...base,
+      plan: proposal.plan,
+      summary,
+      workflow: proposal.workflow,
+      hash,
+      duplicateOf: dup.id,
+    };
+    for (const k of ['optReward', 'optTc', 'optEs', 'valScore', 'valTc', 'valEs'] as const)
+      if (dup[k] !== undefined) child[k] = dup[k];
     return { child, status: 'duplicate', evaluations: [], toolCalls: 0, executions: 0 };
   }
   try {
     const against = ctx.settings.racing ? ctx.raceAgainst?.() : undefined;
     const sim = await simulate(ctx, proposal.workflow, against);
     const { opt, val } = sim;
-    const raced = sim.race && !val ? ` [raced out after ${sim.race.records} of ${sim.race.of} D_opt records: ${signed(sim.race.meanDiff)} vs the best, at most ${signed(sim.race.upper)}]` : '';
-    const child: Candidate = { ...base, plan: proposal.plan, summary: summary + raced, workflow: proposal.workflow, hash, ...scoredFields(sim) };
+    const raced =
+      sim.race && !val
+        ? ` [raced out after ${sim.race.records} of ${sim.race.of} D_opt records: ${signed(sim.race.meanDiff)} vs the best, at most ${signed(sim.race.upper)}]`
+        : '';
+    const child: Candidate = {
+      ...base,
+      plan: proposal.plan,
+      summary: summary + raced,
+      workflow: proposal.workflow,
+      hash,
+      ...scoredFields(sim),
+    };
     if (val) ctx.onFullyEvaluated?.(id, perRecordRewards(opt));
     const evals = val ? [opt, val] : [opt];
-    return { child, status: 'ok', evaluations: [...evaluationRows(id, 'opt', opt), ...(val ? evaluationRows(id, 'val', val) : [])], toolCalls: evals.reduce((n, e) => n + e.totals.toolCalls, 0), nodes: nodeUsageOf(evals), executions: sim.executions };
+    return {
+      child,
+      status: 'ok',
+      evaluations: [...evaluationRows(id, 'opt', opt), ...(val ? evaluationRows(id, 'val', val) : [])],
+      toolCalls: evals.reduce((n, e) => n + e.totals.toolCalls, 0),
+      nodes: nodeUsageOf(evals),
+      executions: sim.executions,
+    };
   } catch (e) {
     if (e instanceof BudgetStop) throw e;
     if (ctx.signal?.aborted) throw e;
     if (isFlowScoutError(e) && e.code === 'MODEL_UNAVAILABLE') throw e;
     const message = e instanceof Error ? e.message : String(e);
-    return { child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 }, status: 'invalid', evaluations: [], toolCalls: 0, executions: 0 };
+    return {
+      child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 },
+      status: 'invalid',
+      evaluations: [],
+      toolCalls: 0,
+      executions: 0,
+    };
   }
 }
 
@@ -240,12 +327,37 @@ function signed(x: number): string {
 }
 
 /** Evaluates the root G0 (iteration 0). Budget problems propagate as BudgetStop. */
-export async function simulateRoot(ctx: SearchContext, tree: SearchTree, g0: Workflow, summary: string): Promise<StepOutcome> {
+export async function simulateRoot(
+  ctx: SearchContext,
+  tree: SearchTree,
+  g0: Workflow,
+  summary: string,
+): Promise<StepOutcome> {
   const sim = await simulate(ctx, g0);
   const { opt, val } = sim as Required<Pick<Simulation, 'opt' | 'val'>>;
-  const child: Candidate = { id: tree.nextId(), seq: 0, parent: null, children: [], iteration: 0, workflow: g0, hash: workflowHash(g0), summary, ...scoredFields(sim), visits: 1, w: opt.reward, q: opt.reward };
+  const child: Candidate = {
+    id: tree.nextId(),
+    seq: 0,
+    parent: null,
+    children: [],
+    iteration: 0,
+    workflow: g0,
+    hash: workflowHash(g0),
+    summary,
+    ...scoredFields(sim),
+    visits: 1,
+    w: opt.reward,
+    q: opt.reward,
+  };
   ctx.onFullyEvaluated?.(child.id, perRecordRewards(opt));
-  return { child, status: 'ok', evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)], toolCalls: opt.totals.toolCalls + val.totals.toolCalls, nodes: nodeUsageOf([opt, val]), executions: sim.executions };
+  return {
+    child,
+    status: 'ok',
+    evaluations: [...evaluationRows(child.id, 'opt', opt), ...evaluationRows(child.id, 'val', val)],
+    toolCalls: opt.totals.toolCalls + val.totals.toolCalls,
+    nodes: nodeUsageOf([opt, val]),
+    executions: sim.executions,
+  };
 }
 
 /** The records a split name refers to. */

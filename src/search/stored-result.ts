@@ -10,11 +10,18 @@ import { SearchTree } from './tree.js';
  * <dir>`): the tree rebuilt from its candidates, the best D_val candidate, its iterations and, once
  * it ended, its test scores. Works for a run that is unfinished, stopped or failed: its best so far.
  */
-export function storedSearchResult(store: Store, runId: string): { result: SearchResult; labels: SearchDocument['labels'] } {
+export function storedSearchResult(
+  store: Store,
+  runId: string,
+): { result: SearchResult; labels: SearchDocument['labels'] } {
   const run = store.getRun(runId);
   const tree = SearchTree.fromRows(store.loadCandidates(runId));
   if (tree.size === 0) {
-    throw new FlowScoutError({ code: 'NOT_FOUND', message: `run '${runId}' has no scored candidate yet (it stopped before G0 was evaluated)`, hint: 'There is nothing to write; resume it or start a new search.' });
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `run '${runId}' has no scored candidate yet (it stopped before G0 was evaluated)`,
+      hint: 'There is nothing to write; resume it or start a new search.',
+    });
   }
   const stored = run.result as { test?: SearchResult['test']; testSkipped?: string } | undefined;
   const result: SearchResult = {

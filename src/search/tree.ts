@@ -92,5 +92,11 @@ export function toRow(c: Candidate): CandidateRow {
 }
 
 function fromRow(r: CandidateRow): Candidate {
-  return { ...(r as Omit<CandidateRow, 'workflow' | 'plan' | 'feedback'>), children: [], ...(r.workflow ? { workflow: r.workflow as Workflow } : {}), ...(r.plan ? { plan: r.plan as EditPlan } : {}), ...(r.feedback ? { feedback: r.feedback as Feedback } : {}) } as Candidate;
+  return {
+    ...(r as Omit<CandidateRow, 'workflow' | 'plan' | 'feedback'>),
+    children: [],
+    ...(r.workflow ? { workflow: r.workflow as Workflow } : {}),
+    ...(r.plan ? { plan: r.plan as EditPlan } : {}),
+    ...(r.feedback ? { feedback: r.feedback as Feedback } : {}),
+  } as Candidate;
 }

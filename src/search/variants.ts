@@ -28,7 +28,11 @@ export const START_LABELS: Record<SearchStart, string> = {
 };
 
 /** The workflow a search starts from: G0 mined from D_opt (with its router unless `skeleton`), or one of the skeletons. */
-export function startWorkflow(start: SearchStart, opt: readonly TaskRecord[], tools: readonly ToolDescriptor[]): Workflow {
+export function startWorkflow(
+  start: SearchStart,
+  opt: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+): Workflow {
   if (start === 'plain') return plainSkeleton(tools);
   if (start === 'llm-only') return llmOnlySkeleton();
   return minedG0(opt, tools, { routes: start !== 'skeleton' });
@@ -38,7 +42,11 @@ export function startWorkflow(start: SearchStart, opt: readonly TaskRecord[], to
  * G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton), with
  * a router over the records' recurring variants in front (`routes: false` leaves it out).
  */
-export function minedG0(opt: readonly TaskRecord[], tools: readonly ToolDescriptor[], opts: { name?: string; noiseThreshold?: number; routes?: boolean } = {}): Workflow {
+export function minedG0(
+  opt: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+  opts: { name?: string; noiseThreshold?: number; routes?: boolean } = {},
+): Workflow {
   const log = eventLogFromRecords(opt);
   const noiseThreshold = opts.noiseThreshold ?? 0;
   const tree = discoverProcessTree(log, { noiseThreshold });
@@ -62,7 +70,11 @@ export function plainSkeleton(tools: readonly ToolDescriptor[], name = 'plain sk
     description: 'NoMiner start: one generic tool-calling position between a plan and a synthesis step.',
     nodes: [
       makeLlmNode('plan', 'plan'),
-      { id: 'call', kind: 'tool', task: 'Call the tool that looks up what the request asks for, with the values the request gives.' },
+      {
+        id: 'call',
+        kind: 'tool',
+        task: 'Call the tool that looks up what the request asks for, with the values the request gives.',
+      },
       makeLlmNode('synthesize', 'synthesize'),
     ],
     edges: [

@@ -59,7 +59,17 @@ export interface RunningHttpServer {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
-type HttpErrorCode = 'FORBIDDEN_HOST' | 'UNAUTHORIZED' | 'BAD_JSON' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'TIMEOUT' | 'RUN_FAILED' | ErrorCode;
+type HttpErrorCode =
+  | 'FORBIDDEN_HOST'
+  | 'UNAUTHORIZED'
+  | 'BAD_JSON'
+  | 'BODY_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'TIMEOUT'
+  | 'RUN_FAILED'
+  | ErrorCode;
 
 class HttpError extends Error {
   constructor(
@@ -111,26 +121,43 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const asked = hostOf(req.headers.host);
     if (asked === undefined || !hosts.has(asked)) {
       req.resume();
-      throw new HttpError(403, 'FORBIDDEN_HOST', `this server answers only requests for ${[...hosts].map((h) => (h.includes(':') ? `[${h}]` : h)).join(', ')} (Host: ${req.headers.host === undefined ? 'none' : JSON.stringify(req.headers.host.slice(0, 100))})`, {
-        hint: 'Address it by one of those names, or start serve with --allowed-host <name> for a name in front of it.',
-      });
+      throw new HttpError(
+        403,
+        'FORBIDDEN_HOST',
+        `this server answers only requests for ${[...hosts].map((h) => (h.includes(':') ? `[${h}]` : h)).join(', ')} (Host: ${req.headers.host === undefined ? 'none' : JSON.stringify(req.headers.host.slice(0, 100))})`,
+        {
+          hint: 'Address it by one of those names, or start serve with --allowed-host <name> for a name in front of it.',
+        },
+      );
     }
     if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
       req.resume();
       res.setHeader('www-authenticate', 'Bearer');
-      throw new HttpError(401, 'UNAUTHORIZED', 'this server needs `Authorization: Bearer <token>` with the token it was started with', { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' });
+      throw new HttpError(
+        401,
+        'UNAUTHORIZED',
+        'this server needs `Authorization: Bearer <token>` with the token it was started with',
+        { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' },
+      );
     }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/mcp' && options.mcp) return handleMcp(req, res, options.mcp);
-    if (!serveHttp) throw new HttpError(404, 'NOT_FOUND', `no route ${path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
+    if (!serveHttp)
+      throw new HttpError(404, 'NOT_FOUND', `no route ${path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
     if (path === '/health') {
       if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
-      return sendJson(res, 200, { status: 'ok', workflow: service.workflow.name, policy: service.policyLabel, runs: service.load() });
+      return sendJson(res, 200, {
+        status: 'ok',
+        workflow: service.workflow.name,
+        policy: service.policyLabel,
+        runs: service.load(),
+      });
     }
     if (path === '/run') {
       if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
       const body = await readJsonBody(req, maxBody);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
       const query = (body as Record<string, unknown>).query;
       const timeout = AbortSignal.timeout(timeoutMs);
       const gone = new AbortController();
@@ -141,23 +168,43 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       try {
         // The answer does not wait for the run past the timeout: 504 goes out when the timer fires
         // (the run is cancelled and ends in the background), whatever the policy is doing.
-        const run = service.run({ query: query as string, transport: 'http', signal: AbortSignal.any([timeout, gone.signal]) });
+        const run = service.run({
+          query: query as string,
+          transport: 'http',
+          signal: AbortSignal.any([timeout, gone.signal]),
+        });
         run.catch(() => undefined);
         trace = await Promise.race([run, untilAborted(timeout)]);
       } catch (e) {
-        if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run did not finish within the request timeout of ${timeoutMs} ms and was cancelled`);
+        if (timeout.aborted)
+          throw new HttpError(
+            504,
+            'TIMEOUT',
+            `the run did not finish within the request timeout of ${timeoutMs} ms and was cancelled`,
+          );
         throw HttpError.of(e);
       }
-      if (timeout.aborted) throw new HttpError(504, 'TIMEOUT', `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`);
+      if (timeout.aborted)
+        throw new HttpError(
+          504,
+          'TIMEOUT',
+          `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`,
+        );
       const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
-      if (trace.status === 'error') return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
+      if (trace.status === 'error')
+        return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
       return sendJson(res, 200, result);
     }
     throw new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${path}; use POST /run or GET /health`);
   }
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse, tool: WorkflowToolInfo): Promise<void> {
-    if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'this MCP endpoint is stateless: send JSON-RPC requests with POST');
+    if (req.method !== 'POST')
+      throw new HttpError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        'this MCP endpoint is stateless: send JSON-RPC requests with POST',
+      );
     const body = await readJsonBody(req, maxBody);
     const mcp = createWorkflowMcpServer(service, tool, 'mcp-http');
     const transport = new StreamableHTTPServerTransport({
@@ -211,9 +258,27 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
 /** What a failed `listen` means for the user: a busy port or an address this machine does not have is a named error, not a bug. */
 function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE') return new FlowScoutError({ code: 'INVALID_INPUT', message: `port ${port} on ${host} is in use`, hint: 'Stop what uses it, or pass another --port (0 picks a free one).', location: { path: '--port' } });
-  if (e.code === 'EACCES') return new FlowScoutError({ code: 'INVALID_INPUT', message: `not allowed to listen on port ${port} of ${host}`, hint: 'Ports below 1024 need privileges; pass a --port of 1024 or more.', location: { path: '--port' } });
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return new FlowScoutError({ code: 'INVALID_INPUT', message: `cannot listen on ${host}: this machine has no such address`, hint: 'Pass --host 127.0.0.1, or an address of one of its interfaces.', location: { path: '--host' } });
+  if (e.code === 'EADDRINUSE')
+    return new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `port ${port} on ${host} is in use`,
+      hint: 'Stop what uses it, or pass another --port (0 picks a free one).',
+      location: { path: '--port' },
+    });
+  if (e.code === 'EACCES')
+    return new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `not allowed to listen on port ${port} of ${host}`,
+      hint: 'Ports below 1024 need privileges; pass a --port of 1024 or more.',
+      location: { path: '--port' },
+    });
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+    return new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `cannot listen on ${host}: this machine has no such address`,
+      hint: 'Pass --host 127.0.0.1, or an address of one of its interfaces.',
+      location: { path: '--host' },
+    });
   return e;
 }
 
@@ -228,13 +293,21 @@ export function isLoopbackHost(host: string): boolean {
 /** The host names (lower case, IPv6 without brackets) requests may address for a server bound to `host`. */
 export function hostNamesFor(host: string, extra: readonly string[]): Set<string> {
   const bound = host.toLowerCase().replace(/^\[|\]$/g, '');
-  const names = new Set<string>(extra.map((h) => h.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
+  const names = new Set<string>(
+    extra.map((h) =>
+      h
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, ''),
+    ),
+  );
   if (isLoopbackHost(bound)) for (const n of LOOPBACK_NAMES) names.add(n);
   names.add(bound);
   if (bound === '0.0.0.0' || bound === '::') {
     for (const n of LOOPBACK_NAMES) names.add(n);
     names.add(hostname().toLowerCase());
-    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(a.address.toLowerCase().replace(/%.*$/, ''));
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(a.address.toLowerCase().replace(/%.*$/, ''));
   }
   return names;
 }
@@ -243,7 +316,10 @@ export function hostNamesFor(host: string, extra: readonly string[]): Set<string
 function hostOf(header: string | undefined): string | undefined {
   if (!header) return undefined;
   try {
-    return new URL(`http://${header}`).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    return new URL(`http://${header}`).hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   } catch {
     return undefined;
   }
@@ -268,7 +344,12 @@ function untilAborted(signal: AbortSignal): Promise<never> {
 
 async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`);
+  if (!/^application\/json\b/i.test(type))
+    throw new HttpError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`,
+    );
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
@@ -296,7 +377,9 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   if (res.headersSent) return;
   // The one redaction pass: a model may echo a key into an answer, a call's arguments or an error.
   const text = redactText(JSON.stringify(value));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+    .end(text);
 }
 
 function sendError(res: ServerResponse, err: HttpError): void {

@@ -43,7 +43,11 @@ export function checkToolName(name: string): string {
   return name;
 }
 
-const CallShape = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), status: z.enum(['ok', 'error']) });
+const CallShape = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  status: z.enum(['ok', 'error']),
+});
 const NodeShape = z.object({
   id: z.string(),
   kind: z.enum(['llm', 'tool']),
@@ -64,13 +68,30 @@ export const WORKFLOW_TOOL_OUTPUT = {
   workflow: z.string(),
   calls: z.array(CallShape).describe('every tool call the run made, in order'),
   nodes: z.array(NodeShape).describe('each workflow node: status, time in ms, attempts'),
-  usage: z.object({ llmCalls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number(), toolCalls: z.number(), durationMs: z.number() }),
-  pending: z.array(WithheldShape).optional().describe('destructive calls not made, awaiting approval (serve --allow destructive makes them)'),
-  withheld: z.array(WithheldShape).optional().describe('write calls not made because an argument is not in the request or an earlier output; why names it'),
+  usage: z.object({
+    llmCalls: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    costUsd: z.number(),
+    toolCalls: z.number(),
+    durationMs: z.number(),
+  }),
+  pending: z
+    .array(WithheldShape)
+    .optional()
+    .describe('destructive calls not made, awaiting approval (serve --allow destructive makes them)'),
+  withheld: z
+    .array(WithheldShape)
+    .optional()
+    .describe('write calls not made because an argument is not in the request or an earlier output; why names it'),
 };
 
 /** Builds an MCP server with the workflow's tool; connect it to a transport. */
-export function createWorkflowMcpServer(service: WorkflowService, tool: WorkflowToolInfo, transport: ServedRun['transport']): McpServer {
+export function createWorkflowMcpServer(
+  service: WorkflowService,
+  tool: WorkflowToolInfo,
+  transport: ServedRun['transport'],
+): McpServer {
   const server = new McpServer({ name: `flowscout-${tool.name}`, version: '0.1.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     tool.name,
@@ -94,9 +115,16 @@ export function createWorkflowMcpServer(service: WorkflowService, tool: Workflow
       }
       const result = servedResult(trace);
       if (trace.status === 'error') {
-        return { isError: true, content: [{ type: 'text', text: failureText(trace) }], structuredContent: { ...result } };
+        return {
+          isError: true,
+          content: [{ type: 'text', text: failureText(trace) }],
+          structuredContent: { ...result },
+        };
       }
-      return { content: [{ type: 'text', text: withWithheld(trace.answer, result) }], structuredContent: { ...result } };
+      return {
+        content: [{ type: 'text', text: withWithheld(trace.answer, result) }],
+        structuredContent: { ...result },
+      };
     }
   }
   return server;
@@ -120,6 +148,7 @@ export function failureText(trace: Trace): string {
 function withWithheld(answer: string, result: ReturnType<typeof servedResult>): string {
   const lines = [answer];
   for (const p of result.pending ?? []) lines.push(`pending (not made): ${p.tool} ${JSON.stringify(p.args)}: ${p.why}`);
-  for (const w of result.withheld ?? []) lines.push(`withheld (not made): ${w.tool} ${JSON.stringify(w.args)}: ${w.why}`);
+  for (const w of result.withheld ?? [])
+    lines.push(`withheld (not made): ${w.tool} ${JSON.stringify(w.args)}: ${w.why}`);
   return lines.join('\n');
 }

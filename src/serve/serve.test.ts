@@ -71,7 +71,13 @@ function workflowOn(tool: string, name = `Weather via ${tool}`): Workflow {
     nodes: [
       { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
       { id: 'lookup', kind: 'tool', task: 'Look up the weather of the city in the request', tools: [tool] },
-      { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+      {
+        id: 'answer',
+        kind: 'llm',
+        role: 'synthesize',
+        prompt: 'Answer {{query}} from:\n{{inputs}}',
+        output: { type: 'text' },
+      },
     ],
     edges: [
       { from: 'plan', to: 'lookup', kind: 'data' },
@@ -100,14 +106,22 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(workflow: Workflow, opts: { maxBodyBytes?: number; requestTimeoutMs?: number; runs?: ServedRun[] } = {}) {
+async function serve(
+  workflow: Workflow,
+  opts: { maxBodyBytes?: number; requestTimeoutMs?: number; runs?: ServedRun[] } = {},
+) {
   const service = createWorkflowService({
     workflow,
     policy: createOfflinePolicy({ tools: descriptors }),
     tools: createToolRegistry(specs),
     ...(opts.runs ? { onRun: (r: ServedRun) => void opts.runs!.push(r) } : {}),
   });
-  server = await startHttpServer({ service, http: true, mcp: { name: toolNameFor(workflow.name), description: workflow.description! }, ...opts });
+  server = await startHttpServer({
+    service,
+    http: true,
+    mcp: { name: toolNameFor(workflow.name), description: workflow.description! },
+    ...opts,
+  });
   return server;
 }
 
@@ -132,13 +146,26 @@ describe('MCP over Streamable HTTP', () => {
 
     const query = 'What is the weather in Oslo right now?';
     const result = await client.callTool({ name: 'weather_via_get_weather', arguments: { query } });
-    const expected = await executeWorkflow(wf, { query }, { policy: createOfflinePolicy({ tools: descriptors }), tools: createToolRegistry(specs) });
+    const expected = await executeWorkflow(
+      wf,
+      { query },
+      { policy: createOfflinePolicy({ tools: descriptors }), tools: createToolRegistry(specs) },
+    );
     expect(result.isError).toBeFalsy();
     expect(result.content).toEqual([{ type: 'text', text: expected.answer }]);
     expect(expected.answer).toContain('Oslo');
     const structured = result.structuredContent as Record<string, unknown>;
-    expect(structured).toMatchObject({ answer: expected.answer, status: 'ok', policy: 'offline policy (no LLM)', calls: [{ tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok' }] });
-    expect((structured.nodes as Array<{ id: string; durationMs: number }>).map((n) => n.id)).toEqual(['plan', 'lookup', 'answer']);
+    expect(structured).toMatchObject({
+      answer: expected.answer,
+      status: 'ok',
+      policy: 'offline policy (no LLM)',
+      calls: [{ tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok' }],
+    });
+    expect((structured.nodes as Array<{ id: string; durationMs: number }>).map((n) => n.id)).toEqual([
+      'plan',
+      'lookup',
+      'answer',
+    ]);
     for (const n of structured.nodes as Array<{ durationMs: number }>) expect(n.durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -152,16 +179,27 @@ describe('MCP over Streamable HTTP', () => {
     ]);
     expect(ra.isError).toBeFalsy();
     expect(rb.isError).toBeFalsy();
-    expect((ra.structuredContent as { calls: unknown[] }).calls).toEqual([{ tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok' }]);
-    expect((rb.structuredContent as { calls: unknown[] }).calls).toEqual([{ tool: 'get_weather', args: { city: 'Lima' }, status: 'ok' }]);
+    expect((ra.structuredContent as { calls: unknown[] }).calls).toEqual([
+      { tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok' },
+    ]);
+    expect((rb.structuredContent as { calls: unknown[] }).calls).toEqual([
+      { tool: 'get_weather', args: { city: 'Lima' }, status: 'ok' },
+    ]);
     expect(runs.map((r) => r.transport)).toEqual(['mcp-http', 'mcp-http']);
   });
 
   it('runs concurrent calls at the same time, not one after another', async () => {
     const { url } = await serve(workflowOn('get_alerts', 'Alerts'));
     const client = await mcpClient(url);
-    const results = await Promise.all(['Oslo', 'Lima'].map((city) => client.callTool({ name: 'alerts', arguments: { query: `What are the weather alerts in ${city} right now?` } })));
-    expect(results.map((r) => (r.structuredContent as { calls: Array<{ args: unknown }> }).calls[0]!.args)).toEqual([{ city: 'Oslo' }, { city: 'Lima' }]);
+    const results = await Promise.all(
+      ['Oslo', 'Lima'].map((city) =>
+        client.callTool({ name: 'alerts', arguments: { query: `What are the weather alerts in ${city} right now?` } }),
+      ),
+    );
+    expect(results.map((r) => (r.structuredContent as { calls: Array<{ args: unknown }> }).calls[0]!.args)).toEqual([
+      { city: 'Oslo' },
+      { city: 'Lima' },
+    ]);
   });
 
   it('a tool that throws inside the workflow comes back as a tool error naming it, and the server keeps serving', async () => {
@@ -174,7 +212,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(text).toMatch(/node 'lookup' failed: get_forecast: .*forecast service exploded/);
     const again = await client.callTool({ name: 'forecast', arguments: { query: '' } });
     expect(again.isError).toBe(true);
-    expect((again.content as Array<{ text: string }>)[0]!.text).toContain('error [INVALID_INPUT]: $.query: `query` must be a non-empty string');
+    expect((again.content as Array<{ text: string }>)[0]!.text).toContain(
+      'error [INVALID_INPUT]: $.query: `query` must be a non-empty string',
+    );
     expect((await client.listTools()).tools).toHaveLength(1);
   });
 });
@@ -182,7 +222,12 @@ describe('MCP over Streamable HTTP', () => {
 describe('MCP over Streamable HTTP, guarded', () => {
   it('refuses an MCP request whose Host names another machine (DNS rebinding) while bound to 127.0.0.1', async () => {
     const { url, port } = await serve(workflowOn('get_weather'));
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const evil = await send(url, 'POST', '/mcp', init, { ...headers, host: `attacker.example:${port}` });
     expect(evil.status).toBe(403);
@@ -195,12 +240,24 @@ describe('the HTTP endpoint', () => {
   it('POST /run answers with the answer, calls, observations and usage; GET /health says what is served', async () => {
     const { url } = await serve(workflowOn('get_weather'));
     const health = await send(url, 'GET', '/health');
-    expect(health).toEqual({ status: 200, json: { status: 'ok', workflow: 'Weather via get_weather', policy: 'offline policy (no LLM)', runs: { waiting: 0, running: 0 } } });
+    expect(health).toEqual({
+      status: 200,
+      json: {
+        status: 'ok',
+        workflow: 'Weather via get_weather',
+        policy: 'offline policy (no LLM)',
+        runs: { waiting: 0, running: 0 },
+      },
+    });
     const res = await send(url, 'POST', '/run', JSON.stringify({ query: 'What is the weather in Oslo?' }));
     expect(res.status).toBe(200);
     expect(res.json.answer).toContain('Oslo');
-    expect(res.json.calls).toEqual([{ tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok', output: { city: 'Oslo', tempC: 7, sky: 'rain' } }]);
-    expect((res.json.observations as Array<{ nodeId: string; status: string }>).map((o) => [o.nodeId, o.status])).toEqual([
+    expect(res.json.calls).toEqual([
+      { tool: 'get_weather', args: { city: 'Oslo' }, status: 'ok', output: { city: 'Oslo', tempC: 7, sky: 'rain' } },
+    ]);
+    expect(
+      (res.json.observations as Array<{ nodeId: string; status: string }>).map((o) => [o.nodeId, o.status]),
+    ).toEqual([
       ['plan', 'ok'],
       ['lookup', 'ok'],
       ['answer', 'ok'],
@@ -210,12 +267,31 @@ describe('the HTTP endpoint', () => {
 
   it('refuses a bad body with a JSON error and a code: not JSON, no query, wrong type, too large, unknown route', async () => {
     const { url } = await serve(workflowOn('get_weather'), { maxBodyBytes: 200 });
-    expect(await send(url, 'POST', '/run', '{"query": "Oslo"')).toMatchObject({ status: 400, json: { error: { code: 'BAD_JSON' } } });
-    expect(await send(url, 'POST', '/run', JSON.stringify({ question: 'Oslo?' }))).toMatchObject({ status: 400, json: { error: { code: 'INVALID_INPUT', message: expect.stringContaining('`query` must be a non-empty string') } } });
-    expect(await send(url, 'POST', '/run', JSON.stringify(['Oslo?']))).toMatchObject({ status: 400, json: { error: { code: 'INVALID_INPUT' } } });
-    expect(await send(url, 'POST', '/run', 'query=Oslo', { 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({ status: 415, json: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
-    expect(await send(url, 'POST', '/run', JSON.stringify({ query: 'x'.repeat(500) }))).toMatchObject({ status: 413, json: { error: { code: 'BODY_TOO_LARGE', message: expect.stringContaining('at most 200') } } });
-    expect(await send(url, 'GET', '/run')).toMatchObject({ status: 405, json: { error: { code: 'METHOD_NOT_ALLOWED' } } });
+    expect(await send(url, 'POST', '/run', '{"query": "Oslo"')).toMatchObject({
+      status: 400,
+      json: { error: { code: 'BAD_JSON' } },
+    });
+    expect(await send(url, 'POST', '/run', JSON.stringify({ question: 'Oslo?' }))).toMatchObject({
+      status: 400,
+      json: {
+        error: { code: 'INVALID_INPUT', message: expect.stringContaining('`query` must be a non-empty string') },
+      },
+    });
+    expect(await send(url, 'POST', '/run', JSON.stringify(['Oslo?']))).toMatchObject({
+      status: 400,
+      json: { error: { code: 'INVALID_INPUT' } },
+    });
+    expect(
+      await send(url, 'POST', '/run', 'query=Oslo', { 'content-type': 'application/x-www-form-urlencoded' }),
+    ).toMatchObject({ status: 415, json: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
+    expect(await send(url, 'POST', '/run', JSON.stringify({ query: 'x'.repeat(500) }))).toMatchObject({
+      status: 413,
+      json: { error: { code: 'BODY_TOO_LARGE', message: expect.stringContaining('at most 200') } },
+    });
+    expect(await send(url, 'GET', '/run')).toMatchObject({
+      status: 405,
+      json: { error: { code: 'METHOD_NOT_ALLOWED' } },
+    });
     expect(await send(url, 'GET', '/nothing')).toMatchObject({ status: 404, json: { error: { code: 'NOT_FOUND' } } });
     // The server is still there after all of that.
     expect((await send(url, 'POST', '/run', JSON.stringify({ query: 'Oslo?' }))).status).toBe(200);
@@ -224,41 +300,79 @@ describe('the HTTP endpoint', () => {
   it('cancels a run past the request timeout and answers 504; a failed run is 502 with its reason', async () => {
     const { url } = await serve(workflowOn('get_history', 'History'), { requestTimeoutMs: 300 });
     const slow = await send(url, 'POST', '/run', JSON.stringify({ query: 'History of Oslo?' }));
-    expect(slow).toMatchObject({ status: 504, json: { error: { code: 'TIMEOUT', message: expect.stringContaining('300 ms') } } });
+    expect(slow).toMatchObject({
+      status: 504,
+      json: { error: { code: 'TIMEOUT', message: expect.stringContaining('300 ms') } },
+    });
     await server!.close();
     const failing = await serve(workflowOn('get_forecast', 'Forecast'));
     const failed = await send(failing.url, 'POST', '/run', JSON.stringify({ query: 'Forecast for Oslo?' }));
     expect(failed.status).toBe(502);
-    expect(failed.json).toMatchObject({ error: { code: 'RUN_FAILED', message: expect.stringContaining('forecast service exploded') }, status: 'error', answer: '' });
+    expect(failed.json).toMatchObject({
+      error: { code: 'RUN_FAILED', message: expect.stringContaining('forecast service exploded') },
+      status: 'error',
+      answer: '',
+    });
   });
 });
 
 describe('stopping', () => {
   it('lets a run in flight finish and answer before the server closes', async () => {
     const s = await serve(workflowOn('get_radar', 'Radar'));
-    const pending = send(s.url, 'POST', '/run', JSON.stringify({ query: 'What is the weather radar in Oslo right now?' }));
+    const pending = send(
+      s.url,
+      'POST',
+      '/run',
+      JSON.stringify({ query: 'What is the weather radar in Oslo right now?' }),
+    );
     // Wait until the run is in flight (the tool holds it there until the gate opens).
-    while (((await send(s.url, 'GET', '/health')).json.runs as { running: number }).running === 0) await new Promise((r) => setTimeout(r, 10));
+    while (((await send(s.url, 'GET', '/health')).json.runs as { running: number }).running === 0)
+      await new Promise((r) => setTimeout(r, 10));
     const closing = s.close(60_000);
     openGate();
     const res = await pending;
     await closing;
     server = undefined;
     expect(res.status).toBe(200);
-    expect(res.json.calls).toEqual([{ tool: 'get_radar', args: { city: 'Oslo' }, status: 'ok', output: { city: 'Oslo', radar: 'clear' } }]);
+    expect(res.json.calls).toEqual([
+      { tool: 'get_radar', args: { city: 'Oslo' }, status: 'ok', output: { city: 'Oslo', radar: 'clear' } },
+    ]);
   });
 });
 
 describe('served runs in the store', () => {
   it('records each run with its trace, newest first', () => {
     const store = openStore(':memory:');
-    const id = store.recordServedRun({ workflow: 'W', workflowHash: 'h1', transport: 'http', policyLabel: 'offline policy (no LLM)', query: 'q?', status: 'ok', answer: 'a', durationMs: 12.5, trace: { calls: [] } });
-    store.recordServedRun({ workflow: 'W', workflowHash: 'h2', transport: 'mcp-stdio', policyLabel: 'offline policy (no LLM)', query: 'q2?', status: 'error', answer: '', error: 'cancelled', durationMs: 3, trace: { calls: [1] } });
+    const id = store.recordServedRun({
+      workflow: 'W',
+      workflowHash: 'h1',
+      transport: 'http',
+      policyLabel: 'offline policy (no LLM)',
+      query: 'q?',
+      status: 'ok',
+      answer: 'a',
+      durationMs: 12.5,
+      trace: { calls: [] },
+    });
+    store.recordServedRun({
+      workflow: 'W',
+      workflowHash: 'h2',
+      transport: 'mcp-stdio',
+      policyLabel: 'offline policy (no LLM)',
+      query: 'q2?',
+      status: 'error',
+      answer: '',
+      error: 'cancelled',
+      durationMs: 3,
+      trace: { calls: [1] },
+    });
     expect(store.listServedRuns().map((r) => [r.query, r.transport, r.status, r.error])).toEqual([
       ['q2?', 'mcp-stdio', 'error', 'cancelled'],
       ['q?', 'http', 'ok', undefined],
     ]);
-    expect(store.listServedRuns({ workflowHash: 'h1' })).toEqual([expect.objectContaining({ id, answer: 'a', durationMs: 12.5, trace: { calls: [] } })]);
+    expect(store.listServedRuns({ workflowHash: 'h1' })).toEqual([
+      expect.objectContaining({ id, answer: 'a', durationMs: 12.5, trace: { calls: [] } }),
+    ]);
     store.close();
   });
 });

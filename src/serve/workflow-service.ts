@@ -77,20 +77,31 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
       const query = checkQuery(request.query);
       waiting++;
       const release = await slots.acquire(0, request.signal).finally(() => waiting--);
-      if (!release) throw new FlowScoutError({ code: 'ABORTED', message: 'the request was cancelled before its run started', hint: 'Send it again.' });
+      if (!release)
+        throw new FlowScoutError({
+          code: 'ABORTED',
+          message: 'the request was cancelled before its run started',
+          hint: 'Send it again.',
+        });
       running++;
       try {
-        const trace = await executeWorkflow(options.workflow, { query }, {
-          policy: options.policy,
-          tools: options.tools,
-          ...(request.signal ? { signal: request.signal } : {}),
-          ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-          ...(options.callTimeoutMs !== undefined ? { callTimeoutMs: options.callTimeoutMs } : {}),
-          destructive: options.destructive ?? 'withhold',
-        });
+        const trace = await executeWorkflow(
+          options.workflow,
+          { query },
+          {
+            policy: options.policy,
+            tools: options.tools,
+            ...(request.signal ? { signal: request.signal } : {}),
+            ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+            ...(options.callTimeoutMs !== undefined ? { callTimeoutMs: options.callTimeoutMs } : {}),
+            destructive: options.destructive ?? 'withhold',
+          },
+        );
         if (options.onRun) {
           const onRun = options.onRun;
-          await (async () => onRun({ transport: request.transport, trace }))().catch((e: unknown) => onError(`could not record the served run: ${toFlowScoutError(e).describe()}`));
+          await (async () => onRun({ transport: request.transport, trace }))().catch((e: unknown) =>
+            onError(`could not record the served run: ${toFlowScoutError(e).describe()}`),
+          );
         }
         return trace;
       } finally {
@@ -103,10 +114,20 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
 
 function checkQuery(query: unknown): string {
   if (typeof query !== 'string' || query.trim() === '') {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: '`query` must be a non-empty string', hint: 'Send {"query": "your question"}.', location: { path: '$.query' } });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: '`query` must be a non-empty string',
+      hint: 'Send {"query": "your question"}.',
+      location: { path: '$.query' },
+    });
   }
   if (query.length > MAX_QUERY_CHARS) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `\`query\` is ${query.length} characters; at most ${MAX_QUERY_CHARS} are accepted`, hint: 'Send a shorter question.', location: { path: '$.query' } });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `\`query\` is ${query.length} characters; at most ${MAX_QUERY_CHARS} are accepted`,
+      hint: 'Send a shorter question.',
+      location: { path: '$.query' },
+    });
   }
   return query;
 }
@@ -119,8 +140,22 @@ export interface ServedResult {
   policy: string;
   workflow: string;
   calls: Array<{ tool: string; args: Record<string, unknown>; status: 'ok' | 'error' }>;
-  nodes: Array<{ id: string; kind: 'llm' | 'tool'; status: 'ok' | 'error' | 'skipped'; durationMs: number; attempts: number; error?: string }>;
-  usage: { llmCalls: number; inputTokens: number; outputTokens: number; costUsd: number; toolCalls: number; durationMs: number };
+  nodes: Array<{
+    id: string;
+    kind: 'llm' | 'tool';
+    status: 'ok' | 'error' | 'skipped';
+    durationMs: number;
+    attempts: number;
+    error?: string;
+  }>;
+  usage: {
+    llmCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    toolCalls: number;
+    durationMs: number;
+  };
   /** Destructive calls not made, awaiting approval: the tool, its arguments and why (absent when none). */
   pending?: Array<{ tool: string; args: Record<string, unknown>; why: string }>;
   /** Write calls not made because an argument is ungrounded; `why` names the argument (absent when none). */
@@ -145,14 +180,22 @@ export function servedResult(trace: Trace): ServedResult {
       attempts: o.attempts,
       ...(o.error !== undefined ? { error: o.error } : {}),
     })),
-    usage: { llmCalls: t.llmCalls, inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, toolCalls: t.toolCalls, durationMs: Math.round(t.durationMs * 10) / 10 },
+    usage: {
+      llmCalls: t.llmCalls,
+      inputTokens: t.inputTokens,
+      outputTokens: t.outputTokens,
+      costUsd: t.costUsd,
+      toolCalls: t.toolCalls,
+      durationMs: Math.round(t.durationMs * 10) / 10,
+    },
     ...withheldParts(trace),
   };
 }
 
 /** The calls a run withheld, as pending (awaiting approval) and withheld (ungrounded). */
 function withheldParts(trace: Trace): Pick<ServedResult, 'pending' | 'withheld'> {
-  const of = (reason: 'ungrounded' | 'approval') => (trace.withheld ?? []).filter((w) => w.reason === reason).map((w) => ({ tool: w.tool, args: w.args, why: w.why }));
+  const of = (reason: 'ungrounded' | 'approval') =>
+    (trace.withheld ?? []).filter((w) => w.reason === reason).map((w) => ({ tool: w.tool, args: w.args, why: w.why }));
   const pending = of('approval');
   const withheld = of('ungrounded');
   return { ...(pending.length > 0 ? { pending } : {}), ...(withheld.length > 0 ? { withheld } : {}) };

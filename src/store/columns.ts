@@ -48,7 +48,10 @@ export function selectList<Row>(t: Table<Row>, omit: ReadonlyArray<keyof Row> = 
 }
 
 /** `INSERT INTO <table> (…) VALUES (@…)` over the table's columns (but `omit`) and `extra` ones. */
-export function insertSql<Row>(t: Table<Row>, opts: { verb?: string; omit?: ReadonlyArray<keyof Row>; extra?: readonly string[] } = {}): string {
+export function insertSql<Row>(
+  t: Table<Row>,
+  opts: { verb?: string; omit?: ReadonlyArray<keyof Row>; extra?: readonly string[] } = {},
+): string {
   const cols = [
     ...entries(t)
       .filter(([k]) => !(opts.omit ?? []).includes(k as keyof Row))
@@ -74,7 +77,11 @@ export function encodeValue(c: Column<unknown>, v: unknown, scrub: (text: string
 }
 
 /** The named parameters of a row (keyed by SQL column) for `insertSql`. */
-export function encodeRow<Row>(t: Table<Row>, row: Partial<Row>, scrub: (text: string) => string): Record<string, unknown> {
+export function encodeRow<Row>(
+  t: Table<Row>,
+  row: Partial<Row>,
+  scrub: (text: string) => string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, c] of entries(t)) out[c.sql] = encodeValue(c, (row as Record<string, unknown>)[k], scrub);
   return out;
@@ -97,7 +104,12 @@ export function decodeRow<Row>(t: Table<Row>, raw: Record<string, unknown>, ctx:
 }
 
 /** One column of a stored row, parsed. */
-export function decodeColumn<Row, K extends keyof Row>(t: Table<Row>, field: K, raw: Record<string, unknown>, ctx: ReadContext): Row[K] {
+export function decodeColumn<Row, K extends keyof Row>(
+  t: Table<Row>,
+  field: K,
+  raw: Record<string, unknown>,
+  ctx: ReadContext,
+): Row[K] {
   return decodeValue(t, t.columns[field] as Column<unknown>, raw, ctx) as Row[K];
 }
 
@@ -109,21 +121,40 @@ function decodeValue<Row>(t: Table<Row>, c: Column<unknown>, raw: Record<string,
       const textOf = c.kind === 'blob' ? inflateRawSync(value as Buffer).toString('utf8') : (value as string);
       value = JSON.parse(textOf);
     } catch (e) {
-      throw storedRowError({ file: ctx.file, table: t.name, id: rowId(t, raw), path: `$.${c.sql}`, problem: `it is not ${c.kind === 'blob' ? 'deflated ' : ''}JSON (${e instanceof Error ? e.message : String(e)})` });
+      throw storedRowError({
+        file: ctx.file,
+        table: t.name,
+        id: rowId(t, raw),
+        path: `$.${c.sql}`,
+        problem: `it is not ${c.kind === 'blob' ? 'deflated ' : ''}JSON (${e instanceof Error ? e.message : String(e)})`,
+      });
     }
   }
   const parsed = c.schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw storedRowError({ file: ctx.file, table: t.name, id: rowId(t, raw), path: jsonPath(c.sql, issue.path), problem: issue.message });
+  throw storedRowError({
+    file: ctx.file,
+    table: t.name,
+    id: rowId(t, raw),
+    path: jsonPath(c.sql, issue.path),
+    problem: issue.message,
+  });
 }
 
-const rowId = <Row>(t: Table<Row>, raw: Record<string, unknown>): string => t.key.map((k) => String(raw[k] ?? '?')).join('/');
+const rowId = <Row>(t: Table<Row>, raw: Record<string, unknown>): string =>
+  t.key.map((k) => String(raw[k] ?? '?')).join('/');
 
 /** `$.<column>` followed by a zod issue's path. */
 export function jsonPath(column: string, path: ReadonlyArray<PropertyKey>): string {
   let out = `$.${column}`;
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`;
+  for (const p of path)
+    out +=
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(p))
+          ? `.${String(p)}`
+          : `[${JSON.stringify(String(p))}]`;
   return out;
 }
 
@@ -132,7 +163,13 @@ export function jsonPath(column: string, path: ReadonlyArray<PropertyKey>): stri
  * row and the JSON path (`$.<column>…`) that failed. Used by the store's reads and by readers that
  * parse a stored value further (a resumed run's settings).
  */
-export function storedRowError(at: { file: string; table: string; id: string; path: string; problem: string }): FlowScoutError {
+export function storedRowError(at: {
+  file: string;
+  table: string;
+  id: string;
+  path: string;
+  problem: string;
+}): FlowScoutError {
   return new FlowScoutError({
     code: 'STORE_ERROR',
     message: `the store ${at.file} has a row that does not parse: table ${at.table}, row ${at.id}, at ${at.path}: ${at.problem}`,

@@ -95,7 +95,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    description: 'per-record traces of evaluated candidates, the records of each run, the process that owns a running run',
+    description:
+      'per-record traces of evaluated candidates, the records of each run, the process that owns a running run',
     sql: `
       ALTER TABLE evaluations ADD COLUMN trace BLOB;
       ALTER TABLE runs ADD COLUMN owner TEXT;
@@ -150,7 +151,9 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Brings the database to SCHEMA_VERSION; refuses a database from a newer version. */
 export function migrate(db: Database.Database, file: string): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
   const current = row.v ?? 0;
   if (current > SCHEMA_VERSION) {

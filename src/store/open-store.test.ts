@@ -30,24 +30,62 @@ describe('openStore', () => {
     store.createRun(baseRun);
     store.commitIteration('run-1', {
       candidates: [
-        { id: 'c0', seq: 0, parent: null, iteration: 0, workflow: { name: 'g0' }, hash: 'h0', optReward: 0.5, visits: 1, w: 0.5, q: 0.5, feedback: { patterns: ['x'] } },
+        {
+          id: 'c0',
+          seq: 0,
+          parent: null,
+          iteration: 0,
+          workflow: { name: 'g0' },
+          hash: 'h0',
+          optReward: 0.5,
+          visits: 1,
+          w: 0.5,
+          q: 0.5,
+          feedback: { patterns: ['x'] },
+        },
         { id: 'c1', seq: 1, parent: 'c0', iteration: 1, error: 'boom', visits: 1, w: 0, q: 0 },
       ],
-      evaluations: [{ candidateId: 'c0', split: 'opt', recordId: 'r1', tc: 1, es: 0.5, dims: { clarity: 1 }, answer: 'a', calls: [{ tool: 't' }] }],
+      evaluations: [
+        {
+          candidateId: 'c0',
+          split: 'opt',
+          recordId: 'r1',
+          tc: 1,
+          es: 0.5,
+          dims: { clarity: 1 },
+          answer: 'a',
+          calls: [{ tool: 't' }],
+        },
+      ],
       memo: [{ key: 'k1', observation: { nodeId: 'n', status: 'ok' } }],
       iteration: { iteration: 1, data: { best: 0.4 } },
       run: { iterationsDone: 1, bestCandidate: 'c0', sinceImprovement: 1 },
     });
     // An update of visits/W/Q keeps the rest of the row.
-    store.commitIteration('run-1', { candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, visits: 2, w: 0.9, q: 0.45 }], run: { iterationsDone: 2 } });
+    store.commitIteration('run-1', {
+      candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, visits: 2, w: 0.9, q: 0.45 }],
+      run: { iterationsDone: 2 },
+    });
     store.close();
 
     const again = openStore(file);
     const run = again.getRun('run-1');
-    expect(run).toMatchObject({ iterationsDone: 2, bestCandidate: 'c0', sinceImprovement: 1, config: { iterations: 3 } });
+    expect(run).toMatchObject({
+      iterationsDone: 2,
+      bestCandidate: 'c0',
+      sinceImprovement: 1,
+      config: { iterations: 3 },
+    });
     const cands = again.loadCandidates('run-1');
     expect(cands.map((c) => c.id)).toEqual(['c0', 'c1']);
-    expect(cands[0]).toMatchObject({ visits: 2, w: 0.9, q: 0.45, workflow: { name: 'g0' }, optReward: 0.5, feedback: { patterns: ['x'] } });
+    expect(cands[0]).toMatchObject({
+      visits: 2,
+      w: 0.9,
+      q: 0.45,
+      workflow: { name: 'g0' },
+      optReward: 0.5,
+      feedback: { patterns: ['x'] },
+    });
     expect(cands[1]).toMatchObject({ parent: 'c0', error: 'boom' });
     expect(again.loadMemo('run-1')).toEqual([{ key: 'k1', observation: { nodeId: 'n', status: 'ok' } }]);
     expect(again.loadIterations('run-1')).toEqual([{ iteration: 1, data: { best: 0.4 } }]);
@@ -65,7 +103,18 @@ describe('openStore', () => {
       store.commitIteration('run-1', {
         candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, visits: 1, w: 0, q: 0 }],
         // A NOT NULL column left null: the transaction fails.
-        evaluations: [{ candidateId: 'c0', split: 'opt', recordId: 'r', tc: null as unknown as number, es: 0, dims: {}, answer: '', calls: [] }],
+        evaluations: [
+          {
+            candidateId: 'c0',
+            split: 'opt',
+            recordId: 'r',
+            tc: null as unknown as number,
+            es: 0,
+            dims: {},
+            answer: '',
+            calls: [],
+          },
+        ],
         run: { iterationsDone: 1 },
       }),
     ).toThrow();
@@ -95,9 +144,13 @@ describe('openStore', () => {
     const newer = join(dir, 'newer.db');
     openStore(newer).close();
     const raw = new Database(newer);
-    raw.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(SCHEMA_VERSION + 1, 'future', 'x');
+    raw
+      .prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)')
+      .run(SCHEMA_VERSION + 1, 'future', 'x');
     raw.close();
-    expect(() => openStore(newer)).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this FlowScout understands \\(${SCHEMA_VERSION}\\)`));
+    expect(() => openStore(newer)).toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this FlowScout understands \\(${SCHEMA_VERSION}\\)`),
+    );
     expect(() => openStore(join(dir, 'absent.db'), { mustExist: true })).toThrow(/no FlowScout store at/);
   });
 
@@ -106,7 +159,10 @@ describe('openStore', () => {
     const key = 'sk-test-SECRET0123456789abcdef';
     const store = openStore(file, { scrub: (t) => t.split(key).join('[redacted]') });
     store.createRun({ ...baseRun, config: { note: `key ${key}` } });
-    store.commitIteration('run-1', { candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, error: `401 for ${key}`, visits: 0, w: 0, q: 0 }], run: {} });
+    store.commitIteration('run-1', {
+      candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, error: `401 for ${key}`, visits: 0, w: 0, q: 0 }],
+      run: {},
+    });
     store.close();
     expect(readFileSync(file).includes(key)).toBe(false);
     expect(readFileSync(`${file}-wal`, { flag: 'a+' }).includes(key)).toBe(false);
@@ -119,17 +175,29 @@ describe('a damaged store', () => {
     const store = openStore(file);
     store.createRun(baseRun);
     const big = 'x'.repeat(3000);
-    for (let i = 0; i < 40; i++) store.commitIteration('run-1', { candidates: [{ id: `c${i}`, seq: i, parent: i ? 'c0' : null, iteration: i, summary: big, visits: 1, w: 0, q: 0 }], run: { iterationsDone: i } });
+    for (let i = 0; i < 40; i++)
+      store.commitIteration('run-1', {
+        candidates: [
+          { id: `c${i}`, seq: i, parent: i ? 'c0' : null, iteration: i, summary: big, visits: 1, w: 0, q: 0 },
+        ],
+        run: { iterationsDone: i },
+      });
     store.close();
     // Overwrite every page after the first (the schema) with garbage, as a failing disk would.
     const size = statSync(file).size;
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
     closeSync(fd);
-    for (const argv of [['runs', 'list', '--db', file], ['runs', 'show', 'run-1', '--db', file], ['search', '--resume', 'run-1', '--db', file]]) {
+    for (const argv of [
+      ['runs', 'list', '--db', file],
+      ['runs', 'show', 'run-1', '--db', file],
+      ['search', '--resume', 'run-1', '--db', file],
+    ]) {
       const res = await cli(argv);
       expect(res.status, `${argv.join(' ')}: ${res.err}`).toBe(3);
-      expect(res.err).toMatch(new RegExp(`^error \\[STORE_ERROR\\]: .*${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*damaged|malformed`));
+      expect(res.err).toMatch(
+        new RegExp(`^error \\[STORE_ERROR\\]: .*${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*damaged|malformed`),
+      );
       expect(res.err).toContain('.recover');
       expect(res.err).not.toContain('This is a bug');
     }
@@ -144,7 +212,9 @@ describe('run locks', () => {
     const held = acquireRunLock(store, 'run-1');
     expect(displayStatus(store, store.getRun('run-1'))).toBe('running');
     // The parent of this process is alive: its "lock" is live.
-    expect(() => acquireRunLock(store, 'run-1', { pid: process.ppid })).toThrow(new RegExp(`run 'run-1' is being driven by another process \\(pid ${process.pid} on `));
+    expect(() => acquireRunLock(store, 'run-1', { pid: process.ppid })).toThrow(
+      new RegExp(`run 'run-1' is being driven by another process \\(pid ${process.pid} on `),
+    );
     held.release();
     // A pid that cannot exist: its lock is stale and is taken over.
     store.acquireLock('run-1', { pid: 2 ** 22 + 7, host: (process.env.HOSTNAME ?? '') || 'x' }, () => false);

@@ -48,11 +48,21 @@ export function openStore(file: string = DEFAULT_DB_PATH, opts: OpenStoreOptions
   const path = file === ':memory:' ? file : resolve(file);
   if (path !== ':memory:') {
     if (existsSync(path) && statSync(path).isDirectory()) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the store ${path} is a directory, not a file`, hint: `Pass the store's file with --db, for example --db ${join(file, 'flowscout.db')}.`, location: { file: path } });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `the store ${path} is a directory, not a file`,
+        hint: `Pass the store's file with --db, for example --db ${join(file, 'flowscout.db')}.`,
+        location: { file: path },
+      });
     }
     if (!existsSync(path)) {
       if (opts.mustExist || opts.readOnly) {
-        throw new FlowScoutError({ code: 'NOT_FOUND', message: `no FlowScout store at ${path}`, hint: 'Run `flowscout search` first, or pass the store file with --db.', location: { file: path } });
+        throw new FlowScoutError({
+          code: 'NOT_FOUND',
+          message: `no FlowScout store at ${path}`,
+          hint: 'Run `flowscout search` first, or pass the store file with --db.',
+          location: { file: path },
+        });
       }
       try {
         mkdirSync(dirname(path), { recursive: true });
@@ -105,7 +115,12 @@ function openReadOnly(path: string): Database.Database | undefined {
   }
   const wal = `${path}-wal`;
   if (existsSync(wal) && statSync(wal).size > 0) {
-    throw new FlowScoutError({ code: 'FILE_ACCESS', message: `the store ${path} has unfinished writes in ${wal}, and its folder cannot be written`, hint: 'Open it once where its folder is writable (any `flowscout runs list` does), or copy the store and both files beside it to a writable folder.', location: { file: path } });
+    throw new FlowScoutError({
+      code: 'FILE_ACCESS',
+      message: `the store ${path} has unfinished writes in ${wal}, and its folder cannot be written`,
+      hint: 'Open it once where its folder is writable (any `flowscout runs list` does), or copy the store and both files beside it to a writable folder.',
+      location: { file: path },
+    });
   }
   let bytes: Buffer;
   try {
@@ -138,7 +153,12 @@ function schemaVersion(db: Database.Database, path: string): number {
   if (!table) return 0;
   const version = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
   if (version > SCHEMA_VERSION) {
-    throw new FlowScoutError({ code: 'STORE_ERROR', message: `the store ${path} has schema version ${version}, newer than this FlowScout understands (${SCHEMA_VERSION})`, hint: 'Upgrade FlowScout, or pass another file with --db.', location: { file: path } });
+    throw new FlowScoutError({
+      code: 'STORE_ERROR',
+      message: `the store ${path} has schema version ${version}, newer than this FlowScout understands (${SCHEMA_VERSION})`,
+      hint: 'Upgrade FlowScout, or pass another file with --db.',
+      location: { file: path },
+    });
   }
   return version;
 }
@@ -150,7 +170,12 @@ function writableToUpgrade(path: string): undefined {
     accessSync(dirname(path), constants.W_OK);
     return undefined;
   } catch {
-    throw new FlowScoutError({ code: 'STORE_ERROR', message: `the store ${path} was written by an older FlowScout and cannot be brought up to date here (it is read-only)`, hint: 'Copy it to a writable folder and open the copy once (e.g. `flowscout runs list --db <copy>`).', location: { file: path } });
+    throw new FlowScoutError({
+      code: 'STORE_ERROR',
+      message: `the store ${path} was written by an older FlowScout and cannot be brought up to date here (it is read-only)`,
+      hint: 'Copy it to a writable folder and open the copy once (e.g. `flowscout runs list --db <copy>`).',
+      location: { file: path },
+    });
   }
 }
 
@@ -180,7 +205,14 @@ function unreadable(path: string, e: unknown): FlowScoutError {
     const named = sqliteError(e, path) ?? fileSystemError(e, path);
     if (named) return named;
   }
-  const reason = code === 'SQLITE_NOTADB' ? 'it is not a SQLite database' : code === 'SQLITE_CORRUPT' ? 'it is corrupt' : e instanceof Error ? e.message : String(e);
+  const reason =
+    code === 'SQLITE_NOTADB'
+      ? 'it is not a SQLite database'
+      : code === 'SQLITE_CORRUPT'
+        ? 'it is corrupt'
+        : e instanceof Error
+          ? e.message
+          : String(e);
   return new FlowScoutError({
     code: 'STORE_ERROR',
     message: `cannot open the FlowScout store ${path}: ${reason}`,

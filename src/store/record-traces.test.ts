@@ -31,18 +31,55 @@ describe('record traces in the store', () => {
     const store = openStore(file);
     store.createRun(run);
     const output = 'the same long tool output '.repeat(400);
-    const trace = { status: 'ok', observations: [{ nodeId: 'step_1', kind: 'tool', status: 'ok', input: 'q', output, calls: [{ tool: 't', args: { a: 1 }, status: 'ok', output, origin: 'replay' }] }], detail: { matched: [[0, 0]], missing: [], extra: [] } };
+    const trace = {
+      status: 'ok',
+      observations: [
+        {
+          nodeId: 'step_1',
+          kind: 'tool',
+          status: 'ok',
+          input: 'q',
+          output,
+          calls: [{ tool: 't', args: { a: 1 }, status: 'ok', output, origin: 'replay' }],
+        },
+      ],
+      detail: { matched: [[0, 0]], missing: [], extra: [] },
+    };
     store.commitIteration('run-t', {
       candidates: [{ id: 'c0', seq: 0, parent: null, iteration: 0, visits: 1, w: 0.5, q: 0.5 }],
-      evaluations: [{ candidateId: 'c0', split: 'val', recordId: 'r1', tc: 1, es: 0.5, dims: {}, answer: 'a', calls: [{ tool: 't', args: { a: 1 } }], trace }],
-      records: [{ recordId: 'r1', split: 'val', record: { id: 'r1', query: 'where?', reference: 'here', calls: [{ tool: 't', args: { a: 1 } }] } }],
+      evaluations: [
+        {
+          candidateId: 'c0',
+          split: 'val',
+          recordId: 'r1',
+          tc: 1,
+          es: 0.5,
+          dims: {},
+          answer: 'a',
+          calls: [{ tool: 't', args: { a: 1 } }],
+          trace,
+        },
+      ],
+      records: [
+        {
+          recordId: 'r1',
+          split: 'val',
+          record: { id: 'r1', query: 'where?', reference: 'here', calls: [{ tool: 't', args: { a: 1 } }] },
+        },
+      ],
       run: {},
     });
     expect(store.loadRecordTrace('run-t', 'c0', 'val', 'r1')).toEqual(trace);
     expect(store.loadRecordTrace('run-t', 'c0', 'val', 'nope')).toBeUndefined();
     // loadEvaluations stays light: the trace is read only on request.
     expect(store.loadEvaluations('run-t', 'c0')[0]).not.toHaveProperty('trace');
-    expect(store.loadRunRecords('run-t')).toEqual([{ recordId: 'r1', split: 'val', record: { id: 'r1', query: 'where?', reference: 'here', calls: [{ tool: 't', args: { a: 1 } }] } }]);
+    expect(store.loadRunRecords('run-t')).toEqual([
+      {
+        recordId: 'r1',
+        split: 'val',
+        record: { id: 'r1', query: 'where?', reference: 'here', calls: [{ tool: 't', args: { a: 1 } }] },
+      },
+    ]);
     store.close();
     const db = new Database(file, { readonly: true });
     const stored = db.prepare('SELECT length(trace) AS n FROM evaluations').get() as { n: number };
@@ -63,7 +100,19 @@ describe('record traces in the store', () => {
     store.createRun(run);
     store.commitIteration('run-t', {
       candidates: [],
-      evaluations: [{ candidateId: 'c0', split: 'opt', recordId: 'r1', tc: 0, es: 0, dims: {}, answer: '', calls: [], trace: { error: `401 with ${key}` } }],
+      evaluations: [
+        {
+          candidateId: 'c0',
+          split: 'opt',
+          recordId: 'r1',
+          tc: 0,
+          es: 0,
+          dims: {},
+          answer: '',
+          calls: [],
+          trace: { error: `401 with ${key}` },
+        },
+      ],
       run: {},
     });
     expect(store.loadRecordTrace('run-t', 'c0', 'opt', 'r1')).toEqual({ error: '401 with [redacted]' });
@@ -74,10 +123,14 @@ describe('record traces in the store', () => {
   it('upgrades a version-1 store in place, keeping its runs', () => {
     const file = join(tmp(), 'old.sqlite');
     const db = new Database(file);
-    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
     db.exec(MIGRATIONS[0]!.sql);
     db.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', 'then')").run();
-    db.prepare("INSERT INTO runs (id, created_at, updated_at, status, seed, strategy, config, policy_label, judge_label, optimizer_label) VALUES ('old', 'a', 'b', 'done', 0, 'mcts', '{}', 'p', 'j', 'o')").run();
+    db.prepare(
+      "INSERT INTO runs (id, created_at, updated_at, status, seed, strategy, config, policy_label, judge_label, optimizer_label) VALUES ('old', 'a', 'b', 'done', 0, 'mcts', '{}', 'p', 'j', 'o')",
+    ).run();
     db.close();
     const store = openStore(file, { mustExist: true });
     expect(store.listRuns().map((r) => r.id)).toEqual(['old']);

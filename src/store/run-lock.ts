@@ -40,7 +40,11 @@ function processAlive(pid: number): boolean {
 }
 
 /** Takes the lock of `runId` for this process, or throws RUN_LOCKED naming the holder. */
-export function acquireRunLock(store: Store, runId: string, opts: { pid?: number; host?: string; resumeHint?: string } = {}): HeldLock {
+export function acquireRunLock(
+  store: Store,
+  runId: string,
+  opts: { pid?: number; host?: string; resumeHint?: string } = {},
+): HeldLock {
   const pid = opts.pid ?? process.pid;
   const host = opts.host ?? hostname();
   const got = store.acquireLock(runId, { pid, host }, (l) => isStaleLock(l, Date.now, host));
@@ -80,7 +84,12 @@ export function acquireRunLock(store: Store, runId: string, opts: { pid?: number
  * has been silent for STALE_AFTER_MS. A run that no process holds is not running (every search holds
  * its run's lock while it runs).
  */
-export function isRunAlive(store: Pick<Store, 'getLock'>, run: RunRow, now: () => number = Date.now, host: string = hostname()): boolean {
+export function isRunAlive(
+  store: Pick<Store, 'getLock'>,
+  run: RunRow,
+  now: () => number = Date.now,
+  host: string = hostname(),
+): boolean {
   const lock = store.getLock(run.id);
   return lock !== undefined && !isStaleLock(lock, now, host);
 }

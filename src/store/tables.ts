@@ -48,7 +48,14 @@ export const CANDIDATES: Table<CandidateRow> = {
   columns: {
     id: col('id', 'raw', str),
     seq: col('seq', 'raw', num),
-    parent: col('parent', 'raw', str.nullable().optional().transform((v) => v ?? null)),
+    parent: col(
+      'parent',
+      'raw',
+      str
+        .nullable()
+        .optional()
+        .transform((v) => v ?? null),
+    ),
     iteration: col('iteration', 'raw', num),
     workflow: col('workflow', 'json', z.unknown()),
     hash: col('hash', 'raw', str.optional()),

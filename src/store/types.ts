@@ -126,7 +126,20 @@ export interface IterationCommit {
   records?: RunRecordRow[];
   /** The iteration's table row (absent for the root). */
   iteration?: { iteration: number; data: Record<string, unknown> };
-  run: Partial<Pick<RunRow, 'status' | 'stopReason' | 'iterationsDone' | 'sinceImprovement' | 'bestCandidate' | 'usage' | 'outDir' | 'result' | 'inputs'>>;
+  run: Partial<
+    Pick<
+      RunRow,
+      | 'status'
+      | 'stopReason'
+      | 'iterationsDone'
+      | 'sinceImprovement'
+      | 'bestCandidate'
+      | 'usage'
+      | 'outDir'
+      | 'result'
+      | 'inputs'
+    >
+  >;
 }
 
 /** One request answered by `flowscout serve`, with its whole trace. */

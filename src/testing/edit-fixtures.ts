@@ -15,7 +15,8 @@ export const fixture = (name: string): Workflow =>
   JSON.parse(readFileSync(join(packageRoot(), 'test', 'fixtures', 'workflows', 'valid', `${name}.json`), 'utf8'));
 
 /** The edges as sorted `from→to kind [when guard]` strings. */
-export const edges = (w: Workflow) => w.edges.map((e) => `${e.from}→${e.to} ${e.kind}${e.when ? ` when ${JSON.stringify(e.when)}` : ''}`).sort();
+export const edges = (w: Workflow) =>
+  w.edges.map((e) => `${e.from}→${e.to} ${e.kind}${e.when ? ` when ${JSON.stringify(e.when)}` : ''}`).sort();
 
 /** Applies the edits as one plan. */
 export const apply = (w: Workflow, ...edits: unknown[]) => applyEditPlan(w, { edits });

@@ -1,6 +1,13 @@
 import type { LlmNode } from '../graph/schema.js';
 import { schemaDefaults } from '../policies/schema-defaults.js';
-import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../policies/types.js';
+import type {
+  ExecutionPolicy,
+  LlmNodeRequest,
+  LlmNodeResult,
+  PlannedCall,
+  ToolPlanRequest,
+  ToolPlanResult,
+} from '../policies/types.js';
 
 /**
  * A policy whose decisions are plain functions — for testing workflows without a model, the way the
@@ -15,7 +22,9 @@ export interface ScriptedPolicyScript {
   id?: string;
   label?: string;
   /** Answers an LLM node: its output, or a full result (with model and usage). */
-  llm?: (req: LlmNodeRequest) => LlmNodeResult['output'] | LlmNodeResult | Promise<LlmNodeResult['output'] | LlmNodeResult>;
+  llm?: (
+    req: LlmNodeRequest,
+  ) => LlmNodeResult['output'] | LlmNodeResult | Promise<LlmNodeResult['output'] | LlmNodeResult>;
   /** Plans a tool node: the calls, or a full result. */
   tool?: (req: ToolPlanRequest) => PlannedCall[] | ToolPlanResult | Promise<PlannedCall[] | ToolPlanResult>;
 }
@@ -27,7 +36,14 @@ export function createScriptedPolicy(script: ScriptedPolicyScript = {}): Executi
     kind: 'offline',
     label: script.label ?? 'scripted policy (tests)',
     async runLlmNode(req) {
-      if (!script.llm) return { output: defaultLlmOutput(req.node, req.inputs.map((i) => i.nodeId)), model: 'scripted' };
+      if (!script.llm)
+        return {
+          output: defaultLlmOutput(
+            req.node,
+            req.inputs.map((i) => i.nodeId),
+          ),
+          model: 'scripted',
+        };
       const out = await script.llm(req);
       return isLlmResult(out) ? out : { output: out, model: 'scripted' };
     },
@@ -46,5 +62,10 @@ export function defaultLlmOutput(node: LlmNode, inputIds: readonly string[]): st
 }
 
 function isLlmResult(v: unknown): v is LlmNodeResult {
-  return typeof v === 'object' && v !== null && 'output' in v && Object.keys(v).every((k) => k === 'output' || k === 'model' || k === 'usage');
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'output' in v &&
+    Object.keys(v).every((k) => k === 'output' || k === 'model' || k === 'usage')
+  );
 }

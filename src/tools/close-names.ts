@@ -26,7 +26,8 @@ export function describeUnknownName(kind: string, name: string, available: reado
   if (available.length === 0) return `unknown ${kind} '${name}'; no ${kind}s are loaded`;
   const close = closeNames(name, available);
   const sorted = [...available].sort();
-  const shown = sorted.length > 10 ? `${sorted.slice(0, 10).join(', ')}, … (${sorted.length} in all)` : sorted.join(', ');
+  const shown =
+    sorted.length > 10 ? `${sorted.slice(0, 10).join(', ')}, … (${sorted.length} in all)` : sorted.join(', ');
   const mean = close.length > 0 ? `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?` : '';
   return `unknown ${kind} '${name}'${mean} available: ${shown}`;
 }

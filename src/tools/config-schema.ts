@@ -56,12 +56,19 @@ export const McpHttpSourceSchema = z.strictObject({
 });
 
 // Discriminated by `type` (then `transport` for MCP), so an error names the member the user meant.
-export const ToolSourceSchema = z.discriminatedUnion('type', [ReplaySourceSchema, FunctionsSourceSchema, z.discriminatedUnion('transport', [McpStdioSourceSchema, McpHttpSourceSchema])]);
+export const ToolSourceSchema = z.discriminatedUnion('type', [
+  ReplaySourceSchema,
+  FunctionsSourceSchema,
+  z.discriminatedUnion('transport', [McpStdioSourceSchema, McpHttpSourceSchema]),
+]);
 
 const ToolEffectSchema = z.enum(['read', 'write', 'destructive']);
 
 /** A tool's effect in the config: "read" | "write" | "destructive", or {effect, idempotent}. */
-export const EffectSettingSchema = z.union([ToolEffectSchema, z.strictObject({ effect: ToolEffectSchema, idempotent: z.boolean().optional() })]);
+export const EffectSettingSchema = z.union([
+  ToolEffectSchema,
+  z.strictObject({ effect: ToolEffectSchema, idempotent: z.boolean().optional() }),
+]);
 
 export const ToolConfigSchema = z.strictObject({
   version: z.literal(1),

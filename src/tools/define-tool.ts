@@ -41,7 +41,15 @@ export function defineTool(def: {
   idempotent?: boolean;
 }): ToolSpec {
   const execute = def.execute as (args: unknown, ctx: ToolCallContext) => Promise<unknown> | unknown;
-  const effect = def.effect ? { effect: { effect: def.effect, ...(def.idempotent !== undefined ? { idempotent: def.idempotent } : {}), from: 'tool definition' } } : {};
+  const effect = def.effect
+    ? {
+        effect: {
+          effect: def.effect,
+          ...(def.idempotent !== undefined ? { idempotent: def.idempotent } : {}),
+          from: 'tool definition',
+        },
+      }
+    : {};
   if (isZodSchema(def.inputSchema)) {
     const schema = def.inputSchema;
     return {
@@ -52,7 +60,13 @@ export function defineTool(def: {
       ...effect,
     };
   }
-  return { name: def.name, description: def.description, inputSchema: def.inputSchema, execute: async (args, ctx) => execute(args, ctx), ...effect };
+  return {
+    name: def.name,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    execute: async (args, ctx) => execute(args, ctx),
+    ...effect,
+  };
 }
 
 /** True for zod (v4) schemas. */

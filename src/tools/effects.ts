@@ -49,7 +49,12 @@ export function effectFromMcpAnnotations(annotations: Record<string, unknown> | 
 /** True when `name` matches a rule key: the exact name, or a pattern where `*` stands for any characters. */
 export function matchesEffectKey(key: string, name: string): boolean {
   if (!key.includes('*')) return key === name;
-  const re = new RegExp(`^${key.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${key
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(name);
 }
 
@@ -84,7 +89,9 @@ export function resolveEffects(spec: Pick<ToolSpec, 'name' | 'effect' | 'replay'
   const rule = ruleFor(spec.name, rules);
   if (rule) {
     const s = typeof rule.setting === 'string' ? { effect: rule.setting } : rule.setting;
-    const idempotent = s.idempotent ?? (s.effect === 'read' ? true : spec.effect?.effect === s.effect ? spec.effect.idempotent === true : false);
+    const idempotent =
+      s.idempotent ??
+      (s.effect === 'read' ? true : spec.effect?.effect === s.effect ? spec.effect.idempotent === true : false);
     return {
       effect: s.effect,
       idempotent,
@@ -104,7 +111,13 @@ export function resolveEffects(spec: Pick<ToolSpec, 'name' | 'effect' | 'replay'
       from: spec.effect.from,
     };
   }
-  return { effect: 'write', idempotent: false, live, declared: false, from: live ? UNDECLARED_LIVE : UNDECLARED_REPLAY };
+  return {
+    effect: 'write',
+    idempotent: false,
+    live,
+    declared: false,
+    from: live ? UNDECLARED_LIVE : UNDECLARED_REPLAY,
+  };
 }
 
 /** True for `write` and `destructive` effects. */

@@ -44,12 +44,21 @@ describe('loadFunctionTools', () => {
   it('reports a module without tools, a missing file and a module that fails to import', async () => {
     await expect(loadFunctionTools(moduleFile('none.mjs', 'export const x = 1;'))).rejects.toThrow(/exports no tools/);
     await expect(loadFunctionTools(join(dir, 'missing.mjs'))).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
-    await expect(loadFunctionTools(moduleFile('broken.mjs', 'throw new Error("kaput")'))).rejects.toThrow(/could not load tool module .*kaput/);
+    await expect(loadFunctionTools(moduleFile('broken.mjs', 'throw new Error("kaput")'))).rejects.toThrow(
+      /could not load tool module .*kaput/,
+    );
   });
 
   it('reports two exports with the same tool name', () => {
-    const spec = { name: 'dup', description: 'd', inputSchema: { type: 'object', properties: {} }, execute: async () => 1 };
-    expect(() => toolsFromModule({ a: spec, b: { ...spec } }, 'm.js')).toThrow(/export 'b': tool name 'dup' is already used by export 'a'/);
+    const spec = {
+      name: 'dup',
+      description: 'd',
+      inputSchema: { type: 'object', properties: {} },
+      execute: async () => 1,
+    };
+    expect(() => toolsFromModule({ a: spec, b: { ...spec } }, 'm.js')).toThrow(
+      /export 'b': tool name 'dup' is already used by export 'a'/,
+    );
   });
 });
 

@@ -15,7 +15,10 @@ import type { ToolEffect, ToolSpec } from '../contracts/tools.js';
 /** Imports `modulePath` (resolved from the current directory) and returns its tools. */
 export async function loadFunctionTools(modulePath: string): Promise<ToolSpec[]> {
   const file = resolve(modulePath);
-  requireFile(file, { what: 'tool module', hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.' });
+  requireFile(file, {
+    what: 'tool module',
+    hint: 'Check the "module" path of the functions source; it is resolved from the config file\'s folder.',
+  });
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(file);
@@ -107,7 +110,9 @@ function checkSpec(v: unknown): { spec?: ToolSpec; problems: string[] } {
   const o = v as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof o.name !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(o.name)) {
-    problems.push(`"name" must be a non-empty string of letters, digits, _ . : - (got ${JSON.stringify(o.name) ?? 'nothing'})`);
+    problems.push(
+      `"name" must be a non-empty string of letters, digits, _ . : - (got ${JSON.stringify(o.name) ?? 'nothing'})`,
+    );
   }
   if (typeof o.description !== 'string') problems.push('"description" must be a string saying what the tool does');
   let inputSchema = o.inputSchema;
@@ -115,7 +120,9 @@ function checkSpec(v: unknown): { spec?: ToolSpec; problems: string[] } {
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
     problems.push('"inputSchema" must be a JSON Schema object like {"type": "object", "properties": {…}}');
   } else if ((inputSchema as Record<string, unknown>).type !== 'object') {
-    problems.push(`"inputSchema" must have "type": "object" (tools take named parameters); got ${JSON.stringify((inputSchema as Record<string, unknown>).type) ?? 'no type'}`);
+    problems.push(
+      `"inputSchema" must have "type": "object" (tools take named parameters); got ${JSON.stringify((inputSchema as Record<string, unknown>).type) ?? 'no type'}`,
+    );
   }
   if (typeof o.execute !== 'function') problems.push('"execute" must be a function (args, ctx) => result');
   const declared = o.effect as { effect?: unknown; idempotent?: unknown; from?: unknown } | string | undefined;
@@ -127,13 +134,22 @@ function checkSpec(v: unknown): { spec?: ToolSpec; problems: string[] } {
   const execute = o.execute as ToolSpec['execute'];
   // A defineTool spec carries {effect, idempotent, from}; a plain export may say `effect: "write"` and `idempotent`.
   const idempotent = typeof declared === 'object' ? declared.idempotent : o.idempotent;
-  const effect: ToolSpec['effect'] = declared === undefined ? undefined : {
-    effect: effectName as ToolEffect,
-    ...(typeof idempotent === 'boolean' ? { idempotent } : {}),
-    from: typeof declared === 'object' && typeof declared.from === 'string' ? declared.from : 'tool definition',
-  };
+  const effect: ToolSpec['effect'] =
+    declared === undefined
+      ? undefined
+      : {
+          effect: effectName as ToolEffect,
+          ...(typeof idempotent === 'boolean' ? { idempotent } : {}),
+          from: typeof declared === 'object' && typeof declared.from === 'string' ? declared.from : 'tool definition',
+        };
   return {
-    spec: { name: o.name as string, description: o.description as string, inputSchema: inputSchema as ToolSpec['inputSchema'], execute: async (args, ctx) => execute.call(o, args, ctx), ...(effect ? { effect } : {}) },
+    spec: {
+      name: o.name as string,
+      description: o.description as string,
+      inputSchema: inputSchema as ToolSpec['inputSchema'],
+      execute: async (args, ctx) => execute.call(o, args, ctx),
+      ...(effect ? { effect } : {}),
+    },
     problems,
   };
 }

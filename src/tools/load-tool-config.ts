@@ -35,7 +35,10 @@ export interface LoadToolConfigOptions {
 }
 
 /** Reads a tool config and returns a registry over all its sources (close it when done). */
-export async function loadToolConfig(path: string, opts: LoadToolConfigOptions & { guardWrites: WriteGuardOptions }): Promise<GuardedToolRegistry>;
+export async function loadToolConfig(
+  path: string,
+  opts: LoadToolConfigOptions & { guardWrites: WriteGuardOptions },
+): Promise<GuardedToolRegistry>;
 export async function loadToolConfig(path: string, opts?: LoadToolConfigOptions): Promise<ToolRegistry>;
 export async function loadToolConfig(path: string, opts: LoadToolConfigOptions = {}): Promise<ToolRegistry> {
   const file = resolve(path);
@@ -43,7 +46,8 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
   if (Array.isArray(data)) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
-      message: 'the tool config is not valid: this file is a list of tool descriptors, which says what the tools are but not how to call them',
+      message:
+        'the tool config is not valid: this file is a list of tool descriptors, which says what the tools are but not how to call them',
       hint: 'Pass a tool config {"version": 1, "sources": [...]}, e.g. the tools.config.json that `flowscout import` writes next to tools.json.',
       location: { file, path: '$' },
     });
@@ -57,10 +61,20 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
     const timeoutMs = config.timeoutMs ?? opts.timeoutMs;
     // The config's timeout also bounds an MCP server's start-up (connect and list its tools), unless
     // the source gives its own `startTimeoutMs`.
-    for (const [i, source] of config.sources.entries()) sets.push(await buildSource(source, i, base, file, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }));
+    for (const [i, source] of config.sources.entries())
+      sets.push(
+        await buildSource(source, i, base, file, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }),
+      );
     const effects = config.effects ? { entries: Object.entries(config.effects), file } : undefined;
-    if (effects) checkEffectRules(effects, sets.flatMap((s) => s.tools.map((t) => t.name)));
-    const registry = createToolRegistry(sets, { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(effects ? { effects } : {}) });
+    if (effects)
+      checkEffectRules(
+        effects,
+        sets.flatMap((s) => s.tools.map((t) => t.name)),
+      );
+    const registry = createToolRegistry(sets, {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(effects ? { effects } : {}),
+    });
     return opts.guardWrites ? guardLiveWrites(registry, opts.guardWrites) : registry;
   } catch (e) {
     await Promise.allSettled(sets.map((s) => s.close?.()));
@@ -68,7 +82,13 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
   }
 }
 
-async function buildSource(source: ToolSource, index: number, base: string, file: string, opts: LoadToolConfigOptions): Promise<ToolSet> {
+async function buildSource(
+  source: ToolSource,
+  index: number,
+  base: string,
+  file: string,
+  opts: LoadToolConfigOptions,
+): Promise<ToolSet> {
   switch (source.type) {
     case 'replay':
       return buildReplay(source, index, base, file, opts);
@@ -77,12 +97,21 @@ async function buildSource(source: ToolSource, index: number, base: string, file
     case 'mcp': {
       const resolved = source.transport === 'stdio' ? { ...source, cwd: resolve(base, source.cwd ?? '.') } : source;
       const start = source.startTimeoutMs ?? opts.timeoutMs;
-      return connectMcpTools(resolved, { ...(opts.env ? { env: opts.env } : {}), ...(start !== undefined ? { connectTimeoutMs: start } : {}) });
+      return connectMcpTools(resolved, {
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(start !== undefined ? { connectTimeoutMs: start } : {}),
+      });
     }
   }
 }
 
-async function buildReplay(source: ReplaySource, index: number, base: string, file: string, opts: LoadToolConfigOptions): Promise<ToolSet> {
+async function buildReplay(
+  source: ReplaySource,
+  index: number,
+  base: string,
+  file: string,
+  opts: LoadToolConfigOptions,
+): Promise<ToolSet> {
   if (source.onMiss === 'simulate' && !opts.simulate) {
     throw new FlowScoutError({
       code: 'MODEL_CONFIG',
@@ -93,7 +122,10 @@ async function buildReplay(source: ReplaySource, index: number, base: string, fi
   }
   const { records } = await readRecordsFile(resolve(base, source.records));
   const descriptors = readDescriptors(resolve(base, source.tools));
-  const tools = createReplayTools(records, descriptors, { onMiss: source.onMiss ?? 'error', ...(opts.simulate ? { simulate: opts.simulate } : {}) });
+  const tools = createReplayTools(records, descriptors, {
+    onMiss: source.onMiss ?? 'error',
+    ...(opts.simulate ? { simulate: opts.simulate } : {}),
+  });
   return { name: `replay ${source.records}`, tools };
 }
 
@@ -103,7 +135,11 @@ export function readDescriptors(file: string): ToolDescriptor[] {
   const list = Array.isArray(data) ? data : (data as { tools?: unknown } | null)?.tools;
   const where = Array.isArray(data) ? '$' : '$.tools';
   if (!Array.isArray(list)) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'a tool descriptor file must hold a JSON array of {name, description, inputSchema}', location: { file, path: '$' } });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'a tool descriptor file must hold a JSON array of {name, description, inputSchema}',
+      location: { file, path: '$' },
+    });
   }
   const problems: string[] = [];
   list.forEach((d: unknown, i) => {
@@ -111,7 +147,8 @@ export function readDescriptors(file: string): ToolDescriptor[] {
     if (typeof o.name !== 'string' || o.name === '') problems.push(`${where}[${i}].name: expected a non-empty string`);
     if (typeof o.description !== 'string') problems.push(`${where}[${i}].description: expected a string`);
     const s = o.inputSchema as Record<string, unknown> | undefined;
-    if (typeof s !== 'object' || s === null || Array.isArray(s) || s.type !== 'object') problems.push(`${where}[${i}].inputSchema: expected a JSON Schema with "type": "object"`);
+    if (typeof s !== 'object' || s === null || Array.isArray(s) || s.type !== 'object')
+      problems.push(`${where}[${i}].inputSchema: expected a JSON Schema with "type": "object"`);
   });
   if (problems.length > 0) {
     throw new FlowScoutError({
@@ -144,13 +181,17 @@ function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<PropertyKey>): 
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
     const best = [...issue.errors].sort((a, b) => a.length - b.length)[0]!;
     if (best.length > 0 && best.length <= 3) return best.flatMap((sub) => describe(sub, path));
-    return [`${pathOf(path)}: does not match any source type (replay, functions, mcp stdio, mcp http); check "type", "transport" and the required fields`];
+    return [
+      `${pathOf(path)}: does not match any source type (replay, functions, mcp stdio, mcp http); check "type", "transport" and the required fields`,
+    ];
   }
   return [`${pathOf(path)}: ${explain(issue)}`];
 }
 
 function explain(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) return `is required (expected ${issue.expected})`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined)
+    return `is required (expected ${issue.expected})`;
   return issue.message;
 }

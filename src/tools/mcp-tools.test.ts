@@ -18,17 +18,31 @@ describe('connectMcpTools over stdio', () => {
   it('lists every page of tools, maps text, structured and isError results, expands ${VAR}, and leaves no child behind', async () => {
     const { command, args } = mcpStdioCommand();
     const set = await connectMcpTools(
-      { type: 'mcp', name: 'test', transport: 'stdio', command, args, env: { FLOWSCOUT_TEST_SECRET: 'v=${MY_SECRET}' } },
+      {
+        type: 'mcp',
+        name: 'test',
+        transport: 'stdio',
+        command,
+        args,
+        env: { FLOWSCOUT_TEST_SECRET: 'v=${MY_SECRET}' },
+      },
       { env: { MY_SECRET: 's3cret' } },
     );
     expect(set.tools.map((t) => t.name)).toEqual(['get_weather', 'add', 'fail', 'slow', 'echo_env']);
     const reg = createToolRegistry([set], { timeoutMs: 5000 });
-    expect(await reg.call('get_weather', { city: 'Oslo' })).toMatchObject({ status: 'ok', output: JSON.stringify({ city: 'Oslo', tempC: testTemperature('Oslo') }), origin: 'live' });
+    expect(await reg.call('get_weather', { city: 'Oslo' })).toMatchObject({
+      status: 'ok',
+      output: JSON.stringify({ city: 'Oslo', tempC: testTemperature('Oslo') }),
+      origin: 'live',
+    });
     expect(await reg.call('add', { a: 2, b: 40 })).toMatchObject({ status: 'ok', output: { sum: 42 } });
     expect(await reg.call('fail', {})).toMatchObject({ status: 'error', error: 'the service is down' });
     expect(await reg.call('echo_env', {})).toMatchObject({ output: 'v=s3cret' });
     expect((await reg.call('add', { a: 'x', b: 1 })).error).toContain('$.a: expected number');
-    expect(await reg.call('slow', { ms: 800 }, { timeoutMs: 100 })).toMatchObject({ status: 'error', error: "'slow' timed out after 100 ms" });
+    expect(await reg.call('slow', { ms: 800 }, { timeoutMs: 100 })).toMatchObject({
+      status: 'error',
+      error: "'slow' timed out after 100 ms",
+    });
     const pids = await childPids();
     expect(pids.length).toBeGreaterThan(0);
     await reg.close();
@@ -38,19 +52,40 @@ describe('connectMcpTools over stdio', () => {
 
   it('applies "include" and names the tools the server lacks', async () => {
     const { command, args } = mcpStdioCommand();
-    const set = await connectMcpTools({ type: 'mcp', name: 'test', transport: 'stdio', command, args, include: ['add'] });
+    const set = await connectMcpTools({
+      type: 'mcp',
+      name: 'test',
+      transport: 'stdio',
+      command,
+      args,
+      include: ['add'],
+    });
     expect(set.tools.map((t) => t.name)).toEqual(['add']);
     await set.close?.();
-    await expect(connectMcpTools({ type: 'mcp', name: 'test', transport: 'stdio', command, args, include: ['ad'] })).rejects.toThrow(
-      /"include" names tools the server does not have: unknown tool 'ad'; did you mean 'add'/,
-    );
+    await expect(
+      connectMcpTools({ type: 'mcp', name: 'test', transport: 'stdio', command, args, include: ['ad'] }),
+    ).rejects.toThrow(/"include" names tools the server does not have: unknown tool 'ad'; did you mean 'add'/);
   });
 
   it('fails clearly when the command is not an MCP server, or a variable is unset', async () => {
-    await expect(connectMcpTools({ type: 'mcp', name: 'bad', transport: 'stdio', command: process.execPath, args: ['-e', 'console.error("no mcp here"); process.exit(3)'] }, { connectTimeoutMs: 5000 })).rejects.toThrow(
-      /MCP server 'bad' .*could not connect[\s\S]*no mcp here/,
-    );
-    await expect(connectMcpTools({ type: 'mcp', name: 'x', transport: 'stdio', command: 'node', env: { K: '${NOPE_UNSET_VAR}' } }, { env: {} })).rejects.toThrow(
+    await expect(
+      connectMcpTools(
+        {
+          type: 'mcp',
+          name: 'bad',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-e', 'console.error("no mcp here"); process.exit(3)'],
+        },
+        { connectTimeoutMs: 5000 },
+      ),
+    ).rejects.toThrow(/MCP server 'bad' .*could not connect[\s\S]*no mcp here/);
+    await expect(
+      connectMcpTools(
+        { type: 'mcp', name: 'x', transport: 'stdio', command: 'node', env: { K: '${NOPE_UNSET_VAR}' } },
+        { env: {} },
+      ),
+    ).rejects.toThrow(
       /MCP server 'x' env.K uses \$\{NOPE_UNSET_VAR\}, but the environment variable NOPE_UNSET_VAR is not set/,
     );
   });
@@ -77,7 +112,12 @@ describe('connectMcpTools over streamable HTTP', () => {
   });
 
   it('fails clearly when nothing listens at the URL', async () => {
-    await expect(connectMcpTools({ type: 'mcp', name: 'gone', transport: 'http', url: 'http://127.0.0.1:9/mcp' }, { connectTimeoutMs: 3000 })).rejects.toThrow(/MCP server 'gone' \(http:\/\/127.0.0.1:9\/mcp\): could not connect/);
+    await expect(
+      connectMcpTools(
+        { type: 'mcp', name: 'gone', transport: 'http', url: 'http://127.0.0.1:9/mcp' },
+        { connectTimeoutMs: 3000 },
+      ),
+    ).rejects.toThrow(/MCP server 'gone' \(http:\/\/127.0.0.1:9\/mcp\): could not connect/);
   });
 });
 

@@ -25,7 +25,10 @@ export interface ConnectMcpOptions {
 }
 
 /** Connects to the server of `source` and returns its tools (filtered by `include`) as a tool set. */
-export async function connectMcpTools(source: McpStdioSource | McpHttpSource, opts: ConnectMcpOptions = {}): Promise<ToolSet> {
+export async function connectMcpTools(
+  source: McpStdioSource | McpHttpSource,
+  opts: ConnectMcpOptions = {},
+): Promise<ToolSet> {
   const env = opts.env ?? process.env;
   const timeout = opts.connectTimeoutMs ?? 30_000;
   const where = `MCP server '${source.name}'`;
@@ -40,7 +43,9 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     const stdio = new StdioClientTransport({
       command: source.command,
       args: source.args ?? [],
-      env: Object.fromEntries(Object.entries(source.env ?? {}).map(([k, v]) => [k, expandEnv(v, env, `${where} env.${k}`)])),
+      env: Object.fromEntries(
+        Object.entries(source.env ?? {}).map(([k, v]) => [k, expandEnv(v, env, `${where} env.${k}`)]),
+      ),
       ...(source.cwd ? { cwd: source.cwd } : {}),
       stderr: 'pipe',
     });
@@ -52,7 +57,9 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     transport = stdio;
     describeTarget = [source.command, ...(source.args ?? [])].join(' ');
   } else {
-    const headers = Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env, `${where} headers.${k}`)]));
+    const headers = Object.fromEntries(
+      Object.entries(source.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env, `${where} headers.${k}`)]),
+    );
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     transport = http = new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers } });
     describeTarget = source.url;
@@ -63,7 +70,10 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
     return new FlowScoutError({
       code: 'TOOL_ERROR',
       message: `${where} (${describeTarget}): could not ${step}: ${e instanceof Error ? e.message : String(e)}${stderr ? `\n  server stderr: ${stderr.slice(-800)}` : ''}`,
-      hint: source.transport === 'stdio' ? 'Check that the command starts an MCP server on stdio (try running it by hand).' : 'Check that the URL serves MCP streamable HTTP and that the server is running.',
+      hint:
+        source.transport === 'stdio'
+          ? 'Check that the command starts an MCP server on stdio (try running it by hand).'
+          : 'Check that the URL serves MCP streamable HTTP and that the server is running.',
       cause: e,
     });
   };
@@ -87,7 +97,8 @@ export async function connectMcpTools(source: McpStdioSource | McpHttpSource, op
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
       listed.push(...page.tools);
       cursor = page.nextCursor;
-      if (cursor !== undefined && seenCursors.has(cursor)) throw new Error(`the server repeated page cursor ${JSON.stringify(cursor)}`);
+      if (cursor !== undefined && seenCursors.has(cursor))
+        throw new Error(`the server repeated page cursor ${JSON.stringify(cursor)}`);
       if (cursor !== undefined) seenCursors.add(cursor);
     } while (cursor !== undefined);
   } catch (e) {

@@ -45,7 +45,11 @@ function findProblem(value: unknown, path: string, ancestors: Set<object>): stri
         }
         for (const [k, v] of Object.entries(value)) {
           if (v === undefined) continue;
-          const p = findProblem(v, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, ancestors);
+          const p = findProblem(
+            v,
+            /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
+            ancestors,
+          );
           if (p) return p;
         }
         return undefined;

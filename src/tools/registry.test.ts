@@ -7,7 +7,11 @@ import type { ToolSpec } from '../contracts/tools.js';
 const weather: ToolSpec = {
   name: 'get_weather',
   description: 'Current weather of a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number' }, unit: { type: 'string', enum: ['C', 'F'] } }, required: ['city'] },
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'number' }, unit: { type: 'string', enum: ['C', 'F'] } },
+    required: ['city'],
+  },
   execute: async (args) => ({ city: args.city, days: args.days, temp: 21 }),
 };
 
@@ -19,7 +23,11 @@ describe('createToolRegistry', () => {
   it('runs a valid call and coerces "3" for a number parameter the way the canonical form does', async () => {
     const reg = createToolRegistry([weather]);
     const out = await reg.call('get_weather', { city: 'Paris', days: '3' });
-    expect(out).toMatchObject({ status: 'ok', output: { city: 'Paris', days: 3, temp: 21 }, args: { city: 'Paris', days: '3' } });
+    expect(out).toMatchObject({
+      status: 'ok',
+      output: { city: 'Paris', days: 3, temp: 21 },
+      args: { city: 'Paris', days: '3' },
+    });
     expect(reg.stats()).toMatchObject({ calls: 1, errors: 0 });
   });
 
@@ -60,7 +68,16 @@ describe('createToolRegistry', () => {
     const reg = createToolRegistry(
       [
         tool('hangs', () => new Promise(() => {})),
-        tool('polite', (_a, ctx) => new Promise((_r, reject) => ctx.signal?.addEventListener('abort', () => { sawAbort = true; reject(new Error('aborted')); }))),
+        tool(
+          'polite',
+          (_a, ctx) =>
+            new Promise((_r, reject) =>
+              ctx.signal?.addEventListener('abort', () => {
+                sawAbort = true;
+                reject(new Error('aborted'));
+              }),
+            ),
+        ),
       ],
       { timeoutMs: 30 },
     );
@@ -100,7 +117,9 @@ describe('createToolRegistry', () => {
   it('counts replay hits, misses and simulations from tagged results', async () => {
     const reg = createToolRegistry([
       tool('hit', async () => toolResult({ status: 'ok', output: 'x', origin: 'replay', cache: 'hit' })),
-      tool('miss', async () => toolResult({ status: 'error', error: 'no recorded response', origin: 'replay', cache: 'miss' })),
+      tool('miss', async () =>
+        toolResult({ status: 'error', error: 'no recorded response', origin: 'replay', cache: 'miss' }),
+      ),
       tool('sim', async () => toolResult({ status: 'ok', output: 'y', origin: 'simulated', cache: 'miss' })),
     ]);
     expect(await reg.call('hit', {})).toMatchObject({ status: 'ok', output: 'x', origin: 'replay' });
@@ -116,7 +135,9 @@ describe('createToolRegistry', () => {
       createToolRegistry([weather, set]);
       expect.unreachable();
     } catch (e) {
-      expect(isFlowScoutError(e) && e.message).toBe("tool 'get_weather' is defined twice (by the tool list and by source 'srv')");
+      expect(isFlowScoutError(e) && e.message).toBe(
+        "tool 'get_weather' is defined twice (by the tool list and by source 'srv')",
+      );
     }
     const reg = createToolRegistry([set]);
     await reg.close();

@@ -4,7 +4,16 @@ import { describeUnknownName } from './close-names.js';
 import { toPlainJson } from './plain-json.js';
 import { resolveEffects, type EffectRules } from './effects.js';
 import { isToolResult, type ToolResultFields } from './tool-result.js';
-import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolEffects, ToolRegistry, ToolSet, ToolSpec, ToolStats } from '../contracts/tools.js';
+import type {
+  ToolCallContext,
+  ToolCallOutcome,
+  ToolDescriptor,
+  ToolEffects,
+  ToolRegistry,
+  ToolSet,
+  ToolSpec,
+  ToolStats,
+} from '../contracts/tools.js';
 import { compileArgsValidator, sharedAjv, type ArgsValidator } from './validate-args.js';
 
 /**
@@ -32,7 +41,10 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
  * Builds a registry from tool specs and tool sets (an MCP connection's tools). Tool names must be
  * unique across everything passed in; a duplicate is an INVALID_INPUT error naming both sources.
  */
-export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opts: ToolRegistryOptions = {}): ToolRegistry {
+export function createToolRegistry(
+  items: ReadonlyArray<ToolSpec | ToolSet>,
+  opts: ToolRegistryOptions = {},
+): ToolRegistry {
   const now = opts.now ?? (() => performance.now());
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const specs = new Map<string, { spec: ToolSpec; source: string }>();
@@ -54,7 +66,9 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       specs.set(spec.name, { spec, source });
     }
   }
-  const effects = new Map<string, ToolEffects>([...specs.values()].map(({ spec }) => [spec.name, resolveEffects(spec, opts.effects)]));
+  const effects = new Map<string, ToolEffects>(
+    [...specs.values()].map(({ spec }) => [spec.name, resolveEffects(spec, opts.effects)]),
+  );
   const ajv = sharedAjv();
   const validators = new Map<string, ArgsValidator>();
   const stats: ToolStats = { calls: 0, errors: 0, timeouts: 0, replayHits: 0, replayMisses: 0, simulated: 0 };
@@ -66,7 +80,12 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
     return v;
   };
 
-  const finish = (name: string, args: Record<string, unknown>, started: number, r: ToolResultFields & { timedOut?: boolean }): ToolCallOutcome => {
+  const finish = (
+    name: string,
+    args: Record<string, unknown>,
+    started: number,
+    r: ToolResultFields & { timedOut?: boolean },
+  ): ToolCallOutcome => {
     const outcome: ToolCallOutcome = { tool: name, args, status: r.status, durationMs: now() - started };
     if (r.status === 'ok' && r.output !== undefined) outcome.output = r.output;
     if (r.status === 'error') outcome.error = r.error ?? 'the tool failed without a message';
@@ -79,26 +98,47 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
     return outcome;
   };
 
-  const call = async (name: string, args: Record<string, unknown>, ctx: ToolCallContext = {}): Promise<ToolCallOutcome> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext = {},
+  ): Promise<ToolCallOutcome> => {
     const started = now();
     stats.calls++;
     const entry = specs.get(name);
-    if (!entry) return finish(name, args, started, { status: 'error', error: describeUnknownName('tool', name, [...specs.keys()]) });
-    if (closed) return finish(name, args, started, { status: 'error', error: `the tool registry was closed; '${name}' cannot be called` });
+    if (!entry)
+      return finish(name, args, started, {
+        status: 'error',
+        error: describeUnknownName('tool', name, [...specs.keys()]),
+      });
+    if (closed)
+      return finish(name, args, started, {
+        status: 'error',
+        error: `the tool registry was closed; '${name}' cannot be called`,
+      });
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return finish(name, args, started, { status: 'error', error: `arguments for '${name}' must be an object of named parameters` });
+      return finish(name, args, started, {
+        status: 'error',
+        error: `arguments for '${name}' must be an object of named parameters`,
+      });
     }
     let checked = validatorFor(entry.spec)(args);
     if (!checked.ok && entry.spec.vouchesFor?.(args)) checked = { ok: true, args };
     if (!checked.ok) return finish(name, args, started, { status: 'error', error: checked.message });
-    if (ctx.signal?.aborted) return finish(name, args, started, { status: 'error', error: 'cancelled before the call started' });
+    if (ctx.signal?.aborted)
+      return finish(name, args, started, { status: 'error', error: 'cancelled before the call started' });
     const timeoutMs = ctx.timeoutMs ?? defaultTimeout;
     const result = await runWithTimeout(entry.spec, checked.args, timeoutMs, ctx.signal);
     return finish(name, args, started, result);
   };
 
   return {
-    list: (): ToolDescriptor[] => [...specs.values()].map(({ spec }) => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema })),
+    list: (): ToolDescriptor[] =>
+      [...specs.values()].map(({ spec }) => ({
+        name: spec.name,
+        description: spec.description,
+        inputSchema: spec.inputSchema,
+      })),
     get: (name) => {
       const e = specs.get(name);
       return e ? { name: e.spec.name, description: e.spec.description, inputSchema: e.spec.inputSchema } : undefined;
@@ -113,9 +153,14 @@ export function createToolRegistry(items: ReadonlyArray<ToolSpec | ToolSet>, opt
       if (closed) return;
       closed = true;
       const results = await Promise.allSettled(sets.map((s) => s.close?.()));
-      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${sets[i]!.name}: ${errorMessage(r.reason)}`] : []));
+      const failed = results.flatMap((r, i) =>
+        r.status === 'rejected' ? [`${sets[i]!.name}: ${errorMessage(r.reason)}`] : [],
+      );
       if (failed.length > 0) {
-        throw new FlowScoutError({ code: 'TOOL_ERROR', message: `could not close tool sources cleanly: ${failed.join('; ')}` });
+        throw new FlowScoutError({
+          code: 'TOOL_ERROR',
+          message: `could not close tool sources cleanly: ${failed.join('; ')}`,
+        });
       }
     },
   };
@@ -175,7 +220,12 @@ function leaveCall(): void {
  * Runs `execute` under a timer and the caller's signal. The tool gets an AbortSignal that fires on
  * either; if it ignores the signal, the race still ends the call on time (its late result is dropped).
  */
-async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, timeoutMs: number, outer: AbortSignal | undefined): Promise<ToolResultFields & { timedOut?: boolean }> {
+async function runWithTimeout(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): Promise<ToolResultFields & { timedOut?: boolean }> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -194,7 +244,10 @@ async function runWithTimeout(spec: ToolSpec, args: Record<string, unknown>, tim
   const escaped = new Promise<ToolResultFields>((resolve) => {
     escape = (e) => {
       controller.abort(e);
-      resolve({ status: 'error', error: `'${spec.name}' failed: ${errorMessage(e)} (thrown outside the call's promise, e.g. from a timer)` });
+      resolve({
+        status: 'error',
+        error: `'${spec.name}' failed: ${errorMessage(e)} (thrown outside the call's promise, e.g. from a timer)`,
+      });
     };
   });
   const scope: CallScope = { tool: spec.name, escape: (e) => escape(e), ended: false };
@@ -221,7 +274,13 @@ function interpret(value: unknown): ToolResultFields {
   const fields: ToolResultFields = isToolResult(value) ? { ...value } : { status: 'ok', output: value, origin: 'live' };
   if (fields.status === 'ok') {
     const plain = toPlainJson(fields.output);
-    if (!plain.ok) return { ...fields, status: 'error', output: undefined, error: `the tool returned something that is not JSON: ${plain.reason}` };
+    if (!plain.ok)
+      return {
+        ...fields,
+        status: 'error',
+        output: undefined,
+        error: `the tool returned something that is not JSON: ${plain.reason}`,
+      };
     fields.output = plain.value;
   }
   return fields;

@@ -27,7 +27,12 @@ export interface ReplayExample {
 }
 
 /** Produces a plausible response for a call no record answers (e.g. an LLM simulator). */
-export type SimulateFn = (tool: ToolDescriptor, args: Record<string, unknown>, examples: ReplayExample[], signal?: AbortSignal) => Promise<unknown>;
+export type SimulateFn = (
+  tool: ToolDescriptor,
+  args: Record<string, unknown>,
+  examples: ReplayExample[],
+  signal?: AbortSignal,
+) => Promise<unknown>;
 
 /** How misses are answered and which recorded calls count. */
 export interface ReplayOptions {
@@ -52,7 +57,11 @@ export interface ReplayIndexStats {
 export type ReplayTools = ToolSpec[] & { index: ReplayIndexStats };
 
 /** Builds one replay tool per descriptor, answering from the recorded calls of `records`. */
-export function createReplayTools(records: readonly TaskRecord[], descriptors: readonly ToolDescriptor[], opts: ReplayOptions = {}): ReplayTools {
+export function createReplayTools(
+  records: readonly TaskRecord[],
+  descriptors: readonly ToolDescriptor[],
+  opts: ReplayOptions = {},
+): ReplayTools {
   const byName = new Map(descriptors.map((d) => [d.name, d]));
   const cache = new Map<string, unknown>();
   const outputsSeen = new Map<string, Set<string>>();
@@ -97,7 +106,12 @@ export function createReplayTools(records: readonly TaskRecord[], descriptors: r
         const output = await simulate(d, args, examples.get(d.name) ?? [], ctx.signal);
         return toolResult({ status: 'ok', output, origin: 'simulated', cache: 'miss' });
       } catch (e) {
-        return toolResult({ status: 'error', error: `${missMessage}; simulation failed: ${e instanceof Error ? e.message : String(e)}`, origin: 'replay', cache: 'miss' });
+        return toolResult({
+          status: 'error',
+          error: `${missMessage}; simulation failed: ${e instanceof Error ? e.message : String(e)}`,
+          origin: 'replay',
+          cache: 'miss',
+        });
       }
     },
   }));

@@ -17,7 +17,14 @@ export type ArgsValidator = (args: Record<string, unknown>) => ArgsCheck;
 
 /** A new ajv instance with FlowScout's options. Its first compile costs ~50-100 ms; prefer `sharedAjv`. */
 export function createAjv(): Ajv {
-  return new Ajv({ strict: false, allErrors: true, coerceTypes: true, validateFormats: false, logger: false, verbose: true });
+  return new Ajv({
+    strict: false,
+    allErrors: true,
+    coerceTypes: true,
+    validateFormats: false,
+    logger: false,
+    verbose: true,
+  });
 }
 
 let shared: Ajv | undefined;
@@ -37,14 +44,20 @@ export function compileArgsValidator(ajv: Ajv, tool: string, schema: JsonSchema)
     validate = ajv.compile(schema);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return () => ({ ok: false, message: `tool '${tool}' has an invalid input schema (${why}); fix the tool's inputSchema` });
+    return () => ({
+      ok: false,
+      message: `tool '${tool}' has an invalid input schema (${why}); fix the tool's inputSchema`,
+    });
   }
   return (args) => {
     let copy: Record<string, unknown>;
     try {
       copy = structuredClone(args);
     } catch {
-      return { ok: false, message: `arguments for '${tool}' are not plain data (they hold a function or similar); pass JSON values` };
+      return {
+        ok: false,
+        message: `arguments for '${tool}' are not plain data (they hold a function or similar); pass JSON values`,
+      };
     }
     if (validate(copy)) return { ok: true, args: copy };
     const problems = (validate.errors ?? []).map(describeAjvError);

@@ -46,10 +46,19 @@ export const REFUSED_WRITE = 'not run: write tool during evaluation';
 /** Wraps `inner` (closing the result closes `inner`). */
 export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {}): GuardedToolRegistry {
   const allow = opts.allowLiveWrites === true;
-  const writeTools = inner.list().map((d) => d.name).filter((name) => isLiveWrite(inner, name));
-  const recorded = writeTools.length > 0 && !allow && opts.records && opts.records.length > 0
-    ? createToolRegistry(createReplayTools(opts.records, writeTools.map((n) => inner.get(n)!)))
-    : undefined;
+  const writeTools = inner
+    .list()
+    .map((d) => d.name)
+    .filter((name) => isLiveWrite(inner, name));
+  const recorded =
+    writeTools.length > 0 && !allow && opts.records && opts.records.length > 0
+      ? createToolRegistry(
+          createReplayTools(
+            opts.records,
+            writeTools.map((n) => inner.get(n)!),
+          ),
+        )
+      : undefined;
   const counts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
   const extra = { calls: 0, errors: 0, replayHits: 0 };
   const call = async (name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome> => {
@@ -84,7 +93,12 @@ export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {
     call,
     stats: (): ToolStats => {
       const s = inner.stats();
-      return { ...s, calls: s.calls + extra.calls, errors: s.errors + extra.errors, replayHits: s.replayHits + extra.replayHits };
+      return {
+        ...s,
+        calls: s.calls + extra.calls,
+        errors: s.errors + extra.errors,
+        replayHits: s.replayHits + extra.replayHits,
+      };
     },
     close: () => inner.close(),
     writeGuard: () => ({ allowLiveWrites: allow, writeTools: [...writeTools], ...counts }),

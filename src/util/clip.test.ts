@@ -11,8 +11,12 @@ describe('clip', () => {
 
   it('adds a string marker after max characters when asked', () => {
     expect(clip('a  b c d e', 3, { markerAfterMax: true })).toBe('a b…');
-    expect(clip('line one\nline two', 8, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true })).toBe('line one… [truncated]');
-    expect(clip('short\n', 80, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true })).toBe('short\n');
+    expect(clip('line one\nline two', 8, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true })).toBe(
+      'line one… [truncated]',
+    );
+    expect(clip('short\n', 80, { keepWhitespace: true, marker: '… [truncated]', markerAfterMax: true })).toBe(
+      'short\n',
+    );
   });
 
   it('sizes a counting marker for the largest count, so the result never exceeds max', () => {
@@ -24,6 +28,7 @@ describe('clip', () => {
     // No room for the marker: the bare first max characters.
     expect(clip(text, 20, { keepWhitespace: true, marker })).toBe('x'.repeat(20));
     expect(clip(text, 0, { keepWhitespace: true, marker })).toBe('');
-    for (let max = 0; max <= 120; max++) expect(clip(text, max, { keepWhitespace: true, marker }).length).toBeLessThanOrEqual(max);
+    for (let max = 0; max <= 120; max++)
+      expect(clip(text, max, { keepWhitespace: true, marker }).length).toBeLessThanOrEqual(max);
   });
 });

@@ -15,7 +15,10 @@ export const MAX_VALUE_DEPTH = MAX_JSON_DEPTH - 8;
 
 /** Thrown by `parseJsonBounded` for text nested deeper than the limit; `offset` is where it is crossed. */
 export class JsonTooDeepError extends Error {
-  constructor(readonly offset: number, readonly limit: number) {
+  constructor(
+    readonly offset: number,
+    readonly limit: number,
+  ) {
     super(`nested more than ${limit} levels deep (the most FlowScout reads)`);
     this.name = 'JsonTooDeepError';
   }

@@ -21,7 +21,8 @@ describe('JSON error positions', () => {
   });
 
   it('finds the offset the way JSON.parse rejects', () => {
-    for (const ok of ['{}', '[]', '{"a":[1,-2.5e3,"x\\"y",true,false,null]}', ' 3 ']) expect(firstErrorOffset(ok)).toBeUndefined();
+    for (const ok of ['{}', '[]', '{"a":[1,-2.5e3,"x\\"y",true,false,null]}', ' 3 '])
+      expect(firstErrorOffset(ok)).toBeUndefined();
     expect(firstErrorOffset('{"a":1}}')).toBe(7);
     expect(firstErrorOffset('{"a":01}')).toBe(6);
   });

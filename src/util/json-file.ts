@@ -33,7 +33,7 @@ export function jsonTooDeep(e: JsonTooDeepError, text: string, file: string, lin
   return new FlowScoutError({
     code: 'PARSE_ERROR',
     message: `the JSON is ${e.message}`,
-    hint: "Flatten or remove this value; FlowScout refuses deeper JSON rather than run out of stack on it.",
+    hint: 'Flatten or remove this value; FlowScout refuses deeper JSON rather than run out of stack on it.',
     location: line === undefined ? { file, ...at } : { file, line, column: at.column },
     cause: e,
   });
@@ -158,7 +158,10 @@ export function firstErrorOffset(text: string): number | undefined {
 }
 
 function cleanMessage(message: string): string {
-  return message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
+  return message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, ".*" is not valid JSON$/s, '')
+    .replace(/\s*\(line \d+ column \d+\)/, '');
 }
 
 export interface WriteOptions {
@@ -201,6 +204,12 @@ export function writeTextFile(file: string, text: string, opts: WriteOptions = {
     const named = e instanceof Error ? fileSystemError(e, file) : undefined;
     if (!named) throw e;
     // Named after the file asked for, not the temporary one.
-    throw new FlowScoutError({ code: named.code, message: `cannot write ${file}: ${named.message}`, ...(named.hint ? { hint: named.hint } : {}), location: { file }, cause: e });
+    throw new FlowScoutError({
+      code: named.code,
+      message: `cannot write ${file}: ${named.message}`,
+      ...(named.hint ? { hint: named.hint } : {}),
+      location: { file },
+      cause: e,
+    });
   }
 }

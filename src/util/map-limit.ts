@@ -2,7 +2,11 @@
  * Runs `fn` over `items` with at most `limit` in flight and returns the results in input order, so
  * concurrent evaluation stays deterministic. The first rejection stops new work and is rethrown.
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;

@@ -16,7 +16,6 @@ export const SECRET_ENV_VARS = [
   'FLOWSCOUT_SERVE_TOKEN',
 ] as const;
 
-
 /** Key-shaped strings, scrubbed even when we do not know the value (a server may echo a key). */
 const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}/g; // OpenAI, Anthropic (sk-ant-…), most gateways
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
@@ -30,7 +29,13 @@ export const REDACTED = '[redacted]';
 /** The forms a secret is written in besides its own text: base64 (also URL-safe, unpadded) and percent-encoded. */
 function encodings(secret: string): string[] {
   const b64 = Buffer.from(secret, 'utf8').toString('base64');
-  const out = [secret, b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url'), encodeURIComponent(secret)];
+  const out = [
+    secret,
+    b64,
+    b64.replace(/=+$/, ''),
+    Buffer.from(secret, 'utf8').toString('base64url'),
+    encodeURIComponent(secret),
+  ];
   return [...new Set(out)].filter((x) => x.length >= 6).sort((a, b) => b.length - a.length);
 }
 
@@ -51,7 +56,9 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
     if (s.length >= 6) for (const form of encodings(s)) out = out.split(form).join(REDACTED);
   }
   return out
-    .replace(URL_CREDENTIALS, (m, scheme: string, user: string) => (/^[:*]*$/.test(user) || user === REDACTED ? m : `${scheme}${REDACTED}@`))
+    .replace(URL_CREDENTIALS, (m, scheme: string, user: string) =>
+      /^[:*]*$/.test(user) || user === REDACTED ? m : `${scheme}${REDACTED}@`,
+    )
     .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(KEY_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(BARE_KEY, REDACTED);

@@ -12,5 +12,11 @@ export {
   type ResolveOptimizerOptions,
   type ClientOptions,
 } from './resolve-models.js';
-export { createModelWiring, wireModels, type ModelSettings, type ModelWiring, type WiredModels } from './wire-models.js';
+export {
+  createModelWiring,
+  wireModels,
+  type ModelSettings,
+  type ModelWiring,
+  type WiredModels,
+} from './wire-models.js';
 export { prepareSearch, type SearchConfig, type PreparedSearch } from './prepare-search.js';

@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import { readRecordsFile } from '../records/read-records.js';
-import { describeSplitBy, nearDuplicateWarning, parseSplitRatio, resolveSplitBy, splitRecords, type SplitBy } from '../records/split.js';
+import {
+  describeSplitBy,
+  nearDuplicateWarning,
+  parseSplitRatio,
+  resolveSplitBy,
+  splitRecords,
+  type SplitBy,
+} from '../records/split.js';
 import { createCircuitBreaker, type CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Store } from '../store/open-store.js';
 import { createResourceStack } from '../util/resource-stack.js';
@@ -88,7 +95,13 @@ export interface PreparedSearch {
   resumed: boolean;
   config: SearchConfig;
   /** Which parts call a model, and the policy model's price (for the cost projection). */
-  models: { policy: 'llm' | 'offline'; judge: 'llm' | 'offline'; optimizer: 'llm' | 'offline'; price?: Price; priced: boolean };
+  models: {
+    policy: 'llm' | 'offline';
+    judge: 'llm' | 'offline';
+    optimizer: 'llm' | 'offline';
+    price?: Price;
+    priced: boolean;
+  };
   /** Invalid record lines skipped (`skipInvalid`). */
   skippedRecords: number;
   /** How the records were split: `by group (…)` or `by record`. */
@@ -135,11 +148,22 @@ export interface OwnedRunner extends RecordRunner {
  */
 export async function prepareSearch(
   store: Store,
-  opts: { config?: SearchConfig; resume?: string; budget?: SearchConfig['budget']; env?: Record<string, string | undefined>; calls?: ModelCallOptions; runner?: (req: RunnerRequest) => Promise<OwnedRunner> },
+  opts: {
+    config?: SearchConfig;
+    resume?: string;
+    budget?: SearchConfig['budget'];
+    env?: Record<string, string | undefined>;
+    calls?: ModelCallOptions;
+    runner?: (req: RunnerRequest) => Promise<OwnedRunner>;
+  },
 ): Promise<PreparedSearch> {
   const stored = opts.resume ? store.getRun(opts.resume) : undefined;
   if (stored && stored.status === 'done') {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`, hint: `See it with \`flowscout runs show ${stored.id}\` (\`--write <dir>\` writes its files again); start a new search to go further.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `run '${stored.id}' already finished (${stored.stopReason ?? 'done'})`,
+      hint: `See it with \`flowscout runs show ${stored.id}\` (\`--write <dir>\` writes its files again); start a new search to go further.`,
+    });
   }
   const config = stored ? parseStoredConfig<SearchConfig>(store.file, stored) : opts.config!;
   if (opts.budget) config.budget = { ...config.budget, ...definedOnly(opts.budget) };
@@ -154,19 +178,33 @@ export async function prepareSearch(
     let lock: HeldLock | undefined;
     if (stored) {
       lock = held.use(acquireRunLock(store, runId), (l) => l.release());
-      checkRunInputs(runId, stored.inputs, runInputs(config), `flowscout search --records ${config.records} --tools ${config.tools} (add --out <new folder>)`);
+      checkRunInputs(
+        runId,
+        stored.inputs,
+        runInputs(config),
+        `flowscout search --records ${config.records} --tools ${config.tools} (add --out <new folder>)`,
+      );
     }
     ensureWritableDir(outDir);
     const read = await readRecordsFile(config.records, config.skipInvalid ? { skipInvalid: true } : {});
     if (read.records.length === 0) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${config.records}`, hint: 'Pass a records JSONL file with records to search on.', location: { file: config.records } });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `no records in ${config.records}`,
+        hint: 'Pass a records JSONL file with records to search on.',
+        location: { file: config.records },
+      });
     }
     const by = resolveSplitBy(read.records, config.splitBy, config.records);
     const splits = splitRecords(read.records, { ratio: parseSplitRatio(config.split), seed: config.settings.seed, by });
     const splitNote = describeSplitBy(read.records, by, config.splitBy);
     const leak = by === 'record' ? nearDuplicateWarning(read.records, splits) : undefined;
     if (splits.opt.length === 0 || splits.val.length === 0) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`, hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.' });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `the split ${config.split} of ${read.records.length} records leaves D_opt or D_val empty`,
+        hint: 'Give D_opt and D_val a share (e.g. --split 5:2:3) and enough records.',
+      });
     }
     const budget = held.use(
       createBudgetWatch({
@@ -177,7 +215,9 @@ export async function prepareSearch(
       }),
       (b) => b.dispose(),
     );
-    const breaker = createCircuitBreaker(calls.breakerThreshold !== undefined ? { threshold: calls.breakerThreshold } : {});
+    const breaker = createCircuitBreaker(
+      calls.breakerThreshold !== undefined ? { threshold: calls.breakerThreshold } : {},
+    );
     const wiring = {
       ...(config.model !== undefined ? { model: config.model } : {}),
       ...(config.judgeModel !== undefined ? { judgeModel: config.judgeModel } : {}),
@@ -203,7 +243,12 @@ export async function prepareSearch(
     }
     // Every candidate runs on every D_opt and D_val record: write calls to live tools are answered
     // from the records' recorded responses or refused, unless the run allows live writes.
-    const tools: GuardedToolRegistry = held.use(await loadToolConfig(config.tools, { guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records } }), (t) => t.close());
+    const tools: GuardedToolRegistry = held.use(
+      await loadToolConfig(config.tools, {
+        guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records },
+      }),
+      (t) => t.close(),
+    );
     const models = await wireModels({
       ...wiring,
       tools: tools.list(),
@@ -213,9 +258,27 @@ export async function prepareSearch(
     const optimizer = models.optimizer.instance;
     const g0 = startWorkflow(config.start, splits.opt, tools.list());
     const runner = opts.runner
-      ? held.use(await opts.runner({ runId, policySpec: policy.spec, judgeSpec: judge.spec, ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}), learnFrom: splits.opt, memo: config.memo, toolsConfig: resolve(config.tools), budget: budget.budget, breaker }), (r) => r.close())
+      ? held.use(
+          await opts.runner({
+            runId,
+            policySpec: policy.spec,
+            judgeSpec: judge.spec,
+            ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}),
+            learnFrom: splits.opt,
+            memo: config.memo,
+            toolsConfig: resolve(config.tools),
+            budget: budget.budget,
+            breaker,
+          }),
+          (r) => r.close(),
+        )
       : undefined;
-    const labels: SearchLabels = { policy: policy.label, judge: judge.label, optimizer: optimizer.label, offline: models.offline };
+    const labels: SearchLabels = {
+      policy: policy.label,
+      judge: judge.label,
+      optimizer: optimizer.label,
+      offline: models.offline,
+    };
     let replaced: PreparedSearch['tookOverFrom'];
     if (!stored) {
       store.createRun({
@@ -224,7 +287,13 @@ export async function prepareSearch(
         seed: config.settings.seed,
         strategy: config.strategy,
         // The offline policy learns from D_opt; the run records where the search writes those records.
-        config: { ...config, records: resolve(config.records), tools: resolve(config.tools), outDir, ...(policy.instance.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}) } as unknown as Record<string, unknown>,
+        config: {
+          ...config,
+          records: resolve(config.records),
+          tools: resolve(config.tools),
+          outDir,
+          ...(policy.instance.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}),
+        } as unknown as Record<string, unknown>,
         policyLabel: labels.policy,
         judgeLabel: labels.judge,
         optimizerLabel: labels.optimizer,
@@ -265,7 +334,20 @@ export async function prepareSearch(
       priced: client ? client.priced : true,
     };
     const owned = held.move();
-    return { input, runId, outDir, labels, resumed: Boolean(stored), config, models: kinds, skippedRecords: read.skipped, splitNote, ...(leak ? { splitLeak: leak } : {}), ...(replaced ? { tookOverFrom: replaced } : {}), close: () => owned.dispose() };
+    return {
+      input,
+      runId,
+      outDir,
+      labels,
+      resumed: Boolean(stored),
+      config,
+      models: kinds,
+      skippedRecords: read.skipped,
+      splitNote,
+      ...(leak ? { splitLeak: leak } : {}),
+      ...(replaced ? { tookOverFrom: replaced } : {}),
+      close: () => owned.dispose(),
+    };
   } catch (e) {
     await held.dispose().catch(() => undefined);
     throw e;

@@ -59,7 +59,10 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   const env = options.env ?? process.env;
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
-    const policy = createOfflinePolicy({ tools: options.tools, ...(options.records ? { records: options.records } : {}) });
+    const policy = createOfflinePolicy({
+      tools: options.tools,
+      ...(options.records ? { records: options.records } : {}),
+    });
     return { instance: policy, spec: 'offline', label: policy.label };
   }
   const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
@@ -86,7 +89,10 @@ export interface ResolveJudgeOptions {
 export type ResolvedJudge = Resolved<Judge>;
 
 /** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the lexical judge; else the LLM (G-Eval) judge. */
-export async function resolveJudge(spec: string | undefined, options: ResolveJudgeOptions = {}): Promise<ResolvedJudge> {
+export async function resolveJudge(
+  spec: string | undefined,
+  options: ResolveJudgeOptions = {},
+): Promise<ResolvedJudge> {
   const env = options.env ?? process.env;
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
@@ -109,7 +115,10 @@ export interface ResolveOptimizerOptions {
 export type ResolvedOptimizer = Resolved<Optimizer>;
 
 /** `undefined` → `FLOWSCOUT_MODEL` or `offline`; `offline` → the rule-based optimizer; else the LLM optimizer. */
-export async function resolveOptimizer(spec: string | undefined, options: ResolveOptimizerOptions = {}): Promise<ResolvedOptimizer> {
+export async function resolveOptimizer(
+  spec: string | undefined,
+  options: ResolveOptimizerOptions = {},
+): Promise<ResolvedOptimizer> {
   const env = options.env ?? process.env;
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {

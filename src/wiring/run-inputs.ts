@@ -32,7 +32,14 @@ export function runInputs(config: RunConfig): RunInputs {
  * resumed run finds it).
  */
 export function settingsHash(config: RunConfig): string {
-  const { budget: _budget, outDir: _out, records: _records, tools: _tools, learnedRecords: _learned, ...rest } = config as RunConfig & { learnedRecords?: string };
+  const {
+    budget: _budget,
+    outDir: _out,
+    records: _records,
+    tools: _tools,
+    learnedRecords: _learned,
+    ...rest
+  } = config as RunConfig & { learnedRecords?: string };
   return sha256(stableStringify(rest as unknown as Record<string, unknown>));
 }
 
@@ -51,17 +58,25 @@ function sha256(data: string | Buffer): string {
 }
 
 /** Throws INPUT_CHANGED when `now` differs from what the run `runId` was started on. */
-export function checkRunInputs(runId: string, stored: RunInputs | undefined, now: RunInputs, newRunCommand: string): void {
+export function checkRunInputs(
+  runId: string,
+  stored: RunInputs | undefined,
+  now: RunInputs,
+  newRunCommand: string,
+): void {
   if (!stored) return;
   const changed: string[] = [];
   for (const k of ['records', 'tools'] as const) {
     const a = stored[k];
     const b = now[k];
     if (a.sha256 !== b.sha256) {
-      changed.push(`the ${k === 'records' ? 'records file' : 'tools config'} ${b.file} changed since the run started (${a.bytes} bytes, sha256 ${a.sha256.slice(0, 12)}… then; ${b.bytes} bytes, sha256 ${b.sha256.slice(0, 12)}… now)`);
+      changed.push(
+        `the ${k === 'records' ? 'records file' : 'tools config'} ${b.file} changed since the run started (${a.bytes} bytes, sha256 ${a.sha256.slice(0, 12)}… then; ${b.bytes} bytes, sha256 ${b.sha256.slice(0, 12)}… now)`,
+      );
     }
   }
-  if (stored.settings !== now.settings) changed.push('the stored settings of the run no longer match its own hash (the store was edited)');
+  if (stored.settings !== now.settings)
+    changed.push('the stored settings of the run no longer match its own hash (the store was edited)');
   if (changed.length === 0) return;
   throw new FlowScoutError({
     code: 'INPUT_CHANGED',

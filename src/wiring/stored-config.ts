@@ -58,5 +58,11 @@ export function parseStoredConfig<Config>(file: string, run: Pick<RunRow, 'id' |
   const parsed = StoredSearchConfig.safeParse(run.config);
   if (parsed.success) return parsed.data as Config;
   const issue = parsed.error.issues[0]!;
-  throw storedRowError({ file, table: 'runs', id: run.id, path: jsonPath('config', issue.path), problem: issue.message });
+  throw storedRowError({
+    file,
+    table: 'runs',
+    id: run.id,
+    path: jsonPath('config', issue.path),
+    problem: issue.message,
+  });
 }

@@ -64,7 +64,10 @@ export interface ModelWiring {
   client: ClientOptions;
   /** `chosenModel` under this wiring's environment. */
   chosen(spec: string | undefined): string;
-  policy(spec: string | undefined, opts: { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<ResolvedPolicy>;
+  policy(
+    spec: string | undefined,
+    opts: { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] },
+  ): Promise<ResolvedPolicy>;
   judge(spec: string | undefined, mode?: JudgeMode): Promise<ResolvedJudge>;
   optimizer(spec: string | undefined): Promise<ResolvedOptimizer>;
   /** A model string resolved to an AI SDK model (for agents that drive the model themselves, e.g. ReAct). */
@@ -74,7 +77,9 @@ export interface ModelWiring {
 }
 
 /** The shared limiter and client options of one command (see the module comment). */
-export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judgeModel' | 'optimizerModel'> = {}): ModelWiring {
+export function createModelWiring(
+  settings: Omit<ModelSettings, 'model' | 'judgeModel' | 'optimizerModel'> = {},
+): ModelWiring {
   const env = settings.env ?? process.env;
   const limiter = settings.limiter ?? createRateLimiter(settings.limits ?? {});
   const client: ClientOptions = {
@@ -90,12 +95,24 @@ export function createModelWiring(settings: Omit<ModelSettings, 'model' | 'judge
     limiter,
     client,
     chosen: (spec) => chosenModel(spec, env),
-    policy: (spec, opts) => resolvePolicy(spec, { tools: opts.tools, ...(opts.records ? { records: opts.records } : {}), client, env, ...keys }),
+    policy: (spec, opts) =>
+      resolvePolicy(spec, {
+        tools: opts.tools,
+        ...(opts.records ? { records: opts.records } : {}),
+        client,
+        env,
+        ...keys,
+      }),
     judge: (spec, mode) => resolveJudge(spec, { client, env, ...keys, ...(mode ? { mode } : {}) }),
     optimizer: (spec) => resolveOptimizer(spec, { client, env, ...keys }),
     languageModel: (spec) => resolveModel(spec, { env }),
     probe: (targets, opts = {}) =>
-      probeModels(targets, { env, ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}), ...(settings.log ? { log: settings.log } : {}), ...opts }),
+      probeModels(targets, {
+        env,
+        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+        ...(settings.log ? { log: settings.log } : {}),
+        ...opts,
+      }),
   };
 }
 
@@ -111,11 +128,17 @@ export interface WiredModels {
 }
 
 /** Resolves the policy (over `tools`, learning from `records` offline), the judge and the optimizer with one shared limiter. */
-export async function wireModels(settings: ModelSettings & { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] }): Promise<WiredModels> {
+export async function wireModels(
+  settings: ModelSettings & { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] },
+): Promise<WiredModels> {
   const wiring = createModelWiring(settings);
-  const policy = await wiring.policy(settings.model, { tools: settings.tools, ...(settings.records ? { records: settings.records } : {}) });
+  const policy = await wiring.policy(settings.model, {
+    tools: settings.tools,
+    ...(settings.records ? { records: settings.records } : {}),
+  });
   const judge = await wiring.judge(settings.judgeModel ?? settings.model, settings.judgeMode);
   const optimizer = await wiring.optimizer(settings.optimizerModel ?? settings.model);
-  const offline = policy.instance.kind !== 'llm' && judge.instance.kind === 'offline' && optimizer.instance.kind === 'offline';
+  const offline =
+    policy.instance.kind !== 'llm' && judge.instance.kind === 'offline' && optimizer.instance.kind === 'offline';
   return { wiring, limiter: wiring.limiter, policy, judge, optimizer, offline };
 }

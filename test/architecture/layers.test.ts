@@ -30,12 +30,92 @@ const ALLOWED: Record<string, readonly string[]> = {
   evaluate: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime'],
   export: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies', 'runtime'],
   serve: ['errors', 'util', 'contracts', 'graph', 'llm', 'tools', 'policies', 'runtime'],
-  search: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate'],
-  wiring: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search'],
-  distributed: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'metrics', 'policies', 'runtime', 'evaluate', 'wiring'],
-  bench: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'policies', 'runtime', 'evaluate', 'search', 'wiring', 'distributed'],
+  search: [
+    'errors',
+    'util',
+    'contracts',
+    'graph',
+    'records',
+    'llm',
+    'tools',
+    'store',
+    'metrics',
+    'mining',
+    'policies',
+    'runtime',
+    'evaluate',
+  ],
+  wiring: [
+    'errors',
+    'util',
+    'contracts',
+    'graph',
+    'records',
+    'llm',
+    'tools',
+    'store',
+    'metrics',
+    'mining',
+    'policies',
+    'runtime',
+    'evaluate',
+    'search',
+  ],
+  distributed: [
+    'errors',
+    'util',
+    'contracts',
+    'graph',
+    'records',
+    'llm',
+    'tools',
+    'metrics',
+    'policies',
+    'runtime',
+    'evaluate',
+    'wiring',
+  ],
+  bench: [
+    'errors',
+    'util',
+    'contracts',
+    'graph',
+    'records',
+    'llm',
+    'tools',
+    'store',
+    'metrics',
+    'mining',
+    'policies',
+    'runtime',
+    'evaluate',
+    'search',
+    'wiring',
+    'distributed',
+  ],
   ui: ['errors', 'contracts', 'graph', 'store'],
-  cli: ['errors', 'util', 'contracts', 'graph', 'records', 'llm', 'tools', 'store', 'metrics', 'mining', 'ui', 'policies', 'runtime', 'evaluate', 'export', 'serve', 'search', 'wiring', 'distributed', 'bench'],
+  cli: [
+    'errors',
+    'util',
+    'contracts',
+    'graph',
+    'records',
+    'llm',
+    'tools',
+    'store',
+    'metrics',
+    'mining',
+    'ui',
+    'policies',
+    'runtime',
+    'evaluate',
+    'export',
+    'serve',
+    'search',
+    'wiring',
+    'distributed',
+    'bench',
+  ],
 };
 const ROOT_ENTRY = 'index.ts';
 
@@ -72,7 +152,8 @@ export function importsOf(file: string, text: string): ImportEdge[] {
     if (!spec.startsWith('.')) continue;
     let target = resolve(src, dirname(file), spec);
     if (target.endsWith('.js')) target = `${target.slice(0, -3)}.ts`;
-    else if (!target.endsWith('.ts') && !target.endsWith('.json')) target = existsSync(`${target}.ts`) ? `${target}.ts` : join(target, 'index.ts');
+    else if (!target.endsWith('.ts') && !target.endsWith('.json'))
+      target = existsSync(`${target}.ts`) ? `${target}.ts` : join(target, 'index.ts');
     edges.push({ from: file, to: relative(src, target).split(sep).join('/'), spec });
   }
   return edges;
@@ -86,7 +167,10 @@ export function folderOf(path: string): string {
 }
 
 /** Every import that breaks the folder rule, as `from -> to (spec)` lines. */
-export function forbiddenImports(edges: readonly ImportEdge[], allowed: Record<string, readonly string[]> = ALLOWED): string[] {
+export function forbiddenImports(
+  edges: readonly ImportEdge[],
+  allowed: Record<string, readonly string[]> = ALLOWED,
+): string[] {
   const out: string[] = [];
   for (const e of edges) {
     if (e.from.endsWith('.test.ts')) continue;
@@ -141,7 +225,11 @@ export function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): strin
   return out;
 }
 
-function graphOf(edges: readonly ImportEdge[], key: (path: string) => string, include: (e: ImportEdge) => boolean): Map<string, Set<string>> {
+function graphOf(
+  edges: readonly ImportEdge[],
+  key: (path: string) => string,
+  include: (e: ImportEdge) => boolean,
+): Map<string, Set<string>> {
   const g = new Map<string, Set<string>>();
   for (const e of edges) {
     if (!include(e)) continue;
@@ -206,6 +294,11 @@ describe('the checks themselves', () => {
     const folderCycle = [...fake, ...importsOf('search/c.ts', "import type { G } from '../graph/schema.js';")];
     expect(cyclesOf(graphOf(folderCycle, folderOf, shipped))).toEqual([['graph', 'search']]);
     // Comments do not count as imports.
-    expect(importsOf('graph/x.ts', "// import { a } from '../search/a.js';\n/*\n * export * from '../cli/main.js';\n * await import('../cli/main.js');\n */")).toEqual([]);
+    expect(
+      importsOf(
+        'graph/x.ts',
+        "// import { a } from '../search/a.js';\n/*\n * export * from '../cli/main.js';\n * await import('../cli/main.js');\n */",
+      ),
+    ).toEqual([]);
   });
 });

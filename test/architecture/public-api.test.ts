@@ -15,7 +15,13 @@ const RUNTIME = resolve(repo, 'src/runtime/compiled-support.ts');
 let program: ts.Program | undefined;
 
 function exportsOf(entry: string): { name: string; documented: boolean }[] {
-  program ??= ts.createProgram([ROOT, RUNTIME], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true });
+  program ??= ts.createProgram([ROOT, RUNTIME], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   return checker.getExportsOfModule(moduleSymbol).map((s) => {
@@ -39,7 +45,20 @@ describe('the public API', () => {
   });
 
   it('flowscout/runtime exports exactly what a compiled module imports', () => {
-    const names = exportsOf(RUNTIME).map((n) => n.name).sort();
-    expect(names).toEqual(['NodeResult', 'RunContext', 'RunInput', 'RunOptions', 'Trace', 'Workflow', 'WorkflowNode', 'WorkflowRun', 'isEdgeLive', 'startRun']);
+    const names = exportsOf(RUNTIME)
+      .map((n) => n.name)
+      .sort();
+    expect(names).toEqual([
+      'NodeResult',
+      'RunContext',
+      'RunInput',
+      'RunOptions',
+      'Trace',
+      'Workflow',
+      'WorkflowNode',
+      'WorkflowRun',
+      'isEdgeLive',
+      'startRun',
+    ]);
   });
 });

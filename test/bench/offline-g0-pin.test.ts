@@ -28,14 +28,28 @@ describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {
     expect(Object.keys(PINNED).sort()).toEqual([...BUNDLED_DOMAINS].sort());
   });
 
-  it.each(Object.entries(PINNED))('%s', async (domain, pinned) => {
-    const env = await prepareDomain(domain, { seed: 0, maxTest: 0, model: 'offline', wiring: createModelWiring() });
-    try {
-      const g0 = minedG0(env.split.opt, env.descriptors);
-      const ev = await evaluateWorkflow(g0, env.split.opt, { policy: env.policy.instance, tools: env.tools, judge: createLexicalJudge(), concurrency: 4, feedback: false });
-      expect({ records: env.split.opt.length, tc: ev.tc.toFixed(3), calls: ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0) }).toEqual(pinned);
-    } finally {
-      await env.tools.close();
-    }
-  }, 120_000);
+  it.each(Object.entries(PINNED))(
+    '%s',
+    async (domain, pinned) => {
+      const env = await prepareDomain(domain, { seed: 0, maxTest: 0, model: 'offline', wiring: createModelWiring() });
+      try {
+        const g0 = minedG0(env.split.opt, env.descriptors);
+        const ev = await evaluateWorkflow(g0, env.split.opt, {
+          policy: env.policy.instance,
+          tools: env.tools,
+          judge: createLexicalJudge(),
+          concurrency: 4,
+          feedback: false,
+        });
+        expect({
+          records: env.split.opt.length,
+          tc: ev.tc.toFixed(3),
+          calls: ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0),
+        }).toEqual(pinned);
+      } finally {
+        await env.tools.close();
+      }
+    },
+    120_000,
+  );
 });

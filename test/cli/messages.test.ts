@@ -18,7 +18,10 @@ beforeAll(() => {
 describe('messages that say what is wrong', () => {
   it('mine: a CSV quote that never closes is reported as such, at the line it opens', async () => {
     const file = join(fx.dir, 'quote.csv');
-    writeFileSync(file, 'case,activity,timestamp\n1,a,2024-01-01T00:00:00Z\n2,"b,2024-01-01T00:00:01Z\n3,c,2024-01-01T00:00:02Z\n');
+    writeFileSync(
+      file,
+      'case,activity,timestamp\n1,a,2024-01-01T00:00:00Z\n2,"b,2024-01-01T00:00:01Z\n3,c,2024-01-01T00:00:02Z\n',
+    );
     const r = await cli(['mine', file]);
     expect(r.status).toBe(2);
     expect(r.err).toContain(`${file}:3: the quote opened on line 3 never closes`);
@@ -36,7 +39,22 @@ describe('messages that say what is wrong', () => {
   it('--db <folder>: says it is a folder, not a permission problem', async () => {
     const dir = join(fx.dir, 'db-folder');
     mkdirSync(dir, { recursive: true });
-    for (const argv of [['runs', 'list', '--db', dir], ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '0', '--out', join(fx.dir, 'o-db'), '--db', dir]]) {
+    for (const argv of [
+      ['runs', 'list', '--db', dir],
+      [
+        'search',
+        '--records',
+        fx.records,
+        '--tools',
+        fx.tools,
+        '--iterations',
+        '0',
+        '--out',
+        join(fx.dir, 'o-db'),
+        '--db',
+        dir,
+      ],
+    ]) {
       const r = await cli(argv);
       expect(r.status).toBe(2);
       expect(r.err).toContain(`the store ${dir} is a directory, not a file`);
@@ -45,7 +63,11 @@ describe('messages that say what is wrong', () => {
   });
 
   it('mine: a pretty-printed .json is named as one JSON document, or where it breaks', async () => {
-    const records = readFileSync(fx.records, 'utf8').trim().split('\n').slice(0, 3).map((l) => JSON.parse(l) as unknown);
+    const records = readFileSync(fx.records, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(0, 3)
+      .map((l) => JSON.parse(l) as unknown);
     const pretty = join(fx.dir, 'records.json');
     writeFileSync(pretty, JSON.stringify(records, null, 2));
     const r = await cli(['mine', pretty]);
@@ -74,13 +96,38 @@ describe('messages that say what is wrong', () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      const r = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--dry-run', '--model', 'openai:gpt-4o-mini', '--iterations', '2']);
+      const r = await cli([
+        'search',
+        '--records',
+        fx.records,
+        '--tools',
+        fx.tools,
+        '--dry-run',
+        '--model',
+        'openai:gpt-4o-mini',
+        '--iterations',
+        '2',
+      ]);
       expect(r.err).not.toContain('needs an API key');
       expect(r.status).toBe(0);
       expect(r.out).toContain('Dry run (nothing is sent to a model)');
       expect(r.out).toMatch(/projected: \d+ model requests/);
       // A real run still needs the key.
-      const real = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--model', 'openai:gpt-4o-mini', '--iterations', '2', '--out', join(fx.dir, 'o-key'), '--db', join(fx.dir, 'key.db')]);
+      const real = await cli([
+        'search',
+        '--records',
+        fx.records,
+        '--tools',
+        fx.tools,
+        '--model',
+        'openai:gpt-4o-mini',
+        '--iterations',
+        '2',
+        '--out',
+        join(fx.dir, 'o-key'),
+        '--db',
+        join(fx.dir, 'key.db'),
+      ]);
       expect(real.err).toContain('needs an API key');
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
@@ -89,7 +136,23 @@ describe('messages that say what is wrong', () => {
 
   it('run: skipped nodes are summarised in one line, not listed one a line', async () => {
     const out = join(fx.dir, 'routed');
-    expect((await cli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '0', '--out', out, '--db', join(fx.dir, 'routed.db')])).status).toBe(0);
+    expect(
+      (
+        await cli([
+          'search',
+          '--records',
+          fx.records,
+          '--tools',
+          fx.tools,
+          '--iterations',
+          '0',
+          '--out',
+          out,
+          '--db',
+          join(fx.dir, 'routed.db'),
+        ])
+      ).status,
+    ).toBe(0);
     const query = (JSON.parse(readFileSync(fx.records, 'utf8').split('\n')[0]!) as { query: string }).query;
     const r = await cli(['run', join(out, 'best.workflow.json'), '--tools', fx.tools, '--query', query]);
     expect(r.status).toBe(0);

@@ -19,12 +19,40 @@ let url: string;
 let workers: ChildCli[] = [];
 const queue = `t-bench-${randomBytes(3).toString('hex')}`;
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-dist-bench-'));
-const args = (out: string) => ['bench', '--domains', 'Travel', '--max-records', '24', '--iterations', '1', '--runs', '2', '--max-test', '5', '--seed', '3', '--out', out];
+const args = (out: string) => [
+  'bench',
+  '--domains',
+  'Travel',
+  '--max-records',
+  '24',
+  '--iterations',
+  '1',
+  '--runs',
+  '2',
+  '--max-test',
+  '5',
+  '--seed',
+  '3',
+  '--out',
+  out,
+];
 
 beforeAll(async () => {
   url = testRedisUrl();
   // The configs bench writes for its workers (a worker loads only configs it was started with; this one is written when bench starts).
-  workers = [0, 1].map(() => spawnCli(['worker', '--redis', url, '--queue', queue, '--concurrency', '2', '--tools', join(dir, 'remote', 'worker-tools', 'Travel', 'tools.config.json')]));
+  workers = [0, 1].map(() =>
+    spawnCli([
+      'worker',
+      '--redis',
+      url,
+      '--queue',
+      queue,
+      '--concurrency',
+      '2',
+      '--tools',
+      join(dir, 'remote', 'worker-tools', 'Travel', 'tools.config.json'),
+    ]),
+  );
   await Promise.all(workers.map((w) => w.waitFor(/connected to redis:\/\//)));
 });
 
@@ -35,7 +63,10 @@ afterAll(async () => {
 /** results.json without what wall time, the output folder and the start time change. */
 function comparable(out: string) {
   const r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { domains: unknown[] };
-  return JSON.parse(JSON.stringify(r.domains, (k, v) => (k === 'searchMs' || k === 'runtimeMs' ? 0 : v))) as Array<{ approaches: Array<{ id: string; tc: number | null; es: number; toolStats: { calls: number } }>; searches: unknown[] }>;
+  return JSON.parse(JSON.stringify(r.domains, (k, v) => (k === 'searchMs' || k === 'runtimeMs' ? 0 : v))) as Array<{
+    approaches: Array<{ id: string; tc: number | null; es: number; toolStats: { calls: number } }>;
+    searches: unknown[];
+  }>;
 }
 
 describe('bench --redis with two workers', () => {
@@ -49,12 +80,23 @@ describe('bench --redis with two workers', () => {
     expect(b.err).toBe('');
     expect(b.status).toBe(0);
     // The coordinator says where the queue is and how many jobs the workers finished.
-    expect(b.out).toMatch(/\[Travel\] evaluations on workers via the queue; workers started with --tools .*worker-tools\/Travel\/tools\.config\.json/);
+    expect(b.out).toMatch(
+      /\[Travel\] evaluations on workers via the queue; workers started with --tools .*worker-tools\/Travel\/tools\.config\.json/,
+    );
     expect(b.out).toMatch(/\[Travel\] jobs \d+ waiting · \d+ active · [1-9]\d* done · 0 failed · 2 workers/);
     expect(existsSync(join(remote, 'worker-tools', 'Travel', 'records.jsonl'))).toBe(true);
     const x = comparable(local);
     const y = comparable(remote);
-    expect(y[0]!.approaches.map((p) => p.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam', 'noroutes']);
+    expect(y[0]!.approaches.map((p) => p.id)).toEqual([
+      'flowscout',
+      'nomcts',
+      'pm4py',
+      'react',
+      'llm-only',
+      'nominer',
+      'beam',
+      'noroutes',
+    ]);
     expect(y[0]!.approaches.find((p) => p.id === 'flowscout')!.toolStats.calls).toBeGreaterThan(0);
     expect(y).toEqual(x);
     const after = workers.map((w) => (w.output().match(/ done \(/g) ?? []).length);

@@ -30,7 +30,8 @@ let tools: string;
 const workers: ChildCli[] = [];
 const queue = `t-breaker-${randomBytes(3).toString('hex')}`;
 
-const text = (req: RecordedRequest) => (req.body?.messages ?? []).map((m: { content: unknown }) => String(m.content)).join('\n');
+const text = (req: RecordedRequest) =>
+  (req.body?.messages ?? []).map((m: { content: unknown }) => String(m.content)).join('\n');
 const revoked = (req: RecordedRequest) => String(req.headers.authorization).includes(REVOKED);
 
 beforeAll(async () => {
@@ -39,13 +40,34 @@ beforeAll(async () => {
   // A provider that rejects the revoked key (echoing it, as some do) and answers like a model otherwise.
   server = await startTestLlmServer({
     script: (req) => {
-      if (revoked(req)) return { status: 401, body: { error: { message: `Incorrect API key provided: ${REVOKED}.`, type: 'invalid_request_error' } } };
+      if (revoked(req))
+        return {
+          status: 401,
+          body: { error: { message: `Incorrect API key provided: ${REVOKED}.`, type: 'invalid_request_error' } },
+        };
       const name = req.body?.response_format?.json_schema?.name as string | undefined;
       const prompt = text(req);
       const key = /key (k\d+)/.exec(prompt)?.[1] ?? 'k0';
       if (name === 'tool_calls') return { json: { calls: [{ tool: 'lookup', args: { q: key } }] } };
-      if (name === 'edit_plan') return { json: { summary: 'state the value first', edits: [{ op: 'set_prompt', id: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}. State the value first.' }] } };
-      if (name) return { json: Object.fromEntries(Object.keys(req.body.response_format.json_schema.schema?.properties ?? {}).map((p) => [p, true])) };
+      if (name === 'edit_plan')
+        return {
+          json: {
+            summary: 'state the value first',
+            edits: [
+              {
+                op: 'set_prompt',
+                id: 'synthesize',
+                prompt: 'Answer {{query}} from {{inputs}}. State the value first.',
+              },
+            ],
+          },
+        };
+      if (name)
+        return {
+          json: Object.fromEntries(
+            Object.keys(req.body.response_format.json_schema.schema?.properties ?? {}).map((p) => [p, true]),
+          ),
+        };
       if (/tool results/i.test(prompt)) return { text: `The value of ${key} is 42.` };
       return { text: '1. Look up the key.' };
     },
@@ -57,7 +79,14 @@ beforeAll(async () => {
   );
   tools = join(dir, 'tools.config.json');
   writeFileSync(tools, JSON.stringify({ version: 1, sources: [{ type: 'functions', module: './tools.mjs' }] }));
-  const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ id: `r${i}`, query: `What is the value of key k${i}?`, reference: `The value of k${i} is 42.`, calls: [{ tool: 'lookup', args: { q: `k${i}` }, output: `value of k${i} is 42` }] }));
+  const lines = Array.from({ length: 8 }, (_, i) =>
+    JSON.stringify({
+      id: `r${i}`,
+      query: `What is the value of key k${i}?`,
+      reference: `The value of k${i} is 42.`,
+      calls: [{ tool: 'lookup', args: { q: `k${i}` }, output: `value of k${i} is 42` }],
+    }),
+  );
   records = join(dir, 'records.jsonl');
   writeFileSync(records, `${lines.join('\n')}\n`);
 });
@@ -69,22 +98,53 @@ afterAll(async () => {
 });
 
 async function startWorker(key: string): Promise<ChildCli> {
-  const w = spawnCli(['worker', '--redis', url, '--queue', queue, '--tools', tools, '--model', server.spec(), '--concurrency', '1'], { OPENAI_COMPATIBLE_API_KEY: key });
+  const w = spawnCli(
+    ['worker', '--redis', url, '--queue', queue, '--tools', tools, '--model', server.spec(), '--concurrency', '1'],
+    { OPENAI_COMPATIBLE_API_KEY: key },
+  );
   workers.push(w);
   await w.waitFor(/connected to redis:\/\//);
   return w;
 }
 
-describe('search --redis: the circuit breaker sees the workers\' model calls', () => {
-  it('stops with the workers\' model error (exit 3), stores the run as failed, and resumes once a worker has a working key', async () => {
+describe("search --redis: the circuit breaker sees the workers' model calls", () => {
+  it("stops with the workers' model error (exit 3), stores the run as failed, and resumes once a worker has a working key", async () => {
     const bad = await startWorker(REVOKED);
     const db = join(dir, 'breaker.db');
     const out = join(dir, 'out');
-    const args = ['search', '--records', records, '--tools', tools, '--model', server.spec(), '--judge-model', 'offline', '--iterations', '2', '--patience', '2', '--seed', '2', '--db', db, '--out', out, '--breaker', '2', '--redis', url, '--queue', queue];
+    const args = [
+      'search',
+      '--records',
+      records,
+      '--tools',
+      tools,
+      '--model',
+      server.spec(),
+      '--judge-model',
+      'offline',
+      '--iterations',
+      '2',
+      '--patience',
+      '2',
+      '--seed',
+      '2',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--breaker',
+      '2',
+      '--redis',
+      url,
+      '--queue',
+      queue,
+    ];
     const io = captureIO();
     expect(await runCli(args, io), io.all()).toBe(3);
     const err = io.errors();
-    expect(err).toMatch(/error \[MODEL_UNAVAILABLE\]: stopped: the last 2 model calls all failed the same way — model '[^']+' failed after 1 attempt: HTTP 401: Incorrect API key provided/);
+    expect(err).toMatch(
+      /error \[MODEL_UNAVAILABLE\]: stopped: the last 2 model calls all failed the same way — model '[^']+' failed after 1 attempt: HTTP 401: Incorrect API key provided/,
+    );
     expect(err).toContain('The provider rejected the credentials');
     expect(err).toContain('continue where it stopped (a search: --resume <run>)');
     // The key the worker sent (and the provider echoed) is in no message.
@@ -113,7 +173,10 @@ describe('search --redis: the circuit breaker sees the workers\' model calls', (
     await bad.stop();
     await startWorker(GOOD);
     const healed = captureIO();
-    expect(await runCli(['search', '--resume', runId, '--db', db, '--redis', url, '--queue', queue], healed), healed.all()).toBe(0);
+    expect(
+      await runCli(['search', '--resume', runId, '--db', db, '--redis', url, '--queue', queue], healed),
+      healed.all(),
+    ).toBe(0);
     expect(healed.text()).toContain(`Resuming search ${runId}`);
     const again = openStore(db);
     try {

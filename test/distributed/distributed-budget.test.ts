@@ -44,7 +44,18 @@ beforeAll(async () => {
     },
   });
   tools = await loadToolConfig(join(FIX, 'tools.config.json'));
-  for (let i = 0; i < 2; i++) workers.push(await startEvaluationWorker({ url, queue, concurrency: 1, tools: join(FIX, 'tools.config.json'), models: [server.spec('planner')], name: `budget-${i}`, env: {} }));
+  for (let i = 0; i < 2; i++)
+    workers.push(
+      await startEvaluationWorker({
+        url,
+        queue,
+        concurrency: 1,
+        tools: join(FIX, 'tools.config.json'),
+        models: [server.spec('planner')],
+        name: `budget-${i}`,
+        env: {},
+      }),
+    );
 });
 
 afterAll(async () => {
@@ -55,12 +66,26 @@ afterAll(async () => {
 
 const workflow = () => assertValidWorkflow(readJsonFile(join(FIX, 'workflow.json')), tools.list(), 'workflow.json');
 // The coordinator's own policy is never asked (the records run on the workers); the model string the jobs name is.
-const local = () => ({ policy: createOfflinePolicy({ tools: tools.list(), records: [] }), tools, judge: createLexicalJudge(), concurrency: 4, feedback: false as const });
+const local = () => ({
+  policy: createOfflinePolicy({ tools: tools.list(), records: [] }),
+  tools,
+  judge: createLexicalJudge(),
+  concurrency: 4,
+  feedback: false as const,
+});
 
 describe('budgets across workers (real Redis)', () => {
   it("charges every model request the workers made to the coordinator's budget", async () => {
     const budget = createBudget();
-    const runner = await createQueueRunner({ url, queue, run: `b-${randomBytes(3).toString('hex')}`, policy: { model: server.spec('planner') }, judge: 'offline', memo: false, budget });
+    const runner = await createQueueRunner({
+      url,
+      queue,
+      run: `b-${randomBytes(3).toString('hex')}`,
+      policy: { model: server.spec('planner') },
+      judge: 'offline',
+      memo: false,
+      budget,
+    });
     try {
       const before = server.requests.length;
       const ev = await evaluateWorkflow(workflow(), records, { ...local(), runner });
@@ -77,9 +102,19 @@ describe('budgets across workers (real Redis)', () => {
 
   it('refuses the evaluation with BUDGET_EXHAUSTED once the workers spent more than --budget-calls allows', async () => {
     const budget = createBudget({ maxLlmCalls: 2 });
-    const runner = await createQueueRunner({ url, queue, run: `b-${randomBytes(3).toString('hex')}`, policy: { model: server.spec('planner') }, judge: 'offline', memo: false, budget });
+    const runner = await createQueueRunner({
+      url,
+      queue,
+      run: `b-${randomBytes(3).toString('hex')}`,
+      policy: { model: server.spec('planner') },
+      judge: 'offline',
+      memo: false,
+      budget,
+    });
     try {
-      await expect(evaluateWorkflow(workflow(), records, { ...local(), runner })).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+      await expect(evaluateWorkflow(workflow(), records, { ...local(), runner })).rejects.toMatchObject({
+        code: 'BUDGET_EXHAUSTED',
+      });
     } finally {
       await runner.close();
     }

@@ -31,7 +31,15 @@ beforeAll(async () => {
   url = testRedisUrl();
   records = (await readRecordsFile(join(FIX, 'records.jsonl'))).records;
   // Two tool configs (a job selects one by `toolsHint`); the broken one is written after the worker started, so it is loaded when a job selects it.
-  worker = await startEvaluationWorker({ url, queue, concurrency: 1, name: 'errors', tools: [join(FIX, 'tools.config.json'), join(dir, 'tools.config.json')], env: {}, log: (l) => logs.push(l) });
+  worker = await startEvaluationWorker({
+    url,
+    queue,
+    concurrency: 1,
+    name: 'errors',
+    tools: [join(FIX, 'tools.config.json'), join(dir, 'tools.config.json')],
+    env: {},
+    log: (l) => logs.push(l),
+  });
 });
 
 afterAll(async () => {
@@ -57,7 +65,16 @@ describe('worker errors as data (real Redis)', () => {
     // A tool config the worker cannot parse: PARSE_ERROR at line 2 of that file, with a hint.
     const config = join(dir, 'tools.config.json');
     writeFileSync(config, '{ "version": 1,\n  "sources": [ { "type": "replay", } ] }\n');
-    const runner = await createQueueRunner({ url, queue, run: `e-${randomBytes(3).toString('hex')}`, policy: { model: 'offline' }, judge: 'offline', memo: false, toolsHint: config, pollMs: 200 });
+    const runner = await createQueueRunner({
+      url,
+      queue,
+      run: `e-${randomBytes(3).toString('hex')}`,
+      policy: { model: 'offline' },
+      judge: 'offline',
+      memo: false,
+      toolsHint: config,
+      pollMs: 200,
+    });
     try {
       const e = await failureOf(runner.runRecords({ workflow: workflow(), records: records.slice(0, 1) }));
       expect(e.code).toBe('PARSE_ERROR');
@@ -75,7 +92,16 @@ describe('worker errors as data (real Redis)', () => {
   });
 
   it('a well-formed job that fails with an internal error (a bug) is not retried as if transient', async () => {
-    const runner = await createQueueRunner({ url, queue, run: `e-${randomBytes(3).toString('hex')}`, policy: { model: 'offline' }, judge: 'offline', memo: false, toolsHint: join(FIX, 'tools.config.json'), pollMs: 200 });
+    const runner = await createQueueRunner({
+      url,
+      queue,
+      run: `e-${randomBytes(3).toString('hex')}`,
+      policy: { model: 'offline' },
+      judge: 'offline',
+      memo: false,
+      toolsHint: join(FIX, 'tools.config.json'),
+      pollMs: 200,
+    });
     try {
       // A record whose reference calls are not a list: scoring it throws a TypeError in the worker.
       const broken = { ...records[0]!, calls: 7 } as unknown as TaskRecord;
@@ -91,12 +117,22 @@ describe('worker errors as data (real Redis)', () => {
 });
 
 describe('retry decisions come from one table', () => {
-  it.each(ERROR_CODES)('%s: the worker fails the job for good exactly when RETRYABLE says so, and the coordinator reads the same code back', (code) => {
-    const thrown = jobFailure(new FlowScoutError({ code, message: 'm', hint: 'h', location: { file: 'f.json', line: 3 } }));
-    expect(thrown instanceof UnrecoverableError).toBe(!RETRYABLE[code]);
-    const back = fromErrorShape(thrown.message);
-    expect({ code: back.code, message: back.message, hint: back.hint, location: back.location }).toEqual({ code, message: 'm', hint: 'h', location: { file: 'f.json', line: 3 } });
-  });
+  it.each(ERROR_CODES)(
+    '%s: the worker fails the job for good exactly when RETRYABLE says so, and the coordinator reads the same code back',
+    (code) => {
+      const thrown = jobFailure(
+        new FlowScoutError({ code, message: 'm', hint: 'h', location: { file: 'f.json', line: 3 } }),
+      );
+      expect(thrown instanceof UnrecoverableError).toBe(!RETRYABLE[code]);
+      const back = fromErrorShape(thrown.message);
+      expect({ code: back.code, message: back.message, hint: back.hint, location: back.location }).toEqual({
+        code,
+        message: 'm',
+        hint: 'h',
+        location: { file: 'f.json', line: 3 },
+      });
+    },
+  );
 });
 
 describe('a dropped connection inside a job', () => {
@@ -108,7 +144,10 @@ describe('a dropped connection inside a job', () => {
     ]) {
       const failed = jobFailure(thrown);
       expect(failed instanceof UnrecoverableError).toBe(false);
-      expect(fromErrorShape(failed.message)).toMatchObject({ code: 'CONNECTION_LOST', message: expect.stringContaining(thrown.message) });
+      expect(fromErrorShape(failed.message)).toMatchObject({
+        code: 'CONNECTION_LOST',
+        message: expect.stringContaining(thrown.message),
+      });
     }
     // Anything else unexpected is still a bug, failed once.
     expect(jobFailure(new TypeError('x is not a function')) instanceof UnrecoverableError).toBe(true);

@@ -19,7 +19,15 @@ import { startTestLlmServer, type TestLlmServer } from '../support/llm-server.js
  */
 
 const FIX = join(import.meta.dirname, '../fixtures/records/eval');
-const evalArgs = (tools = join(FIX, 'tools.config.json'), workflow = join(FIX, 'workflow.json')) => ['eval', workflow, '--records', join(FIX, 'records.jsonl'), '--tools', tools, '--json'];
+const evalArgs = (tools = join(FIX, 'tools.config.json'), workflow = join(FIX, 'workflow.json')) => [
+  'eval',
+  workflow,
+  '--records',
+  join(FIX, 'records.jsonl'),
+  '--tools',
+  tools,
+  '--json',
+];
 let url: string;
 let records: TaskRecord[];
 let server: TestLlmServer;
@@ -57,7 +65,16 @@ describe('eval --redis', () => {
     const local = await cli([...evalArgs(), '--model', model]);
     expect(local.status).toBe(0);
 
-    const victim = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--model', model, '--concurrency', '1', '--lock-ms', '1500']);
+    const victim = spawnWorker(queue, [
+      '--tools',
+      join(FIX, 'tools.config.json'),
+      '--model',
+      model,
+      '--concurrency',
+      '1',
+      '--lock-ms',
+      '1500',
+    ]);
     await victim.waitFor(/connected to redis/);
     const remote = cli([...evalArgs(), '--model', model, '--redis', url, '--queue', queue]);
     const [, jobId] = await victim.waitFor(/job (fs-[0-9a-f]+) started/);
@@ -66,13 +83,24 @@ describe('eval --redis', () => {
     expect(victim.output()).not.toContain(`job ${jobId} done`);
     // The survivor starts after the kill, so every job it finishes — the killed one included — it ran itself.
     // A long lock of its own, so a busy machine cannot make the survivor's own jobs look stalled.
-    const survivor = spawnWorker(queue, ['--tools', join(FIX, 'tools.config.json'), '--model', model, '--concurrency', '2', '--lock-ms', '5000']);
+    const survivor = spawnWorker(queue, [
+      '--tools',
+      join(FIX, 'tools.config.json'),
+      '--model',
+      model,
+      '--concurrency',
+      '2',
+      '--lock-ms',
+      '5000',
+    ]);
     const res = await remote;
     expect(res.err).toBe('');
     expect(res.status).toBe(0);
     // Its log line may trail the result the coordinator already has.
     await survivor.waitFor(new RegExp(`job ${jobId} done`));
-    expect(survivor.output()).toMatch(new RegExp(`job ${jobId} stalled[\\s\\S]*job ${jobId} started[\\s\\S]*job ${jobId} done`));
+    expect(survivor.output()).toMatch(
+      new RegExp(`job ${jobId} stalled[\\s\\S]*job ${jobId} started[\\s\\S]*job ${jobId} done`),
+    );
     const a = JSON.parse(local.out);
     const b = JSON.parse(res.out);
     expect(b.records).toEqual(a.records);
@@ -92,16 +120,26 @@ describe('eval --redis', () => {
     writeFileSync(join(dir, 'tools.json'), JSON.stringify(tools.filter((t) => t.name !== 'hotel_details_for_booking')));
     copyFileSync(join(FIX, 'records.jsonl'), join(dir, 'records.jsonl'));
     writeFileSync(join(dir, 'tools.config.json'), readFileSync(join(FIX, 'tools.config.json')));
-    const workflow = JSON.parse(readFileSync(join(FIX, 'workflow.json'), 'utf8')) as { nodes: Array<Record<string, unknown>> };
+    const workflow = JSON.parse(readFileSync(join(FIX, 'workflow.json'), 'utf8')) as {
+      nodes: Array<Record<string, unknown>>;
+    };
     for (const n of workflow.nodes) if (n.kind === 'tool') n.tools = ['hotel_details_for_booking'];
     writeFileSync(join(dir, 'workflow.json'), JSON.stringify(workflow));
 
     const worker = spawnWorker(queue, ['--tools', join(dir, 'tools.config.json'), '--concurrency', '2']);
     await worker.waitFor(/connected to redis/);
-    const res = await cli([...evalArgs(join(FIX, 'tools.config.json'), join(dir, 'workflow.json')), '--redis', url, '--queue', queue]);
+    const res = await cli([
+      ...evalArgs(join(FIX, 'tools.config.json'), join(dir, 'workflow.json')),
+      '--redis',
+      url,
+      '--queue',
+      queue,
+    ]);
     expect(res.status).toBe(2);
     expect(res.err).toContain('error [INVALID_WORKFLOW]');
-    expect(res.err).toMatch(/evaluation job fs-[0-9a-f]+ failed after 1 attempt: the workflow is not valid with worker .+'s tools/);
+    expect(res.err).toMatch(
+      /evaluation job fs-[0-9a-f]+ failed after 1 attempt: the workflow is not valid with worker .+'s tools/,
+    );
     expect(res.err).toContain('hotel_details_for_booking');
     expect(res.err).toContain("every worker's --tools config");
     expect(worker.output()).toMatch(/failed \(attempt 1 of 3\)/);
@@ -113,7 +151,9 @@ describe('eval --redis', () => {
     const dead = `redis://:s3cret@127.0.0.1:${port}`;
     const res = await cli([...evalArgs(), '--redis', dead]);
     expect(res.status).toBe(3);
-    expect(res.err).toContain(`error [QUEUE_ERROR]: cannot reach Redis at redis://:***@127.0.0.1:${port}: connection refused`);
+    expect(res.err).toContain(
+      `error [QUEUE_ERROR]: cannot reach Redis at redis://:***@127.0.0.1:${port}: connection refused`,
+    );
     expect(res.err).toContain('apt-get install -y redis-server');
     expect(res.err).not.toContain('s3cret');
     const worker = spawnCli(['worker', '--redis', dead, '--tools', join(FIX, 'tools.config.json')]);

@@ -25,7 +25,9 @@ const queue = `t-search-${randomBytes(3).toString('hex')}`;
 beforeAll(async () => {
   url = testRedisUrl();
   fx = writeSearchFixture({ records: 16 });
-  workers = [0, 1].map(() => spawnCli(['worker', '--redis', url, '--queue', queue, '--tools', fx.tools, '--concurrency', '2']));
+  workers = [0, 1].map(() =>
+    spawnCli(['worker', '--redis', url, '--queue', queue, '--tools', fx.tools, '--concurrency', '2']),
+  );
   await Promise.all(workers.map((w) => w.waitFor(/connected to redis:\/\//)));
 });
 
@@ -33,7 +35,20 @@ afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
 });
 
-const base = () => ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '5', '--patience', '5', '--json'];
+const base = () => [
+  'search',
+  '--records',
+  fx.records,
+  '--tools',
+  fx.tools,
+  '--seed',
+  '3',
+  '--iterations',
+  '5',
+  '--patience',
+  '5',
+  '--json',
+];
 
 /** search.json without the run id, and the best workflow without the run id in its meta. */
 function resultOf(out: string) {
@@ -57,7 +72,17 @@ describe('search --redis with two workers', () => {
     const remote = join(fx.dir, 'remote');
     await search([...base(), '--out', local, '--db', join(fx.dir, 'a.db')]);
     const before = workers.map((w) => (w.output().match(/ done \(/g) ?? []).length);
-    const json = await search([...base(), '--out', remote, '--db', join(fx.dir, 'a.db'), '--redis', url, '--queue', queue]);
+    const json = await search([
+      ...base(),
+      '--out',
+      remote,
+      '--db',
+      join(fx.dir, 'a.db'),
+      '--redis',
+      url,
+      '--queue',
+      queue,
+    ]);
     const a = resultOf(local);
     const b = resultOf(remote);
     expect((b.doc.candidates as unknown[]).length).toBe(6);
@@ -99,7 +124,10 @@ describe('search --redis with two workers', () => {
     await coordinator.exited;
     expect(coordinator.output()).not.toMatch(/Best candidate|search ended/i);
     // The killed coordinator's run lock is taken over (it names the dead process).
-    const resumed = await search(['search', '--resume', runId!, '--db', db, '--json', '--redis', url, '--queue', queue, '--force'], `run ${runId} was held by pid ${coordinator.pid} on ${hostname()}, which is gone; this process takes it over`);
+    const resumed = await search(
+      ['search', '--resume', runId!, '--db', db, '--json', '--redis', url, '--queue', queue, '--force'],
+      `run ${runId} was held by pid ${coordinator.pid} on ${hostname()}, which is gone; this process takes it over`,
+    );
     expect(resumed.run).toBe(runId);
     const a = resultOf(local);
     const b = resultOf(remote);

@@ -21,7 +21,15 @@ afterAll(async () => {
 describe('a worker whose Redis has gone away', () => {
   it('stops on SIGTERM', async () => {
     redis = await startTestRedis();
-    const worker = spawnCli(['worker', '--redis', redis.url, '--tools', join(FIX, 'tools.config.json'), '--queue', 'gone']);
+    const worker = spawnCli([
+      'worker',
+      '--redis',
+      redis.url,
+      '--tools',
+      join(FIX, 'tools.config.json'),
+      '--queue',
+      'gone',
+    ]);
     started.push(worker);
     await worker.waitFor(/connected to redis/, 60_000);
     await redis.stop();

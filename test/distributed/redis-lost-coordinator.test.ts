@@ -21,21 +21,45 @@ describe('Redis lost during an evaluation', () => {
     const redis = await startTestRedis();
     const { records } = await readRecordsFile(join(FIX, 'records.jsonl'));
     // No worker: the jobs wait in the queue, as they would while the workers are busy.
-    const runner = await createQueueRunner({ url: redis.url, queue: `t-lost-${randomBytes(3).toString('hex')}`, run: 'lost', policy: { model: 'offline' }, judge: 'offline', memo: false, pollMs: 200, redisLostMs: 1_500 });
+    const runner = await createQueueRunner({
+      url: redis.url,
+      queue: `t-lost-${randomBytes(3).toString('hex')}`,
+      run: 'lost',
+      policy: { model: 'offline' },
+      judge: 'offline',
+      memo: false,
+      pollMs: 200,
+      redisLostMs: 1_500,
+    });
     try {
-      const evaluation = runner.runRecords({ workflow: prepareWorkflow(readJsonFile(join(FIX, 'workflow.json'))), records: records.slice(0, 2) }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const evaluation = runner
+        .runRecords({
+          workflow: prepareWorkflow(readJsonFile(join(FIX, 'workflow.json'))),
+          records: records.slice(0, 2),
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       // Wait until the jobs are queued, then take Redis away for good.
-      for (let i = 0; i < 600 && (await runner.progress()).waiting < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && (await runner.progress()).waiting < 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
       await redis.stop();
       const e = await evaluation;
       expect(isFlowScoutError(e) && e.code).toBe('QUEUE_ERROR');
-      expect((e as Error).message).toMatch(new RegExp(`^lost Redis at redis://127\\.0\\.0\\.1:${redis.port}: unreachable for \\d+ s during the evaluation$`));
+      expect((e as Error).message).toMatch(
+        new RegExp(
+          `^lost Redis at redis://127\\.0\\.0\\.1:${redis.port}: unreachable for \\d+ s during the evaluation$`,
+        ),
+      );
       expect((e as { hint?: string }).hint).toContain('--resume');
       // A later evaluation on this runner fails at once, the same way.
-      await expect(runner.runRecords({ workflow: prepareWorkflow(readJsonFile(join(FIX, 'workflow.json'))), records: records.slice(0, 1) })).rejects.toMatchObject({ code: 'QUEUE_ERROR' });
+      await expect(
+        runner.runRecords({
+          workflow: prepareWorkflow(readJsonFile(join(FIX, 'workflow.json'))),
+          records: records.slice(0, 1),
+        }),
+      ).rejects.toMatchObject({ code: 'QUEUE_ERROR' });
     } finally {
       await runner.close();
       await redis.stop().catch(() => undefined);

@@ -45,10 +45,33 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => capture.listen(0, '127.0.0.1', r));
   // A tool config that imports a module writing a marker file: loading it at all would leave the marker.
-  writeFileSync(join(dir, 'sentinel.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport const tools = [];\n`);
-  writeFileSync(sentinel, JSON.stringify({ version: 1, sources: [{ type: 'functions', module: './sentinel.mjs' }], note: 'SENTINEL-CONTENT' }));
-  writeFileSync(otherConfig, JSON.stringify({ version: 1, sources: [{ type: 'replay', records: join(FIX, 'records.jsonl'), tools: join(FIX, 'tools.json') }] }));
-  worker = await startEvaluationWorker({ url, queue: queueName, concurrency: 1, tools: [join(FIX, 'tools.config.json'), otherConfig], env: { OPENAI_COMPATIBLE_API_KEY: KEY }, name: 'trust' });
+  writeFileSync(
+    join(dir, 'sentinel.mjs'),
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport const tools = [];\n`,
+  );
+  writeFileSync(
+    sentinel,
+    JSON.stringify({
+      version: 1,
+      sources: [{ type: 'functions', module: './sentinel.mjs' }],
+      note: 'SENTINEL-CONTENT',
+    }),
+  );
+  writeFileSync(
+    otherConfig,
+    JSON.stringify({
+      version: 1,
+      sources: [{ type: 'replay', records: join(FIX, 'records.jsonl'), tools: join(FIX, 'tools.json') }],
+    }),
+  );
+  worker = await startEvaluationWorker({
+    url,
+    queue: queueName,
+    concurrency: 1,
+    tools: [join(FIX, 'tools.config.json'), otherConfig],
+    env: { OPENAI_COMPATIBLE_API_KEY: KEY },
+    name: 'trust',
+  });
   queue = new Queue(queueName, { connection: redis() });
   events = new QueueEvents(queueName, { connection: redis() });
   await events.waitUntilReady();
@@ -87,12 +110,17 @@ describe('a worker trusts no job', () => {
   it('a job naming a model URL the worker was not started with fails once and sends nothing there', async () => {
     const port = (capture.address() as AddressInfo).port;
     captured = [];
-    const job = await runJob({ policy: { model: `openai-compatible:http://127.0.0.1:${port}/v1#m` }, judge: `openai-compatible:http://127.0.0.1:${port}/v1#m` });
+    const job = await runJob({
+      policy: { model: `openai-compatible:http://127.0.0.1:${port}/v1#m` },
+      judge: `openai-compatible:http://127.0.0.1:${port}/v1#m`,
+    });
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     const reason = JSON.parse(job.failedReason) as { code: string; message: string; hint: string };
     expect(reason.code).toBe('QUEUE_ERROR');
-    expect(reason.message).toMatch(/^the job's policy model 'openai-compatible:http:\/\/127\.0\.0\.1:\d+\/v1#m' is not one worker trust was started with \(offline\)$/);
+    expect(reason.message).toMatch(
+      /^the job's policy model 'openai-compatible:http:\/\/127\.0\.0\.1:\d+\/v1#m' is not one worker trust was started with \(offline\)$/,
+    );
     expect(reason.hint).toContain('--model');
     expect(captured).toEqual([]);
   });

@@ -27,7 +27,13 @@ const WORKFLOW: Workflow = {
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
     { id: 'lookup', kind: 'tool', task: 'Look the order up', tools: ['get_order'] },
     { id: 'cancel', kind: 'tool', task: 'Cancel it', tools: ['cancel_order'] },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from:\n{{inputs}}', output: { type: 'text' } },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from:\n{{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 'lookup', kind: 'data' },
@@ -39,7 +45,10 @@ const WORKFLOW: Workflow = {
 /** Looks up `lookupId`, then cancels `cancelId` with the reason "damaged". */
 const context = (lookupId: string, cancelId: string, extra: Partial<RunContext> = {}): RunContext => ({
   policy: createScriptedPolicy({
-    tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: lookupId } }] : [{ tool: 'cancel_order', args: { order_id: cancelId, reason: 'damaged', refund_to: 'card-4242' } }]),
+    tool: (req) =>
+      req.node.id === 'lookup'
+        ? [{ tool: 'get_order', args: { order_id: lookupId } }]
+        : [{ tool: 'cancel_order', args: { order_id: cancelId, reason: 'damaged', refund_to: 'card-4242' } }],
   }),
   tools: createToolRegistry(tools),
   ...extra,
@@ -51,9 +60,21 @@ const dir = mkdtempSync(join(tmpdir(), 'flowscout-grounded-'));
 type Runner = (query: string, ctx: RunContext) => Promise<Trace>;
 async function runners(): Promise<Array<[string, Runner]>> {
   const compiled = join(dir, 'compiled.ts');
-  writeFileSync(compiled, compileWorkflow(WORKFLOW, { runtimeImport: pathToFileURL(fileURLToPath(new URL('../../src/runtime/compiled-support.ts', import.meta.url))).href }));
+  writeFileSync(
+    compiled,
+    compileWorkflow(WORKFLOW, {
+      runtimeImport: pathToFileURL(fileURLToPath(new URL('../../src/runtime/compiled-support.ts', import.meta.url)))
+        .href,
+    }),
+  );
   const graph = join(dir, 'graph.ts');
-  writeFileSync(graph, exportLangGraph(WORKFLOW, { runtimeImport: pathToFileURL(fileURLToPath(new URL('../../src/export/langgraph-support.ts', import.meta.url))).href }));
+  writeFileSync(
+    graph,
+    exportLangGraph(WORKFLOW, {
+      runtimeImport: pathToFileURL(fileURLToPath(new URL('../../src/export/langgraph-support.ts', import.meta.url)))
+        .href,
+    }),
+  );
   const c = (await import(pathToFileURL(compiled).href)) as { run: Runner };
   const g = (await import(pathToFileURL(graph).href)) as { run: Runner };
   return [
@@ -70,7 +91,15 @@ describe('grounded writes in every runtime', () => {
     for (const [name, run] of await runners()) {
       resetOrders();
       const trace = await run(QUERY, context('1004', '1001'));
-      expect(trace.withheld, name).toEqual([{ nodeId: 'cancel', tool: 'cancel_order', args: { order_id: '1001', reason: 'damaged', refund_to: 'card-4242' }, reason: 'ungrounded', why: expect.stringContaining("ungrounded argument 'order_id' (\"1001\")") }]);
+      expect(trace.withheld, name).toEqual([
+        {
+          nodeId: 'cancel',
+          tool: 'cancel_order',
+          args: { order_id: '1001', reason: 'damaged', refund_to: 'card-4242' },
+          reason: 'ungrounded',
+          why: expect.stringContaining('ungrounded argument \'order_id\' ("1001")'),
+        },
+      ]);
       expect(trace.observations.find((o) => o.nodeId === 'cancel')!.error, name).toContain("'order_id'");
       expect(writesMade(), name).toEqual([]);
       expect(orderState(), name).toEqual(initialOrders());
@@ -90,51 +119,119 @@ describe('grounded writes in every runtime', () => {
     }
   });
 
-  it('a value only an earlier output shows is grounded when that call\'s own arguments were', async () => {
+  it("a value only an earlier output shows is grounded when that call's own arguments were", async () => {
     // The lookup of 1004 (named in the request) answers its item; a reason taken from it is grounded.
     const policy = createScriptedPolicy({
-      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: '1004' } }] : [{ tool: 'cancel_order', args: { order_id: '1004', reason: 'headphones', refund_to: 'card-4242' } }]),
+      tool: (req) =>
+        req.node.id === 'lookup'
+          ? [{ tool: 'get_order', args: { order_id: '1004' } }]
+          : [{ tool: 'cancel_order', args: { order_id: '1004', reason: 'headphones', refund_to: 'card-4242' } }],
     });
     const trace = await executeWorkflow(WORKFLOW, { query: QUERY }, { policy, tools: createToolRegistry(tools) });
     expect(trace.withheld).toBeUndefined();
-    expect(orderState().find((o) => o.id === '1004')).toMatchObject({ status: 'cancelled', cancelReason: 'headphones' });
+    expect(orderState().find((o) => o.id === '1004')).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'headphones',
+    });
   });
 
   it('a constant bound in the workflow is grounded; the same value unbound is not', async () => {
-    const bound: Workflow = { ...WORKFLOW, nodes: WORKFLOW.nodes.map((n) => (n.id === 'cancel' ? { ...n, bind: [{ tool: 'cancel_order', param: 'reason', source: { from: 'const' as const, value: 'quality complaint' } }] } : n)) };
-    const policy = (reason: string) => createScriptedPolicy({
-      tool: (req) => (req.node.id === 'lookup' ? [{ tool: 'get_order', args: { order_id: '1004' } }] : [{ tool: 'cancel_order', args: { order_id: '1004', reason, refund_to: 'card-4242' } }]),
-    });
-    const unbound = await executeWorkflow(WORKFLOW, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
-    expect(unbound.withheld?.[0]?.why).toContain("'reason' (\"quality complaint\")");
-    const made = await executeWorkflow(bound, { query: QUERY }, { policy: policy('quality complaint'), tools: createToolRegistry(tools) });
+    const bound: Workflow = {
+      ...WORKFLOW,
+      nodes: WORKFLOW.nodes.map((n) =>
+        n.id === 'cancel'
+          ? {
+              ...n,
+              bind: [
+                {
+                  tool: 'cancel_order',
+                  param: 'reason',
+                  source: { from: 'const' as const, value: 'quality complaint' },
+                },
+              ],
+            }
+          : n,
+      ),
+    };
+    const policy = (reason: string) =>
+      createScriptedPolicy({
+        tool: (req) =>
+          req.node.id === 'lookup'
+            ? [{ tool: 'get_order', args: { order_id: '1004' } }]
+            : [{ tool: 'cancel_order', args: { order_id: '1004', reason, refund_to: 'card-4242' } }],
+      });
+    const unbound = await executeWorkflow(
+      WORKFLOW,
+      { query: QUERY },
+      { policy: policy('quality complaint'), tools: createToolRegistry(tools) },
+    );
+    expect(unbound.withheld?.[0]?.why).toContain('\'reason\' ("quality complaint")');
+    const made = await executeWorkflow(
+      bound,
+      { query: QUERY },
+      { policy: policy('quality complaint'), tools: createToolRegistry(tools) },
+    );
     expect(made.withheld).toBeUndefined();
-    expect(orderState().find((o) => o.id === '1004')).toMatchObject({ status: 'cancelled', cancelReason: 'quality complaint' });
+    expect(orderState().find((o) => o.id === '1004')).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'quality complaint',
+    });
   });
 
   it('a lookup filled with an id the request does not name grounds nothing: the cancel it would feed is withheld', async () => {
     // "my order" names no id; the policy looks up 1001 (a read: it is made) and would cancel it.
-    const trace = await executeWorkflow(WORKFLOW, { query: 'My order came damaged, please cancel it and refund to card-4242.' }, context('1001', '1001'));
+    const trace = await executeWorkflow(
+      WORKFLOW,
+      { query: 'My order came damaged, please cancel it and refund to card-4242.' },
+      context('1001', '1001'),
+    );
     expect(trace.calls[0]).toMatchObject({ tool: 'get_order', status: 'ok' });
-    expect(trace.withheld).toEqual([expect.objectContaining({ tool: 'cancel_order', reason: 'ungrounded', why: expect.stringContaining("'order_id' (\"1001\")") })]);
+    expect(trace.withheld).toEqual([
+      expect.objectContaining({
+        tool: 'cancel_order',
+        reason: 'ungrounded',
+        why: expect.stringContaining('\'order_id\' ("1001")'),
+      }),
+    ]);
     expect(orderState()).toEqual(initialOrders());
   });
 });
 
 describe('ungroundedArgs', () => {
-  const sources = { query: 'Please ship order A-1003 to 12 Elm Street, I moved last week.', outputs: [{ order_id: 'A-1003', total: 42.5, items: ['kettle'] }] };
+  const sources = {
+    query: 'Please ship order A-1003 to 12 Elm Street, I moved last week.',
+    outputs: [{ order_id: 'A-1003', total: 42.5, items: ['kettle'] }],
+  };
   it('finds values in the request and in earlier outputs as whole tokens, case and spacing aside', () => {
-    expect(ungroundedArgs({ order_id: 'a-1003', address: '12  elm street', total: 42.5, item: 'Kettle' }, sources)).toEqual([]);
+    expect(
+      ungroundedArgs({ order_id: 'a-1003', address: '12  elm street', total: 42.5, item: 'Kettle' }, sources),
+    ).toEqual([]);
     expect(ungroundedArgs({ order_id: 'A-100' }, sources)).toEqual([{ path: 'order_id', value: 'A-100' }]);
     expect(ungroundedArgs({ quantity: 10 }, sources)).toEqual([{ path: 'quantity', value: 10 }]);
   });
   it('grounds free text by its words, and nested values one by one', () => {
     expect(ungroundedArgs({ note: 'moved last week, ship to Elm Street' }, sources)).toEqual([]);
-    expect(ungroundedArgs({ note: 'customer requested a refund' }, sources)).toEqual([{ path: 'note', value: 'customer requested a refund' }]);
-    expect(ungroundedArgs({ lines: [{ sku: 'kettle' }, { sku: 'lamp' }] }, sources)).toEqual([{ path: 'lines[1].sku', value: 'lamp' }]);
+    expect(ungroundedArgs({ note: 'customer requested a refund' }, sources)).toEqual([
+      { path: 'note', value: 'customer requested a refund' },
+    ]);
+    expect(ungroundedArgs({ lines: [{ sku: 'kettle' }, { sku: 'lamp' }] }, sources)).toEqual([
+      { path: 'lines[1].sku', value: 'lamp' },
+    ]);
   });
   it('takes booleans, empty values, schema enums and defaults, and bound constants as grounded', () => {
-    const schema = { type: 'object', properties: { mode: { type: 'string', enum: ['express', 'standard'] }, currency: { type: 'string', default: 'EUR' } } };
-    expect(ungroundedArgs({ notify: true, memo: '', mode: 'express', currency: 'EUR', channel: 'web' }, { ...sources, constants: ['web'] }, schema)).toEqual([]);
+    const schema = {
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: ['express', 'standard'] },
+        currency: { type: 'string', default: 'EUR' },
+      },
+    };
+    expect(
+      ungroundedArgs(
+        { notify: true, memo: '', mode: 'express', currency: 'EUR', channel: 'web' },
+        { ...sources, constants: ['web'] },
+        schema,
+      ),
+    ).toEqual([]);
   });
 });

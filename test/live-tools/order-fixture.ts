@@ -14,8 +14,20 @@ export interface OrderFixture {
 export function writeOrderFixture(count = 20, extra: Record<string, unknown> = {}): OrderFixture {
   const dir = mkdtempSync(join(tmpdir(), 'flowscout-orders-'));
   const records = join(dir, 'records.jsonl');
-  writeFileSync(records, `${orderRecords(count).map((r) => JSON.stringify(r)).join('\n')}\n`);
+  writeFileSync(
+    records,
+    `${orderRecords(count)
+      .map((r) => JSON.stringify(r))
+      .join('\n')}\n`,
+  );
   const tools = join(dir, 'tools.config.json');
-  writeFileSync(tools, JSON.stringify({ version: 1, sources: [{ type: 'functions', module: resolve('test/support/order-tools.ts') }], ...extra }, null, 2));
+  writeFileSync(
+    tools,
+    JSON.stringify(
+      { version: 1, sources: [{ type: 'functions', module: resolve('test/support/order-tools.ts') }], ...extra },
+      null,
+      2,
+    ),
+  );
   return { dir, records, tools };
 }

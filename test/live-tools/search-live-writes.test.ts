@@ -12,12 +12,30 @@ describe('search on live function tools that write', () => {
   it('sends no write call to the live tools without --allow-live-writes: the store is unchanged and the run says what it did instead', async () => {
     const fx = writeOrderFixture();
     const io = captureIO();
-    const args = ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '3', '--seed', '1', '--out', join(fx.dir, 'run'), '--db', join(fx.dir, 'a.db')];
+    const args = [
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--iterations',
+      '3',
+      '--seed',
+      '1',
+      '--out',
+      join(fx.dir, 'run'),
+      '--db',
+      join(fx.dir, 'a.db'),
+    ];
     expect(await runCli(args, io), io.errors()).toBe(0);
     const text = io.text();
-    expect(text).toContain('Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused (--allow-live-writes sends them)');
+    expect(text).toContain(
+      'Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused (--allow-live-writes sends them)',
+    );
     const line = text.split('\n').find((l) => l.startsWith('Write calls: '));
-    const m = /^Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/.exec(line ?? '');
+    const m = /^Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/.exec(
+      line ?? '',
+    );
     expect(m, text).not.toBeNull();
     // Every candidate ran every D_opt and D_val record, and every record has a write call.
     expect(Number(m![1]) + Number(m![2])).toBeGreaterThan(0);
@@ -29,13 +47,27 @@ describe('search on live function tools that write', () => {
   it('--dry-run counts the write calls the search would make to live tools, and makes none', async () => {
     const fx = writeOrderFixture();
     const io = captureIO();
-    expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '4', '--seed', '1', '--dry-run'], io), io.errors()).toBe(0);
-    const m = /projected: (\d+) write calls to live tools \(([\d.]+) a query; at most, before the memo\); they would be answered from replay or refused, not sent/.exec(io.text());
+    expect(
+      await runCli(
+        ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '4', '--seed', '1', '--dry-run'],
+        io,
+      ),
+      io.errors(),
+    ).toBe(0);
+    const m =
+      /projected: (\d+) write calls to live tools \(([\d.]+) a query; at most, before the memo\); they would be answered from replay or refused, not sent/.exec(
+        io.text(),
+      );
     expect(m, io.text()).not.toBeNull();
-    const parts = /(\d+) D_opt, (\d+) D_val, (\d+) D_test records; strategy mcts, J=4/.exec(io.text())!.slice(1).map(Number);
+    const parts = /(\d+) D_opt, (\d+) D_val, (\d+) D_test records; strategy mcts, J=4/
+      .exec(io.text())!
+      .slice(1)
+      .map(Number);
     // The record runs of the search: G0 on D_opt and D_val, 4 candidates on (with racing, part of) them, G0 and the best on D_test.
     expect(Number(m![1])).toBeGreaterThanOrEqual(Math.round(Number(m![2]) * (parts[0]! + parts[1]! + 2 * parts[2]!)));
-    expect(Number(m![1])).toBeLessThanOrEqual(Math.round(Number(m![2]) * (5 * (parts[0]! + parts[1]!) + 2 * parts[2]!)));
+    expect(Number(m![1])).toBeLessThanOrEqual(
+      Math.round(Number(m![2]) * (5 * (parts[0]! + parts[1]!) + 2 * parts[2]!)),
+    );
     expect(Number(m![2])).toBeGreaterThan(0);
     expect(writesMade()).toEqual([]);
   });
@@ -44,13 +76,41 @@ describe('search on live function tools that write', () => {
     const fx = writeOrderFixture();
     const out = join(fx.dir, 'run-e');
     const io = captureIO();
-    expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '1', '--seed', '1', '--out', out, '--db', join(fx.dir, 'e.db')], io), io.errors()).toBe(0);
+    expect(
+      await runCli(
+        [
+          'search',
+          '--records',
+          fx.records,
+          '--tools',
+          fx.tools,
+          '--iterations',
+          '1',
+          '--seed',
+          '1',
+          '--out',
+          out,
+          '--db',
+          join(fx.dir, 'e.db'),
+        ],
+        io,
+      ),
+      io.errors(),
+    ).toBe(0);
     const ev = captureIO();
-    expect(await runCli(['eval', join(out, 'best.workflow.json'), '--records', fx.records, '--tools', fx.tools], ev), ev.errors()).toBe(0);
-    expect(ev.text()).toContain('Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused');
+    expect(
+      await runCli(['eval', join(out, 'best.workflow.json'), '--records', fx.records, '--tools', fx.tools], ev),
+      ev.errors(),
+    ).toBe(0);
+    expect(ev.text()).toContain(
+      'Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused',
+    );
     expect(ev.text()).toMatch(/Write calls: \d+ answered from replay, \d+ refused \(not run\), 0 sent to live tools/);
     const base = captureIO();
-    expect(await runCli(['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4'], base), base.errors()).toBe(0);
+    expect(
+      await runCli(['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4'], base),
+      base.errors(),
+    ).toBe(0);
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });
@@ -59,7 +119,23 @@ describe('search on live function tools that write', () => {
     const fx = writeOrderFixture();
     const io = captureIO();
     const db = join(fx.dir, 'b.db');
-    const args = ['search', '--records', fx.records, '--tools', fx.tools, '--iterations', '1', '--seed', '1', '--out', join(fx.dir, 'run-b'), '--db', db, '--allow-live-writes', '--json'];
+    const args = [
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--iterations',
+      '1',
+      '--seed',
+      '1',
+      '--out',
+      join(fx.dir, 'run-b'),
+      '--db',
+      db,
+      '--allow-live-writes',
+      '--json',
+    ];
     expect(await runCli(args, io), io.errors()).toBe(0);
     const doc = JSON.parse(io.text());
     expect(doc.writeCalls.allowLiveWrites).toBe(true);

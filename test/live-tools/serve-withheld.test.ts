@@ -9,7 +9,14 @@ import { toolNameFor } from '../../src/serve/mcp-server.js';
 import { createWorkflowService } from '../../src/serve/workflow-service.js';
 import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 import type { ToolRegistry } from '../../src/contracts/tools.js';
-import { initialOrders, orderRecords, orderState, PAYMENT_METHODS, resetOrders, writesMade } from '../support/order-tools.js';
+import {
+  initialOrders,
+  orderRecords,
+  orderState,
+  PAYMENT_METHODS,
+  resetOrders,
+  writesMade,
+} from '../support/order-tools.js';
 import { writeOrderFixture } from './order-fixture.js';
 import { planToolAnswer } from '../support/workflows.js';
 
@@ -21,7 +28,12 @@ import { planToolAnswer } from '../support/workflows.js';
  * MCP SDK's client.
  */
 
-const WORKFLOW: Workflow = planToolAnswer({ name: 'Order desk', description: 'Cancels orders.', tool: { id: 'cancel', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
+const WORKFLOW: Workflow = planToolAnswer({
+  name: 'Order desk',
+  description: 'Cancels orders.',
+  tool: { id: 'cancel', task: 'Cancel the order the customer asks about', tools: ['cancel_order'] },
+  answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' },
+});
 
 const UNSPECIFIED = 'Please cancel my order 1005, it arrived broken.';
 
@@ -46,18 +58,34 @@ async function serve(destructive?: 'allow' | 'withhold'): Promise<RunningHttpSer
     tools: registry,
     ...(destructive ? { destructive } : {}),
   });
-  server = await startHttpServer({ service, http: true, mcp: { name: toolNameFor(WORKFLOW.name), description: WORKFLOW.description! } });
+  server = await startHttpServer({
+    service,
+    http: true,
+    mcp: { name: toolNameFor(WORKFLOW.name), description: WORKFLOW.description! },
+  });
   return server;
 }
 
 async function post(url: string, query: string): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(`${url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${url}/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 }
 
 describe('serve withholds write calls it cannot ground, and destructive calls by default', () => {
-  it('without the grounding check the offline policy would cancel another customer\'s order (what the check prevents)', async () => {
-    const trace = await executeWorkflow(WORKFLOW, { query: UNSPECIFIED }, { policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }), tools: registry, groundWrites: false });
+  it("without the grounding check the offline policy would cancel another customer's order (what the check prevents)", async () => {
+    const trace = await executeWorkflow(
+      WORKFLOW,
+      { query: UNSPECIFIED },
+      {
+        policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }),
+        tools: registry,
+        groundWrites: false,
+      },
+    );
     expect(trace.calls[0]).toMatchObject({ tool: 'cancel_order', status: 'ok' });
     const copied = trace.calls[0]!.args.refund_to as string;
     expect(PAYMENT_METHODS).toContain(copied);
@@ -72,7 +100,9 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     expect(res.json.status).toBe('ok');
     expect(res.json.withheld).toHaveLength(1);
     expect(res.json.withheld[0]).toMatchObject({ tool: 'cancel_order' });
-    expect(res.json.withheld[0].why).toMatch(/^not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to' \("(card-4242|wallet-7731)"\)/);
+    expect(res.json.withheld[0].why).toMatch(
+      /^not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to' \("(card-4242|wallet-7731)"\)/,
+    );
     expect(res.json.withheld[0].why).not.toContain("'order_id'");
     expect(res.json.withheld[0].why).not.toContain("'reason'");
     expect(writesMade()).toEqual([]);
@@ -86,7 +116,10 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     clients.push(client);
     const result = await client.callTool({ name: toolNameFor(WORKFLOW.name), arguments: { query: UNSPECIFIED } });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { withheld: Array<{ tool: string; why: string }>; pending?: unknown };
+    const structured = result.structuredContent as {
+      withheld: Array<{ tool: string; why: string }>;
+      pending?: unknown;
+    };
     expect(structured.withheld[0]!.tool).toBe('cancel_order');
     expect(structured.withheld[0]!.why).toContain("ungrounded argument 'refund_to'");
     expect(structured.pending).toBeUndefined();
@@ -101,7 +134,13 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     const { url } = await serve();
     const res = await post(url, query);
     expect(res.json.withheld).toBeUndefined();
-    expect(res.json.pending).toEqual([{ tool: 'cancel_order', args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' }, why: expect.stringContaining('not run: destructive call awaiting approval') }]);
+    expect(res.json.pending).toEqual([
+      {
+        tool: 'cancel_order',
+        args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' },
+        why: expect.stringContaining('not run: destructive call awaiting approval'),
+      },
+    ]);
     expect(orderState()).toEqual(initialOrders());
     await server!.close();
     server = undefined;
@@ -109,8 +148,18 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
     const allowed = await serve('allow');
     const made = await post(allowed.url, query);
     expect(made.json.pending).toBeUndefined();
-    expect(made.json.calls).toEqual([expect.objectContaining({ tool: 'cancel_order', args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' }, status: 'ok' })]);
-    expect(orderState().find((o) => o.id === '1003')).toMatchObject({ status: 'cancelled', cancelReason: 'I ordered the wrong size', refundTo: 'wallet-7731' });
+    expect(made.json.calls).toEqual([
+      expect.objectContaining({
+        tool: 'cancel_order',
+        args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' },
+        status: 'ok',
+      }),
+    ]);
+    expect(orderState().find((o) => o.id === '1003')).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'I ordered the wrong size',
+      refundTo: 'wallet-7731',
+    });
     expect(writesMade()).toHaveLength(1);
   });
 });
@@ -125,8 +174,13 @@ describe('flowscout run on live tools', () => {
     const wf = join(fx.dir, 'orders.workflow.json');
     writeFileSync(wf, JSON.stringify(WORKFLOW));
     const io = captureIO();
-    expect(await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io), io.errors()).toBe(0);
-    expect(io.text()).toMatch(/status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to'/);
+    expect(
+      await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io),
+      io.errors(),
+    ).toBe(0);
+    expect(io.text()).toMatch(
+      /status: 1 write call withheld \(not made\):\n {2}cancel_order \{.*\} — not run: write withheld: destructive call cancel_order has ungrounded argument 'refund_to'/,
+    );
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });

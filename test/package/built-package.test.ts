@@ -19,7 +19,11 @@ let pkg: string;
 let app: string;
 
 function flowscout(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'flowscout.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'flowscout.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, FLOWSCOUT_MODEL: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -32,9 +36,16 @@ beforeAll(() => {
   cpSync(join(repo, 'bin'), join(pkg, 'bin'), { recursive: true });
   symlinkSync(join(repo, 'data'), join(pkg, 'data'));
   mkdirSync(join(pkg, 'test', 'fixtures', 'workflows'), { recursive: true });
-  symlinkSync(join(repo, 'test', 'fixtures', 'workflows', 'valid'), join(pkg, 'test', 'fixtures', 'workflows', 'valid'));
+  symlinkSync(
+    join(repo, 'test', 'fixtures', 'workflows', 'valid'),
+    join(pkg, 'test', 'fixtures', 'workflows', 'valid'),
+  );
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
-  execFileSync(process.execPath, [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--log-level', 'error'], { cwd: repo, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--log-level', 'error'],
+    { cwd: repo, stdio: 'pipe' },
+  );
   mkdirSync(join(app, 'node_modules'), { recursive: true });
   symlinkSync(pkg, join(app, 'node_modules', 'flowscout'));
   writeFileSync(join(app, 'package.json'), '{ "type": "module" }\n');
@@ -45,16 +56,30 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('the built package', () => {
   it('ships the entry package.json names, with types, and the library imports as "flowscout"', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    for (const file of [manifest.exports['.'].import, manifest.exports['.'].types, manifest.main, manifest.types]) expect(existsSync(join(pkg, file)), file).toBe(true);
+    for (const file of [manifest.exports['.'].import, manifest.exports['.'].types, manifest.main, manifest.types])
+      expect(existsSync(join(pkg, file)), file).toBe(true);
     expect(existsSync(join(pkg, 'src'))).toBe(false);
-    writeFileSync(join(app, 'check.mjs'), "import * as fs from 'flowscout';\nconsole.log(['parseWorkflow', 'validateWorkflow', 'applyEditPlan', 'executeWorkflow', 'compileWorkflow', 'defineTool', 'discoverProcessTree', 'runSearch'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n");
+    writeFileSync(
+      join(app, 'check.mjs'),
+      "import * as fs from 'flowscout';\nconsole.log(['parseWorkflow', 'validateWorkflow', 'applyEditPlan', 'executeWorkflow', 'compileWorkflow', 'defineTool', 'discoverProcessTree', 'runSearch'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n",
+    );
     const out = execFileSync(process.execPath, ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
-    expect(out).toBe('parseWorkflow:function validateWorkflow:function applyEditPlan:function executeWorkflow:function compileWorkflow:function defineTool:function discoverProcessTree:function runSearch:function');
+    expect(out).toBe(
+      'parseWorkflow:function validateWorkflow:function applyEditPlan:function executeWorkflow:function compileWorkflow:function defineTool:function discoverProcessTree:function runSearch:function',
+    );
   });
 
   it('imports every subpath of package.json "exports" from the installed package, each with its types', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './mining', './bench', './langgraph', './distributed']);
+    expect(Object.keys(manifest.exports)).toEqual([
+      '.',
+      './runtime',
+      './testing',
+      './mining',
+      './bench',
+      './langgraph',
+      './distributed',
+    ]);
     for (const entry of Object.values(manifest.exports) as { types: string; import: string }[]) {
       expect(existsSync(join(pkg, entry.types)), entry.types).toBe(true);
       expect(existsSync(join(pkg, entry.import)), entry.import).toBe(true);
@@ -68,7 +93,7 @@ describe('the built package', () => {
         "import * as bench from 'flowscout/bench';",
         "import * as langgraph from 'flowscout/langgraph';",
         "import * as distributed from 'flowscout/distributed';",
-        "const policy = testing.createScriptedPolicy();",
+        'const policy = testing.createScriptedPolicy();',
         "const linear = testing.fixture('linear');",
         "const tree = mining.formatProcessTree(mining.discoverProcessTree(mining.eventLogFromTraces([['a', 'b'], ['a', 'c']])));",
         'console.log(JSON.stringify({',
@@ -86,7 +111,9 @@ describe('the built package', () => {
     const out = JSON.parse(execFileSync(process.execPath, ['subpaths.mjs'], { cwd: app, encoding: 'utf8' }));
     expect(out.runtime).toEqual(['isEdgeLive', 'startRun']);
     expect(out.policy).toBe('scripted policy (tests)');
-    expect(out.fixture).toBe(JSON.parse(readFileSync(join(repo, 'test/fixtures/workflows/valid/linear.json'), 'utf8')).name);
+    expect(out.fixture).toBe(
+      JSON.parse(readFileSync(join(repo, 'test/fixtures/workflows/valid/linear.json'), 'utf8')).name,
+    );
     // PM4Py's order: X's children sorted by the md5 of their labels ('c' before 'b').
     expect(out.tree).toBe("->( 'a', X( 'c', 'b' ) )");
     expect(out.bench).toEqual(['function', 'function']);
@@ -96,7 +123,10 @@ describe('the built package', () => {
 
   it("import('flowscout') from the installed build loads no BullMQ or ioredis module (they are flowscout/distributed's)", () => {
     const loadedBy = (specifier: string) => {
-      const r = packagesLoadedBy(['-e', `import(${JSON.stringify(specifier)}).then((m) => console.log(Object.keys(m).length))`], app);
+      const r = packagesLoadedBy(
+        ['-e', `import(${JSON.stringify(specifier)}).then((m) => console.log(Object.keys(m).length))`],
+        app,
+      );
       expect(r.status, r.stderr).toBe(0);
       expect(Number(r.stdout)).toBeGreaterThan(0);
       return r.loaded;
@@ -125,10 +155,19 @@ describe('the built package', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(app, 'tools.config.json'), '{ "version": 1, "sources": [ { "type": "functions", "module": "./my-tools.ts" } ] }\n');
-    const workflow = planToolAnswer({ name: 'weather', tool: { id: 'look', task: 'Look up the current weather of the city', tools: ['get_weather'] } });
+    writeFileSync(
+      join(app, 'tools.config.json'),
+      '{ "version": 1, "sources": [ { "type": "functions", "module": "./my-tools.ts" } ] }\n',
+    );
+    const workflow = planToolAnswer({
+      name: 'weather',
+      tool: { id: 'look', task: 'Look up the current weather of the city', tools: ['get_weather'] },
+    });
     writeFileSync(join(app, 'wf.json'), JSON.stringify(workflow));
-    const r = flowscout(['run', 'wf.json', '--tools', 'tools.config.json', '--query', 'What is the weather in Paris right now?'], app);
+    const r = flowscout(
+      ['run', 'wf.json', '--tools', 'tools.config.json', '--query', 'What is the weather in Paris right now?'],
+      app,
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('policy: offline policy (no LLM)');
@@ -155,12 +194,27 @@ describe('the built package', () => {
     // The generated module type-checks in a strict TypeScript project against the published types.
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['weather.workflow.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['weather.workflow.ts'],
+      }),
     );
     // It imports the runtime subpath and nothing else of FlowScout.
     const imports = readFileSync(join(app, 'weather.workflow.ts'), 'utf8').match(/^import .* from .*$/gm) ?? [];
     expect(imports.map((l) => l.replace(/.* from /, ''))).toEqual(['"flowscout/runtime";']);
-    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
     const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const out = JSON.parse(execFileSync(process.execPath, [tsx, 'use.ts'], { cwd: app, encoding: 'utf8' }));
@@ -169,10 +223,11 @@ describe('the built package', () => {
     expect(out.answer).toContain('temperatureC: 18');
   });
 
-  it('exports the workflow to a LangGraph module that type-checks strictly and runs on the app\'s @langchain/langgraph', () => {
+  it("exports the workflow to a LangGraph module that type-checks strictly and runs on the app's @langchain/langgraph", () => {
     mkdirSync(join(app, 'node_modules', '@langchain'), { recursive: true });
     for (const name of ['langgraph', 'core', 'langgraph-checkpoint', 'langgraph-sdk', 'protocol']) {
-      if (existsSync(join(repo, 'node_modules', '@langchain', name))) symlinkSync(join(repo, 'node_modules', '@langchain', name), join(app, 'node_modules', '@langchain', name));
+      if (existsSync(join(repo, 'node_modules', '@langchain', name)))
+        symlinkSync(join(repo, 'node_modules', '@langchain', name), join(app, 'node_modules', '@langchain', name));
     }
     const exported = flowscout(['export', 'wf.json', '--to', 'langgraph', '-o', 'weather.graph.ts'], app);
     expect(exported.status, exported.stderr).toBe(0);
@@ -193,24 +248,62 @@ describe('the built package', () => {
     );
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')] }, files: ['weather.graph.ts', 'use-graph.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+          types: ['node'],
+          typeRoots: [join(repo, 'node_modules', '@types')],
+        },
+        files: ['weather.graph.ts', 'use-graph.ts'],
+      }),
     );
-    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
     const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const out = JSON.parse(execFileSync(process.execPath, [tsx, 'use-graph.ts'], { cwd: app, encoding: 'utf8' }));
-    expect(out).toEqual({ status: 'ok', calls: [['get_weather', { city: 'Paris' }]], same: true, nodes: ['plan', 'look', 'answer'] });
+    expect(out).toEqual({
+      status: 'ok',
+      calls: [['get_weather', { city: 'Paris' }]],
+      same: true,
+      nodes: ['plan', 'look', 'answer'],
+    });
   });
 
   it('imports the bundled data, searches with its SQLite store, and lists the run', () => {
     const imported = flowscout(['import', 'traject', '--domain', 'Weather', '--out', 'weather'], app);
     expect(imported.status).toBe(0);
     expect(imported.stdout).toContain('Wrote weather/records.jsonl, weather/tools.json, weather/tools.config.json');
-    const search = flowscout(['search', '--records', 'weather/records.jsonl', '--tools', 'weather/tools.config.json', '--iterations', '1', '--db', 'runs.db', '--out', 'best'], app);
+    const search = flowscout(
+      [
+        'search',
+        '--records',
+        'weather/records.jsonl',
+        '--tools',
+        'weather/tools.config.json',
+        '--iterations',
+        '1',
+        '--db',
+        'runs.db',
+        '--out',
+        'best',
+      ],
+      app,
+    );
     expect(search.stderr).toBe('');
     expect(search.status).toBe(0);
     expect(search.stdout).toMatch(/test set \(\d+ records\):\s+G0 TC \d\.\d{3} ES \d\.\d{3}/);
-    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json']) expect(existsSync(join(app, 'best', f)), f).toBe(true);
+    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json'])
+      expect(existsSync(join(app, 'best', f)), f).toBe(true);
     const runs = flowscout(['runs', 'list', '--db', 'runs.db'], app);
     expect(runs.status).toBe(0);
     expect(runs.stdout).toMatch(/run-\d{8}-\d{6}-[0-9a-f]{4}/);

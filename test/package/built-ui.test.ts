@@ -22,8 +22,33 @@ beforeAll(() => {
   cpSync(join(repo, 'bin'), join(pkg, 'bin'), { recursive: true });
   symlinkSync(join(repo, 'data'), join(pkg, 'data'));
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
-  execFileSync(process.execPath, [join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'), '--out-dir', join(pkg, 'dist'), '--no-dts', '--log-level', 'error'], { cwd: repo, stdio: 'pipe' });
-  execFileSync(process.execPath, [join(repo, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts', '--outDir', join(pkg, 'dist', 'ui'), '--emptyOutDir', '--logLevel', 'error'], { cwd: repo, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules', 'tsdown', 'dist', 'run.mjs'),
+      '--out-dir',
+      join(pkg, 'dist'),
+      '--no-dts',
+      '--log-level',
+      'error',
+    ],
+    { cwd: repo, stdio: 'pipe' },
+  );
+  execFileSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'ui/vite.config.ts',
+      '--outDir',
+      join(pkg, 'dist', 'ui'),
+      '--emptyOutDir',
+      '--logLevel',
+      'error',
+    ],
+    { cwd: repo, stdio: 'pipe' },
+  );
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -34,7 +59,10 @@ describe('the built package', () => {
     expect(existsSync(join(pkg, 'ui'))).toBe(false);
     const db = join(tmp, 'empty.db');
     openStore(db).close();
-    const child = spawn(process.execPath, [join(pkg, 'bin', 'flowscout.js'), 'ui', '--db', db, '--port', '0'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(pkg, 'bin', 'flowscout.js'), 'ui', '--db', db, '--port', '0'], {
+      cwd: tmp,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
     try {

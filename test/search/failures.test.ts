@@ -22,8 +22,14 @@ interface Spawned {
 }
 
 /** Starts the CLI; `onOut` sees stdout so far after every chunk. `uid` runs it as another user (root only). */
-function start(args: string[], opts: { onOut?: (out: string, child: ChildProcess) => void; uid?: number } = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}) });
+function start(
+  args: string[],
+  opts: { onOut?: (out: string, child: ChildProcess) => void; uid?: number } = {},
+): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -31,10 +37,12 @@ function start(args: string[], opts: { onOut?: (out: string, child: ChildProcess
     opts.onOut?.(out, child);
   });
   child.stderr!.on('data', (d: Buffer) => void (err += d.toString()));
-  const done = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
-  });
+  const done = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>(
+    (resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+    },
+  );
   return { child, done };
 }
 
@@ -42,17 +50,34 @@ const run = (args: string[], opts: Parameters<typeof start>[1] = {}) => start(ar
 const rowPrinted = (out: string, at: number) => new RegExp(`^ +${at} +c\\d+ → c\\d+ `, 'm').test(out);
 
 const fx = writeSearchFixture({ records: 14 });
-const search = (db: string, extra: string[] = []) => ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '5', '--iterations', '6', '--patience', '6', '--db', db, ...extra];
+const search = (db: string, extra: string[] = []) => [
+  'search',
+  '--records',
+  fx.records,
+  '--tools',
+  fx.tools,
+  '--seed',
+  '5',
+  '--iterations',
+  '6',
+  '--patience',
+  '6',
+  '--db',
+  db,
+  ...extra,
+];
 
 /** A search stopped with SIGINT after iteration 1 (status `stopped`, resumable); its run id. */
 async function stoppedRun(db: string, out: string): Promise<string> {
   let sent = false;
-  const res = await run(search(db, ['--out', out]), { onOut: (o, child) => {
-    if (!sent && rowPrinted(o, 1)) {
-      sent = true;
-      child.kill('SIGINT');
-    }
-  } });
+  const res = await run(search(db, ['--out', out]), {
+    onOut: (o, child) => {
+      if (!sent && rowPrinted(o, 1)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    },
+  });
   expect(res.code, res.out + res.err).toBe(130);
   return /Starting search (run-[\w-]+)/.exec(res.out)![1]!;
 }
@@ -62,14 +87,33 @@ describe('a run is bound to its inputs', () => {
     const f2 = writeSearchFixture({ records: 14 });
     const db = join(f2.dir, 'changed.db');
     let sent = false;
-    const first = await run(['search', '--records', f2.records, '--tools', f2.tools, '--seed', '5', '--iterations', '6', '--patience', '6', '--db', db, '--out', join(f2.dir, 'out')], {
-      onOut: (o, child) => {
-        if (!sent && rowPrinted(o, 1)) {
-          sent = true;
-          child.kill('SIGINT');
-        }
+    const first = await run(
+      [
+        'search',
+        '--records',
+        f2.records,
+        '--tools',
+        f2.tools,
+        '--seed',
+        '5',
+        '--iterations',
+        '6',
+        '--patience',
+        '6',
+        '--db',
+        db,
+        '--out',
+        join(f2.dir, 'out'),
+      ],
+      {
+        onOut: (o, child) => {
+          if (!sent && rowPrinted(o, 1)) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        },
       },
-    });
+    );
     expect(first.code, first.out + first.err).toBe(130);
     const runId = /Starting search (run-[\w-]+)/.exec(first.out)![1]!;
     const lines = readFileSync(f2.records, 'utf8').trimEnd().split('\n');
@@ -77,9 +121,15 @@ describe('a run is bound to its inputs', () => {
 
     const resumed = await run(['search', '--resume', runId, '--db', db]);
     expect(resumed.code).toBe(2);
-    expect(resumed.err).toMatch(new RegExp(`error \\[INPUT_CHANGED\\]: cannot resume run '${runId}': the records file .*records\\.jsonl changed since the run started \\(\\d+ bytes, sha256 [0-9a-f]{12}… then; \\d+ bytes, sha256 [0-9a-f]{12}… now\\)`));
+    expect(resumed.err).toMatch(
+      new RegExp(
+        `error \\[INPUT_CHANGED\\]: cannot resume run '${runId}': the records file .*records\\.jsonl changed since the run started \\(\\d+ bytes, sha256 [0-9a-f]{12}… then; \\d+ bytes, sha256 [0-9a-f]{12}… now\\)`,
+      ),
+    );
     expect(resumed.err).toContain('Resuming would mix scores from two datasets');
-    expect(resumed.err).toContain(`start a new run on the new input: flowscout search --records ${f2.records} --tools ${f2.tools}`);
+    expect(resumed.err).toContain(
+      `start a new run on the new input: flowscout search --records ${f2.records} --tools ${f2.tools}`,
+    );
     const store = openStore(db);
     expect(store.getRun(runId).status).toBe('stopped');
     expect(store.getLock(runId)).toBeUndefined();
@@ -112,27 +162,33 @@ describe('one driver per run', () => {
     await secondDone;
     const res2 = await second!;
     expect(res2.code).toBe(3);
-    expect(res2.err).toContain(`error [RUN_LOCKED]: run '${runId}' is being driven by another process (pid ${first.child.pid} on ${hostname()}`);
+    expect(res2.err).toContain(
+      `error [RUN_LOCKED]: run '${runId}' is being driven by another process (pid ${first.child.pid} on ${hostname()}`,
+    );
     expect(res2.err).toContain('start a new run instead of --resume');
     expect(res2.out).not.toContain('Resuming search');
     expect(res1.code, res1.out + res1.err).toBe(0);
     const store = openStore(db);
     expect(store.getRun(runId).status).toBe('done');
     // Every iteration ran once: one row per iteration, no iteration driven twice.
-    expect(store.loadIterations(runId).map((r) => r.iteration)).toEqual([1, 2, 3, 4, 5, 6].slice(0, store.getRun(runId).iterationsDone));
+    expect(store.loadIterations(runId).map((r) => r.iteration)).toEqual(
+      [1, 2, 3, 4, 5, 6].slice(0, store.getRun(runId).iterationsDone),
+    );
     expect(store.getLock(runId)).toBeUndefined();
     store.close();
   });
 
-  it('shows a killed run as interrupted, and a resume takes over the dead driver\'s lock', async () => {
+  it("shows a killed run as interrupted, and a resume takes over the dead driver's lock", async () => {
     const db = join(fx.dir, 'killed.db');
     let sent = false;
-    const killed = await run(search(db, ['--out', join(fx.dir, 'killed')]), { onOut: (o, child) => {
-      if (!sent && rowPrinted(o, 1)) {
-        sent = true;
-        child.kill('SIGKILL');
-      }
-    } });
+    const killed = await run(search(db, ['--out', join(fx.dir, 'killed')]), {
+      onOut: (o, child) => {
+        if (!sent && rowPrinted(o, 1)) {
+          sent = true;
+          child.kill('SIGKILL');
+        }
+      },
+    });
     expect(killed.signal).toBe('SIGKILL');
     const runId = /Starting search (run-[\w-]+)/.exec(killed.out)![1]!;
     const list = await run(['runs', 'list', '--db', db]);
@@ -152,12 +208,14 @@ describe('signals and the store', () => {
     const db = join(fx.dir, 'term.db');
     const out = join(fx.dir, 'term');
     let sent = false;
-    const res = await run(search(db, ['--out', out]), { onOut: (o, child) => {
-      if (!sent && rowPrinted(o, 1)) {
-        sent = true;
-        child.kill('SIGTERM');
-      }
-    } });
+    const res = await run(search(db, ['--out', out]), {
+      onOut: (o, child) => {
+        if (!sent && rowPrinted(o, 1)) {
+          sent = true;
+          child.kill('SIGTERM');
+        }
+      },
+    });
     expect(res.code, res.out + res.err).toBe(130);
     expect(res.err).toContain('Stopping after the current iteration (SIGTERM again to quit now)');
     expect(res.out).toMatch(/Interrupted: the search stopped after iteration \d+; the best candidate so far was saved/);
@@ -192,9 +250,26 @@ describe('the output folder is checked before the search', () => {
     mkdirSync(locked);
     chmodSync(locked, 0o555);
     const out = join(locked, 'out');
-    const res = await run(['search', '--records', f3.records, '--tools', f3.tools, '--iterations', '2', '--db', join(dbDir, 's.db'), '--out', out], uid !== undefined ? { uid } : {});
+    const res = await run(
+      [
+        'search',
+        '--records',
+        f3.records,
+        '--tools',
+        f3.tools,
+        '--iterations',
+        '2',
+        '--db',
+        join(dbDir, 's.db'),
+        '--out',
+        out,
+      ],
+      uid !== undefined ? { uid } : {},
+    );
     expect(res.code, res.out + res.err).toBe(3);
-    expect(res.err).toMatch(/error \[FILE_ACCESS\]: the output folder .*locked\/out cannot be written: permission denied \(EACCES/);
+    expect(res.err).toMatch(
+      /error \[FILE_ACCESS\]: the output folder .*locked\/out cannot be written: permission denied \(EACCES/,
+    );
     expect(res.err).toContain('Nothing was run.');
     expect(res.out).not.toContain('Starting search');
     expect(readdirSync(locked)).toEqual([]);

@@ -22,7 +22,11 @@ function diskFullAt(name: string): void {
   fileWrites.writeFileSync = ((file: string, data: string) => {
     if (!basename(file).startsWith(`.${name}.`)) return real.writeFileSync(file, data);
     real.writeFileSync(file, data.slice(0, Math.floor(data.length / 2)));
-    throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', syscall: 'write', path: file });
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write`), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: file,
+    });
   }) as typeof fileWrites.writeFileSync;
 }
 
@@ -31,7 +35,21 @@ describe('a full disk while search writes --out', () => {
     const out = join(fx.dir, 'out');
     const db = join(fx.dir, 'full.db');
     diskFullAt('test.records.jsonl');
-    const failed = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '3', '--out', out, '--db', db]);
+    const failed = await cli([
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--seed',
+      '3',
+      '--iterations',
+      '3',
+      '--out',
+      out,
+      '--db',
+      db,
+    ]);
     expect(failed.status).not.toBe(0);
     expect(failed.err).toContain(`cannot write ${join(out, 'test.records.jsonl')}: no space left on the disk`);
     expect(failed.err).not.toContain('This is a bug');
@@ -59,7 +77,13 @@ describe('a full disk while search writes --out', () => {
     const show = await cli(['runs', 'show', run!.id, '--db', db, '--write', again]);
     expect(show.status).toBe(0);
     // The workflow carries its offline table: no learned-records file.
-    expect(readdirSync(again).sort()).toEqual(['best.workflow.json', 'best.workflow.mmd', 'best.workflow.ts', 'search.json', 'test.records.jsonl']);
+    expect(readdirSync(again).sort()).toEqual([
+      'best.workflow.json',
+      'best.workflow.mmd',
+      'best.workflow.ts',
+      'search.json',
+      'test.records.jsonl',
+    ]);
     expect(readFileSync(join(again, 'best.workflow.json'), 'utf8')).toBe(best);
     expect(readFileSync(join(again, 'test.records.jsonl'), 'utf8')).toBe(test);
     expect(JSON.parse(best).learned.offline.records).toBeGreaterThan(0);
@@ -67,11 +91,40 @@ describe('a full disk while search writes --out', () => {
 
   it('an existing file stays whole when overwriting it fails', async () => {
     const out = join(fx.dir, 'keep');
-    const first = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '1', '--out', out, '--db', join(fx.dir, 'keep.db')]);
+    const first = await cli([
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--seed',
+      '3',
+      '--iterations',
+      '1',
+      '--out',
+      out,
+      '--db',
+      join(fx.dir, 'keep.db'),
+    ]);
     expect(first.status).toBe(0);
     const before = readFileSync(join(out, 'search.json'), 'utf8');
     diskFullAt('search.json');
-    const second = await cli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '4', '--iterations', '1', '--out', out, '--force', '--db', join(fx.dir, 'keep.db')]);
+    const second = await cli([
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--seed',
+      '4',
+      '--iterations',
+      '1',
+      '--out',
+      out,
+      '--force',
+      '--db',
+      join(fx.dir, 'keep.db'),
+    ]);
     expect(second.status).not.toBe(0);
     expect(second.err).toContain(`cannot write ${join(out, 'search.json')}`);
     expect(readFileSync(join(out, 'search.json'), 'utf8')).toBe(before);

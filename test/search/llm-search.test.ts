@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { captureIO as capture } from '../support/cli-io.js';
 import { openStore } from '../../src/store/open-store.js';
-import { startTestLlmServer, type RecordedRequest, type ScriptedReply, type TestLlmServer } from '../support/llm-server.js';
+import {
+  startTestLlmServer,
+  type RecordedRequest,
+  type ScriptedReply,
+  type TestLlmServer,
+} from '../support/llm-server.js';
 
 /**
  * The LLM paths of the search end to end: the LLM policy runs every node and
@@ -23,14 +28,30 @@ function domain(): { dir: string; records: string; tools: string } {
     join(dir, 'tools.mjs'),
     "export const lookup = { name: 'lookup', description: 'Looks up the value stored under a key.', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, execute: async ({ q }) => `value of ${q} is 42` };\n",
   );
-  writeFileSync(join(dir, 'tools.config.json'), JSON.stringify({ version: 1, sources: [{ type: 'functions', module: './tools.mjs' }] }));
-  const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ id: `r${i}`, query: `What is the value of key k${i}?`, reference: `The value of k${i} is 42.`, calls: [{ tool: 'lookup', args: { q: `k${i}` }, output: `value of k${i} is 42` }] }));
+  writeFileSync(
+    join(dir, 'tools.config.json'),
+    JSON.stringify({ version: 1, sources: [{ type: 'functions', module: './tools.mjs' }] }),
+  );
+  const lines = Array.from({ length: 8 }, (_, i) =>
+    JSON.stringify({
+      id: `r${i}`,
+      query: `What is the value of key k${i}?`,
+      reference: `The value of k${i} is 42.`,
+      calls: [{ tool: 'lookup', args: { q: `k${i}` }, output: `value of k${i} is 42` }],
+    }),
+  );
   writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
   return { dir, records: join(dir, 'records.jsonl'), tools: join(dir, 'tools.config.json') };
 }
 
-const text = (req: RecordedRequest) => (req.body?.messages ?? []).map((m: { content: unknown }) => String(m.content)).join('\n');
-const GOOD = (k: number) => ({ summary: `stress the value (${k})`, edits: [{ op: 'set_prompt', id: 'synthesize', prompt: `Answer {{query}} from {{inputs}}. State the value first (${k}).` }] });
+const text = (req: RecordedRequest) =>
+  (req.body?.messages ?? []).map((m: { content: unknown }) => String(m.content)).join('\n');
+const GOOD = (k: number) => ({
+  summary: `stress the value (${k})`,
+  edits: [
+    { op: 'set_prompt', id: 'synthesize', prompt: `Answer {{query}} from {{inputs}}. State the value first (${k}).` },
+  ],
+});
 const BAD = { summary: 'remove the plan', edits: [{ op: 'remove_node', id: 'plan' }] };
 
 /** Answers like a model would, by what is asked: tool plans, edit plans, JSON nodes, text nodes. */
@@ -39,7 +60,8 @@ function script(): (req: RecordedRequest) => ScriptedReply {
   return (req) => {
     const name = req.body?.response_format?.json_schema?.name as string | undefined;
     const prompt = text(req);
-    if (name === 'tool_calls') return { json: { calls: [{ tool: 'lookup', args: { q: /key (k\d+)/.exec(prompt)?.[1] ?? 'k0' } }] } };
+    if (name === 'tool_calls')
+      return { json: { calls: [{ tool: 'lookup', args: { q: /key (k\d+)/.exec(prompt)?.[1] ?? 'k0' } }] } };
     if (name === 'edit_plan') {
       const k = plans++;
       // 1st expansion: invalid, repaired; 2nd: invalid twice (failed expansion); then valid plans.
@@ -49,7 +71,10 @@ function script(): (req: RecordedRequest) => ScriptedReply {
       const props = Object.keys(req.body.response_format.json_schema.schema?.properties ?? {});
       return { json: Object.fromEntries(props.map((p) => [p, true])) };
     }
-    if (/tool results/i.test(prompt)) return { text: `The value is 42 (${/key (k\d+)/.exec(prompt)?.[1]}). Auth was ${String(req.headers.authorization)}` };
+    if (/tool results/i.test(prompt))
+      return {
+        text: `The value is 42 (${/key (k\d+)/.exec(prompt)?.[1]}). Auth was ${String(req.headers.authorization)}`,
+      };
     return { text: '1. Look up the key.' };
   };
 }
@@ -69,14 +94,38 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     const d = domain();
     const db = join(d.dir, 'llm.db');
     const io = capture();
-    const args = ['search', '--records', d.records, '--tools', d.tools, '--model', server.spec(), '--judge-model', 'offline', '--iterations', '3', '--patience', '3', '--seed', '2', '--db', db, '--out', join(d.dir, 'out')];
+    const args = [
+      'search',
+      '--records',
+      d.records,
+      '--tools',
+      d.tools,
+      '--model',
+      server.spec(),
+      '--judge-model',
+      'offline',
+      '--iterations',
+      '3',
+      '--patience',
+      '3',
+      '--seed',
+      '2',
+      '--db',
+      db,
+      '--out',
+      join(d.dir, 'out'),
+    ];
     expect(await runCli(args, io)).toBe(0);
     const out = io.all();
     if (process.env.SHOW_SEARCH_OUTPUT) console.log(out);
-    expect(out).toContain(`policy: LLM policy (${server.spec()}) · judge: offline lexical judge · optimizer: LLM optimizer (${server.spec()})`);
+    expect(out).toContain(
+      `policy: LLM policy (${server.spec()}) · judge: offline lexical judge · optimizer: LLM optimizer (${server.spec()})`,
+    );
     expect(out).not.toContain('OFFLINE results');
     expect(out).toMatch(/ ok +.*stress the value \(1\) \[plan repaired after one round\]/);
-    expect(out).toMatch(/ failed +.*expansion failed: the optimizer's edit plan was invalid after one repair round: edit 1 of 1 \(remove_node 'plan'\)/);
+    expect(out).toMatch(
+      / failed +.*expansion failed: the optimizer's edit plan was invalid after one repair round: edit 1 of 1 \(remove_node 'plan'\)/,
+    );
     expect(out).toMatch(/ ok +.*stress the value \(4\)/);
     expect(server.requests.some((r) => r.body?.response_format?.json_schema?.name === 'tool_calls')).toBe(true);
     const doc = JSON.parse(readFileSync(join(d.dir, 'out', 'search.json'), 'utf8'));
@@ -88,7 +137,8 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     store.close();
     expect(answers[0]).toContain('The value is 42');
     expect(answers[0]).toContain('[redacted]');
-    for (const f of [db, `${db}-wal`, `${db}-shm`]) if (existsSync(f)) expect(readFileSync(f).includes(KEY), f).toBe(false);
+    for (const f of [db, `${db}-wal`, `${db}-shm`])
+      if (existsSync(f)) expect(readFileSync(f).includes(KEY), f).toBe(false);
   });
 
   it('stops cleanly when the call budget runs out mid-search: exit 0, a clear message, best-so-far files', async () => {
@@ -99,16 +149,43 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     // G0 costs 3 requests per record (plan, tool plan, answer) on 4 D_opt + 2 D_val records = 18; iteration 1 costs the
     // optimizer's 2 requests and 6 re-run answers (the memo keeps plan and tool nodes) = 26; iteration 2 is a failed
     // expansion (2 requests) = 28; iteration 3 runs out while its child is evaluated, and that child is discarded.
-    const args = ['search', '--records', d.records, '--tools', d.tools, '--model', server.spec(), '--judge-model', 'offline', '--iterations', '10', '--seed', '2', '--db', db, '--out', out, '--budget-calls', '30'];
+    const args = [
+      'search',
+      '--records',
+      d.records,
+      '--tools',
+      d.tools,
+      '--model',
+      server.spec(),
+      '--judge-model',
+      'offline',
+      '--iterations',
+      '10',
+      '--seed',
+      '2',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--budget-calls',
+      '30',
+    ];
     expect(await runCli(args, io)).toBe(0);
     const text = io.all();
     if (process.env.SHOW_SEARCH_OUTPUT) console.log(text);
-    expect(text).toMatch(/Budget exhausted: budget exhausted: 30 of 30 model calls used\. The search stopped cleanly; the best candidate so far was saved\./);
+    expect(text).toMatch(
+      /Budget exhausted: budget exhausted: 30 of 30 model calls used\. The search stopped cleanly; the best candidate so far was saved\./,
+    );
     expect(text).toContain('test set: not run (the budget ran out; the test set was not run)');
-    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json']) expect(existsSync(join(out, f))).toBe(true);
+    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json'])
+      expect(existsSync(join(out, f))).toBe(true);
     const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
     const store = openStore(db);
-    expect(store.getRun(doc.run)).toMatchObject({ status: 'stopped', stopReason: 'budget exhausted: 30 of 30 model calls used', iterationsDone: 2 });
+    expect(store.getRun(doc.run)).toMatchObject({
+      status: 'stopped',
+      stopReason: 'budget exhausted: 30 of 30 model calls used',
+      iterationsDone: 2,
+    });
     store.close();
     expect(doc.candidates).toHaveLength(3);
     expect(text).toMatch(/^ +2 +c0 → c2 +failed/m);
@@ -116,7 +193,7 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
     expect(server.requests.length).toBe(31);
   });
 
-  it('stops with the model\'s error when its calls keep failing (circuit breaker), stores the run as failed, and resumes once the model works again', async () => {
+  it("stops with the model's error when its calls keep failing (circuit breaker), stores the run as failed, and resumes once the model works again", async () => {
     const d = domain();
     const db = join(d.dir, 'breaker.db');
     const out = join(d.dir, 'out');
@@ -137,14 +214,40 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
           brokeAt = i;
         }
         if (isPlan && !broken) editPlans++;
-        return broken ? { status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } } } : inner(req);
+        return broken
+          ? { status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } } }
+          : inner(req);
       },
     });
-    const args = ['search', '--records', d.records, '--tools', d.tools, '--model', server.spec(), '--judge-model', 'offline', '--iterations', '3', '--patience', '3', '--seed', '2', '--db', db, '--out', out, '--breaker', '4'];
+    const args = [
+      'search',
+      '--records',
+      d.records,
+      '--tools',
+      d.tools,
+      '--model',
+      server.spec(),
+      '--judge-model',
+      'offline',
+      '--iterations',
+      '3',
+      '--patience',
+      '3',
+      '--seed',
+      '2',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--breaker',
+      '4',
+    ];
     const io = capture();
     expect(await runCli(args, io), io.all()).toBe(3);
     const err = io.errors();
-    expect(err).toMatch(/error \[MODEL_UNAVAILABLE\]: stopped: the last 4 model calls all failed the same way — model '.*' failed after 1 attempt: HTTP 401: Incorrect API key provided\./);
+    expect(err).toMatch(
+      /error \[MODEL_UNAVAILABLE\]: stopped: the last 4 model calls all failed the same way — model '.*' failed after 1 attempt: HTTP 401: Incorrect API key provided\./,
+    );
     expect(err).toContain('The provider rejected the credentials');
     expect(err).toContain(`the run is stored as failed and resumes with: flowscout search --resume`);
     const sent = server.requests.length;
@@ -164,7 +267,9 @@ describe('search with the LLM policy and the LLM optimizer (local test server)',
 
     const written = capture();
     expect(await runCli(['runs', 'show', runId, '--db', db, '--write', join(d.dir, 'again')], written)).toBe(0);
-    expect(written.text()).toMatch(/wrote .*best\.workflow\.json, .*best\.workflow\.ts, .*best\.workflow\.mmd, .*search\.json, .*test\.records\.jsonl \(best c0, validation \d\.\d{3}; run failed\)/);
+    expect(written.text()).toMatch(
+      /wrote .*best\.workflow\.json, .*best\.workflow\.ts, .*best\.workflow\.mmd, .*search\.json, .*test\.records\.jsonl \(best c0, validation \d\.\d{3}; run failed\)/,
+    );
 
     // The key works again.
     broken = false;

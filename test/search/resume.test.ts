@@ -16,7 +16,10 @@ const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowscout.js');
 const J = 8;
 
 /** Runs the CLI; with `signalAfter`, sends that signal once iteration `at`'s row is printed (once). */
-function cli(args: string[], opts: { signalAfter?: { at: number; signal: NodeJS.Signals } } = {}): Promise<{ code: number | null; signal: string | null; out: string }> {
+function cli(
+  args: string[],
+  opts: { signalAfter?: { at: number; signal: NodeJS.Signals } } = {},
+): Promise<{ code: number | null; signal: string | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -41,12 +44,33 @@ const scores = (file: string) => {
   return {
     best: doc.best,
     test: doc.test,
-    candidates: doc.candidates.map((c: Record<string, unknown>) => ({ id: c.id, parent: c.parent, summary: c.summary, optReward: c.optReward, valScore: c.valScore, visits: c.visits, meanReward: c.meanReward, hash: c.hash })),
+    candidates: doc.candidates.map((c: Record<string, unknown>) => ({
+      id: c.id,
+      parent: c.parent,
+      summary: c.summary,
+      optReward: c.optReward,
+      valScore: c.valScore,
+      visits: c.visits,
+      meanReward: c.meanReward,
+      hash: c.hash,
+    })),
   };
 };
 
 const fx = writeSearchFixture({ records: 14 });
-const args = ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '11', '--iterations', String(J), '--patience', String(J)];
+const args = [
+  'search',
+  '--records',
+  fx.records,
+  '--tools',
+  fx.tools,
+  '--seed',
+  '11',
+  '--iterations',
+  String(J),
+  '--patience',
+  String(J),
+];
 
 beforeAll(async () => {
   const full = await cli([...args, '--db', join(fx.dir, 'full.db'), '--out', join(fx.dir, 'full')]);
@@ -58,7 +82,9 @@ describe('search resume after SIGKILL', () => {
     const killAt = 1 + Math.floor(Math.random() * (J - 3));
     const db = join(fx.dir, 'crash.db');
 
-    const killed = await cli([...args, '--db', db, '--out', join(fx.dir, 'crash')], { signalAfter: { at: killAt, signal: 'SIGKILL' } });
+    const killed = await cli([...args, '--db', db, '--out', join(fx.dir, 'crash')], {
+      signalAfter: { at: killAt, signal: 'SIGKILL' },
+    });
     expect(killed.signal, `killed after iteration ${killAt}: ${killed.out}`).toBe('SIGKILL');
     const runId = /Starting search (run-[\w-]+)/.exec(killed.out)![1]!;
     const store = openStore(db);
@@ -71,7 +97,9 @@ describe('search resume after SIGKILL', () => {
     const resumed = await cli(['search', '--resume', runId, '--db', db]);
     expect(resumed.code, resumed.out).toBe(0);
     expect(resumed.out).toContain(`Resuming search ${runId}`);
-    expect(scores(join(fx.dir, 'crash', 'search.json')), `killed after iteration ${killAt}`).toEqual(scores(join(fx.dir, 'full', 'search.json')));
+    expect(scores(join(fx.dir, 'crash', 'search.json')), `killed after iteration ${killAt}`).toEqual(
+      scores(join(fx.dir, 'full', 'search.json')),
+    );
   });
 });
 
@@ -84,7 +112,11 @@ describe('search interrupted with Ctrl-C (SIGINT)', () => {
     expect(stopped.code, stopped.out).toBe(130);
     const runId = /Starting search (run-[\w-]+)/.exec(stopped.out)![1]!;
     expect(stopped.out).toContain('Stopping after the current iteration (Ctrl-C again to quit now)');
-    const done = Number(/Interrupted: the search stopped after iteration (\d+); the best candidate so far was saved\. Continue with: flowscout search --resume (run-[\w-]+) --db /.exec(stopped.out)?.[1]);
+    const done = Number(
+      /Interrupted: the search stopped after iteration (\d+); the best candidate so far was saved\. Continue with: flowscout search --resume (run-[\w-]+) --db /.exec(
+        stopped.out,
+      )?.[1],
+    );
     expect(done).toBeGreaterThanOrEqual(at);
     expect(done).toBeLessThan(J);
     const partial = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));

@@ -45,7 +45,29 @@ beforeAll(async () => {
   writeFileSync(fx.records, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   out = join(fx.dir, 'searched');
   const io = captureIO();
-  expect(await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '4', '--patience', '4', '--out', out, '--db', join(fx.dir, 's.db')], io), io.errors()).toBe(0);
+  expect(
+    await runCli(
+      [
+        'search',
+        '--records',
+        fx.records,
+        '--tools',
+        fx.tools,
+        '--seed',
+        '3',
+        '--iterations',
+        '4',
+        '--patience',
+        '4',
+        '--out',
+        out,
+        '--db',
+        join(fx.dir, 's.db'),
+      ],
+      io,
+    ),
+    io.errors(),
+  ).toBe(0);
 }, 300_000);
 
 async function load(code: string, name: string): Promise<Runner> {
@@ -69,14 +91,29 @@ describe('a searched workflow, offline', () => {
     const test = (await readRecordsFile(testFile)).records;
     const tools = await loadToolConfig(fx.tools);
     const policy = createOfflinePolicy({ tools: tools.list() });
-    const evaluated = await evaluateWorkflow(best, test, { policy, tools, judge: createLexicalJudge(), concurrency: 2, feedback: false });
+    const evaluated = await evaluateWorkflow(best, test, {
+      policy,
+      tools,
+      judge: createLexicalJudge(),
+      concurrency: 2,
+      feedback: false,
+    });
     // `eval` on the command line scores the same (it builds the same policy from the workflow alone).
     const ev = captureIO();
-    expect(await runCli(['eval', join(out, 'best.workflow.json'), '--records', testFile, '--tools', fx.tools, '--json'], ev), ev.errors()).toBe(0);
+    expect(
+      await runCli(['eval', join(out, 'best.workflow.json'), '--records', testFile, '--tools', fx.tools, '--json'], ev),
+      ev.errors(),
+    ).toBe(0);
     expect(JSON.parse(ev.text()).tc).toBeCloseTo(evaluated.tc, 12);
 
-    const compiled = await load(compileWorkflow(best, { runtimeImport: here('../../src/runtime/compiled-support.ts') }), 'compiled.ts');
-    const langgraph = await load(exportLangGraph(best, { runtimeImport: here('../../src/export/langgraph-support.ts') }), 'langgraph.ts');
+    const compiled = await load(
+      compileWorkflow(best, { runtimeImport: here('../../src/runtime/compiled-support.ts') }),
+      'compiled.ts',
+    );
+    const langgraph = await load(
+      exportLangGraph(best, { runtimeImport: here('../../src/export/langgraph-support.ts') }),
+      'langgraph.ts',
+    );
     let calls = 0;
     for (const r of evaluated.perRecord) {
       const record = test.find((x) => x.id === r.id)!;
@@ -103,7 +140,10 @@ describe('a searched workflow, offline', () => {
         expect(text.includes(r.query), `${what} holds the request of ${r.id}`).toBe(false);
         // Not even a long stretch of one: the request up to its customer note.
         const stretch = r.query.slice(0, 60);
-        expect(text.includes(stretch) || text.includes(JSON.stringify(stretch).slice(1, -1)), `${what} holds the start of the request of ${r.id}`).toBe(false);
+        expect(
+          text.includes(stretch) || text.includes(JSON.stringify(stretch).slice(1, -1)),
+          `${what} holds the start of the request of ${r.id}`,
+        ).toBe(false);
       }
       for (const e of emails) expect(lower.includes(e), `${what} holds ${e}`).toBe(false);
       for (const u of userIds) expect(lower.includes(u), `${what} holds ${u}`).toBe(false);

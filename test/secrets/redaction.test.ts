@@ -40,7 +40,9 @@ describe('the redaction pass', () => {
     expect(out).toContain('https://[redacted]@models.example/v1');
     // An already masked password stays as it was written.
     expect(out).toContain('redis://:***@host');
-    expect(scrubSecrets(`x ${Buffer.from(KEY).toString('base64url')} y`, [KEY])).not.toContain(Buffer.from(KEY).toString('base64url'));
+    expect(scrubSecrets(`x ${Buffer.from(KEY).toString('base64url')} y`, [KEY])).not.toContain(
+      Buffer.from(KEY).toString('base64url'),
+    );
   });
 
   it('files FlowScout writes (traces, search.json, records) never hold the key', () => {
@@ -64,17 +66,32 @@ describe('the redaction pass', () => {
         inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
         execute: async (args) => ({ city: args.city, note: `authorised with ${KEY}` }),
       };
-      const wf: Workflow = planToolAnswer({ name: 'Echo', tool: { id: 'lookup', task: 'Look up the weather of the city in the request', tools: ['get_weather'] }, answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' } });
+      const wf: Workflow = planToolAnswer({
+        name: 'Echo',
+        tool: { id: 'lookup', task: 'Look up the weather of the city in the request', tools: ['get_weather'] },
+        answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' },
+      });
       const { execute: _e, ...d } = echo;
-      const service = createWorkflowService({ workflow: wf, policy: createOfflinePolicy({ tools: [d] }), tools: createToolRegistry([echo]) });
+      const service = createWorkflowService({
+        workflow: wf,
+        policy: createOfflinePolicy({ tools: [d] }),
+        tools: createToolRegistry([echo]),
+      });
       server = await startHttpServer({ service });
       const body = JSON.stringify({ query: 'What is the weather in Oslo?' });
       const text = await new Promise<string>((resolve, reject) => {
-        const req = request(`${server!.url}/run`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        });
+        const req = request(
+          `${server!.url}/run`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -86,7 +103,23 @@ describe('the redaction pass', () => {
 
   it('stdout and stderr of the CLI carry no credentials of a model URL', async () => {
     const FIX = join(import.meta.dirname, '../fixtures/records/eval');
-    const child = spawnCli(['search', '--records', join(FIX, 'records.jsonl'), '--tools', join(FIX, 'tools.config.json'), '--model', 'openai-compatible:http://alice:s3cr3t-pass@127.0.0.1:9/v1#m', '--judge-model', 'offline', '--split-by', 'record', '--dry-run'], { OPENAI_COMPATIBLE_API_KEY: KEY });
+    const child = spawnCli(
+      [
+        'search',
+        '--records',
+        join(FIX, 'records.jsonl'),
+        '--tools',
+        join(FIX, 'tools.config.json'),
+        '--model',
+        'openai-compatible:http://alice:s3cr3t-pass@127.0.0.1:9/v1#m',
+        '--judge-model',
+        'offline',
+        '--split-by',
+        'record',
+        '--dry-run',
+      ],
+      { OPENAI_COMPATIBLE_API_KEY: KEY },
+    );
     await child.exited;
     expect(child.output()).toContain('[redacted]@127.0.0.1:9');
     expect(child.output()).not.toContain('s3cr3t-pass');

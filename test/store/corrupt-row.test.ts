@@ -28,7 +28,26 @@ let runId = '';
 
 beforeAll(async () => {
   const io = capture();
-  const code = await runCli(['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '1', '--patience', '1', '--db', clean, '--out', join(fx.dir, 'out')], io);
+  const code = await runCli(
+    [
+      'search',
+      '--records',
+      fx.records,
+      '--tools',
+      fx.tools,
+      '--seed',
+      '3',
+      '--iterations',
+      '1',
+      '--patience',
+      '1',
+      '--db',
+      clean,
+      '--out',
+      join(fx.dir, 'out'),
+    ],
+    io,
+  );
   expect(code, io.all()).toBe(0);
   const store = openStore(clean, { readOnly: true });
   runId = store.listRuns()[0]!.id;
@@ -53,10 +72,16 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('a stored row that does not parse', () => {
   it('runs show: bad JSON in a candidate column names the store, table, row and column', async () => {
-    const db = corrupted('bad-json', "UPDATE candidates SET feedback = '{\"notes\": [1, 2' WHERE run_id = ? AND id = 'c0'", runId);
+    const db = corrupted(
+      'bad-json',
+      "UPDATE candidates SET feedback = '{\"notes\": [1, 2' WHERE run_id = ? AND id = 'c0'",
+      runId,
+    );
     const { code, out } = await cli(['runs', 'show', runId, '--db', db]);
     expect(code, out).toBe(3);
-    expect(out).toContain(`the store ${db} has a row that does not parse: table candidates, row ${runId}/c0, at $.feedback: it is not JSON`);
+    expect(out).toContain(
+      `the store ${db} has a row that does not parse: table candidates, row ${runId}/c0, at $.feedback: it is not JSON`,
+    );
     expect(out).toContain('written by another FlowScout version or edited by hand');
     expect(out).not.toMatch(/TypeError|at .*\.ts:\d+/);
   });
@@ -67,17 +92,27 @@ describe('a stored row that does not parse', () => {
     expect(shown.code, shown.out).toBe(3);
     expect(shown.out).toContain(`table runs, row ${runId}, at $.seed:`);
 
-    const inputs = corrupted('bad-inputs', "UPDATE runs SET inputs = json_set(inputs, '$.records.bytes', 'many') WHERE id = ?", runId);
+    const inputs = corrupted(
+      'bad-inputs',
+      "UPDATE runs SET inputs = json_set(inputs, '$.records.bytes', 'many') WHERE id = ?",
+      runId,
+    );
     const listed = await cli(['runs', 'list', '--db', inputs]);
     expect(listed.code, listed.out).toBe(3);
     expect(listed.out).toContain(`table runs, row ${runId}, at $.inputs.records.bytes:`);
   });
 
   it('search --resume: a stored run config of the wrong shape stops before the run is touched', async () => {
-    const db = corrupted('bad-config', "UPDATE runs SET status = 'stopped', config = json_set(config, '$.settings.seed', 'seven') WHERE id = ?", runId);
+    const db = corrupted(
+      'bad-config',
+      "UPDATE runs SET status = 'stopped', config = json_set(config, '$.settings.seed', 'seven') WHERE id = ?",
+      runId,
+    );
     const { code, out } = await cli(['search', '--resume', runId, '--db', db]);
     expect(code, out).toBe(3);
-    expect(out).toContain(`the store ${db} has a row that does not parse: table runs, row ${runId}, at $.config.settings.seed:`);
+    expect(out).toContain(
+      `the store ${db} has a row that does not parse: table runs, row ${runId}, at $.config.settings.seed:`,
+    );
     const store = openStore(db, { readOnly: true });
     expect(store.getLock(runId)).toBeUndefined();
     expect(store.getRun(runId).status).toBe('stopped');

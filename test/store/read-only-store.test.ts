@@ -15,9 +15,16 @@ const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowscout.js');
 const asRoot = process.getuid?.() === 0;
 const user = asRoot ? { uid: 65534, gid: 65534 } : {};
 
-function run(args: string[], until?: RegExp): Promise<{ code: number | null; out: string; match?: RegExpMatchArray; stop?: () => void }> {
+function run(
+  args: string[],
+  until?: RegExp,
+): Promise<{ code: number | null; out: string; match?: RegExpMatchArray; stop?: () => void }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...user, env: { ...process.env, HOME: tmpdir() } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...user,
+      env: { ...process.env, HOME: tmpdir() },
+    });
     let out = '';
     let settled = false;
     const onData = (d: Buffer) => {
@@ -44,7 +51,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flowscout-ro-'));
   db = join(dir, 'store.db');
   const store = openStore(db);
-  store.createRun({ id: 'run-ro', status: 'done', seed: 1, strategy: 'mcts', config: {}, policyLabel: 'offline policy (no LLM)', judgeLabel: 'offline lexical judge', optimizerLabel: 'rule-based optimizer (offline)', iterationsDone: 0, sinceImprovement: 0 });
+  store.createRun({
+    id: 'run-ro',
+    status: 'done',
+    seed: 1,
+    strategy: 'mcts',
+    config: {},
+    policyLabel: 'offline policy (no LLM)',
+    judgeLabel: 'offline lexical judge',
+    optimizerLabel: 'rule-based optimizer (offline)',
+    iterationsDone: 0,
+    sinceImprovement: 0,
+  });
   store.close();
   chmodSync(db, 0o444);
   chmodSync(dir, 0o555);

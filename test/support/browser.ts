@@ -17,14 +17,24 @@ export interface TestBrowser {
 }
 
 export async function launchChromium(): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
   const profile = mkdtempSync(join(tmpdir(), 'flowscout-chromium-'));
   // A persistent context is how playwright takes an explicit, fresh --user-data-dir.
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     timeout: 300_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1400, height: 900 },
   });
   return {

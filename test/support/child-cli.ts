@@ -22,7 +22,10 @@ export interface ChildCli {
 }
 
 export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildCli {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {
@@ -31,10 +34,12 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    for (const l of listeners) l();
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      for (const l of listeners) l();
+      resolve(code);
+    }),
+  );
   return {
     child,
     pid: child.pid!,

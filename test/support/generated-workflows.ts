@@ -12,7 +12,18 @@ import type { Random } from '../../src/util/random.js';
  */
 
 /** Strings that would break naive code generation: template syntax, comment ends, quotes, line separators. */
-export const HOSTILE = ['back`tick`', '${process.exit(1)}', 'ends */ a comment /* and', "it's \"quoted\"", 'line\nbreak\r\nand\rmore', 'sep\u2028ara\u2029tors', '\\u0000 \\ backslash', '</script><!--', '__proto__', 'emoji 🚀 and \u0000 nul'];
+export const HOSTILE = [
+  'back`tick`',
+  '${process.exit(1)}',
+  'ends */ a comment /* and',
+  'it\'s "quoted"',
+  'line\nbreak\r\nand\rmore',
+  'sep\u2028ara\u2029tors',
+  '\\u0000 \\ backslash',
+  '</script><!--',
+  '__proto__',
+  'emoji 🚀 and \u0000 nul',
+];
 export const TOOL_NAMES = ['t0', 't1', 't2', 't3', 't4'];
 
 export function pick<T>(r: Random, list: readonly T[]): T {
@@ -29,9 +40,28 @@ export function generateWorkflow(r: Random, n: number): Workflow {
     const id = `${letters[k]}${r.int(2) ? '-' : '_'}${k}`;
     const kind = r.int(10);
     if (kind < 3) {
-      mids.push({ id, kind: 'llm', role: 'judge', prompt: `Judge ${pick(r, HOSTILE)} {{inputs}}`, output: { type: 'json', schema: { type: 'object', properties: { go: { type: 'boolean' }, kind: { type: 'string', enum: judgeKinds } }, required: ['go', 'kind'] } } });
+      mids.push({
+        id,
+        kind: 'llm',
+        role: 'judge',
+        prompt: `Judge ${pick(r, HOSTILE)} {{inputs}}`,
+        output: {
+          type: 'json',
+          schema: {
+            type: 'object',
+            properties: { go: { type: 'boolean' }, kind: { type: 'string', enum: judgeKinds } },
+            required: ['go', 'kind'],
+          },
+        },
+      });
     } else if (kind < 5) {
-      mids.push({ id, kind: 'llm', role: 'extract', prompt: `Extract ${pick(r, HOSTILE)} from {{inputs}}`, output: { type: 'text' } });
+      mids.push({
+        id,
+        kind: 'llm',
+        role: 'extract',
+        prompt: `Extract ${pick(r, HOSTILE)} from {{inputs}}`,
+        output: { type: 'text' },
+      });
     } else {
       const hint = r.shuffle(TOOL_NAMES).slice(0, 1 + r.int(3));
       mids.push({
@@ -40,14 +70,22 @@ export function generateWorkflow(r: Random, n: number): Workflow {
         task: `Task ${pick(r, HOSTILE)}`,
         ...(r.int(3) ? { tools: hint } : {}),
         ...(r.int(3) === 0 ? { calls: 'many' as const } : {}),
-        ...(r.int(3) === 0 ? { retry: { attempts: 1 + r.int(3), on: pick(r, ['error', 'error-or-empty'] as const) } } : {}),
+        ...(r.int(3) === 0
+          ? { retry: { attempts: 1 + r.int(3), on: pick(r, ['error', 'error-or-empty'] as const) } }
+          : {}),
       });
     }
   }
   const nodes: WorkflowNode[] = [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: `Plan ${pick(r, HOSTILE)}: {{query}}`, output: { type: 'text' } },
     ...mids,
-    { id: 'synth', kind: 'llm', role: 'synthesize', prompt: `Answer {{query}} ${pick(r, HOSTILE)} from {{inputs}}`, output: { type: 'text' } },
+    {
+      id: 'synth',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: `Answer {{query}} ${pick(r, HOSTILE)} from {{inputs}}`,
+      output: { type: 'text' },
+    },
   ];
   const edges: Edge[] = [];
   const has = new Set<string>();
@@ -57,7 +95,12 @@ export function generateWorkflow(r: Random, n: number): Workflow {
     const e: Edge = { from: from.id, to: to.id, kind: r.int(5) === 0 ? 'control' : 'data' };
     if (from.kind === 'llm' && from.role === 'judge' && r.int(5) < 3) {
       const g = r.int(3);
-      e.when = g === 0 ? { kind: 'field', field: 'go', op: 'eq', value: r.int(2) === 0 } : g === 1 ? { kind: 'field', field: 'kind', op: 'in', value: [pick(r, judgeKinds)] } : { kind: 'field', field: 'kind', op: 'ne', value: pick(r, judgeKinds) };
+      e.when =
+        g === 0
+          ? { kind: 'field', field: 'go', op: 'eq', value: r.int(2) === 0 }
+          : g === 1
+            ? { kind: 'field', field: 'kind', op: 'in', value: [pick(r, judgeKinds)] }
+            : { kind: 'field', field: 'kind', op: 'ne', value: pick(r, judgeKinds) };
     } else if (from.kind === 'tool' && r.int(4) === 0) {
       e.when = { kind: 'status', status: r.int(2) ? 'ok' : 'error' };
     }
@@ -69,7 +112,8 @@ export function generateWorkflow(r: Random, n: number): Workflow {
   });
   mids.forEach((m, k) => {
     const hasOut = edges.some((e) => e.from === m.id);
-    if (!hasOut || r.int(3) === 0) add(m, k + 1 < mids.length && r.int(2) ? mids[k + 1 + r.int(mids.length - k - 1)]! : nodes[nodes.length - 1]!);
+    if (!hasOut || r.int(3) === 0)
+      add(m, k + 1 < mids.length && r.int(2) ? mids[k + 1 + r.int(mids.length - k - 1)]! : nodes[nodes.length - 1]!);
   });
   if (r.int(3) === 0) add(nodes[0]!, nodes[nodes.length - 1]!);
   return { version: 1, name: `generated ${n} ${pick(r, HOSTILE)}`, description: pick(r, HOSTILE), nodes, edges };
@@ -95,7 +139,10 @@ export const scriptedPolicy = createScriptedPolicy({
   tool: (req) => {
     const sig = hash(`${req.node.id}|${req.attempt}|${req.previousError ?? ''}|${req.context}`);
     const count = req.node.calls === 'many' ? sig % 4 : 1;
-    return Array.from({ length: count }, (_, j) => ({ tool: req.candidates[(sig + j) % req.candidates.length]!.name, args: { x: (sig >> (j * 3)) % 6, s: HOSTILE[(sig >> j) % HOSTILE.length] } }));
+    return Array.from({ length: count }, (_, j) => ({
+      tool: req.candidates[(sig + j) % req.candidates.length]!.name,
+      args: { x: (sig >> (j * 3)) % 6, s: HOSTILE[(sig >> j) % HOSTILE.length] },
+    }));
   },
 });
 
@@ -109,4 +156,3 @@ export const scriptedTools: ToolSpec[] = TOOL_NAMES.map((name) => ({
     return { tool: name, x: args.x, echo: args.s };
   },
 }));
-

@@ -7,8 +7,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-const post = (s: TestLlmServer, body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal?: AbortSignal) =>
-  fetch(`${s.baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test-abcdefgh' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+const post = (
+  s: TestLlmServer,
+  body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+  signal?: AbortSignal,
+) =>
+  fetch(`${s.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test-abcdefgh' },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
 
 describe('test LLM server', () => {
   it('answers scripted text, JSON and tool calls in OpenAI chat-completion form, and records each request', async () => {
@@ -46,7 +55,9 @@ describe('test LLM server', () => {
   it('chooses replies with a function of the request', async () => {
     server = await startTestLlmServer({ script: (req, i) => ({ text: `${req.body.model}#${i}` }) });
     expect(((await (await post(server)).json()) as any).choices[0].message.content).toBe('m#0');
-    expect(((await (await post(server, { model: 'x', messages: [] })).json()) as any).choices[0].message.content).toBe('x#1');
+    expect(((await (await post(server, { model: 'x', messages: [] })).json()) as any).choices[0].message.content).toBe(
+      'x#1',
+    );
   });
 
   it('produces each fault on demand', async () => {

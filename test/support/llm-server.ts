@@ -64,7 +64,8 @@ export interface RecordedRequest {
   usage?: UsageSpec;
 }
 
-export type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>);
+export type Script =
+  ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>);
 
 export interface TestLlmServer {
   /** `http://127.0.0.1:<port>` */
@@ -97,7 +98,13 @@ export const CHARS_PER_TOKEN = 4;
 /** The text of a chat request the way a provider tokenises it: every message's content, in order. */
 export function promptText(body: any): string {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const parts = messages.map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: any) => p?.text ?? '').join('') : ''));
+  const parts = messages.map((m) =>
+    typeof m.content === 'string'
+      ? m.content
+      : Array.isArray(m.content)
+        ? m.content.map((p: any) => p?.text ?? '').join('')
+        : '',
+  );
   const tools = body?.tools ? JSON.stringify(body.tools) : '';
   const format = body?.response_format ? JSON.stringify(body.response_format) : '';
   return [tools, ...parts, format].join('\n');
@@ -132,7 +139,11 @@ export async function startTestLlmServer(options: TestLlmServerOptions = {}): Pr
     const tokens = Math.ceil(text.length / CHARS_PER_TOKEN);
     const prefixTokens = Math.floor(common / CHARS_PER_TOKEN);
     const cached = prefixTokens >= 1024 ? 1024 + Math.floor((prefixTokens - 1024) / 128) * 128 : 0;
-    return { prompt_tokens: tokens, completion_tokens: 1, ...(cached > 0 ? { cached_tokens: Math.min(cached, tokens) } : {}) };
+    return {
+      prompt_tokens: tokens,
+      completion_tokens: 1,
+      ...(cached > 0 ? { cached_tokens: Math.min(cached, tokens) } : {}),
+    };
   };
 
   const server = createServer((req, res) => {
@@ -150,7 +161,10 @@ export async function startTestLlmServer(options: TestLlmServerOptions = {}): Pr
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/v1/models') {
       const ids = options.models ?? ['test-model'];
-      return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })) });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })),
+      });
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `test server: no route ${req.method} ${path}` } });
@@ -167,9 +181,20 @@ export async function startTestLlmServer(options: TestLlmServerOptions = {}): Pr
     if (body?.stream) return sendJson(res, 400, { error: { message: 'test server: streaming is not scripted' } });
     const reply = fn ? await fn(recorded, index) : queue.shift();
     if (!reply) {
-      return sendJson(res, 400, { error: { message: `test server: no scripted reply left for request #${index + 1}` } });
+      return sendJson(res, 400, {
+        error: { message: `test server: no scripted reply left for request #${index + 1}` },
+      });
     }
-    const withUsage = options.usage === 'estimate' && !('fault' in reply) && !('body' in reply) && !reply.usage ? { ...reply, usage: { ...estimate(body), completion_tokens: Math.max(1, Math.ceil(replyText(reply).length / CHARS_PER_TOKEN)) } } : reply;
+    const withUsage =
+      options.usage === 'estimate' && !('fault' in reply) && !('body' in reply) && !reply.usage
+        ? {
+            ...reply,
+            usage: {
+              ...estimate(body),
+              completion_tokens: Math.max(1, Math.ceil(replyText(reply).length / CHARS_PER_TOKEN)),
+            },
+          }
+        : reply;
     if (!('fault' in withUsage) && !('body' in withUsage)) recorded.usage = withUsage.usage ?? DEFAULT_USAGE;
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     respond(res, withUsage, String(body?.model ?? 'test-model'), index);
@@ -190,15 +215,23 @@ export async function startTestLlmServer(options: TestLlmServerOptions = {}): Pr
           return sendJson(res, 429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, headers);
         }
         case 'server-error':
-          return sendJson(res, reply.status ?? 500, { error: { message: reply.message ?? 'Internal server error', type: 'server_error' } });
+          return sendJson(res, reply.status ?? 500, {
+            error: { message: reply.message ?? 'Internal server error', type: 'server_error' },
+          });
         case 'hang':
           hanging.add(res);
           res.on('close', () => hanging.delete(res));
           return;
         case 'malformed-json':
-          return sendJson(res, 200, completion(model, index, { content: reply.content ?? '{"calls": [{"tool": "get_', usage: reply.usage }));
+          return sendJson(
+            res,
+            200,
+            completion(model, index, { content: reply.content ?? '{"calls": [{"tool": "get_', usage: reply.usage }),
+          );
         case 'truncated': {
-          const full = JSON.stringify(completion(model, index, { content: 'this answer never arrives whole', usage: undefined }));
+          const full = JSON.stringify(
+            completion(model, index, { content: 'this answer never arrives whole', usage: undefined }),
+          );
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(full)) });
           res.flushHeaders();
           // Half the body, then the connection drops: the client sees a 200 whose body never completes.
@@ -211,12 +244,33 @@ export async function startTestLlmServer(options: TestLlmServerOptions = {}): Pr
       const toolCalls = reply.toolCalls.map((c, i) => ({
         id: `call_${index}_${i}`,
         type: 'function',
-        function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+        function: {
+          name: c.name,
+          arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+        },
       }));
-      return sendJson(res, 200, completion(model, index, { content: null, toolCalls, usage: reply.usage, finishReason: reply.finishReason ?? 'tool_calls' }));
+      return sendJson(
+        res,
+        200,
+        completion(model, index, {
+          content: null,
+          toolCalls,
+          usage: reply.usage,
+          finishReason: reply.finishReason ?? 'tool_calls',
+        }),
+      );
     }
     const content = 'json' in reply ? JSON.stringify(reply.json) : reply.text;
-    sendJson(res, 200, completion(model, index, { content, usage: reply.usage, logprobs: reply.logprobs, finishReason: reply.finishReason }));
+    sendJson(
+      res,
+      200,
+      completion(model, index, {
+        content,
+        usage: reply.usage,
+        logprobs: reply.logprobs,
+        finishReason: reply.finishReason,
+      }),
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -248,7 +302,13 @@ export function scoreLogprobs(probs: Record<number, number>): LogprobSpec[] {
 function completion(
   model: string,
   index: number,
-  r: { content: string | null; toolCalls?: unknown[]; usage: UsageSpec | undefined; logprobs?: LogprobSpec[] | undefined; finishReason?: string | undefined },
+  r: {
+    content: string | null;
+    toolCalls?: unknown[];
+    usage: UsageSpec | undefined;
+    logprobs?: LogprobSpec[] | undefined;
+    finishReason?: string | undefined;
+  },
 ): unknown {
   const usage = r.usage ?? DEFAULT_USAGE;
   return {
@@ -284,7 +344,11 @@ function completion(
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -29,7 +29,9 @@ export async function startTestMcpHttpServer(): Promise<TestMcpHttpServer> {
       }
       const body = JSON.parse(await readBody(req)) as unknown;
       if (!isInitializeRequest(body)) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no valid session id' }, id: null }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no valid session id' }, id: null }));
         return;
       }
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

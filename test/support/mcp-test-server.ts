@@ -1,5 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * A real MCP server (the SDK's low-level `Server`) used by the tool-source and runtime tests over
@@ -11,11 +16,35 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
  */
 
 export const TEST_MCP_TOOLS: Tool[] = [
-  { name: 'get_weather', description: 'Current weather of a city (deterministic test data).', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, annotations: { readOnlyHint: true, openWorldHint: true } },
-  { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, annotations: { readOnlyHint: true } },
-  { name: 'fail', description: 'Always reports an error result.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
-  { name: 'slow', description: 'Answers after `ms` milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] }, annotations: { destructiveHint: true } },
-  { name: 'echo_env', description: 'Returns the FLOWSCOUT_TEST_SECRET environment variable of the server.', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'get_weather',
+    description: 'Current weather of a city (deterministic test data).',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    annotations: { readOnlyHint: true, openWorldHint: true },
+  },
+  {
+    name: 'add',
+    description: 'Adds two numbers.',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'fail',
+    description: 'Always reports an error result.',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  },
+  {
+    name: 'slow',
+    description: 'Answers after `ms` milliseconds.',
+    inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] },
+    annotations: { destructiveHint: true },
+  },
+  {
+    name: 'echo_env',
+    description: 'Returns the FLOWSCOUT_TEST_SECRET environment variable of the server.',
+    inputSchema: { type: 'object', properties: {} },
+  },
 ];
 
 const PAGE = 2;

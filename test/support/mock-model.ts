@@ -19,23 +19,46 @@ export type MockReply =
   | { toolCalls: Array<{ name: string; arguments: unknown }> }
   | { fail: number };
 
-const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 function toResult(reply: MockReply, provider: string): GenerateResult {
   if ('fail' in reply) {
-    throw new APICallError({ message: `HTTP ${reply.fail}`, url: 'mock://model', requestBodyValues: {}, statusCode: reply.fail, isRetryable: reply.fail === 429 || reply.fail >= 500 });
+    throw new APICallError({
+      message: `HTTP ${reply.fail}`,
+      url: 'mock://model',
+      requestBodyValues: {},
+      statusCode: reply.fail,
+      isRetryable: reply.fail === 429 || reply.fail >= 500,
+    });
   }
   if ('toolCalls' in reply) {
     return {
-      content: reply.toolCalls.map((c, i) => ({ type: 'tool-call' as const, toolCallId: `call-${i}`, toolName: c.name, input: JSON.stringify(c.arguments) })),
+      content: reply.toolCalls.map((c, i) => ({
+        type: 'tool-call' as const,
+        toolCallId: `call-${i}`,
+        toolName: c.name,
+        input: JSON.stringify(c.arguments),
+      })),
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage: USAGE,
       warnings: [],
     };
   }
   const text = 'json' in reply ? JSON.stringify(reply.json) : reply.text;
-  const logprobs = 'logprobs' in reply && reply.logprobs ? { providerMetadata: { [provider.split('.')[0]!]: { logprobs: reply.logprobs } } } : {};
-  return { content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [], ...logprobs } as GenerateResult;
+  const logprobs =
+    'logprobs' in reply && reply.logprobs
+      ? { providerMetadata: { [provider.split('.')[0]!]: { logprobs: reply.logprobs } } }
+      : {};
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: USAGE,
+    warnings: [],
+    ...logprobs,
+  } as GenerateResult;
 }
 
 /**
@@ -43,7 +66,10 @@ function toResult(reply: MockReply, provider: string): GenerateResult {
  * error) or a function of the call. `provider` sets the provider id the client derives its options
  * from (e.g. 'openai.chat' for a model that supports log-probabilities).
  */
-export function mockModel(script: MockReply[] | ((call: MockCall, index: number) => MockReply), options: { provider?: string; modelId?: string } = {}): MockLanguageModelV3 {
+export function mockModel(
+  script: MockReply[] | ((call: MockCall, index: number) => MockReply),
+  options: { provider?: string; modelId?: string } = {},
+): MockLanguageModelV3 {
   const provider = options.provider ?? 'mock-provider';
   let n = 0;
   return new MockLanguageModelV3({

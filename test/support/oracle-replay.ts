@@ -32,7 +32,10 @@ export interface OracleReplayRow {
 export function trajectFiles(domain: string, publicDataDir?: string): { trajQuery: string; tools: string } {
   if (!publicDataDir) return bundledTrajectPaths(domain);
   const seq = join(publicDataDir, 'sequential', domain, 'traj_query.json');
-  return { trajQuery: existsSync(seq) ? seq : join(publicDataDir, domain, 'traj_query.json'), tools: join(publicDataDir, 'tools', `${domain}_tool.json`) };
+  return {
+    trajQuery: existsSync(seq) ? seq : join(publicDataDir, domain, 'traj_query.json'),
+    tools: join(publicDataDir, 'tools', `${domain}_tool.json`),
+  };
 }
 
 /** Runs the oracle over every all-ok record of one domain. */
@@ -46,7 +49,11 @@ export async function oracleReplayDomain(domain: string, publicDataDir?: string)
   let tcSum = 0;
   const imperfect: string[] = [];
   for (const record of allOk) {
-    const trace = await executeWorkflow(oracleWorkflowFor(record), { query: record.query, recordId: record.id }, { policy, tools, concurrency: 1 });
+    const trace = await executeWorkflow(
+      oracleWorkflowFor(record),
+      { query: record.query, recordId: record.id },
+      { policy, tools, concurrency: 1 },
+    );
     const { tc } = toolCallCorrectness(record.calls, trace.calls, { schemas });
     tcSum += tc;
     if (tc < 1) imperfect.push(record.id);

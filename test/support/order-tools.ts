@@ -37,7 +37,18 @@ function store(): OrderStore {
   return (g[KEY] ??= { orders: new Map(), writes: [] });
 }
 
-const NAMES = ['Ada Byron', 'Ben Okafor', 'Chen Wei', 'Dara Singh', 'Eli Novak', 'Fay Moreau', 'Gus Lindqvist', 'Hana Sato', 'Ivo Petrov', 'Jun Park'];
+const NAMES = [
+  'Ada Byron',
+  'Ben Okafor',
+  'Chen Wei',
+  'Dara Singh',
+  'Eli Novak',
+  'Fay Moreau',
+  'Gus Lindqvist',
+  'Hana Sato',
+  'Ivo Petrov',
+  'Jun Park',
+];
 const ITEMS = ['desk lamp', 'kettle', 'backpack', 'headphones', 'yoga mat'];
 const STREETS = ['Elm Street', 'Harbour Road', 'Mill Lane', 'Station Avenue', 'Kings Way'];
 
@@ -83,7 +94,11 @@ export const getOrder = defineTool({
   name: 'get_order',
   description: 'Look up an order by its id: item, delivery address and status.',
   effect: 'read',
-  inputSchema: { type: 'object', properties: { order_id: { type: 'string', description: 'the order id, e.g. 1001' } }, required: ['order_id'] },
+  inputSchema: {
+    type: 'object',
+    properties: { order_id: { type: 'string', description: 'the order id, e.g. 1001' } },
+    required: ['order_id'],
+  },
   execute: (args) => {
     const o = orderOf(args.order_id);
     return { order_id: o.id, item: o.item, address: o.address, status: o.status };
@@ -95,7 +110,11 @@ export const changeOrderAddress = defineTool({
   description: 'Change the delivery address of an open order.',
   effect: 'write',
   idempotent: true,
-  inputSchema: { type: 'object', properties: { order_id: { type: 'string' }, address: { type: 'string', description: 'the new delivery address' } }, required: ['order_id', 'address'] },
+  inputSchema: {
+    type: 'object',
+    properties: { order_id: { type: 'string' }, address: { type: 'string', description: 'the new delivery address' } },
+    required: ['order_id', 'address'],
+  },
   execute: (args) => {
     const o = orderOf(args.order_id);
     store().writes.push({ tool: 'change_order_address', args: { ...args } });
@@ -111,7 +130,11 @@ export const cancelOrder = defineTool({
   effect: 'destructive',
   inputSchema: {
     type: 'object',
-    properties: { order_id: { type: 'string' }, reason: { type: 'string', description: 'why the customer cancels' }, refund_to: { type: 'string', description: 'the payment method the refund goes to' } },
+    properties: {
+      order_id: { type: 'string' },
+      reason: { type: 'string', description: 'why the customer cancels' },
+      refund_to: { type: 'string', description: 'the payment method the refund goes to' },
+    },
     required: ['order_id', 'reason', 'refund_to'],
   },
   execute: (args) => {
@@ -127,7 +150,12 @@ export const cancelOrder = defineTool({
 
 export const tools = [getOrder, changeOrderAddress, cancelOrder];
 
-const REASONS = ['it arrived broken', 'I ordered the wrong size', 'it is too late for the trip', 'I found it cheaper elsewhere'];
+const REASONS = [
+  'it arrived broken',
+  'I ordered the wrong size',
+  'it is too late for the trip',
+  'I found it cheaper elsewhere',
+];
 /** Payment methods the refunds of the records go to: each recurs in several records (another customer's, for any new request). */
 export const PAYMENT_METHODS = ['card-4242', 'wallet-7731'];
 
@@ -139,7 +167,12 @@ export const PAYMENT_METHODS = ['card-4242', 'wallet-7731'];
  */
 export function orderRecords(count = 20): TaskRecord[] {
   return initialOrders(count).map((o, i) => {
-    const lookup = { tool: 'get_order', args: { order_id: o.id }, output: { order_id: o.id, item: o.item, address: o.address, status: 'open' }, status: 'ok' as const };
+    const lookup = {
+      tool: 'get_order',
+      args: { order_id: o.id },
+      output: { order_id: o.id, item: o.item, address: o.address, status: 'open' },
+      status: 'ok' as const,
+    };
     if (i % 2 === 0) {
       const reason = REASONS[(i / 2) % REASONS.length]!;
       const refund = PAYMENT_METHODS[(i / 2) % PAYMENT_METHODS.length]!;
@@ -147,7 +180,15 @@ export function orderRecords(count = 20): TaskRecord[] {
         id: `cancel-${o.id}`,
         query: `Hi, this is ${o.customer} (${o.email}). Please look up my order ${o.id}. Then cancel order ${o.id}, ${reason}. Refund to ${refund}.`,
         reference: `Order ${o.id} (${o.item}) is cancelled; the refund goes to ${refund}.`,
-        calls: [lookup, { tool: 'cancel_order', args: { order_id: o.id, reason, refund_to: refund }, output: { order_id: o.id, status: 'cancelled', refund_to: refund }, status: 'ok' as const }],
+        calls: [
+          lookup,
+          {
+            tool: 'cancel_order',
+            args: { order_id: o.id, reason, refund_to: refund },
+            output: { order_id: o.id, status: 'cancelled', refund_to: refund },
+            status: 'ok' as const,
+          },
+        ],
       };
     }
     const address = `${100 + i} ${STREETS[(i + 2) % STREETS.length]}`;
@@ -155,7 +196,15 @@ export function orderRecords(count = 20): TaskRecord[] {
       id: `move-${o.id}`,
       query: `Hello, ${o.customer} here (${o.email}). Please look up my order ${o.id}. Then ship order ${o.id} to ${address} instead.`,
       reference: `Order ${o.id} (${o.item}) now ships to ${address}.`,
-      calls: [lookup, { tool: 'change_order_address', args: { order_id: o.id, address }, output: { order_id: o.id, address, status: 'open' }, status: 'ok' as const }],
+      calls: [
+        lookup,
+        {
+          tool: 'change_order_address',
+          args: { order_id: o.id, address },
+          output: { order_id: o.id, address, status: 'open' },
+          status: 'ok' as const,
+        },
+      ],
     };
   });
 }

@@ -9,7 +9,8 @@ import { Redis } from 'ioredis';
  * skipped).
  */
 
-export const REDIS_MISSING = "redis-server is not installed, and the distributed-evaluation tests need a real Redis: install it with `apt-get install -y redis-server` (or set FLOWSCOUT_TEST_REDIS_URL to a running server's URL)";
+export const REDIS_MISSING =
+  "redis-server is not installed, and the distributed-evaluation tests need a real Redis: install it with `apt-get install -y redis-server` (or set FLOWSCOUT_TEST_REDIS_URL to a running server's URL)";
 
 export interface TestRedis {
   url: string;
@@ -44,20 +45,33 @@ export async function startTestRedis(): Promise<TestRedis> {
 }
 
 async function startOn(port: number): Promise<TestRedis> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let log = '';
   child.stdout!.on('data', (d) => (log += String(d)));
   child.stderr!.on('data', (d) => (log += String(d)));
   const exited = new Promise<never>((_, reject) => {
-    child.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'ENOENT' ? REDIS_MISSING : `redis-server did not start: ${e.message}`)));
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) on port ${port}: ${log.slice(-500)}`)));
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new Error(e.code === 'ENOENT' ? REDIS_MISSING : `redis-server did not start: ${e.message}`)),
+    );
+    child.once('exit', (code) =>
+      reject(new Error(`redis-server exited (${code}) on port ${port}: ${log.slice(-500)}`)),
+    );
   });
   exited.catch(() => {});
   const url = `redis://127.0.0.1:${port}`;
   const ready = (async () => {
     // Up to a minute: a busy machine may be slow to start it.
     for (let i = 0; i < 1200; i++) {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+      const probe = new Redis(url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        enableOfflineQueue: false,
+      });
       probe.on('error', () => {});
       try {
         await probe.connect();

@@ -39,7 +39,9 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
   return (req) => {
     const body = req.body ?? {};
     const messages: Array<{ role: string; content: unknown }> = Array.isArray(body.messages) ? body.messages : [];
-    const text = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+    const text = messages
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')))
+      .join('\n');
     const record = recordIn(text);
     if (Array.isArray(body.tools) && body.tools.length > 0) {
       const offered = new Set<string>(body.tools.map((t: { function?: { name?: string } }) => t.function?.name ?? ''));
@@ -61,7 +63,8 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
       const route = record ? routeOf(text, record) : undefined;
       return { json: route ? { route } : defaults(format.schema) };
     }
-    if (/Evaluation form \(reply with the JSON object/.test(text)) return { text: '{"correctness": 4, "completeness": 4, "relevance": 5, "clarity": 4}' };
+    if (/Evaluation form \(reply with the JSON object/.test(text))
+      return { text: '{"correctness": 4, "completeness": 4, "relevance": 5, "clarity": 4}' };
     if (/Evaluation form/.test(text)) return { text: '4' };
     // The final answer: the record's reference answer (a model that answers well, at its length).
     const system = messages.find((m) => m.role === 'system')?.content;
@@ -82,12 +85,25 @@ function routeOf(text: string, record: TaskRecord): string | undefined {
   return routes.find((r) => r.tools.join('\u0000') === own)?.value ?? 'other';
 }
 
-const ANSWER = 'Here is what the tools returned: the requested values are listed above, with the figures taken from the results.';
+const ANSWER =
+  'Here is what the tools returned: the requested values are listed above, with the figures taken from the results.';
 
-function defaults(schema: { properties?: Record<string, { type?: string; enum?: unknown[] }> }): Record<string, unknown> {
+function defaults(schema: {
+  properties?: Record<string, { type?: string; enum?: unknown[] }>;
+}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, p] of Object.entries(schema.properties ?? {})) {
-    out[k] = p.enum?.[0] ?? (p.type === 'boolean' ? true : p.type === 'number' || p.type === 'integer' ? 1 : p.type === 'array' ? [] : p.type === 'object' ? {} : 'yes');
+    out[k] =
+      p.enum?.[0] ??
+      (p.type === 'boolean'
+        ? true
+        : p.type === 'number' || p.type === 'integer'
+          ? 1
+          : p.type === 'array'
+            ? []
+            : p.type === 'object'
+              ? {}
+              : 'yes');
   }
   return out;
 }
@@ -95,10 +111,24 @@ function defaults(schema: { properties?: Record<string, { type?: string; enum?: 
 /** Required arguments of `tool` as listed in the prompt ("Input schema: {…}"), set to placeholders. */
 function placeholderArgs(text: string, tool: string): Record<string, unknown> {
   const at = text.indexOf(`### ${tool}\n`);
-  const line = at < 0 ? undefined : text.slice(at).split('\n').find((l) => l.startsWith('Input schema: '));
+  const line =
+    at < 0
+      ? undefined
+      : text
+          .slice(at)
+          .split('\n')
+          .find((l) => l.startsWith('Input schema: '));
   try {
-    const schema = JSON.parse(line?.slice('Input schema: '.length) ?? '{}') as { properties?: Record<string, { type?: string }>; required?: string[] };
-    return Object.fromEntries((schema.required ?? []).map((k) => [k, schema.properties?.[k]?.type === 'number' || schema.properties?.[k]?.type === 'integer' ? 1 : 'x']));
+    const schema = JSON.parse(line?.slice('Input schema: '.length) ?? '{}') as {
+      properties?: Record<string, { type?: string }>;
+      required?: string[];
+    };
+    return Object.fromEntries(
+      (schema.required ?? []).map((k) => [
+        k,
+        schema.properties?.[k]?.type === 'number' || schema.properties?.[k]?.type === 'integer' ? 1 : 'x',
+      ]),
+    );
   } catch {
     return {};
   }

@@ -26,7 +26,13 @@ export function planToolAnswer(o: PlanToolAnswerOptions): Workflow {
     nodes: [
       { id: plan, kind: 'llm', role: 'plan', prompt: o.plan?.prompt ?? 'Plan: {{query}}', output: { type: 'text' } },
       { ...o.tool, kind: 'tool' },
-      { id: answer, kind: 'llm', role: 'synthesize', prompt: o.answer?.prompt ?? 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+      {
+        id: answer,
+        kind: 'llm',
+        role: 'synthesize',
+        prompt: o.answer?.prompt ?? 'Answer {{query}} from {{inputs}}',
+        output: { type: 'text' },
+      },
     ],
     edges: [
       { from: plan, to: o.tool.id, kind: 'data' },

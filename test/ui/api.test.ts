@@ -20,7 +20,15 @@ const records = new Map(
   readFileSync(fx.records, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { id: string; query: string; reference: string; calls: Array<{ tool: string; args: unknown }> })
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          id: string;
+          query: string;
+          reference: string;
+          calls: Array<{ tool: string; args: unknown }>;
+        },
+    )
     .map((r) => [r.id, r]),
 );
 
@@ -35,7 +43,13 @@ beforeAll(async () => {
   mkdirSync(spaDir);
   writeFileSync(join(spaDir, 'index.html'), '<!doctype html><title>app</title>');
   store = openStore(db, { mustExist: true });
-  app = createUiApp({ store, spaDir, dbFlag: db, allowedHosts: ['127.0.0.1', 'localhost'], benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')] });
+  app = createUiApp({
+    store,
+    spaDir,
+    dbFlag: db,
+    allowedHosts: ['127.0.0.1', 'localhost'],
+    benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')],
+  });
 });
 
 afterAll(() => store?.close());
@@ -45,7 +59,15 @@ describe('UI API over a real offline search', () => {
     const { runs } = await get('/api/runs');
     expect(runs).toHaveLength(1);
     const r = runs[0];
-    expect(r).toMatchObject({ status: 'finished', offline: true, iterations: 3, maxIterations: 3, llmCalls: 0, policy: 'offline policy (no LLM)', data: fx.records });
+    expect(r).toMatchObject({
+      status: 'finished',
+      offline: true,
+      iterations: 3,
+      maxIterations: 3,
+      llmCalls: 0,
+      policy: 'offline policy (no LLM)',
+      data: fx.records,
+    });
     expect(r.toolCalls).toBeGreaterThan(0);
     expect(r.resume).toBeUndefined();
     expect(typeof r.bestVal).toBe('number');
@@ -71,7 +93,13 @@ describe('UI API over a real offline search', () => {
     expect(c.workflow.nodes.length).toBeGreaterThan(0);
     expect(c.parentWorkflow.name).toBeTruthy();
     const diff = c.diff;
-    const changes = diff.addedNodes.length + diff.removedNodes.length + diff.changedNodes.length + diff.addedEdges.length + diff.removedEdges.length + diff.changedEdges.length;
+    const changes =
+      diff.addedNodes.length +
+      diff.removedNodes.length +
+      diff.changedNodes.length +
+      diff.addedEdges.length +
+      diff.removedEdges.length +
+      diff.changedEdges.length;
     expect(changes).toBeGreaterThan(0);
     expect(c.candidate.plan).toBeTruthy();
     const val = c.records.filter((r: any) => r.split === 'val');
@@ -91,13 +119,22 @@ describe('UI API over a real offline search', () => {
       expect(r.reference).toBe(rec.reference);
       expect(r.tc).toBe(row.tc);
       // Every reference call and every produced call appears on exactly one aligned line.
-      const refs = r.alignment.filter((l: any) => l.reference).map((l: any) => l.reference.index).sort((a: number, b: number) => a - b);
-      const prods = r.alignment.filter((l: any) => l.produced).map((l: any) => l.produced.index).sort((a: number, b: number) => a - b);
+      const refs = r.alignment
+        .filter((l: any) => l.reference)
+        .map((l: any) => l.reference.index)
+        .sort((a: number, b: number) => a - b);
+      const prods = r.alignment
+        .filter((l: any) => l.produced)
+        .map((l: any) => l.produced.index)
+        .sort((a: number, b: number) => a - b);
       expect(refs).toEqual([...rec.calls.keys()]);
       expect(prods).toEqual([...r.producedCalls.keys()]);
       const matches = r.alignment.filter((l: any) => l.kind === 'match').length;
       expect(matches).toBe(r.tcCounts.lcs);
-      expect(r.tc).toBeCloseTo(Math.max(r.tcCounts.k, r.tcCounts.kHat) === 0 ? 1 : matches / Math.max(r.tcCounts.k, r.tcCounts.kHat), 9);
+      expect(r.tc).toBeCloseTo(
+        Math.max(r.tcCounts.k, r.tcCounts.kHat) === 0 ? 1 : matches / Math.max(r.tcCounts.k, r.tcCounts.kHat),
+        9,
+      );
       expect(r.trace.observations.length).toBeGreaterThan(0);
     }
   });
@@ -109,7 +146,8 @@ describe('UI API over a real offline search', () => {
     const origins = new Set<string>();
     for (const row of c.records) {
       const r = await get(`/api/runs/${id}/candidates/c0/records/${row.split}/${encodeURIComponent(row.recordId)}`);
-      for (const o of r.trace.observations) for (const call of o.calls ?? []) origins.add(`${call.origin}:${call.status}`);
+      for (const o of r.trace.observations)
+        for (const call of o.calls ?? []) origins.add(`${call.origin}:${call.status}`);
     }
     expect(origins.has('replay:ok')).toBe(true);
   });
@@ -123,7 +161,11 @@ describe('UI API over a real offline search', () => {
     // The lock a searching process holds (store/run-lock.ts): pid, host and heartbeat.
     const holdLock = (pid: number, host: string, heartbeatAgoMs: number) => {
       const at = new Date(Date.now() - heartbeatAgoMs).toISOString();
-      raw.prepare('INSERT OR REPLACE INTO run_locks (run_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(id, pid, host, at, at);
+      raw
+        .prepare(
+          'INSERT OR REPLACE INTO run_locks (run_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(id, pid, host, at, at);
     };
     raw.prepare("UPDATE runs SET status = 'running' WHERE id = ?").run(id);
     try {
@@ -153,7 +195,9 @@ describe('UI API over a real offline search', () => {
     expect(e.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining("no run 'run-nope'") });
     const { runs } = await get('/api/runs');
     expect((await get(`/api/runs/${runs[0].id}/candidates/c99`, 404)).error.hint).toContain('c0');
-    expect(await get('/api/nothing', 404)).toEqual({ error: { code: 'NOT_FOUND', message: 'no API route /api/nothing' } });
+    expect(await get('/api/nothing', 404)).toEqual({
+      error: { code: 'NOT_FOUND', message: 'no API route /api/nothing' },
+    });
     const page = await app.request('http://localhost/%2e%2e/%2e%2e/package.json');
     expect(await page.text()).toBe('<!doctype html><title>app</title>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");

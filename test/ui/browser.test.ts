@@ -19,7 +19,10 @@ const PAYLOAD = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</scr
 const fx = writeSearchFixture({ records: 14 });
 const db = join(fx.dir, 'flowscout.db');
 const htmlRecords = join(fx.dir, 'records-html.jsonl');
-const records = readFileSync(fx.records, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; query: string });
+const records = readFileSync(fx.records, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { id: string; query: string });
 let server: UiServer;
 let b: TestBrowser;
 let page: Page;
@@ -33,9 +36,19 @@ async function apiJson(path: string): Promise<any> {
 beforeAll(async () => {
   const spaDir = await ensureSpa();
   await runSearch(searchArgs(fx, db, { iterations: 3 }));
-  writeFileSync(htmlRecords, records.map((r) => JSON.stringify({ ...readRecord(r.id), query: `${PAYLOAD} ${r.query}` })).join('\n') + '\n');
+  writeFileSync(
+    htmlRecords,
+    records.map((r) => JSON.stringify({ ...readRecord(r.id), query: `${PAYLOAD} ${r.query}` })).join('\n') + '\n',
+  );
   await runSearch(searchArgs(fx, db, { iterations: 1, records: htmlRecords }));
-  server = await startUiServer({ db, port: 0, host: '127.0.0.1', spaDir, pollMs: 250, benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')] });
+  server = await startUiServer({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    spaDir,
+    pollMs: 250,
+    benchDirs: [join(import.meta.dirname, '..', '..', 'docs', 'results', 'offline-2026-11-30')],
+  });
   const runs = (await apiJson('/api/runs')).runs as Array<{ id: string; data: string }>;
   cleanRun = runs.find((r) => r.data === fx.records)!.id;
   htmlRun = runs.find((r) => r.data === htmlRecords)!.id;
@@ -51,7 +64,10 @@ afterAll(async () => {
 });
 
 function readRecord(id: string): Record<string, unknown> {
-  const line = readFileSync(fx.records, 'utf8').trim().split('\n').find((l) => (JSON.parse(l) as { id: string }).id === id)!;
+  const line = readFileSync(fx.records, 'utf8')
+    .trim()
+    .split('\n')
+    .find((l) => (JSON.parse(l) as { id: string }).id === id)!;
   return JSON.parse(line) as Record<string, unknown>;
 }
 
@@ -71,17 +87,26 @@ describe('the web UI in chromium', () => {
     const bestNode = page.getByTestId(`tree-node-${best.id}`);
     expect(await bestNode.textContent()).toContain('★');
     await bestNode.hover();
-    await page.getByRole('tooltip').filter({ hasText: `visits ${best.visits}` }).waitFor({ state: 'visible' });
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: `visits ${best.visits}` })
+      .waitFor({ state: 'visible' });
     await page.getByTestId('val-chart').waitFor();
     expect(await page.getByTestId('budget').textContent()).toContain('of 3');
 
     // A child with an edit: its graph, its diff, its plan, its records worst first.
     const child = view.tree.find((n: any) => n.parent !== null && n.kind === 'ok');
     await page.getByTestId(`tree-node-${child.id}`).click();
-    await page.getByTestId('edit-summary').filter({ hasText: child.summary.slice(0, 20) }).waitFor();
+    await page
+      .getByTestId('edit-summary')
+      .filter({ hasText: child.summary.slice(0, 20) })
+      .waitFor();
     await page.locator('.wf-llm').first().waitFor();
     expect(await page.locator('.wf-tool').count()).toBeGreaterThan(0);
-    expect(await page.locator('[data-diff]:not([data-diff=same])').count() + (await page.getByTestId('diff-list').locator('li').count())).toBeGreaterThan(0);
+    expect(
+      (await page.locator('[data-diff]:not([data-diff=same])').count()) +
+        (await page.getByTestId('diff-list').locator('li').count()),
+    ).toBeGreaterThan(0);
     expect(await page.getByTestId('edit-plan').textContent()).toContain('"edits"');
     const rows = page.getByTestId('records-table').getByTestId('record-row');
     await rows.first().waitFor();
@@ -101,7 +126,10 @@ describe('the web UI in chromium', () => {
     await page.getByTestId('query').filter({ hasText: query }).waitFor();
     await page.getByTestId('reference').waitFor();
     await page.getByTestId('answer').waitFor();
-    const kinds = await page.getByTestId('alignment').locator('tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-kind')));
+    const kinds = await page
+      .getByTestId('alignment')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((t) => t.getAttribute('data-kind')));
     expect(kinds.length).toBeGreaterThan(0);
     expect(kinds.every((k) => ['match', 'wrong-args', 'reordered', 'missing', 'extra'].includes(k ?? ''))).toBe(true);
     await page.locator('[data-testid^=obs-]').first().waitFor();
@@ -127,7 +155,9 @@ describe('the web UI in chromium', () => {
     await page.goto(`${server.url}#/runs/${htmlRun}/c/c0/r/${rec.split}/${encodeURIComponent(rec.recordId)}`);
     await page.getByTestId('query').filter({ hasText: PAYLOAD }).waitFor();
     await page.locator('[data-testid^=obs-]').first().waitFor();
-    expect(await page.locator('[data-testid^=obs-]').first().textContent()).toContain('<script>window.__xss=2</script>');
+    expect(await page.locator('[data-testid^=obs-]').first().textContent()).toContain(
+      '<script>window.__xss=2</script>',
+    );
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(await page.evaluate('typeof window.__xss')).toBe('undefined');
   });
@@ -141,7 +171,10 @@ describe('the web UI in chromium', () => {
     try {
       // The new run appears on the open runs page.
       await page.locator('[data-testid^=run-row-]').nth(before).waitFor();
-      const liveId = (await page.locator('[data-testid^=run-row-]').first().getAttribute('data-testid'))!.replace('run-row-', '');
+      const liveId = (await page.locator('[data-testid^=run-row-]').first().getAttribute('data-testid'))!.replace(
+        'run-row-',
+        '',
+      );
       expect(liveId).not.toBe(cleanRun);
       expect(await page.getByTestId(`run-row-${liveId}`).textContent()).toContain('running');
       await page.getByRole('link', { name: liveId }).click();
@@ -172,6 +205,17 @@ describe('the web UI in chromium', () => {
     await page.getByTestId('bench-table').first().waitFor();
     const img = page.locator('img.figure').first();
     await img.waitFor();
-    await expect.poll(() => img.evaluate((i) => Boolean((i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)), { timeout: WAIT }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          img.evaluate((i) =>
+            Boolean(
+              (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
+              (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+            ),
+          ),
+        { timeout: WAIT },
+      )
+      .toBe(true);
   });
 });

@@ -56,13 +56,19 @@ describe('the UI server under a probe', () => {
     }
   });
 
-  it("opens the test records of G0 and of the best candidate", async () => {
-    const run = (await (await request(`/api/runs/${runId}`)).json()) as { result: { best: string; test: { records: number } } };
+  it('opens the test records of G0 and of the best candidate', async () => {
+    const run = (await (await request(`/api/runs/${runId}`)).json()) as {
+      result: { best: string; test: { records: number } };
+    };
     for (const candidate of new Set(['c0', run.result.best])) {
-      const c = (await (await request(`/api/runs/${runId}/candidates/${candidate}`)).json()) as { records: Array<{ split: string; recordId: string }> };
+      const c = (await (await request(`/api/runs/${runId}/candidates/${candidate}`)).json()) as {
+        records: Array<{ split: string; recordId: string }>;
+      };
       const test = c.records.filter((r) => r.split === 'test');
       expect(test).toHaveLength(run.result.test.records);
-      const res = await request(`/api/runs/${runId}/candidates/${candidate}/records/test/${encodeURIComponent(test[0]!.recordId)}`);
+      const res = await request(
+        `/api/runs/${runId}/candidates/${candidate}/records/test/${encodeURIComponent(test[0]!.recordId)}`,
+      );
       expect(res.status).toBe(200);
       const rec = (await res.json()) as { query: string | null; referenceCalls: unknown[]; trace: unknown };
       expect(rec.query).toBeTruthy();

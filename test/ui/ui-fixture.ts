@@ -8,14 +8,40 @@ import { writeSearchFixture, type SearchFixture } from '../search/fixture.js';
  */
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowscout.js');
 
-export function searchArgs(fx: SearchFixture, db: string, opts: { iterations: number; seed?: number; records?: string; out?: string }): string[] {
+export function searchArgs(
+  fx: SearchFixture,
+  db: string,
+  opts: { iterations: number; seed?: number; records?: string; out?: string },
+): string[] {
   const j = String(opts.iterations);
-  return ['search', '--records', opts.records ?? fx.records, '--tools', fx.tools, '--iterations', j, '--patience', j, '--seed', String(opts.seed ?? 3), '--db', db, '--out', opts.out ?? join(fx.dir, `out-${Math.random().toString(36).slice(2)}`)];
+  return [
+    'search',
+    '--records',
+    opts.records ?? fx.records,
+    '--tools',
+    fx.tools,
+    '--iterations',
+    j,
+    '--patience',
+    j,
+    '--seed',
+    String(opts.seed ?? 3),
+    '--db',
+    db,
+    '--out',
+    opts.out ?? join(fx.dir, `out-${Math.random().toString(36).slice(2)}`),
+  ];
 }
 
 /** Starts `flowscout search …`; `done` resolves with its exit code and output. */
-export function startSearch(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; out: string }> } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+export function startSearch(args: string[]): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: string | null; out: string }>;
+} {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FLOWSCOUT_MODEL: '' },
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));

@@ -1,5 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { candidateView, recordView, runView, RunSummary, TreeNode, AlignedCall } from '../../src/ui/server/read-model.ts';
+import type {
+  candidateView,
+  recordView,
+  runView,
+  RunSummary,
+  TreeNode,
+  AlignedCall,
+} from '../../src/ui/server/read-model.ts';
 import type { WorkflowDiff } from '../../src/ui/server/workflow-diff.ts';
 import type { Workflow, WorkflowNode, Edge } from '../../src/graph/schema.ts';
 
@@ -27,7 +34,11 @@ export function useJson<T>(url: string, live?: { run?: string } | false): Loaded
         // An error is `{error: {code, message, hint?, location?}}` (the server's ErrorShape).
         const body = (await r.json()) as T & { error?: { message?: string; hint?: string } };
         if (cancelled) return;
-        if (!r.ok) setState({ loading: false, error: `${body.error?.message ?? r.statusText}${body.error?.hint ? ` ${body.error.hint}` : ''}` });
+        if (!r.ok)
+          setState({
+            loading: false,
+            error: `${body.error?.message ?? r.statusText}${body.error?.hint ? ` ${body.error.hint}` : ''}`,
+          });
         else setState({ loading: false, data: body });
       })
       .catch((e: unknown) => !cancelled && setState((s) => ({ ...s, loading: false, error: String(e) })));
@@ -45,7 +56,8 @@ export function useJson<T>(url: string, live?: { run?: string } | false): Loaded
   return state;
 }
 
-export const fmt = (v: number | null | undefined, digits = 3): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));
+export const fmt = (v: number | null | undefined, digits = 3): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
 
 export function duration(ms: number): string {
   const s = Math.round(ms / 1000);

@@ -2,7 +2,13 @@ import { useJson, type BenchResponse } from './api.ts';
 import { href } from './route.ts';
 import { ErrorBox } from './text.tsx';
 
-type Block = { kind: 'h'; level: number; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; rows: string[][] } | { kind: 'code'; text: string } | { kind: 'p'; text: string } | { kind: 'img'; alt: string; src: string };
+type Block =
+  | { kind: 'h'; level: number; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'table'; rows: string[][] }
+  | { kind: 'code'; text: string }
+  | { kind: 'p'; text: string }
+  | { kind: 'img'; alt: string; src: string };
 
 /** Splits a Markdown report into headings, tables, code and paragraphs, all kept as plain text. */
 export function markdownBlocks(md: string): Block[] {
@@ -19,7 +25,10 @@ export function markdownBlocks(md: string): Block[] {
     } else if (line.trim().startsWith('|')) {
       const rows: string[][] = [];
       for (; i < lines.length && lines[i]!.trim().startsWith('|'); i++) {
-        const cells = lines[i]!.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+        const cells = lines[i]!.trim()
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((c) => c.trim());
         if (!cells.every((c) => /^:?-+:?$/.test(c))) rows.push(cells);
       }
       i--;
@@ -38,7 +47,8 @@ export function markdownBlocks(md: string): Block[] {
       out.push({ kind: 'list', items });
     } else if (line.trim()) {
       const para = [line];
-      while (i + 1 < lines.length && lines[i + 1]!.trim() && !/^(#|\||```|!\[|[-*] )/.test(lines[i + 1]!.trim())) para.push(lines[++i]!);
+      while (i + 1 < lines.length && lines[i + 1]!.trim() && !/^(#|\||```|!\[|[-*] )/.test(lines[i + 1]!.trim()))
+        para.push(lines[++i]!);
       out.push({ kind: 'p', text: para.join(' ') });
     }
   }
@@ -63,8 +73,20 @@ export function BenchPage({ index }: { index: string }) {
       <p className="muted">{d.dir}</p>
       {d.report ? (
         markdownBlocks(d.report).map((b, i) => {
-          if (b.kind === 'h') return b.level <= 1 ? <h1 key={i}>{b.text}</h1> : b.level === 2 ? <h2 key={i}>{b.text}</h2> : <h3 key={i}>{b.text}</h3>;
-          if (b.kind === 'code') return <pre key={i} className="pre">{b.text}</pre>;
+          if (b.kind === 'h')
+            return b.level <= 1 ? (
+              <h1 key={i}>{b.text}</h1>
+            ) : b.level === 2 ? (
+              <h2 key={i}>{b.text}</h2>
+            ) : (
+              <h3 key={i}>{b.text}</h3>
+            );
+          if (b.kind === 'code')
+            return (
+              <pre key={i} className="pre">
+                {b.text}
+              </pre>
+            );
           if (b.kind === 'p') return <p key={i}>{plain(b.text)}</p>;
           if (b.kind === 'list')
             return (
@@ -76,7 +98,12 @@ export function BenchPage({ index }: { index: string }) {
             );
           if (b.kind === 'img') {
             const name = b.src.split('/').pop() ?? '';
-            if (!d.figures.includes(name)) return <p key={i} className="muted">[figure {b.alt}: {b.src}]</p>;
+            if (!d.figures.includes(name))
+              return (
+                <p key={i} className="muted">
+                  [figure {b.alt}: {b.src}]
+                </p>
+              );
             shown.add(name);
             return <img key={i} className="figure" src={fig(name)} alt={b.alt} />;
           }
@@ -84,11 +111,19 @@ export function BenchPage({ index }: { index: string }) {
           return (
             <table key={i} className="grid" data-testid="bench-table">
               <thead>
-                <tr>{head?.map((c, j) => <th key={j}>{plain(c)}</th>)}</tr>
+                <tr>
+                  {head?.map((c, j) => (
+                    <th key={j}>{plain(c)}</th>
+                  ))}
+                </tr>
               </thead>
               <tbody>
                 {body.map((r, j) => (
-                  <tr key={j}>{r.map((c, k) => <td key={k}>{plain(c)}</td>)}</tr>
+                  <tr key={j}>
+                    {r.map((c, k) => (
+                      <td key={k}>{plain(c)}</td>
+                    ))}
+                  </tr>
                 ))}
               </tbody>
             </table>

@@ -8,7 +8,18 @@ type RecordRow = CandidateResponse['records'][number];
 type SortKey = 'score' | 'tc' | 'es' | 'recordId' | 'split';
 
 function Scores({ d }: { d: CandidateResponse }) {
-  const rows: Array<[string, { records: number; tc: number | null; es: number | null; score: number | null; dims?: Record<string, number> } | null]> = [
+  const rows: Array<
+    [
+      string,
+      {
+        records: number;
+        tc: number | null;
+        es: number | null;
+        score: number | null;
+        dims?: Record<string, number>;
+      } | null,
+    ]
+  > = [
     ['D_opt', d.scores.opt],
     ['D_val', d.scores.val],
     ['D_test', d.scores.test ? { ...d.scores.test } : null],
@@ -48,7 +59,9 @@ function Scores({ d }: { d: CandidateResponse }) {
               </>
             ) : (
               <td colSpan={4 + dimNames.length} className="muted">
-                {name === 'D_test' ? 'not run on the test set (only G0 and the best candidate are, once the search ends)' : 'no results'}
+                {name === 'D_test'
+                  ? 'not run on the test set (only G0 and the best candidate are, once the search ends)'
+                  : 'no results'}
               </td>
             )}
           </tr>
@@ -62,7 +75,16 @@ function Scores({ d }: { d: CandidateResponse }) {
 export function RecordsTable({ run, candidate, records }: { run: string; candidate: string; records: RecordRow[] }) {
   const [key, setKey] = useState<SortKey>('score');
   const [asc, setAsc] = useState(true);
-  const val = (r: RecordRow): number | string => (key === 'score' ? (r.tc + r.es) / 2 : key === 'tc' ? r.tc : key === 'es' ? r.es : key === 'split' ? r.split : r.recordId);
+  const val = (r: RecordRow): number | string =>
+    key === 'score'
+      ? (r.tc + r.es) / 2
+      : key === 'tc'
+        ? r.tc
+        : key === 'es'
+          ? r.es
+          : key === 'split'
+            ? r.split
+            : r.recordId;
   const sorted = [...records].sort((a, b) => {
     const x = val(a);
     const y = val(b);
@@ -121,7 +143,8 @@ export function RecordsTable({ run, candidate, records }: { run: string; candida
 
 function DiffList({ d }: { d: CandidateResponse }) {
   const diff = d.diff;
-  if (!diff) return <p className="muted">{d.candidate.parent ? 'no workflow to compare' : 'G0, the root: no parent'}</p>;
+  if (!diff)
+    return <p className="muted">{d.candidate.parent ? 'no workflow to compare' : 'G0, the root: no parent'}</p>;
   const items: Array<[string, string[]]> = [
     ['added nodes', diff.addedNodes],
     ['removed nodes', diff.removedNodes],
@@ -133,13 +156,21 @@ function DiffList({ d }: { d: CandidateResponse }) {
   const any = items.some(([, v]) => v.length);
   return (
     <ul className="diff-list" data-testid="diff-list">
-      {any ? items.filter(([, v]) => v.length).map(([k, v]) => <li key={k} className={`d-${k.split(' ')[0]}`}>{`${k}: ${v.join(', ')}`}</li>) : <li>no structural change</li>}
+      {any ? (
+        items
+          .filter(([, v]) => v.length)
+          .map(([k, v]) => <li key={k} className={`d-${k.split(' ')[0]}`}>{`${k}: ${v.join(', ')}`}</li>)
+      ) : (
+        <li>no structural change</li>
+      )}
     </ul>
   );
 }
 
 export function CandidatePage({ run, candidate }: { run: string; candidate: string }) {
-  const q = useJson<CandidateResponse>(`/api/runs/${encodeURIComponent(run)}/candidates/${encodeURIComponent(candidate)}`);
+  const q = useJson<CandidateResponse>(
+    `/api/runs/${encodeURIComponent(run)}/candidates/${encodeURIComponent(candidate)}`,
+  );
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <p>Loading…</p>;
   const d = q.data;
@@ -174,8 +205,15 @@ export function CandidatePage({ run, candidate }: { run: string; candidate: stri
       <h2>Scores</h2>
       <Scores d={d} />
       <h2>Workflow{d.diff ? ' and its diff against the parent' : ''}</h2>
-      <p className="muted small">LLM nodes blue, tool nodes orange; data edges solid, control edges dashed; guards on edges. Diff: green added, amber changed, red removed.</p>
-      {d.workflow ? <WorkflowGraph workflow={d.workflow} parent={d.parentWorkflow} diff={d.diff} /> : <p className="muted">No workflow: the expansion failed before one existed.</p>}
+      <p className="muted small">
+        LLM nodes blue, tool nodes orange; data edges solid, control edges dashed; guards on edges. Diff: green added,
+        amber changed, red removed.
+      </p>
+      {d.workflow ? (
+        <WorkflowGraph workflow={d.workflow} parent={d.parentWorkflow} diff={d.diff} />
+      ) : (
+        <p className="muted">No workflow: the expansion failed before one existed.</p>
+      )}
       <DiffList d={d} />
       {c.plan ? (
         <>
@@ -216,14 +254,21 @@ export function ComparePage({ run, a, b }: { run: string; a: string; b: string }
         {[A, B].map((d) => (
           <div key={d.candidate.id}>
             <h2>
-              <a href={href.candidate(run, d.candidate.id)}>{d.candidate.id}</a>: S_val {fmt(d.scores.val.score)}, R_opt {fmt(d.scores.opt.score)}
+              <a href={href.candidate(run, d.candidate.id)}>{d.candidate.id}</a>: S_val {fmt(d.scores.val.score)}, R_opt{' '}
+              {fmt(d.scores.opt.score)}
             </h2>
             <p className="small">{d.candidate.summary}</p>
-            {d.workflow ? <WorkflowGraph workflow={d.workflow} testId={`compare-graph-${d.candidate.id}`} /> : <p>no workflow</p>}
+            {d.workflow ? (
+              <WorkflowGraph workflow={d.workflow} testId={`compare-graph-${d.candidate.id}`} />
+            ) : (
+              <p>no workflow</p>
+            )}
           </div>
         ))}
       </div>
-      <h2>Per-record difference ({b} − {a}), biggest loss first</h2>
+      <h2>
+        Per-record difference ({b} − {a}), biggest loss first
+      </h2>
       <table className="grid" data-testid="compare-table">
         <thead>
           <tr>
@@ -245,7 +290,9 @@ export function ComparePage({ run, a, b }: { run: string; a: string; b: string }
               <td className="num">{fmt(rb.tc)}</td>
               <td className="num">{fmt(ra.es)}</td>
               <td className="num">{fmt(rb.es)}</td>
-              <td className={`num ${delta > 0 ? 'pos' : delta < 0 ? 'neg' : ''}`}>{(delta > 0 ? '+' : '') + delta.toFixed(3)}</td>
+              <td className={`num ${delta > 0 ? 'pos' : delta < 0 ? 'neg' : ''}`}>
+                {(delta > 0 ? '+' : '') + delta.toFixed(3)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -22,11 +22,22 @@ export function ValChart({ points, g0 }: { points: IterPoint[]; g0?: number | un
   const maxIt = Math.max(1, ...points.map((p) => p.iteration));
   const x = (it: number) => pad.l + (it / maxIt) * (W - pad.l - pad.r);
   const y = (v: number) => pad.t + (1 - (v - lo) / Math.max(1e-9, hi - lo)) * (H - pad.t - pad.b);
-  const best = [...(g0 !== undefined ? [{ iteration: 0, v: g0 }] : []), ...points.filter((p) => p.bestVal !== undefined).map((p) => ({ iteration: p.iteration, v: p.bestVal! }))];
-  const step = best.length ? `${best.map((p, i) => (i === 0 ? `M${x(p.iteration).toFixed(1)},${y(p.v).toFixed(1)}` : `H${x(p.iteration).toFixed(1)} V${y(p.v).toFixed(1)}`)).join(' ')} H${x(maxIt).toFixed(1)}` : '';
+  const best = [
+    ...(g0 !== undefined ? [{ iteration: 0, v: g0 }] : []),
+    ...points.filter((p) => p.bestVal !== undefined).map((p) => ({ iteration: p.iteration, v: p.bestVal! })),
+  ];
+  const step = best.length
+    ? `${best.map((p, i) => (i === 0 ? `M${x(p.iteration).toFixed(1)},${y(p.v).toFixed(1)}` : `H${x(p.iteration).toFixed(1)} V${y(p.v).toFixed(1)}`)).join(' ')} H${x(maxIt).toFixed(1)}`
+    : '';
   const ticks = Array.from({ length: 5 }, (_, i) => lo + ((hi - lo) * i) / 4);
   return (
-    <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="validation score per iteration" data-testid="val-chart">
+    <svg
+      className="chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label="validation score per iteration"
+      data-testid="val-chart"
+    >
       {ticks.map((t) => (
         <g key={t}>
           <line x1={pad.l} x2={W - pad.r} y1={y(t)} y2={y(t)} stroke="#e2e8f0" />

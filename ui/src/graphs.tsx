@@ -1,5 +1,21 @@
-import { Handle, MarkerType, Position, ReactFlow, type Edge as FlowEdge, type Node as FlowNode, type NodeProps } from '@xyflow/react';
-import { fmt, scoreColor, type Edge, type TreeNode, type Workflow, type WorkflowDiff, type WorkflowNode } from './api.ts';
+import {
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge as FlowEdge,
+  type Node as FlowNode,
+  type NodeProps,
+} from '@xyflow/react';
+import {
+  fmt,
+  scoreColor,
+  type Edge,
+  type TreeNode,
+  type Workflow,
+  type WorkflowDiff,
+  type WorkflowNode,
+} from './api.ts';
 
 /**
  * The two graphs of the UI, drawn with @xyflow/react: the search tree (one node per candidate,
@@ -20,7 +36,13 @@ function CandidateNode({ data }: NodeProps<FlowNode<TreeData>>) {
   const cls = ['tree-node', `kind-${c.kind}`, c.best ? 'best' : ''].join(' ');
   const tip = `${c.id}: visits ${c.visits} · mean reward ${fmt(c.meanReward)} · R_opt ${fmt(c.optReward)} · S_val ${fmt(c.valScore)}${c.error ? ` · error: ${c.error}` : ''}`;
   return (
-    <div className={cls} style={{ background: broken ? '#fee2e2' : data.color }} title={tip} data-candidate={c.id} data-testid={`tree-node-${c.id}`}>
+    <div
+      className={cls}
+      style={{ background: broken ? '#fee2e2' : data.color }}
+      title={tip}
+      data-candidate={c.id}
+      data-testid={`tree-node-${c.id}`}
+    >
       <Handle type="target" position={Position.Top} />
       <div className="tree-node-id">
         {c.best ? '★ ' : ''}
@@ -73,7 +95,14 @@ export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: 
   const pos = layoutTree(nodes);
   const { lo, hi } = scoreRange(nodes);
   const rel = (v: number | undefined) => (v === undefined ? undefined : hi > lo ? (v - lo) / (hi - lo) : 1);
-  const flowNodes: FlowNode<TreeData>[] = nodes.map((c) => ({ id: c.id, type: 'candidate', position: pos.get(c.id) ?? { x: 0, y: 0 }, data: { c, color: scoreColor(rel(c.valScore)) }, draggable: false, connectable: false }));
+  const flowNodes: FlowNode<TreeData>[] = nodes.map((c) => ({
+    id: c.id,
+    type: 'candidate',
+    position: pos.get(c.id) ?? { x: 0, y: 0 },
+    data: { c, color: scoreColor(rel(c.valScore)) },
+    draggable: false,
+    connectable: false,
+  }));
   const flowEdges: FlowEdge[] = nodes
     .filter((c) => c.parent !== null)
     .map((c) => ({
@@ -83,12 +112,24 @@ export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: 
       label: clip(c.summary, EDGE_LABEL_CHARS),
       labelStyle: { fontSize: 10 },
       labelBgStyle: { fill: '#ffffff', fillOpacity: 0.9 },
-      style: { stroke: c.kind === 'failed' || c.kind === 'invalid' ? '#dc2626' : '#64748b', strokeDasharray: c.kind === 'ok' ? undefined : '5 4' },
+      style: {
+        stroke: c.kind === 'failed' || c.kind === 'invalid' ? '#dc2626' : '#64748b',
+        strokeDasharray: c.kind === 'ok' ? undefined : '5 4',
+      },
       markerEnd: { type: MarkerType.ArrowClosed },
     }));
   return (
     <div className="graph-box tree-box" data-testid="search-tree">
-      <ReactFlow nodes={flowNodes} edges={flowEdges} nodeTypes={treeTypes} fitView minZoom={0.2} nodesConnectable={false} onNodeClick={(_e, n) => onOpen(n.id)} proOptions={{ hideAttribution: true }} />
+      <ReactFlow
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={treeTypes}
+        fitView
+        minZoom={0.2}
+        nodesConnectable={false}
+        onNodeClick={(_e, n) => onOpen(n.id)}
+        proOptions={{ hideAttribution: true }}
+      />
     </div>
   );
 }
@@ -101,7 +142,12 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
   const n = data.node;
   const cls = ['wf-node', n.kind === 'llm' ? 'wf-llm' : 'wf-tool', `diff-${data.state}`].join(' ');
   return (
-    <div className={cls} data-testid={`wf-node-${n.id}`} data-diff={data.state} title={n.kind === 'llm' ? n.prompt : n.task}>
+    <div
+      className={cls}
+      data-testid={`wf-node-${n.id}`}
+      data-diff={data.state}
+      title={n.kind === 'llm' ? n.prompt : n.task}
+    >
       <Handle type="target" position={Position.Top} />
       <div className="wf-head">
         <span className="wf-kind">{n.kind === 'llm' ? `LLM · ${n.role}` : 'TOOL'}</span>
@@ -117,7 +163,16 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
           {n.tools?.length ? <div className="wf-meta">tools: {clip(n.tools.join(', '), 60)}</div> : null}
           {n.bind?.length ? (
             <div className="wf-meta" data-testid={`wf-bind-${n.id}`}>
-              bound: {clip(n.bind.map((b) => `${b.param} ← ${b.source.from === 'output' ? `${b.source.node}.${b.source.path}` : b.source.from === 'extract' ? `${b.source.node}.${b.source.field}` : b.source.from}`).join(', '), 70)}
+              bound:{' '}
+              {clip(
+                n.bind
+                  .map(
+                    (b) =>
+                      `${b.param} ← ${b.source.from === 'output' ? `${b.source.node}.${b.source.path}` : b.source.from === 'extract' ? `${b.source.node}.${b.source.field}` : b.source.from}`,
+                  )
+                  .join(', '),
+                70,
+              )}
             </div>
           ) : null}
         </div>
@@ -127,7 +182,12 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
           <div className="wf-meta">output: {n.output.type}</div>
         </div>
       )}
-      {data.state !== 'same' ? <div className="wf-diff-tag">{data.state}{data.fields?.length ? `: ${data.fields.join(', ')}` : ''}</div> : null}
+      {data.state !== 'same' ? (
+        <div className="wf-diff-tag">
+          {data.state}
+          {data.fields?.length ? `: ${data.fields.join(', ')}` : ''}
+        </div>
+      ) : null}
       <Handle type="source" position={Position.Bottom} />
     </div>
   );
@@ -159,41 +219,95 @@ function layers(ids: string[], edges: Array<{ from: string; to: string }>): Map<
 }
 
 /** A workflow; with `parent` and `diff`, the union of both with additions, changes and removals marked. */
-export function WorkflowGraph({ workflow, parent, diff, testId }: { workflow: Workflow; parent?: Workflow | null; diff?: WorkflowDiff | null; testId?: string }) {
+export function WorkflowGraph({
+  workflow,
+  parent,
+  diff,
+  testId,
+}: {
+  workflow: Workflow;
+  parent?: Workflow | null;
+  diff?: WorkflowDiff | null;
+  testId?: string;
+}) {
   const removedNodes = diff && parent ? parent.nodes.filter((n) => diff.removedNodes.includes(n.id)) : [];
-  const removedEdges = diff && parent ? parent.edges.filter((e) => diff.removedEdges.includes(`${e.from}→${e.to}`)) : [];
+  const removedEdges =
+    diff && parent ? parent.edges.filter((e) => diff.removedEdges.includes(`${e.from}→${e.to}`)) : [];
   const allNodes = [...workflow.nodes, ...removedNodes];
-  const allEdges = [...workflow.edges.map((e) => ({ e, removed: false })), ...removedEdges.map((e) => ({ e, removed: true }))];
-  const depth = layers(allNodes.map((n) => n.id), allEdges.map((x) => x.e));
+  const allEdges = [
+    ...workflow.edges.map((e) => ({ e, removed: false })),
+    ...removedEdges.map((e) => ({ e, removed: true })),
+  ];
+  const depth = layers(
+    allNodes.map((n) => n.id),
+    allEdges.map((x) => x.e),
+  );
   const perLayer = new Map<number, string[]>();
   for (const n of allNodes) perLayer.set(depth.get(n.id)!, [...(perLayer.get(depth.get(n.id)!) ?? []), n.id]);
-  const state = (id: string): WfData['state'] => (diff?.addedNodes.includes(id) ? 'added' : diff?.removedNodes.includes(id) ? 'removed' : diff?.changedNodes.some((c) => c.id === id) ? 'changed' : 'same');
+  const state = (id: string): WfData['state'] =>
+    diff?.addedNodes.includes(id)
+      ? 'added'
+      : diff?.removedNodes.includes(id)
+        ? 'removed'
+        : diff?.changedNodes.some((c) => c.id === id)
+          ? 'changed'
+          : 'same';
   const nodes: FlowNode<WfData>[] = allNodes.map((n) => {
     const d = depth.get(n.id)!;
     const row = perLayer.get(d)!;
     const i = row.indexOf(n.id);
     const fields = diff?.changedNodes.find((c) => c.id === n.id)?.fields;
-    return { id: n.id, type: 'wf', position: { x: (i - (row.length - 1) / 2) * 245, y: d * 165 }, data: { node: n, state: state(n.id), ...(fields ? { fields } : {}) }, draggable: false, connectable: false };
+    return {
+      id: n.id,
+      type: 'wf',
+      position: { x: (i - (row.length - 1) / 2) * 245, y: d * 165 },
+      data: { node: n, state: state(n.id), ...(fields ? { fields } : {}) },
+      draggable: false,
+      connectable: false,
+    };
   });
   const edges: FlowEdge[] = allEdges.map(({ e, removed }) => {
     const key = `${e.from}→${e.to}`;
     const added = diff?.addedEdges.includes(key);
     const changed = diff?.changedEdges.includes(key);
-    const color = removed ? '#dc2626' : added ? '#16a34a' : changed ? '#d97706' : e.kind === 'data' ? '#334155' : '#94a3b8';
-    const label = [guardText(e), removed ? 'removed' : added ? 'added' : changed ? 'changed' : ''].filter(Boolean).join(' · ');
+    const color = removed
+      ? '#dc2626'
+      : added
+        ? '#16a34a'
+        : changed
+          ? '#d97706'
+          : e.kind === 'data'
+            ? '#334155'
+            : '#94a3b8';
+    const label = [guardText(e), removed ? 'removed' : added ? 'added' : changed ? 'changed' : '']
+      .filter(Boolean)
+      .join(' · ');
     return {
       id: `${key}${removed ? '-removed' : ''}`,
       source: e.from,
       target: e.to,
       ...(label ? { label } : {}),
       labelStyle: { fontSize: 10 },
-      style: { stroke: color, strokeWidth: e.kind === 'data' ? 2 : 1.5, strokeDasharray: e.kind === 'control' ? '6 4' : undefined, opacity: removed ? 0.7 : 1 },
+      style: {
+        stroke: color,
+        strokeWidth: e.kind === 'data' ? 2 : 1.5,
+        strokeDasharray: e.kind === 'control' ? '6 4' : undefined,
+        opacity: removed ? 0.7 : 1,
+      },
       markerEnd: { type: MarkerType.ArrowClosed, color },
     };
   });
   return (
     <div className="graph-box wf-box" data-testid={testId ?? 'workflow-graph'}>
-      <ReactFlow nodes={nodes} edges={edges} nodeTypes={wfTypes} fitView minZoom={0.15} nodesConnectable={false} proOptions={{ hideAttribution: true }} />
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={wfTypes}
+        fitView
+        minZoom={0.15}
+        nodesConnectable={false}
+        proOptions={{ hideAttribution: true }}
+      />
     </div>
   );
 }

@@ -24,10 +24,16 @@ function App() {
         {r.page === 'runs' ? <RunsPage /> : null}
         {r.page === 'run' ? <RunPage run={r.run} /> : null}
         {r.page === 'candidate' ? <CandidatePage run={r.run} candidate={r.candidate} /> : null}
-        {r.page === 'record' ? <RecordPage run={r.run} candidate={r.candidate} split={r.split} record={r.record} /> : null}
+        {r.page === 'record' ? (
+          <RecordPage run={r.run} candidate={r.candidate} split={r.split} record={r.record} />
+        ) : null}
         {r.page === 'compare' ? <ComparePage run={r.run} a={r.a} b={r.b} /> : null}
         {r.page === 'bench' ? <BenchPage index={r.index} /> : null}
-        {r.page === 'bad' ? <ErrorBox error={`The address ${r.address} is not valid: it has a broken %-escape. Go back to the list of runs.`} /> : null}
+        {r.page === 'bad' ? (
+          <ErrorBox
+            error={`The address ${r.address} is not valid: it has a broken %-escape. Go back to the list of runs.`}
+          />
+        ) : null}
       </main>
     </>
   );

@@ -38,7 +38,13 @@ export function responseSource(c: Call): string {
   return c.origin ?? 'live';
 }
 
-const KIND_LABEL: Record<AlignedCall['kind'], string> = { match: 'match', 'wrong-args': 'wrong arguments', reordered: 'out of order', missing: 'missing', extra: 'extra' };
+const KIND_LABEL: Record<AlignedCall['kind'], string> = {
+  match: 'match',
+  'wrong-args': 'wrong arguments',
+  reordered: 'out of order',
+  missing: 'missing',
+  extra: 'extra',
+};
 
 function Alignment({ lines }: { lines: AlignedCall[] }) {
   return (
@@ -53,12 +59,22 @@ function Alignment({ lines }: { lines: AlignedCall[] }) {
       <tbody>
         {lines.map((l, i) => (
           <tr key={i} className={`al-${l.kind}`} data-kind={l.kind}>
-            <td>{l.reference ? <Pre value={`#${l.reference.index} ${l.reference.tool}\n${JSON.stringify(l.reference.args)}`} /> : null}</td>
+            <td>
+              {l.reference ? (
+                <Pre value={`#${l.reference.index} ${l.reference.tool}\n${JSON.stringify(l.reference.args)}`} />
+              ) : null}
+            </td>
             <td className="al-kind">
               {KIND_LABEL[l.kind]}
               {l.keys?.length ? `: ${l.keys.join(', ')}` : ''}
             </td>
-            <td>{l.produced ? <Pre value={`#${l.produced.index} ${l.produced.tool}${l.produced.status === 'error' ? ' → error' : ''}\n${JSON.stringify(l.produced.args)}`} /> : null}</td>
+            <td>
+              {l.produced ? (
+                <Pre
+                  value={`#${l.produced.index} ${l.produced.tool}${l.produced.status === 'error' ? ' → error' : ''}\n${JSON.stringify(l.produced.args)}`}
+                />
+              ) : null}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -74,10 +90,12 @@ function ObservationView({ o, n }: { o: Observation; n: number }) {
         <b>
           {n}. {o.nodeId}
         </b>{' '}
-        <span className="tag">{o.kind === 'llm' ? `LLM · ${o.role ?? ''}` : 'TOOL'}</span> <span className={`status status-${o.status}`}>{o.status}</span>
+        <span className="tag">{o.kind === 'llm' ? `LLM · ${o.role ?? ''}` : 'TOOL'}</span>{' '}
+        <span className={`status status-${o.status}`}>{o.status}</span>
         <span className="muted small">
           {' '}
-          {ms(o.durationMs)}{o.attempts > 1 ? ` · ${o.attempts} attempts` : ''}
+          {ms(o.durationMs)}
+          {o.attempts > 1 ? ` · ${o.attempts} attempts` : ''}
           {o.model ? ` · ${o.model}` : ''}
           {o.usage ? ` · ${tokens} tokens (${o.usage.inputTokens ?? 0} in, ${o.usage.outputTokens ?? 0} out)` : ''}
           {o.cached ? ' · from the memo cache' : ''}
@@ -97,7 +115,8 @@ function ObservationView({ o, n }: { o: Observation; n: number }) {
       {o.calls?.map((c, i) => (
         <div className="call" key={i} data-testid="tool-call">
           <div>
-            <span className="lbl">tool</span> <b>{c.tool}</b> <span className={`status status-${c.status}`}>{c.status}</span>{' '}
+            <span className="lbl">tool</span> <b>{c.tool}</b>{' '}
+            <span className={`status status-${c.status}`}>{c.status}</span>{' '}
             <span className="src" data-testid="call-source">
               {responseSource(c)}
             </span>
@@ -122,24 +141,44 @@ function ObservationView({ o, n }: { o: Observation; n: number }) {
   );
 }
 
-export function RecordPage({ run, candidate, split, record }: { run: string; candidate: string; split: string; record: string }) {
-  const q = useJson<RecordResponse>(`/api/runs/${encodeURIComponent(run)}/candidates/${encodeURIComponent(candidate)}/records/${encodeURIComponent(split)}/${encodeURIComponent(record)}`);
+export function RecordPage({
+  run,
+  candidate,
+  split,
+  record,
+}: {
+  run: string;
+  candidate: string;
+  split: string;
+  record: string;
+}) {
+  const q = useJson<RecordResponse>(
+    `/api/runs/${encodeURIComponent(run)}/candidates/${encodeURIComponent(candidate)}/records/${encodeURIComponent(split)}/${encodeURIComponent(record)}`,
+  );
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <p>Loading…</p>;
   const d = q.data;
-  const obs = ((d.trace?.observations ?? []) as Observation[]).map((o, i) => ({ o, i })).sort((a, b) => a.o.startedAtMs - b.o.startedAtMs || a.i - b.i);
+  const obs = ((d.trace?.observations ?? []) as Observation[])
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => a.o.startedAtMs - b.o.startedAtMs || a.i - b.i);
   return (
     <section>
       <p className="crumbs">
-        <a href={href.runs()}>Runs</a> / <a href={href.run(run)}>{run}</a> / <a href={href.candidate(run, candidate)}>{candidate}</a> / {split} / {record}
+        <a href={href.runs()}>Runs</a> / <a href={href.run(run)}>{run}</a> /{' '}
+        <a href={href.candidate(run, candidate)}>{candidate}</a> / {split} / {record}
       </p>
       <h1>
-        Record {record} <span className="muted small">under {candidate} ({split === 'opt' ? 'D_opt' : split === 'val' ? 'D_val' : split})</span>
+        Record {record}{' '}
+        <span className="muted small">
+          under {candidate} ({split === 'opt' ? 'D_opt' : split === 'val' ? 'D_val' : split})
+        </span>
       </h1>
       <p>
         TC {fmt(d.tc)} · ES {fmt(d.es)}
         {Object.entries(d.dims).map(([k, v]) => ` · ${k} ${fmt(v)}`)}
-        {d.tcCounts ? ` · LCS ${d.tcCounts.lcs ?? '–'} of max(K ${d.tcCounts.k ?? '–'}, K̂ ${d.tcCounts.kHat ?? '–'})` : ''}
+        {d.tcCounts
+          ? ` · LCS ${d.tcCounts.lcs ?? '–'} of max(K ${d.tcCounts.k ?? '–'}, K̂ ${d.tcCounts.kHat ?? '–'})`
+          : ''}
       </p>
       {d.error ? <ErrorBox error={d.error} /> : null}
       <h2>Query</h2>
@@ -157,9 +196,19 @@ export function RecordPage({ run, candidate, split, record }: { run: string; can
       {d.trace?.rationale ? <p className="muted small">judge: {d.trace.rationale}</p> : null}
       {d.trace?.judgeError ? <ErrorBox error={`judge: ${d.trace.judgeError}`} /> : null}
       <h2>Calls, aligned by the LCS</h2>
-      {d.alignment ? <Alignment lines={d.alignment} /> : <p className="muted">No alignment stored (a run from before traces were kept). Produced calls: {asText(d.producedCalls)}</p>}
+      {d.alignment ? (
+        <Alignment lines={d.alignment} />
+      ) : (
+        <p className="muted">
+          No alignment stored (a run from before traces were kept). Produced calls: {asText(d.producedCalls)}
+        </p>
+      )}
       <h2>Node observations, in execution order</h2>
-      {d.trace ? obs.map(({ o }, i) => <ObservationView key={`${o.nodeId}-${i}`} o={o} n={i + 1} />) : <p className="muted">No trace stored for this record.</p>}
+      {d.trace ? (
+        obs.map(({ o }, i) => <ObservationView key={`${o.nodeId}-${i}`} o={o} n={i + 1} />)
+      ) : (
+        <p className="muted">No trace stored for this record.</p>
+      )}
     </section>
   );
 }

@@ -23,7 +23,8 @@ export function parseRoute(hash: string): Route {
   const run = parts[1];
   if (parts[2] === 'compare' && parts[3] && parts[4]) return { page: 'compare', run, a: parts[3], b: parts[4] };
   if (parts[2] === 'c' && parts[3]) {
-    if (parts[4] === 'r' && parts[5] && parts[6]) return { page: 'record', run, candidate: parts[3], split: parts[5], record: parts[6] };
+    if (parts[4] === 'r' && parts[5] && parts[6])
+      return { page: 'record', run, candidate: parts[3], split: parts[5], record: parts[6] };
     return { page: 'candidate', run, candidate: parts[3] };
   }
   return { page: 'run', run };
@@ -33,8 +34,10 @@ export const href = {
   runs: () => '#/',
   run: (run: string) => `#/runs/${encodeURIComponent(run)}`,
   candidate: (run: string, c: string) => `#/runs/${encodeURIComponent(run)}/c/${encodeURIComponent(c)}`,
-  record: (run: string, c: string, split: string, rec: string) => `#/runs/${encodeURIComponent(run)}/c/${encodeURIComponent(c)}/r/${encodeURIComponent(split)}/${encodeURIComponent(rec)}`,
-  compare: (run: string, a: string, b: string) => `#/runs/${encodeURIComponent(run)}/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`,
+  record: (run: string, c: string, split: string, rec: string) =>
+    `#/runs/${encodeURIComponent(run)}/c/${encodeURIComponent(c)}/r/${encodeURIComponent(split)}/${encodeURIComponent(rec)}`,
+  compare: (run: string, a: string, b: string) =>
+    `#/runs/${encodeURIComponent(run)}/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`,
   bench: (i: number | string) => `#/bench/${i}`,
 };
 

@@ -17,7 +17,11 @@ export function RunsPage() {
       <p className="muted">
         Store: <code>{store}</code> · {runs.length} run{runs.length === 1 ? '' : 's'}
       </p>
-      {runs.length === 0 ? <p>No runs yet: start one with <code>flowscout search</code>.</p> : null}
+      {runs.length === 0 ? (
+        <p>
+          No runs yet: start one with <code>flowscout search</code>.
+        </p>
+      ) : null}
       <table className="grid" data-testid="runs-table">
         <thead>
           <tr>
@@ -90,7 +94,11 @@ type Scores = { tc: number; es: number; reward: number };
 
 /** The held-out test figures the run ended with (G0 and the best candidate only). */
 function TestSet({ run, result, root }: { run: string; result: RunResponse['result']; root: string | undefined }) {
-  const r = result as { test?: { records: number; best: Scores; g0: Scores }; testSkipped?: string; best?: string } | null;
+  const r = result as {
+    test?: { records: number; best: Scores; g0: Scores };
+    testSkipped?: string;
+    best?: string;
+  } | null;
   if (!r) return null;
   if (!r.test) return r.testSkipped ? <p className="muted">Test set: {r.testSkipped}</p> : null;
   return (
@@ -106,12 +114,21 @@ function TestSet({ run, result, root }: { run: string; result: RunResponse['resu
           </tr>
         </thead>
         <tbody>
-          {([['G0', r.test.g0, root], [`best (${r.best ?? '?'})`, r.test.best, r.best]] as const).map(([name, s, id]) => (
+          {(
+            [
+              ['G0', r.test.g0, root],
+              [`best (${r.best ?? '?'})`, r.test.best, r.best],
+            ] as const
+          ).map(([name, s, id]) => (
             <tr key={name}>
               <th>
                 {/* The candidate's page lists its test records, each of which opens. */}
                 {id ? (
-                  <a href={href.candidate(run, id)} data-testid={`test-records-${name === 'G0' ? 'g0' : 'best'}`} title="open its test records">
+                  <a
+                    href={href.candidate(run, id)}
+                    data-testid={`test-records-${name === 'G0' ? 'g0' : 'best'}`}
+                    title="open its test records"
+                  >
                     {name}
                   </a>
                 ) : (
@@ -147,7 +164,11 @@ function Budget({ data }: { data: RunResponse }) {
             <th>{name}</th>
             <td className="num">{f(used)}</td>
             <td className="num muted">{limit === undefined ? 'no limit' : `of ${f(limit)}`}</td>
-            <td className="bar-cell">{limit ? <div className="bar" style={{ width: `${Math.min(100, (100 * used) / limit).toFixed(0)}%` }} /> : null}</td>
+            <td className="bar-cell">
+              {limit ? (
+                <div className="bar" style={{ width: `${Math.min(100, (100 * used) / limit).toFixed(0)}%` }} />
+              ) : null}
+            </td>
           </tr>
         ))}
         {data.run.queue ? (
@@ -155,7 +176,8 @@ function Budget({ data }: { data: RunResponse }) {
             <th>workers</th>
             <td className="num">{data.run.queue.workers}</td>
             <td className="num muted" colSpan={2}>
-              jobs {data.run.queue.waiting} waiting · {data.run.queue.active} active · {data.run.queue.done} done · {data.run.queue.failed} failed (as of the last stored iteration)
+              jobs {data.run.queue.waiting} waiting · {data.run.queue.active} active · {data.run.queue.done} done ·{' '}
+              {data.run.queue.failed} failed (as of the last stored iteration)
             </td>
           </tr>
         ) : null}
@@ -163,7 +185,8 @@ function Budget({ data }: { data: RunResponse }) {
           <th>tool calls</th>
           <td className="num">{u.toolCalls ?? 0}</td>
           <td className="num muted" colSpan={2}>
-            memo saved {u.nodeRunsSaved ?? 0} node runs, {u.toolCallsSaved ?? 0} tool calls, {u.llmCallsSaved ?? 0} model requests
+            memo saved {u.nodeRunsSaved ?? 0} node runs, {u.toolCallsSaved ?? 0} tool calls, {u.llmCallsSaved ?? 0}{' '}
+            model requests
           </td>
         </tr>
       </tbody>
@@ -185,7 +208,8 @@ export function RunPage({ run }: { run: string }) {
   });
   const g0 = d.tree.find((c) => c.parent === null)?.valScore;
   const open = (id: string) => (window.location.hash = href.candidate(run, id));
-  const togglePick = (id: string) => setPick((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const togglePick = (id: string) =>
+    setPick((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   return (
     <section>
       <p className="crumbs">
@@ -221,10 +245,15 @@ export function RunPage({ run }: { run: string }) {
         </div>
       </div>
       <h2>
-        Search tree <span className="muted small" data-testid="candidate-count">({d.tree.length} candidates)</span>
+        Search tree{' '}
+        <span className="muted small" data-testid="candidate-count">
+          ({d.tree.length} candidates)
+        </span>
       </h2>
       <p className="muted small">
-        Colour: validation score, lowest <span className="legend-bar" /> highest in this run ({fmt(scoreRange(d.tree).lo)} → {fmt(scoreRange(d.tree).hi)}). ★ best. Dashed: duplicate, failed or invalid. Hover for visits and mean reward; click to open. Edge labels: the edit that made the child.
+        Colour: validation score, lowest <span className="legend-bar" /> highest in this run (
+        {fmt(scoreRange(d.tree).lo)} → {fmt(scoreRange(d.tree).hi)}). ★ best. Dashed: duplicate, failed or invalid.
+        Hover for visits and mean reward; click to open. Edge labels: the edit that made the child.
       </p>
       <SearchTreeGraph nodes={d.tree} onOpen={open} />
       <h2>Candidates</h2>
@@ -259,7 +288,13 @@ export function RunPage({ run }: { run: string }) {
           {d.tree.map((c) => (
             <tr key={c.id} className={c.best ? 'best-row' : ''} data-testid={`cand-row-${c.id}`}>
               <td>
-                <input type="checkbox" aria-label={`compare ${c.id}`} checked={pick.includes(c.id)} onChange={() => togglePick(c.id)} disabled={!c.valScore && c.valScore !== 0} />
+                <input
+                  type="checkbox"
+                  aria-label={`compare ${c.id}`}
+                  checked={pick.includes(c.id)}
+                  onChange={() => togglePick(c.id)}
+                  disabled={!c.valScore && c.valScore !== 0}
+                />
               </td>
               <td>
                 <a href={href.candidate(run, c.id)}>{c.id}</a>
@@ -272,7 +307,12 @@ export function RunPage({ run }: { run: string }) {
                 {c.duplicateOf ? ` of ${c.duplicateOf}` : ''}
               </td>
               <td className="num">{fmt(c.optReward)}</td>
-              <td className="num" style={{ background: c.valScore === undefined ? undefined : `hsl(${(c.valScore * 120).toFixed(0)} 70% 88%)` }}>
+              <td
+                className="num"
+                style={{
+                  background: c.valScore === undefined ? undefined : `hsl(${(c.valScore * 120).toFixed(0)} 70% 88%)`,
+                }}
+              >
                 {fmt(c.valScore)}
               </td>
               <td className="num">{fmt(c.valTc)}</td>

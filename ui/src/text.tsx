@@ -11,7 +11,10 @@ export function Pre({ value, className, testId }: { value: unknown; className?: 
 
 export function Offline({ offline }: { offline: boolean }) {
   return offline ? (
-    <span className="offline" title="offline policy, offline judge and rule-based optimizer: no LLM ran; these are not LLM figures">
+    <span
+      className="offline"
+      title="offline policy, offline judge and rule-based optimizer: no LLM ran; these are not LLM figures"
+    >
       OFFLINE
     </span>
   ) : null;

@@ -10,13 +10,24 @@ import { createOfflineReact } from './react/react-offline.js';
 const FLIGHTS: ToolSpec = {
   name: 'search_flights_for_travel_api',
   description: 'Search flights between two airports given their IATA codes.',
-  inputSchema: { type: 'object', properties: { origin: { type: 'string', description: 'IATA code of the origin airport' }, destination: { type: 'string', description: 'IATA code of the destination airport' } }, required: ['origin', 'destination'] },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      origin: { type: 'string', description: 'IATA code of the origin airport' },
+      destination: { type: 'string', description: 'IATA code of the destination airport' },
+    },
+    required: ['origin', 'destination'],
+  },
   execute: async (a) => ({ flights: [{ number: 'AF22', from: a.origin, to: a.destination, price: 540 }] }),
 };
 const REVIEWS: ToolSpec = {
   name: 'hotel_reviews_for_travel_api',
   description: 'Guest reviews of a hotel by its hotel id.',
-  inputSchema: { type: 'object', properties: { hotel_id: { type: 'string', description: 'the hotel id' } }, required: ['hotel_id'] },
+  inputSchema: {
+    type: 'object',
+    properties: { hotel_id: { type: 'string', description: 'the hotel id' } },
+    required: ['hotel_id'],
+  },
   execute: async (a) => ({ hotel: a.hotel_id, rating: 8.7, review: 'Great breakfast' }),
 };
 const BROKEN: ToolSpec = {
@@ -67,7 +78,12 @@ describe('PM4Py-style baseline', () => {
   it('records a mined activity whose tool is missing from T as a failed call', async () => {
     const tools = createToolRegistry([FLIGHTS]);
     const policy = createOfflinePolicy({ tools: tools.list(), records: opt });
-    const agent = createPm4pyBaseline({ tree: parseProcessTree(`->( 'gone_tool', '${FLIGHTS.name}' )`), opt, tools, policy });
+    const agent = createPm4pyBaseline({
+      tree: parseProcessTree(`->( 'gone_tool', '${FLIGHTS.name}' )`),
+      opt,
+      tools,
+      policy,
+    });
     const run = await agent.run({ query: QUERY });
     expect(run.calls.map((c) => [c.tool, c.status])).toEqual([
       ['gone_tool', 'error'],
@@ -82,7 +98,9 @@ describe('ReAct baseline (offline)', () => {
     const policy = createOfflinePolicy({ tools: tools.list(), records: [] });
     const agent = createOfflineReact({ tools, policy, opt: [] });
     expect(agent.label).toBe('ReAct (offline)');
-    const run = await agent.run({ query: 'Find flights from CDG to JFK, then summarize the guest reviews of hotel 42.' });
+    const run = await agent.run({
+      query: 'Find flights from CDG to JFK, then summarize the guest reviews of hotel 42.',
+    });
     expect(run.calls.map((c) => [c.tool, c.status])).toEqual([
       [FLIGHTS.name, 'ok'],
       [BROKEN.name, 'error'],
@@ -97,7 +115,9 @@ describe('ReAct baseline (offline)', () => {
   it('stops at the step limit', async () => {
     const tools = createToolRegistry([FLIGHTS, BROKEN, REVIEWS]);
     const policy = createOfflinePolicy({ tools: tools.list(), records: [] });
-    const run = await createOfflineReact({ tools, policy, opt: [], maxSteps: 1 }).run({ query: 'Find flights from CDG to JFK, then show the reviews for hotel 42.' });
+    const run = await createOfflineReact({ tools, policy, opt: [], maxSteps: 1 }).run({
+      query: 'Find flights from CDG to JFK, then show the reviews for hotel 42.',
+    });
     expect(run.calls).toHaveLength(1);
     expect(run.llmSteps).toBe(2);
   });

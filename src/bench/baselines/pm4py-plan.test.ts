@@ -3,14 +3,21 @@ import { parseProcessTree } from '../../mining/process-tree/parse.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { logStatistics, planFromTree, type PlanRules } from './pm4py-plan.js';
 
-const rec = (id: string, tools: string[]): TaskRecord => ({ id, query: id, reference: '', calls: tools.map((tool) => ({ tool, args: {} })) });
+const rec = (id: string, tools: string[]): TaskRecord => ({
+  id,
+  query: id,
+  reference: '',
+  calls: tools.map((tool) => ({ tool, args: {} })),
+});
 
 function rules(scores: Record<string, number>, records: TaskRecord[] = []): PlanRules {
   return { score: (t) => scores[t] ?? 0, ...logStatistics(records) };
 }
 
 describe('PM4Py-style plan from a process tree (no model)', () => {
-  const tree = parseProcessTree("->( X( 'flights', 'hotels' ), X( tau, 'reviews' ), +( 'b', 'a' ), *( 'rates', tau ) )");
+  const tree = parseProcessTree(
+    "->( X( 'flights', 'hotels' ), X( tau, 'reviews' ), +( 'b', 'a' ), *( 'rates', tau ) )",
+  );
   const log = [rec('r1', ['flights', 'a', 'b', 'rates']), rec('r2', ['hotels', 'a', 'b'])];
 
   it('takes the best-matching branch of a choice, an optional part only above θ, parallel children in their usual order, and a leaf loop as calls: many', () => {
@@ -27,15 +34,24 @@ describe('PM4Py-style plan from a process tree (no model)', () => {
 
   it('breaks ties by how many D_opt traces use a branch, then by tree order', () => {
     const choice = parseProcessTree("X( 'x', 'y' )");
-    expect(planFromTree(choice, rules({}, [rec('1', ['y']), rec('2', ['y']), rec('3', ['x'])]))).toEqual([{ tool: 'y', many: false }]);
+    expect(planFromTree(choice, rules({}, [rec('1', ['y']), rec('2', ['y']), rec('3', ['x'])]))).toEqual([
+      { tool: 'y', many: false },
+    ]);
     expect(planFromTree(choice, rules({}, []))).toEqual([{ tool: 'x', many: false }]);
   });
 
   it('repeats a loop over a choice while the next fresh choice still scores at least θ (at most maxLoop times)', () => {
     const flower = parseProcessTree("*( X( 'p', 'q', 'r' ), tau )");
     expect(planFromTree(flower, rules({ p: 0.9, q: 0.6, r: 0.1 })).map((s) => s.tool)).toEqual(['p', 'q']);
-    expect(planFromTree(flower, { ...rules({ p: 0.9, q: 0.8, r: 0.7 }), maxLoop: 2 }).map((s) => s.tool)).toEqual(['p', 'q']);
-    expect(planFromTree(flower, { ...rules({ p: 0.9, q: 0.8, r: 0.7 }), maxLoop: 5 }).map((s) => s.tool)).toEqual(['p', 'q', 'r']);
+    expect(planFromTree(flower, { ...rules({ p: 0.9, q: 0.8, r: 0.7 }), maxLoop: 2 }).map((s) => s.tool)).toEqual([
+      'p',
+      'q',
+    ]);
+    expect(planFromTree(flower, { ...rules({ p: 0.9, q: 0.8, r: 0.7 }), maxLoop: 5 }).map((s) => s.tool)).toEqual([
+      'p',
+      'q',
+      'r',
+    ]);
   });
 
   it('a tree of only optional parts runs nothing for an unrelated query', () => {

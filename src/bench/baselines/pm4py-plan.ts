@@ -55,7 +55,11 @@ export function planFromTree(tree: ProcessTree, rules: PlanRules): PlannedStep[]
 
   const walk = (t: ProcessTree, used: ReadonlySet<string>): { steps: PlannedStep[]; score: number } => {
     if (isTau(t)) return { steps: [], score: Number.NEGATIVE_INFINITY };
-    if (isLeaf(t)) return { steps: [{ tool: t.label, many: false }], score: used.has(t.label) ? Number.NEGATIVE_INFINITY : rules.score(t.label) };
+    if (isLeaf(t))
+      return {
+        steps: [{ tool: t.label, many: false }],
+        score: used.has(t.label) ? Number.NEGATIVE_INFINITY : rules.score(t.label),
+      };
     switch (t.op) {
       case 'seq':
         return combine(t.children.map((c) => walk(c, used)));
@@ -72,12 +76,19 @@ export function planFromTree(tree: ProcessTree, rules: PlanRules): PlannedStep[]
     }
   };
 
-  const choose = (children: readonly ProcessTree[], used: ReadonlySet<string>): { steps: PlannedStep[]; score: number } => {
+  const choose = (
+    children: readonly ProcessTree[],
+    used: ReadonlySet<string>,
+  ): { steps: PlannedStep[]; score: number } => {
     let best: { steps: PlannedStep[]; score: number; freq: number; i: number } | undefined;
     children.forEach((c, i) => {
       const acts = activitiesOf(c);
       const fresh = [...acts].filter((a) => !used.has(a));
-      const score = isTau(c) ? theta : fresh.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...fresh.map((a) => rules.score(a)));
+      const score = isTau(c)
+        ? theta
+        : fresh.length === 0
+          ? Number.NEGATIVE_INFINITY
+          : Math.max(...fresh.map((a) => rules.score(a)));
       const freq = isTau(c) ? -1 : rules.frequency(acts);
       if (!best || score > best.score || (score === best.score && freq > best.freq)) {
         best = { steps: isTau(c) ? [] : walk(c, used).steps, score, freq, i };
@@ -105,8 +116,14 @@ export function planFromTree(tree: ProcessTree, rules: PlanRules): PlannedStep[]
   return walk(tree, new Set()).steps;
 }
 
-function combine(parts: ReadonlyArray<{ steps: PlannedStep[]; score: number }>): { steps: PlannedStep[]; score: number } {
-  return { steps: parts.flatMap((p) => p.steps), score: Math.max(Number.NEGATIVE_INFINITY, ...parts.map((p) => p.score)) };
+function combine(parts: ReadonlyArray<{ steps: PlannedStep[]; score: number }>): {
+  steps: PlannedStep[];
+  score: number;
+} {
+  return {
+    steps: parts.flatMap((p) => p.steps),
+    score: Math.max(Number.NEGATIVE_INFINITY, ...parts.map((p) => p.score)),
+  };
 }
 
 /** `frequency` and `position` of PlanRules, learned from the D_opt records' tool-call logs. */

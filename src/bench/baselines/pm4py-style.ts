@@ -74,7 +74,18 @@ export function createPm4pyBaseline(opts: Pm4pyBaselineOptions): Pm4pyBaseline {
         calls.push({ tool: node.tools![0]!, args: {}, status: 'error' });
         continue;
       }
-      const res = await runBaselineStep(node, { query: input.query, ...(input.recordId ? { recordId: input.recordId } : {}), workflow, inputs, ...(input.signal ? { signal: input.signal } : {}) }, opts.policy, opts.tools);
+      const res = await runBaselineStep(
+        node,
+        {
+          query: input.query,
+          ...(input.recordId ? { recordId: input.recordId } : {}),
+          workflow,
+          inputs,
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+        opts.policy,
+        opts.tools,
+      );
       calls.push(...res.calls);
       inputs.push(res.input);
       usage = addUsage(usage, res.usage);

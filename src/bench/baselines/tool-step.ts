@@ -36,7 +36,12 @@ export interface BaselineStepResult {
 }
 
 /** Plans and runs one tool node (see the module comment). */
-export async function runBaselineStep(node: ToolNode, step: BaselineStepInput, policy: ExecutionPolicy, tools: ToolRegistry): Promise<BaselineStepResult> {
+export async function runBaselineStep(
+  node: ToolNode,
+  step: BaselineStepInput,
+  policy: ExecutionPolicy,
+  tools: ToolRegistry,
+): Promise<BaselineStepResult> {
   const context = renderContext(step.query, step.inputs, DEFAULT_CONTEXT_CHARS);
   const res = await runToolNodeStep(
     node,
@@ -52,7 +57,12 @@ export async function runBaselineStep(node: ToolNode, step: BaselineStepInput, p
     policy,
     { tools },
   );
-  const calls: TraceCall[] = (res.calls ?? []).map((c) => ({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) }));
+  const calls: TraceCall[] = (res.calls ?? []).map((c) => ({
+    tool: c.tool,
+    args: c.args,
+    status: c.status,
+    ...(c.output !== undefined ? { output: c.output } : {}),
+  }));
   const input: NodeInput = {
     nodeId: node.id,
     kind: 'tool',
@@ -60,7 +70,13 @@ export async function runBaselineStep(node: ToolNode, step: BaselineStepInput, p
     status: res.status,
     calls: (res.calls ?? []).map((c) => ({ tool: c.tool, args: c.args, status: c.status })),
   };
-  return { input, calls, status: res.status, ...(res.error !== undefined ? { error: res.error } : {}), usage: res.usage ?? ZERO_USAGE };
+  return {
+    input,
+    calls,
+    status: res.status,
+    ...(res.error !== undefined ? { error: res.error } : {}),
+    usage: res.usage ?? ZERO_USAGE,
+  };
 }
 
 /**
@@ -72,14 +88,34 @@ export function linearWorkflow(name: string, steps: readonly ToolNode[]): Workfl
   const nodes: Workflow['nodes'] = [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan the steps for: {{query}}', output: { type: 'text' } },
     ...steps,
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ];
   const ids = nodes.map((n) => n.id);
-  return { version: 1, name, nodes, edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to, kind: 'data' as const })) };
+  return {
+    version: 1,
+    name,
+    nodes,
+    edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to, kind: 'data' as const })),
+  };
 }
 
 /** The tool results rendered plainly, one paragraph per call (no synthesis). */
 export function plainAnswer(calls: readonly TraceCall[]): string {
   if (calls.length === 0) return 'No tool was called for this request.';
-  return calls.map((c) => describeCall({ tool: c.tool, args: c.args, status: c.status, ...(c.output !== undefined ? { output: c.output } : {}) })).join('\n\n');
+  return calls
+    .map((c) =>
+      describeCall({
+        tool: c.tool,
+        args: c.args,
+        status: c.status,
+        ...(c.output !== undefined ? { output: c.output } : {}),
+      }),
+    )
+    .join('\n\n');
 }

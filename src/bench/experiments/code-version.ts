@@ -16,8 +16,15 @@ export interface CodeVersion {
 
 export function codeVersion(): CodeVersion {
   const root = packageRoot();
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  const git = (args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, encoding: 'utf8' }).trim();
+  const version =
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  const git = (args: string[]) =>
+    execFileSync('git', args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+      encoding: 'utf8',
+    }).trim();
   try {
     const commit = git(['rev-parse', 'HEAD']);
     const dirty = git(['status', '--porcelain', '--', 'src', 'data']) !== '';

@@ -8,7 +8,14 @@ import { importTraject } from '../../records/import/traject.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import { describeSplitBy, nearDuplicateWarning, resolveSplitBy, splitRecords, type RecordSplit, type SplitBy } from '../../records/split.js';
+import {
+  describeSplitBy,
+  nearDuplicateWarning,
+  resolveSplitBy,
+  splitRecords,
+  type RecordSplit,
+  type SplitBy,
+} from '../../records/split.js';
 import { createRandom } from '../../util/random.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createReplayTools } from '../../tools/replay-tools.js';
@@ -29,7 +36,8 @@ import type { ModelWiring } from '../../wiring/wire-models.js';
 /** TRAJECT-Bench's four domains; Sports has no trajectories in the released data (docs/DESIGN.md, "Data formats" §7). */
 export const PAPER_DOMAINS = ['Finance', 'Sports', 'Travel', 'Weather'] as const;
 
-export const SPORTS_NOTE = 'TRAJECT-Bench released no Sports trajectories (0 records: docs/DESIGN.md, "Data formats" §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
+export const SPORTS_NOTE =
+  'TRAJECT-Bench released no Sports trajectories (0 records: docs/DESIGN.md, "Data formats" §7); the paper\'s Sports column cannot be reproduced from real data, and simulated Sports results would not be comparable, so it is left out.';
 
 /** A domain of your own: records and a tool config from files (what `bench --records --tools` runs). */
 export interface DomainFiles {
@@ -75,7 +83,12 @@ export interface DomainEnvOptions {
   allowLiveWrites?: boolean;
 }
 
-function splitOf(records: readonly TaskRecord[], opts: DomainEnvOptions, chosen: SplitBy, file?: string): Pick<DomainEnv, 'split' | 'splitBy' | 'splitNote' | 'splitLeak'> {
+function splitOf(
+  records: readonly TaskRecord[],
+  opts: DomainEnvOptions,
+  chosen: SplitBy,
+  file?: string,
+): Pick<DomainEnv, 'split' | 'splitBy' | 'splitNote' | 'splitLeak'> {
   const by = resolveSplitBy(records, chosen, file);
   const split = splitRecords(records, { ratio: [5, 2, 3], seed: opts.seed, by });
   const leak = by === 'record' ? nearDuplicateWarning(records, split) : undefined;
@@ -94,14 +107,26 @@ export function unavailableReason(domain: string): string | undefined {
 /** Parses `--domains` (comma-separated, any case) into canonical names; INVALID_INPUT for unknown ones. */
 export function parseDomains(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const known = PAPER_DOMAINS.find((d) => d.toLowerCase() === raw.toLowerCase());
     if (!known) {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown domain '${raw}'`, hint: `Use a comma-separated subset of ${PAPER_DOMAINS.join(', ')} (Sports is reported as unavailable).` });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `unknown domain '${raw}'`,
+        hint: `Use a comma-separated subset of ${PAPER_DOMAINS.join(', ')} (Sports is reported as unavailable).`,
+      });
     }
     if (!out.includes(known)) out.push(known);
   }
-  if (out.length === 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--domains names no domain', hint: 'e.g. --domains Finance,Travel,Weather' });
+  if (out.length === 0)
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: '--domains names no domain',
+      hint: 'e.g. --domains Finance,Travel,Weather',
+    });
   return out;
 }
 
@@ -117,14 +142,27 @@ export async function prepareDomain(domain: string | DomainFiles, opts: DomainEn
   if (typeof domain !== 'string') return prepareFilesDomain(domain, opts);
   const paths = bundledTrajectPaths(domain);
   const imported = importTraject(paths.trajQuery, paths.tools);
-  const records = opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
+  const records =
+    opts.maxRecords !== undefined ? sampleRecords(imported.records, opts.maxRecords, opts.seed) : imported.records;
   const parts = splitOf(records, opts, opts.splitBy ?? 'record');
   const split = parts.split;
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
   const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
   const source = `${imported.records.length} TRAJECT-Bench records (every call succeeded); tools answered by replay of the recorded real responses`;
-  return { domain: paths.domain, source, records, imported: imported.records.length, ...parts, test: split.test.slice(0, opts.maxTest), descriptors: imported.tools, tools, toolSource: { records: imported.records, descriptors: imported.tools }, policy, tree };
+  return {
+    domain: paths.domain,
+    source,
+    records,
+    imported: imported.records.length,
+    ...parts,
+    test: split.test.slice(0, opts.maxTest),
+    descriptors: imported.tools,
+    tools,
+    toolSource: { records: imported.records, descriptors: imported.tools },
+    policy,
+    tree,
+  };
 }
 
 /**
@@ -134,28 +172,55 @@ export async function prepareDomain(domain: string | DomainFiles, opts: DomainEn
 async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promise<DomainEnv> {
   const read = await readRecordsFile(d.records);
   if (read.records.length === 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${d.records}`, hint: 'Pass a records JSONL file (flowscout import writes one).', location: { file: d.records } });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `no records in ${d.records}`,
+      hint: 'Pass a records JSONL file (flowscout import writes one).',
+      location: { file: d.records },
+    });
   }
-  const records = opts.maxRecords !== undefined ? sampleRecords(read.records, opts.maxRecords, opts.seed) : read.records;
+  const records =
+    opts.maxRecords !== undefined ? sampleRecords(read.records, opts.maxRecords, opts.seed) : read.records;
   const parts = splitOf(records, opts, opts.splitBy ?? 'auto', d.records);
   const split = parts.split;
   if (split.opt.length === 0 || split.val.length === 0 || split.test.length === 0) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
-      message: `the 5:2:3 split of ${records.length} records in ${d.records} leaves ${[['D_opt', split.opt], ['D_val', split.val], ['D_test', split.test]].filter(([, p]) => (p as unknown[]).length === 0).map(([n]) => n).join(' and ')} empty`,
+      message: `the 5:2:3 split of ${records.length} records in ${d.records} leaves ${[
+        ['D_opt', split.opt],
+        ['D_val', split.val],
+        ['D_test', split.test],
+      ]
+        .filter(([, p]) => (p as unknown[]).length === 0)
+        .map(([n]) => n)
+        .join(' and ')} empty`,
       hint: 'A benchmark needs records in every part: import more runs (at least 20 records is a sensible minimum), or --keep-failed at import.',
       location: { file: d.records },
     });
   }
   // A benchmark runs every approach on every record many times: write calls to live tools are
   // answered from the records' recorded responses or refused.
-  const tools = await loadToolConfig(d.tools, { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records } });
+  const tools = await loadToolConfig(d.tools, {
+    guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records },
+  });
   try {
     const descriptors = tools.list();
     const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
     const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
     const source = `${read.records.length} records from ${d.records}; tools from ${d.tools}`;
-    return { domain: d.name, source, records, imported: read.records.length, ...parts, test: split.test.slice(0, opts.maxTest), descriptors, tools, toolSource: { config: d.tools }, policy, tree };
+    return {
+      domain: d.name,
+      source,
+      records,
+      imported: read.records.length,
+      ...parts,
+      test: split.test.slice(0, opts.maxTest),
+      descriptors,
+      tools,
+      toolSource: { config: d.tools },
+      policy,
+      tree,
+    };
   } catch (e) {
     await tools.close();
     throw e;

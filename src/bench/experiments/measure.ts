@@ -23,7 +23,9 @@ import type { ApproachResult, RecordResult } from './results.js';
  * decisions, tool calls) averaged over every run of every query.
  */
 
-export type Subject = { id: string; label: string; tcDefined: boolean } & ({ kind: 'workflow'; workflow: Workflow } | { kind: 'agent'; agent: Agent });
+export type Subject = { id: string; label: string; tcDefined: boolean } & (
+  { kind: 'workflow'; workflow: Workflow } | { kind: 'agent'; agent: Agent }
+);
 
 export interface MeasureContext {
   policy: ExecutionPolicy;
@@ -44,7 +46,11 @@ interface RunScores {
   failed: number;
 }
 
-export async function measureApproach(subject: Subject, records: readonly TaskRecord[], ctx: MeasureContext): Promise<ApproachResult> {
+export async function measureApproach(
+  subject: Subject,
+  records: readonly TaskRecord[],
+  ctx: MeasureContext,
+): Promise<ApproachResult> {
   const before = ctx.tools.stats();
   const runs: RunScores[] = [];
   const remote: WorkflowEvaluation[] = [];
@@ -52,7 +58,15 @@ export async function measureApproach(subject: Subject, records: readonly TaskRe
     if (subject.kind === 'agent') runs.push(await runAgent(subject.agent, records, ctx));
     else {
       const runner = ctx.runnerFor?.(`${subject.id}-run-${k}`);
-      const ev = await evaluateWorkflow(subject.workflow, records, { policy: ctx.policy, tools: ctx.tools, judge: ctx.judge, concurrency: ctx.concurrency, feedback: false, ...(runner ? { runner } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const ev = await evaluateWorkflow(subject.workflow, records, {
+        policy: ctx.policy,
+        tools: ctx.tools,
+        judge: ctx.judge,
+        concurrency: ctx.concurrency,
+        feedback: false,
+        ...(runner ? { runner } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
       if (runner) remote.push(ev);
       runs.push(workflowScores(ev));
     }
@@ -86,10 +100,20 @@ export async function measureApproach(subject: Subject, records: readonly TaskRe
     cv: judged.length ? mean(judged.map((r) => r.cv)) : 0,
     runs: ctx.runs,
     records: perRecord,
-    cost: { runtimeMs: avg((c) => c.runtimeMs), llmCalls: avg((c) => c.llmCalls), llmSteps: avg((c) => c.llmSteps), toolCalls: avg((c) => c.toolCalls) },
+    cost: {
+      runtimeMs: avg((c) => c.runtimeMs),
+      llmCalls: avg((c) => c.llmCalls),
+      llmSteps: avg((c) => c.llmSteps),
+      toolCalls: avg((c) => c.toolCalls),
+    },
     failedRuns: runs.reduce((s, r) => s + r.failed, 0),
     calls: callStats(runs.flatMap((r) => r.detail)),
-    toolStats: { calls: after.calls - before.calls + far.calls, errors: after.errors - before.errors + far.errors, replayHits: after.replayHits - before.replayHits + far.replayHits, replayMisses: after.replayMisses - before.replayMisses + far.replayMisses },
+    toolStats: {
+      calls: after.calls - before.calls + far.calls,
+      errors: after.errors - before.errors + far.errors,
+      replayHits: after.replayHits - before.replayHits + far.replayHits,
+      replayMisses: after.replayMisses - before.replayMisses + far.replayMisses,
+    },
   };
 }
 
@@ -97,7 +121,12 @@ function workflowScores(ev: WorkflowEvaluation): RunScores {
   return {
     tc: ev.perRecord.map((r) => r.tc),
     es: ev.perRecord.map((r) => r.es),
-    detail: ev.perRecord.map((r) => ({ k: r.detail.k, kHat: r.detail.kHat, lcs: r.detail.lcs, failed: r.trace.calls.filter((c) => c.status === 'error').length })),
+    detail: ev.perRecord.map((r) => ({
+      k: r.detail.k,
+      kHat: r.detail.kHat,
+      lcs: r.detail.lcs,
+      failed: r.trace.calls.filter((c) => c.status === 'error').length,
+    })),
     cost: ev.perRecord.map((r) => ({
       runtimeMs: r.trace.totals.durationMs,
       llmCalls: r.trace.totals.llmCalls,
@@ -109,14 +138,35 @@ function workflowScores(ev: WorkflowEvaluation): RunScores {
 }
 
 async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: MeasureContext): Promise<RunScores> {
-  const out = await mapLimit(records, ctx.concurrency, (r) => agent.run({ query: r.query, recordId: r.id, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
-  const predictions = out.map((run, i) => ({ id: records[i]!.id, calls: run.calls.map((c) => ({ tool: c.tool, args: c.args })), answer: run.answer }));
-  const report = await scorePredictions(records, predictions, { judge: ctx.judge, schemas: schemasFromTools(ctx.tools.list()), concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const out = await mapLimit(records, ctx.concurrency, (r) =>
+    agent.run({ query: r.query, recordId: r.id, ...(ctx.signal ? { signal: ctx.signal } : {}) }),
+  );
+  const predictions = out.map((run, i) => ({
+    id: records[i]!.id,
+    calls: run.calls.map((c) => ({ tool: c.tool, args: c.args })),
+    answer: run.answer,
+  }));
+  const report = await scorePredictions(records, predictions, {
+    judge: ctx.judge,
+    schemas: schemasFromTools(ctx.tools.list()),
+    concurrency: ctx.concurrency,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
   return {
     tc: report.records.map((r) => r.tc),
     es: report.records.map((r) => r.es),
-    detail: report.records.map((r, i) => ({ k: r.detail.k, kHat: r.detail.kHat, lcs: r.detail.lcs, failed: out[i]!.calls.filter((c) => c.status === 'error').length })),
-    cost: out.map((run) => ({ runtimeMs: run.durationMs, llmCalls: run.llmCalls, llmSteps: run.llmSteps, toolCalls: run.toolCalls })),
+    detail: report.records.map((r, i) => ({
+      k: r.detail.k,
+      kHat: r.detail.kHat,
+      lcs: r.detail.lcs,
+      failed: out[i]!.calls.filter((c) => c.status === 'error').length,
+    })),
+    cost: out.map((run) => ({
+      runtimeMs: run.durationMs,
+      llmCalls: run.llmCalls,
+      llmSteps: run.llmSteps,
+      toolCalls: run.toolCalls,
+    })),
     failed: out.filter((run) => run.error).length,
   };
 }

@@ -11,8 +11,17 @@ import type { DomainEnv } from './domain-env.js';
  * loop offline.
  */
 export async function reactAgent(env: DomainEnv, model: string, wiring: ModelWiring): Promise<Agent> {
-  if (model === 'offline') return createOfflineReact({ tools: env.tools, policy: env.policy.instance, opt: env.split.opt });
+  if (model === 'offline')
+    return createOfflineReact({ tools: env.tools, policy: env.policy.instance, opt: env.split.opt });
   // The same tool shortlist as the LLM policy's tool nodes (learned from D_opt only).
-  const shortlist = { shortlister: createToolShortlister({ tools: env.tools.list(), records: env.split.opt }), size: DEFAULT_SHORTLIST_SIZE };
-  return createLlmReact({ model: await wiring.languageModel(model), tools: env.tools, limiter: wiring.limiter, shortlist });
+  const shortlist = {
+    shortlister: createToolShortlister({ tools: env.tools.list(), records: env.split.opt }),
+    size: DEFAULT_SHORTLIST_SIZE,
+  };
+  return createLlmReact({
+    model: await wiring.languageModel(model),
+    tools: env.tools,
+    limiter: wiring.limiter,
+    shortlist,
+  });
 }

@@ -48,25 +48,79 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
   const wiring = createModelWiring({ limits: { concurrency: o.concurrency }, env });
   const model = wiring.chosen(o.model);
   const judge = await wiring.judge(wiring.chosen(o.judgeModel ?? model));
-  const dom = await prepareDomain(o.files, { seed: o.seed, maxTest: o.maxTest, model, wiring, ...(o.splitBy ? { splitBy: o.splitBy } : {}), ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}) });
+  const dom = await prepareDomain(o.files, {
+    seed: o.seed,
+    maxTest: o.maxTest,
+    model,
+    wiring,
+    ...(o.splitBy ? { splitBy: o.splitBy } : {}),
+    ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}),
+  });
   try {
     const offline = dom.policy.instance.kind === 'offline' ? ' (offline)' : '';
     let subject: Subject;
     if (name === 'pm4py-style') {
-      subject = { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: dom.tree, opt: dom.split.opt, tools: dom.tools, policy: dom.policy.instance }) };
+      subject = {
+        id: 'pm4py',
+        label: `PM4Py-style${offline}`,
+        tcDefined: true,
+        kind: 'agent',
+        agent: createPm4pyBaseline({
+          tree: dom.tree,
+          opt: dom.split.opt,
+          tools: dom.tools,
+          policy: dom.policy.instance,
+        }),
+      };
     } else if (name === 'react') {
-      subject = { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await reactAgent(dom, model, wiring) };
+      subject = {
+        id: 'react',
+        label: `ReAct${offline}`,
+        tcDefined: true,
+        kind: 'agent',
+        agent: await reactAgent(dom, model, wiring),
+      };
     } else {
       const optimizer = (await wiring.optimizer(model)).instance;
       log(`LLM-only: searching ${o.iterations} iterations from plan → reason → synthesize (no tool nodes)`);
-      const run = await runVariant('llm-only', dom, { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: judge.instance, optimizer });
-      subject = { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: run.result.best.workflow! };
+      const run = await runVariant('llm-only', dom, {
+        seed: o.seed,
+        iterations: o.iterations,
+        patience: o.patience,
+        concurrency: o.concurrency,
+        judge: judge.instance,
+        optimizer,
+      });
+      subject = {
+        id: 'llm-only',
+        label: `LLM-only${offline}`,
+        tcDefined: false,
+        kind: 'workflow',
+        workflow: run.result.best.workflow!,
+      };
     }
-    const result = await measureApproach(subject, dom.test, { policy: dom.policy.instance, tools: dom.tools, judge: judge.instance, runs: o.runs, concurrency: o.concurrency });
+    const result = await measureApproach(subject, dom.test, {
+      policy: dom.policy.instance,
+      tools: dom.tools,
+      judge: judge.instance,
+      runs: o.runs,
+      concurrency: o.concurrency,
+    });
     return {
       result,
-      split: { opt: dom.split.opt.length, val: dom.split.val.length, test: dom.split.test.length, measured: dom.test.length, by: dom.splitBy, note: dom.splitNote },
-      labels: { policy: dom.policy.label, judge: judge.label, offline: dom.policy.instance.kind === 'offline' && judge.instance.kind === 'offline' },
+      split: {
+        opt: dom.split.opt.length,
+        val: dom.split.val.length,
+        test: dom.split.test.length,
+        measured: dom.test.length,
+        by: dom.splitBy,
+        note: dom.splitNote,
+      },
+      labels: {
+        policy: dom.policy.label,
+        judge: judge.label,
+        offline: dom.policy.instance.kind === 'offline' && judge.instance.kind === 'offline',
+      },
     };
   } finally {
     await dom.tools.close();

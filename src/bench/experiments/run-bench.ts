@@ -47,11 +47,21 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   // One rate limiter, sized by --concurrency, for every model request of the run.
   // One circuit breaker: a model that stops working mid-bench stops the bench with its error (not zeros).
   const breaker = createCircuitBreaker();
-  const wiring = createModelWiring({ limits: { concurrency: opts.concurrency }, env, breaker, ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}), ...(opts.modelLog ? { log: opts.modelLog } : {}) });
+  const wiring = createModelWiring({
+    limits: { concurrency: opts.concurrency },
+    env,
+    breaker,
+    ...(opts.modelTimeoutMs !== undefined ? { timeoutMs: opts.modelTimeoutMs } : {}),
+    ...(opts.modelLog ? { log: opts.modelLog } : {}),
+  });
   const model = wiring.chosen(opts.model);
   const models = (opts.models ?? []).map((m) => wiring.chosen(m));
   // Every model answers one tiny request before anything is run (a dead key stops the bench at once).
-  await wiring.probe([{ role: 'policy and optimizer', spec: model }, { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) }, ...models.map((m) => ({ role: 'backbone', spec: m }))]);
+  await wiring.probe([
+    { role: 'policy and optimizer', spec: model },
+    { role: 'judge', spec: wiring.chosen(opts.judgeModel ?? model) },
+    ...models.map((m) => ({ role: 'backbone', spec: m })),
+  ]);
   const judge = await wiring.judge(wiring.chosen(opts.judgeModel ?? model));
   const optimizer = (await wiring.optimizer(model)).instance;
   const all: Array<string | DomainFiles> = [...opts.domains, ...(opts.files ? [opts.files] : [])];
@@ -91,7 +101,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       concurrency: opts.concurrency,
       model,
       models,
-      ablation: ablationDomains(opts.ablationDomain).includes((typeof domain === 'string' ? domain : domain.name).toLowerCase()),
+      ablation: ablationDomains(opts.ablationDomain).includes(
+        (typeof domain === 'string' ? domain : domain.name).toLowerCase(),
+      ),
       judge: judge.instance,
       optimizer,
       wiring,
@@ -145,24 +157,42 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
 
 /** The ablation domains of `--ablation-domain` (a comma-separated list), lower-cased. */
 export function ablationDomains(list: string): string[] {
-  return list.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+  return list
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function ablationRows(d: DomainResult): AblationRow[] {
   const search = (v: string) => d.searches.find((s) => s.variant === v);
   const rows: AblationRow[] = [];
-  for (const [id, variant] of [['flowscout', 'flowscout'], ['nomcts', undefined], ['noroutes', undefined], ['nominer', 'nominer'], ['beam', 'beam']] as const) {
+  for (const [id, variant] of [
+    ['flowscout', 'flowscout'],
+    ['nomcts', undefined],
+    ['noroutes', undefined],
+    ['nominer', 'nominer'],
+    ['beam', 'beam'],
+  ] as const) {
     const a = d.approaches.find((x) => x.id === id);
     if (!a) continue;
     const s = variant ? search(variant) : undefined;
-    rows.push({ id, label: a.label, tc: a.tc ?? 0, es: a.es, searchMs: s?.searchMs ?? 0, candidates: s?.candidates ?? 1 });
+    rows.push({
+      id,
+      label: a.label,
+      tc: a.tc ?? 0,
+      es: a.es,
+      searchMs: s?.searchMs ?? 0,
+      candidates: s?.candidates ?? 1,
+    });
   }
   return rows;
 }
 
 function backboneNote(models: readonly string[], model: string): string {
-  if (models.length > 0) return `FlowScout's best workflow (searched with ${model}) run once on the test queries under each model's policy.`;
-  if (model === 'offline') return 'No --models were given and no model is configured: the only backbone is the offline policy, which is not an LLM. Table V needs models (--models openai:gpt-4o-mini,anthropic:claude-3-5-haiku-latest with their API keys).';
+  if (models.length > 0)
+    return `FlowScout's best workflow (searched with ${model}) run once on the test queries under each model's policy.`;
+  if (model === 'offline')
+    return 'No --models were given and no model is configured: the only backbone is the offline policy, which is not an LLM. Table V needs models (--models openai:gpt-4o-mini,anthropic:claude-3-5-haiku-latest with their API keys).';
   return `No --models were given: the one row is the model the search ran with (${model}).`;
 }
 
@@ -170,8 +200,13 @@ function resultNotes(domains: readonly DomainResult[], labels: BenchResults['lab
   const notes: string[] = [];
   const cvs = domains.flatMap((d) => d.approaches.map((a) => a.cv));
   if (labels.policyKind === 'offline' && labels.judgeKind === 'offline' && cvs.every((c) => c === 0)) {
-    notes.push('With the offline policy and the lexical judge every approach is deterministic: repeated runs give identical calls, answers and scores, so every CV of ES is 0 by construction. No noise is injected; stability differences appear only with a model (--model).');
+    notes.push(
+      'With the offline policy and the lexical judge every approach is deterministic: repeated runs give identical calls, answers and scores, so every CV of ES is 0 by construction. No noise is injected; stability differences appear only with a model (--model).',
+    );
   }
-  if (labels.offline) notes.push('Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper\'s.');
+  if (labels.offline)
+    notes.push(
+      "Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's.",
+    );
   return notes;
 }

@@ -60,21 +60,48 @@ export interface DomainRun {
 }
 
 export async function runDomain(domain: string | DomainFiles, o: DomainRunOptions): Promise<DomainRun> {
-  const env = await prepareDomain(domain, { seed: o.seed, maxTest: o.maxTest, model: o.model, wiring: o.wiring, ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}), ...(o.splitBy !== undefined ? { splitBy: o.splitBy } : {}), ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}) });
+  const env = await prepareDomain(domain, {
+    seed: o.seed,
+    maxTest: o.maxTest,
+    model: o.model,
+    wiring: o.wiring,
+    ...(o.maxRecords !== undefined ? { maxRecords: o.maxRecords } : {}),
+    ...(o.splitBy !== undefined ? { splitBy: o.splitBy } : {}),
+    ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}),
+  });
   const tag = `[${env.domain}]`;
   let queues: DomainQueues | undefined;
   try {
     if (o.redis) {
-      queues = await domainQueues(o.redis, { domain: env.domain, tools: env.toolSource, judgeSpec: o.redis.judgeSpec, learnFrom: env.split.opt, ...(o.breaker ? { breaker: o.breaker } : {}) });
+      queues = await domainQueues(o.redis, {
+        domain: env.domain,
+        tools: env.toolSource,
+        judgeSpec: o.redis.judgeSpec,
+        learnFrom: env.split.opt,
+        ...(o.breaker ? { breaker: o.breaker } : {}),
+      });
       o.log(`${tag} evaluations on workers via the queue; workers started with --tools ${queues.toolsConfig} run them`);
     }
     const queueLine = async () => (queues ? o.log(`${tag} ${progressText(await queues.progress())}`) : undefined);
     const warn = splitWarning(env.split);
     if (warn) o.log(`${tag} warning: ${warn}`);
     if (env.splitLeak) o.log(`${tag} ${env.splitLeak}`);
-    o.log(`${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}; split ${env.splitNote}); ${env.descriptors.length} tools; policy: ${env.policy.label}`);
-    const onIteration = (v: Variant, r: IterationRow) => o.log(`${tag} ${v} iteration ${r.iteration}: ${r.status} val ${r.valScore === undefined ? '-' : r.valScore.toFixed(3)} best ${r.bestVal.toFixed(3)} · ${r.summary.slice(0, 90)}`);
-    const common = { seed: o.seed, iterations: o.iterations, patience: o.patience, concurrency: o.concurrency, judge: o.judge, optimizer: o.optimizer, onIteration };
+    o.log(
+      `${tag} ${env.records.length} records → D_opt ${env.split.opt.length} / D_val ${env.split.val.length} / D_test ${env.split.test.length} (measured: ${env.test.length}; split ${env.splitNote}); ${env.descriptors.length} tools; policy: ${env.policy.label}`,
+    );
+    const onIteration = (v: Variant, r: IterationRow) =>
+      o.log(
+        `${tag} ${v} iteration ${r.iteration}: ${r.status} val ${r.valScore === undefined ? '-' : r.valScore.toFixed(3)} best ${r.bestVal.toFixed(3)} · ${r.summary.slice(0, 90)}`,
+      );
+    const common = {
+      seed: o.seed,
+      iterations: o.iterations,
+      patience: o.patience,
+      concurrency: o.concurrency,
+      judge: o.judge,
+      optimizer: o.optimizer,
+      onIteration,
+    };
     const variants: Variant[] = ['flowscout', 'llm-only', ...(o.ablation ? (['nominer', 'beam'] as const) : [])];
     const runs = new Map<Variant, Awaited<ReturnType<typeof runVariant>>>();
     for (const v of variants) {
@@ -82,31 +109,96 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       const runner = queues ? await queues.runner(v, env.policy.spec, true) : undefined;
       const run = await runVariant(v, env, { ...common, ...(runner ? { runner } : {}) });
       runs.set(v, run);
-      o.log(`${tag} ${v}: ${run.summary.stopReason}; best ${run.summary.best} val ${fmt(run.summary.bestVal)} (start ${fmt(run.summary.g0Val)}) in ${(run.summary.searchMs / 1000).toFixed(1)} s`);
+      o.log(
+        `${tag} ${v}: ${run.summary.stopReason}; best ${run.summary.best} val ${fmt(run.summary.bestVal)} (start ${fmt(run.summary.g0Val)}) in ${(run.summary.searchMs / 1000).toFixed(1)} s`,
+      );
       await queueLine();
     }
     const flow = runs.get('flowscout')!;
     const offline = env.policy.instance.kind === 'offline' ? ' (offline)' : '';
     const subjects: Subject[] = [
-      { id: 'flowscout', label: `FlowScout${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.best.workflow! },
-      { id: 'nomcts', label: `NoMCTS (G0)${offline}`, tcDefined: true, kind: 'workflow', workflow: flow.result.root.workflow! },
-      { id: 'pm4py', label: `PM4Py-style${offline}`, tcDefined: true, kind: 'agent', agent: createPm4pyBaseline({ tree: env.tree, opt: env.split.opt, tools: env.tools, policy: env.policy.instance }) },
-      { id: 'react', label: `ReAct${offline}`, tcDefined: true, kind: 'agent', agent: await reactAgent(env, o.model, o.wiring) },
-      { id: 'llm-only', label: `LLM-only${offline}`, tcDefined: false, kind: 'workflow', workflow: runs.get('llm-only')!.result.best.workflow! },
+      {
+        id: 'flowscout',
+        label: `FlowScout${offline}`,
+        tcDefined: true,
+        kind: 'workflow',
+        workflow: flow.result.best.workflow!,
+      },
+      {
+        id: 'nomcts',
+        label: `NoMCTS (G0)${offline}`,
+        tcDefined: true,
+        kind: 'workflow',
+        workflow: flow.result.root.workflow!,
+      },
+      {
+        id: 'pm4py',
+        label: `PM4Py-style${offline}`,
+        tcDefined: true,
+        kind: 'agent',
+        agent: createPm4pyBaseline({
+          tree: env.tree,
+          opt: env.split.opt,
+          tools: env.tools,
+          policy: env.policy.instance,
+        }),
+      },
+      {
+        id: 'react',
+        label: `ReAct${offline}`,
+        tcDefined: true,
+        kind: 'agent',
+        agent: await reactAgent(env, o.model, o.wiring),
+      },
+      {
+        id: 'llm-only',
+        label: `LLM-only${offline}`,
+        tcDefined: false,
+        kind: 'workflow',
+        workflow: runs.get('llm-only')!.result.best.workflow!,
+      },
     ];
     if (o.ablation) {
-      subjects.push({ id: 'nominer', label: `NoMiner${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('nominer')!.result.best.workflow! });
-      subjects.push({ id: 'beam', label: `Beam${offline}`, tcDefined: true, kind: 'workflow', workflow: runs.get('beam')!.result.best.workflow! });
+      subjects.push({
+        id: 'nominer',
+        label: `NoMiner${offline}`,
+        tcDefined: true,
+        kind: 'workflow',
+        workflow: runs.get('nominer')!.result.best.workflow!,
+      });
+      subjects.push({
+        id: 'beam',
+        label: `Beam${offline}`,
+        tcDefined: true,
+        kind: 'workflow',
+        workflow: runs.get('beam')!.result.best.workflow!,
+      });
       // What the routes add: the mined G0 without its router (the skeleton alone), not searched, beside NoMCTS (G0).
-      subjects.push({ id: 'noroutes', label: `NoRoutes (G0 skeleton)${offline}`, tcDefined: true, kind: 'workflow', workflow: minedG0(env.split.opt, env.descriptors, { routes: false }) });
+      subjects.push({
+        id: 'noroutes',
+        label: `NoRoutes (G0 skeleton)${offline}`,
+        tcDefined: true,
+        kind: 'workflow',
+        workflow: minedG0(env.split.opt, env.descriptors, { routes: false }),
+      });
     }
     const measured = queues ? await queues.runner('measure', env.policy.spec, false) : undefined;
-    const ctx: MeasureContext = { policy: env.policy.instance, tools: env.tools, judge: o.judge, runs: o.runs, concurrency: o.concurrency, ...(o.signal ? { signal: o.signal } : {}), ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}) };
+    const ctx: MeasureContext = {
+      policy: env.policy.instance,
+      tools: env.tools,
+      judge: o.judge,
+      runs: o.runs,
+      concurrency: o.concurrency,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(measured ? { runnerFor: (salt: string) => measured.withSalt(salt) } : {}),
+    };
     const approaches = [];
     for (const s of subjects) {
       const a = await measureApproach(s, env.test, ctx);
       approaches.push(a);
-      o.log(`${tag} measured ${a.label}: TC ${a.tc === null ? 'n/a' : a.tc.toFixed(3)} ES ${a.es.toFixed(3)} CV ${a.cv.toFixed(4)} (${o.runs} runs × ${env.test.length} queries)`);
+      o.log(
+        `${tag} measured ${a.label}: TC ${a.tc === null ? 'n/a' : a.tc.toFixed(3)} ES ${a.es.toFixed(3)} CV ${a.cv.toFixed(4)} (${o.runs} runs × ${env.test.length} queries)`,
+      );
     }
 
     await queueLine();
@@ -118,7 +210,12 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
     for (const m of o.models) {
       const p = await o.wiring.policy(m, { tools: env.descriptors, records: env.split.opt });
       const swapped = queues ? await queues.runner(`backbone-${backbone.length}`, p.spec, false) : undefined;
-      const a = await measureApproach(subjects[0]!, env.test, { ...ctx, policy: p.instance, runs: 1, ...(swapped ? { runnerFor: (salt: string) => swapped.withSalt(salt) } : {}) });
+      const a = await measureApproach(subjects[0]!, env.test, {
+        ...ctx,
+        policy: p.instance,
+        runs: 1,
+        ...(swapped ? { runnerFor: (salt: string) => swapped.withSalt(salt) } : {}),
+      });
       backbone.push({ domain: env.domain, model: p.spec, policy: p.label, tc: a.tc ?? 0, es: a.es });
       o.log(`${tag} backbone ${p.spec}: TC ${(a.tc ?? 0).toFixed(3)} ES ${a.es.toFixed(3)}`);
     }
@@ -128,14 +225,26 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       domain: env.domain,
       source: env.source,
       records: env.records.length,
-      split: { opt: env.split.opt.length, val: env.split.val.length, test: env.split.test.length, measured: env.test.length, by: env.splitBy, note: env.splitNote },
+      split: {
+        opt: env.split.opt.length,
+        val: env.split.val.length,
+        test: env.split.test.length,
+        measured: env.test.length,
+        by: env.splitBy,
+        note: env.splitNote,
+      },
       tools: env.descriptors.length,
       processTree: formatProcessTree(env.tree),
       searches,
       approaches,
       bestWorkflow: flow.result.best.workflow,
     };
-    return { result, backbone, swap: toolSwapPairs(env.domain, env.records, env.test, env.descriptors), policy: env.policy.label };
+    return {
+      result,
+      backbone,
+      swap: toolSwapPairs(env.domain, env.records, env.test, env.descriptors),
+      policy: env.policy.label,
+    };
   } finally {
     await queues?.close();
     await env.tools.close();

@@ -87,7 +87,13 @@ export async function runVariant(variant: Variant, env: DomainEnv, opts: Variant
 }
 
 export function summarize(variant: Variant, result: SearchResult, searchMs: number): SearchSummary {
-  const start: IterationPoint = { iteration: 0, status: 'ok', valScore: result.root.valScore ?? null, bestVal: result.root.valScore ?? 0, summary: result.root.summary ?? 'G0' };
+  const start: IterationPoint = {
+    iteration: 0,
+    status: 'ok',
+    valScore: result.root.valScore ?? null,
+    bestVal: result.root.valScore ?? 0,
+    summary: result.root.summary ?? 'G0',
+  };
   const rows = result.iterations.filter((r) => r.iteration > 0);
   return {
     variant,
@@ -96,7 +102,16 @@ export function summarize(variant: Variant, result: SearchResult, searchMs: numb
     stopReason: result.stopReason,
     best: result.best.id,
     bestSummary: result.best.summary ?? '',
-    iterations: [start, ...rows.map((r) => ({ iteration: r.iteration, status: r.status, valScore: r.valScore ?? null, bestVal: r.bestVal, summary: r.summary }))],
+    iterations: [
+      start,
+      ...rows.map((r) => ({
+        iteration: r.iteration,
+        status: r.status,
+        valScore: r.valScore ?? null,
+        bestVal: r.bestVal,
+        summary: r.summary,
+      })),
+    ],
     g0Val: result.root.valScore ?? null,
     bestVal: result.best.valScore ?? null,
   };

@@ -25,8 +25,28 @@ function run(seed: number, tc: Record<string, Record<string, number>>): BenchRes
     code: { version: '0.1.0', commit: 'abc' },
     startedAt: '2026-12-01T00:00:00.000Z',
     durationMs: 1000,
-    settings: { domains: Object.keys(tc), seed, iterations: 1, patience: 1, runs: 1, maxTest: 5, split: [5, 2, 3], splitBy: 'record', ablationDomain: 'Travel', models: [], concurrency: 1 },
-    labels: { policy: 'offline policy (no LLM)', policyKind: 'offline', model: 'offline', judge: 'offline lexical judge', judgeKind: 'offline', optimizer: 'rule-based optimizer (offline)', offline: true },
+    settings: {
+      domains: Object.keys(tc),
+      seed,
+      iterations: 1,
+      patience: 1,
+      runs: 1,
+      maxTest: 5,
+      split: [5, 2, 3],
+      splitBy: 'record',
+      ablationDomain: 'Travel',
+      models: [],
+      concurrency: 1,
+    },
+    labels: {
+      policy: 'offline policy (no LLM)',
+      policyKind: 'offline',
+      model: 'offline',
+      judge: 'offline lexical judge',
+      judgeKind: 'offline',
+      optimizer: 'rule-based optimizer (offline)',
+      offline: true,
+    },
     unavailableDomains: [],
     domains: Object.entries(tc).map(([domain, by]) => ({
       domain,
@@ -48,10 +68,21 @@ function run(seed: number, tc: Record<string, Record<string, number>>): BenchRes
 
 describe('bench over several seeds', () => {
   const runs = [
-    run(0, { Travel: { flowscout: 0.5, react: 0.4, nominer: 0.6 }, Weather: { flowscout: 0.3, react: 0.2, nominer: 0.2 } }),
-    run(1, { Travel: { flowscout: 0.4, react: 0.45, nominer: 0.5 }, Weather: { flowscout: 0.35, react: 0.25, nominer: 0.3 } }),
+    run(0, {
+      Travel: { flowscout: 0.5, react: 0.4, nominer: 0.6 },
+      Weather: { flowscout: 0.3, react: 0.2, nominer: 0.2 },
+    }),
+    run(1, {
+      Travel: { flowscout: 0.4, react: 0.45, nominer: 0.5 },
+      Weather: { flowscout: 0.35, react: 0.25, nominer: 0.3 },
+    }),
   ];
-  const s = summarizeSeeds(runs, { command: 'npx flowscout bench --seeds 0,1', startedAt: '2026-12-01T00:00:00.000Z', durationMs: 2000, seedFolders: ['seed-0', 'seed-1'] });
+  const s = summarizeSeeds(runs, {
+    command: 'npx flowscout bench --seeds 0,1',
+    startedAt: '2026-12-01T00:00:00.000Z',
+    durationMs: 2000,
+    seedFolders: ['seed-0', 'seed-1'],
+  });
 
   it('gives each approach its mean and sample SD over the seeds, per domain and on the average over domains', () => {
     const travel = s.stats.find((x) => x.id === 'flowscout' && x.domain === 'Travel')!;
@@ -79,7 +110,9 @@ describe('bench over several seeds', () => {
     const md = renderSeedsReport(s);
     expect(md).toContain('```sh\nnpx flowscout bench --seeds 0,1\n```');
     expect(md).toContain('| flowscout (offline) | 0.450 ± 0.071 | 0.325 ± 0.035 | 0.388 ± 0.018 |');
-    expect(md).toMatch(/\| RQ3: mining gives a better start \(FlowScout > NoMiner\) \| Travel \| 0\.450 \| 0\.550 \| −0\.100 \| 0 of 2 \| \*\*does not hold\*\* \|/);
+    expect(md).toMatch(
+      /\| RQ3: mining gives a better start \(FlowScout > NoMiner\) \| Travel \| 0\.450 \| 0\.550 \| −0\.100 \| 0 of 2 \| \*\*does not hold\*\* \|/,
+    );
     expect(md).toContain('[seed-1](seed-1/report.md)');
     expect(md).toContain('OFFLINE figure');
   });
@@ -89,7 +122,19 @@ describe('bench over several seeds', () => {
     expect(() => parseSeeds('0,0')).toThrow(/repeats a seed/);
     expect(() => parseSeeds('a')).toThrow(/--seeds/);
     expect(() => parseSeeds(' , ')).toThrow(/names no seed/);
-    const o = { domains: ['Travel'], models: [], seed: 0, iterations: 3, patience: 2, runs: 1, maxTest: 5, ablationDomain: 'Travel,Weather', concurrency: 2 };
-    expect(seedsCommandLine([0, 1, 2], o, {}, 'out')).toBe('npx flowscout bench --domains Travel --seeds 0,1,2 --iterations 3 --patience 2 --runs 1 --max-test 5 --ablation-domain Travel,Weather --concurrency 2 --out out');
+    const o = {
+      domains: ['Travel'],
+      models: [],
+      seed: 0,
+      iterations: 3,
+      patience: 2,
+      runs: 1,
+      maxTest: 5,
+      ablationDomain: 'Travel,Weather',
+      concurrency: 2,
+    };
+    expect(seedsCommandLine([0, 1, 2], o, {}, 'out')).toBe(
+      'npx flowscout bench --domains Travel --seeds 0,1,2 --iterations 3 --patience 2 --runs 1 --max-test 5 --ablation-domain Travel,Weather --concurrency 2 --out out',
+    );
   });
 });

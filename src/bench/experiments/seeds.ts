@@ -89,13 +89,31 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
       const found = runs.map((r) => r.domains.find((d) => d.domain === domain)?.approaches.find((a) => a.id === id));
       if (found.some((a) => a === undefined)) continue;
       label = found[0]!.label;
-      perDomain.push(stat(domain, id, label, found.map((a) => a!.tc), found.map((a) => a!.es)));
+      perDomain.push(
+        stat(
+          domain,
+          id,
+          label,
+          found.map((a) => a!.tc),
+          found.map((a) => a!.es),
+        ),
+      );
     }
     stats.push(...perDomain);
     if (perDomain.length === domains.length && domains.length > 1) {
       // The average over domains, per seed, then its mean and spread over seeds.
-      const tc = runs.map((_, s) => (perDomain.some((p) => p.tc[s] === null) ? null : mean(perDomain.map((p) => p.tc[s]!))));
-      stats.push(stat('average', id, label, tc, runs.map((_, s) => mean(perDomain.map((p) => p.es[s]!)))));
+      const tc = runs.map((_, s) =>
+        perDomain.some((p) => p.tc[s] === null) ? null : mean(perDomain.map((p) => p.tc[s]!)),
+      );
+      stats.push(
+        stat(
+          'average',
+          id,
+          label,
+          tc,
+          runs.map((_, s) => mean(perDomain.map((p) => p.es[s]!))),
+        ),
+      );
     }
   }
   return stats;
@@ -108,13 +126,25 @@ export function orderingChecks(stats: readonly SeedStat[]): OrderingCheck[] {
       const b = stats.find((s) => s.id === id && s.domain === f.domain);
       if (!b || b.tcMean === null) continue;
       const diff = f.tcMean! - b.tcMean;
-      out.push({ claim, other: id, domain: f.domain, flowscout: f.tcMean!, baseline: b.tcMean, diff, seedsAhead: f.tc.filter((x, k) => x! > b.tc[k]!).length, holds: diff > 0 });
+      out.push({
+        claim,
+        other: id,
+        domain: f.domain,
+        flowscout: f.tcMean!,
+        baseline: b.tcMean,
+        diff,
+        seedsAhead: f.tc.filter((x, k) => x! > b.tc[k]!).length,
+        holds: diff > 0,
+      });
     }
   }
   return out;
 }
 
-export function summarizeSeeds(runs: readonly BenchResults[], o: { command: string; startedAt: string; durationMs: number; seedFolders: string[] }): SeedsResults {
+export function summarizeSeeds(
+  runs: readonly BenchResults[],
+  o: { command: string; startedAt: string; durationMs: number; seedFolders: string[] },
+): SeedsResults {
   const stats = seedStats(runs);
   return {
     version: 1,

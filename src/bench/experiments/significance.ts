@@ -20,7 +20,10 @@ function scores(a: ApproachResult, metric: 'tc' | 'es'): number[] | undefined {
 
 export function significanceFamilies(domains: readonly DomainResult[], seed: number): SignificanceFamily[] {
   const out: SignificanceFamily[] = [];
-  const scopes: Array<{ scope: string; parts: readonly DomainResult[] }> = [...domains.map((d) => ({ scope: d.domain, parts: [d] })), ...(domains.length > 1 ? [{ scope: 'all', parts: domains }] : [])];
+  const scopes: Array<{ scope: string; parts: readonly DomainResult[] }> = [
+    ...domains.map((d) => ({ scope: d.domain, parts: [d] })),
+    ...(domains.length > 1 ? [{ scope: 'all', parts: domains }] : []),
+  ];
   for (const { scope, parts } of scopes) {
     for (const metric of ['tc', 'es'] as const) {
       const flow: number[] = [];
@@ -46,7 +49,10 @@ export function significanceFamilies(domains: readonly DomainResult[], seed: num
       if (!complete || flow.length === 0) continue;
       const usable = [...base.values()].filter((b) => b.scores.length === flow.length);
       if (usable.length === 0) continue;
-      const comparisons = compareAgainstBaselines(flow, usable, `${seed}:${scope}:${metric}`).map((c) => ({ ...c, cohensD: finite(c.cohensD) }));
+      const comparisons = compareAgainstBaselines(flow, usable, `${seed}:${scope}:${metric}`).map((c) => ({
+        ...c,
+        cohensD: finite(c.cohensD),
+      }));
       out.push({ scope, metric, comparisons });
     }
   }

@@ -6,18 +6,40 @@ import { toolSwapNote, toolSwapPairs } from './tool-swap.js';
 const city = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 const tools: ToolDescriptor[] = [
   { name: 'current_weather_for_alpha', description: 'Current weather conditions for a city.', inputSchema: city },
-  { name: 'current_weather_for_beta', description: 'Current weather conditions of a city right now.', inputSchema: city },
-  { name: 'stock_quote_for_gamma', description: 'Latest stock quote for a ticker symbol.', inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } } },
+  {
+    name: 'current_weather_for_beta',
+    description: 'Current weather conditions of a city right now.',
+    inputSchema: city,
+  },
+  {
+    name: 'stock_quote_for_gamma',
+    description: 'Latest stock quote for a ticker symbol.',
+    inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+  },
 ];
-const rec = (id: string, tool: string, args: Record<string, unknown>): TaskRecord => ({ id, query: id, reference: '', calls: [{ tool, args, status: 'ok' }] });
+const rec = (id: string, tool: string, args: Record<string, unknown>): TaskRecord => ({
+  id,
+  query: id,
+  reference: '',
+  calls: [{ tool, args, status: 'ok' }],
+});
 
 describe('tool-set swap data check', () => {
   it('pairs a tool with its most similar one and counts the test calls a substitute could answer by replay', () => {
-    const all = [rec('h1', 'current_weather_for_beta', { city: 'Paris' }), rec('t1', 'current_weather_for_alpha', { city: 'Paris' }), rec('t2', 'current_weather_for_alpha', { city: 'Oslo' })];
+    const all = [
+      rec('h1', 'current_weather_for_beta', { city: 'Paris' }),
+      rec('t1', 'current_weather_for_alpha', { city: 'Paris' }),
+      rec('t2', 'current_weather_for_alpha', { city: 'Oslo' }),
+    ];
     const test = all.slice(1);
     const pairs = toolSwapPairs('Weather', all, test, tools);
     expect(pairs).toHaveLength(1);
-    expect(pairs[0]).toMatchObject({ original: 'current_weather_for_alpha', substitute: 'current_weather_for_beta', testCalls: 2, replayable: 1 });
+    expect(pairs[0]).toMatchObject({
+      original: 'current_weather_for_alpha',
+      substitute: 'current_weather_for_beta',
+      testCalls: 2,
+      replayable: 1,
+    });
     expect(pairs[0]!.similarity).toBeGreaterThan(0.35);
     const note = toolSwapNote(pairs);
     expect(note.run).toBe(false);

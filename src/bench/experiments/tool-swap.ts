@@ -24,15 +24,25 @@ function describe(t: ToolDescriptor): string {
   return `${t.name} ${t.description} ${props.join(' ')}`;
 }
 
-export function toolSwapPairs(domain: string, all: readonly TaskRecord[], test: readonly TaskRecord[], tools: readonly ToolDescriptor[], opts: SwapCheckOptions = {}): ToolPair[] {
+export function toolSwapPairs(
+  domain: string,
+  all: readonly TaskRecord[],
+  test: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+  opts: SwapCheckOptions = {},
+): ToolPair[] {
   const min = opts.minSimilarity ?? 0.35;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const index = createToolIndex(tools);
   const names = tools.map((t) => t.name);
   const recorded = new Set<string>();
-  for (const r of all) for (const c of r.calls) if (c.status !== 'error' && byName.has(c.tool)) recorded.add(canonicalCallKey(c.tool, c.args, byName.get(c.tool)!.inputSchema));
+  for (const r of all)
+    for (const c of r.calls)
+      if (c.status !== 'error' && byName.has(c.tool))
+        recorded.add(canonicalCallKey(c.tool, c.args, byName.get(c.tool)!.inputSchema));
   const testCalls = new Map<string, Array<Record<string, unknown>>>();
-  for (const r of test) for (const c of r.calls) if (byName.has(c.tool)) testCalls.set(c.tool, [...(testCalls.get(c.tool) ?? []), c.args]);
+  for (const r of test)
+    for (const c of r.calls) if (byName.has(c.tool)) testCalls.set(c.tool, [...(testCalls.get(c.tool) ?? []), c.args]);
 
   const pairs: ToolPair[] = [];
   for (const [original, calls] of testCalls) {
@@ -51,7 +61,9 @@ export function toolSwapPairs(domain: string, all: readonly TaskRecord[], test: 
     }).length;
     pairs.push({ domain, original, substitute: sub.name, similarity, testCalls: calls.length, replayable });
   }
-  return pairs.sort((a, b) => b.testCalls - a.testCalls || b.similarity - a.similarity || a.original.localeCompare(b.original));
+  return pairs.sort(
+    (a, b) => b.testCalls - a.testCalls || b.similarity - a.similarity || a.original.localeCompare(b.original),
+  );
 }
 
 /** The statement the report prints about Table IV, from the numbers. */
@@ -59,7 +71,11 @@ export function toolSwapNote(pairs: readonly ToolPair[]): { run: boolean; note: 
   const calls = pairs.reduce((s, p) => s + p.testCalls, 0);
   const replayable = pairs.reduce((s, p) => s + p.replayable, 0);
   const share = calls > 0 ? replayable / calls : 0;
-  if (pairs.length === 0) return { run: false, note: 'No tool the test references call has a similar tool in its domain (description similarity ≥ 0.35), so there is nothing to swap.' };
+  if (pairs.length === 0)
+    return {
+      run: false,
+      note: 'No tool the test references call has a similar tool in its domain (description similarity ≥ 0.35), so there is nothing to swap.',
+    };
   const head = `${pairs.length} tools the test references call have a similar tool in their domain (description similarity ≥ 0.35); of their ${calls} test calls, ${replayable} (${(100 * share).toFixed(1)}%) could be answered after the swap, because the tools run by replay of recorded responses and a substitute answers only calls somebody recorded for it.`;
   return {
     run: false,

@@ -21,19 +21,25 @@ export function stabilityFigure(r: BenchResults): string {
     title: `Fig. 3 — stability: CV of ES per test query over ${r.settings.runs} runs`,
     subtitle: `${whoLine(r)}${allZero ? ' · every CV is 0: the runs are deterministic' : ''}`,
     yLabel: 'CV of ES (lower is more stable)',
-    groups: r.domains.map((d) => ({ label: d.domain, boxes: d.approaches.map((a) => ({ name: a.label, values: a.records.map((x) => x.cv) })) })),
+    groups: r.domains.map((d) => ({
+      label: d.domain,
+      boxes: d.approaches.map((a) => ({ name: a.label, values: a.records.map((x) => x.cv) })),
+    })),
   });
 }
 
 export function validationFigure(r: BenchResults): string {
   return lineChart({
-    title: 'Fig. 5 — validation score of each iteration\'s candidate (FlowScout)',
+    title: "Fig. 5 — validation score of each iteration's candidate (FlowScout)",
     subtitle: `${whoLine(r)} · iteration 0 = G0; gaps = failed or duplicate candidates`,
     xLabel: 'iteration',
     yLabel: 'D_val score (TC + ES) / 2',
     series: r.domains.map((d) => ({
       name: d.domain,
-      points: (d.searches.find((s) => s.variant === 'flowscout')?.iterations ?? []).map((p) => ({ x: p.iteration, y: p.valScore ?? undefined })),
+      points: (d.searches.find((s) => s.variant === 'flowscout')?.iterations ?? []).map((p) => ({
+        x: p.iteration,
+        y: p.valScore ?? undefined,
+      })),
     })),
   });
 }

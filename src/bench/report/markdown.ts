@@ -4,7 +4,11 @@
  */
 
 /** A GitHub-flavoured Markdown table; `align` per column ('l' or 'r', default 'l'). */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, align: ReadonlyArray<'l' | 'r'> = []): string {
+export function table(
+  headers: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  align: ReadonlyArray<'l' | 'r'> = [],
+): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const line = (r: readonly string[]) => `| ${r.map(cell).join(' | ')} |`;
   const rule = `| ${headers.map((_, i) => (align[i] === 'r' ? '---:' : '---')).join(' | ')} |`;

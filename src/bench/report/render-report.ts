@@ -2,7 +2,18 @@ import { describeCodeVersion } from '../experiments/code-version.js';
 import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
-import { costTable, positionsTable, searchTable, significanceTable, stabilityTable, swapTable, table2, table3, table5, tracesTable } from './tables.js';
+import {
+  costTable,
+  positionsTable,
+  searchTable,
+  significanceTable,
+  stabilityTable,
+  swapTable,
+  table2,
+  table3,
+  table5,
+  tracesTable,
+} from './tables.js';
 
 /**
  * `report.md` of a benchmark run: the command and seed on top, who produced the numbers
@@ -51,7 +62,7 @@ export function renderReport(r: BenchResults): string {
     '',
     who,
     '',
-    'Two-sided Wilcoxon signed-rank test on the per-query scores (exact null distribution when ≤ 25 non-zero differences without ties, else the normal approximation with tie and continuity corrections; zero differences dropped), Holm correction across the baselines of each row group (scope × metric), 95% percentile-bootstrap interval of the mean difference (2000 resamples, seeded), Cohen\'s d = mean difference / SD of the differences. Positive differences favour FlowScout.',
+    "Two-sided Wilcoxon signed-rank test on the per-query scores (exact null distribution when ≤ 25 non-zero differences without ties, else the normal approximation with tie and continuity corrections; zero differences dropped), Holm correction across the baselines of each row group (scope × metric), 95% percentile-bootstrap interval of the mean difference (2000 resamples, seeded), Cohen's d = mean difference / SD of the differences. Positive differences favour FlowScout.",
     '',
     significanceTable(r),
     '',
@@ -79,7 +90,7 @@ export function renderReport(r: BenchResults): string {
     '',
     tracesTable(r),
     '',
-    'Fixed positions against per-clause steps (FlowScout\'s best workflow runs at most one call per tool position unless a position has `calls: many`; ReAct takes one step per request clause and retries a failed clause with the next tool):',
+    "Fixed positions against per-clause steps (FlowScout's best workflow runs at most one call per tool position unless a position has `calls: many`; ReAct takes one step per request clause and retries a failed clause with the next tool):",
     '',
     positionsTable(r),
     '',
@@ -95,7 +106,9 @@ export function renderReport(r: BenchResults): string {
     '',
     '### LLM backbones (Table V)',
     '',
-    r.settings.models.length > 0 ? `_policy: each row's backbone (the policy column) · judge: ${r.labels.judge} · seed ${r.settings.seed} · the workflow: FlowScout's best, searched with ${r.labels.policy}_` : who,
+    r.settings.models.length > 0
+      ? `_policy: each row's backbone (the policy column) · judge: ${r.labels.judge} · seed ${r.settings.seed} · the workflow: FlowScout's best, searched with ${r.labels.policy}_`
+      : who,
     '',
     table5(r),
     '',
@@ -108,7 +121,10 @@ export function renderReport(r: BenchResults): string {
     r.toolSwap.pairs.length ? swapTable(r) : '',
     '',
   ];
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /** Win/loss statements from the numbers: FlowScout's TC and ES against each baseline per domain. */
@@ -124,8 +140,12 @@ export function findings(r: BenchResults): string[] {
     const name = per[0]!.b.label.replace(/ \(offline\)$/, '');
     const metric = per[0]!.b.tc === null ? 'es' : 'tc';
     const wins = per.filter((x) => (x.f[metric] ?? 0) > (x.b[metric] ?? 0)).map((x) => x.d);
-    const losses = per.filter((x) => (x.f[metric] ?? 0) <= (x.b[metric] ?? 0)).map((x) => `${x.d} (${fixed(x.f[metric])} vs ${fixed(x.b[metric])})`);
-    lines.push(`- FlowScout's ${metric.toUpperCase()} is higher than ${name}'s on ${wins.length} of ${per.length} domains${wins.length ? ` (${wins.join(', ')})` : ''}${losses.length ? `; not higher on ${losses.join(', ')}` : ''}.`);
+    const losses = per
+      .filter((x) => (x.f[metric] ?? 0) <= (x.b[metric] ?? 0))
+      .map((x) => `${x.d} (${fixed(x.f[metric])} vs ${fixed(x.b[metric])})`);
+    lines.push(
+      `- FlowScout's ${metric.toUpperCase()} is higher than ${name}'s on ${wins.length} of ${per.length} domains${wins.length ? ` (${wins.join(', ')})` : ''}${losses.length ? `; not higher on ${losses.join(', ')}` : ''}.`,
+    );
   }
   return lines;
 }
@@ -133,5 +153,7 @@ export function findings(r: BenchResults): string[] {
 /** ` ES on 9 of 12 measured queries …` when some test records have no reference answer; '' otherwise. */
 function esNote(d: DomainResult): string {
   const n = d.approaches.find((a) => a.esRecords !== undefined)?.esRecords;
-  return n === undefined ? '' : ` ES is scored on ${n} of ${d.split.measured} measured queries (the others have no reference answer, e.g. runs that ended in a hand-off: TC only).`;
+  return n === undefined
+    ? ''
+    : ` ES is scored on ${n} of ${d.split.measured} measured queries (the others have no reference answer, e.g. runs that ended in a hand-off: TC only).`;
 }

@@ -49,12 +49,36 @@ export function perSeedTable(r: SeedsResults): string {
       }),
     ]);
   });
-  return table(['approach', 'seed', ...domains.map((d) => `${d} TC / ES`)], rows, ['l', 'r', ...domains.map(() => 'r' as const)]);
+  return table(['approach', 'seed', ...domains.map((d) => `${d} TC / ES`)], rows, [
+    'l',
+    'r',
+    ...domains.map(() => 'r' as const),
+  ]);
 }
 
 export function orderingsTable(r: SeedsResults): string {
-  const rows = r.orderings.map((o) => [o.claim, o.domain, fixed(o.flowscout), fixed(o.baseline), signed(o.diff), `${o.seedsAhead} of ${r.seeds.length}`, o.holds ? 'holds' : '**does not hold**']);
-  return table(['claim (test TC, mean over seeds)', 'domain', 'FlowScout', 'other', 'difference', 'seeds FlowScout ahead', 'offline'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'l']);
+  const rows = r.orderings.map((o) => [
+    o.claim,
+    o.domain,
+    fixed(o.flowscout),
+    fixed(o.baseline),
+    signed(o.diff),
+    `${o.seedsAhead} of ${r.seeds.length}`,
+    o.holds ? 'holds' : '**does not hold**',
+  ]);
+  return table(
+    [
+      'claim (test TC, mean over seeds)',
+      'domain',
+      'FlowScout',
+      'other',
+      'difference',
+      'seeds FlowScout ahead',
+      'offline',
+    ],
+    rows,
+    ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
+  );
 }
 
 /** The code line: one commit for every seed, or each seed's own. */
@@ -78,7 +102,11 @@ export function renderSeedsReport(r: SeedsResults): string {
     ...codeLines(r),
     `- one full benchmark per seed (its own split, searches and bootstrap); each seed's report: ${r.seedFolders.map((f) => `[${f}](${f}/report.md)`).join(', ')}`,
     `- started ${r.startedAt}; the seeds' runs took ${duration(r.durationMs)} together`,
-    ...(r.labels.offline ? ["- **Note:** Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's."] : []),
+    ...(r.labels.offline
+      ? [
+          "- **Note:** Every number in this report is an OFFLINE figure: no LLM ran anywhere (offline policy, lexical judge, rule-based optimizer). Offline figures are not LLM figures and are not comparable with the paper's.",
+        ]
+      : []),
     '',
     '## Test TC, mean ± SD over seeds',
     '',
@@ -105,5 +133,8 @@ export function renderSeedsReport(r: SeedsResults): string {
     perSeedTable(r),
     '',
   ];
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -36,7 +36,11 @@ export function table2(r: BenchResults): string {
     const avgTc = tcs.some((t) => t === null) ? null : mean(tcs as number[]);
     return [labelOf(r, id), ...cells, fixed(avgTc), fixed(mean(found.map((a) => a.es)))];
   });
-  return table(headers, rows, headers.map((_, i) => (i === 0 ? 'l' : 'r')));
+  return table(
+    headers,
+    rows,
+    headers.map((_, i) => (i === 0 ? 'l' : 'r')),
+  );
 }
 
 export function significanceTable(r: BenchResults): string {
@@ -55,13 +59,38 @@ export function significanceTable(r: BenchResults): string {
       pValue(c.pHolm),
     ]),
   );
-  return table(['scope', 'metric', 'FlowScout vs', 'queries', 'mean diff', '95% CI (bootstrap)', "Cohen's d", 'non-zero pairs', 'test', 'p', 'p (Holm)'], rows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r']);
+  return table(
+    [
+      'scope',
+      'metric',
+      'FlowScout vs',
+      'queries',
+      'mean diff',
+      '95% CI (bootstrap)',
+      "Cohen's d",
+      'non-zero pairs',
+      'test',
+      'p',
+      'p (Holm)',
+    ],
+    rows,
+    ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r'],
+  );
 }
 
 export function stabilityTable(r: BenchResults): string {
   const ids = [...new Set(r.domains.flatMap((d) => d.approaches.map((a) => a.id)))];
-  const rows = ids.map((id) => [labelOf(r, id), ...r.domains.map((d) => { const a = approach(d, id); return a ? fixed(a.cv, 4) : '—'; })]);
-  return table(['approach (mean CV of ES)', ...r.domains.map((d) => d.domain)], rows, ['l', ...r.domains.map(() => 'r' as const)]);
+  const rows = ids.map((id) => [
+    labelOf(r, id),
+    ...r.domains.map((d) => {
+      const a = approach(d, id);
+      return a ? fixed(a.cv, 4) : '—';
+    }),
+  ]);
+  return table(['approach (mean CV of ES)', ...r.domains.map((d) => d.domain)], rows, [
+    'l',
+    ...r.domains.map(() => 'r' as const),
+  ]);
 }
 
 export function costTable(r: BenchResults): string {
@@ -69,29 +98,88 @@ export function costTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) =>
     ids.flatMap((id) => {
       const a = approach(d, id);
-      return a ? [[d.domain, a.label, duration(a.cost.runtimeMs), fixed(a.cost.llmCalls, 2), fixed(a.cost.llmSteps, 2), fixed(a.cost.toolCalls, 2)]] : [];
+      return a
+        ? [
+            [
+              d.domain,
+              a.label,
+              duration(a.cost.runtimeMs),
+              fixed(a.cost.llmCalls, 2),
+              fixed(a.cost.llmSteps, 2),
+              fixed(a.cost.toolCalls, 2),
+            ],
+          ]
+        : [];
     }),
   );
-  return table(['domain', 'approach', 'runtime / query', 'LLM calls / query', 'decisions / query', 'tool calls / query'], rows, ['l', 'l', 'r', 'r', 'r', 'r']);
+  return table(
+    ['domain', 'approach', 'runtime / query', 'LLM calls / query', 'decisions / query', 'tool calls / query'],
+    rows,
+    ['l', 'l', 'r', 'r', 'r', 'r'],
+  );
 }
 
 export function tracesTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) =>
-    d.approaches.map((a) => [d.domain, a.label, fixed(a.calls.reference, 2), fixed(a.calls.made, 2), fixed(a.calls.matched, 2), fixed(a.calls.failed, 2), a.toolStats ? `${a.toolStats.replayHits} / ${a.toolStats.replayMisses}` : '—']),
+    d.approaches.map((a) => [
+      d.domain,
+      a.label,
+      fixed(a.calls.reference, 2),
+      fixed(a.calls.made, 2),
+      fixed(a.calls.matched, 2),
+      fixed(a.calls.failed, 2),
+      a.toolStats ? `${a.toolStats.replayHits} / ${a.toolStats.replayMisses}` : '—',
+    ]),
   );
-  return table(['domain', 'approach', 'reference calls K', 'calls made K̂', 'matched (LCS)', 'failed calls', 'replay hits / misses'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r']);
+  return table(
+    [
+      'domain',
+      'approach',
+      'reference calls K',
+      'calls made K̂',
+      'matched (LCS)',
+      'failed calls',
+      'replay hits / misses',
+    ],
+    rows,
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+  );
 }
 
 export function searchTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) =>
-    d.searches.map((s) => [d.domain, s.variant, fixed(s.g0Val), fixed(s.bestVal), `${s.best} (${s.bestSummary.slice(0, 80)})`, String(s.candidates), s.stopReason, duration(s.searchMs)]),
+    d.searches.map((s) => [
+      d.domain,
+      s.variant,
+      fixed(s.g0Val),
+      fixed(s.bestVal),
+      `${s.best} (${s.bestSummary.slice(0, 80)})`,
+      String(s.candidates),
+      s.stopReason,
+      duration(s.searchMs),
+    ]),
   );
-  return table(['domain', 'search', 'start val', 'best val', 'best candidate', 'candidates', 'stopped', 'time'], rows, ['l', 'l', 'r', 'r', 'l', 'r', 'l', 'r']);
+  return table(['domain', 'search', 'start val', 'best val', 'best candidate', 'candidates', 'stopped', 'time'], rows, [
+    'l',
+    'l',
+    'r',
+    'r',
+    'l',
+    'r',
+    'l',
+    'r',
+  ]);
 }
 
 export function table3(r: BenchResults): string {
   if (!r.ablation) return '_No ablation domain was run._';
-  const rows = r.ablation.rows.map((x) => [x.label, fixed(x.tc), fixed(x.es), x.id === 'nomcts' ? '0 (no search)' : duration(x.searchMs), String(x.candidates)]);
+  const rows = r.ablation.rows.map((x) => [
+    x.label,
+    fixed(x.tc),
+    fixed(x.es),
+    x.id === 'nomcts' ? '0 (no search)' : duration(x.searchMs),
+    String(x.candidates),
+  ]);
   return table(['variant', 'TC', 'ES', 'search time', 'candidates'], rows, ['l', 'r', 'r', 'r', 'r']);
 }
 
@@ -101,9 +189,23 @@ export function table5(r: BenchResults): string {
 }
 
 export function swapTable(r: BenchResults, top = 12): string {
-  const ordered = [...r.toolSwap.pairs].sort((a, b) => b.testCalls - a.testCalls || b.replayable - a.replayable || b.similarity - a.similarity);
-  const rows = ordered.slice(0, top).map((p) => [p.domain, toolLabel(p.original), toolLabel(p.substitute), fixed(p.similarity, 2), String(p.testCalls), String(p.replayable)]);
-  const more = ordered.length > top ? `\n\n(the ${top} pairs with the most test calls of ${ordered.length}; all of them are in results.json)` : '';
+  const ordered = [...r.toolSwap.pairs].sort(
+    (a, b) => b.testCalls - a.testCalls || b.replayable - a.replayable || b.similarity - a.similarity,
+  );
+  const rows = ordered
+    .slice(0, top)
+    .map((p) => [
+      p.domain,
+      toolLabel(p.original),
+      toolLabel(p.substitute),
+      fixed(p.similarity, 2),
+      String(p.testCalls),
+      String(p.replayable),
+    ]);
+  const more =
+    ordered.length > top
+      ? `\n\n(the ${top} pairs with the most test calls of ${ordered.length}; all of them are in results.json)`
+      : '';
   return `${table(['domain', 'tool', 'most similar tool', 'similarity', 'test calls', 'replayable after swap'], rows, ['l', 'l', 'l', 'r', 'r', 'r'])}${more}`;
 }
 
@@ -126,7 +228,31 @@ export function positionsTable(r: BenchResults): string {
       return xs.length ? fixed(mean(xs)) : '—';
     };
     const n = longer.filter(Boolean).length;
-    return [[d.domain, `${positions.length}${many ? ` (${many} × calls: many)` : ''}`, fixed(mean(f.records.map((x) => x.k)), 2), fixed(mean(f.records.map((x) => x.made)), 2), fixed(mean(re.records.map((x) => x.made)), 2), `${n} of ${f.records.length}`, `${part(f, true)} / ${part(re, true)}`, `${part(f, false)} / ${part(re, false)}`]];
+    return [
+      [
+        d.domain,
+        `${positions.length}${many ? ` (${many} × calls: many)` : ''}`,
+        fixed(mean(f.records.map((x) => x.k)), 2),
+        fixed(mean(f.records.map((x) => x.made)), 2),
+        fixed(mean(re.records.map((x) => x.made)), 2),
+        `${n} of ${f.records.length}`,
+        `${part(f, true)} / ${part(re, true)}`,
+        `${part(f, false)} / ${part(re, false)}`,
+      ],
+    ];
   });
-  return table(['domain', 'tool positions in FlowScout\'s workflow', 'reference calls / query', 'FlowScout calls / query', 'ReAct calls / query', 'queries with more reference calls than positions', 'TC there: FlowScout / ReAct', 'TC on the rest: FlowScout / ReAct'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+  return table(
+    [
+      'domain',
+      "tool positions in FlowScout's workflow",
+      'reference calls / query',
+      'FlowScout calls / query',
+      'ReAct calls / query',
+      'queries with more reference calls than positions',
+      'TC there: FlowScout / ReAct',
+      'TC on the rest: FlowScout / ReAct',
+    ],
+    rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
 }

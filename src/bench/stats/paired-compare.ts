@@ -27,8 +27,16 @@ export interface PairedComparison {
 }
 
 /** One comparison (no Holm adjustment yet: `pHolm` is the raw p). */
-export function comparePaired(baseline: string, flowscout: readonly number[], other: readonly number[], seed: number | string): PairedComparison {
-  if (flowscout.length !== other.length) throw new RangeError(`'${baseline}': ${flowscout.length} FlowScout scores vs ${other.length} baseline scores; pairs need the same queries`);
+export function comparePaired(
+  baseline: string,
+  flowscout: readonly number[],
+  other: readonly number[],
+  seed: number | string,
+): PairedComparison {
+  if (flowscout.length !== other.length)
+    throw new RangeError(
+      `'${baseline}': ${flowscout.length} FlowScout scores vs ${other.length} baseline scores; pairs need the same queries`,
+    );
   const diffs = flowscout.map((v, i) => v - other[i]!);
   const wilcoxon = wilcoxonSignedRank(flowscout, other);
   const ci = bootstrapMeanCi(diffs, { seed: `${seed}:${baseline}` });
@@ -46,7 +54,11 @@ export function comparePaired(baseline: string, flowscout: readonly number[], ot
 }
 
 /** FlowScout against every baseline, Holm-corrected together. Baselines without scores (e.g. TC of LLM-only) are left out. */
-export function compareAgainstBaselines(flowscout: readonly number[], baselines: ReadonlyArray<{ name: string; scores: readonly number[] }>, seed: number | string): PairedComparison[] {
+export function compareAgainstBaselines(
+  flowscout: readonly number[],
+  baselines: ReadonlyArray<{ name: string; scores: readonly number[] }>,
+  seed: number | string,
+): PairedComparison[] {
   const out = baselines.map((b) => comparePaired(b.name, flowscout, b.scores, seed));
   const adjusted = holmAdjust(out.map((c) => c.wilcoxon.p));
   out.forEach((c, i) => (c.pHolm = adjusted[i]!));

@@ -31,7 +31,10 @@ describe('Wilcoxon signed-rank', () => {
   });
 
   it('the sign of z follows the direction of the difference', () => {
-    const lower = wilcoxonSignedRank([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.1], Array(26).fill(1));
+    const lower = wilcoxonSignedRank(
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.1],
+      Array(26).fill(1),
+    );
     expect(lower.method).toBe('normal');
     expect(lower.z!).toBeLessThan(0);
     expect(lower.p).toBeLessThan(0.001);
@@ -77,7 +80,14 @@ describe('effect size and descriptive statistics', () => {
     expect(quantile([4, 1, 3, 2], 0.25)).toBeCloseTo(1.75, 12);
     expect(mean([1, 2, 3, 6])).toBe(3);
     expect(sampleSd([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(Math.sqrt(32 / 7), 12);
-    expect(boxSummary([1, 2, 3, 4, 100])).toMatchObject({ q1: 2, median: 3, q3: 4, whiskerLow: 1, whiskerHigh: 4, outliers: [100] });
+    expect(boxSummary([1, 2, 3, 4, 100])).toMatchObject({
+      q1: 2,
+      median: 3,
+      q3: 4,
+      whiskerLow: 1,
+      whiskerHigh: 4,
+      outliers: [100],
+    });
     expect(boxSummary([])).toBeUndefined();
   });
   it('the normal tail matches known values', () => {
@@ -99,7 +109,11 @@ describe('bootstrap interval', () => {
     expect(a!.high).toBeLessThanOrEqual(0.5);
   });
   it('collapses to the value for constant differences and is undefined without data', () => {
-    expect(bootstrapMeanCi([0.25, 0.25, 0.25], { seed: 1, resamples: 50 })).toMatchObject({ low: 0.25, high: 0.25, resamples: 50 });
+    expect(bootstrapMeanCi([0.25, 0.25, 0.25], { seed: 1, resamples: 50 })).toMatchObject({
+      low: 0.25,
+      high: 0.25,
+      resamples: 50,
+    });
     expect(bootstrapMeanCi([], { seed: 1 })).toBeUndefined();
   });
 });
@@ -107,10 +121,14 @@ describe('bootstrap interval', () => {
 describe('FlowScout against baselines', () => {
   it('pairs by query, corrects across baselines with Holm, and refuses mismatched query sets', () => {
     const flow = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
-    const res = compareAgainstBaselines(flow, [
-      { name: 'weak', scores: [0, 0, 0, 0, 0, 0, 0, 0] },
-      { name: 'same', scores: flow },
-    ], 3);
+    const res = compareAgainstBaselines(
+      flow,
+      [
+        { name: 'weak', scores: [0, 0, 0, 0, 0, 0, 0, 0] },
+        { name: 'same', scores: flow },
+      ],
+      3,
+    );
     expect(res[0]).toMatchObject({ baseline: 'weak', n: 8 });
     expect(res[0]!.meanDiff).toBeCloseTo(0.45, 12);
     expect(res[0]!.cohensD).toBeCloseTo(0.45 / Math.sqrt(0.06), 10);

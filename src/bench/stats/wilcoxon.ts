@@ -71,7 +71,7 @@ export function averageRanks(values: readonly number[]): { ranks: number[]; tieS
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
   const ranks = new Array<number>(values.length);
   const tieSizes: number[] = [];
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && order[end]!.v - order[start]!.v <= TIE_EPS) end++;
     const avg = (start + 1 + end) / 2;

@@ -20,7 +20,8 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   const start = Math.floor(lo / step + 1e-9) * step;
   const ticks: number[] = [];
   for (let v = start; v <= hi + step * 1e-6 || ticks.length < 2; v += step) ticks.push(Number(v.toPrecision(12)));
-  if (ticks[ticks.length - 1]! < hi - step * 1e-6) ticks.push(Number((ticks[ticks.length - 1]! + step).toPrecision(12)));
+  if (ticks[ticks.length - 1]! < hi - step * 1e-6)
+    ticks.push(Number((ticks[ticks.length - 1]! + step).toPrecision(12)));
   return ticks;
 }
 
@@ -54,7 +55,9 @@ export function yAxis(plot: Plot, ticks: readonly number[], y: (v: number) => nu
   out.push(el('line', { x1: plot.left, y1: plot.top, x2: plot.left, y2: plot.top + plot.height, stroke: '#333' }));
   const cx = plot.left - 48;
   const cy = plot.top + plot.height / 2;
-  out.push(`<text x="${num(cx)}" y="${num(cy)}" text-anchor="middle" transform="rotate(-90 ${num(cx)} ${num(cy)})">${esc(label)}</text>`);
+  out.push(
+    `<text x="${num(cx)}" y="${num(cy)}" text-anchor="middle" transform="rotate(-90 ${num(cx)} ${num(cy)})">${esc(label)}</text>`,
+  );
   return out;
 }
 
@@ -71,12 +74,28 @@ export function xAxis(plot: Plot, ticks: ReadonlyArray<{ at: number; label: stri
 }
 
 /** A legend box: one coloured swatch and name per entry, stacked, at (x, y). */
-export function legend(x: number, y: number, entries: ReadonlyArray<{ name: string; colour: string; dashed?: boolean }>): string[] {
+export function legend(
+  x: number,
+  y: number,
+  entries: ReadonlyArray<{ name: string; colour: string; dashed?: boolean }>,
+): string[] {
   const width = 24 + 7 * Math.max(...entries.map((e) => e.name.length), 4);
-  const out = [el('rect', { x: x - 6, y: y - 12, width, height: entries.length * 18 + 8, fill: '#ffffff', stroke: '#bbb', rx: 3 })];
+  const out = [
+    el('rect', { x: x - 6, y: y - 12, width, height: entries.length * 18 + 8, fill: '#ffffff', stroke: '#bbb', rx: 3 }),
+  ];
   entries.forEach((e, i) => {
     const ly = y + i * 18;
-    out.push(el('line', { x1: x, y1: ly - 4, x2: x + 16, y2: ly - 4, stroke: e.colour, 'stroke-width': 3, 'stroke-dasharray': e.dashed ? '4 3' : undefined }));
+    out.push(
+      el('line', {
+        x1: x,
+        y1: ly - 4,
+        x2: x + 16,
+        y2: ly - 4,
+        stroke: e.colour,
+        'stroke-width': 3,
+        'stroke-dasharray': e.dashed ? '4 3' : undefined,
+      }),
+    );
     out.push(text(x + 22, ly, e.name));
   });
   return out;

@@ -51,15 +51,41 @@ export function boxPlot(spec: BoxPlotSpec): string {
       const cx = gx + slot * (names.indexOf(b.name) + 1);
       const w = Math.min(26, slot * 0.7);
       body.push(el('line', { x1: cx, y1: y(s.whiskerLow), x2: cx, y2: y(s.whiskerHigh), stroke: c }));
-      for (const v of [s.whiskerLow, s.whiskerHigh]) body.push(el('line', { x1: cx - w / 4, y1: y(v), x2: cx + w / 4, y2: y(v), stroke: c }));
-      body.push(el('rect', { x: cx - w / 2, y: y(s.q3), width: w, height: Math.max(1, y(s.q1) - y(s.q3)), fill: c, 'fill-opacity': 0.25, stroke: c }));
-      body.push(el('line', { x1: cx - w / 2, y1: y(s.median), x2: cx + w / 2, y2: y(s.median), stroke: c, 'stroke-width': 2 }));
+      for (const v of [s.whiskerLow, s.whiskerHigh])
+        body.push(el('line', { x1: cx - w / 4, y1: y(v), x2: cx + w / 4, y2: y(v), stroke: c }));
+      body.push(
+        el('rect', {
+          x: cx - w / 2,
+          y: y(s.q3),
+          width: w,
+          height: Math.max(1, y(s.q1) - y(s.q3)),
+          fill: c,
+          'fill-opacity': 0.25,
+          stroke: c,
+        }),
+      );
+      body.push(
+        el('line', { x1: cx - w / 2, y1: y(s.median), x2: cx + w / 2, y2: y(s.median), stroke: c, 'stroke-width': 2 }),
+      );
       const my = y(s.mean);
-      body.push(el('path', { d: `M${cx} ${my - 4} L${cx + 4} ${my} L${cx} ${my + 4} L${cx - 4} ${my} Z`, fill: '#ffffff', stroke: c }));
+      body.push(
+        el('path', {
+          d: `M${cx} ${my - 4} L${cx + 4} ${my} L${cx} ${my + 4} L${cx - 4} ${my} Z`,
+          fill: '#ffffff',
+          stroke: c,
+        }),
+      );
       for (const o of s.outliers) body.push(el('circle', { cx, cy: y(o), r: 2.5, fill: c }));
     }
   });
   body.push(text(plot.left + plot.width / 2, base + 38, 'domain (◇ = mean)', { 'text-anchor': 'middle' }));
-  if (names.length) body.push(...legend(plot.left + plot.width + 20, plot.top + 12, names.map((n, i) => ({ name: n, colour: colour(i) }))));
+  if (names.length)
+    body.push(
+      ...legend(
+        plot.left + plot.width + 20,
+        plot.top + 12,
+        names.map((n, i) => ({ name: n, colour: colour(i) })),
+      ),
+    );
   return svgDocument(width, height, spec.title, body);
 }

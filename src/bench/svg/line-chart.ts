@@ -37,12 +37,20 @@ export function lineChart(spec: LineChartSpec): string {
   const yTicks = niceTicks(ys.length ? Math.min(...ys) : 0, ys.length ? Math.max(...ys) : 1, 5);
   const y = linearScale(yTicks[0]!, yTicks[yTicks.length - 1]!, plot.top + plot.height, plot.top);
   const x = linearScale(xMin, xMax, plot.left, plot.left + plot.width);
-  const xTicks = niceTicks(xMin, xMax, Math.min(10, xMax - xMin || 1)).filter((t) => Number.isInteger(t) && t >= xMin && t <= xMax);
+  const xTicks = niceTicks(xMin, xMax, Math.min(10, xMax - xMin || 1)).filter(
+    (t) => Number.isInteger(t) && t >= xMin && t <= xMax,
+  );
 
   const body: string[] = [];
   body.push(...sub.lines);
   body.push(...yAxis(plot, yTicks, y, spec.yLabel));
-  body.push(...xAxis(plot, xTicks.map((t) => ({ at: x(t), label: String(t) })), spec.xLabel));
+  body.push(
+    ...xAxis(
+      plot,
+      xTicks.map((t) => ({ at: x(t), label: String(t) })),
+      spec.xLabel,
+    ),
+  );
   spec.series.forEach((s, i) => {
     const c = colour(i);
     let d = '';
@@ -55,10 +63,32 @@ export function lineChart(spec: LineChartSpec): string {
       d += `${pen ? 'L' : 'M'}${num(x(p.x))} ${num(y(p.y))} `;
       pen = true;
     }
-    if (d) body.push(el('path', { d: d.trim(), fill: 'none', stroke: c, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '5 4' : undefined }));
+    if (d)
+      body.push(
+        el('path', {
+          d: d.trim(),
+          fill: 'none',
+          stroke: c,
+          'stroke-width': 2,
+          'stroke-dasharray': s.dashed ? '5 4' : undefined,
+        }),
+      );
     for (const p of s.points) if (p.y !== undefined) body.push(el('circle', { cx: x(p.x), cy: y(p.y), r: 3, fill: c }));
   });
-  if (spec.series.length) body.push(...legend(plot.left + plot.width + 20, plot.top + 12, spec.series.map((s, i) => ({ name: s.name, colour: colour(i), dashed: s.dashed }))));
-  if (ys.length === 0) body.push(text(plot.left + plot.width / 2, plot.top + plot.height / 2, 'no data', { 'text-anchor': 'middle', fill: '#888' }));
+  if (spec.series.length)
+    body.push(
+      ...legend(
+        plot.left + plot.width + 20,
+        plot.top + 12,
+        spec.series.map((s, i) => ({ name: s.name, colour: colour(i), dashed: s.dashed })),
+      ),
+    );
+  if (ys.length === 0)
+    body.push(
+      text(plot.left + plot.width / 2, plot.top + plot.height / 2, 'no data', {
+        'text-anchor': 'middle',
+        fill: '#888',
+      }),
+    );
   return svgDocument(width, height, spec.title, body);
 }

@@ -5,7 +5,16 @@
  */
 
 /** Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'] as const;
+export const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#D55E00',
+  '#CC79A7',
+  '#56B4E9',
+  '#F0E442',
+  '#000000',
+] as const;
 
 /** The colour of series i (cycling). */
 export function colour(i: number): string {
@@ -14,7 +23,12 @@ export function colour(i: number): string {
 
 /** Escapes text for SVG/XML content and attribute values. */
 export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** A number as an SVG coordinate (two decimals, no trailing zeros). */
@@ -72,6 +86,8 @@ export function subtitle(textValue: string | undefined, width: number): { lines:
     } else row = next;
   }
   if (row) rows.push(row);
-  const lines = rows.map((r, i) => text(width / 2, 38 + i * 14, r, { 'text-anchor': 'middle', 'font-size': 11, fill: '#555' }));
+  const lines = rows.map((r, i) =>
+    text(width / 2, 38 + i * 14, r, { 'text-anchor': 'middle', 'font-size': 11, fill: '#555' }),
+  );
   return { lines, height: rows.length * 14 };
 }

@@ -34,14 +34,23 @@ describe('line chart', () => {
     xLabel: 'iteration',
     yLabel: 'D_val score',
     series: [
-      { name: 'Travel', points: [{ x: 0, y: 0.24 }, { x: 1, y: 0.25 }, { x: 2, y: undefined }, { x: 3, y: 0.27 }] },
+      {
+        name: 'Travel',
+        points: [
+          { x: 0, y: 0.24 },
+          { x: 1, y: 0.25 },
+          { x: 2, y: undefined },
+          { x: 3, y: 0.27 },
+        ],
+      },
       { name: 'A<B & "C"', points: [{ x: 0, y: 0.3 }] },
     ],
   });
   it('is a well-formed SVG with title, axis labels and a legend entry per series', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(balanced(svg)).toBe(true);
-    for (const s of ['Validation score per iteration', 'offline policy (no LLM)', 'iteration', 'D_val score', 'Travel']) expect(svg).toContain(s);
+    for (const s of ['Validation score per iteration', 'offline policy (no LLM)', 'iteration', 'D_val score', 'Travel'])
+      expect(svg).toContain(s);
   });
   it('escapes names and leaves a gap where an iteration has no score', () => {
     expect(svg).toContain('A&lt;B &amp; &quot;C&quot;');
@@ -58,7 +67,13 @@ describe('box plot', () => {
       title: 'CV of ES',
       yLabel: 'CV',
       groups: [
-        { label: 'Travel', boxes: [{ name: 'FlowScout', values: [0, 0, 0.01, 0.02, 0.5] }, { name: 'ReAct', values: [0.1, 0.2] }] },
+        {
+          label: 'Travel',
+          boxes: [
+            { name: 'FlowScout', values: [0, 0, 0.01, 0.02, 0.5] },
+            { name: 'ReAct', values: [0.1, 0.2] },
+          ],
+        },
         { label: 'Weather', boxes: [{ name: 'FlowScout', values: [0, 0, 0] }] },
       ],
     });

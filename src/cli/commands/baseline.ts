@@ -33,7 +33,9 @@ interface BaselineFlags {
 export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('baseline')
-    .description('run one baseline (react, pm4py-style, llm-only) on your records as `bench` does, and print TC and ES on the test queries')
+    .description(
+      'run one baseline (react, pm4py-style, llm-only) on your records as `bench` does, and print TC and ES on the test queries',
+    )
     .argument('<name>', BASELINES.join(' | '))
     .requiredOption('--records <file>', 'records JSONL (e.g. what `flowscout import` wrote)')
     .requiredOption('--tools <config>', 'the tool config that answers the calls (e.g. tools.config.json)')
@@ -47,13 +49,24 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
     .option('--patience <n>', 'llm-only: stop after this many iterations without improvement', '5')
     .option('--concurrency <n>', 'queries run at once', '4')
     .option('--json', 'print the result as JSON')
-    .option('--allow-live-writes', "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused")
+    .option(
+      '--allow-live-writes',
+      "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
+    )
     .action(async (name: string, flags: BaselineFlags) => {
       if (!(BASELINES as readonly string[]).includes(name)) {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown baseline '${name}'`, hint: `Use one of ${BASELINES.join(', ')}; \`flowscout bench --records … --tools …\` runs them all with FlowScout and the ablations.` });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `unknown baseline '${name}'`,
+          hint: `Use one of ${BASELINES.join(', ')}; \`flowscout bench --records … --tools …\` runs them all with FlowScout and the ablations.`,
+        });
       }
       const run = await runBaseline(name as BaselineName, {
-        files: { name: basename(dirname(resolve(flags.records))) || 'records', records: flags.records, tools: flags.tools },
+        files: {
+          name: basename(dirname(resolve(flags.records))) || 'records',
+          records: flags.records,
+          tools: flags.tools,
+        },
         ...(flags.model ? { model: flags.model } : {}),
         ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
         seed: wholeNumber(flags.seed, '--seed', 0),
@@ -68,17 +81,39 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
       });
       const r = run.result;
       if (flags.json) {
-        io.out(JSON.stringify({ baseline: name, label: r.label, tc: r.tc, es: r.es, cv: r.cv, runs: r.runs, split: run.split, labels: run.labels, records: r.records }, null, 2));
+        io.out(
+          JSON.stringify(
+            {
+              baseline: name,
+              label: r.label,
+              tc: r.tc,
+              es: r.es,
+              cv: r.cv,
+              runs: r.runs,
+              split: run.split,
+              labels: run.labels,
+              records: r.records,
+            },
+            null,
+            2,
+          ),
+        );
         return;
       }
       const small = splitWarning({ opt: Array(run.split.opt), val: Array(run.split.val), test: Array(run.split.test) });
       if (small) io.err(`warning: ${small}`);
-      io.out(`${r.label} on ${run.split.measured} test queries of ${flags.records} (split 5:2:3 ${run.split.note}, seed ${flags.seed}: D_opt ${run.split.opt}, D_val ${run.split.val}, D_test ${run.split.test})`);
-      io.out(`  policy: ${run.labels.policy} · judge: ${run.labels.judge}${run.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`);
+      io.out(
+        `${r.label} on ${run.split.measured} test queries of ${flags.records} (split 5:2:3 ${run.split.note}, seed ${flags.seed}: D_opt ${run.split.opt}, D_val ${run.split.val}, D_test ${run.split.test})`,
+      );
+      io.out(
+        `  policy: ${run.labels.policy} · judge: ${run.labels.judge}${run.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`,
+      );
       io.out(`  TC             ${r.tc === null ? 'n/a (no tool nodes)' : r.tc.toFixed(3)}`);
       io.out(`  ES             ${r.es.toFixed(3)}`);
       if (r.runs > 1) io.out(`  CV of ES       ${r.cv.toFixed(4)} (${r.runs} runs)`);
-      io.out(`  calls / query  ${r.calls.made.toFixed(2)} made, ${r.calls.reference.toFixed(2)} in the references, ${r.calls.matched.toFixed(2)} matched, ${r.calls.failed.toFixed(2)} failed`);
+      io.out(
+        `  calls / query  ${r.calls.made.toFixed(2)} made, ${r.calls.reference.toFixed(2)} in the references, ${r.calls.matched.toFixed(2)} matched, ${r.calls.failed.toFixed(2)} failed`,
+      );
       if (r.failedRuns) io.out(`  ${r.failedRuns} run(s) ended in a fault (scored with what they produced)`);
     });
 };

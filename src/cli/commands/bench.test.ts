@@ -8,7 +8,23 @@ import { captureIO as capture } from '../../../test/support/cli-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-bench-'));
 const out = join(dir, 'report');
-const args = ['bench', '--domains', 'Travel,Sports', '--max-records', '24', '--iterations', '1', '--runs', '2', '--max-test', '5', '--seed', '3', '--out', out];
+const args = [
+  'bench',
+  '--domains',
+  'Travel,Sports',
+  '--max-records',
+  '24',
+  '--iterations',
+  '1',
+  '--runs',
+  '2',
+  '--max-test',
+  '5',
+  '--seed',
+  '3',
+  '--out',
+  out,
+];
 let io: ReturnType<typeof capture>;
 let results: BenchResults;
 
@@ -29,8 +45,21 @@ describe('flowscout bench (offline, small)', () => {
     expect(report).toMatch(/- code: flowscout \d+\.\d+\.\d+/);
     expect(report).toMatch(/\| Travel \| \d+( \(\d+ × calls: many\))? \| \d\.\d\d \|/);
     expect(report).toContain('**24 records sampled per domain**');
-    for (const h of ['## RQ1 — effectiveness (Table II)', '### Significance', '### Stability (Fig. 3)', '## RQ2', '## RQ3 — ablations on Travel (Table III)', '### LLM backbones (Table V)', '### Tool-set swap (Table IV)']) expect(report).toContain(h);
-    expect(report.match(/_OFFLINE · policy: offline policy \(no LLM\) · judge: offline lexical judge · seed 3 · optimizer: rule-based optimizer \(offline\)_/g)!.length).toBeGreaterThanOrEqual(6);
+    for (const h of [
+      '## RQ1 — effectiveness (Table II)',
+      '### Significance',
+      '### Stability (Fig. 3)',
+      '## RQ2',
+      '## RQ3 — ablations on Travel (Table III)',
+      '### LLM backbones (Table V)',
+      '### Tool-set swap (Table IV)',
+    ])
+      expect(report).toContain(h);
+    expect(
+      report.match(
+        /_OFFLINE · policy: offline policy \(no LLM\) · judge: offline lexical judge · seed 3 · optimizer: rule-based optimizer \(offline\)_/g,
+      )!.length,
+    ).toBeGreaterThanOrEqual(6);
     expect(report).toContain('every CV of ES is 0 by construction');
     expect(report).toContain('**Sports**: not run. TRAJECT-Bench released no Sports trajectories');
     expect(report).toMatch(/\| LLM-only \(offline\) \| n\/a \| \d\.\d{3} \| n\/a \| \d\.\d{3} \|/);
@@ -39,12 +68,26 @@ describe('flowscout bench (offline, small)', () => {
   });
 
   it('measures every approach on the same test queries, each run --runs times, and keeps every number in results.json', () => {
-    expect(results.labels).toMatchObject({ offline: true, policyKind: 'offline', model: 'offline', judgeKind: 'offline' });
+    expect(results.labels).toMatchObject({
+      offline: true,
+      policyKind: 'offline',
+      model: 'offline',
+      judgeKind: 'offline',
+    });
     expect(results.unavailableDomains.map((u) => u.domain)).toEqual(['Sports']);
     const travel = results.domains[0]!;
     expect(travel.domain).toBe('Travel');
     expect(travel.split).toMatchObject({ opt: 12, val: 5, test: 7, measured: 5 });
-    expect(travel.approaches.map((a) => a.id)).toEqual(['flowscout', 'nomcts', 'pm4py', 'react', 'llm-only', 'nominer', 'beam', 'noroutes']);
+    expect(travel.approaches.map((a) => a.id)).toEqual([
+      'flowscout',
+      'nomcts',
+      'pm4py',
+      'react',
+      'llm-only',
+      'nominer',
+      'beam',
+      'noroutes',
+    ]);
     const ids = travel.approaches[0]!.records.map((r) => r.id);
     for (const a of travel.approaches) {
       expect(a.records.map((r) => r.id)).toEqual(ids);
@@ -56,7 +99,10 @@ describe('flowscout bench (offline, small)', () => {
     expect(travel.searches.map((s) => s.variant)).toEqual(['flowscout', 'llm-only', 'nominer', 'beam']);
     expect(travel.searches[0]!.iterations[0]).toMatchObject({ iteration: 0 });
     // Significance: per domain only (one domain), TC without LLM-only, ES with it.
-    expect(results.significance.map((f) => `${f.scope}:${f.metric}:${f.comparisons.length}`)).toEqual(['Travel:tc:3', 'Travel:es:4']);
+    expect(results.significance.map((f) => `${f.scope}:${f.metric}:${f.comparisons.length}`)).toEqual([
+      'Travel:tc:3',
+      'Travel:es:4',
+    ]);
     expect(results.ablation!.rows.map((r) => r.id)).toEqual(['flowscout', 'nomcts', 'noroutes', 'nominer', 'beam']);
     expect(results.backbone.rows).toEqual([expect.objectContaining({ domain: 'Travel', model: 'offline' })]);
     expect(results.backbone.note).toMatch(/offline policy, which is not an LLM/);
@@ -94,11 +140,34 @@ describe('flowscout bench --seeds (offline, small)', () => {
   it('runs the whole benchmark once per seed into seed-<n>/ and writes the mean ± SD over seeds with the orderings', async () => {
     const root = join(dir, 'seeds');
     const io2 = capture();
-    const argv = ['bench', '--domains', 'Travel', '--max-records', '24', '--iterations', '1', '--runs', '1', '--max-test', '4', '--seeds', '1,2', '--out', root];
+    const argv = [
+      'bench',
+      '--domains',
+      'Travel',
+      '--max-records',
+      '24',
+      '--iterations',
+      '1',
+      '--runs',
+      '1',
+      '--max-test',
+      '4',
+      '--seeds',
+      '1,2',
+      '--out',
+      root,
+    ];
     expect(await runCli(argv, io2)).toBe(0);
-    const summary = JSON.parse(readFileSync(join(root, 'results.json'), 'utf8')) as { kind: string; seeds: number[]; command: string; stats: Array<{ id: string; tc: unknown[] }> };
+    const summary = JSON.parse(readFileSync(join(root, 'results.json'), 'utf8')) as {
+      kind: string;
+      seeds: number[];
+      command: string;
+      stats: Array<{ id: string; tc: unknown[] }>;
+    };
     expect(summary).toMatchObject({ kind: 'seeds', seeds: [1, 2] });
-    expect(summary.command).toBe(`npx flowscout bench --domains Travel --seeds 1,2 --iterations 1 --patience 5 --runs 1 --max-test 4 --max-records 24 --ablation-domain Travel --concurrency 4 --out ${root}`);
+    expect(summary.command).toBe(
+      `npx flowscout bench --domains Travel --seeds 1,2 --iterations 1 --patience 5 --runs 1 --max-test 4 --max-records 24 --ablation-domain Travel --concurrency 4 --out ${root}`,
+    );
     expect(summary.stats.find((s) => s.id === 'nominer')!.tc).toHaveLength(2);
     for (const seed of [1, 2]) {
       const perSeed = JSON.parse(readFileSync(join(root, `seed-${seed}`, 'results.json'), 'utf8')) as BenchResults;
@@ -119,10 +188,13 @@ describe('flowscout bench --seeds (offline, small)', () => {
     rmSync(join(root, 'report.md'));
     rmSync(join(root, 'results.json'));
     const resumed = capture();
-    const clean = (JSON.parse(readFileSync(join(root, 'seed-1', 'results.json'), 'utf8')) as BenchResults).code.dirty === false;
+    const clean =
+      (JSON.parse(readFileSync(join(root, 'seed-1', 'results.json'), 'utf8')) as BenchResults).code.dirty === false;
     expect(await runCli(argv, resumed)).toBe(clean ? 0 : 2);
     if (clean) {
-      expect(resumed.text()).toContain(`seed 2 (2 of 2) already run by this command: read from ${join(root, 'seed-2', 'results.json')}`);
+      expect(resumed.text()).toContain(
+        `seed 2 (2 of 2) already run by this command: read from ${join(root, 'seed-2', 'results.json')}`,
+      );
       expect(JSON.parse(readFileSync(join(root, 'results.json'), 'utf8')).stats).toEqual(summary.stats);
     } else expect(resumed.errors()).toMatch(/FILE_EXISTS.*seed-1/);
   }, 300_000);

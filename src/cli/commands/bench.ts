@@ -59,57 +59,94 @@ interface BenchFlags extends ModelFlags {
 export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
   const cmd = program
     .command('bench')
-    .description("run the paper's experiments on the bundled TRAJECT-Bench data, or on your own records and tools, and write report.md, SVG figures and results.json")
-    .option('--domains <list>', 'comma-separated bundled domains (Sports has no data and is reported as such); default Finance,Travel,Weather, or none with --records')
+    .description(
+      "run the paper's experiments on the bundled TRAJECT-Bench data, or on your own records and tools, and write report.md, SVG figures and results.json",
+    )
+    .option(
+      '--domains <list>',
+      'comma-separated bundled domains (Sports has no data and is reported as such); default Finance,Travel,Weather, or none with --records',
+    )
     .option('--records <file>', 'benchmark your own domain: its records (JSONL, e.g. what `flowscout import` wrote)')
-    .option('--tools <config>', 'with --records: the tool config of your domain (e.g. the tools.config.json `flowscout import` wrote)')
-    .option('--name <name>', 'with --records: the domain name shown in the report (default: the records file\'s folder name)')
+    .option(
+      '--tools <config>',
+      'with --records: the tool config of your domain (e.g. the tools.config.json `flowscout import` wrote)',
+    )
+    .option(
+      '--name <name>',
+      "with --records: the domain name shown in the report (default: the records file's folder name)",
+    )
     .option('--model <spec>', 'model of the policy, ReAct and the optimizer (default: FLOWSCOUT_MODEL, else offline)')
     .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
     .option('--seed <n>', 'seed of the split, the searches and the bootstrap', '0')
-    .option('--split-by <unit>', `${SPLIT_BY_HELP} (default: record for the bundled domains, the paper's protocol; auto for --records)`)
-    .option('--seeds <list>', 'comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach\'s mean and spread over the seeds')
+    .option(
+      '--split-by <unit>',
+      `${SPLIT_BY_HELP} (default: record for the bundled domains, the paper's protocol; auto for --records)`,
+    )
+    .option(
+      '--seeds <list>',
+      "comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach's mean and spread over the seeds",
+    )
     .option('--iterations <n>', 'J: search iterations', '30')
     .option('--patience <n>', 'P: stop a search after this many iterations without a better validation score', '5')
     .option('--runs <n>', 'runs of every approach on every test query (stability)', '10')
     .option('--max-test <n>', 'test queries measured per domain, at most', '50')
-    .option('--max-records <n>', 'sample this many records per domain before the split (quick checks; the report says so)')
-    .option('--ablation-domain <list>', 'domains of the ablations NoMiner and Beam (comma-separated; Table III shows the first); default Travel, or your domain with --records')
+    .option(
+      '--max-records <n>',
+      'sample this many records per domain before the split (quick checks; the report says so)',
+    )
+    .option(
+      '--ablation-domain <list>',
+      'domains of the ablations NoMiner and Beam (comma-separated; Table III shows the first); default Travel, or your domain with --records',
+    )
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
     .option('--force', 'overwrite report.md, the figures and results.json in --out')
-    .option('--redis <url>', "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them")
+    .option(
+      '--redis <url>',
+      "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them",
+    )
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
     .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option('--allow-live-writes', "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused");
+    .option(
+      '--allow-live-writes',
+      "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused",
+    );
   addModelFlags(cmd).action(async (flags: BenchFlags) => {
-      const out = flags.out ?? join('.flowscout', 'bench', stamp());
-      const redis = benchRedis(flags, out);
-      if (redis) {
-        // An unreachable Redis is a clear error now, not after the first domain is prepared.
-        const { checkRedis } = await import('../../distributed/redis-connection.js');
-        await checkRedis(redis.url);
-      }
-      const opts = { ...benchOptions(flags), ...(redis ? { redis } : {}) };
-      const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
-      if (flags.seeds !== undefined) {
-        await benchSeeds(parseSeeds(flags.seeds), opts, flags, out, log, io);
-        return;
-      }
-      checkBenchOut(out, Boolean(flags.force));
-      log(`flowscout bench: ${[...opts.domains, ...(opts.files ? [`${opts.files.name} (${opts.files.records})`] : [])].join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`);
-      const calls = modelCallOptions(flags, io);
-      const results = await runBench({ ...opts, command: commandLine(opts, flags, out), log, modelLog: calls.log, ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}) });
-      const files = writeBenchOutput(out, results, Boolean(flags.force));
-      if (flags.json) {
-        io.out(JSON.stringify(results, null, 2));
-        return;
-      }
-      io.out(summary(results, files));
+    const out = flags.out ?? join('.flowscout', 'bench', stamp());
+    const redis = benchRedis(flags, out);
+    if (redis) {
+      // An unreachable Redis is a clear error now, not after the first domain is prepared.
+      const { checkRedis } = await import('../../distributed/redis-connection.js');
+      await checkRedis(redis.url);
+    }
+    const opts = { ...benchOptions(flags), ...(redis ? { redis } : {}) };
+    const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
+    if (flags.seeds !== undefined) {
+      await benchSeeds(parseSeeds(flags.seeds), opts, flags, out, log, io);
+      return;
+    }
+    checkBenchOut(out, Boolean(flags.force));
+    log(
+      `flowscout bench: ${[...opts.domains, ...(opts.files ? [`${opts.files.name} (${opts.files.records})`] : [])].join(', ')} · seed ${opts.seed} · J=${opts.iterations} P=${opts.patience} · ${opts.runs} runs × ≤${opts.maxTest} test queries`,
+    );
+    const calls = modelCallOptions(flags, io);
+    const results = await runBench({
+      ...opts,
+      command: commandLine(opts, flags, out),
+      log,
+      modelLog: calls.log,
+      ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}),
     });
+    const files = writeBenchOutput(out, results, Boolean(flags.force));
+    if (flags.json) {
+      io.out(JSON.stringify(results, null, 2));
+      return;
+    }
+    io.out(summary(results, files));
+  });
 };
 
 /** The --redis options (undefined without --redis). */
@@ -121,9 +158,15 @@ function benchRedis(flags: BenchFlags, out: string): BenchRedis | undefined {
 /** Validated options from the flags. */
 export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
   const files = filesDomain(flags);
-  const domains = flags.domains !== undefined ? parseDomains(flags.domains) : files ? [] : parseDomains('Finance,Travel,Weather');
+  const domains =
+    flags.domains !== undefined ? parseDomains(flags.domains) : files ? [] : parseDomains('Finance,Travel,Weather');
   const ablation = flags.ablationDomain ?? (files ? files.name : 'Travel');
-  const models = flags.models ? flags.models.split(',').map((m) => m.trim()).filter(Boolean) : [];
+  const models = flags.models
+    ? flags.models
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+    : [];
   return {
     domains,
     ...(flags.model ? { model: flags.model } : {}),
@@ -135,7 +178,12 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     runs: wholeNumber(flags.runs, '--runs', 1),
     maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
     ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
-    ablationDomain: ablation.split(',').map((a) => a.trim()).filter(Boolean).map((a) => (files && a.toLowerCase() === files.name.toLowerCase() ? files.name : parseDomains(a)[0]!)).join(','),
+    ablationDomain: ablation
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean)
+      .map((a) => (files && a.toLowerCase() === files.name.toLowerCase() ? files.name : parseDomains(a)[0]!))
+      .join(','),
     ...(files ? { files } : {}),
     ...(flags.splitBy !== undefined ? { splitBy: parseSplitBy(flags.splitBy) } : {}),
     concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
@@ -146,33 +194,56 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
 /** `--records`, `--tools`, `--name` as a domain of your own (both files required together). */
 function filesDomain(flags: BenchFlags): DomainFiles | undefined {
   if (flags.records === undefined && flags.tools === undefined) {
-    if (flags.name !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--name names a domain of your own; it needs --records and --tools', hint: 'flowscout bench --records my/records.jsonl --tools my/tools.config.json --name Music' });
+    if (flags.name !== undefined)
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: '--name names a domain of your own; it needs --records and --tools',
+        hint: 'flowscout bench --records my/records.jsonl --tools my/tools.config.json --name Music',
+      });
     return undefined;
   }
   if (flags.records === undefined || flags.tools === undefined) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
-      message: flags.records === undefined ? '--tools needs --records (your domain\'s records)' : '--records needs --tools (the tool config that answers the calls)',
+      message:
+        flags.records === undefined
+          ? "--tools needs --records (your domain's records)"
+          : '--records needs --tools (the tool config that answers the calls)',
       hint: 'flowscout import <format> <logs> --out my writes both: flowscout bench --records my/records.jsonl --tools my/tools.config.json',
     });
   }
   const folder = basename(dirname(resolve(flags.records)));
   const name = (flags.name ?? (folder || 'Custom')).trim();
   if (PAPER_DOMAINS.some((d) => d.toLowerCase() === name.toLowerCase())) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--name '${name}' is a bundled domain's name`, hint: 'Give your domain another --name, e.g. --name "My Travel".' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--name '${name}' is a bundled domain's name`,
+      hint: 'Give your domain another --name, e.g. --name "My Travel".',
+    });
   }
   return { name, records: flags.records, tools: flags.tools };
 }
 
 /** The command that regenerates the run: every setting spelled out, so changed defaults cannot change it. */
-export function commandLine(o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
+export function commandLine(
+  o: Omit<BenchOptions, 'command'>,
+  flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>,
+  out: string,
+): string {
   const parts = ['npx flowscout bench'];
   if (o.domains.length > 0 || !o.files) parts.push(`--domains ${o.domains.join(',')}`);
-  if (o.files) parts.push(`--records ${o.files.records}`, `--tools ${o.files.tools}`, `--name ${shellWord(o.files.name)}`);
+  if (o.files)
+    parts.push(`--records ${o.files.records}`, `--tools ${o.files.tools}`, `--name ${shellWord(o.files.name)}`);
   if (flags.model) parts.push(`--model ${flags.model}`);
   if (flags.models) parts.push(`--models ${flags.models}`);
   if (flags.judgeModel) parts.push(`--judge-model ${flags.judgeModel}`);
-  parts.push(`--seed ${o.seed}`, `--iterations ${o.iterations}`, `--patience ${o.patience}`, `--runs ${o.runs}`, `--max-test ${o.maxTest}`);
+  parts.push(
+    `--seed ${o.seed}`,
+    `--iterations ${o.iterations}`,
+    `--patience ${o.patience}`,
+    `--runs ${o.runs}`,
+    `--max-test ${o.maxTest}`,
+  );
   if (o.maxRecords !== undefined) parts.push(`--max-records ${o.maxRecords}`);
   parts.push(`--ablation-domain ${shellWord(o.ablationDomain)}`, `--concurrency ${o.concurrency}`, `--out ${out}`);
   return parts.join(' ');
@@ -185,9 +256,19 @@ function shellWord(w: string): string {
 
 /** `--seeds 0,1,2` → [0, 1, 2] (distinct whole numbers, at least one). */
 export function parseSeeds(text: string): number[] {
-  const seeds = text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => wholeNumber(s, '--seeds', 0));
-  if (seeds.length === 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--seeds names no seed', hint: 'e.g. --seeds 0,1,2' });
-  if (new Set(seeds).size !== seeds.length) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--seeds repeats a seed: ${text}`, hint: 'Give each seed once, e.g. --seeds 0,1,2' });
+  const seeds = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => wholeNumber(s, '--seeds', 0));
+  if (seeds.length === 0)
+    throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--seeds names no seed', hint: 'e.g. --seeds 0,1,2' });
+  if (new Set(seeds).size !== seeds.length)
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--seeds repeats a seed: ${text}`,
+      hint: 'Give each seed once, e.g. --seeds 0,1,2',
+    });
   return seeds;
 }
 
@@ -198,7 +279,14 @@ export function parseSeeds(text: string): number[] {
  * --out <out>/seed-<n>`) is read instead of run again (the summary names each seed's commit); any
  * other existing output is refused unless `--force`, which runs every seed again.
  */
-async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, flags: BenchFlags, out: string, log: (line: string) => void, io: CliIO): Promise<void> {
+async function benchSeeds(
+  seeds: number[],
+  opts: Omit<BenchOptions, 'command'>,
+  flags: BenchFlags,
+  out: string,
+  log: (line: string) => void,
+  io: CliIO,
+): Promise<void> {
   const force = Boolean(flags.force);
   const folders = seeds.map((s) => `seed-${s}`);
   const commands = seeds.map((seed, k) => commandLine({ ...opts, seed }, flags, join(out, folders[k]!)));
@@ -212,23 +300,45 @@ async function benchSeeds(seeds: number[], opts: Omit<BenchOptions, 'command'>, 
     const o = { ...opts, seed };
     const done = reusable[k];
     if (done) {
-      log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) already run by this command: read from ${join(sub, 'results.json')}`);
+      log(
+        `flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) already run by this command: read from ${join(sub, 'results.json')}`,
+      );
       runs.push(done);
       continue;
     }
-    log(`flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) · ${o.domains.join(', ')} · J=${o.iterations} P=${o.patience} · ${o.runs} runs × ≤${o.maxTest} test queries`);
+    log(
+      `flowscout bench: seed ${seed} (${k + 1} of ${seeds.length}) · ${o.domains.join(', ')} · J=${o.iterations} P=${o.patience} · ${o.runs} runs × ≤${o.maxTest} test queries`,
+    );
     const results = await runBench({ ...o, command: commands[k]!, log });
     writeBenchOutput(sub, results, force);
     runs.push(results);
   }
   const durationMs = runs.reduce((n, r) => n + r.durationMs, 0);
-  const summary = summarizeSeeds(runs, { command: seedsCommandLine(seeds, opts, flags, out), startedAt: new Date(Math.min(started, ...runs.map((r) => Date.parse(r.startedAt)))).toISOString(), durationMs, seedFolders: folders });
+  const summary = summarizeSeeds(runs, {
+    command: seedsCommandLine(seeds, opts, flags, out),
+    startedAt: new Date(Math.min(started, ...runs.map((r) => Date.parse(r.startedAt)))).toISOString(),
+    durationMs,
+    seedFolders: folders,
+  });
   const files = writeSeedsOutput(out, summary, force);
   if (flags.json) {
     io.out(JSON.stringify(summary, null, 2));
     return;
   }
-  io.out(['', `Benchmark over seeds ${seeds.join(', ')} done in ${(summary.durationMs / 60_000).toFixed(1)} min${summary.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`, '', 'Test TC, mean ± SD over seeds:', seedsTable(summary, 'tc'), '', "The paper's orderings (test TC):", orderingsTable(summary), '', `Wrote ${files.join(', ')} and ${folders.map((f) => join(out, f)).join(', ')}`].join('\n'));
+  io.out(
+    [
+      '',
+      `Benchmark over seeds ${seeds.join(', ')} done in ${(summary.durationMs / 60_000).toFixed(1)} min${summary.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`,
+      '',
+      'Test TC, mean ± SD over seeds:',
+      seedsTable(summary, 'tc'),
+      '',
+      "The paper's orderings (test TC):",
+      orderingsTable(summary),
+      '',
+      `Wrote ${files.join(', ')} and ${folders.map((f) => join(out, f)).join(', ')}`,
+    ].join('\n'),
+  );
 }
 
 /** A seed's results written by `command` from the current commit with clean sources, or undefined. */
@@ -242,11 +352,18 @@ function finishedSeed(dir: string, command: string): BenchResults | undefined {
     return undefined;
   }
   // The summary names each seed's commit (report.md), so results from another commit are visible.
-  return r.command === command && Array.isArray(r.domains) && r.code?.commit !== undefined && r.code.dirty === false ? r : undefined;
+  return r.command === command && Array.isArray(r.domains) && r.code?.commit !== undefined && r.code.dirty === false
+    ? r
+    : undefined;
 }
 
 /** The command that regenerates a multi-seed run. */
-export function seedsCommandLine(seeds: readonly number[], o: Omit<BenchOptions, 'command'>, flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>, out: string): string {
+export function seedsCommandLine(
+  seeds: readonly number[],
+  o: Omit<BenchOptions, 'command'>,
+  flags: Pick<BenchFlags, 'model' | 'models' | 'judgeModel'>,
+  out: string,
+): string {
   return commandLine(o, flags, out).replace(/ --seed \d+ /, ` --seeds ${seeds.join(',')} `);
 }
 
@@ -263,7 +380,10 @@ function summary(r: BenchResults, files: string[]): string {
     table2(r),
     '',
   ];
-  if (r.ablation) lines.push(`Ablations on ${r.ablation.domain}: ${r.ablation.rows.map((x) => `${x.label} TC ${fixed(x.tc)} ES ${fixed(x.es)}`).join(' · ')}`);
+  if (r.ablation)
+    lines.push(
+      `Ablations on ${r.ablation.domain}: ${r.ablation.rows.map((x) => `${x.label} TC ${fixed(x.tc)} ES ${fixed(x.es)}`).join(' · ')}`,
+    );
   for (const u of r.unavailableDomains) lines.push(`${u.domain}: not run (${u.reason.split(';')[0]})`);
   lines.push('', 'Wrote:', ...files.map((f) => `  ${f}`));
   return lines.join('\n');

@@ -24,15 +24,27 @@ describe('flowscout compile', () => {
     expect(code).toContain('async function node_needs_forecast(');
     const mod = (await import(pathToFileURL(out).href)) as { run: (q: string, c: RunContext) => Promise<Trace> };
     const tools = createToolRegistry(
-      ['get_current_weather', 'get_forecast'].map((name) => ({ name, description: name, inputSchema: { type: 'object', properties: { city: { type: 'string' } } }, execute: async (a: Record<string, unknown>) => `${name} for ${String(a.city)}` })),
+      ['get_current_weather', 'get_forecast'].map((name) => ({
+        name,
+        description: name,
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        execute: async (a: Record<string, unknown>) => `${name} for ${String(a.city)}`,
+      })),
     );
     const policy = createScriptedPolicy({
-      llm: (req) => (req.node.role === 'judge' ? { forecast_needed: false } : req.node.role === 'synthesize' ? `answer from ${req.inputs.map((i) => i.nodeId).join('+')}` : 'plan'),
+      llm: (req) =>
+        req.node.role === 'judge'
+          ? { forecast_needed: false }
+          : req.node.role === 'synthesize'
+            ? `answer from ${req.inputs.map((i) => i.nodeId).join('+')}`
+            : 'plan',
       tool: (req) => [{ tool: req.candidates[0]!.name, args: { city: 'Oslo' } }],
     });
     const trace = await mod.run('Weather in Oslo now?', { policy, tools });
     expect(trace.answer).toBe('answer from current');
-    expect(trace.calls).toEqual([{ tool: 'get_current_weather', args: { city: 'Oslo' }, status: 'ok', output: 'get_current_weather for Oslo' }]);
+    expect(trace.calls).toEqual([
+      { tool: 'get_current_weather', args: { city: 'Oslo' }, status: 'ok', output: 'get_current_weather for Oslo' },
+    ]);
 
     writeFileSync(out, '// mine');
     const again = await cli(['compile', WORKFLOW, '-o', out]);

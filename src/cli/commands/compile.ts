@@ -30,6 +30,8 @@ export const registerCompile: RegisterCommand = (program: Command, io: CliIO) =>
       const functions = (code.match(/^async function node_/gm) ?? []).length;
       io.out(`wrote ${opts.out}: ${workflow.name}, ${functions} node functions, ${code.split('\n').length} lines`);
       const spec = opts.out.replace(/\.ts$/, '.js');
-      io.out(`use it: import { run } from '${/^\.{0,2}\//.test(spec) ? spec : `./${spec}`}'; const trace = await run(query, { policy, tools });`);
+      io.out(
+        `use it: import { run } from '${/^\.{0,2}\//.test(spec) ? spec : `./${spec}`}'; const trace = await run(query, { policy, tools });`,
+      );
     });
 };

@@ -14,19 +14,33 @@ describe('flowscout demo (offline, end to end)', () => {
     expect(await runCli(['demo', '--iterations', '2', '--max-records', '30', '--root', root], io)).toBe(0);
     const text = io.text();
     expect(text).toContain('FlowScout demo — OFFLINE: no model is configured');
-    expect(text).toMatch(/1\. Imported 112 TRAJECT-Bench Travel records and took a seeded sample of 30, with \d+ real tool calls over 116 tools/);
+    expect(text).toMatch(
+      /1\. Imported 112 TRAJECT-Bench Travel records and took a seeded sample of 30, with \d+ real tool calls over 116 tools/,
+    );
     expect(text).toContain('Split 5:2:3 (seed 0): D_opt 15');
-    expect(text).toMatch(/2\. Process tree mined from D_opt's tool-call logs \(inductive miner, PM4Py notation\):\n\n {3}(->|X|\+|\*)\( /);
+    expect(text).toMatch(
+      /2\. Process tree mined from D_opt's tool-call logs \(inductive miner, PM4Py notation\):\n\n {3}(->|X|\+|\*)\( /,
+    );
     expect(text).toMatch(/ {3}iteration 1: /);
     expect(text).toMatch(/ {3}iteration 2: /);
     expect(text).toMatch(/5\. On the 9 test queries \(offline policy \(no LLM\); ES by the offline lexical judge\):/);
-    for (const row of ['FlowScout (offline)', 'G0 / NoMCTS (offline)', 'ReAct (offline)', 'PM4Py-style (offline)']) expect(text).toMatch(new RegExp(`\\| ${row.replace(/[()/]/g, '\\$&')} \\| \\d\\.\\d{3} \\| \\d\\.\\d{3} \\|`));
+    for (const row of ['FlowScout (offline)', 'G0 / NoMCTS (offline)', 'ReAct (offline)', 'PM4Py-style (offline)'])
+      expect(text).toMatch(new RegExp(`\\| ${row.replace(/[()/]/g, '\\$&')} \\| \\d\\.\\d{3} \\| \\d\\.\\d{3} \\|`));
     expect(text).toContain('OPENAI_API_KEY=sk-… npx flowscout demo --model openai:gpt-4o-mini');
 
     const [folder] = readdirSync(root);
     const dir = join(root, folder!);
     expect(text).toContain(`6. Artifacts in ${dir}/`);
-    for (const f of ['process-tree.txt', 'best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json', 'g0.workflow.json', 'summary.json']) expect(existsSync(join(dir, f))).toBe(true);
+    for (const f of [
+      'process-tree.txt',
+      'best.workflow.json',
+      'best.workflow.ts',
+      'best.workflow.mmd',
+      'search.json',
+      'g0.workflow.json',
+      'summary.json',
+    ])
+      expect(existsSync(join(dir, f))).toBe(true);
     const tree = readFileSync(join(dir, 'process-tree.txt'), 'utf8').trim();
     expect(text).toContain(`Full tree (${tree.length} characters)`);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
@@ -34,7 +48,10 @@ describe('flowscout demo (offline, end to end)', () => {
     expect(summary.test.map((r: { id: string }) => r.id)).toEqual(['flowscout', 'nomcts', 'react', 'pm4py']);
     // The best workflow is drawn when it is small (the printed Mermaid is the written best.workflow.mmd), else summarised.
     const mmd = readFileSync(join(dir, 'best.workflow.mmd'), 'utf8').trim();
-    const best = JSON.parse(readFileSync(join(dir, 'best.workflow.json'), 'utf8')) as { nodes: unknown[]; meta?: { routes?: unknown[] } };
+    const best = JSON.parse(readFileSync(join(dir, 'best.workflow.json'), 'utf8')) as {
+      nodes: unknown[];
+      meta?: { routes?: unknown[] };
+    };
     if (best.nodes.length <= 40) {
       expect(text).toContain('4. The best workflow (Mermaid):\n\nflowchart TD');
       expect(text).toContain(mmd);

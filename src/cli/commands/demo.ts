@@ -25,7 +25,9 @@ interface DemoFlags extends ModelFlags {
 export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
   const cmd = program
     .command('demo')
-    .description('run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines')
+    .description(
+      'run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines',
+    )
     .option('--iterations <n>', 'search iterations', '8')
     .option('--patience <n>', 'stop after this many iterations without a better validation score', '5')
     .option('--seed <n>', 'seed of the split and the search', '0')
@@ -34,21 +36,21 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo');
   addModelFlags(cmd, { breaker: true }).action(async (flags: DemoFlags) => {
-      const calls = modelCallOptions(flags, io);
-      await runDemo({
-        modelLog: calls.log,
-        ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}),
-        ...(calls.breakerThreshold !== undefined ? { breakerThreshold: calls.breakerThreshold } : {}),
-        iterations: int(flags.iterations, '--iterations', 0),
-        patience: int(flags.patience, '--patience', 1),
-        seed: int(flags.seed, '--seed', 0),
-        ...(flags.model ? { model: flags.model } : {}),
-        ...(flags.maxRecords !== undefined ? { maxRecords: int(flags.maxRecords, '--max-records', 10) } : {}),
-        concurrency: int(flags.concurrency, '--concurrency', 1),
-        root: flags.root,
-        log: (text) => io.out(text),
-      });
+    const calls = modelCallOptions(flags, io);
+    await runDemo({
+      modelLog: calls.log,
+      ...(calls.timeoutMs !== undefined ? { modelTimeoutMs: calls.timeoutMs } : {}),
+      ...(calls.breakerThreshold !== undefined ? { breakerThreshold: calls.breakerThreshold } : {}),
+      iterations: int(flags.iterations, '--iterations', 0),
+      patience: int(flags.patience, '--patience', 1),
+      seed: int(flags.seed, '--seed', 0),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags.maxRecords !== undefined ? { maxRecords: int(flags.maxRecords, '--max-records', 10) } : {}),
+      concurrency: int(flags.concurrency, '--concurrency', 1),
+      root: flags.root,
+      log: (text) => io.out(text),
     });
+  });
 };
 
 /** The demo's counts; its hints suggest 8 (a quick search). */

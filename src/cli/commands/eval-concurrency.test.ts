@@ -11,12 +11,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** 12 records: the fixture's 3, four times over under new ids (the replay tools answer them all). */
 function writeRecords(): string {
-  const lines = readFileSync(join(EVAL, 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = readFileSync(join(EVAL, 'records.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const out: string[] = [];
-  for (let k = 0; k < 4; k++) for (const l of lines) out.push(JSON.stringify({ ...JSON.parse(l), id: `${JSON.parse(l).id}-${k}` }));
+  for (let k = 0; k < 4; k++)
+    for (const l of lines) out.push(JSON.stringify({ ...JSON.parse(l), id: `${JSON.parse(l).id}-${k}` }));
   writeFileSync(join(dir, 'records.jsonl'), `${out.join('\n')}\n`);
   copyFileSync(join(EVAL, 'tools.json'), join(dir, 'tools.json'));
-  writeFileSync(join(dir, 'tools.config.json'), JSON.stringify({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] }));
+  writeFileSync(
+    join(dir, 'tools.config.json'),
+    JSON.stringify({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] }),
+  );
   return join(dir, 'records.jsonl');
 }
 
@@ -49,7 +55,19 @@ async function countingServer(target: number) {
 
 describe('flowscout eval --concurrency bounds the model requests in flight', () => {
   const records = writeRecords();
-  const args = (spec: string, n: number) => ['eval', join(EVAL, 'workflow.json'), '--records', records, '--tools', join(dir, 'tools.config.json'), '--model', spec, '--concurrency', String(n), '--json'];
+  const args = (spec: string, n: number) => [
+    'eval',
+    join(EVAL, 'workflow.json'),
+    '--records',
+    records,
+    '--tools',
+    join(dir, 'tools.config.json'),
+    '--model',
+    spec,
+    '--concurrency',
+    String(n),
+    '--json',
+  ];
 
   it.each([8, 2])('with --concurrency %i, that many requests are in flight at once and never more', async (n) => {
     const { server, max } = await countingServer(n);

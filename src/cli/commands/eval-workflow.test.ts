@@ -7,7 +7,14 @@ import { cli } from '../../../test/support/cli-io.js';
 
 const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
 const EVAL = join(FIX, 'eval');
-const base = ['eval', join(EVAL, 'workflow.json'), '--records', join(EVAL, 'records.jsonl'), '--tools', join(EVAL, 'tools.config.json')];
+const base = [
+  'eval',
+  join(EVAL, 'workflow.json'),
+  '--records',
+  join(EVAL, 'records.jsonl'),
+  '--tools',
+  join(EVAL, 'tools.config.json'),
+];
 
 describe('flowscout eval <workflow> (workflow mode)', () => {
   it('runs the workflow with an LLM policy over replayed tools and reaches TC = 1 when the model calls the reference tools', async () => {
@@ -24,7 +31,14 @@ describe('flowscout eval <workflow> (workflow mode)', () => {
     try {
       const res = await cli([...base, '--model', server.spec('planner'), '--json']);
       expect(res.err).toBe('');
-      const json = JSON.parse(res.out) as { tc: number; es: number; policy: string; policyKind: string; toolStats: { replayHits: number; replayMisses: number }; records: Array<{ tc: number }> };
+      const json = JSON.parse(res.out) as {
+        tc: number;
+        es: number;
+        policy: string;
+        policyKind: string;
+        toolStats: { replayHits: number; replayMisses: number };
+        records: Array<{ tc: number }>;
+      };
       expect(json.policy).toBe(`LLM policy (${server.spec('planner')})`);
       expect(json.policyKind).toBe('llm');
       expect(json.records.map((r) => r.tc)).toEqual([1, 1, 1]);
@@ -52,13 +66,35 @@ describe('flowscout eval <workflow> (workflow mode)', () => {
     expect(both.err).toContain('give a workflow to run or --predictions to score, not both');
     const noTools = await cli(['eval', join(EVAL, 'workflow.json'), '--records', join(EVAL, 'records.jsonl')]);
     expect(noTools.err).toContain('running a workflow needs its tools');
-    const descriptors = await cli(['eval', join(EVAL, 'workflow.json'), '--records', join(EVAL, 'records.jsonl'), '--tools', join(EVAL, 'tools.json')]);
+    const descriptors = await cli([
+      'eval',
+      join(EVAL, 'workflow.json'),
+      '--records',
+      join(EVAL, 'records.jsonl'),
+      '--tools',
+      join(EVAL, 'tools.json'),
+    ]);
     expect(descriptors.err).toContain('lists tool descriptors; running a workflow needs a tool config');
     const leak = await cli([...base, '--learn-from', join(EVAL, 'records.jsonl')]);
     expect(leak.err).toContain('--learn-from names the records being evaluated');
-    const repeatWithPredictions = await cli(['eval', '--predictions', join(EVAL, 'predictions-equal.jsonl'), '--records', join(EVAL, 'records.jsonl'), '--repeat', '2']);
+    const repeatWithPredictions = await cli([
+      'eval',
+      '--predictions',
+      join(EVAL, 'predictions-equal.jsonl'),
+      '--records',
+      join(EVAL, 'records.jsonl'),
+      '--repeat',
+      '2',
+    ]);
     expect(repeatWithPredictions.err).toContain('--repeat only applies when a workflow is run');
-    const invalid = await cli(['eval', join(EVAL, 'tools.config.json'), '--records', join(EVAL, 'records.jsonl'), '--tools', join(EVAL, 'tools.config.json')]);
+    const invalid = await cli([
+      'eval',
+      join(EVAL, 'tools.config.json'),
+      '--records',
+      join(EVAL, 'records.jsonl'),
+      '--tools',
+      join(EVAL, 'tools.config.json'),
+    ]);
     expect(invalid.status).toBe(2);
     expect(invalid.err).toContain('INVALID_WORKFLOW');
   });

@@ -92,10 +92,14 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
   }
   const source = learnedSource(opts.workflowFile, raw, opts.learnFrom);
   if (source) assertNotSameFile(source.file, opts.recordsFile ?? '');
-  const learnFrom = source ? (await readRecordsFile(source.file, { skipInvalid: opts.skipInvalid })).records : undefined;
+  const learnFrom = source
+    ? (await readRecordsFile(source.file, { skipInvalid: opts.skipInvalid })).records
+    : undefined;
   // Every record runs the workflow: write calls to live tools are answered from the records' recorded
   // responses or refused, unless the user allowed live writes.
-  const registry = await loadToolConfig(opts.toolsFile, { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records: opts.records } });
+  const registry = await loadToolConfig(opts.toolsFile, {
+    guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records: opts.records },
+  });
   try {
     const tools = registry.list();
     const workflow = assertValidWorkflow(raw, tools, opts.workflowFile);
@@ -107,22 +111,45 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     try {
       for (let run = 0; run < opts.repeat; run++) {
         const runner = queue ? { runner: queue.runner.withSalt(`repeat-${run}`) } : {};
-        runs.push(await evaluateWorkflow(workflow, opts.records, { policy: resolved.instance, tools: registry, judge: judge.judge, concurrency: opts.concurrency, feedback: false, ...runner }));
+        runs.push(
+          await evaluateWorkflow(workflow, opts.records, {
+            policy: resolved.instance,
+            tools: registry,
+            judge: judge.judge,
+            concurrency: opts.concurrency,
+            feedback: false,
+            ...runner,
+          }),
+        );
       }
       finalProgress = await queue?.progress();
     } finally {
       await queue?.close();
     }
     // Remote judges' usage comes back with each record; the local meter saw none of it.
-    const judgeUsage = queue ? runs.flatMap((ev) => ev.perRecord).reduce<Usage | undefined>((u, r) => (r.judgeUsage ? addUsage(u, r.judgeUsage) : u), undefined) : judge.usage();
+    const judgeUsage = queue
+      ? runs
+          .flatMap((ev) => ev.perRecord)
+          .reduce<Usage | undefined>((u, r) => (r.judgeUsage ? addUsage(u, r.judgeUsage) : u), undefined)
+      : judge.usage();
     const perRecord = opts.records.map((_, i) => runs.map((ev) => ev.perRecord[i]!));
     const report = reportFromRuns(
       opts.records,
-      perRecord.map((evs) => evs.map((r) => ({ detail: r.detail, score: { ...r.dims, es: r.es, ...(r.rationale ? { rationale: r.rationale } : {}) }, ...(r.judgeError ? { error: r.judgeError } : {}) }))),
+      perRecord.map((evs) =>
+        evs.map((r) => ({
+          detail: r.detail,
+          score: { ...r.dims, es: r.es, ...(r.rationale ? { rationale: r.rationale } : {}) },
+          ...(r.judgeError ? { error: r.judgeError } : {}),
+        })),
+      ),
       { judge: opts.judge, ...(judgeUsage ? { usage: judgeUsage } : {}) },
     );
     const failedRuns = perRecord.flatMap((evs) =>
-      evs.flatMap((r, k) => (r.trace.status === 'error' ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }] : [])),
+      evs.flatMap((r, k) =>
+        r.trace.status === 'error'
+          ? [{ id: r.id, run: k + 1, error: r.error ?? r.trace.error ?? 'unknown error' }]
+          : [],
+      ),
     );
     const learned = learnedLine(resolved.instance.kind, source, learnFrom?.length ?? 0, raw);
     return {
@@ -135,7 +162,16 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       failedRuns,
       toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),
       writeCalls: registry.writeGuard(),
-      ...(queue && finalProgress ? { distributed: { redis: redactRedisUrl(opts.redis!.url), jobsDone: finalProgress.done, jobsFailed: finalProgress.failed, workers: finalProgress.workers } } : {}),
+      ...(queue && finalProgress
+        ? {
+            distributed: {
+              redis: redactRedisUrl(opts.redis!.url),
+              jobsDone: finalProgress.done,
+              jobsFailed: finalProgress.failed,
+              workers: finalProgress.workers,
+            },
+          }
+        : {}),
     };
   } finally {
     await registry.close();
@@ -175,7 +211,12 @@ function isToolDescriptorFile(file: string): boolean {
 }
 
 /** Opens the queue runner of one `eval --redis` (its own namespace: repeated evals never share results). */
-async function openEvalQueue(d: DistributedEvalOptions, policySpec: string, learnFrom: readonly TaskRecord[] | undefined, opts: WorkflowEvalOptions) {
+async function openEvalQueue(
+  d: DistributedEvalOptions,
+  policySpec: string,
+  learnFrom: readonly TaskRecord[] | undefined,
+  opts: WorkflowEvalOptions,
+) {
   // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
   const { createQueueRunner } = await import('../../distributed/queue-runner.js');
   const runner = await createQueueRunner({
@@ -189,7 +230,9 @@ async function openEvalQueue(d: DistributedEvalOptions, policySpec: string, lear
     toolsHint: resolve(opts.toolsFile),
     ...(d.requestsPerMinute !== undefined ? { requestsPerMinute: d.requestsPerMinute } : {}),
   });
-  const timer = d.onProgress ? setInterval(() => void runner.progress().then(d.onProgress!, () => {}), 2_000) : undefined;
+  const timer = d.onProgress
+    ? setInterval(() => void runner.progress().then(d.onProgress!, () => {}), 2_000)
+    : undefined;
   timer?.unref();
   let last: QueueProgress | undefined;
   return {

@@ -44,29 +44,64 @@ interface EvalOptions {
 export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('eval')
-    .description('score a workflow (run on every record) or predictions (one {"id", "calls", "answer"} object a line) with TC and ES')
+    .description(
+      'score a workflow (run on every record) or predictions (one {"id", "calls", "answer"} object a line) with TC and ES',
+    )
     .argument('[workflow]', 'a workflow JSON file to run on every record (omit with --predictions)')
-    .option('--predictions <file>', 'JSONL of predictions: {"id": <record id>, "calls": [{"tool", "args"}], "answer": "…"}; repeated ids are repeated runs')
+    .option(
+      '--predictions <file>',
+      'JSONL of predictions: {"id": <record id>, "calls": [{"tool", "args"}], "answer": "…"}; repeated ids are repeated runs',
+    )
     .requiredOption('--records <file>', 'records JSONL (the references)')
-    .option('--tools <file>', 'a tool config (needed to run a workflow), or tool descriptors (tools.json) so predictions are compared by parameter types')
-    .option('--model <model>', 'who decides at the workflow\'s nodes, e.g. openai:gpt-4o-mini (default: FLOWSCOUT_MODEL, else the offline policy)')
-    .option('--judge-model <model>', 'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)')
+    .option(
+      '--tools <file>',
+      'a tool config (needed to run a workflow), or tool descriptors (tools.json) so predictions are compared by parameter types',
+    )
+    .option(
+      '--model <model>',
+      "who decides at the workflow's nodes, e.g. openai:gpt-4o-mini (default: FLOWSCOUT_MODEL, else the offline policy)",
+    )
+    .option(
+      '--judge-model <model>',
+      'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)',
+    )
     .option('--repeat <n>', 'run each record n times and report the CV of ES (workflow mode)')
-    .option('--learn-from <records>', 'records the offline policy learns argument cues from (never the evaluated ones; workflow mode; default: the learned.records.jsonl a search wrote beside the workflow)')
+    .option(
+      '--learn-from <records>',
+      'records the offline policy learns argument cues from (never the evaluated ones; workflow mode; default: the learned.records.jsonl a search wrote beside the workflow)',
+    )
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
-    .option('--skip-invalid', 'skip invalid lines of the records and predictions files instead of failing (they are counted)')
-    .option('--concurrency <n>', 'records run at once, judge calls and model requests (policy and judge together) in flight', '4')
-    .option('--redis <url>', 'run the records on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS)')
+    .option(
+      '--skip-invalid',
+      'skip invalid lines of the records and predictions files instead of failing (they are counted)',
+    )
+    .option(
+      '--concurrency <n>',
+      'records run at once, judge calls and model requests (policy and judge together) in flight',
+      '4',
+    )
+    .option(
+      '--redis <url>',
+      'run the records on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS)',
+    )
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
     .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option('--allow-live-writes', "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused")
+    .option(
+      '--allow-live-writes',
+      "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
+    )
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
       checkMode(workflowFile, opts);
       const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
       const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
       if (recordsRead.records.length === 0) {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `no records in ${opts.records}`, hint: 'Pass a records JSONL file with at least one record.', location: { file: opts.records } });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `no records in ${opts.records}`,
+          hint: 'Pass a records JSONL file with at least one record.',
+          location: { file: opts.records },
+        });
       }
       // One rate limiter, sized by --concurrency, for every model request (the policy's and the judge's).
       const models = createModelWiring({ limits: { concurrency } });
@@ -81,17 +116,53 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
         assertNotSameFile(opts.learnFrom, opts.records);
         const redis = distributedOptions(opts, io);
-        const res = await evaluateWorkflowFile({ workflowFile, records: recordsRead.records, toolsFile: opts.tools!, model: opts.model, models, judge, repeat, concurrency, learnFrom: opts.learnFrom, recordsFile: opts.records, skipInvalid: opts.skipInvalid, ...(redis ? { redis } : {}), ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}) });
+        const res = await evaluateWorkflowFile({
+          workflowFile,
+          records: recordsRead.records,
+          toolsFile: opts.tools!,
+          model: opts.model,
+          models,
+          judge,
+          repeat,
+          concurrency,
+          learnFrom: opts.learnFrom,
+          recordsFile: opts.records,
+          skipInvalid: opts.skipInvalid,
+          ...(redis ? { redis } : {}),
+          ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
+        });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
         title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
         const s = res.toolStats;
-        notes.push(`  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`);
+        notes.push(
+          `  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`,
+        );
         const writeHeader = writeGuardHeader(res.writeCalls);
         if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
-        if (res.distributed) notes.push(`  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`);
-        if (res.failedRuns.length) notes.push(`  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns.slice(0, 3).map((f) => `${f.id}#${f.run}: ${f.error}`).join('; ')}`);
-        extra = { workflow: res.workflow, workflowFile, policy: res.policy, policyKind: res.policyKind, ...(res.learned ? { learned: res.learned } : {}), repeat, failedRuns: res.failedRuns, toolStats: s, ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}), ...(res.distributed ? { distributed: res.distributed } : {}) };
+        if (res.distributed)
+          notes.push(
+            `  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`,
+          );
+        if (res.failedRuns.length)
+          notes.push(
+            `  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns
+              .slice(0, 3)
+              .map((f) => `${f.id}#${f.run}: ${f.error}`)
+              .join('; ')}`,
+          );
+        extra = {
+          workflow: res.workflow,
+          workflowFile,
+          policy: res.policy,
+          policyKind: res.policyKind,
+          ...(res.learned ? { learned: res.learned } : {}),
+          repeat,
+          failedRuns: res.failedRuns,
+          toolStats: s,
+          ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}),
+          ...(res.distributed ? { distributed: res.distributed } : {}),
+        };
       } else {
         const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
         problems.push(...predsRead.problems);
@@ -108,7 +179,9 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       io.out(formatEvalReport(report, { title }));
       for (const n of notes) io.out(n);
       if (Object.values(skipped).some((n) => n > 0)) {
-        io.out(`  skipped invalid lines: ${skipped.records} in ${opts.records}${opts.predictions ? `, ${skipped.predictions ?? 0} in ${opts.predictions}` : ''}`);
+        io.out(
+          `  skipped invalid lines: ${skipped.records} in ${opts.records}${opts.predictions ? `, ${skipped.predictions ?? 0} in ${opts.predictions}` : ''}`,
+        );
         for (const p of problems.slice(0, 10)) io.out(`    ${p}`);
       }
     });
@@ -129,13 +202,28 @@ function checkMode(workflowFile: string | undefined, opts: EvalOptions): void {
   const fail = (message: string, hint: string) => {
     throw new FlowScoutError({ code: 'INVALID_INPUT', message, hint });
   };
-  const usage = 'Use `eval <workflow.json> --records <file> --tools <tool config>` or `eval --predictions <file> --records <file>`.';
-  if (workflowFile !== undefined && opts.predictions !== undefined) fail('give a workflow to run or --predictions to score, not both', usage);
-  if (workflowFile === undefined && opts.predictions === undefined) fail('nothing to score: give a workflow file to run, or --predictions <file>', usage);
-  if (workflowFile !== undefined && opts.tools === undefined) fail('running a workflow needs its tools: pass --tools <tool config>', 'For imported records use the tools.config.json that `flowscout import` wrote.');
+  const usage =
+    'Use `eval <workflow.json> --records <file> --tools <tool config>` or `eval --predictions <file> --records <file>`.';
+  if (workflowFile !== undefined && opts.predictions !== undefined)
+    fail('give a workflow to run or --predictions to score, not both', usage);
+  if (workflowFile === undefined && opts.predictions === undefined)
+    fail('nothing to score: give a workflow file to run, or --predictions <file>', usage);
+  if (workflowFile !== undefined && opts.tools === undefined)
+    fail(
+      'running a workflow needs its tools: pass --tools <tool config>',
+      'For imported records use the tools.config.json that `flowscout import` wrote.',
+    );
   if (opts.predictions !== undefined) {
-    for (const [flag, value] of [['--repeat', opts.repeat], ['--model', opts.model], ['--learn-from', opts.learnFrom]] as const) {
-      if (value !== undefined) fail(`${flag} only applies when a workflow is run`, 'For predictions, repeated runs are lines with the same id.');
+    for (const [flag, value] of [
+      ['--repeat', opts.repeat],
+      ['--model', opts.model],
+      ['--learn-from', opts.learnFrom],
+    ] as const) {
+      if (value !== undefined)
+        fail(
+          `${flag} only applies when a workflow is run`,
+          'For predictions, repeated runs are lines with the same id.',
+        );
     }
   }
 }

@@ -19,10 +19,18 @@ export const registerExport: RegisterCommand = (program: Command, io: CliIO) => 
     .requiredOption('--to <target>', 'the framework: langgraph')
     .option('-o, --out <file>', 'write the module to this file (default: stdout)')
     .option('--force', 'overwrite the output file if it exists')
-    .option('--runtime-import <module>', 'module the generated code imports the FlowScout steps from', 'flowscout/langgraph')
+    .option(
+      '--runtime-import <module>',
+      'module the generated code imports the FlowScout steps from',
+      'flowscout/langgraph',
+    )
     .action((file: string, opts: { to: string; out?: string; force?: boolean; runtimeImport: string }) => {
       if (opts.to.trim().toLowerCase() !== 'langgraph') {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `cannot export to '${opts.to}'`, hint: 'Use --to langgraph (LangGraph.js). For a plain TypeScript module use `flowscout compile`.' });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `cannot export to '${opts.to}'`,
+          hint: 'Use --to langgraph (LangGraph.js). For a plain TypeScript module use `flowscout compile`.',
+        });
       }
       const workflow = readJsonFile(file) as Workflow;
       const code = exportLangGraph(workflow, { runtimeImport: opts.runtimeImport, source: file });
@@ -32,9 +40,15 @@ export const registerExport: RegisterCommand = (program: Command, io: CliIO) => 
       }
       writeTextFile(opts.out, code, { force: opts.force });
       const nodes = (code.match(/^ {4}\.addNode\(/gm) ?? []).length;
-      io.out(`wrote ${opts.out}: ${workflow.name}, a LangGraph StateGraph of ${nodes} nodes (${nodes - 2} workflow nodes + begin/end), ${code.split('\n').length} lines`);
-      io.out('needs: npm i @langchain/langgraph @langchain/core (tested with @langchain/langgraph 1.7.3, @langchain/core 1.4.0)');
+      io.out(
+        `wrote ${opts.out}: ${workflow.name}, a LangGraph StateGraph of ${nodes} nodes (${nodes - 2} workflow nodes + begin/end), ${code.split('\n').length} lines`,
+      );
+      io.out(
+        'needs: npm i @langchain/langgraph @langchain/core (tested with @langchain/langgraph 1.7.3, @langchain/core 1.4.0)',
+      );
       const spec = opts.out.replace(/\.ts$/, '.js');
-      io.out(`use it: import { run, createGraph } from '${/^\.{0,2}\//.test(spec) ? spec : `./${spec}`}'; const trace = await run(query, { policy, tools });`);
+      io.out(
+        `use it: import { run, createGraph } from '${/^\.{0,2}\//.test(spec) ? spec : `./${spec}`}'; const trace = await run(query, { policy, tools });`,
+      );
     });
 };

@@ -21,7 +21,19 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
   const out = tmp();
   let res: Awaited<ReturnType<typeof cli>>;
   beforeAll(async () => {
-    res = await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--out', out]);
+    res = await cli([
+      'import',
+      'auto',
+      RUNS,
+      '--tools',
+      TOOLS,
+      '--where',
+      'reward=1',
+      '--group',
+      'task_id',
+      '--out',
+      out,
+    ]);
   });
 
   it('imports the raw file in one command, and the summary says where the messages were, what was selected and the groups', async () => {
@@ -38,14 +50,32 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
 
   it('says how many hand-offs it kept, which errors came back as text, and how references were chosen', () => {
     expect(res.out).toContain('6 runs ending in a tool call (hand-offs, final writes) kept without one');
-    expect(res.out).toMatch(/calls\s+86 \(failed: 8, of them errors returned as text: 8; to tools absent from the definitions: 0\)/);
-    expect(res.out).toMatch(/failed on the way\s+8 failed calls of selected runs left out of the reference logs \(kept in the records' turns\)/);
-    expect(res.out).toMatch(/references\s+18 chosen as the assistant's content after the last tool result \(6 closing formulas passed over\)/);
+    expect(res.out).toMatch(
+      /calls\s+86 \(failed: 8, of them errors returned as text: 8; to tools absent from the definitions: 0\)/,
+    );
+    expect(res.out).toMatch(
+      /failed on the way\s+8 failed calls of selected runs left out of the reference logs \(kept in the records' turns\)/,
+    );
+    expect(res.out).toMatch(
+      /references\s+18 chosen as the assistant's content after the last tool result \(6 closing formulas passed over\)/,
+    );
     expect(res.out).toMatch(/tools\s+16 \(16 defined, 16 of them by --tools; 0 inferred from recorded calls\)/);
   });
 
   it('--error-pattern makes more outputs failed calls', async () => {
-    const again = await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--error-pattern', '^Transfer successful$', '--out', tmp()]);
+    const again = await cli([
+      'import',
+      'auto',
+      RUNS,
+      '--tools',
+      TOOLS,
+      '--where',
+      'reward=1',
+      '--error-pattern',
+      '^Transfer successful$',
+      '--out',
+      tmp(),
+    ]);
     expect(again.status).toBe(0);
     expect(again.out).toMatch(/failed: 14, of them errors returned as text: 14;/);
   });
@@ -55,8 +85,19 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
     const imp = await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--out', plain]);
     expect(imp.status).toBe(0);
     // Without --group, the import warns that repeated tasks would straddle a search's default split.
-    expect(imp.err).toMatch(/warning: \d+ requests? repeated with only numbers or ids changed \(\d+ records.*Import with --group <json path>/);
-    const bad = await cli(['baseline', 'pm4py-style', '--records', join(plain, 'records.jsonl'), '--tools', join(plain, 'tools.config.json'), '--split-by', 'group']);
+    expect(imp.err).toMatch(
+      /warning: \d+ requests? repeated with only numbers or ids changed \(\d+ records.*Import with --group <json path>/,
+    );
+    const bad = await cli([
+      'baseline',
+      'pm4py-style',
+      '--records',
+      join(plain, 'records.jsonl'),
+      '--tools',
+      join(plain, 'tools.config.json'),
+      '--split-by',
+      'group',
+    ]);
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('--split-by group: no record in');
     expect(bad.err).toContain('--group <json path>');
@@ -71,8 +112,22 @@ describe('flowscout import --redact', () => {
       reward: 1,
       traj: [
         { role: 'user', content: 'Call me back on +1 415 555 0134 or (415) 555-0199, account mia_garcia_4516.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'p1', type: 'function', function: { name: 'get_user_details', arguments: '{"user_id":"mia_garcia_4516"}' } }] },
-        { role: 'tool', tool_call_id: 'p1', content: '{"email": "mia.garcia2723@example.com", "phone": "+1 415 555 0134"}' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'p1',
+              type: 'function',
+              function: { name: 'get_user_details', arguments: '{"user_id":"mia_garcia_4516"}' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'p1',
+          content: '{"email": "mia.garcia2723@example.com", "phone": "+1 415 555 0134"}',
+        },
         { role: 'assistant', content: 'I will call +1 415 555 0134 about mia_garcia_4516.' },
       ],
     };
@@ -84,7 +139,21 @@ describe('flowscout import --redact', () => {
     expect(emails.size).toBeGreaterThanOrEqual(3);
     expect(userIds).toEqual(new Set(['mia_garcia_4516', 'isabella_johansson_2152']));
     const out = join(dir, 'out');
-    const res = await cli(['import', 'auto', join(dir, 'runs.json'), '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--redact', 'emails,phones,ids', '--out', out]);
+    const res = await cli([
+      'import',
+      'auto',
+      join(dir, 'runs.json'),
+      '--tools',
+      TOOLS,
+      '--where',
+      'reward=1',
+      '--group',
+      'task_id',
+      '--redact',
+      'emails,phones,ids',
+      '--out',
+      out,
+    ]);
     expect(res.status).toBe(0);
     expect(res.out).toMatch(/redacted\s+\d+ emails \(\d+ distinct values?\), 4 phones \(2 distinct values\), \d+ ids/);
     const written = readFileSync(join(out, 'records.jsonl'), 'utf8');
@@ -110,9 +179,43 @@ describe('flowscout bench --records --tools on grouped records', () => {
   beforeAll(async () => {
     vi.stubEnv('FLOWSCOUT_MODEL', '');
     const data = join(dir, 'runs');
-    expect((await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--out', data])).status).toBe(0);
+    expect(
+      (
+        await cli([
+          'import',
+          'auto',
+          RUNS,
+          '--tools',
+          TOOLS,
+          '--where',
+          'reward=1',
+          '--group',
+          'task_id',
+          '--out',
+          data,
+        ])
+      ).status,
+    ).toBe(0);
     const out = join(dir, 'report');
-    const res = await cli(['bench', '--records', join(data, 'records.jsonl'), '--tools', join(data, 'tools.config.json'), '--name', 'Agent runs', '--iterations', '1', '--runs', '1', '--max-test', '6', '--seed', '1', '--out', out]);
+    const res = await cli([
+      'bench',
+      '--records',
+      join(data, 'records.jsonl'),
+      '--tools',
+      join(data, 'tools.config.json'),
+      '--name',
+      'Agent runs',
+      '--iterations',
+      '1',
+      '--runs',
+      '1',
+      '--max-test',
+      '6',
+      '--seed',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(res.status).toBe(0);
     results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as BenchResults;
     report = readFileSync(join(out, 'report.md'), 'utf8');
@@ -122,7 +225,9 @@ describe('flowscout bench --records --tools on grouped records', () => {
     const d = results.domains[0]!;
     expect(d.split).toMatchObject({ by: 'group' });
     expect(d.split.opt + d.split.val + d.split.test).toBe(24);
-    expect(report).toContain('split by group (8 groups of 24 records, each in one part; --split-by record splits single records)');
+    expect(report).toContain(
+      'split by group (8 groups of 24 records, each in one part; --split-by record splits single records)',
+    );
     // Which part each task went to, from the per-record results of the measured test queries and the seeded split.
     const { records } = await readRecordsFile(join(dir, 'runs', 'records.jsonl'));
     const { splitRecords } = await import('../../records/split.js');
@@ -150,18 +255,53 @@ describe('flowscout search on grouped records', () => {
   it('splits by group by default and says so, and reports ES on the test records that have a reference', async () => {
     const dir = tmp();
     const data = join(dir, 'runs');
-    expect((await cli(['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--group', 'task_id', '--out', data])).status).toBe(0);
-    const args = ['search', '--records', join(data, 'records.jsonl'), '--tools', join(data, 'tools.config.json'), '--iterations', '1', '--seed', '1', '--db', join(dir, 'fs.db')];
+    expect(
+      (
+        await cli([
+          'import',
+          'auto',
+          RUNS,
+          '--tools',
+          TOOLS,
+          '--where',
+          'reward=1',
+          '--group',
+          'task_id',
+          '--out',
+          data,
+        ])
+      ).status,
+    ).toBe(0);
+    const args = [
+      'search',
+      '--records',
+      join(data, 'records.jsonl'),
+      '--tools',
+      join(data, 'tools.config.json'),
+      '--iterations',
+      '1',
+      '--seed',
+      '1',
+      '--db',
+      join(dir, 'fs.db'),
+    ];
     const res = await cli([...args, '--out', join(dir, 'run')]);
     expect(res.status).toBe(0);
-    expect(res.out).toContain('12 D_opt, 6 D_val, 6 D_test records (split by group (8 groups of 24 records, each in one part; --split-by record splits single records))');
-    expect(res.out).toMatch(/test set \(6 records\):.*\n\s+ES on 3 of 6 records \(3 without a reference answer: TC only\)/);
+    expect(res.out).toContain(
+      '12 D_opt, 6 D_val, 6 D_test records (split by group (8 groups of 24 records, each in one part; --split-by record splits single records))',
+    );
+    expect(res.out).toMatch(
+      /test set \(6 records\):.*\n\s+ES on 3 of 6 records \(3 without a reference answer: TC only\)/,
+    );
     const test = (await readRecordsFile(join(dir, 'run', 'test.records.jsonl'))).records;
-    const opt = new Set((await readRecordsFile(join(data, 'records.jsonl'))).records.filter((r) => !test.some((t) => t.id === r.id)).map((r) => r.group));
+    const opt = new Set(
+      (await readRecordsFile(join(data, 'records.jsonl'))).records
+        .filter((r) => !test.some((t) => t.id === r.id))
+        .map((r) => r.group),
+    );
     expect(test.filter((r) => opt.has(r.group))).toEqual([]);
     const byRecord = await cli([...args, '--split-by', 'record', '--out', join(dir, 'run2')]);
     expect(byRecord.status).toBe(0);
     expect(byRecord.out).toContain('records (split by record); strategy');
   }, 120_000);
 });
-

@@ -12,8 +12,18 @@ const MINI = join(import.meta.dirname, '../../../test/fixtures/records/traject-m
 describe('flowscout import traject', () => {
   it('writes records, tools and a replay tool config, prints the counts, and refuses to overwrite', async () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
-    const res = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out]);
-    expect(res.err).toBe('warning: only 1 record kept; a search splits them into optimisation, validation and test parts, and with fewer than 20 records its scores say little. Import more runs, or pass --keep-failed to also keep records with failed calls.\n');
+    const res = await cli([
+      'import',
+      'traject',
+      join(MINI, 'traj_query.json'),
+      '--tools',
+      join(MINI, 'Mini_tool.json'),
+      '--out',
+      out,
+    ]);
+    expect(res.err).toBe(
+      'warning: only 1 record kept; a search splits them into optimisation, validation and test parts, and with fewer than 20 records its scores say little. Import more runs, or pass --keep-failed to also keep records with failed calls.\n',
+    );
     expect(res.status).toBe(0);
     expect(res.out).toMatch(/records\s+3 \(all calls succeeded: 1\)/);
     expect(res.out).toMatch(/dropped\s+2 \(has a failed call: 1; calls an API absent from the tool definitions: 1\)/);
@@ -26,12 +36,30 @@ describe('flowscout import traject', () => {
     expect(config.sources).toEqual([{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }]);
 
     writeFileSync(join(out, 'records.jsonl'), 'mine\n');
-    const again = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out]);
+    const again = await cli([
+      'import',
+      'traject',
+      join(MINI, 'traj_query.json'),
+      '--tools',
+      join(MINI, 'Mini_tool.json'),
+      '--out',
+      out,
+    ]);
     expect(again.status).toBe(2);
     expect(again.err).toContain('FILE_EXISTS');
     expect(again.err).toContain('--force');
     expect(readFileSync(join(out, 'records.jsonl'), 'utf8')).toBe('mine\n');
-    const forced = await cli(['import', 'traject', join(MINI, 'traj_query.json'), '--tools', join(MINI, 'Mini_tool.json'), '--out', out, '--force', '--keep-failed']);
+    const forced = await cli([
+      'import',
+      'traject',
+      join(MINI, 'traj_query.json'),
+      '--tools',
+      join(MINI, 'Mini_tool.json'),
+      '--out',
+      out,
+      '--force',
+      '--keep-failed',
+    ]);
     expect(forced.status).toBe(0);
     expect((await readRecordsFile(join(out, 'records.jsonl'))).records).toHaveLength(3);
   });
@@ -83,7 +111,13 @@ describe('flowscout import toolbench', () => {
   });
 
   it('fails clearly when nothing is usable', async () => {
-    const res = await cli(['import', 'toolbench', join(FIX, 'toolbench/G2_answer'), '--out', mkdtempSync(join(tmpdir(), 'fs-import-'))]);
+    const res = await cli([
+      'import',
+      'toolbench',
+      join(FIX, 'toolbench/G2_answer'),
+      '--out',
+      mkdtempSync(join(tmpdir(), 'fs-import-')),
+    ]);
     expect(res.status).toBe(2);
     expect(res.err).toContain('no usable answer in 1 file(s): give_up: 1');
   });
@@ -96,14 +130,24 @@ describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
     const { mkdtempSync: mk, readFileSync: read } = await import('node:fs');
     const { tmpdir: tmp } = await import('node:os');
     const out = join(mk(join(tmp(), 'imp-')), 'o');
-    const res = await run(['import', 'auto', join(AGENT, 'otel-genai.json'), join(AGENT, 'otel-ai-sdk.jsonl'), '--out', out]);
+    const res = await run([
+      'import',
+      'auto',
+      join(AGENT, 'otel-genai.json'),
+      join(AGENT, 'otel-ai-sdk.jsonl'),
+      '--out',
+      out,
+    ]);
     expect(res.status).toBe(0);
     expect(res.out).toContain('Imported 3 otel conversations (format detected from the content)');
     expect(res.out).toMatch(/dropped\s+1 \(has a failed call: 1\)/);
     expect(res.err).toContain('warning: only 2 records kept');
     expect(res.err).toContain('--keep-failed');
     expect(read(join(out, 'records.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
-    expect(JSON.parse(read(join(out, 'tools.config.json'), 'utf8'))).toEqual({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] });
+    expect(JSON.parse(read(join(out, 'tools.config.json'), 'utf8'))).toEqual({
+      version: 1,
+      sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }],
+    });
     const again = await run(['import', 'openai', join(AGENT, 'openai.jsonl'), '--out', out]);
     expect(again.status).not.toBe(0);
     expect(again.err).toContain('not overwriting');
@@ -111,7 +155,14 @@ describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('openai-invalid.jsonl:4 ($.messages[1].tool_calls[0].function.arguments)');
     expect(bad.err).toContain('--skip-invalid');
-    const skipped = await run(['import', 'openai', join(AGENT, 'openai-invalid.jsonl'), '--out', join(out, 'x'), '--skip-invalid']);
+    const skipped = await run([
+      'import',
+      'openai',
+      join(AGENT, 'openai-invalid.jsonl'),
+      '--out',
+      join(out, 'x'),
+      '--skip-invalid',
+    ]);
     expect(skipped.status).toBe(0);
     expect(skipped.out).toMatch(/invalid, skipped\s+3 \(not readable: 2; no tool call: 1\)/);
   });

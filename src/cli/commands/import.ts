@@ -18,25 +18,37 @@ import type { RegisterCommand } from './register.js';
  * the source has tool definitions, tool descriptors plus a replay tool config.
  */
 export const registerImport: RegisterCommand = (program: Command, io: CliIO) => {
-  const cmd = program.command('import').description('convert a dataset into FlowScout records (records.jsonl, tools.json, tools.config.json)');
+  const cmd = program
+    .command('import')
+    .description('convert a dataset into FlowScout records (records.jsonl, tools.json, tools.config.json)');
 
   cmd
     .command('traject')
-    .description('import TRAJECT-Bench trajectories (a sequential traj_query.json or a parallel simple_ver.json / hard_ver.json, + <Domain>_tool.json), or a bundled domain with --domain')
+    .description(
+      'import TRAJECT-Bench trajectories (a sequential traj_query.json or a parallel simple_ver.json / hard_ver.json, + <Domain>_tool.json), or a bundled domain with --domain',
+    )
     .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json, or a parallel set simple_ver.json / hard_ver.json')
     .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
     .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
     .requiredOption('--out <dir>', 'output folder')
-    .option('--keep-failed', 'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts')
+    .option(
+      '--keep-failed',
+      'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts',
+    )
     .option('--force', 'overwrite existing output files')
-    .action((trajQuery: string | undefined, opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean }) => {
-      const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
-      const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
-      const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
-      io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
-      io.out(`Wrote ${written.join(', ')}`);
-      warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
-    });
+    .action(
+      (
+        trajQuery: string | undefined,
+        opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean },
+      ) => {
+        const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
+        const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
+        const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+        io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
+        io.out(`Wrote ${written.join(', ')}`);
+        warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
+      },
+    );
 
   for (const [format, what] of AGENT_LOG_COMMANDS) {
     cmd
@@ -44,17 +56,45 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       .description(what)
       .argument('<paths...>', 'log files (JSON or JSONL) or folders searched recursively for .json / .jsonl / .ndjson')
       .requiredOption('--out <dir>', 'output folder')
-      .option('--domain <name>', 'written as every record\'s domain')
-      .option('--keep-failed', 'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)')
-      .option('--skip-invalid', 'skip conversations that cannot be imported (unreadable, no query, no tool call, no final answer) and count them; by default any stops the import')
-      .option('--messages <json path>', 'where each run keeps its messages, e.g. traj or inputs.messages (default: found by content: the first array of {"role", …} objects)')
-      .option('--tools <file>', 'tool definitions in a file of their own (an OpenAI tools list, an Anthropic tool list, an MCP tools/list result or a list of {name, parameters}); they win over definitions in the logs')
-      .option('--where <condition>', 'import only runs meeting it: <json path><op><value> with = != < <= > >=, e.g. reward=1 or \'info.status!=failed\' (repeatable: all must hold)', collect, [])
-      .option('--group <json path>', 'write each run\'s value at this path (e.g. task_id) as its record\'s group, so splits keep repeated tasks in one part')
-      .option('--error-pattern <regex>', 'also read tool outputs matching this regular expression as failed calls (besides outputs starting with Error / Exception and {"error": …} objects)')
-      .option('--redact <list>', 'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated')
+      .option('--domain <name>', "written as every record's domain")
+      .option(
+        '--keep-failed',
+        'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)',
+      )
+      .option(
+        '--skip-invalid',
+        'skip conversations that cannot be imported (unreadable, no query, no tool call, no final answer) and count them; by default any stops the import',
+      )
+      .option(
+        '--messages <json path>',
+        'where each run keeps its messages, e.g. traj or inputs.messages (default: found by content: the first array of {"role", …} objects)',
+      )
+      .option(
+        '--tools <file>',
+        'tool definitions in a file of their own (an OpenAI tools list, an Anthropic tool list, an MCP tools/list result or a list of {name, parameters}); they win over definitions in the logs',
+      )
+      .option(
+        '--where <condition>',
+        "import only runs meeting it: <json path><op><value> with = != < <= > >=, e.g. reward=1 or 'info.status!=failed' (repeatable: all must hold)",
+        collect,
+        [],
+      )
+      .option(
+        '--group <json path>',
+        "write each run's value at this path (e.g. task_id) as its record's group, so splits keep repeated tasks in one part",
+      )
+      .option(
+        '--error-pattern <regex>',
+        'also read tool outputs matching this regular expression as failed calls (besides outputs starting with Error / Exception and {"error": …} objects)',
+      )
+      .option(
+        '--redact <list>',
+        'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated',
+      )
       .option('--force', 'overwrite existing output files')
-      .action((paths: string[], opts: AgentLogFlags) => importAgentLogsCommand(io, format === 'auto' ? (opts.format ?? 'auto') : format, paths, opts));
+      .action((paths: string[], opts: AgentLogFlags) =>
+        importAgentLogsCommand(io, format === 'auto' ? (opts.format ?? 'auto') : format, paths, opts),
+      );
   }
 
   cmd
@@ -80,10 +120,22 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
 };
 
 const AGENT_LOG_COMMANDS: Array<[AgentLogFormat | 'auto', string]> = [
-  ['openai', 'import OpenAI Chat Completions conversations: one {"messages": [...], "tools"?: [...]} a line (tool_calls, tool messages)'],
-  ['anthropic', 'import Anthropic Messages API conversations: one {"system"?, "messages": [...], "tools"?: [...]} a line (tool_use, tool_result)'],
-  ['ai-sdk', 'import Vercel AI SDK ModelMessage[] (response.messages with the prompt) or {prompt, steps}: tool-call / tool-result parts'],
-  ['otel', 'import OpenTelemetry traces (OTLP/JSON resourceSpans): GenAI execute_tool spans and AI SDK ai.toolCall spans; one trace = one record'],
+  [
+    'openai',
+    'import OpenAI Chat Completions conversations: one {"messages": [...], "tools"?: [...]} a line (tool_calls, tool messages)',
+  ],
+  [
+    'anthropic',
+    'import Anthropic Messages API conversations: one {"system"?, "messages": [...], "tools"?: [...]} a line (tool_use, tool_result)',
+  ],
+  [
+    'ai-sdk',
+    'import Vercel AI SDK ModelMessage[] (response.messages with the prompt) or {prompt, steps}: tool-call / tool-result parts',
+  ],
+  [
+    'otel',
+    'import OpenTelemetry traces (OTLP/JSON resourceSpans): GenAI execute_tool spans and AI SDK ai.toolCall spans; one trace = one record',
+  ],
   ['auto', 'detect the format of agent logs from their content (openai, anthropic, ai-sdk, otel) and import them'],
 ];
 
@@ -108,7 +160,11 @@ function collect(value: string, previous: string[]): string[] {
 
 function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts: AgentLogFlags): void {
   if (format !== 'auto' && !(format in AGENT_LOG_FORMATS)) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown format '${format}'`, hint: `Use one of ${Object.keys(AGENT_LOG_FORMATS).join(', ')} or auto.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `unknown format '${format}'`,
+      hint: `Use one of ${Object.keys(AGENT_LOG_FORMATS).join(', ')} or auto.`,
+    });
   }
   const rules = opts.redact !== undefined ? parseRedact(opts.redact) : undefined;
   const result = importAgentLogs(format as AgentLogFormat | 'auto', paths, {
@@ -131,7 +187,13 @@ function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts
   const redacted = rules ? redactRecords(result.records, rules) : undefined;
   const records = redacted?.records ?? result.records;
   const written = writeImportFolder(opts.out, records, result.tools, { force: opts.force });
-  io.out(formatConversationCounts(`${result.counts.conversations} ${result.format} conversation${result.counts.conversations === 1 ? '' : 's'}${format === 'auto' ? ' (format detected from the content)' : ''}`, result.counts, opts));
+  io.out(
+    formatConversationCounts(
+      `${result.counts.conversations} ${result.format} conversation${result.counts.conversations === 1 ? '' : 's'}${format === 'auto' ? ' (format detected from the content)' : ''}`,
+      result.counts,
+      opts,
+    ),
+  );
   if (redacted) io.out(formatRedactCounts(redacted.counts));
   io.out(`Wrote ${written.join(', ')}`);
   warnFewRecords(io, records.length, Boolean(opts.keepFailed));
@@ -167,11 +229,17 @@ export function formatToolbenchCounts(c: ToolbenchCounts): string {
   const rows: Array<[string, string]> = [
     ['kept', String(c.kept)],
     ['dropped', `${dropped}${dropped ? ` (${formatReasons(c.dropped)})` : ''}`],
-    ['calls', `${c.calls} (error observations: ${c.errorCalls}; truncated observations kept raw: ${c.truncatedObservations}; names not among the offered functions: ${c.unmatchedNames}; unparsable arguments: ${c.unparsedArguments})`],
+    [
+      'calls',
+      `${c.calls} (error observations: ${c.errorCalls}; truncated observations kept raw: ${c.truncatedObservations}; names not among the offered functions: ${c.unmatchedNames}; unparsable arguments: ${c.unparsedArguments})`,
+    ],
     ['ignored messages', `${c.ignoredUserMessages} reflection / later user messages`],
     ['tools', `${c.tools} offered functions (Finish excluded)`],
   ];
-  return [`Imported ${c.files} ToolBench answer file${c.files === 1 ? '' : 's'}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)].join('\n');
+  return [
+    `Imported ${c.files} ToolBench answer file${c.files === 1 ? '' : 's'}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`),
+  ].join('\n');
 }
 
 function formatReasons(dropped: Record<string, number>): string {
@@ -180,7 +248,10 @@ function formatReasons(dropped: Record<string, number>): string {
     .join('; ');
 }
 
-function trajectInputs(trajQuery: string | undefined, opts: { tools?: string; domain?: string }): { queryPath: string; toolsPath: string; label: string } {
+function trajectInputs(
+  trajQuery: string | undefined,
+  opts: { tools?: string; domain?: string },
+): { queryPath: string; toolsPath: string; label: string } {
   if (opts.domain !== undefined) {
     if (trajQuery !== undefined || opts.tools !== undefined) {
       throw new FlowScoutError({
@@ -195,7 +266,10 @@ function trajectInputs(trajQuery: string | undefined, opts: { tools?: string; do
   if (trajQuery === undefined || opts.tools === undefined) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
-      message: trajQuery === undefined ? 'no input: pass a traj_query.json file or --domain <name>' : '--tools <Domain_tool.json> is required with a traj_query.json file',
+      message:
+        trajQuery === undefined
+          ? 'no input: pass a traj_query.json file or --domain <name>'
+          : '--tools <Domain_tool.json> is required with a traj_query.json file',
       hint: 'Example: flowscout import traject sequential/Travel/traj_query.json --tools tools/Travel_tool.json --out runs/travel (or --domain Travel for the bundled copy).',
     });
   }
@@ -213,13 +287,18 @@ export function formatTrajectCounts(label: string, c: TrajectCounts, keepFailed:
     ['calls', `${c.calls} (failed: ${c.failedCalls}; to APIs absent from the tool definitions: ${c.unknownApiCalls})`],
     ['calls kept', String(c.keptCalls)],
     ['distinct tools used', `${c.distinctTools} (in kept records: ${c.distinctToolsKept})`],
-    ['tool definitions', `${c.toolDefs} → ${c.tools} tools (${c.duplicateDefs} repeated entries, ${c.collisions.length} name collisions)`],
+    [
+      'tool definitions',
+      `${c.toolDefs} → ${c.tools} tools (${c.duplicateDefs} repeated entries, ${c.collisions.length} name collisions)`,
+    ],
   ];
   const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
   if (c.unknownApis.length) lines.push(`  APIs absent from the tool definitions: ${c.unknownApis.join('; ')}`);
   if (c.widenedParams.length) {
     const shown = c.widenedParams.slice(0, 5).map((w) => `${w.tool}.${w.param} (${w.from} + ${w.added.join(', ')})`);
-    lines.push(`  widened ${c.widenedParams.length} parameter type(s) to accept recorded values: ${shown.join('; ')}${c.widenedParams.length > 5 ? '; …' : ''}`);
+    lines.push(
+      `  widened ${c.widenedParams.length} parameter type(s) to accept recorded values: ${shown.join('; ')}${c.widenedParams.length > 5 ? '; …' : ''}`,
+    );
   }
   for (const col of c.collisions) {
     lines.push(`  name collision: ${col.name} ← ${col.apis.map((a) => `${a.tool}: ${a.api}`).join(' | ')}`);

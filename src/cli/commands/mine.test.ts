@@ -10,14 +10,24 @@ const FIX = join(import.meta.dirname, '../../../test/fixtures/mining');
 describe('flowscout mine', () => {
   it('prints the PM4Py tree of records (IM by default)', async () => {
     const res = await cli(['mine', join(FIX, 'records.jsonl')]);
-    expect(res).toEqual({ status: 0, err: '', out: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )\n" });
+    expect(res).toEqual({
+      status: 0,
+      err: '',
+      out: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )\n",
+    });
   });
 
   it('mines XES, CSV and JSONL event logs', async () => {
-    expect((await cli(['mine', join(FIX, 'small.xes.gz')])).out).toBe("->( 'search & find', X( tau, 'fetch' ), 'summarize' )\n");
-    expect((await cli(['mine', join(FIX, 'small.csv'), '--timestamp-column', 'Timestamp'])).out).toBe("+( 'search, then read', 'summarize' )\n");
+    expect((await cli(['mine', join(FIX, 'small.xes.gz')])).out).toBe(
+      "->( 'search & find', X( tau, 'fetch' ), 'summarize' )\n",
+    );
+    expect((await cli(['mine', join(FIX, 'small.csv'), '--timestamp-column', 'Timestamp'])).out).toBe(
+      "+( 'search, then read', 'summarize' )\n",
+    );
     // case "a" answers before it searches (timestamps), so answer runs in parallel with the rest.
-    expect((await cli(['mine', join(FIX, 'events.jsonl'), '--noise', '0.2'])).out).toBe("+( ->( 'search', X( tau, 'fetch' ) ), 'answer' )\n");
+    expect((await cli(['mine', join(FIX, 'events.jsonl'), '--noise', '0.2'])).out).toBe(
+      "+( ->( 'search', X( tau, 'fetch' ) ), 'answer' )\n",
+    );
   });
 
   it('prints G0 as JSON using the tools.json beside the records, valid for those tools', async () => {
@@ -27,16 +37,26 @@ describe('flowscout mine', () => {
     const tools = JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8'));
     expect(validateWorkflow(w, tools)).toEqual([]);
     expect(w.name).toBe('Demo G0');
-    expect(w.nodes.filter((n) => n.kind === 'tool').map((n) => (n.kind === 'tool' ? [n.mined, n.retry ?? n.calls ?? 'one'] : []))).toEqual([
+    expect(
+      w.nodes
+        .filter((n) => n.kind === 'tool')
+        .map((n) => (n.kind === 'tool' ? [n.mined, n.retry ?? n.calls ?? 'one'] : [])),
+    ).toEqual([
       [['geocode'], { attempts: 3, on: 'error' }],
       [['forecast', 'air_quality', 'current_weather'], 'one'],
       [['sunrise'], 'many'], // one run in four: optional, an open position that may make no call
     ]);
     expect(w.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'step_3', 'synthesize']);
-    expect(w.meta).toMatchObject({ processTree: "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )", cases: 4 });
+    expect(w.meta).toMatchObject({
+      processTree:
+        "->( *( 'geocode', tau ), X( 'current_weather', 'air_quality', ->( 'forecast', X( tau, 'sunrise' ) ) ) )",
+      cases: 4,
+    });
     // Routes are on by default, but a route is a family of variants with several runs: these four runs are
     // four variants of one run each, so no router is mined and G0 is the skeleton alone (nothing memorized).
-    const routed = JSON.parse((await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow'])).out) as Workflow;
+    const routed = JSON.parse(
+      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow'])).out,
+    ) as Workflow;
     expect(validateWorkflow(routed, tools)).toEqual([]);
     expect(routed.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'step_3', 'synthesize']);
     expect((routed.meta?.routes as unknown[] | undefined) ?? []).toHaveLength(0);
@@ -51,14 +71,29 @@ describe('flowscout mine', () => {
   });
 
   it('explains bad input: format, noise, missing tools, missing file; refuses to overwrite', async () => {
-    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'bpmn'])).toMatchObject({ status: 2, err: expect.stringContaining("unknown format 'bpmn'") });
-    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--noise', '1.5'])).toMatchObject({ status: 2, err: expect.stringContaining('--noise must be a number between 0 and 1') });
+    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'bpmn'])).toMatchObject({
+      status: 2,
+      err: expect.stringContaining("unknown format 'bpmn'"),
+    });
+    expect(await cli(['mine', join(FIX, 'records.jsonl'), '--noise', '1.5'])).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('--noise must be a number between 0 and 1'),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'fs-mine-'));
     copyFileSync(join(FIX, 'records.jsonl'), join(dir, 'records.jsonl'));
-    expect(await cli(['mine', join(dir, 'records.jsonl'), '--format', 'workflow'])).toMatchObject({ status: 2, err: expect.stringContaining('--format workflow needs the tool descriptors') });
-    expect(await cli(['mine', join(dir, 'nope.xes')])).toMatchObject({ status: 2, err: expect.stringContaining('nope.xes') });
+    expect(await cli(['mine', join(dir, 'records.jsonl'), '--format', 'workflow'])).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('--format workflow needs the tool descriptors'),
+    });
+    expect(await cli(['mine', join(dir, 'nope.xes')])).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('nope.xes'),
+    });
     const out = join(dir, 'tree.txt');
     expect((await cli(['mine', join(FIX, 'events.jsonl'), '-o', out])).status).toBe(0);
-    expect(await cli(['mine', join(FIX, 'events.jsonl'), '-o', out])).toMatchObject({ status: 2, err: expect.stringContaining('already exists') });
+    expect(await cli(['mine', join(FIX, 'events.jsonl'), '-o', out])).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('already exists'),
+    });
   });
 });

@@ -5,7 +5,12 @@ import { FlowScoutError } from '../../errors/index.js';
 import { namedVariants } from '../../mining/event-log/event-log.js';
 import { summarizeDfg } from '../../mining/event-log/dfg-summary.js';
 import { readEventLog, type ReadEventLogOptions } from '../../mining/event-log/read-event-log.js';
-import { DEFAULT_READER_LIMITS, formatBytes, parseByteSize, type ReaderLimits } from '../../mining/event-log/read-limits.js';
+import {
+  DEFAULT_READER_LIMITS,
+  formatBytes,
+  parseByteSize,
+  type ReaderLimits,
+} from '../../mining/event-log/read-limits.js';
 import { discoverProcessTree } from '../../mining/inductive/discover.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
@@ -50,7 +55,9 @@ interface MineOptions {
 export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('mine')
-    .description('discover a process tree (PM4Py inductive miner) from records or an event log, or the initial workflow G0')
+    .description(
+      'discover a process tree (PM4Py inductive miner) from records or an event log, or the initial workflow G0',
+    )
     .argument('<input>', 'records (.jsonl), a JSONL event log, an XES log (.xes, .xes.gz) or a CSV log (.csv)')
     .option('--noise <threshold>', 'IMf noise threshold in [0, 1]; 0 = IM', '0')
     .option('--format <format>', `output: ${FORMATS.join(', ')}`, 'tree')
@@ -63,12 +70,30 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--domain <domain>', 'domain recorded in the workflow')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--force', 'overwrite the output file if it exists')
-    .option('--no-routes', 'workflow from records: leave out the router over the recurring variants (the skeleton only)')
-    .option('--skip-invalid', 'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file')
-    .option('--max-unpacked <size>', `most a .gz input may unpack to, e.g. 2g (default ${formatBytes(DEFAULT_READER_LIMITS.maxUnpackedBytes)})`)
-    .option('--max-comment <size>', `longest XML comment, CDATA section or processing instruction (default ${formatBytes(DEFAULT_READER_LIMITS.maxCommentBytes)})`)
-    .option('--max-entity <size>', `longest XML DOCTYPE or entity declaration (default ${formatBytes(DEFAULT_READER_LIMITS.maxEntityBytes)})`)
-    .option('--max-token <size>', `longest XML tag, JSONL line or CSV row (default ${formatBytes(DEFAULT_READER_LIMITS.maxTokenBytes)})`)
+    .option(
+      '--no-routes',
+      'workflow from records: leave out the router over the recurring variants (the skeleton only)',
+    )
+    .option(
+      '--skip-invalid',
+      'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file',
+    )
+    .option(
+      '--max-unpacked <size>',
+      `most a .gz input may unpack to, e.g. 2g (default ${formatBytes(DEFAULT_READER_LIMITS.maxUnpackedBytes)})`,
+    )
+    .option(
+      '--max-comment <size>',
+      `longest XML comment, CDATA section or processing instruction (default ${formatBytes(DEFAULT_READER_LIMITS.maxCommentBytes)})`,
+    )
+    .option(
+      '--max-entity <size>',
+      `longest XML DOCTYPE or entity declaration (default ${formatBytes(DEFAULT_READER_LIMITS.maxEntityBytes)})`,
+    )
+    .option(
+      '--max-token <size>',
+      `longest XML tag, JSONL line or CSV row (default ${formatBytes(DEFAULT_READER_LIMITS.maxTokenBytes)})`,
+    )
     .action(async (input: string, opts: MineOptions) => {
       const format = checkFormat(opts.format);
       const noise = checkNoise(opts.noise);
@@ -85,11 +110,18 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
       if (limits) readOpts.limits = limits;
       const { log, records } = await readEventLog(input, readOpts);
       if (log.skipped) {
-        const why = Object.entries(log.skipped.reasons).map(([r, n]) => `${n} ${r}`).join(', ');
+        const why = Object.entries(log.skipped.reasons)
+          .map(([r, n]) => `${n} ${r}`)
+          .join(', ');
         io.err(`skipped ${log.skipped.count} of ${input} (--skip-invalid): ${why}`);
       }
       if (log.caseIds.length === 0) {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${input} holds no cases to mine`, hint: 'Pass a file with at least one case (record).', location: { file: input } });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `${input} holds no cases to mine`,
+          hint: 'Pass a file with at least one case (record).',
+          location: { file: input },
+        });
       }
       const tree = discoverProcessTree(log, { noiseThreshold: noise });
       let text: string;
@@ -114,9 +146,11 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
           name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? stem(input)} G0`,
           log,
           noiseThreshold: noise,
-          ...(opts.domain ?? records?.[0]?.domain ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
+          ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
           ...(records ? { retryTools: retriedTools(records) } : {}),
-          ...(records && opts.routes !== false ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) } : {}),
+          ...(records && opts.routes !== false
+            ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
+            : {}),
         });
         text = `${JSON.stringify(workflow, null, 2)}\n`;
       }
@@ -125,7 +159,9 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         return;
       }
       writeTextFile(opts.out, text, { force: opts.force });
-      io.out(`wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`);
+      io.out(
+        `wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`,
+      );
     });
 };
 
@@ -147,13 +183,21 @@ function stem(input: string): string {
 
 function checkFormat(format: string): Format {
   if ((FORMATS as readonly string[]).includes(format)) return format as Format;
-  throw new FlowScoutError({ code: 'INVALID_INPUT', message: `unknown format '${format}'`, hint: `Use --format ${FORMATS.join(', ')}.` });
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `unknown format '${format}'`,
+    hint: `Use --format ${FORMATS.join(', ')}.`,
+  });
 }
 
 function checkNoise(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--noise must be a number between 0 and 1, got '${value}'`, hint: 'Use --noise 0 for IM or e.g. --noise 0.2 for IMf.' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--noise must be a number between 0 and 1, got '${value}'`,
+      hint: 'Use --noise 0 for IM or e.g. --noise 0.2 for IMf.',
+    });
   }
   return n;
 }

@@ -37,7 +37,14 @@ describe('flowscout render', () => {
     expect(res.status).toBe(0);
     const doc = JSON.parse(res.out) as Workflow;
     expect(doc.nodes.map((n) => n.id)).toEqual(['answer', 'current', 'forecast', 'needs_forecast', 'plan']);
-    expect(doc.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['current>answer', 'current>needs_forecast', 'forecast>answer', 'needs_forecast>answer', 'needs_forecast>forecast', 'plan>current']);
+    expect(doc.edges.map((e) => `${e.from}>${e.to}`)).toEqual([
+      'current>answer',
+      'current>needs_forecast',
+      'forecast>answer',
+      'needs_forecast>answer',
+      'needs_forecast>forecast',
+      'plan>current',
+    ]);
     expect(doc.name).toBe('weather-with-optional-forecast');
     expect(validateWorkflow(doc)).toEqual([]);
     expect(workflowHash(doc)).toBe(workflowHash(JSON.parse(readFileSync(file, 'utf8'))));
@@ -62,13 +69,18 @@ describe('flowscout render', () => {
     const file = join(FIX, 'invalid/cycle.json');
     const res = await cli(['render', file]);
     expect(res.status).toBe(0);
-    expect(res.err).toBe(`warning: ${file} is not a valid workflow (1 problem); rendering it anyway. Run \`flowscout validate ${file}\` for details.\n`);
+    expect(res.err).toBe(
+      `warning: ${file} is not a valid workflow (1 problem); rendering it anyway. Run \`flowscout validate ${file}\` for details.\n`,
+    );
     expect(res.out).toContain('n2 -.-> n1');
   });
 
   it('refuses a document that does not match the schema, and an unknown format', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-render-'));
-    writeFileSync(join(dir, 'w.json'), JSON.stringify({ version: 1, name: 'x', nodes: [{ id: 'a', kind: 'agent' }], edges: [] }));
+    writeFileSync(
+      join(dir, 'w.json'),
+      JSON.stringify({ version: 1, name: 'x', nodes: [{ id: 'a', kind: 'agent' }], edges: [] }),
+    );
     const bad = await cli(['render', join(dir, 'w.json')]);
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('error [INVALID_WORKFLOW]');

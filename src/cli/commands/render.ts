@@ -40,7 +40,9 @@ export const registerRender: RegisterCommand = (program: Command, io: CliIO) => 
       }
       const problems = validateWorkflow(parsed.workflow);
       if (problems.length > 0) {
-        io.err(`warning: ${file} is not a valid workflow (${problems.length} problem${problems.length === 1 ? '' : 's'}); rendering it anyway. Run \`flowscout validate ${file}\` for details.`);
+        io.err(
+          `warning: ${file} is not a valid workflow (${problems.length} problem${problems.length === 1 ? '' : 's'}); rendering it anyway. Run \`flowscout validate ${file}\` for details.`,
+        );
       }
       const text = render(parsed.workflow, opts.format as Format);
       if (opts.out === undefined) {

@@ -57,83 +57,111 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<workflow>', 'a workflow JSON file')
     .requiredOption('--tools <config>', 'a tool config: {"version": 1, "sources": [...]} (replay, functions, MCP)')
     .requiredOption('--query <text>', 'the question to answer')
-    .option('--model <spec>', 'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini')
+    .option(
+      '--model <spec>',
+      'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini',
+    )
     .option('--trace <file>', 'write the full trace (observations, calls, totals) as JSON')
     .option('--force', 'overwrite the --trace file if it exists')
     .option('--json', 'print the trace as JSON instead of a summary')
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
-    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)')
+    .option(
+      '--learn-from <records>',
+      'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)',
+    )
     .option('--skip-invalid', 'skip invalid lines of the --learn-from records (counted) instead of failing')
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
   addModelFlags(cmd).action(async (file: string, opts: RunOpts) => {
-      const raw = readJsonFile(file);
-      const calls = modelCallOptions(opts, io);
-      if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten
-      const spec = (opts.model?.trim() || defaultModelSpec()).trim();
-      const offline = parseModelSpec(spec).provider === 'offline';
-      // Replay misses can be simulated only with a model; the simulator is built once the model is resolved.
-      let simulator: ToolSimulator | undefined;
-      const registry = await loadToolConfig(opts.tools, offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) });
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once('SIGINT', onSigint);
-      process.once('SIGTERM', onSigint);
+    const raw = readJsonFile(file);
+    const calls = modelCallOptions(opts, io);
+    if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten
+    const spec = (opts.model?.trim() || defaultModelSpec()).trim();
+    const offline = parseModelSpec(spec).provider === 'offline';
+    // Replay misses can be simulated only with a model; the simulator is built once the model is resolved.
+    let simulator: ToolSimulator | undefined;
+    const registry = await loadToolConfig(
+      opts.tools,
+      offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) },
+    );
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    process.once('SIGTERM', onSigint);
+    try {
+      const tools = registry.list();
+      const workflow = assertValidWorkflow(raw, tools, file);
+      const source = learnedSource(file, raw, opts.learnFrom);
+      const learnedFile = source
+        ? await readRecordsFile(source.file, opts.skipInvalid ? { skipInvalid: true } : {})
+        : undefined;
+      if (learnedFile?.skipped)
+        io.err(
+          `skipped ${learnedFile.skipped} invalid record line${learnedFile.skipped === 1 ? '' : 's'} of ${source!.file} (--skip-invalid)`,
+        );
+      const learned = learnedFile?.records;
+      const budget = createBudget({
+        ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
+        ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
+        ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
+      });
+      // One rate limiter, sized by --concurrency (default 4), for the policy's and the simulator's requests.
+      // A model that gave no answer at all (every attempt timed out or could not connect) would not
+      // answer the next node either: the run stops at once with that error instead.
+      const breaker = createCircuitBreaker({ threshold: 1, kinds: ['timeout', 'network'] });
+      const models = createModelWiring({
+        budget,
+        breaker,
+        log: calls.log,
+        ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
+        limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 },
+      });
+      const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
+      if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
+      let trace: Trace;
       try {
-        const tools = registry.list();
-        const workflow = assertValidWorkflow(raw, tools, file);
-        const source = learnedSource(file, raw, opts.learnFrom);
-        const learnedFile = source ? await readRecordsFile(source.file, opts.skipInvalid ? { skipInvalid: true } : {}) : undefined;
-        if (learnedFile?.skipped) io.err(`skipped ${learnedFile.skipped} invalid record line${learnedFile.skipped === 1 ? '' : 's'} of ${source!.file} (--skip-invalid)`);
-        const learned = learnedFile?.records;
-        const budget = createBudget({
-          ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
-          ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
-          ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
-        });
-        // One rate limiter, sized by --concurrency (default 4), for the policy's and the simulator's requests.
-        // A model that gave no answer at all (every attempt timed out or could not connect) would not
-        // answer the next node either: the run stops at once with that error instead.
-        const breaker = createCircuitBreaker({ threshold: 1, kinds: ['timeout', 'network'] });
-        const models = createModelWiring({
-          budget,
-          breaker,
-          log: calls.log,
-          ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
-          limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 },
-        });
-        const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
-        if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
-        let trace: Trace;
-        try {
-          trace = await executeWorkflow(workflow, { query: opts.query }, {
+        trace = await executeWorkflow(
+          workflow,
+          { query: opts.query },
+          {
             policy: resolved.instance,
             tools: registry,
             signal: controller.signal,
             ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
             ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
             ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
-          });
-        } catch (e) {
-          if (!isBudgetExhausted(e)) throw e;
-          if (e.code !== 'BUDGET_EXHAUSTED') throw e;
-          io.err(`run stopped: ${e.message}; the run has no answer.`);
-          io.err('  hint: raise the budget (--budget-calls, --budget-tokens, --budget-usd) or leave it unset to let the run finish.');
-          throw new ExitWith(4);
-        }
-        if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
-        if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
-        else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.instance.kind, source, learned?.length ?? 0, raw)));
-        if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
-      } finally {
-        process.removeListener('SIGINT', onSigint);
-        process.removeListener('SIGTERM', onSigint);
-        await registry.close();
+          },
+        );
+      } catch (e) {
+        if (!isBudgetExhausted(e)) throw e;
+        if (e.code !== 'BUDGET_EXHAUSTED') throw e;
+        io.err(`run stopped: ${e.message}; the run has no answer.`);
+        io.err(
+          '  hint: raise the budget (--budget-calls, --budget-tokens, --budget-usd) or leave it unset to let the run finish.',
+        );
+        throw new ExitWith(4);
       }
-    });
+      if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
+      if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
+      else
+        io.out(
+          formatRun(
+            trace,
+            registry,
+            opts.trace,
+            learnedLine(resolved.instance.kind, source, learned?.length ?? 0, raw),
+          ),
+        );
+      if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
+      await registry.close();
+    }
+  });
 };
 
 /** The human summary of a run: answer, calls, per-node status, policy and totals. */
@@ -153,8 +181,13 @@ export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: stri
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');
   lines.push(`calls (${trace.calls.length}):`);
   trace.calls.forEach((c, i) => {
-    const origin = trace.observations.flatMap((o) => o.calls ?? []).find((x) => x.tool === c.tool && x.args === c.args)?.origin;
-    const result = c.status === 'ok' ? `ok${origin ? ` (${origin})` : ''}: ${preview(c.output)}` : `error: ${findError(trace, c) ?? 'failed'}`;
+    const origin = trace.observations
+      .flatMap((o) => o.calls ?? [])
+      .find((x) => x.tool === c.tool && x.args === c.args)?.origin;
+    const result =
+      c.status === 'ok'
+        ? `ok${origin ? ` (${origin})` : ''}: ${preview(c.output)}`
+        : `error: ${findError(trace, c) ?? 'failed'}`;
     lines.push(`  ${i + 1}. ${c.tool} ${stableStringify(c.args)} → ${result}`);
   });
   if (trace.calls.length === 0) lines.push('  (none)');
@@ -171,23 +204,36 @@ export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: stri
   }
   if (skipped.length) {
     const shown = skipped.slice(0, SKIPPED_SHOWN).join(', ');
-    lines.push(`  ${skipped.length} skipped: ${shown}${skipped.length > SKIPPED_SHOWN ? `, … and ${skipped.length - SKIPPED_SHOWN} more (all in the trace: --trace <file>)` : ''}`);
+    lines.push(
+      `  ${skipped.length} skipped: ${shown}${skipped.length > SKIPPED_SHOWN ? `, … and ${skipped.length - SKIPPED_SHOWN} more (all in the trace: --trace <file>)` : ''}`,
+    );
   }
   const s = registry.stats();
   const t = trace.totals;
-  const replay = s.replayHits + s.replayMisses + s.simulated > 0 ? `; replay: ${s.replayHits} hits, ${s.replayMisses} misses, ${s.simulated} simulated` : '';
-  const llm = t.llmCalls > 0 ? `; LLM: ${t.llmCalls} calls, ${t.inputTokens}+${t.outputTokens} tokens, $${t.costUsd.toFixed(4)}` : '';
-  lines.push('', `totals: ${t.nodes} nodes run, ${t.skipped} skipped, tool calls: ${t.toolCalls}${replay}${llm}; ${t.durationMs.toFixed(0)} ms`);
+  const replay =
+    s.replayHits + s.replayMisses + s.simulated > 0
+      ? `; replay: ${s.replayHits} hits, ${s.replayMisses} misses, ${s.simulated} simulated`
+      : '';
+  const llm =
+    t.llmCalls > 0
+      ? `; LLM: ${t.llmCalls} calls, ${t.inputTokens}+${t.outputTokens} tokens, $${t.costUsd.toFixed(4)}`
+      : '';
+  lines.push(
+    '',
+    `totals: ${t.nodes} nodes run, ${t.skipped} skipped, tool calls: ${t.toolCalls}${replay}${llm}; ${t.durationMs.toFixed(0)} ms`,
+  );
   if (traceFile) lines.push(`trace written to ${traceFile}`);
   return lines.join('\n');
 }
 
 function findError(trace: Trace, call: Trace['calls'][number]): string | undefined {
-  return trace.observations.flatMap((o) => o.calls ?? []).find((x) => x.tool === call.tool && x.args === call.args && x.status === 'error')?.error;
+  return trace.observations
+    .flatMap((o) => o.calls ?? [])
+    .find((x) => x.tool === call.tool && x.args === call.args && x.status === 'error')?.error;
 }
 
 function preview(value: unknown, max = 160): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return clip(text, max, { markerAfterMax: true });
 }
 
@@ -199,7 +245,11 @@ function numberOption<K extends string>(flag: string, value: string | undefined,
   if (value === undefined) return {};
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a positive number (got '${value}')`, hint: `Pass e.g. ${flag} 4.` });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${flag} must be a positive number (got '${value}')`,
+      hint: `Pass e.g. ${flag} 4.`,
+    });
   }
   return { [key]: n } as Partial<Record<K, number>>;
 }

@@ -31,12 +31,23 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
       const store = openStore(opts.db, { readOnly: true });
       try {
         const runs = store.listRuns();
-        if (opts.json) return io.out(JSON.stringify(runs.map((r) => brief(r, store)), null, 2));
+        if (opts.json)
+          return io.out(
+            JSON.stringify(
+              runs.map((r) => brief(r, store)),
+              null,
+              2,
+            ),
+          );
         if (runs.length === 0) return io.out(`no runs in ${store.file}`);
-        io.out(' run                          status       iterations  best   S_val  strategy  started                   policy / judge / optimizer');
+        io.out(
+          ' run                          status       iterations  best   S_val  strategy  started                   policy / judge / optimizer',
+        );
         for (const r of runs) {
           const b = brief(r, store);
-          io.out(` ${r.id.padEnd(28)} ${b.status.padEnd(12)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}${isOffline(r) ? ' (OFFLINE)' : ''}`);
+          io.out(
+            ` ${r.id.padEnd(28)} ${b.status.padEnd(12)} ${String(r.iterationsDone).padStart(10)}  ${(r.bestCandidate ?? '-').padEnd(5)}  ${b.bestVal === undefined ? '    -' : b.bestVal.toFixed(3)}  ${r.strategy.padEnd(8)}  ${r.createdAt}  ${r.policyLabel} / ${r.judgeLabel} / ${r.optimizerLabel}${isOffline(r) ? ' (OFFLINE)' : ''}`,
+          );
         }
       } finally {
         store.close();
@@ -48,7 +59,10 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<run>', 'run id (see `flowscout runs list`)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--json', 'print JSON')
-    .option('--write <dir>', "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the learned and test records")
+    .option(
+      '--write <dir>',
+      "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the learned and test records",
+    )
     .option('--force', 'with --write: write into a non-empty folder')
     .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
       const store = openStore(opts.db, { readOnly: true });
@@ -62,27 +76,57 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
           const split = (s: 'opt' | 'test') => records.filter((r) => r.split === s).map((r) => r.record as TaskRecord);
           const learned = run.policyLabel === OFFLINE_POLICY_LABEL ? split('opt') : undefined;
           const test = split('test');
-          const files = writeSearchArtifacts(opts.write, result, labels, { runId: id, ...(learned?.length ? { learned } : {}), ...(test.length ? { test } : {}) });
-          io.out(`wrote ${files.join(', ')} (best ${result.best.id}${result.best.valScore !== undefined ? `, validation ${result.best.valScore.toFixed(3)}` : ''}; run ${displayStatus(store, run)})`);
-          if (!test.length && records.length) io.err(`note: this run was stored before its test records were kept, so ${TEST_RECORDS_FILE} is not written`);
+          const files = writeSearchArtifacts(opts.write, result, labels, {
+            runId: id,
+            ...(learned?.length ? { learned } : {}),
+            ...(test.length ? { test } : {}),
+          });
+          io.out(
+            `wrote ${files.join(', ')} (best ${result.best.id}${result.best.valScore !== undefined ? `, validation ${result.best.valScore.toFixed(3)}` : ''}; run ${displayStatus(store, run)})`,
+          );
+          if (!test.length && records.length)
+            io.err(
+              `note: this run was stored before its test records were kept, so ${TEST_RECORDS_FILE} is not written`,
+            );
           return;
         }
         const candidates = store.loadCandidates(id).map(({ workflow: _w, feedback: _f, plan: _p, ...c }) => c);
         const iterations = store.loadIterations(id).map((r) => r.data as unknown as IterationRow);
         if (opts.json) return io.out(JSON.stringify({ run, iterations, candidates }, null, 2));
         const status = displayStatus(store, run);
-        io.out(`Run ${run.id} (${status}${run.stopReason ? `: ${run.stopReason}` : status === 'interrupted' ? ': its process is gone' : ''})`);
-        io.out(`  started ${run.createdAt}, updated ${run.updatedAt}; strategy ${run.strategy}, seed ${run.seed}, ${run.iterationsDone} iterations`);
-        io.out(`  ${labelsLine({ policy: run.policyLabel, judge: run.judgeLabel, optimizer: run.optimizerLabel, offline: isOffline(run) })}`);
+        io.out(
+          `Run ${run.id} (${status}${run.stopReason ? `: ${run.stopReason}` : status === 'interrupted' ? ': its process is gone' : ''})`,
+        );
+        io.out(
+          `  started ${run.createdAt}, updated ${run.updatedAt}; strategy ${run.strategy}, seed ${run.seed}, ${run.iterationsDone} iterations`,
+        );
+        io.out(
+          `  ${labelsLine({ policy: run.policyLabel, judge: run.judgeLabel, optimizer: run.optimizerLabel, offline: isOffline(run) })}`,
+        );
         if (run.recordsFile) io.out(`  records: ${run.recordsFile}`);
         if (run.outDir) io.out(`  output: ${run.outDir}`);
-        const res = run.result as { bestVal?: { score?: number; tc?: number; es?: number }; g0Val?: { score?: number }; test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } } } | undefined;
-        if (run.bestCandidate) io.out(`  best: ${run.bestCandidate}${res?.bestVal?.score !== undefined ? ` (validation ${res.bestVal.score.toFixed(3)}, G0 ${res.g0Val?.score?.toFixed(3) ?? '-'})` : ''}`);
-        if (res?.test) io.out(`  test (${res.test.records} records): G0 TC ${res.test.g0.tc.toFixed(3)} ES ${res.test.g0.es.toFixed(3)} → best TC ${res.test.best.tc.toFixed(3)} ES ${res.test.best.es.toFixed(3)}`);
+        const res = run.result as
+          | {
+              bestVal?: { score?: number; tc?: number; es?: number };
+              g0Val?: { score?: number };
+              test?: { records: number; best: { tc: number; es: number }; g0: { tc: number; es: number } };
+            }
+          | undefined;
+        if (run.bestCandidate)
+          io.out(
+            `  best: ${run.bestCandidate}${res?.bestVal?.score !== undefined ? ` (validation ${res.bestVal.score.toFixed(3)}, G0 ${res.g0Val?.score?.toFixed(3) ?? '-'})` : ''}`,
+          );
+        if (res?.test)
+          io.out(
+            `  test (${res.test.records} records): G0 TC ${res.test.g0.tc.toFixed(3)} ES ${res.test.g0.es.toFixed(3)} → best TC ${res.test.best.tc.toFixed(3)} ES ${res.test.best.es.toFixed(3)}`,
+          );
         if (status === 'running') {
           const lock = store.getLock(run.id);
           if (lock) io.out(`  driven by pid ${lock.pid} on ${lock.host} (last sign of life ${lock.heartbeatAt})`);
-        } else if (run.status !== 'done') io.out(`  continue it with: flowscout search --resume ${run.id}${opts.db !== DEFAULT_DB_PATH ? ` --db ${opts.db}` : ''}`);
+        } else if (run.status !== 'done')
+          io.out(
+            `  continue it with: flowscout search --resume ${run.id}${opts.db !== DEFAULT_DB_PATH ? ` --db ${opts.db}` : ''}`,
+          );
         if (iterations.length) {
           io.out(TABLE_HEADER);
           for (const r of iterations) io.out(formatRow(r));
@@ -92,7 +136,9 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         if (reuse) io.out(reuse);
         io.out(` candidates (${candidates.length}):`);
         for (const c of candidates) {
-          io.out(`  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`);
+          io.out(
+            `  ${c.id.padEnd(5)} ← ${(c.parent ?? '-').padEnd(5)} it ${String(c.iteration).padStart(3)}  R_opt ${c.optReward?.toFixed(3) ?? '  -  '}  S_val ${c.valScore?.toFixed(3) ?? '  -  '}  C ${c.visits}  Q ${c.q.toFixed(3)}  ${c.duplicateOf ? `(= ${c.duplicateOf}) ` : ''}${c.error ? `[error] ` : ''}${c.summary ?? ''}`,
+          );
         }
       } finally {
         store.close();
@@ -112,7 +158,21 @@ function isOffline(r: RunRow): boolean {
   return [r.policyLabel, r.judgeLabel, r.optimizerLabel].every((l) => /offline/i.test(l));
 }
 
-function brief(r: RunRow, store: Store): { id: string; status: string; iterations: number; best?: string; bestVal?: number; strategy: string; createdAt: string; policy: string; judge: string; optimizer: string } {
+function brief(
+  r: RunRow,
+  store: Store,
+): {
+  id: string;
+  status: string;
+  iterations: number;
+  best?: string;
+  bestVal?: number;
+  strategy: string;
+  createdAt: string;
+  policy: string;
+  judge: string;
+  optimizer: string;
+} {
   const res = r.result as { bestVal?: { score?: number } } | undefined;
   return {
     id: r.id,

@@ -22,23 +22,52 @@ describe('flowscout search --dry-run', () => {
     // 30 records keep the run short: D_opt 15, D_val 6, D_test 9. The search starts from the skeleton
     // (no router): the scripted model routes every record to its own calls, so from the routed G0 the
     // optimizer would find nothing to edit and the two iterations would cost nothing.
-    const lines = readFileSync(join(dir, 'weather', 'records.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 30);
+    const lines = readFileSync(join(dir, 'weather', 'records.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 30);
     writeFileSync(join(dir, 'records.jsonl'), `${lines.join('\n')}\n`);
     const { records } = await readRecordsFile(join(dir, 'weather', 'records.jsonl'));
     const server = await startTestLlmServer({ script: scriptedModel(records), usage: 'estimate' });
     try {
-      const args = ['search', '--records', join(dir, 'records.jsonl'), '--tools', join(dir, 'weather', 'tools.config.json'), '--model', server.spec(), '--optimizer-model', 'offline', '--iterations', '2', '--patience', '9', '--db', join(dir, 'store.db'), '--start', 'skeleton'];
+      const args = [
+        'search',
+        '--records',
+        join(dir, 'records.jsonl'),
+        '--tools',
+        join(dir, 'weather', 'tools.config.json'),
+        '--model',
+        server.spec(),
+        '--optimizer-model',
+        'offline',
+        '--iterations',
+        '2',
+        '--patience',
+        '9',
+        '--db',
+        join(dir, 'store.db'),
+        '--start',
+        'skeleton',
+      ];
       const dry = await cli([...args, '--dry-run', '--json']);
       expect(dry.status, dry.err).toBe(0);
       expect(server.requests).toHaveLength(0);
-      const p = JSON.parse(dry.out).projection as { total: { requests: number; inputTokens: number; outputTokens: number }; judgeModes: Record<'per-dimension' | 'joint', { total: { requests: number; inputTokens: number } }> };
+      const p = JSON.parse(dry.out).projection as {
+        total: { requests: number; inputTokens: number; outputTokens: number };
+        judgeModes: Record<'per-dimension' | 'joint', { total: { requests: number; inputTokens: number } }>;
+      };
       // Both judge modes are projected: the joint judge sends one request a record instead of four.
-      expect(p.judgeModes['per-dimension'].total).toMatchObject({ requests: p.total.requests, inputTokens: p.total.inputTokens });
+      expect(p.judgeModes['per-dimension'].total).toMatchObject({
+        requests: p.total.requests,
+        inputTokens: p.total.inputTokens,
+      });
       expect(p.judgeModes.joint.total.requests).toBeLessThan(p.total.requests);
       expect(p.judgeModes.joint.total.inputTokens).toBeLessThan(p.total.inputTokens);
       const text = await cli([...args, '--dry-run']);
       expect(text.out).toMatch(/projected: \d+ model requests, \d+ input and \d+ output tokens/);
-      expect(text.out).toMatch(/by judge mode \(--judge-mode\): per-dimension \(this run\): \d+ requests.*; joint: \d+ requests/);
+      expect(text.out).toMatch(
+        /by judge mode \(--judge-mode\): per-dimension \(this run\): \d+ requests.*; joint: \d+ requests/,
+      );
       expect(server.requests).toHaveLength(0);
 
       const real = await cli([...args, '--out', join(dir, 'out')]);
@@ -54,8 +83,14 @@ describe('flowscout search --dry-run', () => {
         inputTokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0), 0),
         tokens: sent.reduce((n, r) => n + (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0), 0),
       };
-      const ratio = { requests: p.total.requests / counted.requests, inputTokens: p.total.inputTokens / counted.inputTokens, tokens: (p.total.inputTokens + p.total.outputTokens) / counted.tokens };
-      console.log(`projected ${JSON.stringify(p.total)}; counted ${JSON.stringify(counted)}; ratios ${JSON.stringify(ratio)}`);
+      const ratio = {
+        requests: p.total.requests / counted.requests,
+        inputTokens: p.total.inputTokens / counted.inputTokens,
+        tokens: (p.total.inputTokens + p.total.outputTokens) / counted.tokens,
+      };
+      console.log(
+        `projected ${JSON.stringify(p.total)}; counted ${JSON.stringify(counted)}; ratios ${JSON.stringify(ratio)}`,
+      );
       for (const r of Object.values(ratio)) {
         expect(r).toBeGreaterThan(0.75);
         expect(r).toBeLessThan(1.25);
@@ -66,7 +101,10 @@ describe('flowscout search --dry-run', () => {
       const shown = await cli(['runs', 'show', runId, '--db', join(dir, 'store.db')]);
       expect(shown.status, shown.err).toBe(0);
       expect(shown.out).toContain('model use per node');
-      const rows = [...shown.out.matchAll(/^ {2}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => ({ node: m[1]!, requests: Number(m[2]) }));
+      const rows = [...shown.out.matchAll(/^ {2}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => ({
+        node: m[1]!,
+        requests: Number(m[2]),
+      }));
       expect(rows.map((r) => r.node)).toEqual(expect.arrayContaining(['synthesize', '(judge)']));
       expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(counted.requests);
       // ... and what the judge memo saved: the scripted model answers a record the same way in every

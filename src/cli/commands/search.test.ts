@@ -10,7 +10,19 @@ beforeAll(() => {
   fx = writeSearchFixture({ records: 16 });
 });
 
-const base = () => ['search', '--records', fx.records, '--tools', fx.tools, '--seed', '3', '--iterations', '5', '--patience', '5'];
+const base = () => [
+  'search',
+  '--records',
+  fx.records,
+  '--tools',
+  fx.tools,
+  '--seed',
+  '3',
+  '--iterations',
+  '5',
+  '--patience',
+  '5',
+];
 
 describe('flowscout search (offline)', () => {
   it('prints the per-iteration table with its labels, writes the four files and stores the run', async () => {
@@ -19,15 +31,32 @@ describe('flowscout search (offline)', () => {
     const db = join(fx.dir, 'a.db');
     expect(await runCli([...base(), '--out', out, '--db', db], io)).toBe(0);
     const text = io.text();
-    expect(text).toContain('policy: offline policy (no LLM) · judge: offline lexical judge · optimizer: rule-based optimizer (offline) — OFFLINE results');
+    expect(text).toContain(
+      'policy: offline policy (no LLM) · judge: offline lexical judge · optimizer: rule-based optimizer (offline) — OFFLINE results',
+    );
     expect(text).toMatch(/ iter {2}parent → child/);
     expect(text.match(/^ +\d+ +c\d+ → c\d+ /gm)?.length).toBe(5);
     expect(text).toMatch(/test set \(\d+ records\): {2}G0 TC \d\.\d{3} ES \d\.\d{3} {2}→ {2}best TC/);
-    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json']) expect(existsSync(join(out, f))).toBe(true);
+    for (const f of ['best.workflow.json', 'best.workflow.ts', 'best.workflow.mmd', 'search.json'])
+      expect(existsSync(join(out, f))).toBe(true);
     const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
     expect(doc.candidates).toHaveLength(6);
     expect(doc.candidates[0]).toMatchObject({ id: 'c0', parent: null, iteration: 0 });
-    for (const c of doc.candidates) expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'parent', 'iteration', 'summary', 'optReward', 'valScore', 'valTc', 'valEs', 'visits', 'meanReward']));
+    for (const c of doc.candidates)
+      expect(Object.keys(c)).toEqual(
+        expect.arrayContaining([
+          'id',
+          'parent',
+          'iteration',
+          'summary',
+          'optReward',
+          'valScore',
+          'valTc',
+          'valEs',
+          'visits',
+          'meanReward',
+        ]),
+      );
     const best = doc.candidates.find((c: { id: string }) => c.id === doc.best);
     expect(best.valScore).toBeGreaterThanOrEqual(doc.candidates[0].valScore);
     expect(readFileSync(join(out, 'best.workflow.ts'), 'utf8')).toContain('export async function run(');
@@ -46,12 +75,20 @@ describe('flowscout search (offline)', () => {
   it('reaches the same best candidate with memoization off, and reports what the memo saved', async () => {
     const on = capture();
     const off = capture();
-    expect(await runCli([...base(), '--out', join(fx.dir, 'memo-on'), '--db', join(fx.dir, 'm.db'), '--json'], on)).toBe(0);
-    expect(await runCli([...base(), '--out', join(fx.dir, 'memo-off'), '--db', join(fx.dir, 'm.db'), '--json', '--no-memo'], off)).toBe(0);
+    expect(
+      await runCli([...base(), '--out', join(fx.dir, 'memo-on'), '--db', join(fx.dir, 'm.db'), '--json'], on),
+    ).toBe(0);
+    expect(
+      await runCli(
+        [...base(), '--out', join(fx.dir, 'memo-off'), '--db', join(fx.dir, 'm.db'), '--json', '--no-memo'],
+        off,
+      ),
+    ).toBe(0);
     const a = JSON.parse(on.text());
     const b = JSON.parse(off.text());
     expect(a.best).toBe(b.best);
-    const strip = (d: { candidates: Array<Record<string, unknown>> }) => d.candidates.map(({ id, optReward, valScore, summary }) => ({ id, optReward, valScore, summary }));
+    const strip = (d: { candidates: Array<Record<string, unknown>> }) =>
+      d.candidates.map(({ id, optReward, valScore, summary }) => ({ id, optReward, valScore, summary }));
     expect(strip(a)).toEqual(strip(b));
     expect(a.test).toEqual(b.test);
     expect(a.savings.nodeRunsSaved).toBeGreaterThan(0);
@@ -63,8 +100,15 @@ describe('flowscout search (offline)', () => {
     const run = async (name: string, extra: string[]) => {
       const io = capture();
       const out = join(fx.dir, `variant-${name}`);
-      expect(await runCli([...base(), '--iterations', '3', '--out', out, '--db', join(fx.dir, 'v.db'), ...extra], io), io.errors()).toBe(0);
-      return { text: io.text(), doc: JSON.parse(readFileSync(join(out, 'search.json'), 'utf8')), best: JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')) };
+      expect(
+        await runCli([...base(), '--iterations', '3', '--out', out, '--db', join(fx.dir, 'v.db'), ...extra], io),
+        io.errors(),
+      ).toBe(0);
+      return {
+        text: io.text(),
+        doc: JSON.parse(readFileSync(join(out, 'search.json'), 'utf8')),
+        best: JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')),
+      };
     };
     const beam = await run('beam', ['--strategy', 'beam']);
     expect(beam.text).toContain('strategy beam');
@@ -102,7 +146,9 @@ describe('flowscout eval of a searched workflow', () => {
     const io = capture();
     expect(await runCli([...base(), '--out', out, '--db', join(fx.dir, 'e.db')], io)).toBe(0);
     // 16 records split 5:2:3 leave too few for validation: the search says so and what to do.
-    expect(io.errors()).toMatch(/^warning: the split leaves fewer than 5 records in D_val \(\d\)(, D_test \(\d\))?; scores on so few records say little\. Import more runs, or --keep-failed/m);
+    expect(io.errors()).toMatch(
+      /^warning: the split leaves fewer than 5 records in D_val \(\d\)(, D_test \(\d\))?; scores on so few records say little\. Import more runs, or --keep-failed/m,
+    );
     const doc = JSON.parse(readFileSync(join(out, 'search.json'), 'utf8'));
     expect(doc.test.records).toBeGreaterThan(0);
     const best = JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8'));
@@ -113,17 +159,26 @@ describe('flowscout eval of a searched workflow', () => {
     expect(readFileSync(testRecords, 'utf8').trim().split('\n')).toHaveLength(doc.test.records);
 
     const ev = capture();
-    expect(await runCli(['eval', join(out, 'best.workflow.json'), '--records', testRecords, '--tools', fx.tools, '--json'], ev)).toBe(0);
+    expect(
+      await runCli(
+        ['eval', join(out, 'best.workflow.json'), '--records', testRecords, '--tools', fx.tools, '--json'],
+        ev,
+      ),
+    ).toBe(0);
     const res = JSON.parse(ev.text());
     expect(res.tc).toBeCloseTo(doc.test.best.tc, 12);
     expect(res.es).toBeCloseTo(doc.test.best.es, 12);
-    expect(res.learned).toMatch(/^offline policy: decides with the table the workflow carries \(learned by its search from \d+ records; no record text\)$/);
+    expect(res.learned).toMatch(
+      /^offline policy: decides with the table the workflow carries \(learned by its search from \d+ records; no record text\)$/,
+    );
 
     // The same workflow without what the search learned: the one-line warning, and different scores.
     const bare = join(fx.dir, 'bare.workflow.json');
     writeFileSync(bare, JSON.stringify({ ...best, meta: {}, learned: undefined }));
     const ev2 = capture();
     expect(await runCli(['eval', bare, '--records', testRecords, '--tools', fx.tools], ev2)).toBe(0);
-    expect(ev2.text()).toContain('offline policy: nothing learned (no --learn-from, and the workflow names no learned records)');
+    expect(ev2.text()).toContain(
+      'offline policy: nothing learned (no --learn-from, and the workflow names no learned records)',
+    );
   });
 });

@@ -74,13 +74,19 @@ interface SearchFlags extends ModelFlags {
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
   const cmd = program
     .command('search')
-    .description('search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)')
+    .description(
+      'search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)',
+    )
     .option('--records <file>', 'records JSONL (split into D_opt, D_val, D_test)')
     .option('--tools <config>', 'tool config (tools.config.json) giving the tools T')
     .option('--model <spec>', 'model of the execution policy (default: FLOWSCOUT_MODEL, else offline)')
     .option('--optimizer-model <spec>', 'model of the optimizer (default: --model; offline = rule-based optimizer)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
-    .option('--judge-mode <mode>', 'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)', 'per-dimension')
+    .option(
+      '--judge-mode <mode>',
+      'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)',
+      'per-dimension',
+    )
     .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', '30')
     .option('--patience <n>', 'P: stop after this many iterations without a better validation score', '5')
     .option('--children <n>', 'children per node before selection descends', '3')
@@ -92,68 +98,119 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--resume <run>', 'continue a stored run (its settings are reused)')
     .option('--json', 'print one JSON object at the end instead of the table')
     .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
-    .option('--start <name>', 'mined (G0 from D_opt), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)', 'mined')
+    .option(
+      '--start <name>',
+      'mined (G0 from D_opt), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)',
+      'mined',
+    )
     .option('--no-memo', 'do not reuse node outputs or judge scores across candidates')
-    .option('--no-racing', 'run every candidate on all of D_opt and D_val (default: race it on D_opt against the best so far first)')
-    .option('--max-opt <n>', 'evaluate on at most n D_opt records (a sample stratified by group and tool set)', String(DEFAULT_SETTINGS.maxOpt))
+    .option(
+      '--no-racing',
+      'run every candidate on all of D_opt and D_val (default: race it on D_opt against the best so far first)',
+    )
+    .option(
+      '--max-opt <n>',
+      'evaluate on at most n D_opt records (a sample stratified by group and tool set)',
+      String(DEFAULT_SETTINGS.maxOpt),
+    )
     .option('--max-val <n>', 'evaluate on at most n D_val records (stratified sample)', String(DEFAULT_SETTINGS.maxVal))
-    .option('--max-test <n>', 'evaluate on at most n D_test records (stratified sample)', String(DEFAULT_SETTINGS.maxTest))
+    .option(
+      '--max-test <n>',
+      'evaluate on at most n D_test records (stratified sample)',
+      String(DEFAULT_SETTINGS.maxTest),
+    )
     .option('--budget-calls <n>', 'stop after this many LLM requests')
     .option('--budget-tokens <n>', 'stop after this many tokens')
     .option('--budget-usd <x>', 'stop after spending this much (USD)')
     .option('--budget-minutes <m>', 'stop after this much wall time')
     .option('--concurrency <n>', 'records evaluated at once (and model calls in flight)', '4')
-    .option('--lambda-max <x>', 'exploration weight λ at the first iteration (cosine-annealed)', String(DEFAULT_LAMBDA_MAX))
+    .option(
+      '--lambda-max <x>',
+      'exploration weight λ at the first iteration (cosine-annealed)',
+      String(DEFAULT_LAMBDA_MAX),
+    )
     .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
     .option('--force', 'write into a non-empty --out folder')
     .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
-    .option('--dry-run', 'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)')
-    .option('--redis <url>', 'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run')
+    .option(
+      '--dry-run',
+      'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)',
+    )
+    .option(
+      '--redis <url>',
+      'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run',
+    )
     .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
     .option('--chunk <n>', 'with --redis: records per job', '1')
     .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP) during the search; by default they are answered from the records\' recorded responses or refused');
+    .option(
+      '--allow-live-writes',
+      "send write and destructive calls to live tools (functions, MCP) during the search; by default they are answered from the records' recorded responses or refused",
+    );
   addModelFlags(cmd, { breaker: true }).action(async (flags: SearchFlags) => {
-      const budget = {
-        ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
-        ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
-        ...(flags.budgetUsd !== undefined ? { usd: num(flags.budgetUsd, '--budget-usd') } : {}),
-        ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
-      };
-      const config = flags.resume ? undefined : configFrom(flags, budget);
-      const calls = modelCallOptions(flags, io);
-      if (flags.out && !flags.resume && !flags.dryRun) checkOutDir(flags.out, { force: Boolean(flags.force) });
-      // A dry run of a new search prepares in a throw-away store: nothing it does is kept.
-      // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
-      const store = openStore(flags.dryRun && !flags.resume ? ':memory:' : flags.db, flags.resume ? { mustExist: true } : {});
-      try {
-        const distributed = distributedFrom(flags);
-        let queue: QueueRunner | undefined;
-        // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id); a dry run evaluates nothing.
-        const runner = distributed && !flags.dryRun
+    const budget = {
+      ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
+      ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
+      ...(flags.budgetUsd !== undefined ? { usd: num(flags.budgetUsd, '--budget-usd') } : {}),
+      ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
+    };
+    const config = flags.resume ? undefined : configFrom(flags, budget);
+    const calls = modelCallOptions(flags, io);
+    if (flags.out && !flags.resume && !flags.dryRun) checkOutDir(flags.out, { force: Boolean(flags.force) });
+    // A dry run of a new search prepares in a throw-away store: nothing it does is kept.
+    // --resume reads a store that must exist: a mistyped --db is an error, not a new empty store.
+    const store = openStore(
+      flags.dryRun && !flags.resume ? ':memory:' : flags.db,
+      flags.resume ? { mustExist: true } : {},
+    );
+    try {
+      const distributed = distributedFrom(flags);
+      let queue: QueueRunner | undefined;
+      // With --redis every evaluation of the run goes to the workers (jobs namespaced by the run id); a dry run evaluates nothing.
+      const runner =
+        distributed && !flags.dryRun
           ? async (req: RunnerRequest) => {
               // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
               const { createQueueRunner } = await import('../../distributed/queue-runner.js');
-              queue = await createQueueRunner({ ...distributed, run: req.runId, policy: { model: req.policySpec, learnFrom: req.learnFrom }, judge: req.judgeSpec, ...(req.judgeMode ? { judgeMode: req.judgeMode } : {}), memo: req.memo, toolsHint: req.toolsConfig, budget: req.budget, breaker: req.breaker });
+              queue = await createQueueRunner({
+                ...distributed,
+                run: req.runId,
+                policy: { model: req.policySpec, learnFrom: req.learnFrom },
+                judge: req.judgeSpec,
+                ...(req.judgeMode ? { judgeMode: req.judgeMode } : {}),
+                memo: req.memo,
+                toolsHint: req.toolsConfig,
+                budget: req.budget,
+                breaker: req.breaker,
+              });
               return queue;
             }
           : undefined;
-        // A dry run sends nothing to a model, not even the start-up check.
-        const prepared = await prepareSearch(store, { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), budget, calls: flags.dryRun ? { ...calls, probe: false, requireKeys: false } : calls, ...(runner ? { runner } : {}) });
-        try {
-          if (flags.dryRun) await dryRun(prepared, flags, io);
-          else await runAndReport(prepared, flags, io, queue);
-        } finally {
-          await prepared.close();
-        }
+      // A dry run sends nothing to a model, not even the start-up check.
+      const prepared = await prepareSearch(store, {
+        ...(config ? { config } : {}),
+        ...(flags.resume ? { resume: flags.resume } : {}),
+        budget,
+        calls: flags.dryRun ? { ...calls, probe: false, requireKeys: false } : calls,
+        ...(runner ? { runner } : {}),
+      });
+      try {
+        if (flags.dryRun) await dryRun(prepared, flags, io);
+        else await runAndReport(prepared, flags, io, queue);
       } finally {
-        store.close();
+        await prepared.close();
       }
-    });
+    } finally {
+      store.close();
+    }
+  });
 };
 
 /** The projected cost of a prepared search (nothing is sent to a model). */
-async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>, opts: { always?: boolean } = {}): Promise<CostProjection | undefined> {
+async function projectionOf(
+  prepared: Awaited<ReturnType<typeof prepareSearch>>,
+  opts: { always?: boolean } = {},
+): Promise<CostProjection | undefined> {
   const m = prepared.models;
   if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline' && !opts.always) return undefined;
   const { input } = prepared;
@@ -174,16 +231,28 @@ async function projectionOf(prepared: Awaited<ReturnType<typeof prepareSearch>>,
 }
 
 /** `--dry-run`: the projection with its parts, and nothing else. */
-async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO): Promise<void> {
+async function dryRun(
+  prepared: Awaited<ReturnType<typeof prepareSearch>>,
+  flags: SearchFlags,
+  io: CliIO,
+): Promise<void> {
   const p = await projectionOf(prepared);
   // Write calls are projected whoever decides: the offline runs count them as well.
   const writes = p ?? (await projectionOf(prepared, { always: true }));
   if (flags.json) {
-    io.out(JSON.stringify({ dryRun: true, labels: prepared.labels, projection: p ?? null, writeCalls: writes?.writeCalls ?? null }, null, 2));
+    io.out(
+      JSON.stringify(
+        { dryRun: true, labels: prepared.labels, projection: p ?? null, writeCalls: writes?.writeCalls ?? null },
+        null,
+        2,
+      ),
+    );
     return;
   }
   const { input } = prepared;
-  io.out(`Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`);
+  io.out(
+    `Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`,
+  );
   io.out(labelsLine(prepared.labels));
   const writeLine = writes ? writeCallsLine(writes, prepared.config.allowLiveWrites === true) : undefined;
   if (writeLine) io.out(writeLine);
@@ -193,7 +262,10 @@ async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags
   }
   io.out(projectionLine(p, prepared.models.priced));
   io.out(`  ${'part'.padEnd(100)}  requests  input tokens  output tokens`);
-  for (const part of p.parts) io.out(`  ${part.label.padEnd(100)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`);
+  for (const part of p.parts)
+    io.out(
+      `  ${part.label.padEnd(100)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`,
+    );
   if (prepared.models.judge === 'llm') {
     const mode = (k: 'per-dimension' | 'joint') => {
       const j = p.judgeModes[k];
@@ -202,14 +274,30 @@ async function dryRun(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags
     io.out(`  by judge mode (--judge-mode): ${mode('per-dimension')}; ${mode('joint')}`);
   }
   io.out('  per node of G0, one query:');
-  for (const [node, c] of Object.entries(p.perNode)) io.out(`    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`);
-  io.out(`  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`);
+  for (const [node, c] of Object.entries(p.perNode))
+    io.out(
+      `    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`,
+    );
+  io.out(
+    `  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`,
+  );
 }
 
-async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>, flags: SearchFlags, io: CliIO, queue: QueueRunner | undefined): Promise<void> {
+async function runAndReport(
+  prepared: Awaited<ReturnType<typeof prepareSearch>>,
+  flags: SearchFlags,
+  io: CliIO,
+  queue: QueueRunner | undefined,
+): Promise<void> {
   const { input, labels, runId, outDir } = prepared;
-  if (prepared.skippedRecords > 0) io.err(`skipped ${prepared.skippedRecords} invalid record line${prepared.skippedRecords === 1 ? '' : 's'} of ${prepared.config.records} (--skip-invalid)`);
-  if (prepared.tookOverFrom) io.err(`run ${runId} was held by pid ${prepared.tookOverFrom.pid} on ${prepared.tookOverFrom.host}, which is gone; this process takes it over`);
+  if (prepared.skippedRecords > 0)
+    io.err(
+      `skipped ${prepared.skippedRecords} invalid record line${prepared.skippedRecords === 1 ? '' : 's'} of ${prepared.config.records} (--skip-invalid)`,
+    );
+  if (prepared.tookOverFrom)
+    io.err(
+      `run ${runId} was held by pid ${prepared.tookOverFrom.pid} on ${prepared.tookOverFrom.host}, which is gone; this process takes it over`,
+    );
   const total = input.settings.iterations;
   const s = io.isTTY && !flags.json ? spinner() : undefined;
   let spinning = false;
@@ -219,7 +307,9 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   const stop = new AbortController();
   const onInterrupt = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      io.err(`Interrupted again (${signal}): quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`);
+      io.err(
+        `Interrupted again (${signal}): quitting now. Every finished iteration is stored; continue with: ${resumeCommand}`,
+      );
       prepared.input.persist?.store.releaseLock(runId, process.pid);
       process.exit(130);
     }
@@ -237,23 +327,35 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   };
   let spinnerText = '';
   // With --redis the spinner also shows the queue: jobs waiting, active, done, failed, workers.
-  const queueTimer = s && queue ? setInterval(() => {
-    void queue.progress().then((p) => {
-      if (spinning) s.message(`${spinnerText} · ${progressText(p)}`);
-    }, () => {});
-  }, 2_000) : undefined;
+  const queueTimer =
+    s && queue
+      ? setInterval(() => {
+          void queue.progress().then(
+            (p) => {
+              if (spinning) s.message(`${spinnerText} · ${progressText(p)}`);
+            },
+            () => {},
+          );
+        }, 2_000)
+      : undefined;
   queueTimer?.unref();
   let result;
   let files: string[] = [];
   const offlinePolicy = input.policy.kind === 'offline';
   try {
     if (!flags.json) {
-      io.out(`${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records (split ${prepared.splitNote}); strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`);
+      io.out(
+        `${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records (split ${prepared.splitNote}); strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`,
+      );
       io.out(labelsLine(labels));
       const guard = isGuarded(input.tools) ? writeGuardHeader(input.tools.writeGuard()) : undefined;
       if (guard) io.out(guard);
       const p = await projectionOf(prepared);
-      io.out(p ? projectionLine(p, prepared.models.priced) : 'projected: no model requests (offline policy, judge and optimizer)');
+      io.out(
+        p
+          ? projectionLine(p, prepared.models.priced)
+          : 'projected: no model requests (offline policy, judge and optimizer)',
+      );
       const small = splitWarning(input.splits);
       if (small) io.err(`warning: ${small}`);
       if (prepared.splitLeak) io.err(prepared.splitLeak);
@@ -266,7 +368,11 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       spinning = true;
     };
 
-    startSpinner(prepared.resumed ? progressLine(input.persist ? input.persist.store.getRun(runId).iterationsDone + 1 : 1, total, undefined) : 'evaluating G0 on D_opt and D_val');
+    startSpinner(
+      prepared.resumed
+        ? progressLine(input.persist ? input.persist.store.getRun(runId).iterationsDone + 1 : 1, total, undefined)
+        : 'evaluating G0 on D_opt and D_val',
+    );
     result = await runSearch({
       ...input,
       stop: stop.signal,
@@ -280,7 +386,11 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
       onBestChanged: writeSoFar,
       // Before the run is stored as done: a run is done only once its files are whole.
       writeOutputs: (finished) => {
-        files = writeSearchArtifacts(outDir, finished, labels, { runId, ...(offlinePolicy ? { learned: input.splits.opt } : {}), test: input.splits.test });
+        files = writeSearchArtifacts(outDir, finished, labels, {
+          runId,
+          ...(offlinePolicy ? { learned: input.splits.opt } : {}),
+          test: input.splits.test,
+        });
       },
       onTestStart: (records) => {
         if (flags.json) return;
@@ -292,7 +402,10 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
     if (spinning) s!.stop(`search ended: ${result.stopReason}`);
   } catch (e) {
     if (spinning) s!.stop('search failed');
-    if (written.length) io.err(`The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`);
+    if (written.length)
+      io.err(
+        `The best workflow so far is in ${outDir} (${written.length} files); the run is stored as failed and resumes with: ${resumeCommand}`,
+      );
     else if (input.persist) io.err(`The run is stored as failed and resumes with: ${resumeCommand}`);
     throw e;
   } finally {
@@ -302,10 +415,29 @@ async function runAndReport(prepared: Awaited<ReturnType<typeof prepareSearch>>,
   }
   const writes = isGuarded(input.tools) ? input.tools.writeGuard() : undefined;
   if (flags.json) {
-    io.out(JSON.stringify({ ...searchDocument(result, labels, runId), offline: labels.offline, outDir, files, iterations: result.iterations, ...(writes && writes.writeTools.length > 0 ? { writeCalls: writes } : {}) }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          ...searchDocument(result, labels, runId),
+          offline: labels.offline,
+          outDir,
+          files,
+          iterations: result.iterations,
+          ...(writes && writes.writeTools.length > 0 ? { writeCalls: writes } : {}),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
-    if (result.stopKind === 'budget') io.out(`Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`);
-    if (result.stopKind === 'interrupted') io.out(`Interrupted: the search stopped ${result.stopReason.replace(/^interrupted /, '')}; the best candidate so far was saved. Continue with: ${resumeCommand}`);
+    if (result.stopKind === 'budget')
+      io.out(
+        `Budget exhausted: ${result.stopReason}. The search stopped cleanly; the best candidate so far was saved.`,
+      );
+    if (result.stopKind === 'interrupted')
+      io.out(
+        `Interrupted: the search stopped ${result.stopReason.replace(/^interrupted /, '')}; the best candidate so far was saved. Continue with: ${resumeCommand}`,
+      );
     io.out(formatSummary(result, labels, { runId, outDir, files }));
     const writeLine = writes ? writeGuardSummary(writes) : undefined;
     if (writeLine) io.out(writeLine);
@@ -319,7 +451,11 @@ function distributedFrom(flags: SearchFlags): QueueSettings | undefined {
 
 function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
   if (!flags.records || !flags.tools) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'search needs --records <file> and --tools <config> (or --resume <run>)', hint: 'For example: flowscout import traject --domain Finance --out data/finance, then flowscout search --records data/finance/records.jsonl --tools data/finance/tools.config.json' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'search needs --records <file> and --tools <config> (or --resume <run>)',
+      hint: 'For example: flowscout import traject --domain Finance --out data/finance, then flowscout search --records data/finance/records.jsonl --tools data/finance/tools.config.json',
+    });
   }
   parseSplitRatio(flags.split);
   const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
@@ -363,11 +499,20 @@ function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchC
 
 function oneOf<T extends string>(value: string, options: readonly T[], flag: string): T {
   if ((options as readonly string[]).includes(value)) return value as T;
-  throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be one of ${options.join(', ')}, got '${value}'`, hint: `For example ${flag} ${options[0]}.` });
+  throw new FlowScoutError({
+    code: 'INVALID_INPUT',
+    message: `${flag} must be one of ${options.join(', ')}, got '${value}'`,
+    hint: `For example ${flag} ${options[0]}.`,
+  });
 }
 
 function num(text: string, flag: string): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n < 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `${flag} must be a number ≥ 0, got '${text}'`, hint: `For example ${flag} 2.5.` });
+  if (!Number.isFinite(n) || n < 0)
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${flag} must be a number ≥ 0, got '${text}'`,
+      hint: `For example ${flag} 2.5.`,
+    });
   return n;
 }

@@ -43,18 +43,31 @@ async function expected(query: string): Promise<Trace> {
   const registry = await loadToolConfig(TOOLS);
   try {
     const workflow = JSON.parse(readFileSync(WORKFLOW, 'utf8')) as Workflow;
-    return await executeWorkflow(workflow, { query }, { policy: createOfflinePolicy({ tools: registry.list() }), tools: registry });
+    return await executeWorkflow(
+      workflow,
+      { query },
+      { policy: createOfflinePolicy({ tools: registry.list() }), tools: registry },
+    );
   } finally {
     await registry.close();
   }
 }
 
-type Structured = { answer: string; policy: string; calls: Array<{ tool: string; args: Record<string, unknown>; status: string }>; nodes: Array<{ id: string; status: string; durationMs: number }> };
+type Structured = {
+  answer: string;
+  policy: string;
+  calls: Array<{ tool: string; args: Record<string, unknown>; status: string }>;
+  nodes: Array<{ id: string; status: string; durationMs: number }>;
+};
 
 describe('flowscout serve --mcp stdio', () => {
   it('an MCP client lists the tool, calls it, gets the answer and the calls; two calls at once both succeed; each run is in the store', async () => {
     const db = join(dir, 'served.db');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', WORKFLOW, '--tools', TOOLS, '--mcp', 'stdio', '--db', db], stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', WORKFLOW, '--tools', TOOLS, '--mcp', 'stdio', '--db', db],
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     const client = new Client({ name: 'serve-cli-test', version: '1.0.0' });
@@ -75,7 +88,9 @@ describe('flowscout serve --mcp stdio', () => {
       expect(s.calls.length).toBeGreaterThan(0);
       expect(s.nodes.map((n) => n.id)).toEqual(want.observations.map((o) => o.nodeId));
 
-      const [two, three] = await Promise.all([q2, q3].map((query) => client.callTool({ name: 'travel_g0_search_c8', arguments: { query } })));
+      const [two, three] = await Promise.all(
+        [q2, q3].map((query) => client.callTool({ name: 'travel_g0_search_c8', arguments: { query } })),
+      );
       expect(two!.isError).toBeFalsy();
       expect(three!.isError).toBeFalsy();
       expect((two!.structuredContent as Structured).answer).toBe((await expected(q2)).answer);
@@ -100,7 +115,11 @@ describe('flowscout serve --mcp http --http', () => {
   });
 
   it('serves MCP at /mcp and POST /run on one port it prints, and stops on SIGTERM', async () => {
-    child = spawn(process.execPath, [BIN, 'serve', WORKFLOW, '--tools', TOOLS, '--mcp', 'http', '--http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      process.execPath,
+      [BIN, 'serve', WORKFLOW, '--tools', TOOLS, '--mcp', 'http', '--http', '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
       child!.stderr!.on('data', (c: Buffer) => {
@@ -116,13 +135,20 @@ describe('flowscout serve --mcp http --http', () => {
 
     const client = new Client({ name: 'serve-cli-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-    const [viaMcp, viaMcp2] = await Promise.all([client.callTool({ name: 'travel_g0_search_c8', arguments: { query } }), client.callTool({ name: 'travel_g0_search_c8', arguments: { query: records[5]!.query } })]);
+    const [viaMcp, viaMcp2] = await Promise.all([
+      client.callTool({ name: 'travel_g0_search_c8', arguments: { query } }),
+      client.callTool({ name: 'travel_g0_search_c8', arguments: { query: records[5]!.query } }),
+    ]);
     await client.close();
     expect(viaMcp.content).toEqual([{ type: 'text', text: want.answer }]);
     expect((viaMcp.structuredContent as Structured).calls.map((c) => c.tool)).toEqual(want.calls.map((c) => c.tool));
     expect(viaMcp2.isError).toBeFalsy();
 
-    const res = await fetch(`${url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${url}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { answer: string; calls: unknown[]; observations: unknown[] };
     expect(body.answer).toBe(want.answer);
@@ -176,12 +202,22 @@ describe('flowscout serve --model (an OpenAI-compatible server)', () => {
         name: 'llm only',
         nodes: [
           { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-          { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+          {
+            id: 'answer',
+            kind: 'llm',
+            role: 'synthesize',
+            prompt: 'Answer {{query}} from {{inputs}}',
+            output: { type: 'text' },
+          },
         ],
         edges: [{ from: 'plan', to: 'answer', kind: 'data' }],
       }),
     );
-    const child = spawn(process.execPath, [BIN, 'serve', wf, '--tools', TOOLS, '--http', '--port', '0', '--model', llm.spec('test-model')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLOWSCOUT_MODEL: '' } });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', wf, '--tools', TOOLS, '--http', '--port', '0', '--model', llm.spec('test-model')],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLOWSCOUT_MODEL: '' } },
+    );
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -194,7 +230,13 @@ describe('flowscout serve --model (an OpenAI-compatible server)', () => {
       });
       expect(stderr).not.toContain('OFFLINE');
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => fetch(`${url}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `Question ${i}?` }) }).then((r) => r.json() as Promise<{ answer: string; usage: { llmCalls: number } }>)),
+        Array.from({ length: 8 }, (_, i) =>
+          fetch(`${url}/run`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: `Question ${i}?` }),
+          }).then((r) => r.json() as Promise<{ answer: string; usage: { llmCalls: number } }>),
+        ),
       );
       expect(answers.map((a) => a.answer)).toEqual(Array(8).fill('The answer.'));
       expect(answers.every((a) => a.usage.llmCalls === 2)).toBe(true);
@@ -214,9 +256,11 @@ describe('flowscout export --to langgraph', () => {
     const runtime = pathToFileURL(join(ROOT, 'src/export/langgraph-support.ts')).href;
     const res = await cli(['export', WORKFLOW, '--to', 'langgraph', '-o', out, '--runtime-import', runtime]);
     expect(res.status).toBe(0);
-    expect(res.out).toContain(`wrote ${out}: Travel G0 → search c8, a LangGraph StateGraph of 12 nodes (10 workflow nodes + begin/end)`);
+    expect(res.out).toContain(
+      `wrote ${out}: Travel G0 → search c8, a LangGraph StateGraph of 12 nodes (10 workflow nodes + begin/end)`,
+    );
     const code = readFileSync(out, 'utf8');
-    expect(code).toContain("import { Annotation, END, START, StateGraph } from \"@langchain/langgraph\";");
+    expect(code).toContain('import { Annotation, END, START, StateGraph } from "@langchain/langgraph";');
     expect(code).toContain('results: Annotation<Record<string, NodeObservation>>({ reducer: mergeNodeResults');
     const mod = (await import(pathToFileURL(out).href)) as { run: (q: string, c: RunContext) => Promise<Trace> };
     const registry = await loadToolConfig(TOOLS);

@@ -6,7 +6,13 @@ import { assertValidWorkflow } from '../../graph/validate.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import { readRecordsFile } from '../../records/read-records.js';
-import { isLoopbackHost, startHttpServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type RunningHttpServer } from '../../serve/http-server.js';
+import {
+  isLoopbackHost,
+  startHttpServer,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RunningHttpServer,
+} from '../../serve/http-server.js';
 import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolInfo } from '../../serve/mcp-server.js';
 import { createWorkflowService, type ServedRun } from '../../serve/workflow-service.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -53,50 +59,93 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .description('serve a workflow as an MCP tool (stdio or Streamable HTTP) and/or an HTTP endpoint')
     .argument('<workflow>', 'a workflow JSON file (e.g. best.workflow.json from `flowscout search`)')
     .requiredOption('--tools <config>', 'a tool config: {"version": 1, "sources": [...]} (replay, functions, MCP)')
-    .option('--model <spec>', 'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini')
-    .option('--mcp <transport>', 'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)')
+    .option(
+      '--model <spec>',
+      'who decides at each node: "offline" (default without FLOWSCOUT_MODEL) or a model such as openai:gpt-4o-mini',
+    )
+    .option(
+      '--mcp <transport>',
+      'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)',
+    )
     .option('--http', 'serve POST /run and GET /health')
     .option('--port <n>', 'port for --mcp http and --http (default 0: a free port, printed)')
     .option('--host <address>', 'address to bind for HTTP', '127.0.0.1')
-    .option('--token <secret>', 'HTTP: every request must send "Authorization: Bearer <secret>" (default FLOWSCOUT_SERVE_TOKEN; required with a --host other than loopback unless --insecure)')
-    .option('--insecure', 'HTTP: serve a --host other than loopback without a token (anyone who can reach the port can run the workflow and its tools)')
-    .option('--allowed-host <name>', 'HTTP: another host name requests may address (e.g. a DNS name in front of the server); repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--token <secret>',
+      'HTTP: every request must send "Authorization: Bearer <secret>" (default FLOWSCOUT_SERVE_TOKEN; required with a --host other than loopback unless --insecure)',
+    )
+    .option(
+      '--insecure',
+      'HTTP: serve a --host other than loopback without a token (anyone who can reach the port can run the workflow and its tools)',
+    )
+    .option(
+      '--allowed-host <name>',
+      'HTTP: another host name requests may address (e.g. a DNS name in front of the server); repeat for several',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--name <tool>', 'the MCP tool name (default: from the workflow name)')
     .option('--description <text>', 'the MCP tool description (default: the workflow description)')
     .option('--db <file>', 'write every served run with its trace to this FlowScout store (SQLite)')
-    .option('--timeout <ms>', `HTTP: cancel a run after this long and answer 504 (default ${DEFAULT_REQUEST_TIMEOUT_MS})`)
+    .option(
+      '--timeout <ms>',
+      `HTTP: cancel a run after this long and answer 504 (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
+    )
     .option('--max-body <bytes>', `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`)
     .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
     .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
     .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
     .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
-    .option('--allow <effect>', 'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive')
+    .option(
+      '--allow <effect>',
+      'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive',
+    )
     .action(async (file: string, opts: ServeOpts) => {
       const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
       if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--mcp must be "stdio" or "http" (got '${opts.mcp}')`, hint: 'Use --mcp stdio for Claude Desktop and IDEs, --mcp http --port N for a network client.' });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `--mcp must be "stdio" or "http" (got '${opts.mcp}')`,
+          hint: 'Use --mcp stdio for Claude Desktop and IDEs, --mcp http --port N for a network client.',
+        });
       }
       if (mcp === 'stdio' && opts.http) {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--mcp stdio and --http cannot be served by one process', hint: 'Use --mcp http --http --port N to serve both over HTTP, or run two processes.' });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: '--mcp stdio and --http cannot be served by one process',
+          hint: 'Use --mcp http --http --port N to serve both over HTTP, or run two processes.',
+        });
       }
       const token = opts.token ?? (process.env.FLOWSCOUT_SERVE_TOKEN?.trim() || undefined);
       const serving = mcp === 'http' || Boolean(opts.http);
       if (serving) checkExposure(opts.host, token, Boolean(opts.insecure), io);
       if (opts.allow !== undefined && opts.allow.trim().toLowerCase() !== 'destructive') {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--allow takes "destructive" (got '${opts.allow}')`, hint: 'Read and write calls are made when their arguments are grounded; --allow destructive also makes destructive ones.' });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `--allow takes "destructive" (got '${opts.allow}')`,
+          hint: 'Read and write calls are made when their arguments are grounded; --allow destructive also makes destructive ones.',
+        });
       }
       const allowDestructive = opts.allow !== undefined;
       const raw = readJsonFile(file);
       const spec = (opts.model?.trim() || defaultModelSpec()).trim();
       const offline = parseModelSpec(spec).provider === 'offline';
       let simulator: ToolSimulator | undefined;
-      const registry = await loadToolConfig(opts.tools, offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) });
+      const registry = await loadToolConfig(
+        opts.tools,
+        offline
+          ? {}
+          : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) },
+      );
       let store: Store | undefined;
       let http: RunningHttpServer | undefined;
       const closers: Array<() => Promise<void> | void> = [];
       // The last resort: an error nothing caught (a tool's is caught per call by the registry) is
       // reported and the server keeps serving; it never ends the process.
-      const guard = (e: unknown) => io.err(`error caught by serve's last-resort guard (still serving): ${e instanceof Error ? e.message : String(e)}`);
+      const guard = (e: unknown) =>
+        io.err(
+          `error caught by serve's last-resort guard (still serving): ${e instanceof Error ? e.message : String(e)}`,
+        );
       process.on('uncaughtException', guard);
       process.on('unhandledRejection', guard);
       closers.push(() => {
@@ -108,7 +157,11 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         const workflow = assertValidWorkflow(raw, tools, file);
         const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
         // One model client and rate limiter for every request served (sized by --concurrency, default 4, as in `run`).
-        const models = createModelWiring({ limits: { concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4 } });
+        const models = createModelWiring({
+          limits: {
+            concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4,
+          },
+        });
         const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
@@ -120,19 +173,47 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           tools: registry,
           ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
           ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),
-          ...(opts.callTimeout !== undefined ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) } : {}),
+          ...(opts.callTimeout !== undefined
+            ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) }
+            : {}),
           destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
-          ...(db ? { onRun: (run: ServedRun) => void db.recordServedRun({ workflow: workflow.name, workflowHash: hash, transport: run.transport, policyLabel: run.trace.policy, query: run.trace.query, status: run.trace.status, answer: run.trace.answer, ...(run.trace.error !== undefined ? { error: run.trace.error } : {}), durationMs: run.trace.totals.durationMs, trace: run.trace }) } : {}),
+          ...(db
+            ? {
+                onRun: (run: ServedRun) =>
+                  void db.recordServedRun({
+                    workflow: workflow.name,
+                    workflowHash: hash,
+                    transport: run.transport,
+                    policyLabel: run.trace.policy,
+                    query: run.trace.query,
+                    status: run.trace.status,
+                    answer: run.trace.answer,
+                    ...(run.trace.error !== undefined ? { error: run.trace.error } : {}),
+                    durationMs: run.trace.totals.durationMs,
+                    trace: run.trace,
+                  }),
+              }
+            : {}),
         });
         const tool: WorkflowToolInfo = {
           name: opts.name !== undefined ? checkToolName(opts.name) : toolNameFor(workflow.name),
-          description: opts.description ?? workflow.description ?? `Answers a request with the FlowScout workflow ${JSON.stringify(workflow.name)}.`,
+          description:
+            opts.description ??
+            workflow.description ??
+            `Answers a request with the FlowScout workflow ${JSON.stringify(workflow.name)}.`,
         };
         const label = `${resolved.label}${offline ? ' — OFFLINE (no LLM)' : ''}`;
-        io.err(`serving ${JSON.stringify(workflow.name)} (${workflow.nodes.length} nodes) · policy: ${label} · ${registry.list().length} tools${store ? ` · runs recorded in ${store.file}` : ''}`);
-        const destructiveTools = tools.filter((t) => registry.effectOf(t.name)?.effect === 'destructive').map((t) => t.name);
-        if (destructiveTools.length > 0) io.err(`destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument not in the request or an earlier output are withheld`);
+        io.err(
+          `serving ${JSON.stringify(workflow.name)} (${workflow.nodes.length} nodes) · policy: ${label} · ${registry.list().length} tools${store ? ` · runs recorded in ${store.file}` : ''}`,
+        );
+        const destructiveTools = tools
+          .filter((t) => registry.effectOf(t.name)?.effect === 'destructive')
+          .map((t) => t.name);
+        if (destructiveTools.length > 0)
+          io.err(
+            `destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument not in the request or an earlier output are withheld`,
+          );
         if (mcp === 'stdio') {
           const server = createWorkflowMcpServer(service, tool, 'mcp-stdio');
           const transport = new StdioServerTransport();
@@ -159,7 +240,9 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         }
         await untilStopped(mcp === 'stdio');
         const load = service.load();
-        io.err(`stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`);
+        io.err(
+          `stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`,
+        );
       } finally {
         for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
         await registry.close();
@@ -174,7 +257,12 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
  */
 function checkExposure(host: string, token: string | undefined, insecure: boolean, io: CliIO): void {
   if (token !== undefined && token.length < 16) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the token is ${token.length} characters; use at least 16`, hint: 'Make one with: openssl rand -hex 32', location: { path: '--token' } });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `the token is ${token.length} characters; use at least 16`,
+      hint: 'Make one with: openssl rand -hex 32',
+      location: { path: '--token' },
+    });
   }
   if (isLoopbackHost(host)) return;
   if (token === undefined && !insecure) {

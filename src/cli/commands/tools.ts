@@ -31,23 +31,53 @@ interface ToolsFlags {
 export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('tools')
-    .description("list the tools of a tool config (MCP servers included) or a tools.json, or write tools.json from a running MCP server's tool list (--mcp / --url)")
-    .argument('[file or command...]', 'a tool config (tools.config.json) or tool descriptors (tools.json) to list; with --mcp, the command that starts the server and its arguments (after `--` when an argument starts with "-")')
-    .option('--mcp', 'start an MCP server over stdio with the command given as arguments, e.g. --mcp node server.js, or --mcp -- npx -y some-mcp-server --port 0')
+    .description(
+      "list the tools of a tool config (MCP servers included) or a tools.json, or write tools.json from a running MCP server's tool list (--mcp / --url)",
+    )
+    .argument(
+      '[file or command...]',
+      'a tool config (tools.config.json) or tool descriptors (tools.json) to list; with --mcp, the command that starts the server and its arguments (after `--` when an argument starts with "-")',
+    )
+    .option(
+      '--mcp',
+      'start an MCP server over stdio with the command given as arguments, e.g. --mcp node server.js, or --mcp -- npx -y some-mcp-server --port 0',
+    )
     .option('--url <url>', 'an MCP server over streamable HTTP')
-    .option('--header <name=value...>', 'with --url: HTTP headers (e.g. Authorization=Bearer ${TOKEN}; ${VAR} is read from the environment)')
+    .option(
+      '--header <name=value...>',
+      'with --url: HTTP headers (e.g. Authorization=Bearer ${TOKEN}; ${VAR} is read from the environment)',
+    )
     .option('--name <name>', 'the server name in a written tool config', 'mcp')
     .option('--out <file>', 'with --mcp / --url: where to write the descriptors', 'tools.json')
     .option('--config <file>', 'with --mcp / --url: also write a tool config that calls this server')
     .option('--json', 'print the descriptors as JSON')
     .option('--force', 'overwrite --out / --config')
     .action(async (operands: string[], flags: ToolsFlags) => {
-      const hint = 'flowscout tools tools.config.json · flowscout tools --mcp -- npx -y @modelcontextprotocol/server-everything · flowscout tools --url http://127.0.0.1:3000/mcp';
-      if (flags.mcp && flags.url !== undefined) throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'pass --mcp or --url, not both', hint });
-      if (flags.mcp && operands.length === 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: '--mcp needs the command that starts the server', hint: 'e.g. flowscout tools --mcp node my-server.js' });
-      if (flags.url !== undefined && operands.length > 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'pass either a file to list or --url, not both', hint });
+      const hint =
+        'flowscout tools tools.config.json · flowscout tools --mcp -- npx -y @modelcontextprotocol/server-everything · flowscout tools --url http://127.0.0.1:3000/mcp';
+      if (flags.mcp && flags.url !== undefined)
+        throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'pass --mcp or --url, not both', hint });
+      if (flags.mcp && operands.length === 0)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: '--mcp needs the command that starts the server',
+          hint: 'e.g. flowscout tools --mcp node my-server.js',
+        });
+      if (flags.url !== undefined && operands.length > 0)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: 'pass either a file to list or --url, not both',
+          hint,
+        });
       if (!flags.mcp && flags.url === undefined && operands.length !== 1) {
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: operands.length === 0 ? 'nothing to list: pass a tool config or tools.json, or --mcp <command…> / --url <url>' : `pass one file to list (got ${operands.length}); to start an MCP server, add --mcp`, hint });
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message:
+            operands.length === 0
+              ? 'nothing to list: pass a tool config or tools.json, or --mcp <command…> / --url <url>'
+              : `pass one file to list (got ${operands.length}); to start an MCP server, add --mcp`,
+          hint,
+        });
       }
       const file = flags.mcp || flags.url !== undefined ? undefined : operands[0];
       if (file !== undefined) {
@@ -61,7 +91,12 @@ export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
       let listed: ListedTool[];
       try {
         tools = set.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-        listed = set.tools.map((spec) => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, effects: resolveEffects(spec) }));
+        listed = set.tools.map((spec) => ({
+          name: spec.name,
+          description: spec.description,
+          inputSchema: spec.inputSchema,
+          effects: resolveEffects(spec),
+        }));
       } finally {
         await set.close?.();
       }
@@ -69,10 +104,19 @@ export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
       writeTextFile(out, `${JSON.stringify(tools, null, 2)}\n`, { force: flags.force });
       const written = [out];
       if (flags.config) {
-        writeTextFile(flags.config, `${JSON.stringify({ version: 1, sources: [source] }, null, 2)}\n`, { force: flags.force });
+        writeTextFile(flags.config, `${JSON.stringify({ version: 1, sources: [source] }, null, 2)}\n`, {
+          force: flags.force,
+        });
         written.push(flags.config);
       }
-      io.out(flags.json ? JSON.stringify(tools, null, 2) : formatToolList(listed, source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url));
+      io.out(
+        flags.json
+          ? JSON.stringify(tools, null, 2)
+          : formatToolList(
+              listed,
+              source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url,
+            ),
+      );
       if (!flags.json) io.out(`Wrote ${written.join(', ')}`);
     });
 };
@@ -86,15 +130,30 @@ function serverSource(flags: ToolsFlags, operands: readonly string[]): ServerSou
     try {
       new URL(flags.url);
     } catch {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--url '${flags.url}' is not a URL`, hint: 'e.g. --url http://127.0.0.1:3000/mcp' });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `--url '${flags.url}' is not a URL`,
+        hint: 'e.g. --url http://127.0.0.1:3000/mcp',
+      });
     }
     const headers: Record<string, string> = {};
     for (const h of flags.header ?? []) {
       const eq = h.indexOf('=');
-      if (eq <= 0) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--header '${h}' is not name=value`, hint: 'e.g. --header Authorization="Bearer ${TOKEN}"' });
+      if (eq <= 0)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `--header '${h}' is not name=value`,
+          hint: 'e.g. --header Authorization="Bearer ${TOKEN}"',
+        });
       headers[h.slice(0, eq)] = h.slice(eq + 1);
     }
-    return { type: 'mcp', name: flags.name, transport: 'http', url: flags.url, ...(Object.keys(headers).length ? { headers } : {}) };
+    return {
+      type: 'mcp',
+      name: flags.name,
+      transport: 'http',
+      url: flags.url,
+      ...(Object.keys(headers).length ? { headers } : {}),
+    };
   }
   const [command, ...args] = operands as [string, ...string[]];
   return { type: 'mcp', name: flags.name, transport: 'stdio', command, ...(args.length ? { args } : {}) };
@@ -105,7 +164,8 @@ type ListedTool = ToolDescriptor & { effects?: ToolEffects };
 
 async function listFile(file: string): Promise<ListedTool[]> {
   const data = readJsonFile(file);
-  if (Array.isArray(data) || (data !== null && typeof data === 'object' && 'tools' in data && !('sources' in data))) return readDescriptors(file);
+  if (Array.isArray(data) || (data !== null && typeof data === 'object' && 'tools' in data && !('sources' in data)))
+    return readDescriptors(file);
   const registry = await loadToolConfig(file);
   try {
     return registry.list().map((d) => {
@@ -131,9 +191,12 @@ export function formatToolList(tools: readonly ListedTool[], from: string): stri
     const label = toolLabel(t.name);
     const desc = (t.description ?? '').split('\n')[0]!.trim();
     const effect = t.effects ? `  {${effectLabel(t.effects)}}` : '';
-    lines.push(`  ${t.name}${label !== t.name ? ` [${label}]` : ''}(${params.join(', ')})${desc ? ` — ${desc.length > 100 ? `${desc.slice(0, 99)}…` : desc}` : ''}${effect}`);
+    lines.push(
+      `  ${t.name}${label !== t.name ? ` [${label}]` : ''}(${params.join(', ')})${desc ? ` — ${desc.length > 100 ? `${desc.slice(0, 99)}…` : desc}` : ''}${effect}`,
+    );
   }
-  if (tools.some((t) => t.inputSchema && (t.inputSchema as { required?: unknown }).required)) lines.push('  (* required)');
+  if (tools.some((t) => t.inputSchema && (t.inputSchema as { required?: unknown }).required))
+    lines.push('  (* required)');
   const withEffects = tools.flatMap((t) => (t.effects ? [t.effects] : []));
   if (withEffects.length > 0) lines.push(effectsSummary(withEffects));
   return lines.join('\n');
@@ -150,7 +213,13 @@ function effectsSummary(effects: readonly ToolEffects[]): string {
   const liveWrites = effects.filter((e) => e.live && e.effect !== 'read').length;
   const undeclared = effects.filter((e) => e.live && !e.declared).length;
   const parts = [`effects: ${count('read')} read, ${count('write')} write, ${count('destructive')} destructive`];
-  if (undeclared > 0) parts.push(`${undeclared} live tool${undeclared === 1 ? '' : 's'} with no declared effect counted as write (declare them in the tool config's "effects")`);
-  if (liveWrites > 0) parts.push(`search, eval and bench answer the ${liveWrites} live write tool${liveWrites === 1 ? '' : 's'} from replay or refuse them unless --allow-live-writes`);
+  if (undeclared > 0)
+    parts.push(
+      `${undeclared} live tool${undeclared === 1 ? '' : 's'} with no declared effect counted as write (declare them in the tool config's "effects")`,
+    );
+  if (liveWrites > 0)
+    parts.push(
+      `search, eval and bench answer the ${liveWrites} live write tool${liveWrites === 1 ? '' : 's'} from replay or refuse them unless --allow-live-writes`,
+    );
   return `  ${parts.join('; ')}`;
 }

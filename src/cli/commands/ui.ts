@@ -23,7 +23,12 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--open', 'open the UI in the default browser')
     .action(async (opts: { db: string; port: string; host: string; bench?: string[]; open?: boolean }) => {
       const port = wholeNumber(opts.port, '--port', 0, 4321);
-      if (port > 65535) throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--port must be at most 65535, got '${opts.port}'`, hint: 'For example --port 4321.' });
+      if (port > 65535)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `--port must be at most 65535, got '${opts.port}'`,
+          hint: 'For example --port 4321.',
+        });
       const server = await startUiServer({
         db: opts.db,
         port,
@@ -33,7 +38,9 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
       });
       io.out(`FlowScout UI on ${server.url} (store ${opts.db}; read-only). Ctrl-C to stop.`);
       if (opts.host !== '127.0.0.1' && opts.host !== 'localhost' && opts.host !== '::1') {
-        io.err(`warning: listening on ${opts.host}: anyone who can reach it can read every stored run, prompt and tool output.`);
+        io.err(
+          `warning: listening on ${opts.host}: anyone who can reach it can read every stored run, prompt and tool output.`,
+        );
       }
       if (opts.open) openBrowser(server.url, io);
       await new Promise<void>((resolve) => {

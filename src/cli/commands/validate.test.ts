@@ -32,19 +32,36 @@ describe('flowscout validate', () => {
     expect((await cli(['validate', file])).status).toBe(0);
     const res = await cli(['validate', file, '--tools', join(FIX, 'tools.json')]);
     expect(res.status).toBe(1);
-    expect(res.out).toContain("$.nodes[1].tools[0]: tool 'get_curent_weather' used by node 'current' is not available; did you mean 'get_current_weather'?");
+    expect(res.out).toContain(
+      "$.nodes[1].tools[0]: tool 'get_curent_weather' used by node 'current' is not available; did you mean 'get_current_weather'?",
+    );
     const ok = await cli(['validate', join(FIX, 'valid/linear.json'), '--tools', join(FIX, 'tools.json')]);
-    expect(ok.out).toBe(`valid: weather-linear (3 nodes, 2 edges)\ntool hints checked against 2 tools from ${join(FIX, 'tools.json')}\n`);
+    expect(ok.out).toBe(
+      `valid: weather-linear (3 nodes, 2 edges)\ntool hints checked against 2 tools from ${join(FIX, 'tools.json')}\n`,
+    );
   });
 
   it('accepts a tool config file (replay source) for --tools', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-validate-'));
-    writeFileSync(join(dir, 'records.jsonl'), `${JSON.stringify({ id: 'r1', query: 'Weather in Oslo?', reference: 'Cold.', calls: [] })}\n`);
-    writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: 'get_forecast', description: 'Forecast.', inputSchema: { type: 'object', properties: {} } }]));
-    writeFileSync(join(dir, 'tools.config.json'), JSON.stringify({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] }));
+    writeFileSync(
+      join(dir, 'records.jsonl'),
+      `${JSON.stringify({ id: 'r1', query: 'Weather in Oslo?', reference: 'Cold.', calls: [] })}\n`,
+    );
+    writeFileSync(
+      join(dir, 'tools.json'),
+      JSON.stringify([
+        { name: 'get_forecast', description: 'Forecast.', inputSchema: { type: 'object', properties: {} } },
+      ]),
+    );
+    writeFileSync(
+      join(dir, 'tools.config.json'),
+      JSON.stringify({ version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] }),
+    );
     const res = await cli(['validate', join(FIX, 'valid/linear.json'), '--tools', join(dir, 'tools.config.json')]);
     expect(res.status).toBe(1);
-    expect(res.out).toContain("tool 'get_current_weather' used by node 'current' is not available; available: get_forecast");
+    expect(res.out).toContain(
+      "tool 'get_current_weather' used by node 'current' is not available; available: get_forecast",
+    );
   });
 
   it('rejects a --tools file that is neither descriptors nor a config', async () => {
@@ -80,12 +97,22 @@ describe('flowscout validate', () => {
   it('--json prints a machine-readable result with the problems and, when valid, the hash', async () => {
     const bad = await cli(['validate', join(FIX, 'invalid/retry-range.json'), '--json']);
     expect(bad.status).toBe(1);
-    const parsed = JSON.parse(bad.out) as { valid: boolean; problems: Array<{ code: string; path: string }>; hash: string | null };
+    const parsed = JSON.parse(bad.out) as {
+      valid: boolean;
+      problems: Array<{ code: string; path: string }>;
+      hash: string | null;
+    };
     expect(parsed).toMatchObject({ valid: false, name: 'retry-range', nodes: 3, edges: 2, hash: null });
-    expect(parsed.problems).toEqual([expect.objectContaining({ code: 'retry-range', path: '$.nodes[1].retry.attempts' })]);
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ code: 'retry-range', path: '$.nodes[1].retry.attempts' }),
+    ]);
     const good = await cli(['validate', join(FIX, 'valid/parallel.json'), '--json']);
     expect(good.status).toBe(0);
-    expect(JSON.parse(good.out)).toMatchObject({ valid: true, problems: [], hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(good.out)).toMatchObject({
+      valid: true,
+      problems: [],
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   });
 
   it('prints schema problems of a document that is not a workflow', async () => {
@@ -110,7 +137,8 @@ describe('the real bin', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-validate-'));
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"version": 1,,}');
-    const run = (file: string) => spawnSync(process.execPath, [join(ROOT, 'bin/flowscout.js'), 'validate', file], { cwd: ROOT, encoding: 'utf8' });
+    const run = (file: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin/flowscout.js'), 'validate', file], { cwd: ROOT, encoding: 'utf8' });
     const valid = run(join(FIX, 'valid/retry.json'));
     expect([valid.status, valid.stdout]).toEqual([0, 'valid: flight-search-with-retry (3 nodes, 2 edges)\n']);
     const invalid = run(join(FIX, 'invalid/cycle.json'));

@@ -16,7 +16,10 @@ export const registerValidate: RegisterCommand = (program: Command, io: CliIO) =
     .command('validate')
     .description('check a workflow file against the IR schema and Valid(G, T); exit 0 valid, 1 invalid')
     .argument('<workflow>', 'a workflow JSON file')
-    .option('--tools <file>', 'the tools T: a JSON array of {name, description, inputSchema}, or a tool config ({"version": 1, "sources": [...]})')
+    .option(
+      '--tools <file>',
+      'the tools T: a JSON array of {name, description, inputSchema}, or a tool config ({"version": 1, "sources": [...]})',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: { tools?: string; json?: boolean }) => {
       const input = readJsonFile(file);
@@ -39,7 +42,8 @@ export const registerValidate: RegisterCommand = (program: Command, io: CliIO) =
         io.out(JSON.stringify(result, null, 2));
       } else if (problems.length === 0) {
         io.out(`valid: ${w.name} (${nodes} node${nodes === 1 ? '' : 's'}, ${edges} edge${edges === 1 ? '' : 's'})`);
-        if (tools) io.out(`tool hints checked against ${tools.length} tool${tools.length === 1 ? '' : 's'} from ${opts.tools}`);
+        if (tools)
+          io.out(`tool hints checked against ${tools.length} tool${tools.length === 1 ? '' : 's'} from ${opts.tools}`);
       } else {
         for (const p of problems) io.out(`${p.path}: ${p.message}`);
         io.out(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; the workflow is not valid`);
@@ -54,7 +58,8 @@ export const registerValidate: RegisterCommand = (program: Command, io: CliIO) =
  */
 export async function loadToolNames(file: string): Promise<string[]> {
   const data = readJsonFile(file);
-  if (Array.isArray(data) || (isObject(data) && Array.isArray(data.tools))) return readDescriptors(file).map((d) => d.name);
+  if (Array.isArray(data) || (isObject(data) && Array.isArray(data.tools)))
+    return readDescriptors(file).map((d) => d.name);
   if (isObject(data) && 'sources' in data) {
     const registry = await loadToolConfig(file);
     try {

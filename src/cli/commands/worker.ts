@@ -32,15 +32,33 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => {
   program
     .command('worker')
-    .description('take evaluation jobs from a Redis queue and run them (start any number, on any machine, next to search/eval/bench --redis)')
-    .requiredOption('--redis <url>', 'the Redis of the coordinator: redis://host:6379, rediss://:password@host:6380 for TLS')
+    .description(
+      'take evaluation jobs from a Redis queue and run them (start any number, on any machine, next to search/eval/bench --redis)',
+    )
+    .requiredOption(
+      '--redis <url>',
+      'the Redis of the coordinator: redis://host:6379, rediss://:password@host:6380 for TLS',
+    )
     .option('--concurrency <n>', 'jobs run at once by this worker (and model calls in flight)', '4')
-    .option('--tools <config>', "this machine's tool config; repeat for several (a job selects one by its path); default FLOWSCOUT_WORKER_TOOLS. A job never names a config of its own", collect, [])
-    .option('--model <spec>', 'a model string jobs may name for their policy or judge (repeat for several; offline is always allowed); default FLOWSCOUT_WORKER_MODELS (comma-separated) and FLOWSCOUT_MODEL', collect, [])
+    .option(
+      '--tools <config>',
+      "this machine's tool config; repeat for several (a job selects one by its path); default FLOWSCOUT_WORKER_TOOLS. A job never names a config of its own",
+      collect,
+      [],
+    )
+    .option(
+      '--model <spec>',
+      'a model string jobs may name for their policy or judge (repeat for several; offline is always allowed); default FLOWSCOUT_WORKER_MODELS (comma-separated) and FLOWSCOUT_MODEL',
+      collect,
+      [],
+    )
     .option('--rpm <n>', "model requests per minute this worker makes at most (a job's --rpm may only lower it)")
     .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
     .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
-    .option('--allow-live-writes', 'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them')
+    .option(
+      '--allow-live-writes',
+      'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them',
+    )
     .action(async (flags: WorkerFlags) => {
       const url = parseRedisUrl(flags.redis);
       const worker = await startEvaluationWorker({

@@ -12,7 +12,9 @@ const dir = join(import.meta.dirname, '../../../test/fixtures/workflows');
 const load = (sub: string, name: string): Workflow => JSON.parse(readFileSync(join(dir, sub, `${name}.json`), 'utf8'));
 
 /** One plan per edit kind, each applied to a fixture; together they exercise every op. */
-const sequence = applyEditPlanOrThrow(load('valid', 'parallel'), { edits: [{ op: 'sequentialize', first: 'quote', second: 'news' }] });
+const sequence = applyEditPlanOrThrow(load('valid', 'parallel'), {
+  edits: [{ op: 'sequentialize', first: 'quote', second: 'news' }],
+});
 const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['linear', { op: 'add_node', node: { kind: 'llm', id: 'check', role: 'verify' }, from: ['current'], to: ['answer'] }],
   ['parallel', { op: 'remove_node', id: 'news' }],
@@ -29,7 +31,16 @@ const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['linear', { op: 'set_calls', id: 'current', calls: 'many' }],
   ['linear', { op: 'set_prompt', id: 'plan', prompt: 'Plan: {{query}}' }],
   ['calls-many', { op: 'set_tool_hint', id: 'weather', tools: null }],
-  ['linear', { op: 'set_binding', id: 'current', tool: 'get_current_weather', param: 'city', source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' } }],
+  [
+    'linear',
+    {
+      op: 'set_binding',
+      id: 'current',
+      tool: 'get_current_weather',
+      param: 'city',
+      source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' },
+    },
+  ],
 ];
 
 describe('applyEditPlan', () => {
@@ -47,7 +58,12 @@ describe('applyEditPlan', () => {
     const w = load('valid', 'conditional-branch');
     const before = JSON.stringify(w);
     for (const [, edit] of oneOfEach) applyEditPlan(w, { edits: [edit] });
-    applyEditPlan(w, { edits: [{ op: 'remove_node', id: 'forecast' }, { op: 'remove_node', id: 'plan' }] });
+    applyEditPlan(w, {
+      edits: [
+        { op: 'remove_node', id: 'forecast' },
+        { op: 'remove_node', id: 'plan' },
+      ],
+    });
     expect(JSON.stringify(w)).toBe(before);
     const r = applyEditPlan(w, { edits: [{ op: 'set_task', id: 'forecast', task: 'changed' }] });
     expect(r.ok && r.workflow.nodes[3]).toMatchObject({ task: 'changed' });
@@ -58,7 +74,12 @@ describe('applyEditPlan', () => {
     const r = applyEditPlan(load('valid', 'linear'), {
       summary: 'Add a forecast lookup beside the current weather.',
       edits: [
-        { op: 'add_node', node: { kind: 'tool', id: 'forecast', task: 'Get the forecast' }, from: ['plan'], to: ['answer'] },
+        {
+          op: 'add_node',
+          node: { kind: 'tool', id: 'forecast', task: 'Get the forecast' },
+          from: ['plan'],
+          to: ['answer'],
+        },
         { op: 'set_retry', id: 'forecast', attempts: 2 },
       ],
     });
@@ -73,7 +94,9 @@ describe('applyEditPlan', () => {
         { op: 'set_task', id: 'news', task: 'Get news from the last week' },
       ],
     });
-    expect(r.ok ? null : { index: r.error.editIndex, op: r.error.op, codes: r.error.problems?.map((p) => p.code) }).toEqual({
+    expect(
+      r.ok ? null : { index: r.error.editIndex, op: r.error.op, codes: r.error.problems?.map((p) => p.code) },
+    ).toEqual({
       index: 1,
       op: 'add_edge',
       codes: ['cycle', 'no-entry'],
@@ -81,7 +104,12 @@ describe('applyEditPlan', () => {
   });
 
   it('reports a plan that does not match the schema, naming the edit and the path', () => {
-    const r = applyEditPlan(load('valid', 'linear'), { edits: [{ op: 'set_task', id: 'current', task: 'x' }, { op: 'set_retry', id: 'current', attempts: 'three' }] });
+    const r = applyEditPlan(load('valid', 'linear'), {
+      edits: [
+        { op: 'set_task', id: 'current', task: 'x' },
+        { op: 'set_retry', id: 'current', attempts: 'three' },
+      ],
+    });
     expect(r.ok ? null : r.error).toMatchInlineSnapshot(`
       {
         "editIndex": 1,
@@ -97,16 +125,26 @@ describe('applyEditPlan', () => {
       }
     `);
     const unknownOp = applyEditPlan(load('valid', 'linear'), { edits: [{ op: 'delete_node', id: 'current' }] });
-    expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(`"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_task", "set_tool_hint" or "set_binding""`);
+    expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(
+      `"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_task", "set_tool_hint" or "set_binding""`,
+    );
     expect(applyEditPlan(load('valid', 'linear'), { changes: [] }).ok).toBe(false);
   });
 
   it('lets a plan repair an invalid input, and says so when it does not', () => {
     const tools = ['get_current_weather', 'get_forecast'];
     const broken = load('invalid', 'unknown-tool');
-    const fixed = applyEditPlan(broken, { edits: [{ op: 'set_tool_hint', id: 'current', tools: ['get_current_weather'] }] }, { tools });
+    const fixed = applyEditPlan(
+      broken,
+      { edits: [{ op: 'set_tool_hint', id: 'current', tools: ['get_current_weather'] }] },
+      { tools },
+    );
     expect(fixed.ok).toBe(true);
-    const notFixed = applyEditPlan(broken, { edits: [{ op: 'set_task', id: 'current', task: 'Get the weather' }] }, { tools });
+    const notFixed = applyEditPlan(
+      broken,
+      { edits: [{ op: 'set_task', id: 'current', task: 'Get the weather' }] },
+      { tools },
+    );
     expect(notFixed.ok ? null : notFixed.error).toMatchInlineSnapshot(`
       {
         "editIndex": -1,
@@ -144,7 +182,11 @@ describe('applyEditPlan', () => {
 
 describe('EditPlanSchema', () => {
   it('converts to JSON Schema for an optimizer prompt, with every op and descriptions', () => {
-    const schema = z.toJSONSchema(EditPlanSchema) as unknown as { properties: { edits: { items: { oneOf: Array<{ properties: { op: { const: string } }; description?: string }> } } } };
+    const schema = z.toJSONSchema(EditPlanSchema) as unknown as {
+      properties: {
+        edits: { items: { oneOf: Array<{ properties: { op: { const: string } }; description?: string }> } };
+      };
+    };
     const variants = schema.properties.edits.items.oneOf;
     expect(variants.map((v) => v.properties.op.const)).toEqual([...EDIT_OPS]);
     expect(variants.every((v) => typeof v.description === 'string' && v.description.length > 10)).toBe(true);

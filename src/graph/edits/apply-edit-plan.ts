@@ -56,14 +56,26 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
  * introduced the first remaining problem (intermediate states may be invalid, e.g. remove an edge,
  * then add its replacement). `plan` may be untrusted data (an optimizer's output): it is parsed first.
  */
-export function applyEditPlan(workflow: Workflow, plan: EditPlan | unknown, opts: ApplyEditPlanOptions = {}): ApplyEditPlanResult {
+export function applyEditPlan(
+  workflow: Workflow,
+  plan: EditPlan | unknown,
+  opts: ApplyEditPlanOptions = {},
+): ApplyEditPlanResult {
   const parsedPlan = EditPlanSchema.safeParse(plan, { reportInput: true });
   if (!parsedPlan.success) return { ok: false, error: planSchemaError(plan, parsedPlan.error) };
   const edits = parsedPlan.data.edits;
   const input = parseWorkflow(workflow);
   if (!input.ok) {
     const text = input.problems.map((p) => `${p.path}: ${p.message}`).join('; ');
-    return { ok: false, error: { editIndex: -1, op: 'input', message: `the workflow to edit does not match the IR schema: ${text}`, problems: input.problems } };
+    return {
+      ok: false,
+      error: {
+        editIndex: -1,
+        op: 'input',
+        message: `the workflow to edit does not match the IR schema: ${text}`,
+        problems: input.problems,
+      },
+    };
   }
 
   const states: Workflow[] = [structuredClone(input.workflow)];
@@ -82,21 +94,38 @@ export function applyEditPlan(workflow: Workflow, plan: EditPlan | unknown, opts
   const problems = validateWorkflow(draft, tools);
   if (problems.length === 0) return { ok: true, workflow: draft };
   const blamed = blame(states, problems, tools);
-  const listed = problems.length === 1 ? problems[0]!.message : problems.map((p) => `(${problems.indexOf(p) + 1}) ${p.message}`).join(' ');
+  const listed =
+    problems.length === 1
+      ? problems[0]!.message
+      : problems.map((p) => `(${problems.indexOf(p) + 1}) ${p.message}`).join(' ');
   if (blamed < 0) {
     return {
       ok: false,
-      error: { editIndex: -1, op: 'input', message: `the workflow was already invalid and the plan does not fix it: ${listed}`, problems },
+      error: {
+        editIndex: -1,
+        op: 'input',
+        message: `the workflow was already invalid and the plan does not fix it: ${listed}`,
+        problems,
+      },
     };
   }
   return {
     ok: false,
-    error: { editIndex: blamed, op: edits[blamed]!.op, message: `${editLabel(edits, blamed)}: the result is not a valid workflow: ${listed}`, problems },
+    error: {
+      editIndex: blamed,
+      op: edits[blamed]!.op,
+      message: `${editLabel(edits, blamed)}: the result is not a valid workflow: ${listed}`,
+      problems,
+    },
   };
 }
 
 /** Like applyEditPlan, but returns the workflow or throws INVALID_EDIT (for callers without a recovery path). */
-export function applyEditPlanOrThrow(workflow: Workflow, plan: EditPlan | unknown, opts: ApplyEditPlanOptions = {}): Workflow {
+export function applyEditPlanOrThrow(
+  workflow: Workflow,
+  plan: EditPlan | unknown,
+  opts: ApplyEditPlanOptions = {},
+): Workflow {
   const result = applyEditPlan(workflow, plan, opts);
   if (result.ok) return result.workflow;
   throw new FlowScoutError({

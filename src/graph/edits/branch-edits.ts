@@ -32,7 +32,8 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
   if ((edit.target === undefined) === (edit.node === undefined)) {
     refuse('give either target (an existing node to make optional) or node (a new node), exactly one of them');
   }
-  if (edit.question !== undefined && edit.prompt !== undefined) refuse('give the judge a question or a prompt, not both');
+  if (edit.question !== undefined && edit.prompt !== undefined)
+    refuse('give the judge a question or a prompt, not both');
   requireNewId(w, edit.judge);
   const judge = buildJudge(edit.judge, edit.field, edit.question, edit.prompt);
   const onBranch: Guard = { kind: 'field', field: edit.field, op: 'eq', value: true };
@@ -41,28 +42,41 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
     const target = edit.target;
     requireNode(w, target);
     if (edit.after !== undefined || edit.before !== undefined) {
-      refuse('after and before go with node; an existing target keeps its place (its incoming edges move to the judge)');
+      refuse(
+        'after and before go with node; an existing target keeps its place (its incoming edges move to the judge)',
+      );
     }
     if (isEntry(w, target)) refuse(`'${target}' is the entry of the workflow and cannot be optional`);
     if (isExit(w, target)) refuse(`'${target}' is the exit of the workflow and cannot be optional`);
     const ins = inEdges(w, target);
     const outs = outEdges(w, target);
     if (ins.length === 0 || outs.length === 0) refuse(`'${target}' is not between two nodes; connect it first`);
-    w.nodes.splice(w.nodes.findIndex((n) => n.id === target), 0, judge);
+    w.nodes.splice(
+      w.nodes.findIndex((n) => n.id === target),
+      0,
+      judge,
+    );
     w.edges = w.edges.filter((e) => e.to !== target);
-    for (const e of ins) upsertEdge(w, { from: e.from, to: judge.id, kind: 'data', ...(e.when ? { when: e.when } : {}) });
+    for (const e of ins)
+      upsertEdge(w, { from: e.from, to: judge.id, kind: 'data', ...(e.when ? { when: e.when } : {}) });
     upsertEdge(w, { from: judge.id, to: target, kind: 'data', when: onBranch });
     for (const e of outs) upsertEdge(w, { from: judge.id, to: e.to, kind: 'control' });
     return;
   }
 
-  if (edit.after === undefined || edit.before === undefined) refuse('a new branch node needs after (the node the judge follows) and before (the join point)');
+  if (edit.after === undefined || edit.before === undefined)
+    refuse('a new branch node needs after (the node the judge follows) and before (the join point)');
   requireNode(w, edit.after);
   requireNode(w, edit.before);
   const node = materializeNode(edit.node!);
   if (node.id === judge.id) refuse(`the judge and the new node both have the id '${node.id}'; give them different ids`);
   requireNewId(w, node.id);
-  w.nodes.splice(w.nodes.findIndex((n) => n.id === edit.before), 0, judge, node);
+  w.nodes.splice(
+    w.nodes.findIndex((n) => n.id === edit.before),
+    0,
+    judge,
+    node,
+  );
   upsertEdge(w, { from: edit.after, to: judge.id, kind: 'data' });
   upsertEdge(w, { from: judge.id, to: node.id, kind: 'data', when: onBranch });
   upsertEdge(w, { from: node.id, to: edit.before, kind: 'data' });
@@ -96,11 +110,13 @@ export function refineBranch(w: Workflow, edit: RefineBranchEdit): void {
 }
 
 const FACTS_FIELD = 'facts';
-const FACTS_DESCRIPTION = 'the values from the information above that the next step needs (names, ids, dates, numbers), copied exactly';
+const FACTS_DESCRIPTION =
+  'the values from the information above that the next step needs (names, ids, dates, numbers), copied exactly';
 
 /** The judge of a new branch: the role template (or the given prompt) plus a `facts` pass-through field. */
 function buildJudge(id: string, field: string, question: string | undefined, prompt: string | undefined): LlmNode {
-  if (field === FACTS_FIELD) refuse(`"${FACTS_FIELD}" is the judge's pass-through field; name the boolean field something else`);
+  if (field === FACTS_FIELD)
+    refuse(`"${FACTS_FIELD}" is the judge's pass-through field; name the boolean field something else`);
   let judge: LlmNode;
   try {
     judge = makeLlmNode('judge', id, {
@@ -111,14 +127,16 @@ function buildJudge(id: string, field: string, question: string | undefined, pro
   } catch (e) {
     refuse(e instanceof Error ? e.message : String(e));
   }
-  if (judge.output.type === 'json') judge.output.schema.properties[FACTS_FIELD] = { type: 'string', description: FACTS_DESCRIPTION };
+  if (judge.output.type === 'json')
+    judge.output.schema.properties[FACTS_FIELD] = { type: 'string', description: FACTS_DESCRIPTION };
   if (prompt === undefined) judge.prompt += `\nAlso set "${FACTS_FIELD}" to ${FACTS_DESCRIPTION}.`;
   return judge;
 }
 
 /** The boolean field a judge's question is about: the first boolean property of its JSON output. */
 function booleanField(judge: LlmNode): string {
-  if (judge.output.type !== 'json') refuse(`node '${judge.id}' has text output, so it is not a judge; give it a prompt instead of a question`);
+  if (judge.output.type !== 'json')
+    refuse(`node '${judge.id}' has text output, so it is not a judge; give it a prompt instead of a question`);
   const props = judge.output.schema.properties;
   const field = Object.keys(props).find((k) => props[k]?.type === 'boolean');
   if (!field) refuse(`node '${judge.id}' declares no boolean field; give it a prompt instead of a question`);

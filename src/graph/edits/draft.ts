@@ -24,11 +24,17 @@ export function requireNode(w: Workflow, id: string): WorkflowNode {
 }
 
 /** Refuses unless the node exists and is of the wanted kind. */
-export function requireKind<K extends WorkflowNode['kind']>(w: Workflow, id: string, kind: K): Extract<WorkflowNode, { kind: K }> {
+export function requireKind<K extends WorkflowNode['kind']>(
+  w: Workflow,
+  id: string,
+  kind: K,
+): Extract<WorkflowNode, { kind: K }> {
   const node = requireNode(w, id);
   if (node.kind !== kind) {
     const other = kind === 'llm' ? 'tool' : 'llm';
-    refuse(`node '${id}' is ${other === 'llm' ? 'an llm' : 'a tool'} node; this edit needs ${kind === 'llm' ? 'an llm' : 'a tool'} node`);
+    refuse(
+      `node '${id}' is ${other === 'llm' ? 'an llm' : 'a tool'} node; this edit needs ${kind === 'llm' ? 'an llm' : 'a tool'} node`,
+    );
   }
   return node as Extract<WorkflowNode, { kind: K }>;
 }
@@ -88,7 +94,9 @@ export function upsertEdge(w: Workflow, edge: Edge): void {
 }
 
 function cleanEdge(edge: Edge): Edge {
-  return edge.when ? { from: edge.from, to: edge.to, kind: edge.kind, when: edge.when } : { from: edge.from, to: edge.to, kind: edge.kind };
+  return edge.when
+    ? { from: edge.from, to: edge.to, kind: edge.kind, when: edge.when }
+    : { from: edge.from, to: edge.to, kind: edge.kind };
 }
 
 /** Guards equal as data (key order ignored); two absent guards are equal. */
@@ -100,7 +108,11 @@ export function sameGuard(a: Guard | undefined, b: Guard | undefined): boolean {
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { FIELD_NAME_RE } from '../prompt-templates.js';
-import { BindingSourceSchema, GuardSchema, LlmOutputSchema, LlmRoleSchema, NodeIdSchema, RETRY_ON, ToolNodeSchema } from '../schema.js';
+import {
+  BindingSourceSchema,
+  GuardSchema,
+  LlmOutputSchema,
+  LlmRoleSchema,
+  NodeIdSchema,
+  RETRY_ON,
+  ToolNodeSchema,
+} from '../schema.js';
 
 /**
  * Edit plans (docs/DESIGN.md, "Search": the optimizer reads feedback and returns an edit plan). Plans are
@@ -17,10 +25,22 @@ export const NewLlmNodeSchema = z
     kind: z.literal('llm'),
     id: id('A new, unused node id (letters, digits, _ and -; starts with a letter or _).'),
     role: LlmRoleSchema.describe('plan | extract | reason | verify | judge | synthesize'),
-    prompt: z.string().min(1).optional().describe('The instruction. May use {{query}} and {{inputs}}. Omit to use the template of the role.'),
-    task: z.string().min(1).optional().describe('extract / reason / verify without a prompt: what the node must do (fills the template).'),
+    prompt: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The instruction. May use {{query}} and {{inputs}}. Omit to use the template of the role.'),
+    task: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('extract / reason / verify without a prompt: what the node must do (fills the template).'),
     question: z.string().min(1).optional().describe('judge without a prompt: the yes/no question it answers.'),
-    field: z.string().regex(FIELD_NAME_RE).optional().describe('judge: the boolean JSON field it returns (default "decision").'),
+    field: z
+      .string()
+      .regex(FIELD_NAME_RE)
+      .optional()
+      .describe('judge: the boolean JSON field it returns (default "decision").'),
     output: LlmOutputSchema.optional().describe('Default: text; for a judge, JSON declaring its boolean field.'),
     model: z.string().min(1).optional().describe('A model string that overrides the run model for this node.'),
   })
@@ -41,20 +61,25 @@ export const AddNodeEditSchema = z
   .strictObject({
     op: z.literal('add_node'),
     node: NewNodeSchema,
-    from: z.array(NodeIdSchema).min(1).describe('Existing nodes that feed the new node (edges from each of them to it).'),
+    from: z
+      .array(NodeIdSchema)
+      .min(1)
+      .describe('Existing nodes that feed the new node (edges from each of them to it).'),
     to: z.array(NodeIdSchema).min(1).describe('Existing nodes the new node feeds (edges from it to each of them).'),
     kind: z.enum(['data', 'control']).optional().describe('Kind of the new edges (default "data").'),
     keepDirectEdges: z
       .boolean()
       .optional()
-      .describe('Default false: an edge going straight from a "from" node to a "to" node is removed, so the new node sits between them. true keeps it.'),
+      .describe(
+        'Default false: an edge going straight from a "from" node to a "to" node is removed, so the new node sits between them. true keeps it.',
+      ),
   })
   .describe('Insert a new LLM or tool node between existing nodes.');
 
 /** Node edit: remove (bridging its predecessors to its successors). */
 export const RemoveNodeEditSchema = z
   .strictObject({ op: z.literal('remove_node'), id: id('The node to remove (not the entry or the exit).') })
-  .describe("Remove a node; its predecessors are connected straight to its successors.");
+  .describe('Remove a node; its predecessors are connected straight to its successors.');
 
 /** Node edit: replace (edges kept, renamed with the id). */
 export const ReplaceNodeEditSchema = z
@@ -73,7 +98,10 @@ export const AddEdgeEditSchema = z
     op: z.literal('add_edge'),
     from: id('Source node.'),
     to: id('Target node.'),
-    kind: z.enum(['data', 'control']).optional().describe('"data" (default): the target sees the source output; "control": ordering only.'),
+    kind: z
+      .enum(['data', 'control'])
+      .optional()
+      .describe('"data" (default): the target sees the source output; "control": ordering only.'),
     when: GuardSchema.optional().describe('Guard on the source output: the edge is live only when it holds.'),
   })
   .describe('Add an edge.');
@@ -101,15 +129,30 @@ export const AddBranchEditSchema = z
   .strictObject({
     op: z.literal('add_branch'),
     judge: id('Id of the new judge node that decides whether the branch runs.'),
-    field: z.string().regex(FIELD_NAME_RE).describe('The boolean JSON field the judge returns; the branch runs when it is true.'),
-    question: z.string().min(1).optional().describe('The yes/no question the judge answers (goes into the judge template).'),
-    prompt: z.string().min(1).optional().describe('A full judge prompt instead of the template; must ask for JSON {"<field>": true|false}.'),
+    field: z
+      .string()
+      .regex(FIELD_NAME_RE)
+      .describe('The boolean JSON field the judge returns; the branch runs when it is true.'),
+    question: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The yes/no question the judge answers (goes into the judge template).'),
+    prompt: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A full judge prompt instead of the template; must ask for JSON {"<field>": true|false}.'),
     target: id('An existing node to make optional (its incoming edges move to the judge).').optional(),
-    node: NewNodeSchema.optional().describe('A new node to add as the optional branch (instead of target); needs after and before.'),
+    node: NewNodeSchema.optional().describe(
+      'A new node to add as the optional branch (instead of target); needs after and before.',
+    ),
     after: id('With node: the node the judge follows.').optional(),
     before: id('With node: the join point the branch (and the skip edge) lead to.').optional(),
   })
-  .describe('Make a node optional behind a new judge: judge → node only when field is true; a skip edge judge → join point keeps the join running either way. The judge also passes on "facts" the optional node needs.');
+  .describe(
+    'Make a node optional behind a new judge: judge → node only when field is true; a skip edge judge → join point keeps the join running either way. The judge also passes on "facts" the optional node needs.',
+  );
 
 /** Control-flow edit: change a branch guard or the judge's question / prompt. */
 export const RefineBranchEditSchema = z
@@ -130,7 +173,9 @@ export const ParallelizeEditSchema = z
     first: id('A node directly followed by second.'),
     second: id('The node after first.'),
   })
-  .describe("Two nodes in sequence become siblings: second also takes first's predecessors, first also feeds second's successors.");
+  .describe(
+    "Two nodes in sequence become siblings: second also takes first's predecessors, first also feeds second's successors.",
+  );
 
 /** Control-flow edit: siblings become a sequence. */
 export const SequentializeEditSchema = z
@@ -146,7 +191,11 @@ export const SetRetryEditSchema = z
   .strictObject({
     op: z.literal('set_retry'),
     id: id('A tool node.'),
-    attempts: z.number().int().nullable().describe('Total attempts 1-5 (the first call counts); null removes the retry.'),
+    attempts: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Total attempts 1-5 (the first call counts); null removes the retry.'),
     on: z.enum(RETRY_ON).optional().describe('Retry on "error" (default) or on "error-or-empty" results.'),
   })
   .describe("Set or clear a tool node's retry loop.");
@@ -185,7 +234,10 @@ export const SetToolHintEditSchema = z
   .strictObject({
     op: z.literal('set_tool_hint'),
     id: id('A tool node.'),
-    tools: z.array(z.string().min(1)).nullable().describe('Tool names the position may use (from T); null or [] removes the hint.'),
+    tools: z
+      .array(z.string().min(1))
+      .nullable()
+      .describe('Tool names the position may use (from T); null or [] removes the hint.'),
   })
   .describe("Set or clear a tool node's tool hint.");
 
@@ -202,7 +254,9 @@ export const SetBindingEditSchema = z
       'Where the value comes from: {from: "const", value} | {from: "request", pattern, group?, flags?} (a regex with a capture over the request) | {from: "known", values} | {from: "extract", node, field} | {from: "output", node, path, pick?} (a JSON path like "results[0].id" into an upstream tool node\'s results; that node must feed this one) | {from: "model"}. null unbinds.',
     ),
   })
-  .describe("Bind, rebind or unbind one parameter of a tool node's tool: the runtime fills a bound parameter from its source with no model.");
+  .describe(
+    "Bind, rebind or unbind one parameter of a tool node's tool: the runtime fills a bound parameter from its source with no model.",
+  );
 
 /** Any one edit, discriminated by `op`. */
 export const EditSchema = z.discriminatedUnion('op', [

@@ -9,23 +9,68 @@ describe('parallelize', () => {
     expect(edges(par)).toEqual(edges(fixture('parallel')));
   });
   it('refuses nodes that are not in sequence', () => {
-    expect(refusal(apply(fixture('parallel'), { op: 'parallelize', first: 'quote', second: 'news' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'quote', 'news'): 'news' does not directly follow 'quote' (there is no edge quote → news); parallelize takes two nodes in sequence"`);
+    expect(
+      refusal(apply(fixture('parallel'), { op: 'parallelize', first: 'quote', second: 'news' })),
+    ).toMatchInlineSnapshot(
+      `"edit 1 of 1 (parallelize 'quote', 'news'): 'news' does not directly follow 'quote' (there is no edge quote → news); parallelize takes two nodes in sequence"`,
+    );
   });
   it('refuses the entry', () => {
-    expect(refusal(apply(fixture('linear'), { op: 'parallelize', first: 'plan', second: 'current' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'plan', 'current'): 'plan' is the entry of the workflow; nothing can run beside it"`);
+    expect(
+      refusal(apply(fixture('linear'), { op: 'parallelize', first: 'plan', second: 'current' })),
+    ).toMatchInlineSnapshot(
+      `"edit 1 of 1 (parallelize 'plan', 'current'): 'plan' is the entry of the workflow; nothing can run beside it"`,
+    );
   });
   it('refuses when the second node still depends on the first through another path', () => {
-    const w = ok(apply(fixture('linear'), { op: 'add_node', node: { kind: 'llm', id: 'notes', role: 'extract' }, from: ['current'], to: ['answer'], keepDirectEdges: true }));
-    expect(refusal(apply(w, { op: 'parallelize', first: 'current', second: 'answer' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'current', 'answer'): 'answer' is the exit of the workflow; nothing can run beside it"`);
-    const chain = ok(apply(fixture('linear'), { op: 'add_node', node: { kind: 'tool', id: 'forecast', task: 'Get the forecast' }, from: ['current'], to: ['answer'] }, { op: 'add_node', node: { kind: 'llm', id: 'notes', role: 'extract' }, from: ['current'], to: ['forecast'], keepDirectEdges: true }));
-    expect(refusal(apply(chain, { op: 'parallelize', first: 'current', second: 'forecast' }))).toMatchInlineSnapshot(`"edit 1 of 1 (parallelize 'current', 'forecast'): 'forecast' still depends on 'current' through another path, so they cannot run side by side"`);
+    const w = ok(
+      apply(fixture('linear'), {
+        op: 'add_node',
+        node: { kind: 'llm', id: 'notes', role: 'extract' },
+        from: ['current'],
+        to: ['answer'],
+        keepDirectEdges: true,
+      }),
+    );
+    expect(refusal(apply(w, { op: 'parallelize', first: 'current', second: 'answer' }))).toMatchInlineSnapshot(
+      `"edit 1 of 1 (parallelize 'current', 'answer'): 'answer' is the exit of the workflow; nothing can run beside it"`,
+    );
+    const chain = ok(
+      apply(
+        fixture('linear'),
+        {
+          op: 'add_node',
+          node: { kind: 'tool', id: 'forecast', task: 'Get the forecast' },
+          from: ['current'],
+          to: ['answer'],
+        },
+        {
+          op: 'add_node',
+          node: { kind: 'llm', id: 'notes', role: 'extract' },
+          from: ['current'],
+          to: ['forecast'],
+          keepDirectEdges: true,
+        },
+      ),
+    );
+    expect(refusal(apply(chain, { op: 'parallelize', first: 'current', second: 'forecast' }))).toMatchInlineSnapshot(
+      `"edit 1 of 1 (parallelize 'current', 'forecast'): 'forecast' still depends on 'current' through another path, so they cannot run side by side"`,
+    );
   });
 });
 
 describe('sequentialize', () => {
   it('refuses nodes that are already ordered, and suggests swapping', () => {
-    expect(refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'current', second: 'plan' }))).toMatchInlineSnapshot(`"edit 1 of 1 (sequentialize 'current', 'plan'): 'current' already runs after 'plan', so 'plan' cannot follow it (that would be a cycle); swap first and second"`);
-    expect(refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'plan', second: 'current' }))).toMatchInlineSnapshot(`"edit 1 of 1 (sequentialize 'plan', 'current'): 'current' already runs after 'plan'; sequentialize takes two independent nodes"`);
+    expect(
+      refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'current', second: 'plan' })),
+    ).toMatchInlineSnapshot(
+      `"edit 1 of 1 (sequentialize 'current', 'plan'): 'current' already runs after 'plan', so 'plan' cannot follow it (that would be a cycle); swap first and second"`,
+    );
+    expect(
+      refusal(apply(fixture('linear'), { op: 'sequentialize', first: 'plan', second: 'current' })),
+    ).toMatchInlineSnapshot(
+      `"edit 1 of 1 (sequentialize 'plan', 'current'): 'current' already runs after 'plan'; sequentialize takes two independent nodes"`,
+    );
   });
 });
 
@@ -41,8 +86,12 @@ describe('set_retry', () => {
     expect(w.nodes[1]).toMatchObject({ retry: { attempts: 5, on: 'error-or-empty' } });
   });
   it('refuses attempts out of range and LLM nodes', () => {
-    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'current', attempts: 9 }))).toMatchInlineSnapshot(`"edit 1 of 1 (set_retry 'current'): the result is not a valid workflow: retry attempts must be between 1 and 5 (got 9); attempts counts the first call, so 1 means no retry"`);
-    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'plan', attempts: 2 }))).toMatchInlineSnapshot(`"edit 1 of 1 (set_retry 'plan'): node 'plan' is an llm node; this edit needs a tool node"`);
+    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'current', attempts: 9 }))).toMatchInlineSnapshot(
+      `"edit 1 of 1 (set_retry 'current'): the result is not a valid workflow: retry attempts must be between 1 and 5 (got 9); attempts counts the first call, so 1 means no retry"`,
+    );
+    expect(refusal(apply(fixture('linear'), { op: 'set_retry', id: 'plan', attempts: 2 }))).toMatchInlineSnapshot(
+      `"edit 1 of 1 (set_retry 'plan'): node 'plan' is an llm node; this edit needs a tool node"`,
+    );
   });
 });
 

@@ -1,5 +1,17 @@
 import type { Workflow } from '../schema.js';
-import { findEdge, hasPath, inEdges, isEntry, isExit, outEdges, refuse, removeEdge, requireKind, requireNode, upsertEdge } from './draft.js';
+import {
+  findEdge,
+  hasPath,
+  inEdges,
+  isEntry,
+  isExit,
+  outEdges,
+  refuse,
+  removeEdge,
+  requireKind,
+  requireNode,
+  upsertEdge,
+} from './draft.js';
 import type { ParallelizeEdit, SequentializeEdit, SetCallsEdit, SetRetryEdit } from './edit-schema.js';
 
 /**
@@ -19,13 +31,18 @@ export function parallelize(w: Workflow, edit: ParallelizeEdit): void {
   requireNode(w, second);
   if (first === second) refuse('first and second are the same node');
   const edge = findEdge(w, first, second);
-  if (!edge) refuse(`'${second}' does not directly follow '${first}' (there is no edge ${first} → ${second}); parallelize takes two nodes in sequence`);
+  if (!edge)
+    refuse(
+      `'${second}' does not directly follow '${first}' (there is no edge ${first} → ${second}); parallelize takes two nodes in sequence`,
+    );
   if (edge.when) refuse(`the edge ${first} → ${second} is guarded (a branch); remove or refine the branch instead`);
   if (isEntry(w, first)) refuse(`'${first}' is the entry of the workflow; nothing can run beside it`);
   if (isExit(w, second)) refuse(`'${second}' is the exit of the workflow; nothing can run beside it`);
   removeEdge(w, first, second);
-  if (hasPath(w, first, second)) refuse(`'${second}' still depends on '${first}' through another path, so they cannot run side by side`);
-  for (const e of inEdges(w, first)) upsertEdge(w, { from: e.from, to: second, kind: e.kind, ...(e.when ? { when: e.when } : {}) });
+  if (hasPath(w, first, second))
+    refuse(`'${second}' still depends on '${first}' through another path, so they cannot run side by side`);
+  for (const e of inEdges(w, first))
+    upsertEdge(w, { from: e.from, to: second, kind: e.kind, ...(e.when ? { when: e.when } : {}) });
   for (const e of outEdges(w, second)) upsertEdge(w, { from: first, to: e.to, kind: e.kind });
 }
 
@@ -39,11 +56,17 @@ export function sequentialize(w: Workflow, edit: SequentializeEdit): void {
   requireNode(w, first);
   requireNode(w, second);
   if (first === second) refuse('first and second are the same node');
-  if (hasPath(w, first, second)) refuse(`'${second}' already runs after '${first}'; sequentialize takes two independent nodes`);
-  if (hasPath(w, second, first)) refuse(`'${first}' already runs after '${second}', so '${second}' cannot follow it (that would be a cycle); swap first and second`);
+  if (hasPath(w, first, second))
+    refuse(`'${second}' already runs after '${first}'; sequentialize takes two independent nodes`);
+  if (hasPath(w, second, first))
+    refuse(
+      `'${first}' already runs after '${second}', so '${second}' cannot follow it (that would be a cycle); swap first and second`,
+    );
   const predsOfFirst = new Set(inEdges(w, first).map((e) => e.from));
   const succsOfSecond = new Set(outEdges(w, second).map((e) => e.to));
-  w.edges = w.edges.filter((e) => !(e.to === second && predsOfFirst.has(e.from)) && !(e.from === first && succsOfSecond.has(e.to)));
+  w.edges = w.edges.filter(
+    (e) => !(e.to === second && predsOfFirst.has(e.from)) && !(e.from === first && succsOfSecond.has(e.to)),
+  );
   w.edges.push({ from: first, to: second, kind: 'data' });
 }
 

@@ -42,8 +42,14 @@ export function addNode(w: Workflow, edit: AddNodeEdit): void {
  */
 export function removeNode(w: Workflow, edit: RemoveNodeEdit): void {
   requireNode(w, edit.id);
-  if (isEntry(w, edit.id)) refuse(`'${edit.id}' is the entry of the workflow and cannot be removed; every workflow starts with one plan node (edit its prompt with set_prompt instead)`);
-  if (isExit(w, edit.id)) refuse(`'${edit.id}' is the exit of the workflow and cannot be removed; every workflow ends with one synthesize node (edit its prompt with set_prompt instead)`);
+  if (isEntry(w, edit.id))
+    refuse(
+      `'${edit.id}' is the entry of the workflow and cannot be removed; every workflow starts with one plan node (edit its prompt with set_prompt instead)`,
+    );
+  if (isExit(w, edit.id))
+    refuse(
+      `'${edit.id}' is the exit of the workflow and cannot be removed; every workflow ends with one synthesize node (edit its prompt with set_prompt instead)`,
+    );
   const ins = inEdges(w, edit.id);
   const outs = outEdges(w, edit.id);
   w.nodes = w.nodes.filter((n) => n.id !== edit.id);

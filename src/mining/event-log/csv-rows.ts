@@ -9,7 +9,12 @@ import { limitError, readChunks, resolveLimits, type ReaderLimits } from './read
  * `maxUnpackedBytes`; a row (e.g. one whose quote never closes) longer than `maxTokenBytes`
  * characters is refused with INPUT_TOO_LARGE naming the line where it starts.
  */
-export async function readCsvRows(file: string, separator: string, onRow: (fields: string[], line: number) => void, limits?: ReaderLimits): Promise<void> {
+export async function readCsvRows(
+  file: string,
+  separator: string,
+  onRow: (fields: string[], line: number) => void,
+  limits?: ReaderLimits,
+): Promise<void> {
   const resolved = resolveLimits(limits);
   const decoder = new StringDecoder('utf8');
   const sep = separator.charCodeAt(0);
@@ -77,7 +82,8 @@ export async function readCsvRows(file: string, separator: string, onRow: (field
     }
     field += text.slice(start);
     consumed += text.length;
-    if (consumed - rowStart > resolved.maxTokenBytes) throw limitError(file, 'maxTokenBytes', resolved.maxTokenBytes, `the row starting on line ${rowLine}`, rowLine);
+    if (consumed - rowStart > resolved.maxTokenBytes)
+      throw limitError(file, 'maxTokenBytes', resolved.maxTokenBytes, `the row starting on line ${rowLine}`, rowLine);
   };
   let first = true;
   for await (const chunk of readChunks(file, resolved)) {

@@ -31,10 +31,13 @@ export function summarizeDfg(log: EventLog): DfgSummary {
       bump(end, t[t.length - 1]!, v.count);
     }
   }
-  const list = (m: Map<string, number>) => [...m].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+  const list = (m: Map<string, number>) =>
+    [...m].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
   return {
     activities: list(acts),
-    edges: [...edges.values()].sort((a, b) => b.count - a.count || (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : 1)),
+    edges: [...edges.values()].sort(
+      (a, b) => b.count - a.count || (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : 1),
+    ),
     start: list(start),
     end: list(end),
   };

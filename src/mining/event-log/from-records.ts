@@ -19,7 +19,10 @@ export function eventLogFromRecords(records: readonly TaskRecord[], opts: FromRe
   const name = opts.activity ?? ((c: Call) => c.tool);
   for (const r of records) {
     if (opts.skipEmpty && r.calls.length === 0) continue;
-    b.addCase(r.id, r.calls.map((c) => name(c, r)));
+    b.addCase(
+      r.id,
+      r.calls.map((c) => name(c, r)),
+    );
   }
   return b.build('records');
 }

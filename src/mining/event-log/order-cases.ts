@@ -196,7 +196,8 @@ export function buildOrderedLog(cases: RawCase[], order: CaseOrder, source?: str
   const collector = new CaseCollector();
   for (const c of cases) {
     const s = collector.segment(c.id);
-    for (let i = 0; i < c.activities.length; i++) collector.add(s, collector.code(c.activities[i]!), c.timestamps?.[i] ?? Number.NaN);
+    for (let i = 0; i < c.activities.length; i++)
+      collector.add(s, collector.code(c.activities[i]!), c.timestamps?.[i] ?? Number.NaN);
   }
   return collector.build(order, source);
 }

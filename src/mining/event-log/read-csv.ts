@@ -42,7 +42,11 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
   requireFile(file, { what: 'event log' });
   const separator = opts.separator ?? guessSeparator(firstLine(file));
   if (separator.length !== 1) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `the CSV separator must be one character, got ${JSON.stringify(separator)}`, hint: 'Use e.g. --separator ";".' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `the CSV separator must be one character, got ${JSON.stringify(separator)}`,
+      hint: 'Use e.g. --separator ";".',
+    });
   }
   let header: string[] | null = null;
   let cols = { caseIdx: -1, actIdx: -1, tsIdx: -1 };
@@ -54,41 +58,54 @@ export async function readCsvLog(file: string, opts: ReadCsvOptions = {}): Promi
     skipped.why[why] = (skipped.why[why] ?? 0) + 1;
     if (skipped.lines.length < 5) skipped.lines.push(line);
   };
-  await readCsvRows(file, separator, (fields, line) => {
-    if (!header) {
-      header = fields.map((h) => h.trim());
-      cols = resolveColumns(header, opts, file);
-      return;
-    }
-    const id = fields[cols.caseIdx]?.trim() ?? '';
-    const activity = fields[cols.actIdx] ?? '';
-    if (id === '') return skip(`blank case id (column '${header[cols.caseIdx]}')`, line);
-    if (activity.trim() === '') return skip(`blank activity (column '${header[cols.actIdx]}')`, line);
-    let ts = Number.NaN;
-    if (cols.tsIdx >= 0) {
-      ts = parseTimestamp(fields[cols.tsIdx] ?? '');
-      if (Number.isNaN(ts)) {
-        if ((fields[cols.tsIdx] ?? '').trim() === '') return skip(`blank timestamp (column '${header[cols.tsIdx]}')`, line);
-        throw new FlowScoutError({
-          code: 'PARSE_ERROR',
-          message: `cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
-          hint: 'Use ISO 8601 timestamps (2024-01-31 13:45:00+01:00), or name another column with --timestamp-column.',
-          location: { file, line },
-        });
+  await readCsvRows(
+    file,
+    separator,
+    (fields, line) => {
+      if (!header) {
+        header = fields.map((h) => h.trim());
+        cols = resolveColumns(header, opts, file);
+        return;
       }
-    }
-    let segment = byId.get(id);
-    if (segment === undefined) {
-      segment = collector.segment(id);
-      byId.set(id, segment);
-    }
-    collector.add(segment, collector.code(activity), ts);
-  }, opts.limits);
+      const id = fields[cols.caseIdx]?.trim() ?? '';
+      const activity = fields[cols.actIdx] ?? '';
+      if (id === '') return skip(`blank case id (column '${header[cols.caseIdx]}')`, line);
+      if (activity.trim() === '') return skip(`blank activity (column '${header[cols.actIdx]}')`, line);
+      let ts = Number.NaN;
+      if (cols.tsIdx >= 0) {
+        ts = parseTimestamp(fields[cols.tsIdx] ?? '');
+        if (Number.isNaN(ts)) {
+          if ((fields[cols.tsIdx] ?? '').trim() === '')
+            return skip(`blank timestamp (column '${header[cols.tsIdx]}')`, line);
+          throw new FlowScoutError({
+            code: 'PARSE_ERROR',
+            message: `cannot read timestamp ${JSON.stringify(fields[cols.tsIdx])} in column '${header[cols.tsIdx]}'`,
+            hint: 'Use ISO 8601 timestamps (2024-01-31 13:45:00+01:00), or name another column with --timestamp-column.',
+            location: { file, line },
+          });
+        }
+      }
+      let segment = byId.get(id);
+      if (segment === undefined) {
+        segment = collector.segment(id);
+        byId.set(id, segment);
+      }
+      collector.add(segment, collector.code(activity), ts);
+    },
+    opts.limits,
+  );
   if (!header) {
-    throw new FlowScoutError({ code: 'PARSE_ERROR', message: `${file} is empty`, hint: 'A CSV event log needs a header row and one row per event.', location: { file } });
+    throw new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: `${file} is empty`,
+      hint: 'A CSV event log needs a header row and one row per event.',
+      location: { file },
+    });
   }
   if (skipped.rows > 0 && !opts.skipInvalid) {
-    const reasons = Object.entries(skipped.why).map(([why, n]) => `${n} with a ${why}`).join(', ');
+    const reasons = Object.entries(skipped.why)
+      .map(([why, n]) => `${n} with a ${why}`)
+      .join(', ');
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `${file}: ${skipped.rows} row${skipped.rows === 1 ? '' : 's'} cannot be placed in a case (${reasons}), first on line${skipped.lines.length === 1 ? '' : 's'} ${skipped.lines.join(', ')}`,

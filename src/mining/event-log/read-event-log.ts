@@ -15,7 +15,8 @@ import { readXes, type ReadXesOptions } from './read-xes.js';
 /** What `readEventLog` found in a file. */
 export type EventLogSource = 'xes' | 'csv' | 'jsonl-events' | 'records';
 
-export interface ReadEventLogOptions extends ReadCsvOptions, Pick<ReadXesOptions, 'caseKey' | 'activityKey' | 'timestampKey' | 'lifecycle'> {
+export interface ReadEventLogOptions
+  extends ReadCsvOptions, Pick<ReadXesOptions, 'caseKey' | 'activityKey' | 'timestampKey' | 'lifecycle'> {
   /** Caps on unpacked size and token lengths for every format (see `ReaderLimits`). */
   limits?: ReaderLimits;
   /** For records: how calls become activities. */
@@ -84,18 +85,27 @@ async function sniffJsonl(file: string, limits: ReaderLimits | undefined): Promi
   let first: string | undefined;
   let firstLine = 0;
   try {
-    await forEachLine(file, (text, line) => {
-      if (first === undefined && text.trim() !== '') {
-        first = text;
-        firstLine = line;
-        throw STOP;
-      }
-    }, limits);
+    await forEachLine(
+      file,
+      (text, line) => {
+        if (first === undefined && text.trim() !== '') {
+          first = text;
+          firstLine = line;
+          throw STOP;
+        }
+      },
+      limits,
+    );
   } catch (e) {
     if (e !== STOP) throw e;
   }
   if (first === undefined) {
-    throw new FlowScoutError({ code: 'PARSE_ERROR', message: `${file} is empty`, hint: 'Pass a file with one record or one case a line.', location: { file } });
+    throw new FlowScoutError({
+      code: 'PARSE_ERROR',
+      message: `${file} is empty`,
+      hint: 'Pass a file with one record or one case a line.',
+      location: { file },
+    });
   }
   let value: unknown;
   try {
@@ -135,7 +145,11 @@ function notJsonLines(file: string, firstLine: string): void {
     return;
   }
   const lines = text.split('\n').length;
-  const items = Array.isArray(doc) ? `an array of ${doc.length} item${doc.length === 1 ? '' : 's'}` : doc !== null && typeof doc === 'object' ? 'an object' : 'a single value';
+  const items = Array.isArray(doc)
+    ? `an array of ${doc.length} item${doc.length === 1 ? '' : 's'}`
+    : doc !== null && typeof doc === 'object'
+      ? 'an object'
+      : 'a single value';
   throw new FlowScoutError({
     code: 'INVALID_INPUT',
     message: `${file} is one JSON document over ${lines} lines (${items}); mine reads JSON Lines: one record or one {"case", "events"} object a line`,

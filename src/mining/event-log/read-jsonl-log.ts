@@ -29,17 +29,24 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
   const collector = new CaseCollector();
   const skipped: Record<string, number> = {};
   let skippedCount = 0;
-  await forEachLine(file, (text, line) => {
-    if (text.trim() === '') return;
-    if (!opts.skipInvalid) return readCase(text, line);
-    try {
-      readCase(text, line);
-    } catch (e) {
-      const why = (e as { location?: { path?: string } }).location?.path === '$' ? 'not a case object' : `bad ${(e as { location?: { path?: string } }).location?.path?.replace(/\[\d+\]/g, '[]') ?? 'line'}`;
-      skipped[why] = (skipped[why] ?? 0) + 1;
-      skippedCount++;
-    }
-  }, opts.limits);
+  await forEachLine(
+    file,
+    (text, line) => {
+      if (text.trim() === '') return;
+      if (!opts.skipInvalid) return readCase(text, line);
+      try {
+        readCase(text, line);
+      } catch (e) {
+        const why =
+          (e as { location?: { path?: string } }).location?.path === '$'
+            ? 'not a case object'
+            : `bad ${(e as { location?: { path?: string } }).location?.path?.replace(/\[\d+\]/g, '[]') ?? 'line'}`;
+        skipped[why] = (skipped[why] ?? 0) + 1;
+        skippedCount++;
+      }
+    },
+    opts.limits,
+  );
   const log = collector.build(opts.order ?? 'pm4py', file);
   if (skippedCount > 0) log.skipped = { count: skippedCount, reasons: skipped };
   return log;
@@ -49,12 +56,15 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
     try {
       value = parseJsonBounded(text);
     } catch (e) {
-      if (e instanceof JsonTooDeepError) throw bad(file, line, '$', `the JSON is ${e.message} (at column ${e.offset + 1})`);
+      if (e instanceof JsonTooDeepError)
+        throw bad(file, line, '$', `the JSON is ${e.message} (at column ${e.offset + 1})`);
       throw bad(file, line, '$', `not valid JSON (${(e as Error).message})`);
     }
     const obj = value as { case?: unknown; events?: unknown };
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw bad(file, line, '$', 'expected an object {"case": …, "events": […]}');
-    if (typeof obj.case !== 'string' && typeof obj.case !== 'number') throw bad(file, line, '$.case', 'expected the case id as a string or number');
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+      throw bad(file, line, '$', 'expected an object {"case": …, "events": […]}');
+    if (typeof obj.case !== 'string' && typeof obj.case !== 'number')
+      throw bad(file, line, '$.case', 'expected the case id as a string or number');
     if (!Array.isArray(obj.events)) throw bad(file, line, '$.events', 'expected an array of events');
     const activities: string[] = new Array(obj.events.length);
     let timestamps: number[] | undefined;
@@ -68,17 +78,25 @@ export async function readJsonlLog(file: string, opts: ReadJsonlLogOptions = {})
       }
       const ev = raw as { activity?: unknown; timestamp?: unknown } | null;
       const activity = ev?.activity;
-      if (typeof activity !== 'string' || activity === '') throw bad(file, line, `$.events[${i}].activity`, 'expected a non-empty string');
+      if (typeof activity !== 'string' || activity === '')
+        throw bad(file, line, `$.events[${i}].activity`, 'expected a non-empty string');
       activities[i] = activity;
       if (ev!.timestamp !== undefined) {
         const ts = parseTimestamp(ev!.timestamp);
-        if (Number.isNaN(ts)) throw bad(file, line, `$.events[${i}].timestamp`, `cannot read timestamp ${JSON.stringify(ev!.timestamp)}; use ISO 8601 or a number`);
+        if (Number.isNaN(ts))
+          throw bad(
+            file,
+            line,
+            `$.events[${i}].timestamp`,
+            `cannot read timestamp ${JSON.stringify(ev!.timestamp)}; use ISO 8601 or a number`,
+          );
         timestamps ??= new Array(obj.events.length).fill(Number.NaN);
         timestamps[i] = ts;
       }
     }
     const segment = collector.segment(String(obj.case));
-    for (let i = 0; i < activities.length; i++) collector.add(segment, collector.code(activities[i]!), timestamps ? timestamps[i]! : Number.NaN);
+    for (let i = 0; i < activities.length; i++)
+      collector.add(segment, collector.code(activities[i]!), timestamps ? timestamps[i]! : Number.NaN);
   }
 }
 
@@ -97,7 +115,11 @@ function bad(file: string, line: number, path: string, message: string): FlowSco
  * not its length times the chunks); a line longer than `maxTokenBytes`, or a `.gz` that unpacks past
  * `maxUnpackedBytes`, is refused with INPUT_TOO_LARGE naming the line and the option to raise it.
  */
-export async function forEachLine(file: string, onLine: (text: string, line: number) => void, limits?: ReaderLimits): Promise<void> {
+export async function forEachLine(
+  file: string,
+  onLine: (text: string, line: number) => void,
+  limits?: ReaderLimits,
+): Promise<void> {
   const resolved = resolveLimits(limits);
   const max = resolved.maxTokenBytes;
   let pieces: Buffer[] = [];
@@ -107,7 +129,8 @@ export async function forEachLine(file: string, onLine: (text: string, line: num
     line++;
     if (to > from && buf[to - 1] === 13) to--;
     // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line.
-    if (line === 1 && to - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) from += 3;
+    if (line === 1 && to - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf)
+      from += 3;
     onLine(buf.toString('utf8', from, to), line);
   };
   const tooLong = () => limitError(file, 'maxTokenBytes', max, `line ${line + 1}`, line + 1);

@@ -40,7 +40,10 @@ export const LIMIT_OPTIONS: Readonly<Record<keyof ReaderLimits, string>> = Objec
 
 /** `limits` with the defaults filled in. */
 export function resolveLimits(limits: ReaderLimits | undefined): Required<ReaderLimits> {
-  return { ...DEFAULT_READER_LIMITS, ...Object.fromEntries(Object.entries(limits ?? {}).filter(([, v]) => v !== undefined)) };
+  return {
+    ...DEFAULT_READER_LIMITS,
+    ...Object.fromEntries(Object.entries(limits ?? {}).filter(([, v]) => v !== undefined)),
+  };
 }
 
 /** A byte count as people write it: `1.5 GB` → "1.5 GiB" (binary units, as the options read them). */
@@ -70,7 +73,14 @@ export function parseByteSize(value: string, option: string): number {
 }
 
 /** The named error for a file that goes past one of the limits. */
-export function limitError(file: string, limit: keyof ReaderLimits, value: number, what: string, line?: number, needed?: number): FlowScoutError {
+export function limitError(
+  file: string,
+  limit: keyof ReaderLimits,
+  value: number,
+  what: string,
+  line?: number,
+  needed?: number,
+): FlowScoutError {
   const option = LIMIT_OPTIONS[limit];
   return new FlowScoutError({
     code: 'INPUT_TOO_LARGE',
@@ -82,7 +92,11 @@ export function limitError(file: string, limit: keyof ReaderLimits, value: numbe
 }
 
 function nextSize(next: number): string {
-  return next >= 1024 * MiB ? `${Math.ceil(next / (1024 * MiB))}g` : next >= MiB ? `${Math.ceil(next / MiB)}m` : `${Math.ceil(next / 1024)}k`;
+  return next >= 1024 * MiB
+    ? `${Math.ceil(next / (1024 * MiB))}g`
+    : next >= MiB
+      ? `${Math.ceil(next / MiB)}m`
+      : `${Math.ceil(next / 1024)}k`;
 }
 
 /** The ISIZE field of a gzip file's trailer (its last 4 bytes, little-endian; 0 when it has none) and the file's size. */
@@ -115,8 +129,21 @@ export async function* readChunks(file: string, limits: Required<ReaderLimits>):
   if (gz) {
     const { stated, packed } = gzipTrailerSize(file);
     if (stated > limits.maxUnpackedBytes && stated <= packed * 1032) {
-      const e = limitError(file, 'maxUnpackedBytes', limits.maxUnpackedBytes, `the unpacked content (${formatBytes(stated)}, as its gzip trailer states)`, undefined, stated);
-      throw new FlowScoutError({ code: e.code, message: e.message, hint: `${e.hint} A damaged file can state a wrong size: \`gzip -t <file>\` checks it.`, location: e.location!, details: { ...(e.details as object), stated } });
+      const e = limitError(
+        file,
+        'maxUnpackedBytes',
+        limits.maxUnpackedBytes,
+        `the unpacked content (${formatBytes(stated)}, as its gzip trailer states)`,
+        undefined,
+        stated,
+      );
+      throw new FlowScoutError({
+        code: e.code,
+        message: e.message,
+        hint: `${e.hint} A damaged file can state a wrong size: \`gzip -t <file>\` checks it.`,
+        location: e.location!,
+        details: { ...(e.details as object), stated },
+      });
     }
   }
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
@@ -135,11 +162,15 @@ export async function* readChunks(file: string, limits: Required<ReaderLimits>):
   try {
     for await (const chunk of gunzip) {
       total += (chunk as Buffer).length;
-      if (total > limits.maxUnpackedBytes) throw limitError(file, 'maxUnpackedBytes', limits.maxUnpackedBytes, 'the unpacked content');
+      if (total > limits.maxUnpackedBytes)
+        throw limitError(file, 'maxUnpackedBytes', limits.maxUnpackedBytes, 'the unpacked content');
       yield chunk as Buffer;
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'Z_DATA_ERROR' && /incorrect header check/.test((e as Error).message ?? '')) {
+    if (
+      (e as NodeJS.ErrnoException).code === 'Z_DATA_ERROR' &&
+      /incorrect header check/.test((e as Error).message ?? '')
+    ) {
       throw new FlowScoutError({
         code: 'PARSE_ERROR',
         message: `${file} is not a valid gzip file`,

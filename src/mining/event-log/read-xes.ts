@@ -86,10 +86,20 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
           if (parent === 'event' && inEvent) {
             if (tag.valueIs(k, activityKeyBytes, activityKey)) {
               const v = tag.indexOf(VALUE);
-              activity = v < 0 ? collector.code('') : tag.hasReference(v) ? collector.code(tag.value(v)) : activities.code(tag.buf, tag.start(v), tag.end(v));
+              activity =
+                v < 0
+                  ? collector.code('')
+                  : tag.hasReference(v)
+                    ? collector.code(tag.value(v))
+                    : activities.code(tag.buf, tag.start(v), tag.end(v));
             } else if (tag.valueIs(k, timestampKeyBytes, timestampKey)) {
               const v = tag.indexOf(VALUE);
-              ts = v < 0 ? Number.NaN : tag.hasReference(v) ? parseTimestamp(tag.value(v)) : parseTimestampBytes(tag.buf, tag.start(v), tag.end(v));
+              ts =
+                v < 0
+                  ? Number.NaN
+                  : tag.hasReference(v)
+                    ? parseTimestamp(tag.value(v))
+                    : parseTimestampBytes(tag.buf, tag.start(v), tag.end(v));
             } else if (wantLifecycle !== undefined && tag.valueIs(k, lifecycleBytes, LIFECYCLE)) {
               const v = tag.indexOf(VALUE);
               lifecycle = v < 0 ? undefined : tag.value(v);
@@ -105,7 +115,8 @@ export async function readXes(file: string, opts: ReadXesOptions = {}): Promise<
         if (name === 'event' && inEvent && segment >= 0) {
           events++;
           if (activity === undefined && noActivity++ === 0) firstNoActivity = line;
-          if (activity !== undefined && (wantLifecycle === undefined || lifecycle === wantLifecycle)) collector.add(segment, activity, ts);
+          if (activity !== undefined && (wantLifecycle === undefined || lifecycle === wantLifecycle))
+            collector.add(segment, activity, ts);
           inEvent = false;
         } else if (name === 'event') {
           inEvent = false;

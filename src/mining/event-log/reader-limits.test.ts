@@ -53,7 +53,9 @@ describe('the cap on unpacked size', () => {
     const e = await failure(readXes(gz, { limits: { maxUnpackedBytes: 2 * MiB } }));
     expect(e.code).toBe('INPUT_TOO_LARGE');
     expect(e.location).toEqual({ file: gz });
-    expect(e.message).toBe(`${gz}: the unpacked content (8 MiB, as its gzip trailer states) is larger than the limit of 2 MiB (maxUnpackedBytes)`);
+    expect(e.message).toBe(
+      `${gz}: the unpacked content (8 MiB, as its gzip trailer states) is larger than the limit of 2 MiB (maxUnpackedBytes)`,
+    );
     expect(e.hint).toContain('--max-unpacked');
     expect(e.details).toEqual({ limit: 'maxUnpackedBytes', bytes: 2 * MiB, option: '--max-unpacked', stated });
     // Raised, the same file reads.
@@ -74,7 +76,12 @@ describe('the cap on unpacked size', () => {
   });
 
   it('applies to gzipped JSONL and CSV logs too, and the CLI says which option raises it (exit 2)', async () => {
-    const jsonl = file('big.jsonl.gz', gzipSync(Buffer.from(Array.from({ length: 100_000 }, (_, i) => `{"case":"c${i}","events":["a","b"]}\n`).join(''))));
+    const jsonl = file(
+      'big.jsonl.gz',
+      gzipSync(
+        Buffer.from(Array.from({ length: 100_000 }, (_, i) => `{"case":"c${i}","events":["a","b"]}\n`).join('')),
+      ),
+    );
     const csv = file('big.csv.gz', gzipSync(Buffer.from(`case,activity\n${'1,a\n'.repeat(300_000)}`)));
     for (const p of [jsonl, csv]) {
       const e = await failure(readEventLog(p, { limits: { maxUnpackedBytes: MiB } }));
@@ -83,7 +90,9 @@ describe('the cap on unpacked size', () => {
     }
     const res = await cli(['mine', jsonl, '--max-unpacked', '1m']);
     expect(res.status).toBe(2);
-    expect(res.err).toContain(`error [INPUT_TOO_LARGE]: ${jsonl}: the unpacked content (3.52 MiB, as its gzip trailer states) is larger than the limit of 1 MiB (maxUnpackedBytes)`);
+    expect(res.err).toContain(
+      `error [INPUT_TOO_LARGE]: ${jsonl}: the unpacked content (3.52 MiB, as its gzip trailer states) is larger than the limit of 1 MiB (maxUnpackedBytes)`,
+    );
     expect(res.err).toContain('raise the limit with --max-unpacked <size> (e.g. --max-unpacked 4m)');
     const ok = await cli(['mine', jsonl, '--max-unpacked', '8m']);
     expect(ok.status, ok.err).toBe(0);
@@ -117,32 +126,47 @@ describe('comments, declarations and tags', () => {
     const longComment = file('long-comment.xes', `<log>\n\n<!-- ${'x'.repeat(3000)} -->\n</log>\n`);
     let e = await failure(readXes(longComment, { limits: { maxCommentBytes: 1000 } }));
     expect(e.code).toBe('INPUT_TOO_LARGE');
-    expect(e.message).toBe(`${longComment}: a comment is larger than the limit of 1000 bytes (maxCommentBytes), from line 3`);
+    expect(e.message).toBe(
+      `${longComment}: a comment is larger than the limit of 1000 bytes (maxCommentBytes), from line 3`,
+    );
     expect(e.location).toEqual({ file: longComment, line: 3 });
     expect(e.hint).toContain('--max-comment');
     await expect(readXes(longComment, { limits: { maxCommentBytes: 4000 } })).resolves.toBeDefined();
 
-    const entity = file('entity.xes', `<?xml version="1.0"?>\n<!DOCTYPE log [\n<!ENTITY big "${'y'.repeat(5000)}">\n]>\n<log>${trace('c1', '&big;')}</log>\n`);
+    const entity = file(
+      'entity.xes',
+      `<?xml version="1.0"?>\n<!DOCTYPE log [\n<!ENTITY big "${'y'.repeat(5000)}">\n]>\n<log>${trace('c1', '&big;')}</log>\n`,
+    );
     e = await failure(readXes(entity, { limits: { maxEntityBytes: 1000 } }));
-    expect(e.message).toBe(`${entity}: a DOCTYPE or entity declaration is larger than the limit of 1000 bytes (maxEntityBytes), from line 2`);
+    expect(e.message).toBe(
+      `${entity}: a DOCTYPE or entity declaration is larger than the limit of 1000 bytes (maxEntityBytes), from line 2`,
+    );
     expect(e.hint).toContain('--max-entity');
     // Under the limit the declaration is skipped and the entity is not expanded.
     expect((await readXes(entity)).activities).toEqual(['&big;']);
 
-    const tag = file('long-tag.xes', `<log>\n<trace><string key="concept:name" value="${'z'.repeat(5000)}"/></trace></log>\n`);
+    const tag = file(
+      'long-tag.xes',
+      `<log>\n<trace><string key="concept:name" value="${'z'.repeat(5000)}"/></trace></log>\n`,
+    );
     e = await failure(readXes(tag, { limits: { maxTokenBytes: 1000 } }));
     expect(e.message).toBe(`${tag}: a tag is larger than the limit of 1000 bytes (maxTokenBytes), from line 2`);
     expect(e.hint).toContain('--max-token');
   });
 
   it('refuses a JSONL line or a CSV row past the token limit, naming its line', async () => {
-    const jsonl = file('long-line.jsonl', `{"case":"c1","events":["a"]}\n{"case":"c2","events":["${'b'.repeat(5000)}"]}\n`);
+    const jsonl = file(
+      'long-line.jsonl',
+      `{"case":"c1","events":["a"]}\n{"case":"c2","events":["${'b'.repeat(5000)}"]}\n`,
+    );
     let e = await failure(readJsonlLog(jsonl, { limits: { maxTokenBytes: 1000 } }));
     expect(e.message).toBe(`${jsonl}: line 2 is larger than the limit of 1000 bytes (maxTokenBytes), from line 2`);
     expect(e.hint).toContain('--max-token');
     const csv = file('open-quote.csv', `case,activity\n1,a\n2,"never closed\n${'x,y\n'.repeat(2000)}`);
     e = await failure(readCsvLog(csv, { limits: { maxTokenBytes: 1000 } }));
-    expect(e.message).toBe(`${csv}: the row starting on line 3 is larger than the limit of 1000 bytes (maxTokenBytes), from line 3`);
+    expect(e.message).toBe(
+      `${csv}: the row starting on line 3 is larger than the limit of 1000 bytes (maxTokenBytes), from line 3`,
+    );
   });
 });
 

@@ -14,7 +14,8 @@ import { readXes } from './read-xes.js';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/mining');
 const f = (name: string) => join(fixtures, name);
-const traces = (log: Awaited<ReturnType<typeof readXes>>) => log.caseIds.map((id, i) => [id, namedVariants(log)[log.caseVariants[i]!]!.activities.join(' > ')]);
+const traces = (log: Awaited<ReturnType<typeof readXes>>) =>
+  log.caseIds.map((id, i) => [id, namedVariants(log)[log.caseVariants[i]!]!.activities.join(' > ')]);
 
 describe('readXes', () => {
   it('orders cases by case id and events by timestamp (UTC), decodes entities, ignores nested attributes and globals', async () => {
@@ -44,16 +45,33 @@ describe('readXes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-mining-'));
     writeFileSync(join(dir, 'broken.xes.gz'), 'not gzip at all');
     await expect(readXes(join(dir, 'broken.xes.gz'))).rejects.toThrow(/broken\.xes\.gz is not a valid gzip file/);
-    writeFileSync(join(dir, 'cut.xes'), '<log><trace><event><string key="concept:name" value="a"/></event></trace><trace');
+    writeFileSync(
+      join(dir, 'cut.xes'),
+      '<log><trace><event><string key="concept:name" value="a"/></event></trace><trace',
+    );
     await expect(readXes(join(dir, 'cut.xes'))).rejects.toThrow(/ends inside an XML tag \(line 1\)/);
   });
 
   it('refuses a log cut after a whole tag, and badly nested elements, naming the line (no partial tree)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-mining-'));
-    writeFileSync(join(dir, 'truncated.xes'), '<log>\n<trace><event><string key="concept:name" value="a"/></event></trace>\n<trace>\n<event>\n');
-    await expect(readXes(join(dir, 'truncated.xes'))).rejects.toMatchObject({ code: 'PARSE_ERROR', location: { line: 4 }, message: expect.stringContaining('ends before <event> (opened on line 4) is closed') });
-    writeFileSync(join(dir, 'nested.xes'), '<log>\n<trace><event><string key="concept:name" value="a"/>\n</trace></log>\n');
-    await expect(readXes(join(dir, 'nested.xes'))).rejects.toMatchObject({ code: 'PARSE_ERROR', location: { line: 3 }, message: expect.stringContaining('</trace> at line 3 closes <event> (opened on line 2)') });
+    writeFileSync(
+      join(dir, 'truncated.xes'),
+      '<log>\n<trace><event><string key="concept:name" value="a"/></event></trace>\n<trace>\n<event>\n',
+    );
+    await expect(readXes(join(dir, 'truncated.xes'))).rejects.toMatchObject({
+      code: 'PARSE_ERROR',
+      location: { line: 4 },
+      message: expect.stringContaining('ends before <event> (opened on line 4) is closed'),
+    });
+    writeFileSync(
+      join(dir, 'nested.xes'),
+      '<log>\n<trace><event><string key="concept:name" value="a"/>\n</trace></log>\n',
+    );
+    await expect(readXes(join(dir, 'nested.xes'))).rejects.toMatchObject({
+      code: 'PARSE_ERROR',
+      location: { line: 3 },
+      message: expect.stringContaining('</trace> at line 3 closes <event> (opened on line 2)'),
+    });
   });
 });
 
@@ -67,7 +85,9 @@ describe('readCsvLog', () => {
   });
 
   it('says which column is missing and lists the columns', async () => {
-    await expect(readCsvLog(f('small.csv'), { activityColumn: 'Tool' })).rejects.toThrow(/no column 'Tool' \(activity\); columns: CaseID, Activity, Timestamp, Note/);
+    await expect(readCsvLog(f('small.csv'), { activityColumn: 'Tool' })).rejects.toThrow(
+      /no column 'Tool' \(activity\); columns: CaseID, Activity, Timestamp, Note/,
+    );
   });
 
   it('names the line of an unreadable timestamp', async () => {
@@ -104,7 +124,10 @@ describe('readJsonlLog', () => {
   it('reads events given as plain activity strings, as well as objects', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fs-jsonl-'));
     const file = join(dir, 'strings.jsonl');
-    writeFileSync(file, '{"case": "c1", "events": ["search", "fetch"]}\n{"case": "c2", "events": ["search", {"activity": "answer"}]}\n');
+    writeFileSync(
+      file,
+      '{"case": "c1", "events": ["search", "fetch"]}\n{"case": "c2", "events": ["search", {"activity": "answer"}]}\n',
+    );
     expect(traces(await readJsonlLog(file))).toEqual([
       ['c1', 'search > fetch'],
       ['c2', 'search > answer'],
@@ -116,9 +139,19 @@ describe('readJsonlLog', () => {
 
 describe('event logs from records', () => {
   const records = [
-    RecordSchema.parse({ id: 'r1', query: 'q', reference: 'r', calls: [{ tool: 'quote_for_alpha_vantage' }, { tool: 'news_for_webull' }] }),
+    RecordSchema.parse({
+      id: 'r1',
+      query: 'q',
+      reference: 'r',
+      calls: [{ tool: 'quote_for_alpha_vantage' }, { tool: 'news_for_webull' }],
+    }),
     RecordSchema.parse({ id: 'r2', query: 'q', reference: 'r', calls: [] }),
-    RecordSchema.parse({ id: 'r3', query: 'q', reference: 'r', calls: [{ tool: 'quote_for_alpha_vantage' }, { tool: 'news_for_webull' }] }),
+    RecordSchema.parse({
+      id: 'r3',
+      query: 'q',
+      reference: 'r',
+      calls: [{ tool: 'quote_for_alpha_vantage' }, { tool: 'news_for_webull' }],
+    }),
   ];
 
   it('one case per record, activity = tool, variants with counts in first-seen order', () => {

@@ -8,7 +8,8 @@
  * (a log has far fewer distinct days than events); anything else goes through the general pattern
  * and `Date.parse`, with the same result the pattern alone would give.
  */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** Epoch microseconds of a timestamp string or number, or NaN. Numbers are taken as they are. */
 export function parseTimestamp(value: unknown): number {

@@ -26,7 +26,12 @@ export async function tokenizeXmlFile(file: string, handler: XmlHandler, limits?
 }
 
 /** Tokenizes an in-memory document, whole or as the chunks a stream would give (tests, small inputs). */
-export function tokenizeXml(input: string | Buffer | Buffer[], handler: XmlHandler, source = '(xml)', limits?: ReaderLimits): void {
+export function tokenizeXml(
+  input: string | Buffer | Buffer[],
+  handler: XmlHandler,
+  source = '(xml)',
+  limits?: ReaderLimits,
+): void {
   const scanner = new XmlScanner(source, handler, resolveLimits(limits));
   const chunks = typeof input === 'string' ? [Buffer.from(input, 'utf8')] : Array.isArray(input) ? input : [input];
   for (const chunk of chunks) scanner.feed(chunk, false);
@@ -92,13 +97,16 @@ export class XmlTag {
 
   /** Index of the (last) attribute named `name` (ASCII bytes), or -1. */
   indexOf(name: Uint8Array): number {
-    for (let i = this.count - 1; i >= 0; i--) if (bytesEqual(this.buf, this.nameStart[i]!, this.nameEnd[i]!, name)) return i;
+    for (let i = this.count - 1; i >= 0; i--)
+      if (bytesEqual(this.buf, this.nameStart[i]!, this.nameEnd[i]!, name)) return i;
     return -1;
   }
 
   /** Whether attribute `i`'s value, entities decoded, is `text` (whose UTF-8 bytes are `bytes`). */
   valueIs(i: number, bytes: Uint8Array, text: string): boolean {
-    return this.valueRef[i] === 1 ? this.value(i) === text : bytesEqual(this.buf, this.valueStart[i]!, this.valueEnd[i]!, bytes);
+    return this.valueRef[i] === 1
+      ? this.value(i) === text
+      : bytesEqual(this.buf, this.valueStart[i]!, this.valueEnd[i]!, bytes);
   }
 
   /** Where attribute `i`'s raw value starts in `buf`. */
@@ -130,7 +138,8 @@ export class XmlTag {
   /** All attributes as an object (tests, messages). */
   toObject(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (let i = 0; i < this.count; i++) out[decodeEntities(this.buf.toString('utf8', this.nameStart[i]!, this.nameEnd[i]!))] = this.value(i);
+    for (let i = 0; i < this.count; i++)
+      out[decodeEntities(this.buf.toString('utf8', this.nameStart[i]!, this.nameEnd[i]!))] = this.value(i);
     return out;
   }
 }
@@ -221,7 +230,14 @@ class XmlScanner {
       }
       const next = buf[lt + 1];
       if (next === BANG || next === QMARK) {
-        const kind = next === QMARK ? PI : startsWith(buf, lt, COMMENT_OPEN) ? COMMENT : startsWith(buf, lt, CDATA_OPEN) ? CDATA : DECL;
+        const kind =
+          next === QMARK
+            ? PI
+            : startsWith(buf, lt, COMMENT_OPEN)
+              ? COMMENT
+              : startsWith(buf, lt, CDATA_OPEN)
+                ? CDATA
+                : DECL;
         const from = lt + (kind === COMMENT ? 4 : kind === CDATA ? 9 : 2);
         this.mode = Mode.Skip;
         this.skip = kind;
@@ -293,7 +309,8 @@ class XmlScanner {
   }
 
   private checkTagLength(n: number): void {
-    if (n > this.limits.maxTokenBytes) throw limitError(this.file, 'maxTokenBytes', this.limits.maxTokenBytes, 'a tag', this.tokenLine);
+    if (n > this.limits.maxTokenBytes)
+      throw limitError(this.file, 'maxTokenBytes', this.limits.maxTokenBytes, 'a tag', this.tokenLine);
   }
 
   /** Mode.Skip: finds the end of the skipped token from `from`; returns the index after it, or -1. */
@@ -411,7 +428,8 @@ class XmlScanner {
     }
     if (gt < 0) return -1;
     const line = this.line;
-    if (!closing && gt - lt > this.limits.maxTokenBytes) throw limitError(this.file, 'maxTokenBytes', this.limits.maxTokenBytes, 'a tag', line);
+    if (!closing && gt - lt > this.limits.maxTokenBytes)
+      throw limitError(this.file, 'maxTokenBytes', this.limits.maxTokenBytes, 'a tag', line);
     if (ns === ne) this.malformed(buf, lt);
     const name = this.internName(buf, ns, ne);
     if (closing) {
@@ -419,7 +437,10 @@ class XmlScanner {
       if (open < 0 || this.names[open] !== name) {
         throw new FlowScoutError({
           code: 'PARSE_ERROR',
-          message: open >= 0 ? `${this.file}: </${name}> at line ${line} closes <${this.names[open]}> (opened on line ${this.lines[open]})` : `${this.file}: </${name}> at line ${line} closes nothing`,
+          message:
+            open >= 0
+              ? `${this.file}: </${name}> at line ${line} closes <${this.names[open]}> (opened on line ${this.lines[open]})`
+              : `${this.file}: </${name}> at line ${line} closes nothing`,
           hint: 'The XML is not well formed: every element must be closed in the order it was opened.',
           location: { file: this.file, line },
         });

@@ -3,7 +3,8 @@ import { eventLogFromTraces, EventLogBuilder } from '../event-log/event-log.js';
 import { formatProcessTree } from '../process-tree/format.js';
 import { discoverProcessTree } from './discover.js';
 
-const mine = (traces: string[][], noise = 0) => formatProcessTree(discoverProcessTree(eventLogFromTraces(traces), { noiseThreshold: noise }));
+const mine = (traces: string[][], noise = 0) =>
+  formatProcessTree(discoverProcessTree(eventLogFromTraces(traces), { noiseThreshold: noise }));
 const t = (s: string) => (s === '' ? [] : s.split(''));
 
 describe('inductive miner: each family member', () => {
@@ -42,7 +43,14 @@ describe('inductive miner: each family member', () => {
   it('IMf reproduces PM4Py’s order-dependent concurrency projection (counts are overwritten, not added)', () => {
     // Under a parallel cut, the sublog count of a projected trace is the count of the *last* variant
     // mapping to it (docs/DESIGN.md, "Matching PM4Py" §6.6). Same cases in two orders can then give two IMf trees.
-    const groups: [string, number][] = [['cbd', 2], ['cba', 16], ['bdac', 2], ['dcba', 6], ['dca', 11], ['bdca', 17]];
+    const groups: [string, number][] = [
+      ['cbd', 2],
+      ['cba', 16],
+      ['bdac', 2],
+      ['dcba', 6],
+      ['dca', 11],
+      ['bdca', 17],
+    ];
     const build = (g: [string, number][]) => {
       const b = new EventLogBuilder();
       let id = 0;
@@ -63,7 +71,11 @@ describe('inductive miner: each family member', () => {
 
   it('mines a 2,000-activity flower-like log without recursion limits', () => {
     const acts = Array.from({ length: 2000 }, (_, i) => `t${i}`);
-    const traces = Array.from({ length: 300 }, (_, k) => [acts[(k * 7) % 2000]!, acts[(k * 13 + 1) % 2000]!, acts[(k * 29 + 2) % 2000]!]);
+    const traces = Array.from({ length: 300 }, (_, k) => [
+      acts[(k * 7) % 2000]!,
+      acts[(k * 13 + 1) % 2000]!,
+      acts[(k * 29 + 2) % 2000]!,
+    ]);
     const tree = discoverProcessTree(eventLogFromTraces(traces));
     expect(formatProcessTree(tree).length).toBeGreaterThan(100);
   });

@@ -54,7 +54,6 @@ function activityRanks(names: readonly string[]): Int32Array {
   return rank;
 }
 
-
 interface Task {
   log: SubLog;
   parent: ProcessTreeOperatorNode | null;
@@ -102,12 +101,14 @@ export function mineStep(input: SubLog, ctx: MiningContext, noise: number): Step
   // 3. Cuts on the DFG of the log.
   const dfg = computeDfg(log, ctx);
   const found = findCut(dfg);
-  if (found) return { kind: 'split', operator: found.cut.operator, children: found.cut.project(log, dfg, found.groups) };
+  if (found)
+    return { kind: 'split', operator: found.cut.operator, children: found.cut.project(log, dfg, found.groups) };
   // 3b. IMf: cuts on the filtered DFG; the unfiltered log is projected with those groups.
   if (noise > 0) {
     const filtered = filterDfg(dfg, noise);
     const again = findCut(filtered);
-    if (again) return { kind: 'split', operator: again.cut.operator, children: again.cut.project(log, filtered, again.groups) };
+    if (again)
+      return { kind: 'split', operator: again.cut.operator, children: again.cut.project(log, filtered, again.groups) };
   }
   // 4. Fall-throughs on the unfiltered log; the flower always applies.
   for (const ft of FALL_THROUGHS) {

@@ -31,7 +31,11 @@ export function traceKey(trace: Int32Array): string {
   if (n === 0) return '';
   if (n <= 4096) {
     let wide = false;
-    for (let i = 0; i < n; i++) if (trace[i]! > 0xffff) { wide = true; break; }
+    for (let i = 0; i < n; i++)
+      if (trace[i]! > 0xffff) {
+        wide = true;
+        break;
+      }
     if (!wide) return String.fromCharCode.apply(null, trace as unknown as number[]);
   }
   return `#${trace.join(',')}`;

@@ -10,8 +10,7 @@ import type { MiningContext, SubLog } from './sublog.js';
 
 /** What a step decided: a finished leaf, or an operator whose children are mined from sublogs. */
 export type StepResult =
-  | { kind: 'leaf'; tree: ProcessTree }
-  | { kind: 'split'; operator: ProcessTreeOperator; children: SubLog[] };
+  { kind: 'leaf'; tree: ProcessTree } | { kind: 'split'; operator: ProcessTreeOperator; children: SubLog[] };
 
 /** A base case (docs/DESIGN.md, "Matching PM4Py" §1.2): recognises a log that needs no further splitting. */
 export interface BaseCase {

@@ -51,7 +51,11 @@ export function parseProcessTree(text: string): ProcessTree {
       attach(TAU);
       i += 1;
     } else {
-      throw parseError(text, i, `expected an operator (->, X, +, *), a quoted label or tau, found ${JSON.stringify(s.slice(i, i + 10))}`);
+      throw parseError(
+        text,
+        i,
+        `expected an operator (->, X, +, *), a quoted label or tau, found ${JSON.stringify(s.slice(i, i + 10))}`,
+      );
     }
     // After a child: any number of ')' closing operators, then ',' or the end.
     for (;;) {

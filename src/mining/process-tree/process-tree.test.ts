@@ -12,7 +12,14 @@ const fold = (s: string) => formatProcessTree(foldProcessTree(p(s)));
 
 describe('PM4Py notation', () => {
   it('prints operators, quotes leaves inside them, prints a root leaf unquoted and never escapes', () => {
-    const t: ProcessTree = { op: 'seq', children: [{ label: 'a' }, { op: 'xor', children: [{ tau: true }, { label: "it's" }] }, { op: 'loop', children: [{ label: 'e' }, { tau: true }] }] };
+    const t: ProcessTree = {
+      op: 'seq',
+      children: [
+        { label: 'a' },
+        { op: 'xor', children: [{ tau: true }, { label: "it's" }] },
+        { op: 'loop', children: [{ label: 'e' }, { tau: true }] },
+      ],
+    };
     expect(formatProcessTree(t)).toBe("->( 'a', X( tau, 'it's' ), *( 'e', tau ) )");
     expect(formatProcessTree({ label: 'search_web' })).toBe('search_web');
     expect(formatProcessTree({ tau: true })).toBe('tau');
@@ -48,7 +55,9 @@ describe('tree_sort (md5 keys, BigInt)', () => {
     expect(labelKey('search_web') < labelKey('query_db')).toBe(true);
     const sorted = sortProcessTree(p("X( 'query_db', 'search_web', tau, 'search_docs' )"));
     expect(formatProcessTree(sorted)).toBe("X( tau, 'search_docs', 'search_web', 'query_db' )");
-    expect(formatProcessTree(sortProcessTree(p("->( 'query_db', 'search_docs' )")))).toBe("->( 'query_db', 'search_docs' )");
+    expect(formatProcessTree(sortProcessTree(p("->( 'query_db', 'search_docs' )")))).toBe(
+      "->( 'query_db', 'search_docs' )",
+    );
   });
 });
 

@@ -50,7 +50,10 @@ const GATE_PROMPT = [
 ].join('\n');
 
 /** Builds nodes and edges for `shape`; returns them with the tool node ids in order. */
-export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: WorkflowNode[]; edges: Edge[]; support: Record<string, number> } {
+export function buildGraph(
+  shape: Shape,
+  opts: BuildGraphOptions,
+): { nodes: WorkflowNode[]; edges: Edge[]; support: Record<string, number> } {
   const nodes: WorkflowNode[] = [makeLlmNode('plan', 'plan')];
   const edges: Edge[] = [];
   const seen = new Set<string>();
@@ -88,7 +91,12 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
   const position = (slot: PositionSlot, exits: Exit[], gated: boolean): Exit[] => {
     step++;
     const mined = [...slot.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
-    const node: ToolNode = { id: `step_${step}`, kind: 'tool', task: positionTask(step, mined, opts.descriptors), mined };
+    const node: ToolNode = {
+      id: `step_${step}`,
+      kind: 'tool',
+      task: positionTask(step, mined, opts.descriptors),
+      mined,
+    };
     if (slot.many) {
       if (mined.length === 1 && opts.retryTools.has(mined[0]!)) node.retry = { attempts: 3, on: 'error' };
       else node.calls = 'many';
@@ -115,7 +123,10 @@ export function buildGraph(shape: Shape, opts: BuildGraphOptions): { nodes: Work
     let innerGated = gated;
     if (slot.support <= opts.optionalAtMost && opts.optional === 'judge') {
       const first = step + 1;
-      const gate = judge(`branches_${first}`, `Does this request need the parallel lookups that start at step ${first}?`);
+      const gate = judge(
+        `branches_${first}`,
+        `Does this request need the parallel lookups that start at step ${first}?`,
+      );
       nodes.push(gate);
       enter(exits, gate.id, gated);
       start = [{ id: gate.id, when: TRUE }];

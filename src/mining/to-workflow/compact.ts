@@ -70,7 +70,9 @@ function jaccard(a: PositionSlot, b: PositionSlot): number {
 }
 
 function cloneShape(shape: Shape): Shape {
-  return shape.map((s) => (s.kind === 'position' ? { ...s, tools: new Map(s.tools) } : { ...s, branches: s.branches.map(cloneShape) }));
+  return shape.map((s) =>
+    s.kind === 'position' ? { ...s, tools: new Map(s.tools) } : { ...s, branches: s.branches.map(cloneShape) },
+  );
 }
 
 /** The median number of calls per case: the "typical chain length" positions are compacted to. */

@@ -106,7 +106,12 @@ function meanRelativePosition(log: EventLog): Map<string, number> {
 function orderBranches(shape: Shape, meanAt: Map<string, number>): Shape {
   const at = (seq: Shape): number => {
     const xs: number[] = [];
-    const walk = (q: Shape) => q.forEach((s) => (s.kind === 'position' ? s.tools.forEach((_, t) => meanAt.has(t) && xs.push(meanAt.get(t)!)) : s.branches.forEach(walk)));
+    const walk = (q: Shape) =>
+      q.forEach((s) =>
+        s.kind === 'position'
+          ? s.tools.forEach((_, t) => meanAt.has(t) && xs.push(meanAt.get(t)!))
+          : s.branches.forEach(walk),
+      );
     walk(seq);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 1;
   };

@@ -17,25 +17,72 @@ import { recordVariants, routeFamilies, routerPrompt } from './routes.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
-  { name: 'search_flights', description: 'Search flights between two airports.', inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' } }, ['origin', 'destination']) },
-  { name: 'flight_status', description: 'Status of one flight by its flight number.', inputSchema: obj({ flight: { type: 'string' } }, ['flight']) },
-  { name: 'search_hotels', description: 'Search hotels in a city.', inputSchema: obj({ city: { type: 'string' } }, ['city']) },
-  { name: 'hotel_reviews', description: 'Reviews of hotels in a city.', inputSchema: obj({ city: { type: 'string' } }, ['city']) },
-  { name: 'city_weather', description: 'Current weather in a city.', inputSchema: obj({ city: { type: 'string' } }, ['city']) },
+  {
+    name: 'search_flights',
+    description: 'Search flights between two airports.',
+    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' } }, ['origin', 'destination']),
+  },
+  {
+    name: 'flight_status',
+    description: 'Status of one flight by its flight number.',
+    inputSchema: obj({ flight: { type: 'string' } }, ['flight']),
+  },
+  {
+    name: 'search_hotels',
+    description: 'Search hotels in a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  },
+  {
+    name: 'hotel_reviews',
+    description: 'Reviews of hotels in a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  },
+  {
+    name: 'city_weather',
+    description: 'Current weather in a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  },
 ];
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 
-const rec = (id: string, query: string, calls: Array<[string, Record<string, unknown>]>): TaskRecord => ({ id, query, reference: '', calls: calls.map(([tool, args]) => ({ tool, args })) });
+const rec = (id: string, query: string, calls: Array<[string, Record<string, unknown>]>): TaskRecord => ({
+  id,
+  query,
+  reference: '',
+  calls: calls.map(([tool, args]) => ({ tool, args })),
+});
 const RECORDS: TaskRecord[] = [
-  rec('f1', 'Find flights from JFK to LAX, then check the status of flight DL12.', [['search_flights', { origin: 'JFK', destination: 'LAX' }], ['flight_status', { flight: 'DL12' }]]),
-  rec('f2', 'Find flights from SFO to ORD, then check the status of flight UA7.', [['search_flights', { origin: 'SFO', destination: 'ORD' }], ['flight_status', { flight: 'UA7' }]]),
-  rec('f3', 'Find flights from MIA to DEN, then check the status of flight B612.', [['search_flights', { origin: 'MIA', destination: 'DEN' }], ['flight_status', { flight: 'B612' }]]),
+  rec('f1', 'Find flights from JFK to LAX, then check the status of flight DL12.', [
+    ['search_flights', { origin: 'JFK', destination: 'LAX' }],
+    ['flight_status', { flight: 'DL12' }],
+  ]),
+  rec('f2', 'Find flights from SFO to ORD, then check the status of flight UA7.', [
+    ['search_flights', { origin: 'SFO', destination: 'ORD' }],
+    ['flight_status', { flight: 'UA7' }],
+  ]),
+  rec('f3', 'Find flights from MIA to DEN, then check the status of flight B612.', [
+    ['search_flights', { origin: 'MIA', destination: 'DEN' }],
+    ['flight_status', { flight: 'B612' }],
+  ]),
   rec('f4', 'Find flights from BOS to SEA.', [['search_flights', { origin: 'BOS', destination: 'SEA' }]]),
-  rec('h1', 'Search hotels in Lyon, then show hotel reviews in Lyon, and the weather in Lyon.', [['search_hotels', { city: 'Lyon' }], ['hotel_reviews', { city: 'Lyon' }], ['city_weather', { city: 'Lyon' }]]),
-  rec('h2', 'Search hotels in Nice, then show hotel reviews in Nice.', [['search_hotels', { city: 'Nice' }], ['hotel_reviews', { city: 'Nice' }]]),
-  rec('h3', 'Search hotels in Graz, then show hotel reviews in Graz.', [['search_hotels', { city: 'Graz' }], ['hotel_reviews', { city: 'Graz' }]]),
+  rec('h1', 'Search hotels in Lyon, then show hotel reviews in Lyon, and the weather in Lyon.', [
+    ['search_hotels', { city: 'Lyon' }],
+    ['hotel_reviews', { city: 'Lyon' }],
+    ['city_weather', { city: 'Lyon' }],
+  ]),
+  rec('h2', 'Search hotels in Nice, then show hotel reviews in Nice.', [
+    ['search_hotels', { city: 'Nice' }],
+    ['hotel_reviews', { city: 'Nice' }],
+  ]),
+  rec('h3', 'Search hotels in Graz, then show hotel reviews in Graz.', [
+    ['search_hotels', { city: 'Graz' }],
+    ['hotel_reviews', { city: 'Graz' }],
+  ]),
   rec('w1', 'What is the weather in Oslo?', [['city_weather', { city: 'Oslo' }]]),
-  rec('x1', 'Search hotels in Rome and the weather there.', [['search_hotels', { city: 'Rome' }], ['unknown_tool', {}]]),
+  rec('x1', 'Search hotels in Rome and the weather there.', [
+    ['search_hotels', { city: 'Rome' }],
+    ['unknown_tool', {}],
+  ]),
 ];
 
 const tools = (n: Workflow) => n.nodes.filter((x): x is ToolNode => x.kind === 'tool');
@@ -75,7 +122,10 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(validateWorkflow(g0, TOOLS)).toEqual([]);
     const router = g0.nodes.find((n) => n.id === 'route') as LlmNode;
     expect(router).toMatchObject({ kind: 'llm', role: 'judge' });
-    expect(router.output).toMatchObject({ type: 'json', schema: { properties: { route: { enum: ['route_1', 'route_2', 'other'] } } } });
+    expect(router.output).toMatchObject({
+      type: 'json',
+      schema: { properties: { route: { enum: ['route_1', 'route_2', 'other'] } } },
+    });
     const table = parseRouteTable(router.prompt);
     expect(table.map((r) => [r.value, r.tools])).toEqual([
       ['route_1', ['search_flights', 'flight_status']],
@@ -94,10 +144,19 @@ describe('routes: the recurring request types of the records as branches of G0 (
       ['route_1_step_1', ['search_flights'], undefined],
       ['route_1_step_2', ['flight_status'], 'many'],
     ]);
-    expect(g0.edges).toContainEqual({ from: 'route', to: 'route_1_step_1', kind: 'data', when: { kind: 'field', field: 'route', op: 'eq', value: 'route_1' } });
+    expect(g0.edges).toContainEqual({
+      from: 'route',
+      to: 'route_1_step_1',
+      kind: 'data',
+      when: { kind: 'field', field: 'route', op: 'eq', value: 'route_1' },
+    });
     // The skeleton is entered only under `other`, and no unguarded edge from plan reaches it.
     expect(g0.edges.filter((e) => e.from === 'plan').map((e) => e.to)).toEqual(['route']);
-    expect(g0.edges.some((e) => e.from === 'route' && e.to === 'step_1' && e.when?.kind === 'field' && e.when.value === 'other')).toBe(true);
+    expect(
+      g0.edges.some(
+        (e) => e.from === 'route' && e.to === 'step_1' && e.when?.kind === 'field' && e.when.value === 'other',
+      ),
+    ).toBe(true);
     expect(g0.meta?.routes).toEqual([
       { tools: ['search_flights', 'flight_status'], runs: 4, variants: 2 },
       { tools: ['search_hotels', 'hotel_reviews'], runs: 3, variants: 2 },
@@ -113,32 +172,61 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(toolPositions(g0).length).toBe(tools(g0).length);
   });
 
-  it('routes offline by the keywords a request uses, and to `other` when it does not use a route\'s keywords', () => {
+  it("routes offline by the keywords a request uses, and to `other` when it does not use a route's keywords", () => {
     const prompt = routerPrompt([
-      { value: 'route_1', tools: ['search_flights', 'flight_status'], about: 'Search flights between two airports', keywords: ['flights', 'status'] },
-      { value: 'route_2', tools: ['search_hotels', 'hotel_reviews'], about: 'Search hotels in a city', keywords: ['hotels', 'reviews'] },
+      {
+        value: 'route_1',
+        tools: ['search_flights', 'flight_status'],
+        about: 'Search flights between two airports',
+        keywords: ['flights', 'status'],
+      },
+      {
+        value: 'route_2',
+        tools: ['search_hotels', 'hotel_reviews'],
+        about: 'Search hotels in a city',
+        keywords: ['hotels', 'reviews'],
+      },
     ]);
     const values = ['route_1', 'route_2', 'other'];
-    expect(routeByKeywords(prompt, 'Find flights from BOS to SEA, then check the status of flight AA100.', values)).toBe('route_1');
+    expect(
+      routeByKeywords(prompt, 'Find flights from BOS to SEA, then check the status of flight AA100.', values),
+    ).toBe('route_1');
     expect(routeByKeywords(prompt, 'Search hotels in Bern and show their reviews.', values)).toBe('route_2');
-    expect(routeByKeywords(prompt, 'Which museums open on Mondays in Vienna and how much do tickets cost?', values)).toBe('other');
+    expect(
+      routeByKeywords(prompt, 'Which museums open on Mondays in Vienna and how much do tickets cost?', values),
+    ).toBe('other');
     expect(routeByKeywords('Pick one: {{query}}', 'anything', values)).toBeUndefined();
   });
 
   it('keeps G0 within its node budget, leaving out the routes with the fewest runs', () => {
     const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
-    const small = processTreeToWorkflow(discoverProcessTree(eventLogFromRecords(RECORDS.slice(0, 8))), { tools: TOOLS, name: 'small', routes: recordVariants(RECORDS.slice(0, 8), byName), routeOptions: { minRuns: 3 }, maxNodes: g0.nodes.length - 1 });
+    const small = processTreeToWorkflow(discoverProcessTree(eventLogFromRecords(RECORDS.slice(0, 8))), {
+      tools: TOOLS,
+      name: 'small',
+      routes: recordVariants(RECORDS.slice(0, 8), byName),
+      routeOptions: { minRuns: 3 },
+      maxNodes: g0.nodes.length - 1,
+    });
     expect(small.nodes.length).toBeLessThanOrEqual(g0.nodes.length - 1);
     expect((small.meta?.routes as unknown[]).length).toBe(1);
   });
 
   it('runs a routed request through its route: its tools in order, with the values of the request', async () => {
     const called: string[] = [];
-    const registry = createToolRegistry(TOOLS.map((t) => ({ ...t, execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }) })));
+    const registry = createToolRegistry(
+      TOOLS.map((t) => ({
+        ...t,
+        execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }),
+      })),
+    );
     const opt = RECORDS.slice(0, 8);
     const g0 = minedG0(opt, TOOLS);
     const policy = createOfflinePolicy({ tools: TOOLS, records: opt });
-    const trace = await executeWorkflow(g0, { query: 'Find flights from BOS to SEA, then check the status of flight AA100.' }, { policy, tools: registry });
+    const trace = await executeWorkflow(
+      g0,
+      { query: 'Find flights from BOS to SEA, then check the status of flight AA100.' },
+      { policy, tools: registry },
+    );
     expect(trace.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'route_1' });
     expect(trace.calls.map((c) => [c.tool, c.args])).toEqual([
       ['search_flights', { origin: 'BOS', destination: 'SEA' }],
@@ -146,7 +234,11 @@ describe('routes: the recurring request types of the records as branches of G0 (
     ]);
     expect(called).toEqual(['search_flights', 'flight_status']);
     // A request that uses no route's keywords goes through the mined skeleton.
-    const other = await executeWorkflow(g0, { query: 'Tell me the weather in Paris today please.' }, { policy, tools: registry });
+    const other = await executeWorkflow(
+      g0,
+      { query: 'Tell me the weather in Paris today please.' },
+      { policy, tools: registry },
+    );
     expect(other.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'other' });
     expect(other.observations.filter((o) => o.status !== 'skipped' && o.nodeId.startsWith('route_'))).toEqual([]);
     expect(other.calls.map((c) => c.tool)).toEqual(['city_weather']);

@@ -52,7 +52,9 @@ export interface RouteFamily {
 }
 
 /** A family's sub-skeleton: as many steps as its median run, each with the tools its runs made there. */
-export function familySteps(members: ReadonlyArray<{ tools: readonly string[]; runs: number }>): Array<{ tools: string[]; optional: boolean }> {
+export function familySteps(
+  members: ReadonlyArray<{ tools: readonly string[]; runs: number }>,
+): Array<{ tools: string[]; optional: boolean }> {
   const lengths = members.flatMap((m) => new Array<number>(m.runs).fill(m.tools.length)).sort((a, b) => a - b);
   const len = Math.max(1, lengths[Math.floor((lengths.length - 1) / 2)]!);
   const steps: Array<{ tools: string[]; optional: boolean }> = [];
@@ -84,7 +86,10 @@ export const ROUTE_FIELD = 'route';
 export const OTHER_ROUTE = 'other';
 
 /** The records' variants (records without calls, and variants calling a tool outside T, are left out), most frequent first. */
-export function recordVariants(records: readonly TaskRecord[], descriptors: ReadonlyMap<string, ToolDescriptor>): RouteVariant[] {
+export function recordVariants(
+  records: readonly TaskRecord[],
+  descriptors: ReadonlyMap<string, ToolDescriptor>,
+): RouteVariant[] {
   const byKey = new Map<string, RouteVariant>();
   for (const r of records) {
     const tools = r.calls.map((c) => c.tool);
@@ -93,7 +98,12 @@ export function recordVariants(records: readonly TaskRecord[], descriptors: Read
     const v = byKey.get(key) ?? { tools, requests: [], argWords: [] };
     byKey.set(key, v);
     v.requests.push(r.query);
-    for (const c of r.calls) v.argWords!.push(...(JSON.stringify(Object.values(c.args ?? {})).toLowerCase().match(/[a-z][a-z-]*[a-z]/g) ?? []));
+    for (const c of r.calls)
+      v.argWords!.push(
+        ...(JSON.stringify(Object.values(c.args ?? {}))
+          .toLowerCase()
+          .match(/[a-z][a-z-]*[a-z]/g) ?? []),
+      );
   }
   // Stable: most runs first, then first seen.
   return [...byKey.values()]
@@ -129,7 +139,14 @@ export function routeFamilies(variants: readonly RouteVariant[], opts: RouteOpti
       f.argWords = [...(f.argWords ?? []), ...(v.argWords ?? [])];
       f.variants++;
       f.members.push({ tools: v.tools, runs: v.requests.length });
-    } else families.push({ tools: v.tools, requests: [...v.requests], argWords: [...(v.argWords ?? [])], variants: 1, members: [{ tools: v.tools, runs: v.requests.length }] });
+    } else
+      families.push({
+        tools: v.tools,
+        requests: [...v.requests],
+        argWords: [...(v.argWords ?? [])],
+        variants: 1,
+        members: [{ tools: v.tools, runs: v.requests.length }],
+      });
   }
   for (const f of families) f.steps = familySteps(f.members);
   return families
@@ -182,14 +199,25 @@ export function familyKeywords(families: readonly RouteFamily[], maxKeywords = 8
 /** A route's description: what its tools do, from their descriptions. */
 function routeAbout(tools: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
   const distinct = [...new Set(tools)];
-  const parts = distinct.slice(0, 3).map((t) => firstSentence(descriptors.get(t)?.description ?? '', 70).replace(/\.+$/, '') || t);
+  const parts = distinct
+    .slice(0, 3)
+    .map((t) => firstSentence(descriptors.get(t)?.description ?? '', 70).replace(/\.+$/, '') || t);
   return `${parts.join('; ')}${distinct.length > 3 ? `; and ${distinct.length - 3} more` : ''}`;
 }
 
 /** The routes a router lists: value, tools, description and keywords. */
-export function routeEntries(families: readonly RouteFamily[], descriptors: ReadonlyMap<string, ToolDescriptor>, maxKeywords?: number): RouteEntry[] {
+export function routeEntries(
+  families: readonly RouteFamily[],
+  descriptors: ReadonlyMap<string, ToolDescriptor>,
+  maxKeywords?: number,
+): RouteEntry[] {
   const keywords = familyKeywords(families, maxKeywords);
-  return families.map((f, i) => ({ value: routeId(i), tools: f.tools, about: routeAbout(f.tools, descriptors), keywords: keywords[i]! }));
+  return families.map((f, i) => ({
+    value: routeId(i),
+    tools: f.tools,
+    about: routeAbout(f.tools, descriptors),
+    keywords: keywords[i]!,
+  }));
 }
 
 /** The router prompt: the request, then every route with its tool sequence, description and keywords. */
@@ -203,7 +231,11 @@ export function routerPrompt(routes: readonly RouteEntry[]): string {
     'Routes:',
   ];
   lines.push(...routeTableLines(routes));
-  lines.push(`- ${OTHER_ROUTE}: none of the routes above.`, '', `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${routes.map((r) => r.value).join(', ')}, ${OTHER_ROUTE}>"}.`);
+  lines.push(
+    `- ${OTHER_ROUTE}: none of the routes above.`,
+    '',
+    `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${routes.map((r) => r.value).join(', ')}, ${OTHER_ROUTE}>"}.`,
+  );
   return lines.join('\n');
 }
 
@@ -238,7 +270,11 @@ export function addRoutes(
       schema: {
         type: 'object',
         properties: {
-          [ROUTE_FIELD]: { type: 'string', enum: [...routes.map((r) => r.value), OTHER_ROUTE], description: 'the route whose steps do what this request asks, or "other"' },
+          [ROUTE_FIELD]: {
+            type: 'string',
+            enum: [...routes.map((r) => r.value), OTHER_ROUTE],
+            description: 'the route whose steps do what this request asks, or "other"',
+          },
         },
         required: [ROUTE_FIELD],
       },
@@ -259,9 +295,17 @@ export function addRoutes(
     (v.steps ?? v.tools.map((t) => ({ tools: [t], optional: false }))).forEach((step, k) => {
       const tool = step.tools[0]!;
       const what = firstSentence(descriptors.get(tool)?.description ?? '', 160);
-      const node: ToolNode = { id: `${id}_step_${k + 1}`, kind: 'tool', task: `Route ${i + 1}, step ${k + 1}: ${what || `call ${tool}`}`, tools: step.tools, ...(step.optional ? { calls: 'many' as const } : {}) };
+      const node: ToolNode = {
+        id: `${id}_step_${k + 1}`,
+        kind: 'tool',
+        task: `Route ${i + 1}, step ${k + 1}: ${what || `call ${tool}`}`,
+        tools: step.tools,
+        ...(step.optional ? { calls: 'many' as const } : {}),
+      };
       nodes.push(node);
-      edges.push(prev ? { from: prev, to: node.id, kind: 'data' } : { from: 'route', to: node.id, kind: 'data', when: when(id) });
+      edges.push(
+        prev ? { from: prev, to: node.id, kind: 'data' } : { from: 'route', to: node.id, kind: 'data', when: when(id) },
+      );
       edges.push({ from: node.id, to: 'synthesize', kind: 'data' });
       prev = node.id;
     });

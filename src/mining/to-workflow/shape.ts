@@ -67,7 +67,9 @@ export function scale(shape: Shape, factor: number): Shape {
 
 /** Marks every position (also inside parallel branches) as repeating. */
 function repeated(shape: Shape): Shape {
-  return shape.map((s) => (s.kind === 'position' ? { ...s, many: true } : { ...s, branches: s.branches.map(repeated) }));
+  return shape.map((s) =>
+    s.kind === 'position' ? { ...s, many: true } : { ...s, branches: s.branches.map(repeated) },
+  );
 }
 
 /** Number of positions, counting every parallel branch. */
@@ -80,6 +82,7 @@ export function countPositions(shape: Shape): number {
 /** Expected number of calls: the sum of supports (parallel branches weighted by the slot's support). */
 export function expectedPositions(shape: Shape): number {
   let n = 0;
-  for (const s of shape) n += s.kind === 'position' ? s.support : s.support * s.branches.reduce((m, b) => m + expectedPositions(b), 0);
+  for (const s of shape)
+    n += s.kind === 'position' ? s.support : s.support * s.branches.reduce((m, b) => m + expectedPositions(b), 0);
   return n;
 }

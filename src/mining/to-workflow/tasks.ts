@@ -6,16 +6,26 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
  * from the description of the tool used most at this position; the tool names themselves stay in
  * `mined`, so the policy may still pick any tool of T.
  */
-export function positionTask(step: number, mined: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
+export function positionTask(
+  step: number,
+  mined: readonly string[],
+  descriptors: ReadonlyMap<string, ToolDescriptor>,
+): string {
   const top = mined.find((t) => descriptors.has(t));
   const what = top ? firstSentence(descriptors.get(top)!.description) : '';
-  const base = what ? `Step ${step}: look up what this step of the request needs. Typical use: ${what}` : `Step ${step}: look up what this step of the request needs with a suitable tool.`;
+  const base = what
+    ? `Step ${step}: look up what this step of the request needs. Typical use: ${what}`
+    : `Step ${step}: look up what this step of the request needs with a suitable tool.`;
   if (mined.length <= 1) return base;
   return `${base} (${mined.length} different tools were used at this step in past runs; pick the one that fits the request.)`;
 }
 
 /** The judge's question for an optional position. */
-export function positionQuestion(step: number, mined: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
+export function positionQuestion(
+  step: number,
+  mined: readonly string[],
+  descriptors: ReadonlyMap<string, ToolDescriptor>,
+): string {
   const top = mined.find((t) => descriptors.has(t));
   const what = top ? firstSentence(descriptors.get(top)!.description, 140) : 'a further lookup';
   return `Does this request need step ${step} (typical use: ${what})?`;

@@ -75,8 +75,16 @@ export function findToken(hay: string, needle: string): number {
 
 /** The cue words around position [start, end) of the query. */
 export function cueWords(query: string, start: number, end: number): string[] {
-  const before = (query.slice(Math.max(0, start - 60), start).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-2);
-  const after = (query.slice(end, end + 30).toLowerCase().match(/[a-z0-9]+/) ?? [])[0];
+  const before = (
+    query
+      .slice(Math.max(0, start - 60), start)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []
+  ).slice(-2);
+  const after = (query
+    .slice(end, end + 30)
+    .toLowerCase()
+    .match(/[a-z0-9]+/) ?? [])[0];
   return [...before.map((w) => `b:${w}`), ...(after ? [`a:${after}`] : [])];
 }
 
@@ -92,7 +100,11 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
       const tool = byName.get(call.tool);
       if (!tool) return;
       let ts = model.tools.get(tool.name);
-      if (!ts) model.tools.set(tool.name, (ts = { uses: 0, params: new Map(), clauses: [], previous: new Map(), positions: new Map() }));
+      if (!ts)
+        model.tools.set(
+          tool.name,
+          (ts = { uses: 0, params: new Map(), clauses: [], previous: new Map(), positions: new Map() }),
+        );
       ts.uses++;
       bump(ts.previous, index === 0 ? '^' : record.calls[index - 1]!.tool);
       bump(ts.positions, index);
@@ -103,13 +115,27 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
       const schema = tool.inputSchema as { properties?: Record<string, { default?: unknown }> };
       const args = canonicalArgs(call.args, tool.inputSchema);
       const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));
-      const defaults = canonicalArgs(Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, p]) => p?.default !== undefined).map(([param, p]) => [param, p.default])), tool.inputSchema);
+      const defaults = canonicalArgs(
+        Object.fromEntries(
+          Object.entries(schema.properties ?? {})
+            .filter(([, p]) => p?.default !== undefined)
+            .map(([param, p]) => [param, p.default]),
+        ),
+        tool.inputSchema,
+      );
       for (const name of Object.keys(schema.properties ?? {})) {
         let ps = ts.params.get(name);
         if (!ps) ts.params.set(name, (ps = newParam()));
         let shared = model.params.get(name);
         if (!shared) model.params.set(name, (shared = newParam()));
-        const seen = { query, queryTerms, earlier, value: args[name], raw: call.args[name], isDefault: args[name] !== undefined && stableStringify(args[name]) === stableStringify(defaults[name]) };
+        const seen = {
+          query,
+          queryTerms,
+          earlier,
+          value: args[name],
+          raw: call.args[name],
+          isDefault: args[name] !== undefined && stableStringify(args[name]) === stableStringify(defaults[name]),
+        };
         observe(ps, name, seen);
         observe(shared, name, seen);
       }
@@ -172,7 +198,8 @@ const KEEP_VALUE_CALLS = 3;
 const KEEP_WORD = 2;
 const PRIVATE = /@|\d/;
 
-const keepCounts = (m: ReadonlyMap<string, number>, min: number, ok: (k: string) => boolean = () => true) => new Map([...m].filter(([k, n]) => n >= min && ok(k)));
+const keepCounts = (m: ReadonlyMap<string, number>, min: number, ok: (k: string) => boolean = () => true) =>
+  new Map([...m].filter(([k, n]) => n >= min && ok(k)));
 
 /**
  * The cue model without record text (docs/DESIGN.md, "Policies": a workflow carries no record
@@ -202,14 +229,20 @@ export function distillCueModel(model: CueModel): CueModel {
     for (const b of bags) for (const w of new Set(b)) df.set(w, (df.get(w) ?? 0) + 1);
     const words = bags.flat().filter((w) => (df.get(w) ?? 0) >= KEEP_WORD);
     words.sort();
-    tools.set(name, { ...ts, params: new Map([...ts.params].map(([k, v]) => [k, param(v)])), clauses: words.length > 0 ? [words.join(' ')] : [] });
+    tools.set(name, {
+      ...ts,
+      params: new Map([...ts.params].map(([k, v]) => [k, param(v)])),
+      clauses: words.length > 0 ? [words.join(' ')] : [],
+    });
   }
   return { tools, params: new Map([...model.params].map(([k, v]) => [k, param(v)])), records: model.records };
 }
 
 type Table = Record<string, unknown>;
-const mapOut = <V>(m: ReadonlyMap<string | number, V>, f: (v: V) => unknown = (v) => v) => [...m].map(([k, v]) => [k, f(v)]);
-const mapIn = <K, V>(a: unknown, f: (v: unknown) => V = (v) => v as V): Map<K, V> => new Map(((a as Array<[K, unknown]>) ?? []).map(([k, v]) => [k, f(v)]));
+const mapOut = <V>(m: ReadonlyMap<string | number, V>, f: (v: V) => unknown = (v) => v) =>
+  [...m].map(([k, v]) => [k, f(v)]);
+const mapIn = <K, V>(a: unknown, f: (v: unknown) => V = (v) => v as V): Map<K, V> =>
+  new Map(((a as Array<[K, unknown]>) ?? []).map(([k, v]) => [k, f(v)]));
 
 function paramOut(ps: ParamStats): Table {
   return {
@@ -244,7 +277,13 @@ function paramIn(t: unknown): ParamStats {
 export function cueTable(model: CueModel): Table {
   return {
     records: model.records,
-    tools: mapOut(model.tools, (ts) => ({ uses: ts.uses, params: mapOut(ts.params, paramOut), clauses: ts.clauses, previous: mapOut(ts.previous), positions: mapOut(ts.positions) })),
+    tools: mapOut(model.tools, (ts) => ({
+      uses: ts.uses,
+      params: mapOut(ts.params, paramOut),
+      clauses: ts.clauses,
+      previous: mapOut(ts.previous),
+      positions: mapOut(ts.positions),
+    })),
     params: mapOut(model.params, paramOut),
   };
 }
@@ -256,7 +295,13 @@ export function cueModelFromTable(table: unknown): CueModel {
     records: typeof t.records === 'number' ? t.records : 0,
     tools: mapIn(t.tools, (v) => {
       const ts = v as Table;
-      return { uses: ts.uses as number, params: mapIn(ts.params, paramIn), clauses: (ts.clauses as string[]) ?? [], previous: mapIn(ts.previous), positions: mapIn(ts.positions) };
+      return {
+        uses: ts.uses as number,
+        params: mapIn(ts.params, paramIn),
+        clauses: (ts.clauses as string[]) ?? [],
+        previous: mapIn(ts.previous),
+        positions: mapIn(ts.positions),
+      };
     }),
     params: mapIn(t.params, paramIn),
   };

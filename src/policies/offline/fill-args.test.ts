@@ -31,11 +31,26 @@ const tools = [daily, weekly, monthly];
 
 const call = (tool: ToolDescriptor, from: string, to: string, outputsize?: string) => ({
   tool: tool.name,
-  args: { function: (tool.inputSchema as { properties: { function: { default: string } } }).properties.function.default, from_symbol: from, to_symbol: to, ...(outputsize ? { outputsize } : {}) },
+  args: {
+    function: (tool.inputSchema as { properties: { function: { default: string } } }).properties.function.default,
+    from_symbol: from,
+    to_symbol: to,
+    ...(outputsize ? { outputsize } : {}),
+  },
 });
 const records: TaskRecord[] = [
-  { id: 'a', query: 'Daily GBP to JPY rates, then weekly GBP to JPY rates.', reference: '', calls: [call(daily, 'GBP', 'JPY', 'full'), call(weekly, 'GBP', 'JPY', 'full')] },
-  { id: 'b', query: 'Daily CHF to USD rates, then weekly CHF to USD rates.', reference: '', calls: [call(daily, 'CHF', 'USD', 'full'), call(weekly, 'CHF', 'USD', 'full')] },
+  {
+    id: 'a',
+    query: 'Daily GBP to JPY rates, then weekly GBP to JPY rates.',
+    reference: '',
+    calls: [call(daily, 'GBP', 'JPY', 'full'), call(weekly, 'GBP', 'JPY', 'full')],
+  },
+  {
+    id: 'b',
+    query: 'Daily CHF to USD rates, then weekly CHF to USD rates.',
+    reference: '',
+    calls: [call(daily, 'CHF', 'USD', 'full'), call(weekly, 'CHF', 'USD', 'full')],
+  },
   { id: 'c', query: 'Weekly AUD to CAD rates.', reference: '', calls: [call(weekly, 'AUD', 'CAD', 'full')] },
 ];
 

@@ -155,14 +155,21 @@ function typed(value: string, prop: PropSchema | undefined, ps?: ParamStats): un
   const types = typesOf(prop);
   const numeric = /^-?\d+(\.\d+)?$/.test(value);
   const numberParam = types.has('number') || types.has('integer');
-  if (numberParam && numeric && (!types.has('string') || (ps?.rawTypes.get('number') ?? 0) > (ps?.rawTypes.get('string') ?? 0))) return Number(value);
-  if (types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (
+    numberParam &&
+    numeric &&
+    (!types.has('string') || (ps?.rawTypes.get('number') ?? 0) > (ps?.rawTypes.get('string') ?? 0))
+  )
+    return Number(value);
+  if (types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value))
+    return value.toLowerCase() === 'true';
   return value;
 }
 
 function fits(value: string, prop: PropSchema | undefined): boolean {
   const types = typesOf(prop);
-  if (prop?.enum && prop.enum.length > 0 && !prop.enum.some((e) => String(e).toLowerCase() === value.toLowerCase())) return false;
+  if (prop?.enum && prop.enum.length > 0 && !prop.enum.some((e) => String(e).toLowerCase() === value.toLowerCase()))
+    return false;
   if (types.size === 0 || types.has('string')) return true;
   if (types.has('number') || types.has('integer')) return /^-?\d+(\.\d+)?$/.test(value);
   if (types.has('boolean')) return /^(true|false)$/i.test(value);
@@ -173,15 +180,33 @@ function fits(value: string, prop: PropSchema | undefined): boolean {
 function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, kind: ValueCandidate['kind']): number {
   const has = (...ws: string[]) => ws.some((w) => nameWordsOf.includes(w));
   if (has('date', 'time', 'day', 'start', 'end', 'from', 'to', 'since', 'until')) return kind === 'date' ? 0.9 : 0.1;
-  if (has('symbol', 'ticker', 'iata', 'icao', 'code', 'currency', 'market')) return kind === 'code' ? 0.9 : kind === 'id' ? 0.5 : 0.1;
+  if (has('symbol', 'ticker', 'iata', 'icao', 'code', 'currency', 'market'))
+    return kind === 'code' ? 0.9 : kind === 'id' ? 0.5 : 0.1;
   if (has('id', 'ids')) return kind === 'id' ? 0.9 : kind === 'number' ? 0.5 : 0.1;
   if (has('lat', 'lon', 'lng', 'latitude', 'longitude')) return kind === 'number' ? 0.6 : kind === 'coord' ? 0.4 : 0;
   const types = typesOf(prop);
   if ((types.has('number') || types.has('integer')) && !types.has('string')) return kind === 'number' ? 0.7 : 0.1;
-  if (has('q', 'query', 'city', 'name', 'location', 'place', 'destination', 'country', 'keyword', 'term', 'search', 'address')) {
+  if (
+    has(
+      'q',
+      'query',
+      'city',
+      'name',
+      'location',
+      'place',
+      'destination',
+      'country',
+      'keyword',
+      'term',
+      'search',
+      'address',
+    )
+  ) {
     return kind === 'quoted' ? 0.9 : kind === 'proper' ? 0.8 : kind === 'code' ? 0.3 : 0.1;
   }
-  return { quoted: 0.6, proper: 0.5, code: 0.4, id: 0.4, known: 0.5, output: 0.3, date: 0.3, coord: 0.2, number: 0.2 }[kind];
+  return { quoted: 0.6, proper: 0.5, code: 0.4, id: 0.4, known: 0.5, output: 0.3, date: 0.3, coord: 0.2, number: 0.2 }[
+    kind
+  ];
 }
 
 /** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
@@ -234,7 +259,8 @@ function usual(stats: Stats | undefined, prop: PropSchema | undefined): { value:
   const ps = stats.ps;
   const hasDefault = prop?.default !== undefined && prop.default !== '';
   if (ps.set === 0) return undefined;
-  if (hasDefault && ps.asDefault / ps.set >= (mostFrequent?.share ?? 0)) return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
+  if (hasDefault && ps.asDefault / ps.set >= (mostFrequent?.share ?? 0))
+    return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
   return mostFrequent && fits(String(mostFrequent.value), prop) ? mostFrequent : undefined;
 }
 
@@ -255,7 +281,8 @@ function scoreCandidates(
   const template = ownStats ? dateTemplate(ownStats) : undefined;
   // A parameter that nearly always took one value needs strong evidence for any other value.
   const usualValue = usual(stats, prop);
-  const novelty = ownStats && usualValue && ownStats.set >= W.noveltyMinRecords ? 1 - W.noveltyDamping * usualValue.share : 1;
+  const novelty =
+    ownStats && usualValue && ownStats.set >= W.noveltyMinRecords ? 1 - W.noveltyDamping * usualValue.share : 1;
   const q = W.queryValue;
   const priors = new Map<ValueCandidate['kind'], number>();
   const prior = (kind: ValueCandidate['kind']): number => {
@@ -269,14 +296,32 @@ function scoreCandidates(
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
     const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);
-    const knownShare = ownStats ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set) : 0;
-    const named = c.before.slice(-2).some((w) => nWords.includes(w)) || nWords.includes(c.after) || (c.role ?? []).some((w) => nWords.includes(w)) ? 1 : 0;
+    const knownShare = ownStats
+      ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set)
+      : 0;
+    const named =
+      c.before.slice(-2).some((w) => nWords.includes(w)) ||
+      nWords.includes(c.after) ||
+      (c.role ?? []).some((w) => nWords.includes(w))
+        ? 1
+        : 0;
     const cue = ownStats ? cueScore(ownStats, c) : 0;
-    let score = q.shape * shapeShare + q.cueWord * cue + q.knownValue * Math.min(1, knownShare * q.knownSaturation) + q.nameNextToValue * named + queryShare;
+    let score =
+      q.shape * shapeShare +
+      q.cueWord * cue +
+      q.knownValue * Math.min(1, knownShare * q.knownSaturation) +
+      q.nameNextToValue * named +
+      queryShare;
     if (c.kind === 'known') score += q.knownInQueryBonus;
     if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += W.clauseFocusBonus;
     if (knownShare === 0) score *= novelty;
-    out.push({ param: name, value: typed(value, prop, ownStats), score, key: `q:${c.start}:${c.value}`, start: c.start });
+    out.push({
+      param: name,
+      value: typed(value, prop, ownStats),
+      score,
+      key: `q:${c.start}:${c.value}`,
+      start: c.start,
+    });
   }
   // Values from upstream outputs: by the keys that held this parameter's values in the records.
   if (outputs.length > 0) {
@@ -291,8 +336,15 @@ function scoreCandidates(
         if (keyShare === 0 && keyNamed === 0) continue;
         if (seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
         seen.add(pair.key + pair.value);
-        const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shapeOf(pair.value), ownStats.set) : o.shapeWithoutRecords;
-        const score = o.shape * shapeShare + o.key * Math.max(keyShare, keyNamed * o.keyNamedOnly) + o.outputShare * outputShare + o.recencyStep * (oi + 1 - outputs.length);
+        const shapeShare =
+          ownStats && ownStats.set > 0
+            ? share(ownStats.shapes, shapeOf(pair.value), ownStats.set)
+            : o.shapeWithoutRecords;
+        const score =
+          o.shape * shapeShare +
+          o.key * Math.max(keyShare, keyNamed * o.keyNamedOnly) +
+          o.outputShare * outputShare +
+          o.recencyStep * (oi + 1 - outputs.length);
         out.push({ param: name, value: typed(pair.value, prop, ownStats), score, key: `o:${pair.key}:${pair.value}` });
         break;
       }
@@ -302,7 +354,12 @@ function scoreCandidates(
   const constantStats = stats?.ps;
   if (constantStats && usualValue && constantStats.set > 0) {
     const elsewhere = constantStats.fromElsewhere / constantStats.set;
-    out.push({ param: name, value: usualValue.value, score: W.constant.scale * usualValue.share * (W.constant.baseline + elsewhere), key: `c:${name}` });
+    out.push({
+      param: name,
+      value: usualValue.value,
+      score: W.constant.scale * usualValue.share * (W.constant.baseline + elsewhere),
+      key: `c:${name}`,
+    });
   }
   return out;
 }
@@ -317,8 +374,17 @@ function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCand
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     const at = findToken(query, text);
     if (at < 0) continue;
-    const before = (query.slice(Math.max(0, at - 60), at).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-3);
-    const after = (query.slice(at + text.length, at + text.length + 30).toLowerCase().match(/[a-z0-9]+/) ?? [''])[0] ?? '';
+    const before = (
+      query
+        .slice(Math.max(0, at - 60), at)
+        .toLowerCase()
+        .match(/[a-z0-9]+/g) ?? []
+    ).slice(-3);
+    const after =
+      (query
+        .slice(at + text.length, at + text.length + 30)
+        .toLowerCase()
+        .match(/[a-z0-9]+/) ?? [''])[0] ?? '';
     out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
   }
   return out;
@@ -351,11 +417,22 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   const ts: ToolStats | undefined = model.tools.get(tool.name);
   const { base, queryWords } = readQuery(ctx.query);
   const names = Object.keys(props);
-  const wanted = names.filter((n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5);
+  const wanted = names.filter(
+    (n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5,
+  );
   const all: Scored[] = [];
   for (const name of wanted) {
     const stats = statsFor(name, ts, model);
-    all.push(...scoreCandidates(name, props[name], stats, [...base, ...knownInQuery(ctx.query, stats?.ps, base)], ctx.outputs, ctx.focus ?? []));
+    all.push(
+      ...scoreCandidates(
+        name,
+        props[name],
+        stats,
+        [...base, ...knownInQuery(ctx.query, stats?.ps, base)],
+        ctx.outputs,
+        ctx.focus ?? [],
+      ),
+    );
   }
   all.sort((a, b) => b.score - a.score);
   // Per parameter, its best score and the best score of another candidate: whether a rival beats a
@@ -395,7 +472,9 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   if (!main) return { args, missing };
   const span = ctx.clauseSpan;
   const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
-  const values = all.filter((s) => s.param === main && s.score >= W.minScore && !s.key.startsWith('c:') && inClause(s)).map((s) => s.value);
+  const values = all
+    .filter((s) => s.param === main && s.score >= W.minScore && !s.key.startsWith('c:') && inClause(s))
+    .map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
   return { args, missing, main: { param: main, values: distinct } };
 }

@@ -18,7 +18,14 @@ import { requestClauses, splitClauses, stem, terms } from './text.js';
  * Text nodes return text; JSON nodes return an object that fits their declared schema.
  */
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; description?: string; required?: string[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  description?: string;
+  required?: string[];
+};
 
 const GENERIC = new Set(
   'need needed needs another more lookup step request requested ask asks answer answered question yes no decide decision whether user query result results information info tool call data before can be is are does do should would any some value field flag true false'
@@ -42,7 +49,8 @@ export function inputSummaries(inputs: readonly NodeInput[]): string[] {
   for (const input of inputs) {
     if (input.kind === 'tool') {
       const calls = callsOf(input);
-      if (calls.length === 0) out.push(`Step ${input.nodeId} made no call${input.status === 'error' ? ' (it failed)' : ''}.`);
+      if (calls.length === 0)
+        out.push(`Step ${input.nodeId} made no call${input.status === 'error' ? ' (it failed)' : ''}.`);
       for (const c of calls) out.push(describeCall(c));
     } else if (typeof input.output === 'string') {
       if (input.role !== 'plan' && input.output.trim()) out.push(input.output.trim());
@@ -51,7 +59,13 @@ export function inputSummaries(inputs: readonly NodeInput[]): string[] {
   return out;
 }
 
-function fillValue(schema: Schema | undefined, field: string, node: LlmNode, req: LlmNodeRequest, clauses: string[]): unknown {
+function fillValue(
+  schema: Schema | undefined,
+  field: string,
+  node: LlmNode,
+  req: LlmNodeRequest,
+  clauses: string[],
+): unknown {
   const types = new Set(schema?.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
   const queryTerms = new Set(terms(req.query));
   if (types.has('boolean')) {
@@ -73,12 +87,17 @@ function fillValue(schema: Schema | undefined, field: string, node: LlmNode, req
   return node.role === 'plan' ? clauses.join('; ') : inputSummaries(req.inputs).join(' ');
 }
 
-function fillObject(schema: Schema | undefined, node: LlmNode, req: LlmNodeRequest, clauses: string[]): Record<string, unknown> {
+function fillObject(
+  schema: Schema | undefined,
+  node: LlmNode,
+  req: LlmNodeRequest,
+  clauses: string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, sub] of Object.entries(schema?.properties ?? {})) out[field] = fillValue(sub, field, node, req, clauses);
+  for (const [field, sub] of Object.entries(schema?.properties ?? {}))
+    out[field] = fillValue(sub, field, node, req, clauses);
   return out;
 }
-
 
 /**
  * Least keyword score for the offline router to take a route: the share of a route's keywords the

@@ -13,20 +13,40 @@ const TOOLS: ToolDescriptor[] = [
   {
     name: 'search_flights_for_skyscan',
     description: 'Search flights between two airports on a date.',
-    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' }, date: { type: 'string' } }, ['origin', 'destination', 'date']),
+    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' }, date: { type: 'string' } }, [
+      'origin',
+      'destination',
+      'date',
+    ]),
   },
   {
     name: 'stock_quote_for_alpha',
     description: 'Real-time stock quote for a ticker symbol.',
-    inputSchema: obj({ function: { type: 'string' }, symbol: { type: 'string' }, datatype: { type: 'string' }, adjusted: { type: 'boolean' } }, ['function', 'symbol']),
+    inputSchema: obj(
+      {
+        function: { type: 'string' },
+        symbol: { type: 'string' },
+        datatype: { type: 'string' },
+        adjusted: { type: 'boolean' },
+      },
+      ['function', 'symbol'],
+    ),
   },
-  { name: 'search_hotels_for_priceline', description: 'Search hotels in a city by name.', inputSchema: obj({ name: { type: 'string' } }, ['name']) },
+  {
+    name: 'search_hotels_for_priceline',
+    description: 'Search hotels in a city by name.',
+    inputSchema: obj({ name: { type: 'string' } }, ['name']),
+  },
   {
     name: 'hotel_details_for_priceline',
     description: 'Details of one hotel by its hotel id.',
     inputSchema: obj({ hotel_id: { type: 'string' }, photos: { type: 'boolean' } }, ['hotel_id']),
   },
-  { name: 'current_weather_for_weatherapi', description: 'Current weather conditions for a city.', inputSchema: obj({ q: { type: 'string', default: 'London' } }, ['q']) },
+  {
+    name: 'current_weather_for_weatherapi',
+    description: 'Current weather conditions for a city.',
+    inputSchema: obj({ q: { type: 'string', default: 'London' } }, ['q']),
+  },
 ];
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
@@ -54,7 +74,11 @@ const RECORDS: TaskRecord[] = [
     query: 'Search hotels in Lyon, then show details with photos for the best one.',
     reference: '',
     calls: [
-      { tool: 'search_hotels_for_priceline', args: { name: 'Lyon' }, output: "[{'hotel_id': '555', 'name': 'Hotel A'}]" },
+      {
+        tool: 'search_hotels_for_priceline',
+        args: { name: 'Lyon' },
+        output: "[{'hotel_id': '555', 'name': 'Hotel A'}]",
+      },
       { tool: 'hotel_details_for_priceline', args: { hotel_id: '555', photos: true } },
     ],
   },
@@ -63,7 +87,11 @@ const RECORDS: TaskRecord[] = [
     query: 'Search hotels in Nice and give me the details with photos of the first hotel.',
     reference: '',
     calls: [
-      { tool: 'search_hotels_for_priceline', args: { name: 'Nice' }, output: "[{'hotel_id': '777', 'name': 'Hotel B'}]" },
+      {
+        tool: 'search_hotels_for_priceline',
+        args: { name: 'Nice' },
+        output: "[{'hotel_id': '777', 'name': 'Hotel B'}]",
+      },
       { tool: 'hotel_details_for_priceline', args: { hotel_id: '777', photos: true } },
     ],
   },
@@ -72,20 +100,31 @@ const RECORDS: TaskRecord[] = [
     id: 'r5',
     query: 'Get the stock quote for IBM.',
     reference: '',
-    calls: [{ tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM', datatype: 'json' } }],
+    calls: [
+      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM', datatype: 'json' } },
+    ],
   },
   {
     id: 'r6',
     query: 'Search hotels in Rome and show the details with photos of the first hotel.',
     reference: '',
     calls: [
-      { tool: 'search_hotels_for_priceline', args: { name: 'Rome' }, output: "[{'hotel_id': '888', 'name': 'Hotel C'}]" },
+      {
+        tool: 'search_hotels_for_priceline',
+        args: { name: 'Rome' },
+        output: "[{'hotel_id': '888', 'name': 'Hotel C'}]",
+      },
       { tool: 'hotel_details_for_priceline', args: { hotel_id: '888', photos: true } },
     ],
   },
 ];
 
-const node = (extra: Partial<ToolNode> = {}): ToolNode => ({ id: 'step', kind: 'tool', task: 'Call the right tool', ...extra });
+const node = (extra: Partial<ToolNode> = {}): ToolNode => ({
+  id: 'step',
+  kind: 'tool',
+  task: 'Call the right tool',
+  ...extra,
+});
 const wf = (n: ToolNode): Workflow => ({ version: 1, name: 'w', nodes: [n], edges: [] });
 
 function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: NodeInput[] = []): ToolPlanRequest {
@@ -105,7 +144,11 @@ describe('offline policy: tool nodes', () => {
     expect(all.calls[0]!.tool).toBe('current_weather_for_weatherapi');
     expect(all.calls[0]!.args).toEqual({ q: 'Berlin' });
     // The hint is obeyed; a stock quote for a weather question has no value for its arguments, so no call is made.
-    const hinted = await blank.planToolCalls(req("What's the current weather in Berlin?", node({ tools: ['stock_quote_for_alpha'] }), [tool('stock_quote_for_alpha')]));
+    const hinted = await blank.planToolCalls(
+      req("What's the current weather in Berlin?", node({ tools: ['stock_quote_for_alpha'] }), [
+        tool('stock_quote_for_alpha'),
+      ]),
+    );
     expect(hinted.calls).toEqual([]);
     expect(hinted.error).toMatch(/^no value for `symbol` of 'stock_quote_for_alpha'/);
     expect(hinted.model).toBe('offline');
@@ -114,7 +157,9 @@ describe('offline policy: tool nodes', () => {
   it('tells origin from destination by the cue words learned from the records', async () => {
     const q = 'Find flights from BOS to SEA on May 5, 2025.';
     const r = await learned.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
-    expect(r.calls).toEqual([{ tool: 'search_flights_for_skyscan', args: { origin: 'BOS', destination: 'SEA', date: '2025-05-05' } }]);
+    expect(r.calls).toEqual([
+      { tool: 'search_flights_for_skyscan', args: { origin: 'BOS', destination: 'SEA', date: '2025-05-05' } },
+    ]);
     expect(learned.cues.tools.get('search_flights_for_skyscan')!.params.get('destination')!.cues.get('b:to')).toBe(2);
     // Unlearned, no value is given to two parameters.
     const unlearned = await blank.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
@@ -131,15 +176,31 @@ describe('offline policy: tool nodes', () => {
       nodeId: 'search',
       kind: 'tool',
       status: 'ok',
-      output: [{ tool: 'search_hotels_for_priceline', args: { name: 'Paris' }, status: 'ok', output: "[{'hotel_id': '999', 'name': 'Hotel Z'}, {'hotel_id': '1000'" }],
+      output: [
+        {
+          tool: 'search_hotels_for_priceline',
+          args: { name: 'Paris' },
+          status: 'ok',
+          output: "[{'hotel_id': '999', 'name': 'Hotel Z'}, {'hotel_id': '1000'",
+        },
+      ],
       calls: [{ tool: 'search_hotels_for_priceline', args: { name: 'Paris' }, status: 'ok' }],
     };
-    const r = await learned.planToolCalls(req('Search hotels in Paris and show the details with photos of the first hotel.', node(), [tool('hotel_details_for_priceline')], [upstream]));
+    const r = await learned.planToolCalls(
+      req(
+        'Search hotels in Paris and show the details with photos of the first hotel.',
+        node(),
+        [tool('hotel_details_for_priceline')],
+        [upstream],
+      ),
+    );
     expect(r.calls[0]!.args).toEqual({ hotel_id: '999', photos: true });
   });
 
   it('falls back to the schema default for a required parameter with no value in sight', async () => {
-    const r = await blank.planToolCalls(req('how is the weather right now?', node(), [tool('current_weather_for_weatherapi')]));
+    const r = await blank.planToolCalls(
+      req('how is the weather right now?', node(), [tool('current_weather_for_weatherapi')]),
+    );
     expect(r.calls[0]!.args).toEqual({ q: 'London' });
   });
 
@@ -176,7 +237,13 @@ describe('offline policy: tool nodes', () => {
     const q = "What's the current weather in Berlin?";
     const first = await blank.planToolCalls(req(q, node(), TOOLS));
     expect(first.calls).toEqual([{ tool: 'current_weather_for_weatherapi', args: { q: 'Berlin' } }]);
-    const upstream: NodeInput = { nodeId: 'before', kind: 'tool', status: 'ok', output: [{ ...first.calls[0]!, status: 'ok', output: 'sunny' }], calls: [{ ...first.calls[0]!, status: 'ok' }] };
+    const upstream: NodeInput = {
+      nodeId: 'before',
+      kind: 'tool',
+      status: 'ok',
+      output: [{ ...first.calls[0]!, status: 'ok', output: 'sunny' }],
+      calls: [{ ...first.calls[0]!, status: 'ok' }],
+    };
     const two = [tool('current_weather_for_weatherapi'), tool('search_hotels_for_priceline')];
     expect((await blank.planToolCalls(req(q, node(), two))).calls[0]!.tool).toBe('current_weather_for_weatherapi');
     const again = await blank.planToolCalls(req(q, node(), two, [upstream]));
@@ -195,62 +262,114 @@ describe('offline policy: tool positions read the request in order', () => {
   const policy = createOfflinePolicy({ tools: TOOLS });
   const q = 'Find flights from JFK to LAX on 2025-03-01, then get a quote for AAPL.';
   const chain = (...steps: ToolNode[]): Workflow => {
-    const nodes: Workflow['nodes'] = [{ id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } }, ...steps, { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'a {{inputs}}', output: { type: 'text' } }];
-    return { version: 1, name: 'chain', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })) };
+    const nodes: Workflow['nodes'] = [
+      { id: 'plan', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' } },
+      ...steps,
+      { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'a {{inputs}}', output: { type: 'text' } },
+    ];
+    return {
+      version: 1,
+      name: 'chain',
+      nodes,
+      edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })),
+    };
   };
   const plan = (w: Workflow, id: string) => {
     const n = w.nodes.find((x) => x.id === id) as ToolNode;
-    return policy.planToolCalls({ query: q, workflow: w, inputs: [], context: q, scratch: new Map(), node: n, candidates: TOOLS, attempt: 1 });
+    return policy.planToolCalls({
+      query: q,
+      workflow: w,
+      inputs: [],
+      context: q,
+      scratch: new Map(),
+      node: n,
+      candidates: TOOLS,
+      attempt: 1,
+    });
   };
 
   it('gives generic positions the clauses in order, and a position no clause is handed to nothing to look up', async () => {
     const w = chain(node({ id: 'p1' }), node({ id: 'p2' }), node({ id: 'p3' }), node({ id: 'p4', calls: 'many' }));
     expect((await plan(w, 'p1')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
-    expect((await plan(w, 'p2')).calls).toEqual([{ tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) }]);
+    expect((await plan(w, 'p2')).calls).toEqual([
+      { tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) },
+    ]);
     const idle = await plan(w, 'p3');
     expect(idle.calls).toEqual([]);
-    expect(idle.error).toMatch(/nothing to look up here: no part of the request is handed to this position \(2 parts, 4 tool positions\)/);
+    expect(idle.error).toMatch(
+      /nothing to look up here: no part of the request is handed to this position \(2 parts, 4 tool positions\)/,
+    );
     expect(await plan(w, 'p4')).toEqual({ calls: [], model: 'offline' });
   });
 
   it("lets the last position with calls: 'many' read every clause still unread, one call per clause", async () => {
     const w = chain(node({ id: 'only', calls: 'many' }));
-    expect((await plan(w, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+    expect((await plan(w, 'only')).calls.map((c) => c.tool)).toEqual([
+      'search_flights_for_skyscan',
+      'stock_quote_for_alpha',
+    ]);
     const one = chain(node({ id: 'only' }));
     expect((await plan(one, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
   });
 
   it('hands a clause to the position whose tools fit it, so a position that fits neither clause makes no call', async () => {
     // The first position was mined for hotels: the flight clause goes past it to the next position.
-    const w = chain(node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }), node({ id: 'flights', mined: ['search_flights_for_skyscan'] }), node({ id: 'quotes', mined: ['stock_quote_for_alpha'] }));
+    const w = chain(
+      node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }),
+      node({ id: 'flights', mined: ['search_flights_for_skyscan'] }),
+      node({ id: 'quotes', mined: ['stock_quote_for_alpha'] }),
+    );
     const hotels = await plan(w, 'hotels');
     expect(hotels.calls).toEqual([]);
     expect(hotels.error).toMatch(/no part of the request is handed to this position/);
     expect((await plan(w, 'flights')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
-    expect((await plan(w, 'quotes')).calls).toEqual([{ tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) }]);
+    expect((await plan(w, 'quotes')).calls).toEqual([
+      { tool: 'stock_quote_for_alpha', args: expect.objectContaining({ symbol: 'AAPL' }) },
+    ]);
   });
 
-  it("lets a repeating position with mined tools take the clauses they fit, and a repeating last position the rest", async () => {
-    const mid = chain(node({ id: 'first', calls: 'many', mined: ['search_flights_for_skyscan', 'stock_quote_for_alpha'] }), node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }));
-    expect((await plan(mid, 'first')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+  it('lets a repeating position with mined tools take the clauses they fit, and a repeating last position the rest', async () => {
+    const mid = chain(
+      node({ id: 'first', calls: 'many', mined: ['search_flights_for_skyscan', 'stock_quote_for_alpha'] }),
+      node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }),
+    );
+    expect((await plan(mid, 'first')).calls.map((c) => c.tool)).toEqual([
+      'search_flights_for_skyscan',
+      'stock_quote_for_alpha',
+    ]);
     expect((await plan(mid, 'hotels')).calls).toEqual([]);
     // Without tool lists only the last position repeats: the plain order.
     const generic = chain(node({ id: 'first', calls: 'many' }), node({ id: 'second' }));
-    expect(new Set((await plan(generic, 'first')).calls.map((c) => c.tool))).toEqual(new Set(['search_flights_for_skyscan']));
+    expect(new Set((await plan(generic, 'first')).calls.map((c) => c.tool))).toEqual(
+      new Set(['search_flights_for_skyscan']),
+    );
     expect((await plan(generic, 'second')).calls.map((c) => c.tool)).toEqual(['stock_quote_for_alpha']);
-    const w = chain(node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }), node({ id: 'rest', calls: 'many' }));
+    const w = chain(
+      node({ id: 'hotels', mined: ['search_hotels_for_priceline'] }),
+      node({ id: 'rest', calls: 'many' }),
+    );
     expect((await plan(w, 'hotels')).calls).toEqual([]);
-    expect((await plan(w, 'rest')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+    expect((await plan(w, 'rest')).calls.map((c) => c.tool)).toEqual([
+      'search_flights_for_skyscan',
+      'stock_quote_for_alpha',
+    ]);
   });
 
   it('declares what it reads of the layout as its memo scope: every tool position, and its own ordinal', () => {
     const w = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many' }));
-    const scope = (wf: Workflow, id: string) => policy.memoScope!(wf, wf.nodes.find((n) => n.id === id)!);
+    const scope = (wf: Workflow, id: string) =>
+      policy.memoScope!(
+        wf,
+        wf.nodes.find((n) => n.id === id)!,
+      );
     expect([scope(w, 'plan'), scope(w, 'answer')]).toEqual(['', '']);
     expect(scope(w, 'p1')).toMatch(/^hand-off [0-9a-f]{16}, position 0$/);
     expect(scope(w, 'p2')).toMatch(/^hand-off [0-9a-f]{16}, position 1$/);
     // Another position's tool list changes the hand-off of every position, so it changes the scope.
-    const hinted = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many', tools: ['stock_quote_for_alpha'] }));
+    const hinted = chain(
+      node({ id: 'p1', calls: 'many' }),
+      node({ id: 'p2', calls: 'many', tools: ['stock_quote_for_alpha'] }),
+    );
     expect(scope(hinted, 'p1')).not.toBe(scope(w, 'p1'));
   });
 });
@@ -258,19 +377,38 @@ describe('offline policy: tool positions read the request in order', () => {
 describe('offline policy: LLM nodes by rule', () => {
   const policy = createOfflinePolicy({ tools: TOOLS });
   const llm = (n: Partial<LlmNode>, query: string, inputs: NodeInput[] = []) => {
-    const full = { id: 'n', kind: 'llm', role: 'plan', prompt: 'p {{query}}', output: { type: 'text' }, ...n } as LlmNode;
-    return policy.runLlmNode({ query, workflow: { version: 1, name: 'w', nodes: [full], edges: [] }, inputs, context: query, scratch: new Map(), node: full });
+    const full = {
+      id: 'n',
+      kind: 'llm',
+      role: 'plan',
+      prompt: 'p {{query}}',
+      output: { type: 'text' },
+      ...n,
+    } as LlmNode;
+    return policy.runLlmNode({
+      query,
+      workflow: { version: 1, name: 'w', nodes: [full], edges: [] },
+      inputs,
+      context: query,
+      scratch: new Map(),
+      node: full,
+    });
   };
 
   it('plans by splitting the request into clauses', async () => {
-    expect((await llm({ role: 'plan' }, 'First get the weather in Paris, then find hotels in Lyon.')).output).toBe('1. First get the weather in Paris\n2. find hotels in Lyon.');
+    expect((await llm({ role: 'plan' }, 'First get the weather in Paris, then find hotels in Lyon.')).output).toBe(
+      '1. First get the weather in Paris\n2. find hotels in Lyon.',
+    );
   });
 
   it("judges by the guard's concept being in the query, as JSON per the schema", async () => {
     const judge: Partial<LlmNode> = {
       role: 'judge',
       prompt: 'Answer one yes/no question about this request: Does the request ask for a forecast?\n{{query}}',
-      output: { type: 'json', schema: { type: 'object', properties: { needs_forecast: { type: 'boolean' } }, required: ['needs_forecast'] } },
+      output: {
+        type: 'json',
+        schema: { type: 'object', properties: { needs_forecast: { type: 'boolean' } }, required: ['needs_forecast'] },
+      },
     };
     expect((await llm(judge, 'Give me the 5-day forecast for Paris')).output).toEqual({ needs_forecast: true });
     expect((await llm(judge, 'Current weather in Paris')).output).toEqual({ needs_forecast: false });
@@ -282,53 +420,89 @@ describe('offline policy: LLM nodes by rule', () => {
       kind: 'tool',
       status: 'ok',
       output: [
-        { tool: 'current_weather_for_weatherapi', args: { q: 'Paris' }, status: 'ok', output: "{'location': {'name': 'Paris'}, 'current': {'temp_c': 21.5, 'condition': {'text': 'Sunny'}, 'wind_kph': 11.2" },
+        {
+          tool: 'current_weather_for_weatherapi',
+          args: { q: 'Paris' },
+          status: 'ok',
+          output:
+            "{'location': {'name': 'Paris'}, 'current': {'temp_c': 21.5, 'condition': {'text': 'Sunny'}, 'wind_kph': 11.2",
+        },
         { tool: 'stock_quote_for_alpha', args: { symbol: 'AAPL' }, status: 'error', error: 'HTTP 429 from provider' },
       ],
     };
     const text = String((await llm({ role: 'synthesize' }, 'Weather in Paris and AAPL quote?', [input])).output);
     const paragraphs = text.split('\n\n');
     expect(paragraphs).toHaveLength(3);
-    expect(paragraphs[1]).toBe('Current weather (weatherapi) (q: Paris): name: Paris; temp_c: 21.5; text: Sunny; wind_kph: 11.2. The response was truncated, so only its first part is shown.');
-    expect(paragraphs[2]).toBe('Stock quote (alpha) (symbol: AAPL): the call failed (HTTP 429 from provider), so this part could not be answered.');
+    expect(paragraphs[1]).toBe(
+      'Current weather (weatherapi) (q: Paris): name: Paris; temp_c: 21.5; text: Sunny; wind_kph: 11.2. The response was truncated, so only its first part is shown.',
+    );
+    expect(paragraphs[2]).toBe(
+      'Stock quote (alpha) (symbol: AAPL): the call failed (HTTP 429 from provider), so this part could not be answered.',
+    );
   });
 
   it('verifies by listing failed inputs', async () => {
     const failed: NodeInput = { nodeId: 'lookup', kind: 'tool', status: 'error', output: [] };
-    expect(String((await llm({ role: 'verify' }, 'q', [failed])).output)).toMatch(/Verdict: problems found: lookup failed/);
+    expect(String((await llm({ role: 'verify' }, 'q', [failed])).output)).toMatch(
+      /Verdict: problems found: lookup failed/,
+    );
   });
 });
 
 describe('offline policy in a real run', () => {
   it('answers through executeWorkflow with real function tools', async () => {
     const tools = createToolRegistry([
-      { ...tool('current_weather_for_weatherapi'), execute: async (args) => ({ location: String(args.q), temp_c: 18.5, condition: 'Cloudy' }) },
+      {
+        ...tool('current_weather_for_weatherapi'),
+        execute: async (args) => ({ location: String(args.q), temp_c: 18.5, condition: 'Cloudy' }),
+      },
     ]);
-    const workflow: Workflow = planToolAnswer({ name: 'weather', tool: { id: 'lookup', task: 'Get the current weather for the city' } });
-    const trace = await executeWorkflow(workflow, { query: 'What is the weather in Oslo?' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
+    const workflow: Workflow = planToolAnswer({
+      name: 'weather',
+      tool: { id: 'lookup', task: 'Get the current weather for the city' },
+    });
+    const trace = await executeWorkflow(
+      workflow,
+      { query: 'What is the weather in Oslo?' },
+      { policy: createOfflinePolicy({ tools: tools.list() }), tools },
+    );
     expect(trace.policy).toBe('offline policy (no LLM)');
-    expect(trace.calls).toEqual([expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' })]);
+    expect(trace.calls).toEqual([
+      expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' }),
+    ]);
     expect(trace.answer).toContain('location: Oslo; temp_c: 18.5; condition: Cloudy');
   });
 });
 
 describe('offline policy: required arguments it cannot find', () => {
-  const add: ToolDescriptor = { name: 'add', description: 'Adds two numbers.', inputSchema: obj({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']) };
+  const add: ToolDescriptor = {
+    name: 'add',
+    description: 'Adds two numbers.',
+    inputSchema: obj({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']),
+  };
 
   it('makes no call when a required argument has no value of its own ("add the number 2" to add(a, b)), instead of inventing one', async () => {
     const policy = createOfflinePolicy({ tools: [add] });
     const plan = await policy.planToolCalls(req('Add the number 2', node(), [add]));
     expect(plan.calls).toEqual([]);
-    expect(plan.error).toBe("no value for `b` of 'add' in the request or the earlier results; the offline policy does not guess required arguments");
+    expect(plan.error).toBe(
+      "no value for `b` of 'add' in the request or the earlier results; the offline policy does not guess required arguments",
+    );
     const both = await policy.planToolCalls(req('Add 2 and 3', node(), [add]));
     expect(both.calls).toEqual([{ tool: 'add', args: { a: 2, b: 3 } }]);
   });
 
-  it('records the refusal as the node\'s error observation and never calls the tool', async () => {
+  it("records the refusal as the node's error observation and never calls the tool", async () => {
     let called = 0;
-    const tools = createToolRegistry([{ ...add, execute: async (args) => (called++, Number(args.a) + Number(args.b)) }]);
+    const tools = createToolRegistry([
+      { ...add, execute: async (args) => (called++, Number(args.a) + Number(args.b)) },
+    ]);
     const workflow: Workflow = planToolAnswer({ name: 'sum', tool: { id: 'sum', task: 'Add the numbers' } });
-    const trace = await executeWorkflow(workflow, { query: 'Add the number 2' }, { policy: createOfflinePolicy({ tools: tools.list() }), tools });
+    const trace = await executeWorkflow(
+      workflow,
+      { query: 'Add the number 2' },
+      { policy: createOfflinePolicy({ tools: tools.list() }), tools },
+    );
     expect(called).toBe(0);
     expect(trace.calls).toEqual([]);
     const sum = trace.observations.find((o) => o.nodeId === 'sum')!;

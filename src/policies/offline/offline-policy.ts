@@ -2,7 +2,14 @@ import type { ToolNode, Workflow, WorkflowNode } from '../../graph/schema.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest, ToolPlanResult } from '../types.js';
+import type {
+  ExecutionPolicy,
+  LlmNodeRequest,
+  LlmNodeResult,
+  PlannedCall,
+  ToolPlanRequest,
+  ToolPlanResult,
+} from '../types.js';
 import { cueModelFromTable, distillCueModel, EMPTY_CUE_MODEL, learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs, type FillResult } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
@@ -73,7 +80,8 @@ export interface OfflinePolicy extends ExecutionPolicy {
  * with no other file.
  */
 export function createOfflinePolicy(options: OfflinePolicyOptions): OfflinePolicy {
-  if (options.records && options.records.length > 0) return policyFromCues(options.tools, distillCueModel(learnCueModel(options.records, options.tools)));
+  if (options.records && options.records.length > 0)
+    return policyFromCues(options.tools, distillCueModel(learnCueModel(options.records, options.tools)));
   const plain = policyFromCues(options.tools, EMPTY_CUE_MODEL);
   const byTable = new WeakMap<object, OfflinePolicy>();
   const byText = new Map<string, OfflinePolicy>();
@@ -113,7 +121,10 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
   const indexFor = (candidates: readonly ToolDescriptor[]): { index: ToolIndex; names: string[] } => {
     const extra = candidates.filter((c) => !known.has(c.name));
     if (extra.length === 0) return { index: base, names: [...known.keys()] };
-    const key = extra.map((c) => c.name).sort().join('\u0000');
+    const key = extra
+      .map((c) => c.name)
+      .sort()
+      .join('\u0000');
     let hit = extended.get(key);
     if (!hit) {
       const all = [...known.values(), ...extra];
@@ -124,8 +135,19 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
   };
 
   /** One call for one clause (or for the node's task and the whole request when `clause` is undefined). */
-  async function planOne(req: ToolPlanRequest, clause: string | undefined, previousTool: string | undefined, outputs: readonly unknown[], idx: { index: ToolIndex; names: string[] }, made: ReadonlySet<string>): Promise<{ tool: ToolDescriptor; filled: FillResult; duplicate: boolean }> {
-    const ranked = rankTools({ node: req.node, query: req.query, clause, candidates: req.candidates, previousTool }, idx.index, cues);
+  async function planOne(
+    req: ToolPlanRequest,
+    clause: string | undefined,
+    previousTool: string | undefined,
+    outputs: readonly unknown[],
+    idx: { index: ToolIndex; names: string[] },
+    made: ReadonlySet<string>,
+  ): Promise<{ tool: ToolDescriptor; filled: FillResult; duplicate: boolean }> {
+    const ranked = rankTools(
+      { node: req.node, query: req.query, clause, candidates: req.candidates, previousTool },
+      idx.index,
+      cues,
+    );
     const at = clause === undefined ? -1 : req.query.indexOf(clause);
     const clauseSpan = at >= 0 ? ([at, at + clause!.length] as const) : undefined;
     const first = (Math.max(1, req.attempt) - 1) % ranked.length;
@@ -136,7 +158,10 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
       req.signal?.throwIfAborted();
       const tool = req.candidates.find((c) => c.name === ranked[(first + k) % ranked.length]!.name)!;
       const focus = focusSpans(req.query, clause, tool.name, idx.names, idx.index);
-      const filled = withBound(fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues), req.bound?.[tool.name]);
+      const filled = withBound(
+        fillArgs(tool, { query: req.query, outputs, focus, ...(clauseSpan ? { clauseSpan } : {}) }, cues),
+        req.bound?.[tool.name],
+      );
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
     const best = await callAt(0);
@@ -173,7 +198,8 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
   }
 
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
-    if (req.candidates.length === 0) return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
+    if (req.candidates.length === 0)
+      return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
     const idx = indexFor(req.candidates);
     const seen = req.inputs.flatMap(callsOf);
     const made = new Set(seen.map((c) => callKey(c.tool, c.args)));
@@ -199,7 +225,9 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
         }
         previousTool = tool.name;
       }
-      return calls.length === 0 && refused.length > 0 ? { calls, model: 'offline', error: refused.join('; ') } : { calls, model: 'offline' };
+      return calls.length === 0 && refused.length > 0
+        ? { calls, model: 'offline', error: refused.join('; ') }
+        : { calls, model: 'offline' };
     }
     const { tool, filled, duplicate } = await planOne(req, clauses[0], previousTool, outputs, idx, made);
     if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
@@ -223,7 +251,8 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
   }
 
   // LLM nodes decide from the node, the query and their inputs; tool nodes also from their slot.
-  const memoScope = (workflow: Workflow, node: WorkflowNode): string => (node.kind === 'tool' ? handOffScope(workflow, node) : '');
+  const memoScope = (workflow: Workflow, node: WorkflowNode): string =>
+    node.kind === 'tool' ? handOffScope(workflow, node) : '';
 
   return { id: 'offline', kind: 'offline', label: OFFLINE_POLICY_LABEL, cues, planToolCalls, runLlmNode, memoScope };
 }

@@ -18,7 +18,27 @@ import { stem } from './text.js';
 /** Cap on the summed term evidence (in log-odds), so a long query cannot outvote the prior by volume. */
 const MAX_EVIDENCE = 2;
 
-const GENERIC = new Set(['id', 'type', 'format', 'name', 'data', 'value', 'code', 'query', 'limit', 'page', 'get', 'max', 'min', 'string', 'sort', 'api', 'key', 'show', 'all']);
+const GENERIC = new Set([
+  'id',
+  'type',
+  'format',
+  'name',
+  'data',
+  'value',
+  'code',
+  'query',
+  'limit',
+  'page',
+  'get',
+  'max',
+  'min',
+  'string',
+  'sort',
+  'api',
+  'key',
+  'show',
+  'all',
+]);
 
 /** True when a query term names the parameter (same stem, or a shared prefix of at least 4 letters). */
 export function namesParam(name: string, queryTerms: ReadonlySet<string>): boolean {
@@ -40,7 +60,12 @@ export function namesParam(name: string, queryTerms: ReadonlySet<string>): boole
 }
 
 /** P(set) of an optional parameter given the query's terms (stemmed words), in [0, 1]. */
-export function paramPresence(name: string, ts: ToolStats | undefined, queryTerms: ReadonlySet<string>, shared?: ParamStats): number {
+export function paramPresence(
+  name: string,
+  ts: ToolStats | undefined,
+  queryTerms: ReadonlySet<string>,
+  shared?: ParamStats,
+): number {
   const named = namesParam(name, queryTerms);
   const ps = ts?.params.get(name);
   if (!ts || !ps || ts.uses === 0) {

@@ -20,7 +20,10 @@ function counting(): { index: ToolIndex; ranked: () => number } {
 describe('focusSpans over a long request', () => {
   it('ranks each clause once per request (at most MAX_REQUEST_PARTS), not once per clause per call', () => {
     const cities = ['Oslo', 'Lima', 'Paris', 'Rome', 'Cairo'];
-    const query = Array.from({ length: 200 }, (_, i) => `Then get the ${['weather', 'forecast', 'tides', 'pollen'][i % 4]} of ${cities[i % 5]}.`).join(' ');
+    const query = Array.from(
+      { length: 200 },
+      (_, i) => `Then get the ${['weather', 'forecast', 'tides', 'pollen'][i % 4]} of ${cities[i % 5]}.`,
+    ).join(' ');
     const clauses = requestClauses(query);
     expect(clauses.length).toBeGreaterThan(150);
     const { index, ranked } = counting();

@@ -47,7 +47,11 @@ function normalise(list: ReadonlyArray<{ name: string; score: number }>): Map<st
 }
 
 /** Candidates ranked by score, best first. */
-export function rankTools(input: SelectionInput, index: ToolIndex, model: CueModel): Array<{ name: string; score: number }> {
+export function rankTools(
+  input: SelectionInput,
+  index: ToolIndex,
+  model: CueModel,
+): Array<{ name: string; score: number }> {
   const names = input.candidates.map((c) => c.name);
   if (names.length <= 1) return names.map((name) => ({ name, score: 1 }));
   const w = RANK_WEIGHTS;
@@ -121,7 +125,13 @@ export function clauseFocus(query: string, candidates: readonly string[], index:
 }
 
 /** Spans of the query clauses that speak about `tool` for this call: the call's clause and the clause where the tool ranks best. */
-export function focusSpans(query: string, clause: string | undefined, tool: string, candidates: readonly string[], index: ToolIndex): Array<[number, number]> {
+export function focusSpans(
+  query: string,
+  clause: string | undefined,
+  tool: string,
+  candidates: readonly string[],
+  index: ToolIndex,
+): Array<[number, number]> {
   const focus = clauseFocus(query, candidates, index);
   if (focus.clauses.length < 2) return [];
   const chosen = new Set<string>();

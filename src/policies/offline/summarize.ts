@@ -26,7 +26,13 @@ export function callsOf(input: NodeInput): SeenCall[] {
   items.forEach((item, i) => {
     if (item && typeof item === 'object' && 'tool' in item) {
       const c = item as SeenCall;
-      out.push({ tool: c.tool, args: c.args ?? {}, status: c.status ?? 'ok', ...(c.output !== undefined ? { output: c.output } : {}), ...(c.error !== undefined ? { error: c.error } : {}) });
+      out.push({
+        tool: c.tool,
+        args: c.args ?? {},
+        status: c.status ?? 'ok',
+        ...(c.output !== undefined ? { output: c.output } : {}),
+        ...(c.error !== undefined ? { error: c.error } : {}),
+      });
     } else if (input.calls?.[i]) {
       out.push({ ...input.calls[i]!, output: item });
     }
@@ -84,7 +90,8 @@ export function resultFacts(output: unknown, limit = 200): Array<{ key: string; 
   });
 }
 
-const LITERAL_PAIR = /['"]([A-Za-z0-9_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
+const LITERAL_PAIR =
+  /['"]([A-Za-z0-9_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
 
 function literalPairs(text: string, limit: number): Array<{ key: string; value: string }> {
   if (!/[{[]/.test(text)) return [];
@@ -99,7 +106,8 @@ function literalPairs(text: string, limit: number): Array<{ key: string; value: 
 /** "key: value; key: value" from the first informative scalar fields of a response (at most `max`). */
 export function summarizeOutput(output: unknown, max = 8): string {
   if (output === undefined || output === null || output === '') return 'no data returned';
-  if (typeof output === 'string' && !/^[\s[{]/.test(output)) return phrase(output.length > 300 ? `${output.slice(0, 297)}…` : output);
+  if (typeof output === 'string' && !/^[\s[{]/.test(output))
+    return phrase(output.length > 300 ? `${output.slice(0, 297)}…` : output);
   const facts = resultFacts(output);
   const picked = facts.slice(0, max).map((p) => `${p.key}: ${phrase(p.value)}`);
   if (picked.length === 0) return typeof output === 'string' ? phrase(output.slice(0, 200)) : 'an empty result';
@@ -115,7 +123,8 @@ function argText(args: Record<string, unknown>): string {
 /** One paragraph per call: what was asked, what came back (or the error), and whether it was cut. */
 export function describeCall(call: SeenCall): string {
   const head = `${capitalise(humanToolName(call.tool))}${argText(call.args)}`;
-  if (call.status === 'error') return `${head}: the call failed (${phrase(call.error ?? String(call.output ?? 'error'))}), so this part could not be answered.`;
+  if (call.status === 'error')
+    return `${head}: the call failed (${phrase(call.error ?? String(call.output ?? 'error'))}), so this part could not be answered.`;
   const cut = isTruncated(call.output) ? ' The response was truncated, so only its first part is shown.' : '';
   return `${head}: ${summarizeOutput(call.output)}.${cut}`;
 }

@@ -5,7 +5,8 @@ import { answerStyle, DEFAULT_STYLE, synthesizeAnswer } from './synthesize.js';
 import { describeCall } from './summarize.js';
 
 const query = 'Find hotels in Aachen, then get reviews for hotel 700022612.';
-const hotels = "{'itemName': 'Aachen, Germany', 'cityID': 5000335699, 'lat': 50.765881, 'lon': 6.091706, 'type': 'CITY', 'a1': 1, 'a2': 2, 'a3': 3, 'a4': 4, 'a5': 5}";
+const hotels =
+  "{'itemName': 'Aachen, Germany', 'cityID': 5000335699, 'lat': 50.765881, 'lon': 6.091706, 'type': 'CITY', 'a1': 1, 'a2': 2, 'a3': 3, 'a4': 4, 'a5': 5}";
 const reviews = { hotel_name: 'Hilton Memphis', review_rating: 8.2, review_count: 747 };
 const failError = 'no recorded response for hotel_reviews_for_priceline_com_provider with {"hotel_id":"1"}';
 
@@ -16,8 +17,18 @@ const inputs: NodeInput[] = [
     kind: 'tool',
     status: 'ok',
     output: [
-      { tool: 'search_hotels_locations_for_priceline_com_provider', args: { name: 'Aachen' }, status: 'ok', output: hotels },
-      { tool: 'search_hotels_locations_for_priceline_com_provider', args: { name: 'Aachen' }, status: 'ok', output: hotels },
+      {
+        tool: 'search_hotels_locations_for_priceline_com_provider',
+        args: { name: 'Aachen' },
+        status: 'ok',
+        output: hotels,
+      },
+      {
+        tool: 'search_hotels_locations_for_priceline_com_provider',
+        args: { name: 'Aachen' },
+        status: 'ok',
+        output: hotels,
+      },
     ],
   },
   { nodeId: 'need_s2', kind: 'llm', role: 'judge', output: { needed: true }, status: 'ok' },
@@ -26,25 +37,52 @@ const inputs: NodeInput[] = [
     kind: 'tool',
     status: 'ok',
     output: [
-      { tool: 'hotel_reviews_for_priceline_com_provider', args: { hotel_id: '700022612', languages: 'en,fr' }, status: 'ok', output: reviews },
+      {
+        tool: 'hotel_reviews_for_priceline_com_provider',
+        args: { hotel_id: '700022612', languages: 'en,fr' },
+        status: 'ok',
+        output: reviews,
+      },
       { tool: 'hotel_reviews_for_priceline_com_provider', args: { hotel_id: '1' }, status: 'error', error: failError },
     ],
   },
   { nodeId: 's3', kind: 'tool', status: 'error', output: [] },
 ];
 
-const answer = (prompt: string, given: NodeInput[] = inputs) => synthesizeAnswer({ query, inputs: given, node: { prompt } });
-const withDirective = (...ids: Parameters<typeof directiveLine>[0][]) => [PROMPT_TEMPLATES.synthesize, ...ids.map(directiveLine)].join('\n');
+const answer = (prompt: string, given: NodeInput[] = inputs) =>
+  synthesizeAnswer({ query, inputs: given, node: { prompt } });
+const withDirective = (...ids: Parameters<typeof directiveLine>[0][]) =>
+  [PROMPT_TEMPLATES.synthesize, ...ids.map(directiveLine)].join('\n');
 
 describe('offline synthesizer follows its prompt', () => {
   it('renders the role template, and any prompt without directives, the way it always did', () => {
     const expected = [
       'Here is what the tools returned for your request.',
-      describeCall({ tool: 'search_hotels_locations_for_priceline_com_provider', args: { name: 'Aachen' }, status: 'ok', output: hotels }),
-      describeCall({ tool: 'search_hotels_locations_for_priceline_com_provider', args: { name: 'Aachen' }, status: 'ok', output: hotels }),
+      describeCall({
+        tool: 'search_hotels_locations_for_priceline_com_provider',
+        args: { name: 'Aachen' },
+        status: 'ok',
+        output: hotels,
+      }),
+      describeCall({
+        tool: 'search_hotels_locations_for_priceline_com_provider',
+        args: { name: 'Aachen' },
+        status: 'ok',
+        output: hotels,
+      }),
       '{"needed":true}',
-      describeCall({ tool: 'hotel_reviews_for_priceline_com_provider', args: { hotel_id: '700022612', languages: 'en,fr' }, status: 'ok', output: reviews }),
-      describeCall({ tool: 'hotel_reviews_for_priceline_com_provider', args: { hotel_id: '1' }, status: 'error', error: failError }),
+      describeCall({
+        tool: 'hotel_reviews_for_priceline_com_provider',
+        args: { hotel_id: '700022612', languages: 'en,fr' },
+        status: 'ok',
+        output: reviews,
+      }),
+      describeCall({
+        tool: 'hotel_reviews_for_priceline_com_provider',
+        args: { hotel_id: '1' },
+        status: 'error',
+        error: failError,
+      }),
       'Step s3 made no call (it failed).',
     ].join('\n\n');
     expect(answer(PROMPT_TEMPLATES.synthesize)).toBe(expected);
@@ -72,9 +110,17 @@ describe('offline synthesizer follows its prompt', () => {
 
   it('puts one fact per line, names fields in plain words, and keeps as many facts as the prompt asks', () => {
     const lines = answer(withDirective('one-fact-per-line', 'plain-words'));
-    expect(lines).toContain('Hotel reviews (priceline com provider) (hotel id: 700022612, languages: en,fr):\n- hotel name: Hilton Memphis\n- review rating: 8.2\n- review count: 747');
+    expect(lines).toContain(
+      'Hotel reviews (priceline com provider) (hotel id: 700022612, languages: en,fr):\n- hotel name: Hilton Memphis\n- review rating: 8.2\n- review count: 747',
+    );
     expect(lines).toContain('- item name: Aachen, Germany');
-    const count = (prompt: string) => (answer(prompt).split('\n').find((l) => l.startsWith('Search hotels'))!.match(/;/g) ?? []).length + 1;
+    const count = (prompt: string) =>
+      (
+        answer(prompt)
+          .split('\n')
+          .find((l) => l.startsWith('Search hotels'))!
+          .match(/;/g) ?? []
+      ).length + 1;
     expect(count(withDirective('all-figures'))).toBe(10);
     expect(count(withDirective('brief'))).toBe(4);
     // The later of two conflicting directives wins, as a later instruction would.
@@ -83,7 +129,9 @@ describe('offline synthesizer follows its prompt', () => {
   });
 
   it('opens with the key facts when asked to answer first', () => {
-    expect(answer(withDirective('answer-first')).split('\n\n')[0]).toBe('In short: Aachen, Germany, 5000335699; Aachen, Germany, 5000335699; Hilton Memphis, 8.2.');
+    expect(answer(withDirective('answer-first')).split('\n\n')[0]).toBe(
+      'In short: Aachen, Germany, 5000335699; Aachen, Germany, 5000335699; Hilton Memphis, 8.2.',
+    );
   });
 
   it('renders every variant of the template library, and never restates the request when nothing came in', () => {

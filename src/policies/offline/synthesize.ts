@@ -1,4 +1,8 @@
-import { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, type SynthesizeDirective } from '../../graph/prompt-templates.js';
+import {
+  SYNTHESIZE_DIRECTIVES,
+  synthesizeDirectivesIn,
+  type SynthesizeDirective,
+} from '../../graph/prompt-templates.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';
@@ -45,7 +49,17 @@ export interface AnswerStyle {
 }
 
 /** The rendering of a prompt without directives. */
-export const DEFAULT_STYLE: Readonly<AnswerStyle> = { lead: 'generic', notes: true, dedupe: false, coverage: 'all', failures: 'detail', format: 'classic', facts: 8, valueChars: 80, plainKeys: false };
+export const DEFAULT_STYLE: Readonly<AnswerStyle> = {
+  lead: 'generic',
+  notes: true,
+  dedupe: false,
+  coverage: 'all',
+  failures: 'detail',
+  format: 'classic',
+  facts: 8,
+  valueChars: 80,
+  plainKeys: false,
+};
 
 const tabular = (s: AnswerStyle): AnswerStyle['format'] => (s.format === 'classic' ? 'paragraph' : s.format);
 
@@ -83,7 +97,9 @@ function plain(key: string): string {
 function heading(call: SeenCall, s: AnswerStyle): string {
   const name = humanToolName(call.tool);
   const head = name ? name[0]!.toUpperCase() + name.slice(1) : call.tool;
-  const args = Object.entries(call.args).map(([k, v]) => `${s.plainKeys ? plain(k) : k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const args = Object.entries(call.args).map(
+    ([k, v]) => `${s.plainKeys ? plain(k) : k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
+  );
   return args.length > 0 ? `${head} (${args.join(', ')})` : head;
 }
 
@@ -102,11 +118,17 @@ function renderCall(call: SeenCall, s: AnswerStyle): string | undefined {
   const facts = factsOf(call, s);
   const cut = isTruncated(call.output) ? 'The response was truncated, so only its first part is shown.' : '';
   if (facts.length === 0) {
-    const raw = call.output === undefined || call.output === null || call.output === '' ? 'no data returned' : typeof call.output === 'string' ? phrase(call.output, 200) : 'an empty result';
+    const raw =
+      call.output === undefined || call.output === null || call.output === ''
+        ? 'no data returned'
+        : typeof call.output === 'string'
+          ? phrase(call.output, 200)
+          : 'an empty result';
     if (s.coverage === 'answered' && raw === 'no data returned') return undefined;
     return `${heading(call, s)}: ${raw}.${cut ? ` ${cut}` : ''}`;
   }
-  if (s.format === 'lines') return [`${heading(call, s)}:`, ...facts.map((f) => `- ${f}`), ...(cut ? [cut] : [])].join('\n');
+  if (s.format === 'lines')
+    return [`${heading(call, s)}:`, ...facts.map((f) => `- ${f}`), ...(cut ? [cut] : [])].join('\n');
   return `${heading(call, s)}: ${facts.join('; ')}.${cut ? ` ${cut}` : ''}`;
 }
 
@@ -117,7 +139,8 @@ function paragraphs(inputs: readonly NodeInput[], s: AnswerStyle): { text: strin
   for (const input of inputs) {
     if (input.kind === 'tool') {
       const calls = callsOf(input);
-      if (calls.length === 0 && s.coverage === 'all' && s.failures === 'detail') out.push({ text: `Step ${input.nodeId} made no call${input.status === 'error' ? ' (it failed)' : ''}.` });
+      if (calls.length === 0 && s.coverage === 'all' && s.failures === 'detail')
+        out.push({ text: `Step ${input.nodeId} made no call${input.status === 'error' ? ' (it failed)' : ''}.` });
       for (const c of calls) {
         const key = `${c.tool}\u0000${stableStringify(c.args)}`;
         if (s.dedupe && seen.has(key)) continue;
@@ -138,21 +161,33 @@ function keyFacts(parts: readonly { call?: SeenCall }[]): string {
   const bits = parts
     .filter((p) => p.call?.status === 'ok')
     .slice(0, 4)
-    .map((p) => resultFacts(p.call!.output).slice(0, 2).map((f) => phrase(f.value, 40)).join(', '))
+    .map((p) =>
+      resultFacts(p.call!.output)
+        .slice(0, 2)
+        .map((f) => phrase(f.value, 40))
+        .join(', '),
+    )
     .filter((b) => b.length > 0);
   return bits.length > 0 ? `In short: ${bits.join('; ')}.` : 'None of the lookups returned a result.';
 }
 
 /** The synthesized answer for a request in the style its node's prompt asks for (see the module comment). */
-export function synthesizeAnswer(req: Pick<LlmNodeRequest, 'query' | 'inputs'> & { node?: { prompt: string } }): string {
+export function synthesizeAnswer(
+  req: Pick<LlmNodeRequest, 'query' | 'inputs'> & { node?: { prompt: string } },
+): string {
   const { style, directives } = answerStyle(req.node?.prompt ?? '');
   const parts = paragraphs(req.inputs, style);
-  if (parts.length === 0) return directives.length === 0 ? `No tool results were available to answer: ${req.query}` : 'No tool results came in for this request.';
+  if (parts.length === 0)
+    return directives.length === 0
+      ? `No tool results were available to answer: ${req.query}`
+      : 'No tool results came in for this request.';
   const lead = style.lead === 'key-facts' ? [keyFacts(parts), LEAD] : [LEAD];
   return [...lead, ...parts.map((p) => p.text)].join('\n\n');
 }
 
 /** The directive sentences with their renderings, for prompts and docs. */
 export function directiveHelp(): string {
-  return (Object.keys(EFFECTS) as SynthesizeDirective[]).map((d) => `- ${d}: "${SYNTHESIZE_DIRECTIVES[d].sentence}"`).join('\n');
+  return (Object.keys(EFFECTS) as SynthesizeDirective[])
+    .map((d) => `- ${d}: "${SYNTHESIZE_DIRECTIVES[d].sentence}"`)
+    .join('\n');
 }

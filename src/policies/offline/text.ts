@@ -6,7 +6,7 @@
 
 export const STOPWORDS = new Set(
   (
-    'a an and are as at be been but by can could do does for from get give got has have how i i\'m i\'d i\'ll ' +
+    "a an and are as at be been but by can could do does for from get give got has have how i i'm i'd i'll " +
     'if in into is it its let me my need of on or our please show so some tell than that the their them then ' +
     'there these this those to up us using want was we what when where which while who why will with would you your ' +
     'also after before first next finally lastly now just like know help find look check see use retrieve fetch pull'
@@ -79,7 +79,8 @@ export function splitClauses(query: string): string[] {
  */
 export const MAX_REQUEST_PARTS = 32;
 
-const ASK = /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
+const ASK =
+  /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
 
 /**
  * The clauses that ask for something, in order: `splitClauses` without the scene-setting opening

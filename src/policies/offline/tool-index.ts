@@ -42,7 +42,9 @@ export function createToolIndex(tools: readonly ToolDescriptor[], model?: CueMod
   });
   index.addAll(
     tools.map((t) => {
-      const props = Object.keys(((t.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}) as object);
+      const props = Object.keys(
+        ((t.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}) as object,
+      );
       return {
         id: t.name,
         name: splitIdentifiers(t.name),
@@ -68,7 +70,11 @@ export function createToolIndex(tools: readonly ToolDescriptor[], model?: CueMod
         terms(text).length === 0
           ? []
           : index
-              .search(text, { boost: { name: 2, description: 1, params: 0.5, learned: 1.5 }, combineWith: 'OR', filter: (r) => allowed.has(r.id as string) })
+              .search(text, {
+                boost: { name: 2, description: 1, params: 0.5, learned: 1.5 },
+                combineWith: 'OR',
+                filter: (r) => allowed.has(r.id as string),
+              })
               .map((r) => Object.freeze({ name: r.id as string, score: r.score })),
       );
       if (text.length > RANK_MEMO_MAX_TEXT) return ranked;

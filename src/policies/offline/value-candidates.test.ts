@@ -28,7 +28,8 @@ describe('value candidates', () => {
   });
 
   it('reads key/value pairs out of truncated Python-literal responses and JSON', () => {
-    const cut = "{'results': [{'hotel_id': '700008849', 'name': 'Hotel Lutetia', 'stars': 5.0, 'active': True}, {'hotel_id': '7000";
+    const cut =
+      "{'results': [{'hotel_id': '700008849', 'name': 'Hotel Lutetia', 'stars': 5.0, 'active': True}, {'hotel_id': '7000";
     expect(outputPairs(cut)).toEqual([
       { key: 'hotel_id', value: '700008849' },
       { key: 'name', value: 'Hotel Lutetia' },
@@ -42,7 +43,22 @@ describe('value candidates', () => {
   });
 
   it('classifies value shapes', () => {
-    expect(['AAPL', 'LAX', 'BTC/USD', '2025-01-02', '700008849', '12', 4.5, true, 'Paris', 'New York', 'London, UK', 'compact'].map(shapeOf)).toEqual([
+    expect(
+      [
+        'AAPL',
+        'LAX',
+        'BTC/USD',
+        '2025-01-02',
+        '700008849',
+        '12',
+        4.5,
+        true,
+        'Paris',
+        'New York',
+        'London, UK',
+        'compact',
+      ].map(shapeOf),
+    ).toEqual([
       'code4',
       'code3',
       'pair',
@@ -67,7 +83,9 @@ describe('clauses', () => {
       'check hotel ID 700008849 near 48.8566, 2.3522 in Paris, France',
       'show flights on 2025-09-01.',
     ]);
-    expect(requestClauses('I need a climate profile for Aspen. Get the snow report, then the 5-day forecast.', 2)).toEqual(['Get the snow report', 'the 5-day forecast.']);
+    expect(
+      requestClauses('I need a climate profile for Aspen. Get the snow report, then the 5-day forecast.', 2),
+    ).toEqual(['Get the snow report', 'the 5-day forecast.']);
     expect(splitClauses('Weather in Paris')).toEqual(['Weather in Paris']);
   });
 });

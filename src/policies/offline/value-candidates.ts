@@ -25,21 +25,60 @@ export interface ValueCandidate {
   role?: string[];
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH_RE =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
 /** Words that start sentences or requests and are capitalised for that reason only. */
 const NOT_PROPER = new Set(
-  'January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I\'m I\'d I\'ll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let\'s Last Search Look Retrieve Fetch Pull Provide List Since Because However Although While If When Once After Before During Given Based Using Following Ok Okay Yes No Thanks Thank Hi Hello Great Next Lastly Finally Additionally Moreover'.split(
+  "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I'm I'd I'll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let's Last Search Look Retrieve Fetch Pull Provide List Since Because However Although While If When Once After Before During Given Based Using Following Ok Okay Yes No Thanks Thank Hi Hello Great Next Lastly Finally Additionally Moreover".split(
     ' ',
   ),
 );
 
-const CONNECTORS = new Set(['of', 'de', 'la', 'del', 'da', 'do', 'du', 'le', 'van', 'von', 'and', '&', 'am', 'upon', 'on']);
+const CONNECTORS = new Set([
+  'of',
+  'de',
+  'la',
+  'del',
+  'da',
+  'do',
+  'du',
+  'le',
+  'van',
+  'von',
+  'and',
+  '&',
+  'am',
+  'upon',
+  'on',
+]);
 
 function contextAt(text: string, start: number, end: number): { before: string[]; after: string } {
-  const before = (text.slice(Math.max(0, start - 60), start).toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(-3);
-  const after = (text.slice(end, end + 30).toLowerCase().match(/[a-z0-9]+/) ?? [''])[0] ?? '';
+  const before = (
+    text
+      .slice(Math.max(0, start - 60), start)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []
+  ).slice(-3);
+  const after =
+    (text
+      .slice(end, end + 30)
+      .toLowerCase()
+      .match(/[a-z0-9]+/) ?? [''])[0] ?? '';
   return { before, after };
 }
 
@@ -76,13 +115,17 @@ export function queryCandidates(text: string): ValueCandidate[] {
   }
   // "September 2-9, 2025" (a range), "September 3rd, 2025", "September 3rd" (the year from the nearest
   // year written after it, else before it).
-  const monthFirst = new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[-–]\\s*(\\d{1,2})(?:st|nd|rd|th)?)?(?:,?\\s+(\\d{4}))?`, 'gi');
+  const monthFirst = new RegExp(
+    `\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[-–]\\s*(\\d{1,2})(?:st|nd|rd|th)?)?(?:,?\\s+(\\d{4}))?`,
+    'gi',
+  );
   for (const m of text.matchAll(monthFirst)) {
     const s = m.index ?? 0;
     if (isTaken(s, s + m[0].length)) continue;
     const month = MONTHS.findIndex((x) => x.startsWith(m[1]!.toLowerCase().slice(0, 3))) + 1;
     const year = m[4] ?? nearbyYear(text, s + m[0].length);
-    const date = (day: string) => (year ? `${year}-${pad(month)}-${pad(Number(day))}` : `${pad(month)}-${pad(Number(day))}`);
+    const date = (day: string) =>
+      year ? `${year}-${pad(month)}-${pad(Number(day))}` : `${pad(month)}-${pad(Number(day))}`;
     add(date(m[2]!), 'date', s, s + m[0].length, true);
     if (m[3]) add(date(m[3]), 'date', s + m[0].indexOf(m[3], m[1]!.length + m[2]!.length), s + m[0].length);
   }
@@ -94,7 +137,9 @@ export function queryCandidates(text: string): ValueCandidate[] {
     add(`${m[3]}-${pad(month)}-${pad(Number(m[1]))}`, 'date', s, s + m[0].length, true);
   }
   const coordParts = new Map<number, string[]>();
-  for (const m of text.matchAll(/(-?\d{1,3}\.\d{2,})°?\s*[NS]?\s*[,/]\s*(?:and\s+)?(?:longitude\s+)?(-?\d{1,3}\.\d{2,})°?/g)) {
+  for (const m of text.matchAll(
+    /(-?\d{1,3}\.\d{2,})°?\s*[NS]?\s*[,/]\s*(?:and\s+)?(?:longitude\s+)?(-?\d{1,3}\.\d{2,})°?/g,
+  )) {
     const s = m.index ?? 0;
     add(`${m[1]},${m[2]}`, 'coord', s, s + m[0].length);
     coordParts.set(s, ['lat', 'latitude']);
@@ -102,7 +147,9 @@ export function queryCandidates(text: string): ValueCandidate[] {
   }
   // Codes and ids: tickers, IATA/ICAO, currency pairs, alphanumeric ids (0P0001HUIC, KJ286).
   // (A one-letter prefix joined by a separator, as in A-1012, is part of the id.)
-  for (const m of text.matchAll(/\b[A-Z][/\-:][A-Z0-9]{2,}(?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z0-9][A-Z0-9.]*[A-Z0-9](?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z]\b/g)) {
+  for (const m of text.matchAll(
+    /\b[A-Z][/\-:][A-Z0-9]{2,}(?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z0-9][A-Z0-9.]*[A-Z0-9](?:[/,\-:][A-Z0-9]{2,})*\b|\b[A-Z]\b/g,
+  )) {
     const v = m[0];
     const s = m.index ?? 0;
     if (isTaken(s, s + v.length)) continue;
@@ -112,7 +159,9 @@ export function queryCandidates(text: string): ValueCandidate[] {
     if (v.length === 1 && v !== 'I') continue;
     if (v === 'I' || v === 'A') continue;
     add(v, hasDigit ? 'id' : 'code', s, s + v.length);
-    if (/[/,\-:]/.test(v)) for (const part of v.split(/[/,\-:]/)) if (part.length >= 2) add(part, 'code', s + v.indexOf(part), s + v.indexOf(part) + part.length);
+    if (/[/,\-:]/.test(v))
+      for (const part of v.split(/[/,\-:]/))
+        if (part.length >= 2) add(part, 'code', s + v.indexOf(part), s + v.indexOf(part) + part.length);
   }
   for (const m of text.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z])/g)) {
     const s = m.index ?? 0;
@@ -167,7 +216,10 @@ export function properSpans(text: string): Array<{ value: string; start: number 
     }
     const s = t.index ?? 0;
     const last = tokens[end]!;
-    const value = text.slice(s, (last.index ?? 0) + last[0].length).replace(/[.'’]+$/, '').replace(/['’]s$/, '');
+    const value = text
+      .slice(s, (last.index ?? 0) + last[0].length)
+      .replace(/[.'’]+$/, '')
+      .replace(/['’]s$/, '');
     if (value.length > 1) spans.push({ value, start: s });
     i = end + 1;
   }
@@ -209,7 +261,8 @@ export function outputPairs(output: unknown, limit = 400): Array<{ key: string; 
 }
 
 function textPairs(text: string, pairs: Array<{ key: string; value: string }>, limit: number): void {
-  const re = /['"]([A-Za-z_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
+  const re =
+    /['"]([A-Za-z_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
   for (const m of text.matchAll(re)) {
     if (pairs.length >= limit) break;
     pairs.push({ key: m[1]!, value: m[2] ?? m[3] ?? m[4] ?? m[5] ?? '' });

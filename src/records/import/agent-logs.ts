@@ -1,5 +1,10 @@
 import { FlowScoutError } from '../../errors/index.js';
-import { importConversations, type ConversationFormat, type ConversationImportOptions, type ConversationImportResult } from './conversation.js';
+import {
+  importConversations,
+  type ConversationFormat,
+  type ConversationImportOptions,
+  type ConversationImportResult,
+} from './conversation.js';
 import { aiSdkFormat } from './formats/ai-sdk.js';
 import { anthropicFormat } from './formats/anthropic.js';
 import { isObj } from './formats/common.js';
@@ -14,7 +19,12 @@ import { readInputDocuments, type InputDocument } from './read-inputs.js';
  * formats agents really write, through one importer (conversation.ts) and one parser per format.
  */
 
-export const AGENT_LOG_FORMATS = { openai: openaiFormat, anthropic: anthropicFormat, 'ai-sdk': aiSdkFormat, otel: otelFormat } as const;
+export const AGENT_LOG_FORMATS = {
+  openai: openaiFormat,
+  anthropic: anthropicFormat,
+  'ai-sdk': aiSdkFormat,
+  otel: otelFormat,
+} as const;
 export type AgentLogFormat = keyof typeof AGENT_LOG_FORMATS;
 /** Formats `--format auto` can recognise: the agent-log ones and the two dataset importers. */
 export type DetectedFormat = AgentLogFormat | 'traject' | 'toolbench';
@@ -24,7 +34,11 @@ export interface AgentLogImport extends ConversationImportResult {
 }
 
 /** Imports agent logs of a format (or the detected one). */
-export function importAgentLogs(format: AgentLogFormat | 'auto', paths: readonly string[], opts: ConversationImportOptions = {}): AgentLogImport {
+export function importAgentLogs(
+  format: AgentLogFormat | 'auto',
+  paths: readonly string[],
+  opts: ConversationImportOptions = {},
+): AgentLogImport {
   const docs = readInputDocuments(paths);
   const chosen = format === 'auto' ? detectFormat(docs, opts.messages) : format;
   if (chosen === 'traject' || chosen === 'toolbench') {
@@ -57,11 +71,16 @@ export function detectFormat(docs: readonly InputDocument[], messages?: string):
   throw new FlowScoutError({
     code: 'INVALID_INPUT',
     message: `cannot tell the format of ${[...new Set(docs.map((d) => d.file))].slice(0, 3).join(', ')}: no OTLP "resourceSpans", OpenAI "tool_calls", Anthropic "tool_use", AI SDK "tool-call" parts, TRAJECT-Bench "tool list" or ToolBench "answer_generation" found${path ? ` in the messages at --messages ${messages}` : ', and no array of chat messages (objects with a "role") under any key'}; keys seen in the items: ${[...seen].slice(0, 15).join(', ') || '(none)'}`,
-    hint: 'Name the key that holds each run\'s messages with --messages <json path> (e.g. --messages traj), or name the format: flowscout import openai|anthropic|ai-sdk|otel|traject|toolbench <files> --out <dir>.',
+    hint: "Name the key that holds each run's messages with --messages <json path> (e.g. --messages traj), or name the format: flowscout import openai|anthropic|ai-sdk|otel|traject|toolbench <files> --out <dir>.",
   });
 }
 
-function detectOne(v: unknown, path: JsonPath | undefined, seen: Set<string>, depth: number): DetectedFormat | undefined {
+function detectOne(
+  v: unknown,
+  path: JsonPath | undefined,
+  seen: Set<string>,
+  depth: number,
+): DetectedFormat | undefined {
   if (isObj(v)) {
     for (const k of Object.keys(v)) seen.add(k);
     if (Array.isArray(v.resourceSpans)) return 'otel';
@@ -102,7 +121,12 @@ function detectOne(v: unknown, path: JsonPath | undefined, seen: Set<string>, de
 function fromMessages(messages: unknown[]): DetectedFormat | undefined {
   for (const m of messages) {
     if (!isObj(m)) continue;
-    if (Array.isArray(m.tool_calls) || m.role === 'tool' && typeof m.tool_call_id === 'string' || isObj(m.function_call)) return 'openai';
+    if (
+      Array.isArray(m.tool_calls) ||
+      (m.role === 'tool' && typeof m.tool_call_id === 'string') ||
+      isObj(m.function_call)
+    )
+      return 'openai';
     if (Array.isArray(m.content)) {
       for (const b of m.content) {
         if (!isObj(b)) continue;

@@ -7,7 +7,13 @@ import { describeIssue } from '../issue-text.js';
  * error listing every mismatch with its JSON path (at most `max`), so a wrong or damaged file is
  * reported clearly instead of failing somewhere inside the importer.
  */
-export function checkShape<T extends z.ZodType>(schema: T, value: unknown, file: string, what: string, max = 20): z.infer<T> {
+export function checkShape<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  file: string,
+  what: string,
+  max = 20,
+): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;

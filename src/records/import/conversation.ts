@@ -158,7 +158,11 @@ interface ReadRun {
 }
 
 /** Imports parsed documents with a format (see the module comment). */
-export function importConversations(format: ConversationFormat, docs: readonly InputDocument[], opts: ConversationImportOptions = {}): ConversationImportResult {
+export function importConversations(
+  format: ConversationFormat,
+  docs: readonly InputDocument[],
+  opts: ConversationImportOptions = {},
+): ConversationImportResult {
   const messagesPath = opts.messages !== undefined ? parseJsonPath(opts.messages, '--messages') : undefined;
   const where = (opts.where ?? []).map(parseWhere);
   const groupPath = opts.group !== undefined ? parseJsonPath(opts.group, '--group') : undefined;
@@ -228,22 +232,41 @@ export function importConversations(format: ConversationFormat, docs: readonly I
           textErrorCalls.add(c);
         }
       }
-      const query = conv.turns ? queryOf(conv.turns.flatMap((t) => (t.role === 'user' ? [t.text] : []))) : conv.query.trim();
+      const query = conv.turns
+        ? queryOf(conv.turns.flatMap((t) => (t.role === 'user' ? [t.text] : [])))
+        : conv.query.trim();
       if (!query) {
-        note(INVALID_NO_QUERY, `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.query, messagePath)))}: no user message with text (the query); add the user's request`);
+        note(
+          INVALID_NO_QUERY,
+          `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.query, messagePath)))}: no user message with text (the query); add the user's request`,
+        );
         continue;
       }
       if (conv.calls.length === 0) {
-        note(INVALID_NO_CALL, `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.calls, messagePath)))}: no tool call in this conversation; FlowScout learns from runs that called tools`);
+        note(
+          INVALID_NO_CALL,
+          `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.calls, messagePath)))}: no tool call in this conversation; FlowScout learns from runs that called tools`,
+        );
         continue;
       }
-      const reference = conv.turns ? referenceOf(conv.turns) : { ...(conv.answer?.trim() ? { answer: conv.answer.trim() } : {}), how: 'trace' as const };
+      const reference = conv.turns
+        ? referenceOf(conv.turns)
+        : { ...(conv.answer?.trim() ? { answer: conv.answer.trim() } : {}), how: 'trace' as const };
       const g = groupPath ? valueAt(raw.value, groupPath) : undefined;
-      const group = g === undefined || g === null || g === '' ? undefined : typeof g === 'object' ? JSON.stringify(g) : String(g);
+      const group =
+        g === undefined || g === null || g === '' ? undefined : typeof g === 'object' ? JSON.stringify(g) : String(g);
       read.push({ unit, conv, query, reference, ...(group !== undefined ? { group } : {}) });
     } catch (e) {
-      if (e instanceof UnitProblem && !e.where) note(INVALID_NOT_READABLE, `${unitLocation(raw, join(raw.path, relocatePath(e.path, messagePath)))}: ${e.message}`);
-      else note(INVALID_NOT_READABLE, e instanceof UnitProblem ? `${unitLocation(e.where!, e.path)}: ${e.message}` : problemText(raw, e));
+      if (e instanceof UnitProblem && !e.where)
+        note(
+          INVALID_NOT_READABLE,
+          `${unitLocation(raw, join(raw.path, relocatePath(e.path, messagePath)))}: ${e.message}`,
+        );
+      else
+        note(
+          INVALID_NOT_READABLE,
+          e instanceof UnitProblem ? `${unitLocation(e.where!, e.path)}: ${e.message}` : problemText(raw, e),
+        );
     }
   }
 
@@ -325,7 +348,12 @@ export function importConversations(format: ConversationFormat, docs: readonly I
       ...(turns ? { turns } : {}),
       ...(opts.domain ? { domain: opts.domain } : {}),
       ...(group !== undefined ? { group } : {}),
-      meta: { source: format.id, file: unit.file, ...(unit.line !== undefined ? { line: unit.line } : {}), ...(unit.path !== '$' ? { path: unit.path } : {}) },
+      meta: {
+        source: format.id,
+        file: unit.file,
+        ...(unit.line !== undefined ? { line: unit.line } : {}),
+        ...(unit.path !== '$' ? { path: unit.path } : {}),
+      },
     });
   }
 
@@ -362,7 +390,15 @@ export function importConversations(format: ConversationFormat, docs: readonly I
       widenedParams,
       messagePaths,
       ...(where.length ? { where: { conditions: where.map((c) => c.text), selected, of: allUnits.length } } : {}),
-      ...(opts.group !== undefined ? { group: { path: opts.group, groups: new Set(records.flatMap((r) => (r.group !== undefined ? [r.group] : []))).size, without: records.filter((r) => r.group === undefined).length } } : {}),
+      ...(opts.group !== undefined
+        ? {
+            group: {
+              path: opts.group,
+              groups: new Set(records.flatMap((r) => (r.group !== undefined ? [r.group] : []))).size,
+              without: records.filter((r) => r.group === undefined).length,
+            },
+          }
+        : {}),
       references,
       multiTurn,
     },
@@ -373,8 +409,18 @@ export function importConversations(format: ConversationFormat, docs: readonly I
 function recordTurns(turns: ReadonlyArray<DialogueTurn<ImportedCall>>): Turn[] {
   return turns.map((t): Turn => {
     if (t.role === 'user') return { role: 'user', text: t.text };
-    if (t.role === 'assistant') return { role: 'assistant', ...(t.text ? { text: t.text } : {}), ...(t.calls.length ? { calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })) } : {}) };
-    return { role: 'tool', tool: t.call.tool, ...(t.call.output !== undefined ? { output: t.call.output } : {}), status: t.call.status };
+    if (t.role === 'assistant')
+      return {
+        role: 'assistant',
+        ...(t.text ? { text: t.text } : {}),
+        ...(t.calls.length ? { calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })) } : {}),
+      };
+    return {
+      role: 'tool',
+      tool: t.call.tool,
+      ...(t.call.output !== undefined ? { output: t.call.output } : {}),
+      status: t.call.status,
+    };
   });
 }
 
@@ -382,13 +428,21 @@ function compilePattern(text: string): RegExp {
   try {
     return new RegExp(text, 'i');
   } catch (e) {
-    throw new FlowScoutError({ code: 'INVALID_INPUT', message: `--error-pattern '${text}' is not a regular expression: ${e instanceof Error ? e.message : String(e)}`, hint: 'Give a JavaScript regular expression, e.g. --error-pattern "^(failed|not found)".' });
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--error-pattern '${text}' is not a regular expression: ${e instanceof Error ? e.message : String(e)}`,
+      hint: 'Give a JavaScript regular expression, e.g. --error-pattern "^(failed|not found)".',
+    });
   }
 }
 
 function defaultId(unit: InputUnit): string {
   const base = unit.file.replace(/^.*[\\/]/, '').replace(/\.(jsonl|json|ndjson)$/i, '');
-  return unit.line !== undefined ? `${base}-${unit.line}` : unit.path === '$' ? base : `${base}-${unit.path.replace(/^\$\[?|\]$/g, '')}`;
+  return unit.line !== undefined
+    ? `${base}-${unit.line}`
+    : unit.path === '$'
+      ? base
+      : `${base}-${unit.path.replace(/^\$\[?|\]$/g, '')}`;
 }
 
 function join(base: string, path: string): string {
@@ -402,34 +456,81 @@ function problemText(where: Pick<InputUnit, 'file' | 'line'>, e: unknown): strin
 }
 
 /** The summary an import prints: where the messages were, what was selected, kept, dropped and why, calls, references, tools. */
-export function formatConversationCounts(label: string, c: ConversationCounts, opts: { keepFailed?: boolean } = {}): string {
+export function formatConversationCounts(
+  label: string,
+  c: ConversationCounts,
+  opts: { keepFailed?: boolean } = {},
+): string {
   const sum = (o: Record<string, number>) => Object.values(o).reduce((n, k) => n + k, 0);
-  const reasons = (o: Record<string, number>) => Object.entries(o).map(([r, k]) => `${r}: ${k}`).join('; ');
+  const reasons = (o: Record<string, number>) =>
+    Object.entries(o)
+      .map(([r, k]) => `${r}: ${k}`)
+      .join('; ');
   const paths = Object.entries(c.messagePaths);
-  const rows: Array<[string, string]> = [['conversations', `${c.conversations} in ${c.files} file${c.files === 1 ? '' : 's'}`]];
-  if (paths.length) rows.push(['messages found', paths.map(([p, n]) => `under ${p} (${n} run${n === 1 ? '' : 's'})`).join('; ')]);
-  if (c.where) rows.push(['selected', `${c.where.selected} of ${c.where.of} runs by --where ${c.where.conditions.join(' and ')} (${c.where.of - c.where.selected} left out)`]);
+  const rows: Array<[string, string]> = [
+    ['conversations', `${c.conversations} in ${c.files} file${c.files === 1 ? '' : 's'}`],
+  ];
+  if (paths.length)
+    rows.push(['messages found', paths.map(([p, n]) => `under ${p} (${n} run${n === 1 ? '' : 's'})`).join('; ')]);
+  if (c.where)
+    rows.push([
+      'selected',
+      `${c.where.selected} of ${c.where.of} runs by --where ${c.where.conditions.join(' and ')} (${c.where.of - c.where.selected} left out)`,
+    ]);
   rows.push(
-    ['kept', `${c.kept}${opts.keepFailed ? ' (--keep-failed: records with failed calls or calls to undefined tools kept)' : ''}`],
+    [
+      'kept',
+      `${c.kept}${opts.keepFailed ? ' (--keep-failed: records with failed calls or calls to undefined tools kept)' : ''}`,
+    ],
     ['dropped', `${sum(c.dropped)}${sum(c.dropped) ? ` (${reasons(c.dropped)})` : ''}`],
     ['invalid, skipped', `${sum(c.invalid)}${sum(c.invalid) ? ` (${reasons(c.invalid)})` : ''}`],
-    ['calls', `${c.calls} (failed: ${c.failedCalls}, of them errors returned as text: ${c.textErrors}; to tools absent from the definitions: ${c.missingToolCalls}${opts.keepFailed ? `, kept: ${c.keptMissingToolCalls}` : ''})`],
-    ['calls kept', `${c.keptCalls}${c.parallelTurns ? ` (${c.parallelTurns} turn${c.parallelTurns === 1 ? '' : 's'} with parallel calls, kept in their listed order)` : ''}`],
+    [
+      'calls',
+      `${c.calls} (failed: ${c.failedCalls}, of them errors returned as text: ${c.textErrors}; to tools absent from the definitions: ${c.missingToolCalls}${opts.keepFailed ? `, kept: ${c.keptMissingToolCalls}` : ''})`,
+    ],
+    [
+      'calls kept',
+      `${c.keptCalls}${c.parallelTurns ? ` (${c.parallelTurns} turn${c.parallelTurns === 1 ? '' : 's'} with parallel calls, kept in their listed order)` : ''}`,
+    ],
   );
-  if (c.failedLeftOut) rows.push(['failed on the way', `${c.failedLeftOut} failed call${c.failedLeftOut === 1 ? '' : 's'} of selected runs left out of the reference logs (kept in the records' turns)`]);
+  if (c.failedLeftOut)
+    rows.push([
+      'failed on the way',
+      `${c.failedLeftOut} failed call${c.failedLeftOut === 1 ? '' : 's'} of selected runs left out of the reference logs (kept in the records' turns)`,
+    ]);
   const r = c.references;
-  const refParts = [`${r.chosen} chosen as the assistant's content after the last tool result${r.passedOver ? ` (${r.passedOver} closing formula${r.passedOver === 1 ? '' : 's'} passed over)` : ''}`];
+  const refParts = [
+    `${r.chosen} chosen as the assistant's content after the last tool result${r.passedOver ? ` (${r.passedOver} closing formula${r.passedOver === 1 ? '' : 's'} passed over)` : ''}`,
+  ];
   if (r.fromTrace) refParts.push(`${r.fromTrace} the trace's final output`);
-  if (r.endsInCall) refParts.push(`${r.endsInCall} run${r.endsInCall === 1 ? '' : 's'} ending in a tool call (hand-offs, final writes) kept without one`);
+  if (r.endsInCall)
+    refParts.push(
+      `${r.endsInCall} run${r.endsInCall === 1 ? '' : 's'} ending in a tool call (hand-offs, final writes) kept without one`,
+    );
   if (r.closingOnly) refParts.push(`${r.closingOnly} with only closing formulas after the last call, kept without one`);
   rows.push(['references', refParts.join('; ')]);
-  if (c.multiTurn) rows.push(['multi-turn', `${c.multiTurn} dialogue${c.multiTurn === 1 ? '' : 's'} with several user turns (query = the user turns joined with markers; turns kept in the record)`]);
-  if (c.group) rows.push(['groups', `${c.group.groups} by --group ${c.group.path}${c.group.without ? ` (${c.group.without} record${c.group.without === 1 ? '' : 's'} without a value: each is its own group)` : ''}`]);
-  rows.push(['tools', `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined${c.toolsFromFile ? `, ${c.toolsFromFile} of them by --tools` : ' in the logs'}${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`]);
+  if (c.multiTurn)
+    rows.push([
+      'multi-turn',
+      `${c.multiTurn} dialogue${c.multiTurn === 1 ? '' : 's'} with several user turns (query = the user turns joined with markers; turns kept in the record)`,
+    ]);
+  if (c.group)
+    rows.push([
+      'groups',
+      `${c.group.groups} by --group ${c.group.path}${c.group.without ? ` (${c.group.without} record${c.group.without === 1 ? '' : 's'} without a value: each is its own group)` : ''}`,
+    ]);
+  rows.push([
+    'tools',
+    `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined${c.toolsFromFile ? `, ${c.toolsFromFile} of them by --tools` : ' in the logs'}${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`,
+  ]);
   const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
-  if (c.missingTools.length) lines.push(`  tools absent from the definitions: ${c.missingTools.slice(0, 10).join(', ')}${c.missingTools.length > 10 ? ', …' : ''}`);
+  if (c.missingTools.length)
+    lines.push(
+      `  tools absent from the definitions: ${c.missingTools.slice(0, 10).join(', ')}${c.missingTools.length > 10 ? ', …' : ''}`,
+    );
   if (c.duplicateIds) lines.push(`  ${c.duplicateIds} repeated id(s) made unique with ~<line>`);
-  if (c.widenedParams.length) lines.push(`  widened ${c.widenedParams.length} parameter type(s) to accept recorded values`);
+  if (c.widenedParams.length)
+    lines.push(`  widened ${c.widenedParams.length} parameter type(s) to accept recorded values`);
   for (const p of c.problems.slice(0, 5)) lines.push(`  skipped: ${p}`);
   if (c.problems.length > 5) lines.push(`  … and ${c.problems.length - 5} more skipped`);
   return lines.join('\n');

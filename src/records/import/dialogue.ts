@@ -10,18 +10,28 @@
  */
 
 /** A turn as the parsers read it; a call object is shared with the conversation's calls. */
-export type DialogueTurn<C> = { role: 'user'; text: string } | { role: 'assistant'; text: string; calls: C[] } | { role: 'tool'; call: C };
+export type DialogueTurn<C> =
+  { role: 'user'; text: string } | { role: 'assistant'; text: string; calls: C[] } | { role: 'tool'; call: C };
 
 /** Shown between the user's turns in a multi-turn query. */
 export const TURN_MARKER = '\n--- next user turn ---\n';
 
-const STOP_TOKENS = [/#{2,}\s*[A-Z][A-Z_ ]*[A-Z]\s*#{2,}/g, /<\|[a-z_]+\|>/gi, /\[(?:DONE|END|STOP)\]/g, /<\/?s>/g, /\bTERMINATE\s*$/];
+const STOP_TOKENS = [
+  /#{2,}\s*[A-Z][A-Z_ ]*[A-Z]\s*#{2,}/g,
+  /<\|[a-z_]+\|>/gi,
+  /\[(?:DONE|END|STOP)\]/g,
+  /<\/?s>/g,
+  /\bTERMINATE\s*$/,
+];
 
 /** A user turn without framework stop tokens and surrounding blanks. */
 export function cleanUserText(text: string): string {
   let t = text;
   for (const re of STOP_TOKENS) t = t.replace(re, ' ');
-  return t.replace(/[ \t]+\n/g, '\n').replace(/[ \t]{2,}/g, ' ').trim();
+  return t
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }
 
 /** The query of a dialogue: its cleaned user turns, with a marker line between them. */
@@ -71,15 +81,34 @@ export function referenceOf<C>(turns: ReadonlyArray<DialogueTurn<C>>): Reference
   turns.forEach((t, i) => {
     if (t.role === 'tool' || (t.role === 'assistant' && t.calls.length > 0)) last = i;
   });
-  const after = turns.slice(last + 1).filter((t): t is Extract<DialogueTurn<C>, { role: 'assistant' }> => t.role === 'assistant' && t.text.trim() !== '');
+  const after = turns
+    .slice(last + 1)
+    .filter(
+      (t): t is Extract<DialogueTurn<C>, { role: 'assistant' }> => t.role === 'assistant' && t.text.trim() !== '',
+    );
   if (after.length === 0) return { how: 'ends-in-call', passedOver: 0 };
   const content = after.filter((t) => hasContent(t.text));
   if (content.length === 0) return { how: 'closing-only', passedOver: after.length };
-  return { answer: content.map((t) => t.text.trim()).join('\n'), how: 'chosen', passedOver: after.length - content.length };
+  return {
+    answer: content.map((t) => t.text.trim()).join('\n'),
+    how: 'chosen',
+    passedOver: after.length - content.length,
+  };
 }
 
 const ERROR_TEXT = /^\s*(?:error\b|exception\b|traceback \(most recent call last\))/i;
-const ERROR_SIDE_KEYS = new Set(['error', 'message', 'code', 'status', 'status_code', 'details', 'detail', 'type', 'success', 'ok']);
+const ERROR_SIDE_KEYS = new Set([
+  'error',
+  'message',
+  'code',
+  'status',
+  'status_code',
+  'details',
+  'detail',
+  'type',
+  'success',
+  'ok',
+]);
 
 /**
  * True when a tool output is an error by its content: a string starting with `Error`, `error:`,
@@ -100,7 +129,14 @@ export function isErrorOutput(output: unknown, pattern?: RegExp): boolean {
     }
     return false;
   }
-  if (pattern !== undefined && output !== undefined && typeof output === 'object' && output !== null && pattern.test(JSON.stringify(output))) return true;
+  if (
+    pattern !== undefined &&
+    output !== undefined &&
+    typeof output === 'object' &&
+    output !== null &&
+    pattern.test(JSON.stringify(output))
+  )
+    return true;
   return isErrorObject(output);
 }
 

@@ -13,7 +13,11 @@ export function parseJsonPath(text: string, option: string): JsonPath {
   let s = text.trim().replace(/^\$\.?/, '');
   const out: Array<string | number> = [];
   const bad = (why: string) =>
-    new FlowScoutError({ code: 'INVALID_INPUT', message: `${option} '${text}' is not a JSON path: ${why}`, hint: 'Write keys separated by dots and indexes in brackets, e.g. traj, inputs.messages, runs[0].messages.' });
+    new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${option} '${text}' is not a JSON path: ${why}`,
+      hint: 'Write keys separated by dots and indexes in brackets, e.g. traj, inputs.messages, runs[0].messages.',
+    });
   while (s.length > 0) {
     let m: RegExpExecArray | null;
     if ((m = /^\[(\d+)\]/.exec(s))) out.push(Number(m[1]));

@@ -17,7 +17,9 @@ export function isMessageArray(v: unknown): v is Obj[] {
 
 /** Keys the parsers read themselves: a run that has one needs no relocation. */
 function isNative(o: Obj): boolean {
-  return Array.isArray(o.messages) || Array.isArray(o.steps) || (isObj(o.response) && Array.isArray(o.response.messages));
+  return (
+    Array.isArray(o.messages) || Array.isArray(o.steps) || (isObj(o.response) && Array.isArray(o.response.messages))
+  );
 }
 
 /** The shallowest path (up to `depth` keys) holding a message array; `messages` wins among equals. */
@@ -45,7 +47,9 @@ function runsOf(o: Obj, path: JsonPath | undefined): Array<[string, Obj]> | unde
   if (isNative(o) || (path ? valueAt(o, path) !== undefined : findMessageArray(o, 1))) return undefined;
   const entries = Object.entries(o);
   if (entries.length < 2 || !entries.every(([, v]) => isObj(v))) return undefined;
-  const paths = entries.map(([, v]) => (path ? (Array.isArray(valueAt(v, path)) ? path : undefined) : findMessageArray(v)));
+  const paths = entries.map(([, v]) =>
+    path ? (Array.isArray(valueAt(v, path)) ? path : undefined) : findMessageArray(v),
+  );
   if (paths.some((p) => p === undefined)) return undefined;
   const first = JSON.stringify(paths[0]);
   if (!paths.every((p) => JSON.stringify(p) === first)) return undefined;
@@ -61,7 +65,11 @@ function runListOf(o: Obj, path: JsonPath | undefined): string | undefined {
   if (isNative(o) || (path ? valueAt(o, path) !== undefined : findMessageArray(o))) return undefined;
   const keys = Object.keys(o).filter((k) => {
     const v = o[k];
-    return Array.isArray(v) && v.length > 0 && v.every((x) => isObj(x) && (path ? Array.isArray(valueAt(x, path)) : findMessageArray(x) !== undefined));
+    return (
+      Array.isArray(v) &&
+      v.length > 0 &&
+      v.every((x) => isObj(x) && (path ? Array.isArray(valueAt(x, path)) : findMessageArray(x) !== undefined))
+    );
   });
   return keys.length === 1 ? keys[0] : undefined;
 }
@@ -98,7 +106,10 @@ export function locateMessages(unit: InputUnit, path: JsonPath | undefined): Loc
   if (path) {
     const v = valueAt(o, path);
     if (!Array.isArray(v)) {
-      throw new UnitProblem(formatJsonPath(path), `--messages ${formatJsonPath(path).slice(2)}: expected an array of chat messages, found ${v === undefined ? 'nothing' : kind(v)}; keys seen: ${keysSeen(o)}`);
+      throw new UnitProblem(
+        formatJsonPath(path),
+        `--messages ${formatJsonPath(path).slice(2)}: expected an array of chat messages, found ${v === undefined ? 'nothing' : kind(v)}; keys seen: ${keysSeen(o)}`,
+      );
     }
     if (path.length === 1 && path[0] === 'messages') return { unit, messagePath: '$.messages' };
     return { unit: { ...unit, value: { ...o, messages: v } }, messagePath: formatJsonPath(path) };
@@ -106,7 +117,10 @@ export function locateMessages(unit: InputUnit, path: JsonPath | undefined): Loc
   if (isNative(o)) return { unit };
   const found = findMessageArray(o);
   if (!found) {
-    throw new UnitProblem('$', `no array of chat messages (objects with a "role") in this item; keys seen: ${keysSeen(o)}. Name the key that holds the conversation with --messages <json path>`);
+    throw new UnitProblem(
+      '$',
+      `no array of chat messages (objects with a "role") in this item; keys seen: ${keysSeen(o)}. Name the key that holds the conversation with --messages <json path>`,
+    );
   }
   return { unit: { ...unit, value: { ...o, messages: valueAt(o, found) } }, messagePath: formatJsonPath(found) };
 }
@@ -120,5 +134,10 @@ export function relocatePath(path: string, messagePath: string | undefined): str
 function keysSeen(o: Obj): string {
   const keys = Object.keys(o);
   if (keys.length === 0) return '(none: an empty object)';
-  return keys.slice(0, 12).map((k) => `${k} (${kind(o[k])})`).join(', ') + (keys.length > 12 ? ', …' : '');
+  return (
+    keys
+      .slice(0, 12)
+      .map((k) => `${k} (${kind(o[k])})`)
+      .join(', ') + (keys.length > 12 ? ', …' : '')
+  );
 }

@@ -79,7 +79,12 @@ export function readDocuments(file: string): InputDocument[] {
     try {
       docs.push({ file, line: i + 1, value: parseJsonBounded(line) });
     } catch (e) {
-      if (e instanceof JsonTooDeepError) return void docs.push({ file, line: i + 1, problem: `${file}:${i + 1}:${e.offset + 1}: the JSON is ${e.message}` });
+      if (e instanceof JsonTooDeepError)
+        return void docs.push({
+          file,
+          line: i + 1,
+          problem: `${file}:${i + 1}:${e.offset + 1}: the JSON is ${e.message}`,
+        });
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
       docs.push({ file, line: i + 1, problem: `${file}:${i + 1}: not valid JSON: ${why}` });
     }

@@ -13,7 +13,10 @@ import { at, descriptor, isObj, kind } from './formats/common.js';
  * definitions keyed by name. Any problem names the file and the JSON path.
  */
 export function readToolDefinitions(file: string): ToolDescriptor[] {
-  requireFile(file, { what: 'tool definitions', hint: 'Pass a JSON file with the tool schemas (an OpenAI tools list, an Anthropic tool list or an MCP tools/list result).' });
+  requireFile(file, {
+    what: 'tool definitions',
+    hint: 'Pass a JSON file with the tool schemas (an OpenAI tools list, an Anthropic tool list or an MCP tools/list result).',
+  });
   const doc = readJsonFile(file);
   const { list, path } = toolList(doc);
   const problem = (p: string, why: string) =>
@@ -23,7 +26,11 @@ export function readToolDefinitions(file: string): ToolDescriptor[] {
       hint: 'Each tool needs a name and a JSON Schema of its parameters: {"type": "function", "function": {"name", "description", "parameters"}}, {"name", "input_schema"} or {"name", "inputSchema"}.',
       location: { file },
     });
-  if (!list) throw problem('$', `expected a list of tool definitions (an array, {"tools": [...]}, or an object keyed by tool name), found ${kind(doc)}`);
+  if (!list)
+    throw problem(
+      '$',
+      `expected a list of tool definitions (an array, {"tools": [...]}, or an object keyed by tool name), found ${kind(doc)}`,
+    );
   const out: ToolDescriptor[] = [];
   const seen = new Set<string>();
   list.forEach(([key, t]) => {
@@ -33,7 +40,8 @@ export function readToolDefinitions(file: string): ToolDescriptor[] {
     const name = typeof f.name === 'string' && f.name.trim() ? f.name : typeof key === 'string' ? key : undefined;
     if (!name) throw problem(isObj(t.function) ? at(p, 'function') : p, 'the tool has no name');
     const schema = f.parameters ?? f.inputSchema ?? f.input_schema ?? f.schema;
-    if (schema !== undefined && !isObj(schema)) throw problem(p, `the parameters of '${name}' must be a JSON Schema object, found ${kind(schema)}`);
+    if (schema !== undefined && !isObj(schema))
+      throw problem(p, `the parameters of '${name}' must be a JSON Schema object, found ${kind(schema)}`);
     if (seen.has(name)) throw problem(p, `'${name}' is defined twice`);
     seen.add(name);
     out.push(descriptor(name, f.description, schema));
@@ -45,7 +53,8 @@ export function readToolDefinitions(file: string): ToolDescriptor[] {
 function toolList(doc: unknown): { list?: Array<[string | number, unknown]>; path: string } {
   if (Array.isArray(doc)) return { list: doc.map((t, i) => [i, t]), path: '$' };
   if (!isObj(doc)) return { path: '$' };
-  if (isObj(doc.result) && Array.isArray(doc.result.tools)) return { list: doc.result.tools.map((t, i) => [i, t]), path: '$.result.tools' };
+  if (isObj(doc.result) && Array.isArray(doc.result.tools))
+    return { list: doc.result.tools.map((t, i) => [i, t]), path: '$.result.tools' };
   for (const key of ['tools', 'functions']) {
     const v = doc[key];
     if (Array.isArray(v)) return { list: v.map((t, i) => [i, t]), path: `$.${key}` };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { changeName, findNameCollisions, matchFunctionName, standardize, standardizeParamName, toolbenchFunctionName } from './toolbench-names.js';
+import {
+  changeName,
+  findNameCollisions,
+  matchFunctionName,
+  standardize,
+  standardizeParamName,
+  toolbenchFunctionName,
+} from './toolbench-names.js';
 
 describe('standardize (ToolBench)', () => {
   it.each([

@@ -14,7 +14,8 @@ export function parseArguments(text: string | null | undefined): { args: Record<
   if (s === '') return { args: {}, parsed: true };
   try {
     const value: unknown = parseJsonBounded(s, MAX_VALUE_DEPTH);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown>, parsed: true };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return { args: value as Record<string, unknown>, parsed: true };
   } catch {
     // fall through
   }
@@ -44,7 +45,7 @@ export function parseObservation(content: string | null | undefined): Observatio
       const { error, response } = value as { error?: unknown; response?: unknown };
       const err = typeof error === 'string' ? error : error ? JSON.stringify(error) : '';
       const empty = response === undefined || response === null || response === '';
-      return { output: empty && err ? err : response ?? '', status: err ? 'error' : 'ok', truncated: false };
+      return { output: empty && err ? err : (response ?? ''), status: err ? 'error' : 'ok', truncated: false };
     }
     return { output: value, status: 'ok', truncated: false };
   } catch {

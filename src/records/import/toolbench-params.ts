@@ -22,7 +22,10 @@ export interface ToolbenchParam {
 }
 
 /** The JSON-Schema input of a tool whose parameters are given as ToolBench lists. */
-export function toolbenchParamsToSchema(required: readonly ToolbenchParam[] | null | undefined, optional: readonly ToolbenchParam[] | null | undefined): JsonSchema {
+export function toolbenchParamsToSchema(
+  required: readonly ToolbenchParam[] | null | undefined,
+  optional: readonly ToolbenchParam[] | null | undefined,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const requiredNames: string[] = [];
   for (const [list, isRequired] of [
@@ -58,10 +61,25 @@ export function paramSchema(param: ToolbenchParam): JsonSchema {
   return schema;
 }
 
-const KNOWN_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'INT', 'FLOAT', 'DOUBLE', 'BOOLEAN', 'BOOL', 'OBJECT', 'DICT', 'ARRAY', 'LIST', 'ENUM']);
+const KNOWN_TYPES = new Set([
+  'STRING',
+  'NUMBER',
+  'INTEGER',
+  'INT',
+  'FLOAT',
+  'DOUBLE',
+  'BOOLEAN',
+  'BOOL',
+  'OBJECT',
+  'DICT',
+  'ARRAY',
+  'LIST',
+  'ENUM',
+]);
 
 function jsonType(upper: string): string {
-  if (upper === 'NUMBER' || upper === 'INTEGER' || upper === 'INT' || upper === 'FLOAT' || upper === 'DOUBLE') return 'number';
+  if (upper === 'NUMBER' || upper === 'INTEGER' || upper === 'INT' || upper === 'FLOAT' || upper === 'DOUBLE')
+    return 'number';
   if (upper === 'BOOLEAN' || upper === 'BOOL') return 'boolean';
   if (upper === 'OBJECT' || upper === 'DICT') return 'object';
   if (upper === 'ARRAY' || upper === 'LIST') return 'array';
@@ -82,7 +100,11 @@ function coerceDefault(value: unknown, type: string): unknown {
       return s === 'true' ? true : s === 'false' ? false : undefined;
     }
     case 'string':
-      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+      return typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : undefined;
     case 'object':
       return typeof value === 'object' && !Array.isArray(value) ? value : undefined;
     case 'array':

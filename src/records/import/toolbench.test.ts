@@ -20,7 +20,9 @@ describe('importToolbench on upstream fixtures', () => {
     expect(rec!.reference).toMatch(/^The contact details/);
     expect(rec!.calls.map((c) => c.tool)).toEqual(['transitaires_for_transitaires', 'transitaire_for_transitaires']);
     expect(rec!.calls.every((c) => c.tool !== 'Finish')).toBe(true);
-    const truncated = rec!.calls.find((c) => typeof c.output === 'string' && c.output.endsWith('...') && c.output.startsWith('{"error"'));
+    const truncated = rec!.calls.find(
+      (c) => typeof c.output === 'string' && c.output.endsWith('...') && c.output.startsWith('{"error"'),
+    );
     expect(truncated, 'a truncated observation is kept as the raw content').toBeDefined();
   });
 
@@ -31,7 +33,12 @@ describe('importToolbench on upstream fixtures', () => {
       ['dota_2_steam_web', 'ok'],
       ['getsponsorships_for_diablo4_smartable', 'ok'],
     ]);
-    expect(records[0]!.calls[0]!.args).toEqual({ region: 'us', realm: 'stormrage', fields: 'mythic_plus_scores_by_season:current', name: '' });
+    expect(records[0]!.calls[0]!.args).toEqual({
+      region: 'us',
+      realm: 'stormrage',
+      fields: 'mythic_plus_scores_by_season:current',
+      name: '',
+    });
     expect(counts.unmatchedNames).toBe(1);
   });
 
@@ -39,7 +46,10 @@ describe('importToolbench on upstream fixtures', () => {
     const { records, counts } = importToolbench([join(FIX, 'stabletoolbench')]);
     expect(counts).toMatchObject({ files: 2, kept: 1, dropped: { [TOOLBENCH_DROP.invalid]: 1 } });
     expect(records[0]!.id).toBe('1073');
-    expect(records[0]!.calls.map((c) => c.tool)).toEqual(['popularsitesforquery_for_keyword_analysis', 'querykeywords_for_keyword_analysis']);
+    expect(records[0]!.calls.map((c) => c.tool)).toEqual([
+      'popularsitesforquery_for_keyword_analysis',
+      'querykeywords_for_keyword_analysis',
+    ]);
   });
 });
 
@@ -61,12 +71,21 @@ describe('importToolbench on the hand-made answer', () => {
 
   it('parses arguments, maps names by suffix and keeps observations raw', () => {
     const [quote, rates, broken] = rec.calls;
-    expect(quote).toEqual({ tool: 'get_quote_for_stocks', args: { symbol: 'AAPL', is_id: 5 }, output: "{'symbol': 'AAPL', 'price': 189.5}", status: 'ok' });
+    expect(quote).toEqual({
+      tool: 'get_quote_for_stocks',
+      args: { symbol: 'AAPL', is_id: 5 },
+      output: "{'symbol': 'AAPL', 'price': 189.5}",
+      status: 'ok',
+    });
     expect(rates!.tool).toBe('orical_data_for_forecast_crypto_and_fiat_currency_exchange_rates');
     expect(rates!.args).toEqual({});
     expect(rates!.status).toBe('ok');
     expect(String(rates!.output)).toMatch(/^\{"error": "", "response": ".*\.\.\.$/s);
-    expect(broken).toMatchObject({ args: { [UNPARSED_ARGUMENTS_KEY]: '{symbol: AAPL}' }, status: 'error', output: 'Tool input parse error...\n' });
+    expect(broken).toMatchObject({
+      args: { [UNPARSED_ARGUMENTS_KEY]: '{symbol: AAPL}' },
+      status: 'error',
+      output: 'Tool input parse error...\n',
+    });
     expect(all.counts).toMatchObject({ unparsedArguments: 1, truncatedObservations: 2, unmatchedNames: 0 });
   });
 

@@ -90,7 +90,11 @@ export function importToolbench(paths: readonly string[]): ImportToolbenchResult
     });
     for (const fn of parsed.data!.answer_generation.function ?? []) {
       if (fn.name === 'Finish' || tools.has(fn.name)) continue;
-      tools.set(fn.name, { name: fn.name, description: fn.description ?? '', inputSchema: inputSchemaOf(fn.parameters) });
+      tools.set(fn.name, {
+        name: fn.name,
+        description: fn.description ?? '',
+        inputSchema: inputSchemaOf(fn.parameters),
+      });
     }
   }
   counts.kept = records.length;
@@ -105,7 +109,10 @@ export function queryIdOf(file: string): string {
   return cut > 0 ? stem.slice(0, cut) : stem;
 }
 
-function extract(answer: AnswerFile, counts: ToolbenchCounts): { query: string; reference: string; calls: Call[] } | string {
+function extract(
+  answer: AnswerFile,
+  counts: ToolbenchCounts,
+): { query: string; reference: string; calls: Call[] } | string {
   const gen = answer.answer_generation;
   if (gen.valid_data !== true) return TOOLBENCH_DROP.invalid;
   const final = parseFinalAnswer(gen.final_answer);
@@ -165,5 +172,7 @@ function answerFiles(path: string): string[] {
   return readdirSync(path, { withFileTypes: true })
     .map((e) => ({ e, full: join(path, e.name) }))
     .sort((a, b) => (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0))
-    .flatMap(({ e, full }) => (e.isDirectory() ? answerFiles(full) : e.name.toLowerCase().endsWith('.json') ? [full] : []));
+    .flatMap(({ e, full }) =>
+      e.isDirectory() ? answerFiles(full) : e.name.toLowerCase().endsWith('.json') ? [full] : [],
+    );
 }

@@ -60,7 +60,12 @@ export const TrajectParallelFileSchema = z.array(TrajectParallelRecordSchema);
 export function isParallelTrajectFile(value: unknown): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
   const first = value[0] as Record<string, unknown> | null;
-  return typeof first === 'object' && first !== null && (first.trajectory_type === 'parallel' || (typeof first.final_answer === 'string' && first.generation_info === undefined));
+  return (
+    typeof first === 'object' &&
+    first !== null &&
+    (first.trajectory_type === 'parallel' ||
+      (typeof first.final_answer === 'string' && first.generation_info === undefined))
+  );
 }
 
 const ParamDefSchema = z.looseObject({

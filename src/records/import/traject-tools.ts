@@ -23,7 +23,10 @@ export interface TrajectToolsResult {
  * parent tool descriptions. When different APIs share a function name (a collision), the one the
  * records call (`used`, display names) is described, else the first; a repeated API keeps its first entry.
  */
-export function trajectToolDescriptors(defs: readonly TrajectToolDef[], used: ReadonlySet<string> = new Set()): TrajectToolsResult {
+export function trajectToolDescriptors(
+  defs: readonly TrajectToolDef[],
+  used: ReadonlySet<string> = new Set(),
+): TrajectToolsResult {
   const tools: ToolDescriptor[] = [];
   const chosen = new Map<string, TrajectToolDef>();
   const nameOf = new Map<string, string>();
@@ -39,7 +42,8 @@ export function trajectToolDescriptors(defs: readonly TrajectToolDef[], used: Re
     const name = toolbenchFunctionName(def['API name'], def['parent tool name']);
     const first = firstDef.get(name);
     if (first) {
-      if (first['API name'] === def['API name'] && first['parent tool name'] === def['parent tool name']) duplicateDefs++;
+      if (first['API name'] === def['API name'] && first['parent tool name'] === def['parent tool name'])
+        duplicateDefs++;
       continue;
     }
     firstDef.set(name, def);
@@ -62,5 +66,10 @@ function describe(def: TrajectToolDef): string {
 }
 
 function params(list: TrajectToolDef['required_parameters']): ToolbenchParam[] {
-  return (list ?? []).map((p) => ({ name: p.name, type: p.type, description: p.description ?? undefined, default: p.default }));
+  return (list ?? []).map((p) => ({
+    name: p.name,
+    type: p.type,
+    description: p.description ?? undefined,
+    default: p.default,
+  }));
 }

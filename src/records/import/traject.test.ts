@@ -5,7 +5,8 @@ import { bundledTrajectPaths } from '../bundled.js';
 import { DROP_FAILED_CALL, DROP_UNKNOWN_API, importTraject } from './traject.js';
 
 const MINI = join(import.meta.dirname, '../../../test/fixtures/records/traject-mini');
-const mini = (keepFailed = false) => importTraject(join(MINI, 'traj_query.json'), join(MINI, 'Mini_tool.json'), { keepFailed });
+const mini = (keepFailed = false) =>
+  importTraject(join(MINI, 'traj_query.json'), join(MINI, 'Mini_tool.json'), { keepFailed });
 
 describe('importTraject (hand-made fixture)', () => {
   it('turns a trajectory into a record with ToolBench names, merged args, raw outputs and meta hints', () => {
@@ -21,8 +22,18 @@ describe('importTraject (hand-made fixture)', () => {
       reference: 'Paris is at 48.85, 2.35; it is 18 °C and sunny.',
     });
     expect(rec!.calls).toEqual([
-      { tool: 'get_24h_lookup_for_geo_codes', args: { q: 'Paris' }, output: "[{'lat': 48.85, 'lon': 2.35, 'name': 'Paris'}]", status: 'ok' },
-      { tool: 'current_weather_for_weather_hub', args: { city: 'Paris', days: 2, metric: true }, output: "{'temp_c': 18, 'condition': 'Sunny'}", status: 'ok' },
+      {
+        tool: 'get_24h_lookup_for_geo_codes',
+        args: { q: 'Paris' },
+        output: "[{'lat': 48.85, 'lon': 2.35, 'name': 'Paris'}]",
+        status: 'ok',
+      },
+      {
+        tool: 'current_weather_for_weather_hub',
+        args: { city: 'Paris', days: 2, metric: true },
+        output: "{'temp_c': 18, 'condition': 'Sunny'}",
+        status: 'ok',
+      },
     ]);
     expect(rec!.meta).toMatchObject({
       source: 'traject-bench',
@@ -66,7 +77,9 @@ describe('importTraject (hand-made fixture)', () => {
   it('builds JSON-Schema inputs from the ToolBench parameter lists', () => {
     const { tools } = mini();
     const weather = tools.find((t) => t.name === 'current_weather_for_weather_hub')!;
-    expect(weather.description).toBe('Current Weather: Current conditions for a city.\nPart of Weather Hub: Weather data for any city.');
+    expect(weather.description).toBe(
+      'Current Weather: Current conditions for a city.\nPart of Weather Hub: Weather data for any city.',
+    );
     expect(weather.inputSchema).toEqual({
       type: 'object',
       required: ['city'],
@@ -87,7 +100,9 @@ describe('importTraject (hand-made fixture)', () => {
   });
 
   it('names the file and JSON path of a malformed trajectory file', () => {
-    expect(() => importTraject(join(MINI, 'Mini_tool.json'), join(MINI, 'Mini_tool.json'))).toThrow(/Mini_tool\.json \(\$\[0\]\.query\): is required/);
+    expect(() => importTraject(join(MINI, 'Mini_tool.json'), join(MINI, 'Mini_tool.json'))).toThrow(
+      /Mini_tool\.json \(\$\[0\]\.query\): is required/,
+    );
   });
 });
 
@@ -95,10 +110,24 @@ describe('importTraject (bundled TRAJECT-Bench data)', () => {
   it('imports Travel: 136 records, 112 with every call ok, 892 calls, 37 distinct tools', () => {
     const p = bundledTrajectPaths('travel');
     const { records, tools, counts } = importTraject(p.trajQuery, p.tools);
-    expect(counts).toMatchObject({ records: 136, recordsAllOk: 112, kept: 112, calls: 892, failedCalls: 24, unknownApiCalls: 16, distinctTools: 37, toolDefs: 131 });
+    expect(counts).toMatchObject({
+      records: 136,
+      recordsAllOk: 112,
+      kept: 112,
+      calls: 892,
+      failedCalls: 24,
+      unknownApiCalls: 16,
+      distinctTools: 37,
+      toolDefs: 131,
+    });
     expect(new Set(records.map((r) => r.id)).size).toBe(112);
     expect(records.every((r) => /^travel-\d+-[0-3]$/.test(r.id) && r.group === r.id.replace(/-\d+$/, ''))).toBe(true);
-    expect(counts.widenedParams).toContainEqual({ tool: 'hotel_details_for_priceline_com_provider', param: 'photos', from: 'boolean', added: ['string'] });
+    expect(counts.widenedParams).toContainEqual({
+      tool: 'hotel_details_for_priceline_com_provider',
+      param: 'photos',
+      from: 'boolean',
+      added: ['string'],
+    });
     const names = new Set(tools.map((t) => t.name));
     expect(records.flatMap((r) => r.calls).every((c) => names.has(c.tool) && c.tool.length <= 64)).toBe(true);
   });
@@ -114,16 +143,26 @@ describe('importTraject (bundled TRAJECT-Bench data)', () => {
 
 describe('importTraject: parallel sets', () => {
   const PAR = join(import.meta.dirname, '../../../test/fixtures/records/traject-parallel');
-  const run = (keepFailed = false) => importTraject(join(PAR, 'simple_ver.json'), join(PAR, 'Travel_tool.json'), { keepFailed });
+  const run = (keepFailed = false) =>
+    importTraject(join(PAR, 'simple_ver.json'), join(PAR, 'Travel_tool.json'), { keepFailed });
 
   it('imports a parallel set: string final_answer, calls in listed order, ERROR outputs are failed calls', () => {
     const { records, counts } = run();
     expect(records.map((r) => r.id)).toEqual(['travel-simple_ver-0', 'travel-simple_ver-1']);
     for (const r of records) expect(RecordSchema.parse(r)).toEqual(r);
-    expect(records[0]!.calls.map((c) => c.tool)).toEqual(['autocomplete_for_deutsche_bahn', 'schedule_for_flixbus', 'airlinesearch_for_flightera_flight_data']);
+    expect(records[0]!.calls.map((c) => c.tool)).toEqual([
+      'autocomplete_for_deutsche_bahn',
+      'schedule_for_flixbus',
+      'airlinesearch_for_flightera_flight_data',
+    ]);
     expect(records[0]!.calls[0]!.args).toEqual({ query: 'berlin hauptbahnhof' });
     expect(records[0]!.reference).toMatch(/^I've gathered information for your trip planning/);
-    expect(records[0]!.meta).toEqual({ source: 'traject-bench', trajectoryType: 'parallel', set: 'simple_ver', index: 0 });
+    expect(records[0]!.meta).toEqual({
+      source: 'traject-bench',
+      trajectoryType: 'parallel',
+      set: 'simple_ver',
+      index: 0,
+    });
     expect(counts).toMatchObject({ records: 3, recordsAllOk: 2, kept: 2, dropped: { [DROP_FAILED_CALL]: 1 } });
     const kept = run(true);
     const failed = kept.records[2]!.calls.filter((c) => c.status === 'error');

@@ -5,7 +5,14 @@ import { readJsonFile } from '../../util/json-file.js';
 import type { Call, TaskRecord } from '../schema.js';
 import { checkShape } from './check-shape.js';
 import { toolbenchFunctionName, type NameCollision } from './toolbench-names.js';
-import { isParallelTrajectFile, TrajectFileSchema, TrajectParallelFileSchema, TrajectToolFileSchema, type TrajectCall, type TrajectRecord } from './traject-format.js';
+import {
+  isParallelTrajectFile,
+  TrajectFileSchema,
+  TrajectParallelFileSchema,
+  TrajectToolFileSchema,
+  type TrajectCall,
+  type TrajectRecord,
+} from './traject-format.js';
 import { trajectToolDescriptors } from './traject-tools.js';
 import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
 
@@ -67,20 +74,42 @@ export interface ImportTrajectResult {
  * is `<domain>-<file name>-<index>`, a call whose output starts with `ERROR` is a failed call, and
  * its calls keep their listed order (they are independent; any order is a correct execution).
  */
-export function importTraject(trajQueryPath: string, toolDefsPath: string, opts: ImportTrajectOptions = {}): ImportTrajectResult {
+export function importTraject(
+  trajQueryPath: string,
+  toolDefsPath: string,
+  opts: ImportTrajectOptions = {},
+): ImportTrajectResult {
   const data = readJsonFile(trajQueryPath);
   const parallel = isParallelTrajectFile(data);
   const variant = basename(trajQueryPath).replace(/\.json$/i, '');
   const raw: TrajectRecord[] = parallel
-    ? checkShape(TrajectParallelFileSchema, data, trajQueryPath, 'a TRAJECT-Bench parallel set (a list of {query, "tool list", final_answer})').map((rec, index) => ({
+    ? checkShape(
+        TrajectParallelFileSchema,
+        data,
+        trajQueryPath,
+        'a TRAJECT-Bench parallel set (a list of {query, "tool list", final_answer})',
+      ).map((rec, index) => ({
         ...rec,
         final_answer: { answer: rec.final_answer },
-        'tool list': rec['tool list'].map((call) => ({ ...call, execution_status: /^\s*ERROR\b/.test(String(call.executed_output ?? '')) ? 'failed' : 'success' })),
+        'tool list': rec['tool list'].map((call) => ({
+          ...call,
+          execution_status: /^\s*ERROR\b/.test(String(call.executed_output ?? '')) ? 'failed' : 'success',
+        })),
         generation_info: { sequence_index: index, trajectory_index: 0 },
         sequence_name: 'parallel',
       }))
-    : checkShape(TrajectFileSchema, data, trajQueryPath, 'a TRAJECT-Bench traj_query.json (a list of trajectory records)');
-  const defs = checkShape(TrajectToolFileSchema, readJsonFile(toolDefsPath), toolDefsPath, 'a TRAJECT-Bench <Domain>_tool.json (a list of API definitions)');
+    : checkShape(
+        TrajectFileSchema,
+        data,
+        trajQueryPath,
+        'a TRAJECT-Bench traj_query.json (a list of trajectory records)',
+      );
+  const defs = checkShape(
+    TrajectToolFileSchema,
+    readJsonFile(toolDefsPath),
+    toolDefsPath,
+    'a TRAJECT-Bench <Domain>_tool.json (a list of API definitions)',
+  );
   const used = new Set(raw.flatMap((r) => r['tool list'].map((c) => c['tool name'])));
   const { tools, nameOf, duplicateDefs, collisions } = trajectToolDescriptors(defs, used);
   const fallbackDomain = defs.find((d) => d['domain name'])?.['domain name'] ?? basename(dirname(trajQueryPath));
@@ -101,7 +130,9 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
   raw.forEach((rec, index) => {
     const domain = rec.domain ?? fallbackDomain;
     const { sequence_index: seq, trajectory_index: traj } = rec.generation_info;
-    const id = (parallel ? `${domain}-${variant}-${seq}` : `${domain}-${seq}-${traj}`).toLowerCase().replace(/\s+/g, '_');
+    const id = (parallel ? `${domain}-${variant}-${seq}` : `${domain}-${seq}-${traj}`)
+      .toLowerCase()
+      .replace(/\s+/g, '_');
     const previous = seen.get(id);
     if (previous !== undefined) {
       throw new FlowScoutError({
@@ -122,7 +153,12 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
       }
       const tool = known ?? fallbackName(call);
       allTools.add(tool);
-      return { tool, args: mergeArgs(call), output: call.executed_output, status: call.execution_status === 'success' ? 'ok' : 'error' };
+      return {
+        tool,
+        args: mergeArgs(call),
+        output: call.executed_output,
+        status: call.execution_status === 'success' ? 'ok' : 'error',
+      };
     });
     allCalls.push(...recCalls);
     const failedHere = recCalls.filter((c) => c.status === 'error').length;
@@ -145,7 +181,9 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
       calls: recCalls,
       domain,
       group: (parallel ? `${domain}-${variant}-${seq}` : `${domain}-${seq}`).toLowerCase().replace(/\s+/g, '_'),
-      meta: parallel ? { source: 'traject-bench', trajectoryType: 'parallel', set: variant, index: seq } : recordMeta(rec),
+      meta: parallel
+        ? { source: 'traject-bench', trajectoryType: 'parallel', set: variant, index: seq }
+        : recordMeta(rec),
     });
   });
 
@@ -177,7 +215,8 @@ export function importTraject(trajQueryPath: string, toolDefsPath: string, opts:
 /** Required and optional parameter lists merged into one object (later entries win on a repeated name). */
 function mergeArgs(call: TrajectCall): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  for (const p of [...(call['required parameters'] ?? []), ...(call['optional parameters'] ?? [])]) args[p.name] = p.value;
+  for (const p of [...(call['required parameters'] ?? []), ...(call['optional parameters'] ?? [])])
+    args[p.name] = p.value;
   return args;
 }
 
@@ -191,7 +230,9 @@ function fallbackName(call: TrajectCall): string {
   if (parent && api && parent !== 'unknown' && api !== 'unknown') return toolbenchFunctionName(api, parent);
   const display = call['tool name'];
   const colon = display.indexOf(': ');
-  return colon > 0 ? toolbenchFunctionName(display.slice(colon + 2), display.slice(0, colon)) : toolbenchFunctionName(display, 'unknown');
+  return colon > 0
+    ? toolbenchFunctionName(display.slice(colon + 2), display.slice(0, colon))
+    : toolbenchFunctionName(display, 'unknown');
 }
 
 /** What the miner and the optimizer may use beyond (q, r, π): the chain and the data-flow hints. */
@@ -199,7 +240,14 @@ function recordMeta(rec: TrajectRecord): Record<string, unknown> {
   const adapt = rec['tool list'].flatMap((call, index) =>
     call.adapt_parameter === undefined
       ? []
-      : [{ call: index, parameter: call.adapt_parameter, constraint: call.adapt_constraint, reason: call.adapt_reason }],
+      : [
+          {
+            call: index,
+            parameter: call.adapt_parameter,
+            constraint: call.adapt_constraint,
+            reason: call.adapt_reason,
+          },
+        ],
   );
   return {
     source: 'traject-bench',

@@ -26,4 +26,3 @@ export interface InputUnit {
 export function unitLocation(unit: Pick<InputUnit, 'file' | 'line'>, path: string): string {
   return `${unit.file}${unit.line !== undefined ? `:${unit.line}` : ''} (${path})`;
 }
-

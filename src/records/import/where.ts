@@ -22,7 +22,7 @@ export function parseWhere(text: string): WhereCondition {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `--where '${text}' is not a condition`,
-      hint: 'Write <json path><op><value> with op one of = != < <= > >=, e.g. --where reward=1 or --where \'info.status!=failed\'.',
+      hint: "Write <json path><op><value> with op one of = != < <= > >=, e.g. --where reward=1 or --where 'info.status!=failed'.",
     });
   }
   const op = m[2] === '==' ? '=' : (m[2] as WhereCondition['op']);
@@ -34,9 +34,20 @@ export function matchesWhere(run: unknown, c: WhereCondition): boolean {
   const v = valueAt(run, c.path);
   if (v === undefined) return c.op === '!=';
   const num = Number(c.value);
-  const bothNumbers = typeof v === 'number' ? c.value.trim() !== '' && Number.isFinite(num) : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) && c.value.trim() !== '' && Number.isFinite(num);
+  const bothNumbers =
+    typeof v === 'number'
+      ? c.value.trim() !== '' && Number.isFinite(num)
+      : typeof v === 'string' &&
+        v.trim() !== '' &&
+        Number.isFinite(Number(v)) &&
+        c.value.trim() !== '' &&
+        Number.isFinite(num);
   if (c.op === '=' || c.op === '!=') {
-    const same = bothNumbers ? Number(v) === num : typeof v === 'object' ? JSON.stringify(v) === c.value : String(v) === c.value;
+    const same = bothNumbers
+      ? Number(v) === num
+      : typeof v === 'object'
+        ? JSON.stringify(v) === c.value
+        : String(v) === c.value;
     return c.op === '=' ? same : !same;
   }
   if (!bothNumbers) {

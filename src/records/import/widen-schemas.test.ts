@@ -6,7 +6,15 @@ const tools = (): ToolDescriptor[] => [
   {
     name: 'hotel',
     description: '',
-    inputSchema: { type: 'object', properties: { photos: { type: 'boolean' }, lat: { type: 'number', description: 'Latitude' }, city: { type: 'string' } }, required: [] },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        photos: { type: 'boolean' },
+        lat: { type: 'number', description: 'Latitude' },
+        city: { type: 'string' },
+      },
+      required: [],
+    },
   },
 ];
 
@@ -22,7 +30,8 @@ describe('widenSchemasToRecordedCalls', () => {
       { tool: 'hotel', param: 'photos', from: 'boolean', added: ['string'] },
       { tool: 'hotel', param: 'lat', from: 'number', added: ['string'] },
     ]);
-    const props = (t[0]!.inputSchema as { properties: Record<string, { type: unknown; description?: string }> }).properties;
+    const props = (t[0]!.inputSchema as { properties: Record<string, { type: unknown; description?: string }> })
+      .properties;
     expect(props.photos!.type).toEqual(['boolean', 'string']);
     expect(props.lat!.description).toBe('Latitude Recorded calls also pass string values, e.g. "50.05,8.6".');
     expect(props.city!.type).toBe('string');
@@ -30,7 +39,11 @@ describe('widenSchemasToRecordedCalls', () => {
 
   it('leaves schemas alone when every value fits', () => {
     const t = tools();
-    expect(widenSchemasToRecordedCalls(t, [{ tool: 'hotel', args: { photos: false, lat: 1.5, city: 'Rome' }, status: 'ok' }])).toEqual([]);
+    expect(
+      widenSchemasToRecordedCalls(t, [
+        { tool: 'hotel', args: { photos: false, lat: 1.5, city: 'Rome' }, status: 'ok' },
+      ]),
+    ).toEqual([]);
     expect(t).toEqual(tools());
   });
 });

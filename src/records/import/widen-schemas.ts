@@ -30,20 +30,29 @@ export function widenSchemasToRecordedCalls(tools: ToolDescriptor[], calls: Iter
   const added = new Map<string, { tool: string; param: string; from: string; kinds: Set<string>; example: unknown }>();
   for (const call of calls) {
     if (call.status === 'error') continue;
-    const props = (byName.get(call.tool)?.inputSchema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+    const props = (
+      byName.get(call.tool)?.inputSchema as { properties?: Record<string, { type?: unknown }> } | undefined
+    )?.properties;
     if (!props) continue;
     for (const [param, value] of Object.entries(call.args)) {
       const declared = props[param]?.type;
       if (typeof declared !== 'string' || value === null || value === undefined || fits(declared, value)) continue;
       const key = `${call.tool}\u0000${param}`;
-      const entry = added.get(key) ?? { tool: call.tool, param, from: declared, kinds: new Set<string>(), example: value };
+      const entry = added.get(key) ?? {
+        tool: call.tool,
+        param,
+        from: declared,
+        kinds: new Set<string>(),
+        example: value,
+      };
       entry.kinds.add(kindOf(value));
       added.set(key, entry);
     }
   }
   const out: WidenedParam[] = [];
   for (const { tool, param, from, kinds, example } of added.values()) {
-    const schema = (byName.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties[param]!;
+    const schema = (byName.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> })
+      .properties[param]!;
     const extra = [...kinds].sort();
     schema.type = [from, ...extra];
     const note = `Recorded calls also pass ${extra.join(' or ')} values, e.g. ${JSON.stringify(example).slice(0, 40)}.`;

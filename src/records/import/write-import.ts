@@ -12,8 +12,17 @@ import type { TaskRecord } from '../schema.js';
  * by relative path, so the folder can be moved). Checks every target first: nothing is written
  * unless all of them may be (missing, or `force`).
  */
-export function writeImportFolder(dir: string, records: readonly TaskRecord[], tools: readonly ToolDescriptor[] | undefined, opts: { force?: boolean } = {}): string[] {
-  const files = { records: join(dir, 'records.jsonl'), tools: join(dir, 'tools.json'), config: join(dir, 'tools.config.json') };
+export function writeImportFolder(
+  dir: string,
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[] | undefined,
+  opts: { force?: boolean } = {},
+): string[] {
+  const files = {
+    records: join(dir, 'records.jsonl'),
+    tools: join(dir, 'tools.json'),
+    config: join(dir, 'tools.config.json'),
+  };
   const targets = tools ? [files.records, files.tools, files.config] : [files.records];
   const existing = targets.filter((f) => existsSync(f));
   if (existing.length && !opts.force) {

@@ -15,9 +15,20 @@ describe('the LLM optimizer prompt', () => {
     try {
       const g0 = withLearnedTable(minedG0(env.split.opt, env.descriptors), env.policy.instance);
       expect(g0.learned?.offline).toBeDefined();
-      const ev = await evaluateWorkflow(g0, env.split.opt.slice(0, 12), { policy: env.policy.instance, tools: env.tools, judge: createLexicalJudge(), concurrency: 2 });
+      const ev = await evaluateWorkflow(g0, env.split.opt.slice(0, 12), {
+        policy: env.policy.instance,
+        tools: env.tools,
+        judge: createLexicalJudge(),
+        concurrency: 2,
+      });
       const view = compactWorkflowView(g0, ev.feedback!);
-      const prompt = optimizerPrompt({ workflow: g0, feedback: ev.feedback!, tools: env.descriptors, siblings: [], toolNodesAllowed: true });
+      const prompt = optimizerPrompt({
+        workflow: g0,
+        feedback: ev.feedback!,
+        tools: env.descriptors,
+        siblings: [],
+        toolNodesAllowed: true,
+      });
       expect(prompt).toContain(view);
       expect(prompt).not.toContain('"learned"');
       // Every node can still be named by id, and every edge is listed.

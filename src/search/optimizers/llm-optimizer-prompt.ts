@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { EditPlanSchema } from '../../graph/edits/edit-schema.js';
 import { LLM_ROLES, type Workflow } from '../../graph/schema.js';
-import { PROMPT_TEMPLATES, SYNTHESIZE_DIRECTIVE_IDS, SYNTHESIZE_DIRECTIVES, SYNTHESIZE_VARIANT_IDS, SYNTHESIZE_VARIANTS } from '../../graph/prompt-templates.js';
+import {
+  PROMPT_TEMPLATES,
+  SYNTHESIZE_DIRECTIVE_IDS,
+  SYNTHESIZE_DIRECTIVES,
+  SYNTHESIZE_VARIANT_IDS,
+  SYNTHESIZE_VARIANTS,
+} from '../../graph/prompt-templates.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 
@@ -41,7 +47,8 @@ function feedbackNodes(feedback: Feedback): Set<string> {
     const x = p as unknown as Record<string, unknown>;
     for (const k of ['node', 'after', 'before', 'judge', 'last']) if (typeof x[k] === 'string') ids.add(x[k] as string);
     if (Array.isArray(x.nodes)) for (const n of x.nodes) if (typeof n === 'string') ids.add(n);
-    if (Array.isArray(x.sources)) for (const c of x.sources as Array<{ name?: unknown }>) if (typeof c?.name === 'string') ids.add(c.name);
+    if (Array.isArray(x.sources))
+      for (const c of x.sources as Array<{ name?: unknown }>) if (typeof c?.name === 'string') ids.add(c.name);
   }
   return ids;
 }
@@ -64,7 +71,10 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
     n.kind === 'llm'
       ? `- ${n.id}: llm ${n.role}`
       : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}`;
-  const guard = (e: Workflow['edges'][number]) => (e.when ? ` when ${e.when.kind === 'status' ? `status ${e.when.status}` : `${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`}` : '');
+  const guard = (e: Workflow['edges'][number]) =>
+    e.when
+      ? ` when ${e.when.kind === 'status' ? `status ${e.when.status}` : `${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`}`
+      : '';
   return [
     `name: ${JSON.stringify(workflow.name)}; ${workflow.nodes.length} nodes, ${workflow.edges.length} edges.`,
     `Nodes in full (the ones the feedback names, their neighbours, and the LLM nodes):`,
@@ -84,8 +94,14 @@ export function optimizerPrompt(input: OptimizerPromptInput): string {
     `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
   ];
   if (input.toolNodesAllowed) sections.push(HAND_OFF_SECTION, synthesizeVariantsSection());
-  if (input.siblings.length > 0) sections.push(`## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`);
-  if (!input.toolNodesAllowed) sections.push('## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.');
+  if (input.siblings.length > 0)
+    sections.push(
+      `## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`,
+    );
+  if (!input.toolNodesAllowed)
+    sections.push(
+      '## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.',
+    );
   sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
   sections.push('Answer with the edit plan as one JSON object and nothing else.');
   return sections.join('\n\n');
@@ -111,8 +127,13 @@ export const HAND_OFF_SECTION = [
  * exactly: the offline policy recognises them verbatim; a model reads any wording.
  */
 export function synthesizeVariantsSection(): string {
-  const directives = SYNTHESIZE_DIRECTIVE_IDS.map((d) => `- ${d} (raises ${SYNTHESIZE_DIRECTIVES[d].dims.join(', ')}): "${SYNTHESIZE_DIRECTIVES[d].sentence}"`);
-  const variants = SYNTHESIZE_VARIANT_IDS.map((v) => `- ${v}: ${SYNTHESIZE_VARIANTS[v].summary}${SYNTHESIZE_VARIANTS[v].directives.length ? ` [${SYNTHESIZE_VARIANTS[v].directives.join(', ')}]` : ''}`);
+  const directives = SYNTHESIZE_DIRECTIVE_IDS.map(
+    (d) => `- ${d} (raises ${SYNTHESIZE_DIRECTIVES[d].dims.join(', ')}): "${SYNTHESIZE_DIRECTIVES[d].sentence}"`,
+  );
+  const variants = SYNTHESIZE_VARIANT_IDS.map(
+    (v) =>
+      `- ${v}: ${SYNTHESIZE_VARIANTS[v].summary}${SYNTHESIZE_VARIANTS[v].directives.length ? ` [${SYNTHESIZE_VARIANTS[v].directives.join(', ')}]` : ''}`,
+  );
   return [
     '## Synthesizer prompt variants',
     'When answers score low (see the judge dimensions in the feedback), change how the synthesize node writes: set its prompt to the synthesize',
@@ -136,7 +157,8 @@ function toolList(tools: readonly ToolDescriptor[], fb: Feedback, max: number): 
     if ('tool' in p && typeof p.tool === 'string') named.add(p.tool);
     for (const key of ['tools', 'expected', 'got'] as const) {
       const list = (p as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(list)) for (const c of list) if (c && typeof c === 'object' && 'name' in c) named.add(String(c.name));
+      if (Array.isArray(list))
+        for (const c of list) if (c && typeof c === 'object' && 'name' in c) named.add(String(c.name));
     }
   }
   const ordered = [...tools].sort((a, b) => Number(named.has(b.name)) - Number(named.has(a.name)));

@@ -28,12 +28,20 @@ export function createLlmOptimizer(opts: { client: LlmClient; spec?: string }): 
       const first = optimizerPrompt({ ...input, toolNodesAllowed: input.toolNodesAllowed !== false });
       const tools = input.tools.map((t) => t.name);
       const result = await askWithRepair(opts.client, {
-        request: { schema, name: 'edit_plan', system: OPTIMIZER_SYSTEM, prompt: first, ...(input.signal ? { signal: input.signal } : {}) },
+        request: {
+          schema,
+          name: 'edit_plan',
+          system: OPTIMIZER_SYSTEM,
+          prompt: first,
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
         check: (value) => {
           const applied = applyEditPlan(input.workflow, value, { tools });
           if (!applied.ok) return { ok: false, problems: [applied.error.message] };
           const broken = input.constraint?.(applied.workflow);
-          return broken ? { ok: false, problems: [broken] } : { ok: true, value: { plan: value as EditPlan, workflow: applied.workflow } };
+          return broken
+            ? { ok: false, problems: [broken] }
+            : { ok: true, value: { plan: value as EditPlan, workflow: applied.workflow } };
         },
         describeUnparsable: (problem) => `the answer is not a usable JSON object: ${problem}`,
         repair: ({ text, problems }) => ({ prompt: repairPrompt(first, text, problems.join('; ')) }),
@@ -45,9 +53,16 @@ export function createLlmOptimizer(opts: { client: LlmClient; spec?: string }): 
         return { plan, workflow, summary, ...(result.round > 1 ? { repaired: true } : {}), usage };
       }
       const plans = result.answers;
-      if (result.kind === 'model-error') throw new OptimizerError(`the optimizer model failed: ${result.error.message}`, { plans, ...(usage ? { usage } : {}) });
+      if (result.kind === 'model-error')
+        throw new OptimizerError(`the optimizer model failed: ${result.error.message}`, {
+          plans,
+          ...(usage ? { usage } : {}),
+        });
       const problem = result.problems.join('; ');
-      throw new OptimizerError(`the optimizer's edit plan was invalid after one repair round: ${problem}`, { plans, ...(usage ? { usage } : {}) });
+      throw new OptimizerError(`the optimizer's edit plan was invalid after one repair round: ${problem}`, {
+        plans,
+        ...(usage ? { usage } : {}),
+      });
     },
   };
 }

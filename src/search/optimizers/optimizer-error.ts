@@ -11,7 +11,12 @@ export class OptimizerError extends FlowScoutError {
   readonly usage: Usage | undefined;
 
   constructor(message: string, opts: { plans?: unknown[]; usage?: Usage } = {}) {
-    super({ code: 'INVALID_EDIT', message, hint: 'The search records this expansion as failed and continues.', details: { plans: opts.plans ?? [] } });
+    super({
+      code: 'INVALID_EDIT',
+      message,
+      hint: 'The search records this expansion as failed and continues.',
+      details: { plans: opts.plans ?? [] },
+    });
     this.plans = opts.plans ?? [];
     this.usage = opts.usage;
   }

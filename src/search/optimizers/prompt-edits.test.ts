@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_TEMPLATES, synthesizeDirectivesIn, synthesizeVariantOf, synthesizeVariantPrompt } from '../../graph/prompt-templates.js';
+import {
+  PROMPT_TEMPLATES,
+  synthesizeDirectivesIn,
+  synthesizeVariantOf,
+  synthesizeVariantPrompt,
+} from '../../graph/prompt-templates.js';
 import type { Workflow } from '../../graph/schema.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, LowAnswersPattern } from '../../evaluate/feedback-types.js';
@@ -37,9 +42,18 @@ describe('synthesizer prompt edits', () => {
   it('offers a switch to each variant that addresses a low dimension, naming the dimensions, and refinements by one directive', () => {
     const edits = synthesizerEdits(lexicalLike, template);
     const switches = edits.filter((e) => e.summary.includes('→ variant'));
-    expect(switches.map((e) => synthesizeVariantOf(e.prompt)).sort()).toEqual(['answer-first', 'answered-only', 'brief', 'clean', 'detailed', 'fact-lines']);
+    expect(switches.map((e) => synthesizeVariantOf(e.prompt)).sort()).toEqual([
+      'answer-first',
+      'answered-only',
+      'brief',
+      'clean',
+      'detailed',
+      'fact-lines',
+    ]);
     const detailed = switches.find((e) => e.summary.includes("'detailed'"))!;
-    expect(detailed.summary).toMatch(/^set_prompt answer → variant 'detailed' \(.*\): low completeness 0\.30, correctness 0\.40, relevance 0\.45, clarity 0\.70 in 10 records$/);
+    expect(detailed.summary).toMatch(
+      /^set_prompt answer → variant 'detailed' \(.*\): low completeness 0\.30, correctness 0\.40, relevance 0\.45, clarity 0\.70 in 10 records$/,
+    );
     // It addresses the most (and the lowest) dimensions, so it ranks first.
     expect(Math.max(...edits.map((e) => e.score))).toBe(detailed.score);
     const refine = edits.find((e) => e.summary.startsWith("set_prompt answer + directive 'all-figures'"))!;
@@ -54,7 +68,9 @@ describe('synthesizer prompt edits', () => {
     const edits = synthesizerEdits(lexicalLike, workflow(synthesizeVariantPrompt('detailed')));
     expect(edits.some((e) => e.summary.includes("→ variant 'clean'"))).toBe(false);
     expect(edits.some((e) => e.summary.includes("→ variant 'detailed'"))).toBe(false);
-    expect(edits.find((e) => e.summary.includes("+ directive 'answer-first'"))?.summary).toContain('low correctness 0.40, relevance 0.45');
+    expect(edits.find((e) => e.summary.includes("+ directive 'answer-first'"))?.summary).toContain(
+      'low correctness 0.40, relevance 0.45',
+    );
   });
 
   it('proposes nothing when every dimension is high and no trace was right; a correct trace alone is enough', () => {
@@ -66,7 +82,16 @@ describe('synthesizer prompt edits', () => {
   });
 
   it('gives each sibling a different variant through the rule-based optimizer', async () => {
-    const feedback: Feedback = { records: 10, reward: 0.4, tc: 0.3, es: 0.45, patterns: [lexicalLike], worst: [], nodes: [], text: '' };
+    const feedback: Feedback = {
+      records: 10,
+      reward: 0.4,
+      tc: 0.3,
+      es: 0.45,
+      patterns: [lexicalLike],
+      worst: [],
+      nodes: [],
+      text: '',
+    };
     const optimizer = createRuleBasedOptimizer();
     const siblings: string[] = [];
     const prompts = new Set<string>();
@@ -80,11 +105,24 @@ describe('synthesizer prompt edits', () => {
   });
 
   it('tells the LLM optimizer about the variants and their exact directive sentences', () => {
-    const feedback: Feedback = { records: 1, reward: 0, tc: 0, es: 0, patterns: [], worst: [], nodes: [], text: 'answers are long' };
+    const feedback: Feedback = {
+      records: 1,
+      reward: 0,
+      tc: 0,
+      es: 0,
+      patterns: [],
+      worst: [],
+      nodes: [],
+      text: 'answers are long',
+    };
     const prompt = optimizerPrompt({ workflow: template, feedback, tools: [], siblings: [], toolNodesAllowed: true });
     expect(prompt).toContain('## Synthesizer prompt variants');
     expect(prompt).toContain('- detailed: every figure and name verbatim');
-    expect(prompt).toContain('"Mention each lookup that failed in one short sentence saying what could not be retrieved, without quoting the error."');
-    expect(optimizerPrompt({ workflow: template, feedback, tools: [], siblings: [], toolNodesAllowed: false })).not.toContain('## Synthesizer prompt variants');
+    expect(prompt).toContain(
+      '"Mention each lookup that failed in one short sentence saying what could not be retrieved, without quoting the error."',
+    );
+    expect(
+      optimizerPrompt({ workflow: template, feedback, tools: [], siblings: [], toolNodesAllowed: false }),
+    ).not.toContain('## Synthesizer prompt variants');
   });
 });

@@ -59,10 +59,15 @@ export function exitSynthesizer(w: Workflow): LlmNode | undefined {
 
 /** The low dimensions of a pattern, weakest first, with their gap to the threshold. */
 export function lowDimensions(p: LowAnswersPattern): Array<{ dim: EsDimension; value: number; gap: number }> {
-  return p.weakest.filter((d) => p.dims[d] < LOW_DIMENSION).map((d) => ({ dim: d, value: p.dims[d], gap: LOW_DIMENSION - p.dims[d] }));
+  return p.weakest
+    .filter((d) => p.dims[d] < LOW_DIMENSION)
+    .map((d) => ({ dim: d, value: p.dims[d], gap: LOW_DIMENSION - p.dims[d] }));
 }
 
-function addressed(directives: readonly SynthesizeDirective[], low: ReturnType<typeof lowDimensions>): Array<{ dim: EsDimension; value: number; gap: number }> {
+function addressed(
+  directives: readonly SynthesizeDirective[],
+  low: ReturnType<typeof lowDimensions>,
+): Array<{ dim: EsDimension; value: number; gap: number }> {
   const dims = new Set<string>(directives.flatMap((d) => SYNTHESIZE_DIRECTIVES[d].dims));
   return low.filter((l) => dims.has(l.dim));
 }
@@ -77,17 +82,26 @@ export function synthesizerEdits(p: LowAnswersPattern, workflow: Workflow): Prom
   const evidence = p.evidence + p.correctTrace;
   const have = synthesizeDirectivesIn(node.prompt);
   const current = synthesizeVariantOf(node.prompt);
-  const why = (xs: ReturnType<typeof lowDimensions>) => `low ${xs.length > 0 ? dimText(xs) : 'answers'} in ${p.evidence} records${p.correctTrace > 0 ? ` (${p.correctTrace} with all calls right)` : ''}`;
+  const why = (xs: ReturnType<typeof lowDimensions>) =>
+    `low ${xs.length > 0 ? dimText(xs) : 'answers'} in ${p.evidence} records${p.correctTrace > 0 ? ` (${p.correctTrace} with all calls right)` : ''}`;
   const out: PromptEdit[] = [];
   for (const v of SYNTHESIZE_VARIANT_IDS) {
     if (v === current) continue;
     const directives: readonly SynthesizeDirective[] = SYNTHESIZE_VARIANTS[v].directives;
     // Only what the current prompt does not already address: a switch drops the current directives.
     const covered = new Set(addressed(have, low).map((h) => h.dim));
-    const hits = addressed(directives.filter((d) => !have.includes(d)), low).filter((h) => !covered.has(h.dim));
+    const hits = addressed(
+      directives.filter((d) => !have.includes(d)),
+      low,
+    ).filter((h) => !covered.has(h.dim));
     const gap = hits.reduce((s, h) => s + h.gap, 0) || (p.correctTrace > 0 && v !== 'default' ? 0.1 : 0);
     if (gap <= 0) continue;
-    out.push({ summary: `set_prompt ${node.id} → variant '${v}' (${SYNTHESIZE_VARIANTS[v].summary}): ${why(hits)}`, node: node.id, prompt: synthesizeVariantPrompt(v as SynthesizeVariant), score: SWITCH_WEIGHT * evidence * gap });
+    out.push({
+      summary: `set_prompt ${node.id} → variant '${v}' (${SYNTHESIZE_VARIANTS[v].summary}): ${why(hits)}`,
+      node: node.id,
+      prompt: synthesizeVariantPrompt(v as SynthesizeVariant),
+      score: SWITCH_WEIGHT * evidence * gap,
+    });
   }
   for (const d of SYNTHESIZE_DIRECTIVE_IDS) {
     const overrides = (SYNTHESIZE_DIRECTIVES[d] as { overrides?: SynthesizeDirective }).overrides;
@@ -95,7 +109,12 @@ export function synthesizerEdits(p: LowAnswersPattern, workflow: Workflow): Prom
     const hits = addressed([d], low);
     const gap = hits.reduce((s, h) => s + h.gap, 0);
     if (gap <= 0) continue;
-    out.push({ summary: `set_prompt ${node.id} + directive '${d}': ${why(hits)}`, node: node.id, prompt: `${node.prompt}\n${directiveLine(d)}`, score: REFINE_WEIGHT * evidence * gap });
+    out.push({
+      summary: `set_prompt ${node.id} + directive '${d}': ${why(hits)}`,
+      node: node.id,
+      prompt: `${node.prompt}\n${directiveLine(d)}`,
+      score: REFINE_WEIGHT * evidence * gap,
+    });
   }
   return out;
 }

@@ -7,7 +7,11 @@ import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js
 import { createRuleBasedOptimizer } from './rule-based.js';
 import { ruleEdits } from './rule-edits.js';
 
-const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({ name, description: `Returns the ${name} of a symbol. More text.`, inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } } }));
+const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({
+  name,
+  description: `Returns the ${name} of a symbol. More text.`,
+  inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+}));
 
 const workflow: Workflow = {
   version: 1,
@@ -16,7 +20,13 @@ const workflow: Workflow = {
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
     { id: 's1', kind: 'tool', task: 'Step 1: typical use: quotes', calls: 'many' },
     { id: 's2', kind: 'tool', task: 'Step 2' },
-    { id: 'synthesize', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'synthesize',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 's1', kind: 'data' },
@@ -28,36 +38,118 @@ const workflow: Workflow = {
 
 const c = (name: string, count: number) => ({ name, count });
 const patterns: FeedbackPattern[] = [
-  { kind: 'wrong-tool', node: 's1', got: [c('quote', 9)], expected: [c('fx', 4), c('news', 3), c('history', 2)], evidence: 9, text: '' },
-  { kind: 'extra-calls', node: 's1', extra: 12, calls: 20, usefulIn: 6, tools: [c('quote', 12)], evidence: 8, text: '' },
-  { kind: 'missing-call', after: 's2', tools: [c('history', 5)], calls: 5, argKeys: [c('symbol', 5)], evidence: 5, text: '' },
-  { kind: 'failed-calls', node: 's2', tool: 'news', count: 4, errors: ['no recorded response'], rightTool: 1, otherTool: 3, evidence: 4, text: '' },
-  { kind: 'wrong-args', tool: 'news', key: 'symbol', nodes: ['s2'], calls: 3, examples: [{ got: 'Apple', expected: 'AAPL' }], evidence: 3, text: '' },
+  {
+    kind: 'wrong-tool',
+    node: 's1',
+    got: [c('quote', 9)],
+    expected: [c('fx', 4), c('news', 3), c('history', 2)],
+    evidence: 9,
+    text: '',
+  },
+  {
+    kind: 'extra-calls',
+    node: 's1',
+    extra: 12,
+    calls: 20,
+    usefulIn: 6,
+    tools: [c('quote', 12)],
+    evidence: 8,
+    text: '',
+  },
+  {
+    kind: 'missing-call',
+    after: 's2',
+    tools: [c('history', 5)],
+    calls: 5,
+    argKeys: [c('symbol', 5)],
+    evidence: 5,
+    text: '',
+  },
+  {
+    kind: 'failed-calls',
+    node: 's2',
+    tool: 'news',
+    count: 4,
+    errors: ['no recorded response'],
+    rightTool: 1,
+    otherTool: 3,
+    evidence: 4,
+    text: '',
+  },
+  {
+    kind: 'wrong-args',
+    tool: 'news',
+    key: 'symbol',
+    nodes: ['s2'],
+    calls: 3,
+    examples: [{ got: 'Apple', expected: 'AAPL' }],
+    evidence: 3,
+    text: '',
+  },
 ];
-const feedback: Feedback = { records: 10, reward: 0.3, tc: 0.2, es: 0.4, patterns, worst: [], nodes: [{ node: 's1', runs: 10, errors: 0, skipped: 0, calls: 20, matched: 8, matchedTools: [c('quote', 8)] }], text: '' };
+const feedback: Feedback = {
+  records: 10,
+  reward: 0.3,
+  tc: 0.2,
+  es: 0.4,
+  patterns,
+  worst: [],
+  nodes: [{ node: 's1', runs: 10, errors: 0, skipped: 0, calls: 20, matched: 8, matchedTools: [c('quote', 8)] }],
+  text: '',
+};
 
 const propose = (extra: Partial<Parameters<ReturnType<typeof createRuleBasedOptimizer>['propose']>[0]> = {}) =>
   createRuleBasedOptimizer().propose({ workflow, feedback, siblings: [], tools, random: createRandom(1), ...extra });
 
 describe('rule-based optimizer', () => {
   it('maps each feedback pattern to its edit', () => {
-    const edits = ruleEdits({ workflow, feedback, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
+    const edits = ruleEdits({
+      workflow,
+      feedback,
+      tools: new Map(tools.map((t) => [t.name, t])),
+      allowToolNodes: true,
+    });
     const ops = (summaryStart: string) => edits.find((e) => e.summary.startsWith(summaryStart))?.plan.edits;
-    expect(ops('set_tool_hint s1')).toEqual([{ op: 'set_tool_hint', id: 's1', tools: ['fx', 'news', 'history', 'quote'] }]);
-    expect(ops('set_task s1 neutral')?.[0]).toMatchObject({ op: 'set_task', id: 's1', task: expect.stringMatching(/^Look up what part 1 of the request asks for/) });
+    expect(ops('set_tool_hint s1')).toEqual([
+      { op: 'set_tool_hint', id: 's1', tools: ['fx', 'news', 'history', 'quote'] },
+    ]);
+    expect(ops('set_task s1 neutral')?.[0]).toMatchObject({
+      op: 'set_task',
+      id: 's1',
+      task: expect.stringMatching(/^Look up what part 1 of the request asks for/),
+    });
     expect(ops('set_calls s1 one')).toEqual([{ op: 'set_calls', id: 's1', calls: 'one' }]);
     expect(ops('add_branch need_s1')?.[0]).toMatchObject({ op: 'add_branch', target: 's1', field: 'needed' });
     // s2 feeds only the exit: the new position goes between them, and s2 keeps its own edge to the exit.
     // The entry feeds it too, so it still runs when s2 is skipped.
     expect(ops('add_node add_history after s2')).toEqual([
-      { op: 'add_node', node: { kind: 'tool', id: 'add_history', task: 'Look up Returns the history of a symbol.', tools: ['history'] }, from: ['s2'], to: ['synthesize'], keepDirectEdges: true },
+      {
+        op: 'add_node',
+        node: { kind: 'tool', id: 'add_history', task: 'Look up Returns the history of a symbol.', tools: ['history'] },
+        from: ['s2'],
+        to: ['synthesize'],
+        keepDirectEdges: true,
+      },
       { op: 'add_edge', from: 'plan', to: 'add_history' },
     ]);
     expect(ops('set_retry s2 2 on error')).toEqual([{ op: 'set_retry', id: 's2', attempts: 2, on: 'error' }]);
     // Failures of the reference's own tool (only its arguments differ) are not fixed by trying another tool.
     const sameTool = patterns.map((p) => (p.kind === 'failed-calls' ? { ...p, rightTool: 4, otherTool: 0 } : p));
-    expect(ruleEdits({ workflow, feedback: { ...feedback, patterns: sameTool }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).some((e) => e.summary.startsWith('set_retry'))).toBe(false);
-    expect(ops('set_task s2: argument symbol')).toEqual([{ op: 'set_task', id: 's2', task: 'Step 2 Fill `symbol` with the value the request or the earlier results give for it.' }]);
+    expect(
+      ruleEdits({
+        workflow,
+        feedback: { ...feedback, patterns: sameTool },
+        tools: new Map(tools.map((t) => [t.name, t])),
+        allowToolNodes: true,
+      }).some((e) => e.summary.startsWith('set_retry')),
+    ).toBe(false);
+    expect(ops('set_task s2: argument symbol')).toEqual([
+      {
+        op: 'set_task',
+        id: 's2',
+        task: 'Step 2 Fill `symbol` with the value the request or the earlier results give for it.',
+      },
+    ]);
   });
 
   it('proposes the best-supported valid edit first and a different one for each sibling', async () => {
@@ -78,27 +170,93 @@ describe('rule-based optimizer', () => {
   });
 
   it('feeds a node the earlier results that held the values it got wrong', () => {
-    const unseen: FeedbackPattern = { kind: 'unseen-values', node: 's2', sources: [c('s0', 3)], values: 4, evidence: 3, text: '' };
-    const withS0: Workflow = { ...workflow, nodes: [...workflow.nodes, { id: 's0', kind: 'tool', task: 'Step 0' }], edges: [...workflow.edges, { from: 'plan', to: 's0', kind: 'data' }, { from: 's0', to: 's1', kind: 'data' }] };
-    const edits = ruleEdits({ workflow: withS0, feedback: { ...feedback, patterns: [unseen] }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
-    expect(edits.map((e) => [e.summary, e.plan.edits, e.score])).toEqual([['add_edge s0 → s2: 4 wrong arguments had their values in those results (3 records)', [{ op: 'add_edge', from: 's0', to: 's2', kind: 'data' }], 1.5]]);
+    const unseen: FeedbackPattern = {
+      kind: 'unseen-values',
+      node: 's2',
+      sources: [c('s0', 3)],
+      values: 4,
+      evidence: 3,
+      text: '',
+    };
+    const withS0: Workflow = {
+      ...workflow,
+      nodes: [...workflow.nodes, { id: 's0', kind: 'tool', task: 'Step 0' }],
+      edges: [...workflow.edges, { from: 'plan', to: 's0', kind: 'data' }, { from: 's0', to: 's1', kind: 'data' }],
+    };
+    const edits = ruleEdits({
+      workflow: withS0,
+      feedback: { ...feedback, patterns: [unseen] },
+      tools: new Map(tools.map((t) => [t.name, t])),
+      allowToolNodes: true,
+    });
+    expect(edits.map((e) => [e.summary, e.plan.edits, e.score])).toEqual([
+      [
+        'add_edge s0 → s2: 4 wrong arguments had their values in those results (3 records)',
+        [{ op: 'add_edge', from: 's0', to: 's2', kind: 'data' }],
+        1.5,
+      ],
+    ]);
   });
 
   it('makes the structure follow queries with more steps than positions: the last position repeats, or a generic one is appended', () => {
-    const steps: FeedbackPattern = { kind: 'step-count', direction: 'more', positions: 2, meanK: 4.5, more: 7, fewer: 1, last: 's2', lastCalls: 'one', evidence: 7, text: '' };
+    const steps: FeedbackPattern = {
+      kind: 'step-count',
+      direction: 'more',
+      positions: 2,
+      meanK: 4.5,
+      more: 7,
+      fewer: 1,
+      last: 's2',
+      lastCalls: 'one',
+      evidence: 7,
+      text: '',
+    };
     const fb: Feedback = { ...feedback, patterns: [...patterns, steps] };
-    const edits = ruleEdits({ workflow, feedback: fb, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true });
+    const edits = ruleEdits({
+      workflow,
+      feedback: fb,
+      tools: new Map(tools.map((t) => [t.name, t])),
+      allowToolNodes: true,
+    });
     const many = edits.find((e) => e.summary.startsWith('set_calls s2 many'))!;
     expect(many.plan.edits).toEqual([{ op: 'set_calls', id: 's2', calls: 'many' }]);
     expect(many.score).toBe(7);
     expect(edits.find((e) => e.summary.startsWith('add_node step_more after s2'))!.plan.edits).toEqual([
-      { op: 'add_node', node: { kind: 'tool', id: 'step_more', task: expect.stringMatching(/^Look up what the next part of the request asks for/) }, from: ['s2'], to: ['synthesize'], keepDirectEdges: true },
+      {
+        op: 'add_node',
+        node: {
+          kind: 'tool',
+          id: 'step_more',
+          task: expect.stringMatching(/^Look up what the next part of the request asks for/),
+        },
+        from: ['s2'],
+        to: ['synthesize'],
+        keepDirectEdges: true,
+      },
       { op: 'add_edge', from: 'plan', to: 'step_more' },
     ]);
     // A repeating last position stays out of the bulk "calls one" edit while the references are longer.
-    const longerLast: Workflow = { ...workflow, nodes: workflow.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)) };
-    const extraBoth: FeedbackPattern[] = ['s1', 's2'].map((node) => ({ kind: 'extra-calls', node, extra: 5, calls: 9, usefulIn: 4, tools: [c('quote', 5)], evidence: 5, text: '' }));
-    const bulk = (ps: FeedbackPattern[]) => ruleEdits({ workflow: longerLast, feedback: { ...feedback, patterns: ps }, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true }).find((e) => e.summary.startsWith('calls one on'));
+    const longerLast: Workflow = {
+      ...workflow,
+      nodes: workflow.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)),
+    };
+    const extraBoth: FeedbackPattern[] = ['s1', 's2'].map((node) => ({
+      kind: 'extra-calls',
+      node,
+      extra: 5,
+      calls: 9,
+      usefulIn: 4,
+      tools: [c('quote', 5)],
+      evidence: 5,
+      text: '',
+    }));
+    const bulk = (ps: FeedbackPattern[]) =>
+      ruleEdits({
+        workflow: longerLast,
+        feedback: { ...feedback, patterns: ps },
+        tools: new Map(tools.map((t) => [t.name, t])),
+        allowToolNodes: true,
+      }).find((e) => e.summary.startsWith('calls one on'));
     expect(bulk(extraBoth)?.summary).toBe('calls one on 2 nodes (s1, s2)');
     expect(bulk([...extraBoth, { ...steps, lastCalls: 'many' }])).toBeUndefined();
   });
@@ -106,19 +264,49 @@ describe('rule-based optimizer', () => {
   it('adds no tool positions and touches no tool node in the LLM-only variant, but still has edits for its LLM nodes', async () => {
     const llmOnly: Workflow = {
       ...workflow,
-      nodes: [...workflow.nodes.filter((n) => n.kind === 'llm'), { id: 'reason', kind: 'llm', role: 'reason', prompt: 'Reason about {{query}}', output: { type: 'text' } }],
+      nodes: [
+        ...workflow.nodes.filter((n) => n.kind === 'llm'),
+        { id: 'reason', kind: 'llm', role: 'reason', prompt: 'Reason about {{query}}', output: { type: 'text' } },
+      ],
       edges: [
         { from: 'plan', to: 'reason', kind: 'data' },
         { from: 'reason', to: 'synthesize', kind: 'data' },
       ],
     };
-    const low: FeedbackPattern = { kind: 'low-answers', correctTrace: 0, dims: { correctness: 0.2, completeness: 0.1, relevance: 0.5, clarity: 0.6 }, weakest: ['completeness', 'correctness', 'relevance', 'clarity'], evidence: 9, text: '' };
+    const low: FeedbackPattern = {
+      kind: 'low-answers',
+      correctTrace: 0,
+      dims: { correctness: 0.2, completeness: 0.1, relevance: 0.5, clarity: 0.6 },
+      weakest: ['completeness', 'correctness', 'relevance', 'clarity'],
+      evidence: 9,
+      text: '',
+    };
     const fb: Feedback = { ...feedback, patterns: [...patterns, low] };
     const edits = ruleEdits({ workflow: llmOnly, feedback: fb, tools: new Map(), allowToolNodes: false });
     expect(edits.every((e) => e.plan.edits.every((x) => x.op !== 'add_node' || x.node.kind === 'llm'))).toBe(true);
-    expect(edits.map((e) => e.summary.split(':')[0]).sort()).toEqual(['add_node extract after plan', 'set_prompt reason', 'set_prompt synthesize']);
-    const proposed = await createRuleBasedOptimizer().propose({ workflow: llmOnly, feedback: fb, siblings: [], tools: [], random: createRandom(1), toolNodesAllowed: false });
+    expect(edits.map((e) => e.summary.split(':')[0]).sort()).toEqual([
+      'add_node extract after plan',
+      'set_prompt reason',
+      'set_prompt synthesize',
+    ]);
+    const proposed = await createRuleBasedOptimizer().propose({
+      workflow: llmOnly,
+      feedback: fb,
+      siblings: [],
+      tools: [],
+      random: createRandom(1),
+      toolNodesAllowed: false,
+    });
     expect(proposed.workflow.nodes.some((n) => n.kind === 'tool')).toBe(false);
-    await expect(createRuleBasedOptimizer().propose({ workflow: llmOnly, feedback, siblings: [], tools: [], random: createRandom(1), toolNodesAllowed: false })).rejects.toThrow(/found no edit|no new edit/);
+    await expect(
+      createRuleBasedOptimizer().propose({
+        workflow: llmOnly,
+        feedback,
+        siblings: [],
+        tools: [],
+        random: createRandom(1),
+        toolNodesAllowed: false,
+      }),
+    ).rejects.toThrow(/found no edit|no new edit/);
   });
 });

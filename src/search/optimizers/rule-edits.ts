@@ -49,7 +49,11 @@ export interface RuleContext {
 
 type Gen = (p: FeedbackPattern, ctx: RuleContext) => RuleEdit[];
 
-const top = (cs: readonly Count[], k: number, min = 1) => cs.filter((c) => c.count >= min).slice(0, k).map((c) => c.name);
+const top = (cs: readonly Count[], k: number, min = 1) =>
+  cs
+    .filter((c) => c.count >= min)
+    .slice(0, k)
+    .map((c) => c.name);
 
 function toolNode(w: Workflow, id: string | undefined): ToolNode | undefined {
   const n = id === undefined ? undefined : w.nodes.find((x) => x.id === id);
@@ -69,16 +73,37 @@ const wrongTool: Gen = (p, { workflow, feedback }) => {
   if (p.kind !== 'wrong-tool' || !node) return [];
   const right = feedback.nodes.find((s) => s.node === p.node)?.matchedTools ?? [];
   const hint = [...new Set([...top(p.expected, 6), ...top(right, 4)])];
-  const out = [edit(`set_tool_hint ${p.node} → ${hint.length} tools: it picks ${p.got[0]?.name} where the reference has ${p.expected[0]?.name} (${p.evidence} records)`, p.evidence, { op: 'set_tool_hint', id: p.node, tools: hint })];
+  const out = [
+    edit(
+      `set_tool_hint ${p.node} → ${hint.length} tools: it picks ${p.got[0]?.name} where the reference has ${p.expected[0]?.name} (${p.evidence} records)`,
+      p.evidence,
+      { op: 'set_tool_hint', id: p.node, tools: hint },
+    ),
+  ];
   if (biasedTask(p, node)) {
-    out.push(grouped('neutral tasks', edit(`set_task ${p.node} neutral: it picks ${p.got[0]!.name} in ${p.got[0]!.count} of ${sum(p.got)} wrong calls while the reference uses ${p.expected.length} tools there`, p.evidence, { op: 'set_task', id: p.node, task: neutralTask(workflow, p.node) })));
+    out.push(
+      grouped(
+        'neutral tasks',
+        edit(
+          `set_task ${p.node} neutral: it picks ${p.got[0]!.name} in ${p.got[0]!.count} of ${sum(p.got)} wrong calls while the reference uses ${p.expected.length} tools there`,
+          p.evidence,
+          { op: 'set_task', id: p.node, task: neutralTask(workflow, p.node) },
+        ),
+      ),
+    );
   }
   return out;
 };
 
 /** A task that pulls every query to one tool while the references use many at this position. */
 function biasedTask(p: Extract<FeedbackPattern, { kind: 'wrong-tool' }>, node: ToolNode): boolean {
-  return p.got.length > 0 && p.got[0]!.count >= 0.5 * sum(p.got) && p.expected.length >= 3 && node.task !== NEUTRAL_MARK && !node.task.startsWith(NEUTRAL_MARK);
+  return (
+    p.got.length > 0 &&
+    p.got[0]!.count >= 0.5 * sum(p.got) &&
+    p.expected.length >= 3 &&
+    node.task !== NEUTRAL_MARK &&
+    !node.task.startsWith(NEUTRAL_MARK)
+  );
 }
 
 const NEUTRAL_MARK = 'Look up what';
@@ -99,24 +124,44 @@ const extra: Gen = (p, { workflow, feedback }) => {
   if (!node) return [];
   const out: RuleEdit[] = [];
   if (node.calls === 'many') {
-    const one = edit(`set_calls ${p.node} one: ${p.extra} of its ${p.calls} calls are extra (${p.evidence} records)`, p.evidence, { op: 'set_calls', id: p.node, calls: 'one' });
+    const one = edit(
+      `set_calls ${p.node} one: ${p.extra} of its ${p.calls} calls are extra (${p.evidence} records)`,
+      p.evidence,
+      { op: 'set_calls', id: p.node, calls: 'one' },
+    );
     // The last position repeating is what lets a workflow follow queries longer than it: it is not
     // part of the bulk edit when the references take more steps than there are positions.
-    const longer = feedback.patterns.some((x) => x.kind === 'step-count' && x.direction === 'more' && x.last === p.node);
+    const longer = feedback.patterns.some(
+      (x) => x.kind === 'step-count' && x.direction === 'more' && x.last === p.node,
+    );
     out.push(longer ? one : grouped('calls one', one));
   }
   const useless = p.evidence - p.usefulIn;
-  if (p.extra >= 0.75 * p.calls && useless > 0) out.push(edit(`remove_node ${p.node}: ${p.extra} of its ${p.calls} calls are extra, useful in ${p.usefulIn} records`, useless, { op: 'remove_node', id: p.node }));
-  if (p.usefulIn > 0 && useless > 0) {
-    const question = `Does the request ask for what step ${p.node} looks up (${p.tools.slice(0, 2).map((t) => t.name.replace(/_for_.*/, '').replace(/_/g, ' ')).join(', ')})?`;
+  if (p.extra >= 0.75 * p.calls && useless > 0)
     out.push(
-      edit(`add_branch need_${p.node}: make ${p.node} optional, extra in ${p.evidence} records, useful in ${p.usefulIn}`, 0.6 * Math.min(useless, p.usefulIn), {
-        op: 'add_branch',
-        judge: freeId(workflow, `need_${p.node}`),
-        field: 'needed',
-        question,
-        target: p.node,
-      }),
+      edit(
+        `remove_node ${p.node}: ${p.extra} of its ${p.calls} calls are extra, useful in ${p.usefulIn} records`,
+        useless,
+        { op: 'remove_node', id: p.node },
+      ),
+    );
+  if (p.usefulIn > 0 && useless > 0) {
+    const question = `Does the request ask for what step ${p.node} looks up (${p.tools
+      .slice(0, 2)
+      .map((t) => t.name.replace(/_for_.*/, '').replace(/_/g, ' '))
+      .join(', ')})?`;
+    out.push(
+      edit(
+        `add_branch need_${p.node}: make ${p.node} optional, extra in ${p.evidence} records, useful in ${p.usefulIn}`,
+        0.6 * Math.min(useless, p.usefulIn),
+        {
+          op: 'add_branch',
+          judge: freeId(workflow, `need_${p.node}`),
+          field: 'needed',
+          question,
+          target: p.node,
+        },
+      ),
     );
   }
   return out;
@@ -126,13 +171,32 @@ const skipped: Gen = (p, { workflow }) => {
   if (p.kind !== 'skipped-needed' || !p.judge) return [];
   const judge = workflow.nodes.find((n) => n.id === p.judge);
   if (!judge || judge.kind !== 'llm' || judge.role !== 'judge') return [];
-  return [grouped('remove judges', edit(`remove_node ${p.judge}: ${p.node} always runs; it was skipped in ${p.evidence} records that needed it`, 0.9 * p.evidence, { op: 'remove_node', id: p.judge }))];
+  return [
+    grouped(
+      'remove judges',
+      edit(
+        `remove_node ${p.judge}: ${p.node} always runs; it was skipped in ${p.evidence} records that needed it`,
+        0.9 * p.evidence,
+        { op: 'remove_node', id: p.judge },
+      ),
+    ),
+  ];
 };
 
 const missing: Gen = (p, ctx) => {
   if (!ctx.allowToolNodes) return [];
-  if (p.kind === 'missing-call') return [addPosition(ctx, p.after, top(p.tools, 5), 0.8 * p.evidence, `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`)];
-  if (p.kind === 'never-called') return [addPosition(ctx, p.after, [p.tool], 0.6 * p.evidence, `${p.tool} never called (${p.evidence} records)`)];
+  if (p.kind === 'missing-call')
+    return [
+      addPosition(
+        ctx,
+        p.after,
+        top(p.tools, 5),
+        0.8 * p.evidence,
+        `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`,
+      ),
+    ];
+  if (p.kind === 'never-called')
+    return [addPosition(ctx, p.after, [p.tool], 0.6 * p.evidence, `${p.tool} never called (${p.evidence} records)`)];
   return [];
 };
 
@@ -141,14 +205,31 @@ const failed: Gen = (p, { workflow }) => {
   const node = toolNode(workflow, p.node);
   // A retry moves to another tool: it can help only where the failing call was not the reference's tool.
   if (!node || (node.retry?.attempts ?? 1) >= 2 || p.otherTool === 0) return [];
-  return [grouped('retries', edit(`set_retry ${p.node} 2 on error: ${p.count} calls of ${p.tool} failed (${p.otherTool} records where the reference uses another tool there)`, 0.7 * p.otherTool, { op: 'set_retry', id: p.node, attempts: 2, on: 'error' }))];
+  return [
+    grouped(
+      'retries',
+      edit(
+        `set_retry ${p.node} 2 on error: ${p.count} calls of ${p.tool} failed (${p.otherTool} records where the reference uses another tool there)`,
+        0.7 * p.otherTool,
+        { op: 'set_retry', id: p.node, attempts: 2, on: 'error' },
+      ),
+    ),
+  ];
 };
 
 const fewer: Gen = (p, { workflow, feedback }) => {
   if (p.kind !== 'call-count' || p.direction !== 'fewer') return [];
-  const best = [...feedback.nodes].filter((s) => toolNode(workflow, s.node)?.calls !== 'many').sort((a, b) => b.matched - a.matched || a.node.localeCompare(b.node))[0];
+  const best = [...feedback.nodes]
+    .filter((s) => toolNode(workflow, s.node)?.calls !== 'many')
+    .sort((a, b) => b.matched - a.matched || a.node.localeCompare(b.node))[0];
   if (!best) return [];
-  return [edit(`set_calls ${best.node} many: fewer calls than the reference in ${p.evidence} records (${p.meanKHat.toFixed(1)} vs ${p.meanK.toFixed(1)})`, 0.5 * p.evidence, { op: 'set_calls', id: best.node, calls: 'many' })];
+  return [
+    edit(
+      `set_calls ${best.node} many: fewer calls than the reference in ${p.evidence} records (${p.meanKHat.toFixed(1)} vs ${p.meanK.toFixed(1)})`,
+      0.5 * p.evidence,
+      { op: 'set_calls', id: best.node, calls: 'many' },
+    ),
+  ];
 };
 
 const args: Gen = (p, { workflow }) => {
@@ -158,8 +239,16 @@ const args: Gen = (p, { workflow }) => {
     if (!node || node.task.includes(`\`${p.key}\``)) return [];
     // The task names the parameter, never a record's value (a workflow carries no record text).
     const hasValues = p.examples.some((x) => x.expected !== undefined);
-    const cue = hasValues ? `Fill \`${p.key}\` with the value the request or the earlier results give for it.` : `Leave \`${p.key}\` out unless the request gives it.`;
-    return [edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls`, 0.4 * p.evidence, { op: 'set_task', id, task: `${node.task} ${cue}` })];
+    const cue = hasValues
+      ? `Fill \`${p.key}\` with the value the request or the earlier results give for it.`
+      : `Leave \`${p.key}\` out unless the request gives it.`;
+    return [
+      edit(`set_task ${id}: argument ${p.key} of ${p.tool} wrong in ${p.calls} calls`, 0.4 * p.evidence, {
+        op: 'set_task',
+        id,
+        task: `${node.task} ${cue}`,
+      }),
+    ];
   });
 };
 
@@ -170,26 +259,57 @@ const args: Gen = (p, { workflow }) => {
 const bindable: Gen = (p, { workflow }) => {
   if (p.kind !== 'bindable' || !toolNode(workflow, p.node)) return [];
   if (p.source === null) {
-    return [edit(`unbind ${p.tool}.${p.param} at ${p.node}: its source reproduces the reference in ${p.reproduced}/${p.calls} records`, p.evidence, { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: null })];
+    return [
+      edit(
+        `unbind ${p.tool}.${p.param} at ${p.node}: its source reproduces the reference in ${p.reproduced}/${p.calls} records`,
+        p.evidence,
+        { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: null },
+      ),
+    ];
   }
   const from = p.source.from === 'output' || p.source.from === 'extract' ? p.source.node : undefined;
-  const feed = from && !workflow.edges.some((e) => e.from === from && e.to === p.node && e.kind === 'data') ? [{ op: 'add_edge' as const, from, to: p.node, kind: 'data' as const }] : [];
+  const feed =
+    from && !workflow.edges.some((e) => e.from === from && e.to === p.node && e.kind === 'data')
+      ? [{ op: 'add_edge' as const, from, to: p.node, kind: 'data' as const }]
+      : [];
   const node = toolNode(workflow, p.node)!;
-  const hint = !node.tools || node.tools.length === 0 || node.tools.includes(p.tool) ? [] : [{ op: 'set_tool_hint' as const, id: p.node, tools: [...node.tools, p.tool] }];
+  const hint =
+    !node.tools || node.tools.length === 0 || node.tools.includes(p.tool)
+      ? []
+      : [{ op: 'set_tool_hint' as const, id: p.node, tools: [...node.tools, p.tool] }];
   return [
     grouped(
       'bind',
-      edit(`bind ${p.tool}.${p.param} at ${p.node} ← ${p.source.from}: reproduces the reference in ${p.reproduced}/${p.calls} records (now ${p.current})`, 1.2 * p.evidence, ...hint, ...feed, { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: p.source }),
+      edit(
+        `bind ${p.tool}.${p.param} at ${p.node} ← ${p.source.from}: reproduces the reference in ${p.reproduced}/${p.calls} records (now ${p.current})`,
+        1.2 * p.evidence,
+        ...hint,
+        ...feed,
+        { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: p.source },
+      ),
     ),
   ];
 };
 
 const unseen: Gen = (p, { workflow }) => {
   if (p.kind !== 'unseen-values' || !toolNode(workflow, p.node)) return [];
-  const sources = top(p.sources, 3).filter((src) => workflow.nodes.some((x) => x.id === src) && !workflow.edges.some((e) => e.from === src && e.to === p.node && e.kind === 'data'));
+  const sources = top(p.sources, 3).filter(
+    (src) =>
+      workflow.nodes.some((x) => x.id === src) &&
+      !workflow.edges.some((e) => e.from === src && e.to === p.node && e.kind === 'data'),
+  );
   if (sources.length === 0) return [];
   const edges = sources.map((from) => ({ op: 'add_edge' as const, from, to: p.node, kind: 'data' as const }));
-  return [grouped('feed results', edit(`add_edge ${sources.join(', ')} → ${p.node}: ${p.values} wrong arguments had their values in those results (${p.evidence} records)`, 0.5 * p.evidence, ...edges))];
+  return [
+    grouped(
+      'feed results',
+      edit(
+        `add_edge ${sources.join(', ')} → ${p.node}: ${p.values} wrong arguments had their values in those results (${p.evidence} records)`,
+        0.5 * p.evidence,
+        ...edges,
+      ),
+    ),
+  ];
 };
 
 const DIM_ADVICE: Record<string, string> = {
@@ -202,14 +322,23 @@ const DIM_ADVICE: Record<string, string> = {
 /** Low answers (with a correct trace, or low judge dimensions): switch or refine the synthesizer's prompt (prompt-edits.ts). */
 const answers: Gen = (p, { workflow, allowToolNodes }) => {
   if (p.kind !== 'low-answers' || !allowToolNodes) return [];
-  return synthesizerEdits(p, workflow).map((e) => edit(e.summary, e.score, { op: 'set_prompt', id: e.node, prompt: e.prompt }));
+  return synthesizerEdits(p, workflow).map((e) =>
+    edit(e.summary, e.score, { op: 'set_prompt', id: e.node, prompt: e.prompt }),
+  );
 };
 
 const steps: Gen = (p, ctx) => {
   if (p.kind !== 'step-count' || p.direction !== 'more' || !p.last || !ctx.allowToolNodes) return [];
   const why = `the references take more steps than the ${p.positions} tool positions in ${p.evidence} records (mean ${p.meanK.toFixed(1)} calls)`;
   const out: RuleEdit[] = [];
-  if (p.lastCalls !== 'many') out.push(edit(`set_calls ${p.last} many: ${why}; the last position repeats for the steps left`, p.evidence, { op: 'set_calls', id: p.last, calls: 'many' }));
+  if (p.lastCalls !== 'many')
+    out.push(
+      edit(`set_calls ${p.last} many: ${why}; the last position repeats for the steps left`, p.evidence, {
+        op: 'set_calls',
+        id: p.last,
+        calls: 'many',
+      }),
+    );
   out.push(appendPosition(ctx, p.last, 0.6 * p.evidence, why));
   return out;
 };
@@ -217,23 +346,52 @@ const steps: Gen = (p, ctx) => {
 /** LLM-only (tool nodes forbidden): the answer can only change through the LLM nodes. */
 const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
   if (p.kind !== 'low-answers' || allowToolNodes) return [];
-  const advice = p.weakest.slice(0, 2).map((d) => DIM_ADVICE[d]!).join(' ');
+  const advice = p.weakest
+    .slice(0, 2)
+    .map((d) => DIM_ADVICE[d]!)
+    .join(' ');
   const out: RuleEdit[] = [];
   for (const node of workflow.nodes) {
-    if (node.kind !== 'llm' || (node.role !== 'synthesize' && node.role !== 'reason') || node.prompt.includes(advice)) continue;
-    out.push(edit(`set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} in ${p.evidence} records (no tool results to improve)`, 0.5 * p.evidence, { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` }));
+    if (node.kind !== 'llm' || (node.role !== 'synthesize' && node.role !== 'reason') || node.prompt.includes(advice))
+      continue;
+    out.push(
+      edit(
+        `set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} in ${p.evidence} records (no tool results to improve)`,
+        0.5 * p.evidence,
+        { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` },
+      ),
+    );
   }
   const adj = adjacency(workflow);
   const entry = entryIds(adj)[0];
   const next = entry ? [...(adj.out.get(entry) ?? [])].map((e) => e.to) : [];
   if (entry && next.length > 0 && !workflow.nodes.some((n) => n.kind === 'llm' && n.role === 'extract')) {
     const id = freeId(workflow, 'extract');
-    out.push(edit(`add_node ${id} after ${entry}: pull the request's values out before answering (${p.evidence} low answers)`, 0.3 * p.evidence, { op: 'add_node', node: { kind: 'llm', id, role: 'extract' }, from: [entry], to: next }));
+    out.push(
+      edit(
+        `add_node ${id} after ${entry}: pull the request's values out before answering (${p.evidence} low answers)`,
+        0.3 * p.evidence,
+        { op: 'add_node', node: { kind: 'llm', id, role: 'extract' }, from: [entry], to: next },
+      ),
+    );
   }
   return out;
 };
 
-const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, steps, args, bindable, unseen, answers, llmOnlyAnswers];
+const GENERATORS: Gen[] = [
+  wrongTool,
+  extra,
+  skipped,
+  missing,
+  failed,
+  fewer,
+  steps,
+  args,
+  bindable,
+  unseen,
+  answers,
+  llmOnlyAnswers,
+];
 
 /**
  * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with
@@ -241,7 +399,9 @@ const GENERATORS: Gen[] = [wrongTool, extra, skipped, missing, failed, fewer, st
  * all their evidence at once).
  */
 export function ruleEdits(ctx: RuleContext): RuleEdit[] {
-  const singles = ctx.feedback.patterns.flatMap((p) => GENERATORS.flatMap((g) => g(p, ctx))).filter((e) => ctx.allowToolNodes || !mentionsToolNode(e, ctx.workflow));
+  const singles = ctx.feedback.patterns
+    .flatMap((p) => GENERATORS.flatMap((g) => g(p, ctx)))
+    .filter((e) => ctx.allowToolNodes || !mentionsToolNode(e, ctx.workflow));
   const groups = new Map<string, RuleEdit[]>();
   for (const e of singles) {
     if (!e.group) continue;
@@ -254,7 +414,11 @@ export function ruleEdits(ctx: RuleContext): RuleEdit[] {
     .filter(([, list]) => list.length >= 2)
     .map(([group, list]) => {
       const targets = list.map((e) => targetOf(e)).join(', ');
-      return edit(`${group} on ${list.length} nodes (${targets})`, list.reduce((n, e) => n + e.score, 0), ...list.flatMap((e) => e.plan.edits));
+      return edit(
+        `${group} on ${list.length} nodes (${targets})`,
+        list.reduce((n, e) => n + e.score, 0),
+        ...list.flatMap((e) => e.plan.edits),
+      );
     });
   return [...singles, ...combined];
 }
@@ -265,7 +429,9 @@ function targetOf(e: RuleEdit): string {
 }
 
 function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
-  return e.plan.edits.some((x) => ('id' in x && toolNode(w, x.id as string)) || (x.op === 'add_node' && x.node.kind === 'tool'));
+  return e.plan.edits.some(
+    (x) => ('id' in x && toolNode(w, x.id as string)) || (x.op === 'add_node' && x.node.kind === 'tool'),
+  );
 }
 
 /**
@@ -273,24 +439,43 @@ function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
  * It is also fed by the entry (as every mined position is), so it still runs when `after` is an
  * optional position that was skipped.
  */
-function addPosition(ctx: RuleContext, after: string | undefined, tools: string[], score: number, why: string): RuleEdit {
+function addPosition(
+  ctx: RuleContext,
+  after: string | undefined,
+  tools: string[],
+  score: number,
+  why: string,
+): RuleEdit {
   const w = ctx.workflow;
   const adj = adjacency(w);
   const exit = exitIds(adj)[0]!;
   const entry = entryIds(adj)[0]!;
   const from = after ?? entry;
   const next = [...(adj.out.get(from) ?? [])].map((e) => e.to).filter((t) => t !== exit);
-  const id = freeId(w, `add_${(tools[0] ?? 'call').replace(/_for_.*/, '').replace(/[^A-Za-z0-9_]/g, '_').slice(0, 40)}`);
+  const id = freeId(
+    w,
+    `add_${(tools[0] ?? 'call')
+      .replace(/_for_.*/, '')
+      .replace(/[^A-Za-z0-9_]/g, '_')
+      .slice(0, 40)}`,
+  );
   const d = ctx.tools.get(tools[0] ?? '');
   const task = `Look up ${d ? firstSentence(d.description) : 'what the request asks for next'}`;
   const known = tools.filter((t) => ctx.tools.has(t));
   const node = { kind: 'tool' as const, id, task, ...(known.length ? { tools: known } : {}) };
   const edits: EditPlan['edits'] =
     next.length > 0
-      ? [{ op: 'add_node', node, from: [from], to: next }, { op: 'add_edge', from: id, to: exit }]
+      ? [
+          { op: 'add_node', node, from: [from], to: next },
+          { op: 'add_edge', from: id, to: exit },
+        ]
       : [{ op: 'add_node', node, from: [from], to: [exit], keepDirectEdges: true }];
   if (from !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
-  return edit(`add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`, score, ...edits);
+  return edit(
+    `add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`,
+    score,
+    ...edits,
+  );
 }
 
 /**
@@ -305,8 +490,15 @@ function appendPosition(ctx: RuleContext, last: string, score: number, why: stri
   const entry = entryIds(adj)[0]!;
   const prev = toolNode(w, last);
   const id = freeId(w, 'step_more');
-  const task = 'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
-  const node = { kind: 'tool' as const, id, task, ...(prev?.calls ? { calls: prev.calls } : {}), ...(prev?.retry ? { retry: prev.retry } : {}) };
+  const task =
+    'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
+  const node = {
+    kind: 'tool' as const,
+    id,
+    task,
+    ...(prev?.calls ? { calls: prev.calls } : {}),
+    ...(prev?.retry ? { retry: prev.retry } : {}),
+  };
   const edits: EditPlan['edits'] = [{ op: 'add_node', node, from: [last], to: [exit], keepDirectEdges: true }];
   if (last !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
   if (prev?.calls === 'many') edits.push({ op: 'set_calls', id: last, calls: 'one' });

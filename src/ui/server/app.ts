@@ -30,8 +30,17 @@ export interface UiAppOptions {
   allowedHosts?: string[];
 }
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.ico': 'image/x-icon' };
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+};
 
 export function createUiApp(opts: UiAppOptions): Hono {
   const { store } = opts;
@@ -59,10 +68,18 @@ export function createUiApp(opts: UiAppOptions): Hono {
     return c.json({ error }, HTTP_STATUS[error.code] as ContentfulStatusCode);
   });
 
-  app.get('/api/runs', (c) => c.json({ store: store.file, runs: store.listRuns().map((r) => runSummary(store, r, opts.dbFlag)), bench: benchShown.map((dir, index) => ({ index, dir })) }));
+  app.get('/api/runs', (c) =>
+    c.json({
+      store: store.file,
+      runs: store.listRuns().map((r) => runSummary(store, r, opts.dbFlag)),
+      bench: benchShown.map((dir, index) => ({ index, dir })),
+    }),
+  );
   app.get('/api/runs/:id', (c) => c.json(runView(store, c.req.param('id'), opts.dbFlag)));
   app.get('/api/runs/:id/candidates/:cid', (c) => c.json(candidateView(store, c.req.param('id'), c.req.param('cid'))));
-  app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) => c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))));
+  app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) =>
+    c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))),
+  );
 
   // One event each time what the page shows may have changed: a run's row (every iteration
   // commits it) or the set of runs. Pages refetch on the event, so nothing reloads.
@@ -110,7 +127,12 @@ export function createUiApp(opts: UiAppOptions): Hono {
     const files = readdirSync(dir).sort();
     const reportFile = fileInside(dir, 'report.md');
     const report = reportFile ? readFileSync(reportFile, 'utf8') : null;
-    return c.json({ dir: benchShown[Number(c.req.param('i'))], report, figures: files.filter((f) => f.endsWith('.svg') && fileInside(dir, f) !== undefined), files });
+    return c.json({
+      dir: benchShown[Number(c.req.param('i'))],
+      report,
+      figures: files.filter((f) => f.endsWith('.svg') && fileInside(dir, f) !== undefined),
+      files,
+    });
   });
   app.get('/api/bench/:i/figure/:name', (c) => {
     const dir = benchDir(benchDirs, c.req.param('i'));
@@ -132,13 +154,20 @@ export function createUiApp(opts: UiAppOptions): Hono {
     try {
       path = decodeURIComponent(c.req.path);
     } catch {
-      throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'the path is not valid percent-encoded UTF-8', hint: 'Check the address; open the UI at / to start again.' });
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: 'the path is not valid percent-encoded UTF-8',
+        hint: 'Check the address; open the UI at / to start again.',
+      });
     }
     let file = resolve(root, `.${path}`);
     if (file !== root && !file.startsWith(root + sep)) return c.text('not found', 404);
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
     if (!existsSync(file)) return c.text(`the UI is not built: ${root} has no index.html`, 500);
-    return c.body(readFileSync(file), 200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+    return c.body(readFileSync(file), 200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-cache',
+    });
   });
   return app;
 }
@@ -159,6 +188,11 @@ function fileInside(dir: string, name: string): string | undefined {
 
 function benchDir(dirs: string[], i: string): string {
   const dir = dirs[Number(i)];
-  if (!/^\d+$/.test(i) || !dir) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no benchmark folder ${i}`, hint: 'Pass report folders to `flowscout ui --bench <dir>`.' });
+  if (!/^\d+$/.test(i) || !dir)
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `no benchmark folder ${i}`,
+      hint: 'Pass report folders to `flowscout ui --bench <dir>`.',
+    });
   return dir;
 }

@@ -88,8 +88,16 @@ export function runSummary(store: Pick<Store, 'getLock'>, run: RunRow, dbFlag: s
   if (res?.g0Val?.score !== undefined) s.g0Val = res.g0Val.score;
   if (typeof settings.iterations === 'number') s.maxIterations = settings.iterations;
   const q = usage.queue as Record<string, unknown> | undefined;
-  if (q && typeof q === 'object') s.queue = { waiting: num(q.waiting), active: num(q.active), done: num(q.done), failed: num(q.failed), workers: num(q.workers) };
-  if (status === 'stopped' || status === 'crashed') s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
+  if (q && typeof q === 'object')
+    s.queue = {
+      waiting: num(q.waiting),
+      active: num(q.active),
+      done: num(q.done),
+      failed: num(q.failed),
+      workers: num(q.workers),
+    };
+  if (status === 'stopped' || status === 'crashed')
+    s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
   if (run.owner) s.owner = run.owner;
   return s;
 }
@@ -120,8 +128,19 @@ function candidateKind(c: CandidateRow): TreeNode['kind'] {
 }
 
 function treeNode(c: CandidateRow, best: string | undefined): TreeNode {
-  const n: TreeNode = { id: c.id, parent: c.parent, seq: c.seq, iteration: c.iteration, kind: candidateKind(c), summary: c.summary ?? '', visits: c.visits, meanReward: c.q, best: c.id === best };
-  for (const k of ['error', 'duplicateOf', 'optReward', 'valScore', 'valTc', 'valEs'] as const) if (c[k] !== undefined) (n as unknown as Record<string, unknown>)[k] = c[k];
+  const n: TreeNode = {
+    id: c.id,
+    parent: c.parent,
+    seq: c.seq,
+    iteration: c.iteration,
+    kind: candidateKind(c),
+    summary: c.summary ?? '',
+    visits: c.visits,
+    meanReward: c.q,
+    best: c.id === best,
+  };
+  for (const k of ['error', 'duplicateOf', 'optReward', 'valScore', 'valTc', 'valEs'] as const)
+    if (c[k] !== undefined) (n as unknown as Record<string, unknown>)[k] = c[k];
   return n;
 }
 
@@ -155,7 +174,13 @@ function splitScores(rows: EvaluationRow[]) {
   for (const k of keys) dims[k] = mean(rows.map((r) => num(r.dims[k])))!;
   const tc = mean(rows.map((r) => r.tc));
   const es = mean(rows.map((r) => r.es));
-  return { records: rows.length, tc: tc ?? null, es: es ?? null, score: tc !== undefined && es !== undefined ? (tc + es) / 2 : null, dims };
+  return {
+    records: rows.length,
+    tc: tc ?? null,
+    es: es ?? null,
+    score: tc !== undefined && es !== undefined ? (tc + es) / 2 : null,
+    dims,
+  };
 }
 
 /** The candidate page: workflow, parent diff, plan, scores per split, per-record rows. */
@@ -164,12 +189,25 @@ export function candidateView(store: Store, runId: string, candidateId: string) 
   const candidates = store.loadCandidates(runId);
   const c = candidates.find((x) => x.id === candidateId);
   if (!c) {
-    throw new FlowScoutError({ code: 'NOT_FOUND', message: `no candidate '${candidateId}' in run ${runId}`, hint: `Candidates: ${candidates.map((x) => x.id).join(', ')}` });
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `no candidate '${candidateId}' in run ${runId}`,
+      hint: `Candidates: ${candidates.map((x) => x.id).join(', ')}`,
+    });
   }
   const parent = c.parent ? candidates.find((x) => x.id === c.parent) : undefined;
   const scoredBy = c.duplicateOf ?? c.id;
   const evals = store.loadEvaluations(runId, scoredBy);
-  const res = run.result as { test?: { records: number; best: { tc: number; es: number; reward: number }; g0: { tc: number; es: number; reward: number } }; best?: string } | undefined;
+  const res = run.result as
+    | {
+        test?: {
+          records: number;
+          best: { tc: number; es: number; reward: number };
+          g0: { tc: number; es: number; reward: number };
+        };
+        best?: string;
+      }
+    | undefined;
   let test: { records: number; tc: number; es: number; score: number } | null = null;
   if (res?.test) {
     const root = candidates.find((x) => x.parent === null);
@@ -186,8 +224,20 @@ export function candidateView(store: Store, runId: string, candidateId: string) 
     parentWorkflow,
     diff,
     scoredBy,
-    scores: { opt: splitScores(evals.filter((e) => e.split === 'opt')), val: splitScores(evals.filter((e) => e.split === 'val')), test },
-    records: evals.map((e) => ({ split: e.split, recordId: e.recordId, tc: e.tc, es: e.es, dims: e.dims, error: e.error ?? null, calls: e.calls.length })),
+    scores: {
+      opt: splitScores(evals.filter((e) => e.split === 'opt')),
+      val: splitScores(evals.filter((e) => e.split === 'val')),
+      test,
+    },
+    records: evals.map((e) => ({
+      split: e.split,
+      recordId: e.recordId,
+      tc: e.tc,
+      es: e.es,
+      dims: e.dims,
+      error: e.error ?? null,
+      calls: e.calls.length,
+    })),
   };
 }
 
@@ -220,14 +270,32 @@ interface TcDetail {
  * calls paired, the rest missing (reference only) or extra (produced only, placed after the
  * reference call it followed).
  */
-export function alignCalls(reference: RefCall[], produced: Array<{ tool: string; args: Record<string, unknown>; status?: string }>, d: TcDetail): AlignedCall[] {
+export function alignCalls(
+  reference: RefCall[],
+  produced: Array<{ tool: string; args: Record<string, unknown>; status?: string }>,
+  d: TcDetail,
+): AlignedCall[] {
   const ref = (i: number) => ({ index: i, tool: reference[i]?.tool ?? '?', args: reference[i]?.args ?? {} });
-  const pro = (j: number) => ({ index: j, tool: produced[j]?.tool ?? '?', args: produced[j]?.args ?? {}, ...(produced[j]?.status ? { status: produced[j]!.status } : {}) });
+  const pro = (j: number) => ({
+    index: j,
+    tool: produced[j]?.tool ?? '?',
+    args: produced[j]?.args ?? {},
+    ...(produced[j]?.status ? { status: produced[j]!.status } : {}),
+  });
   const byRef = new Map<number, AlignedCall>();
   for (const [i, j] of d.matched) byRef.set(i, { kind: 'match', reference: ref(i), produced: pro(j) });
-  for (const w of d.wrongArgs) byRef.set(w.reference, { kind: 'wrong-args', reference: ref(w.reference), produced: pro(w.predicted), keys: w.keys });
-  for (const r of d.reordered) byRef.set(r.reference, { kind: 'reordered', reference: ref(r.reference), produced: pro(r.predicted) });
-  const pairedPred = new Set([...byRef.values()].map((a) => a.produced?.index).filter((x): x is number => x !== undefined));
+  for (const w of d.wrongArgs)
+    byRef.set(w.reference, {
+      kind: 'wrong-args',
+      reference: ref(w.reference),
+      produced: pro(w.predicted),
+      keys: w.keys,
+    });
+  for (const r of d.reordered)
+    byRef.set(r.reference, { kind: 'reordered', reference: ref(r.reference), produced: pro(r.predicted) });
+  const pairedPred = new Set(
+    [...byRef.values()].map((a) => a.produced?.index).filter((x): x is number => x !== undefined),
+  );
   for (const i of d.missing) if (!byRef.has(i)) byRef.set(i, { kind: 'missing', reference: ref(i) });
   const lines: AlignedCall[] = [...byRef.entries()].sort((a, b) => a[0] - b[0]).map(([, a]) => a);
   // Extra calls go after the line holding the produced call just before them.
@@ -247,13 +315,32 @@ export function alignCalls(reference: RefCall[], produced: Array<{ tool: string;
 export function recordView(store: Store, runId: string, candidateId: string, split: string, recordId: string) {
   const candidates = store.loadCandidates(runId);
   const c = candidates.find((x) => x.id === candidateId);
-  if (!c) throw new FlowScoutError({ code: 'NOT_FOUND', message: `no candidate '${candidateId}' in run ${runId}`, hint: 'Open the run page to see its candidates.' });
+  if (!c)
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `no candidate '${candidateId}' in run ${runId}`,
+      hint: 'Open the run page to see its candidates.',
+    });
   const scoredBy = c.duplicateOf ?? c.id;
   const ev = store.loadEvaluations(runId, scoredBy).find((e) => e.split === split && e.recordId === recordId);
-  if (!ev) throw new FlowScoutError({ code: 'NOT_FOUND', message: `candidate ${candidateId} of run ${runId} has no result for record '${recordId}' on ${split}`, hint: 'Open the candidate page to see the records it was evaluated on.' });
-  const stored = store.loadRunRecords(runId).find((r) => r.recordId === recordId)?.record as { query?: string; reference?: string; calls?: RefCall[] } | undefined;
+  if (!ev)
+    throw new FlowScoutError({
+      code: 'NOT_FOUND',
+      message: `candidate ${candidateId} of run ${runId} has no result for record '${recordId}' on ${split}`,
+      hint: 'Open the candidate page to see the records it was evaluated on.',
+    });
+  const stored = store.loadRunRecords(runId).find((r) => r.recordId === recordId)?.record as
+    { query?: string; reference?: string; calls?: RefCall[] } | undefined;
   const trace = store.loadRecordTrace(runId, scoredBy, split, recordId) as
-    | { status?: string; error?: string; observations?: unknown[]; totals?: Record<string, number>; detail?: TcDetail & { tc?: number; k?: number; kHat?: number }; rationale?: string; judgeError?: string }
+    | {
+        status?: string;
+        error?: string;
+        observations?: unknown[];
+        totals?: Record<string, number>;
+        detail?: TcDetail & { tc?: number; k?: number; kHat?: number };
+        rationale?: string;
+        judgeError?: string;
+      }
     | undefined;
   const produced = ev.calls as Array<{ tool: string; args: Record<string, unknown>; status?: string }>;
   const reference = stored?.calls ?? [];
@@ -272,8 +359,22 @@ export function recordView(store: Store, runId: string, candidateId: string, spl
     referenceCalls: reference.map((r) => ({ tool: r.tool, args: r.args })),
     producedCalls: produced,
     alignment: trace?.detail && stored ? alignCalls(reference, produced, trace.detail) : null,
-    tcCounts: trace?.detail ? { lcs: (trace.detail as { lcs?: number }).lcs ?? null, k: trace.detail.k ?? null, kHat: trace.detail.kHat ?? null } : null,
-    trace: trace ? { status: trace.status ?? null, error: trace.error ?? null, observations: trace.observations ?? [], totals: trace.totals ?? null, rationale: trace.rationale ?? null, judgeError: trace.judgeError ?? null } : null,
+    tcCounts: trace?.detail
+      ? {
+          lcs: (trace.detail as { lcs?: number }).lcs ?? null,
+          k: trace.detail.k ?? null,
+          kHat: trace.detail.kHat ?? null,
+        }
+      : null,
+    trace: trace
+      ? {
+          status: trace.status ?? null,
+          error: trace.error ?? null,
+          observations: trace.observations ?? [],
+          totals: trace.totals ?? null,
+          rationale: trace.rationale ?? null,
+          judgeError: trace.judgeError ?? null,
+        }
+      : null,
   };
 }
-

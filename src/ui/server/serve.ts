@@ -33,15 +33,28 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   // Bound to one address: answer only requests that name it (or localhost for a loopback address).
   const anyAddress = opts.host === '0.0.0.0' || opts.host === '::';
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(opts.host) ? ['127.0.0.1', 'localhost', '[::1]'] : [];
-  const allowedHosts = anyAddress ? undefined : [...new Set([opts.host.includes(':') ? `[${opts.host}]` : opts.host, ...loopback])];
-  const app = createUiApp({ store, spaDir, ...(allowedHosts ? { allowedHosts } : {}), ...(opts.benchDirs ? { benchDirs: opts.benchDirs } : {}), ...(opts.dbFlag ?? (opts.db !== DEFAULT_DB_PATH ? opts.db : undefined) ? { dbFlag: opts.dbFlag ?? opts.db } : {}), ...(opts.pollMs ? { pollMs: opts.pollMs } : {}) });
+  const allowedHosts = anyAddress
+    ? undefined
+    : [...new Set([opts.host.includes(':') ? `[${opts.host}]` : opts.host, ...loopback])];
+  const app = createUiApp({
+    store,
+    spaDir,
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(opts.benchDirs ? { benchDirs: opts.benchDirs } : {}),
+    ...((opts.dbFlag ?? (opts.db !== DEFAULT_DB_PATH ? opts.db : undefined)) ? { dbFlag: opts.dbFlag ?? opts.db } : {}),
+    ...(opts.pollMs ? { pollMs: opts.pollMs } : {}),
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host }, () => resolve(s as Server)) as Server;
     s.once('error', (e: NodeJS.ErrnoException) => {
       store.close();
       reject(
         e.code === 'EADDRINUSE'
-          ? new FlowScoutError({ code: 'INVALID_INPUT', message: `port ${opts.port} on ${opts.host} is in use`, hint: 'Pass another --port (0 picks a free one).' })
+          ? new FlowScoutError({
+              code: 'INVALID_INPUT',
+              message: `port ${opts.port} on ${opts.host} is in use`,
+              hint: 'Pass another --port (0 picks a free one).',
+            })
           : e,
       );
     });

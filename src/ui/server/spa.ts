@@ -15,7 +15,8 @@ export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url
   let dir = from;
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'flowscout') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'flowscout')
+      return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error(`cannot find flowscout's package.json above ${from}`);
     dir = up;
@@ -53,12 +54,21 @@ export async function ensureSpa(opts: { root?: string; onBuild?: () => void } = 
     // Vite is a development dependency: only a checkout (which has ui/) reaches this import, and the
     // published bundle leaves it out (tsdown.config.ts).
     const vite = await import('vite');
-    await vite.build({ configFile: join(root, 'ui', 'vite.config.ts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
+    await vite.build({
+      configFile: join(root, 'ui', 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: tmp, emptyOutDir: true },
+    });
     rmSync(out, { recursive: true, force: true });
     renameSync(tmp, out);
   }
   if (!existsSync(join(out, 'index.html'))) {
-    throw new FlowScoutError({ code: 'FILE_NOT_FOUND', message: `the web UI is not built: ${out} has no index.html`, hint: 'Reinstall FlowScout, or in a checkout run `npm run build`.', location: { file: out } });
+    throw new FlowScoutError({
+      code: 'FILE_NOT_FOUND',
+      message: `the web UI is not built: ${out} has no index.html`,
+      hint: 'Reinstall FlowScout, or in a checkout run `npm run build`.',
+      location: { file: out },
+    });
   }
   return out;
 }

@@ -36,7 +36,9 @@ export function diffWorkflows(before: Workflow, after: Workflow): WorkflowDiff {
     changedNodes,
     addedEdges: [...eb.keys()].filter((k) => !ea.has(k)),
     removedEdges: [...ea.keys()].filter((k) => !eb.has(k)),
-    changedEdges: [...eb.entries()].filter(([k, e]) => ea.has(k) && stableStringify(ea.get(k)) !== stableStringify(e)).map(([k]) => k),
+    changedEdges: [...eb.entries()]
+      .filter(([k, e]) => ea.has(k) && stableStringify(ea.get(k)) !== stableStringify(e))
+      .map(([k]) => k),
   };
 }
 

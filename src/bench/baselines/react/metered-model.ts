@@ -32,10 +32,18 @@ export interface MeteredModel {
 export function meteredModel(resolved: ResolvedModel, opts: MeterOptions = {}): MeteredModel {
   const inner = resolved.model;
   if (!inner || typeof inner === 'string' || inner.specificationVersion !== 'v3') {
-    throw new FlowScoutError({ code: 'MODEL_CONFIG', message: `'${resolved.spec}' is not a language model the ReAct tool loop can call`, hint: 'Name a model such as openai:gpt-4o-mini; offline runs use the offline ReAct baseline.' });
+    throw new FlowScoutError({
+      code: 'MODEL_CONFIG',
+      message: `'${resolved.spec}' is not a language model the ReAct tool loop can call`,
+      hint: 'Name a model such as openai:gpt-4o-mini; offline runs use the offline ReAct baseline.',
+    });
   }
   const counters = emptyCounters();
-  const requester = createModelRequester(resolved, { ...opts, limiter: opts.limiter ?? createRateLimiter({ concurrency: 4 }) }, counters);
+  const requester = createModelRequester(
+    resolved,
+    { ...opts, limiter: opts.limiter ?? createRateLimiter({ concurrency: 4 }) },
+    counters,
+  );
   const model = wrapLanguageModel({
     model: inner,
     middleware: {
@@ -43,7 +51,12 @@ export function meteredModel(resolved: ResolvedModel, opts: MeterOptions = {}): 
       wrapGenerate: async ({ params, model: m }) => {
         const { response } = await requester.send(async (signal) => m.doGenerate({ ...params, abortSignal: signal }), {
           ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-          tokens: (r) => ({ inputTokens: r.usage.inputTokens.total ?? 0, outputTokens: r.usage.outputTokens.total ?? 0, cachedInputTokens: r.usage.inputTokens.cacheRead ?? 0, cacheWriteTokens: r.usage.inputTokens.cacheWrite ?? 0 }),
+          tokens: (r) => ({
+            inputTokens: r.usage.inputTokens.total ?? 0,
+            outputTokens: r.usage.outputTokens.total ?? 0,
+            cachedInputTokens: r.usage.inputTokens.cacheRead ?? 0,
+            cacheWriteTokens: r.usage.inputTokens.cacheWrite ?? 0,
+          }),
         });
         return response;
       },
@@ -51,6 +64,12 @@ export function meteredModel(resolved: ResolvedModel, opts: MeterOptions = {}): 
   });
   return {
     model,
-    usage: () => ({ llmCalls: counters.requests, inputTokens: counters.inputTokens, outputTokens: counters.outputTokens, costUsd: counters.costUsd, ...(counters.cachedInputTokens > 0 ? { cachedInputTokens: counters.cachedInputTokens } : {}) }),
+    usage: () => ({
+      llmCalls: counters.requests,
+      inputTokens: counters.inputTokens,
+      outputTokens: counters.outputTokens,
+      costUsd: counters.costUsd,
+      ...(counters.cachedInputTokens > 0 ? { cachedInputTokens: counters.cachedInputTokens } : {}),
+    }),
   };
 }

@@ -27,7 +27,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function react(script: ScriptedReply[], extra: { budget?: ReturnType<typeof createBudget>; maxSteps?: number } = {}) {
+async function react(
+  script: ScriptedReply[],
+  extra: { budget?: ReturnType<typeof createBudget>; maxSteps?: number } = {},
+) {
   server = await startTestLlmServer({ script });
   const model = await resolveModel(server.spec(), { env: {} });
   const tools = createToolRegistry([WEATHER, FAILING]);
@@ -39,8 +42,16 @@ describe('ReAct with a model (AI SDK tool loop against the local test server)', 
     const agent = await react([
       { toolCalls: [{ name: 'current_weather', arguments: { city: 'Paris' } }] },
       { fault: 'rate-limit', retryAfterMs: 5 },
-      { toolCalls: [{ name: 'air_quality', arguments: { city: 'Paris' } }, { name: 'pollen_forecast', arguments: { city: 'Paris' } }] },
-      { text: 'Paris is sunny at 21 °C; air quality and pollen data were unavailable.', usage: { prompt_tokens: 30, completion_tokens: 12 } },
+      {
+        toolCalls: [
+          { name: 'air_quality', arguments: { city: 'Paris' } },
+          { name: 'pollen_forecast', arguments: { city: 'Paris' } },
+        ],
+      },
+      {
+        text: 'Paris is sunny at 21 °C; air quality and pollen data were unavailable.',
+        usage: { prompt_tokens: 30, completion_tokens: 12 },
+      },
     ]);
     const run = await agent.run({ query: 'Weather, air quality and pollen in Paris?' });
     expect(run.error).toBeUndefined();
@@ -56,8 +67,13 @@ describe('ReAct with a model (AI SDK tool loop against the local test server)', 
     expect(run.usage).toMatchObject({ llmCalls: 4, inputTokens: 50, outputTokens: 22 });
     expect(server!.requests).toHaveLength(4);
     // The model saw its tools, and the errors came back to it as tool results.
-    expect(server!.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['current_weather', 'air_quality']);
-    const toolMessages = (server!.requests[3]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(server!.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      'current_weather',
+      'air_quality',
+    ]);
+    const toolMessages = (server!.requests[3]!.body.messages as Array<{ role: string; content: string }>)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
     expect(toolMessages.join('\n')).toContain('upstream API down');
     expect(toolMessages.join('\n')).toMatch(/pollen_forecast/);
   });
@@ -72,16 +88,31 @@ describe('ReAct with a model (AI SDK tool loop against the local test server)', 
   });
 
   it('a budget that runs out ends the run with the calls made so far and the reason', async () => {
-    const agent = await react([{ toolCalls: [{ name: 'current_weather', arguments: { city: 'Rome' } }] }, { text: 'never sent' }], { budget: createBudget({ maxLlmCalls: 1 }) });
+    const agent = await react(
+      [{ toolCalls: [{ name: 'current_weather', arguments: { city: 'Rome' } }] }, { text: 'never sent' }],
+      { budget: createBudget({ maxLlmCalls: 1 }) },
+    );
     const run = await agent.run({ query: 'Weather in Rome?' });
     expect(run.error).toMatch(/budget exhausted: 1 of 1 model calls used/);
     expect(run.answer).toBe('');
-    expect(run.calls).toEqual([{ tool: 'current_weather', args: { city: 'Rome' }, status: 'ok', output: { city: 'Rome', temp: 21, sky: 'sunny' } }]);
+    expect(run.calls).toEqual([
+      {
+        tool: 'current_weather',
+        args: { city: 'Rome' },
+        status: 'ok',
+        output: { city: 'Rome', temp: 21, sky: 'sunny' },
+      },
+    ]);
     expect(server!.requests).toHaveLength(1);
   });
 
   it('a model that keeps failing is reported, not thrown', async () => {
-    const agent = await react([{ fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }, { fault: 'server-error' }]);
+    const agent = await react([
+      { fault: 'server-error' },
+      { fault: 'server-error' },
+      { fault: 'server-error' },
+      { fault: 'server-error' },
+    ]);
     const run = await agent.run({ query: 'Weather in Rome?' });
     expect(run.error).toBeDefined();
     // The same failure the LLM client reports: both send through src/llm/model-request.ts.

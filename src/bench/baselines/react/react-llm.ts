@@ -51,7 +51,11 @@ export function createLlmReact(opts: LlmReactOptions): Agent {
           description: d.description,
           inputSchema: jsonSchema(d.inputSchema as Parameters<typeof jsonSchema>[0]),
           execute: async (args: unknown, { toolCallId, abortSignal }) => {
-            const outcome = await opts.tools.call(d.name, (args ?? {}) as Record<string, unknown>, abortSignal ? { signal: abortSignal } : {});
+            const outcome = await opts.tools.call(
+              d.name,
+              (args ?? {}) as Record<string, unknown>,
+              abortSignal ? { signal: abortSignal } : {},
+            );
             executed.set(toolCallId, outcome);
             order.push(toolCallId);
             if (outcome.status === 'error') throw new Error(outcome.error ?? 'the tool call failed');
@@ -63,7 +67,9 @@ export function createLlmReact(opts: LlmReactOptions): Agent {
       const active =
         opts.shortlist && all.length > opts.shortlist.size
           ? (() => {
-              const keep = new Set(opts.shortlist.shortlister.forRequest(input.query, all, opts.shortlist.size).map((t) => t.name));
+              const keep = new Set(
+                opts.shortlist.shortlister.forRequest(input.query, all, opts.shortlist.size).map((t) => t.name),
+              );
               return all.filter((t) => keep.has(t.name)).map((t) => t.name);
             })()
           : undefined;

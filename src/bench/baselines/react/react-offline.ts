@@ -35,7 +35,13 @@ export interface OfflineReactOptions {
   triesPerClause?: number;
 }
 
-const SYNTHESIZE: LlmNode = { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'Answer {{query}} from the tool results:\n{{inputs}}', output: { type: 'text' } };
+const SYNTHESIZE: LlmNode = {
+  id: 'answer',
+  kind: 'llm',
+  role: 'synthesize',
+  prompt: 'Answer {{query}} from the tool results:\n{{inputs}}',
+  output: { type: 'text' },
+};
 
 export function createOfflineReact(opts: OfflineReactOptions): Agent {
   const descriptors = opts.tools.list();
@@ -58,8 +64,22 @@ export function createOfflineReact(opts: OfflineReactOptions): Agent {
       for (let t = 0; t < Math.min(tries, order.length) && steps < maxSteps; t++) {
         steps++;
         const node: ToolNode = { ...slots[k]!, tools: [order[t]!] };
-        const workflow = linearWorkflow('ReAct steps', slots.map((s, i) => (i === k ? node : s)));
-        const res = await runBaselineStep(node, { query: input.query, ...(input.recordId ? { recordId: input.recordId } : {}), workflow, inputs, ...(input.signal ? { signal: input.signal } : {}) }, opts.policy, opts.tools);
+        const workflow = linearWorkflow(
+          'ReAct steps',
+          slots.map((s, i) => (i === k ? node : s)),
+        );
+        const res = await runBaselineStep(
+          node,
+          {
+            query: input.query,
+            ...(input.recordId ? { recordId: input.recordId } : {}),
+            workflow,
+            inputs,
+            ...(input.signal ? { signal: input.signal } : {}),
+          },
+          opts.policy,
+          opts.tools,
+        );
         calls.push(...res.calls);
         inputs.push(res.input);
         usage = addUsage(usage, res.usage);
@@ -67,11 +87,31 @@ export function createOfflineReact(opts: OfflineReactOptions): Agent {
       }
     }
     const workflow = linearWorkflow('ReAct steps', slots);
-    const synth = await opts.policy.runLlmNode({ query: input.query, workflow, inputs, context: input.query, scratch: new Map(), node: SYNTHESIZE, ...(input.signal ? { signal: input.signal } : {}) });
+    const synth = await opts.policy.runLlmNode({
+      query: input.query,
+      workflow,
+      inputs,
+      context: input.query,
+      scratch: new Map(),
+      node: SYNTHESIZE,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
     usage = addUsage(usage, synth.usage);
     const answer = typeof synth.output === 'string' ? synth.output : JSON.stringify(synth.output);
-    return { calls, answer, durationMs: performance.now() - started, llmCalls: usage.llmCalls, llmSteps: steps + 1, toolCalls: calls.length, usage };
+    return {
+      calls,
+      answer,
+      durationMs: performance.now() - started,
+      llmCalls: usage.llmCalls,
+      llmSteps: steps + 1,
+      toolCalls: calls.length,
+      usage,
+    };
   }
 
-  return { id: 'react', label: `ReAct${opts.policy.kind === 'offline' ? ' (offline)' : ` (${opts.policy.label})`}`, run };
+  return {
+    id: 'react',
+    label: `ReAct${opts.policy.kind === 'offline' ? ' (offline)' : ` (${opts.policy.label})`}`,
+    run,
+  };
 }

@@ -53,7 +53,10 @@ export const concurrencyCut: Cut = {
       const b = new SubLogBuilder();
       for (let v = 0; v < log.traces.length; v++) {
         const t = log.traces[v]!;
-        b.set(t.filter((a) => of[a] === g), log.counts[v]!);
+        b.set(
+          t.filter((a) => of[a] === g),
+          log.counts[v]!,
+        );
       }
       return b.build();
     });

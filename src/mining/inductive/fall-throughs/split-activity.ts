@@ -12,8 +12,14 @@ export function splitActivity(log: SubLog, activity: number): [SubLog, SubLog] {
   for (let v = 0; v < log.traces.length; v++) {
     const t = log.traces[v]!;
     const c = log.counts[v]!;
-    only.add(t.filter((x) => x === activity), c);
-    other.add(t.filter((x) => x !== activity), c);
+    only.add(
+      t.filter((x) => x === activity),
+      c,
+    );
+    other.add(
+      t.filter((x) => x !== activity),
+      c,
+    );
   }
   return [only.build(), other.build()];
 }

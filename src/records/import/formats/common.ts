@@ -13,7 +13,11 @@ export function isObj(v: unknown): v is Obj {
 
 /** `$.messages` + `[3]` / `.content`. */
 export function at(path: string, key: string | number): string {
-  return typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return typeof key === 'number'
+    ? `${path}[${key}]`
+    : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? `${path}.${key}`
+      : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** The value of a unit as an object, or a problem saying what was expected. */
@@ -57,7 +61,10 @@ export function textOf(content: unknown, textKeys: readonly string[] = ['text'])
   const texts: string[] = [];
   for (const part of content) {
     if (typeof part === 'string') texts.push(part);
-    else if (isObj(part) && (part.type === undefined || part.type === 'text' || part.type === 'input_text' || part.type === 'output_text')) {
+    else if (
+      isObj(part) &&
+      (part.type === undefined || part.type === 'text' || part.type === 'input_text' || part.type === 'output_text')
+    ) {
       for (const k of textKeys) if (typeof part[k] === 'string') texts.push(part[k] as string);
     }
   }
@@ -67,7 +74,11 @@ export function textOf(content: unknown, textKeys: readonly string[] = ['text'])
 /** A required non-empty string field. */
 export function requireString(o: Obj, key: string, path: string, what: string): string {
   const v = o[key];
-  if (typeof v !== 'string' || v.trim() === '') throw new UnitProblem(at(path, key), `${what} is required (a non-empty string), found ${v === undefined ? 'nothing' : kind(v)}`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw new UnitProblem(
+      at(path, key),
+      `${what} is required (a non-empty string), found ${v === undefined ? 'nothing' : kind(v)}`,
+    );
   return v;
 }
 
@@ -83,7 +94,8 @@ export function descriptor(name: string, description: unknown, schema: unknown):
 /** Units of conversation documents: an array of conversations gives one unit each, else the document is one. */
 export function conversationUnits(doc: InputDocument, isMessageList: (v: unknown[]) => boolean): InputUnit[] {
   const base = { file: doc.file, ...(doc.line !== undefined ? { line: doc.line } : {}) };
-  if (Array.isArray(doc.value) && !isMessageList(doc.value)) return doc.value.map((value, i) => ({ ...base, path: `$[${i}]`, value }));
+  if (Array.isArray(doc.value) && !isMessageList(doc.value))
+    return doc.value.map((value, i) => ({ ...base, path: `$[${i}]`, value }));
   return [{ ...base, path: '$', value: doc.value }];
 }
 

@@ -1,7 +1,25 @@
 import type { ToolDescriptor } from '../../../contracts/tools.js';
 import type { DialogueTurn } from '../dialogue.js';
-import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
-import { at, conversationUnits, descriptor, isObj, kind, looksLikeMessages, parseArgs, requireString, textOf, unitObject, type Obj } from './common.js';
+import {
+  UnitProblem,
+  type ConversationFormat,
+  type ImportedCall,
+  type InputUnit,
+  type ParsedConversation,
+} from '../conversation.js';
+import {
+  at,
+  conversationUnits,
+  descriptor,
+  isObj,
+  kind,
+  looksLikeMessages,
+  parseArgs,
+  requireString,
+  textOf,
+  unitObject,
+  type Obj,
+} from './common.js';
 
 /**
  * OpenAI Chat Completions conversations, one `{"id"?, "messages": [...], "tools"?: [...]}` a line
@@ -23,7 +41,11 @@ export const openaiFormat: ConversationFormat = {
 function messagesOf(unit: InputUnit): { obj: Obj; messages: unknown[]; path: string } {
   if (Array.isArray(unit.value)) return { obj: {}, messages: unit.value, path: '$' };
   const obj = unitObject(unit, 'a conversation object {"messages": [...]}');
-  if (!Array.isArray(obj.messages)) throw new UnitProblem('$.messages', `expected an array of chat messages, found ${obj.messages === undefined ? 'nothing' : kind(obj.messages)}`);
+  if (!Array.isArray(obj.messages))
+    throw new UnitProblem(
+      '$.messages',
+      `expected an array of chat messages, found ${obj.messages === undefined ? 'nothing' : kind(obj.messages)}`,
+    );
   return { obj, messages: obj.messages, path: '$.messages' };
 }
 
@@ -50,22 +72,34 @@ function readConversation(unit: InputUnit): ParsedConversation {
     } else if (role === 'assistant') {
       const turnCalls: ImportedCall[] = [];
       const toolCalls = m.tool_calls;
-      if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) throw new UnitProblem(at(mp, 'tool_calls'), `expected an array, found ${kind(toolCalls)}`);
+      if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls))
+        throw new UnitProblem(at(mp, 'tool_calls'), `expected an array, found ${kind(toolCalls)}`);
       const list = (toolCalls ?? []) as unknown[];
       if (list.length > 1) parallelTurns++;
       list.forEach((tc, j) => {
         const tp = at(at(mp, 'tool_calls'), j);
-        if (!isObj(tc) || !isObj(tc.function)) throw new UnitProblem(tp, 'expected {"id", "type": "function", "function": {"name", "arguments"}}');
+        if (!isObj(tc) || !isObj(tc.function))
+          throw new UnitProblem(tp, 'expected {"id", "type": "function", "function": {"name", "arguments"}}');
         const fp = at(tp, 'function');
         const name = requireString(tc.function, 'name', fp, 'the function name');
-        const call: ImportedCall = { tool: name, args: parseArgs(tc.function.arguments, at(fp, 'arguments')), status: 'error', path: tp };
+        const call: ImportedCall = {
+          tool: name,
+          args: parseArgs(tc.function.arguments, at(fp, 'arguments')),
+          status: 'error',
+          path: tp,
+        };
         calls.push(call);
         turnCalls.push(call);
         if (typeof tc.id === 'string') byId.set(tc.id, call);
       });
       if (isObj(m.function_call)) {
         const fp = at(mp, 'function_call');
-        const call: ImportedCall = { tool: requireString(m.function_call, 'name', fp, 'the function name'), args: parseArgs(m.function_call.arguments, at(fp, 'arguments')), status: 'error', path: fp };
+        const call: ImportedCall = {
+          tool: requireString(m.function_call, 'name', fp, 'the function name'),
+          args: parseArgs(m.function_call.arguments, at(fp, 'arguments')),
+          status: 'error',
+          path: fp,
+        };
         calls.push(call);
         turnCalls.push(call);
         pendingLegacy.push(call);
@@ -78,9 +112,11 @@ function readConversation(unit: InputUnit): ParsedConversation {
       } else if (list.length > 0 || isObj(m.function_call)) answer = undefined;
     } else if (role === 'tool') {
       const id = m.tool_call_id;
-      if (typeof id !== 'string') throw new UnitProblem(at(mp, 'tool_call_id'), 'a tool message needs the tool_call_id of the call it answers');
+      if (typeof id !== 'string')
+        throw new UnitProblem(at(mp, 'tool_call_id'), 'a tool message needs the tool_call_id of the call it answers');
       const call = byId.get(id);
-      if (!call) throw new UnitProblem(at(mp, 'tool_call_id'), `no assistant tool call before this message has id '${id}'`);
+      if (!call)
+        throw new UnitProblem(at(mp, 'tool_call_id'), `no assistant tool call before this message has id '${id}'`);
       call.output = typeof m.content === 'string' ? m.content : textOf(m.content);
       call.status = 'ok';
       turns.push({ role: 'tool', call });
@@ -94,7 +130,15 @@ function readConversation(unit: InputUnit): ParsedConversation {
     }
   });
   const id = typeof obj.id === 'string' || typeof obj.id === 'number' ? String(obj.id) : undefined;
-  return { ...(id ? { id } : {}), query: query.join('\n'), ...(answer !== undefined ? { answer } : {}), calls, paths: { query: path, calls: path, answer: answerPath }, turns, meta: { parallelTurns } };
+  return {
+    ...(id ? { id } : {}),
+    query: query.join('\n'),
+    ...(answer !== undefined ? { answer } : {}),
+    calls,
+    paths: { query: path, calls: path, answer: answerPath },
+    turns,
+    meta: { parallelTurns },
+  };
 }
 
 function readTools(unit: InputUnit): ToolDescriptor[] {
@@ -104,7 +148,8 @@ function readTools(unit: InputUnit): ToolDescriptor[] {
   if (Array.isArray(tools)) {
     tools.forEach((t, i) => {
       const tp = at('$.tools', i);
-      if (!isObj(t)) throw new UnitProblem(tp, `expected a tool {"type": "function", "function": {...}}, found ${kind(t)}`);
+      if (!isObj(t))
+        throw new UnitProblem(tp, `expected a tool {"type": "function", "function": {...}}, found ${kind(t)}`);
       const f = isObj(t.function) ? t.function : t;
       const fp = isObj(t.function) ? at(tp, 'function') : tp;
       out.push(descriptor(requireString(f, 'name', fp, 'the tool name'), f.description, f.parameters));

@@ -1,5 +1,11 @@
 import { MAX_VALUE_DEPTH, parseJsonBounded } from '../../../util/json-depth.js';
-import { UnitProblem, type ConversationFormat, type ImportedCall, type InputUnit, type ParsedConversation } from '../conversation.js';
+import {
+  UnitProblem,
+  type ConversationFormat,
+  type ImportedCall,
+  type InputUnit,
+  type ParsedConversation,
+} from '../conversation.js';
 import type { InputDocument } from '../read-inputs.js';
 import { at, isObj, kind, parseArgs, textOf, type Obj } from './common.js';
 
@@ -43,19 +49,28 @@ function allUnits(docs: readonly InputDocument[]): InputUnit[] {
   for (const doc of docs) {
     const where = { file: doc.file, ...(doc.line !== undefined ? { line: doc.line } : {}) };
     if (!isObj(doc.value) || !Array.isArray(doc.value.resourceSpans)) {
-      throw new UnitProblem('$.resourceSpans', `expected an OTLP/JSON trace export with "resourceSpans", found ${isObj(doc.value) ? `keys ${Object.keys(doc.value).slice(0, 4).join(', ') || 'none'}` : kind(doc.value)}`, where);
+      throw new UnitProblem(
+        '$.resourceSpans',
+        `expected an OTLP/JSON trace export with "resourceSpans", found ${isObj(doc.value) ? `keys ${Object.keys(doc.value).slice(0, 4).join(', ') || 'none'}` : kind(doc.value)}`,
+        where,
+      );
     }
     doc.value.resourceSpans.forEach((rs, i) => {
       const rp = at('$.resourceSpans', i);
       if (!isObj(rs)) return;
-      const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
+      const scopes = Array.isArray(rs.scopeSpans)
+        ? rs.scopeSpans
+        : Array.isArray(rs.instrumentationLibrarySpans)
+          ? rs.instrumentationLibrarySpans
+          : [];
       const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
       scopes.forEach((ss, j) => {
         if (!isObj(ss) || !Array.isArray(ss.spans)) return;
         ss.spans.forEach((s, k) => {
           const sp = at(at(at(at(rp, scopeKey), j), 'spans'), k);
           if (!isObj(s)) throw new UnitProblem(sp, `expected a span object, found ${kind(s)}`, where);
-          if (typeof s.traceId !== 'string' || !s.traceId) throw new UnitProblem(at(sp, 'traceId'), 'a span needs its traceId', where);
+          if (typeof s.traceId !== 'string' || !s.traceId)
+            throw new UnitProblem(at(sp, 'traceId'), 'a span needs its traceId', where);
           const status = isObj(s.status) ? s.status : {};
           const span: Span = {
             traceId: s.traceId,
@@ -76,7 +91,12 @@ function allUnits(docs: readonly InputDocument[]): InputUnit[] {
       });
     });
   }
-  return [...traces.values()].map((spans) => ({ file: spans[0]!.file, ...(spans[0]!.line !== undefined ? { line: spans[0]!.line } : {}), path: '$', value: spans }));
+  return [...traces.values()].map((spans) => ({
+    file: spans[0]!.file,
+    ...(spans[0]!.line !== undefined ? { line: spans[0]!.line } : {}),
+    path: '$',
+    value: spans,
+  }));
 }
 
 function nanos(v: unknown): bigint {
@@ -110,7 +130,9 @@ function anyValue(v: unknown): unknown {
 }
 
 function readTrace(unit: InputUnit): ParsedConversation {
-  const spans = [...(unit.value as Span[])].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.order - b.order));
+  const spans = [...(unit.value as Span[])].sort((a, b) =>
+    a.start < b.start ? -1 : a.start > b.start ? 1 : a.order - b.order,
+  );
   const calls: ImportedCall[] = [];
   const seenIds = new Set<string>();
   for (const s of spans) {
@@ -120,7 +142,8 @@ function readTrace(unit: InputUnit): ParsedConversation {
     if (!isGenAi && !isAiSdk) continue;
     const nameAttr = isGenAi ? 'gen_ai.tool.name' : 'ai.toolCall.name';
     const tool = s.attrs[nameAttr] ?? (isGenAi ? s.name.replace(/^execute_tool\s*/, '') : undefined);
-    if (typeof tool !== 'string' || !tool.trim()) throw new UnitProblem(at(at(s.path, 'attributes'), nameAttr), 'a tool span needs the tool name', where);
+    if (typeof tool !== 'string' || !tool.trim())
+      throw new UnitProblem(at(at(s.path, 'attributes'), nameAttr), 'a tool span needs the tool name', where);
     const argsAttr = isGenAi ? 'gen_ai.tool.call.arguments' : 'ai.toolCall.args';
     let args: Record<string, unknown>;
     try {
@@ -135,11 +158,26 @@ function readTrace(unit: InputUnit): ParsedConversation {
     }
     const rawResult = s.attrs[isGenAi ? 'gen_ai.tool.call.result' : 'ai.toolCall.result'];
     const failed = s.statusError || s.attrs['error.type'] !== undefined;
-    const output = rawResult !== undefined ? (isAiSdk ? maybeJson(rawResult) : rawResult) : failed ? (s.statusMessage ?? s.attrs['error.type']) : undefined;
-    calls.push({ tool, args, status: failed || (rawResult === undefined && isAiSdk) ? 'error' : 'ok', ...(output !== undefined ? { output } : {}), path: s.path });
+    const output =
+      rawResult !== undefined
+        ? isAiSdk
+          ? maybeJson(rawResult)
+          : rawResult
+        : failed
+          ? (s.statusMessage ?? s.attrs['error.type'])
+          : undefined;
+    calls.push({
+      tool,
+      args,
+      status: failed || (rawResult === undefined && isAiSdk) ? 'error' : 'ok',
+      ...(output !== undefined ? { output } : {}),
+      path: s.path,
+    });
   }
   const query = spans.map(inputText).find((t) => t.trim()) ?? '';
-  const lastCallStart = spans.filter((s) => calls.some((c) => c.path === s.path)).reduce((m, s) => (s.start > m ? s.start : m), 0n);
+  const lastCallStart = spans
+    .filter((s) => calls.some((c) => c.path === s.path))
+    .reduce((m, s) => (s.start > m ? s.start : m), 0n);
   const byEnd = [...spans].sort((a, b) => (a.end > b.end ? -1 : a.end < b.end ? 1 : b.order - a.order));
   const answerSpan = byEnd.find((s) => s.end >= lastCallStart && outputText(s).trim());
   return {
