@@ -10,10 +10,8 @@
  * `<folder>` holds the logs under the same relative paths as the `tests/` folder of the GitHub
  * repository pm4py/pm4py-core (input_data/…, compressed_input_data/…; see
  * test/fixtures/mining/pm4py-logs/README.md for the commit), `expected-trees.json` with PM4Py's trees
- * (the format of the bundled test/fixtures/mining/pm4py-logs/expected-trees.json), and, for the
- * ratios, `PM4PY-TIMINGS.md`: a Markdown table with a row per log (the log's file name in backticks)
- * and the columns `load s`, `IM api s` and `IMf0.2 api s` measured with PM4Py on the same class of
- * machine, and the date of those measurements (YYYY-MM-DD), which is printed beside them.
+ * (the format of the bundled test/fixtures/mining/pm4py-logs/expected-trees.json). PM4Py's figures,
+ * and their date, are those of `pm4py-timings.ts`.
  *
  * Wall times on a busy machine are inflated; the CPU column is the process's own user + system time
  * (it includes the gunzip thread), printed so a loaded run can still be judged.
@@ -26,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { readEventLog } from '../src/mining/event-log/read-event-log.js';
 import { discoverProcessTree } from '../src/mining/inductive/discover.js';
 import { formatProcessTree } from '../src/mining/process-tree/format.js';
-import { readPm4pyTimings } from './pm4py-timings.js';
+import { PM4PY_TIMINGS } from './pm4py-timings.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOGS = ['input_data/bpic2012.xes.gz', 'compressed_input_data/16_bpic2019_1t_per_variant.xes.gz'];
@@ -50,9 +48,7 @@ async function main(): Promise<void> {
     console.error(
       '  <folder>: the logs under the relative paths of pm4py/pm4py-core tests/ (input_data/bpic2012.xes.gz,',
     );
-    console.error(
-      '  compressed_input_data/16_bpic2019_1t_per_variant.xes.gz), expected-trees.json and PM4PY-TIMINGS.md.',
-    );
+    console.error('  compressed_input_data/16_bpic2019_1t_per_variant.xes.gz) and expected-trees.json.');
     process.exit(2);
   }
   const expected = (
@@ -60,16 +56,13 @@ async function main(): Promise<void> {
       trees: Record<string, Record<string, string>>;
     }
   ).trees;
-  const timings = readPm4pyTimings(join(folder, 'PM4PY-TIMINGS.md'));
   console.log(
     `Miner vs PM4Py on real logs (Node ${process.version}, ${cpus().length} cores, load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')})`,
   );
   console.log(
-    timings
-      ? `PM4Py figures: PM4PY-TIMINGS.md, measured ${timings.date} (load + api, wall s, median of 3)`
-      : 'PM4PY-TIMINGS.md not found: our figures only',
+    `PM4Py ${PM4PY_TIMINGS.version} figures: benchmarks/pm4py-timings.ts, measured ${PM4PY_TIMINGS.date} (load + api, wall s, median of 3)`,
   );
   console.log('');
   console.log(
@@ -102,7 +95,7 @@ async function main(): Promise<void> {
       const totals = reads.map((r, i) => r + discovers[i]!);
       const total = median(totals);
       const cpuTotal = median(cpu);
-      const row = timings?.rows.get(name);
+      const row = PM4PY_TIMINGS.rows.get(name);
       const ref = row ? (row.load + (m.noise > 0 ? row.imfApi : row.imApi)) * 1000 : Number.NaN;
       const same = expected[rel]?.[m.key] === tree;
       const ratio = Number.isNaN(ref) ? '—' : `${(ref / total).toFixed(1)}× / ${(ref / cpuTotal).toFixed(1)}×`;
@@ -136,7 +129,7 @@ async function main(): Promise<void> {
   }
   if (summary.length > 0) {
     console.log('');
-    console.log(`Against PM4Py (its load + api, ${timings!.date}), goal ≥ 10×:`);
+    console.log(`Against PM4Py (its load + api, ${PM4PY_TIMINGS.date}), goal ≥ 10×:`);
     for (const line of summary) console.log(`  ${line}`);
   }
 }

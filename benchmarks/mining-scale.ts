@@ -7,10 +7,9 @@
  * 1.16 s IMf 0.2; 100,000 cases / 33,905 variants: 3.28 s to load + 2.55 s IM or 2.64 s IMf 0.2.
  * The end-to-end figures are given as wall time and as the process's CPU time (user + system, the
  * steadier figure on a shared machine).
- * With `--pm4py <folder>` (or FLOWSCOUT_PM4PY_LOGS) holding a PM4PY-TIMINGS.md table (see
- * mining-pm4py-logs.ts), the figures and their date come from there instead.
+ * PM4Py's figures are those of `pm4py-timings.ts`.
  *
- *   npx tsx benchmarks/mining-scale.ts [--keep] [--pm4py <folder>]
+ *   npx tsx benchmarks/mining-scale.ts [--keep]
  *
  * Two generators, both seeded (same logs every run):
  * - nested: a nested agent flow (search → choice of geocode+parallel lookups or a repeated fetch,
@@ -25,22 +24,17 @@ import { readJsonlLog } from '../src/mining/event-log/read-jsonl-log.js';
 import { discoverProcessTree } from '../src/mining/inductive/discover.js';
 import { formatProcessTree } from '../src/mining/process-tree/format.js';
 import { createRandom, type Random } from '../src/util/random.js';
-import { readPm4pyTimings, type Pm4pyTimingRow } from './pm4py-timings.js';
+import { PM4PY_TIMINGS, type Pm4pyTimingRow } from './pm4py-timings.js';
 
 const SIZES = [1_000, 10_000, 100_000];
 
 /** PM4Py's load + api figures (wall s) for the 100k-case logs, and their date. */
 function pm4pyFigures(): { date: string; nested: Pm4pyTimingRow; wide: Pm4pyTimingRow } {
-  const at = process.argv.indexOf('--pm4py');
-  const folder = at >= 0 ? process.argv[at + 1] : process.env.FLOWSCOUT_PM4PY_LOGS;
-  const table = folder ? readPm4pyTimings(join(folder, 'PM4PY-TIMINGS.md')) : undefined;
-  const nested = table?.rows.get('timing_nested_noise05_100k.jsonl');
-  const wide = table?.rows.get('timing_wide_noise10_100k.jsonl');
-  if (table && nested && wide) return { date: table.date, nested, wide };
+  const row = (name: string) => PM4PY_TIMINGS.rows.get(name)!;
   return {
-    date: '2026-11-30',
-    nested: { load: 3.233, imApi: 1.361, imfApi: 1.155 },
-    wide: { load: 3.279, imApi: 2.548, imfApi: 2.638 },
+    date: PM4PY_TIMINGS.date,
+    nested: row('timing_nested_noise05_100k.jsonl'),
+    wide: row('timing_wide_noise10_100k.jsonl'),
   };
 }
 

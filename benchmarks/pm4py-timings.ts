@@ -1,41 +1,40 @@
-import { existsSync, readFileSync } from 'node:fs';
-
-/** One log's PM4Py figures (wall seconds): loading it, and the IM / IMf 0.2 api call on the loaded log. */
+/**
+ * PM4Py's own times for the inductive miner, the reference the mining benchmarks print their ratios
+ * against. Measured on 2026-11-30 with PM4Py 2.7.11.4 (unmodified) on a 2-core Debian 12 machine of
+ * the same class as the one these benchmarks run on: wall seconds, median of 3 runs after one untimed
+ * warm-up, each log loaded once.
+ *
+ * - `load`: reading the log into a DataFrame (`pm4py.read_xes` for `.xes(.gz)`, JSONL → DataFrame for
+ *   the synthetic logs);
+ * - `imApi` / `imfApi`: `pm4py.discover_process_tree_inductive(df)` on the loaded DataFrame, without and
+ *   with `noise_threshold=0.2` (DataFrame → variants, the recursive miner, fold and sort).
+ *
+ * The synthetic logs are the ones `mining-scale.ts` generates (same models, noise and sizes); the real
+ * logs are those of the `tests/` folder of the pm4py-core repository (test/fixtures/mining/pm4py-logs/README.md).
+ * Every run gave the same tree string.
+ */
 export interface Pm4pyTimingRow {
   load: number;
   imApi: number;
   imfApi: number;
 }
 
-/**
- * Reads a table of PM4Py timings (Markdown: a row per log with the log's file name in backticks, and
- * the columns `load s`, `IM api s` and `IMf0.2 api s`; the first YYYY-MM-DD in the file is the date
- * of the measurements). Undefined when the file is missing or has no such table.
- */
-export function readPm4pyTimings(file: string): { date: string; rows: Map<string, Pm4pyTimingRow> } | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
-  const date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(text)?.[1] ?? 'undated';
-  const lines = text.split('\n').filter((l) => l.trim().startsWith('|'));
-  const header = lines.find((l) => /load s/.test(l));
-  if (!header) return undefined;
-  const cells = (l: string) =>
-    l
-      .split('|')
-      .slice(1, -1)
-      .map((c) => c.trim());
-  const cols = cells(header);
-  const num = (c: string | undefined) => Number(/\d+(?:\.\d+)?/.exec((c ?? '').replace(/,/g, ''))?.[0] ?? Number.NaN);
-  const rows = new Map<string, Pm4pyTimingRow>();
-  for (const line of lines) {
-    const c = cells(line);
-    const name = /`([^`]+)`/.exec(c[0] ?? '')?.[1];
-    if (!name) continue;
-    rows.set(name, {
-      load: num(c[cols.indexOf('load s')]),
-      imApi: num(c[cols.indexOf('IM api s')]),
-      imfApi: num(c[cols.indexOf('IMf0.2 api s')]),
-    });
-  }
-  return { date, rows };
-}
+export const PM4PY_TIMINGS: { date: string; version: string; rows: ReadonlyMap<string, Pm4pyTimingRow> } = {
+  date: '2026-11-30',
+  version: '2.7.11.4',
+  rows: new Map<string, Pm4pyTimingRow>([
+    ['timing_nested_noise05_1k.jsonl', { load: 0.025, imApi: 0.057, imfApi: 0.016 }],
+    ['timing_nested_noise05_10k.jsonl', { load: 0.213, imApi: 0.084, imfApi: 0.089 }],
+    ['timing_nested_noise05_100k.jsonl', { load: 3.233, imApi: 1.361, imfApi: 1.155 }],
+    ['timing_wide_noise10_1k.jsonl', { load: 0.056, imApi: 0.474, imfApi: 0.056 }],
+    ['timing_wide_noise10_10k.jsonl', { load: 0.272, imApi: 0.327, imfApi: 0.324 }],
+    ['timing_wide_noise10_100k.jsonl', { load: 3.279, imApi: 2.548, imfApi: 2.638 }],
+    ['timing_wide_clean_1k.jsonl', { load: 0.028, imApi: 0.036, imfApi: 0.038 }],
+    ['timing_wide_clean_10k.jsonl', { load: 0.282, imApi: 0.243, imfApi: 0.242 }],
+    ['timing_wide_clean_100k.jsonl', { load: 3.51, imApi: 2.364, imfApi: 2.585 }],
+    ['running-example.xes', { load: 0.007, imApi: 0.009, imfApi: 0.009 }],
+    ['bpic2012.xes.gz', { load: 11.351, imApi: 16.838, imfApi: 19.172 }],
+    ['15_bpic2020_permit_log_1t_per_variant.xes.gz', { load: 0.613, imApi: 13.086, imfApi: 0.405 }],
+    ['16_bpic2019_1t_per_variant.xes.gz', { load: 7.329, imApi: 71.281, imfApi: 4.28 }],
+  ]),
+};

@@ -1,9 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
-import { delimiter, resolve } from 'node:path';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { FlowScoutError, fromErrorShape, RETRYABLE, toErrorShape } from '../errors/index.js';
+import { Queue, Worker, type Job } from 'bullmq';
+import { FlowScoutError, fromErrorShape } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import type { Judge } from '../metrics/types.js';
@@ -29,6 +28,7 @@ import { redactModelSpec } from '../llm/secrets.js';
 import { createSharedLimiter } from './redis-limiter.js';
 import { createRedisJudgeMemo, createRedisMemo } from './redis-memo.js';
 import { memoizeJudge } from '../metrics/judge-memo.js';
+import { checkJob, jobFailure, tighter, workerAllowList } from './job-trust.js';
 
 /**
  * `flowscout worker`: takes evaluation jobs from the BullMQ queue and runs them (docs/ARCHITECTURE.md,
@@ -326,92 +326,6 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
 
 /** Nodes of one record a job may ask to run at once. */
 const MAX_NODE_CONCURRENCY = 64;
-
-/** What a worker may use: its own tool configs (absolute paths), model strings and limits. */
-export interface WorkerAllowList {
-  tools: string[];
-  models: string[];
-  requestsPerMinute?: number;
-}
-
-/** The worker's allow-list from its options and environment (see the module comment); INVALID_INPUT without a tool config. */
-export function workerAllowList(
-  opts: Pick<EvaluationWorkerOptions, 'tools' | 'models' | 'requestsPerMinute'>,
-  env: Record<string, string | undefined>,
-): WorkerAllowList {
-  const listed = opts.tools === undefined ? [] : typeof opts.tools === 'string' ? [opts.tools] : [...opts.tools];
-  const fromEnv = (env.FLOWSCOUT_WORKER_TOOLS ?? '')
-    .split(delimiter)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const tools = [...new Set((listed.length > 0 ? listed : fromEnv).map((p) => resolve(p)))];
-  if (tools.length === 0) {
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: 'a worker needs its own tool config: it never loads a path a job names',
-      hint: 'Start it with --tools <config> (repeat --tools for several; a job then selects one by its path), or set FLOWSCOUT_WORKER_TOOLS.',
-    });
-  }
-  const models = [...(opts.models ?? []), ...(env.FLOWSCOUT_WORKER_MODELS ?? '').split(','), env.FLOWSCOUT_MODEL ?? '']
-    .map((m) => m.trim())
-    .filter((m) => m !== '' && m !== 'offline');
-  return {
-    tools,
-    models: [...new Set(models)],
-    ...(opts.requestsPerMinute !== undefined ? { requestsPerMinute: opts.requestsPerMinute } : {}),
-  };
-}
-
-/**
- * Checks a job against the allow-list and returns the tool config it runs on; throws a QUEUE_ERROR
- * as an `UnrecoverableError` (the job fails once) for a model string or tool config the worker was not
- * started with. Reads no file and sends nothing.
- */
-export function checkJob(data: EvalJobData, allowed: WorkerAllowList, worker: string): string {
-  for (const [what, spec] of [
-    ['policy', data.policy?.model],
-    ['judge', data.judge],
-  ] as const) {
-    if (typeof spec !== 'string' || (spec.trim() !== 'offline' && !allowed.models.includes(spec.trim()))) {
-      throw jobFailure(
-        new FlowScoutError({
-          code: 'QUEUE_ERROR',
-          message: `the job's ${what} model ${typeof spec === 'string' ? `'${redactModelSpec(spec)}'` : '(none)'} is not one worker ${worker} was started with (${['offline', ...allowed.models].map(redactModelSpec).join(', ')})`,
-          hint: 'Start the workers with --model <that model> (repeat --model for several); a job never names a model of its own.',
-        }),
-      );
-    }
-  }
-  if (allowed.tools.length === 1) return allowed.tools[0]!;
-  const hint = typeof data.toolsHint === 'string' ? resolve(data.toolsHint) : undefined;
-  if (hint !== undefined && allowed.tools.includes(hint)) return hint;
-  throw jobFailure(
-    new FlowScoutError({
-      code: 'QUEUE_ERROR',
-      message: `the job's tool config ${hint !== undefined ? `'${hint}'` : '(none)'} is not one worker ${worker} was started with (${allowed.tools.join(', ')})`,
-      hint: 'Start the workers with --tools <that config> (repeat --tools for several); a job never names a config of its own.',
-    }),
-  );
-}
-
-/** The lower of two optional limits. */
-function tighter(own: number | undefined, asked: number | undefined): number | undefined {
-  const ok = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined);
-  const a = ok(own);
-  const b = ok(asked);
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
-}
-
-/**
- * What a failed job throws: its error as data (`toErrorShape`, as JSON: BullMQ keeps the message as
- * the job's `failedReason`, which the queue runner reads back with `fromErrorShape`), retried by
- * BullMQ only when its code is `RETRYABLE`; any other failure is an `UnrecoverableError` and fails once.
- */
-export function jobFailure(e: unknown): Error {
-  const shape = toErrorShape(e);
-  const text = JSON.stringify(shape);
-  return RETRYABLE[shape.code] ? new Error(text) : new UnrecoverableError(text);
-}
 
 function short(id: string | undefined): string {
   return id ? id.slice(0, 11) : '?';

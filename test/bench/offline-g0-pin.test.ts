@@ -9,7 +9,7 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 /**
  * Pins the offline policy's figures: the mined G0's TC on D_opt of each bundled domain (split 5:2:3
  * by record, seed 0 as in the README and benchmarks/offline-g0-tc.ts; replayed tools), and the number
- * of calls it makes. The offline policy's tuned weights (policies/offline/fill-args.ts, FILL_WEIGHTS),
+ * of calls it makes. The offline policy's tuned weights (policies/offline/fill-weights.ts, FILL_WEIGHTS),
  * its tool selection and the miner all move these numbers; a change that moves one by accident fails
  * here. An intended change updates the pin and says why in its commit.
  */

@@ -4,6 +4,7 @@ import { findToken, type CueModel, type ParamStats, type ToolStats } from './cue
 import { paramPresence } from './presence.js';
 import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
+import { FILL_WEIGHTS } from './fill-weights.js';
 
 /**
  * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every candidate value found
@@ -47,71 +48,6 @@ interface Scored {
   /** Where a query value starts in the query. */
   start?: number;
 }
-
-/**
- * The tuned weights of argument filling, in one place. A candidate's score is a weighted sum; the
- * weights were tuned on D_opt of the bundled domains and are pinned by the G0 TC test
- * (test/bench/offline-g0-pin.test.ts): an intended change updates that pin and says why.
- *
- * A value found in the query scores
- *   `queryValue.shape × shape share + queryValue.cueWord × cue share
- *    + queryValue.knownValue × min(1, queryValue.knownSaturation × known share)
- *    + queryValue.nameNextToValue × [the parameter's name stands next to it] + query share`
- *   (+ `queryValue.knownInQueryBonus` for a recorded value found verbatim, + `clauseFocusBonus` inside
- *   the call's clause), damped by the novelty factor when the value was never recorded.
- * A value found in an upstream output scores
- *   `outputValue.shape × shape share + outputValue.key × max(key share, outputValue.keyNamedOnly × [key named like the parameter])
- *    + outputValue.outputShare × output share + outputValue.recencyStep × (position − last)`.
- * The usual (constant) value scores `constant.scale × its share × (constant.baseline + share from neither)`.
- */
-export const FILL_WEIGHTS = {
-  /** Minimum score for a found value to beat the fallbacks. */
-  minScore: 1.2,
-  /** Added to a query value inside the clause that speaks about this call. */
-  clauseFocusBonus: 1.2,
-  queryValue: {
-    /** × the share of the parameter's recorded values with the value's shape (or the name/type prior without records). */
-    shape: 2,
-    /** × the share of query-sourced values that had this cue word next to them. */
-    cueWord: 2,
-    /** × min(1, knownSaturation × the share of recorded values equal to this one). */
-    knownValue: 1.5,
-    knownSaturation: 2,
-    /** When the parameter's name (or the value's role word) stands next to the value. */
-    nameNextToValue: 1.5,
-    /** A recorded value of the parameter found verbatim in the query (a lower-case enumeration). */
-    knownInQueryBonus: 0.5,
-  },
-  outputValue: {
-    /** × the share of recorded values with the value's shape. */
-    shape: 2,
-    /** The shape share assumed when the parameter has no recorded values. */
-    shapeWithoutRecords: 0.3,
-    /** × the share of the parameter's recorded values that came from this output key. */
-    key: 2.5,
-    /** The key share credited to an output key named like the parameter. */
-    keyNamedOnly: 0.8,
-    /** × the share of the parameter's values that came from an earlier output. */
-    outputShare: 2,
-    /** Per output before the most recent (older outputs score less). */
-    recencyStep: 0.1,
-  },
-  constant: {
-    /** × the usual value's share × (baseline + the share of values from neither query nor outputs). */
-    scale: 3.2,
-    baseline: 0.35,
-  },
-  /** Source shares assumed without records: from the query, from an earlier output. */
-  queryShareWithoutRecords: 0.5,
-  outputShareWithoutRecords: 0.3,
-  /** A parameter that nearly always took one value needs strong evidence for another: a never-recorded value is damped by 1 − noveltyDamping × the usual value's share (with at least noveltyMinRecords values set). */
-  noveltyDamping: 0.8,
-  noveltyMinRecords: 3,
-  /** Subtracted per earlier use of the same found value by another parameter. */
-  reusePenalty: 0.8,
-  /** A required parameter left without a value takes other tools' usual value of its name when at least this share of them took it. */
-  sharedUsualMinShare: 0.5,
-} as const;
 
 const W = FILL_WEIGHTS;
 
