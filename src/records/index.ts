@@ -63,12 +63,11 @@ export {
 export {
   DROP_FAILED,
   DROP_MISSING_TOOL,
-  formatConversationCounts,
   importConversations,
-  type ConversationCounts,
   type ConversationFormat,
   type ConversationImportOptions,
   type ConversationImportResult,
 } from './import/conversation.js';
+export { formatConversationCounts, type ConversationCounts } from './import/conversation-counts.js';
 export { splitWarning, SMALL_SPLIT_PART } from './split.js';
 export { stratifiedOrder, stratifiedSample, stratumOf } from './stratify.js';

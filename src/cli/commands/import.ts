@@ -5,7 +5,7 @@ import { importToolbench, type ToolbenchCounts } from '../../records/import/tool
 import { importTraject, type TrajectCounts } from '../../records/import/traject.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
 import { AGENT_LOG_FORMATS, importAgentLogs, type AgentLogFormat } from '../../records/import/agent-logs.js';
-import { formatConversationCounts } from '../../records/import/conversation.js';
+import { formatConversationCounts } from '../../records/import/conversation-counts.js';
 import { formatRedactCounts, parseRedact, redactRecords } from '../../records/redact.js';
 import { readToolDefinitions } from '../../records/import/tool-definitions.js';
 import { nearDuplicateWarning } from '../../records/split.js';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { RecordSchema } from '../schema.js';
 import { splitRecords } from '../split.js';
 import { importAgentLogs } from './agent-logs.js';
-import { DROP_FAILED, formatConversationCounts } from './conversation.js';
+import { DROP_FAILED } from './conversation.js';
+import { formatConversationCounts } from './conversation-counts.js';
 import { hasContent, isErrorOutput, queryOf, referenceOf } from './dialogue.js';
 import { readToolDefinitions } from './tool-definitions.js';
 
