@@ -1,0 +1,87 @@
+import type { prepareSearch } from '../../wiring/prepare-search.js';
+import { labelsLine } from '../../search/format-search.js';
+import { projectSearchCost, projectionLine, writeCallsLine, type CostProjection } from '../../search/project-cost.js';
+import type { CliIO } from '../output.js';
+
+/**
+ * `flowscout search --dry-run`: the projected model requests, tokens and cost of a prepared search
+ * (by part, by judge mode and per node of G0) and the write calls it would make, sending nothing;
+ * `projectionOf` also gives the `projected:` line every real search prints first.
+ */
+
+/** The projected cost of a prepared search (nothing is sent to a model). */
+export async function projectionOf(
+  prepared: Awaited<ReturnType<typeof prepareSearch>>,
+  opts: { always?: boolean } = {},
+): Promise<CostProjection | undefined> {
+  const m = prepared.models;
+  if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline' && !opts.always) return undefined;
+  const { input } = prepared;
+  const done = input.persist ? input.persist.store.getRun(prepared.runId).iterationsDone : 0;
+  return projectSearchCost({
+    g0: input.g0,
+    splits: input.splits,
+    iterations: Math.max(0, input.settings.iterations - done),
+    tools: input.tools,
+    policy: m.policy,
+    judge: m.judge,
+    optimizer: m.optimizer,
+    memo: input.memo !== false,
+    judgeMode: prepared.config.judgeMode ?? 'per-dimension',
+    settings: input.settings,
+    ...(m.price ? { price: m.price } : {}),
+  });
+}
+
+/** `--dry-run`: the projection with its parts, and nothing else. */
+export async function dryRun(
+  prepared: Awaited<ReturnType<typeof prepareSearch>>,
+  flags: { json?: boolean },
+  io: CliIO,
+): Promise<void> {
+  const p = await projectionOf(prepared);
+  // Write calls are projected whoever decides: the offline runs count them as well.
+  const writes = p ?? (await projectionOf(prepared, { always: true }));
+  if (flags.json) {
+    io.out(
+      JSON.stringify(
+        { dryRun: true, labels: prepared.labels, projection: p ?? null, writeCalls: writes?.writeCalls ?? null },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  const { input } = prepared;
+  io.out(
+    `Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`,
+  );
+  io.out(labelsLine(prepared.labels));
+  const writeLine = writes ? writeCallsLine(writes, prepared.config.allowLiveWrites === true) : undefined;
+  if (writeLine) io.out(writeLine);
+  if (!p) {
+    io.out('projected: no model requests (offline policy, judge and optimizer)');
+    return;
+  }
+  io.out(projectionLine(p, prepared.models.priced));
+  io.out(`  ${'part'.padEnd(100)}  requests  input tokens  output tokens`);
+  for (const part of p.parts)
+    io.out(
+      `  ${part.label.padEnd(100)} ${String(part.requests).padStart(9)} ${String(part.inputTokens).padStart(13)} ${String(part.outputTokens).padStart(14)}`,
+    );
+  if (prepared.models.judge === 'llm') {
+    const mode = (k: 'per-dimension' | 'joint') => {
+      const j = p.judgeModes[k];
+      return `${k}${k === p.judgeMode ? ' (this run)' : ''}: ${j.total.requests} requests, ${j.total.inputTokens} input tokens${j.costUsd !== undefined ? `, about $${j.costUsd.toFixed(2)}` : ''} (${j.perRecord.requests} judge request${j.perRecord.requests === 1 ? '' : 's'} and ${j.perRecord.inputTokens} input tokens a record)`;
+    };
+    io.out(`  by judge mode (--judge-mode): ${mode('per-dimension')}; ${mode('joint')}`);
+  }
+  io.out('  per node of G0, one query:');
+  for (const [node, c] of Object.entries(p.perNode))
+    io.out(
+      `    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`,
+    );
+  io.out(
+    `  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`,
+  );
+}
