@@ -3,11 +3,12 @@ import type { LlmNode, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
+import { renderToolDoc } from './tool-doc.js';
 
 /**
  * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
  * with the query and its upstream inputs, and the tool-planning prompt that lists the candidate
- * tools with their input schemas. Kept apart from the policy so tests can read what a model sees.
+ * tools with their parameters (tool-doc.ts). Kept apart from the policy so tests can read what a model sees.
  */
 
 /** Characters of upstream material a node sees when the run gives no larger context. */
@@ -108,10 +109,8 @@ export function renderNodePrompt(node: LlmNode, ctx: Pick<PolicyContext, 'query'
   return joinPrompt(renderNodePromptParts(node, ctx));
 }
 
-/** A candidate tool as the planner sees it: name, description, input schema. */
-export function renderToolDoc(tool: ToolDescriptor): string {
-  return `### ${tool.name}\n${clip(tool.description.trim(), 600)}\nInput schema: ${JSON.stringify(tool.inputSchema)}`;
-}
+/** A candidate tool as the planner sees it (tool-doc.ts: its description's summary and one line per parameter). */
+export { renderToolDoc } from './tool-doc.js';
 
 export const PLAN_SYSTEM =
   'You choose tool calls for one step of a workflow. Pick tools only from the list given, fill every required ' +

@@ -108,28 +108,24 @@ function defaults(schema: {
   return out;
 }
 
-/** Required arguments of `tool` as listed in the prompt ("Input schema: {…}"), set to placeholders. */
+/**
+ * Required arguments of `tool` as its doc in the prompt lists them (src/policies/tool-doc.ts: the
+ * `- name (type, required): …` lines under `### tool`), set to placeholders: 1 for numbers, else 'x'.
+ */
 function placeholderArgs(text: string, tool: string): Record<string, unknown> {
   const at = text.indexOf(`### ${tool}\n`);
-  const line =
-    at < 0
-      ? undefined
-      : text
-          .slice(at)
-          .split('\n')
-          .find((l) => l.startsWith('Input schema: '));
-  try {
-    const schema = JSON.parse(line?.slice('Input schema: '.length) ?? '{}') as {
-      properties?: Record<string, { type?: string }>;
-      required?: string[];
-    };
-    return Object.fromEntries(
-      (schema.required ?? []).map((k) => [
-        k,
-        schema.properties?.[k]?.type === 'number' || schema.properties?.[k]?.type === 'integer' ? 1 : 'x',
-      ]),
-    );
-  } catch {
-    return {};
+  if (at < 0) return {};
+  const from = text.indexOf('\nParameters:\n', at);
+  const next = text.indexOf('\n### ', at + 1);
+  if (from < 0 || (next >= 0 && from > next)) return {};
+  const lines = text.slice(from + '\nParameters:\n'.length).split('\n');
+  const end = lines.findIndex((l) => !l.startsWith('- '));
+  const params = lines.slice(0, end < 0 ? undefined : end).join('\n');
+  const args: Record<string, unknown> = {};
+  for (const m of params.matchAll(/^- (\S+) \(([^)]*)\)/gm)) {
+    const [type, ...flags] = m[2]!.split(', ');
+    if (!flags.includes('required') && type !== 'required') continue;
+    args[m[1]!] = /^(number|integer)\b/.test(type!) ? 1 : 'x';
   }
+  return args;
 }
