@@ -71,6 +71,7 @@ describe('toolSummary', () => {
 
   it('keeps whole lines while they fit and drops the rest', () => {
     expect(toolSummary('First line.\nSecond line.\nThird line.', 25)).toBe('First line.\nSecond line. …');
+    expect(toolSummary('First line.  \n\n\nSecond line.\n', 25)).toBe('First line.\n\nSecond line.');
   });
 });
 

@@ -39,6 +39,7 @@ export function toolSummary(description: string, max = DESCRIPTION_CHARS): strin
     .map((l) => l.trim());
   const kept: string[] = [];
   let used = 0;
+  let cut = false;
   for (const line of lines) {
     if (!line) {
       // A blank line ends a paragraph; keep it only between kept lines.
@@ -48,6 +49,7 @@ export function toolSummary(description: string, max = DESCRIPTION_CHARS): strin
     const cost = line.length + (kept.length > 0 ? 1 : 0);
     if (used + cost > max) {
       if (kept.length === 0) return cutAtWord(line, max);
+      cut = true;
       break;
     }
     kept.push(line);
@@ -55,7 +57,7 @@ export function toolSummary(description: string, max = DESCRIPTION_CHARS): strin
   }
   while (kept[kept.length - 1] === '') kept.pop();
   const shown = kept.join('\n');
-  return shown.length < description.trim().length ? `${shown} …` : shown;
+  return cut ? `${shown} …` : shown;
 }
 
 /** `text` cut to at most `max` characters at the last word boundary (or at `max` in a long word), with `…`. */
