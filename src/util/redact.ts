@@ -39,9 +39,22 @@ function encodings(secret: string): string[] {
   return [...new Set(out)].filter((x) => x.length >= 6).sort((a, b) => b.length - a.length);
 }
 
-/** The secret values present in `env` (only non-trivial ones: at least 6 characters). */
+/** Secrets this process was given other than through the environment (a command-line `--token`). */
+const registered = new Set<string>();
+
+/**
+ * Adds a secret the process was given on its command line (`serve --token`) to every later
+ * redaction in this process, as if it were one of SECRET_ENV_VARS (only non-trivial ones: at least 6
+ * characters).
+ */
+export function registerSecret(value: string | undefined): void {
+  const v = value?.trim();
+  if (v && v.length >= 6) registered.add(v);
+}
+
+/** The secret values present in `env` and the registered ones (only non-trivial ones: at least 6 characters). */
 export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
-  const out: string[] = [];
+  const out: string[] = [...registered];
   for (const name of SECRET_ENV_VARS) {
     const v = env[name]?.trim();
     if (v && v.length >= 6) out.push(v);

@@ -10,6 +10,7 @@ import { startHttpServer, type RunningHttpServer } from '../../src/serve/http-se
 import { createWorkflowService } from '../../src/serve/workflow-service.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { writeTextFile } from '../../src/util/json-file.js';
+import { runCli } from '../../src/cli/program.js';
 import { redactText, scrubSecrets } from '../../src/util/redact.js';
 import { spawnCli } from '../support/child-cli.js';
 import { planToolAnswer } from '../support/workflows.js';
@@ -43,6 +44,34 @@ describe('the redaction pass', () => {
     expect(scrubSecrets(`x ${Buffer.from(KEY).toString('base64url')} y`, [KEY])).not.toContain(
       Buffer.from(KEY).toString('base64url'),
     );
+  });
+
+  it('a serve token given as --token is redacted like FLOWSCOUT_SERVE_TOKEN', async () => {
+    const token = 'cli-token-7f3a9c21e4';
+    const err: string[] = [];
+    const io = { out: () => {}, err: (t: string) => void err.push(t), isTTY: false };
+    const wf = join(import.meta.dirname, '../fixtures/workflows/valid/linear.json');
+    // The command stops at its --allow check, after it has taken the token.
+    const code = await runCli(
+      [
+        'serve',
+        wf,
+        '--tools',
+        join(import.meta.dirname, '../fixtures/workflows/tools.json'),
+        '--http',
+        '--token',
+        token,
+        '--allow',
+        'everything',
+      ],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('--allow takes "destructive"');
+    const out = redactText(`token ${token}, base64 ${Buffer.from(token).toString('base64')}`);
+    expect(out).not.toContain(token);
+    expect(out).not.toContain(Buffer.from(token).toString('base64'));
+    expect(out).toBe('token [redacted], base64 [redacted]');
   });
 
   it('files FlowScout writes (traces, search.json, records) never hold the key', () => {

@@ -18,6 +18,7 @@ import { createWorkflowService, type ServedRun } from '../../serve/workflow-serv
 import { openStore, type Store } from '../../store/index.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
+import { registerSecret } from '../../util/redact.js';
 import { createModelWiring } from '../../wiring/index.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
@@ -117,6 +118,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         });
       }
       const token = opts.token ?? (process.env.FLOWSCOUT_SERVE_TOKEN?.trim() || undefined);
+      // A token given as --token is redacted like FLOWSCOUT_SERVE_TOKEN from everything served or printed.
+      registerSecret(token);
       const serving = mcp === 'http' || Boolean(opts.http);
       if (serving) checkExposure(opts.host, token, Boolean(opts.insecure), io);
       if (opts.allow !== undefined && opts.allow.trim().toLowerCase() !== 'destructive') {
