@@ -1,9 +1,11 @@
-import type { EditPlan } from '../../graph/edits/edit-schema.js';
-import { adjacency, entryIds, exitIds, topologicalOrder } from '../../graph/graph-utils.js';
+import { adjacency, entryIds, topologicalOrder } from '../../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { Count, Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
+import type { Count, FeedbackPattern } from '../../evaluate/feedback-types.js';
+import { addPosition, appendPosition, freeId } from './new-positions.js';
 import { synthesizerEdits } from './prompt-edits.js';
+import { edit, grouped, toolNode, top, type Gen, type RuleContext, type RuleEdit } from './rule-edit.js';
+
+export type { RuleContext, RuleEdit } from './rule-edit.js';
 
 /**
  * The rule table of the offline optimizer (docs/DESIGN.md, "Policies": the offline rule-based
@@ -27,46 +29,6 @@ import { synthesizerEdits } from './prompt-edits.js';
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | low answer scores with correct calls, or low judge dimensions | `set_prompt` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  */
-
-/** A candidate edit with its score. */
-export interface RuleEdit {
-  /** One line naming the edit and its evidence (the child's edit summary). */
-  summary: string;
-  plan: EditPlan;
-  score: number;
-  /** Edits of one group on different nodes are also offered together as one plan. */
-  group?: string;
-}
-
-/** What the rules read. */
-export interface RuleContext {
-  workflow: Workflow;
-  feedback: Feedback;
-  tools: ReadonlyMap<string, ToolDescriptor>;
-  /** False in the LLM-only variant: no edit that adds or needs tool nodes. */
-  allowToolNodes: boolean;
-}
-
-type Gen = (p: FeedbackPattern, ctx: RuleContext) => RuleEdit[];
-
-const top = (cs: readonly Count[], k: number, min = 1) =>
-  cs
-    .filter((c) => c.count >= min)
-    .slice(0, k)
-    .map((c) => c.name);
-
-function toolNode(w: Workflow, id: string | undefined): ToolNode | undefined {
-  const n = id === undefined ? undefined : w.nodes.find((x) => x.id === id);
-  return n?.kind === 'tool' ? n : undefined;
-}
-
-function edit(summary: string, score: number, ...edits: EditPlan['edits']): RuleEdit {
-  return { summary, plan: { summary, edits }, score };
-}
-
-function grouped(group: string, e: RuleEdit): RuleEdit {
-  return { ...e, group };
-}
 
 const wrongTool: Gen = (p, { workflow, feedback }) => {
   const node = p.kind === 'wrong-tool' ? toolNode(workflow, p.node) : undefined;
@@ -432,90 +394,4 @@ function mentionsToolNode(e: RuleEdit, w: Workflow): boolean {
   return e.plan.edits.some(
     (x) => ('id' in x && toolNode(w, x.id as string)) || (x.op === 'add_node' && x.node.kind === 'tool'),
   );
-}
-
-/**
- * A new tool position after `after` (the entry when absent), fed to what followed it and to the exit.
- * It is also fed by the entry (as every mined position is), so it still runs when `after` is an
- * optional position that was skipped.
- */
-function addPosition(
-  ctx: RuleContext,
-  after: string | undefined,
-  tools: string[],
-  score: number,
-  why: string,
-): RuleEdit {
-  const w = ctx.workflow;
-  const adj = adjacency(w);
-  const exit = exitIds(adj)[0]!;
-  const entry = entryIds(adj)[0]!;
-  const from = after ?? entry;
-  const next = [...(adj.out.get(from) ?? [])].map((e) => e.to).filter((t) => t !== exit);
-  const id = freeId(
-    w,
-    `add_${(tools[0] ?? 'call')
-      .replace(/_for_.*/, '')
-      .replace(/[^A-Za-z0-9_]/g, '_')
-      .slice(0, 40)}`,
-  );
-  const d = ctx.tools.get(tools[0] ?? '');
-  const task = `Look up ${d ? firstSentence(d.description) : 'what the request asks for next'}`;
-  const known = tools.filter((t) => ctx.tools.has(t));
-  const node = { kind: 'tool' as const, id, task, ...(known.length ? { tools: known } : {}) };
-  const edits: EditPlan['edits'] =
-    next.length > 0
-      ? [
-          { op: 'add_node', node, from: [from], to: next },
-          { op: 'add_edge', from: id, to: exit },
-        ]
-      : [{ op: 'add_node', node, from: [from], to: [exit], keepDirectEdges: true }];
-  if (from !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
-  return edit(
-    `add_node ${id} after ${from} (hint: ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): ${why}`,
-    score,
-    ...edits,
-  );
-}
-
-/**
- * A generic position appended after the last one (fed by it and by the entry, feeding the exit): no
- * tool hint and a neutral task, so the request's next part decides. It takes over the last
- * position's `calls` and `retry` (a repeating last position keeps repeating at the end).
- */
-function appendPosition(ctx: RuleContext, last: string, score: number, why: string): RuleEdit {
-  const w = ctx.workflow;
-  const adj = adjacency(w);
-  const exit = exitIds(adj)[0]!;
-  const entry = entryIds(adj)[0]!;
-  const prev = toolNode(w, last);
-  const id = freeId(w, 'step_more');
-  const task =
-    'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
-  const node = {
-    kind: 'tool' as const,
-    id,
-    task,
-    ...(prev?.calls ? { calls: prev.calls } : {}),
-    ...(prev?.retry ? { retry: prev.retry } : {}),
-  };
-  const edits: EditPlan['edits'] = [{ op: 'add_node', node, from: [last], to: [exit], keepDirectEdges: true }];
-  if (last !== entry) edits.push({ op: 'add_edge', from: entry, to: id });
-  if (prev?.calls === 'many') edits.push({ op: 'set_calls', id: last, calls: 'one' });
-  return edit(`add_node ${id} after ${last} (a generic position at the end): ${why}`, score, ...edits);
-}
-
-/** An unused node id starting with `base`. */
-export function freeId(w: Workflow, base: string): string {
-  const ids = new Set(w.nodes.map((n) => n.id));
-  const clean = /^[A-Za-z_]/.test(base) ? base.slice(0, 60) : `n_${base}`.slice(0, 60);
-  if (!ids.has(clean)) return clean;
-  for (let i = 2; ; i++) if (!ids.has(`${clean}_${i}`)) return `${clean}_${i}`;
-}
-
-function firstSentence(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
-  const s = m ? m[1]! : flat;
-  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
