@@ -1,5 +1,24 @@
 import { FlowScoutError } from '../../errors/index.js';
 import { limitError, readChunks, resolveLimits, type ReaderLimits } from './read-limits.js';
+import {
+  AMP,
+  BANG,
+  bytesEqual,
+  countNewlines,
+  DQ,
+  ENDS_NAME,
+  EQ,
+  GT,
+  isSpace,
+  LT,
+  NL,
+  QMARK,
+  scanTagEnd,
+  SLASH,
+  SQ,
+  startsWith,
+} from './xml-bytes.js';
+import { XmlTag } from './xml-tag.js';
 
 /**
  * A small streaming XML tokenizer, enough for XES: elements with attributes; text, comments, CDATA,
@@ -36,118 +55,6 @@ export function tokenizeXml(
   const chunks = typeof input === 'string' ? [Buffer.from(input, 'utf8')] : Array.isArray(input) ? input : [input];
   for (const chunk of chunks) scanner.feed(chunk, false);
   scanner.feed(Buffer.alloc(0), true);
-}
-
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const BANG = 0x21;
-const QMARK = 0x3f;
-const NL = 0x0a;
-const DQ = 0x22;
-const SQ = 0x27;
-const EQ = 0x3d;
-const AMP = 0x26;
-
-const isSpace = (c: number) => c === 0x20 || c === NL || c === 0x09 || c === 0x0d;
-/** Bytes that end an element or attribute name: white space, `=`, `>`, `/` and quotes (one table lookup). */
-const ENDS_NAME = new Uint8Array(256);
-for (const c of [0x20, NL, 0x09, 0x0d, EQ, GT, SLASH, DQ, SQ]) ENDS_NAME[c] = 1;
-
-/** One start tag's attributes as byte ranges into the current chunk, decoded on demand. */
-export class XmlTag {
-  buf: Buffer = Buffer.alloc(0);
-  count = 0;
-  private nameStart = new Int32Array(16);
-  private nameEnd = new Int32Array(16);
-  private valueStart = new Int32Array(16);
-  private valueEnd = new Int32Array(16);
-  /** 1 when the raw value holds a `&` (an entity or character reference to decode). */
-  private valueRef = new Uint8Array(16);
-
-  /** @internal */
-  reset(buf: Buffer): void {
-    this.buf = buf;
-    this.count = 0;
-  }
-
-  /** @internal */
-  push(ns: number, ne: number, vs: number, ve: number, ref: boolean): void {
-    if (this.count === this.nameStart.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.nameStart = grow(this.nameStart);
-      this.nameEnd = grow(this.nameEnd);
-      this.valueStart = grow(this.valueStart);
-      this.valueEnd = grow(this.valueEnd);
-      const refs = new Uint8Array(this.valueRef.length * 2);
-      refs.set(this.valueRef);
-      this.valueRef = refs;
-    }
-    const i = this.count++;
-    this.nameStart[i] = ns;
-    this.nameEnd[i] = ne;
-    this.valueStart[i] = vs;
-    this.valueEnd[i] = ve;
-    this.valueRef[i] = ref ? 1 : 0;
-  }
-
-  /** Index of the (last) attribute named `name` (ASCII bytes), or -1. */
-  indexOf(name: Uint8Array): number {
-    for (let i = this.count - 1; i >= 0; i--)
-      if (bytesEqual(this.buf, this.nameStart[i]!, this.nameEnd[i]!, name)) return i;
-    return -1;
-  }
-
-  /** Whether attribute `i`'s value, entities decoded, is `text` (whose UTF-8 bytes are `bytes`). */
-  valueIs(i: number, bytes: Uint8Array, text: string): boolean {
-    return this.valueRef[i] === 1
-      ? this.value(i) === text
-      : bytesEqual(this.buf, this.valueStart[i]!, this.valueEnd[i]!, bytes);
-  }
-
-  /** Where attribute `i`'s raw value starts in `buf`. */
-  start(i: number): number {
-    return this.valueStart[i]!;
-  }
-
-  /** Where attribute `i`'s raw value ends in `buf`. */
-  end(i: number): number {
-    return this.valueEnd[i]!;
-  }
-
-  /** Whether attribute `i`'s raw value holds an entity or character reference. */
-  hasReference(i: number): boolean {
-    return this.valueRef[i] === 1;
-  }
-
-  /** Attribute `i`'s value as a string, entities decoded. */
-  value(i: number): string {
-    return decodeEntities(this.buf.toString('utf8', this.valueStart[i]!, this.valueEnd[i]!));
-  }
-
-  /** The value of attribute `name`, or undefined. */
-  get(name: string): string | undefined {
-    const i = this.indexOf(Buffer.from(name, 'utf8'));
-    return i < 0 ? undefined : this.value(i);
-  }
-
-  /** All attributes as an object (tests, messages). */
-  toObject(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (let i = 0; i < this.count; i++)
-      out[decodeEntities(this.buf.toString('utf8', this.nameStart[i]!, this.nameEnd[i]!))] = this.value(i);
-    return out;
-  }
-}
-
-function bytesEqual(buf: Buffer, s: number, e: number, bytes: Uint8Array): boolean {
-  if (e - s !== bytes.length) return false;
-  for (let k = 0; k < bytes.length; k++) if (buf[s + k] !== bytes[k]) return false;
-  return true;
 }
 
 const COMMENT_OPEN = Buffer.from('<!--');
@@ -488,58 +395,4 @@ class XmlScanner {
   setQuote(q: number): void {
     this.quote = q;
   }
-}
-
-/** Index of the `>` ending a tag, from `from`, tracking quotes across calls; -1 when `buf` ends first. */
-function scanTagEnd(buf: Buffer, from: number, state: { getQuote(): number; setQuote(q: number): void }): number {
-  let quote = state.getQuote();
-  let j = from;
-  const len = buf.length;
-  while (j < len) {
-    if (quote) {
-      const q = buf.indexOf(quote, j);
-      if (q < 0) {
-        j = len;
-        break;
-      }
-      quote = 0;
-      j = q + 1;
-      continue;
-    }
-    const c = buf[j]!;
-    if (c === GT) {
-      state.setQuote(0);
-      return j;
-    }
-    if (c === DQ || c === SQ) quote = c;
-    j++;
-  }
-  state.setQuote(quote);
-  return -1;
-}
-
-function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
-  if (buf.length - at < prefix.length) return false;
-  for (let k = 0; k < prefix.length; k++) if (buf[at + k] !== prefix[k]) return false;
-  return true;
-}
-
-function countNewlines(buf: Buffer, from: number, to: number): number {
-  let n = 0;
-  for (let j = from; j < to; j++) if (buf[j] === NL) n++;
-  return n;
-}
-
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes the five XML entities and numeric character references. */
-export function decodeEntities(v: string): string {
-  if (v.indexOf('&') < 0) return v;
-  return v.replace(/&(#x[0-9a-f]{1,8}|#\d{1,10}|[a-z]{1,8});/gi, (all, ent: string) => {
-    if (ent[0] === '#') {
-      const code = ent[1] === 'x' || ent[1] === 'X' ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-    }
-    return NAMED[ent.toLowerCase()] ?? all;
-  });
 }
