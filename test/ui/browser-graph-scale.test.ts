@@ -98,6 +98,15 @@ describe('a large workflow in chromium', () => {
     await frame.evaluate((f) => void (f.scrollTop = f.scrollHeight));
     await expect.poll(async () => (await rectOf(lowest)).bottom <= frameBox.bottom + 1, { timeout: WAIT }).toBe(true);
 
+    // Dragging the background scrolls the frame too.
+    await frame.evaluate((f) => void ((f.scrollTop = 0), (f.scrollLeft = 0)));
+    expect(s0.overflowX).toBe(true);
+    await page.mouse.move(frameBox.left + 400, frameBox.top + 12);
+    await page.mouse.down();
+    await page.mouse.move(frameBox.left + 200, frameBox.top + 12, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await scrollOf(frame)).left, { timeout: WAIT }).toBeGreaterThan(100);
+
     // Fit: the whole graph inside the frame, its width within the frame's, nothing to scroll.
     await graph.getByRole('button', { name: 'Fit' }).click();
     await expect.poll(async () => (await scrollOf(frame)).overflowY, { timeout: WAIT }).toBe(false);
