@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { FlowScoutError, HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
 import { redactText } from '../util/redact.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
 import { servedResult, type WorkflowService } from './workflow-service.js';
 
 /**
@@ -13,9 +14,10 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  *
  * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}`; a run that
  *   failed → `502 {error: {code: "RUN_FAILED", message}, …the same fields}`; a run past the request
- *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}`;
+ *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}` (request-timeout.ts);
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
- * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled.
+ * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled;
+ *   a tool call past the request timeout is cancelled the same way and is an MCP tool error (mcp-server.ts).
  *
  * Every error is JSON `{error: {code, message, hint?, location?}}` (an `ErrorShape`, errors/error-shape.ts)
  * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
@@ -40,7 +42,7 @@ export interface HttpServeOptions {
   port?: number;
   /** Largest request body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
-  /** A run longer than this is cancelled and answered 504 (default 120 000 ms). */
+  /** A run longer than this is cancelled and answered 504 over `/run`, an MCP tool error over `/mcp` (default 120 000 ms). */
   requestTimeoutMs?: number;
   /** Every request must send `Authorization: Bearer <token>`. */
   token?: string;
@@ -57,7 +59,6 @@ export interface RunningHttpServer {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 type HttpErrorCode =
   | 'FORBIDDEN_HOST'
@@ -159,37 +160,27 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
       const query = (body as Record<string, unknown>).query;
-      const timeout = AbortSignal.timeout(timeoutMs);
       const gone = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) gone.abort();
       });
-      let trace;
+      let outcome;
       try {
         // The answer does not wait for the run past the timeout: 504 goes out when the timer fires
         // (the run is cancelled and ends in the background), whatever the policy is doing.
-        const run = service.run({
-          query: query as string,
-          transport: 'http',
-          signal: AbortSignal.any([timeout, gone.signal]),
-        });
-        run.catch(() => undefined);
-        trace = await Promise.race([run, untilAborted(timeout)]);
+        outcome = await runWithinTimeout(
+          service,
+          { query: query as string, transport: 'http', signal: gone.signal },
+          timeoutMs,
+        );
       } catch (e) {
-        if (timeout.aborted)
-          throw new HttpError(
-            504,
-            'TIMEOUT',
-            `the run did not finish within the request timeout of ${timeoutMs} ms and was cancelled`,
-          );
         throw HttpError.of(e);
       }
-      if (timeout.aborted)
-        throw new HttpError(
-          504,
-          'TIMEOUT',
-          `the run took longer than the request timeout of ${timeoutMs} ms and was cancelled`,
-        );
+      if (outcome.timedOut) {
+        const { code, message, ...detail } = outcome.timedOut;
+        throw new HttpError(504, code, message, detail);
+      }
+      const { trace } = outcome;
       const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
       if (trace.status === 'error')
         return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
@@ -206,7 +197,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         'this MCP endpoint is stateless: send JSON-RPC requests with POST',
       );
     const body = await readJsonBody(req, maxBody);
-    const mcp = createWorkflowMcpServer(service, tool, 'mcp-http');
+    const mcp = createWorkflowMcpServer(service, tool, 'mcp-http', { requestTimeoutMs: timeoutMs });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -332,14 +323,6 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const given = createHash('sha256').update(m[1]!).digest();
   const wanted = createHash('sha256').update(token).digest();
   return timingSafeEqual(given, wanted);
-}
-
-/** Rejects when `signal` aborts (never resolves). */
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
 
 async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {

@@ -14,12 +14,13 @@ export {
   toolNameFor,
   checkToolName,
   failureText,
+  type WorkflowMcpOptions,
   type WorkflowToolInfo,
 } from './mcp-server.js';
 export {
   startHttpServer,
   DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   type HttpServeOptions,
   type RunningHttpServer,
 } from './http-server.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout, requestTimedOut, type BoundedRun } from './request-timeout.js';

@@ -2,8 +2,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redactText } from '../util/redact.js';
 import { z } from 'zod';
-import { FlowScoutError, toFlowScoutError } from '../errors/index.js';
+import { FlowScoutError, toFlowScoutError, type ErrorShape } from '../errors/index.js';
 import type { Trace } from '../runtime/trace.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
 import { servedResult, type ServedRun, type WorkflowService } from './workflow-service.js';
 
 /**
@@ -12,7 +13,10 @@ import { servedResult, type ServedRun, type WorkflowService } from './workflow-s
  * calls made and per-node status and timings. A run that fails (its exit node failed or was skipped,
  * it was cancelled, the query is bad, a budget ran out) is an MCP tool error (`isError`) whose text
  * gives the reason; the server itself keeps serving. Calls are served concurrently, bounded by the
- * service (workflow-service.ts).
+ * service (workflow-service.ts). A call runs under the request timeout (`serve --timeout`, the same
+ * as `POST /run`, request-timeout.ts): past it the run is cancelled and the call answers at once with
+ * a tool error carrying the `TIMEOUT` error shape; a client that cancels the call or goes away
+ * (the SDK's `extra.signal`) cancels the run too.
  */
 
 export interface WorkflowToolInfo {
@@ -86,12 +90,19 @@ export const WORKFLOW_TOOL_OUTPUT = {
     .describe('write calls not made because an argument is not in the request or an earlier output; why names it'),
 };
 
+export interface WorkflowMcpOptions {
+  /** A call whose run takes longer is cancelled and answered with a `TIMEOUT` tool error (default 120 000 ms). */
+  requestTimeoutMs?: number;
+}
+
 /** Builds an MCP server with the workflow's tool; connect it to a transport. */
 export function createWorkflowMcpServer(
   service: WorkflowService,
   tool: WorkflowToolInfo,
   transport: ServedRun['transport'],
+  options: WorkflowMcpOptions = {},
 ): McpServer {
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const server = new McpServer({ name: `flowscout-${tool.name}`, version: '0.1.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     tool.name,
@@ -108,7 +119,9 @@ export function createWorkflowMcpServer(
     {
       let trace: Trace;
       try {
-        trace = await service.run({ query, transport, signal });
+        const outcome = await runWithinTimeout(service, { query, transport, signal }, timeoutMs);
+        if (outcome.timedOut) return errorResult(outcome.timedOut);
+        trace = outcome.trace;
       } catch (e) {
         const err = toFlowScoutError(e);
         return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
@@ -128,6 +141,21 @@ export function createWorkflowMcpServer(
     }
   }
   return server;
+}
+
+/**
+ * A tool error with its error shape: a line a person (or a model) reads, then the shape as JSON
+ * `{"error": {code, message, hint?}}`, the body `POST /run` answers with.
+ */
+function errorResult(shape: ErrorShape<string>): CallToolResult {
+  const hint = shape.hint ? `\n  ${shape.hint}` : '';
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `error [${shape.code}]: ${shape.message}${hint}` },
+      { type: 'text', text: JSON.stringify({ error: shape }) },
+    ],
+  };
 }
 
 /** The answer with every secret redacted (a model may echo a key into the answer or a call's arguments). */

@@ -302,7 +302,13 @@ describe('the HTTP endpoint', () => {
     const slow = await send(url, 'POST', '/run', JSON.stringify({ query: 'History of Oslo?' }));
     expect(slow).toMatchObject({
       status: 504,
-      json: { error: { code: 'TIMEOUT', message: expect.stringContaining('300 ms') } },
+      json: {
+        error: {
+          code: 'TIMEOUT',
+          message: expect.stringContaining('300 ms'),
+          hint: expect.stringContaining('--timeout'),
+        },
+      },
     });
     await server!.close();
     const failing = await serve(workflowOn('get_forecast', 'Forecast'));

@@ -10,9 +10,9 @@ import {
   isLoopbackHost,
   startHttpServer,
   DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   type RunningHttpServer,
 } from '../../serve/http-server.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../serve/request-timeout.js';
 import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolInfo } from '../../serve/mcp-server.js';
 import { createWorkflowService, type ServedRun } from '../../serve/workflow-service.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -90,7 +90,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--db <file>', 'write every served run with its trace to this FlowScout store (SQLite)')
     .option(
       '--timeout <ms>',
-      `HTTP: cancel a run after this long and answer 504 (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
+      `cancel a run after this long: POST /run answers 504, an MCP tool call (stdio or /mcp) a TIMEOUT tool error (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
     )
     .option('--max-body <bytes>', `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`)
     .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
@@ -168,6 +168,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
+        const requestTimeoutMs =
+          opts.timeout !== undefined ? wholeNumber(opts.timeout, '--timeout', 1) : DEFAULT_REQUEST_TIMEOUT_MS;
         const hash = workflowHash(workflow);
         const db = store;
         const service = createWorkflowService({
@@ -218,7 +220,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             `destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument not in the request or an earlier output are withheld`,
           );
         if (mcp === 'stdio') {
-          const server = createWorkflowMcpServer(service, tool, 'mcp-stdio');
+          const server = createWorkflowMcpServer(service, tool, 'mcp-stdio', { requestTimeoutMs });
           const transport = new StdioServerTransport();
           await server.connect(transport);
           closers.push(() => server.close());
@@ -232,7 +234,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             host: opts.host,
             port: opts.port !== undefined ? wholeNumber(opts.port, '--port', 0) : 0,
             ...(opts.maxBody !== undefined ? { maxBodyBytes: wholeNumber(opts.maxBody, '--max-body', 1) } : {}),
-            ...(opts.timeout !== undefined ? { requestTimeoutMs: wholeNumber(opts.timeout, '--timeout', 1) } : {}),
+            requestTimeoutMs,
             ...(token !== undefined ? { token } : {}),
             ...(opts.allowedHost.length > 0 ? { allowedHosts: opts.allowedHost } : {}),
           });

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { mockModel, userText } from '../../../test/support/mock-model.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import { evaluateWorkflow } from '../../evaluate/evaluate.js';
+import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
+import type { Workflow } from '../../graph/schema.js';
+import { createLlmClient } from '../../llm/client.js';
+import { createLexicalJudge } from '../../metrics/lexical-judge.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { createScriptedPolicy } from '../../testing/scripted-policy.js';
+import { createToolRegistry } from '../../tools/registry.js';
+import { createRandom } from '../../util/random.js';
+import { createLlmOptimizer } from './llm-optimizer.js';
+import { createRuleBasedOptimizer } from './rule-based.js';
+
+/**
+ * Bindings come from execution feedback (docs/DESIGN.md, "Search"): when a source reproduces a
+ * parameter's reference values in most records where the node made that call, the feedback says so
+ * with the edit that would bind it, and both optimizers can turn that into a `set_binding` edit that
+ * makes the calls right with no model.
+ */
+
+const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
+const TOOLS: ToolDescriptor[] = [
+  {
+    name: 'forecast',
+    description: 'Forecast for a city.',
+    inputSchema: obj({ city: { type: 'string' }, units: { type: 'string' } }, ['city']),
+  },
+];
+const tools = () =>
+  createToolRegistry([{ ...TOOLS[0]!, execute: async (args: Record<string, unknown>) => ({ city: args.city, t: 3 }) }]);
+
+const workflow: Workflow = {
+  version: 1,
+  name: 'forecast',
+  nodes: [
+    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
+    { id: 'cast', kind: 'tool', task: 'Get the forecast', tools: ['forecast'] },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'Answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
+  ],
+  edges: [
+    { from: 'plan', to: 'cast', kind: 'data' },
+    { from: 'cast', to: 'answer', kind: 'data' },
+  ],
+};
+
+// Every reference asks in metric units; the requests never say so.
+const records: TaskRecord[] = ['Oslo', 'Lima', 'Kyiv', 'Pune'].map((city, i) => ({
+  id: `r${i}`,
+  query: `What is the forecast for ${city}?`,
+  reference: `${city}: 3 degrees.`,
+  calls: [{ tool: 'forecast', args: { city, units: 'metric' } }],
+}));
+
+// A policy that gets the city from the request and leaves the units out, as a model would that is not told.
+const policy = createScriptedPolicy({
+  tool: (req) => [{ tool: 'forecast', args: { city: /for (\w+)/.exec(req.query)?.[1] ?? '' } }],
+});
+
+async function feedbackOf(w: Workflow): Promise<{ feedback: Feedback; tc: number }> {
+  const ev = await evaluateWorkflow(w, records, {
+    policy,
+    tools: tools(),
+    judge: createLexicalJudge(),
+    feedback: { tools: TOOLS },
+  });
+  return { feedback: ev.feedback!, tc: ev.tc ?? 0 };
+}
+
+const input = (feedback: Feedback) => ({ workflow, feedback, siblings: [], tools: TOOLS, random: createRandom(1) });
+
+describe('binding edits from execution feedback', () => {
+  it('the feedback names the source that reproduces the reference values, with the edit', async () => {
+    const { feedback, tc } = await feedbackOf(workflow);
+    expect(tc).toBe(0);
+    const bindable = feedback.patterns.filter(
+      (p): p is Extract<FeedbackPattern, { kind: 'bindable' }> => p.kind === 'bindable',
+    );
+    expect(bindable).toHaveLength(1);
+    expect(bindable[0]).toMatchObject({
+      node: 'cast',
+      tool: 'forecast',
+      param: 'units',
+      source: { from: 'const', value: 'metric' },
+      reproduced: 4,
+      current: 0,
+    });
+    expect(feedback.text).toContain('argument units of forecast at node cast');
+    expect(feedback.text).toContain('"op":"set_binding"');
+  });
+
+  it('the rule-based optimizer binds the parameter among the children of a search node, and the bound workflow makes the right calls', async () => {
+    const { feedback } = await feedbackOf(workflow);
+    // Each child of a search node gets a different edit (the search expands 3 children a node).
+    const opt = createRuleBasedOptimizer();
+    const children: Awaited<ReturnType<typeof opt.propose>>[] = [];
+    for (let i = 0; i < 3; i++)
+      children.push(await opt.propose({ ...input(feedback), siblings: children.map((c) => c.summary) }));
+    const bound = children.find((c) => c.plan.edits.some((e) => e.op === 'set_binding' && e.param === 'units'));
+    expect(bound?.plan.edits).toContainEqual({
+      op: 'set_binding',
+      id: 'cast',
+      tool: 'forecast',
+      param: 'units',
+      source: { from: 'const', value: 'metric' },
+    });
+    expect((await feedbackOf(bound!.workflow)).tc).toBe(1);
+  });
+
+  it('the LLM optimizer is shown the evidence and its set_binding plan is applied', async () => {
+    const { feedback } = await feedbackOf(workflow);
+    const plan = {
+      summary: 'bind units: every reference uses metric',
+      edits: [
+        { op: 'set_binding', id: 'cast', tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } },
+      ],
+    };
+    const model = mockModel([{ json: plan }]);
+    const opt = createLlmOptimizer({ client: createLlmClient({ model, spec: 'mock:model', env: {}, maxRetries: 0 }) });
+    const p = await opt.propose(input(feedback));
+    const call = model.doGenerateCalls[0]!;
+    expect(JSON.stringify((call.responseFormat as { schema?: unknown }).schema)).toContain('"set_binding"');
+    expect(userText(call)).toContain('constant "metric" reproduces the reference in 4/4 records');
+    expect(p.workflow.nodes.find((n) => n.id === 'cast')).toMatchObject({
+      bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }],
+    });
+    expect((await feedbackOf(p.workflow)).tc).toBe(1);
+  });
+});
