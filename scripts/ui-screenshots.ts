@@ -43,7 +43,7 @@ if (!db) {
 const store = openStore(db, { mustExist: true });
 const run = store.listRuns()[0]!;
 const cands = store.loadCandidates(run.id);
-// The candidate with the largest diff against its parent that was evaluated: the most to see.
+// The best candidate (its diff against its parent is on its page) and its worst validation record.
 const best = run.bestCandidate ?? cands[0]!.id;
 const worst = store
   .loadEvaluations(run.id, best)
@@ -63,13 +63,20 @@ const server = await startUiServer({
 const b = await launchChromium();
 try {
   const page = await b.context.newPage();
-  // Long pages are cut at `height` (the records table and the trace go on below).
-  const shot = async (hash: string, wait: string, name: string, opts: { height?: number; hover?: string } = {}) => {
+  // Long pages are cut at `height` (the records table and the trace go on below); with `element`, only
+  // that element is shot.
+  const shot = async (
+    hash: string,
+    wait: string,
+    name: string,
+    opts: { height?: number; hover?: string; element?: string } = {},
+  ) => {
     await page.setViewportSize({ width: 1400, height: opts.height ?? 900 });
     await page.goto(`${server.url}${hash}`);
     await page.locator(wait).first().waitFor({ timeout: 60_000 });
     if (opts.hover) await page.locator(opts.hover).hover();
-    await page.screenshot({ path: join(out, name), fullPage: opts.height === undefined });
+    if (opts.element) await page.locator(opts.element).screenshot({ path: join(out, name) });
+    else await page.screenshot({ path: join(out, name), fullPage: opts.height === undefined });
     console.log(`wrote ${join(values.out!, name)}`);
   };
   await shot('#/', '[data-testid=runs-table] tbody tr', 'runs.png');
@@ -78,6 +85,11 @@ try {
     hover: `[data-testid=tree-node-${best}]`,
   });
   await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'candidate-diff.png', { height: 1700 });
+  // The best workflow alone, at the scale the page opens it with (the frame scrolls for the rest).
+  await shot(`#/runs/${run.id}/c/${best}`, '[data-testid^=wf-node-]', 'workflow.png', {
+    height: 1100,
+    element: '[data-testid=workflow-graph]',
+  });
   await shot(
     `#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`,
     '[data-testid=alignment]',

@@ -2,7 +2,6 @@ import {
   Handle,
   MarkerType,
   Position,
-  ReactFlow,
   type Edge as FlowEdge,
   type Node as FlowNode,
   type NodeProps,
@@ -16,12 +15,14 @@ import {
   type WorkflowDiff,
   type WorkflowNode,
 } from './api.ts';
+import { GraphFrame } from './graph-frame.tsx';
 
 /**
  * The two graphs of the UI, drawn with @xyflow/react: the search tree (one node per candidate,
  * coloured by its validation score) and a workflow (LLM and tool nodes drawn differently, guards on
  * edges, data edges solid and control edges dashed, the diff against the parent highlighted). Every
- * label is a React text child: nothing from the data is parsed as HTML.
+ * label is a React text child: nothing from the data is parsed as HTML. Both are drawn in a GraphFrame
+ * (graph-frame.tsx): at a readable scale in a scrolling frame, with Fit / 100 % / zoom controls.
  */
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -119,18 +120,15 @@ export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: 
       markerEnd: { type: MarkerType.ArrowClosed },
     }));
   return (
-    <div className="graph-box tree-box" data-testid="search-tree">
-      <ReactFlow
-        nodes={flowNodes}
-        edges={flowEdges}
-        nodeTypes={treeTypes}
-        fitView
-        minZoom={0.2}
-        nodesConnectable={false}
-        onNodeClick={(_e, n) => onOpen(n.id)}
-        proOptions={{ hideAttribution: true }}
-      />
-    </div>
+    <GraphFrame
+      nodes={flowNodes}
+      edges={flowEdges}
+      nodeTypes={treeTypes}
+      className="tree-box"
+      testId="search-tree"
+      maxHeight={560}
+      onNodeClick={(_e, n) => onOpen(n.id)}
+    />
   );
 }
 
@@ -298,16 +296,13 @@ export function WorkflowGraph({
     };
   });
   return (
-    <div className="graph-box wf-box" data-testid={testId ?? 'workflow-graph'}>
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={wfTypes}
-        fitView
-        minZoom={0.15}
-        nodesConnectable={false}
-        proOptions={{ hideAttribution: true }}
-      />
-    </div>
+    <GraphFrame
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={wfTypes}
+      className="wf-box"
+      testId={testId ?? 'workflow-graph'}
+      maxHeight={900}
+    />
   );
 }
