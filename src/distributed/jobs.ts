@@ -5,6 +5,7 @@ import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { FailureKind } from '../llm/retry.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { RecordRun } from '../evaluate/types.js';
+import type { WriteCallCounts } from '../tools/write-guard.js';
 
 /**
  * What travels between a coordinator and its workers (docs/ARCHITECTURE.md, "Distributed
@@ -57,6 +58,13 @@ export interface EvalJobData {
   toolsHint?: string;
   /** Shared limits of the run across all workers. */
   limits?: { requestsPerMinute?: number };
+  /**
+   * Blob hash of the recorded write calls (a JSON array of calls) the coordinator's write guard
+   * answers write calls to live tools from; the worker's guard answers from them too. Absent when
+   * there is none (no live write tool, or no recorded call of one) and from older coordinators: the
+   * worker then refuses every write call it does not send.
+   */
+  writes?: string;
 }
 
 /** What a job returns: one run per record of the chunk, who ran it, and how its model calls went. */
@@ -65,6 +73,8 @@ export interface EvalJobResult {
   worker: string;
   /** The job's model calls in the order they ended (see `ModelCallLog`); absent from workers of an older version. */
   modelCalls?: ModelCallRun[];
+  /** What the worker's write guard did with the job's write calls to live tools; absent from workers of an older version. */
+  writeCalls?: WriteCallCounts;
 }
 
 /**

@@ -2,7 +2,8 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { FlowScoutError, fromErrorShape, isFlowScoutError, RETRYABLE } from '../errors/index.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
-import type { TaskRecord } from '../records/schema.js';
+import type { Call, TaskRecord } from '../records/schema.js';
+import type { WriteCallCounts } from '../tools/write-guard.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
 import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
@@ -49,6 +50,10 @@ import {
  *   the same calls would in one process. A finished job whose calls failed is not reused by a
  *   later coordinator (a resumed run): one added before this runner started is run again once.
  *   Jobs of the stopped evaluation that no worker took yet are removed from the queue.
+ * - **Write calls**: the recorded write calls the coordinator's write guard answers from (`writes`,
+ *   its `recordedWrites()`) go to Redis once as a blob the jobs name, so a worker answers a write
+ *   call to a live tool as the coordinator would; each job returns what its worker's guard did
+ *   (answered from replay, refused, sent), summed by `writeCalls()` for the run's summary.
  */
 
 export interface QueueRunnerOptions {
@@ -60,6 +65,8 @@ export interface QueueRunnerOptions {
   salt?: string;
   /** Model string of the policy, and the records the offline policy learns from. */
   policy: { model: string; learnFrom?: readonly TaskRecord[] };
+  /** The recorded write calls the workers answer write calls to live tools from: the coordinator's guard's `recordedWrites()`. */
+  writes?: readonly Call[];
   /** Model string of the judge. */
   judge: string;
   /** How an LLM judge asks (default per dimension). */
@@ -92,6 +99,8 @@ export interface QueueRunner extends RecordRunner {
   progress(): Promise<QueueProgress>;
   /** What the shared memo saved, counted from the cached nodes of the runs returned. */
   savings(): MemoSavings;
+  /** What the workers' write guards did with the write calls of the jobs returned so far. */
+  writeCalls(): WriteCallCounts;
   /** Runner for another namespace salt (same connections), e.g. the next `--repeat` run. */
   withSalt(salt: string): RecordRunner;
   close(): Promise<void>;
@@ -161,6 +170,8 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const redone = new Set<string>();
   let last: QueueProgress | undefined;
   const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
+  const writes = opts.writes && opts.writes.length > 0 ? await blobs.put(opts.writes) : undefined;
+  const writeCalls: WriteCallCounts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
 
   const wake = (id: string) => {
     for (const settle of waiters.get(id) ?? []) settle();
@@ -237,6 +248,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
           ...(opts.nodeConcurrency !== undefined ? { nodeConcurrency: opts.nodeConcurrency } : {}),
           ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
           ...(opts.requestsPerMinute !== undefined ? { limits: { requestsPerMinute: opts.requestsPerMinute } } : {}),
+          ...(writes ? { writes } : {}),
         };
         return { id: jobIdOf(data, salt), data };
       });
@@ -274,6 +286,11 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
               return undefined;
             }
             counts.done++;
+            if (r.writeCalls) {
+              writeCalls.answeredFromReplay += r.writeCalls.answeredFromReplay;
+              writeCalls.refused += r.writeCalls.refused;
+              writeCalls.sentLive += r.writeCalls.sentLive;
+            }
             // The job's model calls, in the order they ended, as if they had been made here.
             if (breaker) replayModelCalls(breaker, r.modelCalls);
             return r;
@@ -330,6 +347,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
     },
     progressSnapshot: () => last,
     savings: () => ({ ...saved }),
+    writeCalls: () => ({ ...writeCalls }),
     async close() {
       clearInterval(watchdog);
       for (const set of waiters.values()) for (const settle of set) settle();

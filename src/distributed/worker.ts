@@ -7,13 +7,14 @@ import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import type { Judge } from '../metrics/types.js';
 import type { ExecutionPolicy } from '../policies/types.js';
-import type { TaskRecord } from '../records/schema.js';
 import { runAndScoreRecord } from '../evaluate/evaluate.js';
 import type { RecordRun } from '../evaluate/types.js';
 import { prepareWorkflow } from '../graph/prepare.js';
 import { createModelWiring } from '../wiring/wire-models.js';
 import { loadToolConfig } from '../tools/load-tool-config.js';
+import { createWriteAnswers, guardLiveWrites, type WriteAnswers } from '../tools/write-guard.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import { CallSchema, type TaskRecord } from '../records/schema.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import {
   createBlobStore,
@@ -36,6 +37,11 @@ import { checkJob, jobFailure, tighter, workerAllowList } from './job-trust.js';
  * resolves the policy and the judge from the job's model strings with API keys from its own
  * environment, runs every record with `runAndScoreRecord` — the step a local evaluation runs — over
  * its own tools, with the run's node memo in Redis, and returns the records' runs.
+ *
+ * Write calls to live tools go through a write guard per job, as in one process: answered from the
+ * recorded write calls the job names (the coordinator's, a blob read once per run and indexed once:
+ * `writes` in jobs.ts), refused when none answers, and sent only when this worker was started with
+ * `allowLiveWrites`; what the guard did returns with the job (`writeCalls`).
  *
  * Trust: a job only selects among what the worker was started with, never names new things. The
  * model strings (policy and judge) must be `offline` or among `models` (`--model`, or
@@ -87,7 +93,8 @@ export interface EvaluationWorkerOptions {
   log?: (line: string) => void;
   /**
    * Send write and destructive calls to live tools (`--allow-live-writes`). By default this worker
-   * refuses them (an observation "not run: write tool during evaluation"): it evaluates, it does not act.
+   * answers them from the recorded write calls the job names (the coordinator's records) and refuses
+   * the rest (an observation "not run: write tool during evaluation"): it evaluates, it does not act.
    */
   allowLiveWrites?: boolean;
 }
@@ -119,26 +126,51 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
   const blobs = createBlobStore(redis);
   const queue = new Queue(queueName, { connection: queueConnection });
   queue.on('error', () => {});
+  // The configs' tools as loaded; every job calls them through a write guard of its own (`runJob`).
   const registries = new Map<string, Promise<ToolRegistry>>();
-  const guardWrites = { guardWrites: { allowLiveWrites: opts.allowLiveWrites === true } };
+  const allowLiveWrites = opts.allowLiveWrites === true;
   // Configs there now are loaded at start (a broken one stops the worker here); one written later
   // (bench writes its domains' configs when it starts) is loaded when a job selects it.
   for (const path of allowed.tools) {
-    if (existsSync(path)) registries.set(path, loadToolConfig(path, guardWrites));
+    if (existsSync(path)) registries.set(path, loadToolConfig(path));
     else log(`tool config ${path} is not there yet: loaded when a job selects it`);
   }
   await Promise.all(registries.values());
   const deciders = new LruCache<Promise<{ policy: ExecutionPolicy; judge: Judge; tools: ToolRegistry }>>(16);
+  // The recorded write calls of a run's jobs, read and indexed once per tool config and blob.
+  const writeAnswers = new LruCache<Promise<WriteAnswers>>(16);
   let finished = 0;
 
   const toolsFor = (path: string): Promise<ToolRegistry> => {
     let reg = registries.get(path);
     if (!reg) {
-      reg = loadToolConfig(path, guardWrites);
+      reg = loadToolConfig(path);
       registries.set(path, reg);
       reg.catch(() => registries.delete(path));
     }
     return reg;
+  };
+
+  const answersFor = (tools: ToolRegistry, toolsPath: string, hash: string): Promise<WriteAnswers> => {
+    const key = `${toolsPath}\n${hash}`;
+    let entry = writeAnswers.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const parsed = CallSchema.array().safeParse(await blobs.get<unknown>(hash));
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new FlowScoutError({
+            code: 'QUEUE_ERROR',
+            message: `the job's recorded write calls ${hash.slice(0, 12)}… are not a list of calls${issue ? ` (${issue.path.join('.') || '$'}: ${issue.message})` : ''}`,
+            hint: 'Run workers of the same FlowScout version as the coordinator.',
+          });
+        }
+        return createWriteAnswers(tools, { calls: parsed.data });
+      })();
+      entry.catch(() => writeAnswers.delete(key));
+      writeAnswers.set(key, entry);
+    }
+    return entry;
   };
 
   // The run of the job a model request is made for: one policy serves the jobs of every run that
@@ -213,7 +245,15 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     signal?: AbortSignal,
   ): Promise<EvalJobResult> => {
     try {
-      const { policy, judge, tools } = await decidersFor(data, toolsPath);
+      const { policy, judge, tools: loaded } = await decidersFor(data, toolsPath);
+      // This job's write calls to live tools: answered from the coordinator's recorded write calls,
+      // else refused, unless this worker allows live writes (counted per job, returned with it).
+      const answers =
+        typeof data.writes === 'string' && !allowLiveWrites
+          ? await answersFor(loaded, toolsPath, data.writes)
+          : undefined;
+      // Not closed after the job: it closes the config's tools, which the worker keeps.
+      const tools = guardLiveWrites(loaded, { allowLiveWrites, ...(answers ? { answers } : {}) });
       const raw = await blobs.get<Workflow>(data.workflow);
       const problems = validateWorkflow(raw, tools.list());
       if (problems.length > 0) {
@@ -242,7 +282,8 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
           }),
         ),
       );
-      return { runs, worker: name, modelCalls: calls.runs() };
+      const { answeredFromReplay, refused, sentLive } = tools.writeGuard();
+      return { runs, worker: name, modelCalls: calls.runs(), writeCalls: { answeredFromReplay, refused, sentLive } };
     } catch (e) {
       throw jobFailure(e);
     }

@@ -25,6 +25,8 @@ export {
   type EffectSetting,
 } from './effects.js';
 export {
+  addWriteCalls,
+  createWriteAnswers,
   guardLiveWrites,
   isGuarded,
   REFUSED_WRITE,
@@ -32,5 +34,7 @@ export {
   writeGuardSummary,
   type GuardedToolRegistry,
   type WriteGuardOptions,
+  type WriteAnswers,
+  type WriteCallCounts,
   type WriteGuardReport,
 } from './write-guard.js';

@@ -58,7 +58,7 @@ export type ReplayTools = ToolSpec[] & { index: ReplayIndexStats };
 
 /** Builds one replay tool per descriptor, answering from the recorded calls of `records`. */
 export function createReplayTools(
-  records: readonly TaskRecord[],
+  records: readonly Pick<TaskRecord, 'calls'>[],
   descriptors: readonly ToolDescriptor[],
   opts: ReplayOptions = {},
 ): ReplayTools {

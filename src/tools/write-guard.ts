@@ -1,4 +1,4 @@
-import type { TaskRecord } from '../records/schema.js';
+import type { Call, TaskRecord } from '../records/schema.js';
 import { changesState } from './effects.js';
 import { createToolRegistry } from './registry.js';
 import { createReplayTools } from './replay-tools.js';
@@ -12,6 +12,11 @@ import type { ToolCallContext, ToolCallOutcome, ToolRegistry, ToolStats } from '
  * matches (the same canonical call key replay uses), and otherwise refused as an error observation
  * "not run: write tool during evaluation"; nothing reaches the live tool unless the user allowed
  * live writes. Read calls and replay tools pass through untouched.
+ *
+ * A `flowscout worker` has no records of the run: the coordinator ships the recorded write calls
+ * its own guard answers from (`recordedWrites()`) with the run's jobs, and the worker's guard of
+ * each job answers from them (`recordedWrites` option, or a prebuilt `WriteAnswers` shared by the
+ * jobs of a run), so a write call gets the answer it would get in one process.
  */
 
 /** What the guard did, for the run's header, summary and store. */
@@ -28,9 +33,19 @@ export interface WriteGuardReport {
   sentLive: number;
 }
 
+/** The counters of a guard's write calls (what a worker's job returns to its coordinator). */
+export type WriteCallCounts = Pick<WriteGuardReport, 'answeredFromReplay' | 'refused' | 'sentLive'>;
+
 /** A registry that keeps write calls away from live tools while evaluating. */
 export interface GuardedToolRegistry extends ToolRegistry {
   writeGuard(): WriteGuardReport;
+  /**
+   * The recorded calls of the live write tools this guard answers write calls from, in the order
+   * that decides which one answers a key (record order, then call order; failed calls left out).
+   * Given whether or not live writes are allowed, so a worker that does not allow them answers as
+   * a local run without `--allow-live-writes` would.
+   */
+  recordedWrites(): Call[];
 }
 
 export interface WriteGuardOptions {
@@ -38,6 +53,43 @@ export interface WriteGuardOptions {
   allowLiveWrites?: boolean;
   /** Records whose recorded calls answer write calls (the run's records). */
   records?: readonly TaskRecord[];
+  /** Recorded write calls that answer write calls, as another guard's `recordedWrites()` gave them (after `records`' own). */
+  recordedWrites?: readonly Call[];
+  /** The answers, indexed once by `createWriteAnswers` over the same registry (instead of `records` and `recordedWrites`). */
+  answers?: WriteAnswers;
+}
+
+/** Recorded write calls indexed by canonical call key, ready for any number of guards over one registry. */
+export interface WriteAnswers {
+  /** The recorded calls of the registry's live write tools (see `GuardedToolRegistry.recordedWrites`). */
+  readonly calls: readonly Call[];
+  /** Replay of `calls` (absent when there is none). */
+  readonly replay: ToolRegistry | undefined;
+}
+
+/**
+ * Indexes the recorded calls of `inner`'s live write tools found in `records`, then in `calls`: the
+ * same replay (canonical call key, first recorded answer wins) a guard given the records uses.
+ */
+export function createWriteAnswers(
+  inner: ToolRegistry,
+  recorded: { records?: readonly Pick<TaskRecord, 'calls'>[]; calls?: readonly Call[] },
+): WriteAnswers {
+  const writeTools = liveWriteTools(inner);
+  const names = new Set(writeTools);
+  const calls: Call[] = [...(recorded.records ?? []).flatMap((r) => r.calls), ...(recorded.calls ?? [])]
+    .filter((c) => names.has(c.tool) && c.status !== 'error')
+    .map((c) => ({ tool: c.tool, args: c.args, ...(c.output !== undefined ? { output: c.output } : {}) }));
+  const replay =
+    calls.length > 0
+      ? createToolRegistry(
+          createReplayTools(
+            [{ calls }],
+            writeTools.map((n) => inner.get(n)!),
+          ),
+        )
+      : undefined;
+  return { calls, replay };
 }
 
 /** The observation of a refused write call. */
@@ -46,19 +98,16 @@ export const REFUSED_WRITE = 'not run: write tool during evaluation';
 /** Wraps `inner` (closing the result closes `inner`). */
 export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {}): GuardedToolRegistry {
   const allow = opts.allowLiveWrites === true;
-  const writeTools = inner
-    .list()
-    .map((d) => d.name)
-    .filter((name) => isLiveWrite(inner, name));
-  const recorded =
-    writeTools.length > 0 && !allow && opts.records && opts.records.length > 0
-      ? createToolRegistry(
-          createReplayTools(
-            opts.records,
-            writeTools.map((n) => inner.get(n)!),
-          ),
-        )
-      : undefined;
+  const writeTools = liveWriteTools(inner);
+  const answers =
+    opts.answers ??
+    (writeTools.length > 0
+      ? createWriteAnswers(inner, {
+          ...(opts.records ? { records: opts.records } : {}),
+          ...(opts.recordedWrites ? { calls: opts.recordedWrites } : {}),
+        })
+      : { calls: [], replay: undefined });
+  const recorded = allow ? undefined : answers.replay;
   const counts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
   const extra = { calls: 0, errors: 0, replayHits: 0 };
   const call = async (name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome> => {
@@ -102,6 +151,25 @@ export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {
     },
     close: () => inner.close(),
     writeGuard: () => ({ allowLiveWrites: allow, writeTools: [...writeTools], ...counts }),
+    recordedWrites: () => answers.calls.map((c) => ({ ...c })),
+  };
+}
+
+function liveWriteTools(registry: ToolRegistry): string[] {
+  return registry
+    .list()
+    .map((d) => d.name)
+    .filter((name) => isLiveWrite(registry, name));
+}
+
+/** `report` with the write calls made elsewhere (a distributed run's workers) added to its counters. */
+export function addWriteCalls(report: WriteGuardReport, more: WriteCallCounts | undefined): WriteGuardReport {
+  if (!more) return report;
+  return {
+    ...report,
+    answeredFromReplay: report.answeredFromReplay + more.answeredFromReplay,
+    refused: report.refused + more.refused,
+    sentLive: report.sentLive + more.sentLive,
   };
 }
 
@@ -130,5 +198,5 @@ export function writeGuardSummary(report: WriteGuardReport): string | undefined 
   if (report.writeTools.length === 0) return undefined;
   return report.allowLiveWrites
     ? `Write calls: ${report.sentLive} sent to live tools (--allow-live-writes)`
-    : `Write calls: ${report.answeredFromReplay} answered from replay, ${report.refused} refused (not run), 0 sent to live tools`;
+    : `Write calls: ${report.answeredFromReplay} answered from replay, ${report.refused} refused (not run), ${report.sentLive} sent to live tools${report.sentLive > 0 ? ' (by workers started with --allow-live-writes)' : ''}`;
 }

@@ -28,7 +28,7 @@ import { DEFAULT_SETTINGS, noToolNodes, type SearchSettings } from '../search/se
 import { START_LABELS, startWorkflow, type SearchStart } from '../search/variants.js';
 import type { RecordRunner } from '../evaluate/types.js';
 import type { Budget } from '../llm/budget.js';
-import type { TaskRecord } from '../records/schema.js';
+import type { Call, TaskRecord } from '../records/schema.js';
 import { createModelWiring, wireModels } from './wire-models.js';
 import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
@@ -129,6 +129,8 @@ export interface RunnerRequest {
   memo: boolean;
   /** The tool config, absolute. */
   toolsConfig: string;
+  /** The recorded write calls the run's write guard answers from (the workers answer from them too). */
+  writes: readonly Call[];
   /** The run's budget: the runner charges the workers' usage to it. */
   budget: Budget;
   /** The run's circuit breaker: the runner replays the workers' model calls into it. */
@@ -267,6 +269,7 @@ export async function prepareSearch(
             learnFrom: splits.opt,
             memo: config.memo,
             toolsConfig: resolve(config.tools),
+            writes: tools.recordedWrites(),
             budget: budget.budget,
             breaker,
           }),

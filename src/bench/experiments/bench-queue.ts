@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { QueueProgress, QueueRunner } from '../../distributed/queue-runner.js';
 import type { CircuitBreaker } from '../../llm/circuit-breaker.js';
 import { writeImportFolder } from '../../records/import/write-import.js';
-import type { TaskRecord } from '../../records/schema.js';
+import type { Call, TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 
 /**
@@ -51,6 +51,8 @@ export interface DomainQueueOptions {
   judgeSpec: string;
   /** The records the offline policy learns from (D_opt). */
   learnFrom: readonly TaskRecord[];
+  /** The recorded write calls the domain's write guard answers from (the workers answer from them too). */
+  writes?: readonly Call[];
   nodeConcurrency?: number;
   /** The bench's circuit breaker: every runner replays the workers' model calls into it. */
   breaker?: CircuitBreaker;
@@ -78,6 +80,7 @@ export async function domainQueues(redis: BenchRedis, o: DomainQueueOptions): Pr
         ...(redis.queue ? { queue: redis.queue } : {}),
         run: `${stamp}-${name}`,
         policy: { model: policySpec, learnFrom: o.learnFrom },
+        ...(o.writes ? { writes: o.writes } : {}),
         judge: o.judgeSpec,
         memo,
         ...(redis.chunkSize !== undefined ? { chunkSize: redis.chunkSize } : {}),

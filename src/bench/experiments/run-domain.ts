@@ -15,6 +15,7 @@ import { toolSwapPairs } from './tool-swap.js';
 import { splitWarning, type SplitBy } from '../../records/split.js';
 import { progressText } from '../../distributed/progress.js';
 import { domainQueues, type BenchRedis, type DomainQueues } from './bench-queue.js';
+import { isGuarded } from '../../tools/write-guard.js';
 
 /**
  * Everything the experiments do on one domain: the FlowScout search and the LLM-only
@@ -78,6 +79,8 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         tools: env.toolSource,
         judgeSpec: o.redis.judgeSpec,
         learnFrom: env.split.opt,
+        // Write calls to live tools: the workers answer from the recorded ones this process's guard answers from.
+        ...(isGuarded(env.tools) ? { writes: env.tools.recordedWrites() } : {}),
         ...(o.breaker ? { breaker: o.breaker } : {}),
       });
       o.log(`${tag} evaluations on workers via the queue; workers started with --tools ${queues.toolsConfig} run them`);

@@ -8,12 +8,12 @@ import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
 import { addUsage, type Usage } from '../../llm/usage.js';
 import { readRecordsFile } from '../../records/read-records.js';
-import type { TaskRecord } from '../../records/schema.js';
+import type { Call, TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { WorkflowEvaluation } from '../../evaluate/types.js';
 import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
-import type { WriteGuardReport } from '../../tools/write-guard.js';
+import { addWriteCalls, type WriteGuardReport } from '../../tools/write-guard.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
@@ -106,7 +106,9 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const resolved = await opts.models.policy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
     const judge = meterJudge(opts.judge);
     const runs: WorkflowEvaluation[] = [];
-    const queue = opts.redis ? await openEvalQueue(opts.redis, resolved.spec, learnFrom, opts) : undefined;
+    const queue = opts.redis
+      ? await openEvalQueue(opts.redis, resolved.spec, learnFrom, registry.recordedWrites(), opts)
+      : undefined;
     let finalProgress: QueueProgress | undefined;
     try {
       for (let run = 0; run < opts.repeat; run++) {
@@ -161,7 +163,8 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       repeat: opts.repeat,
       failedRuns,
       toolStats: queue ? toolStatsFromTraces(runs) : registry.stats(),
-      writeCalls: registry.writeGuard(),
+      // With --redis the write calls were made on the workers: their guards' counts come back with the jobs.
+      writeCalls: addWriteCalls(registry.writeGuard(), queue?.runner.writeCalls()),
       ...(queue && finalProgress
         ? {
             distributed: {
@@ -215,6 +218,7 @@ async function openEvalQueue(
   d: DistributedEvalOptions,
   policySpec: string,
   learnFrom: readonly TaskRecord[] | undefined,
+  writes: readonly Call[],
   opts: WorkflowEvalOptions,
 ) {
   // The queue (BullMQ, the Redis client) is loaded only when --redis asks for it.
@@ -224,6 +228,8 @@ async function openEvalQueue(
     ...(d.queue ? { queue: d.queue } : {}),
     run: `eval-${randomBytes(6).toString('hex')}`,
     policy: { model: policySpec, ...(learnFrom ? { learnFrom } : {}) },
+    // The workers answer write calls from the recorded ones this process's guard answers from.
+    writes,
     judge: d.judgeModel,
     memo: false,
     ...(d.chunkSize !== undefined ? { chunkSize: d.chunkSize } : {}),

@@ -13,7 +13,7 @@ import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { progressText } from '../../distributed/progress.js';
 import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
-import { isGuarded, writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
+import { addWriteCalls, isGuarded, writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { projectionLine } from '../../search/project-cost.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
@@ -181,6 +181,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
                 ...(req.judgeMode ? { judgeMode: req.judgeMode } : {}),
                 memo: req.memo,
                 toolsHint: req.toolsConfig,
+                writes: req.writes,
                 budget: req.budget,
                 breaker: req.breaker,
               });
@@ -337,7 +338,8 @@ async function runAndReport(
     process.off('SIGTERM', onInterrupt);
     if (queueTimer) clearInterval(queueTimer);
   }
-  const writes = isGuarded(input.tools) ? input.tools.writeGuard() : undefined;
+  // With --redis the write calls were made on the workers: their guards' counts come back with the jobs.
+  const writes = isGuarded(input.tools) ? addWriteCalls(input.tools.writeGuard(), queue?.writeCalls()) : undefined;
   if (flags.json) {
     io.out(
       JSON.stringify(

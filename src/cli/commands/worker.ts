@@ -57,7 +57,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
     .option(
       '--allow-live-writes',
-      'send write and destructive calls to live tools (functions, MCP); by default this worker refuses them',
+      "send write and destructive calls to live tools (functions, MCP); by default this worker answers them from the recorded write calls of the run (the coordinator's records) or refuses them",
     )
     .action(async (flags: WorkerFlags) => {
       const url = parseRedisUrl(flags.redis);
