@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mockModel, userText } from '../../../test/support/mock-model.js';
+import { planToolAnswer } from '../../../test/support/workflows.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
 import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
@@ -31,25 +32,10 @@ const TOOLS: ToolDescriptor[] = [
 const tools = () =>
   createToolRegistry([{ ...TOOLS[0]!, execute: async (args: Record<string, unknown>) => ({ city: args.city, t: 3 }) }]);
 
-const workflow: Workflow = {
-  version: 1,
+const workflow: Workflow = planToolAnswer({
   name: 'forecast',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
-    { id: 'cast', kind: 'tool', task: 'Get the forecast', tools: ['forecast'] },
-    {
-      id: 'answer',
-      kind: 'llm',
-      role: 'synthesize',
-      prompt: 'Answer {{query}} from {{inputs}}',
-      output: { type: 'text' },
-    },
-  ],
-  edges: [
-    { from: 'plan', to: 'cast', kind: 'data' },
-    { from: 'cast', to: 'answer', kind: 'data' },
-  ],
-};
+  tool: { id: 'cast', task: 'Get the forecast', tools: ['forecast'] },
+});
 
 // Every reference asks in metric units; the requests never say so.
 const records: TaskRecord[] = ['Oslo', 'Lima', 'Kyiv', 'Pune'].map((city, i) => ({
