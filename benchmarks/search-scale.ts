@@ -15,9 +15,12 @@
  * and the search's workflow executions (record runs, D_test's included), for both logs, and the
  * ratios. Offline figures only. Run with
  *
- *   npx tsx benchmarks/search-scale.ts [--parallel <TRAJECT-Bench public_data/parallel>] [--sizes 1000,10000] [--skip-bench]
+ *   npx tsx benchmarks/search-scale.ts [--parallel <TRAJECT-Bench public_data/parallel>] [--sizes 1000,10000] [--skip-bench] [--heap <MiB>]
+ *
+ * `--heap <MiB>` runs every step with node's `--max-old-space-size=<MiB>`. A step that fails (e.g.
+ * out of heap) is printed as FAILED with its exit status and error line, and the benchmark goes on.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,6 +38,8 @@ function arg(name: string, fallback: string): string {
 const sizes = arg('sizes', '1000,10000').split(',').map(Number);
 const parallelDir = arg('parallel', '');
 const skipBench = process.argv.includes('--skip-bench');
+/** `--heap <MiB>`: every flowscout step runs with node's --max-old-space-size=<MiB> (default: node's own limit). */
+const heapMiB = arg('heap', '');
 const bin = resolve('bin/flowscout.js');
 const work = mkdtempSync(join(tmpdir(), 'flowscout-scale-'));
 
@@ -73,19 +78,31 @@ function logOf(n: number): TaskRecord[] {
 interface Step {
   wallS: number;
   peakMiB: number;
+  /** Why the step failed (its exit status and the first error line it printed); absent when it succeeded. */
+  failed?: string;
 }
 
-/** Runs `bin/flowscout.js args` under GNU time: wall seconds and peak RSS; returns stdout too. */
+/**
+ * Runs `bin/flowscout.js args` under GNU time: wall seconds and peak RSS; returns stdout too. A step
+ * that fails is reported (with its error line), not thrown, so the other steps' figures still print.
+ */
 function timed(args: string[], cwd: string): Step & { out: string } {
   const stats = join(cwd, 'time.txt');
-  const out = execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, process.execPath, bin, ...args], {
+  const node = [...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : []), bin, ...args];
+  const run = spawnSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, process.execPath, ...node], {
     cwd,
     encoding: 'utf8',
     maxBuffer: 1 << 28,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const [wall, rss] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
-  return { wallS: wall!, peakMiB: rss! / 1024, out };
+  const step: Step & { out: string } = { wallS: wall!, peakMiB: rss! / 1024, out: run.stdout };
+  if (run.status !== 0) {
+    const lines = run.stderr.split('\n').filter((l) => l.trim());
+    const why = lines.find((l) => /FATAL ERROR|^error|Error:/.test(l)) ?? lines[lines.length - 1] ?? '';
+    step.failed = `${run.status === null ? `signal ${run.signal}` : `exit ${run.status}`}: ${why.trim().slice(0, 160)}`;
+  }
+  return step;
 }
 
 const results: Array<{
@@ -125,15 +142,15 @@ for (const n of sizes) {
     ],
     dir,
   );
-  const runId = (JSON.parse(search.out) as { run: string }).run;
-  const shown = JSON.parse(
-    execFileSync(process.execPath, [bin, 'runs', 'show', runId, '--db', 'store.db', '--json'], {
-      cwd: dir,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }),
-  ) as { run: { usage: { executions?: number } }; candidates: unknown[] };
+  const shown = search.failed
+    ? { run: { usage: {} as { executions?: number } }, candidates: [] as unknown[] }
+    : (JSON.parse(
+        execFileSync(
+          process.execPath,
+          [bin, 'runs', 'show', (JSON.parse(search.out) as { run: string }).run, '--db', 'store.db', '--json'],
+          { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] },
+        ),
+      ) as { run: { usage: { executions?: number } }; candidates: unknown[] });
   const row: (typeof results)[number] = {
     n,
     import: imported,
@@ -163,7 +180,8 @@ for (const n of sizes) {
       dir,
     );
   results.push(row);
-  const f = (s: Step) => `${s.wallS.toFixed(1).padStart(7)} s ${s.peakMiB.toFixed(0).padStart(6)} MiB`;
+  const f = (s: Step) =>
+    `${s.wallS.toFixed(1).padStart(7)} s ${s.peakMiB.toFixed(0).padStart(6)} MiB${s.failed ? ` FAILED (${s.failed})` : ''}`;
   console.log(
     `${String(n).padStart(6)} records: import ${f(row.import)} · mine ${f(row.mine)} · search ${f(row.search)}, ${row.search.executions} workflow executions (${row.search.candidates} candidates)${row.bench ? ` · bench ${f(row.bench)}` : ''}`,
   );

@@ -78,7 +78,6 @@ export function applyEditPlan(
     };
   }
 
-  const states: Workflow[] = [structuredClone(input.workflow)];
   const draft = structuredClone(input.workflow);
   for (const [i, edit] of edits.entries()) {
     try {
@@ -87,13 +86,14 @@ export function applyEditPlan(
       if (!(e instanceof EditRefusal)) throw e;
       return { ok: false, error: { editIndex: i, op: edit.op, message: `${editLabel(edits, i)}: ${e.message}` } };
     }
-    states.push(structuredClone(draft));
   }
 
   const tools = opts.tools === undefined ? undefined : [...opts.tools];
   const problems = validateWorkflow(draft, tools);
   if (problems.length === 0) return { ok: true, workflow: draft };
-  const blamed = blame(states, problems, tools);
+  // The intermediate states are rebuilt only now, to blame an edit: a workflow can be large (a learned
+  // table travels in it), so the successful path keeps no copy per edit.
+  const blamed = blame(statesOf(input.workflow, edits), problems, tools);
   const listed =
     problems.length === 1
       ? problems[0]!.message
@@ -165,6 +165,17 @@ export function describeEdit(edit: Edit): string {
  * The edit that introduced the earliest-blamed remaining problem: for each problem, the last edit
  * before which the problem was absent. -1 when every problem was already in the input.
  */
+/** The workflow before the first edit and after each (the edits applied cleanly once already). */
+function statesOf(start: Workflow, edits: readonly Edit[]): Workflow[] {
+  const states: Workflow[] = [structuredClone(start)];
+  const draft = structuredClone(start);
+  for (const edit of edits) {
+    (APPLY[edit.op] as Apply<Edit>)(draft, edit);
+    states.push(structuredClone(draft));
+  }
+  return states;
+}
+
 function blame(states: Workflow[], finalProblems: Problem[], tools: ToolNames | undefined): number {
   const key = (p: Problem) => `${p.code}\u0000${p.message}`;
   const seen = states.slice(0, -1).map((s) => new Set(validateWorkflow(s, tools).map(key)));
