@@ -10,6 +10,7 @@ import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';
 import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
 import { runVariant, type Variant } from './search-variants.js';
+import type { Workflow } from '../../graph/schema.js';
 import { minedG0 } from '../../search/variants.js';
 import { toolSwapPairs } from './tool-swap.js';
 import { splitWarning, type SplitBy } from '../../records/split.js';
@@ -106,12 +107,16 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       onIteration,
     };
     const variants: Variant[] = ['flowscout', 'llm-only', ...(o.ablation ? (['nominer', 'beam'] as const) : [])];
-    const runs = new Map<Variant, Awaited<ReturnType<typeof runVariant>>>();
+    // What the measurements need of each search: its summary, best workflow and start. The search's
+    // tree is dropped as soon as the search ends: every candidate in it carries its own copy of the
+    // workflow's learned table, which grows with the log, so keeping four trees runs a large log out
+    // of memory.
+    const runs = new Map<Variant, { summary: SearchSummary; best: Workflow; root: Workflow }>();
     for (const v of variants) {
       o.log(`${tag} search: ${v}`);
       const runner = queues ? await queues.runner(v, env.policy.spec, true) : undefined;
       const run = await runVariant(v, env, { ...common, ...(runner ? { runner } : {}) });
-      runs.set(v, run);
+      runs.set(v, { summary: run.summary, best: run.result.best.workflow!, root: run.result.root.workflow! });
       o.log(
         `${tag} ${v}: ${run.summary.stopReason}; best ${run.summary.best} val ${fmt(run.summary.bestVal)} (start ${fmt(run.summary.g0Val)}) in ${(run.summary.searchMs / 1000).toFixed(1)} s`,
       );
@@ -125,14 +130,14 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         label: `FlowScout${offline}`,
         tcDefined: true,
         kind: 'workflow',
-        workflow: flow.result.best.workflow!,
+        workflow: flow.best,
       },
       {
         id: 'nomcts',
         label: `NoMCTS (G0)${offline}`,
         tcDefined: true,
         kind: 'workflow',
-        workflow: flow.result.root.workflow!,
+        workflow: flow.root,
       },
       {
         id: 'pm4py',
@@ -158,7 +163,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         label: `LLM-only${offline}`,
         tcDefined: false,
         kind: 'workflow',
-        workflow: runs.get('llm-only')!.result.best.workflow!,
+        workflow: runs.get('llm-only')!.best,
       },
     ];
     if (o.ablation) {
@@ -167,14 +172,14 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         label: `NoMiner${offline}`,
         tcDefined: true,
         kind: 'workflow',
-        workflow: runs.get('nominer')!.result.best.workflow!,
+        workflow: runs.get('nominer')!.best,
       });
       subjects.push({
         id: 'beam',
         label: `Beam${offline}`,
         tcDefined: true,
         kind: 'workflow',
-        workflow: runs.get('beam')!.result.best.workflow!,
+        workflow: runs.get('beam')!.best,
       });
       // What the routes add: the mined G0 without its router (the skeleton alone), not searched, beside NoMCTS (G0).
       subjects.push({
@@ -240,7 +245,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       processTree: formatProcessTree(env.tree),
       searches,
       approaches,
-      bestWorkflow: flow.result.best.workflow,
+      bestWorkflow: flow.best,
     };
     return {
       result,
