@@ -210,16 +210,25 @@ const keepCounts = (m: ReadonlyMap<string, number>, min: number, ok: (k: string)
  * workflow that carries it (`cueTable`) decides the same wherever it runs.
  */
 export function distillCueModel(model: CueModel): CueModel {
-  const param = (ps: ParamStats): ParamStats => {
+  /** `uses`: the calls of the parameter's tool; absent for the statistics shared by parameters of one name. */
+  const param = (ps: ParamStats, uses?: number): ParamStats => {
     const values = keepCounts(ps.values, KEEP_VALUE_CALLS, (k) => !k.includes('@') && k.length <= 80);
+    const whenSet = keepCounts(ps.termsWhenSet, KEEP_WORD, (k) => !PRIVATE.test(k));
+    const whenUnset = keepCounts(ps.termsWhenUnset, KEEP_WORD, (k) => !PRIVATE.test(k));
+    // presence.ts reads term counts only of a tool's own parameter that was set and left unset in
+    // at least two calls each, and only of terms counted at least three times in all: the rest
+    // (and the shared statistics' terms, which nothing reads) would only make the table grow with
+    // the log.
+    const read = uses !== undefined && ps.set >= 2 && uses - ps.set >= 2;
+    const counted = (k: string) => (whenSet.get(k) ?? 0) + (whenUnset.get(k) ?? 0) >= 3;
     return {
       ...ps,
       values,
       raw: new Map([...ps.raw].filter(([k]) => values.has(k))),
       cues: keepCounts(ps.cues, KEEP_WORD, (k) => !PRIVATE.test(k)),
       outputKeys: keepCounts(ps.outputKeys, KEEP_WORD, (k) => !k.includes('@')),
-      termsWhenSet: keepCounts(ps.termsWhenSet, KEEP_WORD, (k) => !PRIVATE.test(k)),
-      termsWhenUnset: keepCounts(ps.termsWhenUnset, KEEP_WORD, (k) => !PRIVATE.test(k)),
+      termsWhenSet: read ? keepCounts(whenSet, 0, counted) : new Map(),
+      termsWhenUnset: read ? keepCounts(whenUnset, 0, counted) : new Map(),
     };
   };
   const tools = new Map<string, ToolStats>();
@@ -231,7 +240,7 @@ export function distillCueModel(model: CueModel): CueModel {
     words.sort();
     tools.set(name, {
       ...ts,
-      params: new Map([...ts.params].map(([k, v]) => [k, param(v)])),
+      params: new Map([...ts.params].map(([k, v]) => [k, param(v, ts.uses)])),
       clauses: words.length > 0 ? [words.join(' ')] : [],
     });
   }
@@ -273,6 +282,21 @@ function paramIn(t: unknown): ParamStats {
   };
 }
 
+/**
+ * A distilled tool's clause words (one sorted bag, `distillCueModel`) as [word, count] pairs: the
+ * table then grows with the vocabulary, not with the log; `wordsText` gives the bag back.
+ */
+function wordCounts(clauses: readonly string[]): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const c of clauses) for (const w of c.split(' ')) if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts];
+}
+
+function wordsText(pairs: unknown): string[] {
+  const words = (pairs as Array<[string, number]>).flatMap(([w, n]) => Array<string>(n).fill(w));
+  return words.length > 0 ? [words.join(' ')] : [];
+}
+
 /** A (distilled) cue model as JSON, for a workflow's `learned.offline`. */
 export function cueTable(model: CueModel): Table {
   return {
@@ -280,7 +304,7 @@ export function cueTable(model: CueModel): Table {
     tools: mapOut(model.tools, (ts) => ({
       uses: ts.uses,
       params: mapOut(ts.params, paramOut),
-      clauses: ts.clauses,
+      clauseWords: wordCounts(ts.clauses),
       previous: mapOut(ts.previous),
       positions: mapOut(ts.positions),
     })),
@@ -298,7 +322,8 @@ export function cueModelFromTable(table: unknown): CueModel {
       return {
         uses: ts.uses as number,
         params: mapIn(ts.params, paramIn),
-        clauses: (ts.clauses as string[]) ?? [],
+        // A table written before the clause words were counted holds the clauses themselves.
+        clauses: Array.isArray(ts.clauseWords) ? wordsText(ts.clauseWords) : ((ts.clauses as string[]) ?? []),
         previous: mapIn(ts.previous),
         positions: mapIn(ts.positions),
       };
