@@ -22,7 +22,7 @@ import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolRegistry } from '../contracts/tools.js';
-import { changesState } from '../tools/effects.js';
+import { guardLiveWrites } from '../tools/write-guard.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './optimizers/llm-optimizer-prompt.js';
 
@@ -222,7 +222,10 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       return r;
     },
   };
-  const counted = withoutLiveWrites(input.tools);
+  // Reads pass through; a write or destructive call to a live tool is counted and not made (the
+  // projection sends nothing anywhere a search would not read), as the evaluation guard refuses it.
+  const guarded = guardLiveWrites(input.tools);
+  const counted = { tools: guarded, count: () => guarded.writeGuard().refused };
   const evaluation = await evaluateWorkflow(input.g0, sample, {
     policy: measuring,
     tools: counted.tools,
@@ -373,53 +376,4 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   };
   if (input.price) projection.costUsd = priced(total);
   return projection;
-}
-
-/** The one line a search prints before it starts (and `--dry-run` prints with its parts). */
-export function projectionLine(p: CostProjection, priced: boolean): string {
-  const cost =
-    p.costUsd !== undefined
-      ? `, about $${p.costUsd.toFixed(2)}`
-      : priced
-        ? ''
-        : ', cost unknown (no price for the model)';
-  const cached = p.total.cachedInputTokens
-    ? ` (${p.total.cachedInputTokens} of the input tokens expected from the provider's prefix cache${p.costUsd !== undefined ? ', priced at its cached rate' : ''})`
-    : '';
-  return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost}${cached}; G0 measured on ${p.sampled} D_opt records: ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query`;
-}
-
-/**
- * The projection's tools: reads pass through; a write or destructive call to a live tool is counted
- * and not made (the projection sends nothing anywhere a search would not read).
- */
-function withoutLiveWrites(tools: ToolRegistry): { tools: ToolRegistry; count(): number } {
-  let count = 0;
-  return {
-    tools: {
-      ...tools,
-      call: async (name, args, ctx) => {
-        const e = tools.effectOf(name);
-        if (!e || !e.live || !changesState(e)) return tools.call(name, args, ctx);
-        count++;
-        return {
-          tool: name,
-          args,
-          status: 'error',
-          error: `not run: '${name}' is a live ${e.effect} tool (cost projection)`,
-          durationMs: 0,
-        };
-      },
-    },
-    count: () => count,
-  };
-}
-
-/** The dry run's line about write calls, when the run would make any. */
-export function writeCallsLine(p: Pick<CostProjection, 'writeCalls'>, allowLiveWrites: boolean): string | undefined {
-  if (p.writeCalls.total === 0) return undefined;
-  const perQuery = Number.isInteger(p.writeCalls.perQuery)
-    ? String(p.writeCalls.perQuery)
-    : p.writeCalls.perQuery.toFixed(1);
-  return `projected: ${p.writeCalls.total} write calls to live tools (${perQuery} a query; at most, before the memo); ${allowLiveWrites ? 'they would be SENT (--allow-live-writes)' : 'they would be answered from replay or refused, not sent (--allow-live-writes sends them)'}`;
 }

@@ -1,6 +1,6 @@
 import type { prepareSearch } from '../../wiring/prepare-search.js';
 import { labelsLine } from '../../search/format-search.js';
-import { projectSearchCost, projectionLine, writeCallsLine, type CostProjection } from '../../search/project-cost.js';
+import { projectSearchCost, type CostProjection } from '../../search/project-cost.js';
 import type { CliIO } from '../output.js';
 
 /**
@@ -84,4 +84,27 @@ export async function dryRun(
   io.out(
     `  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`,
   );
+}
+
+/** The one line a search prints before it starts (and `--dry-run` prints with its parts). */
+export function projectionLine(p: CostProjection, priced: boolean): string {
+  const cost =
+    p.costUsd !== undefined
+      ? `, about $${p.costUsd.toFixed(2)}`
+      : priced
+        ? ''
+        : ', cost unknown (no price for the model)';
+  const cached = p.total.cachedInputTokens
+    ? ` (${p.total.cachedInputTokens} of the input tokens expected from the provider's prefix cache${p.costUsd !== undefined ? ', priced at its cached rate' : ''})`
+    : '';
+  return `projected: ${p.total.requests} model requests, ${p.total.inputTokens} input and ${p.total.outputTokens} output tokens${cost}${cached}; G0 measured on ${p.sampled} D_opt records: ${p.perQuery.requests} requests and ${p.perQuery.inputTokens} input tokens a query`;
+}
+
+/** The dry run's line about write calls, when the run would make any. */
+function writeCallsLine(p: Pick<CostProjection, 'writeCalls'>, allowLiveWrites: boolean): string | undefined {
+  if (p.writeCalls.total === 0) return undefined;
+  const perQuery = Number.isInteger(p.writeCalls.perQuery)
+    ? String(p.writeCalls.perQuery)
+    : p.writeCalls.perQuery.toFixed(1);
+  return `projected: ${p.writeCalls.total} write calls to live tools (${perQuery} a query; at most, before the memo); ${allowLiveWrites ? 'they would be SENT (--allow-live-writes)' : 'they would be answered from replay or refused, not sent (--allow-live-writes sends them)'}`;
 }
