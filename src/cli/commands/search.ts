@@ -1,26 +1,23 @@
 import { spinner } from '@clack/prompts';
 import type { Command } from 'commander';
-import { FlowScoutError } from '../../errors/index.js';
-import { parseSplitRatio, splitWarning } from '../../records/split.js';
+import { splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { DEFAULT_SETTINGS } from '../../search/search-context.js';
-import { JUDGE_MODES } from '../../metrics/llm-judge.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import type { QueueRunner } from '../../distributed/queue-runner.js';
-import { queueSettings, type QueueSettings } from '../queue-flags.js';
-import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
+import { SPLIT_BY_HELP } from '../split-flag.js';
 import { progressText } from '../../distributed/progress.js';
-import { prepareSearch, searchSettings, type RunnerRequest, type SearchConfig } from '../../wiring/prepare-search.js';
+import { prepareSearch, type RunnerRequest } from '../../wiring/prepare-search.js';
 import { runSearch } from '../../search/run-search.js';
 import { addWriteCalls, isGuarded, writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
-import { projectionLine } from '../../search/project-cost.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
-import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
+import { addModelFlags, modelCallOptions } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { nonNegativeNumber, wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
-import { dryRun, projectionOf } from './search-dry-run.js';
+import { dryRun, projectionLine, projectionOf } from './search-dry-run.js';
+import { configFrom, distributedFrom, type SearchFlags } from './search-config.js';
 
 /**
  * `flowscout search`: the Workflow Optimizer (docs/DESIGN.md, "Search"). Mines G0 from D_opt,
@@ -29,47 +26,6 @@ import { dryRun, projectionOf } from './search-dry-run.js';
  * writes the best candidate as JSON, a TypeScript module and a Mermaid diagram, plus `search.json`.
  * A budget that runs out ends the run cleanly (exit 0) with the best-so-far files written.
  */
-
-interface SearchFlags extends ModelFlags {
-  skipInvalid?: boolean;
-  records?: string;
-  tools?: string;
-  model?: string;
-  optimizerModel?: string;
-  judgeModel?: string;
-  judgeMode: string;
-  racing: boolean;
-  maxOpt: string;
-  maxVal: string;
-  maxTest: string;
-  iterations: string;
-  patience: string;
-  children: string;
-  split: string;
-  splitBy: string;
-  seed: string;
-  out?: string;
-  db: string;
-  resume?: string;
-  json?: boolean;
-  strategy: string;
-  start: string;
-  memo: boolean;
-  budgetCalls?: string;
-  budgetTokens?: string;
-  budgetUsd?: string;
-  budgetMinutes?: string;
-  concurrency: string;
-  lambdaMax: string;
-  lambdaMin: string;
-  force?: boolean;
-  dryRun?: boolean;
-  redis?: string;
-  queue?: string;
-  chunk: string;
-  rpm?: string;
-  allowLiveWrites?: boolean;
-}
 
 /** Registers `flowscout search`. */
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
@@ -152,8 +108,10 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     const budget = {
       ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
       ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
-      ...(flags.budgetUsd !== undefined ? { usd: num(flags.budgetUsd, '--budget-usd') } : {}),
-      ...(flags.budgetMinutes !== undefined ? { minutes: num(flags.budgetMinutes, '--budget-minutes') } : {}),
+      ...(flags.budgetUsd !== undefined ? { usd: nonNegativeNumber(flags.budgetUsd, '--budget-usd') } : {}),
+      ...(flags.budgetMinutes !== undefined
+        ? { minutes: nonNegativeNumber(flags.budgetMinutes, '--budget-minutes') }
+        : {}),
     };
     const config = flags.resume ? undefined : configFrom(flags, budget);
     const calls = modelCallOptions(flags, io);
@@ -369,76 +327,4 @@ async function runAndReport(
     if (writeLine) io.out(writeLine);
   }
   if (result.stopKind === 'interrupted') throw new ExitWith(130);
-}
-
-function distributedFrom(flags: SearchFlags): QueueSettings | undefined {
-  return queueSettings(flags, 'evaluations');
-}
-
-function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
-  if (!flags.records || !flags.tools) {
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: 'search needs --records <file> and --tools <config> (or --resume <run>)',
-      hint: 'For example: flowscout import traject --domain Finance --out data/finance, then flowscout search --records data/finance/records.jsonl --tools data/finance/tools.config.json',
-    });
-  }
-  parseSplitRatio(flags.split);
-  const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
-  const start = oneOf(flags.start, ['mined', 'skeleton', 'plain', 'llm-only'] as const, '--start');
-  const splitBy = parseSplitBy(flags.splitBy);
-  const judgeMode = oneOf(flags.judgeMode, JUDGE_MODES, '--judge-mode');
-  const settings = searchSettings({
-    strategy: strategy === 'none' ? 'mcts' : strategy,
-    iterations: wholeNumber(flags.iterations, '--iterations', 0),
-    patience: wholeNumber(flags.patience, '--patience', 1),
-    children: wholeNumber(flags.children, '--children', 1),
-    seed: wholeNumber(flags.seed, '--seed', 0),
-    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
-    lambdaMax: num(flags.lambdaMax, '--lambda-max'),
-    lambdaMin: num(flags.lambdaMin, '--lambda-min'),
-    llmOnly: start === 'llm-only',
-    racing: flags.racing,
-    maxOpt: wholeNumber(flags.maxOpt, '--max-opt', 1),
-    maxVal: wholeNumber(flags.maxVal, '--max-val', 1),
-    maxTest: wholeNumber(flags.maxTest, '--max-test', 0),
-  });
-  return {
-    records: flags.records,
-    tools: flags.tools,
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.optimizerModel ? { optimizerModel: flags.optimizerModel } : {}),
-    ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
-    ...(judgeMode === 'joint' ? { judgeMode } : {}),
-    split: flags.split,
-    splitBy,
-    start,
-    strategy,
-    memo: flags.memo,
-    settings,
-    budget,
-    ...(flags.out ? { outDir: flags.out } : {}),
-    ...(flags.skipInvalid ? { skipInvalid: true } : {}),
-    ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
-  };
-}
-
-function oneOf<T extends string>(value: string, options: readonly T[], flag: string): T {
-  if ((options as readonly string[]).includes(value)) return value as T;
-  throw new FlowScoutError({
-    code: 'INVALID_INPUT',
-    message: `${flag} must be one of ${options.join(', ')}, got '${value}'`,
-    hint: `For example ${flag} ${options[0]}.`,
-  });
-}
-
-function num(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n < 0)
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: `${flag} must be a number ≥ 0, got '${text}'`,
-      hint: `For example ${flag} 2.5.`,
-    });
-  return n;
 }

@@ -1,0 +1,103 @@
+import { FlowScoutError } from '../../errors/index.js';
+import { JUDGE_MODES } from '../../metrics/llm-judge.js';
+import { parseSplitRatio } from '../../records/split.js';
+import { searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
+import type { ModelFlags } from '../model-flags.js';
+import { nonNegativeNumber, oneOf, wholeNumber } from '../parse-number.js';
+import { queueSettings, type QueueSettings } from '../queue-flags.js';
+import { parseSplitBy } from '../split-flag.js';
+
+/** `flowscout search`'s flags as commander gives them, and the search configuration they make (search.ts). */
+
+export interface SearchFlags extends ModelFlags {
+  skipInvalid?: boolean;
+  records?: string;
+  tools?: string;
+  model?: string;
+  optimizerModel?: string;
+  judgeModel?: string;
+  judgeMode: string;
+  racing: boolean;
+  maxOpt: string;
+  maxVal: string;
+  maxTest: string;
+  iterations: string;
+  patience: string;
+  children: string;
+  split: string;
+  splitBy: string;
+  seed: string;
+  out?: string;
+  db: string;
+  resume?: string;
+  json?: boolean;
+  strategy: string;
+  start: string;
+  memo: boolean;
+  budgetCalls?: string;
+  budgetTokens?: string;
+  budgetUsd?: string;
+  budgetMinutes?: string;
+  concurrency: string;
+  lambdaMax: string;
+  lambdaMin: string;
+  force?: boolean;
+  dryRun?: boolean;
+  redis?: string;
+  queue?: string;
+  chunk: string;
+  rpm?: string;
+  allowLiveWrites?: boolean;
+}
+
+export function distributedFrom(flags: SearchFlags): QueueSettings | undefined {
+  return queueSettings(flags, 'evaluations');
+}
+
+export function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): SearchConfig {
+  if (!flags.records || !flags.tools) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: 'search needs --records <file> and --tools <config> (or --resume <run>)',
+      hint: 'For example: flowscout import traject --domain Finance --out data/finance, then flowscout search --records data/finance/records.jsonl --tools data/finance/tools.config.json',
+    });
+  }
+  parseSplitRatio(flags.split);
+  const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
+  const start = oneOf(flags.start, ['mined', 'skeleton', 'plain', 'llm-only'] as const, '--start');
+  const splitBy = parseSplitBy(flags.splitBy);
+  const judgeMode = oneOf(flags.judgeMode, JUDGE_MODES, '--judge-mode');
+  const settings = searchSettings({
+    strategy: strategy === 'none' ? 'mcts' : strategy,
+    iterations: wholeNumber(flags.iterations, '--iterations', 0),
+    patience: wholeNumber(flags.patience, '--patience', 1),
+    children: wholeNumber(flags.children, '--children', 1),
+    seed: wholeNumber(flags.seed, '--seed', 0),
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+    lambdaMax: nonNegativeNumber(flags.lambdaMax, '--lambda-max'),
+    lambdaMin: nonNegativeNumber(flags.lambdaMin, '--lambda-min'),
+    llmOnly: start === 'llm-only',
+    racing: flags.racing,
+    maxOpt: wholeNumber(flags.maxOpt, '--max-opt', 1),
+    maxVal: wholeNumber(flags.maxVal, '--max-val', 1),
+    maxTest: wholeNumber(flags.maxTest, '--max-test', 0),
+  });
+  return {
+    records: flags.records,
+    tools: flags.tools,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.optimizerModel ? { optimizerModel: flags.optimizerModel } : {}),
+    ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+    ...(judgeMode === 'joint' ? { judgeMode } : {}),
+    split: flags.split,
+    splitBy,
+    start,
+    strategy,
+    memo: flags.memo,
+    settings,
+    budget,
+    ...(flags.out ? { outDir: flags.out } : {}),
+    ...(flags.skipInvalid ? { skipInvalid: true } : {}),
+    ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
+  };
+}
