@@ -15,6 +15,8 @@ export {
   type PlaceholderName,
   type RenderOptions,
   type MakeLlmNodeOptions,
+} from './prompt-templates.js';
+export {
   SYNTHESIZE_DIRECTIVES,
   SYNTHESIZE_DIRECTIVE_IDS,
   SYNTHESIZE_VARIANTS,
@@ -25,7 +27,7 @@ export {
   directiveLine,
   type SynthesizeDirective,
   type SynthesizeVariant,
-} from './prompt-templates.js';
+} from './synthesize-variants.js';
 export { workflowHash, canonicalWorkflow } from './hash.js';
 export { prepareWorkflow, indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from './prepare.js';
 export { toMermaid, guardLabel, type MermaidOptions } from './to-mermaid.js';

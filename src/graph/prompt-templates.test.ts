@@ -157,7 +157,7 @@ describe('synthesize variants', () => {
       synthesizeVariantPrompt,
       synthesizeVariantOf,
       synthesizeDirectivesIn,
-    } = await import('./prompt-templates.js');
+    } = await import('./synthesize-variants.js');
     expect(synthesizeVariantPrompt('default')).toBe(PROMPT_TEMPLATES.synthesize);
     for (const v of SYNTHESIZE_VARIANT_IDS) {
       const prompt = synthesizeVariantPrompt(v);
@@ -168,7 +168,7 @@ describe('synthesize variants', () => {
   });
   it('finds directives whatever the case and spacing, in the order written', async () => {
     const { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, synthesizeVariantOf } =
-      await import('./prompt-templates.js');
+      await import('./synthesize-variants.js');
     const prompt = `Answer {{query}}.\n${SYNTHESIZE_DIRECTIVES.brief.sentence.toUpperCase()}\n${SYNTHESIZE_DIRECTIVES['failures-brief'].sentence.replace(/ /g, '\n  ')}`;
     expect(synthesizeDirectivesIn(prompt)).toEqual(['brief', 'failures-brief']);
     expect(synthesizeVariantOf(prompt)).toBeUndefined();

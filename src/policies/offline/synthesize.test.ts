@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { directiveLine, PROMPT_TEMPLATES, synthesizeVariantPrompt } from '../../graph/prompt-templates.js';
+import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
+import { directiveLine, synthesizeVariantPrompt } from '../../graph/synthesize-variants.js';
 import type { NodeInput } from '../types.js';
 import { answerStyle, DEFAULT_STYLE, synthesizeAnswer } from './synthesize.js';
 import { describeCall } from './summarize.js';

@@ -2,7 +2,7 @@ import {
   SYNTHESIZE_DIRECTIVES,
   synthesizeDirectivesIn,
   type SynthesizeDirective,
-} from '../../graph/prompt-templates.js';
+} from '../../graph/synthesize-variants.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { EditPlanSchema } from '../../graph/edits/edit-schema.js';
 import { LLM_ROLES, type Workflow } from '../../graph/schema.js';
+import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
 import {
-  PROMPT_TEMPLATES,
   SYNTHESIZE_DIRECTIVE_IDS,
   SYNTHESIZE_DIRECTIVES,
   SYNTHESIZE_VARIANT_IDS,
   SYNTHESIZE_VARIANTS,
-} from '../../graph/prompt-templates.js';
+} from '../../graph/synthesize-variants.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { Feedback } from '../../evaluate/feedback-types.js';
 

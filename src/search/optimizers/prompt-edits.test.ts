@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
 import {
-  PROMPT_TEMPLATES,
   synthesizeDirectivesIn,
   synthesizeVariantOf,
   synthesizeVariantPrompt,
-} from '../../graph/prompt-templates.js';
+} from '../../graph/synthesize-variants.js';
 import type { Workflow } from '../../graph/schema.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, LowAnswersPattern } from '../../evaluate/feedback-types.js';

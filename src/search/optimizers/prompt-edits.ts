@@ -10,7 +10,7 @@ import {
   synthesizeVariantPrompt,
   type SynthesizeDirective,
   type SynthesizeVariant,
-} from '../../graph/prompt-templates.js';
+} from '../../graph/synthesize-variants.js';
 import type { LlmNode, Workflow } from '../../graph/schema.js';
 import type { EsDimension } from '../../metrics/types.js';
 import type { LowAnswersPattern } from '../../evaluate/feedback-types.js';
