@@ -1,5 +1,5 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { FlowScoutError, fromErrorShape, isFlowScoutError, RETRYABLE } from '../errors/index.js';
+import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Call, TaskRecord } from '../records/schema.js';
@@ -8,6 +8,7 @@ import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/type
 import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
+import { aborted, failure, isUnrecoverable, vanished } from './job-failure.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import {
   createBlobStore,
@@ -374,47 +375,4 @@ function chargeBudget(budget: Budget, runs: readonly RecordRun[]): void {
     for (let i = 0; i < calls; i++) budget.reserveCall();
   }
   budget.check();
-}
-
-/** The worker's error of a failed job (its error shape, errors/error-shape.ts); a reason the queue itself gave (a stalled job) is QUEUE_ERROR. */
-function jobError(job: Job): FlowScoutError {
-  return fromErrorShape(job.failedReason ?? 'unknown reason', 'QUEUE_ERROR');
-}
-
-function isUnrecoverable(job: Job): boolean {
-  return !RETRYABLE[jobError(job).code];
-}
-
-/** The job's failure: the worker's code, hint and location, its message saying which job failed after how many attempts. */
-function failure(job: Job): FlowScoutError {
-  const err = jobError(job);
-  const attempts = `after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}`;
-  return new FlowScoutError({
-    code: err.code,
-    message: `evaluation job ${job.id} failed ${attempts}: ${err.message}`,
-    hint:
-      err.hint ??
-      (err.code === 'MODEL_CONFIG'
-        ? "Set the model's API key in the workers' environment (keys never travel through Redis)."
-        : "See the worker's output for details."),
-    ...(err.location ? { location: err.location } : {}),
-  });
-}
-
-function vanished(id: string): FlowScoutError {
-  return new FlowScoutError({
-    code: 'QUEUE_ERROR',
-    message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`,
-    hint: 'Run the evaluation again; --resume a search to re-queue what is missing.',
-  });
-}
-
-function aborted(signal: AbortSignal): unknown {
-  const reason = signal.reason;
-  if (reason instanceof FlowScoutError) return reason;
-  return new FlowScoutError({
-    code: 'ABORTED',
-    message: 'the evaluation was cancelled',
-    hint: 'Nothing to do: the run was stopped on purpose.',
-  });
 }
