@@ -1,8 +1,16 @@
 import { FlowScoutError } from '../../errors/index.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { Call, TaskRecord, Turn } from '../schema.js';
+import type { Call, TaskRecord } from '../schema.js';
 import { inferToolDescriptors } from './infer-tools.js';
-import { isErrorOutput, queryOf, referenceOf, type DialogueTurn, type ReferenceChoice } from './dialogue.js';
+import {
+  parseErrorPattern,
+  isErrorOutput,
+  queryOf,
+  recordTurns,
+  referenceOf,
+  type DialogueTurn,
+  type ReferenceChoice,
+} from './dialogue.js';
 import { parseJsonPath, valueAt } from './json-path.js';
 import { expandRunObjects, locateMessages, relocatePath } from './locate-messages.js';
 import { matchesWhere, parseWhere } from './where.js';
@@ -10,7 +18,7 @@ import type { InputDocument } from './read-inputs.js';
 import { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 export { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 import type { ConversationCounts } from './conversation-counts.js';
-import { widenSchemasToRecordedCalls, type WidenedParam } from './widen-schemas.js';
+import { widenSchemasToRecordedCalls } from './widen-schemas.js';
 
 /**
  * What every agent-log importer (OpenAI, Anthropic, AI SDK, OpenTelemetry) shares: a format parser
@@ -121,7 +129,7 @@ export function importConversations(
   const messagesPath = opts.messages !== undefined ? parseJsonPath(opts.messages, '--messages') : undefined;
   const where = (opts.where ?? []).map(parseWhere);
   const groupPath = opts.group !== undefined ? parseJsonPath(opts.group, '--group') : undefined;
-  const errorPattern = opts.errorPattern !== undefined ? compilePattern(opts.errorPattern) : undefined;
+  const errorPattern = opts.errorPattern !== undefined ? parseErrorPattern(opts.errorPattern) : undefined;
   const problems: string[] = [];
   const invalid: Record<string, number> = {};
   const dropped: Record<string, number> = {};
@@ -358,37 +366,6 @@ export function importConversations(
       multiTurn,
     },
   };
-}
-
-/** The record's turns: user and assistant texts, the calls each assistant turn made, and each tool result. */
-function recordTurns(turns: ReadonlyArray<DialogueTurn<ImportedCall>>): Turn[] {
-  return turns.map((t): Turn => {
-    if (t.role === 'user') return { role: 'user', text: t.text };
-    if (t.role === 'assistant')
-      return {
-        role: 'assistant',
-        ...(t.text ? { text: t.text } : {}),
-        ...(t.calls.length ? { calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })) } : {}),
-      };
-    return {
-      role: 'tool',
-      tool: t.call.tool,
-      ...(t.call.output !== undefined ? { output: t.call.output } : {}),
-      status: t.call.status,
-    };
-  });
-}
-
-function compilePattern(text: string): RegExp {
-  try {
-    return new RegExp(text, 'i');
-  } catch (e) {
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: `--error-pattern '${text}' is not a regular expression: ${e instanceof Error ? e.message : String(e)}`,
-      hint: 'Give a JavaScript regular expression, e.g. --error-pattern "^(failed|not found)".',
-    });
-  }
 }
 
 function defaultId(unit: InputUnit): string {

@@ -1,3 +1,6 @@
+import { FlowScoutError } from '../../errors/index.js';
+import type { Call, Turn } from '../schema.js';
+
 /**
  * The rules that turn a dialogue into a record, the same for every agent-log format:
  *
@@ -6,7 +9,8 @@
  * - **reference answer**: the assistant texts after the last tool result that carry content words
  *   beyond greetings, thanks and closing formulas (`referenceOf`); none when the run ended in a tool
  *   call (a hand-off, a final write) or said only pleasantries after its last call;
- * - **errors returned as text**: a tool output that is an error by its content (`isErrorOutput`).
+ * - **errors returned as text**: a tool output that is an error by its content (`isErrorOutput`);
+ * - **turns**: a multi-turn record keeps its user and assistant texts, calls and tool results (`recordTurns`).
  */
 
 /** A turn as the parsers read it; a call object is shared with the conversation's calls. */
@@ -146,4 +150,36 @@ function isErrorObject(v: unknown): boolean {
   const e = o.error;
   if (e === undefined || e === null || e === false || e === '') return false;
   return Object.keys(o).every((k) => ERROR_SIDE_KEYS.has(k));
+}
+
+/** The record's turns: user and assistant texts, the calls each assistant turn made, and each tool result. */
+export function recordTurns(turns: ReadonlyArray<DialogueTurn<Call>>): Turn[] {
+  return turns.map((t): Turn => {
+    if (t.role === 'user') return { role: 'user', text: t.text };
+    if (t.role === 'assistant')
+      return {
+        role: 'assistant',
+        ...(t.text ? { text: t.text } : {}),
+        ...(t.calls.length ? { calls: t.calls.map((c) => ({ tool: c.tool, args: c.args })) } : {}),
+      };
+    return {
+      role: 'tool',
+      tool: t.call.tool,
+      ...(t.call.output !== undefined ? { output: t.call.output } : {}),
+      status: t.call.status,
+    };
+  });
+}
+
+/** The `--error-pattern` option as the case-insensitive pattern `isErrorOutput` also reads, or INVALID_INPUT. */
+export function parseErrorPattern(text: string): RegExp {
+  try {
+    return new RegExp(text, 'i');
+  } catch (e) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--error-pattern '${text}' is not a regular expression: ${e instanceof Error ? e.message : String(e)}`,
+      hint: 'Give a JavaScript regular expression, e.g. --error-pattern "^(failed|not found)".',
+    });
+  }
 }
