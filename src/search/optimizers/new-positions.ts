@@ -1,6 +1,7 @@
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import { adjacency, entryIds, exitIds } from '../../graph/graph-utils.js';
 import type { Workflow } from '../../graph/schema.js';
+import { firstSentence } from '../../mining/to-workflow/tasks.js';
 import { edit, toolNode, type RuleContext, type RuleEdit } from './rule-edit.js';
 
 /**
@@ -35,7 +36,7 @@ export function addPosition(
       .slice(0, 40)}`,
   );
   const d = ctx.tools.get(tools[0] ?? '');
-  const task = `Look up ${d ? firstSentence(d.description) : 'what the request asks for next'}`;
+  const task = `Look up ${d ? firstSentence(d.description, 200) : 'what the request asks for next'}`;
   const known = tools.filter((t) => ctx.tools.has(t));
   const node = { kind: 'tool' as const, id, task, ...(known.length ? { tools: known } : {}) };
   const edits: EditPlan['edits'] =
@@ -86,11 +87,4 @@ export function freeId(w: Workflow, base: string): string {
   const clean = /^[A-Za-z_]/.test(base) ? base.slice(0, 60) : `n_${base}`.slice(0, 60);
   if (!ids.has(clean)) return clean;
   for (let i = 2; ; i++) if (!ids.has(`${clean}_${i}`)) return `${clean}_${i}`;
-}
-
-function firstSentence(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
-  const s = m ? m[1]! : flat;
-  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
