@@ -3,8 +3,8 @@ import { FlowScoutError, fromErrorShape, RETRYABLE } from '../errors/index.js';
 
 /**
  * How the coordinator reads a job that did not come back (job-trust.ts is how a worker hands a
- * failure back): the worker's error shape with which job failed after how many attempts, a job that
- * vanished from the queue, and a cancelled evaluation.
+ * failure back): the worker's error shape with which job failed after how many attempts, and a job
+ * that vanished from the queue.
  */
 
 /** The worker's error of a failed job (its error shape, errors/error-shape.ts); a reason the queue itself gave (a stalled job) is QUEUE_ERROR. */
@@ -39,16 +39,5 @@ export function vanished(id: string): FlowScoutError {
     code: 'QUEUE_ERROR',
     message: `job ${id} vanished from the queue (removed by hand, or Redis was flushed)`,
     hint: 'Run the evaluation again; --resume a search to re-queue what is missing.',
-  });
-}
-
-/** What a cancelled evaluation rejects with: the signal's own FlowScoutError, else ABORTED. */
-export function aborted(signal: AbortSignal): unknown {
-  const reason = signal.reason;
-  if (reason instanceof FlowScoutError) return reason;
-  return new FlowScoutError({
-    code: 'ABORTED',
-    message: 'the evaluation was cancelled',
-    hint: 'Nothing to do: the run was stopped on purpose.',
   });
 }

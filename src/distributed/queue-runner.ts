@@ -8,7 +8,8 @@ import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/type
 import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
 import { abortableSleep } from '../llm/rate-limiter.js';
-import { aborted, failure, isUnrecoverable, vanished } from './job-failure.js';
+import { failure, isUnrecoverable, vanished } from './job-failure.js';
+import { cancelledEvaluation } from '../evaluate/evaluate.js';
 import { checkRedis, openRedis, redactRedisUrl } from './redis-connection.js';
 import {
   createBlobStore,
@@ -184,7 +185,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const outcome = async (id: string, signal?: AbortSignal): Promise<EvalJobResult> => {
     let retried = false;
     for (;;) {
-      if (signal?.aborted) throw aborted(signal);
+      if (signal?.aborted) throw cancelledEvaluation(signal);
       let settle!: () => void;
       const changed = new Promise<void>((r) => (settle = r));
       const mine = waiters.get(id) ?? new Set();

@@ -3,7 +3,6 @@ import type { Workflow } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { reportFromRuns, schemasFromTools, scoreRun } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
-import type { ExecutionPolicy } from '../policies/types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import type { Trace } from '../runtime/trace.js';
@@ -199,10 +198,14 @@ export function evaluationFromRuns(
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {
-  if (!signal?.aborted) return;
-  const reason = signal.reason;
-  if (reason instanceof FlowScoutError) throw reason;
-  throw new FlowScoutError({
+  if (signal?.aborted) throw cancelledEvaluation(signal);
+}
+
+/** What a cancelled evaluation fails with: the signal's own FlowScoutError, else ABORTED. */
+export function cancelledEvaluation(signal: AbortSignal): FlowScoutError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof FlowScoutError) return reason;
+  return new FlowScoutError({
     code: 'ABORTED',
     message: 'the evaluation was cancelled',
     hint: 'Nothing to do: the run was stopped on purpose.',
