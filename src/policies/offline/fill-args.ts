@@ -72,6 +72,26 @@ function dateTemplate(ps: ParamStats): string | undefined {
   return best && best[0] !== '{date}' ? best[0] : undefined;
 }
 
+/**
+ * True when the records set the parameter often enough (`W.shapeGateMinRecords`) and never to a value
+ * of this shape's family (names, codes, numbers, dates, lower-case words, …): `Average True Range` is
+ * no value for a parameter that always took `1min` or `1h`.
+ */
+function foreignShape(ps: ParamStats | undefined, shape: string): boolean {
+  if (!ps || ps.set < W.shapeGateMinRecords) return false;
+  const family = shapeFamily(shape);
+  for (const [s, n] of ps.shapes) if (n > 0 && shapeFamily(s) === family) return false;
+  return true;
+}
+
+/** The family of a value shape (value-candidates.ts, `shapeOf`). */
+function shapeFamily(shape: string): string {
+  if (/^(code\d|pair|id)$/.test(shape)) return 'code';
+  if (/^(int|longint|float)$/.test(shape)) return 'number';
+  if (/^(proper|proper-multi|place-region|place-region-tight)$/.test(shape)) return 'name';
+  return shape;
+}
+
 /** The most frequent learned value and its share. */
 function dominant(ps: ParamStats): { value: unknown; share: number } | undefined {
   const best = [...ps.values].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
@@ -149,6 +169,7 @@ function scoreCandidates(
     const knownShare = ownStats
       ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set)
       : 0;
+    if (knownShare === 0 && foreignShape(ownStats, shape)) continue;
     const named =
       c.before.slice(-2).some((w) => nWords.includes(w)) ||
       nWords.includes(c.after) ||

@@ -57,6 +57,11 @@ export const FILL_WEIGHTS = {
   /** A parameter that nearly always took one value needs strong evidence for another: a never-recorded value is damped by 1 − noveltyDamping × the usual value's share (with at least noveltyMinRecords values set). */
   noveltyDamping: 0.8,
   noveltyMinRecords: 3,
+  /**
+   * A found value whose shape family the parameter never took, in at least this many recorded values,
+   * is no candidate (a required parameter with no other value then has none: no call is made).
+   */
+  shapeGateMinRecords: 2,
   /** Subtracted per earlier use of the same found value by another parameter. */
   reusePenalty: 0.8,
   /** A required parameter left without a value takes other tools' usual value of its name when at least this share of them took it. */

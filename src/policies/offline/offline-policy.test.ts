@@ -225,7 +225,7 @@ describe('offline policy: tool nodes', () => {
   });
 
   it('is deterministic, and moves to the next-ranked tool on a retry', async () => {
-    const q = 'Find flights from BOS to SEA on 2025-05-05.';
+    const q = 'Find flights from BOS to SEA on 2025-05-05 for my stay in Boston.';
     const a = await learned.planToolCalls(req(q, node(), TOOLS));
     const b = await learned.planToolCalls(req(q, node(), TOOLS));
     expect(a).toEqual(b);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { TaskRecord } from '../../records/schema.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import { distillCueModel, learnCueModel } from './cue-model.js';
+import { fillArgs } from './fill-args.js';
+
+/**
+ * General rules of argument filling, each shown on a small made-up tool set: what a user notices is
+ * the argument the offline policy passes.
+ */
+const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
+const learn = (records: TaskRecord[], tools: ToolDescriptor[]) => distillCueModel(learnCueModel(records, tools));
+
+describe('a found value of a shape the parameter never took', () => {
+  const chart: ToolDescriptor = {
+    name: 'chart_indicator',
+    description: 'An indicator of a ticker on a chart period.',
+    inputSchema: obj({ ticker: { type: 'string' }, period: { type: 'string' } }, ['ticker', 'period']),
+  };
+  const record = (id: string, name: string, ticker: string, period: string): TaskRecord => ({
+    id,
+    query: `Show the ${name} for ${ticker} on the ${period} chart.`,
+    reference: '',
+    calls: [{ tool: chart.name, args: { ticker, period } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Momentum Index', 'IBM', '1h'),
+      record('b', 'Trend Strength', 'MSFT', '1h'),
+      record('c', 'Volume Profile', 'ORCL', '5min'),
+      record('d', 'Momentum Index', 'SAP', '1h'),
+    ],
+    [chart],
+  );
+
+  it('is not passed: the period stays a period (the usual one), never the indicator’s name', () => {
+    const query = 'Show the Relative Vigor Score for ACME.';
+    const { args } = fillArgs(chart, { query, focus: [[0, query.length]], outputs: [] }, model);
+    expect(args).toEqual({ ticker: 'ACME', period: '1h' });
+  });
+});
