@@ -12,12 +12,14 @@ import type { RecordEvaluation } from './types.js';
  * Binding evidence of the feedback (docs/DESIGN.md, "Search": bindings come from execution
  * feedback). For every (tool node, tool, parameter) whose calls the alignment pairs with reference
  * calls of the same tool, it tries sources that could give the parameter its value with no model —
- * a constant, a pattern over the request made from the shape of the reference values (with the word
- * before them when that word recurs), a JSON path into the results of a node upstream on every
- * path — and reports the source that reproduces the reference value in most of those records, when
- * it does so in more records than the calls made now. A source is kept only on evidence across
- * records: a constant must be the reference value of most of them, a pattern or path must reproduce
- * each record's own value from that record's request or results.
+ * a constant, a pattern over the request made from the shape of the reference values (alone, after
+ * the word before them, or between the punctuation around them), a JSON path into the results of a
+ * node upstream on every path — and reports the source that reproduces the reference value in most
+ * of those records, when it does so in more records than the calls made now. A source is kept only
+ * on evidence across records: a constant must be the reference value of most of them and of at
+ * least three (as for the offline policy's kept values), and never a value a request states (that
+ * value belongs to its request: a constant would copy it into every other request's calls); a
+ * pattern or path must reproduce each record's own value from that record's request or results.
  *
  * It also reports a bound parameter whose binding reproduces the reference in fewer than half of
  * the records (the edit then unbinds it).
@@ -69,7 +71,10 @@ export function shapePattern(value: string): string | undefined {
     .join('');
 }
 
-/** Candidate request patterns for one pair: the value's shape, alone and after the word before it. */
+/** How a pattern of the value's shape alone begins. */
+const BARE = '(?<![A-Za-z0-9])';
+
+/** Candidate request patterns for one pair: the value's shape, alone, after the word before it, and between punctuation (`(ALB)`, `"Paris"`). */
 function requestCandidates(p: Pair): string[] {
   if (typeof p.ref !== 'string' && typeof p.ref !== 'number') return [];
   const v = String(p.ref);
@@ -77,9 +82,13 @@ function requestCandidates(p: Pair): string[] {
   if (!shape) return [];
   const at = p.query.indexOf(v);
   if (at < 0) return [];
-  const out = [`(?<![A-Za-z0-9])(${shape})(?![A-Za-z0-9])`];
+  const out = [`${BARE}(${shape})(?![A-Za-z0-9])`];
   const before = /([A-Za-z]+)\s*$/.exec(p.query.slice(0, at))?.[1];
   if (before && before.length > 1) out.push(`\\b${escapeRe(before)}\\s+(${shape})(?![A-Za-z0-9])`);
+  const pre = p.query[at - 1];
+  const post = p.query[at + v.length];
+  const punct = /[^\sA-Za-z0-9]/;
+  if (pre && post && punct.test(pre) && punct.test(post)) out.push(`${escapeRe(pre)}(${shape})${escapeRe(post)}`);
   return out;
 }
 
@@ -108,6 +117,9 @@ function pathsTo(
     out.push(prefix);
   return [...new Set(out)];
 }
+
+/** A request pattern anchored on the words or punctuation around the value, not its shape alone. */
+const anchored = (s: Extract<BindingSource, { from: 'request' }>) => !s.pattern.startsWith(BARE);
 
 /** Binding evidence over the evaluation (see the module comment). */
 export function bindablePatterns(
@@ -205,7 +217,12 @@ export function bindablePatterns(
       counts.set(k, { v: p.ref, c: (counts.get(k)?.c ?? 0) + 1 });
     }
     const top = [...counts.values()].sort((a, b) => b.c - a.c)[0];
-    if (top && top.c >= MOST * g.pairs.length) add({ from: 'const', value: top.v });
+    const stated = (v: unknown) =>
+      (typeof v === 'string' || typeof v === 'number') &&
+      String(v).length > 1 &&
+      withValue.some((p) => p.query.toLowerCase().includes(String(v).toLowerCase()));
+    if (top && top.c >= MOST * g.pairs.length && top.c >= MIN_RECORDS && !stated(top.v))
+      add({ from: 'const', value: top.v });
     const upstream = [...upstreamOnEveryPath(adj, g.node)].filter((id) => adj.nodes.get(id)?.kind === 'tool');
     for (const p of withValue.slice(0, 12)) {
       for (const pattern of requestCandidates(p)) add({ from: 'request', pattern });
@@ -219,8 +236,19 @@ export function bindablePatterns(
     let best: { source: BindingSource; hits: number } | undefined;
     for (const s of candidates.values()) {
       const hits = reproduces(s);
-      // Ties: a source that reads the record (request, results) over a constant, then the first found.
-      if (!best || hits > best.hits || (hits === best.hits && best.source.from === 'const' && s.from !== 'const'))
+      // Ties: a source that reads the record (request, results) over a constant; a pattern anchored on
+      // its context over the bare shape (where the context is missing the policy decides; a bare
+      // shape takes any token of that shape); then the first found.
+      if (
+        !best ||
+        hits > best.hits ||
+        (hits === best.hits && best.source.from === 'const' && s.from !== 'const') ||
+        (hits === best.hits &&
+          s.from === 'request' &&
+          best.source.from === 'request' &&
+          anchored(s) &&
+          !anchored(best.source))
+      )
         best = { source: s, hits };
     }
     if (!best || best.hits < MOST * g.pairs.length || best.hits <= current) continue;

@@ -70,6 +70,7 @@ describe('workflowHash', () => {
       { op: 'set_tool_hint', id: 'forecast', tools: ['get_current_weather'] },
       { op: 'set_calls', id: 'forecast', calls: 'many' },
       { op: 'set_retry', id: 'forecast', attempts: 2 },
+      { op: 'set_binding', id: 'forecast', tool: 'get_forecast', param: 'days', source: { from: 'const', value: 3 } },
       {
         op: 'refine_branch',
         judge: 'needs_forecast',
@@ -99,6 +100,22 @@ describe('workflowHash', () => {
       edits: [{ op: 'set_retry', id: 'forecast', attempts: 2, on: 'error-or-empty' }],
     });
     for (const w of [kind, model, retryOn]) expect(workflowHash(w)).not.toBe(h);
+  });
+
+  it('a bound workflow differs from the unbound one; the order of bindings and a binding to the model do not count', () => {
+    const bind = (b: unknown[]) => {
+      const w = structuredClone(base);
+      Object.assign(w.nodes[3]!, { bind: b });
+      return workflowHash(w);
+    };
+    const days = { tool: 'get_forecast', param: 'days', source: { from: 'const', value: 3 } };
+    const city = { tool: 'get_forecast', param: 'city', source: { from: 'request', pattern: 'in ([A-Z][a-z]+)' } };
+    const model = { tool: 'get_current_weather', param: 'city', source: { from: 'model' } };
+    expect(bind([days])).not.toBe(h);
+    expect(bind([days])).not.toBe(bind([{ ...days, source: { from: 'const', value: 4 } }]));
+    expect(bind([days, city])).toBe(bind([city, days]));
+    expect(bind([model])).toBe(h);
+    expect(bind([])).toBe(h);
   });
 
   it('canonicalWorkflow sorts nodes by id and edges by (from, to, kind), and drops name and meta', () => {

@@ -7,8 +7,8 @@ import type { Edge, Guard, Workflow, WorkflowNode } from './schema.js';
  * "Search": every candidate is stored; memo keys use the node definitions). Two workflows hash equal
  * exactly when they behave the same: `name`, `description` and `meta` are ignored, as are key order,
  * node and edge order, the order of arrays whose order means nothing (tool hints, mined tools,
- * JSON-Schema `required`, `in`/`not_in` guard lists), duplicates in those arrays, and explicit
- * defaults (`calls: 'one'`, empty hint or mined lists).
+ * JSON-Schema `required`, `in`/`not_in` guard lists, a node's bindings), duplicates in those arrays,
+ * and explicit defaults (`calls: 'one'`, empty hint or mined lists, a binding to `model`).
  */
 
 /** The version of the canonical form; part of the hash so a change of rules changes every hash. */
@@ -27,6 +27,8 @@ export function workflowHash(w: Workflow): string {
     .update(`flowscout-workflow/${CANONICAL_FORM}\n${stableJson(canonicalWorkflow(w))}`)
     .digest('hex');
 }
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function canonicalNode(n: WorkflowNode): WorkflowNode {
   if (n.kind === 'llm') {
@@ -50,6 +52,13 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
   if (n.retry) out.retry = { attempts: n.retry.attempts, on: n.retry.on };
   const mined = sortedSet(n.mined);
   if (mined.length > 0) out.mined = mined;
+  // Bindings change the calls a node makes; their order means nothing, and a binding to `model`
+  // is the default. Absent bindings leave the form (and so the hash) of unbound workflows as it was.
+  const bind = (n.bind ?? [])
+    .filter((b) => b.source.from !== 'model')
+    .map((b) => ({ tool: b.tool, param: b.param, source: b.source }))
+    .sort((a, b) => (a.tool === b.tool ? compareText(a.param, b.param) : compareText(a.tool, b.tool)));
+  if (bind.length > 0) out.bind = bind;
   return out;
 }
 

@@ -168,6 +168,19 @@ describe('applyEditPlan', () => {
     expect(r.ok && r.workflow).not.toBe(w);
   });
 
+  it('every edited copy shares the learned table of its input, which stays unchanged', () => {
+    const table = { tools: { get_quote: { params: { symbol: { values: { ACME: 3 } } } } } };
+    const w: Workflow = { ...load('valid', 'parallel'), learned: { offline: table } };
+    const before = JSON.stringify(w);
+    const a = applyEditPlanOrThrow(w, { edits: [{ op: 'set_task', id: 'quote', task: 'Get the quote' }] });
+    const b = applyEditPlanOrThrow(a, { edits: [{ op: 'remove_node', id: 'news' }] });
+    // One table for the whole lineage (a search's candidates), not a copy per candidate.
+    expect(a.learned?.offline).toBe(table);
+    expect(b.learned?.offline).toBe(table);
+    expect(JSON.stringify(w)).toBe(before);
+    expect(b.nodes.some((n) => n.id === 'news')).toBe(false);
+  });
+
   it('applyEditPlanOrThrow throws INVALID_EDIT with the message', () => {
     let thrown: unknown;
     try {

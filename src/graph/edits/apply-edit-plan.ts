@@ -78,7 +78,7 @@ export function applyEditPlan(
     };
   }
 
-  const draft = structuredClone(input.workflow);
+  const draft = editableCopy(input.workflow, workflow);
   for (const [i, edit] of edits.entries()) {
     try {
       (APPLY[edit.op] as Apply<Edit>)(draft, edit);
@@ -165,6 +165,18 @@ export function describeEdit(edit: Edit): string {
  * The edit that introduced the earliest-blamed remaining problem: for each problem, the last edit
  * before which the problem was absent. -1 when every problem was already in the input.
  */
+/**
+ * A copy of `parsed` to edit, sharing the learned table of `original`: no edit changes it, and the
+ * search's candidates then hold one table between them (it grows with the log's vocabulary) and the
+ * offline policy reads it once.
+ */
+function editableCopy(parsed: Workflow, original: Workflow): Workflow {
+  const { learned, ...rest } = parsed;
+  const copy: Workflow = structuredClone(rest);
+  if (learned !== undefined) copy.learned = original.learned ?? learned;
+  return copy;
+}
+
 /** The workflow before the first edit and after each (the edits applied cleanly once already). */
 function statesOf(start: Workflow, edits: readonly Edit[]): Workflow[] {
   const states: Workflow[] = [structuredClone(start)];

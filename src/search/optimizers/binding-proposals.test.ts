@@ -11,6 +11,8 @@ import type { TaskRecord } from '../../records/schema.js';
 import { createScriptedPolicy } from '../../testing/scripted-policy.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createRandom } from '../../util/random.js';
+import { runSearch } from '../run-search.js';
+import { DEFAULT_SETTINGS } from '../search-context.js';
 import { createLlmOptimizer } from './llm-optimizer.js';
 import { createRuleBasedOptimizer } from './rule-based.js';
 
@@ -118,5 +120,23 @@ describe('binding edits from execution feedback', () => {
       bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }],
     });
     expect((await feedbackOf(p.workflow)).tc).toBe(1);
+  });
+
+  it('a search evaluates the bound child and keeps it: a bound workflow is not a copy of its parent', async () => {
+    const result = await runSearch({
+      settings: { ...DEFAULT_SETTINGS, seed: 0, iterations: 4, patience: 4, racing: false },
+      splits: { opt: records, val: records, test: [] },
+      g0: workflow,
+      startLabel: 'test start',
+      policy,
+      tools: tools(),
+      judge: createLexicalJudge(),
+      optimizer: createRuleBasedOptimizer(),
+    });
+    const bound = [...result.tree.nodes.values()].filter((c) => c.plan?.edits.some((e) => e.op === 'set_binding'));
+    expect(bound.length).toBeGreaterThan(0);
+    expect(bound.every((c) => c.duplicateOf === undefined && c.optTc === 1)).toBe(true);
+    expect(result.best.valTc).toBe(1);
+    expect(result.root.valTc).toBe(0);
   });
 });
