@@ -44,6 +44,7 @@ function newParam(): ParamStats {
     values: new Map(),
     raw: new Map(),
     fromQuery: 0,
+    loweredFromQuery: 0,
     fromOutput: 0,
     fromElsewhere: 0,
     cues: new Map(),
@@ -177,6 +178,9 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
   const at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(o.query, text) : -1;
   if (at >= 0) {
     ps.fromQuery++;
+    const written = o.query.slice(at, at + text.length);
+    if (/^[A-Z][a-z]/.test(written) && text === text.toLowerCase())
+      ps.loweredFromQuery = (ps.loweredFromQuery ?? 0) + 1;
     for (const w of cueWords(o.query, at, at + text.length)) bump(ps.cues, w);
     return;
   }

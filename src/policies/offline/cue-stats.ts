@@ -11,6 +11,8 @@ export interface ParamStats {
   values: Map<string, number>;
   raw: Map<string, unknown>;
   fromQuery: number;
+  /** Of `fromQuery`: values passed in lower case that the request wrote capitalised (`Tokyo` → `tokyo`). */
+  loweredFromQuery?: number;
   fromOutput: number;
   /** Set but found neither in the query nor in an earlier output (a constant or an inferred value). */
   fromElsewhere: number;

@@ -39,3 +39,23 @@ describe('a found value of a shape the parameter never took', () => {
     expect(args).toEqual({ ticker: 'ACME', period: '1h' });
   });
 });
+
+describe('a parameter whose values the records pass lower-cased', () => {
+  const sky: ToolDescriptor = {
+    name: 'night_sky',
+    description: 'Moon and sunrise times for a place.',
+    inputSchema: obj({ place: { type: 'string' } }, ['place']),
+  };
+  const record = (id: string, city: string): TaskRecord => ({
+    id,
+    query: `When is sunrise in ${city} tomorrow?`,
+    reference: '',
+    calls: [{ tool: sky.name, args: { place: city.toLowerCase() } }],
+  });
+  const model = learn([record('a', 'Oslo'), record('b', 'Quito'), record('c', 'Perth')], [sky]);
+
+  it('takes a capitalised name of the request lower-cased, as the records wrote such names', () => {
+    const { args } = fillArgs(sky, { query: 'When is sunrise in Lima tomorrow?', outputs: [] }, model);
+    expect(args).toEqual({ place: 'lima' });
+  });
+});

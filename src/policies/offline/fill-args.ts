@@ -84,6 +84,15 @@ function foreignShape(ps: ParamStats | undefined, shape: string): boolean {
   return true;
 }
 
+/**
+ * True when the parameter's values are written in lower case although the request writes them
+ * capitalised: most of its values found in the request were found so (`Tokyo` passed as `tokyo`),
+ * so a name found in the request is passed lower-cased.
+ */
+function writtenLowerCase(ps: ParamStats): boolean {
+  return ps.fromQuery >= W.shapeGateMinRecords && (ps.loweredFromQuery ?? 0) / ps.fromQuery >= 0.5;
+}
+
 /** The family of a value shape (value-candidates.ts, `shapeOf`). */
 function shapeFamily(shape: string): string {
   if (/^(code\d|pair|id)$/.test(shape)) return 'code';
@@ -160,9 +169,11 @@ function scoreCandidates(
     if (p === undefined) priors.set(kind, (p = kindPrior(nWords, prop, kind)));
     return p;
   };
+  const lowerCase = ownStats !== undefined && writtenLowerCase(ownStats);
   for (const c of cands) {
     let value = c.value;
     if (c.kind === 'date' && template) value = template.replace('{date}', value);
+    if (lowerCase && c.kind === 'proper') value = value.toLowerCase();
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
     const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);
