@@ -29,6 +29,11 @@ export interface ParamStats {
   /** Calls whose query named the parameter (see presence.ts), and how many of them set it; same when not named. */
   whenNamed: { calls: number; set: number };
   whenUnnamed: { calls: number; set: number };
+  /**
+   * Calls whose request writes one of the parameter's recurring values (`writtenValues`), and how
+   * many of them set the parameter (see presence.ts).
+   */
+  whenValueWritten?: { calls: number; set: number };
 }
 
 export interface ToolStats {

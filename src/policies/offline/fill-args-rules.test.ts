@@ -59,3 +59,39 @@ describe('a parameter whose values the records pass lower-cased', () => {
     expect(args).toEqual({ place: 'lima' });
   });
 });
+
+describe('an optional parameter whose recorded value the request writes', () => {
+  const rates: ToolDescriptor = {
+    name: 'exchange_board',
+    description: 'Exchange rates of a base currency.',
+    inputSchema: obj({ base: { type: 'string' }, layout: { type: 'string', enum: ['table', 'chart'] } }, ['base']),
+  };
+  const record = (id: string, base: string, query: string, layout?: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: rates.name, args: { base, ...(layout ? { layout } : {}) } }],
+  });
+  const model = learn(
+    [
+      record('a', 'USD', 'Show USD rates as a table.', 'table'),
+      record('b', 'EUR', 'List EUR rates in a table please.', 'table'),
+      record('c', 'GBP', 'GBP rates, table form.', 'table'),
+      record('d', 'JPY', 'Show JPY rates.'),
+      record('e', 'CAD', 'What are CAD rates today?'),
+      record('f', 'AUD', 'AUD rates now.'),
+      record('g', 'SEK', 'Rates for SEK.'),
+      record('h', 'NOK', 'Give NOK rates.'),
+      record('i', 'DKK', 'DKK rates this morning.'),
+    ],
+    [rates],
+  );
+
+  it('is set to that value, since the records set it whenever the request wrote one', () => {
+    expect(fillArgs(rates, { query: 'Show CHF rates as a table.', outputs: [] }, model).args).toEqual({
+      base: 'CHF',
+      layout: 'table',
+    });
+    expect(fillArgs(rates, { query: 'Show CHF rates.', outputs: [] }, model).args).toEqual({ base: 'CHF' });
+  });
+});

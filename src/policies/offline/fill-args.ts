@@ -1,6 +1,6 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { findToken, type CueModel, type ParamStats, type ToolStats } from './cue-model.js';
+import { findToken, writesValue, writtenValues, type CueModel, type ParamStats, type ToolStats } from './cue-model.js';
 import { paramPresence } from './presence.js';
 import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
@@ -299,8 +299,12 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   const ts: ToolStats | undefined = model.tools.get(tool.name);
   const { base, queryWords } = readQuery(ctx.query);
   const names = Object.keys(props);
+  const valueWritten = (n: string) => {
+    const ps = statsFor(n, ts, model)?.ps;
+    return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
+  };
   const wanted = names.filter(
-    (n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n)) >= 0.5,
+    (n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n)) >= 0.5,
   );
   const all: Scored[] = [];
   for (const name of wanted) {

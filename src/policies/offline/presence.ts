@@ -4,6 +4,10 @@ import { stem } from './text.js';
 /**
  * Whether an optional parameter is set (docs/DESIGN.md, "Policies": only the optional parameters
  * that the records show are usually set). Learned from the optimisation records, in this order:
+ * 0. when the request writes one of the parameter's recurring values (`json` in "in JSON format")
+ *    and the records hold at least three calls whose request wrote one, the smoothed rate at which
+ *    it was set then (the tool's own calls, or for a tool the records never called, every tool's
+ *    parameter of that name);
  * 1. when the query names the parameter (a query term shares a stem or a 4-letter prefix with a
  *    word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls
  *    in the same situation (named / not named), the smoothed rate at which it was set then;
@@ -14,6 +18,9 @@ import { stem } from './text.js';
  * 3. for a tool the records never called, step 1 over every tool's parameter of that name (`shared`);
  * 4. without records, 0.6 when the query names it, else 0.
  */
+
+/** Calls with a recurring value written in the request needed before their rate decides (step 0). */
+const MIN_WRITTEN_CALLS = 3;
 
 /** Cap on the summed term evidence (in log-odds), so a long query cannot outvote the prior by volume. */
 const MAX_EVIDENCE = 2;
@@ -65,9 +72,12 @@ export function paramPresence(
   ts: ToolStats | undefined,
   queryTerms: ReadonlySet<string>,
   shared?: ParamStats,
+  valueWritten = false,
 ): number {
   const named = namesParam(name, queryTerms);
   const ps = ts?.params.get(name);
+  const written = valueWritten ? (ps && ts && ts.uses > 0 ? ps : shared)?.whenValueWritten : undefined;
+  if (written && written.calls >= MIN_WRITTEN_CALLS) return (written.set + 0.5) / (written.calls + 1);
   if (!ts || !ps || ts.uses === 0) {
     // A tool the records never called: how often other tools' parameters of this name were set.
     const situation = shared ? (named ? shared.whenNamed : shared.whenUnnamed) : undefined;
