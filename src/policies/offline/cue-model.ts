@@ -5,7 +5,8 @@ import type { ParamStats, ToolStats } from './cue-stats.js';
 import { namesParam } from './presence.js';
 
 export type { ParamStats, ToolStats } from './cue-stats.js';
-import { requestClauses, terms } from './text.js';
+import { findToken, requestClauses, terms } from './text.js';
+import { countWrittenValues, KEEP_VALUE_CALLS } from './written-values.js';
 import { outputPairs, shapeOf } from './value-candidates.js';
 
 /**
@@ -57,22 +58,6 @@ function newParam(): ParamStats {
     whenUnnamed: { calls: 0, set: 0 },
     whenValueWritten: { calls: 0, set: 0 },
   };
-}
-
-/** Where `needle` occurs in `hay` as a whole token (case-insensitive), or -1. */
-export function findToken(hay: string, needle: string): number {
-  if (!needle) return -1;
-  const h = hay.toLowerCase();
-  const n = needle.toLowerCase();
-  let from = 0;
-  for (;;) {
-    const i = h.indexOf(n, from);
-    if (i < 0) return -1;
-    const before = i === 0 ? ' ' : h[i - 1]!;
-    const after = i + n.length >= h.length ? ' ' : h[i + n.length]!;
-    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return i;
-    from = i + 1;
-  }
 }
 
 /** The cue words around position [start, end) of the query. */
@@ -147,57 +132,6 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
   return model;
 }
 
-/**
- * The values of a parameter that count as written in a request: recurring (set in at least
- * `KEEP_VALUE_CALLS` calls, as a distilled model keeps them) and long enough to be a word (3+).
- */
-export function writtenValues(ps: ParamStats): string[] {
-  const out: string[] = [];
-  for (const [key, n] of ps.values) {
-    if (n < KEEP_VALUE_CALLS) continue;
-    const raw = ps.raw.get(key);
-    const text = typeof raw === 'string' ? raw : String(raw);
-    if (text.length >= 3 && typeof raw !== 'boolean' && !/^-?\d+(\.\d+)?$/.test(text)) out.push(text);
-  }
-  return out;
-}
-
-/** True when the request writes one of the values (as a whole token, case aside). */
-export function writesValue(query: string, values: readonly string[]): boolean {
-  return values.some((v) => findToken(query, v) >= 0);
-}
-
-/** Second pass: per parameter, the calls whose request writes one of its recurring values, and how many set it. */
-function countWrittenValues(
-  records: readonly TaskRecord[],
-  byName: ReadonlyMap<string, ToolDescriptor>,
-  model: CueModel,
-): void {
-  const written = new Map<ParamStats, string[]>();
-  const valuesOf = (ps: ParamStats) => {
-    let v = written.get(ps);
-    if (!v) written.set(ps, (v = writtenValues(ps)));
-    return v;
-  };
-  for (const record of records) {
-    for (const call of record.calls) {
-      const tool = byName.get(call.tool);
-      const ts = tool ? model.tools.get(tool.name) : undefined;
-      if (!tool || !ts) continue;
-      const args = canonicalArgs(call.args, tool.inputSchema);
-      for (const [name, ps] of ts.params) {
-        for (const stats of [ps, model.params.get(name)!]) {
-          const values = valuesOf(stats);
-          if (values.length === 0 || !writesValue(record.query, values)) continue;
-          const w = (stats.whenValueWritten ??= { calls: 0, set: 0 });
-          w.calls++;
-          if (args[name] !== undefined) w.set++;
-        }
-      }
-    }
-  }
-}
-
 interface Observation {
   query: string;
   queryTerms: ReadonlySet<string>;
@@ -244,13 +178,6 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
   } else ps.fromElsewhere++;
 }
 
-/**
- * Calls a parameter value must have in the records to be kept in a distilled model (a recurring
- * constant, not one record's value). Chosen on D_val (mean G0 TC, bundled domains, seeds 0-2):
- * 0.375 keeping every value (which copies records' values into other requests' calls), 0.362 at 2,
- * 0.338 at 3; 3, because two calls can be one record's.
- */
-const KEEP_VALUE_CALLS = 3;
 /** Clause words, cue words and query terms must recur this often to be kept. */
 const KEEP_WORD = 2;
 const PRIVATE = /@|\d/;

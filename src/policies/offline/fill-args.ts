@@ -1,8 +1,9 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { findToken, writesValue, writtenValues, type CueModel, type ParamStats, type ToolStats } from './cue-model.js';
+import type { CueModel, ParamStats, ToolStats } from './cue-model.js';
+import { writesValue, writtenValues } from './written-values.js';
 import { paramPresence } from './presence.js';
-import { terms } from './text.js';
+import { findToken, terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './param-schema.js';

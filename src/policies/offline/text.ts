@@ -104,3 +104,19 @@ export function requestClauses(query: string, expected?: number): string[] {
   }
   return clauses;
 }
+
+/** Where `needle` occurs in `hay` as a whole token (case-insensitive), or -1. */
+export function findToken(hay: string, needle: string): number {
+  if (!needle) return -1;
+  const h = hay.toLowerCase();
+  const n = needle.toLowerCase();
+  let from = 0;
+  for (;;) {
+    const i = h.indexOf(n, from);
+    if (i < 0) return -1;
+    const before = i === 0 ? ' ' : h[i - 1]!;
+    const after = i + n.length >= h.length ? ' ' : h[i + n.length]!;
+    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return i;
+    from = i + 1;
+  }
+}
