@@ -2,7 +2,7 @@ import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.j
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamStats, ToolStats } from './cue-stats.js';
-import { namesParam } from './presence.js';
+import { MIN_PATTERN_REPEATS, namesParam, presencePattern } from './presence.js';
 
 export type { ParamStats, ToolStats } from './cue-stats.js';
 import { findToken, requestClauses, terms } from './text.js';
@@ -90,7 +90,14 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
       if (!ts)
         model.tools.set(
           tool.name,
-          (ts = { uses: 0, params: new Map(), clauses: [], previous: new Map(), positions: new Map() }),
+          (ts = {
+            uses: 0,
+            params: new Map(),
+            clauses: [],
+            previous: new Map(),
+            positions: new Map(),
+            patterns: new Map(),
+          }),
         );
       ts.uses++;
       bump(ts.previous, index === 0 ? '^' : record.calls[index - 1]!.tool);
@@ -110,6 +117,9 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
         ),
         tool.inputSchema,
       );
+      const required = new Set((tool.inputSchema as { required?: string[] }).required ?? []);
+      const optional = Object.keys(schema.properties ?? {}).filter((n) => !required.has(n));
+      bump((ts.patterns ??= new Map()), presencePattern(optional.filter((n) => args[n] !== undefined)));
       for (const name of Object.keys(schema.properties ?? {})) {
         let ps = ts.params.get(name);
         if (!ps) ts.params.set(name, (ps = newParam()));
@@ -226,6 +236,7 @@ export function distillCueModel(model: CueModel): CueModel {
       ...ts,
       params: new Map([...ts.params].map(([k, v]) => [k, param(v, ts.uses)])),
       clauses: words.length > 0 ? [words.join(' ')] : [],
+      patterns: keepCounts(ts.patterns ?? new Map(), MIN_PATTERN_REPEATS),
     });
   }
   return { tools, params: new Map([...model.params].map(([k, v]) => [k, param(v)])), records: model.records };
@@ -291,6 +302,7 @@ export function cueTable(model: CueModel): Table {
       clauseWords: wordCounts(ts.clauses),
       previous: mapOut(ts.previous),
       positions: mapOut(ts.positions),
+      patterns: mapOut(ts.patterns ?? new Map()),
     })),
     params: mapOut(model.params, paramOut),
   };
@@ -310,6 +322,7 @@ export function cueModelFromTable(table: unknown): CueModel {
         clauses: Array.isArray(ts.clauseWords) ? wordsText(ts.clauseWords) : ((ts.clauses as string[]) ?? []),
         previous: mapIn(ts.previous),
         positions: mapIn(ts.positions),
+        patterns: mapIn(ts.patterns),
       };
     }),
     params: mapIn(t.params, paramIn),

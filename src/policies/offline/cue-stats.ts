@@ -46,4 +46,6 @@ export interface ToolStats {
   previous: Map<string, number>;
   /** Position of the call in its record → count. */
   positions: Map<number, number>;
+  /** The optional parameters a call set, as one key (`presencePattern`) → count (see presence.ts). */
+  patterns?: Map<string, number>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { distillCueModel, learnCueModel } from './cue-model.js';
+import { cueModelFromTable, cueTable, distillCueModel, learnCueModel } from './cue-model.js';
 import { fillArgs } from './fill-args.js';
 
 /**
@@ -93,5 +93,48 @@ describe('an optional parameter whose recorded value the request writes', () => 
       layout: 'table',
     });
     expect(fillArgs(rates, { query: 'Show CHF rates.', outputs: [] }, model).args).toEqual({ base: 'CHF' });
+  });
+});
+
+describe('optional parameters the records set together', () => {
+  const card: ToolDescriptor = {
+    name: 'hotel_card',
+    description: 'One hotel’s card.',
+    inputSchema: obj(
+      {
+        hotel: { type: 'string' },
+        photos: { type: 'boolean' },
+        reviews: { type: 'boolean' },
+        map: { type: 'boolean' },
+      },
+      ['hotel'],
+    ),
+  };
+  const all = { photos: true, reviews: true, map: true };
+  const record = (id: string, query: string, hotel: string, flags = {}): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: card.name, args: { hotel, ...flags } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show hotel 20481 with photos.', '20481', all),
+      record('b', 'Hotel 33109 with photos please.', '33109', all),
+      record('c', 'I want hotel 57120 with its photos.', '57120', all),
+      record('d', 'Show hotel 61842.', '61842'),
+      record('e', 'Open hotel 70915.', '70915'),
+      record('f', 'Hotel 84406, quickly.', '84406'),
+    ],
+    [card],
+  );
+  const fill = (query: string) => fillArgs(card, { query, outputs: [] }, model).args;
+
+  it('are set as the records set them, all or none, never a combination no record made', () => {
+    expect(fill('Show hotel 91337.')).toEqual({ hotel: '91337' });
+    expect(fill('Show hotel 91337 with photos.')).toEqual({ hotel: '91337', ...all });
+    // A workflow carries the table as JSON: the combinations survive it.
+    const carried = cueModelFromTable(JSON.parse(JSON.stringify(cueTable(model))));
+    expect(fillArgs(card, { query: 'Show hotel 91337.', outputs: [] }, carried).args).toEqual({ hotel: '91337' });
   });
 });

@@ -2,7 +2,7 @@ import { stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel, ParamStats, ToolStats } from './cue-model.js';
 import { writesValue, writtenValues } from './written-values.js';
-import { paramPresence } from './presence.js';
+import { nearestPattern, paramPresence } from './presence.js';
 import { findToken, terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
@@ -304,9 +304,13 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const ps = statsFor(n, ts, model)?.ps;
     return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
   };
-  const wanted = names.filter(
-    (n) => required.includes(n) || paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n)) >= 0.5,
+  const presence = new Map(
+    names
+      .filter((n) => !required.includes(n))
+      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n))] as const),
   );
+  const present = nearestPattern(presence, ts);
+  const wanted = names.filter((n) => required.includes(n) || present.has(n));
   const all: Scored[] = [];
   for (const name of wanted) {
     const stats = statsFor(name, ts, model);

@@ -103,3 +103,43 @@ export function paramPresence(
   if (named) logit += 1;
   return 1 / (1 + Math.exp(-logit));
 }
+
+/** The optional parameters one call set, as one key (sorted names). */
+export function presencePattern(set: readonly string[]): string {
+  return [...set].sort().join(',');
+}
+
+/**
+ * Optional parameters that go together: the records' calls of a tool set them in recurring
+ * combinations (all of a tool's display flags, or none). The parameters judged one by one (P(set)
+ * per parameter, `presence`) become the recurring combination (`MIN_PATTERN_REPEATS`+ calls) that costs least to
+ * reach from them: each parameter changed costs how sure its own judgement was (|log-odds|), the more
+ * frequent combination on a tie; once the tool has at least `MIN_PATTERN_CALLS` calls, and only when
+ * the change costs at most `MAX_PATTERN_COST`.
+ */
+export function nearestPattern(presence: ReadonlyMap<string, number>, ts: ToolStats | undefined): Set<string> {
+  const decided = new Set([...presence].filter(([, p]) => p >= 0.5).map(([n]) => n));
+  const patterns = ts?.patterns;
+  if (!ts || !patterns || ts.uses < MIN_PATTERN_CALLS) return decided;
+  let best: { set: Set<string>; cost: number; n: number } | undefined;
+  for (const [key, n] of patterns) {
+    if (n < MIN_PATTERN_REPEATS) continue;
+    const set = new Set(key ? key.split(',') : []);
+    if ([...set].some((name) => !presence.has(name))) continue;
+    let cost = 0;
+    for (const [name, p] of presence) {
+      if (set.has(name) === decided.has(name)) continue;
+      const q = Math.min(0.99, Math.max(0.01, p));
+      cost += Math.abs(Math.log(q / (1 - q)));
+    }
+    if (!best || cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) <= 1e-9 && n > best.n)) best = { set, cost, n };
+  }
+  return best && best.cost <= MAX_PATTERN_COST ? best.set : decided;
+}
+
+/** Calls a combination must recur in to count (two calls can be one record's). */
+export const MIN_PATTERN_REPEATS = 3;
+/** Calls of a tool needed before its recurring combinations of optional parameters decide. */
+const MIN_PATTERN_CALLS = 5;
+/** The most a combination may cost (summed |log-odds| of the judgements it overturns). */
+const MAX_PATTERN_COST = 3;
