@@ -3,9 +3,10 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { CueModel, ParamStats, ToolStats } from './cue-model.js';
 import { writesValue, writtenValues } from './written-values.js';
 import { nearestPattern, paramPresence } from './presence.js';
-import { findToken, terms } from './text.js';
+import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
+import { dateTemplate, foreignShape, knownInQuery, writtenLowerCase } from './value-fit.js';
 import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './param-schema.js';
 
 /**
@@ -58,48 +59,6 @@ function cueScore(ps: ParamStats, c: ValueCandidate): number {
   if (c.after) near.push(`a:${c.after}`);
   for (const w of near) best = Math.max(best, share(ps.cues, w, ps.fromQuery));
   return best;
-}
-
-/** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
-function dateTemplate(ps: ParamStats): string | undefined {
-  const counts = new Map<string, number>();
-  for (const [key, n] of ps.values) {
-    const raw = ps.raw.get(key);
-    if (typeof raw !== 'string') continue;
-    const t = raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}');
-    if (t.includes('{date}')) counts.set(t, (counts.get(t) ?? 0) + n);
-  }
-  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
-  return best && best[0] !== '{date}' ? best[0] : undefined;
-}
-
-/**
- * True when the records set the parameter often enough (`W.shapeGateMinRecords`) and never to a value
- * of this shape's family (names, codes, numbers, dates, lower-case words, …): `Average True Range` is
- * no value for a parameter that always took `1min` or `1h`.
- */
-function foreignShape(ps: ParamStats | undefined, shape: string): boolean {
-  if (!ps || ps.set < W.shapeGateMinRecords) return false;
-  const family = shapeFamily(shape);
-  for (const [s, n] of ps.shapes) if (n > 0 && shapeFamily(s) === family) return false;
-  return true;
-}
-
-/**
- * True when the parameter's values are written in lower case although the request writes them
- * capitalised: most of its values found in the request were found so (`Tokyo` passed as `tokyo`),
- * so a name found in the request is passed lower-cased.
- */
-function writtenLowerCase(ps: ParamStats): boolean {
-  return ps.fromQuery >= W.shapeGateMinRecords && (ps.loweredFromQuery ?? 0) / ps.fromQuery >= 0.5;
-}
-
-/** The family of a value shape (value-candidates.ts, `shapeOf`). */
-function shapeFamily(shape: string): string {
-  if (/^(code\d|pair|id)$/.test(shape)) return 'code';
-  if (/^(int|longint|float)$/.test(shape)) return 'number';
-  if (/^(proper|proper-multi|place-region|place-region-tight)$/.test(shape)) return 'name';
-  return shape;
 }
 
 /** The most frequent learned value and its share. */
@@ -243,32 +202,6 @@ function scoreCandidates(
       score: W.constant.scale * usualValue.share * (W.constant.baseline + elsewhere),
       key: `c:${name}`,
     });
-  }
-  return out;
-}
-
-/** Known values of the parameter that appear in the query (lower-case enumerations such as `compact`). */
-function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCandidate[]): ValueCandidate[] {
-  if (!ps) return [];
-  const out: ValueCandidate[] = [];
-  for (const key of ps.values.keys()) {
-    const raw = ps.raw.get(key);
-    const text = typeof raw === 'string' ? raw : String(raw);
-    if (text.length < 2 || base.some((b) => b.value === text)) continue;
-    const at = findToken(query, text);
-    if (at < 0) continue;
-    const before = (
-      query
-        .slice(Math.max(0, at - 60), at)
-        .toLowerCase()
-        .match(/[a-z0-9]+/g) ?? []
-    ).slice(-3);
-    const after =
-      (query
-        .slice(at + text.length, at + text.length + 30)
-        .toLowerCase()
-        .match(/[a-z0-9]+/) ?? [''])[0] ?? '';
-    out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
   }
   return out;
 }

@@ -1,0 +1,80 @@
+import type { ParamStats } from './cue-stats.js';
+import { FILL_WEIGHTS } from './fill-weights.js';
+import { findToken } from './text.js';
+import type { ValueCandidate } from './value-candidates.js';
+
+/**
+ * How a value found in a request fits what the records show of a parameter (fill-args.ts reads it):
+ * the family of shapes its values took, whether they are written lower-cased, the template of its
+ * dates, and its recorded values that the request writes.
+ */
+
+const W = FILL_WEIGHTS;
+
+/** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
+export function dateTemplate(ps: ParamStats): string | undefined {
+  const counts = new Map<string, number>();
+  for (const [key, n] of ps.values) {
+    const raw = ps.raw.get(key);
+    if (typeof raw !== 'string') continue;
+    const t = raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}');
+    if (t.includes('{date}')) counts.set(t, (counts.get(t) ?? 0) + n);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return best && best[0] !== '{date}' ? best[0] : undefined;
+}
+
+/**
+ * True when the records set the parameter often enough (`W.shapeGateMinRecords`) and never to a value
+ * of this shape's family (names, codes, numbers, dates, lower-case words, …): `Average True Range` is
+ * no value for a parameter that always took `1min` or `1h`.
+ */
+export function foreignShape(ps: ParamStats | undefined, shape: string): boolean {
+  if (!ps || ps.set < W.shapeGateMinRecords) return false;
+  const family = shapeFamily(shape);
+  for (const [s, n] of ps.shapes) if (n > 0 && shapeFamily(s) === family) return false;
+  return true;
+}
+
+/**
+ * True when the parameter's values are written in lower case although the request writes them
+ * capitalised: most of its values found in the request were found so (`Tokyo` passed as `tokyo`),
+ * so a name found in the request is passed lower-cased.
+ */
+export function writtenLowerCase(ps: ParamStats): boolean {
+  return ps.fromQuery >= W.shapeGateMinRecords && (ps.loweredFromQuery ?? 0) / ps.fromQuery >= 0.5;
+}
+
+/** The family of a value shape (value-candidates.ts, `shapeOf`). */
+function shapeFamily(shape: string): string {
+  if (/^(code\d|pair|id)$/.test(shape)) return 'code';
+  if (/^(int|longint|float)$/.test(shape)) return 'number';
+  if (/^(proper|proper-multi|place-region|place-region-tight)$/.test(shape)) return 'name';
+  return shape;
+}
+
+/** Known values of the parameter that appear in the query (lower-case enumerations such as `compact`). */
+export function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCandidate[]): ValueCandidate[] {
+  if (!ps) return [];
+  const out: ValueCandidate[] = [];
+  for (const key of ps.values.keys()) {
+    const raw = ps.raw.get(key);
+    const text = typeof raw === 'string' ? raw : String(raw);
+    if (text.length < 2 || base.some((b) => b.value === text)) continue;
+    const at = findToken(query, text);
+    if (at < 0) continue;
+    const before = (
+      query
+        .slice(Math.max(0, at - 60), at)
+        .toLowerCase()
+        .match(/[a-z0-9]+/g) ?? []
+    ).slice(-3);
+    const after =
+      (query
+        .slice(at + text.length, at + text.length + 30)
+        .toLowerCase()
+        .match(/[a-z0-9]+/) ?? [''])[0] ?? '';
+    out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
+  }
+  return out;
+}
