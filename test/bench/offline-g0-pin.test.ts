@@ -24,8 +24,9 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // recurring values: Finance 0.442 -> 0.453, Travel 0.479 -> 0.485, Weather 0.318 -> 0.321.
 // Then optional parameters became the recurring combination the records set nearest to the one-by-one
 // judgements: Finance 0.453 -> 0.455, Travel 0.485 -> 0.518, Weather 0.321 -> 0.324.
+// Then ordinals (10th) gave their number: Finance 0.455 -> 0.471.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.455', calls: 227 },
+  Finance: { records: 38, tc: '0.471', calls: 227 },
   Travel: { records: 56, tc: '0.518', calls: 340 },
   Weather: { records: 61, tc: '0.324', calls: 375 },
 };

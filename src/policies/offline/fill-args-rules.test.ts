@@ -138,3 +138,30 @@ describe('optional parameters the records set together', () => {
     expect(fillArgs(card, { query: 'Show hotel 91337.', outputs: [] }, carried).args).toEqual({ hotel: '91337' });
   });
 });
+
+describe('an ordinal in the request', () => {
+  const movers: ToolDescriptor = {
+    name: 'top_movers',
+    description: 'The day’s biggest movers, from a rank on.',
+    inputSchema: obj({ start: { type: 'integer' } }, []),
+  };
+  const record = (id: string, query: string, start: number): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: movers.name, args: { start } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show the top movers from rank 20 on.', 20),
+      record('b', 'List movers starting at 5.', 5),
+      record('c', 'Top movers, start at 40 please.', 40),
+    ],
+    [movers],
+  );
+
+  it('gives its number: "from the 10th position" starts at 10', () => {
+    const query = 'Show the top movers starting from the 10th position.';
+    expect(fillArgs(movers, { query, outputs: [] }, model).args).toEqual({ start: 10 });
+  });
+});

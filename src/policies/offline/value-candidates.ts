@@ -170,6 +170,11 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const role = coordParts.get(s);
     if (role) out[out.length - 1]!.role = role;
   }
+  // Ordinals ("from the 10th position") give their number.
+  for (const m of text.matchAll(/\b(\d+)(?:st|nd|rd|th)\b/gi)) {
+    const s = m.index ?? 0;
+    if (!isTaken(s, s + m[0].length)) add(m[1]!, 'number', s, s + m[0].length);
+  }
   const spans = properSpans(text);
   for (const span of spans) add(span.value, 'proper', span.start, span.start + span.value.length);
   // "Paris, France", "London, UK": a place and its region, written with and without the space.
