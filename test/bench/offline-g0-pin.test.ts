@@ -25,10 +25,11 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Then optional parameters became the recurring combination the records set nearest to the one-by-one
 // judgements: Finance 0.453 -> 0.455, Travel 0.485 -> 0.518, Weather 0.321 -> 0.324.
 // Then ordinals (10th) gave their number: Finance 0.455 -> 0.471.
+// Then names are passed as hyphenated slugs where the records passed such names so: Weather 0.324 -> 0.357.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
   Finance: { records: 38, tc: '0.471', calls: 227 },
   Travel: { records: 56, tc: '0.518', calls: 340 },
-  Weather: { records: 61, tc: '0.324', calls: 375 },
+  Weather: { records: 61, tc: '0.357', calls: 375 },
 };
 
 describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {

@@ -46,6 +46,7 @@ function newParam(): ParamStats {
     raw: new Map(),
     fromQuery: 0,
     loweredFromQuery: 0,
+    sluggedFromQuery: 0,
     fromOutput: 0,
     fromElsewhere: 0,
     cues: new Map(),
@@ -172,9 +173,13 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
   const text = typeof value === 'string' ? value : String(value);
   // Short values ("1", "en") and booleans match almost anywhere; they are not evidence of a source.
   const traceable = text.length >= 3 && typeof value !== 'boolean';
-  const at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(o.query, text) : -1;
+  let at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findToken(o.query, text) : -1;
+  // `east-lansing` for "East Lansing": a name written as a hyphenated slug.
+  const slug = at < 0 && traceable && /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
+  if (slug) at = findToken(o.query, text.replace(/-/g, ' '));
   if (at >= 0) {
     ps.fromQuery++;
+    if (slug) ps.sluggedFromQuery = (ps.sluggedFromQuery ?? 0) + 1;
     const written = o.query.slice(at, at + text.length);
     if (/^[A-Z][a-z]/.test(written) && text === text.toLowerCase())
       ps.loweredFromQuery = (ps.loweredFromQuery ?? 0) + 1;

@@ -13,6 +13,8 @@ export interface ParamStats {
   fromQuery: number;
   /** Of `fromQuery`: values passed in lower case that the request wrote capitalised (`Tokyo` → `tokyo`). */
   loweredFromQuery?: number;
+  /** Of `fromQuery`: names the request wrote with spaces, passed joined by hyphens (`East Lansing` → `east-lansing`). */
+  sluggedFromQuery?: number;
   fromOutput: number;
   /** Set but found neither in the query nor in an earlier output (a constant or an inferred value). */
   fromElsewhere: number;

@@ -165,3 +165,27 @@ describe('an ordinal in the request', () => {
     expect(fillArgs(movers, { query, outputs: [] }, model).args).toEqual({ start: 10 });
   });
 });
+
+describe('a parameter whose values the records pass as hyphenated slugs', () => {
+  const sky: ToolDescriptor = {
+    name: 'sky_report',
+    description: 'Sunrise and sunset for a place.',
+    inputSchema: obj({ place_slug: { type: 'string' } }, ['place_slug']),
+  };
+  const record = (id: string, city: string, slug: string): TaskRecord => ({
+    id,
+    query: `Sunrise in ${city} tomorrow?`,
+    reference: '',
+    calls: [{ tool: sky.name, args: { place_slug: slug } }],
+  });
+  const model = learn(
+    [record('a', 'New York', 'new-york'), record('b', 'Buenos Aires', 'buenos-aires'), record('c', 'Oslo', 'oslo')],
+    [sky],
+  );
+
+  it('takes a name of several words as the records wrote such names: "San Jose" → san-jose', () => {
+    expect(fillArgs(sky, { query: 'Sunrise in San Jose tomorrow?', outputs: [] }, model).args).toEqual({
+      place_slug: 'san-jose',
+    });
+  });
+});

@@ -6,7 +6,7 @@ import { nearestPattern, paramPresence } from './presence.js';
 import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
-import { dateTemplate, foreignShape, knownInQuery, writtenLowerCase } from './value-fit.js';
+import { dateTemplate, foreignShape, knownInQuery, writtenAsSlug, writtenLowerCase } from './value-fit.js';
 import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './param-schema.js';
 
 /**
@@ -130,10 +130,12 @@ function scoreCandidates(
     return p;
   };
   const lowerCase = ownStats !== undefined && writtenLowerCase(ownStats);
+  const slugs = lowerCase && writtenAsSlug(ownStats!);
   for (const c of cands) {
     let value = c.value;
     if (c.kind === 'date' && template) value = template.replace('{date}', value);
     if (lowerCase && c.kind === 'proper') value = value.toLowerCase();
+    if (slugs && c.kind === 'proper') value = value.replace(/[\s,]+/g, '-');
     if (!fits(value, prop)) continue;
     const shape = shapeOf(value);
     const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);

@@ -45,6 +45,11 @@ export function writtenLowerCase(ps: ParamStats): boolean {
   return ps.fromQuery >= W.shapeGateMinRecords && (ps.loweredFromQuery ?? 0) / ps.fromQuery >= 0.5;
 }
 
+/** True when the records passed names the request wrote with spaces joined by hyphens (2+ times). */
+export function writtenAsSlug(ps: ParamStats): boolean {
+  return (ps.sluggedFromQuery ?? 0) >= 2;
+}
+
 /** The family of a value shape (value-candidates.ts, `shapeOf`). */
 function shapeFamily(shape: string): string {
   if (/^(code\d|pair|id)$/.test(shape)) return 'code';
