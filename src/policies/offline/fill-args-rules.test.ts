@@ -189,3 +189,34 @@ describe('a parameter whose values the records pass as hyphenated slugs', () => 
     });
   });
 });
+
+describe('a recorded value the request writes in another form', () => {
+  const board: ToolDescriptor = {
+    name: 'flight_board',
+    description: 'Flights at an airport.',
+    inputSchema: obj({ airport: { type: 'string' }, direction: { type: 'string' } }, ['airport', 'direction']),
+  };
+  const record = (id: string, query: string, airport: string, direction: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: board.name, args: { airport, direction } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show the departure board at OSL.', 'OSL', 'departure'),
+      record('b', 'Departure times at MAD please.', 'MAD', 'departure'),
+      record('c', 'List each departure from ARN.', 'ARN', 'departure'),
+      record('d', 'Next departure at CPH?', 'CPH', 'departure'),
+      record('e', 'Show the arrival board at HEL.', 'HEL', 'arrival'),
+      record('f', 'Arrival times at RIX please.', 'RIX', 'arrival'),
+      record('g', 'List each arrival at TLL.', 'TLL', 'arrival'),
+    ],
+    [board],
+  );
+
+  it('is recognised: flights "arriving" at an airport are its arrivals', () => {
+    const query = 'Which flights are arriving at LIS today?';
+    expect(fillArgs(board, { query, outputs: [] }, model).args).toEqual({ airport: 'LIS', direction: 'arrival' });
+  });
+});

@@ -66,7 +66,8 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
     const raw = ps.raw.get(key);
     const text = typeof raw === 'string' ? raw : String(raw);
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
-    const at = findToken(query, text);
+    let at = findToken(query, text);
+    if (at < 0) at = wordFormAt(query, text);
     if (at < 0) continue;
     const before = (
       query
@@ -82,4 +83,19 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
     out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
   }
   return out;
+}
+
+/**
+ * Where the request writes another form of a one-word lower-case value (`departing` for
+ * `departure`, `arriving` for `arrival`): a word sharing its first letters, at least five and all
+ * but its last three; -1 when none does.
+ */
+function wordFormAt(query: string, value: string): number {
+  if (!/^[a-z]{5,}$/.test(value)) return -1;
+  const need = Math.max(5, value.length - 3);
+  const head = value.slice(0, need);
+  for (const m of query.matchAll(/[A-Za-z]+/g)) {
+    if (m[0].length >= need && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
+  }
+  return -1;
 }
