@@ -33,6 +33,11 @@ describe('a found value of a shape the parameter never took', () => {
     [chart],
   );
 
+  it('is not passed: of "Acme Robotics (ACMR)" a ticker takes the code, not the company name', () => {
+    const query = 'Show the Momentum Index for Acme Robotics (ACMR).';
+    expect(fillArgs(chart, { query, focus: [[0, query.length]], outputs: [] }, model).args.ticker).toBe('ACMR');
+  });
+
   it('is not passed: the period stays a period (the usual one), never the indicator’s name', () => {
     const query = 'Show the Relative Vigor Score for ACME.';
     const { args } = fillArgs(chart, { query, focus: [[0, query.length]], outputs: [] }, model);
