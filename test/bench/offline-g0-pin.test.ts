@@ -27,9 +27,10 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Then ordinals (10th) gave their number: Finance 0.455 -> 0.471.
 // Then names are passed as hyphenated slugs where the records passed such names so: Weather 0.324 -> 0.357.
 // Then a recorded value written in another form (arriving / arrival) counts as written: Travel 0.518 -> 0.541.
+// Then a month the request names gives its number where the records passed named months so: Travel 0.541 -> 0.543.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
   Finance: { records: 38, tc: '0.471', calls: 227 },
-  Travel: { records: 56, tc: '0.541', calls: 341 },
+  Travel: { records: 56, tc: '0.543', calls: 341 },
   Weather: { records: 61, tc: '0.357', calls: 375 },
 };
 

@@ -7,7 +7,7 @@ import { MIN_PATTERN_REPEATS, namesParam, presencePattern } from './presence.js'
 export type { ParamStats, ToolStats } from './cue-stats.js';
 import { findToken, requestClauses, terms } from './text.js';
 import { countWrittenValues, KEEP_VALUE_CALLS } from './written-values.js';
-import { outputPairs, shapeOf } from './value-candidates.js';
+import { monthNames, outputPairs, shapeOf } from './value-candidates.js';
 
 /**
  * What the offline policy learns from the optimisation records, and only from them (docs/DESIGN.md,
@@ -177,6 +177,15 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
   // `east-lansing` for "East Lansing": a name written as a hyphenated slug.
   const slug = at < 0 && traceable && /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
   if (slug) at = findToken(o.query, text.replace(/-/g, ' '));
+  // `6` for "in June 2024": a month passed by its number.
+  const month =
+    at < 0 && /^\d{1,2}$/.test(text) ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
+  if (month) {
+    ps.fromQuery++;
+    ps.monthFromQuery = (ps.monthFromQuery ?? 0) + 1;
+    for (const w of cueWords(o.query, month.start, month.end)) bump(ps.cues, w);
+    return;
+  }
   if (at >= 0) {
     ps.fromQuery++;
     if (slug) ps.sluggedFromQuery = (ps.sluggedFromQuery ?? 0) + 1;

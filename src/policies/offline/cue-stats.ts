@@ -36,6 +36,8 @@ export interface ParamStats {
    * many of them set the parameter (see presence.ts).
    */
   whenValueWritten?: { calls: number; set: number };
+  /** Calls that passed a month's number (1-12) where the request named the month ("June" → 6). */
+  monthFromQuery?: number;
 }
 
 export interface ToolStats {

@@ -225,3 +225,39 @@ describe('a recorded value the request writes in another form', () => {
     expect(fillArgs(board, { query, outputs: [] }, model).args).toEqual({ airport: 'LIS', direction: 'arrival' });
   });
 });
+
+describe('a month the request names, for a parameter the records passed months to by number', () => {
+  const rents: ToolDescriptor = {
+    name: 'rent_index',
+    description: 'The rent index of a month.',
+    inputSchema: obj({ year: { type: 'string' }, month: { type: 'string' }, rooms: { type: 'string' } }, [
+      'year',
+      'month',
+    ]),
+  };
+  const record = (id: string, query: string, args: Record<string, string>): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: rents.name, args }],
+  });
+  const model = learn(
+    [
+      record('a', 'What was the rent index for March 2023 for 3 rooms?', { year: '2023', month: '3', rooms: '3' }),
+      record('b', 'Rent index in October 2022, please.', { year: '2022', month: '10' }),
+      record('c', 'Show me the rent index for July 2024.', { year: '2024', month: '7' }),
+    ],
+    [rents],
+  );
+
+  it('gives the month’s number: "in September 2021" is month 9, not another number of the request', () => {
+    const query = 'What was the rent index in September 2021 for 2 rooms?';
+    expect(fillArgs(rents, { query, outputs: [] }, model).args.month).toBe('9');
+  });
+
+  it('holds after the learned table’s JSON round trip', () => {
+    const query = 'Rent index for February 2020.';
+    const table = cueModelFromTable(JSON.parse(JSON.stringify(cueTable(model))));
+    expect(fillArgs(rents, { query, outputs: [] }, table).args.month).toBe('2');
+  });
+});

@@ -6,7 +6,14 @@ import { nearestPattern, paramPresence } from './presence.js';
 import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
-import { dateTemplate, foreignShape, knownInQuery, writtenAsSlug, writtenLowerCase } from './value-fit.js';
+import {
+  dateTemplate,
+  foreignShape,
+  knownInQuery,
+  monthsInQuery,
+  writtenAsSlug,
+  writtenLowerCase,
+} from './value-fit.js';
 import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './param-schema.js';
 
 /**
@@ -254,7 +261,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
         name,
         props[name],
         stats,
-        [...base, ...knownInQuery(ctx.query, stats?.ps, base)],
+        [...base, ...knownInQuery(ctx.query, stats?.ps, base), ...monthsInQuery(ctx.query, stats?.ps)],
         ctx.outputs,
         ctx.focus ?? [],
       ),

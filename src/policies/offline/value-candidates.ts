@@ -195,6 +195,23 @@ export function queryCandidates(text: string): ValueCandidate[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/**
+ * Months the text names by their capitalised English name ("in June 2024"), with their number
+ * (1-12) and where the name is written.
+ */
+export function monthNames(text: string): Array<{ month: number; start: number; end: number }> {
+  const out: Array<{ month: number; start: number; end: number }> = [];
+  for (const m of text.matchAll(
+    /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/g,
+  ))
+    out.push({
+      month: MONTHS.indexOf(m[1]!.toLowerCase()) + 1,
+      start: m.index ?? 0,
+      end: (m.index ?? 0) + m[1]!.length,
+    });
+  return out;
+}
+
 /** Maximal runs of capitalised words (with connectors such as "of", "de"), minus sentence starters. */
 export function properSpans(text: string): Array<{ value: string; start: number }> {
   const spans: Array<{ value: string; start: number }> = [];

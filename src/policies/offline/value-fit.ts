@@ -1,7 +1,7 @@
 import type { ParamStats } from './cue-stats.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import { findToken } from './text.js';
-import type { ValueCandidate } from './value-candidates.js';
+import { monthNames, type ValueCandidate } from './value-candidates.js';
 
 /**
  * How a value found in a request fits what the records show of a parameter (fill-args.ts reads it):
@@ -98,4 +98,29 @@ function wordFormAt(query: string, value: string): number {
     if (m[0].length >= need && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
   }
   return -1;
+}
+
+/**
+ * The months the request names, as numbers (`6` for "June 2024"), for a parameter the records passed
+ * a named month's number to at least twice.
+ */
+export function monthsInQuery(query: string, ps: ParamStats | undefined): ValueCandidate[] {
+  if (!ps || (ps.monthFromQuery ?? 0) < 2) return [];
+  return monthNames(query).map(({ month, start, end }) => ({
+    value: String(month),
+    kind: 'number',
+    start,
+    source: 'query',
+    before: (
+      query
+        .slice(Math.max(0, start - 60), start)
+        .toLowerCase()
+        .match(/[a-z0-9]+/g) ?? []
+    ).slice(-3),
+    after:
+      (query
+        .slice(end, end + 30)
+        .toLowerCase()
+        .match(/[a-z0-9]+/) ?? [''])[0] ?? '',
+  }));
 }
