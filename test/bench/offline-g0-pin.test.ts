@@ -28,10 +28,12 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Then names are passed as hyphenated slugs where the records passed such names so: Weather 0.324 -> 0.357.
 // Then a recorded value written in another form (arriving / arrival) counts as written: Travel 0.518 -> 0.541.
 // Then a month the request names gives its number where the records passed named months so: Travel 0.541 -> 0.543.
+// Then a value in the clause that asks for the call counted more (focus bonus 1.2 -> 2): Finance 0.471 -> 0.459
+// (227 -> 228 calls; over seeds 0-2 Finance rose 0.504 -> 0.507), Travel 0.543 -> 0.547, Weather 0.357 -> 0.376.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.471', calls: 227 },
-  Travel: { records: 56, tc: '0.543', calls: 341 },
-  Weather: { records: 61, tc: '0.357', calls: 375 },
+  Finance: { records: 38, tc: '0.459', calls: 228 },
+  Travel: { records: 56, tc: '0.547', calls: 341 },
+  Weather: { records: 61, tc: '0.376', calls: 375 },
 };
 
 describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {

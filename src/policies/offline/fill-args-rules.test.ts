@@ -261,3 +261,32 @@ describe('a month the request names, for a parameter the records passed months t
     expect(fillArgs(rents, { query, outputs: [] }, table).args.month).toBe('2');
   });
 });
+
+describe('a value in the clause that asks for the call', () => {
+  const outlook: ToolDescriptor = {
+    name: 'city_outlook',
+    description: 'The weather outlook of a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  };
+  const record = (id: string, query: string, city: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: outlook.name, args: { city } }],
+  });
+  // "in" stood before the city in two of three requests: a cue word, not the clause's say.
+  const model = learn(
+    [
+      record('a', 'Outlook in Lima please.', 'Lima'),
+      record('b', 'Weather in Oslo today.', 'Oslo'),
+      record('c', 'Quito outlook now.', 'Quito'),
+    ],
+    [outlook],
+  );
+
+  it('beats a value a cue word points to in another clause', () => {
+    const query = 'I am in Paris now. Then show the Berlin outlook.';
+    const focus: Array<[number, number]> = [[query.indexOf('Then'), query.length]];
+    expect(fillArgs(outlook, { query, focus, outputs: [] }, model).args.city).toBe('Berlin');
+  });
+});
