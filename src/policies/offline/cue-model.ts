@@ -7,7 +7,7 @@ import { MIN_PATTERN_REPEATS, namesParam, presencePattern } from './presence.js'
 export type { ParamStats, ToolStats } from './cue-stats.js';
 import { findToken, requestClauses, terms } from './text.js';
 import { countWrittenValues, KEEP_VALUE_CALLS } from './written-values.js';
-import { monthNames, outputPairs, shapeOf } from './value-candidates.js';
+import { contextAt, monthNames, outputPairs, shapeOf } from './value-candidates.js';
 
 /**
  * What the offline policy learns from the optimisation records, and only from them (docs/DESIGN.md,
@@ -63,17 +63,8 @@ function newParam(): ParamStats {
 
 /** The cue words around position [start, end) of the query. */
 export function cueWords(query: string, start: number, end: number): string[] {
-  const before = (
-    query
-      .slice(Math.max(0, start - 60), start)
-      .toLowerCase()
-      .match(/[a-z0-9]+/g) ?? []
-  ).slice(-2);
-  const after = (query
-    .slice(end, end + 30)
-    .toLowerCase()
-    .match(/[a-z0-9]+/) ?? [])[0];
-  return [...before.map((w) => `b:${w}`), ...(after ? [`a:${after}`] : [])];
+  const { before, after } = contextAt(query, start, end);
+  return [...before.slice(-2).map((w) => `b:${w}`), ...(after ? [`a:${after}`] : [])];
 }
 
 /** Learns the cue model from records (their calls' tools must be among `tools` to count). */

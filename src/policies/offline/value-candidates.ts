@@ -67,7 +67,8 @@ const CONNECTORS = new Set([
   'on',
 ]);
 
-function contextAt(text: string, start: number, end: number): { before: string[]; after: string } {
+/** The (up to three) words before [start, end) of `text` and the word after it, lower-cased. */
+export function contextAt(text: string, start: number, end: number): { before: string[]; after: string } {
   const before = (
     text
       .slice(Math.max(0, start - 60), start)

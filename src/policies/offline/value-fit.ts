@@ -1,7 +1,7 @@
 import type { ParamStats } from './cue-stats.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import { findToken } from './text.js';
-import { monthNames, type ValueCandidate } from './value-candidates.js';
+import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
 
 /**
  * How a value found in a request fits what the records show of a parameter (fill-args.ts reads it):
@@ -69,18 +69,7 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
     let at = findToken(query, text);
     if (at < 0) at = wordFormAt(query, text);
     if (at < 0) continue;
-    const before = (
-      query
-        .slice(Math.max(0, at - 60), at)
-        .toLowerCase()
-        .match(/[a-z0-9]+/g) ?? []
-    ).slice(-3);
-    const after =
-      (query
-        .slice(at + text.length, at + text.length + 30)
-        .toLowerCase()
-        .match(/[a-z0-9]+/) ?? [''])[0] ?? '';
-    out.push({ value: text, kind: 'known', start: at, source: 'query', before, after });
+    out.push({ value: text, kind: 'known', start: at, source: 'query', ...contextAt(query, at, at + text.length) });
   }
   return out;
 }
