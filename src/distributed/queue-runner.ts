@@ -3,7 +3,7 @@ import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { Call, TaskRecord } from '../records/schema.js';
-import type { WriteCallCounts } from '../tools/write-guard.js';
+import { addWriteCalls, type WriteCallCounts } from '../tools/write-guard.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
 import { countReuse } from '../metrics/judge-memo.js';
 import type { RunnerProgress, RunnerSavings as MemoSavings } from '../evaluate/types.js';
@@ -173,7 +173,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   let last: QueueProgress | undefined;
   const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
   const writes = opts.writes && opts.writes.length > 0 ? await blobs.put(opts.writes) : undefined;
-  const writeCalls: WriteCallCounts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
+  let writeCalls: WriteCallCounts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
 
   const wake = (id: string) => {
     for (const settle of waiters.get(id) ?? []) settle();
@@ -288,11 +288,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
               return undefined;
             }
             counts.done++;
-            if (r.writeCalls) {
-              writeCalls.answeredFromReplay += r.writeCalls.answeredFromReplay;
-              writeCalls.refused += r.writeCalls.refused;
-              writeCalls.sentLive += r.writeCalls.sentLive;
-            }
+            writeCalls = addWriteCalls(writeCalls, r.writeCalls);
             // The job's model calls, in the order they ended, as if they had been made here.
             if (breaker) replayModelCalls(breaker, r.modelCalls);
             return r;

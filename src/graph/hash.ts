@@ -28,8 +28,6 @@ export function workflowHash(w: Workflow): string {
     .digest('hex');
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 function canonicalNode(n: WorkflowNode): WorkflowNode {
   if (n.kind === 'llm') {
     const output =
@@ -56,8 +54,7 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
   // is the default. Absent bindings leave the form (and so the hash) of unbound workflows as it was.
   const bind = (n.bind ?? [])
     .filter((b) => b.source.from !== 'model')
-    .map((b) => ({ tool: b.tool, param: b.param, source: b.source }))
-    .sort((a, b) => (a.tool === b.tool ? compareText(a.param, b.param) : compareText(a.tool, b.tool)));
+    .sort((a, b) => compareIds(a.tool, b.tool) || compareIds(a.param, b.param));
   if (bind.length > 0) out.bind = bind;
   return out;
 }

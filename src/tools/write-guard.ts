@@ -162,8 +162,8 @@ function liveWriteTools(registry: ToolRegistry): string[] {
     .filter((name) => isLiveWrite(registry, name));
 }
 
-/** `report` with the write calls made elsewhere (a distributed run's workers) added to its counters. */
-export function addWriteCalls(report: WriteGuardReport, more: WriteCallCounts | undefined): WriteGuardReport {
+/** `report` (a guard's report, or counts being summed) with the write calls made elsewhere (a distributed run's workers) added to its counters. */
+export function addWriteCalls<T extends WriteCallCounts>(report: T, more: WriteCallCounts | undefined): T {
   if (!more) return report;
   return {
     ...report,

@@ -162,10 +162,6 @@ export function describeEdit(edit: Edit): string {
 }
 
 /**
- * The edit that introduced the earliest-blamed remaining problem: for each problem, the last edit
- * before which the problem was absent. -1 when every problem was already in the input.
- */
-/**
  * A copy of `parsed` to edit, sharing the learned table of `original`: no edit changes it, and the
  * search's candidates then hold one table between them (it grows with the log's vocabulary) and the
  * offline policy reads it once.
@@ -179,15 +175,19 @@ function editableCopy(parsed: Workflow, original: Workflow): Workflow {
 
 /** The workflow before the first edit and after each (the edits applied cleanly once already). */
 function statesOf(start: Workflow, edits: readonly Edit[]): Workflow[] {
-  const states: Workflow[] = [structuredClone(start)];
-  const draft = structuredClone(start);
+  const states: Workflow[] = [editableCopy(start, start)];
+  const draft = editableCopy(start, start);
   for (const edit of edits) {
     (APPLY[edit.op] as Apply<Edit>)(draft, edit);
-    states.push(structuredClone(draft));
+    states.push(editableCopy(draft, draft));
   }
   return states;
 }
 
+/**
+ * The edit that introduced the earliest-blamed remaining problem: for each problem, the last edit
+ * before which the problem was absent. -1 when every problem was already in the input.
+ */
 function blame(states: Workflow[], finalProblems: Problem[], tools: ToolNames | undefined): number {
   const key = (p: Problem) => `${p.code}\u0000${p.message}`;
   const seen = states.slice(0, -1).map((s) => new Set(validateWorkflow(s, tools).map(key)));

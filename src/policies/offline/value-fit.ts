@@ -100,16 +100,6 @@ export function monthsInQuery(query: string, ps: ParamStats | undefined): ValueC
     kind: 'number',
     start,
     source: 'query',
-    before: (
-      query
-        .slice(Math.max(0, start - 60), start)
-        .toLowerCase()
-        .match(/[a-z0-9]+/g) ?? []
-    ).slice(-3),
-    after:
-      (query
-        .slice(end, end + 30)
-        .toLowerCase()
-        .match(/[a-z0-9]+/) ?? [''])[0] ?? '',
+    ...contextAt(query, start, end),
   }));
 }
