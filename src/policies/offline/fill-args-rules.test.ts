@@ -327,3 +327,39 @@ describe('an optional parameter of a tool the records called only twice', () => 
     });
   });
 });
+
+describe('an optional parameter judged surely set that no found value reaches', () => {
+  const series = { type: 'string' };
+  const average: ToolDescriptor = {
+    name: 'average_line',
+    description: 'A moving average of a ticker.',
+    inputSchema: obj({ ticker: { type: 'string' }, series }, ['ticker']),
+  };
+  const strength: ToolDescriptor = {
+    name: 'strength_line',
+    description: 'A strength index of a ticker.',
+    inputSchema: obj({ ticker: { type: 'string' }, series }, ['ticker']),
+  };
+  const record = (id: string, tool: string, ticker: string): TaskRecord => ({
+    id,
+    query: `Draw the line of ${ticker}.`,
+    reference: '',
+    calls: [{ tool, args: { ticker, series: 'close' } }],
+  });
+  const model = learn(
+    [
+      record('a', average.name, 'IBM'),
+      record('b', average.name, 'SAP'),
+      ...['ORCL', 'MSFT', 'INTC', 'CSCO'].map((ticker, i) => record(`s${i}`, strength.name, ticker)),
+    ],
+    [average, strength],
+  );
+
+  it('takes the usual value of parameters of its name, though its tool’s two calls kept no value', () => {
+    const query = 'Draw the moving average of ACME.';
+    expect(fillArgs(average, { query, focus: [[0, query.length]], outputs: [] }, model).args).toEqual({
+      ticker: 'ACME',
+      series: 'close',
+    });
+  });
+});
