@@ -234,11 +234,10 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     // Before anything is sent or read: the job selects among what this worker was started with.
     const toolsPath = checkJob(data, allowed, name);
     const calls = createModelCallLog();
-    return jobRun.run({ run: data.run, calls }, () => runJob(job, data, toolsPath, calls, signal));
+    return jobRun.run({ run: data.run, calls }, () => runJob(data, toolsPath, calls, signal));
   };
 
   const runJob = async (
-    job: Job<EvalJobData, EvalJobResult>,
     data: EvalJobData,
     toolsPath: string,
     calls: ModelCallLog,

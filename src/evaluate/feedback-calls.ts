@@ -162,7 +162,7 @@ export function wrongTools(as: CallAlignment[], n: number): FeedbackPattern[] {
 }
 
 /** Wrong values per (tool, argument), with examples. */
-export function wrongArgs(as: CallAlignment[], n: number): FeedbackPattern[] {
+export function wrongArgs(as: CallAlignment[]): FeedbackPattern[] {
   const byKey = new Map<
     string,
     {

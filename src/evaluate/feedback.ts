@@ -58,10 +58,7 @@ export function buildFeedback(
       aligned.map((x) => x.a),
       n,
     ),
-    ...wrongArgs(
-      aligned.map((x) => x.a),
-      n,
-    ),
+    ...wrongArgs(aligned.map((x) => x.a)),
     ...unseenValues(workflow, aligned, n),
     ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
     ...extraCalls(

@@ -2,14 +2,7 @@ import { adjacency, topologicalOrder } from '../graph/graph-utils.js';
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
 import { workflowHash } from '../graph/hash.js';
 import { assertValidWorkflow } from '../graph/validate.js';
-import {
-  commentLines,
-  identifierNames,
-  indentText,
-  literal,
-  nodeConstLines,
-  workflowDataLines,
-} from '../runtime/code-text.js';
+import { commentLines, identifierNames, literal, nodeConstLines, workflowDataLines } from '../runtime/code-text.js';
 
 /**
  * Exports a workflow as a readable TypeScript module that builds a LangGraph.js `StateGraph`

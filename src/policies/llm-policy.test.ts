@@ -8,7 +8,7 @@ import { resolveModel } from '../llm/resolve-model.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { createLlmPolicy } from './llm-policy.js';
 import { handOffText } from './llm-prompts.js';
-import type { ExecutionPolicy, LlmNodeRequest, NodeInput, ToolPlanRequest } from './types.js';
+import type { LlmNodeRequest, NodeInput, ToolPlanRequest } from './types.js';
 
 const WEATHER: ToolDescriptor = {
   name: 'current_weather',

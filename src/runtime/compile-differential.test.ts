@@ -16,7 +16,6 @@ import {
 import { compileWorkflow } from './compile.js';
 import { executeWorkflow } from './execute.js';
 import type { RunContext } from './run-state.js';
-import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import type { Trace } from './trace.js';
 
 function stripTimings(t: Trace): unknown {

@@ -1,6 +1,6 @@
 import type { Edge, Guard, Workflow, WorkflowNode } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
-import { commentLines, identifierNames, indentText, literal, nodeConstLines, workflowDataLines } from './code-text.js';
+import { commentLines, identifierNames, literal, nodeConstLines, workflowDataLines } from './code-text.js';
 
 /**
  * Compiles a workflow into a readable, standalone TypeScript ES module (docs/DESIGN.md, "Pipeline":

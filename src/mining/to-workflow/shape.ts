@@ -1,6 +1,6 @@
 import type { ProcessTree } from '../process-tree/schema.js';
 import { mergeAlternatives } from './align.js';
-import { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type Shape, type Slot } from './slots.js';
+import { mergePositions, type PositionSlot, type Shape } from './slots.js';
 
 export { mergePositions, shapeTools, type ParallelSlot, type PositionSlot, type Shape, type Slot } from './slots.js';
 

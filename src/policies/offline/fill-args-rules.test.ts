@@ -290,3 +290,76 @@ describe('a value in the clause that asks for the call', () => {
     expect(fillArgs(outlook, { query, focus, outputs: [] }, model).args.city).toBe('Berlin');
   });
 });
+
+describe('an optional parameter of a tool the records called only twice', () => {
+  const days = { type: 'integer' };
+  const yields: ToolDescriptor = {
+    name: 'bond_yields',
+    description: 'Government bond yields of a country.',
+    inputSchema: obj({ country: { type: 'string' }, days }, ['country']),
+  };
+  const prices: ToolDescriptor = {
+    name: 'fund_prices',
+    description: 'Prices of a fund.',
+    inputSchema: obj({ fund: { type: 'string' }, days }, ['fund']),
+  };
+  const record = (id: string, query: string, tool: string, args: Record<string, unknown>): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool, args }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show US bond yields over 30 days.', yields.name, { country: 'US', days: 30 }),
+      record('b', 'Show UK bond yields over 90 days.', yields.name, { country: 'UK' }),
+      ...['VFIAX', 'FXAIX', 'SWPPX', 'VTSAX', 'FCNTX', 'AGTHX'].map((fund, i) =>
+        record(`p${i}`, `Show prices of ${fund} over 30 days.`, prices.name, { fund }),
+      ),
+    ],
+    [yields, prices],
+  );
+
+  it('is left out when parameters of its name are rarely set elsewhere: one call in two is no even chance', () => {
+    const query = 'Show DE bond yields over 60 days.';
+    expect(fillArgs(yields, { query, focus: [[0, query.length]], outputs: [] }, model).args).toEqual({
+      country: 'DE',
+    });
+  });
+});
+
+describe('an optional parameter judged surely set that no found value reaches', () => {
+  const series = { type: 'string' };
+  const average: ToolDescriptor = {
+    name: 'average_line',
+    description: 'A moving average of a ticker.',
+    inputSchema: obj({ ticker: { type: 'string' }, series }, ['ticker']),
+  };
+  const strength: ToolDescriptor = {
+    name: 'strength_line',
+    description: 'A strength index of a ticker.',
+    inputSchema: obj({ ticker: { type: 'string' }, series }, ['ticker']),
+  };
+  const record = (id: string, tool: string, ticker: string): TaskRecord => ({
+    id,
+    query: `Draw the line of ${ticker}.`,
+    reference: '',
+    calls: [{ tool, args: { ticker, series: 'close' } }],
+  });
+  const model = learn(
+    [
+      record('a', average.name, 'IBM'),
+      record('b', average.name, 'SAP'),
+      ...['ORCL', 'MSFT', 'INTC', 'CSCO'].map((ticker, i) => record(`s${i}`, strength.name, ticker)),
+    ],
+    [average, strength],
+  );
+
+  it('takes the usual value of parameters of its name, though its tool’s two calls kept no value', () => {
+    const query = 'Draw the moving average of ACME.';
+    expect(fillArgs(average, { query, focus: [[0, query.length]], outputs: [] }, model).args).toEqual({
+      ticker: 'ACME',
+      series: 'close',
+    });
+  });
+});

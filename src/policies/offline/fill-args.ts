@@ -29,7 +29,8 @@ import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './p
  * it is listed in `missing` and the policy makes no call (an error observation, "no value for
  * `b`"), rather than guessing: giving the one number of "add the number 2" to both `a` and `b` of
  * `sum(a, b)` would call a real tool with an invented value. Optional parameters are set only when
- * the records show they usually are (or the query's words say so, see presence.ts).
+ * the records show they usually are (or the query's words say so, see presence.ts); one judged
+ * surely set (`optionalUsual.minPresence`) that no found value reaches takes its usual value.
  */
 
 export interface FillContext {
@@ -108,6 +109,23 @@ function usual(stats: Stats | undefined, prop: PropSchema | undefined): { value:
   if (hasDefault && ps.asDefault / ps.set >= (mostFrequent?.share ?? 0))
     return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
   return mostFrequent && fits(String(mostFrequent.value), prop) ? mostFrequent : undefined;
+}
+
+/**
+ * The usual value of an optional parameter: its most frequent recorded value (the tool's own, else
+ * every tool's parameter of that name, `usual`), when it is at least `optionalUsual.minShare` of the values set.
+ */
+function usualOfOptional(
+  name: string,
+  ts: ToolStats | undefined,
+  model: CueModel,
+  prop: PropSchema | undefined,
+): unknown {
+  const own = statsFor(name, ts, model);
+  let found = own && own.ps.values.size > 0 ? usual(own, prop) : undefined;
+  const shared = model.params.get(name);
+  if (!found && shared && shared.set > 0) found = usual({ ps: shared, shared: true }, prop);
+  return found && found.share >= W.optionalUsual.minShare ? found.value : undefined;
 }
 
 function scoreCandidates(
@@ -286,6 +304,13 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     if (penalty > 0 && (s.key !== t.key ? t.score : t.other) > s.score - penalty) continue;
     args[s.param] = s.value;
     used.set(s.key, (used.get(s.key) ?? 0) + 1);
+  }
+  // An optional parameter judged surely set but left without a found value takes its usual value
+  // (the tool's own; for a tool whose records kept no value of it, that of every tool's parameter of its name).
+  for (const name of present) {
+    if (name in args || (presence.get(name) ?? 0) < W.optionalUsual.minPresence) continue;
+    const value = usualOfOptional(name, ts, model, props[name]);
+    if (value !== undefined) args[name] = value;
   }
   for (const name of required) {
     if (name in args) continue;

@@ -10,7 +10,10 @@ import { stem } from './text.js';
  *    parameter of that name);
  * 1. when the query names the parameter (a query term shares a stem or a 4-letter prefix with a
  *    word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls
- *    in the same situation (named / not named), the smoothed rate at which it was set then;
+ *    in the same situation (named / not named), the rate at which it was set then, smoothed by one
+ *    call toward the rate of every tool's parameter of that name in that situation (a tool called
+ *    twice, once with `format` and once without, is not a coin toss when `format` is rarely passed
+ *    elsewhere), or toward 1/2 when that name has fewer than two such calls;
  * 2. otherwise a small naive-Bayes estimate: the prior is how often it was set; when the records
  *    show it both set and unset, each query term seen at least three times with the tool moves the
  *    estimate by how much more often the term came with the parameter set (each term and their sum
@@ -85,7 +88,11 @@ export function paramPresence(
     return named ? 0.6 : 0;
   }
   const situation = named ? ps.whenNamed : ps.whenUnnamed;
-  if (situation.calls >= 2) return (situation.set + 0.5) / (situation.calls + 1);
+  if (situation.calls >= 2) {
+    const across = shared ? (named ? shared.whenNamed : shared.whenUnnamed) : undefined;
+    const prior = across && across.calls >= 2 ? (across.set + 0.5) / (across.calls + 1) : 0.5;
+    return (situation.set + prior) / (situation.calls + 1);
+  }
   const set = ps.set;
   const unset = ts.uses - set;
   let logit = Math.log((set + 0.5) / (unset + 0.5));
