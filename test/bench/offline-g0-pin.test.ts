@@ -32,9 +32,10 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // (227 -> 228 calls; over seeds 0-2 Finance rose 0.504 -> 0.507), Travel 0.543 -> 0.547, Weather 0.357 -> 0.376.
 // Then an optional parameter judged surely set that no found value reached took its usual value:
 // Finance 0.459 -> 0.492, Travel 0.547 -> 0.548.
+// Then whether the request names an optional parameter was read in the clause that asks for the call: Travel 0.548 -> 0.559.
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
   Finance: { records: 38, tc: '0.492', calls: 228 },
-  Travel: { records: 56, tc: '0.548', calls: 341 },
+  Travel: { records: 56, tc: '0.559', calls: 341 },
   Weather: { records: 61, tc: '0.376', calls: 375 },
 };
 

@@ -363,3 +363,48 @@ describe('an optional parameter judged surely set that no found value reaches', 
     });
   });
 });
+
+describe('an optional parameter the request names in another call’s clause', () => {
+  const gallery: ToolDescriptor = {
+    name: 'city_gallery',
+    description: 'Pictures of a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  };
+  const card: ToolDescriptor = {
+    name: 'hotel_card',
+    description: 'One hotel’s card.',
+    inputSchema: obj({ hotel: { type: 'string' }, photos: { type: 'boolean' } }, ['hotel']),
+  };
+  const record = (id: string, query: string, city: string, hotel: string, photos: boolean): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [
+      { tool: gallery.name, args: { city } },
+      { tool: card.name, args: { hotel, ...(photos ? { photos: true } : {}) } },
+    ],
+  });
+  const model = learn(
+    [
+      record('a', 'First show the photos of Rome. Then open hotel 20481.', 'Rome', '20481', false),
+      record('b', 'First show the photos of Oslo. Then open hotel 33109.', 'Oslo', '33109', false),
+      record('c', 'First show the photos of Kyiv. Then open hotel 57120.', 'Kyiv', '57120', false),
+      record('d', 'First show the gallery of Lima. Then open hotel 61842 with photos.', 'Lima', '61842', true),
+      record('e', 'First show the gallery of Baku. Then open hotel 70915 with photos.', 'Baku', '70915', true),
+      record('f', 'First show the gallery of Riga. Then open hotel 84406 with photos.', 'Riga', '84406', true),
+    ],
+    [gallery, card],
+  );
+  const fill = (query: string) => {
+    const then = query.indexOf('Then');
+    return fillArgs(card, { query, focus: [[then, query.length]], outputs: [] }, model).args;
+  };
+
+  it('is set only when the clause that asks for the call names it', () => {
+    expect(fill('First show the photos of Doha. Then open hotel 91337.')).toEqual({ hotel: '91337' });
+    expect(fill('First show the gallery of Doha. Then open hotel 91337 with photos.')).toEqual({
+      hotel: '91337',
+      photos: true,
+    });
+  });
+});

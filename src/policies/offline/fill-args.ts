@@ -264,10 +264,13 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const ps = statsFor(n, ts, model)?.ps;
     return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
   };
+  // Whether the request names a parameter is read in the clause that asks for this call.
+  const clause = (ctx.focus ?? []).map(([a, b]) => ctx.query.slice(a, b)).join(' ');
+  const clauseWords = clause.trim() ? new Set(terms(clause)) : queryWords;
   const presence = new Map(
     names
       .filter((n) => !required.includes(n))
-      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n))] as const),
+      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n), clauseWords)] as const),
   );
   const present = nearestPattern(presence, ts);
   const wanted = names.filter((n) => required.includes(n) || present.has(n));
