@@ -172,6 +172,46 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(toolPositions(g0).length).toBe(tools(g0).length);
   });
 
+  it("routes offline by the tools a request's parts ask for in order, when it uses none of a route's keywords", async () => {
+    // Keywords the requests below never use: before, the offline router sent both to `other`.
+    const prompt = routerPrompt([
+      { value: 'route_1', tools: ['search_flights', 'flight_status'], about: 'Trips', keywords: ['trip', 'journey'] },
+      { value: 'route_2', tools: ['search_hotels', 'hotel_reviews'], about: 'Stays', keywords: ['stay', 'lodging'] },
+    ]);
+    const router: LlmNode = {
+      id: 'route',
+      kind: 'llm',
+      role: 'judge',
+      prompt,
+      output: {
+        type: 'json',
+        schema: {
+          type: 'object',
+          properties: { route: { type: 'string', enum: ['route_1', 'route_2', 'other'] } },
+          required: ['route'],
+        },
+      },
+    };
+    const policy = createOfflinePolicy({ tools: TOOLS });
+    const route = async (query: string) =>
+      (
+        await policy.runLlmNode({
+          query,
+          workflow: { version: 1, name: 'w', nodes: [router], edges: [] },
+          inputs: [],
+          context: query,
+          scratch: new Map(),
+          node: router,
+        })
+      ).output;
+    expect(await route('Search hotels in Bern, then show the hotel reviews for Bern.')).toEqual({ route: 'route_2' });
+    expect(await route('Find flights from BOS to SEA, then the status of flight AA100.')).toEqual({ route: 'route_1' });
+    // Parts that only one of a route's tools answers (or none): the skeleton handles them.
+    expect(await route('Search hotels in Bern, then the weather in Bern, then flights from BOS to SEA.')).toEqual({
+      route: 'other',
+    });
+  });
+
   it("routes offline by the keywords a request uses, and to `other` when it does not use a route's keywords", () => {
     const prompt = routerPrompt([
       {

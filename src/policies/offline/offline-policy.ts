@@ -246,8 +246,16 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
     return `no value for ${missing.map((m) => `\`${m}\``).join(', ')} of '${tool}' in the request or the earlier results; the offline policy does not guess required arguments`;
   }
 
+  // A part's fit to a tool: its BM25 score as a share of the best tool's over T (0 when nothing matches).
+  const allNames = [...known.keys()];
+  const toolFit = (part: string, tool: string): number => {
+    const ranked = base.rank(part, allNames);
+    const top = ranked[0]?.score ?? 0;
+    return top > 0 ? (ranked.find((r) => r.name === tool)?.score ?? 0) / top : 0;
+  };
+
   async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {
-    return { output: runLlmRule(req), model: 'offline' };
+    return { output: runLlmRule(req, { toolFit }), model: 'offline' };
   }
 
   // LLM nodes decide from the node, the query and their inputs; tool nodes also from their slot.

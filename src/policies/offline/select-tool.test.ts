@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { focusSpans } from './select-tool.js';
+import type { ToolNode } from '../../graph/schema.js';
+import { EMPTY_CUE_MODEL } from './cue-model.js';
+import { focusSpans, rankTools } from './select-tool.js';
 import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
 
@@ -39,5 +41,50 @@ describe('focusSpans over a long request', () => {
     const names = tools.map((t) => t.name);
     const spans = focusSpans(query, 'Get the weather of Oslo', 'get_tides', names, index);
     expect(spans.map(([a, b]) => query.slice(a, b))).toEqual(['Get the weather of Oslo', 'get the tides of Lima']);
+  });
+});
+
+describe('rankTools at a mined position', () => {
+  const candidates: ToolDescriptor[] = ['get_a', 'get_b', 'get_c'].map((name) => ({
+    name,
+    description: name,
+    inputSchema: { type: 'object' },
+  }));
+  const CLAUSE = 'the clause';
+  const TASK = 'the task';
+  /** BM25 scores given outright: the clause fits get_a best and get_b nearly as well; the task names get_b. */
+  const index = (clause: Record<string, number>): ToolIndex => ({
+    rank: (text) =>
+      Object.entries(text === CLAUSE ? clause : text === TASK ? { get_b: 1 } : {})
+        .map(([name, score]) => ({ name, score }))
+        .sort((x, y) => y.score - x.score),
+  });
+  const pick = (node: Partial<ToolNode>, clause: Record<string, number>) =>
+    rankTools(
+      {
+        node: { id: 'step_1', kind: 'tool', task: TASK, ...node },
+        query: CLAUSE,
+        clause: CLAUSE,
+        candidates,
+        previousTool: undefined,
+      },
+      index(clause),
+      EMPTY_CUE_MODEL,
+    )[0]!.name;
+
+  it('calls a tool the runs used at this position over one the clause fits a little better', () => {
+    // Before, the position's own tools weighed 0.1 and the clause's first choice won.
+    expect(pick({ task: 'unrelated', mined: ['get_b', 'get_c'] }, { get_a: 1, get_b: 0.8 })).toBe('get_b');
+    // Without that record, the clause decides; and a clearly better fit still wins over the record.
+    expect(pick({ task: 'unrelated' }, { get_a: 1, get_b: 0.8 })).toBe('get_a');
+    expect(pick({ task: 'unrelated', mined: ['get_b', 'get_c'] }, { get_a: 1, get_b: 0.5 })).toBe('get_a');
+  });
+
+  it('does not let the task of a position that lists several tools pull towards the one tool it names', () => {
+    // The position lists both tools; its task (written from one of them) named get_b and, before, won the tie for it.
+    expect(pick({ mined: ['get_a', 'get_b'] }, { get_a: 1, get_b: 0.95 })).toBe('get_a');
+    expect(pick({ tools: ['get_a', 'get_b'] }, { get_a: 1, get_b: 0.95 })).toBe('get_a');
+    // A generic position has no list: its task still counts.
+    expect(pick({}, { get_a: 1, get_b: 0.95 })).toBe('get_b');
   });
 });
