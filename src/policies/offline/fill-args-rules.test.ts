@@ -322,7 +322,7 @@ describe('an optional parameter of a tool the records called only twice', () => 
 
   it('is left out when parameters of its name are rarely set elsewhere: one call in two is no even chance', () => {
     const query = 'Show DE bond yields over 60 days.';
-    expect(fillArgs(yields, { query, focus: [[0, query.length]], outputs: [] }, model).args).toEqual({
+    expect(fillArgs(yields, { query, outputs: [] }, model).args).toEqual({
       country: 'DE',
     });
   });
@@ -406,5 +406,36 @@ describe('an optional parameter the request names in another call’s clause', (
       hotel: '91337',
       photos: true,
     });
+  });
+});
+
+describe('an optional parameter usually left out whose value the call’s clause writes', () => {
+  const funds: ToolDescriptor = {
+    name: 'fund_list',
+    description: 'Mutual funds on offer.',
+    inputSchema: obj({ country: { type: 'string' } }, []),
+  };
+  const record = (id: string, query: string, country?: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: funds.name, args: country ? { country } : {} }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show the fund list in Chile.', 'Chile'),
+      record('b', 'Show the fund list in Ghana.', 'Ghana'),
+      record('c', 'Show the fund list.'),
+      record('d', 'List every fund on offer.'),
+      record('e', 'Which funds are on offer today?'),
+      record('f', 'Give me the whole fund list.'),
+    ],
+    [funds],
+  );
+  const fill = (query: string) => fillArgs(funds, { query, focus: [[0, query.length]], outputs: [] }, model).args;
+
+  it('is set to it when the value scores as strongly as the records’ values did', () => {
+    expect(fill('Show the fund list in Peru.')).toEqual({ country: 'Peru' });
+    expect(fill('Show the fund list.')).toEqual({});
   });
 });
