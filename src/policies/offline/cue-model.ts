@@ -120,6 +120,7 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
         const seen = {
           query,
           queryTerms,
+          clauseTerms: clauses[k] ? new Set(terms(clauses[k]!)) : queryTerms,
           earlier,
           value: args[name],
           raw: call.args[name],
@@ -137,6 +138,8 @@ export function learnCueModel(records: readonly TaskRecord[], tools: readonly To
 interface Observation {
   query: string;
   queryTerms: ReadonlySet<string>;
+  /** Terms of the clause that asked for the call (the query's when no clause aligns): whether it names the parameter. */
+  clauseTerms: ReadonlySet<string>;
   earlier: ReadonlyArray<{ key: string; value: string }>;
   /** The canonical value (undefined: not set) and the recorded one. */
   value: unknown;
@@ -150,7 +153,7 @@ function observe(ps: ParamStats, name: string, o: Observation): void {
   const value = o.value;
   const termMap = value === undefined ? ps.termsWhenUnset : ps.termsWhenSet;
   for (const t of o.queryTerms) bump(termMap, t);
-  const situation = namesParam(name, o.queryTerms) ? ps.whenNamed : ps.whenUnnamed;
+  const situation = namesParam(name, o.clauseTerms) ? ps.whenNamed : ps.whenUnnamed;
   situation.calls++;
   if (value !== undefined) situation.set++;
   if (value === undefined) return;

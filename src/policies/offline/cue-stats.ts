@@ -28,7 +28,7 @@ export interface ParamStats {
   /** Query terms of the calls that set / did not set the parameter (for optional parameters). */
   termsWhenSet: Map<string, number>;
   termsWhenUnset: Map<string, number>;
-  /** Calls whose query named the parameter (see presence.ts), and how many of them set it; same when not named. */
+  /** Calls whose clause (the part of the request that asked for the call) named the parameter (see presence.ts), and how many of them set it; same when not named. */
   whenNamed: { calls: number; set: number };
   whenUnnamed: { calls: number; set: number };
   /**

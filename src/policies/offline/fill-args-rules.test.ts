@@ -322,7 +322,7 @@ describe('an optional parameter of a tool the records called only twice', () => 
 
   it('is left out when parameters of its name are rarely set elsewhere: one call in two is no even chance', () => {
     const query = 'Show DE bond yields over 60 days.';
-    expect(fillArgs(yields, { query, focus: [[0, query.length]], outputs: [] }, model).args).toEqual({
+    expect(fillArgs(yields, { query, outputs: [] }, model).args).toEqual({
       country: 'DE',
     });
   });
@@ -361,5 +361,81 @@ describe('an optional parameter judged surely set that no found value reaches', 
       ticker: 'ACME',
       series: 'close',
     });
+  });
+});
+
+describe('an optional parameter the request names in another call’s clause', () => {
+  const gallery: ToolDescriptor = {
+    name: 'city_gallery',
+    description: 'Pictures of a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  };
+  const card: ToolDescriptor = {
+    name: 'hotel_card',
+    description: 'One hotel’s card.',
+    inputSchema: obj({ hotel: { type: 'string' }, photos: { type: 'boolean' } }, ['hotel']),
+  };
+  const record = (id: string, query: string, city: string, hotel: string, photos: boolean): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [
+      { tool: gallery.name, args: { city } },
+      { tool: card.name, args: { hotel, ...(photos ? { photos: true } : {}) } },
+    ],
+  });
+  const model = learn(
+    [
+      record('a', 'First show the photos of Rome. Then open hotel 20481.', 'Rome', '20481', false),
+      record('b', 'First show the photos of Oslo. Then open hotel 33109.', 'Oslo', '33109', false),
+      record('c', 'First show the photos of Kyiv. Then open hotel 57120.', 'Kyiv', '57120', false),
+      record('d', 'First show the gallery of Lima. Then open hotel 61842 with photos.', 'Lima', '61842', true),
+      record('e', 'First show the gallery of Baku. Then open hotel 70915 with photos.', 'Baku', '70915', true),
+      record('f', 'First show the gallery of Riga. Then open hotel 84406 with photos.', 'Riga', '84406', true),
+    ],
+    [gallery, card],
+  );
+  const fill = (query: string) => {
+    const then = query.indexOf('Then');
+    return fillArgs(card, { query, focus: [[then, query.length]], outputs: [] }, model).args;
+  };
+
+  it('is set only when the clause that asks for the call names it', () => {
+    expect(fill('First show the photos of Doha. Then open hotel 91337.')).toEqual({ hotel: '91337' });
+    expect(fill('First show the gallery of Doha. Then open hotel 91337 with photos.')).toEqual({
+      hotel: '91337',
+      photos: true,
+    });
+  });
+});
+
+describe('an optional parameter usually left out whose value the call’s clause writes', () => {
+  const funds: ToolDescriptor = {
+    name: 'fund_list',
+    description: 'Mutual funds on offer.',
+    inputSchema: obj({ country: { type: 'string' } }, []),
+  };
+  const record = (id: string, query: string, country?: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: funds.name, args: country ? { country } : {} }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show the fund list in Chile.', 'Chile'),
+      record('b', 'Show the fund list in Ghana.', 'Ghana'),
+      record('c', 'Show the fund list.'),
+      record('d', 'List every fund on offer.'),
+      record('e', 'Which funds are on offer today?'),
+      record('f', 'Give me the whole fund list.'),
+    ],
+    [funds],
+  );
+  const fill = (query: string) => fillArgs(funds, { query, focus: [[0, query.length]], outputs: [] }, model).args;
+
+  it('is set to it when the value scores as strongly as the records’ values did', () => {
+    expect(fill('Show the fund list in Peru.')).toEqual({ country: 'Peru' });
+    expect(fill('Show the fund list.')).toEqual({});
   });
 });

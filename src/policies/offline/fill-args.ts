@@ -29,8 +29,10 @@ import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './p
  * it is listed in `missing` and the policy makes no call (an error observation, "no value for
  * `b`"), rather than guessing: giving the one number of "add the number 2" to both `a` and `b` of
  * `sum(a, b)` would call a real tool with an invented value. Optional parameters are set only when
- * the records show they usually are (or the query's words say so, see presence.ts); one judged
- * surely set (`optionalUsual.minPresence`) that no found value reaches takes its usual value.
+ * the records show they usually are (or the query's words say so, see presence.ts), or when the
+ * clause that asks for the call holds a value that scores strongly for one usually taken from the
+ * request (`strongValue`); one judged surely set (`optionalUsual.minPresence`) that no found value
+ * reaches takes its usual value.
  */
 
 export interface FillContext {
@@ -264,12 +266,35 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const ps = statsFor(n, ts, model)?.ps;
     return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
   };
+  // Whether the request names a parameter is read in the clause that asks for this call.
+  const clause = (ctx.focus ?? []).map(([a, b]) => ctx.query.slice(a, b)).join(' ');
+  const clauseWords = clause.trim() ? new Set(terms(clause)) : queryWords;
+  // A parameter whose values mostly came from the request, judged unlikely yet not rare, whose
+  // call's clause holds a value that scores as strongly as a cue word and the clause together.
+  const strongValueInClause = (name: string, p: number): boolean => {
+    const stats = statsFor(name, ts, model);
+    const ps = stats && !stats.shared ? stats.ps : undefined;
+    const focus = ctx.focus ?? [];
+    if (!ps || ps.set === 0 || ps.fromQuery / ps.set < W.strongValue.minQueryShare) return false;
+    if (p < W.strongValue.minPresence || focus.length === 0) return false;
+    const found = [...base, ...knownInQuery(ctx.query, ps, base), ...monthsInQuery(ctx.query, ps)];
+    return scoreCandidates(name, props[name], stats, found, [], focus).some(
+      (s) =>
+        s.start !== undefined &&
+        focus.some(([a, b]) => s.start! >= a && s.start! < b) &&
+        s.score >= W.strongValue.minScore,
+    );
+  };
   const presence = new Map(
     names
       .filter((n) => !required.includes(n))
-      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n))] as const),
+      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n), clauseWords)] as const),
   );
   const present = nearestPattern(presence, ts);
+  // After the recurring combinations: a value the clause writes this strongly is passed even where
+  // the records never set the parameter often enough for its combination to recur.
+  for (const [name, p] of presence)
+    if (!present.has(name) && p < 0.5 && strongValueInClause(name, p)) present.add(name);
   const wanted = names.filter((n) => required.includes(n) || present.has(n));
   const all: Scored[] = [];
   for (const name of wanted) {

@@ -8,8 +8,8 @@ import { stem } from './text.js';
  *    and the records hold at least three calls whose request wrote one, the smoothed rate at which
  *    it was set then (the tool's own calls, or for a tool the records never called, every tool's
  *    parameter of that name);
- * 1. when the query names the parameter (a query term shares a stem or a 4-letter prefix with a
- *    word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls
+ * 1. when the clause that asks for the call names the parameter (a term shares a stem or a 4-letter
+ *    prefix with a word of its name: `photos`, `promotions` for `promo`) and the records hold at least two calls
  *    in the same situation (named / not named), the rate at which it was set then, smoothed by one
  *    call toward the rate of every tool's parameter of that name in that situation (a tool called
  *    twice, once with `format` and once without, is not a coin toss when `format` is rarely passed
@@ -69,15 +69,20 @@ export function namesParam(name: string, queryTerms: ReadonlySet<string>): boole
   return false;
 }
 
-/** P(set) of an optional parameter given the query's terms (stemmed words), in [0, 1]. */
+/**
+ * P(set) of an optional parameter given the query's terms (stemmed words), in [0, 1]. Whether the
+ * parameter is named is read in `clauseTerms`, the terms of the clause that asks for the call (the
+ * records count it so too), since a request names what each of its calls needs in its own clause.
+ */
 export function paramPresence(
   name: string,
   ts: ToolStats | undefined,
   queryTerms: ReadonlySet<string>,
   shared?: ParamStats,
   valueWritten = false,
+  clauseTerms: ReadonlySet<string> = queryTerms,
 ): number {
-  const named = namesParam(name, queryTerms);
+  const named = namesParam(name, clauseTerms);
   const ps = ts?.params.get(name);
   const written = valueWritten ? (ps && ts && ts.uses > 0 ? ps : shared)?.whenValueWritten : undefined;
   if (written && written.calls >= MIN_WRITTEN_CALLS) return (written.set + 0.5) / (written.calls + 1);
