@@ -40,10 +40,12 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Travel 0.564 -> 0.575 (338 -> 339 calls), Weather 0.387 (374 -> 375 calls).
 // Then an optional parameter usually taken from the request was passed when the call's clause writes a value
 // scoring strongly for it: Travel 0.575 -> 0.571 (339 -> 342 calls), Weather 0.387 -> 0.385 (D_val G0 0.433 -> 0.437).
+// Then "strongly" became more than the value's shape, source and clause give (score 5 -> 5.5): Finance 0.501 -> 0.518,
+// Travel 0.571 -> 0.574, Weather 0.385 -> 0.387 (D_val G0 0.437 -> 0.439).
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.501', calls: 224 },
-  Travel: { records: 56, tc: '0.571', calls: 342 },
-  Weather: { records: 61, tc: '0.385', calls: 375 },
+  Finance: { records: 38, tc: '0.518', calls: 224 },
+  Travel: { records: 56, tc: '0.574', calls: 342 },
+  Weather: { records: 61, tc: '0.387', calls: 375 },
 };
 
 describe('offline G0 TC on D_opt of the bundled domains (seed 0)', () => {
