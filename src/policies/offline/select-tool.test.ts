@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ToolNode } from '../../graph/schema.js';
-import { EMPTY_CUE_MODEL } from './cue-model.js';
+import { EMPTY_CUE_MODEL, type CueModel, type ToolStats } from './cue-model.js';
 import { focusSpans, rankTools } from './select-tool.js';
 import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
@@ -86,5 +86,29 @@ describe('rankTools at a mined position', () => {
     expect(pick({ tools: ['get_a', 'get_b'] }, { get_a: 1, get_b: 0.95 })).toBe('get_a');
     // A generic position has no list: its task still counts.
     expect(pick({}, { get_a: 1, get_b: 0.95 })).toBe('get_b');
+  });
+
+  it("does not let the records' overall use of a tool decide at a position that lists several tools", () => {
+    // get_b was called far more often over all the records; get_a fits the clause a little better.
+    const model: CueModel = {
+      ...EMPTY_CUE_MODEL,
+      tools: new Map([['get_b', { uses: 50, previous: new Map() } as unknown as ToolStats]]),
+    };
+    const rank = (node: Partial<ToolNode>) =>
+      rankTools(
+        {
+          node: { id: 'step_1', kind: 'tool', task: 'unrelated', ...node },
+          query: CLAUSE,
+          clause: CLAUSE,
+          candidates,
+          previousTool: undefined,
+        },
+        index({ get_a: 1, get_b: 0.95 }),
+        model,
+      )[0]!.name;
+    // Before, the overall use (weight 0.1) took get_b at the position whose runs used both.
+    expect(rank({ mined: ['get_a', 'get_b'] })).toBe('get_a');
+    // A generic position has no record of its own: the overall use still breaks the near tie.
+    expect(rank({})).toBe('get_b');
   });
 });
