@@ -5,7 +5,7 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { exclusiveBranches, toolPositions } from '../../policies/hand-off.js';
-import { routeByKeywords } from '../../policies/offline/llm-rules.js';
+import { routeBySequence } from '../../policies/offline/llm-rules.js';
 import { parseRouteTable } from '../../graph/route-table.js';
 import { processTreeToWorkflow } from '../to-workflow.js';
 import { discoverProcessTree } from '../inductive/discover.js';
@@ -210,9 +210,13 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(await route('Search hotels in Bern, then the weather in Bern, then flights from BOS to SEA.')).toEqual({
       route: 'other',
     });
+    // Every keyword of route_1, no part asking for its tools: before, the keywords took route_1.
+    expect(await route('For my trip and journey: the weather in Bern, then the weather in Oslo.')).toEqual({
+      route: 'other',
+    });
   });
 
-  it("routes offline by the keywords a request uses, and to `other` when it does not use a route's keywords", () => {
+  it("takes a route offline only when the request's parts ask for its tools, whatever keywords it uses", () => {
     const prompt = routerPrompt([
       {
         value: 'route_1',
@@ -228,14 +232,18 @@ describe('routes: the recurring request types of the records as branches of G0 (
       },
     ]);
     const values = ['route_1', 'route_2', 'other'];
+    // A part's fit to a tool: 1 for the tool named in it, else 0.
+    const fit = (part: string, tool: string) => (part.toLowerCase().includes(tool.split('_')[1]!) ? 1 : 0);
     expect(
-      routeByKeywords(prompt, 'Find flights from BOS to SEA, then check the status of flight AA100.', values),
+      routeBySequence(prompt, 'Search flights from BOS to SEA, then the flight status of AA100.', values, fit),
     ).toBe('route_1');
-    expect(routeByKeywords(prompt, 'Search hotels in Bern and show their reviews.', values)).toBe('route_2');
+    // Both of route_1's keywords, but parts that ask for route_2's tools.
     expect(
-      routeByKeywords(prompt, 'Which museums open on Mondays in Vienna and how much do tickets cost?', values),
-    ).toBe('other');
-    expect(routeByKeywords('Pick one: {{query}}', 'anything', values)).toBeUndefined();
+      routeBySequence(prompt, 'Skip flights and status: search hotels in Bern, then the reviews.', values, fit),
+    ).toBe('route_2');
+    // One of a route's two steps asked for, then a part it has no step for: the skeleton handles it.
+    expect(routeBySequence(prompt, 'Search hotels in Bern, then museums in Bern.', values, fit)).toBe('other');
+    expect(routeBySequence('Pick one: {{query}}', 'anything', values, fit)).toBeUndefined();
   });
 
   it('keeps G0 within its node budget, leaving out the routes with the fewest runs', () => {

@@ -25,8 +25,8 @@ import { firstSentence } from './tasks.js';
  * skeleton. The router's prompt describes each route by its tool sequence, a description made from
  * its tools' descriptions and keywords that recur in its requests and set them apart from the other
  * requests (never a past request: a workflow carries no record text); the offline policy picks the
- * route whose tools, in order, answer the request's parts, else the one whose keywords the request
- * uses most (policies/offline/llm-rules.ts). Positions on different
+ * route whose tools, in order, answer the request's parts (policies/offline/llm-rules.ts; the
+ * keywords are for a model's router). Positions on different
  * routes never compete for the request's parts (policies/hand-off.ts).
  */
 
