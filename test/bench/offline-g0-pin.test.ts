@@ -45,10 +45,12 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Then the offline router stopped routing by keywords (the alignment of the request's parts with a route's tools
 // alone decides): Finance 0.518 -> 0.523 (224 -> 226 calls), Travel 0.574 -> 0.571 (342 -> 344), Weather
 // 0.387 -> 0.392; D_val G0 0.439 -> 0.443.
+// Then an optional parameter not judged surely set, usually taken from the request, took no value written outside
+// the call's clause: Finance 0.523 -> 0.518; D_val G0 0.443 -> 0.447.
 // Then a position that lists several tools stopped being ranked by the tools' overall use: Travel 0.571 -> 0.572,
-// Weather 0.392 -> 0.390 (D_val G0 0.443 -> 0.444).
+// Weather 0.392 -> 0.390 (D_val G0 0.447 -> 0.448).
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.523', calls: 226 },
+  Finance: { records: 38, tc: '0.518', calls: 226 },
   Travel: { records: 56, tc: '0.572', calls: 344 },
   Weather: { records: 61, tc: '0.390', calls: 375 },
 };

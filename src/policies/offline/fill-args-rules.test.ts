@@ -439,3 +439,36 @@ describe('an optional parameter usually left out whose value the call’s clause
     expect(fill('Show the fund list.')).toEqual({});
   });
 });
+
+describe('an optional parameter whose value the request writes for another call', () => {
+  const funds: ToolDescriptor = {
+    name: 'fund_shelf',
+    description: 'Mutual funds on offer.',
+    inputSchema: obj({ family: { type: 'string' } }, []),
+  };
+  const record = (id: string, query: string, family?: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: funds.name, args: family ? { family } : {} }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show the funds of Vanguard.', 'Vanguard'),
+      record('b', 'Show the funds of Fidelity.', 'Fidelity'),
+      record('c', 'Show the funds of Schwab.', 'Schwab'),
+      record('d', 'Show the funds on offer.'),
+      record('e', 'List all funds today.'),
+    ],
+    [funds],
+  );
+  const fill = (query: string) => {
+    const then = query.indexOf('Then');
+    return fillArgs(funds, { query, focus: [[then, query.length]], outputs: [] }, model).args;
+  };
+
+  it('is left out when only another clause writes a value, and set from this call’s clause', () => {
+    expect(fill('First name a big fund house, say Invesco. Then show the funds on offer.')).toEqual({});
+    expect(fill('First name a big fund house. Then show the funds of Invesco.')).toEqual({ family: 'Invesco' });
+  });
+});

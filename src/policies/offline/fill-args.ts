@@ -32,7 +32,8 @@ import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './p
  * the records show they usually are (or the query's words say so, see presence.ts), or when the
  * clause that asks for the call holds a value that scores strongly for one usually taken from the
  * request (`strongValue`); one judged surely set (`optionalUsual.minPresence`) that no found value
- * reaches takes its usual value.
+ * reaches takes its usual value; one judged less surely (`outsideClause`) takes no request value
+ * from outside the clause that asks for the call.
  */
 
 export interface FillContext {
@@ -321,8 +322,28 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   }
   const args: Record<string, unknown> = {};
   const used = new Map<string, number>();
+  // An optional parameter not judged surely set, whose values came from the request, takes no value
+  // the request wrote outside the clause that asks for this call (that value is another call's).
+  const focus = ctx.focus ?? [];
+  const inCallClause = (s: Scored) => s.start !== undefined && focus.some(([a, b]) => s.start! >= a && s.start! < b);
+  const clauseOnly = new Set(
+    [...presence]
+      .filter(([name, p]) => {
+        const stats = statsFor(name, ts, model);
+        const ps = stats && !stats.shared ? stats.ps : undefined;
+        return (
+          focus.length > 0 &&
+          p < W.outsideClause.maxPresence &&
+          ps !== undefined &&
+          ps.set > 0 &&
+          ps.fromQuery / ps.set >= W.outsideClause.minQueryShare
+        );
+      })
+      .map(([name]) => name),
+  );
   for (const s of all) {
     if (s.param in args || s.score < W.minScore) continue;
+    if (clauseOnly.has(s.param) && s.key.startsWith('q:') && !inCallClause(s)) continue;
     const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
     if (s.score - penalty < W.minScore) continue;
     const t = tops.get(s.param)!;
