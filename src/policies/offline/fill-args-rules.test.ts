@@ -472,3 +472,80 @@ describe('an optional parameter whose value the request writes for another call'
     expect(fill('First name a big fund house. Then show the funds of Invesco.')).toEqual({ family: 'Invesco' });
   });
 });
+
+describe('a recorded amount of a unit the request spells out', () => {
+  const bars: ToolDescriptor = {
+    name: 'price_bars',
+    description: 'Price bars of a ticker at a bar size.',
+    inputSchema: obj({ ticker: { type: 'string' }, size: { type: 'string' } }, ['ticker', 'size']),
+  };
+  const record = (id: string, query: string, ticker: string, size: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: bars.name, args: { ticker, size } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show IBM bars at 30min.', 'IBM', '30min'),
+      record('b', 'MSFT bars please.', 'MSFT', '1h'),
+      record('c', 'Price bars of ORCL.', 'ORCL', '1h'),
+      record('d', 'Give me SAP bars at 15min.', 'SAP', '15min'),
+      record('e', 'Bars for INTC.', 'INTC', '1h'),
+      record('f', 'HPQ bars at 15min.', 'HPQ', '15min'),
+      record('g', 'Bars of DELL at 30min.', 'DELL', '30min'),
+      record('h', 'Show CSCO bars.', 'CSCO', '1h'),
+      record('i', 'Bars of AMD at 15min please.', 'AMD', '15min'),
+      record('j', 'NVDA bars at 30min.', 'NVDA', '30min'),
+    ],
+    [bars],
+  );
+
+  it('is recognised: "15-minute bars" are 15min bars, not the usual size', () => {
+    const query = 'Show the 15-minute bars of ACME.';
+    expect(fillArgs(bars, { query, outputs: [] }, model).args).toEqual({ ticker: 'ACME', size: '15min' });
+  });
+
+  it('is recognised with the unit apart: "30 minutes" is 30min', () => {
+    const query = 'Show ACME bars for every 30 minutes.';
+    expect(fillArgs(bars, { query, outputs: [] }, model).args).toEqual({ ticker: 'ACME', size: '30min' });
+  });
+});
+
+describe('a coordinate pair the request writes longitude first', () => {
+  const stations: ToolDescriptor = {
+    name: 'weather_stations',
+    description: 'Weather stations near a point.',
+    inputSchema: obj({ lat: { type: 'number' }, lon: { type: 'number' } }, ['lat', 'lon']),
+  };
+  const record = (id: string, lat: number, lon: number): TaskRecord => ({
+    id,
+    query: `Which weather stations are near ${lat}, ${lon}?`,
+    reference: '',
+    calls: [{ tool: stations.name, args: { lat, lon } }],
+  });
+  const record2 = (id: string, query: string, lat: number, lon: number): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool: stations.name, args: { lat, lon } }],
+  });
+  const model = learn(
+    [
+      record('a', 59.91, 10.75),
+      record2('b', 'List the stations around 40.42, -3.7.', 40.42, -3.7),
+      record2('c', 'Stations at -33.87, 151.21 please.', -33.87, 151.21),
+    ],
+    [stations],
+  );
+
+  it('is read by its values: a number beyond ±90 is no latitude', () => {
+    const query = 'Which weather stations are near -122.33, 47.61?';
+    expect(fillArgs(stations, { query, outputs: [] }, model).args).toEqual({ lat: 47.61, lon: -122.33 });
+  });
+
+  it('is read in order when both numbers could be latitudes', () => {
+    const query = 'Which weather stations are near 47.61, 10.87?';
+    expect(fillArgs(stations, { query, outputs: [] }, model).args).toEqual({ lat: 47.61, lon: 10.87 });
+  });
+});

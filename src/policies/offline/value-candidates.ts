@@ -42,6 +42,9 @@ const MONTHS = [
 const MONTH_RE =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
+const LAT_ROLE = ['lat', 'latitude'];
+const LON_ROLE = ['lon', 'lng', 'long', 'longitude'];
+
 /** Words that start sentences or requests and are capitalised for that reason only. */
 const NOT_PROPER = new Set(
   "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Im I'm I'd I'll Can Could Would Will Please Then After Finally First Also Next Lastly And But So Also Show Get Find Check Give Tell What Which How Where When Why The A An My Our This That These Those It Its For From In On At To Of With By Is Are Do Does Let Once Additionally Afterwards Before Now Here There Let's Last Search Look Retrieve Fetch Pull Provide List Since Because However Although While If When Once After Before During Given Based Using Following Ok Okay Yes No Thanks Thank Hi Hello Great Next Lastly Finally Additionally Moreover".split(
@@ -143,8 +146,10 @@ export function queryCandidates(text: string): ValueCandidate[] {
   )) {
     const s = m.index ?? 0;
     add(`${m[1]},${m[2]}`, 'coord', s, s + m[0].length);
-    coordParts.set(s, ['lat', 'latitude']);
-    coordParts.set(s + m[0].lastIndexOf(m[2]!), ['lon', 'lng', 'long', 'longitude']);
+    // A pair written longitude first gives itself away: a latitude lies within ±90.
+    const lonFirst = Math.abs(Number(m[1])) > 90 && Math.abs(Number(m[2])) <= 90;
+    coordParts.set(s, lonFirst ? LON_ROLE : LAT_ROLE);
+    coordParts.set(s + m[0].lastIndexOf(m[2]!), lonFirst ? LAT_ROLE : LON_ROLE);
   }
   // Codes and ids: tickers, IATA/ICAO, currency pairs, alphanumeric ids (0P0001HUIC, KJ286).
   // (A one-letter prefix joined by a separator, as in A-1012, is part of the id.)

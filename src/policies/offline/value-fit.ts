@@ -68,10 +68,26 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     let at = findToken(query, text);
     if (at < 0) at = wordFormAt(query, text);
-    if (at < 0) continue;
-    out.push({ value: text, kind: 'known', start: at, source: 'query', ...contextAt(query, at, at + text.length) });
+    if (at >= 0) {
+      out.push({ value: text, kind: 'known', start: at, source: 'query', ...contextAt(query, at, at + text.length) });
+      continue;
+    }
+    for (const [start, end] of unitFormsAt(query, text))
+      out.push({ value: text, kind: 'known', start, source: 'query', ...contextAt(query, start, end) });
   }
   return out;
+}
+
+/**
+ * Where the request writes a recorded amount of a unit (`15min`, `1h`, `1day`) with its unit
+ * spelled out or apart: the same number, then a word starting with the unit's letters
+ * (`15-minute`, `1 hour`, `1-day`).
+ */
+function unitFormsAt(query: string, value: string): Array<[number, number]> {
+  const m = /^(\d+)([a-z]+)$/i.exec(value);
+  if (!m) return [];
+  const re = new RegExp(`(?<![\\w.])${m[1]}(?:\\s|-)?${m[2]}[a-z]*\\b`, 'gi');
+  return [...query.matchAll(re)].map((x) => [x.index ?? 0, (x.index ?? 0) + x[0].length]);
 }
 
 /**
