@@ -549,3 +549,38 @@ describe('a coordinate pair the request writes longitude first', () => {
     expect(fillArgs(stations, { query, outputs: [] }, model).args).toEqual({ lat: 47.61, lon: 10.87 });
   });
 });
+
+describe('a value the request writes that only other tools’ records kept for a parameter of its name', () => {
+  const bars: ToolDescriptor = {
+    name: 'price_bars',
+    description: 'Price bars of a ticker at a bar size.',
+    inputSchema: obj({ ticker: { type: 'string' }, size: { type: 'string' } }, ['ticker', 'size']),
+  };
+  const volume: ToolDescriptor = {
+    name: 'volume_bars',
+    description: 'Volume bars of a ticker at a bar size.',
+    inputSchema: obj({ ticker: { type: 'string' }, size: { type: 'string', default: '1min' } }, ['ticker', 'size']),
+  };
+  const record = (id: string, query: string, tool: string, ticker: string, size: string): TaskRecord => ({
+    id,
+    query,
+    reference: '',
+    calls: [{ tool, args: { ticker, size } }],
+  });
+  const model = learn(
+    [
+      record('a', 'Show IBM price bars at 15min.', bars.name, 'IBM', '15min'),
+      record('b', 'MSFT price bars at 15min please.', bars.name, 'MSFT', '15min'),
+      record('c', 'Price bars of ORCL at 15min.', bars.name, 'ORCL', '15min'),
+      record('d', 'Volume bars of SAP.', volume.name, 'SAP', '2h'),
+      record('e', 'Volume bars of HPQ.', volume.name, 'HPQ', '4h'),
+      record('f', 'Volume bars of DELL.', volume.name, 'DELL', '1week'),
+    ],
+    [bars, volume],
+  );
+
+  it('is found: "15-minute" volume bars are 15min, not the schema default', () => {
+    const query = 'Show the 15-minute volume bars of ACME.';
+    expect(fillArgs(volume, { query, outputs: [] }, model).args).toEqual({ ticker: 'ACME', size: '15min' });
+  });
+});

@@ -267,6 +267,12 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const ps = statsFor(n, ts, model)?.ps;
     return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
   };
+  // Recorded values the request writes: the tool's own, else (none written) those of every tool's parameter of the name.
+  const knownFor = (name: string, ps: ParamStats | undefined): ValueCandidate[] => {
+    const own = knownInQuery(ctx.query, ps, base);
+    const shared = model.params.get(name);
+    return own.length > 0 || !shared || shared === ps ? own : knownInQuery(ctx.query, shared, base);
+  };
   // Whether the request names a parameter is read in the clause that asks for this call.
   const clause = (ctx.focus ?? []).map(([a, b]) => ctx.query.slice(a, b)).join(' ');
   const clauseWords = clause.trim() ? new Set(terms(clause)) : queryWords;
@@ -278,7 +284,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     const focus = ctx.focus ?? [];
     if (!ps || ps.set === 0 || ps.fromQuery / ps.set < W.strongValue.minQueryShare) return false;
     if (p < W.strongValue.minPresence || focus.length === 0) return false;
-    const found = [...base, ...knownInQuery(ctx.query, ps, base), ...monthsInQuery(ctx.query, ps)];
+    const found = [...base, ...knownFor(name, ps), ...monthsInQuery(ctx.query, ps)];
     return scoreCandidates(name, props[name], stats, found, [], focus).some(
       (s) =>
         s.start !== undefined &&
@@ -305,7 +311,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
         name,
         props[name],
         stats,
-        [...base, ...knownInQuery(ctx.query, stats?.ps, base), ...monthsInQuery(ctx.query, stats?.ps)],
+        [...base, ...knownFor(name, stats?.ps), ...monthsInQuery(ctx.query, stats?.ps)],
         ctx.outputs,
         ctx.focus ?? [],
       ),

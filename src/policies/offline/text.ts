@@ -120,3 +120,15 @@ export function findToken(hay: string, needle: string): number {
     from = i + 1;
   }
 }
+
+/**
+ * Where the request writes a recorded amount of a unit (`15min`, `1h`, `1day`) with its unit
+ * spelled out or apart: the same number, then a word starting with the unit's letters
+ * (`15-minute`, `1 hour`, `1-day`).
+ */
+export function unitFormsAt(query: string, value: string): Array<[number, number]> {
+  const m = /^(\d+)([a-z]+)$/i.exec(value);
+  if (!m) return [];
+  const re = new RegExp(`(?<![\\w.])${m[1]}(?:\\s|-)?${m[2]}[a-z]*\\b`, 'gi');
+  return [...query.matchAll(re)].map((x) => [x.index ?? 0, (x.index ?? 0) + x[0].length]);
+}

@@ -1,6 +1,6 @@
 import type { ParamStats } from './cue-stats.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
-import { findToken } from './text.js';
+import { findToken, unitFormsAt } from './text.js';
 import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
 
 /**
@@ -76,18 +76,6 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
       out.push({ value: text, kind: 'known', start, source: 'query', ...contextAt(query, start, end) });
   }
   return out;
-}
-
-/**
- * Where the request writes a recorded amount of a unit (`15min`, `1h`, `1day`) with its unit
- * spelled out or apart: the same number, then a word starting with the unit's letters
- * (`15-minute`, `1 hour`, `1-day`).
- */
-function unitFormsAt(query: string, value: string): Array<[number, number]> {
-  const m = /^(\d+)([a-z]+)$/i.exec(value);
-  if (!m) return [];
-  const re = new RegExp(`(?<![\\w.])${m[1]}(?:\\s|-)?${m[2]}[a-z]*\\b`, 'gi');
-  return [...query.matchAll(re)].map((x) => [x.index ?? 0, (x.index ?? 0) + x[0].length]);
 }
 
 /**
