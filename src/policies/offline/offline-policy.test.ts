@@ -312,6 +312,23 @@ describe('offline policy: tool positions read the request in order', () => {
     expect((await plan(one, 'only')).calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan']);
   });
 
+  it('makes no call of its own for a fragment that asks for nothing ("…, also in metric units.")', async () => {
+    const w = chain(node({ id: 'only', calls: 'many' }));
+    const fragment =
+      'Find flights from JFK to LAX on 2025-03-01, also in economy class. Then get a quote for AAPL, also in USD.';
+    const out = await policy.planToolCalls({
+      query: fragment,
+      workflow: w,
+      inputs: [],
+      context: fragment,
+      scratch: new Map(),
+      node: w.nodes.find((x) => x.id === 'only') as ToolNode,
+      candidates: TOOLS,
+      attempt: 1,
+    });
+    expect(out.calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+  });
+
   it('hands a clause to the position whose tools fit it, so a position that fits neither clause makes no call', async () => {
     // The first position was mined for hotels: the flight clause goes past it to the next position.
     const w = chain(

@@ -57,18 +57,55 @@ export function splitIdentifiers(text: string): string {
 const CLAUSE_MARKERS =
   /\b(?:and then|then|after that|afterwards|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[.;?!]\s+|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate)\b)/gi;
 
+const ASK =
+  /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
+
 /**
  * Splits a request into clauses at sequence markers (then, after that, finally, …) and sentence
- * ends; clauses without a content word are dropped. A request without markers is one clause.
+ * ends; clauses without a content word are dropped. A request without markers is one clause. A
+ * fragment that asks for nothing of its own belongs to the clause before it and is joined to it, so
+ * it neither takes a tool position nor makes a call of its own: at most `FRAGMENT_WORDS` content
+ * words, not opening with a request, and either a qualifying phrase ("… also in metric units.",
+ * "… also in JSON format") or the noun after an adjectival "next" ("my trip next year"). A short
+ * clause that names a thing ("and finally its balance sheet") stays a clause.
  */
 export function splitClauses(query: string): string[] {
-  const parts = query.split(CLAUSE_MARKERS);
-  const clauses: string[] = [];
-  for (const raw of parts) {
-    const c = (raw ?? '').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
-    if (c && words(c).length > 0) clauses.push(c);
+  // Each span with the marker that opened it.
+  const spans: Array<[number, number, string]> = [];
+  let from = 0;
+  let marker = '';
+  for (const m of query.matchAll(CLAUSE_MARKERS)) {
+    spans.push([from, m.index ?? 0, marker]);
+    from = (m.index ?? 0) + m[0].length;
+    marker = m[0];
   }
-  return clauses.length > 0 ? clauses : [query.trim()];
+  spans.push([from, query.length, marker]);
+  const clauses: Array<{ start: number; end: number }> = [];
+  for (const [a, b, opened] of spans) {
+    const c = trimClause(query.slice(a, b));
+    if (!c || words(c).length === 0) continue;
+    const prev = clauses[clauses.length - 1];
+    if (prev && isFragment(c, opened)) prev.end = b;
+    else clauses.push({ start: a, end: b });
+  }
+  const out = clauses.map((c) => trimClause(query.slice(c.start, c.end)));
+  return out.length > 0 ? out : [query.trim()];
+}
+
+/** Most content words of a clause that is joined to the clause before it when it asks for nothing. */
+export const FRAGMENT_WORDS = 2;
+
+function trimClause(raw: string): string {
+  return raw.replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
+}
+
+/** Words that open a phrase qualifying the clause before it ("in metric units", "for the same city"). */
+const QUALIFIER = /^(?:in|with|using|for|at|on|from|by|over|during|within|via|as)\b/i;
+
+function isFragment(clause: string, marker: string): boolean {
+  if (words(clause).length > FRAGMENT_WORDS || ASK.test(clause)) return false;
+  // "next" before a noun ("next year", "the next 5 days") is no sequence marker.
+  return QUALIFIER.test(clause) || /^next$/i.test(marker);
 }
 
 /**
@@ -78,9 +115,6 @@ export function splitClauses(query: string): string[] {
  * request). Real requests have a handful of clauses.
  */
 export const MAX_REQUEST_PARTS = 32;
-
-const ASK =
-  /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
 
 /**
  * The clauses that ask for something, in order: `splitClauses` without the scene-setting opening

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { splitClauses } from './text.js';
+
+describe('splitClauses: fragments that ask for nothing', () => {
+  it('joins a qualifying phrase cut off by "also" to the clause it qualifies', () => {
+    expect(
+      splitClauses(
+        'Check the snow conditions at Aspen in imperial units, then get the 5-day forecast for Aspen also in imperial units. After that, find the nearest place to 37.8, -122.4.',
+      ),
+    ).toEqual([
+      'Check the snow conditions at Aspen in imperial units',
+      'get the 5-day forecast for Aspen also in imperial units',
+      'find the nearest place to 37.8, -122.4.',
+    ]);
+    expect(splitClauses('Show the hourly weather at those coordinates, also in metric units.')).toEqual([
+      'Show the hourly weather at those coordinates, also in metric units.',
+    ]);
+  });
+
+  it('reads "next" before a noun as an adjective, not as a sequence marker', () => {
+    expect(
+      splitClauses(
+        'I need to find Chicago airports for my trip next year. Could you show me the airport nearest downtown?',
+      ),
+    ).toEqual([
+      'I need to find Chicago airports for my trip next year',
+      'Could you show me the airport nearest downtown?',
+    ]);
+    expect(
+      splitClauses('Get the ski forecast for Duck Mountain for the next 5 days. Finally, show the snow report.'),
+    ).toEqual(['Get the ski forecast for Duck Mountain for the next 5 days', 'show the snow report.']);
+  });
+
+  it('keeps a short clause that names a thing to look up, and a short request', () => {
+    expect(
+      splitClauses('Get the income statement of AAPL, then its cash flow, and finally its balance sheet.'),
+    ).toEqual(['Get the income statement of AAPL', 'its cash flow', 'its balance sheet.']);
+    expect(splitClauses('Get the snow report. Next, get the forecast.')).toEqual([
+      'Get the snow report',
+      'get the forecast.',
+    ]);
+  });
+});
