@@ -94,8 +94,11 @@ describe('memoized search on real TRAJECT-Bench data', () => {
       }));
     expect(rows(on)).toEqual(rows(off));
     expect(on.best.id).toBe(off.best.id);
-    // The run changed tool positions (the layout the policy reads, or a node's bound arguments), so the memo keys were exercised.
-    expect(on.iterations.map((r) => r.summary).join('\n')).toMatch(/add_node|set_calls|calls (one|many) on|^bind /m);
+    // The run changed tool positions (the layout the policy reads: a position added or removed, its
+    // call count, or a node's bound arguments), so the memo keys were exercised.
+    expect(on.iterations.map((r) => r.summary).join('\n')).toMatch(
+      /add_node|remove_node|set_calls|calls (one|many) on|^bind /m,
+    );
     expect(on.savings!.nodeRunsSaved).toBeGreaterThan(0);
     await tools.close();
   });
