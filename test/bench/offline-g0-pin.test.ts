@@ -57,8 +57,10 @@ import { createModelWiring } from '../../src/wiring/wire-models.js';
 // Then a fragment that asks for nothing ("…, also in metric units.", the "year" of "next year") was joined to the
 // clause before it instead of making a call of its own: Finance 0.548 -> 0.552 (226 -> 223 calls), Weather
 // 0.404 -> 0.411 (375 -> 370 calls) (D_val G0 0.457 -> 0.461).
+// Then a period before an opening parenthesis ("Caterpillar Inc. (CAT)") stopped ending a clause: Finance
+// 0.552 -> 0.568 (223 -> 221 calls) (D_val G0 0.461 -> 0.463).
 const PINNED: Record<string, { records: number; tc: string; calls: number }> = {
-  Finance: { records: 38, tc: '0.552', calls: 223 },
+  Finance: { records: 38, tc: '0.568', calls: 221 },
   Travel: { records: 56, tc: '0.572', calls: 344 },
   Weather: { records: 61, tc: '0.411', calls: 370 },
 };

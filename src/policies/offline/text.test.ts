@@ -41,3 +41,16 @@ describe('splitClauses: fragments that ask for nothing', () => {
     ]);
   });
 });
+
+describe('splitClauses: sentence ends', () => {
+  it('does not end a clause at the period of an abbreviation before a parenthesis', () => {
+    expect(
+      splitClauses(
+        "Show me the portfolio composition for Caterpillar Inc. (CAT) since it's well known. Then get its latest news.",
+      ),
+    ).toEqual([
+      "Show me the portfolio composition for Caterpillar Inc. (CAT) since it's well known",
+      'get its latest news.',
+    ]);
+  });
+});

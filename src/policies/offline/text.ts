@@ -55,14 +55,15 @@ export function splitIdentifiers(text: string): string {
 }
 
 const CLAUSE_MARKERS =
-  /\b(?:and then|then|after that|afterwards|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[.;?!]\s+|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate)\b)/gi;
+  /\b(?:and then|then|after that|afterwards|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[;?!]\s+|\.\s+(?!\()|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate)\b)/gi;
 
 const ASK =
   /^(?:can|could|would|will|please|i'?d like|i would like|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
 
 /**
  * Splits a request into clauses at sequence markers (then, after that, finally, …) and sentence
- * ends; clauses without a content word are dropped. A request without markers is one clause. A
+ * ends (a period before an opening parenthesis ends an abbreviation, not a sentence: "Caterpillar
+ * Inc. (CAT) since …"); clauses without a content word are dropped. A request without markers is one clause. A
  * fragment that asks for nothing of its own belongs to the clause before it and is joined to it, so
  * it neither takes a tool position nor makes a call of its own: at most `FRAGMENT_WORDS` content
  * words, not opening with a request, and either a qualifying phrase ("… also in metric units.",
