@@ -52,5 +52,9 @@ describe('splitClauses: sentence ends', () => {
       "Show me the portfolio composition for Caterpillar Inc. (CAT) since it's well known",
       'get its latest news.',
     ]);
+    expect(splitClauses('Get the news on ACADIA Pharmaceuticals Inc.  (ACAD). Then analyze it.')).toEqual([
+      'Get the news on ACADIA Pharmaceuticals Inc.  (ACAD)',
+      'analyze it.',
+    ]);
   });
 });
