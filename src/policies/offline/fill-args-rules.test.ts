@@ -10,6 +10,13 @@ import { fillArgs } from './fill-args.js';
  */
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const learn = (records: TaskRecord[], tools: ToolDescriptor[]) => distillCueModel(learnCueModel(records, tools));
+/** A record of one call (no reference answer). */
+const oneCall = (id: string, query: string, tool: string, args: Record<string, unknown>): TaskRecord => ({
+  id,
+  query,
+  reference: '',
+  calls: [{ tool, args }],
+});
 
 describe('a found value of a shape the parameter never took', () => {
   const chart: ToolDescriptor = {
@@ -17,12 +24,8 @@ describe('a found value of a shape the parameter never took', () => {
     description: 'An indicator of a ticker on a chart period.',
     inputSchema: obj({ ticker: { type: 'string' }, period: { type: 'string' } }, ['ticker', 'period']),
   };
-  const record = (id: string, name: string, ticker: string, period: string): TaskRecord => ({
-    id,
-    query: `Show the ${name} for ${ticker} on the ${period} chart.`,
-    reference: '',
-    calls: [{ tool: chart.name, args: { ticker, period } }],
-  });
+  const record = (id: string, name: string, ticker: string, period: string): TaskRecord =>
+    oneCall(id, `Show the ${name} for ${ticker} on the ${period} chart.`, chart.name, { ticker, period });
   const model = learn(
     [
       record('a', 'Momentum Index', 'IBM', '1h'),
@@ -51,12 +54,8 @@ describe('a parameter whose values the records pass lower-cased', () => {
     description: 'Moon and sunrise times for a place.',
     inputSchema: obj({ place: { type: 'string' } }, ['place']),
   };
-  const record = (id: string, city: string): TaskRecord => ({
-    id,
-    query: `When is sunrise in ${city} tomorrow?`,
-    reference: '',
-    calls: [{ tool: sky.name, args: { place: city.toLowerCase() } }],
-  });
+  const record = (id: string, city: string): TaskRecord =>
+    oneCall(id, `When is sunrise in ${city} tomorrow?`, sky.name, { place: city.toLowerCase() });
   const model = learn([record('a', 'Oslo'), record('b', 'Quito'), record('c', 'Perth')], [sky]);
 
   it('takes a capitalised name of the request lower-cased, as the records wrote such names', () => {
@@ -71,12 +70,8 @@ describe('an optional parameter whose recorded value the request writes', () => 
     description: 'Exchange rates of a base currency.',
     inputSchema: obj({ base: { type: 'string' }, layout: { type: 'string', enum: ['table', 'chart'] } }, ['base']),
   };
-  const record = (id: string, base: string, query: string, layout?: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: rates.name, args: { base, ...(layout ? { layout } : {}) } }],
-  });
+  const record = (id: string, base: string, query: string, layout?: string): TaskRecord =>
+    oneCall(id, query, rates.name, { base, ...(layout ? { layout } : {}) });
   const model = learn(
     [
       record('a', 'USD', 'Show USD rates as a table.', 'table'),
@@ -116,12 +111,8 @@ describe('optional parameters the records set together', () => {
     ),
   };
   const all = { photos: true, reviews: true, map: true };
-  const record = (id: string, query: string, hotel: string, flags = {}): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: card.name, args: { hotel, ...flags } }],
-  });
+  const record = (id: string, query: string, hotel: string, flags = {}): TaskRecord =>
+    oneCall(id, query, card.name, { hotel, ...flags });
   const model = learn(
     [
       record('a', 'Show hotel 20481 with photos.', '20481', all),
@@ -150,12 +141,7 @@ describe('an ordinal in the request', () => {
     description: 'The day’s biggest movers, from a rank on.',
     inputSchema: obj({ start: { type: 'integer' } }, []),
   };
-  const record = (id: string, query: string, start: number): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: movers.name, args: { start } }],
-  });
+  const record = (id: string, query: string, start: number): TaskRecord => oneCall(id, query, movers.name, { start });
   const model = learn(
     [
       record('a', 'Show the top movers from rank 20 on.', 20),
@@ -177,12 +163,8 @@ describe('a parameter whose values the records pass as hyphenated slugs', () => 
     description: 'Sunrise and sunset for a place.',
     inputSchema: obj({ place_slug: { type: 'string' } }, ['place_slug']),
   };
-  const record = (id: string, city: string, slug: string): TaskRecord => ({
-    id,
-    query: `Sunrise in ${city} tomorrow?`,
-    reference: '',
-    calls: [{ tool: sky.name, args: { place_slug: slug } }],
-  });
+  const record = (id: string, city: string, slug: string): TaskRecord =>
+    oneCall(id, `Sunrise in ${city} tomorrow?`, sky.name, { place_slug: slug });
   const model = learn(
     [record('a', 'New York', 'new-york'), record('b', 'Buenos Aires', 'buenos-aires'), record('c', 'Oslo', 'oslo')],
     [sky],
@@ -201,12 +183,8 @@ describe('a recorded value the request writes in another form', () => {
     description: 'Flights at an airport.',
     inputSchema: obj({ airport: { type: 'string' }, direction: { type: 'string' } }, ['airport', 'direction']),
   };
-  const record = (id: string, query: string, airport: string, direction: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: board.name, args: { airport, direction } }],
-  });
+  const record = (id: string, query: string, airport: string, direction: string): TaskRecord =>
+    oneCall(id, query, board.name, { airport, direction });
   const model = learn(
     [
       record('a', 'Show the departure board at OSL.', 'OSL', 'departure'),
@@ -235,12 +213,8 @@ describe('a month the request names, for a parameter the records passed months t
       'month',
     ]),
   };
-  const record = (id: string, query: string, args: Record<string, string>): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: rents.name, args }],
-  });
+  const record = (id: string, query: string, args: Record<string, string>): TaskRecord =>
+    oneCall(id, query, rents.name, args);
   const model = learn(
     [
       record('a', 'What was the rent index for March 2023 for 3 rooms?', { year: '2023', month: '3', rooms: '3' }),
@@ -268,12 +242,7 @@ describe('a value in the clause that asks for the call', () => {
     description: 'The weather outlook of a city.',
     inputSchema: obj({ city: { type: 'string' } }, ['city']),
   };
-  const record = (id: string, query: string, city: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: outlook.name, args: { city } }],
-  });
+  const record = (id: string, query: string, city: string): TaskRecord => oneCall(id, query, outlook.name, { city });
   // "in" stood before the city in two of three requests: a cue word, not the clause's say.
   const model = learn(
     [
@@ -303,12 +272,8 @@ describe('an optional parameter of a tool the records called only twice', () => 
     description: 'Prices of a fund.',
     inputSchema: obj({ fund: { type: 'string' }, days }, ['fund']),
   };
-  const record = (id: string, query: string, tool: string, args: Record<string, unknown>): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool, args }],
-  });
+  const record = (id: string, query: string, tool: string, args: Record<string, unknown>): TaskRecord =>
+    oneCall(id, query, tool, args);
   const model = learn(
     [
       record('a', 'Show US bond yields over 30 days.', yields.name, { country: 'US', days: 30 }),
@@ -340,12 +305,8 @@ describe('an optional parameter judged surely set that no found value reaches', 
     description: 'A strength index of a ticker.',
     inputSchema: obj({ ticker: { type: 'string' }, series }, ['ticker']),
   };
-  const record = (id: string, tool: string, ticker: string): TaskRecord => ({
-    id,
-    query: `Draw the line of ${ticker}.`,
-    reference: '',
-    calls: [{ tool, args: { ticker, series: 'close' } }],
-  });
+  const record = (id: string, tool: string, ticker: string): TaskRecord =>
+    oneCall(id, `Draw the line of ${ticker}.`, tool, { ticker, series: 'close' });
   const model = learn(
     [
       record('a', average.name, 'IBM'),
@@ -415,12 +376,8 @@ describe('an optional parameter usually left out whose value the call’s clause
     description: 'Mutual funds on offer.',
     inputSchema: obj({ country: { type: 'string' } }, []),
   };
-  const record = (id: string, query: string, country?: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: funds.name, args: country ? { country } : {} }],
-  });
+  const record = (id: string, query: string, country?: string): TaskRecord =>
+    oneCall(id, query, funds.name, country ? { country } : {});
   const model = learn(
     [
       record('a', 'Show the fund list in Chile.', 'Chile'),
@@ -446,12 +403,8 @@ describe('an optional parameter whose value the request writes for another call'
     description: 'Mutual funds on offer.',
     inputSchema: obj({ family: { type: 'string' } }, []),
   };
-  const record = (id: string, query: string, family?: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: funds.name, args: family ? { family } : {} }],
-  });
+  const record = (id: string, query: string, family?: string): TaskRecord =>
+    oneCall(id, query, funds.name, family ? { family } : {});
   const model = learn(
     [
       record('a', 'Show the funds of Vanguard.', 'Vanguard'),
@@ -479,12 +432,8 @@ describe('a recorded amount of a unit the request spells out', () => {
     description: 'Price bars of a ticker at a bar size.',
     inputSchema: obj({ ticker: { type: 'string' }, size: { type: 'string' } }, ['ticker', 'size']),
   };
-  const record = (id: string, query: string, ticker: string, size: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: bars.name, args: { ticker, size } }],
-  });
+  const record = (id: string, query: string, ticker: string, size: string): TaskRecord =>
+    oneCall(id, query, bars.name, { ticker, size });
   const model = learn(
     [
       record('a', 'Show IBM bars at 30min.', 'IBM', '30min'),
@@ -518,18 +467,10 @@ describe('a coordinate pair the request writes longitude first', () => {
     description: 'Weather stations near a point.',
     inputSchema: obj({ lat: { type: 'number' }, lon: { type: 'number' } }, ['lat', 'lon']),
   };
-  const record = (id: string, lat: number, lon: number): TaskRecord => ({
-    id,
-    query: `Which weather stations are near ${lat}, ${lon}?`,
-    reference: '',
-    calls: [{ tool: stations.name, args: { lat, lon } }],
-  });
-  const record2 = (id: string, query: string, lat: number, lon: number): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool: stations.name, args: { lat, lon } }],
-  });
+  const record = (id: string, lat: number, lon: number): TaskRecord =>
+    oneCall(id, `Which weather stations are near ${lat}, ${lon}?`, stations.name, { lat, lon });
+  const record2 = (id: string, query: string, lat: number, lon: number): TaskRecord =>
+    oneCall(id, query, stations.name, { lat, lon });
   const model = learn(
     [
       record('a', 59.91, 10.75),
@@ -561,12 +502,8 @@ describe('a value the request writes that only other tools’ records kept for a
     description: 'Volume bars of a ticker at a bar size.',
     inputSchema: obj({ ticker: { type: 'string' }, size: { type: 'string', default: '1min' } }, ['ticker', 'size']),
   };
-  const record = (id: string, query: string, tool: string, ticker: string, size: string): TaskRecord => ({
-    id,
-    query,
-    reference: '',
-    calls: [{ tool, args: { ticker, size } }],
-  });
+  const record = (id: string, query: string, tool: string, ticker: string, size: string): TaskRecord =>
+    oneCall(id, query, tool, { ticker, size });
   const model = learn(
     [
       record('a', 'Show IBM price bars at 15min.', bars.name, 'IBM', '15min'),

@@ -6,6 +6,7 @@ import { nearestPattern, paramPresence } from './presence.js';
 import { terms } from './text.js';
 import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
+import { statsFor, usual, usualOfOptional, type Stats } from './usual-value.js';
 import {
   dateTemplate,
   foreignShape,
@@ -39,7 +40,7 @@ import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './p
 export interface FillContext {
   query: string;
   /** Spans [start, end) of the query that speak about this call (its clause); values there count more. */
-  focus?: ReadonlyArray<readonly [number, number]>;
+  focus?: Spans;
   /** Outputs of the calls this node can see (upstream tool results), most recent last. */
   outputs: readonly unknown[];
   /** The span of the clause this call serves: `main` then lists only the values the clause itself gives. */
@@ -72,63 +73,11 @@ function cueScore(ps: ParamStats, c: ValueCandidate): number {
   return best;
 }
 
-/** The most frequent learned value and its share. */
-function dominant(ps: ParamStats): { value: unknown; share: number } | undefined {
-  const best = [...ps.values].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-  return best ? { value: ps.raw.get(best[0]), share: best[1] / ps.set } : undefined;
-}
+type Spans = ReadonlyArray<readonly [number, number]>;
 
-/**
- * The statistics a parameter is filled with: the tool's own when the records called the tool, else
- * those of every tool's parameter of that name (`shared`: a held-out API chain still passes
- * `function`, `interval`, `units`). Shared statistics decide only whether an optional parameter is
- * set (presence.ts) and whether the tool's schema default is the usual value; scoring found values
- * by other tools' shapes, cues and sources was measured worse (by-group split, Weather).
- */
-interface Stats {
-  ps: ParamStats;
-  shared: boolean;
-}
-
-function statsFor(name: string, ts: ToolStats | undefined, model: CueModel): Stats | undefined {
-  const own = ts && ts.uses > 0 ? ts.params.get(name) : undefined;
-  if (own) return { ps: own, shared: false };
-  const shared = model.params.get(name);
-  return shared && shared.calls > 0 ? { ps: shared, shared: true } : undefined;
-}
-
-/**
- * The usual value: the most frequent learned one; under shared statistics (other tools' values), the
- * tool's own schema default when parameters of this name took their default at least as often as
- * their most frequent value, else that value.
- */
-function usual(stats: Stats | undefined, prop: PropSchema | undefined): { value: unknown; share: number } | undefined {
-  if (!stats) return undefined;
-  const mostFrequent = dominant(stats.ps);
-  if (!stats.shared) return mostFrequent;
-  const ps = stats.ps;
-  const hasDefault = prop?.default !== undefined && prop.default !== '';
-  if (ps.set === 0) return undefined;
-  if (hasDefault && ps.asDefault / ps.set >= (mostFrequent?.share ?? 0))
-    return { value: typed(String(prop!.default), prop, ps), share: ps.asDefault / ps.set };
-  return mostFrequent && fits(String(mostFrequent.value), prop) ? mostFrequent : undefined;
-}
-
-/**
- * The usual value of an optional parameter: its most frequent recorded value (the tool's own, else
- * every tool's parameter of that name, `usual`), when it is at least `optionalUsual.minShare` of the values set.
- */
-function usualOfOptional(
-  name: string,
-  ts: ToolStats | undefined,
-  model: CueModel,
-  prop: PropSchema | undefined,
-): unknown {
-  const own = statsFor(name, ts, model);
-  let found = own && own.ps.values.size > 0 ? usual(own, prop) : undefined;
-  const shared = model.params.get(name);
-  if (!found && shared && shared.set > 0) found = usual({ ps: shared, shared: true }, prop);
-  return found && found.share >= W.optionalUsual.minShare ? found.value : undefined;
+/** True when a found value starts inside the clause that asks for the call. */
+function inFocus(start: number | undefined, focus: Spans): boolean {
+  return start !== undefined && focus.some(([a, b]) => start >= a && start < b);
 }
 
 function scoreCandidates(
@@ -137,7 +86,7 @@ function scoreCandidates(
   stats: Stats | undefined,
   cands: ValueCandidate[],
   outputs: readonly unknown[],
-  focus: ReadonlyArray<readonly [number, number]>,
+  focus: Spans,
 ): Scored[] {
   const out: Scored[] = [];
   // Shared statistics mix other tools' values, sources and cue words: they decide only the constant.
@@ -185,7 +134,7 @@ function scoreCandidates(
       q.nameNextToValue * named +
       queryShare;
     if (c.kind === 'known') score += q.knownInQueryBonus;
-    if (focus.some(([a, b]) => c.start >= a && c.start < b)) score += W.clauseFocusBonus;
+    if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
     if (knownShare === 0) score *= novelty;
     out.push({
       param: name,
@@ -274,22 +223,24 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     return own.length > 0 || !shared || shared === ps ? own : knownInQuery(ctx.query, shared, base);
   };
   // Whether the request names a parameter is read in the clause that asks for this call.
-  const clause = (ctx.focus ?? []).map(([a, b]) => ctx.query.slice(a, b)).join(' ');
+  const focus = ctx.focus ?? [];
+  const clause = focus.map(([a, b]) => ctx.query.slice(a, b)).join(' ');
   const clauseWords = clause.trim() ? new Set(terms(clause)) : queryWords;
+  // The tool's own records of a parameter, when the call has a clause and at least `minShare` of
+  // the values they set came from the request.
+  const ownFromQuery = (name: string, minShare: number): ParamStats | undefined => {
+    const stats = statsFor(name, ts, model);
+    const ps = stats && !stats.shared ? stats.ps : undefined;
+    return focus.length > 0 && ps && ps.set > 0 && ps.fromQuery / ps.set >= minShare ? ps : undefined;
+  };
   // A parameter whose values mostly came from the request, judged unlikely yet not rare, whose
   // call's clause holds a value that scores as strongly as a cue word and the clause together.
   const strongValueInClause = (name: string, p: number): boolean => {
-    const stats = statsFor(name, ts, model);
-    const ps = stats && !stats.shared ? stats.ps : undefined;
-    const focus = ctx.focus ?? [];
-    if (!ps || ps.set === 0 || ps.fromQuery / ps.set < W.strongValue.minQueryShare) return false;
-    if (p < W.strongValue.minPresence || focus.length === 0) return false;
+    const ps = ownFromQuery(name, W.strongValue.minQueryShare);
+    if (!ps || p < W.strongValue.minPresence) return false;
     const found = [...base, ...knownFor(name, ps), ...monthsInQuery(ctx.query, ps)];
-    return scoreCandidates(name, props[name], stats, found, [], focus).some(
-      (s) =>
-        s.start !== undefined &&
-        focus.some(([a, b]) => s.start! >= a && s.start! < b) &&
-        s.score >= W.strongValue.minScore,
+    return scoreCandidates(name, props[name], statsFor(name, ts, model), found, [], focus).some(
+      (s) => inFocus(s.start, focus) && s.score >= W.strongValue.minScore,
     );
   };
   const presence = new Map(
@@ -313,7 +264,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
         stats,
         [...base, ...knownFor(name, stats?.ps), ...monthsInQuery(ctx.query, stats?.ps)],
         ctx.outputs,
-        ctx.focus ?? [],
+        focus,
       ),
     );
   }
@@ -330,26 +281,14 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   const used = new Map<string, number>();
   // An optional parameter not judged surely set, whose values came from the request, takes no value
   // the request wrote outside the clause that asks for this call (that value is another call's).
-  const focus = ctx.focus ?? [];
-  const inCallClause = (s: Scored) => s.start !== undefined && focus.some(([a, b]) => s.start! >= a && s.start! < b);
   const clauseOnly = new Set(
     [...presence]
-      .filter(([name, p]) => {
-        const stats = statsFor(name, ts, model);
-        const ps = stats && !stats.shared ? stats.ps : undefined;
-        return (
-          focus.length > 0 &&
-          p < W.outsideClause.maxPresence &&
-          ps !== undefined &&
-          ps.set > 0 &&
-          ps.fromQuery / ps.set >= W.outsideClause.minQueryShare
-        );
-      })
+      .filter(([name, p]) => p < W.outsideClause.maxPresence && ownFromQuery(name, W.outsideClause.minQueryShare))
       .map(([name]) => name),
   );
   for (const s of all) {
     if (s.param in args || s.score < W.minScore) continue;
-    if (clauseOnly.has(s.param) && s.key.startsWith('q:') && !inCallClause(s)) continue;
+    if (clauseOnly.has(s.param) && s.key.startsWith('q:') && !inFocus(s.start, focus)) continue;
     const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
     if (s.score - penalty < W.minScore) continue;
     const t = tops.get(s.param)!;

@@ -59,6 +59,9 @@ function withBound(filled: FillResult, bound: Record<string, unknown> | undefine
 /** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
 const YIELD_ABOVE_CHARS = 1_000;
 
+/** Request parts whose tool fits the offline router keeps (the parts of the last few requests). */
+const FIT_MEMO_SIZE = 64;
+
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
 
@@ -246,12 +249,20 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
     return `no value for ${missing.map((m) => `\`${m}\``).join(', ')} of '${tool}' in the request or the earlier results; the offline policy does not guess required arguments`;
   }
 
-  // A part's fit to a tool: its BM25 score as a share of the best tool's over T (0 when nothing matches).
+  // A part's fit to a tool: its BM25 score as a share of the best tool's over T (0 when nothing
+  // matches). A router aligns every part with every route's tools, so each part is ranked once.
   const allNames = [...known.keys()];
+  const fitShares = new Map<string, Map<string, number>>();
   const toolFit = (part: string, tool: string): number => {
-    const ranked = base.rank(part, allNames);
-    const top = ranked[0]?.score ?? 0;
-    return top > 0 ? (ranked.find((r) => r.name === tool)?.score ?? 0) / top : 0;
+    let shares = fitShares.get(part);
+    if (!shares) {
+      const ranked = base.rank(part, allNames);
+      const top = ranked[0]?.score ?? 0;
+      shares = new Map(ranked.map((r) => [r.name, top > 0 ? r.score / top : 0]));
+      if (fitShares.size >= FIT_MEMO_SIZE) fitShares.delete(fitShares.keys().next().value!);
+      fitShares.set(part, shares);
+    }
+    return shares.get(tool) ?? 0;
   };
 
   async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {

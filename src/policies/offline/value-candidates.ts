@@ -42,6 +42,9 @@ const MONTHS = [
 const MONTH_RE =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
+/** The months' capitalised names ("in June 2024"). */
+const MONTH_NAMES = new RegExp(`\\b(${MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)).join('|')})\\b`, 'g');
+
 const LAT_ROLE = ['lat', 'latitude'];
 const LON_ROLE = ['lon', 'lng', 'long', 'longitude'];
 
@@ -207,9 +210,7 @@ export function queryCandidates(text: string): ValueCandidate[] {
  */
 export function monthNames(text: string): Array<{ month: number; start: number; end: number }> {
   const out: Array<{ month: number; start: number; end: number }> = [];
-  for (const m of text.matchAll(
-    /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/g,
-  ))
+  for (const m of text.matchAll(MONTH_NAMES))
     out.push({
       month: MONTHS.indexOf(m[1]!.toLowerCase()) + 1,
       start: m.index ?? 0,
