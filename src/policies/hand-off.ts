@@ -168,10 +168,20 @@ export function handOffScope(workflow: Workflow, node: ToolNode): string {
 }
 
 /**
+ * Parts whose scores over all tools `indexFit` keeps (the parts of the requests in flight; a
+ * hand-off fits each part of its request to every position). Without a bound it kept every part of
+ * every request of a search, each with a score per tool (52 MiB by the second iteration of a
+ * search on a 10,000-record log).
+ */
+export const PART_FIT_MEMO_SIZE = 256;
+
+/**
  * A fit from a tool index: the best score among the position's listed tools as a share of the best
  * score among `all` tools (0 when the part matches no tool; `GENERIC_FIT` for a generic position).
+ * The scores of the last `memoSize` parts are kept (oldest dropped first); a ranking depends only
+ * on the part, so a dropped part ranked again fits the same.
  */
-export function indexFit(index: ToolIndex, all: readonly string[]): PartFit {
+export function indexFit(index: ToolIndex, all: readonly string[], memoSize = PART_FIT_MEMO_SIZE): PartFit {
   const cache = new Map<string, Map<string, number>>();
   return (part, position) => {
     const listed = listedTools(position);
@@ -179,6 +189,7 @@ export function indexFit(index: ToolIndex, all: readonly string[]): PartFit {
     let scores = cache.get(part);
     if (!scores) {
       scores = new Map(index.rank(part, all).map((r) => [r.name, r.score]));
+      if (cache.size >= memoSize) cache.delete(cache.keys().next().value!);
       cache.set(part, scores);
     }
     const top = Math.max(0, ...scores.values());

@@ -88,9 +88,15 @@ export function asText(value: unknown): string {
   }
 }
 
-/** The first `max` characters of a context, for an observation's `input` summary. */
+/**
+ * The first `max` characters of a context, for an observation's `input` summary. The summary is a
+ * string of its own: V8 makes a slice of a long string a view that keeps the whole string alive, so a
+ * summary kept by the search's memo (every node's observation, for the whole search) would keep the
+ * node's whole context too (`structuredClone` copies the characters alone).
+ */
 export function summarizeInput(context: string, max = 300): string {
-  return context.length <= max ? context : `${context.slice(0, max)}… [${context.length - max} more chars]`;
+  if (context.length <= max) return context;
+  return structuredClone(`${context.slice(0, max)}… [${context.length - max} more chars]`);
 }
 
 /** `text` within `budget` characters, saying how many were cut (the marker counts toward the budget). */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
-import { createMemoryMemo, nodeMemoKey } from './memo.js';
+import { copyObservation, createMemoryMemo, nodeMemoKey } from './memo.js';
+import type { NodeObservation } from './trace.js';
 import { createScriptedPolicy } from '../testing/scripted-policy.js';
 
 const workflow: Workflow = {
@@ -152,5 +153,56 @@ describe('node memoization', () => {
     const b = await executeWorkflow(workflow, { query: 'q' }, { policy, tools, memo });
     expect(b.observations[1]).toMatchObject({ status: 'ok' });
     expect(b.observations[1]?.cached).toBeUndefined();
+  });
+
+  it('a memo entry and a run answered from it share no object: changing one leaves the other as it was', async () => {
+    const response = { rows: [{ city: 'Oslo', temp: 4 }], note: 'x'.repeat(1000) };
+    const tools = createToolRegistry([
+      {
+        name: 'fetch',
+        description: 'f',
+        inputSchema: { type: 'object', properties: {} },
+        execute: async () => response,
+      },
+      { name: 'other', description: 'o', inputSchema: { type: 'object', properties: {} }, execute: async () => 'x' },
+    ]);
+    const memo = createMemoryMemo();
+    const policy = createScriptedPolicy();
+    const first = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    // The tool's own object, the first run's observation and the memo entry are three objects.
+    response.rows[0]!.temp = 99;
+    (first.observations[1]!.calls![0]!.output as typeof response).rows.push({ city: 'Bergen', temp: 7 });
+    const second = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect(second.observations[1]!.cached).toBe(true);
+    expect(second.observations[1]!.calls![0]!.output).toEqual({
+      rows: [{ city: 'Oslo', temp: 4 }],
+      note: 'x'.repeat(1000),
+    });
+    (second.observations[1]!.calls![0]!.output as typeof response).rows.length = 0;
+    const third = await executeWorkflow(workflow, { query: 'q', recordId: 'r1' }, { policy, tools, memo });
+    expect((third.observations[1]!.calls![0]!.output as typeof response).rows).toEqual([{ city: 'Oslo', temp: 4 }]);
+  });
+
+  it('copies an observation as structuredClone does: equal data, no shared object, one copy of an object referenced twice', () => {
+    const payload = { items: [1, 2, { deep: 'text' }], when: new Date(0) };
+    const observation: NodeObservation = {
+      nodeId: 'fetch',
+      kind: 'tool',
+      status: 'ok',
+      input: 'the request',
+      output: [{ tool: 'fetch', args: { q: 'a' }, status: 'ok', output: payload }],
+      attempts: 1,
+      startedAtMs: 0,
+      durationMs: 1,
+      calls: [{ tool: 'fetch', args: { q: 'a' }, status: 'ok', output: payload, durationMs: 1, attempt: 1 }],
+    };
+    const copy = copyObservation(observation);
+    expect(copy).toEqual(structuredClone(observation));
+    expect(copy.calls![0]!.output).not.toBe(payload);
+    expect((copy.calls![0]!.output as typeof payload).when).toBeInstanceOf(Date);
+    expect((copy.calls![0]!.output as typeof payload).when).not.toBe(payload.when);
+    // The node's output and its call's output were one object; in the copy they still are.
+    expect((copy.output as Array<{ output: unknown }>)[0]!.output).toBe(copy.calls![0]!.output);
+    expect(() => copyObservation({ ...observation, output: { f: () => 1 } })).toThrow();
   });
 });

@@ -120,12 +120,50 @@ function upstreamOf(
   return part;
 }
 
+/**
+ * A copy of a node observation for a memo, or of a memo entry for a run: every object and array is
+ * copied (a run that changes its observation never changes the memo's, nor the other way round), but
+ * strings are kept as they are. Strings cannot change, and they are nearly all of an observation's
+ * size: the tool responses, the input summary, an LLM node's answer. `structuredClone` copies
+ * them too, so every memo entry, and every run answered from the memo, held its own copy of the
+ * same responses. References to one object stay references to one copy (as with `structuredClone`);
+ * a value that is not plain data (a Date, a Map, a class instance) is copied by `structuredClone`.
+ */
+export function copyObservation<T extends NodeObservation>(observation: T): T {
+  return copyData(observation, new Map()) as T;
+}
+
+function copyData(value: unknown, seen: Map<object, unknown>): unknown {
+  // A function or a symbol cannot be copied: structuredClone throws the error it always threw.
+  if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const done = seen.get(value);
+  if (done !== undefined) return done;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  let copy: unknown;
+  if (Array.isArray(value) && proto === Array.prototype) {
+    const out: unknown[] = new Array(value.length);
+    seen.set(value, out);
+    value.forEach((v, i) => void (out[i] = copyData(v, seen)));
+    copy = out;
+  } else if (proto === Object.prototype || proto === null) {
+    const out: Record<string, unknown> = proto === null ? Object.create(null) : {};
+    seen.set(value, out);
+    for (const k of Object.keys(value)) out[k] = copyData((value as Record<string, unknown>)[k], seen);
+    copy = out;
+  } else {
+    copy = structuredClone(value);
+    seen.set(value, copy);
+  }
+  return copy;
+}
+
 /** A simple in-process memo (a Map), for tests and single-process searches. */
 export function createMemoryMemo(): NodeMemo & { size(): number } {
   const map = new Map<string, NodeObservation>();
   return {
     get: (key) => map.get(key),
-    set: (key, entry) => void map.set(key, structuredClone(entry)),
+    set: (key, entry) => void map.set(key, copyObservation(entry)),
     size: () => map.size,
   };
 }

@@ -6,7 +6,7 @@ import type { ExecutionPolicy, NodeInput, PolicyContext } from '../policies/type
 import type { ToolRegistry } from '../contracts/tools.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import { runLlmNodeStep } from './llm-node.js';
-import { nodeInputMemoKey, nodeMemoKey, type NodeMemo } from './memo.js';
+import { copyObservation, nodeInputMemoKey, nodeMemoKey, type NodeMemo } from './memo.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { endNodeSpan, startNodeSpan } from './otel.js';
 import { isAbortError, type Semaphore } from './semaphore.js';
@@ -194,7 +194,7 @@ export async function executeNode(
     }
     if (hit) {
       const observation: NodeObservation = {
-        ...structuredClone(hit),
+        ...copyObservation(hit),
         nodeId: node.id,
         startedAtMs: now() - scope.t0,
         durationMs: 0,

@@ -1,6 +1,6 @@
 import { countReuse, JUDGE_KEY_PREFIX, type JudgeMemo } from '../metrics/judge-memo.js';
 import type { JudgeScore } from '../metrics/types.js';
-import type { NodeMemo } from '../runtime/memo.js';
+import { copyObservation, type NodeMemo } from '../runtime/memo.js';
 import type { NodeObservation } from '../runtime/trace.js';
 
 /**
@@ -100,7 +100,7 @@ export function createSearchMemo(
     },
     set(key, observation) {
       if (map.has(key)) return;
-      const copy = structuredClone(observation);
+      const copy = copyObservation(observation);
       map.set(key, copy);
       fresh.push({ key, observation: copy });
     },
