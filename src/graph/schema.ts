@@ -162,6 +162,58 @@ export const EdgeSchema = z.strictObject({
 });
 
 /** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
+/** `[key, value]` pairs: how the offline table writes a map. */
+const pairs = <V extends z.ZodType>(value: V) => z.array(z.tuple([z.union([z.string(), z.number()]), value]));
+const setCounts = z.looseObject({ calls: z.number(), set: z.number() });
+const ParamTableSchema = z.looseObject({
+  calls: z.number().optional(),
+  set: z.number().optional(),
+  values: pairs(z.number()).optional(),
+  raw: pairs(z.unknown()).optional(),
+  cues: pairs(z.number()).optional(),
+  shapes: pairs(z.number()).optional(),
+  rawTypes: pairs(z.number()).optional(),
+  outputKeys: pairs(z.number()).optional(),
+  termsWhenSet: pairs(z.number()).optional(),
+  termsWhenUnset: pairs(z.number()).optional(),
+  whenNamed: setCounts.optional(),
+  whenUnnamed: setCounts.optional(),
+  whenValueWritten: setCounts.optional(),
+});
+const ToolTableSchema = z.looseObject({
+  uses: z.number().optional(),
+  params: pairs(ParamTableSchema).optional(),
+  clauseWords: pairs(z.number()).optional(),
+  clauses: z.array(z.string()).optional(),
+  previous: pairs(z.number()).optional(),
+  positions: pairs(z.number()).optional(),
+  patterns: pairs(z.number()).optional(),
+});
+/**
+ * The shape of the offline policy's table in `learned.offline` (written by its `cueTable`): maps as
+ * `[key, value]` pairs, counts as numbers. Keys it does not know are kept, so a table written by a
+ * newer or older version still loads; a table whose known parts have the wrong shape is a problem
+ * with its JSON path, not a run that fails at every record.
+ */
+export const OfflineTableSchema = z.looseObject({
+  records: z.number().optional(),
+  tools: pairs(ToolTableSchema).optional(),
+  params: pairs(ParamTableSchema).optional(),
+});
+
+// A table is checked once per object: a search's candidates share their parent's table (the edits
+// never change it) and are validated after every edit, and a table can be large.
+const checkedTables = new WeakMap<object, z.core.$ZodIssue[]>();
+function offlineTableIssues(table: Record<string, unknown>): z.core.$ZodIssue[] {
+  let issues = checkedTables.get(table);
+  if (!issues) {
+    const checked = OfflineTableSchema.safeParse(table, { reportInput: true });
+    issues = checked.success ? [] : checked.error.issues;
+    checkedTables.set(table, issues);
+  }
+  return issues;
+}
+
 export const WorkflowSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1),
@@ -175,7 +227,18 @@ export const WorkflowSchema = z.strictObject({
    * (`offline`: the offline policy's cue table). Read by that policy, so the workflow needs no other
    * file to decide as it did in the search; like `meta`, it does not change the workflow's hash.
    */
-  learned: z.strictObject({ offline: z.record(z.string(), z.unknown()).optional() }).optional(),
+  learned: z
+    .strictObject({
+      offline: z
+        .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+          message: 'expected an object',
+        })
+        .superRefine((table, ctx) => {
+          for (const issue of offlineTableIssues(table)) ctx.addIssue({ ...issue } as never);
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type LlmRole = z.infer<typeof LlmRoleSchema>;
