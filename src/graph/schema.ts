@@ -161,7 +161,6 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
-/** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
 /** `[key, value]` pairs: how the offline table writes a map. */
 const pairs = <V extends z.ZodType>(value: V) => z.array(z.tuple([z.union([z.string(), z.number()]), value]));
 const setCounts = z.looseObject({ calls: z.number(), set: z.number() });
@@ -214,6 +213,7 @@ function offlineTableIssues(table: Record<string, unknown>): z.core.$ZodIssue[] 
   return issues;
 }
 
+/** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
 export const WorkflowSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1),
