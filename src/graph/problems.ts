@@ -147,7 +147,8 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function describeValue(v: unknown): string {
+/** A value in a few words for a message ("an object", "the string \"x\"", "a number 3"). */
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { offlineTableIssues, type TableIssue } from './offline-table.js';
 
 /**
  * The workflow IR (docs/DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
@@ -161,55 +162,12 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
-/** `[key, value]` pairs: how the offline table writes a map. */
-const pairs = <V extends z.ZodType>(value: V) => z.array(z.tuple([z.union([z.string(), z.number()]), value]));
-const setCounts = z.looseObject({ calls: z.number(), set: z.number() });
-const ParamTableSchema = z.looseObject({
-  calls: z.number().optional(),
-  set: z.number().optional(),
-  values: pairs(z.number()).optional(),
-  raw: pairs(z.unknown()).optional(),
-  cues: pairs(z.number()).optional(),
-  shapes: pairs(z.number()).optional(),
-  rawTypes: pairs(z.number()).optional(),
-  outputKeys: pairs(z.number()).optional(),
-  termsWhenSet: pairs(z.number()).optional(),
-  termsWhenUnset: pairs(z.number()).optional(),
-  whenNamed: setCounts.optional(),
-  whenUnnamed: setCounts.optional(),
-  whenValueWritten: setCounts.optional(),
-});
-const ToolTableSchema = z.looseObject({
-  uses: z.number().optional(),
-  params: pairs(ParamTableSchema).optional(),
-  clauseWords: pairs(z.number()).optional(),
-  clauses: z.array(z.string()).optional(),
-  previous: pairs(z.number()).optional(),
-  positions: pairs(z.number()).optional(),
-  patterns: pairs(z.number()).optional(),
-});
-/**
- * The shape of the offline policy's table in `learned.offline` (written by its `cueTable`): maps as
- * `[key, value]` pairs, counts as numbers. Keys it does not know are kept, so a table written by a
- * newer or older version still loads; a table whose known parts have the wrong shape is a problem
- * with its JSON path, not a run that fails at every record.
- */
-export const OfflineTableSchema = z.looseObject({
-  records: z.number().optional(),
-  tools: pairs(ToolTableSchema).optional(),
-  params: pairs(ParamTableSchema).optional(),
-});
-
 // A table is checked once per object: a search's candidates share their parent's table (the edits
-// never change it) and are validated after every edit, and a table can be large.
-const checkedTables = new WeakMap<object, z.core.$ZodIssue[]>();
-function offlineTableIssues(table: Record<string, unknown>): z.core.$ZodIssue[] {
+// never change it) and are validated after every edit.
+const checkedTables = new WeakMap<object, TableIssue[]>();
+function tableIssues(table: Record<string, unknown>): TableIssue[] {
   let issues = checkedTables.get(table);
-  if (!issues) {
-    const checked = OfflineTableSchema.safeParse(table, { reportInput: true });
-    issues = checked.success ? [] : checked.error.issues;
-    checkedTables.set(table, issues);
-  }
+  if (!issues) checkedTables.set(table, (issues = offlineTableIssues(table)));
   return issues;
 }
 
@@ -234,7 +192,8 @@ export const WorkflowSchema = z.strictObject({
           message: 'expected an object',
         })
         .superRefine((table, ctx) => {
-          for (const issue of offlineTableIssues(table)) ctx.addIssue({ ...issue } as never);
+          for (const issue of tableIssues(table))
+            ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
         })
         .optional(),
     })

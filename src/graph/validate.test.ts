@@ -121,6 +121,14 @@ describe("the offline policy's table a workflow carries (learned.offline)", () =
         message: expect.stringMatching(/expected an array.*run the search again, or delete `learned\.offline`/),
       }),
     ]);
+    // A count that is not a number, at its pair; a table damaged everywhere lists 20 problems, not thousands.
+    const miscounted = table();
+    miscounted.params[0] = ['city', { calls: 4, set: 4, values: [['Oslo', 'two' as never]] }];
+    expect(validateWorkflow({ ...linear, learned: { offline: miscounted } }).map((p) => p.path)).toEqual([
+      '$.learned.offline.params[0][1].values[0][1]',
+    ]);
+    const everywhere = { tools: Array.from({ length: 500 }, () => 'x') };
+    expect(validateWorkflow({ ...linear, learned: { offline: everywhere } })).toHaveLength(20);
     expect(() => assertValidWorkflow({ ...linear, learned: { offline: 5 } }, undefined, 'wf.json')).toThrow(
       /wf\.json: the workflow is not valid \(1 problem\):\n {2}\$\.learned\.offline: expected an object/,
     );
