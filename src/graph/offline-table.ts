@@ -101,6 +101,7 @@ export function offlineTableIssues(table: unknown): TableIssue[] {
   };
 
   if (!object(table, [])) return issues;
+  number(table.format, ['format']);
   number(table.records, ['records']);
   pairs(table.tools, ['tools'], tool);
   pairs(table.params, ['params'], param);
