@@ -45,10 +45,12 @@ for (const domain of domains) {
       const g0 = minedG0(env.split.opt, env.descriptors);
       const common = { policy: env.policy.instance, tools: env.tools, judge, concurrency: 2 };
       const opt = await evaluateWorkflow(g0, env.split.opt, { ...common, feedback: { tools: env.descriptors } });
-      const source =
-        findOn === 'val'
-          ? await evaluateWorkflow(g0, env.split.val, { ...common, feedback: { tools: env.descriptors } })
-          : opt;
+      // G0 on D_val, with feedback when the bindings are to be found there.
+      const valG0 = await evaluateWorkflow(g0, env.split.val, {
+        ...common,
+        feedback: findOn === 'val' ? { tools: env.descriptors } : false,
+      });
+      const source = findOn === 'val' ? valG0 : opt;
       const found = (source.feedback?.patterns ?? []).filter(
         (p): p is Extract<FeedbackPattern, { kind: 'bindable' }> => p.kind === 'bindable' && p.source !== null,
       );
@@ -63,7 +65,6 @@ for (const domain of domains) {
       if (!applied.ok) throw new Error(`${domain} seed ${seed}: the bindings do not apply: ${applied.error.message}`);
       const bound = applied.workflow;
       const optBound = await evaluateWorkflow(bound, env.split.opt, { ...common, feedback: false });
-      const valG0 = await evaluateWorkflow(g0, env.split.val, { ...common, feedback: false });
       const valBound = await evaluateWorkflow(bound, env.split.val, { ...common, feedback: false });
       const f = (x: number | undefined) => (x ?? 0).toFixed(3);
       console.log(

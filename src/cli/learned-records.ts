@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
+import { CUE_TABLE_FORMAT } from '../policies/offline/cue-model.js';
 import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
 /**
@@ -43,9 +44,16 @@ export function learnedLine(
   raw?: unknown,
 ): string | undefined {
   if (policyKind !== 'offline') return undefined;
-  const carried = (raw as { learned?: { offline?: { records?: unknown } } } | null)?.learned?.offline?.records;
-  if (!source && typeof carried === 'number')
-    return `offline policy: decides with the table the workflow carries (learned by its search from ${carried} record${carried === 1 ? '' : 's'}; no record text)`;
+  const table = (raw as { learned?: { offline?: { records?: unknown; format?: unknown } } } | null)?.learned?.offline;
+  const carried = table?.records;
+  if (!source && typeof carried === 'number') {
+    const format = typeof table?.format === 'number' ? table.format : 1;
+    const older =
+      format < CUE_TABLE_FORMAT
+        ? `; the table was written by an earlier version of the offline policy's learning (format ${format}, now ${CUE_TABLE_FORMAT}), so some choices differ from a search run today: run the search again to bring it up to date`
+        : '';
+    return `offline policy: decides with the table the workflow carries (learned by its search from ${carried} record${carried === 1 ? '' : 's'}; no record text)${older}`;
+  }
   if (!source)
     return `offline policy: nothing learned (no --learn-from, and the workflow names no learned records); tool and argument choices use the tool descriptions only, so scores are lower than a search's`;
   return `offline policy: learned from ${records} record${records === 1 ? '' : 's'} in ${source.file}${source.origin === 'search' ? ' (written by the search beside the workflow)' : ''}`;

@@ -58,10 +58,18 @@ export function listNames(names: string[]): string {
 }
 
 /** Turns zod issues into problems whose messages name the expectation, not zod's internals. */
+const LEARNED_TABLE_HINT =
+  " (this is the offline policy's table a search wrote into the workflow: run the search again, or delete `learned.offline` and the offline policy decides from the tool descriptions alone)";
+
 export function problemsFromZod(error: z.ZodError): Problem[] {
   const out: Problem[] = [];
   for (const issue of error.issues) {
-    out.push({ code: 'schema', path: jsonPath(issue.path), message: describeIssue(issue) });
+    const inTable = issue.path[0] === 'learned' && issue.path[1] === 'offline';
+    out.push({
+      code: 'schema',
+      path: jsonPath(issue.path),
+      message: inTable ? `${describeIssue(issue)}${LEARNED_TABLE_HINT}` : describeIssue(issue),
+    });
   }
   return out;
 }
@@ -139,7 +147,8 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function describeValue(v: unknown): string {
+/** A value in a few words for a message ("an object", "the string \"x\"", "a number 3"). */
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;

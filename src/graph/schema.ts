@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { offlineTableIssues, type TableIssue } from './offline-table.js';
 
 /**
  * The workflow IR (docs/DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
@@ -161,6 +162,15 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
+// A table is checked once per object: a search's candidates share their parent's table (the edits
+// never change it) and are validated after every edit.
+const checkedTables = new WeakMap<object, TableIssue[]>();
+function tableIssues(table: Record<string, unknown>): TableIssue[] {
+  let issues = checkedTables.get(table);
+  if (!issues) checkedTables.set(table, (issues = offlineTableIssues(table)));
+  return issues;
+}
+
 /** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
 export const WorkflowSchema = z.strictObject({
   version: z.literal(1),
@@ -175,7 +185,19 @@ export const WorkflowSchema = z.strictObject({
    * (`offline`: the offline policy's cue table). Read by that policy, so the workflow needs no other
    * file to decide as it did in the search; like `meta`, it does not change the workflow's hash.
    */
-  learned: z.strictObject({ offline: z.record(z.string(), z.unknown()).optional() }).optional(),
+  learned: z
+    .strictObject({
+      offline: z
+        .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+          message: 'expected an object',
+        })
+        .superRefine((table, ctx) => {
+          for (const issue of tableIssues(table))
+            ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type LlmRole = z.infer<typeof LlmRoleSchema>;

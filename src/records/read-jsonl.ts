@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { FlowScoutError } from '../errors/index.js';
@@ -74,6 +74,7 @@ export async function readJsonlFile<S extends z.ZodType>(
         report({ file: path, line: lineNo, message: `the JSON is ${e.message} (at column ${e.offset + 1})` });
         continue;
       }
+      if (lineNo === 1 && (text.startsWith('[') || text.startsWith('{'))) wholeDocument(path, opts);
       const why = e instanceof Error ? e.message.replace(/ in JSON at position \d+.*$/s, '') : String(e);
       const arrayHint =
         lineNo === 1 && text.startsWith('[')
@@ -119,6 +120,49 @@ export async function readJsonlFile<S extends z.ZodType>(
     });
   }
   return { values, lines, skipped: opts.skipInvalid ? badLines : 0, problems: texts };
+}
+
+/** Files up to this size are parsed whole when their first line is not JSON on its own (see `wholeDocument`). */
+const WHOLE_DOCUMENT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A first line that opens a JSON document without closing it: when the whole file is one JSON
+ * document (pretty-printed, or an array), say so once, with what it seems to hold, instead of a
+ * problem for each of its lines. Returns when the file is not one JSON document (or too large to
+ * parse whole), and the lines are reported one by one.
+ */
+function wholeDocument(path: string, opts: { noun: string; shape: string }): void {
+  if (statSync(path).size > WHOLE_DOCUMENT_MAX_BYTES) return;
+  let doc: unknown;
+  try {
+    doc = parseJsonBounded(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    return;
+  }
+  const items = Array.isArray(doc) ? doc : [doc];
+  const what = Array.isArray(doc)
+    ? `one JSON array of ${doc.length} item${doc.length === 1 ? '' : 's'}`
+    : 'one JSON object spread over several lines';
+  throw new FlowScoutError({
+    code: 'PARSE_ERROR',
+    message: `${path} is ${what}, not JSONL (one ${opts.noun} object a line: ${opts.shape})${seemsToHold(items)}`,
+    hint:
+      `Write one ${opts.noun} a line (for an array: \`jq -c '.[]' ${path} > ${opts.noun}s.jsonl\`). ` +
+      "Tool definitions go to --tools; an agent's own logs (runs with their messages) are read by `flowscout import auto <file>`.",
+    location: { file: path },
+  });
+}
+
+/** What a document's items look like, when they look like something FlowScout reads elsewhere. */
+function seemsToHold(items: readonly unknown[]): string {
+  const first = items.find((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
+  if (!first) return '';
+  const has = (k: string) => k in first;
+  if (has('name') && (has('inputSchema') || has('input_schema') || has('parameters') || has('function')))
+    return '; its items look like tool definitions (name and a parameter schema)';
+  if (['messages', 'traj', 'conversation', 'trajectory'].some(has) || (has('role') && has('content')))
+    return "; its items look like an agent's runs or messages";
+  return '';
 }
 
 function assertReadableFile(path: string, opts: { noun: string; missingHint: string }): void {

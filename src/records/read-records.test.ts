@@ -45,10 +45,40 @@ describe('readRecordsFile', () => {
     expect(err.message).toContain("r.jsonl:5 ($): unknown field 'extra'");
   });
 
-  it('says a JSON array is not JSONL', async () => {
+  it('says once that a JSON array is not JSONL, with what its items look like', async () => {
     const file = join(tmp(), 'r.json');
     writeFileSync(file, '[{"id": "a"},\n{"id": "b"}]\n');
     const err = await rejection(readRecordsFile(file));
+    expect(err.code).toBe('PARSE_ERROR');
+    expect(err.message).toBe(
+      `${file} is one JSON array of 2 items, not JSONL (one record object a line: id, query, reference, calls)`,
+    );
+    expect(err.hint).toContain(`jq -c '.[]' ${file} > records.jsonl`);
+    // Tool definitions passed as records, pretty-printed: one error that names them, not one per line.
+    const tools = join(tmp(), 'tools.json');
+    writeFileSync(
+      tools,
+      JSON.stringify([{ name: 'get_weather', description: 'Weather.', inputSchema: { type: 'object' } }], null, 2),
+    );
+    const toolsErr = await rejection(readRecordsFile(tools));
+    expect(toolsErr.message).toMatch(/is one JSON array of 1 item, not JSONL .*; its items look like tool definitions/);
+    expect(toolsErr.message.split('\n')).toHaveLength(1);
+    // One record pretty-printed, and an agent's runs.
+    const one = join(tmp(), 'one.json');
+    writeFileSync(one, JSON.stringify({ id: 'a', query: 'q', reference: 'r', calls: [] }, null, 2));
+    expect((await rejection(readRecordsFile(one))).message).toContain('is one JSON object spread over several lines');
+    const runs = join(tmp(), 'runs.json');
+    writeFileSync(runs, JSON.stringify([{ task_id: 1, traj: [{ role: 'user', content: 'hi' }] }], null, 2));
+    expect((await rejection(readRecordsFile(runs))).message).toContain(
+      "its items look like an agent's runs or messages",
+    );
+  });
+
+  it('reports line by line a file that opens like JSON but is not one document', async () => {
+    const file = join(tmp(), 'r.jsonl');
+    writeFileSync(file, '[\n{"id": "a"}\n');
+    const err = await rejection(readRecordsFile(file));
+    expect(err.message).toContain('2 invalid lines of 2');
     expect(err.message).toContain('this looks like a JSON array');
   });
 

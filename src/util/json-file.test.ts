@@ -27,3 +27,24 @@ describe('JSON error positions', () => {
     expect(firstErrorOffset('{"a":01}')).toBe(6);
   });
 });
+
+describe('a JSON Lines file where one JSON document is expected', () => {
+  it('says it is JSON Lines and where such a file goes, instead of an error at line 2', () => {
+    const lines = '{"id": "a", "query": "q"}\n{"id": "b", "query": "r"}\n';
+    let thrown: unknown;
+    try {
+      parseJsonText(lines, 'records.jsonl');
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toMatchObject({
+      code: 'PARSE_ERROR',
+      message: 'this is JSON Lines (one JSON value a line), but one JSON document is expected here',
+      location: { file: 'records.jsonl' },
+    });
+    expect((thrown as { hint: string }).hint).toContain('a JSONL file of records goes to --records');
+    // Two objects on one line, or a broken second line, are still located where they break.
+    expect(where('{"a": 1}{"b": 2}\n')).toMatch(/^1:9 not valid JSON/);
+    expect(where('{"a": 1}\n{"b": \n')).toMatch(/^2:1 not valid JSON/);
+  });
+});

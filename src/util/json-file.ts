@@ -17,6 +17,14 @@ export function parseJsonText(text: string, file: string): unknown {
     if (e instanceof JsonTooDeepError) throw jsonTooDeep(e, text, file);
     const msg = e instanceof Error ? e.message : String(e);
     const { line, column } = positionOf(text, msg);
+    if (isJsonLines(text))
+      throw new FlowScoutError({
+        code: 'PARSE_ERROR',
+        message: 'this is JSON Lines (one JSON value a line), but one JSON document is expected here',
+        hint: 'Pass the file this option asks for (e.g. the tools.config.json or tools.json that `flowscout import` wrote for --tools); a JSONL file of records goes to --records.',
+        location: { file },
+        cause: e,
+      });
     throw new FlowScoutError({
       code: 'PARSE_ERROR',
       message: `not valid JSON: ${cleanMessage(msg)}`,
@@ -25,6 +33,26 @@ export function parseJsonText(text: string, file: string): unknown {
       cause: e,
     });
   }
+}
+
+/** Text whose first two non-blank lines are each a JSON object or array on its own: JSON Lines. */
+function isJsonLines(text: string): boolean {
+  const lines: string[] = [];
+  for (const raw of text.split('\n', 64)) {
+    const line = raw.trim();
+    if (line !== '') lines.push(line);
+    if (lines.length === 2) break;
+  }
+  if (lines.length < 2) return false;
+  return lines.every((line) => {
+    if (!line.startsWith('{') && !line.startsWith('[')) return false;
+    try {
+      parseJsonBounded(line);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** PARSE_ERROR for JSON nested deeper than FlowScout reads, at the bracket that crosses the limit. */

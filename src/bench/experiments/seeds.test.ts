@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSeeds, seedsCommandLine } from '../../cli/commands/bench.js';
 import { renderSeedsReport } from '../report/render-seeds.js';
 import type { ApproachResult, BenchResults } from './results.js';
-import { summarizeSeeds } from './seeds.js';
+import { pairedOrderings, summarizeSeeds } from './seeds.js';
 
 const approach = (id: string, tc: number | null, es: number): ApproachResult => ({
   id,
@@ -115,6 +115,50 @@ describe('bench over several seeds', () => {
     );
     expect(md).toContain('[seed-1](seed-1/report.md)');
     expect(md).toContain('OFFLINE figure');
+  });
+
+  it('pairs FlowScout with each approach query by query over every seed: ahead only when the interval lies above 0', () => {
+    // Per seed and domain, four test queries; FlowScout beats ReAct on each, and equals G0 but on one.
+    const withRecords = (seed: number) => {
+      const r = run(seed, {
+        Travel: { flowscout: 0, react: 0, nomcts: 0 },
+        Weather: { flowscout: 0, react: 0, nomcts: 0 },
+      });
+      for (const d of r.domains)
+        for (const a of d.approaches) {
+          if (a.id === 'llm-only') continue;
+          a.records = [0, 1, 2, 3].map((q) => {
+            const base = 0.25 + 0.1 * q;
+            const tc = a.id === 'react' ? base - 0.2 : a.id === 'nomcts' && q === 0 && seed === 0 ? base - 0.5 : base;
+            return { id: `${d.domain}-${seed}-${q}`, tc, es: 0, esRuns: [0], cv: 0, k: 1, made: 1 };
+          });
+        }
+      return r;
+    };
+    const paired = pairedOrderings([withRecords(0), withRecords(1)]);
+    const vsReact = paired.find((p) => p.other === 'react' && p.domain === 'all')!;
+    expect(vsReact).toMatchObject({ n: 16, differing: 16, verdict: 'ahead' });
+    expect(vsReact.meanDiff).toBeCloseTo(0.2, 10);
+    expect(vsReact.ci!.low).toBeGreaterThan(0);
+    const vsG0Travel = paired.find((p) => p.other === 'nomcts' && p.domain === 'Travel')!;
+    expect(vsG0Travel).toMatchObject({ n: 8, differing: 1, verdict: 'not shown' });
+    expect(vsG0Travel.meanDiff).toBeCloseTo(0.5 / 8, 10);
+    // Approaches without per-query figures are not paired.
+    expect(paired.some((p) => p.other === 'nominer')).toBe(false);
+    const md = renderSeedsReport(
+      summarizeSeeds([withRecords(0), withRecords(1)], {
+        command: 'npx flowscout bench --seeds 0,1',
+        startedAt: '2026-12-01T00:00:00.000Z',
+        durationMs: 2000,
+        seedFolders: ['seed-0', 'seed-1'],
+      }),
+    );
+    expect(md).toMatch(
+      /\| RQ3: the search improves on G0 \(FlowScout > NoMCTS\) \| Travel \| 8 \| 1 \| \+0\.063 \| .* \| \*\*no difference shown\*\* \|/,
+    );
+    expect(md).toMatch(
+      /\| RQ1: the workflow calls tools more correctly than a free agent \(FlowScout > ReAct\) \| all \| 16 \| 16 \| \+0\.200 \| .* \| FlowScout ahead \|/,
+    );
   });
 
   it('reads --seeds as distinct whole numbers and spells them in the regenerating command', () => {

@@ -1,3 +1,4 @@
+import { bootstrapMeanCi, type BootstrapInterval } from '../stats/bootstrap.js';
 import { mean, sampleSd } from '../stats/describe.js';
 import type { BenchResults } from './results.js';
 
@@ -38,6 +39,29 @@ export interface OrderingCheck {
   holds: boolean;
 }
 
+/**
+ * FlowScout against another approach on the test queries of every seed pooled, paired query by query
+ * (per domain, and over all domains): whether a difference of the means is more than the spread of
+ * the queries allows. Seeds split the records differently, so a query may appear in several seeds'
+ * test splits; each appearance is one pair.
+ */
+export interface PairedOrdering {
+  claim: string;
+  other: string;
+  /** A domain, or `all` (every domain's queries together). */
+  domain: string;
+  /** Pairs (test queries over all seeds). */
+  n: number;
+  /** Pairs whose TC differs. */
+  differing: number;
+  /** Mean of FlowScout's TC minus the other's over the pairs. */
+  meanDiff: number;
+  /** Seeded 95 % percentile-bootstrap interval of `meanDiff`. */
+  ci?: BootstrapInterval;
+  /** `ahead`: the interval lies above 0; `behind`: below 0; `not shown`: it holds 0. */
+  verdict: 'ahead' | 'behind' | 'not shown';
+}
+
 export interface SeedsResults {
   version: 1;
   kind: 'seeds';
@@ -49,6 +73,8 @@ export interface SeedsResults {
   labels: BenchResults['labels'];
   stats: SeedStat[];
   orderings: OrderingCheck[];
+  /** The same claims on the pooled test queries, paired (absent in summaries written before it existed). */
+  paired?: PairedOrdering[];
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
   /** The code of each seed's run (seeds may have been run separately). */
@@ -141,6 +167,47 @@ export function orderingChecks(stats: readonly SeedStat[]): OrderingCheck[] {
   return out;
 }
 
+/** The claims on every seed's test queries pooled and paired by query (see `PairedOrdering`). */
+export function pairedOrderings(runs: readonly BenchResults[]): PairedOrdering[] {
+  const domains = [...new Set(runs.flatMap((r) => r.domains.map((d) => d.domain)))];
+  const diffsOf = (domain: string, other: string): number[] | undefined => {
+    const diffs: number[] = [];
+    for (const run of runs) {
+      const d = run.domains.find((x) => x.domain === domain);
+      const f = d?.approaches.find((a) => a.id === 'flowscout');
+      const b = d?.approaches.find((a) => a.id === other);
+      if (!f || !b) return undefined;
+      const theirs = new Map(b.records.map((r) => [r.id, r.tc]));
+      for (const r of f.records) {
+        const t = theirs.get(r.id);
+        if (r.tc === null || t === undefined || t === null) return undefined;
+        diffs.push(r.tc - t);
+      }
+    }
+    return diffs;
+  };
+  const out: PairedOrdering[] = [];
+  for (const { id, claim } of CLAIMS) {
+    const perDomain = domains.map((domain) => ({ domain, diffs: diffsOf(domain, id) }));
+    const all = perDomain.every((p) => p.diffs) && domains.length > 1 ? perDomain.flatMap((p) => p.diffs!) : undefined;
+    for (const { domain, diffs } of [...perDomain, ...(all ? [{ domain: 'all', diffs: all }] : [])]) {
+      if (!diffs || diffs.length === 0) continue;
+      const ci = bootstrapMeanCi(diffs, { seed: `seeds:${domain}:${id}` });
+      out.push({
+        claim,
+        other: id,
+        domain,
+        n: diffs.length,
+        differing: diffs.filter((x) => x !== 0).length,
+        meanDiff: mean(diffs),
+        ...(ci ? { ci } : {}),
+        verdict: !ci ? 'not shown' : ci.low > 0 ? 'ahead' : ci.high < 0 ? 'behind' : 'not shown',
+      });
+    }
+  }
+  return out;
+}
+
 export function summarizeSeeds(
   runs: readonly BenchResults[],
   o: { command: string; startedAt: string; durationMs: number; seedFolders: string[] },
@@ -157,6 +224,7 @@ export function summarizeSeeds(
     labels: runs[0]!.labels,
     stats,
     orderings: orderingChecks(stats),
+    paired: pairedOrderings(runs),
     seedFolders: o.seedFolders,
     seedCode: runs.map((r) => r.code),
   };

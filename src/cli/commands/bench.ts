@@ -11,7 +11,7 @@ import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { summarizeSeeds } from '../../bench/experiments/seeds.js';
-import { orderingsTable, seedsTable } from '../../bench/report/render-seeds.js';
+import { orderingsTable, pairedTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
@@ -336,6 +336,9 @@ async function benchSeeds(
       "The paper's orderings (test TC):",
       orderingsTable(summary),
       '',
+      ...(summary.paired?.length
+        ? ["The same orderings on every seed's test queries, paired query by query:", pairedTable(summary), '']
+        : []),
       `Wrote ${files.join(', ')} and ${folders.map((f) => join(out, f)).join(', ')}`,
     ].join('\n'),
   );

@@ -193,4 +193,12 @@ describe('flowscout run', () => {
     expect(res2.err).toContain('the tool config is not valid: this file is a list of tool descriptors');
     expect(existsSync(join(dir, 'never'))).toBe(false);
   });
+
+  it('refuses an empty --query before running anything (serve refuses one the same way)', async () => {
+    delete (globalThis as { __flowscoutRunCalls?: number }).__flowscoutRunCalls;
+    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', '   ']);
+    expect(res.status).toBe(2);
+    expect(res.err).toContain('error [INVALID_INPUT]: --query is empty');
+    expect((globalThis as { __flowscoutRunCalls?: number }).__flowscoutRunCalls).toBeUndefined();
+  });
 });

@@ -76,6 +76,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
   addModelFlags(cmd).action(async (file: string, opts: RunOpts) => {
+    if (opts.query.trim() === '')
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: '--query is empty',
+        hint: 'Pass the request to answer, e.g. --query "Weather in Oslo tomorrow?"',
+      });
     const raw = readJsonFile(file);
     const calls = modelCallOptions(opts, io);
     if (opts.trace && !opts.force && existsSync(opts.trace)) writeTextFile(opts.trace, '', { force: false }); // fails before running: nothing is overwritten

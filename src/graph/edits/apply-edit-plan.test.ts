@@ -169,7 +169,7 @@ describe('applyEditPlan', () => {
   });
 
   it('every edited copy shares the learned table of its input, which stays unchanged', () => {
-    const table = { tools: { get_quote: { params: { symbol: { values: { ACME: 3 } } } } } };
+    const table = { tools: [['get_quote', { params: [['symbol', { values: [['ACME', 3]] }]] }]] };
     const w: Workflow = { ...load('valid', 'parallel'), learned: { offline: table } };
     const before = JSON.stringify(w);
     const a = applyEditPlanOrThrow(w, { edits: [{ op: 'set_task', id: 'quote', task: 'Get the quote' }] });

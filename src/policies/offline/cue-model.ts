@@ -300,9 +300,18 @@ function wordsText(pairs: unknown): string[] {
   return words.length > 0 ? [words.join(' ')] : [];
 }
 
+/**
+ * The version of the rules that count what `cueTable` writes. Raise it whenever learning counts
+ * something differently: a workflow whose table has an older version (or none: tables written before
+ * versions were recorded) still runs, and `eval` and `run` say that it decides with the counts of an
+ * earlier version until its search is run again.
+ */
+export const CUE_TABLE_FORMAT = 2;
+
 /** A (distilled) cue model as JSON, for a workflow's `learned.offline`. */
 export function cueTable(model: CueModel): Table {
   return {
+    format: CUE_TABLE_FORMAT,
     records: model.records,
     tools: mapOut(model.tools, (ts) => ({
       uses: ts.uses,

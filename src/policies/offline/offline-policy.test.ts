@@ -5,6 +5,8 @@ import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { NodeInput, ToolPlanRequest } from '../types.js';
+import { offlineTableIssues } from '../../graph/offline-table.js';
+import { cueTable } from './cue-model.js';
 import { createOfflinePolicy } from './offline-policy.js';
 import { planToolAnswer } from '../../../test/support/workflows.js';
 
@@ -134,6 +136,12 @@ function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: N
 describe('offline policy: tool nodes', () => {
   const learned = createOfflinePolicy({ tools: TOOLS, records: RECORDS });
   const blank = createOfflinePolicy({ tools: TOOLS });
+
+  it('writes a table (learned.offline) that passes the workflow schema, so a searched workflow validates', () => {
+    const table = JSON.parse(JSON.stringify(cueTable(learned.cues))) as Record<string, unknown>;
+    expect((table.tools as unknown[]).length).toBeGreaterThan(0);
+    expect(offlineTableIssues(table)).toEqual([]);
+  });
 
   it('is labelled as offline', () => {
     expect([learned.id, learned.kind, learned.label]).toEqual(['offline', 'offline', 'offline policy (no LLM)']);

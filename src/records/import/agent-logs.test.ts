@@ -183,6 +183,21 @@ describe('detectFormat', () => {
     for (const [file, format] of cases) expect(detectFormat(readInputDocuments([fx(file)]))).toBe(format);
     expect(importAgentLogs('auto', [fx('anthropic.jsonl')]).format).toBe('anthropic');
   });
+
+  it("says a file of FlowScout's own records needs no import, and names the keys of a file it cannot read", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'detect-'));
+    const records = join(dir, 'records.jsonl');
+    const record = { id: 'a', query: 'Weather in Oslo?', reference: 'Sunny.', calls: [{ tool: 'w', args: {} }] };
+    writeFileSync(records, `${JSON.stringify(record)}\n`);
+    expect(() => detectFormat(readInputDocuments([records]))).toThrow(
+      /records\.jsonl already holds FlowScout records \(id, query, reference, calls\): there is nothing to import/,
+    );
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, `${JSON.stringify({ id: 'a', query: 'q', calls: 3 })}\n`);
+    expect(() => detectFormat(readInputDocuments([other]))).toThrow(
+      /cannot tell the format of .*keys seen in the items: id, query, calls/,
+    );
+  });
 });
 
 describe('round trip: TRAJECT-Bench records → each format → import', () => {

@@ -13,6 +13,7 @@ import { findMessageArray } from './locate-messages.js';
 import { openaiFormat } from './formats/openai.js';
 import { otelFormat } from './formats/otel.js';
 import { readInputDocuments, type InputDocument } from './read-inputs.js';
+import { RecordSchema } from '../schema.js';
 
 /**
  * `flowscout import openai|anthropic|ai-sdk|otel|auto <files or folders…>`: agent logs in the
@@ -68,9 +69,18 @@ export function detectFormat(docs: readonly InputDocument[], messages?: string):
     const f = detectOne(doc.value, path, seen, 0);
     if (f) return f;
   }
+  const files = [...new Set(docs.map((d) => d.file))].slice(0, 3).join(', ');
+  // FlowScout's own records need no import.
+  const first = docs.find((d) => !d.problem);
+  if (first && RecordSchema.safeParse(first.value).success)
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${files} already holds FlowScout records (id, query, reference, calls): there is nothing to import`,
+      hint: 'Pass the file as it is: flowscout search --records <file> --tools <tool config> (or eval, bench --records).',
+    });
   throw new FlowScoutError({
     code: 'INVALID_INPUT',
-    message: `cannot tell the format of ${[...new Set(docs.map((d) => d.file))].slice(0, 3).join(', ')}: no OTLP "resourceSpans", OpenAI "tool_calls", Anthropic "tool_use", AI SDK "tool-call" parts, TRAJECT-Bench "tool list" or ToolBench "answer_generation" found${path ? ` in the messages at --messages ${messages}` : ', and no array of chat messages (objects with a "role") under any key'}; keys seen in the items: ${[...seen].slice(0, 15).join(', ') || '(none)'}`,
+    message: `cannot tell the format of ${files}: no OTLP "resourceSpans", OpenAI "tool_calls", Anthropic "tool_use", AI SDK "tool-call" parts, TRAJECT-Bench "tool list" or ToolBench "answer_generation" found${path ? ` in the messages at --messages ${messages}` : ', and no array of chat messages (objects with a "role") under any key'}; keys seen in the items: ${[...seen].slice(0, 15).join(', ') || '(none)'}`,
     hint: "Name the key that holds each run's messages with --messages <json path> (e.g. --messages traj), or name the format: flowscout import openai|anthropic|ai-sdk|otel|traject|toolbench <files> --out <dir>.",
   });
 }
