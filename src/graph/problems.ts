@@ -58,18 +58,10 @@ export function listNames(names: string[]): string {
 }
 
 /** Turns zod issues into problems whose messages name the expectation, not zod's internals. */
-const LEARNED_TABLE_HINT =
-  " (this is the offline policy's table a search wrote into the workflow: run the search again, or delete `learned.offline` and the offline policy decides from the tool descriptions alone)";
-
 export function problemsFromZod(error: z.ZodError): Problem[] {
   const out: Problem[] = [];
   for (const issue of error.issues) {
-    const inTable = issue.path[0] === 'learned' && issue.path[1] === 'offline';
-    out.push({
-      code: 'schema',
-      path: jsonPath(issue.path),
-      message: inTable ? `${describeIssue(issue)}${LEARNED_TABLE_HINT}` : describeIssue(issue),
-    });
+    out.push({ code: 'schema', path: jsonPath(issue.path), message: describeIssue(issue) });
   }
   return out;
 }

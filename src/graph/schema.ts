@@ -162,6 +162,10 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
+/** What every problem of `learned.offline` adds: where the table comes from and how to recover. */
+const LEARNED_TABLE_HINT =
+  " (this is the offline policy's table a search wrote into the workflow: run the search again, or delete `learned.offline` and the offline policy decides from the tool descriptions alone)";
+
 // A table is checked once per object: a search's candidates share their parent's table (the edits
 // never change it) and are validated after every edit.
 const checkedTables = new WeakMap<object, TableIssue[]>();
@@ -189,11 +193,11 @@ export const WorkflowSchema = z.strictObject({
     .strictObject({
       offline: z
         .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
-          message: 'expected an object',
+          message: `expected an object${LEARNED_TABLE_HINT}`,
         })
         .superRefine((table, ctx) => {
           for (const issue of tableIssues(table))
-            ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+            ctx.addIssue({ code: 'custom', path: issue.path, message: `${issue.message}${LEARNED_TABLE_HINT}` });
         })
         .optional(),
     })

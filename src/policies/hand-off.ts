@@ -175,26 +175,51 @@ export function handOffScope(workflow: Workflow, node: ToolNode): string {
  */
 export const PART_FIT_MEMO_SIZE = 256;
 
+/** Every tool's score for one part of a request, and the best of them (0 when no tool matches). */
+export interface PartScores {
+  scores: ReadonlyMap<string, number>;
+  top: number;
+}
+
+/**
+ * A part's scores over `all` tools from a tool index, ranked once per part: the scores of the last
+ * `memoSize` parts are kept (oldest dropped first); a ranking depends only on the part, so a dropped
+ * part ranked again scores the same. The hand-off and the offline router read the same memo.
+ */
+export function partScores(
+  index: ToolIndex,
+  all: readonly string[],
+  memoSize = PART_FIT_MEMO_SIZE,
+): (part: string) => PartScores {
+  const cache = new Map<string, PartScores>();
+  return (part) => {
+    let found = cache.get(part);
+    if (!found) {
+      const scores = new Map(index.rank(part, all).map((r) => [r.name, r.score]));
+      found = { scores, top: Math.max(0, ...scores.values()) };
+      if (cache.size >= memoSize) cache.delete(cache.keys().next().value!);
+      cache.set(part, found);
+    }
+    return found;
+  };
+}
+
 /**
  * A fit from a tool index: the best score among the position's listed tools as a share of the best
  * score among `all` tools (0 when the part matches no tool; `GENERIC_FIT` for a generic position).
- * The scores of the last `memoSize` parts are kept (oldest dropped first); a ranking depends only
- * on the part, so a dropped part ranked again fits the same.
  */
 export function indexFit(index: ToolIndex, all: readonly string[], memoSize = PART_FIT_MEMO_SIZE): PartFit {
-  const cache = new Map<string, Map<string, number>>();
+  return fitFromScores(partScores(index, all, memoSize));
+}
+
+/** `indexFit` over scores the caller also reads (`partScores`). */
+export function fitFromScores(scoresOf: (part: string) => PartScores): PartFit {
   return (part, position) => {
     const listed = listedTools(position);
     if (listed.length === 0) return GENERIC_FIT;
-    let scores = cache.get(part);
-    if (!scores) {
-      scores = new Map(index.rank(part, all).map((r) => [r.name, r.score]));
-      if (cache.size >= memoSize) cache.delete(cache.keys().next().value!);
-      cache.set(part, scores);
-    }
-    const top = Math.max(0, ...scores.values());
+    const { scores, top } = scoresOf(part);
     if (top <= 0) return 0;
-    return Math.max(0, ...listed.map((t) => scores!.get(t) ?? 0)) / top;
+    return Math.max(0, ...listed.map((t) => scores.get(t) ?? 0)) / top;
   };
 }
 

@@ -13,7 +13,7 @@ import type {
 import { cueModelFromTable, distillCueModel, EMPTY_CUE_MODEL, learnCueModel, type CueModel } from './cue-model.js';
 import { fillArgs, type FillResult } from './fill-args.js';
 import { runLlmRule } from './llm-rules.js';
-import { handOff, handOffScope, indexFit, partsFor, type HandOff } from '../hand-off.js';
+import { fitFromScores, handOff, handOffScope, partScores, partsFor, type HandOff } from '../hand-off.js';
 import { focusSpans, rankTools } from './select-tool.js';
 import { callsOf } from './summarize.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
@@ -58,9 +58,6 @@ function withBound(filled: FillResult, bound: Record<string, unknown> | undefine
 
 /** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
 const YIELD_ABOVE_CHARS = 1_000;
-
-/** Request parts whose tool fits the offline router keeps (the parts of the last few requests). */
-const FIT_MEMO_SIZE = 64;
 
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
@@ -187,7 +184,10 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
   };
 
   // The hand-off of a query over a layout, kept for the other positions of the same run.
-  const fit = indexFit(base, [...known.keys()]);
+  // Each part of a request ranked once over T: the hand-off and the router (`toolFit`) read the same scores.
+  const allNames = [...known.keys()];
+  const scoresOf = partScores(base, allNames);
+  const fit = fitFromScores(scoresOf);
   const handOffs = new Map<string, HandOff>();
   function handOffOf(query: string, workflow: Workflow, node: ToolNode): HandOff {
     // The scope's hash covers the positions that run with this node, so positions of one group share an entry.
@@ -249,20 +249,10 @@ function policyFromCues(tools: readonly ToolDescriptor[], cues: CueModel): Offli
     return `no value for ${missing.map((m) => `\`${m}\``).join(', ')} of '${tool}' in the request or the earlier results; the offline policy does not guess required arguments`;
   }
 
-  // A part's fit to a tool: its BM25 score as a share of the best tool's over T (0 when nothing
-  // matches). A router aligns every part with every route's tools, so each part is ranked once.
-  const allNames = [...known.keys()];
-  const fitShares = new Map<string, Map<string, number>>();
+  // A part's fit to a tool: its BM25 score as a share of the best tool's over T (0 when nothing matches).
   const toolFit = (part: string, tool: string): number => {
-    let shares = fitShares.get(part);
-    if (!shares) {
-      const ranked = base.rank(part, allNames);
-      const top = ranked[0]?.score ?? 0;
-      shares = new Map(ranked.map((r) => [r.name, top > 0 ? r.score / top : 0]));
-      if (fitShares.size >= FIT_MEMO_SIZE) fitShares.delete(fitShares.keys().next().value!);
-      fitShares.set(part, shares);
-    }
-    return shares.get(tool) ?? 0;
+    const { scores, top } = scoresOf(part);
+    return top > 0 ? (scores.get(tool) ?? 0) / top : 0;
   };
 
   async function runLlmNode(req: LlmNodeRequest): Promise<LlmNodeResult> {
