@@ -1,4 +1,5 @@
-import { bootstrapMeanCi, type BootstrapInterval } from '../stats/bootstrap.js';
+import type { BootstrapInterval } from '../stats/bootstrap.js';
+import { comparePaired } from '../stats/paired-compare.js';
 import { mean, sampleSd } from '../stats/describe.js';
 import type { BenchResults } from './results.js';
 
@@ -170,8 +171,9 @@ export function orderingChecks(stats: readonly SeedStat[]): OrderingCheck[] {
 /** The claims on every seed's test queries pooled and paired by query (see `PairedOrdering`). */
 export function pairedOrderings(runs: readonly BenchResults[]): PairedOrdering[] {
   const domains = [...new Set(runs.flatMap((r) => r.domains.map((d) => d.domain)))];
-  const diffsOf = (domain: string, other: string): number[] | undefined => {
-    const diffs: number[] = [];
+  type Pairs = { flowscout: number[]; other: number[] };
+  const pairsOf = (domain: string, other: string): Pairs | undefined => {
+    const pairs: Pairs = { flowscout: [], other: [] };
     for (const run of runs) {
       const d = run.domains.find((x) => x.domain === domain);
       const f = d?.approaches.find((a) => a.id === 'flowscout');
@@ -181,25 +183,34 @@ export function pairedOrderings(runs: readonly BenchResults[]): PairedOrdering[]
       for (const r of f.records) {
         const t = theirs.get(r.id);
         if (r.tc === null || t === undefined || t === null) return undefined;
-        diffs.push(r.tc - t);
+        pairs.flowscout.push(r.tc);
+        pairs.other.push(t);
       }
     }
-    return diffs;
+    return pairs;
   };
   const out: PairedOrdering[] = [];
   for (const { id, claim } of CLAIMS) {
-    const perDomain = domains.map((domain) => ({ domain, diffs: diffsOf(domain, id) }));
-    const all = perDomain.every((p) => p.diffs) && domains.length > 1 ? perDomain.flatMap((p) => p.diffs!) : undefined;
-    for (const { domain, diffs } of [...perDomain, ...(all ? [{ domain: 'all', diffs: all }] : [])]) {
-      if (!diffs || diffs.length === 0) continue;
-      const ci = bootstrapMeanCi(diffs, { seed: `seeds:${domain}:${id}` });
+    const perDomain = domains.map((domain) => ({ domain, pairs: pairsOf(domain, id) }));
+    const all =
+      perDomain.every((p) => p.pairs) && domains.length > 1
+        ? {
+            flowscout: perDomain.flatMap((p) => p.pairs!.flowscout),
+            other: perDomain.flatMap((p) => p.pairs!.other),
+          }
+        : undefined;
+    for (const { domain, pairs } of [...perDomain, ...(all ? [{ domain: 'all', pairs: all }] : [])]) {
+      if (!pairs || pairs.flowscout.length === 0) continue;
+      // The same paired comparison as each seed's significance table, over the pooled queries.
+      const c = comparePaired(id, pairs.flowscout, pairs.other, `seeds:${domain}`);
+      const ci = c.ci;
       out.push({
         claim,
         other: id,
         domain,
-        n: diffs.length,
-        differing: diffs.filter((x) => x !== 0).length,
-        meanDiff: mean(diffs),
+        n: c.n,
+        differing: pairs.flowscout.filter((x, i) => x !== pairs.other[i]).length,
+        meanDiff: c.meanDiff,
         ...(ci ? { ci } : {}),
         verdict: !ci ? 'not shown' : ci.low > 0 ? 'ahead' : ci.high < 0 ? 'behind' : 'not shown',
       });
