@@ -5,6 +5,7 @@ import { FlowScoutError } from '../errors/index.js';
 import { JsonTooDeepError, parseJsonBounded } from '../util/json-depth.js';
 import { requireFile } from '../util/require-file.js';
 import { describeIssue, formatLineProblem, type LineProblem } from './issue-text.js';
+import { findMessageArray } from './import/locate-messages.js';
 
 /**
  * A streaming JSONL reader that checks every line against a zod schema and names the file, line
@@ -160,7 +161,7 @@ function seemsToHold(items: readonly unknown[]): string {
   const has = (k: string) => k in first;
   if (has('name') && (has('inputSchema') || has('input_schema') || has('parameters') || has('function')))
     return '; its items look like tool definitions (name and a parameter schema)';
-  if (['messages', 'traj', 'conversation', 'trajectory'].some(has) || (has('role') && has('content')))
+  if (findMessageArray(first) !== undefined || typeof first.role === 'string')
     return "; its items look like an agent's runs or messages";
   return '';
 }
