@@ -181,10 +181,10 @@ async function main(): Promise<void> {
 
   const runWorkflow = (w: Workflow, shortlist: number) => async (spec: string, record: TaskRecord) => {
     const client = createLlmClient({ model: await resolveModel(spec, { env: {} }), timeoutMs: 60_000 });
-    const policy = createLlmPolicy({ client, tools: descriptors, records: splits.opt, shortlist });
+    const policy = createLlmPolicy({ client, tools: descriptors, shortlist });
     return executeWorkflow(w, { query: record.query, recordId: record.id }, { policy, tools });
   };
-  const shortlister = createToolShortlister({ tools: descriptors, records: splits.opt });
+  const shortlister = createToolShortlister({ tools: descriptors });
   const runReact = (shortlist: number) => async (spec: string, record: TaskRecord) => {
     const agent = createLlmReact({
       model: await resolveModel(spec, { env: {} }),

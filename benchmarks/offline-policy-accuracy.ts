@@ -3,8 +3,9 @@
  * improve. Not a test; run with `npx tsx benchmarks/offline-policy-accuracy.ts [--seed N]`.
  *
  * Per domain (bundled data, records whose calls all succeeded), the records are split with
- * `splitRecords` (ratio 5:2:3, seed 0): the policy learns its cues from the optimisation part only
- * and is measured on the other two parts. Every evaluated call is one position of a linear workflow
+ * `splitRecords` (ratio 5:2:3, seed 0): the hints a search learns are learned from the optimisation
+ * part only (evaluate/hints/, the rule optimizer's first plan) and the policy, which learns nothing
+ * itself, is measured with them on the other two parts. Every evaluated call is one position of a linear workflow
  * plan → t0 → … → t(n−1) → synthesize; the node sees the plan (first position) or the previous
  * reference call with its recorded output (later positions), as a linear G0 would.
  *   (a) args: the reference tool is forced (it is the only candidate; the node's task is its
@@ -12,14 +13,15 @@
  *   (b) tool: every tool of the domain is a candidate and the task is generic; right = the
  *       reference tool is chosen. (b+a) both at once.
  * Reported for two splits: by record (chains seen in D_opt recur in the rest) and by group (whole
- * API chains held out), and without learning (no records) for comparison.
+ * API chains held out), and without hints (the request and the tool schemas alone) for comparison.
  */
 import { canonicalArgs, stableStringify } from '../src/contracts/canonical-args.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths } from '../src/records/bundled.js';
 import { importTraject } from '../src/records/import/traject.js';
 import type { TaskRecord } from '../src/records/schema.js';
 import { splitRecords } from '../src/records/split.js';
-import type { Workflow } from '../src/graph/schema.js';
+import type { ToolHint, Workflow } from '../src/graph/schema.js';
+import { learnToolHints } from '../src/evaluate/hints/learn-hints.js';
 import { createOfflinePolicy } from '../src/policies/offline/offline-policy.js';
 import type { ExecutionPolicy, NodeInput, ToolPlanRequest } from '../src/policies/types.js';
 import type { ToolDescriptor } from '../src/contracts/tools.js';
@@ -36,13 +38,15 @@ interface Tally {
   both: number;
 }
 
-function linearWorkflow(n: number): Workflow {
+function linearWorkflow(n: number, hints: readonly ToolHint[]): Workflow {
   const nodes: Workflow['nodes'] = [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan: {{query}}', output: { type: 'text' } },
     ...Array.from({ length: n }, (_, i) => ({
       id: `t${i}`,
       kind: 'tool' as const,
       task: 'Call the tool that performs the next step of the request.',
+      // Every step reads a tool's hint wherever the workflow keeps it (graph/hints.ts): all of them on the first.
+      ...(i === 0 && hints.length > 0 ? { hints: [...hints] } : {}),
     })),
     {
       id: 'answer',
@@ -83,11 +87,12 @@ async function evaluate(
   policy: ExecutionPolicy,
   records: readonly TaskRecord[],
   tools: readonly ToolDescriptor[],
+  hints: readonly ToolHint[],
 ): Promise<Tally> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const t: Tally = { calls: 0, argsExact: 0, params: 0, paramsRight: 0, toolRight: 0, both: 0 };
   for (const record of records) {
-    const workflow = linearWorkflow(record.calls.length);
+    const workflow = linearWorkflow(record.calls.length, hints);
     const plan = String(
       (
         await policy.runLlmNode({
@@ -160,10 +165,11 @@ async function main(): Promise<void> {
       for (const learned of [true, false]) {
         if (!learned && by === 'group') continue;
         const started = performance.now();
-        const policy = createOfflinePolicy({ tools, records: learned ? split.opt : [] });
-        const t = await evaluate(policy, evalSet, tools);
+        const policy = createOfflinePolicy({ tools });
+        const hints = learned ? [...learnToolHints(split.opt, tools).values()] : [];
+        const t = await evaluate(policy, evalSet, tools, hints);
         const ms = performance.now() - started;
-        const label = learned ? `by ${by}` : 'no records';
+        const label = learned ? `by ${by}` : 'no hints';
         console.log(
           `${domain.padEnd(8)} ${label.padEnd(11)} ${String(learned ? split.opt.length : 0).padStart(7)}  ${String(evalSet.length).padStart(12)}  ${String(t.calls).padStart(5)}   ${pct(t.argsExact, t.calls)}  ${pct(t.paramsRight, t.params)}   ${pct(t.toolRight, t.calls)}  ${pct(t.both, t.calls)}   (${ms.toFixed(0)} ms)`,
         );

@@ -16,11 +16,11 @@ async function main(): Promise<void> {
   console.log(
     `oracle replay over TRAJECT-Bench (${dir ?? 'bundled data/traject-bench'}); policy: oracle replay (tests only)`,
   );
-  console.log('domain    records  calls   hits  misses  TC');
+  console.log('domain    records  calls   hits  misses  withheld  TC');
   for (const domain of BUNDLED_DOMAINS) {
     const r = await oracleReplayDomain(domain, dir);
     console.log(
-      `${r.domain.padEnd(9)} ${String(r.records).padStart(7)} ${String(r.calls).padStart(6)} ${String(r.hits).padStart(6)} ${String(r.misses).padStart(7)}  ${r.tc.toFixed(3)}${r.imperfect.length ? `  (TC<1: ${r.imperfect.slice(0, 5).join(', ')})` : ''}`,
+      `${r.domain.padEnd(9)} ${String(r.records).padStart(7)} ${String(r.calls).padStart(6)} ${String(r.hits).padStart(6)} ${String(r.misses).padStart(7)} ${String(r.withheld.length).padStart(9)}  ${r.tc.toFixed(3)}${r.imperfect.length ? `  (TC<1: ${r.imperfect.slice(0, 5).join(', ')})` : ''}`,
     );
   }
 }

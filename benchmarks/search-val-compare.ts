@@ -96,7 +96,7 @@ for (const domain of domains) {
         label: 'ReAct',
         tcDefined: true,
         kind: 'agent',
-        agent: createOfflineReact({ tools: env.tools, policy: env.policy.instance, opt: env.split.opt }),
+        agent: createOfflineReact({ tools: env.tools, policy: env.policy.instance }),
       });
       subjects.push({
         id: 'pm4py',

@@ -6,7 +6,7 @@
  *   npx tsx benchmarks/tool-shortlist-recall.ts [--seed N] [--test]
  *
  * Per domain, the records whose calls all succeeded are split 5:2:3 (seed 0, as `search` does); the
- * shortlister learns its document expansion from D_opt only, and G0 is mined from D_opt.
+ * shortlister reads T and the request (and a workflow's hints: G0 carries none), and G0 is mined from D_opt.
  *   - workflow positions: G0 runs every record with the oracle policy over the replay tools, so each
  *     reference call is made by the G0 position that reaches it (in order); the shortlist ranks that
  *     position's candidates for the request. Reference calls left over when G0 has fewer positions than the log are counted apart.
@@ -59,7 +59,7 @@ export async function measureDomain(domain: string, seed = 0): Promise<DomainRec
   // The skeleton alone: a shortlist matters at its generic positions (a route's positions are bound
   // to one tool each, so nothing is left out there), and every request a router sends to `other` runs it.
   const g0 = minedG0(splits.opt, descriptors, { routes: false });
-  const shortlister = createToolShortlister({ tools: descriptors, records: splits.opt });
+  const shortlister = createToolShortlister({ tools: descriptors });
   const tools = createToolRegistry(createReplayTools(allOk, descriptors));
   const oracle = createOraclePolicy(allOk);
 

@@ -1,12 +1,16 @@
 // Screenshots of the web UI for docs/ui/, from a real offline search on the bundled TRAJECT-Bench
 // Travel records (no model anywhere): `npx tsx scripts/ui-screenshots.ts [--db store.db] [--out docs/ui]`.
 // Without --db it imports the bundled data and runs `flowscout search --iterations 8` into a fresh
-// temporary store first. Chromium is Debian's (/usr/bin/chromium), driven by playwright-core.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// temporary store first, then serves the best workflow (`serve --http --db` into the same store) to
+// 16 held-out Travel requests and 8 Finance requests, for the served-workflow page. Chromium is
+// Debian's (/usr/bin/chromium), driven by playwright-core.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { workflowHash } from '../src/graph/hash.js';
+import type { Workflow } from '../src/graph/schema.js';
 import { startUiServer } from '../src/ui/server/serve.js';
 import { openStore } from '../src/store/open-store.js';
 import { launchChromium } from '../test/support/browser.js';
@@ -39,6 +43,56 @@ if (!db) {
     '--out',
     join(tmp, 'out'),
   ]);
+  run(['import', 'traject', '--domain', 'Finance', '--out', join(tmp, 'finance')]);
+  await serveRequests(join(tmp, 'out', 'best.workflow.json'), join(tmp, 'travel', 'tools.config.json'), db, [
+    ...queries(join(tmp, 'out', 'test.records.jsonl'), 16),
+    ...queries(join(tmp, 'finance', 'records.jsonl'), 8),
+  ]);
+}
+const served: Workflow | undefined = values.db
+  ? undefined
+  : (JSON.parse(readFileSync(join(tmp, 'out', 'best.workflow.json'), 'utf8')) as Workflow);
+
+/** The first `n` queries of a records file. */
+function queries(file: string, n: number): string[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(0, n)
+    .map((l) => (JSON.parse(l) as { query: string }).query);
+}
+
+/** Serves `workflow` over HTTP with `--db`, sends each query to POST /run, and stops the server. */
+async function serveRequests(workflow: string, tools: string, store: string, requests: string[]): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', workflow, '--tools', tools, '--http', '--port', '0', '--db', store],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, FLOWSCOUT_MODEL: '' },
+    },
+  );
+  let stderr = '';
+  const url = await new Promise<string>((ok, fail) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /HTTP: POST (http:\/\/127\.0\.0\.1:\d+)\/run/.exec(stderr);
+      if (m) ok(m[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  try {
+    for (const query of requests) {
+      const res = await fetch(`${url}/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      await res.text();
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 const store = openStore(db, { mustExist: true });
 const run = store.listRuns()[0]!;
@@ -58,6 +112,7 @@ const server = await startUiServer({
   port: 0,
   host: '127.0.0.1',
   ...(values.bench ? { benchDirs: [values.bench] } : {}),
+  ...(served ? { workflows: [served] } : {}),
   onBuild: () => console.log('building the UI…'),
 });
 const b = await launchChromium();
@@ -97,6 +152,10 @@ try {
     { height: 2000 },
   );
   if (values.bench) await shot('#/bench/0', 'h1', 'bench-report.png', { height: 1800 });
+  if (served)
+    await shot(`#/workflows/${workflowHash(served)}`, '[data-testid=deviating-variant]', 'served-workflow.png', {
+      height: 1250,
+    });
 } finally {
   await b.close();
   await server.close();

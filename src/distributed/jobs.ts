@@ -189,6 +189,16 @@ export function createBlobStore(redis: Redis, cacheSize = 2_000): BlobStore {
           hint: 'Run the evaluation again (or --resume the search): the coordinator writes it again.',
         });
       }
+      // The key is the content's sha256: content that no longer matches it was changed in Redis after
+      // the coordinator wrote it (anyone who can write to that Redis could), so it is refused.
+      const actual = createHash('sha256').update(text).digest('hex');
+      if (actual !== hash) {
+        throw new FlowScoutError({
+          code: 'QUEUE_ERROR',
+          message: `the job's content ${hash.slice(0, 12)}… in Redis does not match its sha256 key (it hashes to ${actual.slice(0, 12)}…): it was changed after the coordinator wrote it`,
+          hint: 'Something other than a FlowScout coordinator wrote to this Redis; check who can write to it, delete the key flowscout:blob:<hash>, and run the evaluation again (or --resume the search).',
+        });
+      }
       const value = JSON.parse(text) as T;
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
       cache.set(hash, value);

@@ -30,6 +30,7 @@ import { createSharedLimiter } from './redis-limiter.js';
 import { createRedisJudgeMemo, createRedisMemo } from './redis-memo.js';
 import { memoizeJudge } from '../metrics/judge-memo.js';
 import { checkJob, jobFailure, tighter, workerAllowList } from './job-trust.js';
+import { liveWritesWarning } from './live-writes-warning.js';
 
 /**
  * `flowscout worker`: takes evaluation jobs from the BullMQ queue and runs them (docs/ARCHITECTURE.md,
@@ -91,6 +92,8 @@ export interface EvaluationWorkerOptions {
   stalledIntervalMs?: number;
   name?: string;
   log?: (line: string) => void;
+  /** Where warnings go (default: `log`): with `allowLiveWrites`, one at start-up naming what it allows and to whom. */
+  warn?: (line: string) => void;
   /**
    * Send write and destructive calls to live tools (`--allow-live-writes`). By default this worker
    * answers them from the recorded write calls the job names (the coordinator's records) and refuses
@@ -136,6 +139,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     else log(`tool config ${path} is not there yet: loaded when a job selects it`);
   }
   await Promise.all(registries.values());
+  if (allowLiveWrites) (opts.warn ?? log)(liveWritesWarning(opts.url, await Promise.all(registries.values())));
   const deciders = new LruCache<Promise<{ policy: ExecutionPolicy; judge: Judge; tools: ToolRegistry }>>(16);
   // The recorded write calls of a run's jobs, read and indexed once per tool config and blob.
   const writeAnswers = new LruCache<Promise<WriteAnswers>>(16);

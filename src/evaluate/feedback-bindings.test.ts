@@ -102,12 +102,27 @@ describe('binding sources from feedback', () => {
     expect(patterns.find((p) => p.param === 'symbol')).toBeUndefined();
   });
 
-  it('proposes a constant only when at least three records have that value', async () => {
-    const make = (units: string[]) =>
-      units.map((u, i) => record(`r${i}`, `Any news about Acme (ACME) number ${i}?`, { symbol: 'ACME', units: u }));
-    const two = await bindable(make(['metric', 'metric', 'imperial']));
-    expect(two.patterns.find((p) => p.param === 'units')).toBeUndefined();
-    const three = await bindable(make(['metric', 'metric', 'metric', 'imperial']));
-    expect(three.patterns.find((p) => p.param === 'units')?.source).toEqual({ from: 'const', value: 'metric' });
+  it('proposes a constant only when it recurs in at least five groups (tasks, users; records without groups)', async () => {
+    const make = (units: string[], group?: (i: number) => string) =>
+      units.map((u, i) => ({
+        ...record(`r${i}`, `Any news about Acme (ACME) number ${i}?`, { symbol: 'ACME', units: u }),
+        ...(group ? { group: group(i) } : {}),
+      }));
+    const four = await bindable(make(['metric', 'metric', 'metric', 'metric', 'imperial']));
+    expect(four.patterns.find((p) => p.param === 'units')).toBeUndefined();
+    const five = ['metric', 'metric', 'metric', 'metric', 'metric', 'imperial'];
+    expect((await bindable(make(five))).patterns.find((p) => p.param === 'units')?.source).toEqual({
+      from: 'const',
+      value: 'metric',
+    });
+    // One customer's task run five times is one group: its value is never a constant of the workflow.
+    expect((await bindable(make(five, () => 'task-3'))).patterns.find((p) => p.param === 'units')).toBeUndefined();
+  });
+
+  it('never proposes an identifier-shaped constant, however many groups share it', async () => {
+    const records = [0, 1, 2, 3, 4, 5].map((i) =>
+      record(`r${i}`, `Any news about Acme (ACME) for account holder ${i}?`, { symbol: 'ACME', units: 'ACC-8812734' }),
+    );
+    expect((await bindable(records)).patterns.find((p) => p.param === 'units')).toBeUndefined();
   });
 });

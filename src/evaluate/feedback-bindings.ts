@@ -7,6 +7,9 @@ import type { TaskRecord } from '../records/schema.js';
 import type { CallAlignment } from './align-calls.js';
 import type { BindablePattern } from './feedback-types.js';
 import type { RecordEvaluation } from './types.js';
+import { HINT_PARAMETERS } from './hints/learn-hints.js';
+import { groupOf } from './hints/tool-evidence.js';
+import { isIdentifierShaped } from '../util/identifier-shape.js';
 
 /**
  * Binding evidence of the feedback (docs/DESIGN.md, "Search": bindings come from execution
@@ -17,8 +20,10 @@ import type { RecordEvaluation } from './types.js';
  * node upstream on every path — and reports the source that reproduces the reference value in most
  * of those records, when it does so in more records than the calls made now. A source is kept only
  * on evidence across records: a constant must be the reference value of most of them and of at
- * least three (as for the offline policy's kept values), and never a value a request states (that
- * value belongs to its request: a constant would copy it into every other request's calls); a
+ * least three, seen in at least `HINT_PARAMETERS.minValueGroups` distinct groups (the rule every
+ * value a workflow keeps follows: hints/learn-hints.ts), never identifier-shaped, and never a value a
+ * request states (that value belongs to its request: a constant would copy it into every other
+ * request's calls); a
  * pattern or path must reproduce each record's own value from that record's request or results.
  *
  * It also reports a bound parameter whose binding reproduces the reference in fewer than half of
@@ -34,6 +39,8 @@ const HOLDS = 0.5;
 
 interface Pair {
   record: string;
+  /** The group the record counts for (hints/tool-evidence.ts `groupOf`). */
+  group: string;
   query: string;
   ref: unknown;
   got: unknown;
@@ -165,6 +172,7 @@ export function bindablePatterns(
         groups.set(key, g);
         g.pairs.push({
           record: r.id,
+          group: groupOf(record),
           query: record.query,
           ref: refCall.args[param],
           got: (got as Record<string, unknown>)[param],
@@ -210,18 +218,29 @@ export function bindablePatterns(
     if (withValue.length < MIN_RECORDS || withValue.length < MOST * g.pairs.length) continue;
     const candidates = new Map<string, BindingSource>();
     const add = (s: BindingSource) => candidates.set(stableStringify(s), s);
-    // A constant: the most common reference value, if it is the value of most records.
-    const counts = new Map<string, { v: unknown; c: number }>();
+    // A constant: the most common reference value, if it is the value of most records, recurs in
+    // enough groups to be the domain's and not one customer's, and is no identifier.
+    const counts = new Map<string, { v: unknown; c: number; groups: Set<string> }>();
     for (const p of withValue) {
       const k = stableStringify(p.ref);
-      counts.set(k, { v: p.ref, c: (counts.get(k)?.c ?? 0) + 1 });
+      const c = counts.get(k) ?? { v: p.ref, c: 0, groups: new Set<string>() };
+      c.c++;
+      c.groups.add(p.group);
+      counts.set(k, c);
     }
     const top = [...counts.values()].sort((a, b) => b.c - a.c)[0];
     const stated = (v: unknown) =>
       (typeof v === 'string' || typeof v === 'number') &&
       String(v).length > 1 &&
       withValue.some((p) => p.query.toLowerCase().includes(String(v).toLowerCase()));
-    if (top && top.c >= MOST * g.pairs.length && top.c >= MIN_RECORDS && !stated(top.v))
+    if (
+      top &&
+      top.c >= MOST * g.pairs.length &&
+      top.c >= MIN_RECORDS &&
+      top.groups.size >= HINT_PARAMETERS.minValueGroups &&
+      !isIdentifierShaped(top.v, { name: g.param }) &&
+      !stated(top.v)
+    )
       add({ from: 'const', value: top.v });
     const upstream = [...upstreamOnEveryPath(adj, g.node)].filter((id) => adj.nodes.get(id)?.kind === 'tool');
     for (const p of withValue.slice(0, 12)) {

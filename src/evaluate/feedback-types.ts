@@ -1,5 +1,5 @@
 import type { EsDimension } from '../metrics/types.js';
-import type { BindingSource } from '../graph/schema.js';
+import type { BindingSource, ToolHint } from '../graph/schema.js';
 
 /**
  * The feedback of one candidate (docs/DESIGN.md, "Search": the optimizer "reads the node's cached
@@ -100,6 +100,18 @@ export interface BindablePattern extends PatternBase {
   current: number;
 }
 
+/**
+ * Hints learned from the reference calls of the evaluated records (evaluate/hints/): per tool, what
+ * requests ask it with and how its parameters are filled, for the node that calls it (where it made
+ * the calls aligned with the reference, else where it called it, else a node that lists it). Only
+ * those that differ from the hint the node reads now. Evidence: records whose reference calls a
+ * proposed tool.
+ */
+export interface HintsPattern extends PatternBase {
+  kind: 'hints';
+  proposals: Array<{ node: string; tool: string; hint: ToolHint; calls: number }>;
+}
+
 /** Calls a node made that the reference does not have. */
 export interface ExtraCallsPattern extends PatternBase {
   kind: 'extra-calls';
@@ -182,6 +194,7 @@ export type FeedbackPattern =
   | WrongArgsPattern
   | UnseenValuesPattern
   | BindablePattern
+  | HintsPattern
   | ExtraCallsPattern
   | FailedCallsPattern
   | NodeErrorPattern

@@ -16,6 +16,7 @@ import {
 import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
 import { bindablePatterns } from './feedback-bindings.js';
+import { hintPatterns } from './feedback-hints.js';
 import { clip } from '../util/clip.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
 
@@ -61,6 +62,7 @@ export function buildFeedback(
     ...wrongArgs(aligned.map((x) => x.a)),
     ...unseenValues(workflow, aligned, n),
     ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
+    ...hintPatterns(workflow, aligned, records, opts.tools ?? []),
     ...extraCalls(
       aligned.map((x) => x.a),
       n,
@@ -104,6 +106,7 @@ const KIND_ORDER: FeedbackPattern['kind'][] = [
   'wrong-args',
   'unseen-values',
   'bindable',
+  'hints',
   'extra-calls',
   'failed-calls',
   'node-error',

@@ -223,7 +223,7 @@ describe('the LangGraph export, the compiled module and the interpreter', () => 
     });
     const env = (d: (typeof domains)[number]) => {
       const specs: ToolSpec[] = createReplayTools(d.records, d.tools);
-      const policy: ExecutionPolicy = createOfflinePolicy({ tools: d.tools, records: d.split.opt });
+      const policy: ExecutionPolicy = createOfflinePolicy({ tools: d.tools });
       return { specs, policy };
     };
     const check = async (workflow: Workflow, d: (typeof domains)[number], records: readonly TaskRecord[], s: Seen) => {

@@ -8,7 +8,8 @@ import type { Edge, Guard, Workflow, WorkflowNode } from './schema.js';
  * exactly when they behave the same: `name`, `description` and `meta` are ignored, as are key order,
  * node and edge order, the order of arrays whose order means nothing (tool hints, mined tools,
  * JSON-Schema `required`, `in`/`not_in` guard lists, a node's bindings), duplicates in those arrays,
- * and explicit defaults (`calls: 'one'`, empty hint or mined lists, a binding to `model`).
+ * and explicit defaults (`calls: 'one'`, empty hint, mined or directive lists, a binding to `model`).
+ * An LLM node's `question`, `choices` and `directives` count, in their order.
  */
 
 /** The version of the canonical form; part of the hash so a change of rules changes every hash. */
@@ -41,6 +42,12 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
       prompt: n.prompt,
       output,
       ...(n.model !== undefined ? { model: n.model } : {}),
+      // The structured fields change what a model reads and what a policy decides. Their order
+      // means something (a router's ties go to the option listed first, a later directive wins),
+      // so it is kept; absent fields leave the form of older workflows as it was.
+      ...(n.question !== undefined ? { question: n.question } : {}),
+      ...(n.choices !== undefined ? { choices: n.choices } : {}),
+      ...(n.directives !== undefined && n.directives.length > 0 ? { directives: n.directives } : {}),
     };
   }
   const out: WorkflowNode = { id: n.id, kind: 'tool', task: n.task };
@@ -56,6 +63,9 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
     .filter((b) => b.source.from !== 'model')
     .sort((a, b) => compareIds(a.tool, b.tool) || compareIds(a.param, b.param));
   if (bind.length > 0) out.bind = bind;
+  // Hints change what a policy decides; their order by tool means nothing.
+  const hints = [...(n.hints ?? [])].sort((a, b) => compareIds(a.tool, b.tool));
+  if (hints.length > 0) out.hints = hints;
   return out;
 }
 

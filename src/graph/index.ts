@@ -8,6 +8,7 @@ export {
   PROMPT_TEMPLATES,
   PLACEHOLDERS,
   RUNTIME_PLACEHOLDERS,
+  NODE_FIELD_PLACEHOLDERS,
   DEFAULT_JUDGE_FIELD,
   placeholdersIn,
   renderPrompt,
@@ -21,13 +22,14 @@ export {
   SYNTHESIZE_DIRECTIVE_IDS,
   SYNTHESIZE_VARIANTS,
   SYNTHESIZE_VARIANT_IDS,
-  synthesizeVariantPrompt,
-  synthesizeDirectivesIn,
+  synthesizeVariant,
   synthesizeVariantOf,
+  isSynthesizeDirective,
   directiveLine,
   type SynthesizeDirective,
   type SynthesizeVariant,
 } from './synthesize-variants.js';
+export { nodePromptText, choiceLines, choiceValues } from './node-prompt.js';
 export { workflowHash, canonicalWorkflow } from './hash.js';
 export { prepareWorkflow, indexWorkflow, isPreparedWorkflow, type PreparedWorkflow } from './prepare.js';
 export { toMermaid, guardLabel, type MermaidOptions } from './to-mermaid.js';

@@ -1,7 +1,8 @@
 import type { Adjacency } from './graph-utils.js';
-import { describeNode, listNames, type Problem } from './problems.js';
-import { PLACEHOLDERS, RUNTIME_PLACEHOLDERS, placeholdersIn } from './prompt-templates.js';
-import type { FieldGuard, JsonObjectSchema, ToolNode, Workflow } from './schema.js';
+import { describeNode, listNames, suggest, type Problem } from './problems.js';
+import { llmFieldProblems } from './llm-node-checks.js';
+import { NODE_FIELD_PLACEHOLDERS, PLACEHOLDERS, RUNTIME_PLACEHOLDERS, placeholdersIn } from './prompt-templates.js';
+import { declaredField, type FieldGuard, type ToolNode, type Workflow } from './schema.js';
 import { bindingRegex, parseJsonPath, upstreamOnEveryPath } from './bindings.js';
 
 /** The tools T a workflow is checked against: names, or anything with a `name` (with `inputSchema`, bound parameters are checked against it). */
@@ -17,20 +18,22 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
   const push = (code: Problem['code'], path: string, message: string) => problems.push({ code, path, message });
 
   const schemas = new Map<string, unknown>();
+  let available: Set<string> | undefined;
   if (tools !== undefined) {
-    const available = new Set<string>();
+    const names = new Set<string>();
+    available = names;
     for (const t of tools) {
-      available.add(typeof t === 'string' ? t : t.name);
+      names.add(typeof t === 'string' ? t : t.name);
       if (typeof t !== 'string' && t.inputSchema !== undefined) schemas.set(t.name, t.inputSchema);
     }
     w.nodes.forEach((n, i) => {
       if (n.kind !== 'tool') return;
       n.tools?.forEach((name, j) => {
-        if (!available.has(name)) {
+        if (!names.has(name)) {
           push(
             'unknown-tool',
             `$.nodes[${i}].tools[${j}]`,
-            `tool '${name}' used by node '${n.id}' is not available; ${suggest(name, available)}`,
+            `tool '${name}' used by node '${n.id}' is not available; ${suggest(name, names)}`,
           );
         }
       });
@@ -83,6 +86,7 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
 
   w.nodes.forEach((n, i) => {
     if (n.kind === 'tool' && n.bind) problems.push(...bindingProblems(n, i, adj, schemas));
+    if (n.kind === 'tool' && n.hints) problems.push(...hintProblems(n, i, schemas));
   });
 
   w.nodes.forEach((n, i) => {
@@ -96,7 +100,17 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
     if (n.kind === 'llm') {
       for (const name of placeholdersIn(n.prompt)) {
         if ((RUNTIME_PLACEHOLDERS as readonly string[]).includes(name)) continue;
+        const fieldOf = (NODE_FIELD_PLACEHOLDERS as readonly string[]).includes(name) ? name : undefined;
+        if (fieldOf !== undefined && n[fieldOf as 'question' | 'choices'] !== undefined) continue;
         const runtime = RUNTIME_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' and ');
+        if (fieldOf !== undefined) {
+          push(
+            'prompt-placeholder',
+            `$.nodes[${i}].prompt`,
+            `prompt of node '${n.id}' uses {{${name}}}, which the node's "${name}" field fills, but the node has no "${name}"; give it one or write the text in its place`,
+          );
+          continue;
+        }
         const what =
           name in PLACEHOLDERS
             ? `{{${name}}}, which is only filled when a node is built from a template`
@@ -104,11 +118,12 @@ export function nodeProblems(w: Workflow, adj: Adjacency, tools: ToolNames | und
         push(
           'prompt-placeholder',
           `$.nodes[${i}].prompt`,
-          `prompt of node '${n.id}' uses ${what}; a stored prompt may only use ${runtime}, so write the text in its place`,
+          `prompt of node '${n.id}' uses ${what}; a stored prompt may only use ${runtime} (and {{question}} / {{choices}} with the node's field of that name), so write the text in its place`,
         );
       }
     }
   });
+  problems.push(...llmFieldProblems(w, available));
   return problems;
 }
 
@@ -196,17 +211,37 @@ function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: Readon
   return out;
 }
 
-/** The JSON schema of a (dotted) field of an object schema, or undefined when it is not declared. */
-function declaredField(schema: JsonObjectSchema, field: string): Record<string, unknown> | undefined {
-  let props: Record<string, unknown> | undefined = schema.properties;
-  const parts = field.split('.');
-  for (let k = 0; k < parts.length; k++) {
-    const p = props?.[parts[k]!] as (Record<string, unknown> & { properties?: Record<string, unknown> }) | undefined;
-    if (!p || typeof p !== 'object') return undefined;
-    if (k === parts.length - 1) return p;
-    props = p.properties;
-  }
-  return undefined;
+/**
+ * A tool node's hints: one per tool; the tool an available one (when T is known); its parameters in
+ * the tool's schema; a combination or a repeated parameter naming parameters the tool has.
+ */
+function hintProblems(n: ToolNode, i: number, schemas: ReadonlyMap<string, unknown>): Problem[] {
+  const out: Problem[] = [];
+  const push = (path: string, message: string) => out.push({ code: 'hint', path, message });
+  const seen = new Set<string>();
+  n.hints!.forEach((h, j) => {
+    const at = `$.nodes[${i}].hints[${j}]`;
+    if (seen.has(h.tool)) push(`${at}.tool`, `node '${n.id}' has two hints about '${h.tool}'; keep one`);
+    seen.add(h.tool);
+    if (schemas.size === 0) return;
+    const schema = schemas.get(h.tool) as { properties?: Record<string, unknown> } | undefined;
+    if (!schema) {
+      push(
+        `${at}.tool`,
+        `node '${n.id}' has a hint about '${h.tool}', which is not an available tool; remove the hint`,
+      );
+      return;
+    }
+    const names = Object.keys(schema.properties ?? {});
+    const check = (param: string, path: string) => {
+      if (!names.includes(param))
+        push(path, `'${h.tool}' has no parameter '${param}' (its parameters: ${listNames(names)}); hint one of those`);
+    };
+    for (const param of Object.keys(h.params ?? {})) check(param, `${at}.params.${param}`);
+    if (h.repeat) check(h.repeat, `${at}.repeat`);
+    (h.together ?? []).forEach((c, k) => c.params.forEach((param) => check(param, `${at}.together[${k}].params`)));
+  });
+  return out;
 }
 
 /** A guard that compares a declared boolean/number/string field with a literal of another type can never behave as meant. */
@@ -235,27 +270,4 @@ function valueMismatch(guard: FieldGuard, declared: Record<string, unknown>): st
     return `op '${guard.op}' orders values, but field '${guard.field}' is declared ${types.join(' | ')}; use "eq" / "ne" or a numeric field`;
   }
   return undefined;
-}
-
-function suggest(name: string, available: Set<string>): string {
-  if (available.size === 0) return 'no tools are loaded; pass the tools (e.g. --tools tools.json)';
-  const ranked = [...available].sort((a, b) => distance(name, a) - distance(name, b) || (a < b ? -1 : 1));
-  const close = ranked.filter((a) => distance(name, a) <= Math.max(3, Math.floor(name.length / 3))).slice(0, 3);
-  const prefix = close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(' or ')}? ` : '';
-  return `${prefix}available: ${listNames([...available].sort())}`;
-}
-
-/** Levenshtein distance, for "did you mean" suggestions. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
 }

@@ -22,6 +22,10 @@ export const PROBLEM_CODES = [
   'guard-value', // a guard compares a declared field with a literal of another type
   'prompt-placeholder', // a stored prompt keeps a placeholder that is not filled at run time
   'binding', // a bound parameter names an unknown tool or parameter, or reads a node that is not upstream on every path
+  'hint', // a hint names an unknown tool or parameter, or a tool twice at one node
+  'question', // a question on a node that is not a judge
+  'choices', // a judge's branches do not fit its output, its guards or its role
+  'directives', // an unknown or repeated directive, or directives on a node that is not a synthesizer
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
@@ -146,4 +150,28 @@ export function describeValue(v: unknown): string {
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (typeof v === 'object') return 'an object';
   return `${article(typeof v)} ${JSON.stringify(v)}`;
+}
+
+/** "did you mean …? available: …" for a tool name that is not in T. */
+export function suggest(name: string, available: ReadonlySet<string>): string {
+  if (available.size === 0) return 'no tools are loaded; pass the tools (e.g. --tools tools.json)';
+  const ranked = [...available].sort((a, b) => distance(name, a) - distance(name, b) || (a < b ? -1 : 1));
+  const close = ranked.filter((a) => distance(name, a) <= Math.max(3, Math.floor(name.length / 3))).slice(0, 3);
+  const prefix = close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(' or ')}? ` : '';
+  return `${prefix}available: ${listNames([...available].sort())}`;
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
 }

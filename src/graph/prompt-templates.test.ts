@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LLM_ROLES, LlmNodeSchema } from './schema.js';
 import { validateWorkflow } from './validate.js';
+import { nodePromptText } from './node-prompt.js';
 import {
   PLACEHOLDERS,
   PROMPT_TEMPLATES,
@@ -9,6 +10,13 @@ import {
   placeholdersIn,
   renderPrompt,
 } from './prompt-templates.js';
+import {
+  SYNTHESIZE_DIRECTIVES,
+  SYNTHESIZE_VARIANT_IDS,
+  SYNTHESIZE_VARIANTS,
+  synthesizeVariant,
+  synthesizeVariantOf,
+} from './synthesize-variants.js';
 
 describe('PROMPT_TEMPLATES', () => {
   it('has a template per role, using only documented placeholders, each with {{query}}', () => {
@@ -45,7 +53,7 @@ describe('renderPrompt', () => {
   });
   it('fails clearly on an unknown placeholder', () => {
     expect(() => renderPrompt('Use {{results}}', { query: 'q' })).toThrowErrorMatchingInlineSnapshot(
-      `[FlowScoutError: the prompt template uses the unknown placeholder {{results}}; known placeholders: {{query}}, {{inputs}}, {{task}}, {{question}}, {{field}}]`,
+      `[FlowScoutError: the prompt template uses the unknown placeholder {{results}}; known placeholders: {{query}}, {{inputs}}, {{task}}, {{question}}, {{choices}}, {{field}}]`,
     );
   });
   it('fails clearly on a placeholder without a value, naming the node', () => {
@@ -63,17 +71,20 @@ describe('renderPrompt', () => {
 });
 
 describe('makeLlmNode', () => {
-  it('builds a schema-valid node for every role whose prompt keeps only run-time placeholders', () => {
+  it('builds a schema-valid node for every role whose prompt keeps only run-time placeholders and its own fields', () => {
     for (const role of LLM_ROLES) {
       const node = makeLlmNode(role, `n_${role}`);
       expect(LlmNodeSchema.safeParse(node).success, role).toBe(true);
       expect(
-        placeholdersIn(node.prompt).every((p) => RUNTIME_PLACEHOLDERS.includes(p as never)),
+        placeholdersIn(node.prompt).filter((p) => !RUNTIME_PLACEHOLDERS.includes(p as never)),
         role,
-      ).toBe(true);
+      ).toEqual(role === 'judge' ? ['question'] : []);
     }
+    // A judge's question is its field (the default one when none is given); no other role has one.
+    expect(makeLlmNode('judge', 'j').question).toBe('Is another lookup needed before the request can be answered?');
+    expect(makeLlmNode('reason', 'r', { question: 'Why?' })).not.toHaveProperty('question');
   });
-  it('gives a judge JSON output declaring its boolean field and a question in its prompt', () => {
+  it('gives a judge JSON output declaring its boolean field, and its question as a field its prompt shows', () => {
     const judge = makeLlmNode('judge', 'needs_forecast', {
       field: 'forecast_needed',
       question: 'Does the request ask about the coming days?',
@@ -88,7 +99,9 @@ describe('makeLlmNode', () => {
         required: ['forecast_needed'],
       },
     });
-    expect(judge.prompt).toMatchInlineSnapshot(`
+    expect(judge.question).toBe('Does the request ask about the coming days?');
+    expect(judge.prompt.split('\n')[0]).toBe('Answer one yes/no question about this request: {{question}}');
+    expect(nodePromptText(judge)).toMatchInlineSnapshot(`
       "Answer one yes/no question about this request: Does the request ask about the coming days?
 
       Request: {{query}}
@@ -150,28 +163,22 @@ describe('makeLlmNode', () => {
 });
 
 describe('synthesize variants', () => {
-  it('are real prompts with the run-time placeholders only, each recognised as itself', async () => {
-    const {
-      SYNTHESIZE_VARIANT_IDS,
-      SYNTHESIZE_VARIANTS,
-      synthesizeVariantPrompt,
-      synthesizeVariantOf,
-      synthesizeDirectivesIn,
-    } = await import('./synthesize-variants.js');
-    expect(synthesizeVariantPrompt('default')).toBe(PROMPT_TEMPLATES.synthesize);
+  it('are a prompt and directives that render as a real prompt with the run-time placeholders only, each recognised as itself', () => {
+    expect(synthesizeVariant('default')).toEqual({ prompt: PROMPT_TEMPLATES.synthesize, directives: [] });
     for (const v of SYNTHESIZE_VARIANT_IDS) {
-      const prompt = synthesizeVariantPrompt(v);
-      expect(placeholdersIn(prompt), v).toEqual(['query', 'inputs']);
-      expect(synthesizeVariantOf(prompt), v).toBe(v);
-      expect(synthesizeDirectivesIn(prompt), v).toEqual([...SYNTHESIZE_VARIANTS[v].directives]);
+      const { prompt, directives } = synthesizeVariant(v);
+      const text = nodePromptText({ id: 's', prompt, directives });
+      expect(placeholdersIn(text), v).toEqual(['query', 'inputs']);
+      expect(directives, v).toEqual([...SYNTHESIZE_VARIANTS[v].directives]);
+      expect(synthesizeVariantOf(directives), v).toBe(v);
+      // A model reads each directive's sentence, in order, after the variant's own text.
+      expect(text, v).toBe([prompt, ...directives.map((d) => `- ${SYNTHESIZE_DIRECTIVES[d].sentence}`)].join('\n'));
     }
+    expect(synthesizeVariant('brief').prompt).toMatch(/Follow these instructions:$/);
   });
-  it('finds directives whatever the case and spacing, in the order written', async () => {
-    const { SYNTHESIZE_DIRECTIVES, synthesizeDirectivesIn, synthesizeVariantOf } =
-      await import('./synthesize-variants.js');
-    const prompt = `Answer {{query}}.\n${SYNTHESIZE_DIRECTIVES.brief.sentence.toUpperCase()}\n${SYNTHESIZE_DIRECTIVES['failures-brief'].sentence.replace(/ /g, '\n  ')}`;
-    expect(synthesizeDirectivesIn(prompt)).toEqual(['brief', 'failures-brief']);
-    expect(synthesizeVariantOf(prompt)).toBeUndefined();
-    expect(synthesizeVariantOf('Answer {{query}} from {{inputs}}')).toBe('default');
+  it('names a variant by its directives as a set, none for a set no variant has', () => {
+    expect(synthesizeVariantOf(['brief', 'failures-brief', 'results-only'])).toBe('brief');
+    expect(synthesizeVariantOf(['brief', 'failures-brief'])).toBeUndefined();
+    expect(synthesizeVariantOf([])).toBe('default');
   });
 });

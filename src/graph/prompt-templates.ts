@@ -3,14 +3,18 @@ import { LlmNodeSchema, type LlmNode, type LlmOutput, type LlmRole } from './sch
 
 /**
  * The prompt template library (docs/DESIGN.md, "Edit plans": new LLM nodes take their prompt from a
- * template per role). A template is text with named `{{placeholders}}`. Two kinds exist:
+ * template per role). A template is text with named `{{placeholders}}`. Three kinds exist:
  *
- * - build-time placeholders (`{{task}}`, `{{question}}`, `{{field}}`) are filled by `makeLlmNode`
- *   when the node is created, so they never reach a stored workflow;
+ * - build-time placeholders (`{{task}}`, `{{field}}`) are filled by `makeLlmNode` when the node is
+ *   created, so they never reach a stored workflow;
+ * - node-field placeholders (`{{question}}`, `{{choices}}`) stay in the node's prompt and are filled
+ *   from the node's field of that name whenever the prompt is rendered (graph/node-prompt.ts), so
+ *   the field is the one place the question or the branches are written;
  * - run-time placeholders (`{{query}}`, `{{inputs}}`) stay in the node's prompt and are filled by
  *   the execution policy for every query (`renderPrompt(node, {query, inputs})`).
  *
- * `validateWorkflow` reports any placeholder in a stored prompt that is not a run-time one.
+ * `validateWorkflow` reports any placeholder in a stored prompt that is neither a run-time one nor a
+ * node-field one whose field the node has.
  */
 
 /** Every placeholder a prompt may use, with what it stands for. */
@@ -18,15 +22,19 @@ export const PLACEHOLDERS = {
   query: 'the user query (filled at run time)',
   inputs: 'the outputs of the live upstream data nodes, rendered as text (filled at run time)',
   task: 'what an extract, reason or verify node must do (filled when the node is built)',
-  question: 'the yes/no question a judge node answers (filled when the node is built)',
+  question: 'the yes/no question a judge node answers (its `question` field, filled when the prompt is rendered)',
+  choices: 'the branches a judge picks among, one line each (its `choices` field, filled when the prompt is rendered)',
   field: 'the boolean JSON field a judge node returns (filled when the node is built)',
 } as const;
 
 /** The name of a documented placeholder. */
 export type PlaceholderName = keyof typeof PLACEHOLDERS;
 
-/** The placeholders a policy fills for every query; the only ones a stored prompt may keep. */
+/** The placeholders a policy fills for every query; a stored prompt may keep them. */
 export const RUNTIME_PLACEHOLDERS: readonly PlaceholderName[] = ['query', 'inputs'];
+
+/** The placeholders filled from the node's field of the same name; a stored prompt may keep one when the node has the field. */
+export const NODE_FIELD_PLACEHOLDERS = ['question', 'choices'] as const satisfies readonly PlaceholderName[];
 
 /** The boolean field a judge returns when none is named. */
 export const DEFAULT_JUDGE_FIELD = 'decision';
@@ -193,7 +201,7 @@ export interface MakeLlmNodeOptions {
   output?: LlmOutput;
   /** Judge only: the boolean field it returns (default "decision"). */
   field?: string;
-  /** Judge only: the yes/no question, filled into `{{question}}`. */
+  /** Judge only: the yes/no question (the node's `question` field, which `{{question}}` renders). */
   question?: string;
   /** Extract / reason / verify: what the node must do, filled into `{{task}}`. */
   task?: string;
@@ -203,8 +211,9 @@ export interface MakeLlmNodeOptions {
 
 /**
  * Builds an LLM node of a role that passes the schema: the role's template with its build-time
- * placeholders filled, and for a judge a JSON output declaring its boolean field, so guards on it
- * validate. Throws INVALID_INPUT when the result would not be a valid node.
+ * placeholders filled, and for a judge its `question` (given, or the default when its prompt asks
+ * one) and a JSON output declaring its boolean field, so guards on it validate. Throws
+ * INVALID_INPUT when the result would not be a valid node.
  */
 export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions = {}): LlmNode {
   const field = opts.field ?? DEFAULT_JUDGE_FIELD;
@@ -218,9 +227,15 @@ export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions 
   const question = opts.question ?? DEFAULT_QUESTION;
   const prompt = renderPrompt(
     opts.prompt ?? PROMPT_TEMPLATES[role],
-    { task: opts.task ?? DEFAULT_TASKS[role] ?? 'answer the request', question, field },
+    // A judge keeps {{question}} (its `question` field renders it); another role's prompt has no such field.
+    {
+      task: opts.task ?? DEFAULT_TASKS[role] ?? 'answer the request',
+      field,
+      ...(role === 'judge' ? {} : { question }),
+    },
     { partial: true },
   );
+  const asks = role === 'judge' && (opts.question !== undefined || placeholdersIn(prompt).includes('question'));
   const output: LlmOutput =
     opts.output ??
     (role === 'judge'
@@ -233,7 +248,15 @@ export function makeLlmNode(role: LlmRole, id: string, opts: MakeLlmNodeOptions 
           },
         }
       : { type: 'text' });
-  const node = { id, kind: 'llm' as const, role, prompt, output, ...(opts.model ? { model: opts.model } : {}) };
+  const node = {
+    id,
+    kind: 'llm' as const,
+    role,
+    prompt,
+    output,
+    ...(opts.model ? { model: opts.model } : {}),
+    ...(asks ? { question } : {}),
+  };
   const parsed = LlmNodeSchema.safeParse(node);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { offlineTableIssues, type TableIssue } from './offline-table.js';
 
 /**
  * The workflow IR (docs/DESIGN.md, "The workflow IR"). Plain data, validated by this one schema; the
@@ -23,20 +22,80 @@ export const JsonObjectSchemaSchema = z.looseObject({
   required: z.array(z.string()).optional(),
 });
 
+/** The JSON schema of a (dotted) field of an object schema, or undefined when it is not declared. */
+export function declaredField(
+  schema: z.infer<typeof JsonObjectSchemaSchema>,
+  field: string,
+): Record<string, unknown> | undefined {
+  let props: Record<string, unknown> | undefined = schema.properties;
+  const parts = field.split('.');
+  for (let k = 0; k < parts.length; k++) {
+    const p = props?.[parts[k]!] as (Record<string, unknown> & { properties?: Record<string, unknown> }) | undefined;
+    if (!p || typeof p !== 'object') return undefined;
+    if (k === parts.length - 1) return p;
+    props = p.properties;
+  }
+  return undefined;
+}
+
 export const LlmOutputSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text') }),
   z.strictObject({ type: z.literal('json'), schema: JsonObjectSchemaSchema }),
 ]);
 
+/** A word requests use: lower-case, no digits (an identifier or a record's value is never one). */
+export const AskWordSchema = z
+  .string()
+  .min(1)
+  .refine((w) => w === w.toLowerCase() && !/\d/.test(w), {
+    message: 'must be a lower-case word without digits (words requests use, never an identifier or a value)',
+  });
+
+/** One branch a choosing judge may take (see `ChoicesSchema`). */
+export const ChoiceOptionSchema = z.strictObject({
+  /** The value the judge answers for this branch: what the branch's guard tests. */
+  value: z.string().min(1),
+  /** The tools the branch calls, in order ([]: the branch makes no call). */
+  tools: z.array(z.string().min(1)),
+  /** What the branch's requests ask for, in a few words. */
+  about: z.string().min(1).optional(),
+  /** Words the branch's requests use (lower-case, no digits), most telling first. */
+  asks: z.array(AskWordSchema).optional(),
+});
+
+/**
+ * The branches a `judge` picks among (a router): the JSON field it answers in, one option per
+ * branch, and the value for a request no option fits. Rendered into the judge's prompt
+ * (`{{choices}}`) for a model; read as data by the offline policy.
+ */
+export const ChoicesSchema = z.strictObject({
+  field: z.string().min(1),
+  options: z.array(ChoiceOptionSchema).min(1),
+  otherwise: z.string().min(1).optional(),
+});
+
 export const LlmNodeSchema = z.strictObject({
   id: NodeIdSchema,
   kind: z.literal('llm'),
   role: LlmRoleSchema,
-  /** The instruction; may use the placeholders of `prompt-templates.ts` ({{query}}, {{inputs}}, …). */
+  /**
+   * The instruction; may use the placeholders of `prompt-templates.ts`: {{query}} and {{inputs}}
+   * (filled per request), {{question}} and {{choices}} (filled from the fields below).
+   */
   prompt: z.string().min(1),
   output: LlmOutputSchema,
   /** A model string ("openai:gpt-4o-mini") that overrides the run's model for this node. */
   model: z.string().min(1).optional(),
+  /** A judge: the yes/no question it answers (its prompt's {{question}}). */
+  question: z.string().min(1).optional(),
+  /** A judge that picks a branch: the branches (its prompt's {{choices}}). */
+  choices: ChoicesSchema.optional(),
+  /**
+   * A synthesize node: how to write the answer, as directive ids of the template library
+   * (`SYNTHESIZE_DIRECTIVES`), in order (a later one wins where two set the same thing). Their
+   * sentences are appended to the prompt when it is rendered for a model.
+   */
+  directives: z.array(z.string().min(1)).optional(),
 });
 
 export const RETRY_ON = ['error', 'error-or-empty'] as const;
@@ -94,6 +153,105 @@ export const ToolBindingSchema = z.strictObject({
   source: BindingSourceSchema,
 });
 
+/**
+ * The shapes a parameter's values take (retrieval/value-shape.ts gives a value its shape): a boolean,
+ * a date (YYYY-MM-DD…), an integer, a decimal, a number of five or more digits, a coordinate pair, a
+ * pair of codes (`BTC/USD`), a code of capitals by its length, an id of capitals and digits, a place
+ * and its region (`Paris, France`; `London,UK` tight), a name of one or several capitalised words, a
+ * lower-case word or slug, other text.
+ */
+export const VALUE_SHAPES = [
+  'bool',
+  'date',
+  'int',
+  'float',
+  'long-number',
+  'coord',
+  'pair',
+  'code2',
+  'code3',
+  'code4',
+  'code',
+  'id',
+  'place-region',
+  'place-region-tight',
+  'name',
+  'multi-word-name',
+  'lower',
+  'text',
+] as const;
+
+const ShareSchema = z.number().min(0).max(1);
+const SharesSchema = z.record(z.string().min(1), ShareSchema);
+const HintValueSchema = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * What a step knows about one parameter of one of its tools (docs/DESIGN.md, "The workflow IR":
+ * typed hints). Learned by the search from execution feedback on the optimisation records and
+ * written for any policy to read (a model sees them rendered in its request). Shares are the part
+ * of the optimisation calls that showed each thing (0–1). None of it is a value of one record: words
+ * recur across requests, values across groups, and no identifier is kept.
+ */
+export const ParamHintSchema = z.strictObject({
+  /** Whether the step sets it (an optional parameter): always, when the request asks for it, or never. */
+  set: z.enum(['always', 'if-asked', 'never']).optional(),
+  /**
+   * How often calls set it: in all, when the part of the request that asked for the call names it,
+   * when it does not, and when the request writes one of its `values`.
+   */
+  setRates: z
+    .strictObject({
+      overall: ShareSchema,
+      named: ShareSchema.optional(),
+      unnamed: ShareSchema.optional(),
+      written: ShareSchema.optional(),
+    })
+    .optional(),
+  /** Request words that go with setting it (positive) or leaving it out (negative), weights in [-1, 1]. */
+  asked: z.record(z.string().min(1), z.number().min(-1).max(1)).optional(),
+  /** Where its values came from: the request, an upstream step's result, or neither (a constant). */
+  from: z.partialRecord(z.enum(['request', 'upstream', 'constant']), ShareSchema).optional(),
+  /** Words written right before its value in requests ("hotel id 7000…"), with the share of the values found in requests each came before. */
+  before: SharesSchema.optional(),
+  /** Words written right after its value, with their shares (as `before`). */
+  after: SharesSchema.optional(),
+  /** Keys of upstream results that held its value, with the share of values from upstream each held. */
+  keys: SharesSchema.optional(),
+  /** The shapes its values take, with the share of values of each shape. */
+  shapes: z.partialRecord(z.enum(VALUE_SHAPES), ShareSchema).optional(),
+  /** How a value found in the request is written for it. */
+  format: z
+    .strictObject({
+      /** A date is written into this template at `{date}` (YYYY-MM-DD), e.g. `{date}T12:00:00.000Z`. */
+      template: z.string().includes('{date}').optional(),
+      /** Names are passed lower-cased. */
+      lower: z.boolean().optional(),
+      /** Words of a name are joined by this string (`east-lansing`). */
+      join: z.string().max(3).optional(),
+      /** A month named in the request is passed as its number (June → 6). */
+      monthNumber: z.boolean().optional(),
+      /** The JSON type values are passed as. */
+      type: z.enum(['string', 'number', 'boolean']).optional(),
+    })
+    .optional(),
+  /** Values it recurrently takes (a domain's vocabulary, never an identifier), with their shares, most frequent first. */
+  values: z.array(z.strictObject({ value: HintValueSchema, share: ShareSchema })).optional(),
+});
+
+/** What a step knows about one of its tools: when requests ask for it, and its parameters. */
+export const ToolHintSchema = z.strictObject({
+  tool: z.string().min(1),
+  /** Words requests use when they ask for this tool, with the share of its calls whose request part used each. */
+  asks: SharesSchema.optional(),
+  /** Tools called right before it (`^`: none, it opened the run), with their shares of its calls. */
+  follows: SharesSchema.optional(),
+  /** With `calls: 'many'`: one call per value the request gives for this parameter. */
+  repeat: z.string().min(1).optional(),
+  /** Combinations of optional parameters that calls set together, with their shares, most frequent first. */
+  together: z.array(z.strictObject({ params: z.array(z.string().min(1)), share: ShareSchema })).optional(),
+  params: z.record(z.string(), ParamHintSchema).optional(),
+});
+
 export const ToolNodeSchema = z.strictObject({
   id: NodeIdSchema,
   kind: z.literal('tool'),
@@ -108,6 +266,8 @@ export const ToolNodeSchema = z.strictObject({
   mined: z.array(z.string()).optional(),
   /** Parameters of its tools bound to a source (filled by the runtime, not the policy); the rest are the policy's. */
   bind: z.array(ToolBindingSchema).optional(),
+  /** What the step knows about its tools and their parameters (learned by the search; any policy reads it). */
+  hints: z.array(ToolHintSchema).optional(),
 });
 
 export const NodeSchema = z.discriminatedUnion('kind', [LlmNodeSchema, ToolNodeSchema]);
@@ -162,19 +322,6 @@ export const EdgeSchema = z.strictObject({
   when: GuardSchema.optional(),
 });
 
-/** What every problem of `learned.offline` adds: where the table comes from and how to recover. */
-const LEARNED_TABLE_HINT =
-  " (this is the offline policy's table a search wrote into the workflow: run the search again, or delete `learned.offline` and the offline policy decides from the tool descriptions alone)";
-
-// A table is checked once per object: a search's candidates share their parent's table (the edits
-// never change it) and are validated after every edit.
-const checkedTables = new WeakMap<object, TableIssue[]>();
-function tableIssues(table: Record<string, unknown>): TableIssue[] {
-  let issues = checkedTables.get(table);
-  if (!issues) checkedTables.set(table, (issues = offlineTableIssues(table)));
-  return issues;
-}
-
 /** The workflow IR as a zod schema: version 1, a name, nodes and edges (docs/DESIGN.md, "The workflow IR"). Structure only; `validateWorkflow` checks the rest. */
 export const WorkflowSchema = z.strictObject({
   version: z.literal(1),
@@ -185,23 +332,11 @@ export const WorkflowSchema = z.strictObject({
   /** Provenance: the mined tree, the domain, the edit that produced it, … Never read by the runtime. */
   meta: z.record(z.string(), z.unknown()).optional(),
   /**
-   * What a policy learned from the optimisation records, distilled so that it holds no record text
-   * (`offline`: the offline policy's cue table). Read by that policy, so the workflow needs no other
-   * file to decide as it did in the search; like `meta`, it does not change the workflow's hash.
+   * Written by older versions of FlowScout: the offline policy's own table of what it learned. No
+   * longer read (a search now writes what it learns as bindings and hints on the tool nodes); accepted
+   * so that such files still load, and `run`, `eval` and `serve` say it is ignored.
    */
-  learned: z
-    .strictObject({
-      offline: z
-        .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
-          message: `expected an object${LEARNED_TABLE_HINT}`,
-        })
-        .superRefine((table, ctx) => {
-          for (const issue of tableIssues(table))
-            ctx.addIssue({ code: 'custom', path: issue.path, message: `${issue.message}${LEARNED_TABLE_HINT}` });
-        })
-        .optional(),
-    })
-    .optional(),
+  learned: z.unknown().optional(),
 });
 
 export type LlmRole = z.infer<typeof LlmRoleSchema>;
@@ -209,11 +344,21 @@ export type JsonObjectSchema = z.infer<typeof JsonObjectSchemaSchema>;
 export type LlmOutput = z.infer<typeof LlmOutputSchema>;
 /** A node where a model writes text or JSON from a prompt, in one of six roles. */
 export type LlmNode = z.infer<typeof LlmNodeSchema>;
+/** The branches a choosing judge picks among (see `ChoicesSchema`). */
+export type Choices = z.infer<typeof ChoicesSchema>;
+/** One branch of a choosing judge (see `ChoiceOptionSchema`). */
+export type ChoiceOption = z.infer<typeof ChoiceOptionSchema>;
 export type Retry = z.infer<typeof RetrySchema>;
 /** Where a bound parameter's value comes from (see `BindingSourceSchema`). */
 export type BindingSource = z.infer<typeof BindingSourceSchema>;
 /** A tool parameter bound to a source (see `ToolBindingSchema`). */
 export type ToolBinding = z.infer<typeof ToolBindingSchema>;
+/** A typed hint about one parameter (see `ParamHintSchema`). */
+export type ParamHint = z.infer<typeof ParamHintSchema>;
+/** A typed hint about one tool of a step (see `ToolHintSchema`). */
+export type ToolHint = z.infer<typeof ToolHintSchema>;
+/** A value shape of `VALUE_SHAPES`. */
+export type ValueShape = (typeof VALUE_SHAPES)[number];
 /** A node that calls one or more tools of its candidate list, with an optional retry. */
 export type ToolNode = z.infer<typeof ToolNodeSchema>;
 /** An LLM node or a tool node (`kind`). */

@@ -2,18 +2,18 @@ import { PROMPT_TEMPLATES, SYNTHESIZE_PREAMBLE } from './prompt-templates.js';
 
 /**
  * The synthesize prompt library the search draws on (prompt-templates.ts holds one template per
- * role): the directives a synthesize prompt may add, the named variants made of them, and reading
- * a prompt's variant and directives back.
+ * role): the directives a synthesize node may list, and the named variants made of them.
  */
 
 /**
  * Synthesizer directives (what the optimizer adds when answers score low: docs/DESIGN.md, "Search"): the
- * instructions a synthesize prompt may add to say *how* to write the answer. Each is one sentence
- * that a real model follows as written; the offline policy recognises the exact sentence in a prompt
- * (case and spacing aside) and maps it to a deterministic rendering (`policies/offline/synthesize.ts`
+ * instructions a synthesize node may add to say *how* to write the answer. A node lists their ids in
+ * its `directives` field; each is one sentence that a real model follows as written (the sentences
+ * are appended to the node's prompt when it is rendered for a model: graph/node-prompt.ts), and the
+ * offline policy maps each id to a deterministic rendering (`policies/offline/synthesize.ts`
  * documents the mapping), so the search can optimise the answer without a model. When two directives
- * set the same thing (e.g. `brief` and `all-figures`), the one written later in the prompt wins, as
- * a later instruction would. `dims` names the judge dimensions the directive is meant to raise (the
+ * set the same thing (e.g. `brief` and `all-figures`), the one listed later wins, as a later
+ * instruction would. `dims` names the judge dimensions the directive is meant to raise (the
  * rule-based optimizer reads it); `overrides` marks a directive that only matters after the one it
  * names.
  */
@@ -110,43 +110,37 @@ export type SynthesizeVariant = keyof typeof SYNTHESIZE_VARIANTS;
 /** Every variant name, in a fixed order (`default` first). */
 export const SYNTHESIZE_VARIANT_IDS = Object.keys(SYNTHESIZE_VARIANTS) as SynthesizeVariant[];
 
+/** True when `id` is the id of a directive of the library. */
+export function isSynthesizeDirective(id: string): id is SynthesizeDirective {
+  return Object.prototype.hasOwnProperty.call(SYNTHESIZE_DIRECTIVES, id);
+}
+
+/** What the directives follow in a variant's prompt: the request, the results and a lead-in to the instructions. */
 const SYNTHESIZE_HEAD = [
   ...SYNTHESIZE_PREAMBLE,
   'Introduce each result with what was looked up and the values used for it. Do not invent facts. Follow these instructions:',
 ].join('\n');
 
-/** A directive as a prompt line (what a refinement appends). */
+/** A directive as a prompt line (how a rendered prompt lists it). */
 export function directiveLine(id: SynthesizeDirective): string {
   return `- ${SYNTHESIZE_DIRECTIVES[id].sentence}`;
 }
 
-/** The full synthesize prompt of a variant (`default` is the role template). */
-export function synthesizeVariantPrompt(variant: SynthesizeVariant): string {
-  const directives: readonly SynthesizeDirective[] = SYNTHESIZE_VARIANTS[variant].directives;
-  if (directives.length === 0) return PROMPT_TEMPLATES.synthesize;
-  return [SYNTHESIZE_HEAD, ...directives.map(directiveLine)].join('\n');
-}
-
-const squash = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
-
 /**
- * The directives a prompt contains, in the order they are written (each once, at its last
- * occurrence), recognised by their exact sentence, case and spacing aside.
+ * What a synthesize node holds for a variant: its prompt (`default`: the role template; the others:
+ * the request, the results and a lead-in their directive lines follow) and its directives.
  */
-export function synthesizeDirectivesIn(prompt: string): SynthesizeDirective[] {
-  const text = squash(prompt);
-  return SYNTHESIZE_DIRECTIVE_IDS.map((id) => ({
-    id,
-    at: text.lastIndexOf(squash(SYNTHESIZE_DIRECTIVES[id].sentence)),
-  }))
-    .filter((x) => x.at >= 0)
-    .sort((a, b) => a.at - b.at)
-    .map((x) => x.id);
+export function synthesizeVariant(variant: SynthesizeVariant): { prompt: string; directives: SynthesizeDirective[] } {
+  const directives: readonly SynthesizeDirective[] = SYNTHESIZE_VARIANTS[variant].directives;
+  return {
+    prompt: directives.length === 0 ? PROMPT_TEMPLATES.synthesize : SYNTHESIZE_HEAD,
+    directives: [...directives],
+  };
 }
 
-/** The variant whose directives a prompt holds exactly (as a set), if any; `default` for none. */
-export function synthesizeVariantOf(prompt: string): SynthesizeVariant | undefined {
-  const have = new Set(synthesizeDirectivesIn(prompt));
+/** The variant whose directives are exactly `directives` (as a set), if any; `default` for none. */
+export function synthesizeVariantOf(directives: readonly string[]): SynthesizeVariant | undefined {
+  const have = new Set(directives);
   return SYNTHESIZE_VARIANT_IDS.find((v) => {
     const want: readonly SynthesizeDirective[] = SYNTHESIZE_VARIANTS[v].directives;
     return want.length === have.size && want.every((d) => have.has(d));

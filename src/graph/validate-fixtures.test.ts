@@ -159,7 +159,7 @@ describe('invalid fixtures: one problem each, message pinned', () => {
   it('a prompt placeholder nothing fills at run time', () => {
     expect(problemsOf('prompt-placeholder')).toMatchInlineSnapshot(`
       [
-        "[prompt-placeholder] $.nodes[2].prompt: prompt of node 'answer' uses the unknown placeholder {{results}}; a stored prompt may only use {{query}} and {{inputs}}, so write the text in its place",
+        "[prompt-placeholder] $.nodes[2].prompt: prompt of node 'answer' uses the unknown placeholder {{results}}; a stored prompt may only use {{query}} and {{inputs}} (and {{question}} / {{choices}} with the node's field of that name), so write the text in its place",
       ]
     `);
   });

@@ -97,40 +97,49 @@ describe('validateWorkflow (rules beyond the fixtures)', () => {
   });
 });
 
-describe("the offline policy's table a workflow carries (learned.offline)", () => {
-  const table = () => ({
-    records: 4,
-    tools: [['get_weather', { uses: 4, params: [['city', { calls: 4, set: 4, values: [['Oslo', 2]] }]] }]],
-    params: [['city', { calls: 4, set: 4, values: [['Oslo', 2]] }]],
-    // A key this version does not know (a newer table) is kept.
-    later: { anything: true },
+describe('a workflow written by an older FlowScout with its own offline table (learned)', () => {
+  it('still loads and validates: the table is not read, whatever its shape', () => {
+    const old = { ...linear, learned: { offline: { records: 4, tools: 'anything' } } };
+    expect(validateWorkflow(old)).toEqual([]);
+    expect(parseWorkflow(old).ok).toBe(true);
+  });
+});
+
+describe('hints of tool nodes', () => {
+  const tools = [{ name: 'get_weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+  const withHints = (hints: unknown[]) => ({
+    ...linear,
+    nodes: linear.nodes.map((n) => (n.kind === 'tool' ? { ...n, hints } : n)),
+  });
+  const at = linear.nodes.findIndex((n) => n.kind === 'tool');
+
+  it('name an available tool and its parameters, one hint per tool', () => {
+    expect(
+      validateWorkflow(
+        withHints([{ tool: 'get_weather', params: { city: { from: { request: 1 } } } }]) as never,
+        tools,
+      ),
+    ).toEqual([]);
+    expect(
+      validateWorkflow(
+        withHints([
+          { tool: 'get_weather', params: { town: { from: { request: 1 } } } },
+          { tool: 'get_weather' },
+          { tool: 'get_tides' },
+        ]) as never,
+        tools,
+      ).map((p) => [p.path, p.message]),
+    ).toEqual([
+      [`$.nodes[${at}].hints[0].params.town`, expect.stringContaining("'get_weather' has no parameter 'town'")],
+      [`$.nodes[${at}].hints[1].tool`, expect.stringContaining("two hints about 'get_weather'")],
+      [`$.nodes[${at}].hints[2].tool`, expect.stringContaining("'get_tides', which is not an available tool")],
+    ]);
   });
 
-  it('accepts a well-formed table, unknown keys included', () => {
-    const parsed = parseWorkflow({ ...linear, learned: { offline: table() } });
-    expect(parsed.ok).toBe(true);
-    expect(parsed.ok && parsed.workflow.learned?.offline?.later).toEqual({ anything: true });
-  });
-
-  it('reports a damaged table at its JSON path and says how to recover, instead of failing at every record', () => {
-    const damaged = table();
-    (damaged.tools[0]![1] as { params: unknown[] }).params[0] = ['city', { calls: 4, set: 4, values: { Oslo: 2 } }];
-    expect(validateWorkflow({ ...linear, learned: { offline: damaged } })).toEqual([
-      expect.objectContaining({
-        path: '$.learned.offline.tools[0][1].params[0][1].values',
-        message: expect.stringMatching(/expected an array.*run the search again, or delete `learned\.offline`/),
-      }),
-    ]);
-    // A count that is not a number, at its pair; a table damaged everywhere lists 20 problems, not thousands.
-    const miscounted = table();
-    miscounted.params[0] = ['city', { calls: 4, set: 4, values: [['Oslo', 'two' as never]] }];
-    expect(validateWorkflow({ ...linear, learned: { offline: miscounted } }).map((p) => p.path)).toEqual([
-      '$.learned.offline.params[0][1].values[0][1]',
-    ]);
-    const everywhere = { tools: Array.from({ length: 500 }, () => 'x') };
-    expect(validateWorkflow({ ...linear, learned: { offline: everywhere } })).toHaveLength(20);
-    expect(() => assertValidWorkflow({ ...linear, learned: { offline: 5 } }, undefined, 'wf.json')).toThrow(
-      /wf\.json: the workflow is not valid \(1 problem\):\n {2}\$\.learned\.offline: expected an object/,
+  it('have shares between 0 and 1, checked at their path', () => {
+    const problems = validateWorkflow(
+      withHints([{ tool: 'get_weather', params: { city: { before: { in: 1.5 } } } }]) as never,
     );
+    expect(problems.map((p) => p.path)).toEqual([`$.nodes[${at}].hints[0].params.city.before.in`]);
   });
 });

@@ -87,7 +87,13 @@ describe('API keys never leave the process', () => {
       context: 'q',
       scratch: new Map(),
       node,
-      candidates: [{ name: 'search', description: 'search', inputSchema: { type: 'object', properties: {} } }],
+      candidates: [
+        {
+          name: 'search',
+          description: 'search',
+          inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        },
+      ],
       attempt: 1,
     });
     expect(result.error).toMatch(/failed after 2 attempts: server error \(HTTP 500\)/);

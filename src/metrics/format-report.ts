@@ -24,6 +24,11 @@ export function formatEvalReport(report: EvalReport, opts: { title?: string; max
       `  ${'CV of ES'.padEnd(14)} ${f(report.cv)}   mean over ${n} record${n === 1 ? '' : 's'} run more than once`,
     );
   }
+  const c = report.calls;
+  lines.push(
+    `  ${'calls / query'.padEnd(14)} made ${c.made.toFixed(2)}${c.failed !== undefined ? `, failed ${c.failed.toFixed(2)}` : ''}, beyond the reference ${c.beyond.toFixed(2)}`,
+    `  ${'graded TC'.padEnd(14)} ${f(c.gradedTc)}   a call of the right tool earns the share of its arguments it got right`,
+  );
   const coverage = esCoverage(report.esRecords, report.records.length);
   lines.push(`  ${'records'.padEnd(14)} ${report.records.length}${coverage ? `   ${coverage}` : ''}`);
   const list = (ids: readonly string[]) =>

@@ -75,6 +75,12 @@ export interface EvalReport {
   cv?: number;
   judgeErrors: number;
   usage?: Usage;
+  /**
+   * Per query (means over records and runs): calls made, calls beyond the reference (no call of their
+   * tool to pair with), failed calls (when the runs were executed here), and the graded TC beside the
+   * exact one (tool-call-lcs.ts, `gradedTc`).
+   */
+  calls: { made: number; beyond: number; gradedTc: number; failed?: number };
 }
 
 /** Scores predictions (possibly several runs per record) against the records. */
@@ -141,6 +147,8 @@ export async function scoreRun(
 export interface ScoredRun {
   detail: TcResult;
   score: JudgeScore;
+  /** Calls of the run that failed (known when the run was executed here, not for predictions). */
+  failed?: number;
   /** The judge failed on this answer (it scores 0). */
   error?: string;
 }
@@ -191,6 +199,9 @@ export function reportFromRuns(
 
   const repeated = scores.filter((s) => s.esRuns && !s.noReference);
   const judged = scores.filter((s) => !s.noReference);
+  const all = runs.flat();
+  const per = (f: (r: ScoredRun) => number) => (all.length ? mean(all.map(f)) : 0);
+  const failedKnown = all.length > 0 && all.every((r) => r.failed !== undefined);
   const report: EvalReport = {
     tc: meanTc(scores),
     es: mean(judged.map((s) => s.es)),
@@ -202,6 +213,12 @@ export function reportFromRuns(
     missingPredictions: records.filter((r) => opts.missing?.has(r.id)).map((r) => r.id),
     unknownPredictions: opts.unknownPredictions ?? [],
     judgeErrors,
+    calls: {
+      made: per((r) => r.detail.kHat),
+      beyond: per((r) => r.detail.beyond),
+      gradedTc: per((r) => r.detail.gradedTc),
+      ...(failedKnown ? { failed: per((r) => r.failed!) } : {}),
+    },
   };
   if (repeated.length) report.cv = stability(repeated.map((s) => s.esRuns!)).cv;
   if (opts.usage) report.usage = opts.usage;

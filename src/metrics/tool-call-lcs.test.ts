@@ -124,3 +124,24 @@ describe('meanTc', () => {
     expect(meanTc([])).toBe(0);
   });
 });
+
+describe('graded TC and calls beyond the reference', () => {
+  const q = (tool: string, args: Record<string, unknown>) => ({ tool, args });
+
+  it('credits a call of the right tool with the share of the argument keys it got right', () => {
+    const ref = [q('weather', { city: 'Oslo', units: 'metric' }), q('quote', { symbol: 'ACME' })];
+    const made = [q('weather', { city: 'Oslo', units: 'imperial' }), q('quote', { symbol: 'ACME' }), q('news', {})];
+    const r = toolCallCorrectness(ref, made);
+    expect(r.tc).toBeCloseTo(1 / 3);
+    expect(r.gradedTc).toBeCloseTo((0.5 + 1) / 3);
+    expect(r.beyond).toBe(1);
+  });
+
+  it('counts a key only one call sets as wrong, and an empty reference as 1 only when nothing was called', () => {
+    const r = toolCallCorrectness([q('weather', { city: 'Oslo' })], [q('weather', { city: 'Oslo', days: 3 })]);
+    expect(r.gradedTc).toBeCloseTo(0.5);
+    expect(toolCallCorrectness([], []).gradedTc).toBe(1);
+    const called = toolCallCorrectness([], [q('weather', { city: 'Oslo' })]);
+    expect([called.tc, called.gradedTc, called.beyond]).toEqual([0, 0, 1]);
+  });
+});

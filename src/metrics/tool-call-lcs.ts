@@ -51,6 +51,15 @@ export interface TcResult {
   wrongArgs: WrongArgs[];
   /** Unmatched pairs of *equal* calls: the call was made, but out of order (paired before `wrongArgs`). */
   reordered: Array<{ reference: number; predicted: number; tool: string }>;
+  /**
+   * Graded TC_i: as TC_i, but a predicted call of the reference call's tool counts for the share of
+   * the two calls' argument keys on which they agree (1 for equal calls), aligned in order to
+   * maximise the sum; `gradedTc` = that sum / max(K, K̂) (1 when both logs are empty). Progress
+   * below exact matches shows here; TC stays the headline.
+   */
+  gradedTc: number;
+  /** Predicted calls with no call of their tool to pair with in that alignment: calls beyond the reference. */
+  beyond: number;
 }
 
 /** TC of one record: the predicted log π̂ against the reference log π. */
@@ -98,7 +107,14 @@ export function toolCallCorrectness(
   const k = ref.length;
   const kHat = pred.length;
   const tc = k === 0 && kHat === 0 ? 1 : pairs.length / Math.max(k, kHat);
+  const graded = gradedAlignment(
+    ref.map(({ call }) => call),
+    pred.map(({ call }) => call),
+    opts,
+  );
   return {
+    gradedTc: k === 0 && kHat === 0 ? 1 : graded.sum / Math.max(k, kHat),
+    beyond: kHat - graded.pairs,
     tc,
     lcs: pairs.length,
     k,
@@ -152,6 +168,47 @@ function lcsPairs(a: readonly string[], b: readonly string[]): Array<[number, nu
     else j++;
   }
   return pairs;
+}
+
+/** The share of two calls' argument keys on which they agree (calls of one tool; 1 with no keys). */
+function argumentShare(a: CallKey, b: CallKey, schema: ParamSchema | undefined): number {
+  const ca = canonicalArgs(a.args, schema);
+  const cb = canonicalArgs(b.args, schema);
+  const keys = new Set([...Object.keys(ca), ...Object.keys(cb)]);
+  if (keys.size === 0) return 1;
+  let same = 0;
+  for (const key of keys) if (key in ca && key in cb && stableStringify(ca[key]) === stableStringify(cb[key])) same++;
+  return same / keys.size;
+}
+
+/** The in-order pairing of same-tool calls with the largest summed argument share, and how many pairs it has. */
+function gradedAlignment(
+  ref: readonly CallKey[],
+  pred: readonly CallKey[],
+  opts: TcOptions,
+): { sum: number; pairs: number } {
+  const n = ref.length;
+  const m = pred.length;
+  const width = m + 1;
+  const best = new Float64Array((n + 1) * width);
+  const count = new Uint32Array((n + 1) * width);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      let v = best[(i + 1) * width + j]!;
+      let c = count[(i + 1) * width + j]!;
+      if (best[i * width + j + 1]! > v) [v, c] = [best[i * width + j + 1]!, count[i * width + j + 1]!];
+      const tool = ref[i]!.tool.trim();
+      if (tool === pred[j]!.tool.trim()) {
+        const take = argumentShare(ref[i]!, pred[j]!, opts.schemas?.[tool]) + best[(i + 1) * width + j + 1]!;
+        // A pairing of the tool counts even at share 0: the call was the right tool.
+        if (take > v || (take === v && count[(i + 1) * width + j + 1]! + 1 > c))
+          [v, c] = [take, count[(i + 1) * width + j + 1]! + 1];
+      }
+      best[i * width + j] = v;
+      count[i * width + j] = c;
+    }
+  }
+  return { sum: best[0] ?? 0, pairs: count[0] ?? 0 };
 }
 
 function differingKeys(a: CallKey['args'], b: CallKey['args'], schema: ParamSchema | undefined): string[] {

@@ -175,6 +175,60 @@ describe('LLM policy', () => {
     expect(userText(call)).toContain(WEATHER.description);
   });
 
+  it("shows the workflow's hints about the shown tools in the request, wherever the workflow keeps them, and the bound values", async () => {
+    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }]);
+    const holder: ToolNode = {
+      id: 'elsewhere',
+      kind: 'tool',
+      task: 'Another step',
+      hints: [
+        {
+          tool: 'current_weather',
+          asks: { weather: 0.9, forecast: 0.4 },
+          params: {
+            city: { from: { request: 0.95 }, before: { in: 0.8 }, shapes: { name: 0.9 } },
+            days: { set: 'if-asked', setRates: { overall: 0.3 }, asked: { days: 0.8 } },
+          },
+        },
+      ],
+    };
+    const node: ToolNode = {
+      id: 'lookup',
+      kind: 'tool',
+      task: 'Look up the weather',
+      bind: [{ tool: 'current_weather', param: 'days', source: { from: 'const', value: 1 } }],
+    };
+    const workflow: Workflow = { version: 1, name: 'w', nodes: [node, holder], edges: [] };
+    await policy.planToolCalls({ ...toolReq(node), workflow, bound: { current_weather: { days: 1 } } });
+    const text = userText(calls[0]!);
+    expect(text).toContain('What this workflow learned about calling these tools');
+    expect(text).toContain('- current_weather: requests that need it say "weather", "forecast"');
+    expect(text).toContain('  - city: almost always from the request; written after "in"; shaped like name');
+    expect(text).toContain('  - days: set it only when the request asks for it (e.g. mentions "days")');
+    expect(text).toContain('current_weather.days = 1');
+    // No hint about the other tool: nothing is said of it.
+    expect(text).not.toMatch(/- stock_quote:/);
+  });
+
+  it('asks no model for a step whose one tool has every parameter bound, and calls it with the bound values', async () => {
+    const { policy, calls } = policyWith([]);
+    const node: ToolNode = {
+      id: 'quote',
+      kind: 'tool',
+      task: 'Get the quote',
+      tools: ['stock_quote'],
+      bind: [{ tool: 'stock_quote', param: 'symbol', source: { from: 'request', pattern: '\\(([A-Z]+)\\)' } }],
+    };
+    const r = await policy.planToolCalls({
+      ...toolReq(node),
+      candidates: [QUOTE],
+      workflow: { version: 1, name: 'w', nodes: [node], edges: [] },
+      bound: { stock_quote: { symbol: 'ACME' } },
+    });
+    expect(r.calls).toEqual([{ tool: 'stock_quote', args: { symbol: 'ACME' } }]);
+    expect(calls).toHaveLength(0);
+  });
+
   it("names the step's part of the request, handed to the position whose tools fit it, and declares the layout as its memo scope", async () => {
     const { policy, calls } = policyWith([
       { json: { calls: [{ tool: 'stock_quote', args: { symbol: 'AAPL' } }] } },

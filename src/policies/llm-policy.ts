@@ -5,15 +5,15 @@ import type { LlmNode, Workflow, WorkflowNode } from '../graph/schema.js';
 import type { LlmClient } from '../llm/client.js';
 import { askWithRepair } from '../llm/ask-with-repair.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import type { TaskRecord } from '../records/schema.js';
-import { handOff, handOffScope, indexFit, partsFor } from './hand-off.js';
-import { learnCueModel } from './offline/cue-model.js';
-import { createToolIndex } from './offline/tool-index.js';
+import { fitFromScores, handOff, handOffScope, partScores, partsFor, type PartFit } from '../retrieval/hand-off.js';
+import type { ToolIndex } from '../retrieval/tool-index.js';
+import { workflowIndexes } from '../retrieval/workflow-index.js';
+import { hintsKey } from '../graph/hints.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
 import { renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm, type ShortlistOptions } from './llm-tool-plan.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from './tool-shortlist.js';
-import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, ToolPlanRequest } from './types.js';
+import type { ExecutionPolicy, LlmNodeRequest, LlmNodeResult, PlannedCall, ToolPlanRequest } from './types.js';
 
 /**
  * The LLM policy (docs/DESIGN.md, "Policies"): any AI SDK model runs the LLM nodes (text,
@@ -28,8 +28,6 @@ export interface LlmPolicyOptions {
   spec?: string;
   /** The tools T of the run: the shortlist's retrieval index and what the hand-off ranks parts against (default: the candidates of the first plan request). */
   tools?: readonly ToolDescriptor[];
-  /** D_opt only: the request clauses that asked for a tool expand its retrieval document and sharpen the hand-off's fit (as in the offline policy). */
-  records?: readonly TaskRecord[];
   /**
    * How many candidate tools a plan request lists, best-ranked first (tool-shortlist.ts; default
    * DEFAULT_SHORTLIST_SIZE). 0 lists every candidate.
@@ -37,15 +35,35 @@ export interface LlmPolicyOptions {
   shortlist?: number;
 }
 
-/** What the LLM policy's hand-off ranks the request's parts against: T, with the records' cue model. */
-export function handOffFit(
-  tools: readonly ToolDescriptor[],
-  records?: readonly TaskRecord[],
-): ReturnType<typeof indexFit> {
-  return indexFit(
-    createToolIndex(tools, learnCueModel(records ?? [], tools)),
-    tools.map((t) => t.name),
-  );
+/**
+ * What the LLM policy's hand-off ranks the request's parts against: T, with the words the workflow's
+ * hints say requests use for each tool (the retrieval every policy shares), per workflow.
+ */
+export function handOffFit(tools: readonly ToolDescriptor[]): (workflow: Workflow) => PartFit {
+  const indexes = workflowIndexes(tools);
+  const names = tools.map((t) => t.name);
+  const fits = new WeakMap<ToolIndex, PartFit>();
+  return (workflow) => {
+    const index = indexes.of(workflow);
+    let fit = fits.get(index);
+    if (!fit) fits.set(index, (fit = fitFromScores(partScores(index, names))));
+    return fit;
+  };
+}
+
+/**
+ * The call a node makes with no model: it has one candidate tool and the workflow binds every
+ * parameter of it (the runtime fills them), so there is nothing for a model to decide. The cost
+ * projection counts alike.
+ */
+export function fullyBoundCall(req: ToolPlanRequest): PlannedCall | undefined {
+  if (req.candidates.length !== 1) return undefined;
+  const tool = req.candidates[0]!;
+  const props = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
+  const bound = req.bound?.[tool.name] ?? {};
+  const boundParams = new Set((req.node.bind ?? []).filter((b) => b.tool === tool.name).map((b) => b.param));
+  if (!props.every((p) => boundParams.has(p) && p in bound)) return undefined;
+  return { tool: tool.name, args: { ...bound } };
 }
 
 /**
@@ -63,7 +81,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
   const validators = createPlanValidators();
   // The plan-to-position hand-off (hand-off.ts) over T, when T is known.
   const all = options.tools ?? [];
-  const fit = all.length > 0 ? handOffFit(all, options.records) : undefined;
+  const fit = all.length > 0 ? handOffFit(all) : undefined;
   const ajv = createAjv();
   const outputValidators = new Map<LlmNode, ValidateFunction>();
   const size = options.shortlist ?? DEFAULT_SHORTLIST_SIZE;
@@ -72,10 +90,7 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     if (!(size > 0)) return undefined;
     shortlist ??= {
       size,
-      shortlister: createToolShortlister({
-        tools: options.tools ?? candidates,
-        ...(options.records ? { records: options.records } : {}),
-      }),
+      shortlister: createToolShortlister({ tools: options.tools ?? candidates }),
     };
     return shortlist;
   };
@@ -143,16 +158,19 @@ export function createLlmPolicy(options: LlmPolicyOptions): ExecutionPolicy {
     runLlmNode,
     async planToolCalls(req) {
       const client = await clientFor({});
-      const parts = fit ? partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id) : undefined;
+      const parts = fit
+        ? partsFor(handOff(req.query, req.workflow, fit(req.workflow), req.node.id), req.node.id)
+        : undefined;
       if (parts && asksNoModel(req, parts)) return { calls: [], model: client.spec };
+      const bound = fullyBoundCall(req);
+      if (bound) return { calls: [bound], model: 'bound' };
       return planToolCallsWithLlm(client, req, validators, shortlistFor(req.candidates), parts);
     },
-    // The tool-plan prompt names the node's parts of the request, which depend on every tool position.
-    ...(fit
-      ? {
-          memoScope: (workflow: Workflow, node: WorkflowNode) =>
-            node.kind === 'tool' ? handOffScope(workflow, node) : '',
-        }
-      : {}),
+    // The tool-plan prompt names the node's parts of the request, which depend on every tool position,
+    // and shows the hints of the shown tools, which other nodes may keep (graph/hints.ts).
+    memoScope: (workflow: Workflow, node: WorkflowNode) =>
+      node.kind === 'tool'
+        ? [fit ? handOffScope(workflow, node) : '', hintsKey(workflow)].filter(Boolean).join(', ')
+        : '',
   };
 }

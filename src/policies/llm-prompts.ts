@@ -1,9 +1,11 @@
+import { nodePromptText } from '../graph/node-prompt.js';
 import { renderPrompt, placeholdersIn, requestLine } from '../graph/prompt-templates.js';
-import type { LlmNode, ToolNode } from '../graph/schema.js';
+import type { LlmNode, ToolHint, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
 import { renderToolDoc } from './tool-doc.js';
+import { hintsSection } from './hint-text.js';
 
 /**
  * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
@@ -81,7 +83,8 @@ export function systemFor(node: LlmNode): string {
 }
 
 /**
- * An LLM node's prompt with `{{query}}` and `{{inputs}}` filled, in two parts: the template's text
+ * An LLM node's prompt as a model reads it (its question, choices and directives rendered in:
+ * graph/node-prompt.ts) with `{{query}}` and `{{inputs}}` filled, in two parts: the template's text
  * up to the paragraph of its first placeholder (the same for every record) and the rest. A prompt
  * that uses neither placeholder gets the request and the inputs appended, so no node runs blind.
  */
@@ -90,11 +93,13 @@ export function renderNodePromptParts(
   ctx: Pick<PolicyContext, 'query' | 'inputs' | 'context'>,
 ): PromptParts {
   const inputs = renderInputs(ctx);
-  const used = placeholdersIn(node.prompt);
-  const first = node.prompt.search(/\{\{/);
-  const cut = first < 0 ? node.prompt.length : node.prompt.lastIndexOf('\n\n', first);
-  const head = first < 0 ? node.prompt : cut < 0 ? '' : node.prompt.slice(0, cut);
-  const tail = first < 0 ? '' : cut < 0 ? node.prompt : node.prompt.slice(cut + 2);
+  // The node's question, choices and directives first: they are the same for every record.
+  const prompt = nodePromptText(node);
+  const used = placeholdersIn(prompt);
+  const first = prompt.search(/\{\{/);
+  const cut = first < 0 ? prompt.length : prompt.lastIndexOf('\n\n', first);
+  const head = first < 0 ? prompt : cut < 0 ? '' : prompt.slice(0, cut);
+  const tail = first < 0 ? '' : cut < 0 ? prompt : prompt.slice(cut + 2);
   const stable = renderPrompt({ id: node.id, prompt: head }, {}, { partial: true });
   const parts = tail
     ? [renderPrompt({ id: node.id, prompt: tail }, { query: ctx.query, inputs }, { partial: true })]
@@ -152,9 +157,12 @@ export function renderPlanPromptParts(
     totalCandidates?: number;
     parts?: readonly string[];
     bound?: Record<string, Record<string, unknown>>;
+    /** The workflow's hints about the shown tools (graph/hints.ts). */
+    hints?: readonly ToolHint[];
   },
 ): PromptParts {
   const many = node.calls === 'many';
+  const hints = hintsSection(ctx.hints ?? []);
   const total = ctx.totalCandidates ?? candidates.length;
   const stable = [
     `Step: ${node.task}`,
@@ -164,6 +172,7 @@ export function renderPlanPromptParts(
     'Do not repeat a call the upstream results already show (the same tool with the same arguments): its result is already there.',
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
+    ...(hints ? [hints] : []),
   ];
   const variable = [
     requestLine(ctx.query),
@@ -193,6 +202,7 @@ export function renderPlanPrompt(
     totalCandidates?: number;
     parts?: readonly string[];
     bound?: Record<string, Record<string, unknown>>;
+    hints?: readonly ToolHint[];
   },
 ): string {
   return joinPrompt(renderPlanPromptParts(node, candidates, ctx));

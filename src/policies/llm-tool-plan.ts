@@ -2,6 +2,8 @@ import { jsonSchema } from 'ai';
 import type { LlmClient } from '../llm/client.js';
 import { askWithRepair } from '../llm/ask-with-repair.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
+import { hintFor } from '../graph/hints.js';
+import type { ToolHint } from '../graph/schema.js';
 import { compileArgsValidator, createAjv, type ArgsValidator } from '../tools/validate-args.js';
 import { PLAN_SYSTEM, renderPlanPromptParts, renderRepairPrompt } from './llm-prompts.js';
 import type { ToolShortlister } from './tool-shortlist.js';
@@ -123,7 +125,19 @@ export function planRequest(req: ToolPlanRequest, shortlist?: ShortlistOptions, 
     shortlist && req.candidates.length > shortlist.size
       ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates)
       : req.candidates;
-  return { ctx, shown, prompt: renderPlanPromptParts(req.node, shown, ctx), schema: planSchema(shown) };
+  const hints = hintsOf(req, shown);
+  const withHints = hints.length > 0 ? { ...ctx, hints } : ctx;
+  return {
+    ctx: withHints,
+    shown,
+    prompt: renderPlanPromptParts(req.node, shown, withHints),
+    schema: planSchema(shown),
+  };
+}
+
+/** The workflow's hints about the tools a request shows (the node's own first: graph/hints.ts). */
+function hintsOf(req: ToolPlanRequest, shown: readonly ToolDescriptor[]): ToolHint[] {
+  return shown.map((t) => hintFor(req.workflow, req.node, t.name)).filter((h): h is ToolHint => h !== undefined);
 }
 
 /** Plans a tool node's calls with one repair round (see the file comment). */

@@ -1,15 +1,15 @@
-import type { TaskRecord } from '../records/schema.js';
+import type { Workflow } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import { learnCueModel } from './offline/cue-model.js';
-import { splitClauses } from './offline/text.js';
-import { createToolIndex, type ToolIndex } from './offline/tool-index.js';
+import { splitClauses } from '../retrieval/text.js';
+import { createToolIndex, type ToolIndex } from '../retrieval/tool-index.js';
+import { workflowIndexes } from '../retrieval/workflow-index.js';
 
 /**
  * Tool shortlists (docs/DESIGN.md, "Policies"; docs/ARCHITECTURE.md, "What a model request costs"):
  * a tool node's plan request lists only the k candidate tools that retrieval ranks highest, with
  * their schemas, instead of all of T. Each tool's retrieval document is its name, description and
- * parameter names, plus the request clauses that asked for it in the optimisation records when they
- * are given (the offline policy's BM25 index, `offline/tool-index.ts`). The ranking reads the request
+ * parameter names, plus the words the workflow's hints say requests use for it (the retrieval layer
+ * every policy shares: retrieval/workflow-index.ts); no records are read. The ranking reads the request
  * as a whole plus the best of its clauses ranked one by one, so every step the request asks for
  * brings its own tools up. Mixes that also read the node's task, its LLM predecessors' output or the
  * mined tools ranked worse on D_opt/D_val and were left out. The rest of the candidates stay
@@ -30,6 +30,8 @@ export const DEFAULT_SHORTLIST_SIZE = 13;
 export interface ShortlistInput {
   query: string;
   candidates: readonly ToolDescriptor[];
+  /** The workflow the node belongs to: its hints' words expand the tools' documents. */
+  workflow?: Workflow;
 }
 
 export interface ToolShortlister {
@@ -44,19 +46,17 @@ export interface ToolShortlister {
 export interface ShortlisterOptions {
   /** The tools T of the run (candidates outside it get an index of their own). */
   tools: readonly ToolDescriptor[];
-  /** Optimisation records: the request clauses that asked for a tool expand its document (D_opt only). */
-  records?: readonly TaskRecord[];
 }
 
 /** Creates a shortlister over T (see the module comment). */
 export function createToolShortlister(options: ShortlisterOptions): ToolShortlister {
   const known = new Map(options.tools.map((t) => [t.name, t]));
-  const cues = learnCueModel(options.records ?? [], options.tools);
-  const base = createToolIndex([...known.values()], cues);
+  const indexes = workflowIndexes([...known.values()]);
+  const base = createToolIndex([...known.values()]);
   const extended = new Map<string, ToolIndex>();
-  const indexFor = (candidates: readonly ToolDescriptor[]): ToolIndex => {
+  const indexFor = (candidates: readonly ToolDescriptor[], workflow: Workflow | undefined): ToolIndex => {
     const extra = candidates.filter((c) => known.get(c.name) !== c && !sameTool(known.get(c.name), c));
-    if (extra.length === 0) return base;
+    if (extra.length === 0) return workflow ? indexes.of(workflow) : base;
     const key = extra
       .map((c) => c.name)
       .sort()
@@ -64,15 +64,15 @@ export function createToolShortlister(options: ShortlisterOptions): ToolShortlis
     let hit = extended.get(key);
     if (!hit) {
       const all = [...[...known.values()].filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
-      extended.set(key, (hit = createToolIndex(all, cues)));
+      extended.set(key, (hit = createToolIndex(all)));
     }
     return hit;
   };
 
   /** BM25 of the request and of its best clause, each normalised by the best candidate's score, summed. */
-  const rank = ({ query, candidates }: ShortlistInput): ToolDescriptor[] => {
+  const rank = ({ query, candidates, workflow }: ShortlistInput): ToolDescriptor[] => {
     if (candidates.length <= 1) return [...candidates];
-    const index = indexFor(candidates);
+    const index = indexFor(candidates, workflow);
     const names = candidates.map((c) => c.name);
     const normalised = (text: string): Map<string, number> => {
       const ranked = text.trim() ? index.rank(text, names) : [];

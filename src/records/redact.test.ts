@@ -41,6 +41,46 @@ describe('redactRecords', () => {
     });
   });
 
+  it('ids cover SSN-like numbers and card numbers written in groups; the same card in two writings is one id', () => {
+    const r: TaskRecord = {
+      id: 'r2',
+      query: 'My SSN is 123-45-6789 and my card 4111 1111 1111 1111 (amex 3782 822463 10005). Pay on 2024-05-01.',
+      reference: 'Charged card 4111-1111-1111-1111.',
+      calls: [{ tool: 'pay', args: { card: '4111111111111111', ssn: '123-45-6789' }, status: 'ok' }],
+    };
+    const { records, counts } = redactRecords([r], parseRedact('ids'));
+    const out = records[0]!;
+    expect(out.query).toBe('My SSN is <ID_1> and my card <ID_2> (amex <ID_3>). Pay on 2024-05-01.');
+    expect(out.reference).toBe('Charged card <ID_2>.');
+    expect(out.calls[0]!.args).toEqual({ card: '<ID_2>', ssn: '<ID_1>' });
+    expect(counts.distinct).toEqual({ ids: 3 });
+  });
+
+  it('one phone number written in three formats (and an e-mail in two cases) gets one placeholder, so arguments and outputs agree', () => {
+    const r: TaskRecord = {
+      id: 'r3',
+      query: 'Call me on (555) 123-4567 or mail Mia@Example.com.',
+      reference: 'We will call +1 555 123 4567.',
+      calls: [
+        {
+          tool: 'find_customer',
+          args: { phone: '555.123.4567', email: 'mia@example.com' },
+          output: { phone: '555-123-4567', other: '555-123-4568' },
+          status: 'ok',
+        },
+      ],
+    };
+    const { records, counts } = redactRecords([r], parseRedact('phones,emails'));
+    const out = records[0]!;
+    expect(out.query).toBe('Call me on <PHONE_1> or mail <EMAIL_1>.');
+    expect(out.reference).toBe('We will call <PHONE_1>.');
+    expect(out.calls[0]).toMatchObject({
+      args: { phone: '<PHONE_1>', email: '<EMAIL_1>' },
+      output: { phone: '<PHONE_1>', other: '<PHONE_2>' },
+    });
+    expect(counts.distinct).toEqual({ phones: 2, emails: 1 });
+  });
+
   it('takes regular expressions, and names a bad one', () => {
     const { records } = redactRecords([record], parseRedact('W\\d+'));
     expect(records[0]!.reference).toBe('Order #<REDACTED_1> for mia@example.com is cancelled.');

@@ -5,16 +5,20 @@ import type { TaskRecord } from './schema.js';
  * `import --redact emails,phones,ids,<regex>`: personal values replaced in the records before they
  * are written, by stable placeholders — the same value gets the same placeholder everywhere in one
  * import (`<EMAIL_1>`, `<PHONE_2>`, `<ID_3>`, `<REDACTED_1>`), so a call's argument and the tool
- * output that returned it still agree and replay still answers. Every string of a record is
- * redacted (query, reference, call arguments and outputs, turns, group, id) except tool names and
- * `meta`, which says where the record came from.
+ * output that returned it still agree and replay still answers. "The same value" is decided after
+ * normalising the way it is written: an e-mail in any case, a phone number by its digits (the last
+ * ten, so `+1 555 123 4567`, `(555) 123-4567` and `555.123.4567` are one number), a card or SSN by
+ * its digits. Every string of a record is redacted (query, reference, call arguments and outputs,
+ * turns, group, id) except tool names and `meta`, which says where the record came from.
  *
  * - **emails**: `name@domain.tld`;
  * - **phones**: an international number (`+` and 7 or more digits with spaces, dots, dashes or
  *   brackets) or a grouped national one (`555-123-4567`, `(555) 123 4567`, `555.123.4567`);
  * - **ids**: tokens made of letters and digits (with `_`, `-` or a leading `#`) holding at least
- *   one letter and three digits (`mia_garcia_4516`, `#W5490111`, `a9s8d7f6g5h4`), and runs of
- *   nine or more digits; dates, times and decimal numbers are not ids;
+ *   one letter and three digits (`mia_garcia_4516`, `#W5490111`, `a9s8d7f6g5h4`), runs of nine or
+ *   more digits, SSN-like numbers (`123-45-6789`) and card numbers written in groups
+ *   (`4111 1111 1111 1111`, `4111-1111-1111-1111`, `3782 822463 10005`); dates, times and decimal
+ *   numbers are not ids;
  * - anything else in the list is a regular expression whose matches are redacted.
  */
 
@@ -24,12 +28,21 @@ export interface RedactRule {
   pattern: RegExp;
   /** A match this rejects is left as it is. */
   keep?: (match: string) => boolean;
+  /** The form matches are compared in (the same normal form gets the same placeholder); default: as written. */
+  normalize?: (match: string) => string;
 }
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /(?<![\w+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)/g;
-const ID =
-  /(?<![\w@.#-])#?(?=[A-Za-z0-9_-]*[A-Za-z])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9](?![\w@-])|(?<![\w.,-])\d{9,}(?![\w.,-])/g;
+/** SSN-like numbers and card numbers in groups of 4 (or 4-6-5), with spaces or dashes. */
+const GROUPED_NUMBER = String.raw`(?<![\w.,-])(?:\d{3}-\d{2}-\d{4}|\d{4}(?:([ -])\d{4}){2}\1\d{4}(?:\1?\d{1,3})?|\d{4}([ -])\d{6}\2\d{5})(?![\w-]|[.,]\d)`;
+const ID_TOKEN =
+  /(?<![\w@.#-])#?(?=[A-Za-z0-9_-]*[A-Za-z])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9](?![\w@-])|(?<![\w.,-])\d{9,}(?![\w.,-])/;
+const ID = new RegExp(`${GROUPED_NUMBER}|${ID_TOKEN.source}`, 'g');
+/** Digits only: a card, an SSN or a run of digits written with or without separators is one value. */
+const digitsOf = (m: string) => (/^[\d\s-]+$/.test(m) ? m.replace(/\D/g, '') : m);
+/** A phone number's last ten digits: the same number with or without its country code, in any punctuation. */
+const phoneKey = (m: string) => m.replace(/\D/g, '').slice(-10);
 
 /** Parses `--redact`: a comma-separated list of emails, phones, ids and regular expressions. */
 export function parseRedact(text: string): RedactRule[] {
@@ -46,10 +59,18 @@ export function parseRedact(text: string): RedactRule[] {
   }
   return items.map((item): RedactRule => {
     const k = item.toLowerCase();
-    if (k === 'emails' || k === 'email') return { kind: 'emails', placeholder: 'EMAIL', pattern: EMAIL };
-    if (k === 'phones' || k === 'phone') return { kind: 'phones', placeholder: 'PHONE', pattern: PHONE };
+    if (k === 'emails' || k === 'email')
+      return { kind: 'emails', placeholder: 'EMAIL', pattern: EMAIL, normalize: (m) => m.toLowerCase() };
+    if (k === 'phones' || k === 'phone')
+      return { kind: 'phones', placeholder: 'PHONE', pattern: PHONE, normalize: phoneKey };
     if (k === 'ids' || k === 'id')
-      return { kind: 'ids', placeholder: 'ID', pattern: ID, keep: (m) => !/^\d{4}-\d{2}-\d{2}/.test(m) };
+      return {
+        kind: 'ids',
+        placeholder: 'ID',
+        pattern: ID,
+        keep: (m) => !/^\d{4}-\d{2}-\d{2}/.test(m),
+        normalize: digitsOf,
+      };
     try {
       return { kind: item, placeholder: 'REDACTED', pattern: new RegExp(item, 'g') };
     } catch (e) {
@@ -90,7 +111,7 @@ export function redactRecords(
         ),
         (m) => {
           if (/^<[A-Z]+_\d+>$/.test(m) || (rule.keep && !rule.keep(m))) return m;
-          const key = `${rule.placeholder}\u0000${m}`;
+          const key = `${rule.placeholder}\u0000${rule.normalize ? rule.normalize(m) : m}`;
           let p = placeholders.get(key);
           if (!p) {
             const n = (next.get(rule.placeholder) ?? 0) + 1;

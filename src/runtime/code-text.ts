@@ -107,7 +107,6 @@ export function workflowDataLines(
     `  nodes: [${w.nodes.map((n) => constName.get(n.id)).join(', ')}],`,
     `  edges: ${indentText(literal(w.edges, 2), '  ')},`,
     ...(w.meta !== undefined ? [`  meta: ${indentText(literal(w.meta, 2), '  ')},`] : []),
-    ...(w.learned !== undefined ? [`  learned: ${indentText(literal(w.learned, 2), '  ')},`] : []),
     '};',
   ];
 }

@@ -1,29 +1,74 @@
 import type { ToolNode } from '../graph/schema.js';
 import type { ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
-import type { NodeObservation } from './trace.js';
 import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.js';
+import { findUngrounded, leafTexts, normalize, SourceText, type UngroundedArg } from './grounding-match.js';
+import { runSources } from './grounding-sources.js';
+
+export type { UngroundedArg } from './grounding-match.js';
+export {
+  groundedOutputs,
+  listingItems,
+  recordRunCallOutputs,
+  runCalls,
+  selects,
+  type RunCall,
+} from './grounding-sources.js';
 
 /**
- * Grounded writes: before a `write` or `destructive` call is made (in `run`, `serve`, compiled
- * modules and LangGraph exports alike: the check sits in the one hook every runtime passes
- * through, tool-node.ts `PreCallCheck`), every argument value must come from somewhere this run
- * can vouch for: the request, an output of a tool call made earlier in this run, or a constant
- * bound in the workflow. A value that appears in none of them (an order id another customer's
- * record taught the policy) withholds the call; the call's observation names the argument.
+ * Grounding: before a call is made (in `run`, `serve`, compiled modules and LangGraph exports
+ * alike: the check sits in the one hook every runtime passes through, tool-node.ts
+ * `PreCallCheck`), its argument values must come from somewhere this run can vouch for: the
+ * request, what an earlier call of this run grounds (below), or a constant bound in the workflow.
+ * Grounding is provenance — where a value came from — not ownership: any value the request writes
+ * grounds, whoever it belongs to.
+ *
+ * Which arguments are checked:
+ * - a `write` or `destructive` call to a live tool, or to a replay tool whose effect was declared
+ *   (tools/effects.ts `needsGrounding`): every value;
+ * - any other call, reads included: every value shaped like an identifier (util/identifier-shape.ts:
+ *   ids, e-mails, phone, card and SSN-like numbers, and — judged with the parameter's name and
+ *   schema — names, street addresses, zips and payment ids).
+ * A checked value that appears in no source withholds the call; its observation names the argument
+ * (`not run: write withheld: …` for writes, `not run: call withheld: …` for the rest).
  *
  * What counts as appearing (decisions written down here):
  * - a string or number appears when it occurs in a source as a whole token sequence (case and
  *   spacing ignored: "A-1003" appears in "cancel order a-1003," but "10" does not appear in "1003");
- * - a string of three or more words (free text such as a reason) appears when each of its words
- *   of three or more characters occurs in the sources, so a reworded sentence of the request is
- *   grounded and a sentence from elsewhere is not;
+ * - free text (a string of three or more words, such as a reason) also appears when it is covered
+ *   by phrases of the sources, in any order: each phrase is two or more consecutive words of one
+ *   source, word for word and in order, or a single word of three or more characters without a
+ *   digit. Short words and numbers count only beside the words they stand beside in a source, so
+ *   "7 Harbour Road" is not grounded by "12 Harbour Road", while a reworded sentence of the request is;
  * - empty values, booleans and values the tool's schema lists (`enum`, `const`, `default`) carry no
  *   record data and are grounded;
- * - objects and arrays are grounded when every value inside them is;
- * - an earlier call's output counts only when that call's own arguments were grounded the same way
- *   (in the request or in outputs that count): a lookup the policy filled with another record's id
- *   returns that record's data, which must not ground a write.
+ * - objects and arrays are grounded when everything inside them is, and the keys of an object are
+ *   values like any other unless the schema names them as properties: a map-shaped argument
+ *   (`{"orders": {"1007": "damaged"}}`, JSON Schema `additionalProperties` or an object schema
+ *   without `properties`) is checked key by key. Under an object with no schema at all, a key shaped
+ *   like an identifier is checked;
+ *
+ * What an earlier call of this run grounds (grounding-sources.ts), in the order calls ended (a
+ * call of the same node included):
+ * - nothing, when one of its own identifier-shaped arguments was not grounded in the request or in
+ *   what the calls before it ground (a lookup filled with another record's id returns that record);
+ * - for the identifiers of a read (or a replayed call): its whole output. A read may look up what
+ *   an earlier grounded call of this run returned (search hotels in Paris, then the details of a
+ *   hotel it found): the value came from this run's tools, not from anywhere else;
+ * - for the values of a write, in two cases:
+ *   - its whole output when it selected with a grounded identifier-shaped argument (`get_order
+ *     {"order_id": "1003"}` with 1003 in the request);
+ *   - otherwise it is a listing (no arguments, or only words that identify nothing, such as
+ *     `{"status": "open"}` when the request says "open"), and it grounds only the items of its
+ *     output that carry an identifier the request or a grounded source names: an object one of
+ *     whose own values is such an identifier (judged with its key as the parameter name:
+ *     `{"order_id": "1003", …}`) or whose name or title field holds a name written there (`{"id":
+ *     42, "name": "Oslo"}` for a request about Oslo), the entry of a map keyed by such an
+ *     identifier, or a line of text holding one. A status, a category or any other field that many
+ *     items share selects nothing, and the rest of the listing grounds nothing, so "list, then act"
+ *     acts only on what the request named. A lookup of an item only the listing showed
+ *     (`get_order {"order_id": "1007"}` after `list_orders`) is made, but grounds nothing for
+ *     writes: its identifier was not grounded for writes.
  *
  * With `destructive: 'withhold'` (`serve` by default, and an option of a compiled module's `run`), a
  * grounded destructive call is not made either: it is returned as pending, awaiting approval.
@@ -33,74 +78,62 @@ import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.
 export interface GroundingSources {
   /** The request. */
   query: string;
-  /** Outputs of tool calls made earlier in this run. */
+  /** What earlier calls of this run ground (whole outputs, or the items a listing grounds). */
   outputs: readonly unknown[];
   /** Constants bound in the workflow for this call (grounded whatever they are). */
   constants?: readonly unknown[];
 }
 
-/** An argument value that appears in no source. */
-export interface UngroundedArg {
-  /** The argument's path, e.g. `order_id` or `items[0].sku`. */
-  path: string;
-  value: unknown;
-}
-
-/** Marks the observation of a call withheld because an argument is ungrounded. */
+/** Marks the observation of a write call withheld because an argument is ungrounded. */
 export const UNGROUNDED_PREFIX = 'not run: write withheld';
+/** Marks the observation of a call (a read, or a replayed call) withheld because an identifier argument is ungrounded. */
+export const UNGROUNDED_CALL_PREFIX = 'not run: call withheld';
 /** Marks the observation of a destructive call withheld for approval. */
 export const PENDING_PREFIX = 'not run: destructive call awaiting approval';
 
-/** Every argument value of `args` that appears in none of the sources (empty: the call is grounded). */
+/** True for the error of a call a pre-call check of grounding withheld (it never reached the tools). */
+export function isWithheldByGrounding(error: string | undefined): boolean {
+  return (
+    error !== undefined &&
+    (error.startsWith(UNGROUNDED_PREFIX) ||
+      error.startsWith(UNGROUNDED_CALL_PREFIX) ||
+      error.startsWith(PENDING_PREFIX))
+  );
+}
+
+/**
+ * Every argument value of `args` that appears in none of the sources (empty: the call is grounded).
+ * `scope` says which values are checked: all (write calls, the default) or those shaped like identifiers.
+ */
 export function ungroundedArgs(
   args: Record<string, unknown>,
   sources: GroundingSources,
   inputSchema?: Record<string, unknown>,
+  scope: 'all' | 'identifiers' = 'all',
 ): UngroundedArg[] {
-  const texts = [normalize(sources.query), ...sources.outputs.flatMap((o) => leafTexts(o))];
-  const joined = ` ${texts.join(' \u0000 ')} `;
-  const words = new Set(joined.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
-  const constants = new Set((sources.constants ?? []).flatMap((c) => leafTexts(c)));
-  const props = (inputSchema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  const out: UngroundedArg[] = [];
-  const visit = (value: unknown, path: string, schema: Record<string, unknown> | undefined) => {
-    if (value === null || value === undefined || typeof value === 'boolean') return;
-    if (schemaAllows(schema, value)) return;
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, `${path}[${i}]`, asSchema(schema?.items)));
-      return;
-    }
-    if (typeof value === 'object') {
-      const inner = asSchema(schema?.properties) as Record<string, Record<string, unknown> | undefined> | undefined;
-      for (const [k, v] of Object.entries(value as Record<string, unknown>))
-        visit(v, path ? `${path}.${k}` : k, inner?.[k]);
-      return;
-    }
-    const text = normalize(String(value));
-    if (text === '' || constants.has(text)) return;
-    if (appearsIn(joined, text)) return;
-    const long = text.split(' ').filter(Boolean);
-    if (typeof value === 'string' && long.length >= 3) {
-      const content = text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);
-      if (content.length > 0 && content.every((w) => words.has(w))) return;
-    }
-    out.push({ path, value });
-  };
-  for (const [k, v] of Object.entries(args)) visit(v, k, props[k]);
-  return out;
+  const text = new SourceText(sources.query);
+  for (const o of sources.outputs) text.add(o);
+  return findUngrounded(args, { text, constants: constantSet(sources.constants) }, inputSchema, scope);
 }
 
 /** One line naming the ungrounded arguments, for the call's observation. */
 export function describeUngrounded(
   tool: string,
-  effect: ToolEffects['effect'],
+  effect: ToolEffects['effect'] | 'replayed',
   problems: readonly UngroundedArg[],
+  scope: 'all' | 'identifiers' = 'all',
 ): string {
-  const list = problems.map((p) => `'${p.path}' (${JSON.stringify(p.value)})`).join(', ');
-  return `${UNGROUNDED_PREFIX}: ${effect} call ${tool} has ungrounded argument${problems.length === 1 ? '' : 's'} ${list}: not in the request, in an output of an earlier call of this run, or bound in the workflow`;
+  const list = problems
+    .map((p) =>
+      p.key ? `a key of '${p.path}' (${JSON.stringify(p.value)})` : `'${p.path}' (${JSON.stringify(p.value)})`,
+    )
+    .join(', ');
+  const what = scope === 'all' ? 'argument' : 'identifier argument';
+  const plural = problems.length === 1 ? '' : 's';
+  return `${scope === 'all' ? UNGROUNDED_PREFIX : UNGROUNDED_CALL_PREFIX}: ${effect} call ${tool} has ungrounded ${what}${plural} ${list}: not in the request, in what an earlier call of this run selected, or bound in the workflow`;
 }
 
-/** How grounded write calls are treated. */
+/** How grounded calls are treated. */
 export interface GroundedWritesOptions {
   /** `withhold`: destructive calls are not made even when grounded; they come back as pending (default `allow`). */
   destructive?: 'allow' | 'withhold';
@@ -108,17 +141,23 @@ export interface GroundedWritesOptions {
   constantsOf?: (node: ToolNode, tool: string) => readonly unknown[];
 }
 
-/** The pre-call check of grounded writes (see the module comment). */
+/** The pre-call check of grounding (see the module comment). */
 export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOptions = {}): PreCallCheck {
+  const schemaOf = (name: string) => tools.get(name)?.inputSchema;
   return (req: PreCallRequest): PreCallDecision => {
     const effects = tools.effectOf(req.tool.name);
-    if (!effects || !needsGrounding(effects)) return undefined;
-    const constants = (opts.constantsOf ?? boundConstants)(req.node, req.tool.name);
-    const outputs = groundedOutputs(req.query, runCalls(req.scratch));
-    const problems = ungroundedArgs(req.args, { query: req.query, outputs, constants }, req.tool.inputSchema);
-    if (problems.length > 0)
-      return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effects.effect, problems) } };
-    if (effects.effect === 'destructive' && opts.destructive === 'withhold') {
+    const scope = effects && needsGrounding(effects) ? 'all' : 'identifiers';
+    // The run's sources are looked at only when an argument needs them (most reads need none).
+    const sources = () => ({
+      text: runSources(req.scratch, req.query, schemaOf)[scope === 'all' ? 'text' : 'readText'],
+      constants: constantSet((opts.constantsOf ?? boundConstants)(req.node, req.tool.name)),
+    });
+    const problems = findUngrounded(req.args, sources, req.tool.inputSchema, scope);
+    if (problems.length > 0) {
+      const effect = scope === 'identifiers' && effects?.effect !== 'read' ? 'replayed' : (effects?.effect ?? 'read');
+      return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effect, problems, scope) } };
+    }
+    if (scope === 'all' && effects!.effect === 'destructive' && opts.destructive === 'withhold') {
       return {
         withhold: {
           status: 'error',
@@ -130,83 +169,10 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
   };
 }
 
-const RUN_CALLS = 'flowscout.runCalls';
-
-/** An ok call of this run: its arguments and its output. */
-export interface RunCall {
-  args: Record<string, unknown>;
-  output: unknown;
-}
-
-/**
- * Records a finished node's ok calls (arguments and output) in the run's scratch space, in the
- * order nodes finish, so later write calls of the same run can be grounded in their outputs. The
- * node executor calls it for every node it resolves, memo hits included (a cached node's calls
- * count as this run's).
- */
-export function recordRunCallOutputs(scratch: Map<string, unknown>, observation: Pick<NodeObservation, 'calls'>): void {
-  if (!observation.calls?.length) return;
-  let list = scratch.get(RUN_CALLS) as RunCall[] | undefined;
-  if (!list) scratch.set(RUN_CALLS, (list = []));
-  for (const c of observation.calls)
-    if (c.status === 'ok' && c.output !== undefined) list.push({ args: c.args, output: c.output });
-}
-
-/** The calls `recordRunCallOutputs` kept for this run, oldest first. */
-export function runCalls(scratch: Map<string, unknown>): readonly RunCall[] {
-  return (scratch.get(RUN_CALLS) as RunCall[] | undefined) ?? [];
-}
-
-/** The outputs that count as sources: those of calls whose own arguments were grounded, in order. */
-export function groundedOutputs(query: string, calls: readonly RunCall[]): unknown[] {
-  const outputs: unknown[] = [];
-  for (const c of calls) if (ungroundedArgs(c.args, { query, outputs }).length === 0) outputs.push(c.output);
-  return outputs;
-}
-
-function normalize(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/** Every string and number inside `value`, normalized (a JSON string output is read as text). */
-function leafTexts(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 64 || value === null || value === undefined) return out;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
-    out.push(normalize(String(value)));
-  else if (Array.isArray(value)) for (const v of value) leafTexts(v, out, depth + 1);
-  else if (typeof value === 'object')
-    for (const v of Object.values(value as Record<string, unknown>)) leafTexts(v, out, depth + 1);
+function constantSet(constants: readonly unknown[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const c of constants ?? []) for (const t of leafTexts(c)) out.add(normalize(t));
   return out;
-}
-
-/** True when `needle` occurs in `hay` with no letter or digit right before or after it. */
-function appearsIn(hay: string, needle: string): boolean {
-  let from = 0;
-  for (;;) {
-    const i = hay.indexOf(needle, from);
-    if (i < 0) return false;
-    const before = hay[i - 1] ?? ' ';
-    const after = hay[i + needle.length] ?? ' ';
-    if (!isWordChar(before) && !isWordChar(after)) return true;
-    from = i + 1;
-  }
-}
-
-function isWordChar(ch: string): boolean {
-  return /[\p{L}\p{N}]/u.test(ch);
-}
-
-function asSchema(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-/** Values the schema itself lists: enum members, a const, the default. */
-function schemaAllows(schema: Record<string, unknown> | undefined, value: unknown): boolean {
-  if (!schema) return false;
-  const same = (x: unknown) => JSON.stringify(x) === JSON.stringify(value);
-  if (Array.isArray(schema.enum) && schema.enum.some(same)) return true;
-  if ('const' in schema && same(schema.const)) return true;
-  return 'default' in schema && same(schema.default);
 }
 
 /** What decides a run's pre-call checks (a subset of `RunOptions`). */
@@ -218,8 +184,8 @@ export interface WriteCheckOptions {
 }
 
 /**
- * A run's pre-call checks: the caller's own (argument bindings among them) first, then grounded
- * writes unless `groundWrites` is false. Used by the run object and the exported graph's steps alike.
+ * A run's pre-call checks: the caller's own (argument bindings among them) first, then grounding
+ * unless `groundWrites` is false. Used by the run object and the exported graph's steps alike.
  */
 export function runPreCallChecks(opts: WriteCheckOptions): PreCallCheck[] {
   const own = [...(opts.preCallChecks ?? [])];

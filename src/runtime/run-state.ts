@@ -55,9 +55,10 @@ export interface RunOptions {
    */
   preCallChecks?: readonly PreCallCheck[];
   /**
-   * Check every write or destructive call's arguments before it is made (default true): a value that
-   * is not in the request, in an output of an earlier call of this run or bound in the workflow
-   * withholds the call (runtime/grounding.ts). False turns the check off.
+   * Check calls' arguments before they are made (default true): a value of a write or destructive
+   * call, or an identifier-shaped value of any call, that is not in the request, in what an earlier
+   * call of this run selected or bound in the workflow withholds the call (runtime/grounding.ts).
+   * False turns the check off.
    */
   groundWrites?: boolean;
   /** `withhold`: grounded destructive calls are not made either, but returned as pending (`serve`'s default); default `allow`. */

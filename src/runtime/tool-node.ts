@@ -7,6 +7,7 @@ import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-ste
 import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
 import { boundArgs } from '../graph/bindings.js';
+import { recordRunCallOutputs } from './grounding-sources.js';
 import type { NodeInput } from '../policies/types.js';
 
 /**
@@ -295,6 +296,8 @@ export async function runToolAttempt(
     if (outcome.error !== undefined) call.error = outcome.error;
     if (outcome.origin !== undefined) call.origin = outcome.origin;
     calls.push(call);
+    // A later call of this node (`calls: 'many'`) may be grounded in this one's output (grounding.ts).
+    if (call.status === 'ok') recordRunCallOutputs(base.scratch, { calls: [call] });
   }
   const failed = calls.filter((c) => c.status === 'error');
   if (failed.length === calls.length) {

@@ -1,6 +1,6 @@
 import type { Workflow } from '../graph/schema.js';
 import { asText } from './context.js';
-import { PENDING_PREFIX, UNGROUNDED_PREFIX } from './grounding.js';
+import { PENDING_PREFIX, UNGROUNDED_CALL_PREFIX, UNGROUNDED_PREFIX } from './grounding.js';
 import type { NodeObservation, Trace, TraceCall, TraceTotals, WithheldCall } from './trace.js';
 
 /**
@@ -56,11 +56,12 @@ export function buildTrace(t: BuildTraceInput): Trace {
           status: c.status,
           ...(c.output !== undefined ? { output: c.output } : {}),
         });
-        const reason = c.error?.startsWith(UNGROUNDED_PREFIX)
-          ? 'ungrounded'
-          : c.error?.startsWith(PENDING_PREFIX)
-            ? 'approval'
-            : undefined;
+        const reason =
+          c.error?.startsWith(UNGROUNDED_PREFIX) || c.error?.startsWith(UNGROUNDED_CALL_PREFIX)
+            ? 'ungrounded'
+            : c.error?.startsWith(PENDING_PREFIX)
+              ? 'approval'
+              : undefined;
         if (reason) withheld.push({ nodeId: obs.nodeId, tool: c.tool, args: c.args, reason, why: c.error! });
       }
     }

@@ -77,14 +77,15 @@ export interface Trace {
   status: 'ok' | 'error';
   error?: string;
   /**
-   * Write calls the run did not make: an argument was ungrounded (runtime/grounding.ts), or a
-   * destructive call awaits approval (pending). Absent when every planned call was made.
+   * Calls the run did not make: an argument of a write call, or an identifier argument of any
+   * call, was ungrounded (runtime/grounding.ts), or a destructive call awaits approval (pending).
+   * Absent when every planned call was made.
    */
   withheld?: WithheldCall[];
   totals: TraceTotals;
 }
 
-/** A write call the run withheld, and why. */
+/** A call the run withheld, and why. */
 export interface WithheldCall {
   nodeId: string;
   tool: string;

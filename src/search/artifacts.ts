@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { observedRunOfRecord, type ObservedRun } from '../conformance/observed-runs.js';
+import { withConformanceProfile } from '../conformance/profile.js';
 import { FlowScoutError } from '../errors/index.js';
 import { fileSystemError } from '../errors/to-flowscout-error.js';
 import type { Workflow } from '../graph/schema.js';
@@ -19,11 +21,9 @@ import type { Candidate } from './tree.js';
  */
 
 /**
- * Beside the workflow: the records the offline policy learned its cues from (D_opt), so `run` and
- * `eval` of `best.workflow.json` decide exactly as the search did without any flag, and the search's
- * test split, so `eval` on it reproduces the test figures the search printed.
+ * Beside the workflow: the search's test split, so `eval` on it reproduces the test figures the
+ * search printed. (What the search learned is in the workflow itself: its bindings and hints.)
  */
-export const LEARNED_RECORDS_FILE = 'learned.records.jsonl';
 export const TEST_RECORDS_FILE = 'test.records.jsonl';
 
 /** One candidate as `search.json` lists it. */
@@ -57,24 +57,32 @@ export interface SearchDocument {
 
 /**
  * The best workflow as written: named after G0 and the candidate, with the search's provenance in
- * `meta.search` (run, candidate, the edits from G0 to it). Name and meta do not change its hash.
+ * `meta.search` (run, candidate, the edits from G0 to it) and, given the records it was learned
+ * from, its conformance profile in `meta.conformance` (what `flowscout drift` compares new runs
+ * with). Name and meta do not change its hash.
  */
-export function bestWithProvenance(result: SearchResult, runId?: string, learnedFrom?: string): Workflow {
+export function bestWithProvenance(
+  result: SearchResult,
+  runId?: string,
+  profileFrom?: readonly TaskRecord[],
+  workflowRuns?: readonly ObservedRun[],
+): Workflow {
+  const w = withProvenance(result, runId);
+  // The conformance profile of the records it was learned from and of its own runs (meta.conformance; no record text).
+  return profileFrom?.length ? withConformanceProfile(w, profileFrom.map(observedRunOfRecord), workflowRuns) : w;
+}
+
+function withProvenance(result: SearchResult, runId?: string): Workflow {
   const best = result.best;
   const w = structuredClone(best.workflow!);
-  const learned = learnedFrom ? { learnedFrom } : {};
-  if (best.id === result.root.id) {
-    if (learnedFrom)
-      w.meta = { ...(w.meta ?? {}), search: { ...(runId ? { run: runId } : {}), candidate: best.id, ...learned } };
-    return w;
-  }
+  if (best.id === result.root.id) return w;
   const edits: string[] = [];
   for (let c: Candidate | undefined = best; c && c.parent !== null; c = result.tree.get(c.parent))
     edits.unshift(c.summary ?? '');
   w.name = `${result.root.workflow!.name} → search ${best.id}`;
   w.meta = {
     ...(w.meta ?? {}),
-    search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits, ...learned },
+    search: { ...(runId ? { run: runId } : {}), candidate: best.id, valScore: best.valScore, edits },
   };
   return w;
 }
@@ -151,19 +159,22 @@ export function searchDocument(result: SearchResult, labels: SearchDocument['lab
   };
 }
 
-/**
- * Writes the four files into `dir`, and the learned and test records when given (the workflow's
- * `meta.search.learnedFrom` then names the learned file); returns their paths.
- */
+/** Writes the four files into `dir`, and the test records when given; returns their paths. */
 export function writeSearchArtifacts(
   dir: string,
   result: SearchResult,
   labels: SearchDocument['labels'],
-  opts: { runId?: string; force?: boolean; learned?: readonly TaskRecord[]; test?: readonly TaskRecord[] } = {},
+  opts: {
+    runId?: string;
+    force?: boolean;
+    test?: readonly TaskRecord[];
+    /** The records the workflow was learned from (D_opt): its conformance profile is measured on them. */
+    profileFrom?: readonly TaskRecord[];
+    /** The best workflow's own runs in the search (`storedWorkflowRuns`), the profile's second baseline. */
+    workflowRuns?: (best: string) => readonly ObservedRun[];
+  } = {},
 ): string[] {
-  // A workflow that carries its offline table (`learned.offline`) needs no learned-records file beside it.
-  const learnedRecords = opts.learned && !result.best.workflow?.learned?.offline ? opts.learned : undefined;
-  const best = bestWithProvenance(result, opts.runId, learnedRecords ? LEARNED_RECORDS_FILE : undefined);
+  const best = bestWithProvenance(result, opts.runId, opts.profileFrom, opts.workflowRuns?.(result.best.id));
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],
@@ -175,13 +186,9 @@ export function writeSearchArtifacts(
     writeTextFile(file, text, { force: true });
     return file;
   });
-  for (const [name, records] of [
-    [LEARNED_RECORDS_FILE, learnedRecords],
-    [TEST_RECORDS_FILE, opts.test],
-  ] as const) {
-    if (!records) continue;
-    const file = join(dir, name);
-    writeRecordsFile(file, records, { force: true });
+  if (opts.test) {
+    const file = join(dir, TEST_RECORDS_FILE);
+    writeRecordsFile(file, opts.test, { force: true });
     written.push(file);
   }
   return written;

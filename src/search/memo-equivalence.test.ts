@@ -25,7 +25,7 @@ function travel(n: number, seed: number) {
   const imported = importTraject(paths.trajQuery, paths.tools);
   const split = splitRecords(imported.records.slice(0, n), { ratio: [5, 2, 3], seed, by: 'record' });
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
-  return { imported, split, tools, policy: createOfflinePolicy({ tools: imported.tools, records: split.opt }) };
+  return { imported, split, tools, policy: createOfflinePolicy({ tools: imported.tools }) };
 }
 
 /** plan → each of the positions (in parallel) → synthesize. */

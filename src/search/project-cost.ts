@@ -15,8 +15,8 @@ import { ES_DIMENSIONS } from '../metrics/types.js';
 import { costUsd, type Price } from '../llm/prices.js';
 import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, systemFor } from '../policies/llm-prompts.js';
 import { planRequest } from '../policies/llm-tool-plan.js';
-import { asksNoModel, handOffFit } from '../policies/llm-policy.js';
-import { handOff, partsFor } from '../policies/hand-off.js';
+import { asksNoModel, fullyBoundCall, handOffFit } from '../policies/llm-policy.js';
+import { handOff, partsFor } from '../retrieval/hand-off.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
 import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-shortlist.js';
 import type { ExecutionPolicy } from '../policies/types.js';
@@ -169,13 +169,10 @@ export function cachedPrefixTokens(prefixChars: number): number {
 export async function projectSearchCost(input: ProjectionInput): Promise<CostProjection> {
   const sample = input.splits.opt.slice(0, Math.max(1, input.sample ?? 5));
   const descriptors = input.tools.list();
-  const offline = createOfflinePolicy({ tools: descriptors, records: input.splits.opt });
+  const offline = createOfflinePolicy({ tools: descriptors });
   const size = input.shortlist ?? DEFAULT_SHORTLIST_SIZE;
-  const shortlist =
-    size > 0
-      ? { size, shortlister: createToolShortlister({ tools: descriptors, records: input.splits.opt }) }
-      : undefined;
-  const fit = handOffFit(descriptors, input.splits.opt);
+  const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors }) } : undefined;
+  const fit = handOffFit(descriptors);
   const perNode = new Map<string, RequestCost>();
   const referenceChars =
     input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
@@ -211,7 +208,8 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
-      if (asksNoModel(req, partsFor(handOff(req.query, req.workflow, fit, req.node.id), req.node.id))) return r;
+      const parts = partsFor(handOff(req.query, req.workflow, fit(req.workflow), req.node.id), req.node.id);
+      if (asksNoModel(req, parts) || fullyBoundCall(req)) return r;
       const { prompt, schema } = planRequest(req, shortlist);
       count(
         req.node.id,

@@ -13,8 +13,6 @@ import type { EvaluationRow } from '../store/types.js';
 import { SearchTree, type Candidate } from './tree.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ExecutionPolicy } from '../policies/types.js';
-import type { OfflinePolicy } from '../policies/offline/offline-policy.js';
-import { cueTable } from '../policies/offline/cue-model.js';
 import { stratifiedOrder, stratifiedSample } from '../records/stratify.js';
 
 /**
@@ -191,7 +189,7 @@ async function searchOnce(input: RunSearchInput): Promise<SearchResult> {
   if (tree.size === 0) {
     let outcome;
     try {
-      outcome = await simulateRoot(ctx, tree, withLearnedTable(input.g0, ctx.policy), `G0 (${input.startLabel})`);
+      outcome = await simulateRoot(ctx, tree, input.g0, `G0 (${input.startLabel})`);
     } catch (e) {
       if (e instanceof BudgetStop) throw budgetBeforeRoot(e.reason);
       throw e;
@@ -312,15 +310,4 @@ function budgetBeforeRoot(reason: string): FlowScoutError {
     message: `${reason} before G0 was evaluated; there is nothing to save`,
     hint: 'Raise the budget (--budget-calls, --budget-tokens, --budget-usd, --budget-minutes).',
   });
-}
-
-/**
- * G0 with what the run's offline policy learned from D_opt (its distilled cue table, no record
- * text) in `learned.offline`: every candidate inherits it, so the best workflow decides under `eval`,
- * `serve`, a compiled module or a LangGraph export as it did in the search, with no other file.
- */
-export function withLearnedTable(g0: Workflow, policy: ExecutionPolicy): Workflow {
-  const cues = (policy as Partial<OfflinePolicy>).cues;
-  if (policy.kind !== 'offline' || !cues || cues.records === 0) return g0;
-  return { ...g0, learned: { ...(g0.learned ?? {}), offline: cueTable(cues) } };
 }

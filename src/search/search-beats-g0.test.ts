@@ -33,7 +33,7 @@ describe('offline search beats G0 on real data', () => {
       splits: split,
       g0: minedG0(split.opt, imported.tools),
       startLabel: 'mined from D_opt',
-      policy: createOfflinePolicy({ tools: imported.tools, records: split.opt }),
+      policy: createOfflinePolicy({ tools: imported.tools }),
       tools,
       judge: createLexicalJudge(),
       optimizer: createRuleBasedOptimizer(),

@@ -26,7 +26,8 @@ export interface WorkflowServiceOptions {
   /**
    * Destructive calls (cancel, delete, send): `withhold` (the default) does not make them and returns
    * them as pending with the answer; `allow` makes them (`serve --allow destructive`). Write calls
-   * with an ungrounded argument are withheld either way (runtime/grounding.ts).
+   * with an ungrounded argument, and any call with an ungrounded identifier, are withheld either
+   * way (runtime/grounding.ts).
    */
   destructive?: 'allow' | 'withhold';
   /** Called with every finished run (its trace) and how it was asked; errors thrown here are reported to `onError`, never to the caller. */

@@ -12,6 +12,11 @@ import type { DeclaredEffect, ToolEffect, ToolEffects, ToolSpec } from '../contr
  * annotations, `defineTool({ effect })`), else nothing: a live tool whose effect nobody declared
  * counts as `write`. Replay tools answer from recorded responses and touch nothing live, whatever
  * their effect.
+ *
+ * Lowering an effect the tool's source declares (a destructive or write tool made `read`, a
+ * destructive one made `write`) takes the tool's exact name: a pattern (`"*_order": "read"`) that
+ * would lower one is not applied to it — the source's effect stands — and `loweredByPattern` names
+ * each such tool so the config's reader can warn (tools/load-tool-config.ts does).
  */
 
 /** What the tool config's `effects` map gives a tool: an effect, or an effect and idempotence. */
@@ -83,12 +88,71 @@ function ruleFor(name: string, rules: EffectRules | undefined): { key: string; s
   return pattern ? { key: pattern[0], setting: pattern[1] } : undefined;
 }
 
+const RANK: Record<ToolEffect, number> = { read: 0, write: 1, destructive: 2 };
+
+function settingOf(setting: EffectSetting): { effect: ToolEffect; idempotent?: boolean } {
+  return typeof setting === 'string' ? { effect: setting } : setting;
+}
+
+/** True when `rule` is a pattern that would give `spec` an effect below the one its source declares. */
+function lowersDeclared(rule: { key: string; setting: EffectSetting }, spec: Pick<ToolSpec, 'effect'>): boolean {
+  return (
+    rule.key.includes('*') &&
+    spec.effect !== undefined &&
+    RANK[settingOf(rule.setting).effect] < RANK[spec.effect.effect]
+  );
+}
+
+/** A pattern rule not applied because it would lower the effect a tool's source declares. */
+export interface PatternLowering {
+  tool: string;
+  /** The pattern, e.g. `*_order`. */
+  key: string;
+  /** The effect the pattern gives. */
+  wanted: ToolEffect;
+  /** The effect the tool's source declares, and where from. */
+  declared: ToolEffect;
+  from: string;
+}
+
+/** The tools a pattern of `rules` would lower below their declared effect (each kept at its declared effect). */
+export function loweredByPattern(
+  specs: ReadonlyArray<Pick<ToolSpec, 'name' | 'effect'>>,
+  rules: EffectRules | undefined,
+): PatternLowering[] {
+  const out: PatternLowering[] = [];
+  for (const spec of specs) {
+    const rule = ruleFor(spec.name, rules);
+    if (rule && spec.effect && lowersDeclared(rule, spec))
+      out.push({
+        tool: spec.name,
+        key: rule.key,
+        wanted: settingOf(rule.setting).effect,
+        declared: spec.effect.effect,
+        from: spec.effect.from,
+      });
+  }
+  return out;
+}
+
+/** One warning naming every tool a pattern was not applied to, and how to lower each one by name. */
+export function describePatternLowerings(lowered: readonly PatternLowering[], file?: string): string {
+  const tools = lowered.map((l) => `${l.tool} (${l.declared}, from ${l.from}; "${l.key}" says ${l.wanted})`);
+  const example = lowered
+    .slice(0, 3)
+    .map((l) => `"${l.tool}": "${l.wanted}"`)
+    .join(', ');
+  return `warning: ${file ? `${file}: ` : ''}the "effects" pattern${new Set(lowered.map((l) => l.key)).size === 1 ? '' : 's'} would lower the effect the tool's source declares for ${tools.join('; ')}: not applied, the declared effect stands. A declared effect is lowered only by the tool's exact name: "effects": {${example}}.`;
+}
+
 /** A tool's resolved effect: the config's rule, else its source's declaration, else the default of its kind. */
 export function resolveEffects(spec: Pick<ToolSpec, 'name' | 'effect' | 'replay'>, rules?: EffectRules): ToolEffects {
   const live = spec.replay !== true;
-  const rule = ruleFor(spec.name, rules);
+  const found = ruleFor(spec.name, rules);
+  // A pattern never lowers what the tool's source declares (see the module comment).
+  const rule = found && !lowersDeclared(found, spec) ? found : undefined;
   if (rule) {
-    const s = typeof rule.setting === 'string' ? { effect: rule.setting } : rule.setting;
+    const s = settingOf(rule.setting);
     const idempotent =
       s.idempotent ??
       (s.effect === 'read' ? true : spec.effect?.effect === s.effect ? spec.effect.idempotent === true : false);

@@ -4,7 +4,7 @@ import { FlowScoutError } from '../errors/index.js';
 import { readRecordsFile } from '../records/read-records.js';
 import { readJsonFile } from '../util/json-file.js';
 import { ToolConfigSchema, type ReplaySource, type ToolSource } from './config-schema.js';
-import { checkEffectRules } from './effects.js';
+import { checkEffectRules, describePatternLowerings, loweredByPattern } from './effects.js';
 import { loadFunctionTools } from './function-tools.js';
 import { guardLiveWrites, type GuardedToolRegistry, type WriteGuardOptions } from './write-guard.js';
 import { connectMcpTools } from './mcp-tools.js';
@@ -32,6 +32,8 @@ export interface LoadToolConfigOptions {
    * answered from these records' recorded responses, else refused — unless `allowLiveWrites`.
    */
   guardWrites?: WriteGuardOptions;
+  /** Where warnings about the config go (an `effects` pattern not applied; default: stderr). */
+  warn?: (line: string) => void;
 }
 
 /** Reads a tool config and returns a registry over all its sources (close it when done). */
@@ -66,11 +68,16 @@ export async function loadToolConfig(path: string, opts: LoadToolConfigOptions =
         await buildSource(source, i, base, file, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }),
       );
     const effects = config.effects ? { entries: Object.entries(config.effects), file } : undefined;
-    if (effects)
+    if (effects) {
+      const specs = sets.flatMap((s) => s.tools);
       checkEffectRules(
         effects,
-        sets.flatMap((s) => s.tools.map((t) => t.name)),
+        specs.map((t) => t.name),
       );
+      const lowered = loweredByPattern(specs, effects);
+      if (lowered.length > 0)
+        (opts.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(describePatternLowerings(lowered, file));
+    }
     const registry = createToolRegistry(sets, {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(effects ? { effects } : {}),

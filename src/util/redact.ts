@@ -4,6 +4,12 @@
  * own text and in their common encodings (base64, URL-safe base64, percent-encoded), credentials in
  * URLs (`https://user:pass@…`), `Bearer` / `Basic` credentials, `api_key=…` assignments and
  * key-shaped strings (`sk-…`), even when the value is not known here (a model may echo a key).
+ *
+ * Also caught: a known secret split across lines (a line break, or a JSON `\n`, anywhere after its
+ * first three characters), a key-shaped string whose next line goes on with a chunk of key characters, and a secret or
+ * key-shaped string written with JSON `\uXXXX` escapes. Not caught as a key: business data that
+ * merely starts with `sk-` (`"sku": "sk-00012345-blue"`) — an unknown key-shaped string must hold
+ * a random-looking run (12 or more letters and digits, both present) or be 32 characters long.
  */
 
 /** Environment variables whose values are secrets. */
@@ -16,8 +22,38 @@ export const SECRET_ENV_VARS = [
   'FLOWSCOUT_SERVE_TOKEN',
 ] as const;
 
-/** Key-shaped strings, scrubbed even when we do not know the value (a server may echo a key). */
-const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}/g; // OpenAI, Anthropic (sk-ant-…), most gateways
+/**
+ * Key-shaped strings, scrubbed even when we do not know the value (a server may echo a key): `sk-`
+ * and key characters (OpenAI, Anthropic `sk-ant-…`, most gateways), going on across a line break
+ * when the next line starts with a chunk of 8 or more key characters holding a digit. Whether a
+ * match is a key or business data is decided by `isKeyShaped`.
+ */
+const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}(?:(?:\r?\n|\\n)(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,})*/g;
+/** A run of characters written with at least one JSON `\uXXXX` escape (`\u0073\u006b-…`). */
+const ESCAPED_RUN =
+  /(?:\\u[0-9a-fA-F]{4}|[A-Za-z0-9_+/=.:@-])*\\u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4}|[A-Za-z0-9_+/=.:@-])*/g;
+/** What may stand between two characters of a secret split across lines: whitespace and JSON `\n` / `\r` / `\t`. */
+const SPLIT = '(?:\\s|\\\\[nrt])*';
+
+/** True when a `sk-…` match (line breaks removed) looks like a key rather than business data (see the module comment). */
+function isKeyShaped(match: string): boolean {
+  const body = match.replace(/\r?\n|\\n/g, '').slice(3);
+  if (body.length >= 32) return true;
+  return body.split(/[-_]/).some((part) => part.length >= 12 && /\d/.test(part) && /[A-Za-z]/.test(part));
+}
+
+/** A secret's text allowing a line break (or whitespace, or a JSON `\n`) between any two of its characters. */
+const splitForms = new Map<string, RegExp>();
+function splitForm(secret: string): RegExp {
+  let re = splitForms.get(secret);
+  if (!re) {
+    if (splitForms.size >= 64) splitForms.clear();
+    re = new RegExp([...secret].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(SPLIT), 'g');
+    splitForms.set(secret, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const KEY_ASSIGNMENT = /\b(api[_-]?key|access[_-]?token|x-api-key)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/-]{8,}/gi;
 
@@ -65,8 +101,24 @@ export function secretsFromEnv(env: Record<string, string | undefined>): string[
 /** Replaces every known secret value and every key-shaped string in `text` with `[redacted]`. */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
+  // Escaped runs first: decoded, a run that holds a secret or a key is redacted whole.
+  if (out.includes('\\u'))
+    out = out.replace(ESCAPED_RUN, (run) => {
+      const decoded = run.replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      return scrubPlain(decoded, secrets) === decoded ? run : REDACTED;
+    });
+  return scrubPlain(out, secrets);
+}
+
+function scrubPlain(text: string, secrets: readonly string[]): string {
+  let out = text;
+  const broken = /\s|\\[nrt]/.test(out);
   for (const s of secrets) {
-    if (s.length >= 6) for (const form of encodings(s)) out = out.split(form).join(REDACTED);
+    if (s.length < 6) continue;
+    for (const form of encodings(s)) {
+      out = out.split(form).join(REDACTED);
+      if (broken && out.includes(form.slice(0, 3))) out = out.replace(splitForm(form), REDACTED);
+    }
   }
   return out
     .replace(URL_CREDENTIALS, (m, scheme: string, user: string) =>
@@ -74,7 +126,7 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
     )
     .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(KEY_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
-    .replace(BARE_KEY, REDACTED);
+    .replace(BARE_KEY, (m) => (isKeyShaped(m) ? REDACTED : m));
 }
 
 /** `text` with the secrets of this process's environment and every credential-shaped string redacted. */

@@ -1,7 +1,9 @@
+import { assertValidWorkflow } from '../graph/validate.js';
+import { readJsonFile } from '../util/json-file.js';
 import type { JudgeMode } from '../metrics/llm-judge.js';
 import type { Price } from '../llm/prices.js';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import { readRecordsFile } from '../records/read-records.js';
 import {
@@ -30,7 +32,6 @@ import type { RecordRunner } from '../evaluate/types.js';
 import type { Budget } from '../llm/budget.js';
 import type { Call, TaskRecord } from '../records/schema.js';
 import { createModelWiring, wireModels } from './wire-models.js';
-import { LEARNED_RECORDS_FILE } from '../search/artifacts.js';
 
 /**
  * Turns the settings of `flowscout search` (or of a stored run, for `--resume`) into a ready search:
@@ -75,6 +76,8 @@ export interface SearchConfig {
   /** `auto` (the default): by group when the records have groups, else by record. */
   splitBy: SplitBy;
   start: SearchStart;
+  /** `--from`: the workflow file the search starts from instead of the one `start` builds (absolute). */
+  from?: string;
   strategy: 'mcts' | 'beam' | 'none';
   memo: boolean;
   settings: SearchSettings;
@@ -119,13 +122,12 @@ export function newRunId(now = new Date()): string {
   return `run-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** What a distributed search's record runner is made from (the run, who decides and judges, the records the offline policy learns from). */
+/** What a distributed search's record runner is made from (the run, who decides and judges). */
 export interface RunnerRequest {
   runId: string;
   policySpec: string;
   judgeSpec: string;
   judgeMode?: JudgeMode;
-  learnFrom: readonly TaskRecord[];
   memo: boolean;
   /** The tool config, absolute. */
   toolsConfig: string;
@@ -248,6 +250,7 @@ export async function prepareSearch(
     const tools: GuardedToolRegistry = held.use(
       await loadToolConfig(config.tools, {
         guardWrites: { allowLiveWrites: config.allowLiveWrites === true, records: read.records },
+        ...(calls.log ? { warn: calls.log } : {}),
       }),
       (t) => t.close(),
     );
@@ -258,7 +261,9 @@ export async function prepareSearch(
     });
     const { policy, judge } = models;
     const optimizer = models.optimizer.instance;
-    const g0 = startWorkflow(config.start, splits.opt, tools.list());
+    const g0 = config.from
+      ? assertValidWorkflow(readJsonFile(config.from), tools.list(), config.from)
+      : startWorkflow(config.start, splits.opt, tools.list());
     const runner = opts.runner
       ? held.use(
           await opts.runner({
@@ -266,7 +271,6 @@ export async function prepareSearch(
             policySpec: policy.spec,
             judgeSpec: judge.spec,
             ...(config.judgeMode ? { judgeMode: config.judgeMode } : {}),
-            learnFrom: splits.opt,
             memo: config.memo,
             toolsConfig: resolve(config.tools),
             writes: tools.recordedWrites(),
@@ -289,13 +293,11 @@ export async function prepareSearch(
         status: 'running',
         seed: config.settings.seed,
         strategy: config.strategy,
-        // The offline policy learns from D_opt; the run records where the search writes those records.
         config: {
           ...config,
           records: resolve(config.records),
           tools: resolve(config.tools),
           outDir,
-          ...(policy.instance.kind === 'offline' ? { learnedRecords: join(outDir, LEARNED_RECORDS_FILE) } : {}),
         } as unknown as Record<string, unknown>,
         policyLabel: labels.policy,
         judgeLabel: labels.judge,
@@ -315,7 +317,7 @@ export async function prepareSearch(
       settings: config.settings,
       splits,
       g0,
-      startLabel: START_LABELS[config.start],
+      startLabel: config.from ? `from ${basename(config.from)}` : START_LABELS[config.start],
       strategy: config.strategy,
       memo: config.memo,
       policy: policy.instance,

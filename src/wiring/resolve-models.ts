@@ -4,7 +4,6 @@ import type { Judge } from '../metrics/types.js';
 import { createLlmClient, type LlmClient, type LlmClientOptions } from '../llm/client.js';
 import { defaultModelSpec, parseModelSpec } from '../llm/model-spec.js';
 import { resolveModel } from '../llm/resolve-model.js';
-import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { createLlmPolicy } from '../policies/llm-policy.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
@@ -32,8 +31,6 @@ export type ClientOptions = Omit<LlmClientOptions, 'model' | 'spec' | 'env'>;
 
 export interface ResolvePolicyOptions {
   tools: readonly ToolDescriptor[];
-  /** The optimisation records the offline policy learns from (never test records). */
-  records?: readonly TaskRecord[];
   client?: ClientOptions;
   env?: Record<string, string | undefined>;
   /** `false`: a missing API key is no error (a command that sends nothing; see ResolveModelOptions). */
@@ -59,10 +56,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
   const env = options.env ?? process.env;
   const chosen = (spec?.trim() || defaultModelSpec(env)).trim();
   if (parseModelSpec(chosen).provider === 'offline') {
-    const policy = createOfflinePolicy({
-      tools: options.tools,
-      ...(options.records ? { records: options.records } : {}),
-    });
+    const policy = createOfflinePolicy({ tools: options.tools });
     return { instance: policy, spec: 'offline', label: policy.label };
   }
   const model = await resolveModel(chosen, { env, ...(options.requireKeys === false ? { requireKeys: false } : {}) });
@@ -71,7 +65,6 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
     client,
     spec: model.spec,
     tools: options.tools,
-    ...(options.records ? { records: options.records } : {}),
     ...(options.shortlist !== undefined ? { shortlist: options.shortlist } : {}),
   });
   return { instance: policy, spec: model.spec, label: policy.label, client };

@@ -28,8 +28,8 @@ export function runInputs(config: RunConfig): RunInputs {
 
 /**
  * Hash of the settings that decide a run's results. Budgets and where the outputs go do not: the
- * output folder, and the learned-records file a search writes into it (stored with the run, so a
- * resumed run finds it).
+ * output folder, and the learned-records file older versions wrote into it (still in the stored
+ * settings of their runs, which must resume).
  */
 export function settingsHash(config: RunConfig): string {
   const {

@@ -39,6 +39,7 @@ const StoredSearchConfig = z.looseObject({
   split: z.string(),
   splitBy: z.enum(['auto', 'record', 'group']).optional(),
   start: z.enum(['mined', 'skeleton', 'plain', 'llm-only']).optional(),
+  from: optStr,
   strategy: z.enum(['mcts', 'beam', 'none']).optional(),
   memo: z.boolean().optional(),
   settings: StoredSettings,
@@ -46,6 +47,7 @@ const StoredSearchConfig = z.looseObject({
   outDir: optStr,
   skipInvalid: z.boolean().optional(),
   allowLiveWrites: z.boolean().optional(),
+  /** Written by older versions (the offline policy's learned records beside the workflow); no longer read. */
   learnedRecords: optStr,
 });
 

@@ -67,7 +67,7 @@ afterAll(async () => {
 const workflow = () => assertValidWorkflow(readJsonFile(join(FIX, 'workflow.json')), tools.list(), 'workflow.json');
 // The coordinator's own policy is never asked (the records run on the workers); the model string the jobs name is.
 const local = () => ({
-  policy: createOfflinePolicy({ tools: tools.list(), records: [] }),
+  policy: createOfflinePolicy({ tools: tools.list() }),
   tools,
   judge: createLexicalJudge(),
   concurrency: 4,

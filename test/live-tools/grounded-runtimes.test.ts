@@ -178,22 +178,39 @@ describe('grounded writes in every runtime', () => {
     });
   });
 
-  it('a lookup filled with an id the request does not name grounds nothing: the cancel it would feed is withheld', async () => {
-    // "my order" names no id; the policy looks up 1001 (a read: it is made) and would cancel it.
-    const trace = await executeWorkflow(
-      WORKFLOW,
-      { query: 'My order came damaged, please cancel it and refund to card-4242.' },
-      context('1001', '1001'),
-    );
-    expect(trace.calls[0]).toMatchObject({ tool: 'get_order', status: 'ok' });
-    expect(trace.withheld).toEqual([
-      expect.objectContaining({
-        tool: 'cancel_order',
-        reason: 'ungrounded',
-        why: expect.stringContaining('\'order_id\' ("1001")'),
-      }),
-    ]);
-    expect(orderState()).toEqual(initialOrders());
+  it('a lookup filled with an id the request does not name is withheld too (an identifier argument of a read), and so is the cancel it would feed', async () => {
+    // "my order" names no id; the policy would look up 1001 and cancel it.
+    for (const [name, run] of await runners()) {
+      resetOrders();
+      const trace = await run(
+        'My order came damaged, please cancel it and refund to card-4242.',
+        context('1001', '1001'),
+      );
+      expect(trace.withheld, name).toEqual([
+        expect.objectContaining({
+          tool: 'get_order',
+          reason: 'ungrounded',
+          why: expect.stringMatching(
+            /^not run: call withheld: read call get_order has ungrounded identifier argument 'order_id' \("1001"\)/,
+          ),
+        }),
+        expect.objectContaining({
+          tool: 'cancel_order',
+          reason: 'ungrounded',
+          why: expect.stringContaining('\'order_id\' ("1001")'),
+        }),
+      ]);
+      expect(
+        trace.calls.map((c) => c.status),
+        name,
+      ).toEqual(['error', 'error']);
+      expect(orderState(), name).toEqual(initialOrders());
+    }
+  });
+
+  it('a read whose identifier argument the request names is made; its other arguments need no grounding', async () => {
+    const trace = await executeWorkflow(WORKFLOW, { query: QUERY }, context('1004', '1004'));
+    expect(trace.calls[0]).toMatchObject({ tool: 'get_order', args: { order_id: '1004' }, status: 'ok' });
   });
 });
 
@@ -209,8 +226,8 @@ describe('ungroundedArgs', () => {
     expect(ungroundedArgs({ order_id: 'A-100' }, sources)).toEqual([{ path: 'order_id', value: 'A-100' }]);
     expect(ungroundedArgs({ quantity: 10 }, sources)).toEqual([{ path: 'quantity', value: 10 }]);
   });
-  it('grounds free text by its words, and nested values one by one', () => {
-    expect(ungroundedArgs({ note: 'moved last week, ship to Elm Street' }, sources)).toEqual([]);
+  it('grounds free text by its phrases, and nested values one by one', () => {
+    expect(ungroundedArgs({ note: 'moved last week, ship to 12 Elm Street' }, sources)).toEqual([]);
     expect(ungroundedArgs({ note: 'customer requested a refund' }, sources)).toEqual([
       { path: 'note', value: 'customer requested a refund' },
     ]);

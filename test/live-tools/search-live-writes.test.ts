@@ -30,7 +30,7 @@ describe('search on live function tools that write', () => {
     expect(await runCli(args, io), io.errors()).toBe(0);
     const text = io.text();
     expect(text).toContain(
-      'Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused (--allow-live-writes sends them)',
+      'Live writes: off: write calls to 3 live write tools (change_order_address, hold_orders, cancel_order) are answered from replay or refused (--allow-live-writes sends them)',
     );
     const line = text.split('\n').find((l) => l.startsWith('Write calls: '));
     const m = /^Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/.exec(
@@ -103,7 +103,7 @@ describe('search on live function tools that write', () => {
       ev.errors(),
     ).toBe(0);
     expect(ev.text()).toContain(
-      'Live writes: off: write calls to 2 live write tools (change_order_address, cancel_order) are answered from replay or refused',
+      'Live writes: off: write calls to 3 live write tools (change_order_address, hold_orders, cancel_order) are answered from replay or refused',
     );
     expect(ev.text()).toMatch(/Write calls: \d+ answered from replay, \d+ refused \(not run\), 0 sent to live tools/);
     const base = captureIO();

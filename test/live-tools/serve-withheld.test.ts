@@ -1,31 +1,28 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Workflow } from '../../src/graph/schema.js';
-import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
+import type { ExecutionPolicy } from '../../src/policies/types.js';
+import type { TaskRecord } from '../../src/records/schema.js';
+import { createModelWiring } from '../../src/wiring/wire-models.js';
+import { startTestLlmServer, type TestLlmServer } from '../support/llm-server.js';
+import { scriptedModel } from '../support/scripted-model.js';
 import { executeWorkflow } from '../../src/runtime/execute.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/serve/http-server.js';
 import { toolNameFor } from '../../src/serve/mcp-server.js';
 import { createWorkflowService } from '../../src/serve/workflow-service.js';
 import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 import type { ToolRegistry } from '../../src/contracts/tools.js';
-import {
-  initialOrders,
-  orderRecords,
-  orderState,
-  PAYMENT_METHODS,
-  resetOrders,
-  writesMade,
-} from '../support/order-tools.js';
+import { initialOrders, orderState, PAYMENT_METHODS, resetOrders, writesMade } from '../support/order-tools.js';
 import { writeOrderFixture } from './order-fixture.js';
 import { planToolAnswer } from '../support/workflows.js';
 
 /**
- * `serve` over the stateful order tools (a functions source: live tools) with the offline policy
- * learned from other customers' records. Asked to cancel an order without saying where the refund
- * goes, the policy fills `refund_to` with a payment method it learned from other customers' records;
- * the call is withheld, the response names the argument, and the store of orders is unchanged. Over plain HTTP and over the
- * MCP SDK's client.
+ * `serve` over the stateful order tools (a functions source: live tools) with a model that guesses:
+ * asked to cancel an order without saying where the refund goes, it fills `refund_to` with another
+ * customer's payment method (the scripted model behind the OpenAI-compatible test server plans the
+ * calls of `GUESSES`); the call is withheld, the response names the argument, and the store of
+ * orders is unchanged. Over plain HTTP and over the MCP SDK's client, and in `flowscout run`.
  */
 
 const WORKFLOW: Workflow = planToolAnswer({
@@ -36,6 +33,34 @@ const WORKFLOW: Workflow = planToolAnswer({
 });
 
 const UNSPECIFIED = 'Please cancel my order 1005, it arrived broken.';
+const SPECIFIED = 'Hi, please cancel order 1003, I ordered the wrong size. Refund to wallet-7731.';
+
+/** What the model plans for each request. */
+const GUESSES: TaskRecord[] = [
+  {
+    id: 'guess',
+    query: UNSPECIFIED,
+    reference: '',
+    calls: [{ tool: 'cancel_order', args: { order_id: '1005', reason: 'it arrived broken', refund_to: 'card-4242' } }],
+  },
+  {
+    id: 'stated',
+    query: SPECIFIED,
+    reference: '',
+    calls: [
+      {
+        tool: 'cancel_order',
+        args: { order_id: '1003', reason: 'I ordered the wrong size', refund_to: 'wallet-7731' },
+      },
+    ],
+  },
+];
+let llm: TestLlmServer;
+let policy: ExecutionPolicy;
+beforeAll(async () => {
+  llm = await startTestLlmServer({ script: scriptedModel(GUESSES) });
+});
+afterAll(async () => llm.close());
 
 let registry: ToolRegistry;
 let server: RunningHttpServer | undefined;
@@ -43,6 +68,7 @@ const clients: Client[] = [];
 beforeEach(async () => {
   resetOrders();
   registry = await loadToolConfig(writeOrderFixture().tools);
+  policy = (await createModelWiring().policy(llm.spec(), { tools: registry.list() })).instance;
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
@@ -54,7 +80,7 @@ afterEach(async () => {
 async function serve(destructive?: 'allow' | 'withhold'): Promise<RunningHttpServer> {
   const service = createWorkflowService({
     workflow: WORKFLOW,
-    policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }),
+    policy,
     tools: registry,
     ...(destructive ? { destructive } : {}),
   });
@@ -76,12 +102,12 @@ async function post(url: string, query: string): Promise<{ status: number; json:
 }
 
 describe('serve withholds write calls it cannot ground, and destructive calls by default', () => {
-  it("without the grounding check the offline policy would cancel another customer's order (what the check prevents)", async () => {
+  it("without the grounding check the guessing model would refund to another customer's payment method (what the check prevents)", async () => {
     const trace = await executeWorkflow(
       WORKFLOW,
       { query: UNSPECIFIED },
       {
-        policy: createOfflinePolicy({ tools: registry.list(), records: orderRecords() }),
+        policy,
         tools: registry,
         groundWrites: false,
       },
@@ -130,7 +156,7 @@ describe('serve withholds write calls it cannot ground, and destructive calls by
   });
 
   it('a grounded destructive call is returned as pending, not made; with --allow destructive it is made', async () => {
-    const query = 'Hi, please cancel order 1003, I ordered the wrong size. Refund to wallet-7731.';
+    const query = SPECIFIED;
     const { url } = await serve();
     const res = await post(url, query);
     expect(res.json.withheld).toBeUndefined();
@@ -175,7 +201,7 @@ describe('flowscout run on live tools', () => {
     writeFileSync(wf, JSON.stringify(WORKFLOW));
     const io = captureIO();
     expect(
-      await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--learn-from', fx.records], io),
+      await runCli(['run', wf, '--query', UNSPECIFIED, '--tools', fx.tools, '--model', llm.spec()], io),
       io.errors(),
     ).toBe(0);
     expect(io.text()).toMatch(

@@ -26,6 +26,8 @@ export interface OracleReplayRow {
   tc: number;
   /** Records whose TC was below 1 (ids), for diagnosis. */
   imperfect: string[];
+  /** Reference calls the runtime's grounding withheld (not sent to replay): record id, tool and why. */
+  withheld: Array<{ record: string; tool: string; why: string }>;
 }
 
 /** Where a domain's files are: `<dir>/sequential/<Domain>/traj_query.json` and `<dir>/tools/<Domain>_tool.json`, or the bundled copy. */
@@ -48,6 +50,7 @@ export async function oracleReplayDomain(domain: string, publicDataDir?: string)
   const schemas = Object.fromEntries(descriptors.map((d) => [d.name, d.inputSchema]));
   let tcSum = 0;
   const imperfect: string[] = [];
+  const withheld: OracleReplayRow['withheld'] = [];
   for (const record of allOk) {
     const trace = await executeWorkflow(
       oracleWorkflowFor(record),
@@ -56,6 +59,7 @@ export async function oracleReplayDomain(domain: string, publicDataDir?: string)
     );
     const { tc } = toolCallCorrectness(record.calls, trace.calls, { schemas });
     tcSum += tc;
+    for (const w of trace.withheld ?? []) withheld.push({ record: record.id, tool: w.tool, why: w.why });
     if (tc < 1) imperfect.push(record.id);
   }
   const stats = tools.stats();
@@ -67,5 +71,6 @@ export async function oracleReplayDomain(domain: string, publicDataDir?: string)
     misses: stats.replayMisses,
     tc: allOk.length ? tcSum / allOk.length : 1,
     imperfect,
+    withheld,
   };
 }

@@ -3,7 +3,9 @@ import type { TaskRecord } from '../../src/records/schema.js';
 
 /**
  * A small stateful tool set for the tests of tool effects: function tools over an in-memory store
- * of orders that can be looked up (`get_order`, read), changed (`change_order_address`, write) and
+ * of orders that can be looked up (`get_order`, read), listed (`list_orders`, read: every order,
+ * or those of one status), changed (`change_order_address`, write), put on hold in bulk
+ * (`hold_orders`, write, a map-shaped argument `{orders: {"<order id>": "<reason>"}}`) and
  * cancelled (`cancel_order`, destructive). A withheld or a made write shows in the store's state,
  * not only in a trace.
  *
@@ -19,8 +21,9 @@ export interface Order {
   email: string;
   item: string;
   address: string;
-  status: 'open' | 'cancelled';
+  status: 'open' | 'held' | 'cancelled';
   cancelReason?: string;
+  holdReason?: string;
   refundTo?: string;
 }
 
@@ -148,7 +151,61 @@ export const cancelOrder = defineTool({
   },
 });
 
-export const tools = [getOrder, changeOrderAddress, cancelOrder];
+export const listOrders = defineTool({
+  name: 'list_orders',
+  description:
+    "List the shop's orders (id, customer, e-mail, item, address, status), optionally only those of one status.",
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['open', 'held', 'cancelled'], description: 'only orders of this status' },
+    },
+  },
+  execute: (args) =>
+    [...store().orders.values()]
+      .filter((o) => args.status === undefined || o.status === args.status)
+      .map((o) => ({
+        order_id: o.id,
+        customer: o.customer,
+        email: o.email,
+        item: o.item,
+        address: o.address,
+        status: o.status,
+      })),
+});
+
+export const holdOrders = defineTool({
+  name: 'hold_orders',
+  description: 'Put open orders on hold, each with its reason: {"orders": {"<order id>": "<reason>"}}.',
+  effect: 'write',
+  idempotent: true,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      orders: {
+        type: 'object',
+        description: 'order id -> why it is held',
+        additionalProperties: { type: 'string' },
+        minProperties: 1,
+      },
+    },
+    required: ['orders'],
+  },
+  execute: (args) => {
+    const orders = args.orders as Record<string, string>;
+    const held = Object.keys(orders).map((id) => orderOf(id));
+    store().writes.push({ tool: 'hold_orders', args: { orders: { ...orders } } });
+    for (const o of held) {
+      if (o.status !== 'open') throw new Error(`order ${o.id} is ${o.status}`);
+      o.status = 'held';
+      o.holdReason = orders[o.id]!;
+    }
+    return held.map((o) => ({ order_id: o.id, status: o.status }));
+  },
+});
+
+export const tools = [getOrder, listOrders, changeOrderAddress, holdOrders, cancelOrder];
 
 const REASONS = [
   'it arrived broken',

@@ -1,5 +1,4 @@
 import { readRequestLine } from '../../src/graph/prompt-templates.js';
-import { parseRouteTable } from '../../src/graph/route-table.js';
 import type { TaskRecord } from '../../src/records/schema.js';
 import type { RecordedRequest, ScriptedReply } from './llm-server.js';
 
@@ -74,12 +73,16 @@ export function scriptedModel(records: readonly TaskRecord[]): (req: RecordedReq
 }
 
 /**
- * A router's answer (G0's `route` judge lists `- route_k: calls a → b. About: …. Keywords: ….` lines): the
- * route that calls the record's own tools in order, else `other`, as a model that reads the request
- * well would choose. Undefined when the prompt lists no routes.
+ * A router's answer (G0's `route` judge shows its choices as `- route_k: calls a → b. About: ….
+ * Keywords: ….` lines): the route that calls the record's own tools in order, else `other`, as a
+ * model that reads the request well would choose. Undefined when the prompt lists no routes. The
+ * scripted model reads the prompt as a model would; FlowScout itself never parses it back.
  */
 function routeOf(text: string, record: TaskRecord): string | undefined {
-  const routes = parseRouteTable(text);
+  const routes = [...text.matchAll(/^- ([A-Za-z_][A-Za-z0-9_-]*): calls (.+?)\.(?: About: |$)/gm)].map((m) => ({
+    value: m[1]!,
+    tools: m[2]!.split(' → '),
+  }));
   if (routes.length === 0) return undefined;
   const own = record.calls.map((c) => c.tool).join('\u0000');
   return routes.find((r) => r.tools.join('\u0000') === own)?.value ?? 'other';

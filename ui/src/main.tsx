@@ -8,6 +8,7 @@ import { RecordPage } from './record.tsx';
 import { href, useRoute } from './route.ts';
 import { RunPage, RunsPage } from './runs.tsx';
 import { ErrorBox } from './text.tsx';
+import { WorkflowPage } from './workflow.tsx';
 
 /** FlowScout's web UI: runs → run (search tree) → candidate (workflow, diff) → record (trace). */
 function App() {
@@ -29,6 +30,7 @@ function App() {
         ) : null}
         {r.page === 'compare' ? <ComparePage run={r.run} a={r.a} b={r.b} /> : null}
         {r.page === 'bench' ? <BenchPage index={r.index} /> : null}
+        {r.page === 'workflow' ? <WorkflowPage hash={r.hash} /> : null}
         {r.page === 'bad' ? (
           <ErrorBox
             error={`The address ${r.address} is not valid: it has a broken %-escape. Go back to the list of runs.`}

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'record'; run: string; candidate: string; split: string; record: string }
   | { page: 'compare'; run: string; a: string; b: string }
   | { page: 'bench'; index: string }
+  | { page: 'workflow'; hash: string }
   | { page: 'bad'; address: string };
 
 export function parseRoute(hash: string): Route {
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
     return { page: 'bad', address: hash };
   }
   if (parts[0] === 'bench' && parts[1] !== undefined) return { page: 'bench', index: parts[1] };
+  if (parts[0] === 'workflows' && parts[1] !== undefined) return { page: 'workflow', hash: parts[1] };
   if (parts[0] !== 'runs' || !parts[1]) return { page: 'runs' };
   const run = parts[1];
   if (parts[2] === 'compare' && parts[3] && parts[4]) return { page: 'compare', run, a: parts[3], b: parts[4] };
@@ -39,6 +41,7 @@ export const href = {
   compare: (run: string, a: string, b: string) =>
     `#/runs/${encodeURIComponent(run)}/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`,
   bench: (i: number | string) => `#/bench/${i}`,
+  workflow: (hash: string) => `#/workflows/${encodeURIComponent(hash)}`,
 };
 
 export function useRoute(): Route {

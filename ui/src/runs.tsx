@@ -3,6 +3,7 @@ import { ValChart, type IterPoint } from './chart.tsx';
 import { SearchTreeGraph, scoreRange } from './graphs.tsx';
 import { href } from './route.ts';
 import { ErrorBox, Offline, Status } from './text.tsx';
+import { ServedWorkflows } from './workflow.tsx';
 import { useState } from 'react';
 
 /** Every stored run, newest first; updates live. */
@@ -74,6 +75,7 @@ export function RunsPage() {
           ))}
         </tbody>
       </table>
+      <ServedWorkflows />
       {bench.length ? (
         <>
           <h2>Benchmark reports</h2>

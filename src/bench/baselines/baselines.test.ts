@@ -55,7 +55,7 @@ const QUERY = 'Find flights from CDG to JFK, then show the reviews for hotel 42.
 describe('PM4Py-style baseline', () => {
   it('runs the mined path with each activity bound to its tool and answers with the plain results', async () => {
     const tools = createToolRegistry([FLIGHTS, REVIEWS, BROKEN]);
-    const policy = createOfflinePolicy({ tools: tools.list(), records: opt });
+    const policy = createOfflinePolicy({ tools: tools.list() });
     const tree = parseProcessTree(`->( '${FLIGHTS.name}', X( tau, '${REVIEWS.name}' ) )`);
     const agent = createPm4pyBaseline({ tree, opt, tools, policy });
     expect(agent.label).toBe('PM4Py-style (offline)');
@@ -77,7 +77,7 @@ describe('PM4Py-style baseline', () => {
 
   it('records a mined activity whose tool is missing from T as a failed call', async () => {
     const tools = createToolRegistry([FLIGHTS]);
-    const policy = createOfflinePolicy({ tools: tools.list(), records: opt });
+    const policy = createOfflinePolicy({ tools: tools.list() });
     const agent = createPm4pyBaseline({
       tree: parseProcessTree(`->( 'gone_tool', '${FLIGHTS.name}' )`),
       opt,
@@ -95,8 +95,8 @@ describe('PM4Py-style baseline', () => {
 describe('ReAct baseline (offline)', () => {
   it('answers clause by clause, moving to the next-ranked tool when a call fails, then writes the template answer', async () => {
     const tools = createToolRegistry([FLIGHTS, BROKEN, REVIEWS]);
-    const policy = createOfflinePolicy({ tools: tools.list(), records: [] });
-    const agent = createOfflineReact({ tools, policy, opt: [] });
+    const policy = createOfflinePolicy({ tools: tools.list() });
+    const agent = createOfflineReact({ tools, policy });
     expect(agent.label).toBe('ReAct (offline)');
     const run = await agent.run({
       query: 'Find flights from CDG to JFK, then summarize the guest reviews of hotel 42.',
@@ -114,8 +114,8 @@ describe('ReAct baseline (offline)', () => {
 
   it('stops at the step limit', async () => {
     const tools = createToolRegistry([FLIGHTS, BROKEN, REVIEWS]);
-    const policy = createOfflinePolicy({ tools: tools.list(), records: [] });
-    const run = await createOfflineReact({ tools, policy, opt: [], maxSteps: 1 }).run({
+    const policy = createOfflinePolicy({ tools: tools.list() });
+    const run = await createOfflineReact({ tools, policy, maxSteps: 1 }).run({
       query: 'Find flights from CDG to JFK, then show the reviews for hotel 42.',
     });
     expect(run.calls).toHaveLength(1);

@@ -1,7 +1,6 @@
 import type { ToolNode } from '../../graph/schema.js';
 import type { ProcessTree } from '../../mining/process-tree/schema.js';
-import { learnCueModel } from '../../policies/offline/cue-model.js';
-import { createToolIndex } from '../../policies/offline/tool-index.js';
+import { createToolIndex } from '../../retrieval/tool-index.js';
 import { type ExecutionPolicy, type NodeInput } from '../../policies/types.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../../llm/usage.js';
 import type { TaskRecord } from '../../records/schema.js';
@@ -15,15 +14,15 @@ import { linearWorkflow, plainAnswer, runBaselineStep } from './tool-step.js';
  * The PM4Py-style baseline (docs/DESIGN.md, "Baselines and ablations"): the process tree the inductive
  * miner finds on D_opt, executed with every activity bound to its concrete tool. Which parts of the
  * tree run for a query is decided by fixed rules (pm4py-plan.ts) with retrieval over the tools —
- * BM25 over names, descriptions and parameters plus the query clauses D_opt used each tool for, the
- * offline policy's index — and never by a model. Each step's arguments come from the execution
+ * BM25 over names, descriptions and parameters, the retrieval every policy shares — and the mined
+ * model's own branch frequencies, never by a model. Each step's arguments come from the execution
  * policy with that one tool as the only candidate; there is no planning node and no synthesis: the
  * answer is the tool results rendered plainly.
  */
 
 export interface Pm4pyBaselineOptions {
   tree: ProcessTree;
-  /** D_opt: for the retrieval index, branch frequencies and parallel order. */
+  /** D_opt: the mined model's branch frequencies and parallel order (the tree was mined from it). */
   opt: readonly TaskRecord[];
   tools: ToolRegistry;
   policy: ExecutionPolicy;
@@ -38,7 +37,7 @@ export interface Pm4pyBaseline extends Agent {
 
 export function createPm4pyBaseline(opts: Pm4pyBaselineOptions): Pm4pyBaseline {
   const descriptors = opts.tools.list();
-  const index = createToolIndex(descriptors, learnCueModel(opts.opt, descriptors));
+  const index = createToolIndex(descriptors);
   const names = descriptors.map((d) => d.name);
   const stats = logStatistics(opts.opt);
   const offline = opts.policy.kind === 'offline' ? ' (offline)' : '';

@@ -49,8 +49,6 @@ export interface DomainQueueOptions {
   tools: { config: string } | { records: readonly TaskRecord[]; descriptors: readonly ToolDescriptor[] };
   /** Model string of the judge. */
   judgeSpec: string;
-  /** The records the offline policy learns from (D_opt). */
-  learnFrom: readonly TaskRecord[];
   /** The recorded write calls the domain's write guard answers from (the workers answer from them too). */
   writes?: readonly Call[];
   nodeConcurrency?: number;
@@ -79,7 +77,7 @@ export async function domainQueues(redis: BenchRedis, o: DomainQueueOptions): Pr
         url: redis.url,
         ...(redis.queue ? { queue: redis.queue } : {}),
         run: `${stamp}-${name}`,
-        policy: { model: policySpec, learnFrom: o.learnFrom },
+        policy: { model: policySpec },
         ...(o.writes ? { writes: o.writes } : {}),
         judge: o.judgeSpec,
         memo,

@@ -41,7 +41,7 @@ export interface MeasureContext {
 interface RunScores {
   tc: number[];
   es: number[];
-  detail: Array<{ k: number; kHat: number; lcs: number; failed: number }>;
+  detail: Array<{ k: number; kHat: number; lcs: number; failed: number; beyond: number; graded: number }>;
   cost: Array<{ runtimeMs: number; llmCalls: number; llmSteps: number; toolCalls: number }>;
   failed: number;
 }
@@ -126,6 +126,8 @@ function workflowScores(ev: WorkflowEvaluation): RunScores {
       kHat: r.detail.kHat,
       lcs: r.detail.lcs,
       failed: r.trace.calls.filter((c) => c.status === 'error').length,
+      beyond: r.detail.beyond,
+      graded: r.detail.gradedTc,
     })),
     cost: ev.perRecord.map((r) => ({
       runtimeMs: r.trace.totals.durationMs,
@@ -160,6 +162,8 @@ async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: Measu
       kHat: r.detail.kHat,
       lcs: r.detail.lcs,
       failed: out[i]!.calls.filter((c) => c.status === 'error').length,
+      beyond: r.detail.beyond,
+      graded: r.detail.gradedTc,
     })),
     cost: out.map((run) => ({
       runtimeMs: run.durationMs,
@@ -173,5 +177,12 @@ async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: Measu
 
 function callStats(d: RunScores['detail']): ApproachResult['calls'] {
   const m = (f: (x: RunScores['detail'][number]) => number) => (d.length ? mean(d.map(f)) : 0);
-  return { reference: m((x) => x.k), made: m((x) => x.kHat), matched: m((x) => x.lcs), failed: m((x) => x.failed) };
+  return {
+    reference: m((x) => x.k),
+    made: m((x) => x.kHat),
+    matched: m((x) => x.lcs),
+    failed: m((x) => x.failed),
+    beyond: m((x) => x.beyond),
+    gradedTc: m((x) => x.graded),
+  };
 }

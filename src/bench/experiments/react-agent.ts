@@ -11,11 +11,10 @@ import type { DomainEnv } from './domain-env.js';
  * loop offline.
  */
 export async function reactAgent(env: DomainEnv, model: string, wiring: ModelWiring): Promise<Agent> {
-  if (model === 'offline')
-    return createOfflineReact({ tools: env.tools, policy: env.policy.instance, opt: env.split.opt });
-  // The same tool shortlist as the LLM policy's tool nodes (learned from D_opt only).
+  if (model === 'offline') return createOfflineReact({ tools: env.tools, policy: env.policy.instance });
+  // The same tool shortlist as the LLM policy's tool nodes (T and the request alone).
   const shortlist = {
-    shortlister: createToolShortlister({ tools: env.tools.list(), records: env.split.opt }),
+    shortlister: createToolShortlister({ tools: env.tools.list() }),
     size: DEFAULT_SHORTLIST_SIZE,
   };
   return createLlmReact({

@@ -78,8 +78,12 @@ export interface ApproachResult {
   cost: CostPerQuery;
   /** Runs that ended in a fault (scored with what they produced). */
   failedRuns: number;
-  /** What the traces show, per query (means over runs and queries): reference calls K, calls made K̂, LCS matches, failed calls. */
-  calls: { reference: number; made: number; matched: number; failed: number };
+  /**
+   * What the traces show, per query (means over runs and queries): reference calls K, calls made K̂,
+   * LCS matches, failed calls, calls beyond the reference (no call of their tool to pair with), and
+   * the graded TC (a call of the right tool earns the share of its arguments it got right).
+   */
+  calls: { reference: number; made: number; matched: number; failed: number; beyond?: number; gradedTc?: number };
   toolStats?: { calls: number; errors: number; replayHits: number; replayMisses: number };
 }
 

@@ -79,7 +79,6 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         domain: env.domain,
         tools: env.toolSource,
         judgeSpec: o.redis.judgeSpec,
-        learnFrom: env.split.opt,
         // Write calls to live tools: the workers answer from the recorded ones this process's guard answers from.
         ...(isGuarded(env.tools) ? { writes: env.tools.recordedWrites() } : {}),
         ...(o.breaker ? { breaker: o.breaker } : {}),

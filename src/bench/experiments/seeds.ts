@@ -23,6 +23,8 @@ export interface SeedStat {
   tcSd: number | null;
   esMean: number;
   esSd: number;
+  /** Calls per test query, mean over seeds: made, failed, beyond the reference, and the graded TC. */
+  calls?: { made: number; failed: number; beyond: number; gradedTc: number };
 }
 
 /** FlowScout's mean TC against another approach's, per domain and on the average over domains. */
@@ -116,15 +118,16 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
       const found = runs.map((r) => r.domains.find((d) => d.domain === domain)?.approaches.find((a) => a.id === id));
       if (found.some((a) => a === undefined)) continue;
       label = found[0]!.label;
-      perDomain.push(
-        stat(
+      perDomain.push({
+        ...stat(
           domain,
           id,
           label,
           found.map((a) => a!.tc),
           found.map((a) => a!.es),
         ),
-      );
+        ...callsOf(found.map((a) => a!.calls)),
+      });
     }
     stats.push(...perDomain);
     if (perDomain.length === domains.length && domains.length > 1) {
@@ -132,18 +135,34 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
       const tc = runs.map((_, s) =>
         perDomain.some((p) => p.tc[s] === null) ? null : mean(perDomain.map((p) => p.tc[s]!)),
       );
-      stats.push(
-        stat(
+      stats.push({
+        ...stat(
           'average',
           id,
           label,
           tc,
           runs.map((_, s) => mean(perDomain.map((p) => p.es[s]!))),
         ),
-      );
+        ...callsOf(perDomain.flatMap((p) => (p.calls ? [p.calls] : []))),
+      });
     }
   }
   return stats;
+}
+
+/** The mean of the calls per query over seeds (or domains); nothing when one lacks the figures. */
+function callsOf(
+  list: ReadonlyArray<{ made: number; failed: number; beyond?: number; gradedTc?: number }>,
+): Pick<SeedStat, 'calls'> {
+  if (list.length === 0 || list.some((c) => c.beyond === undefined || c.gradedTc === undefined)) return {};
+  return {
+    calls: {
+      made: mean(list.map((c) => c.made)),
+      failed: mean(list.map((c) => c.failed)),
+      beyond: mean(list.map((c) => c.beyond!)),
+      gradedTc: mean(list.map((c) => c.gradedTc!)),
+    },
+  };
 }
 
 export function orderingChecks(stats: readonly SeedStat[]): OrderingCheck[] {

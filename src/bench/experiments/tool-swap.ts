@@ -1,6 +1,6 @@
 import { canonicalCallKey } from '../../contracts/canonical-args.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { createToolIndex } from '../../policies/offline/tool-index.js';
+import { createToolIndex } from '../../retrieval/tool-index.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ToolPair } from './results.js';
 

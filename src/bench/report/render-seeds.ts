@@ -56,6 +56,37 @@ export function perSeedTable(r: SeedsResults): string {
   ]);
 }
 
+/** Calls per test query (mean over seeds): made, failed, beyond the reference; the graded TC beside the exact one. */
+export function callsTable(r: SeedsResults): string {
+  const domains = [...new Set(r.stats.map((s) => s.domain))];
+  const rows = ids(r.stats).flatMap((id) =>
+    domains.flatMap((d) => {
+      const s = r.stats.find((x) => x.id === id && x.domain === d);
+      if (!s?.calls) return [];
+      return [
+        [
+          s.label,
+          d,
+          fixed(s.calls.made, 2),
+          fixed(s.calls.failed, 2),
+          fixed(s.calls.beyond, 2),
+          s.tcMean === null ? 'n/a' : fixed(s.tcMean),
+          s.tcMean === null ? 'n/a' : fixed(s.calls.gradedTc),
+        ],
+      ];
+    }),
+  );
+  return table(['approach', 'domain', 'calls made', 'failed calls', 'beyond the reference', 'TC', 'graded TC'], rows, [
+    'l',
+    'l',
+    'r',
+    'r',
+    'r',
+    'r',
+    'r',
+  ]);
+}
+
 export function orderingsTable(r: SeedsResults): string {
   const rows = r.orderings.map((o) => [
     o.claim,
@@ -152,6 +183,14 @@ export function renderSeedsReport(r: SeedsResults): string {
     who,
     '',
     seedsTable(r, 'es'),
+    '',
+    '## Calls per test query, and the graded TC, mean over seeds',
+    '',
+    who,
+    '',
+    'Graded TC: a call of the right tool earns the share of its arguments it got right (exact TC counts only equal calls); beyond the reference: calls with no call of their tool in the reference to pair with.',
+    '',
+    callsTable(r),
     '',
     "## The paper's orderings (test TC)",
     '',

@@ -128,6 +128,8 @@ export function tracesTable(r: BenchResults): string {
       fixed(a.calls.made, 2),
       fixed(a.calls.matched, 2),
       fixed(a.calls.failed, 2),
+      a.calls.beyond === undefined ? '—' : fixed(a.calls.beyond, 2),
+      a.calls.gradedTc === undefined || a.tc === null ? '—' : fixed(a.calls.gradedTc, 3),
       a.toolStats ? `${a.toolStats.replayHits} / ${a.toolStats.replayMisses}` : '—',
     ]),
   );
@@ -139,10 +141,12 @@ export function tracesTable(r: BenchResults): string {
       'calls made K̂',
       'matched (LCS)',
       'failed calls',
+      'beyond the reference',
+      'graded TC',
       'replay hits / misses',
     ],
     rows,
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
 }
 

@@ -76,7 +76,7 @@ describe('flowscout eval <workflow> (workflow mode)', () => {
     ]);
     expect(descriptors.err).toContain('lists tool descriptors; running a workflow needs a tool config');
     const leak = await cli([...base, '--learn-from', join(EVAL, 'records.jsonl')]);
-    expect(leak.err).toContain('--learn-from names the records being evaluated');
+    expect(leak.err).toContain('--learn-from is no longer an option: policies learn from no records');
     const repeatWithPredictions = await cli([
       'eval',
       '--predictions',

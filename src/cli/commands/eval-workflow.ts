@@ -17,7 +17,7 @@ import { addWriteCalls, type WriteGuardReport } from '../../tools/write-guard.js
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
-import { learnedLine, learnedSource } from '../learned-records.js';
+import { learnedLine } from '../learned-note.js';
 
 /**
  * The workflow mode of `flowscout eval`: runs a workflow on every record's query over the tools of a
@@ -38,15 +38,12 @@ export interface WorkflowEvalOptions {
   judge: Judge;
   repeat: number;
   concurrency: number;
-  /** Records the offline policy learns argument cues from (never the evaluated ones); default: what the workflow's search wrote. */
-  learnFrom?: string;
-  /** The evaluated records' file, so the learned records are never the evaluated ones. */
-  recordsFile?: string;
-  skipInvalid?: boolean;
   /** Run the records on `flowscout worker`s through this Redis instead of in this process. */
   redis?: DistributedEvalOptions;
   /** `--allow-live-writes`: write calls go to live tools (by default answered from the records' replay or refused). */
   allowLiveWrites?: boolean;
+  /** Where warnings about the tool config go (default: stderr). */
+  warn?: (line: string) => void;
 }
 
 /** `--redis` and its companions: where the queue is and how jobs are cut. */
@@ -64,7 +61,7 @@ export interface DistributedEvalOptions {
 
 export interface WorkflowEvalResult {
   report: EvalReport;
-  /** The line about what the offline policy learned from (absent for an LLM policy). */
+  /** The line about what the offline policy decides with (absent for an LLM policy). */
   learned?: string;
   workflow: string;
   policy: string;
@@ -90,24 +87,20 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       location: { file: opts.toolsFile },
     });
   }
-  const source = learnedSource(opts.workflowFile, raw, opts.learnFrom);
-  if (source) assertNotSameFile(source.file, opts.recordsFile ?? '');
-  const learnFrom = source
-    ? (await readRecordsFile(source.file, { skipInvalid: opts.skipInvalid })).records
-    : undefined;
   // Every record runs the workflow: write calls to live tools are answered from the records' recorded
   // responses or refused, unless the user allowed live writes.
   const registry = await loadToolConfig(opts.toolsFile, {
     guardWrites: { allowLiveWrites: opts.allowLiveWrites === true, records: opts.records },
+    ...(opts.warn ? { warn: opts.warn } : {}),
   });
   try {
     const tools = registry.list();
     const workflow = assertValidWorkflow(raw, tools, opts.workflowFile);
-    const resolved = await opts.models.policy(opts.model, { tools, ...(learnFrom ? { records: learnFrom } : {}) });
+    const resolved = await opts.models.policy(opts.model, { tools });
     const judge = meterJudge(opts.judge);
     const runs: WorkflowEvaluation[] = [];
     const queue = opts.redis
-      ? await openEvalQueue(opts.redis, resolved.spec, learnFrom, registry.recordedWrites(), opts)
+      ? await openEvalQueue(opts.redis, resolved.spec, registry.recordedWrites(), opts)
       : undefined;
     let finalProgress: QueueProgress | undefined;
     try {
@@ -140,6 +133,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       perRecord.map((evs) =>
         evs.map((r) => ({
           detail: r.detail,
+          failed: r.trace.calls.filter((c) => c.status === 'error').length,
           score: { ...r.dims, es: r.es, ...(r.rationale ? { rationale: r.rationale } : {}) },
           ...(r.judgeError ? { error: r.judgeError } : {}),
         })),
@@ -153,7 +147,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
           : [],
       ),
     );
-    const learned = learnedLine(resolved.instance.kind, source, learnFrom?.length ?? 0, raw);
+    const learned = learnedLine(resolved.instance.kind, workflow, raw);
     return {
       report,
       ...(learned ? { learned } : {}),
@@ -178,17 +172,6 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     };
   } finally {
     await registry.close();
-  }
-}
-
-/** Refuses to learn from the evaluated records themselves (the answers would leak into the policy). */
-export function assertNotSameFile(learnFrom: string | undefined, records: string): void {
-  if (learnFrom && records && resolve(learnFrom) === resolve(records)) {
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: '--learn-from names the records being evaluated; the offline policy would learn their answers',
-      hint: 'Split the records first (optimisation vs test) and pass the optimisation part to --learn-from.',
-    });
   }
 }
 
@@ -217,7 +200,6 @@ function isToolDescriptorFile(file: string): boolean {
 async function openEvalQueue(
   d: DistributedEvalOptions,
   policySpec: string,
-  learnFrom: readonly TaskRecord[] | undefined,
   writes: readonly Call[],
   opts: WorkflowEvalOptions,
 ) {
@@ -227,7 +209,7 @@ async function openEvalQueue(
     url: d.url,
     ...(d.queue ? { queue: d.queue } : {}),
     run: `eval-${randomBytes(6).toString('hex')}`,
-    policy: { model: policySpec, ...(learnFrom ? { learnFrom } : {}) },
+    policy: { model: policySpec },
     // The workers answer write calls from the recorded ones this process's guard answers from.
     writes,
     judge: d.judgeModel,

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { formatEvalReport } from '../../metrics/format-report.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
@@ -14,7 +14,8 @@ import { queueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
-import { assertNotSameFile, evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
+import { evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
+import { learnFromRemoved } from '../learned-note.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -66,10 +67,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)',
     )
     .option('--repeat <n>', 'run each record n times and report the CV of ES (workflow mode)')
-    .option(
-      '--learn-from <records>',
-      'records the offline policy learns argument cues from (never the evaluated ones; workflow mode; default: the learned.records.jsonl a search wrote beside the workflow)',
-    )
+    .addOption(new Option('--learn-from <records>').hideHelp())
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option(
       '--skip-invalid',
@@ -92,6 +90,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
     )
     .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
+      if (opts.learnFrom !== undefined) throw learnFromRemoved();
       checkMode(workflowFile, opts);
       const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
       const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
@@ -114,7 +113,6 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       const notes: string[] = [];
       if (workflowFile !== undefined) {
         const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
-        assertNotSameFile(opts.learnFrom, opts.records);
         const redis = distributedOptions(opts, io);
         const res = await evaluateWorkflowFile({
           workflowFile,
@@ -125,11 +123,9 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
           judge,
           repeat,
           concurrency,
-          learnFrom: opts.learnFrom,
-          recordsFile: opts.records,
-          skipInvalid: opts.skipInvalid,
           ...(redis ? { redis } : {}),
           ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
+          warn: (line) => io.err(line),
         });
         report = res.report;
         const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
@@ -217,7 +213,6 @@ function checkMode(workflowFile: string | undefined, opts: EvalOptions): void {
     for (const [flag, value] of [
       ['--repeat', opts.repeat],
       ['--model', opts.model],
-      ['--learn-from', opts.learnFrom],
     ] as const) {
       if (value !== undefined)
         fail(

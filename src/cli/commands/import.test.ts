@@ -164,6 +164,7 @@ describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
       '--skip-invalid',
     ]);
     expect(skipped.status).toBe(0);
-    expect(skipped.out).toMatch(/invalid, skipped\s+3 \(not readable: 2; no tool call: 1\)/);
+    expect(skipped.out).toMatch(/invalid, skipped\s+2 \(not readable: 2\)/);
+    expect(skipped.out).toMatch(/kept\s+2 \(1 answered without a tool call: kept with an empty reference log/);
   });
 });

@@ -63,7 +63,7 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       )
       .option(
         '--skip-invalid',
-        'skip conversations that cannot be imported (unreadable, no query, no tool call, no final answer) and count them; by default any stops the import',
+        'skip conversations that cannot be imported (unreadable, no query, no final answer) and count them; by default any stops the import',
       )
       .option(
         '--messages <json path>',

@@ -35,6 +35,22 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./mine.js')).registerMine,
   },
   {
+    name: 'conformance',
+    args: '<log>',
+    options: true,
+    description:
+      "align every run of a log with a process tree or a workflow: PM4Py's fitness per variant, what each skipped or inserted",
+    load: async () => (await import('./conformance.js')).registerConformance,
+  },
+  {
+    name: 'drift',
+    args: '<workflow>',
+    options: true,
+    description:
+      'compare new runs with what a workflow was learned from and say whether it drifted, why, and what to run next',
+    load: async () => (await import('./drift.js')).registerDrift,
+  },
+  {
     name: 'validate',
     args: '<workflow>',
     options: true,

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
+import { observedRunOfRecord } from '../../conformance/observed-runs.js';
+import { withConformanceProfile } from '../../conformance/profile.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { namedVariants } from '../../mining/event-log/event-log.js';
 import { summarizeDfg } from '../../mining/event-log/dfg-summary.js';
@@ -152,7 +154,16 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
             ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
             : {}),
         });
-        text = `${JSON.stringify(workflow, null, 2)}\n`;
+        // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
+        const runs = records
+          ? records.map(observedRunOfRecord)
+          : log.caseIds.map((id, c) => ({
+              id,
+              tools: Array.from(log.variants[log.caseVariants[c]!]!.trace, (a) => log.activities[a]!),
+              failedCalls: 0,
+              withheldCalls: 0,
+            }));
+        text = `${JSON.stringify(withConformanceProfile(workflow, runs), null, 2)}\n`;
       }
       if (opts.out === undefined) {
         io.out(text);

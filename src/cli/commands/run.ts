@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { createBudget } from '../../llm/budget.js';
@@ -7,8 +7,8 @@ import { createCircuitBreaker } from '../../llm/circuit-breaker.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
-import { readRecordsFile } from '../../records/read-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
+import { UNGROUNDED_CALL_PREFIX } from '../../runtime/grounding.js';
 import { isBudgetExhausted } from '../../runtime/node-step.js';
 import type { Trace } from '../../runtime/trace.js';
 import { traceToJson } from '../../runtime/trace-file.js';
@@ -17,7 +17,7 @@ import type { ToolRegistry } from '../../contracts/tools.js';
 import { clip } from '../../util/clip.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
-import { learnedLine, learnedSource } from '../learned-records.js';
+import { learnedLine, learnFromRemoved } from '../learned-note.js';
 import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
@@ -42,11 +42,11 @@ interface RunOpts extends ModelFlags {
   concurrency?: string;
   contextChars?: string;
   timeout?: string;
+  /** Gone: kept to say so. */
   learnFrom?: string;
   budgetCalls?: string;
   budgetTokens?: string;
   budgetUsd?: string;
-  skipInvalid?: boolean;
 }
 
 /** Registers `flowscout run` (see above). */
@@ -67,15 +67,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
-    .option(
-      '--learn-from <records>',
-      'records (JSONL) the offline policy learns argument cues from (default: the learned.records.jsonl a search wrote beside the workflow)',
-    )
-    .option('--skip-invalid', 'skip invalid lines of the --learn-from records (counted) instead of failing')
+    .addOption(new Option('--learn-from <records>').hideHelp())
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
   addModelFlags(cmd).action(async (file: string, opts: RunOpts) => {
+    if (opts.learnFrom !== undefined) throw learnFromRemoved();
     if (opts.query.trim() === '')
       throw new FlowScoutError({
         code: 'INVALID_INPUT',
@@ -89,10 +86,12 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     const offline = parseModelSpec(spec).provider === 'offline';
     // Replay misses can be simulated only with a model; the simulator is built once the model is resolved.
     let simulator: ToolSimulator | undefined;
-    const registry = await loadToolConfig(
-      opts.tools,
-      offline ? {} : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) },
-    );
+    const registry = await loadToolConfig(opts.tools, {
+      warn: (line) => io.err(line),
+      ...(offline
+        ? {}
+        : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) }),
+    });
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -100,15 +99,6 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     try {
       const tools = registry.list();
       const workflow = assertValidWorkflow(raw, tools, file);
-      const source = learnedSource(file, raw, opts.learnFrom);
-      const learnedFile = source
-        ? await readRecordsFile(source.file, opts.skipInvalid ? { skipInvalid: true } : {})
-        : undefined;
-      if (learnedFile?.skipped)
-        io.err(
-          `skipped ${learnedFile.skipped} invalid record line${learnedFile.skipped === 1 ? '' : 's'} of ${source!.file} (--skip-invalid)`,
-        );
-      const learned = learnedFile?.records;
       const budget = createBudget({
         ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
         ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
@@ -125,7 +115,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
         limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 },
       });
-      const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
+      const resolved = await models.policy(spec, { tools });
       if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
       let trace: Trace;
       try {
@@ -152,15 +142,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
       }
       if (opts.trace) writeTextFile(opts.trace, `${traceToJson(trace)}\n`, { force: opts.force });
       if (opts.json) io.out(traceToJson(trace, { toolStats: registry.stats() }));
-      else
-        io.out(
-          formatRun(
-            trace,
-            registry,
-            opts.trace,
-            learnedLine(resolved.instance.kind, source, learned?.length ?? 0, raw),
-          ),
-        );
+      else io.out(formatRun(trace, registry, opts.trace, learnedLine(resolved.instance.kind, workflow, raw)));
       if (trace.status === 'error') throw new ExitWith(trace.error === 'cancelled' ? 130 : 1);
     } finally {
       process.removeListener('SIGINT', onSigint);
@@ -181,7 +163,9 @@ export function formatRun(trace: Trace, registry: ToolRegistry, traceFile?: stri
   if (trace.status === 'error') lines.push(`run failed: ${trace.error}`);
   const withheld = trace.withheld ?? [];
   if (withheld.length > 0) {
-    lines.push(`status: ${withheld.length} write call${withheld.length === 1 ? '' : 's'} withheld (not made):`);
+    // "write calls" while only writes were withheld; "calls" once a read was (an ungrounded identifier).
+    const kind = withheld.some((w) => w.why.startsWith(UNGROUNDED_CALL_PREFIX)) ? 'call' : 'write call';
+    lines.push(`status: ${withheld.length} ${kind}${withheld.length === 1 ? '' : 's'} withheld (not made):`);
     for (const w of withheld) lines.push(`  ${w.tool} ${stableStringify(w.args)} — ${w.why}`);
   }
   lines.push('', 'answer:', ...indent(trace.answer || '(no answer)'), '');

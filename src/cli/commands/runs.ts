@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { IterationRow } from '../../search/search-context.js';
 import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
 import { checkOutDir, TEST_RECORDS_FILE, writeSearchArtifacts } from '../../search/artifacts.js';
+import { storedWorkflowRuns } from '../../search/workflow-runs.js';
 import { OFFLINE_POLICY_LABEL } from '../../policies/offline/offline-policy.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { storedSearchResult } from '../../search/stored-result.js';
@@ -61,7 +62,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--json', 'print JSON')
     .option(
       '--write <dir>',
-      "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the learned and test records",
+      "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the test records",
     )
     .option('--force', 'with --write: write into a non-empty folder')
     .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
@@ -71,15 +72,15 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
         if (opts.write) {
           checkOutDir(opts.write, { force: Boolean(opts.force) });
           const { result, labels } = storedSearchResult(store, id);
-          // Every file the search wrote: the offline policy's learned records (D_opt) and the test split too.
+          // Every file the search wrote: the test split too.
           const records = store.loadRunRecords(id);
           const split = (s: 'opt' | 'test') => records.filter((r) => r.split === s).map((r) => r.record as TaskRecord);
-          const learned = run.policyLabel === OFFLINE_POLICY_LABEL ? split('opt') : undefined;
           const test = split('test');
           const files = writeSearchArtifacts(opts.write, result, labels, {
             runId: id,
-            ...(learned?.length ? { learned } : {}),
             ...(test.length ? { test } : {}),
+            ...(split('opt').length ? { profileFrom: split('opt') } : {}),
+            workflowRuns: (best: string) => storedWorkflowRuns(store, id, best),
           });
           io.out(
             `wrote ${files.join(', ')} (best ${result.best.id}${result.best.valScore !== undefined ? `, validation ${result.best.valScore.toFixed(3)}` : ''}; run ${displayStatus(store, run)})`,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
 import { JUDGE_MODES } from '../../metrics/llm-judge.js';
 import { parseSplitRatio } from '../../records/split.js';
@@ -33,6 +34,7 @@ export interface SearchFlags extends ModelFlags {
   json?: boolean;
   strategy: string;
   start: string;
+  from?: string;
   memo: boolean;
   budgetCalls?: string;
   budgetTokens?: string;
@@ -92,6 +94,7 @@ export function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): 
     split: flags.split,
     splitBy,
     start,
+    ...(flags.from ? { from: resolve(flags.from) } : {}),
     strategy,
     memo: flags.memo,
     settings,

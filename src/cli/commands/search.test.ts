@@ -141,7 +141,7 @@ describe('flowscout search (offline)', () => {
 });
 
 describe('flowscout eval of a searched workflow', () => {
-  it('reproduces the search test TC and ES with no extra flag or file (the workflow carries its offline table) and says when nothing was learned', async () => {
+  it('reproduces the search test TC and ES with no extra flag or file (the workflow carries what was learned as hints) and says when nothing was learned', async () => {
     const out = join(fx.dir, 'run-eval');
     const io = capture();
     expect(await runCli([...base(), '--out', out, '--db', join(fx.dir, 'e.db')], io)).toBe(0);
@@ -154,7 +154,7 @@ describe('flowscout eval of a searched workflow', () => {
     const best = JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8'));
     expect(best.meta.search.learnedFrom).toBeUndefined();
     expect(existsSync(join(out, 'learned.records.jsonl'))).toBe(false);
-    expect(best.learned.offline.records).toBeGreaterThan(0);
+    expect(best.learned).toBeUndefined();
     const testRecords = join(out, 'test.records.jsonl');
     expect(readFileSync(testRecords, 'utf8').trim().split('\n')).toHaveLength(doc.test.records);
 
@@ -168,17 +168,24 @@ describe('flowscout eval of a searched workflow', () => {
     const res = JSON.parse(ev.text());
     expect(res.tc).toBeCloseTo(doc.test.best.tc, 12);
     expect(res.es).toBeCloseTo(doc.test.best.es, 12);
+    const hints = best.nodes.reduce((n: number, x: { hints?: unknown[] }) => n + (x.hints?.length ?? 0), 0);
     expect(res.learned).toMatch(
-      /^offline policy: decides with the table the workflow carries \(learned by its search from \d+ records; no record text\)$/,
+      hints > 0
+        ? /^offline policy: decides from the request, the tools and the workflow's \d+ bindings? and \d+ tool hints?$/
+        : /^offline policy: decides from the request and the tool descriptions alone/,
     );
 
     // The same workflow without what the search learned: the one-line warning, and different scores.
     const bare = join(fx.dir, 'bare.workflow.json');
-    writeFileSync(bare, JSON.stringify({ ...best, meta: {}, learned: undefined }));
+    const unlearned = best.nodes.map((n: Record<string, unknown>) => {
+      const { hints: _h, bind: _b, ...rest } = n;
+      return rest;
+    });
+    writeFileSync(bare, JSON.stringify({ ...best, meta: {}, nodes: unlearned }));
     const ev2 = capture();
     expect(await runCli(['eval', bare, '--records', testRecords, '--tools', fx.tools], ev2)).toBe(0);
     expect(ev2.text()).toContain(
-      'offline policy: nothing learned (no --learn-from, and the workflow names no learned records)',
+      'offline policy: decides from the request and the tool descriptions alone (the workflow carries no bindings or hints: a search learns them)',
     );
   });
 });

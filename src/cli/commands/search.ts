@@ -4,6 +4,7 @@ import { splitWarning } from '../../records/split.js';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { DEFAULT_SETTINGS } from '../../search/search-context.js';
 import { checkOutDir, searchDocument, writeSearchArtifacts } from '../../search/artifacts.js';
+import { storedWorkflowRuns } from '../../search/workflow-runs.js';
 import { TABLE_HEADER, formatRow, formatSummary, labelsLine, progressLine } from '../../search/format-search.js';
 import type { QueueRunner } from '../../distributed/queue-runner.js';
 import { SPLIT_BY_HELP } from '../split-flag.js';
@@ -59,6 +60,10 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
       '--start <name>',
       'mined (G0 from D_opt), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)',
       'mined',
+    )
+    .option(
+      '--from <workflow>',
+      "start from this workflow file instead of one --start builds (e.g. an earlier search's best.workflow.json, to refine it on new runs; --dry-run then projects what it sends)",
     )
     .option('--no-memo', 'do not reuse node outputs or judge scores across candidates')
     .option(
@@ -134,7 +139,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
               queue = await createQueueRunner({
                 ...distributed,
                 run: req.runId,
-                policy: { model: req.policySpec, learnFrom: req.learnFrom },
+                policy: { model: req.policySpec },
                 judge: req.judgeSpec,
                 ...(req.judgeMode ? { judgeMode: req.judgeMode } : {}),
                 memo: req.memo,
@@ -205,8 +210,15 @@ async function runAndReport(
   process.on('SIGTERM', onInterrupt);
   // The best so far is written whenever it changes, so a failure later loses nothing.
   let written: string[] = [];
+  const store = input.persist?.store;
+  // The best workflow's own runs, from the traces the store keeps: the baseline of its served runs.
+  const workflowRuns = store ? (best: string) => storedWorkflowRuns(store, runId, best) : undefined;
   const writeSoFar = (sofar: Parameters<typeof writeSearchArtifacts>[1]) => {
-    written = writeSearchArtifacts(outDir, sofar, labels, { runId });
+    written = writeSearchArtifacts(outDir, sofar, labels, {
+      runId,
+      profileFrom: input.splits.opt,
+      ...(workflowRuns ? { workflowRuns } : {}),
+    });
   };
   let spinnerText = '';
   // With --redis the spinner also shows the queue: jobs waiting, active, done, failed, workers.
@@ -271,8 +283,9 @@ async function runAndReport(
       writeOutputs: (finished) => {
         files = writeSearchArtifacts(outDir, finished, labels, {
           runId,
-          ...(offlinePolicy ? { learned: input.splits.opt } : {}),
           test: input.splits.test,
+          profileFrom: input.splits.opt,
+          ...(workflowRuns ? { workflowRuns } : {}),
         });
       },
       onTestStart: (records) => {

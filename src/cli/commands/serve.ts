@@ -1,11 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { workflowHash } from '../../graph/hash.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { createToolSimulator, type ToolSimulator } from '../../llm/simulate-tool.js';
 import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
-import { readRecordsFile } from '../../records/read-records.js';
 import {
   isLoopbackHost,
   startHttpServer,
@@ -22,6 +21,7 @@ import { registerSecret } from '../../util/redact.js';
 import { createModelWiring } from '../../wiring/index.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
+import { learnFromRemoved } from '../learned-note.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -96,12 +96,13 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
     .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
     .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
-    .option('--learn-from <records>', 'records (JSONL) the offline policy learns argument cues from')
+    .addOption(new Option('--learn-from <records>').hideHelp())
     .option(
       '--allow <effect>',
       'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive',
     )
     .action(async (file: string, opts: ServeOpts) => {
+      if (opts.learnFrom !== undefined) throw learnFromRemoved();
       const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
       if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
         throw new FlowScoutError({
@@ -134,12 +135,12 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       const spec = (opts.model?.trim() || defaultModelSpec()).trim();
       const offline = parseModelSpec(spec).provider === 'offline';
       let simulator: ToolSimulator | undefined;
-      const registry = await loadToolConfig(
-        opts.tools,
-        offline
+      const registry = await loadToolConfig(opts.tools, {
+        warn: (line) => io.err(line),
+        ...(offline
           ? {}
-          : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) },
-      );
+          : { simulate: (tool, args, examples, signal) => simulator!.simulate(tool, args, examples, signal) }),
+      });
       let store: Store | undefined;
       let http: RunningHttpServer | undefined;
       const closers: Array<() => Promise<void> | void> = [];
@@ -158,14 +159,13 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       try {
         const tools = registry.list();
         const workflow = assertValidWorkflow(raw, tools, file);
-        const learned = opts.learnFrom ? (await readRecordsFile(opts.learnFrom)).records : undefined;
         // One model client and rate limiter for every request served (sized by --concurrency, default 4, as in `run`).
         const models = createModelWiring({
           limits: {
             concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4,
           },
         });
-        const resolved = await models.policy(spec, { tools, ...(learned ? { records: learned } : {}) });
+        const resolved = await models.policy(spec, { tools });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
         const requestTimeoutMs =
@@ -217,7 +217,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           .map((t) => t.name);
         if (destructiveTools.length > 0)
           io.err(
-            `destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument not in the request or an earlier output are withheld`,
+            `destructive tools (${destructiveTools.slice(0, 6).join(', ')}${destructiveTools.length > 6 ? ', …' : ''}): ${allowDestructive ? 'calls are MADE (--allow destructive)' : 'calls are returned as pending, not made (--allow destructive makes them)'}; write calls with an argument, and any call with an identifier, not in the request or an earlier output are withheld`,
           );
         if (mcp === 'stdio') {
           const server = createWorkflowMcpServer(service, tool, 'mcp-stdio', { requestTimeoutMs });

@@ -71,6 +71,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
         ...(flags.queue ? { queue: flags.queue } : {}),
         ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
         log: (line) => io.out(line),
+        warn: (line) => io.err(line),
       });
       await new Promise<void>((resolve) => {
         let stopping = false;

@@ -30,6 +30,8 @@ const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['retry', { op: 'set_retry', id: 'search', attempts: 2 }],
   ['linear', { op: 'set_calls', id: 'current', calls: 'many' }],
   ['linear', { op: 'set_prompt', id: 'plan', prompt: 'Plan: {{query}}' }],
+  ['linear', { op: 'set_directives', id: 'answer', variant: 'brief' }],
+  ['linear', { op: 'set_hint', id: 'current', tool: 'get_current_weather', hint: { asks: { weather: 1 } } }],
   ['calls-many', { op: 'set_tool_hint', id: 'weather', tools: null }],
   [
     'linear',
@@ -39,6 +41,15 @@ const oneOfEach: Array<[string | Workflow, unknown]> = [
       tool: 'get_current_weather',
       param: 'city',
       source: { from: 'request', pattern: '\\bin\\s+([A-Z][a-z]+)' },
+    },
+  ],
+  [
+    'linear',
+    {
+      op: 'set_hint',
+      id: 'current',
+      tool: 'get_current_weather',
+      hint: { params: { city: { from: { request: 1 }, before: { in: 0.9 } } } },
     },
   ],
 ];
@@ -126,7 +137,7 @@ describe('applyEditPlan', () => {
     `);
     const unknownOp = applyEditPlan(load('valid', 'linear'), { edits: [{ op: 'delete_node', id: 'current' }] });
     expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(
-      `"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_task", "set_tool_hint" or "set_binding""`,
+      `"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "set_prompt", "set_directives", "set_task", "set_tool_hint", "set_binding" or "set_hint""`,
     );
     expect(applyEditPlan(load('valid', 'linear'), { changes: [] }).ok).toBe(false);
   });
@@ -168,17 +179,26 @@ describe('applyEditPlan', () => {
     expect(r.ok && r.workflow).not.toBe(w);
   });
 
-  it('every edited copy shares the learned table of its input, which stays unchanged', () => {
-    const table = { tools: [['get_quote', { params: [['symbol', { values: [['ACME', 3]] }]] }]] };
-    const w: Workflow = { ...load('valid', 'parallel'), learned: { offline: table } };
+  it("drops an older file's table (learned) from the edited copy and leaves the input unchanged", () => {
+    const w: Workflow = { ...load('valid', 'parallel'), learned: { offline: { tools: [] } } };
     const before = JSON.stringify(w);
     const a = applyEditPlanOrThrow(w, { edits: [{ op: 'set_task', id: 'quote', task: 'Get the quote' }] });
-    const b = applyEditPlanOrThrow(a, { edits: [{ op: 'remove_node', id: 'news' }] });
-    // One table for the whole lineage (a search's candidates), not a copy per candidate.
-    expect(a.learned?.offline).toBe(table);
-    expect(b.learned?.offline).toBe(table);
+    expect(a).not.toHaveProperty('learned');
     expect(JSON.stringify(w)).toBe(before);
-    expect(b.nodes.some((n) => n.id === 'news')).toBe(false);
+  });
+
+  it('set_hint sets, replaces and clears the hint of one tool at one node', () => {
+    const w = load('valid', 'parallel');
+    const hint = { params: { symbol: { from: { request: 1 }, before: { for: 0.8 } } } };
+    const a = applyEditPlanOrThrow(w, { edits: [{ op: 'set_hint', id: 'quote', tool: 'get_quote', hint }] });
+    const quote = (x: Workflow) => x.nodes.find((n) => n.id === 'quote') as { hints?: unknown[] };
+    expect(quote(a).hints).toEqual([{ tool: 'get_quote', ...hint }]);
+    const b = applyEditPlanOrThrow(a, {
+      edits: [{ op: 'set_hint', id: 'quote', tool: 'get_quote', hint: { repeat: 'symbol' } }],
+    });
+    expect(quote(b).hints).toEqual([{ tool: 'get_quote', repeat: 'symbol' }]);
+    const c = applyEditPlanOrThrow(b, { edits: [{ op: 'set_hint', id: 'quote', tool: 'get_quote', hint: null }] });
+    expect(quote(c)).not.toHaveProperty('hints');
   });
 
   it('applyEditPlanOrThrow throws INVALID_EDIT with the message', () => {
@@ -203,6 +223,6 @@ describe('EditPlanSchema', () => {
     const variants = schema.properties.edits.items.oneOf;
     expect(variants.map((v) => v.properties.op.const)).toEqual([...EDIT_OPS]);
     expect(variants.every((v) => typeof v.description === 'string' && v.description.length > 10)).toBe(true);
-    expect(EDIT_OPS).toHaveLength(16);
+    expect(EDIT_OPS).toHaveLength(18);
   });
 });

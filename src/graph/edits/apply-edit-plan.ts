@@ -8,7 +8,7 @@ import { addEdge, reconnectEdge, removeEdgeEdit } from './edge-edits.js';
 import { EDIT_OPS, EditPlanSchema, type Edit, type EditOp, type EditPlan } from './edit-schema.js';
 import { parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
 import { addNode, removeNode, replaceNode } from './node-edits.js';
-import { setBinding, setPrompt, setTask, setToolHint } from './prompt-edits.js';
+import { setBinding, setDirectives, setHint, setPrompt, setTask, setToolHint } from './prompt-edits.js';
 
 /** Why a plan was not applied: which edit (0-based; -1 for the plan or input as a whole), and what to do. */
 export interface EditPlanError {
@@ -44,9 +44,11 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
   set_retry: setRetry,
   set_calls: setCalls,
   set_prompt: setPrompt,
+  set_directives: setDirectives,
   set_task: setTask,
   set_tool_hint: setToolHint,
   set_binding: setBinding,
+  set_hint: setHint,
 };
 
 /**
@@ -78,7 +80,7 @@ export function applyEditPlan(
     };
   }
 
-  const draft = editableCopy(input.workflow, workflow);
+  const draft = editableCopy(input.workflow);
   for (const [i, edit] of edits.entries()) {
     try {
       (APPLY[edit.op] as Apply<Edit>)(draft, edit);
@@ -162,24 +164,21 @@ export function describeEdit(edit: Edit): string {
 }
 
 /**
- * A copy of `parsed` to edit, sharing the learned table of `original`: no edit changes it, and the
- * search's candidates then hold one table between them (it grows with the log's vocabulary) and the
- * offline policy reads it once.
+ * A copy of `parsed` to edit, without `learned` (an older file's table that nothing reads: an edited
+ * workflow does not carry it on).
  */
-function editableCopy(parsed: Workflow, original: Workflow): Workflow {
-  const { learned, ...rest } = parsed;
-  const copy: Workflow = structuredClone(rest);
-  if (learned !== undefined) copy.learned = original.learned ?? learned;
-  return copy;
+function editableCopy(parsed: Workflow): Workflow {
+  const { learned: _unread, ...rest } = parsed;
+  return structuredClone(rest);
 }
 
 /** The workflow before the first edit and after each (the edits applied cleanly once already). */
 function statesOf(start: Workflow, edits: readonly Edit[]): Workflow[] {
-  const states: Workflow[] = [editableCopy(start, start)];
-  const draft = editableCopy(start, start);
+  const states: Workflow[] = [editableCopy(start)];
+  const draft = editableCopy(start);
   for (const edit of edits) {
     (APPLY[edit.op] as Apply<Edit>)(draft, edit);
-    states.push(editableCopy(draft, draft));
+    states.push(editableCopy(draft));
   }
   return states;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, edges, apply, ok, refusal } from '../../testing/edit-fixtures.js';
+import { nodePromptText } from '../node-prompt.js';
+import type { LlmNode } from '../schema.js';
 
 describe('add_branch', () => {
   it('makes an existing node optional behind a new judge, with a guarded edge and an unguarded skip edge to the join', () => {
@@ -35,7 +37,8 @@ describe('add_branch', () => {
         },
       },
     });
-    expect(judge.kind === 'llm' && judge.prompt).toContain('Does the request ask about news?');
+    expect(judge).toMatchObject({ question: 'Does the request ask about news?' });
+    expect(judge.kind === 'llm' && nodePromptText(judge)).toContain('Does the request ask about news?');
     expect(judge.kind === 'llm' && judge.prompt).toContain('Set "news_needed" to true if the answer is yes');
     expect(judge.kind === 'llm' && judge.prompt).toContain(
       'Also set "facts" to the values from the information above that the next step needs',
@@ -112,7 +115,7 @@ describe('refine_branch', () => {
       'needs_forecast→forecast data when {"kind":"field","field":"forecast_needed","op":"truthy"}',
     );
   });
-  it("re-renders the judge's prompt from a new question, keeping its field", () => {
+  it("sets the judge's question and gives it the judge template that shows it, keeping its field", () => {
     const w = ok(
       apply(fixture('conditional-branch'), {
         op: 'refine_branch',
@@ -120,11 +123,13 @@ describe('refine_branch', () => {
         question: 'Does the request mention tomorrow or the weekend?',
       }),
     );
-    const judge = w.nodes.find((n) => n.id === 'needs_forecast')!;
-    expect(judge.kind === 'llm' && judge.prompt).toContain(
+    const judge = w.nodes.find((n) => n.id === 'needs_forecast') as LlmNode;
+    expect(judge.question).toBe('Does the request mention tomorrow or the weekend?');
+    expect(judge.prompt).toContain('Answer one yes/no question about this request: {{question}}');
+    expect(nodePromptText(judge)).toContain(
       'Answer one yes/no question about this request: Does the request mention tomorrow or the weekend?',
     );
-    expect(judge.kind === 'llm' && judge.prompt).toContain('Set "forecast_needed" to true if the answer is yes');
+    expect(judge.prompt).toContain('Set "forecast_needed" to true if the answer is yes');
   });
   it('sets a full prompt and removes a guard with null', () => {
     const w = ok(

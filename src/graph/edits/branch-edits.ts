@@ -101,7 +101,9 @@ export function refineBranch(w: Workflow, edit: RefineBranchEdit): void {
   if (edit.prompt !== undefined) judge.prompt = edit.prompt;
   if (edit.question !== undefined) {
     const field = booleanField(judge);
+    // The judge template again, whose {{question}} renders the new `question`.
     judge.prompt = makeLlmNode('judge', judge.id, { field, question: edit.question }).prompt;
+    judge.question = edit.question;
     if (judge.output.type === 'json') {
       const prop = judge.output.schema.properties[field];
       if (prop && 'description' in prop) prop.description = edit.question;

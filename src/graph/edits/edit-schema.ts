@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_NAME_RE } from '../prompt-templates.js';
+import { SYNTHESIZE_DIRECTIVE_IDS, SYNTHESIZE_VARIANT_IDS } from '../synthesize-variants.js';
 import {
   BindingSourceSchema,
   GuardSchema,
@@ -7,6 +8,7 @@ import {
   LlmRoleSchema,
   NodeIdSchema,
   RETRY_ON,
+  ToolHintSchema,
   ToolNodeSchema,
 } from '../schema.js';
 
@@ -137,7 +139,7 @@ export const AddBranchEditSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('The yes/no question the judge answers (goes into the judge template).'),
+      .describe("The yes/no question the judge answers (the judge's question field; its template shows it)."),
     prompt: z
       .string()
       .min(1)
@@ -161,7 +163,11 @@ export const RefineBranchEditSchema = z
     judge: id('The node whose JSON output the branch guards read.'),
     to: id('Target of the guarded edge to change (with when).').optional(),
     when: GuardSchema.nullable().optional().describe('The new guard of the edge judge → to; null removes the guard.'),
-    question: z.string().min(1).optional().describe('A new yes/no question; re-renders the judge template.'),
+    question: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A new yes/no question: sets the judge's question field and gives it the judge template."),
     prompt: z.string().min(1).optional().describe('A new full judge prompt.'),
   })
   .describe("Change a branch guard and/or the judge's question or prompt.");
@@ -220,6 +226,24 @@ export const SetPromptEditSchema = z
   })
   .describe("Replace an LLM node's prompt.");
 
+/** Prompt edit: how a synthesize node writes the answer (its directives, or a named variant). */
+export const SetDirectivesEditSchema = z
+  .strictObject({
+    op: z.literal('set_directives'),
+    id: id('A synthesize node.'),
+    directives: z
+      .array(z.enum(SYNTHESIZE_DIRECTIVE_IDS as [string, ...string[]]))
+      .optional()
+      .describe(
+        'The directive ids, in order (a later one wins where two set the same thing); [] removes them. The prompt is kept; the sentences are appended when it is rendered.',
+      ),
+    variant: z
+      .enum(SYNTHESIZE_VARIANT_IDS as [string, ...string[]])
+      .optional()
+      .describe("A named variant instead of directives: sets the variant's directives and its prompt text."),
+  })
+  .describe("Set a synthesize node's directives (give directives or variant, exactly one): how it writes the answer.");
+
 /** Prompt edit: a tool node's task. */
 export const SetTaskEditSchema = z
   .strictObject({
@@ -258,6 +282,24 @@ export const SetBindingEditSchema = z
     "Bind, rebind or unbind one parameter of a tool node's tool: the runtime fills a bound parameter from its source with no model.",
   );
 
+// Hint edits.
+
+/** Hint edit: what a tool node knows about one of its tools (set, replace or clear). */
+export const SetHintEditSchema = z
+  .strictObject({
+    op: z.literal('set_hint'),
+    id: id('A tool node.'),
+    tool: z.string().min(1).describe('A tool of T.'),
+    hint: ToolHintSchema.omit({ tool: true })
+      .nullable()
+      .describe(
+        'The hint: {asks?: {word: share}, follows?: {tool: share}, repeat?, together?: [{params, share}], params?: {<param>: {set?, setRates?, asked?, from?, before?, after?, keys?, shapes?, format?, values?}}} (see the workflow IR); null removes it.',
+      ),
+  })
+  .describe(
+    "Set or clear a tool node's hint about one tool: when requests ask for it and how its parameters are filled. Any step that calls the tool reads it.",
+  );
+
 /** Any one edit, discriminated by `op`. */
 export const EditSchema = z.discriminatedUnion('op', [
   AddNodeEditSchema,
@@ -273,9 +315,11 @@ export const EditSchema = z.discriminatedUnion('op', [
   SetRetryEditSchema,
   SetCallsEditSchema,
   SetPromptEditSchema,
+  SetDirectivesEditSchema,
   SetTaskEditSchema,
   SetToolHintEditSchema,
   SetBindingEditSchema,
+  SetHintEditSchema,
 ]);
 
 /** An optimizer's answer: edits applied in order, then validated as a whole. */
@@ -305,9 +349,11 @@ export type SequentializeEdit = z.infer<typeof SequentializeEditSchema>;
 export type SetRetryEdit = z.infer<typeof SetRetryEditSchema>;
 export type SetCallsEdit = z.infer<typeof SetCallsEditSchema>;
 export type SetPromptEdit = z.infer<typeof SetPromptEditSchema>;
+export type SetDirectivesEdit = z.infer<typeof SetDirectivesEditSchema>;
 export type SetTaskEdit = z.infer<typeof SetTaskEditSchema>;
 export type SetToolHintEdit = z.infer<typeof SetToolHintEditSchema>;
 export type SetBindingEdit = z.infer<typeof SetBindingEditSchema>;
+export type SetHintEdit = z.infer<typeof SetHintEditSchema>;
 export type Edit = z.infer<typeof EditSchema>;
 export type EditOp = Edit['op'];
 /** An optimizer's answer: an optional summary and the edits, applied in order (see `EditPlanSchema`). */

@@ -4,16 +4,17 @@ import { validateWorkflow } from '../../graph/validate.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
-import { exclusiveBranches, toolPositions } from '../../policies/hand-off.js';
+import { exclusiveBranches, toolPositions } from '../../retrieval/hand-off.js';
 import { routeBySequence } from '../../policies/offline/llm-rules.js';
-import { parseRouteTable } from '../../graph/route-table.js';
+import { nodePromptText } from '../../graph/node-prompt.js';
+import type { Choices } from '../../graph/schema.js';
 import { processTreeToWorkflow } from '../to-workflow.js';
 import { discoverProcessTree } from '../inductive/discover.js';
 import { eventLogFromRecords } from '../event-log/from-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { minedG0 } from '../../search/variants.js';
 import { createToolRegistry } from '../../tools/registry.js';
-import { recordVariants, routeFamilies, routerPrompt } from './routes.js';
+import { recordVariants, routeFamilies, ROUTER_PROMPT } from './routes.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
@@ -126,13 +127,19 @@ describe('routes: the recurring request types of the records as branches of G0 (
       type: 'json',
       schema: { properties: { route: { enum: ['route_1', 'route_2', 'other'] } } },
     });
-    const table = parseRouteTable(router.prompt);
-    expect(table.map((r) => [r.value, r.tools])).toEqual([
+    const choices = router.choices!;
+    expect(choices.field).toBe('route');
+    expect(choices.otherwise).toBe('other');
+    expect(choices.options.map((r) => [r.value, r.tools])).toEqual([
       ['route_1', ['search_flights', 'flight_status']],
       ['route_2', ['search_hotels', 'hotel_reviews']],
     ]);
-    expect(table[0]!.keywords).toEqual(expect.arrayContaining(['flights', 'status', 'flight']));
-    expect(table[0]!.about).toContain('Search flights between two airports');
+    expect(choices.options[0]!.asks).toEqual(expect.arrayContaining(['flights', 'status', 'flight']));
+    expect(choices.options[0]!.about).toContain('Search flights between two airports');
+    // A model reads them in the router's prompt, one line per route.
+    expect(nodePromptText(router)).toContain(
+      `- route_1: calls search_flights → flight_status. About: ${choices.options[0]!.about}. Keywords: ${choices.options[0]!.asks!.join(', ')}.`,
+    );
     // No request, and no value of one (airports, flight numbers, cities), is in the workflow.
     const text = JSON.stringify(g0);
     for (const r of RECORDS) {
@@ -174,15 +181,19 @@ describe('routes: the recurring request types of the records as branches of G0 (
 
   it("routes offline by the tools a request's parts ask for in order, when it uses none of a route's keywords", async () => {
     // Keywords the requests below never use: before, the offline router sent both to `other`.
-    const prompt = routerPrompt([
-      { value: 'route_1', tools: ['search_flights', 'flight_status'], about: 'Trips', keywords: ['trip', 'journey'] },
-      { value: 'route_2', tools: ['search_hotels', 'hotel_reviews'], about: 'Stays', keywords: ['stay', 'lodging'] },
-    ]);
     const router: LlmNode = {
       id: 'route',
       kind: 'llm',
       role: 'judge',
-      prompt,
+      prompt: ROUTER_PROMPT,
+      choices: {
+        field: 'route',
+        options: [
+          { value: 'route_1', tools: ['search_flights', 'flight_status'], about: 'Trips', asks: ['trip', 'journey'] },
+          { value: 'route_2', tools: ['search_hotels', 'hotel_reviews'], about: 'Stays', asks: ['stay', 'lodging'] },
+        ],
+        otherwise: 'other',
+      },
       output: {
         type: 'json',
         schema: {
@@ -216,34 +227,92 @@ describe('routes: the recurring request types of the records as branches of G0 (
     });
   });
 
+  it('routes offline by the choices field, never by the prompt text: the same with another wording, another with other choices', async () => {
+    const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
+    const router = g0.nodes.find((n) => n.id === 'route') as LlmNode;
+    const policy = createOfflinePolicy({ tools: TOOLS });
+    const route = async (node: LlmNode, query: string) =>
+      (
+        await policy.runLlmNode({
+          query,
+          workflow: { ...g0, nodes: g0.nodes.map((n) => (n.id === 'route' ? node : n)) },
+          inputs: [],
+          context: query,
+          scratch: new Map(),
+          node,
+        })
+      ).output;
+    const queries = [
+      'Find flights from BOS to SEA, then check the status of flight AA100.',
+      'Search hotels in Bern, then show the hotel reviews for Bern.',
+      'Tell me the weather in Paris today please.',
+    ];
+    const decide = async (node: LlmNode) => Promise.all(queries.map((q) => route(node, q)));
+    const asMined = await decide(router);
+    expect(asMined).toEqual([{ route: 'route_1' }, { route: 'route_2' }, { route: 'other' }]);
+    // Another wording, even one that lists the routes the other way round: the same decisions.
+    const swapped = nodePromptText({
+      ...router,
+      choices: { ...router.choices!, options: [...router.choices!.options].reverse() },
+    });
+    expect(await decide({ ...router, prompt: `Pick a route.\n\nRequest: {{query}}\n\n${swapped}` })).toEqual(asMined);
+    // Other choices: other decisions (route_1 now names the hotel tools, route_2 the weather).
+    const [flights, hotels] = router.choices!.options;
+    const moved: LlmNode = {
+      ...router,
+      choices: {
+        ...router.choices!,
+        options: [
+          { ...flights!, tools: hotels!.tools },
+          { ...hotels!, tools: ['city_weather'] },
+        ],
+      },
+    };
+    expect(await decide(moved)).toEqual([{ route: 'other' }, { route: 'route_1' }, { route: 'route_2' }]);
+    // A router written before routers had choices (its routes only as lines of its prompt) still
+    // runs: its prompt is what a model reads, and the offline policy fills the field by its schema.
+    const { choices: _choices, ...old } = router;
+    const written: LlmNode = { ...old, prompt: nodePromptText(router) };
+    expect(validateWorkflow({ ...g0, nodes: g0.nodes.map((n) => (n.id === 'route' ? written : n)) }, TOOLS)).toEqual(
+      [],
+    );
+    expect(await decide(written)).toEqual([{ route: 'route_1' }, { route: 'route_1' }, { route: 'route_1' }]);
+  });
+
   it("takes a route offline only when the request's parts ask for its tools, whatever keywords it uses", () => {
-    const prompt = routerPrompt([
-      {
-        value: 'route_1',
-        tools: ['search_flights', 'flight_status'],
-        about: 'Search flights between two airports',
-        keywords: ['flights', 'status'],
-      },
-      {
-        value: 'route_2',
-        tools: ['search_hotels', 'hotel_reviews'],
-        about: 'Search hotels in a city',
-        keywords: ['hotels', 'reviews'],
-      },
-    ]);
-    const values = ['route_1', 'route_2', 'other'];
+    const choices: Choices = {
+      field: 'route',
+      options: [
+        {
+          value: 'route_1',
+          tools: ['search_flights', 'flight_status'],
+          about: 'Search flights between two airports',
+          asks: ['flights', 'status'],
+        },
+        {
+          value: 'route_2',
+          tools: ['search_hotels', 'hotel_reviews'],
+          about: 'Search hotels in a city',
+          asks: ['hotels', 'reviews'],
+        },
+      ],
+      otherwise: 'other',
+    };
     // A part's fit to a tool: 1 for the tool named in it, else 0.
     const fit = (part: string, tool: string) => (part.toLowerCase().includes(tool.split('_')[1]!) ? 1 : 0);
-    expect(
-      routeBySequence(prompt, 'Search flights from BOS to SEA, then the flight status of AA100.', values, fit),
-    ).toBe('route_1');
+    expect(routeBySequence(choices, 'Search flights from BOS to SEA, then the flight status of AA100.', fit)).toBe(
+      'route_1',
+    );
     // Both of route_1's keywords, but parts that ask for route_2's tools.
-    expect(
-      routeBySequence(prompt, 'Skip flights and status: search hotels in Bern, then the reviews.', values, fit),
-    ).toBe('route_2');
+    expect(routeBySequence(choices, 'Skip flights and status: search hotels in Bern, then the reviews.', fit)).toBe(
+      'route_2',
+    );
     // One of a route's two steps asked for, then a part it has no step for: the skeleton handles it.
-    expect(routeBySequence(prompt, 'Search hotels in Bern, then museums in Bern.', values, fit)).toBe('other');
-    expect(routeBySequence('Pick one: {{query}}', 'anything', values, fit)).toBeUndefined();
+    expect(routeBySequence(choices, 'Search hotels in Bern, then museums in Bern.', fit)).toBe('other');
+    expect(routeBySequence({ ...choices, options: [] }, 'anything', fit)).toBeUndefined();
+    // Without `otherwise`, the best option however weak.
+    const { otherwise: _other, ...noOther } = choices;
+    expect(routeBySequence(noOther, 'Search hotels in Bern, then museums in Bern.', fit)).toBe('route_2');
   });
 
   it('keeps G0 within its node budget, leaving out the routes with the fewest runs', () => {
@@ -269,7 +338,7 @@ describe('routes: the recurring request types of the records as branches of G0 (
     );
     const opt = RECORDS.slice(0, 8);
     const g0 = minedG0(opt, TOOLS);
-    const policy = createOfflinePolicy({ tools: TOOLS, records: opt });
+    const policy = createOfflinePolicy({ tools: TOOLS });
     const trace = await executeWorkflow(
       g0,
       { query: 'Find flights from BOS to SEA, then check the status of flight AA100.' },

@@ -1,6 +1,5 @@
 import { REQUEST_LINE } from '../../graph/prompt-templates.js';
-import { routeTableLines, type RouteEntry } from '../../graph/route-table.js';
-import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
+import type { ChoiceOption, Choices, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { firstSentence } from './tasks.js';
@@ -22,10 +21,11 @@ import { firstSentence } from './tasks.js';
  * (`route_1`, …) or `other`. Each route is a small sub-skeleton of its family (`familySteps`: as many
  * positions as its median run, each hinted with the tools its runs called there; a position some runs
  * skip may make no call), entered by a guarded edge (`route eq 'route_k'`); `other` enters the
- * skeleton. The router's prompt describes each route by its tool sequence, a description made from
+ * skeleton. The router's `choices` describe each route by its tool sequence, a description made from
  * its tools' descriptions and keywords that recur in its requests and set them apart from the other
- * requests (never a past request: a workflow carries no record text); the offline policy picks the
- * route whose tools, in order, answer the request's parts (policies/offline/llm-rules.ts; the
+ * requests (never a past request: a workflow carries no record text); its prompt shows them to a
+ * model (`{{choices}}`, graph/node-prompt.ts), and the offline policy picks the route whose tools,
+ * in order, answer the request's parts from the field itself (policies/offline/llm-rules.ts; the
  * keywords are for a model's router). Positions on different
  * routes never compete for the request's parts (policies/hand-off.ts).
  */
@@ -206,39 +206,34 @@ function routeAbout(tools: readonly string[], descriptors: ReadonlyMap<string, T
   return `${parts.join('; ')}${distinct.length > 3 ? `; and ${distinct.length - 3} more` : ''}`;
 }
 
-/** The routes a router lists: value, tools, description and keywords. */
-export function routeEntries(
+/** The router's choices: per route its value, tools, description and keywords; `other` when none fits. */
+export function routeChoices(
   families: readonly RouteFamily[],
   descriptors: ReadonlyMap<string, ToolDescriptor>,
   maxKeywords?: number,
-): RouteEntry[] {
+): Choices {
   const keywords = familyKeywords(families, maxKeywords);
-  return families.map((f, i) => ({
+  const options = families.map((f, i): ChoiceOption => ({
     value: routeId(i),
     tools: f.tools,
     about: routeAbout(f.tools, descriptors),
-    keywords: keywords[i]!,
+    ...(keywords[i]!.length > 0 ? { asks: keywords[i]! } : {}),
   }));
+  return { field: ROUTE_FIELD, options, otherwise: OTHER_ROUTE };
 }
 
-/** The router prompt: the request, then every route with its tool sequence, description and keywords. */
-export function routerPrompt(routes: readonly RouteEntry[]): string {
-  const lines = [
-    'Choose the route for this request: the route whose steps do what the request asks, in the same order; its keywords are words its requests typically use.',
-    `Answer "${OTHER_ROUTE}" when no route fits this request; the general steps then handle it.`,
-    '',
-    REQUEST_LINE,
-    '',
-    'Routes:',
-  ];
-  lines.push(...routeTableLines(routes));
-  lines.push(
-    `- ${OTHER_ROUTE}: none of the routes above.`,
-    '',
-    `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of ${routes.map((r) => r.value).join(', ')}, ${OTHER_ROUTE}>"}.`,
-  );
-  return lines.join('\n');
-}
+/** The router prompt: the request, then every route (`{{choices}}`: its tool sequence, description and keywords). */
+export const ROUTER_PROMPT = [
+  'Choose the route for this request: the route whose steps do what the request asks, in the same order; its keywords are words its requests typically use.',
+  `Answer "${OTHER_ROUTE}" when no route fits this request; the general steps then handle it.`,
+  '',
+  REQUEST_LINE,
+  '',
+  'Routes:',
+  '{{choices}}',
+  '',
+  `Reply with a JSON object and nothing else: {"${ROUTE_FIELD}": "<one of the names listed above>"}.`,
+].join('\n');
 
 export function routeId(i: number): string {
   return `route_${i + 1}`;
@@ -260,12 +255,13 @@ export function addRoutes(
   opts: RouteOptions = {},
 ): { nodes: WorkflowNode[]; edges: Edge[] } {
   if (families.length === 0) return graph;
-  const routes = routeEntries(families, descriptors, opts.maxKeywords);
+  const choices = routeChoices(families, descriptors, opts.maxKeywords);
   const router: WorkflowNode = {
     id: 'route',
     kind: 'llm',
     role: 'judge',
-    prompt: routerPrompt(routes),
+    prompt: ROUTER_PROMPT,
+    choices,
     output: {
       type: 'json',
       schema: {
@@ -273,7 +269,7 @@ export function addRoutes(
         properties: {
           [ROUTE_FIELD]: {
             type: 'string',
-            enum: [...routes.map((r) => r.value), OTHER_ROUTE],
+            enum: [...choices.options.map((r) => r.value), OTHER_ROUTE],
             description: 'the route whose steps do what this request asks, or "other"',
           },
         },

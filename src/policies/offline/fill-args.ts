@@ -1,40 +1,34 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { CueModel, ParamStats, ToolStats } from './cue-model.js';
-import { writesValue, writtenValues } from './written-values.js';
-import { nearestPattern, paramPresence } from './presence.js';
-import { terms } from './text.js';
-import { outputPairs, queryCandidates, shapeOf, type ValueCandidate } from './value-candidates.js';
+import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
+import { terms } from '../../retrieval/text.js';
+import { outputPairs, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
+import { shapeFamily, valueShape } from '../../retrieval/value-shape.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
-import { statsFor, usual, usualOfOptional, type Stats } from './usual-value.js';
 import {
-  dateTemplate,
-  foreignShape,
-  knownInQuery,
-  monthsInQuery,
-  writtenAsSlug,
-  writtenLowerCase,
-} from './value-fit.js';
-import { fits, kindPrior, nameWords, propsOf, typed, type PropSchema } from './param-schema.js';
+  documentedValues,
+  fits,
+  isFlag,
+  kindPrior,
+  nameWords,
+  propsOf,
+  typed,
+  type PropSchema,
+} from './param-schema.js';
+import { choosePresent, presenceOf } from './presence.js';
+import { formatted, knownInQuery, monthsInQuery, nameParts } from './value-fit.js';
 
 /**
- * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every candidate value found
- * in the query or in upstream outputs is scored for every parameter by its shape, its cue words,
- * whether it is a value the parameter took in the optimisation records, whether the parameter's
- * name stands next to it, and where the parameter's values usually come from (query, an earlier
- * output, or neither: a constant). Parameters take the best candidates greedily (highest score
- * first). A required parameter left without a value takes its learned most frequent value; never
- * seen in the records, it takes its schema default when parameters of its name usually took theirs
- * (over every tool the records called), else the best value found however weak that no other
- * parameter took, else the schema default. A required parameter with none of these has no value:
- * it is listed in `missing` and the policy makes no call (an error observation, "no value for
- * `b`"), rather than guessing: giving the one number of "add the number 2" to both `a` and `b` of
- * `sum(a, b)` would call a real tool with an invented value. Optional parameters are set only when
- * the records show they usually are (or the query's words say so, see presence.ts), or when the
- * clause that asks for the call holds a value that scores strongly for one usually taken from the
- * request (`strongValue`); one judged surely set (`optionalUsual.minPresence`) that no found value
- * reaches takes its usual value; one judged less surely (`outsideClause`) takes no request value
- * from outside the clause that asks for the call.
+ * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every value found in the
+ * request or in upstream outputs is scored for every parameter by what the parameter's schema and
+ * name say and by the step's hint for it (its shapes, the words written around its values, its
+ * recurring values, where its values come from: `ParamHint`). Parameters take the best candidates
+ * greedily (highest score first). A required parameter left without a value takes the hint's usual
+ * value, else the best value found that no other parameter took, else the schema default; with none
+ * of these it is listed in `missing` and no call is made (an error observation, "no value for `b`")
+ * rather than a guess. Optional parameters are set as presence.ts decides; one set always but given
+ * no value takes the hint's usual value. Without hints the filler reads the request and the schema
+ * alone, as a model that has never seen the log would.
  */
 
 export interface FillContext {
@@ -47,142 +41,17 @@ export interface FillContext {
   clauseSpan?: readonly [number, number];
 }
 
+type Spans = ReadonlyArray<readonly [number, number]>;
+
 /** A scored candidate for one parameter. */
 interface Scored {
   param: string;
   value: unknown;
   score: number;
-  /** Identity of the candidate (to discourage giving one value to two parameters). */
+  /** Identity of the candidate (to discourage giving one value to two parameters); `c:` a constant. */
   key: string;
   /** Where a query value starts in the query. */
   start?: number;
-}
-
-const W = FILL_WEIGHTS;
-
-function share(m: Map<string, number>, k: string, total: number): number {
-  return total > 0 ? (m.get(k) ?? 0) / total : 0;
-}
-
-function cueScore(ps: ParamStats, c: ValueCandidate): number {
-  if (ps.fromQuery === 0) return 0;
-  let best = 0;
-  const near = c.before.slice(-2).map((w) => `b:${w}`);
-  if (c.after) near.push(`a:${c.after}`);
-  for (const w of near) best = Math.max(best, share(ps.cues, w, ps.fromQuery));
-  return best;
-}
-
-type Spans = ReadonlyArray<readonly [number, number]>;
-
-/** True when a found value starts inside the clause that asks for the call. */
-function inFocus(start: number | undefined, focus: Spans): boolean {
-  return start !== undefined && focus.some(([a, b]) => start >= a && start < b);
-}
-
-function scoreCandidates(
-  name: string,
-  prop: PropSchema | undefined,
-  stats: Stats | undefined,
-  cands: ValueCandidate[],
-  outputs: readonly unknown[],
-  focus: Spans,
-): Scored[] {
-  const out: Scored[] = [];
-  // Shared statistics mix other tools' values, sources and cue words: they decide only the constant.
-  const ownStats = stats && !stats.shared ? stats.ps : undefined;
-  const nWords = nameWords(name);
-  const queryShare = ownStats && ownStats.set > 0 ? ownStats.fromQuery / ownStats.set : W.queryShareWithoutRecords;
-  const outputShare = ownStats && ownStats.set > 0 ? ownStats.fromOutput / ownStats.set : W.outputShareWithoutRecords;
-  const template = ownStats ? dateTemplate(ownStats) : undefined;
-  // A parameter that nearly always took one value needs strong evidence for any other value.
-  const usualValue = usual(stats, prop);
-  const novelty =
-    ownStats && usualValue && ownStats.set >= W.noveltyMinRecords ? 1 - W.noveltyDamping * usualValue.share : 1;
-  const q = W.queryValue;
-  const priors = new Map<ValueCandidate['kind'], number>();
-  const prior = (kind: ValueCandidate['kind']): number => {
-    let p = priors.get(kind);
-    if (p === undefined) priors.set(kind, (p = kindPrior(nWords, prop, kind)));
-    return p;
-  };
-  const lowerCase = ownStats !== undefined && writtenLowerCase(ownStats);
-  const slugs = lowerCase && writtenAsSlug(ownStats!);
-  for (const c of cands) {
-    let value = c.value;
-    if (c.kind === 'date' && template) value = template.replace('{date}', value);
-    if (lowerCase && c.kind === 'proper') value = value.toLowerCase();
-    if (slugs && c.kind === 'proper') value = value.replace(/[\s,]+/g, '-');
-    if (!fits(value, prop)) continue;
-    const shape = shapeOf(value);
-    const shapeShare = ownStats && ownStats.set > 0 ? share(ownStats.shapes, shape, ownStats.set) : prior(c.kind);
-    const knownShare = ownStats
-      ? share(ownStats.values, stableStringify(typed(value, prop, ownStats)), ownStats.set)
-      : 0;
-    if (knownShare === 0 && foreignShape(ownStats, shape)) continue;
-    const named =
-      c.before.slice(-2).some((w) => nWords.includes(w)) ||
-      nWords.includes(c.after) ||
-      (c.role ?? []).some((w) => nWords.includes(w))
-        ? 1
-        : 0;
-    const cue = ownStats ? cueScore(ownStats, c) : 0;
-    let score =
-      q.shape * shapeShare +
-      q.cueWord * cue +
-      q.knownValue * Math.min(1, knownShare * q.knownSaturation) +
-      q.nameNextToValue * named +
-      queryShare;
-    if (c.kind === 'known') score += q.knownInQueryBonus;
-    if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
-    if (knownShare === 0) score *= novelty;
-    out.push({
-      param: name,
-      value: typed(value, prop, ownStats),
-      score,
-      key: `q:${c.start}:${c.value}`,
-      start: c.start,
-    });
-  }
-  // Values from upstream outputs: by the keys that held this parameter's values in the records.
-  if (outputs.length > 0) {
-    const o = W.outputValue;
-    const keys = ownStats?.outputKeys ?? new Map<string, number>();
-    const keyTotal = [...keys.values()].reduce((a, b) => a + b, 0);
-    const seen = new Set<string>();
-    outputs.forEach((output, oi) => {
-      for (const pair of outputPairs(output)) {
-        const keyShare = keyTotal > 0 ? share(keys, pair.key, keyTotal) : 0;
-        const keyNamed = nameWords(pair.key).join('_') === nWords.join('_') ? 1 : 0;
-        if (keyShare === 0 && keyNamed === 0) continue;
-        if (seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
-        seen.add(pair.key + pair.value);
-        const shapeShare =
-          ownStats && ownStats.set > 0
-            ? share(ownStats.shapes, shapeOf(pair.value), ownStats.set)
-            : o.shapeWithoutRecords;
-        const score =
-          o.shape * shapeShare +
-          o.key * Math.max(keyShare, keyNamed * o.keyNamedOnly) +
-          o.outputShare * outputShare +
-          o.recencyStep * (oi + 1 - outputs.length);
-        out.push({ param: name, value: typed(pair.value, prop, ownStats), score, key: `o:${pair.key}:${pair.value}` });
-        break;
-      }
-    });
-  }
-  // A constant: the parameter's usual value when its values rarely come from the query or outputs.
-  const constantStats = stats?.ps;
-  if (constantStats && usualValue && constantStats.set > 0) {
-    const elsewhere = constantStats.fromElsewhere / constantStats.set;
-    out.push({
-      param: name,
-      value: usualValue.value,
-      score: W.constant.scale * usualValue.share * (W.constant.baseline + elsewhere),
-      key: `c:${name}`,
-    });
-  }
-  return out;
 }
 
 export interface FillResult {
@@ -193,84 +62,174 @@ export interface FillResult {
   main?: { param: string; values: unknown[] };
 }
 
+const W = FILL_WEIGHTS;
+
+const inFocus = (start: number | undefined, focus: Spans) =>
+  start !== undefined && focus.some(([a, b]) => start >= a && start < b);
+
+/** The share of the parameter's values with the value's shape (undefined: a shape family it never takes). */
+function shapeFit(value: unknown, hint: ParamHint | undefined, prior: number): number | undefined {
+  const shapes = hint?.shapes;
+  if (!shapes || Object.keys(shapes).length === 0) return prior;
+  const shape = valueShape(value);
+  const share = shapes[shape];
+  if (share !== undefined) return share;
+  return Object.keys(shapes).some((s) => shapeFamily(s as ValueShape) === shapeFamily(shape)) ? 0 : undefined;
+}
+
+/** The largest share among the cue words next to a value found in the request. */
+function cueFit(c: ValueCandidate, hint: ParamHint | undefined): number {
+  let best = 0;
+  for (const w of c.before.slice(-2)) best = Math.max(best, hint?.before?.[w] ?? 0);
+  if (c.after) best = Math.max(best, hint?.after?.[c.after] ?? 0);
+  return best;
+}
+
+/** The most frequent recurring value of a parameter and its share (undefined: none kept). */
+function usualOf(hint: ParamHint | undefined): { value: string | number | boolean; share: number } | undefined {
+  return hint?.values?.[0];
+}
+
+function scoreCandidates(
+  name: string,
+  prop: PropSchema | undefined,
+  hint: ParamHint | undefined,
+  cands: readonly ValueCandidate[],
+  outputs: readonly unknown[],
+  focus: Spans,
+): Scored[] {
+  const out: Scored[] = [];
+  const nWords = nameWords(name);
+  const from = hint?.from;
+  const queryShare = hint ? (from?.request ?? 0) : W.queryShareWithoutHint;
+  const outputShare = hint ? (from?.upstream ?? 0) : W.outputShareWithoutHint;
+  const recorded = new Map((hint?.values ?? []).map((v) => [String(v.value).toLowerCase(), v.share]));
+  const documented = new Set(documentedValues(name, prop).map((v) => v.value.toLowerCase()));
+  const usual = usualOf(hint);
+  // A parameter that takes one value more often than not needs strong evidence for any other value.
+  const novelty = usual && usual.share > 0.5 ? 1 - W.noveltyDamping * usual.share : 1;
+  const q = W.queryValue;
+  for (const c of cands) {
+    const value = formatted(c, hint?.format);
+    if (!fits(value, prop)) continue;
+    const known = recorded.get(value.toLowerCase()) ?? (documented.has(value.toLowerCase()) ? W.documentedShare : 0);
+    const shape = shapeFit(value, hint, kindPrior(nWords, prop, c.kind));
+    if (shape === undefined && known === 0) continue;
+    const named =
+      c.before.slice(-2).some((w) => nWords.includes(w)) ||
+      nWords.includes(c.after) ||
+      (c.role ?? []).some((w) => nWords.includes(w));
+    let score =
+      q.shape * (shape ?? 0) +
+      q.cueWord * cueFit(c, hint) +
+      q.knownValue * Math.min(1, known * q.knownSaturation) +
+      (named ? q.nameNextToValue : 0) +
+      queryShare;
+    if (c.kind === 'known') score += q.knownInQueryBonus;
+    if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
+    if (known === 0) score *= novelty;
+    out.push({
+      param: name,
+      value: typed(value, prop, hint?.format?.type),
+      score,
+      key: `q:${c.start}:${c.value}`,
+      start: c.start,
+    });
+  }
+  // Values from upstream outputs: under the keys the hint names, or a key named like the parameter.
+  const keys = hint?.keys ?? {};
+  const o = W.outputValue;
+  const seen = new Set<string>();
+  outputs.forEach((output, oi) => {
+    for (const pair of outputPairs(output)) {
+      const keyFit = Math.max(
+        keys[pair.key] ?? 0,
+        nameWords(pair.key).join('_') === nWords.join('_') ? o.keyNamedOnly : 0,
+      );
+      if (keyFit === 0 || seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
+      seen.add(pair.key + pair.value);
+      const score =
+        o.shape * (shapeFit(pair.value, hint, o.shapeWithoutHint) ?? 0) +
+        o.key * keyFit +
+        o.outputShare * outputShare +
+        o.recencyStep * (oi + 1 - outputs.length);
+      out.push({
+        param: name,
+        value: typed(pair.value, prop, hint?.format?.type),
+        score,
+        key: `o:${pair.key}:${pair.value}`,
+      });
+      break;
+    }
+  });
+  // A constant: the usual value, strong when the parameter's values come from neither the request nor an output.
+  if (usual)
+    out.push({
+      param: name,
+      value: usual.value,
+      score: W.constant.scale * usual.share * (W.constant.baseline + (from?.constant ?? 0)),
+      key: `c:${name}`,
+    });
+  return out;
+}
+
 // What a query gives every call of a request, read once per query (a request's calls all read it).
-const queryMemo = new Map<string, { base: ValueCandidate[]; queryWords: Set<string> }>();
+const queryMemo = new Map<string, ValueCandidate[]>();
 const QUERY_MEMO_SIZE = 16;
 
-function readQuery(query: string): { base: ValueCandidate[]; queryWords: Set<string> } {
+function readQuery(query: string): ValueCandidate[] {
   const hit = queryMemo.get(query);
   if (hit) return hit;
-  const read = { base: queryCandidates(query), queryWords: new Set(terms(query)) };
+  const read = queryCandidates(query);
   if (queryMemo.size >= QUERY_MEMO_SIZE) queryMemo.delete(queryMemo.keys().next().value!);
   queryMemo.set(query, read);
   return read;
 }
 
-/** Fills a tool's arguments (see the file comment). */
-export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel): FillResult {
+/** Fills a tool's arguments (see the file comment) with the step's hint for the tool, if any. */
+export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: ToolHint): FillResult {
   const { props, required } = propsOf(tool);
-  const ts: ToolStats | undefined = model.tools.get(tool.name);
-  const { base, queryWords } = readQuery(ctx.query);
+  const base = readQuery(ctx.query);
   const names = Object.keys(props);
-  const valueWritten = (n: string) => {
-    const ps = statsFor(n, ts, model)?.ps;
-    return ps !== undefined && writesValue(ctx.query, writtenValues(ps));
-  };
-  // Recorded values the request writes: the tool's own, else (none written) those of every tool's parameter of the name.
-  const knownFor = (name: string, ps: ParamStats | undefined): ValueCandidate[] => {
-    const own = knownInQuery(ctx.query, ps, base);
-    const shared = model.params.get(name);
-    return own.length > 0 || !shared || shared === ps ? own : knownInQuery(ctx.query, shared, base);
-  };
-  // Whether the request names a parameter is read in the clause that asks for this call.
+  const hintOf = (n: string): ParamHint | undefined => toolHint?.params?.[n];
   const focus = ctx.focus ?? [];
+  const candidatesOf = (n: string) => [
+    ...base,
+    ...knownInQuery(
+      ctx.query,
+      [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
+      base,
+    ),
+    ...monthsInQuery(ctx.query, hintOf(n)),
+    ...nameParts(nameWords(n), base),
+  ];
   const clause = focus.map(([a, b]) => ctx.query.slice(a, b)).join(' ');
-  const clauseWords = clause.trim() ? new Set(terms(clause)) : queryWords;
-  // The tool's own records of a parameter, when the call has a clause and at least `minShare` of
-  // the values they set came from the request.
-  const ownFromQuery = (name: string, minShare: number): ParamStats | undefined => {
-    const stats = statsFor(name, ts, model);
-    const ps = stats && !stats.shared ? stats.ps : undefined;
-    return focus.length > 0 && ps && ps.set > 0 && ps.fromQuery / ps.set >= minShare ? ps : undefined;
-  };
-  // A parameter whose values mostly came from the request, judged unlikely yet not rare, whose
-  // call's clause holds a value that scores as strongly as a cue word and the clause together.
-  const strongValueInClause = (name: string, p: number): boolean => {
-    const ps = ownFromQuery(name, W.strongValue.minQueryShare);
-    if (!ps || p < W.strongValue.minPresence) return false;
-    const found = [...base, ...knownFor(name, ps), ...monthsInQuery(ctx.query, ps)];
-    return scoreCandidates(name, props[name], statsFor(name, ts, model), found, [], focus).some(
-      (s) => inFocus(s.start, focus) && s.score >= W.strongValue.minScore,
-    );
-  };
+  const clauseWords = new Set(terms(clause.trim() ? clause : ctx.query));
   const presence = new Map(
     names
       .filter((n) => !required.includes(n))
-      .map((n) => [n, paramPresence(n, ts, queryWords, model.params.get(n), valueWritten(n), clauseWords)] as const),
+      .map((n) => [n, presenceOf(n, hintOf(n), { query: ctx.query, clauseWords })]),
   );
-  const present = nearestPattern(presence, ts);
-  // After the recurring combinations: a value the clause writes this strongly is passed even where
-  // the records never set the parameter often enough for its combination to recur.
-  for (const [name, p] of presence)
-    if (!present.has(name) && p < 0.5 && strongValueInClause(name, p)) present.add(name);
+  const present = choosePresent(presence, toolHint);
+  // An optional parameter judged unlikely yet not rare, whose values mostly came from the request, is
+  // set after all when the call's clause holds a value that scores this strongly for it.
+  for (const [n, p] of presence) {
+    if (present.has(n) || p >= 0.5 || p < W.strongValue.minPresence) continue;
+    if ((hintOf(n)?.from?.request ?? 0) < W.strongValue.minQueryShare || focus.length === 0) continue;
+    if (
+      scoreCandidates(n, props[n], hintOf(n), candidatesOf(n), [], focus).some(
+        (x) => inFocus(x.start, focus) && x.score >= W.strongValue.minScore,
+      )
+    )
+      present.add(n);
+  }
   const wanted = names.filter((n) => required.includes(n) || present.has(n));
   const all: Scored[] = [];
-  for (const name of wanted) {
-    const stats = statsFor(name, ts, model);
-    all.push(
-      ...scoreCandidates(
-        name,
-        props[name],
-        stats,
-        [...base, ...knownFor(name, stats?.ps), ...monthsInQuery(ctx.query, stats?.ps)],
-        ctx.outputs,
-        focus,
-      ),
-    );
-  }
+  for (const name of wanted)
+    all.push(...scoreCandidates(name, props[name], hintOf(name), candidatesOf(name), ctx.outputs, focus));
   all.sort((a, b) => b.score - a.score);
   // Per parameter, its best score and the best score of another candidate: whether a rival beats a
-  // penalised value is then one look-up, not a scan of every candidate (linear in the request).
+  // penalised value is then one look-up, not a scan of every candidate.
   const tops = new Map<string, { key: string; score: number; other: number }>();
   for (const s of all) {
     const t = tops.get(s.param);
@@ -281,14 +240,12 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
   const used = new Map<string, number>();
   // An optional parameter not judged surely set, whose values came from the request, takes no value
   // the request wrote outside the clause that asks for this call (that value is another call's).
-  const clauseOnly = new Set(
-    [...presence]
-      .filter(([name, p]) => p < W.outsideClause.maxPresence && ownFromQuery(name, W.outsideClause.minQueryShare))
-      .map(([name]) => name),
-  );
+  const clauseOnly = (n: string) =>
+    (presence.get(n) ?? 1) < W.outsideClause.maxPresence &&
+    (hintOf(n)?.from?.request ?? 0) >= W.outsideClause.minQueryShare;
   for (const s of all) {
     if (s.param in args || s.score < W.minScore) continue;
-    if (clauseOnly.has(s.param) && s.key.startsWith('q:') && !inFocus(s.start, focus)) continue;
+    if (clauseOnly(s.param) && s.key.startsWith('q:') && focus.length > 0 && !inFocus(s.start, focus)) continue;
     const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
     if (s.score - penalty < W.minScore) continue;
     const t = tops.get(s.param)!;
@@ -296,28 +253,34 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     args[s.param] = s.value;
     used.set(s.key, (used.get(s.key) ?? 0) + 1);
   }
-  // An optional parameter judged surely set but left without a found value takes its usual value
-  // (the tool's own; for a tool whose records kept no value of it, that of every tool's parameter of its name).
+  // An optional parameter judged surely set but given no value takes its usual value when that is
+  // common enough, else its schema default; a flag (a boolean parameter) decided set is set to true.
   for (const name of present) {
-    if (name in args || (presence.get(name) ?? 0) < W.optionalUsual.minPresence) continue;
-    const value = usualOfOptional(name, ts, model, props[name]);
-    if (value !== undefined) args[name] = value;
+    if (name in args) continue;
+    const usual = usualOf(hintOf(name));
+    if (usual && usual.share >= W.optionalUsual.minShare && (presence.get(name) ?? 0) >= W.optionalUsual.minPresence)
+      args[name] = usual.value;
+    else if (isFlag(props[name])) args[name] = true;
+    else if (
+      (presence.get(name) ?? 0) >= W.optionalUsual.minPresence &&
+      props[name]?.default !== undefined &&
+      props[name]?.default !== ''
+    )
+      args[name] = typed(String(props[name]!.default), props[name]);
   }
   for (const name of required) {
     if (name in args) continue;
-    const stats = statsFor(name, ts, model);
-    const usualValue = usual(stats, props[name]);
-    // Learned: the usual value. Not learned: the best value found that no other parameter took, then the schema default.
+    const usual = usualOf(hintOf(name));
     const best = all.find((s) => s.param === name && !s.key.startsWith('c:') && !used.has(s.key));
     const fallback = props[name]?.default;
-    if (usualValue && (!stats!.shared || usualValue.share >= W.sharedUsualMinShare)) args[name] = usualValue.value;
+    if (usual) args[name] = usual.value;
     else if (best) {
       args[name] = best.value;
       used.set(best.key, 1);
-    } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name], stats?.ps);
+    } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name]);
   }
   const missing = required.filter((n) => !(n in args) && n in props);
-  const main = mainParam(required, ts);
+  const main = toolHint?.repeat ?? required[0];
   if (!main) return { args, missing };
   const span = ctx.clauseSpan;
   const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
@@ -326,20 +289,4 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, model: CueModel
     .map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
   return { args, missing, main: { param: main, values: distinct } };
-}
-
-/** The parameter a `calls: 'many'` node varies: the required one most often taken from the query. */
-function mainParam(required: string[], ts: ToolStats | undefined): string | undefined {
-  if (required.length === 0) return undefined;
-  let best = required[0];
-  let bestRate = -1;
-  for (const name of required) {
-    const ps = ts?.params.get(name);
-    const rate = ps && ps.set > 0 ? ps.fromQuery / ps.set : 0;
-    if (rate > bestRate) {
-      best = name;
-      bestRate = rate;
-    }
-  }
-  return best;
 }

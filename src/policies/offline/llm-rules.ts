@@ -1,17 +1,16 @@
-import { parseRouteTable } from '../../graph/route-table.js';
-import type { LlmNode } from '../../graph/schema.js';
+import type { Choices, LlmNode } from '../../graph/schema.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall } from './summarize.js';
 import { synthesizeAnswer } from './synthesize.js';
-import { MAX_REQUEST_PARTS, requestClauses, splitClauses, stem, terms } from './text.js';
+import { MAX_REQUEST_PARTS, requestClauses, splitClauses, stem, terms } from '../../retrieval/text.js';
 
 /**
  * The offline policy's LLM nodes, by deterministic rules (docs/DESIGN.md, "Policies"):
  * - plan: the query split into clauses, numbered;
  * - judge: each boolean field is true when its concept (the field name, its description and the
- *   node's question, minus generic words) appears in the query; a router's field (its prompt lists
- *   routes with their tools) takes the route whose tools, in order, answer the request's parts
- *   (`routeBySequence`), else `other`; other fields by their schema;
+ *   node's `question`, minus generic words) appears in the query; the field a judge's `choices`
+ *   answer in takes the option whose tools, in order, answer the request's parts
+ *   (`routeBySequence`), else `otherwise`; other fields by their schema;
  * - extract / reason / verify: pass-through summaries of their inputs (verify also lists errors),
  *   never the request itself (an answer that repeats the request is not a result);
  * - synthesize: one paragraph per tool call seen in the inputs, numbers and names kept.
@@ -36,10 +35,13 @@ const GENERIC = new Set(
 /** What a pass-through node says when no earlier node gave it anything (it never repeats the request as if it were a result). */
 export const NOTHING_IN = 'No results came in to work from.';
 
-/** The concept words of a judge field: its name, description and the node's question, minus generic words. */
+/**
+ * The concept words of a judge field: its name, description and the node's `question`, minus
+ * generic words. (A judge written before judges had a `question` field has its question only in its
+ * prompt text, which is never read back: its field name and description decide.)
+ */
 export function conceptTerms(field: string, schema: Schema | undefined, node: LlmNode): string[] {
-  const question = /question about this request:\s*(.+)/i.exec(node.prompt)?.[1] ?? '';
-  const text = `${field.replace(/_/g, ' ')} ${schema?.description ?? ''} ${question}`;
+  const text = `${field.replace(/_/g, ' ')} ${schema?.description ?? ''} ${node.question ?? ''}`;
   return [...new Set(terms(text))].filter((t) => !GENERIC.has(t));
 }
 
@@ -73,10 +75,13 @@ function fillValue(
     if (node.role === 'verify') return !req.inputs.some((i) => i.status === 'error');
     return conceptTerms(field, schema, node).some((t) => queryTerms.has(t));
   }
-  if (schema?.enum && schema.enum.length > 0) {
-    const values = schema.enum.map(String);
-    const routed = node.role === 'judge' ? routeBySequence(node.prompt, req.query, values, opts.toolFit) : undefined;
+  // A router written before routers had `choices` lists its routes in its prompt text only, which
+  // is never read back: its field is then filled by its schema, as any other.
+  if (node.role === 'judge' && node.choices?.field === field) {
+    const routed = routeBySequence(node.choices, req.query, opts.toolFit);
     if (routed !== undefined) return routed;
+  }
+  if (schema?.enum && schema.enum.length > 0) {
     const hit = schema.enum.find((e) => terms(String(e)).some((t) => queryTerms.has(t)));
     return hit ?? schema.enum[0];
   }
@@ -121,25 +126,18 @@ export interface RuleOptions {
 export const ROUTE_MIN_ALIGN = 0.8;
 
 /**
- * The offline router (docs/DESIGN.md, "Mining": routes): when the prompt lists routes as
- * `- <value>: calls a → b. About: …. Keywords: ….` lines and the field's values name them, the route
- * whose tools, in order, answer the request's parts best — a monotone alignment of the parts
- * (`requestClauses`) with the route's tool sequence, each aligned pair worth the tool's fit to the
- * part (`ToolFit`), the sum divided by the longer of the two, so a route with steps the request does
- * not ask for, or a request with parts the route has no step for, scores less — when that reaches
- * `ROUTE_MIN_ALIGN`, else the value the table does not list (`other`). Ties go to the route listed
- * first. Undefined when the prompt lists no routes of these values.
+ * The offline router (docs/DESIGN.md, "Mining": routes): of a judge's `choices`, the option whose
+ * tools, in order, answer the request's parts best — a monotone alignment of the parts
+ * (`requestClauses`) with the option's tool sequence, each aligned pair worth the tool's fit to the
+ * part (`ToolFit`), the sum divided by the longer of the two, so an option with steps the request
+ * does not ask for, or a request with parts the option has no step for, scores less — when that
+ * reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
+ * listed first. An option's `about` and `asks` are for a model's router. Undefined without options.
  */
-export function routeBySequence(
-  prompt: string,
-  query: string,
-  values: readonly string[],
-  fit: ToolFit,
-): string | undefined {
-  const listed = parseRouteTable(prompt).filter((r) => values.includes(r.value));
+export function routeBySequence(choices: Choices, query: string, fit: ToolFit): string | undefined {
+  const listed = choices.options;
   if (listed.length === 0) return undefined;
-  const listedValues = new Set(listed.map((r) => r.value));
-  const other = values.find((v) => !listedValues.has(v));
+  const other = choices.otherwise;
   const parts = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
   let best: { value: string; score: number } | undefined;
   for (const r of listed) {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
-import type { TaskRecord } from '../../records/schema.js';
+import type { LlmNode, ToolHint, ToolNode, Workflow } from '../../graph/schema.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { NodeInput, ToolPlanRequest } from '../types.js';
-import { offlineTableIssues } from '../../graph/offline-table.js';
-import { cueTable } from './cue-model.js';
 import { createOfflinePolicy } from './offline-policy.js';
 import { planToolAnswer } from '../../../test/support/workflows.js';
 
@@ -52,72 +49,36 @@ const TOOLS: ToolDescriptor[] = [
 ];
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
-const RECORDS: TaskRecord[] = [
+/** What a search would have learned about the tools (evaluate/hints/), written by hand: typed, readable, no record's values. */
+const HINTS: ToolHint[] = [
   {
-    id: 'r1',
-    query: 'Find flights from JFK to LAX on 2025-03-01, then get a quote for AAPL.',
-    reference: '',
-    calls: [
-      { tool: 'search_flights_for_skyscan', args: { origin: 'JFK', destination: 'LAX', date: '2025-03-01' } },
-      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'AAPL', datatype: 'json' } },
-    ],
+    tool: 'search_flights_for_skyscan',
+    params: {
+      origin: { from: { request: 1 }, before: { from: 1 }, shapes: { code3: 1 } },
+      destination: { from: { request: 1 }, before: { to: 1 }, shapes: { code3: 1 } },
+      date: { from: { request: 1 }, shapes: { date: 1 } },
+    },
   },
   {
-    id: 'r2',
-    query: 'Search flights from SFO to ORD on 2025-04-02 and show me the stock quote for MSFT.',
-    reference: '',
-    calls: [
-      { tool: 'search_flights_for_skyscan', args: { origin: 'SFO', destination: 'ORD', date: '2025-04-02' } },
-      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'MSFT', datatype: 'json' } },
-    ],
-  },
-  {
-    id: 'r3',
-    query: 'Search hotels in Lyon, then show details with photos for the best one.',
-    reference: '',
-    calls: [
-      {
-        tool: 'search_hotels_for_priceline',
-        args: { name: 'Lyon' },
-        output: "[{'hotel_id': '555', 'name': 'Hotel A'}]",
+    tool: 'stock_quote_for_alpha',
+    params: {
+      function: { from: { constant: 1 }, values: [{ value: 'TIME_SERIES_DAILY', share: 1 }] },
+      symbol: { from: { request: 1 }, before: { for: 0.8 }, shapes: { code4: 0.6, code3: 0.4 } },
+      datatype: {
+        set: 'always',
+        setRates: { overall: 1 },
+        from: { constant: 1 },
+        values: [{ value: 'json', share: 1 }],
       },
-      { tool: 'hotel_details_for_priceline', args: { hotel_id: '555', photos: true } },
-    ],
+      adjusted: { set: 'never', setRates: { overall: 0 } },
+    },
   },
   {
-    id: 'r4',
-    query: 'Search hotels in Nice and give me the details with photos of the first hotel.',
-    reference: '',
-    calls: [
-      {
-        tool: 'search_hotels_for_priceline',
-        args: { name: 'Nice' },
-        output: "[{'hotel_id': '777', 'name': 'Hotel B'}]",
-      },
-      { tool: 'hotel_details_for_priceline', args: { hotel_id: '777', photos: true } },
-    ],
-  },
-  // A third run of each tool: the policy keeps only values and cue words that recur (no one record's values).
-  {
-    id: 'r5',
-    query: 'Get the stock quote for IBM.',
-    reference: '',
-    calls: [
-      { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM', datatype: 'json' } },
-    ],
-  },
-  {
-    id: 'r6',
-    query: 'Search hotels in Rome and show the details with photos of the first hotel.',
-    reference: '',
-    calls: [
-      {
-        tool: 'search_hotels_for_priceline',
-        args: { name: 'Rome' },
-        output: "[{'hotel_id': '888', 'name': 'Hotel C'}]",
-      },
-      { tool: 'hotel_details_for_priceline', args: { hotel_id: '888', photos: true } },
-    ],
+    tool: 'hotel_details_for_priceline',
+    params: {
+      hotel_id: { from: { upstream: 1 }, keys: { hotel_id: 1 }, shapes: { int: 1 } },
+      photos: { set: 'always', setRates: { overall: 1 } },
+    },
   },
 ];
 
@@ -133,18 +94,15 @@ function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: N
   return { query, workflow: wf(n), inputs, context: query, scratch: new Map(), node: n, candidates, attempt: 1 };
 }
 
-describe('offline policy: tool nodes', () => {
-  const learned = createOfflinePolicy({ tools: TOOLS, records: RECORDS });
-  const blank = createOfflinePolicy({ tools: TOOLS });
+/** A step with the hints above. */
+const hinted = (extra: Partial<ToolNode> = {}): ToolNode => node({ hints: HINTS, ...extra });
 
-  it('writes a table (learned.offline) that passes the workflow schema, so a searched workflow validates', () => {
-    const table = JSON.parse(JSON.stringify(cueTable(learned.cues))) as Record<string, unknown>;
-    expect((table.tools as unknown[]).length).toBeGreaterThan(0);
-    expect(offlineTableIssues(table)).toEqual([]);
-  });
+describe('offline policy: tool nodes', () => {
+  const policy = createOfflinePolicy({ tools: TOOLS });
+  const blank = policy;
 
   it('is labelled as offline', () => {
-    expect([learned.id, learned.kind, learned.label]).toEqual(['offline', 'offline', 'offline policy (no LLM)']);
+    expect([policy.id, policy.kind, policy.label]).toEqual(['offline', 'offline', 'offline policy (no LLM)']);
   });
 
   it('selects a tool by BM25 among the candidates, within the node hint', async () => {
@@ -162,24 +120,34 @@ describe('offline policy: tool nodes', () => {
     expect(hinted.model).toBe('offline');
   });
 
-  it('tells origin from destination by the cue words learned from the records', async () => {
+  it("tells origin from destination by the cue words of the step's hint", async () => {
     const q = 'Find flights from BOS to SEA on May 5, 2025.';
-    const r = await learned.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
+    const r = await policy.planToolCalls(req(q, hinted(), [tool('search_flights_for_skyscan')]));
     expect(r.calls).toEqual([
       { tool: 'search_flights_for_skyscan', args: { origin: 'BOS', destination: 'SEA', date: '2025-05-05' } },
     ]);
-    expect(learned.cues.tools.get('search_flights_for_skyscan')!.params.get('destination')!.cues.get('b:to')).toBe(2);
-    // Unlearned, no value is given to two parameters.
-    const unlearned = await blank.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
-    expect(new Set(Object.values(unlearned.calls[0]!.args)).size).toBe(3);
+    // Without hints, no value is given to two parameters.
+    const plain = await blank.planToolCalls(req(q, node(), [tool('search_flights_for_skyscan')]));
+    expect(new Set(Object.values(plain.calls[0]!.args)).size).toBe(3);
   });
 
-  it('uses learned constants and the optional parameters the records usually set', async () => {
-    const r = await learned.planToolCalls(req('Get a quote for TSLA.', node(), [tool('stock_quote_for_alpha')]));
+  it("uses the hint's usual values and sets the optional parameters it says are set, and no others", async () => {
+    const r = await policy.planToolCalls(req('Get a quote for TSLA.', hinted(), [tool('stock_quote_for_alpha')]));
     expect(r.calls[0]!.args).toEqual({ function: 'TIME_SERIES_DAILY', symbol: 'TSLA', datatype: 'json' });
   });
 
-  it('takes a value from an upstream output by the key the records took it from', async () => {
+  it('reads the hint another step of the workflow has about the tool when its own has none', async () => {
+    const holder = node({ id: 'z_holder', hints: HINTS });
+    const step = node({ id: 'step' });
+    const workflow: Workflow = { version: 1, name: 'w', nodes: [step, holder], edges: [] };
+    const r = await policy.planToolCalls({
+      ...req('Get a quote for TSLA.', step, [tool('stock_quote_for_alpha')]),
+      workflow,
+    });
+    expect(r.calls[0]!.args).toEqual({ function: 'TIME_SERIES_DAILY', symbol: 'TSLA', datatype: 'json' });
+  });
+
+  it('takes a value from an upstream output by the key the hint names', async () => {
     const upstream: NodeInput = {
       nodeId: 'search',
       kind: 'tool',
@@ -194,15 +162,32 @@ describe('offline policy: tool nodes', () => {
       ],
       calls: [{ tool: 'search_hotels_for_priceline', args: { name: 'Paris' }, status: 'ok' }],
     };
-    const r = await learned.planToolCalls(
+    const r = await policy.planToolCalls(
       req(
         'Search hotels in Paris and show the details with photos of the first hotel.',
-        node(),
+        hinted(),
         [tool('hotel_details_for_priceline')],
         [upstream],
       ),
     );
     expect(r.calls[0]!.args).toEqual({ hotel_id: '999', photos: true });
+  });
+
+  it("passes a value the tool's documentation names and explains by a word the request writes", async () => {
+    const snow: ToolDescriptor = {
+      name: 'snow_conditions',
+      description: 'Current snow conditions at a ski resort.',
+      inputSchema: obj(
+        {
+          resort: { type: 'string' },
+          units: { type: 'string', description: "Accepted values are 'i' (imperial) and 'm' (metric)." },
+        },
+        ['resort', 'units'],
+      ),
+    };
+    const p = createOfflinePolicy({ tools: [snow] });
+    const r = await p.planToolCalls(req('Check the snow at Aspen in imperial units, please.', node(), [snow]));
+    expect(r.calls[0]!.args).toEqual({ resort: 'Aspen', units: 'i' });
   });
 
   it('falls back to the schema default for a required parameter with no value in sight', async () => {
@@ -212,32 +197,25 @@ describe('offline policy: tool nodes', () => {
     expect(r.calls[0]!.args).toEqual({ q: 'London' });
   });
 
-  it("makes one call per distinct value of the main parameter for calls: 'many' when the records repeat the tool, else one call", async () => {
+  it("makes one call per distinct value of the parameter the hint says repeated calls vary, for calls: 'many'", async () => {
     const q = 'Get stock quotes for AAPL, MSFT and TSLA.';
-    const repeated: TaskRecord = {
-      id: 'r-repeat',
-      query: 'Quotes for IBM and ORCL.',
-      reference: '',
-      calls: [
-        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'IBM' } },
-        { tool: 'stock_quote_for_alpha', args: { function: 'TIME_SERIES_DAILY', symbol: 'ORCL' } },
-      ],
-    };
-    const repeating = createOfflinePolicy({ tools: TOOLS, records: [...RECORDS, repeated] });
-    const r = await repeating.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+    const repeating = HINTS.map((h) => (h.tool === 'stock_quote_for_alpha' ? { ...h, repeat: 'symbol' } : h));
+    const r = await policy.planToolCalls(
+      req(q, node({ calls: 'many', hints: repeating }), [tool('stock_quote_for_alpha')]),
+    );
     expect(r.calls.map((c) => c.args.symbol)).toEqual(['AAPL', 'MSFT', 'TSLA']);
     expect(new Set(r.calls.map((c) => c.args.function))).toEqual(new Set(['TIME_SERIES_DAILY']));
-    // RECORDS call the quote tool once per record: the other values are not taken as more calls.
-    const once = await learned.planToolCalls(req(q, node({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
+    // A hint without `repeat`: the other values are not taken as more calls.
+    const once = await policy.planToolCalls(req(q, hinted({ calls: 'many' }), [tool('stock_quote_for_alpha')]));
     expect(once.calls.map((c) => c.args.symbol)).toEqual(['AAPL']);
   });
 
   it('is deterministic, and moves to the next-ranked tool on a retry', async () => {
     const q = 'Find flights from BOS to SEA on 2025-05-05 for my stay in Boston.';
-    const a = await learned.planToolCalls(req(q, node(), TOOLS));
-    const b = await learned.planToolCalls(req(q, node(), TOOLS));
+    const a = await policy.planToolCalls(req(q, hinted(), TOOLS));
+    const b = await policy.planToolCalls(req(q, hinted(), TOOLS));
     expect(a).toEqual(b);
-    const retry = await learned.planToolCalls({ ...req(q, node(), TOOLS), attempt: 2, previousError: 'failed' });
+    const retry = await policy.planToolCalls({ ...req(q, hinted(), TOOLS), attempt: 2, previousError: 'failed' });
     expect(retry.calls[0]!.tool).not.toBe(a.calls[0]!.tool);
   });
 
@@ -262,7 +240,7 @@ describe('offline policy: tool nodes', () => {
   });
 
   it('reports a node without candidates as an error', async () => {
-    expect((await learned.planToolCalls(req('x', node(), []))).error).toMatch(/no candidate tools/);
+    expect((await policy.planToolCalls(req('x', node(), []))).error).toMatch(/no candidate tools/);
   });
 });
 

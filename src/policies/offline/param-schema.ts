@@ -1,10 +1,9 @@
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ParamStats } from './cue-model.js';
-import type { ValueCandidate } from './value-candidates.js';
+import type { ValueCandidate } from '../../retrieval/value-candidates.js';
 
 /**
  * What the offline filler (fill-args.ts) reads of a parameter's schema: its declared types, whether
- * a found text value fits it and as what JSON type it is passed, and, with no records, how well a
+ * a found text value fits it and as what JSON type it is passed, and, without a hint, how well a
  * kind of value suits it by its name and type.
  */
 
@@ -12,6 +11,7 @@ export interface PropSchema {
   type?: string | string[];
   default?: unknown;
   enum?: unknown[];
+  description?: unknown;
 }
 
 export function propsOf(tool: ToolDescriptor): { props: Record<string, PropSchema>; required: string[] } {
@@ -35,18 +35,13 @@ export function nameWords(name: string): string[] {
 
 /**
  * Converts a found text value to the parameter's type: numbers for number parameters, and for a
- * parameter that accepts both, the JSON type its recorded values mostly had.
+ * parameter that accepts both, the JSON type its hint says values are passed as (`format.type`).
  */
-export function typed(value: string, prop: PropSchema | undefined, ps?: ParamStats): unknown {
+export function typed(value: string, prop: PropSchema | undefined, passedAs?: string): unknown {
   const types = typesOf(prop);
   const numeric = /^-?\d+(\.\d+)?$/.test(value);
   const numberParam = types.has('number') || types.has('integer');
-  if (
-    numberParam &&
-    numeric &&
-    (!types.has('string') || (ps?.rawTypes.get('number') ?? 0) > (ps?.rawTypes.get('string') ?? 0))
-  )
-    return Number(value);
+  if (numberParam && numeric && (!types.has('string') || passedAs === 'number')) return Number(value);
   if (types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value))
     return value.toLowerCase() === 'true';
   return value;
@@ -62,7 +57,7 @@ export function fits(value: string, prop: PropSchema | undefined): boolean {
   return true;
 }
 
-/** Without records: how well a kind of value suits a parameter, from its name and type. */
+/** Without a hint: how well a kind of value suits a parameter, from its name and type. */
 export function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, kind: ValueCandidate['kind']): number {
   const has = (...ws: string[]) => ws.some((w) => nameWordsOf.includes(w));
   if (has('date', 'time', 'day', 'start', 'end', 'from', 'to', 'since', 'until')) return kind === 'date' ? 0.9 : 0.1;
@@ -93,4 +88,32 @@ export function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, k
   return { quoted: 0.6, proper: 0.5, code: 0.4, id: 0.4, known: 0.5, output: 0.3, date: 0.3, coord: 0.2, number: 0.2 }[
     kind
   ];
+}
+
+/** A parameter that is a boolean only: a flag, set to true when it is set at all. */
+export function isFlag(prop: PropSchema | undefined): boolean {
+  const types = typesOf(prop);
+  return types.size === 1 && types.has('boolean');
+}
+
+/**
+ * The values a parameter's schema names: its `enum`, its `default`, and the values its description
+ * quotes (`1min`, 'i') or writes as `name=value`, each with the word the description explains it by
+ * when it does ("'i' (imperial)"). What the tool's documentation says, which any model reading the
+ * schema sees.
+ */
+export function documentedValues(name: string, prop: PropSchema | undefined): Array<{ value: string; gloss?: string }> {
+  if (!prop) return [];
+  const out = new Map<string, string | undefined>();
+  const add = (v: unknown, gloss?: string) => {
+    if ((typeof v !== 'string' && typeof v !== 'number') || String(v).trim() === '') return;
+    const key = String(v);
+    if (!out.has(key) || (gloss && !out.get(key))) out.set(key, gloss?.toLowerCase());
+  };
+  for (const e of prop.enum ?? []) add(e);
+  add(prop.default);
+  const text = typeof prop.description === 'string' ? prop.description : '';
+  for (const m of text.matchAll(/[`']([^`'\s]{1,40})[`'](?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[1], m[2]);
+  for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
+  return [...out].map(([value, gloss]) => (gloss ? { value, gloss } : { value }));
 }

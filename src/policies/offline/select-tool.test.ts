@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ToolNode } from '../../graph/schema.js';
-import { EMPTY_CUE_MODEL, type CueModel, type ToolStats } from './cue-model.js';
+import type { ToolNode, Workflow } from '../../graph/schema.js';
 import { focusSpans, rankTools } from './select-tool.js';
-import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
-import { createToolIndex, type ToolIndex } from './tool-index.js';
+import { MAX_REQUEST_PARTS, requestClauses } from '../../retrieval/text.js';
+import { createToolIndex, type ToolIndex } from '../../retrieval/tool-index.js';
 
 const tools: ToolDescriptor[] = ['weather', 'forecast', 'tides', 'pollen'].map((t) => ({
   name: `get_${t}`,
@@ -44,6 +43,8 @@ describe('focusSpans over a long request', () => {
   });
 });
 
+const EMPTY: Workflow = { version: 1, name: 'empty', nodes: [], edges: [] };
+
 describe('rankTools at a mined position', () => {
   const candidates: ToolDescriptor[] = ['get_a', 'get_b', 'get_c'].map((name) => ({
     name,
@@ -63,13 +64,13 @@ describe('rankTools at a mined position', () => {
     rankTools(
       {
         node: { id: 'step_1', kind: 'tool', task: TASK, ...node },
+        workflow: EMPTY,
         query: CLAUSE,
         clause: CLAUSE,
         candidates,
         previousTool: undefined,
       },
       index(clause),
-      EMPTY_CUE_MODEL,
     )[0]!.name;
 
   it('calls a tool the runs used at this position over one the clause fits a little better', () => {
@@ -88,27 +89,24 @@ describe('rankTools at a mined position', () => {
     expect(pick({}, { get_a: 1, get_b: 0.95 })).toBe('get_b');
   });
 
-  it("does not let the records' overall use of a tool decide at a position that lists several tools", () => {
-    // get_b was called far more often over all the records; get_a fits the clause a little better.
-    const model: CueModel = {
-      ...EMPTY_CUE_MODEL,
-      tools: new Map([['get_b', { uses: 50, previous: new Map() } as unknown as ToolStats]]),
-    };
-    const rank = (node: Partial<ToolNode>) =>
+  it('lets a hint of the position about a tool break a near tie only where the position lists at most one tool', () => {
+    const rank = (node: Partial<ToolNode>, previousTool?: string) =>
       rankTools(
         {
           node: { id: 'step_1', kind: 'tool', task: 'unrelated', ...node },
+          workflow: EMPTY,
           query: CLAUSE,
           clause: CLAUSE,
           candidates,
-          previousTool: undefined,
+          previousTool,
         },
         index({ get_a: 1, get_b: 0.95 }),
-        model,
       )[0]!.name;
-    // Before, the overall use (weight 0.1) took get_b at the position whose runs used both.
-    expect(rank({ mined: ['get_a', 'get_b'] })).toBe('get_a');
-    // A generic position has no record of its own: the overall use still breaks the near tie.
-    expect(rank({})).toBe('get_b');
+    const knowsB = { hints: [{ tool: 'get_b' }] };
+    expect(rank({ mined: ['get_a', 'get_b'], ...knowsB })).toBe('get_a');
+    expect(rank(knowsB)).toBe('get_b');
+    expect(rank({})).toBe('get_a');
+    // The tool the hint says usually follows the previous call wins the near tie too.
+    expect(rank({ hints: [{ tool: 'get_b', follows: { get_c: 0.8 } }] }, 'get_c')).toBe('get_b');
   });
 });

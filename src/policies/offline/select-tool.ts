@@ -1,45 +1,30 @@
-import type { ToolNode } from '../../graph/schema.js';
+import { hintFor } from '../../graph/hints.js';
+import type { ToolNode, Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { listedTools } from '../hand-off.js';
-import type { CueModel } from './cue-model.js';
-import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
-import type { ToolIndex } from './tool-index.js';
+import { listedTools } from '../../retrieval/hand-off.js';
+import { MAX_REQUEST_PARTS, requestClauses } from '../../retrieval/text.js';
+import type { ToolIndex } from '../../retrieval/tool-index.js';
 
 /**
- * Which part of the request a tool node serves, and which tool it calls for it, under the offline
- * policy (docs/DESIGN.md, "Policies").
- *
- * **Parts.** Which clauses of the request ("first …, then …, finally …", `requestClauses`) a
- * position reads is the plan-to-position hand-off (`../hand-off.ts`, shared with the LLM policy):
- * parts go to positions in order, each to the position whose tools fit it, one per position except
- * for repeating (`calls: 'many'`) positions, which make one call per part.
- *
- * **Tools.** Scored per candidate, each part normalised to [0, 1]:
- * - BM25 of the clause, weight 1 (of the node's task and the whole request when it has no clause);
- * - BM25 of the node's task, weight 0.3 when there is a clause and the position lists at most one
- *   tool (a task names the tool a position was made for; the clause says what this request asks
- *   there). A position that lists several (`listedTools`: its `mined` tools, a `tools` hint of
- *   several) has them as its prior instead: its task is written from one of them and pulled every
- *   part towards that one (D_val, G0 mean TC over the bundled domains, seeds 0-2: 0.412 -> 0.419);
- * - the sequence prior learned from D_opt: the share of the tool among the tools that followed the
- *   tool called just before (or opened a log), weight 0.6 — it decides between tools the clause fits
- *   about equally, and cannot overturn a clause preference larger than 0.6 of the top clause score
- *   (measured on D_val with the index learned from D_opt: top-1 accuracy per clause 0.83–0.89 by the
- *   clause alone, 0.89–0.94 with this prior; the whole request as a prior lowered it);
- * - the node's `mined` tools (the tools the runs used at this mined position), weight 0.3: a tool
- *   the runs used here wins over one the clause fits up to 0.3 of the top clause score better
- *   (D_val as above: 0.405 at 0.1, 0.410 at 0.3, 0.408 at 0.2 and at 0.4, 0.403 at 0.6; weighting
- *   the list by its order lowered it);
- * - how often the records used the tool, weight 0.1, at a position that lists at most one tool (at
- *   one that lists several, its own record replaces this global prior: D_val G0 0.443 -> 0.444,
- *   FlowScout 0.448 -> 0.450, NoMiner 0.430 unchanged).
- * The whole request is not a prior when there is a clause: it pulls every position towards the
- * request's dominant tool.
+ * Which tool a tool node calls for the part of the request it serves, under the offline policy
+ * (docs/DESIGN.md, "Policies"). Which clauses of the request a position reads is the
+ * plan-to-position hand-off (retrieval/hand-off.ts, shared with the LLM policy). Candidates are
+ * scored, each part normalised to [0, 1]:
+ * - BM25 of the clause (of the node's task and the whole request when it has no clause), weight 1,
+ *   over T and the words the workflow's hints say requests use for each tool (retrieval/workflow-index.ts);
+ * - BM25 of the node's task, weight `task`, when there is a clause and the position lists at most
+ *   one tool (a task names the tool a position was made for; a position that lists several has them
+ *   as its prior instead);
+ * - `follows`, in proportion to how often the hint for each candidate (graph/hints.ts) says the tool
+ *   called just before (or `^`, none) came before it, as a share of that over the candidates;
+ * - `mined`: the tool is one the runs used at this mined position;
+ * - `hinted`: the step has a hint for the tool, at a position that lists at most one tool.
  * Ties go to the candidate listed first.
  */
 
 export interface SelectionInput {
   node: ToolNode;
+  workflow: Workflow;
   query: string;
   /** The clause the node serves (undefined: the node's task and the whole request decide). */
   clause: string | undefined;
@@ -49,7 +34,7 @@ export interface SelectionInput {
 }
 
 /** The weights of the ranking (see the module comment). */
-export const RANK_WEIGHTS = { task: 0.3, follows: 0.6, mined: 0.3, popularity: 0.1, wholeWithoutClause: 0.5 };
+export const RANK_WEIGHTS = { task: 0.3, follows: 0.6, mined: 0.3, hinted: 0.1, wholeWithoutClause: 0.5 };
 
 function normalise(list: ReadonlyArray<{ name: string; score: number }>): Map<string, number> {
   const max = Math.max(0, ...list.map((x) => x.score));
@@ -57,32 +42,20 @@ function normalise(list: ReadonlyArray<{ name: string; score: number }>): Map<st
 }
 
 /** Candidates ranked by score, best first. */
-export function rankTools(
-  input: SelectionInput,
-  index: ToolIndex,
-  model: CueModel,
-): Array<{ name: string; score: number }> {
+export function rankTools(input: SelectionInput, index: ToolIndex): Array<{ name: string; score: number }> {
   const names = input.candidates.map((c) => c.name);
   if (names.length <= 1) return names.map((name) => ({ name, score: 1 }));
   const w = RANK_WEIGHTS;
   const hasClause = input.clause !== undefined;
   const focused = normalise(index.rank(hasClause ? input.clause! : input.node.task, names));
-  // A position that lists several tools has them as its prior: its task names only one of them, and
-  // how often the records used each tool overall is what its own record says better.
   const listsSeveral = listedTools(input.node).length > 1;
-  const byTask = hasClause && !listsSeveral;
-  const task = byTask ? normalise(index.rank(input.node.task, names)) : new Map<string, number>();
+  const task = hasClause && !listsSeveral ? normalise(index.rank(input.node.task, names)) : new Map<string, number>();
   const whole = hasClause ? new Map<string, number>() : normalise(index.rank(input.query, names));
   const mined = new Set(input.node.mined ?? []);
-  const prevKey = input.previousTool ?? '^';
-  const follows = new Map<string, number>();
-  let followTotal = 0;
-  for (const name of names) {
-    const n = model.tools.get(name)?.previous.get(prevKey) ?? 0;
-    follows.set(name, n);
-    followTotal += n;
-  }
-  const maxUses = Math.max(0, ...names.map((n) => model.tools.get(n)?.uses ?? 0));
+  const own = new Set((input.node.hints ?? []).map((h) => h.tool));
+  const prev = input.previousTool ?? '^';
+  const follows = new Map(names.map((n) => [n, hintFor(input.workflow, input.node, n)?.follows?.[prev] ?? 0]));
+  const followTotal = [...follows.values()].reduce((a, b) => a + b, 0);
   const scored = names.map((name, i) => ({
     name,
     i,
@@ -91,8 +64,8 @@ export function rankTools(
       w.task * (task.get(name) ?? 0) +
       w.wholeWithoutClause * (whole.get(name) ?? 0) +
       (mined.has(name) ? w.mined : 0) +
-      (followTotal > 0 ? (w.follows * (follows.get(name) ?? 0)) / followTotal : 0) +
-      (!listsSeveral && maxUses > 0 ? (w.popularity * (model.tools.get(name)?.uses ?? 0)) / maxUses : 0),
+      (followTotal > 0 ? (w.follows * follows.get(name)!) / followTotal : 0) +
+      (!listsSeveral && own.has(name) ? w.hinted : 0),
   }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   return scored.map(({ name, score }) => ({ name, score }));

@@ -1,5 +1,5 @@
 import type { NodeInput } from '../types.js';
-import { outputPairs } from './value-candidates.js';
+import { outputPairs } from '../../retrieval/value-candidates.js';
 
 /**
  * Readable summaries of tool results for the offline policy's synthesize and pass-through rules

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROMPT_TEMPLATES } from '../../graph/prompt-templates.js';
-import { directiveLine, synthesizeVariantPrompt } from '../../graph/synthesize-variants.js';
+import { nodePromptText } from '../../graph/node-prompt.js';
+import { synthesizeVariant, type SynthesizeDirective } from '../../graph/synthesize-variants.js';
 import type { NodeInput } from '../types.js';
 import { answerStyle, DEFAULT_STYLE, synthesizeAnswer } from './synthesize.js';
 import { describeCall } from './summarize.js';
@@ -50,12 +51,16 @@ const inputs: NodeInput[] = [
   { nodeId: 's3', kind: 'tool', status: 'error', output: [] },
 ];
 
-const answer = (prompt: string, given: NodeInput[] = inputs) =>
-  synthesizeAnswer({ query, inputs: given, node: { prompt } });
-const withDirective = (...ids: Parameters<typeof directiveLine>[0][]) =>
-  [PROMPT_TEMPLATES.synthesize, ...ids.map(directiveLine)].join('\n');
+/** A synthesize node: a prompt and directives (the role template and none by default). */
+type Synth = { prompt: string; directives?: string[] };
+const answer = (node: Synth, given: NodeInput[] = inputs) => synthesizeAnswer({ query, inputs: given, node });
+const withDirective = (...ids: SynthesizeDirective[]): Synth => ({
+  prompt: PROMPT_TEMPLATES.synthesize,
+  directives: ids,
+});
+const template: Synth = { prompt: PROMPT_TEMPLATES.synthesize };
 
-describe('offline synthesizer follows its prompt', () => {
+describe('offline synthesizer follows its directives', () => {
   it('renders the role template, and any prompt without directives, the way it always did', () => {
     const expected = [
       'Here is what the tools returned for your request.',
@@ -86,9 +91,23 @@ describe('offline synthesizer follows its prompt', () => {
       }),
       'Step s3 made no call (it failed).',
     ].join('\n\n');
-    expect(answer(PROMPT_TEMPLATES.synthesize)).toBe(expected);
-    expect(answer('Answer {{query}} from the tool results:\n{{inputs}}')).toBe(expected);
-    expect(answerStyle(PROMPT_TEMPLATES.synthesize)).toEqual({ style: DEFAULT_STYLE, directives: [] });
+    expect(answer(template)).toBe(expected);
+    expect(answer({ prompt: 'Answer {{query}} from the tool results:\n{{inputs}}' })).toBe(expected);
+    expect(answerStyle([])).toEqual({ style: DEFAULT_STYLE, directives: [] });
+  });
+
+  it('reads the directives field, never the prompt text: the same answer whatever the prompt says, another when the field changes', () => {
+    const fields = withDirective('results-only', 'one-fact-per-line');
+    const rendered = nodePromptText({ id: 'answer', ...fields });
+    const reworded = {
+      prompt: 'Write the answer for {{query}} from {{inputs}} as you see fit.',
+      directives: fields.directives,
+    };
+    expect(answer(reworded)).toBe(answer(fields));
+    expect(answer(withDirective('results-only'))).not.toBe(answer(fields));
+    // A synthesizer written before the field existed, its directive sentences only in its prompt
+    // text, answers as the role template does (a model still reads the sentences).
+    expect(answer({ prompt: rendered })).toBe(answer(template));
   });
 
   it('mentions a failed lookup in one short sentence without the error, and drops steps that made no call', () => {
@@ -115,9 +134,9 @@ describe('offline synthesizer follows its prompt', () => {
       'Hotel reviews (priceline com provider) (hotel id: 700022612, languages: en,fr):\n- hotel name: Hilton Memphis\n- review rating: 8.2\n- review count: 747',
     );
     expect(lines).toContain('- item name: Aachen, Germany');
-    const count = (prompt: string) =>
+    const count = (node: Synth) =>
       (
-        answer(prompt)
+        answer(node)
           .split('\n')
           .find((l) => l.startsWith('Search hotels'))!
           .match(/;/g) ?? []
@@ -137,10 +156,10 @@ describe('offline synthesizer follows its prompt', () => {
 
   it('renders every variant of the template library, and never restates the request when nothing came in', () => {
     for (const v of ['answer-first', 'clean', 'fact-lines', 'detailed', 'answered-only', 'brief'] as const) {
-      const text = answer(synthesizeVariantPrompt(v));
+      const text = answer(synthesizeVariant(v));
       expect(text, v).toContain('Hilton Memphis');
       expect(text, v).not.toContain('{"needed":true}');
-      expect(answer(synthesizeVariantPrompt(v), [inputs[0]!]), v).toBe('No tool results came in for this request.');
+      expect(answer(synthesizeVariant(v), [inputs[0]!]), v).toBe('No tool results came in for this request.');
     }
   });
 });

@@ -1,6 +1,6 @@
 import {
+  isSynthesizeDirective,
   SYNTHESIZE_DIRECTIVES,
-  synthesizeDirectivesIn,
   type SynthesizeDirective,
 } from '../../graph/synthesize-variants.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
@@ -8,15 +8,17 @@ import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';
 
 /**
- * The offline synthesizer follows its prompt (docs/DESIGN.md, "Policies",
- * and the optimizer's "refine the synthesizer prompt" edit of "Search"). A real model reads a synthesize prompt's writing
- * instructions; the offline policy reads the directives of the template library
- * (`SYNTHESIZE_DIRECTIVES` in graph/prompt-templates.ts, recognised by their exact sentence) and
- * renders the answer deterministically as the directive asks:
+ * The offline synthesizer follows its node's directives (docs/DESIGN.md, "Policies",
+ * and the optimizer's "refine the synthesizer prompt" edit of "Search"). A real model reads the
+ * directive sentences appended to a synthesize prompt (graph/node-prompt.ts); the offline policy
+ * reads the node's `directives` field, ids of the template library (`SYNTHESIZE_DIRECTIVES` in
+ * graph/synthesize-variants.ts), and renders the answer deterministically as each directive asks.
+ * It never reads the prompt text: a synthesizer written before nodes had the field, whose directive
+ * sentences are only in its prompt, renders as the default.
  *
  * | directive | rendering |
  * | --- | --- |
- * | (none: the role template, or any other prompt) | the default: a lead line, one paragraph per call (up to 8 `key: value` facts), failed calls with their error, steps without a call, and intermediate notes (judge / extract outputs) |
+ * | (none) | the default: a lead line, one paragraph per call (up to 8 `key: value` facts), failed calls with their error, steps without a call, and intermediate notes (judge / extract outputs) |
  * | `answer-first` | a first sentence with the first two facts of each of the first four results, before the lead line |
  * | `results-only` | no intermediate notes; a call repeated with the same arguments is reported once |
  * | `every-result` | failed lookups are reported (undoes `answered-only`) |
@@ -27,7 +29,7 @@ import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts,
  * | `brief` | up to 4 facts per result (likewise) |
  * | `plain-words` | field and argument names as words (`reviewRating` → "review rating"; likewise) |
  *
- * Directives that set the same thing: the one written later wins. No rendering restates the request
+ * Directives that set the same thing: the one listed later wins. No rendering restates the request
  * (a request's words are not results): with nothing to report, a prompt with directives says only
  * that no results came in (the default keeps its historical wording, which quotes the request).
  * The default rendering is the one the baselines' synthesizer uses (ReAct's prompt has no
@@ -75,9 +77,9 @@ const EFFECTS: Record<SynthesizeDirective, (s: AnswerStyle) => Partial<AnswerSty
   'plain-words': (s) => ({ format: tabular(s), plainKeys: true }),
 };
 
-/** The style a prompt asks for, and the directives it holds (empty: the default). */
-export function answerStyle(prompt: string): { style: AnswerStyle; directives: SynthesizeDirective[] } {
-  const directives = synthesizeDirectivesIn(prompt);
+/** The style directives ask for, and the known ones among them (empty: the default). */
+export function answerStyle(ids: readonly string[]): { style: AnswerStyle; directives: SynthesizeDirective[] } {
+  const directives = ids.filter(isSynthesizeDirective);
   const style = directives.reduce<AnswerStyle>((s, d) => ({ ...s, ...EFFECTS[d](s) }), { ...DEFAULT_STYLE });
   return { style, directives };
 }
@@ -171,11 +173,11 @@ function keyFacts(parts: readonly { call?: SeenCall }[]): string {
   return bits.length > 0 ? `In short: ${bits.join('; ')}.` : 'None of the lookups returned a result.';
 }
 
-/** The synthesized answer for a request in the style its node's prompt asks for (see the module comment). */
+/** The synthesized answer for a request in the style its node's directives ask for (see the module comment). */
 export function synthesizeAnswer(
-  req: Pick<LlmNodeRequest, 'query' | 'inputs'> & { node?: { prompt: string } },
+  req: Pick<LlmNodeRequest, 'query' | 'inputs'> & { node?: { directives?: readonly string[] } },
 ): string {
-  const { style, directives } = answerStyle(req.node?.prompt ?? '');
+  const { style, directives } = answerStyle(req.node?.directives ?? []);
   const parts = paragraphs(req.inputs, style);
   if (parts.length === 0)
     return directives.length === 0

@@ -1,70 +1,47 @@
-import type { ParamStats } from './cue-stats.js';
-import { FILL_WEIGHTS } from './fill-weights.js';
-import { findToken, unitFormsAt } from './text.js';
-import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
+import type { ParamHint } from '../../graph/schema.js';
+import { findToken, unitFormsAt } from '../../retrieval/text.js';
+import { contextAt, monthNames, type ValueCandidate } from '../../retrieval/value-candidates.js';
 
 /**
- * How a value found in a request fits what the records show of a parameter (fill-args.ts reads it):
- * the family of shapes its values took, whether they are written lower-cased, the template of its
- * dates, and its recorded values that the request writes.
+ * How a value found in a request is written for a parameter (the hint's `format`: a date template,
+ * lower case, words joined), and the parameter's recurring values and named months the request
+ * writes, as candidates (fill-args.ts reads them).
  */
 
-const W = FILL_WEIGHTS;
-
-/** The dominant `{date}` template of a date-shaped parameter, e.g. `{date}T12:00:00.000Z`. */
-export function dateTemplate(ps: ParamStats): string | undefined {
-  const counts = new Map<string, number>();
-  for (const [key, n] of ps.values) {
-    const raw = ps.raw.get(key);
-    if (typeof raw !== 'string') continue;
-    const t = raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}');
-    if (t.includes('{date}')) counts.set(t, (counts.get(t) ?? 0) + n);
+/** The candidate's value as the parameter's format writes it. */
+export function formatted(c: ValueCandidate, format: ParamHint['format']): string {
+  let value = c.value;
+  if (!format) return value;
+  if (c.kind === 'date' && format.template) value = format.template.replace('{date}', value);
+  if (c.kind === 'proper') {
+    if (format.lower) value = value.toLowerCase();
+    if (format.join) value = value.replace(/[\s,]+/g, format.join);
   }
-  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
-  return best && best[0] !== '{date}' ? best[0] : undefined;
+  return value;
 }
 
-/**
- * True when the records set the parameter often enough (`W.shapeGateMinRecords`) and never to a value
- * of this shape's family (names, codes, numbers, dates, lower-case words, …): `Average True Range` is
- * no value for a parameter that always took `1min` or `1h`.
- */
-export function foreignShape(ps: ParamStats | undefined, shape: string): boolean {
-  if (!ps || ps.set < W.shapeGateMinRecords) return false;
-  const family = shapeFamily(shape);
-  for (const [s, n] of ps.shapes) if (n > 0 && shapeFamily(s) === family) return false;
-  return true;
-}
-
-/**
- * True when the parameter's values are written in lower case although the request writes them
- * capitalised: most of its values found in the request were found so (`Tokyo` passed as `tokyo`),
- * so a name found in the request is passed lower-cased.
- */
-export function writtenLowerCase(ps: ParamStats): boolean {
-  return ps.fromQuery >= W.shapeGateMinRecords && (ps.loweredFromQuery ?? 0) / ps.fromQuery >= 0.5;
-}
-
-/** True when the records passed names the request wrote with spaces joined by hyphens (2+ times). */
-export function writtenAsSlug(ps: ParamStats): boolean {
-  return (ps.sluggedFromQuery ?? 0) >= 2;
-}
-
-/** The family of a value shape (value-candidates.ts, `shapeOf`). */
-function shapeFamily(shape: string): string {
-  if (/^(code\d|pair|id)$/.test(shape)) return 'code';
-  if (/^(int|longint|float)$/.test(shape)) return 'number';
-  if (/^(proper|proper-multi|place-region|place-region-tight)$/.test(shape)) return 'name';
-  return shape;
-}
-
-/** Known values of the parameter that appear in the query (lower-case enumerations such as `compact`). */
-export function knownInQuery(query: string, ps: ParamStats | undefined, base: ValueCandidate[]): ValueCandidate[] {
-  if (!ps) return [];
+/** The parameter's known values (recurring or documented) that the request writes (as they are, in another word form, or with a unit spelled out). */
+export function knownInQuery(
+  query: string,
+  values: ReadonlyArray<string | number | boolean | { value: string; gloss?: string }>,
+  base: readonly ValueCandidate[],
+): ValueCandidate[] {
   const out: ValueCandidate[] = [];
-  for (const key of ps.values.keys()) {
-    const raw = ps.raw.get(key);
-    const text = typeof raw === 'string' ? raw : String(raw);
+  for (const raw of values) {
+    const text = typeof raw === 'object' ? raw.value : String(raw);
+    // A documented value explained by a word ("'i' (imperial)") is found where the request writes the word.
+    const gloss = typeof raw === 'object' ? raw.gloss : undefined;
+    const glossAt = gloss ? findToken(query, gloss) : -1;
+    if (glossAt >= 0) {
+      out.push({
+        value: text,
+        kind: 'known',
+        start: glossAt,
+        source: 'query',
+        ...contextAt(query, glossAt, glossAt + gloss!.length),
+      });
+      continue;
+    }
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     let at = findToken(query, text);
     if (at < 0) at = wordFormAt(query, text);
@@ -80,25 +57,19 @@ export function knownInQuery(query: string, ps: ParamStats | undefined, base: Va
 
 /**
  * Where the request writes another form of a one-word lower-case value (`departing` for
- * `departure`, `arriving` for `arrival`): a word sharing its first letters, at least five and all
- * but its last three; -1 when none does.
+ * `departure`): a word sharing its first letters, at least five and all but its last three.
  */
 function wordFormAt(query: string, value: string): number {
   if (!/^[a-z]{5,}$/.test(value)) return -1;
-  const need = Math.max(5, value.length - 3);
-  const head = value.slice(0, need);
-  for (const m of query.matchAll(/[A-Za-z]+/g)) {
-    if (m[0].length >= need && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
-  }
+  const head = value.slice(0, Math.max(5, value.length - 3));
+  for (const m of query.matchAll(/[A-Za-z]+/g))
+    if (m[0].length >= head.length && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
   return -1;
 }
 
-/**
- * The months the request names, as numbers (`6` for "June 2024"), for a parameter the records passed
- * a named month's number to at least twice.
- */
-export function monthsInQuery(query: string, ps: ParamStats | undefined): ValueCandidate[] {
-  if (!ps || (ps.monthFromQuery ?? 0) < 2) return [];
+/** The months the request names, as numbers (`6` for "June 2024"), for a parameter whose format passes months by number. */
+export function monthsInQuery(query: string, hint: ParamHint | undefined): ValueCandidate[] {
+  if (!hint?.format?.monthNumber) return [];
   return monthNames(query).map(({ month, start, end }) => ({
     value: String(month),
     kind: 'number',
@@ -106,4 +77,26 @@ export function monthsInQuery(query: string, ps: ParamStats | undefined): ValueC
     source: 'query',
     ...contextAt(query, start, end),
   }));
+}
+
+/** Words of a parameter name that ask for one part of a person's name: its first or its last word. */
+const NAME_PART: Record<string, 'first' | 'last'> = { first: 'first', given: 'first', last: 'last', family: 'last', surname: 'last' };
+
+/**
+ * For a parameter that takes one part of a person's name (`first_name`, `last_name`, `surname`),
+ * that part of each name of two or three words the request writes ("Yusuf Rossi" gives Yusuf and Rossi).
+ */
+export function nameParts(words: readonly string[], base: readonly ValueCandidate[]): ValueCandidate[] {
+  const part = words.map((w) => NAME_PART[w]).find(Boolean);
+  if (!part) return [];
+  const out: ValueCandidate[] = [];
+  for (const c of base) {
+    if (c.kind !== 'proper' || /[,]/.test(c.value)) continue;
+    const ws = c.value.split(/\s+/);
+    if (ws.length < 2 || ws.length > 3) continue;
+    const w = part === 'first' ? ws[0]! : ws[ws.length - 1]!;
+    const at = part === 'first' ? c.start : c.start + c.value.lastIndexOf(w);
+    out.push({ ...c, value: w, start: at });
+  }
+  return out;
 }

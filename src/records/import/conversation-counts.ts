@@ -45,6 +45,8 @@ export interface ConversationCounts {
   references: { chosen: number; passedOver: number; endsInCall: number; closingOnly: number; fromTrace: number };
   /** Kept records with more than one user turn (their turns are kept). */
   multiTurn: number;
+  /** Kept records of runs that made no tool call (their reference log is empty). */
+  noCall: number;
 }
 
 /** The summary an import prints: where the messages were, what was selected, kept, dropped and why, calls, references, tools. */
@@ -72,7 +74,7 @@ export function formatConversationCounts(
   rows.push(
     [
       'kept',
-      `${c.kept}${opts.keepFailed ? ' (--keep-failed: records with failed calls or calls to undefined tools kept)' : ''}`,
+      `${c.kept}${c.noCall ? ` (${c.noCall} answered without a tool call: kept with an empty reference log, from which a workflow learns when not to call)` : ''}${opts.keepFailed ? ' (--keep-failed: records with failed calls or calls to undefined tools kept)' : ''}`,
     ],
     ['dropped', `${sum(c.dropped)}${sum(c.dropped) ? ` (${reasons(c.dropped)})` : ''}`],
     ['invalid, skipped', `${sum(c.invalid)}${sum(c.invalid) ? ` (${reasons(c.invalid)})` : ''}`],

@@ -33,8 +33,9 @@ import { widenSchemasToRecordedCalls } from './widen-schemas.js';
  *   user after its last call, and a tool output that is an error by its text is a failed call, by
  *   the same rules for every format (dialogue.ts); a run that ended in a tool call (a hand-off, a
  *   final write) is kept without a reference answer; a multi-turn record keeps its `turns`;
- * - a conversation that cannot be read, has no user query or no tool call is a problem named by
- *   file, line and JSON path; any problem stops the import unless `skipInvalid`;
+ * - a conversation that cannot be read or has no user query is a problem named by file, line and
+ *   JSON path; any problem stops the import unless `skipInvalid`; a run that answered without a
+ *   tool call is a record with an empty reference log (a workflow learns from it when not to call);
  * - a record with a failed call, or a call to a tool the definitions do not have, is dropped unless
  *   `keepFailed` (then a missing tool gets a descriptor inferred from its recorded calls) — except
  *   that a run selected by `where` (successful as a whole) is kept, with the calls that failed on
@@ -110,7 +111,6 @@ export interface ConversationImportResult {
 
 const INVALID_NOT_READABLE = 'not readable';
 const INVALID_NO_QUERY = 'no user query';
-const INVALID_NO_CALL = 'no tool call';
 
 interface ReadRun {
   unit: InputUnit;
@@ -205,13 +205,6 @@ export function importConversations(
         );
         continue;
       }
-      if (conv.calls.length === 0) {
-        note(
-          INVALID_NO_CALL,
-          `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.calls, messagePath)))}: no tool call in this conversation; FlowScout learns from runs that called tools`,
-        );
-        continue;
-      }
       const reference = conv.turns
         ? referenceOf(conv.turns)
         : { ...(conv.answer?.trim() ? { answer: conv.answer.trim() } : {}), how: 'trace' as const };
@@ -260,6 +253,7 @@ export function importConversations(
   let parallelTurns = 0;
   let duplicateIds = 0;
   let multiTurn = 0;
+  let noCall = 0;
   const references = { chosen: 0, passedOver: 0, endsInCall: 0, closingOnly: 0, fromTrace: 0 };
   for (const { unit, conv, query, reference, group } of read) {
     const failed = conv.calls.filter((c) => c.status === 'error').length;
@@ -278,7 +272,11 @@ export function importConversations(
     // reference log holds what worked, so no workflow is scored for repeating the agent's mistake.
     const leaveOut = !opts.keepFailed && failed > 0;
     const logged = leaveOut ? conv.calls.filter((c) => c.status !== 'error') : conv.calls;
-    if (logged.length === 0) {
+    // A run that answered without a tool (a refusal, an answer from the request alone) is a record:
+    // its reference log is empty, and a workflow learns from it when not to call. A run whose every
+    // call failed is no such answer.
+    if (conv.calls.length === 0) noCall++;
+    else if (logged.length === 0) {
       dropped[DROP_ALL_FAILED] = (dropped[DROP_ALL_FAILED] ?? 0) + 1;
       continue;
     }
@@ -364,6 +362,7 @@ export function importConversations(
         : {}),
       references,
       multiTurn,
+      noCall,
     },
   };
 }

@@ -39,8 +39,9 @@ const workflow: Workflow = planToolAnswer({
   tool: { id: 'cast', task: 'Get the forecast', tools: ['forecast'] },
 });
 
-// Every reference asks in metric units; the requests never say so.
-const records: TaskRecord[] = ['Oslo', 'Lima', 'Kyiv', 'Pune'].map((city, i) => ({
+// Every reference asks in metric units; the requests never say so. Six requests: a constant must
+// recur in five groups (here records) before a workflow may carry it.
+const records: TaskRecord[] = ['Oslo', 'Lima', 'Kyiv', 'Pune', 'Cork', 'Graz'].map((city, i) => ({
   id: `r${i}`,
   query: `What is the forecast for ${city}?`,
   reference: `${city}: 3 degrees.`,
@@ -77,7 +78,7 @@ describe('binding edits from execution feedback', () => {
       tool: 'forecast',
       param: 'units',
       source: { from: 'const', value: 'metric' },
-      reproduced: 4,
+      reproduced: 6,
       current: 0,
     });
     expect(feedback.text).toContain('argument units of forecast at node cast');
@@ -115,7 +116,7 @@ describe('binding edits from execution feedback', () => {
     const p = await opt.propose(input(feedback));
     const call = model.doGenerateCalls[0]!;
     expect(JSON.stringify((call.responseFormat as { schema?: unknown }).schema)).toContain('"set_binding"');
-    expect(userText(call)).toContain('constant "metric" reproduces the reference in 4/4 records');
+    expect(userText(call)).toContain('constant "metric" reproduces the reference in 6/6 records');
     expect(p.workflow.nodes.find((n) => n.id === 'cast')).toMatchObject({
       bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }],
     });

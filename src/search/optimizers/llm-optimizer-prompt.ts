@@ -56,7 +56,8 @@ function feedbackNodes(feedback: Feedback): Set<string> {
 /**
  * The workflow as the optimizer sees it: the nodes the feedback concerns and their neighbours in
  * full JSON, every other node as one line (id, kind, role or tools, calls), and every edge as one
- * line. `meta` and the policy's learned table are left out (they are not edited by plans).
+ * line. `meta` is left out, and a node's hints are named, not written out (they can be long; the
+ * feedback's hint proposals carry what a `set_hint` edit needs).
  */
 export function compactWorkflowView(workflow: Workflow, feedback: Feedback): string {
   const concerned = feedbackNodes(feedback);
@@ -70,7 +71,11 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
   const line = (n: Workflow['nodes'][number]) =>
     n.kind === 'llm'
       ? `- ${n.id}: llm ${n.role}`
-      : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}`;
+      : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}${n.hints?.length ? `, hints about ${n.hints.length} tools` : ''}`;
+  const shown = (n: Workflow['nodes'][number]) =>
+    JSON.stringify(
+      n.kind === 'tool' && n.hints?.length ? { ...n, hints: `about ${n.hints.map((h) => h.tool).join(', ')}` } : n,
+    );
   const guard = (e: Workflow['edges'][number]) =>
     e.when
       ? ` when ${e.when.kind === 'status' ? `status ${e.when.status}` : `${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`}`
@@ -78,7 +83,7 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
   return [
     `name: ${JSON.stringify(workflow.name)}; ${workflow.nodes.length} nodes, ${workflow.edges.length} edges.`,
     `Nodes in full (the ones the feedback names, their neighbours, and the LLM nodes):`,
-    ...full.map((n) => JSON.stringify(n)),
+    ...full.map(shown),
     ...(brief.length > 0 ? [`Other nodes (summarized; edit them by id as well):`, ...brief.map(line)] : []),
     `Edges (from -> to, kind, guard):`,
     ...workflow.edges.map((e) => `- ${e.from} -> ${e.to} ${e.kind}${guard(e)}`),
@@ -123,8 +128,8 @@ export const HAND_OFF_SECTION = [
 
 /**
  * The synthesize variants of the template library, so the optimizer can switch or refine the
- * answer's style (the same choices the rule-based optimizer has). The directive sentences are quoted
- * exactly: the offline policy recognises them verbatim; a model reads any wording.
+ * answer's style (the same choices the rule-based optimizer has, through the same `set_directives`
+ * edit). The sentences are quoted so the optimizer knows what each id asks of the synthesizer.
  */
 export function synthesizeVariantsSection(): string {
   const directives = SYNTHESIZE_DIRECTIVE_IDS.map(
@@ -136,9 +141,10 @@ export function synthesizeVariantsSection(): string {
   );
   return [
     '## Synthesizer prompt variants',
-    'When answers score low (see the judge dimensions in the feedback), change how the synthesize node writes: set its prompt to the synthesize',
-    'template followed by "Follow these instructions:" and one line per directive (a variant), or append one directive line to its current prompt.',
-    'Copy directive sentences exactly.',
+    'When answers score low (see the judge dimensions in the feedback), change how the synthesize node writes with a set_directives edit:',
+    '{"op": "set_directives", "id": <the synthesize node>, "variant": <a variant>} switches it to a variant (its directives and prompt), and',
+    '{"op": "set_directives", "id": …, "directives": [<ids>]} sets its directives in order (append one id to its current "directives" to refine it).',
+    'The node keeps its directives as ids; their sentences (below) are added to its prompt when a model runs it.',
     'Variants:',
     ...variants,
     'Directives:',

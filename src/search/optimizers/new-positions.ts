@@ -54,6 +54,10 @@ export function addPosition(
   );
 }
 
+/** The task of an appended position: like a neutral task, it names no tool. */
+export const NEXT_PART_TASK =
+  'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
+
 /**
  * A generic position appended after the last one (fed by it and by the entry, feeding the exit): no
  * tool hint and a neutral task, so the request's next part decides. It takes over the last
@@ -66,8 +70,7 @@ export function appendPosition(ctx: RuleContext, last: string, score: number, wh
   const entry = entryIds(adj)[0]!;
   const prev = toolNode(w, last);
   const id = freeId(w, 'step_more');
-  const task =
-    'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
+  const task = NEXT_PART_TASK;
   const node = {
     kind: 'tool' as const,
     id,

@@ -1,15 +1,13 @@
 import { adjacency, exitIds } from '../../graph/graph-utils.js';
+import type { SetDirectivesEdit } from '../../graph/edits/edit-schema.js';
 import {
-  directiveLine,
+  isSynthesizeDirective,
   SYNTHESIZE_DIRECTIVE_IDS,
   SYNTHESIZE_DIRECTIVES,
   SYNTHESIZE_VARIANT_IDS,
   SYNTHESIZE_VARIANTS,
-  synthesizeDirectivesIn,
   synthesizeVariantOf,
-  synthesizeVariantPrompt,
   type SynthesizeDirective,
-  type SynthesizeVariant,
 } from '../../graph/synthesize-variants.js';
 import type { LlmNode, Workflow } from '../../graph/schema.js';
 import type { EsDimension } from '../../metrics/types.js';
@@ -22,10 +20,13 @@ import type { LowAnswersPattern } from '../../evaluate/feedback-types.js';
  * dimensions it is meant to raise. When the feedback shows low answer scores with a correct trace, or
  * judge dimensions below `LOW_DIMENSION`, the exit synthesizer gets two kinds of candidate edits:
  *
- * - **switch** (`set_prompt` to a variant's prompt), one per variant other than the current one,
- *   counting only the low dimensions that no directive of the current prompt addresses (a switch
- *   drops the current directives);
- * - **refine** (`set_prompt` with one directive appended), one per directive the prompt lacks.
+ * - **switch** (`set_directives` to a variant: its directives and its prompt text), one per variant
+ *   other than the current one, counting only the low dimensions that no directive of the node
+ *   addresses (a switch drops the current directives);
+ * - **refine** (`set_directives` with one directive appended), one per directive the node lacks.
+ *
+ * The node's directives are its `directives` field (a synthesizer whose directive sentences are
+ * only in its prompt text, written before the field existed, counts as having none).
  *
  * Each edit's score is its weight × the low records × the gap it addresses: the sum of
  * `LOW_DIMENSION − value` over the low dimensions its *new* directives name (a correct trace adds
@@ -42,11 +43,10 @@ export const SWITCH_WEIGHT = 0.5;
 /** Weight of one appended directive. */
 export const REFINE_WEIGHT = 0.5;
 
-/** A prompt edit with its score (the rule table's shape). */
+/** A synthesizer edit with its score (the rule table's shape). */
 export interface PromptEdit {
   summary: string;
-  node: string;
-  prompt: string;
+  edit: SetDirectivesEdit;
   score: number;
 }
 
@@ -80,8 +80,8 @@ export function synthesizerEdits(p: LowAnswersPattern, workflow: Workflow): Prom
   const low = lowDimensions(p);
   if (!node || (p.correctTrace === 0 && low.length === 0)) return [];
   const evidence = p.evidence + p.correctTrace;
-  const have = synthesizeDirectivesIn(node.prompt);
-  const current = synthesizeVariantOf(node.prompt);
+  const have = (node.directives ?? []).filter(isSynthesizeDirective);
+  const current = synthesizeVariantOf(have);
   const why = (xs: ReturnType<typeof lowDimensions>) =>
     `low ${xs.length > 0 ? dimText(xs) : 'answers'} in ${p.evidence} records${p.correctTrace > 0 ? ` (${p.correctTrace} with all calls right)` : ''}`;
   const out: PromptEdit[] = [];
@@ -97,9 +97,8 @@ export function synthesizerEdits(p: LowAnswersPattern, workflow: Workflow): Prom
     const gap = hits.reduce((s, h) => s + h.gap, 0) || (p.correctTrace > 0 && v !== 'default' ? 0.1 : 0);
     if (gap <= 0) continue;
     out.push({
-      summary: `set_prompt ${node.id} → variant '${v}' (${SYNTHESIZE_VARIANTS[v].summary}): ${why(hits)}`,
-      node: node.id,
-      prompt: synthesizeVariantPrompt(v as SynthesizeVariant),
+      summary: `set_directives ${node.id} → variant '${v}' (${SYNTHESIZE_VARIANTS[v].summary}): ${why(hits)}`,
+      edit: { op: 'set_directives', id: node.id, variant: v },
       score: SWITCH_WEIGHT * evidence * gap,
     });
   }
@@ -110,9 +109,8 @@ export function synthesizerEdits(p: LowAnswersPattern, workflow: Workflow): Prom
     const gap = hits.reduce((s, h) => s + h.gap, 0);
     if (gap <= 0) continue;
     out.push({
-      summary: `set_prompt ${node.id} + directive '${d}': ${why(hits)}`,
-      node: node.id,
-      prompt: `${node.prompt}\n${directiveLine(d)}`,
+      summary: `set_directives ${node.id} + directive '${d}': ${why(hits)}`,
+      edit: { op: 'set_directives', id: node.id, directives: [...have, d] },
       score: REFINE_WEIGHT * evidence * gap,
     });
   }

@@ -5,6 +5,7 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { createRuleBasedOptimizer } from './rule-based.js';
+import { NEXT_PART_TASK } from './new-positions.js';
 import { ruleEdits } from './rule-edits.js';
 
 const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({
@@ -100,6 +101,25 @@ const feedback: Feedback = {
 
 const propose = (extra: Partial<Parameters<ReturnType<typeof createRuleBasedOptimizer>['propose']>[0]> = {}) =>
   createRuleBasedOptimizer().propose({ workflow, feedback, siblings: [], tools, random: createRandom(1), ...extra });
+
+describe('the neutral task of a position that picks one tool where the references use many', () => {
+  const neutralOf = (task: string) => {
+    const w = structuredClone(workflow);
+    (w.nodes[1] as { task: string }).task = task;
+    return ruleEdits({ workflow: w, feedback, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true })
+      .filter((e) => e.summary.startsWith('set_task s1 neutral'))
+      .map((e) => (e.plan.edits[0] as { task: string }).task);
+  };
+  const neutral =
+    'Look up what part 1 of the request asks for, with the tool that fits that part and the values the request gives for it.';
+  it('is proposed unless the task already is the text it would write, whatever words the task starts with', () => {
+    expect(neutralOf('Step 1: typical use: quotes')).toEqual([neutral]);
+    expect(neutralOf(neutral)).toEqual([]);
+    expect(neutralOf(NEXT_PART_TASK)).toEqual([]);
+    // A task that only opens like the neutral one is not neutral: it still names what to look up.
+    expect(neutralOf('Look up what the quote of the symbol is.')).toEqual([neutral]);
+  });
+});
 
 describe('rule-based optimizer', () => {
   it('maps each feedback pattern to its edit', () => {

@@ -1,7 +1,7 @@
 import { adjacency, entryIds, topologicalOrder } from '../../graph/graph-utils.js';
-import type { ToolNode, Workflow } from '../../graph/schema.js';
+import type { Workflow } from '../../graph/schema.js';
 import type { Count, FeedbackPattern } from '../../evaluate/feedback-types.js';
-import { addPosition, appendPosition, freeId } from './new-positions.js';
+import { addPosition, appendPosition, freeId, NEXT_PART_TASK } from './new-positions.js';
 import { synthesizerEdits } from './prompt-edits.js';
 import { edit, grouped, toolNode, top, type Gen, type RuleContext, type RuleEdit } from './rule-edit.js';
 
@@ -27,7 +27,8 @@ export type { RuleContext, RuleEdit } from './rule-edit.js';
  * | low answer scores, tool nodes forbidden (LLM-only) | `set_prompt` of the synthesizer and the reasoning nodes; `add_node`: an extract node after the plan | 0.5 / 0.3 |
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
- * | low answer scores with correct calls, or low judge dimensions | `set_prompt` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
+ * | hints learned from the reference calls differ from what a node reads | `set_hint` per tool, all of them as one plan | 1.5 × √calls |
+ * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  */
 
 const wrongTool: Gen = (p, { workflow, feedback }) => {
@@ -42,7 +43,7 @@ const wrongTool: Gen = (p, { workflow, feedback }) => {
       { op: 'set_tool_hint', id: p.node, tools: hint },
     ),
   ];
-  if (biasedTask(p, node)) {
+  if (biasedTask(p) && node.task !== neutralTask(workflow, p.node) && node.task !== NEXT_PART_TASK) {
     out.push(
       grouped(
         'neutral tasks',
@@ -57,25 +58,22 @@ const wrongTool: Gen = (p, { workflow, feedback }) => {
   return out;
 };
 
-/** A task that pulls every query to one tool while the references use many at this position. */
-function biasedTask(p: Extract<FeedbackPattern, { kind: 'wrong-tool' }>, node: ToolNode): boolean {
-  return (
-    p.got.length > 0 &&
-    p.got[0]!.count >= 0.5 * sum(p.got) &&
-    p.expected.length >= 3 &&
-    node.task !== NEUTRAL_MARK &&
-    !node.task.startsWith(NEUTRAL_MARK)
-  );
+/**
+ * A task that pulls every query to one tool while the references use many at this position. The
+ * caller proposes the neutral task only where the task is not already one: it compares the node's
+ * task with the texts the rules write (`neutralTask`, an appended position's `NEXT_PART_TASK`),
+ * never reads the task's words.
+ */
+function biasedTask(p: Extract<FeedbackPattern, { kind: 'wrong-tool' }>): boolean {
+  return p.got.length > 0 && p.got[0]!.count >= 0.5 * sum(p.got) && p.expected.length >= 3;
 }
-
-const NEUTRAL_MARK = 'Look up what';
 
 /** A task naming no tool: the position's place in the request decides (its ordinal among the tool nodes). */
 function neutralTask(w: Workflow, id: string): string {
   const kinds = new Map(w.nodes.map((n) => [n.id, n.kind]));
   const toolIds = (topologicalOrder(adjacency(w)) ?? [...kinds.keys()]).filter((x) => kinds.get(x) === 'tool');
   const k = toolIds.indexOf(id) + 1;
-  return `${NEUTRAL_MARK} part ${k} of the request asks for, with the tool that fits that part and the values the request gives for it.`;
+  return `Look up what part ${k} of the request asks for, with the tool that fits that part and the values the request gives for it.`;
 }
 
 const sum = (cs: readonly Count[]) => cs.reduce((n, c) => n + c.count, 0);
@@ -253,6 +251,28 @@ const bindable: Gen = (p, { workflow }) => {
   ];
 };
 
+/**
+ * Hints learned from the reference calls: one edit per tool on the node that calls it, all of them
+ * also offered as one plan (their scores add up, so a search learns them together first).
+ */
+const hints: Gen = (p, { workflow }) => {
+  if (p.kind !== 'hints') return [];
+  return p.proposals
+    .filter((h) => toolNode(workflow, h.node))
+    .map((h) => {
+      const { tool: _tool, ...hint } = h.hint;
+      return grouped(
+        'hints',
+        edit(`set_hint ${h.tool} at ${h.node}: learned from ${h.calls} reference calls`, 1.5 * Math.sqrt(h.calls), {
+          op: 'set_hint',
+          id: h.node,
+          tool: h.tool,
+          hint,
+        }),
+      );
+    });
+};
+
 const unseen: Gen = (p, { workflow }) => {
   if (p.kind !== 'unseen-values' || !toolNode(workflow, p.node)) return [];
   const sources = top(p.sources, 3).filter(
@@ -284,9 +304,7 @@ const DIM_ADVICE: Record<string, string> = {
 /** Low answers (with a correct trace, or low judge dimensions): switch or refine the synthesizer's prompt (prompt-edits.ts). */
 const answers: Gen = (p, { workflow, allowToolNodes }) => {
   if (p.kind !== 'low-answers' || !allowToolNodes) return [];
-  return synthesizerEdits(p, workflow).map((e) =>
-    edit(e.summary, e.score, { op: 'set_prompt', id: e.node, prompt: e.prompt }),
-  );
+  return synthesizerEdits(p, workflow).map((e) => edit(e.summary, e.score, e.edit));
 };
 
 const steps: Gen = (p, ctx) => {
@@ -350,6 +368,7 @@ const GENERATORS: Gen[] = [
   steps,
   args,
   bindable,
+  hints,
   unseen,
   answers,
   llmOnlyAnswers,
@@ -375,9 +394,10 @@ export function ruleEdits(ctx: RuleContext): RuleEdit[] {
   const combined = [...groups.entries()]
     .filter(([, list]) => list.length >= 2)
     .map(([group, list]) => {
-      const targets = list.map((e) => targetOf(e)).join(', ');
+      const targets = [...new Set(list.map((e) => targetOf(e)))];
+      const where = `${targets.length} node${targets.length === 1 ? '' : 's'} (${targets.join(', ')})`;
       return edit(
-        `${group} on ${list.length} nodes (${targets})`,
+        targets.length === list.length ? `${group} on ${where}` : `${group}: ${list.length} edits on ${where}`,
         list.reduce((n, e) => n + e.score, 0),
         ...list.flatMap((e) => e.plan.edits),
       );

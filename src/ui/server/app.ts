@@ -5,7 +5,9 @@ import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { FlowScoutError, HTTP_STATUS, toErrorShape, toFlowScoutError } from '../../errors/index.js';
 import type { Store } from '../../store/index.js';
+import type { Workflow } from '../../graph/schema.js';
 import { candidateView, recordView, runSummary, runView } from './read-model.js';
+import { servedWorkflows, workflowView } from './workflow-view.js';
 
 /**
  * The UI's HTTP surface (Hono): a read-only JSON API over the store, server-sent events that tell
@@ -19,6 +21,8 @@ export interface UiAppOptions {
   spaDir: string;
   /** `flowscout bench --out` folders to show. */
   benchDirs?: string[];
+  /** Workflow files (`flowscout ui --workflow`): the served-workflow pages align their runs with them. */
+  workflows?: Workflow[];
   /** The --db value to print in resume commands (undefined: the default store). */
   dbFlag?: string;
   /** How often the event stream looks at the store (default 500 ms). */
@@ -76,6 +80,8 @@ export function createUiApp(opts: UiAppOptions): Hono {
     }),
   );
   app.get('/api/runs/:id', (c) => c.json(runView(store, c.req.param('id'), opts.dbFlag)));
+  app.get('/api/workflows', (c) => c.json({ workflows: servedWorkflows(store, opts.workflows ?? []) }));
+  app.get('/api/workflows/:hash', (c) => c.json(workflowView(store, c.req.param('hash'), opts.workflows ?? [])));
   app.get('/api/runs/:id/candidates/:cid', (c) => c.json(candidateView(store, c.req.param('id'), c.req.param('cid'))));
   app.get('/api/runs/:id/candidates/:cid/records/:split/:rid', (c) =>
     c.json(recordView(store, c.req.param('id'), c.req.param('cid'), c.req.param('split'), c.req.param('rid'))),

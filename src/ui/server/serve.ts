@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { FlowScoutError } from '../../errors/index.js';
+import type { Workflow } from '../../graph/schema.js';
 import { DEFAULT_DB_PATH, openStore } from '../../store/index.js';
 import { createUiApp } from './app.js';
 import { ensureSpa } from './spa.js';
@@ -14,6 +15,8 @@ export interface UiServerOptions {
   port: number;
   host: string;
   benchDirs?: string[];
+  /** Workflow files whose served runs get a page (`--workflow`). */
+  workflows?: Workflow[];
   /** The built app (default: ensureSpa()). */
   spaDir?: string;
   onBuild?: () => void;
@@ -41,6 +44,7 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
     spaDir,
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(opts.benchDirs ? { benchDirs: opts.benchDirs } : {}),
+    ...(opts.workflows ? { workflows: opts.workflows } : {}),
     ...((opts.dbFlag ?? (opts.db !== DEFAULT_DB_PATH ? opts.db : undefined)) ? { dbFlag: opts.dbFlag ?? opts.db } : {}),
     ...(opts.pollMs ? { pollMs: opts.pollMs } : {}),
   });

@@ -1,10 +1,8 @@
 import type { LlmNode, ToolNode } from '../../../graph/schema.js';
-import { learnCueModel } from '../../../policies/offline/cue-model.js';
-import { requestClauses } from '../../../policies/offline/text.js';
-import { createToolIndex } from '../../../policies/offline/tool-index.js';
+import { requestClauses } from '../../../retrieval/text.js';
+import { createToolIndex } from '../../../retrieval/tool-index.js';
 import { type ExecutionPolicy, type NodeInput } from '../../../policies/types.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../../../llm/usage.js';
-import type { TaskRecord } from '../../../records/schema.js';
 import type { TraceCall } from '../../../runtime/trace.js';
 import type { ToolRegistry } from '../../../contracts/tools.js';
 import type { Agent, AgentInput, AgentRun } from '../agent.js';
@@ -14,9 +12,9 @@ import { linearWorkflow, runBaselineStep } from '../tool-step.js';
  * The ReAct baseline without a model (docs/DESIGN.md, "Baselines and ablations": "offline: retrieve a
  * tool for the unanswered part of the query, call it, repeat until nothing is left"). The request is
  * split into its clauses (the offline policy's `requestClauses`); each step takes the first
- * unanswered clause, retrieves the best tool for it (BM25 over tool names, descriptions, parameters
- * and the clauses D_opt used each tool for — the offline policy's index — or, when the clause
- * matches no tool, for the whole query), lets the execution policy fill the arguments with that
+ * unanswered clause, retrieves the best tool for it (BM25 over tool names, descriptions and
+ * parameters — the retrieval every policy shares; like a model that has never seen the log, it reads
+ * no records — or, when the clause matches no tool, for the whole query), lets the execution policy fill the arguments with that
  * tool as the only candidate, and calls it. A successful call marks the clause answered; a failed
  * one is the observation that makes the next step try the next-ranked tool for the same clause
  * (at most `triesPerClause`). The loop ends when every clause is answered or given up, or after
@@ -27,8 +25,6 @@ import { linearWorkflow, runBaselineStep } from '../tool-step.js';
 export interface OfflineReactOptions {
   tools: ToolRegistry;
   policy: ExecutionPolicy;
-  /** D_opt, for the retrieval index (never test records). */
-  opt: readonly TaskRecord[];
   /** Steps at most (default 10, like the model's step limit). */
   maxSteps?: number;
   /** Tools tried per clause before it is given up (default 2). */
@@ -46,7 +42,7 @@ const SYNTHESIZE: LlmNode = {
 export function createOfflineReact(opts: OfflineReactOptions): Agent {
   const descriptors = opts.tools.list();
   const names = descriptors.map((d) => d.name);
-  const index = createToolIndex(descriptors, learnCueModel(opts.opt, descriptors));
+  const index = createToolIndex(descriptors);
   const maxSteps = opts.maxSteps ?? 10;
   const tries = Math.max(1, opts.triesPerClause ?? 2);
 

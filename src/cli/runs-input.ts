@@ -1,0 +1,175 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { FlowScoutError } from '../errors/index.js';
+import { observedRunOfRecord, observedRunOfTrace, type ObservedRun } from '../conformance/observed-runs.js';
+import { readEventLog, type ReadEventLogOptions } from '../mining/event-log/read-event-log.js';
+import { readPredictionsFile } from '../metrics/predictions.js';
+import { importAgentLogs } from '../records/import/agent-logs.js';
+import { readJsonlFile } from '../records/read-jsonl.js';
+import { readRecordsFile } from '../records/read-records.js';
+import { openStore } from '../store/open-store.js';
+import { parseJsonBounded } from '../util/json-depth.js';
+import { readJsonFile } from '../util/json-file.js';
+import { requireFile } from '../util/require-file.js';
+import { z } from 'zod';
+
+/** What kind of file the runs came from. */
+export type RunsKind = 'event-log' | 'records' | 'predictions' | 'traces' | 'agent-logs' | 'store';
+
+export interface RunsInput {
+  kind: RunsKind;
+  runs: ObservedRun[];
+  /** For a store: the canonical hash of the workflow each run answered with, by run id. */
+  workflowHashes?: ReadonlyMap<string, string | undefined>;
+}
+
+export interface ReadRunsOptions {
+  /** For a store: only the runs of the workflow with this canonical hash. */
+  workflowHash?: string;
+  /** For event logs: reader options (columns, limits, skipping). */
+  eventLog?: ReadEventLogOptions;
+}
+
+/**
+ * Reads runs from anything FlowScout reads: an event log (XES, CSV, JSONL cases), records, `eval`
+ * predictions, traces (`run --trace`, one JSON object or one a line), agent logs (through the
+ * importers, format detected from the content; a folder of them too), or a store (`serve --db`:
+ * its served runs).
+ */
+export async function readRuns(path: string, opts: ReadRunsOptions = {}): Promise<RunsInput> {
+  requireFile(path, { what: 'runs file' });
+  if (statSync(path).isDirectory()) return agentLogs(path);
+  if (isSqlite(path)) return storeRuns(path, opts.workflowHash);
+  const lower = path.toLowerCase().replace(/\.gz$/, '');
+  if (/\.(xes|csv|tsv)$/.test(lower)) return eventLogRuns(path, opts.eventLog);
+  if (lower.endsWith('.json')) {
+    const doc = readJsonFile(path);
+    const items = Array.isArray(doc) ? doc : [doc];
+    const traces = items.map((t, i) => observedRunOfTrace(t, `${i + 1}`));
+    if (items.length > 0 && items.every(isTrace) && traces.every(Boolean))
+      return { kind: 'traces', runs: traces as ObservedRun[] };
+    return agentLogs(path);
+  }
+  const first = firstLine(path);
+  if (first === undefined) {
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `${path} holds no runs`,
+      hint: 'Pass a file with one run a line (records, predictions, traces, event-log cases or agent logs).',
+      location: { file: path },
+    });
+  }
+  const value = first.value;
+  if (isObject(value) && 'events' in value) return eventLogRuns(path, opts.eventLog);
+  if (isObject(value) && 'query' in value && 'calls' in value) {
+    const { records } = await readRecordsFile(path);
+    return { kind: 'records', runs: records.map(observedRunOfRecord) };
+  }
+  if (isTrace(value)) {
+    const res = await readJsonlFile(path, TraceLine, {
+      noun: 'trace',
+      shape: 'a run trace {"calls", "observations", …}',
+      missingHint: 'Check the path of the traces file.',
+    });
+    return { kind: 'traces', runs: res.values.map((t, i) => observedRunOfTrace(t, t.recordId ?? `${i + 1}`)!) };
+  }
+  if (isObject(value) && 'calls' in value && 'answer' in value) {
+    const { predictions } = await readPredictionsFile(path);
+    return {
+      kind: 'predictions',
+      runs: predictions.map((p) => ({ id: p.id, tools: p.calls.map((c) => c.tool), failedCalls: 0, withheldCalls: 0 })),
+    };
+  }
+  return agentLogs(path);
+}
+
+const TraceLine = z.looseObject({
+  calls: z.array(z.looseObject({ tool: z.string(), status: z.enum(['ok', 'error']).optional() })),
+  observations: z.array(z.unknown()),
+  recordId: z.string().optional(),
+});
+
+function isTrace(value: unknown): boolean {
+  return TraceLine.safeParse(value).success;
+}
+
+async function eventLogRuns(path: string, opts: ReadEventLogOptions = {}): Promise<RunsInput> {
+  const { log } = await readEventLog(path, opts);
+  const names = log.variants.map((v) => Array.from(v.trace, (id) => log.activities[id]!));
+  return {
+    kind: 'event-log',
+    runs: log.caseIds.map((id, c) => ({
+      id,
+      tools: names[log.caseVariants[c]!]!,
+      failedCalls: 0,
+      withheldCalls: 0,
+    })),
+  };
+}
+
+function agentLogs(path: string): RunsInput {
+  const { records } = importAgentLogs('auto', [path]);
+  return { kind: 'agent-logs', runs: records.map(observedRunOfRecord) };
+}
+
+function storeRuns(path: string, workflowHash: string | undefined): RunsInput {
+  const store = openStore(path, { readOnly: true });
+  try {
+    const rows = store.listServedRuns({ limit: Number.MAX_SAFE_INTEGER });
+    const hashes = new Map<string, string | undefined>();
+    const runs: ObservedRun[] = [];
+    for (const row of rows.reverse()) {
+      if (workflowHash !== undefined && row.workflowHash !== workflowHash) continue;
+      const run = observedRunOfTrace(row.trace, `served-${row.id}`, row.createdAt);
+      if (!run) continue;
+      runs.push(run);
+      hashes.set(run.id, row.workflowHash);
+    }
+    if (runs.length === 0 && rows.length > 0 && workflowHash !== undefined) {
+      const seen = [...new Set(rows.map((r) => r.workflowHash ?? '(none)'))].slice(0, 5);
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `${path} has ${rows.length} served runs, none of the workflow with hash ${workflowHash.slice(0, 12)}`,
+        hint: `Its runs are of the workflows ${seen.map((h) => h.slice(0, 12)).join(', ')}: pass the workflow that was served.`,
+        location: { file: path },
+      });
+    }
+    return { kind: 'store', runs, workflowHashes: hashes };
+  } finally {
+    store.close();
+  }
+}
+
+/** A SQLite database file (by its header). */
+function isSqlite(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(16);
+    const n = readSync(fd, head, 0, 16, 0);
+    return n === 16 && head.toString('latin1') === 'SQLite format 3\u0000';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first non-empty line of a text file parsed as JSON (undefined when there is none or it is not JSON). */
+function firstLine(path: string): { value: unknown } | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    const n = readSync(fd, chunk, 0, chunk.length, 0);
+    const text = chunk.subarray(0, n).toString('utf8');
+    const line = text.split('\n').find((l) => l.trim() !== '');
+    if (line === undefined) return undefined;
+    try {
+      return { value: parseJsonBounded(line) };
+    } catch {
+      return { value: undefined };
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { HINT_PARAMETERS, learnToolHints } from './learn-hints.js';
+
+const lookup: ToolDescriptor = {
+  name: 'order_lookup',
+  description: 'Look up an order of a customer.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      order_id: { type: 'string' },
+      detail: { type: 'string' },
+      channel: { type: 'string' },
+    },
+    required: ['order_id'],
+  },
+};
+
+/** One customer's task, run once: its own order id, the detail level the domain always uses. */
+const run = (id: string, group: string, orderId: string, channel?: string): TaskRecord => ({
+  id,
+  group,
+  query: `Hello, I am Mara Quist. Please look up my order ${orderId} in full detail.`,
+  reference: '',
+  calls: [{ tool: lookup.name, args: { order_id: orderId, detail: 'full', ...(channel ? { channel } : {}) } }],
+});
+
+describe('hints learned from the records', () => {
+  it('keep a value only when it recurs in at least minValueGroups groups', () => {
+    const four = ['a', 'b', 'c', 'd'].map((g, i) => run(`r${i}`, g, `#W10${i}0001`));
+    const hint = learnToolHints(four, [lookup]).get(lookup.name)!;
+    expect(hint.params?.detail?.values).toBeUndefined();
+    const five = [...four, run('r4', 'e', '#W1040001')];
+    expect(learnToolHints(five, [lookup]).get(lookup.name)!.params?.detail?.values).toEqual([
+      { value: 'full', share: 1 },
+    ]);
+    expect(HINT_PARAMETERS.minValueGroups).toBe(5);
+  });
+
+  it('count one customer run many times as one group: a value of one task is never kept', () => {
+    const repeated = Array.from({ length: 8 }, (_, i) => run(`r${i}`, 'task-7', '#W6390527', 'phone'));
+    const hint = learnToolHints(repeated, [lookup]).get(lookup.name)!;
+    expect(JSON.stringify(hint)).not.toContain('#W6390527');
+    expect(JSON.stringify(hint)).not.toContain('phone');
+  });
+
+  it('never keep an identifier-shaped value, however many groups it recurs in', () => {
+    const shared = Array.from({ length: 7 }, (_, i) => run(`r${i}`, `g${i}`, '#W6390527'));
+    const hint = learnToolHints(shared, [lookup]).get(lookup.name)!;
+    expect(hint.params?.order_id?.values).toBeUndefined();
+    expect(JSON.stringify(hint)).not.toContain('6390527');
+  });
+
+  it('keep no record text: no name, no digits, no request', () => {
+    const records = Array.from({ length: 6 }, (_, i) => run(`r${i}`, `g${i}`, `#W10${i}0001`));
+    const text = JSON.stringify(learnToolHints(records, [lookup]).get(lookup.name));
+    expect(text).not.toMatch(/mara|quist/i);
+    expect(text).not.toMatch(/\d{3}/);
+    expect(text).not.toContain('look up my order');
+    // What they do keep is about the tool: the words before its id, the detail level it always takes.
+    expect(JSON.parse(text).params.order_id.before).toHaveProperty('order');
+  });
+});

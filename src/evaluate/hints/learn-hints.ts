@@ -1,0 +1,234 @@
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { isIdentifierShaped } from '../../util/identifier-shape.js';
+import {
+  countWritten,
+  groupOf,
+  toolEvidence,
+  type GroupCounts,
+  type ParamEvidence,
+  type ToolEvidence,
+} from './tool-evidence.js';
+
+/**
+ * Typed hints from the optimisation records (docs/DESIGN.md, "Search": the search learns bindings
+ * and hints into the workflow): per tool, the words requests use when they ask for it and the tools
+ * called before it; per parameter, whether a step sets it, where its value comes from, the words
+ * written around it, its shapes and format, and the values it recurrently takes. What a hint keeps
+ * must hold beyond the records it was learned from, and must not carry one customer's data into
+ * another's calls:
+ * - a value (in `values`, `usual`, and the constants the optimizer binds) is kept only when it was
+ *   seen in at least `minValueGroups` distinct groups (tasks, sessions or users; records when
+ *   records have no groups) and is not identifier-shaped (util/identifier-shape.ts: ids, e-mails,
+ *   phone numbers, names, addresses, payment ids);
+ * - a word (in `asks`, `before`, `after`, `asked`) is kept only when it recurs in at least
+ *   `minWordGroups` groups, is lower-case in the requests (no proper name) and holds no digit;
+ * - nothing else of a record is kept: no request, no answer, no output.
+ * Every threshold is one field of `HINT_PARAMETERS`.
+ */
+
+/** The parameters of hint learning, in one place. */
+export const HINT_PARAMETERS = {
+  /** Distinct groups a value must be seen in to be kept (a domain's vocabulary, not a customer's data). */
+  minValueGroups: 5,
+  /** Distinct groups a word (or an output key) must recur in to be kept. */
+  minWordGroups: 2,
+  /** Most words kept in `asks`. */
+  maxAsks: 30,
+  /** Most words, keys and shapes kept per share list, and least share kept. */
+  maxShares: 8,
+  minShare: 0.1,
+  /** Most values kept per parameter, and the longest (characters). */
+  maxValues: 12,
+  maxValueLength: 80,
+  /** Calls a situation (named, not named, a value written) needs before its rate is given. */
+  minSituationCalls: 2,
+  /** A word weighs in `asked` when it came with at least this many calls (and both set and unset calls number two or more). */
+  minAskedCalls: 3,
+  /** Least |weight| of an `asked` word kept. */
+  minAskedWeight: 0.25,
+  /** Least share of the calls that follow a tool for `follows` to list it. */
+  minFollowShare: 0.1,
+  /** Calls of a tool before its combinations of optional parameters are given, and calls a combination must recur in. */
+  minComboUses: 5,
+  minComboCalls: 3,
+  /** The readable `set` summary: `always` from this probability of being set without being named, `never` below `never` when named too. */
+  setSummary: { always: 0.7, never: 0.2 },
+};
+
+export type HintParameters = Readonly<typeof HINT_PARAMETERS>;
+
+/** Typed hints per tool the records call (see the module comment). */
+export function learnToolHints(
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+  params: HintParameters = HINT_PARAMETERS,
+): Map<string, ToolHint> {
+  const evidence = toolEvidence(records, tools);
+  countWritten(records, tools, evidence, (_tool, param, pe) => keptValues(param, pe, params).map((v) => v.value));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const out = new Map<string, ToolHint>();
+  for (const [name, te] of evidence) out.set(name, toolHint(name, te, byName.get(name)!, params));
+  return out;
+}
+
+/** The number of distinct groups among `records`. */
+export const groupCount = (records: readonly TaskRecord[]): number => new Set(records.map(groupOf)).size;
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** Recurring words (or keys) with the share of `total` each accounts for, the largest first (undefined: none). */
+function shares(c: GroupCounts, total: number, p: HintParameters): Record<string, number> | undefined {
+  if (total <= 0) return undefined;
+  const kept = c
+    .recurring(p.minWordGroups)
+    .map((w) => [w, round(c.count(w) / total)] as const)
+    .filter(([, v]) => v >= p.minShare)
+    .slice(0, p.maxShares);
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+function toolHint(name: string, te: ToolEvidence, tool: ToolDescriptor, p: HintParameters): ToolHint {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const required = new Set(schema.required ?? []);
+  const hint: ToolHint = { tool: name };
+  const asks = te.asks
+    .recurring(p.minWordGroups)
+    .slice(0, p.maxAsks)
+    .map((w) => [w, round(te.asks.count(w) / te.uses)] as const);
+  if (asks.length > 0) hint.asks = Object.fromEntries(asks);
+  const follows = [...te.previous]
+    .map(([t, n]) => [t, round(n / te.uses)] as const)
+    .filter(([, v]) => v >= p.minFollowShare)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (follows.length > 0) hint.follows = Object.fromEntries(follows);
+  if (te.repeated > 0) {
+    const main = mainParam([...required], te);
+    if (main) hint.repeat = main;
+  }
+  if (te.uses >= p.minComboUses) {
+    const together = te.combos
+      .recurring(p.minWordGroups)
+      .filter((c) => te.combos.count(c) >= p.minComboCalls)
+      .map((c) => ({ params: c ? c.split(',') : [], share: round(te.combos.count(c) / te.uses) }));
+    if (together.length > 0) hint.together = together;
+  }
+  const params: Record<string, ParamHint> = {};
+  for (const [param, pe] of te.params) {
+    const h = paramHint(param, pe, required.has(param), schema.properties?.[param], te.uses, p);
+    if (Object.keys(h).length > 0) params[param] = h;
+  }
+  if (Object.keys(params).length > 0) hint.params = params;
+  return hint;
+}
+
+/** The required parameter whose values most often came from the request (what a repeated call varies). */
+function mainParam(required: string[], te: ToolEvidence): string | undefined {
+  let best: string | undefined;
+  let rate = -1;
+  for (const name of required) {
+    const pe = te.params.get(name);
+    const r = pe && pe.set > 0 ? pe.fromQuery / pe.set : 0;
+    if (r > rate) [best, rate] = [name, r];
+  }
+  return best;
+}
+
+function presence(pe: ParamEvidence, uses: number, p: HintParameters): Pick<ParamHint, 'set' | 'setRates' | 'asked'> {
+  const rate = (s: { calls: number; set: number }) =>
+    s.calls >= p.minSituationCalls ? round(s.set / s.calls) : undefined;
+  const setRates: NonNullable<ParamHint['setRates']> = { overall: round(pe.set / Math.max(1, pe.calls)) };
+  const named = rate(pe.named);
+  const unnamed = rate(pe.unnamed);
+  const written = rate(pe.written);
+  if (named !== undefined) setRates.named = named;
+  if (unnamed !== undefined) setRates.unnamed = unnamed;
+  if (written !== undefined) setRates.written = written;
+  // Words that go with setting it: smoothed log-odds of a call with the word being set, against the
+  // calls without it, halved and clipped to [-1, 1]; only where both set and unset calls number two or more.
+  const asked: Record<string, number> = {};
+  const set = pe.set;
+  const unset = uses - pe.set;
+  if (set >= 2 && unset >= 2)
+    for (const t of new Set([...pe.termsSet.recurring(p.minWordGroups), ...pe.termsUnset.recurring(p.minWordGroups)])) {
+      const s = pe.termsSet.count(t);
+      const u = pe.termsUnset.count(t);
+      if (s + u < p.minAskedCalls) continue;
+      const w = Math.max(-1, Math.min(1, Math.log((s + 0.5) / (set + 1)) - Math.log((u + 0.5) / (unset + 1)))) * 0.5;
+      if (Math.abs(w) >= p.minAskedWeight) asked[t] = round(w);
+    }
+  const out: Pick<ParamHint, 'set' | 'setRates' | 'asked'> = { setRates };
+  if (Object.keys(asked).length > 0) out.asked = asked;
+  const notNamed = unnamed ?? setRates.overall;
+  out.set =
+    notNamed >= p.setSummary.always
+      ? 'always'
+      : (named ?? setRates.overall) < p.setSummary.never && !out.asked
+        ? 'never'
+        : 'if-asked';
+  return out;
+}
+
+function paramHint(
+  param: string,
+  pe: ParamEvidence,
+  isRequired: boolean,
+  prop: { type?: unknown } | undefined,
+  uses: number,
+  p: HintParameters,
+): ParamHint {
+  const h: ParamHint = isRequired || pe.calls === 0 ? {} : presence(pe, uses, p);
+  if (pe.set === 0) return h;
+  const from = (
+    [
+      ['request', pe.fromQuery],
+      ['upstream', pe.fromOutput],
+      ['constant', pe.fromElsewhere],
+    ] as const
+  ).filter(([, n]) => n > 0);
+  if (from.length > 0) h.from = Object.fromEntries(from.map(([k, n]) => [k, round(n / pe.set)]));
+  const before = shares(pe.before, pe.fromQuery, p);
+  if (before) h.before = before;
+  const after = shares(pe.after, pe.fromQuery, p);
+  if (after) h.after = after;
+  const keys = shares(pe.keys, pe.fromOutput, p);
+  if (keys) h.keys = keys;
+  if (pe.set >= 2) {
+    const shapes = [...pe.shapes]
+      .map(([s, n]) => [s, round(n / pe.set)] as const)
+      .filter(([, v]) => v >= p.minShare)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    if (shapes.length > 0) h.shapes = Object.fromEntries(shapes) as Partial<Record<ValueShape, number>>;
+  }
+  const format: NonNullable<ParamHint['format']> = {};
+  const template = [...pe.templates].sort((a, b) => b[1] - a[1])[0];
+  if (template && template[0] !== '{date}' && template[1] >= 2) format.template = template[0];
+  if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
+  if (pe.slugged >= 2) format.join = '-';
+  if (pe.monthNumber >= 2) format.monthNumber = true;
+  const types = Array.isArray(prop?.type) ? (prop.type as string[]) : [];
+  if (types.length > 1) {
+    const passed = [...pe.types].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (passed === 'string' || passed === 'number' || passed === 'boolean') format.type = passed;
+  }
+  if (Object.keys(format).length > 0) h.format = format;
+  const values = keptValues(param, pe, p);
+  if (values.length > 0) h.values = values;
+  return h;
+}
+
+/** The values a hint may keep (see the module comment), with their shares, most frequent first. */
+function keptValues(param: string, pe: ParamEvidence, p: HintParameters): NonNullable<ParamHint['values']> {
+  return pe.values
+    .recurring(p.minValueGroups)
+    .map((k) => ({ raw: pe.raw.get(k), share: round(pe.values.count(k) / Math.max(1, pe.set)) }))
+    .filter(
+      (v): v is { raw: string | number | boolean; share: number } =>
+        (typeof v.raw === 'string' || typeof v.raw === 'number' || typeof v.raw === 'boolean') &&
+        String(v.raw).length <= p.maxValueLength &&
+        !isIdentifierShaped(v.raw, { name: param }),
+    )
+    .slice(0, p.maxValues)
+    .map((v) => ({ value: v.raw, share: v.share }));
+}

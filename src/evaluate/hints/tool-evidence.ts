@@ -1,0 +1,300 @@
+import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { TaskRecord } from '../../records/schema.js';
+import { findToken, namesParam, requestClauses, stem, STOPWORDS } from '../../retrieval/text.js';
+import { contextAt, monthNames, outputPairs } from '../../retrieval/value-candidates.js';
+import { valueShape } from '../../retrieval/value-shape.js';
+
+/**
+ * What the optimisation records show about each tool, counted per group (a task, a session, a
+ * user; a record when records have no groups) so that what the hints keep can be required to recur
+ * across groups (learn-hints.ts turns this into typed hints). Nothing here leaves the search: only
+ * the hints do, after the privacy rules of learn-hints.ts.
+ */
+
+/** Distinct groups per key, and how many times the key was seen. */
+export class GroupCounts {
+  readonly groups = new Map<string, Set<string>>();
+  readonly counts = new Map<string, number>();
+  add(key: string, group: string): void {
+    let g = this.groups.get(key);
+    if (!g) this.groups.set(key, (g = new Set()));
+    g.add(group);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  /** Keys seen in at least `minGroups` groups, most seen first (ties by key). */
+  recurring(minGroups: number): string[] {
+    return [...this.groups]
+      .filter(([, g]) => g.size >= minGroups)
+      .map(([k]) => k)
+      .sort((a, b) => (this.counts.get(b) ?? 0) - (this.counts.get(a) ?? 0) || a.localeCompare(b));
+  }
+  count(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+/** What the records show about one parameter of one tool. */
+export interface ParamEvidence {
+  /** Calls of the tool, and of those the calls that set the parameter. */
+  calls: number;
+  set: number;
+  /** Values set (canonical text) with one raw value each. */
+  values: GroupCounts;
+  raw: Map<string, unknown>;
+  /** Where set values came from. */
+  fromQuery: number;
+  fromOutput: number;
+  fromElsewhere: number;
+  /** Of the values from the request: written capitalised, passed lower-cased; names joined by '-'; months passed by number. */
+  lowered: number;
+  slugged: number;
+  monthNumber: number;
+  /** Words right before / right after values found in the request. */
+  before: GroupCounts;
+  after: GroupCounts;
+  /** Keys of earlier outputs that held the value. */
+  keys: GroupCounts;
+  /** Shapes of the set values and the JSON types they were passed as. */
+  shapes: Map<string, number>;
+  types: Map<string, number>;
+  /** Date templates of date values (`{date}T12:00:00.000Z`). */
+  templates: Map<string, number>;
+  /** Clause terms of the calls that set it, and of those that did not. */
+  termsSet: GroupCounts;
+  termsUnset: GroupCounts;
+  /** Calls whose clause named the parameter (`namesParam`), and how many set it; the same for the others. */
+  named: { calls: number; set: number };
+  unnamed: { calls: number; set: number };
+  /** Calls whose request writes one of the parameter's kept values (`countWritten`), and how many set it. */
+  written: { calls: number; set: number };
+}
+
+/** What the records show about one tool. */
+export interface ToolEvidence {
+  uses: number;
+  groups: Set<string>;
+  /** Words of the clauses that asked for the tool. */
+  asks: GroupCounts;
+  /** The tool called right before (`^`: none). */
+  previous: Map<string, number>;
+  /** Calls right after a call of the same tool. */
+  repeated: number;
+  /** Sets of optional parameters a call set (sorted names joined by ','). */
+  combos: GroupCounts;
+  params: Map<string, ParamEvidence>;
+}
+
+const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
+
+function newParam(): ParamEvidence {
+  return {
+    calls: 0,
+    set: 0,
+    values: new GroupCounts(),
+    raw: new Map(),
+    fromQuery: 0,
+    fromOutput: 0,
+    fromElsewhere: 0,
+    lowered: 0,
+    slugged: 0,
+    monthNumber: 0,
+    before: new GroupCounts(),
+    after: new GroupCounts(),
+    keys: new GroupCounts(),
+    shapes: new Map(),
+    types: new Map(),
+    templates: new Map(),
+    termsSet: new GroupCounts(),
+    termsUnset: new GroupCounts(),
+    named: { calls: 0, set: 0 },
+    unnamed: { calls: 0, set: 0 },
+    written: { calls: 0, set: 0 },
+  };
+}
+
+/** The group a record counts for: its `group`, else itself. */
+export const groupOf = (r: TaskRecord): string => r.group ?? `record:${r.id}`;
+
+/** Counts the evidence of every tool the records call (tools outside `tools` are left out). */
+export function toolEvidence(
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+): Map<string, ToolEvidence> {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const out = new Map<string, ToolEvidence>();
+  for (const record of records) {
+    const group = groupOf(record);
+    const clauses = requestClauses(record.query, record.calls.length);
+    const n = record.calls.length;
+    record.calls.forEach((call, index) => {
+      const tool = byName.get(call.tool);
+      if (!tool) return;
+      let te = out.get(tool.name);
+      if (!te)
+        out.set(
+          tool.name,
+          (te = {
+            uses: 0,
+            groups: new Set(),
+            asks: new GroupCounts(),
+            previous: new Map(),
+            repeated: 0,
+            combos: new GroupCounts(),
+            params: new Map(),
+          }),
+        );
+      te.uses++;
+      te.groups.add(group);
+      const prev = index === 0 ? '^' : record.calls[index - 1]!.tool;
+      bump(te.previous, prev);
+      if (prev === tool.name) te.repeated++;
+      // The clause that asked for this call: the same position, or the proportional one when counts differ.
+      const k = clauses.length === n || n <= 1 ? index : Math.round((index * (clauses.length - 1)) / (n - 1));
+      const clause = clauses[k] ?? record.query;
+      for (const w of askWords(clause)) te.asks.add(w, group);
+      const clauseTerms = new Set(askWords(clause).map(stem));
+      const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+      const args = canonicalArgs(call.args, tool.inputSchema);
+      const required = new Set(schema.required ?? []);
+      const optionalSet = Object.keys(schema.properties ?? {}).filter((p) => !required.has(p) && args[p] !== undefined);
+      te.combos.add(optionalSet.sort().join(','), group);
+      const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));
+      for (const name of Object.keys(schema.properties ?? {})) {
+        let pe = te.params.get(name);
+        if (!pe) te.params.set(name, (pe = newParam()));
+        observe(pe, name, {
+          query: record.query,
+          clauseAt: Math.max(0, record.query.indexOf(clause)),
+          group,
+          clauseTerms,
+          earlier,
+          value: args[name],
+          raw: call.args[name],
+        });
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * Lower-case words of a clause that may describe what it asks: three letters or more, no digits, no
+ * stopwords, no proper names (words written capitalised past the clause's first word).
+ */
+export function askWords(clause: string): string[] {
+  const out: string[] = [];
+  let first = true;
+  for (const m of clause.matchAll(/[A-Za-z][A-Za-z'-]*/g)) {
+    const w = m[0];
+    const lower = w.toLowerCase();
+    if (!(/^[A-Z]/.test(w) && !first) && w.length >= 3 && !STOPWORDS.has(lower)) out.push(lower);
+    first = false;
+  }
+  return [...new Set(out)];
+}
+
+interface Seen {
+  query: string;
+  /** Where the clause that asked for the call starts: a value is looked for there first. */
+  clauseAt: number;
+  group: string;
+  clauseTerms: ReadonlySet<string>;
+  earlier: ReadonlyArray<{ key: string; value: string }>;
+  value: unknown;
+  raw: unknown;
+}
+
+/** Cue words that are no evidence of a source: a word with a digit or an `@` is one request's. */
+const PRIVATE = /[@\d]/;
+
+function observe(pe: ParamEvidence, name: string, o: Seen): void {
+  pe.calls++;
+  const terms = o.value === undefined ? pe.termsUnset : pe.termsSet;
+  for (const t of o.clauseTerms) terms.add(t, o.group);
+  const situation = namesParam(name, o.clauseTerms) ? pe.named : pe.unnamed;
+  situation.calls++;
+  if (o.value !== undefined) situation.set++;
+  if (o.value === undefined) return;
+  pe.set++;
+  const key = stableStringify(o.value);
+  pe.values.add(key, o.group);
+  if (!pe.raw.has(key)) pe.raw.set(key, o.raw);
+  bump(pe.shapes, valueShape(o.raw));
+  bump(pe.types, Array.isArray(o.raw) ? 'array' : typeof o.raw);
+  if (typeof o.raw === 'string' && /\d{4}-\d{2}-\d{2}/.test(o.raw))
+    bump(pe.templates, o.raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}'));
+  const text = typeof o.value === 'string' ? o.value : String(o.value);
+  // Short values ("1", "en") and booleans match almost anywhere: no evidence of a source.
+  const traceable = text.length >= 3 && typeof o.value !== 'boolean';
+  let at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findFrom(o.query, text, o.clauseAt) : -1;
+  const slug = at < 0 && traceable && /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
+  if (slug) at = findFrom(o.query, text.replace(/-/g, ' '), o.clauseAt);
+  const month =
+    at < 0 && /^\d{1,2}$/.test(text) ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
+  const cues = (start: number, end: number) => {
+    const { before, after } = contextAt(o.query, start, end);
+    for (const w of before.slice(-2)) if (!PRIVATE.test(w)) pe.before.add(w, o.group);
+    if (after && !PRIVATE.test(after)) pe.after.add(after, o.group);
+  };
+  if (month) {
+    pe.fromQuery++;
+    pe.monthNumber++;
+    cues(month.start, month.end);
+    return;
+  }
+  if (at >= 0) {
+    pe.fromQuery++;
+    if (slug) pe.slugged++;
+    const written = o.query.slice(at, at + text.length);
+    if (/^[A-Z][a-z]/.test(written) && text === text.toLowerCase()) pe.lowered++;
+    cues(at, at + text.length);
+    return;
+  }
+  const holders = traceable ? o.earlier.filter((p) => p.value.trim().toLowerCase() === text.toLowerCase()) : [];
+  if (holders.length > 0) {
+    pe.fromOutput++;
+    for (const k of new Set(holders.map((h) => h.key))) if (!PRIVATE.test(k)) pe.keys.add(k, o.group);
+  } else pe.fromElsewhere++;
+}
+
+/** Where `text` is written as a token: from `from` on when it is written there, else anywhere. */
+function findFrom(query: string, text: string, from: number): number {
+  const later = from > 0 ? findToken(query.slice(from), text) : -1;
+  return later >= 0 ? from + later : findToken(query, text);
+}
+
+/**
+ * Second pass: per parameter, the calls whose request writes one of its kept values (`valuesOf`:
+ * those a hint may keep, as written text of three or more characters that is not a number), and how
+ * many of them set it.
+ */
+export function countWritten(
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+  evidence: ReadonlyMap<string, ToolEvidence>,
+  valuesOf: (tool: string, param: string, pe: ParamEvidence) => readonly unknown[],
+): void {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const texts = new Map<ParamEvidence, string[]>();
+  for (const record of records)
+    for (const call of record.calls) {
+      const tool = byName.get(call.tool);
+      const te = tool ? evidence.get(tool.name) : undefined;
+      if (!tool || !te) continue;
+      const args = canonicalArgs(call.args, tool.inputSchema);
+      for (const [name, pe] of te.params) {
+        let written = texts.get(pe);
+        if (!written)
+          texts.set(
+            pe,
+            (written = valuesOf(tool.name, name, pe)
+              .filter((v) => typeof v === 'string' && v.length >= 3 && !/^-?\d+(\.\d+)?$/.test(v))
+              .map(String)),
+          );
+        if (written.length === 0 || !written.some((v) => findToken(record.query, v) >= 0)) continue;
+        pe.written.calls++;
+        if (args[name] !== undefined) pe.written.set++;
+      }
+    }
+}
