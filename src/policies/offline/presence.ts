@@ -46,7 +46,9 @@ export function presenceOf(name: string, hint: ParamHint | undefined, ctx: Prese
   let evidence = 0;
   for (const [word, w] of Object.entries(hint.asked ?? {})) if (ctx.clauseWords.has(word)) evidence += w;
   return sigmoid(
-    logit(clamp(rates.overall)) + Math.max(-P.maxEvidence, Math.min(P.maxEvidence, evidence)) + (named ? P.namedLogOdds : 0),
+    logit(clamp(rates.overall)) +
+      Math.max(-P.maxEvidence, Math.min(P.maxEvidence, evidence)) +
+      (named ? P.namedLogOdds : 0),
   );
 }
 

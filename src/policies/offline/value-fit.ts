@@ -80,7 +80,13 @@ export function monthsInQuery(query: string, hint: ParamHint | undefined): Value
 }
 
 /** Words of a parameter name that ask for one part of a person's name: its first or its last word. */
-const NAME_PART: Record<string, 'first' | 'last'> = { first: 'first', given: 'first', last: 'last', family: 'last', surname: 'last' };
+const NAME_PART: Record<string, 'first' | 'last'> = {
+  first: 'first',
+  given: 'first',
+  last: 'last',
+  family: 'last',
+  surname: 'last',
+};
 
 /**
  * For a parameter that takes one part of a person's name (`first_name`, `last_name`, `surname`),
