@@ -116,6 +116,13 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const start = (m.index ?? 0) + m[1]!.length + 1;
     add(m[3]!, 'quoted', start, start + m[3]!.length);
   }
+  // E-mail addresses, and ids written in lower case with underscores and digits (sara_doe_496).
+  for (const m of text.matchAll(
+    /[A-Za-z0-9][\w.+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g,
+  )) {
+    const s = m.index ?? 0;
+    if (m[0].includes('@') || /\d/.test(m[0])) add(m[0], 'id', s, s + m[0].length, true);
+  }
   for (const m of text.matchAll(/\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?/g)) {
     const s = m.index ?? 0;
     add(`${m[1]}-${pad(Number(m[2]))}-${pad(Number(m[3]))}`, 'date', s, s + m[0].length, true);

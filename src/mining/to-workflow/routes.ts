@@ -2,6 +2,11 @@ import { REQUEST_LINE } from '../../graph/prompt-templates.js';
 import type { ChoiceOption, Choices, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
+import { eventLogFromTraces } from '../event-log/event-log.js';
+import { discoverProcessTree } from '../inductive/discover.js';
+import { compactShape, medianCaseLength } from './compact.js';
+import { fitLog } from './fit-log.js';
+import { treeToShape, type Shape } from './shape.js';
 import { firstSentence } from './tasks.js';
 
 /**
@@ -18,9 +23,9 @@ import { firstSentence } from './tasks.js';
  * most runs first. Every other request goes to the mined skeleton.
  *
  * G0 gets a router in front: a `judge` LLM node (`route`) whose JSON answer `route` names a route
- * (`route_1`, …) or `other`. Each route is a small sub-skeleton of its family (`familySteps`: as many
- * positions as its median run, each hinted with the tools its runs called there; a position some runs
- * skip may make no call), entered by a guarded edge (`route eq 'route_k'`); `other` enters the
+ * (`route_1`, …) or `other`. Each route is a small sub-skeleton of its family, mined by the same
+ * inductive miner over the family's runs (`familySteps`; a step some runs skip may make no call),
+ * entered by a guarded edge (`route eq 'route_k'`); `other` enters the
  * skeleton. The router's `choices` describe each route by its tool sequence, a description made from
  * its tools' descriptions and keywords that recur in its requests and set them apart from the other
  * requests (never a past request: a workflow carries no record text); its prompt shows them to a
@@ -52,25 +57,33 @@ export interface RouteFamily {
   steps?: Array<{ tools: string[]; optional: boolean }>;
 }
 
-/** A family's sub-skeleton: as many steps as its median run, each with the tools its runs made there. */
+/**
+ * A family's sub-skeleton, mined as G0's skeleton is: the inductive miner over the family's runs,
+ * the tree's shape fitted to those runs and compacted to their median length (shape.ts, fit-log.ts,
+ * compact.ts), read in order — parallel branches one after another — as steps, each with the tools
+ * its runs called there (most calls first). A step some of the family's runs skip, or a repeated
+ * one, may make no call.
+ */
 export function familySteps(
   members: ReadonlyArray<{ tools: readonly string[]; runs: number }>,
 ): Array<{ tools: string[]; optional: boolean }> {
-  const lengths = members.flatMap((m) => new Array<number>(m.runs).fill(m.tools.length)).sort((a, b) => a - b);
-  const len = Math.max(1, lengths[Math.floor((lengths.length - 1) / 2)]!);
+  const traces = members.flatMap((m) => new Array<readonly string[]>(m.runs).fill(m.tools));
+  const log = eventLogFromTraces(traces);
+  let shape = fitLog(treeToShape(discoverProcessTree(log)), log);
+  shape = fitLog(compactShape(shape, Math.max(1, medianCaseLength(log))), log);
   const steps: Array<{ tools: string[]; optional: boolean }> = [];
-  for (let k = 0; k < len; k++) {
-    const counts = new Map<string, number>();
-    let without = 0;
-    for (const m of members) {
-      const at = k === len - 1 ? m.tools.slice(k) : m.tools.slice(k, k + 1);
-      if (at.length === 0) without += m.runs;
-      for (const t of new Set(at)) counts.set(t, (counts.get(t) ?? 0) + m.runs);
+  const read = (seq: Shape, reach: number) => {
+    for (const slot of seq) {
+      if (slot.kind === 'parallel') {
+        for (const b of slot.branches) read(b, reach * slot.support);
+        continue;
+      }
+      const tools = [...slot.tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t);
+      if (tools.length > 0) steps.push({ tools, optional: reach * slot.support < 1 - 1e-9 || slot.many });
     }
-    const tools = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t);
-    steps.push({ tools, optional: without > 0 || (k === len - 1 && members.some((m) => m.tools.length > len)) });
-  }
-  return steps;
+  };
+  read(shape, 1);
+  return steps.length > 0 ? steps : [{ tools: [...new Set(members.flatMap((m) => m.tools))], optional: true }];
 }
 
 export interface RouteOptions {

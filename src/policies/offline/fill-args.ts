@@ -6,8 +6,10 @@ import { outputPairs, queryCandidates, type ValueCandidate } from '../../retriev
 import { shapeFamily, valueShape } from '../../retrieval/value-shape.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {
+  documentedExamples,
   documentedValues,
   fits,
+  fitsExamples,
   isFlag,
   kindPrior,
   nameWords,
@@ -140,11 +142,27 @@ function scoreCandidates(
   const keys = hint?.keys ?? {};
   const o = W.outputValue;
   const seen = new Set<string>();
+  // Without a key to go by, a value of the form the parameter's documented examples show: a bare
+  // output (a tool that answers with the id itself), or one under a key that names what the parameter
+  // names (`orders` for `order_id`).
+  // (Only examples of an id's form — digits, '@', '_' — say enough: a word fits a word example.)
+  const exemplified = documentedExamples(prop).some((e) => /[\d@_]/.test(e));
+  const stems = new Set(nWords.map(stem).filter((w) => w !== 'id'));
   outputs.forEach((output, oi) => {
-    for (const pair of outputPairs(output)) {
+    const bare =
+      (typeof output === 'string' && /^\S{1,80}$/.test(output.trim())) || typeof output === 'number'
+        ? [{ key: '', value: String(output).trim() }]
+        : [];
+    for (const pair of [...bare, ...outputPairs(output)]) {
+      const named = pair.key !== '' && nameWords(pair.key).join('_') === nWords.join('_');
+      const related =
+        exemplified &&
+        (pair.key === '' || nameWords(pair.key).some((w) => stems.has(stem(w)))) &&
+        fitsExamples(pair.value, prop);
       const keyFit = Math.max(
         keys[pair.key] ?? 0,
-        nameWords(pair.key).join('_') === nWords.join('_') ? o.keyNamedOnly : 0,
+        named ? o.keyNamedOnly : 0,
+        related ? o.keyNamedOnly * o.exampleKeyShare : 0,
       );
       if (keyFit === 0 || seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
       seen.add(pair.key + pair.value);
@@ -173,6 +191,9 @@ function scoreCandidates(
   return out;
 }
 
+/** A word without a plural s: `orders` → order. */
+const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
 // What a query gives every call of a request, read once per query (a request's calls all read it).
 const queryMemo = new Map<string, ValueCandidate[]>();
 const QUERY_MEMO_SIZE = 16;
@@ -193,16 +214,21 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const names = Object.keys(props);
   const hintOf = (n: string): ParamHint | undefined => toolHint?.params?.[n];
   const focus = ctx.focus ?? [];
-  const candidatesOf = (n: string) => [
-    ...base,
-    ...knownInQuery(
-      ctx.query,
-      [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
-      base,
-    ),
-    ...monthsInQuery(ctx.query, hintOf(n)),
-    ...nameParts(nameWords(n), base),
-  ];
+  const candidatesOf = (n: string) => {
+    // A parameter for a part of a name (first, last) takes that part of a written full name, not the
+    // whole name nor another capitalised word.
+    const parts = nameParts(nameWords(n), base);
+    return [
+      ...(parts.length > 0 ? base.filter((c) => c.kind !== 'proper') : base),
+      ...knownInQuery(
+        ctx.query,
+        [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
+        base,
+      ),
+      ...monthsInQuery(ctx.query, hintOf(n)),
+      ...parts,
+    ];
+  };
   const clause = focus.map(([a, b]) => ctx.query.slice(a, b)).join(' ');
   const clauseWords = new Set(terms(clause.trim() ? clause : ctx.query));
   const presence = new Map(

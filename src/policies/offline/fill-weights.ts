@@ -27,7 +27,15 @@ export const FILL_WEIGHTS = {
     nameNextToValue: 1.5,
     knownInQueryBonus: 0.5,
   },
-  outputValue: { shape: 2, shapeWithoutHint: 0.3, key: 2.5, keyNamedOnly: 0.8, outputShare: 2, recencyStep: 0.1 },
+  outputValue: {
+    shape: 2,
+    shapeWithoutHint: 0.3,
+    key: 2.5,
+    keyNamedOnly: 0.8,
+    exampleKeyShare: 0.8,
+    outputShare: 2,
+    recencyStep: 0.1,
+  },
   /** The known share a value the tool's schema documents counts as (it is no recurring value of the records). */
   documentedShare: 0.5,
   /** The usual value scores `scale × its share × (baseline + the share of values from neither request nor output)`. */

@@ -123,9 +123,10 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
     const best = await callAt(0);
-    if (!best.duplicate) return best;
-    // A call equal to one this run already made would only fetch the same result again: the next-ranked
-    // tool that can make a complete call serves the part instead; when none of the next ones can, no call.
+    if (!best.duplicate && best.filled.missing.length === 0) return best;
+    // A call equal to one this run already made would only fetch the same result again, and a call
+    // missing a required value cannot be made: the next-ranked tool that can make a complete call
+    // serves the part instead; when none of the next ones can, the best one (no call, or its error).
     for (let k = 1; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
       const next = await callAt(k);
       if (!next.duplicate && next.filled.missing.length === 0) return next;

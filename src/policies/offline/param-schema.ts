@@ -51,10 +51,69 @@ export function fits(value: string, prop: PropSchema | undefined): boolean {
   const types = typesOf(prop);
   if (prop?.enum && prop.enum.length > 0 && !prop.enum.some((e) => String(e).toLowerCase() === value.toLowerCase()))
     return false;
+  if (!fitsExamples(value, prop)) return false;
   if (types.size === 0 || types.has('string')) return true;
   if (types.has('number') || types.has('integer')) return /^-?\d+(\.\d+)?$/.test(value);
   if (types.has('boolean')) return /^(true|false)$/i.test(value);
   return true;
+}
+
+/**
+ * The example values a parameter's description gives ("such as '#W0000000'", "e.g. 'a@example.com'",
+ * "each such as '1008292230'"): what any reader of the schema learns about the value's form.
+ */
+export function documentedExamples(prop: PropSchema | undefined): string[] {
+  const text = typeof prop?.description === 'string' ? prop.description : '';
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /\b(?:such as|e\.g\.,?|for example,?|for instance,?|like)\s*((?:[`'"][^`'"]{1,60}[`'"](?:,?\s*(?:or|and)?\s*)?)+)/gi,
+  ))
+    for (const q of m[1]!.matchAll(/[`'"]([^`'"]{1,60})[`'"]/g)) out.push(q[1]!);
+  return out;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A one-token value's form: runs of digits (d), of letters (a) or of both (x), split by the other characters. */
+function form(value: string): { sig: string; digits: number[] } {
+  const sig: string[] = [];
+  const digits: number[] = [];
+  for (const m of value.matchAll(/([A-Za-z0-9_.-]+)|([^A-Za-z0-9_.-])/g)) {
+    if (m[2] !== undefined) {
+      sig.push(m[2]);
+      continue;
+    }
+    const run = m[1]!;
+    const hasDigit = /\d/.test(run);
+    const hasLetter = /[A-Za-z]/.test(run);
+    sig.push(hasDigit && hasLetter ? 'x' : hasDigit ? 'd' : 'a');
+    if (hasDigit && !hasLetter) digits.push(run.replace(/\D/g, '').length);
+  }
+  return { sig: sig.join(''), digits };
+}
+
+/**
+ * Whether a value has the form of the parameter's documented examples: an e-mail for an e-mail
+ * example; for a one-token example with digits (an id, a code, a zip), the same runs of letters and
+ * digits between the same separators, digit runs about as long; for a letters-only example, no
+ * digits. Examples written as several words (an address, an expression) only say, when each has
+ * digits, that the value has some; a parameter without examples takes any form.
+ */
+export function fitsExamples(value: string, prop: PropSchema | undefined): boolean {
+  const examples = documentedExamples(prop).filter((e) => e.trim() !== '');
+  if (examples.length === 0) return true;
+  const v = value.trim();
+  // Examples of several words (an address, an expression): only that they all have digits says something.
+  if (examples.some((e) => /\s/.test(e.trim()))) return !examples.every((e) => /\d/.test(e)) || /\d/.test(v);
+  return examples.some((e) => {
+    if (EMAIL.test(e)) return EMAIL.test(v);
+    if (!/\d/.test(e)) return !/\d/.test(v);
+    if (/\s/.test(v)) return false;
+    const a = form(e);
+    const b = form(v);
+    if (a.sig !== b.sig) return false;
+    return a.digits.every((n, i) => Math.abs(n - b.digits[i]!) <= Math.max(1, Math.floor(n / 4)));
+  });
 }
 
 /** Without a hint: how well a kind of value suits a parameter, from its name and type. */
