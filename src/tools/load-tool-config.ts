@@ -173,7 +173,7 @@ function configError(file: string, error: z.ZodError): FlowScoutError {
   return new FlowScoutError({
     code: 'INVALID_INPUT',
     message: `the tool config is not valid:\n  ${lines.join('\n  ')}`,
-    hint: 'Each source is {"type": "replay", "records", "tools"}, {"type": "functions", "module"} or {"type": "mcp", "name", "transport": "stdio" | "http", …}; see the README section on tool configs.',
+    hint: 'Each source is {"type": "replay", "records", "tools"}, {"type": "functions", "module"} or {"type": "mcp", "name", "transport": "stdio" | "http", …}; see docs/guides/safety.md ("Your tools: the tool config").',
     location: { file, path: pathOf(error.issues[0]?.path ?? []) },
   });
 }

@@ -1,3 +1,5 @@
+import { workflowHash } from '../../graph/hash.js';
+import type { Workflow } from '../../graph/schema.js';
 import type { PairedComparison } from '../stats/paired-compare.js';
 
 /**
@@ -118,8 +120,37 @@ export interface DomainResult {
   processTree: string;
   searches: SearchSummary[];
   approaches: ApproachResult[];
-  /** The best workflow FlowScout found (JSON), for regeneration. */
-  bestWorkflow: unknown;
+  /**
+   * The best workflow FlowScout found, by reference: its canonical hash and the figures the report
+   * reads. The workflow itself is not kept here (it carries the offline policy's learned table and
+   * would be most of the file); the run's command regenerates it, and the hash identifies it.
+   */
+  bestWorkflow: WorkflowRef | null;
+}
+
+/** A workflow named by its canonical hash (`workflowHash`), with its size. */
+export interface WorkflowRef {
+  /** sha256 of the canonical form, as `flowscout validate --json` prints it. */
+  hash: string;
+  name: string;
+  nodes: number;
+  edges: number;
+  /** Tool nodes, and those of them with `calls: "many"`. */
+  toolPositions: number;
+  manyPositions: number;
+}
+
+/** The reference results.json keeps of a workflow. */
+export function workflowRef(w: Workflow): WorkflowRef {
+  const tools = w.nodes.filter((n) => n.kind === 'tool');
+  return {
+    hash: workflowHash(w),
+    name: w.name,
+    nodes: w.nodes.length,
+    edges: w.edges.length,
+    toolPositions: tools.length,
+    manyPositions: tools.filter((n) => 'calls' in n && n.calls === 'many').length,
+  };
 }
 
 export interface SignificanceFamily {

@@ -8,7 +8,7 @@ import { reactAgent } from './react-agent.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type MeasureContext, type Subject } from './measure.js';
-import type { BackboneRow, DomainResult, SearchSummary, ToolPair } from './results.js';
+import { workflowRef, type BackboneRow, type DomainResult, type SearchSummary, type ToolPair } from './results.js';
 import { runVariant, type Variant } from './search-variants.js';
 import type { Workflow } from '../../graph/schema.js';
 import { minedG0 } from '../../search/variants.js';
@@ -243,7 +243,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       processTree: formatProcessTree(env.tree),
       searches,
       approaches,
-      bestWorkflow: flow.best,
+      bestWorkflow: workflowRef(flow.best),
     };
     return {
       result,

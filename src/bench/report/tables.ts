@@ -222,11 +222,11 @@ export function positionsTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) => {
     const f = approach(d, 'flowscout');
     const re = approach(d, 'react');
-    const wf = d.bestWorkflow as { nodes?: Array<{ kind: string; calls?: string }> } | undefined;
-    if (!f || !re || !wf?.nodes) return [];
-    const positions = wf.nodes.filter((n) => n.kind === 'tool');
-    const many = positions.filter((n) => n.calls === 'many').length;
-    const longer = f.records.map((x) => x.k > positions.length);
+    const wf = d.bestWorkflow;
+    if (!f || !re || !wf) return [];
+    const positions = wf.toolPositions;
+    const many = wf.manyPositions;
+    const longer = f.records.map((x) => x.k > positions);
     const part = (a: ApproachResult, want: boolean) => {
       const xs = a.records.filter((_, i) => longer[i] === want).map((x) => x.tc ?? 0);
       return xs.length ? fixed(mean(xs)) : '—';
@@ -235,7 +235,7 @@ export function positionsTable(r: BenchResults): string {
     return [
       [
         d.domain,
-        `${positions.length}${many ? ` (${many} × calls: many)` : ''}`,
+        `${positions}${many ? ` (${many} × calls: many)` : ''}`,
         fixed(mean(f.records.map((x) => x.k)), 2),
         fixed(mean(f.records.map((x) => x.made)), 2),
         fixed(mean(re.records.map((x) => x.made)), 2),

@@ -98,6 +98,13 @@ describe('flowscout bench (offline, small)', () => {
     expect(travel.approaches.find((a) => a.id === 'llm-only')!.tc).toBeNull();
     expect(travel.searches.map((s) => s.variant)).toEqual(['flowscout', 'llm-only', 'nominer', 'beam']);
     expect(travel.searches[0]!.iterations[0]).toMatchObject({ iteration: 0 });
+    // The best workflow is kept by reference (its canonical hash and size), not embedded whole.
+    const best = travel.bestWorkflow!;
+    expect(Object.keys(best).sort()).toEqual(['edges', 'hash', 'manyPositions', 'name', 'nodes', 'toolPositions']);
+    expect(best.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(best.toolPositions).toBeGreaterThan(0);
+    expect(best.nodes).toBeGreaterThan(best.toolPositions);
+    expect(readFileSync(join(out, 'results.json'), 'utf8')).not.toContain('"learned"');
     // Significance: per domain only (one domain), TC without LLM-only, ES with it.
     expect(results.significance.map((f) => `${f.scope}:${f.metric}:${f.comparisons.length}`)).toEqual([
       'Travel:tc:3',
