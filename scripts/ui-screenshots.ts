@@ -145,6 +145,12 @@ try {
     height: 1100,
     element: '[data-testid=workflow-graph]',
   });
+  // G0 (the root candidate): its router's branches with their conditions.
+  const root = cands.find((c) => c.parent === null) ?? cands[0]!;
+  await shot(`#/runs/${run.id}/c/${root.id}`, '[data-testid^=wf-choices-]', 'g0-branches.png', {
+    height: 1100,
+    element: '[data-testid=workflow-graph]',
+  });
   await shot(
     `#/runs/${run.id}/c/${best}/r/val/${encodeURIComponent(worst.recordId)}`,
     '[data-testid=alignment]',

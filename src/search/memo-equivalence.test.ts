@@ -95,9 +95,9 @@ describe('memoized search on real TRAJECT-Bench data', () => {
     expect(rows(on)).toEqual(rows(off));
     expect(on.best.id).toBe(off.best.id);
     // The run changed tool positions (the layout the policy reads: a position added or removed, its
-    // call count, or a node's bound arguments), so the memo keys were exercised.
+    // call count, its tools, or a node's bound arguments), so the memo keys were exercised.
     expect(on.iterations.map((r) => r.summary).join('\n')).toMatch(
-      /add_node|remove_node|set_calls|calls (one|many) on|^bind /m,
+      /add_node|remove_node|set_calls|set_tool_hint|calls (one|many) on|^bind /m,
     );
     expect(on.savings!.nodeRunsSaved).toBeGreaterThan(0);
     await tools.close();

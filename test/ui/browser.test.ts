@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LlmNode, Workflow } from '../../src/graph/schema.js';
 import { ensureSpa } from '../../src/ui/server/spa.js';
 import { startUiServer, type UiServer } from '../../src/ui/server/serve.js';
 import { launchChromium, type TestBrowser } from '../support/browser.js';
@@ -135,6 +136,27 @@ describe('the web UI in chromium', () => {
     await page.locator('[data-testid^=obs-]').first().waitFor();
     const sources = await page.getByTestId('call-source').allTextContents();
     expect(sources.some((s) => /replay (hit|miss)|simulated/.test(s))).toBe(true);
+  });
+
+  it("draws a branch's condition legibly: the router lists each branch's tools and words, each guarded edge names its branch", async () => {
+    const view = await apiJson(`/api/runs/${cleanRun}`);
+    const root = view.tree.find((n: any) => n.parent === null);
+    const g0 = (await apiJson(`/api/runs/${cleanRun}/candidates/${root.id}`)).workflow as Workflow;
+    const router = g0.nodes.find((n) => n.kind === 'llm' && n.choices) as LlmNode | undefined;
+    // The mined G0 of these records has recurring request types: a router with structured choices.
+    expect(router?.choices?.options.length).toBeGreaterThan(1);
+    const option = router!.choices!.options[0]!;
+    await page.goto(`${server.url}#/runs/${cleanRun}/c/${root.id}`);
+    const node = page.getByTestId(`wf-choices-${router!.id}`);
+    await node.waitFor();
+    const text = (await node.textContent())!;
+    expect(text).toContain(`chooses ${router!.choices!.field}`);
+    expect(text).toContain(`${option.value}: ${option.tools.join(' → ')}`.slice(0, 40));
+    if (router!.choices!.otherwise) expect(text).toContain(`${router!.choices!.otherwise}: when no branch fits`);
+    // The edge into the branch says which branch it is, not a raw field test.
+    const labels = await page.locator('.react-flow__edge-text').allTextContents();
+    expect(labels.some((l) => l.startsWith(`${option.value}: ${option.tools[0]}`))).toBe(true);
+    expect(labels.some((l) => /^if route eq/.test(l))).toBe(false);
   });
 
   it('compares two candidates: both graphs and per-record differences', async () => {

@@ -9,7 +9,7 @@ import type {
 } from '../../src/ui/server/read-model.ts';
 import type { WorkflowDiff } from '../../src/ui/server/workflow-diff.ts';
 import type { ServedWorkflowSummary, WorkflowView } from '../../src/ui/server/workflow-view.ts';
-import type { Workflow, WorkflowNode, Edge } from '../../src/graph/schema.ts';
+import type { ChoiceOption, Workflow, WorkflowNode, Edge } from '../../src/graph/schema.ts';
 
 /** The JSON the server sends (types taken from the server's own views). */
 export type RunsResponse = { store: string; runs: RunSummary[]; bench: Array<{ index: number; dir: string }> };
@@ -19,7 +19,7 @@ export type RecordResponse = ReturnType<typeof recordView>;
 export type BenchResponse = { dir: string; report: string | null; figures: string[]; files: string[] };
 export type ServedWorkflowsResponse = { workflows: ServedWorkflowSummary[] };
 export type WorkflowResponse = WorkflowView;
-export type { RunSummary, TreeNode, AlignedCall, WorkflowDiff, Workflow, WorkflowNode, Edge };
+export type { RunSummary, TreeNode, AlignedCall, WorkflowDiff, Workflow, WorkflowNode, Edge, ChoiceOption };
 
 export type Loaded<T> = { data?: T; error?: string; loading: boolean };
 

@@ -9,6 +9,7 @@ import {
 import {
   fmt,
   scoreColor,
+  type ChoiceOption,
   type Edge,
   type TreeNode,
   type Workflow,
@@ -174,6 +175,21 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
             </div>
           ) : null}
         </div>
+      ) : n.choices ? (
+        <div className="wf-body" data-testid={`wf-choices-${n.id}`}>
+          <div>chooses {n.choices.field}:</div>
+          {n.choices.options.slice(0, 5).map((o) => (
+            <div key={o.value} className="wf-meta wf-choice">
+              {o.value}: {clip(choiceCondition(o), 44)}
+            </div>
+          ))}
+          {n.choices.options.length > 5 ? (
+            <div className="wf-meta wf-choice">… and {n.choices.options.length - 5} more (on their edges)</div>
+          ) : null}
+          {n.choices.otherwise ? (
+            <div className="wf-meta wf-choice">{n.choices.otherwise}: when no branch fits</div>
+          ) : null}
+        </div>
       ) : (
         <div className="wf-body">
           <div>{clip(n.prompt, 70)}</div>
@@ -193,9 +209,27 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
 
 const wfTypes = { wf: WorkflowNodeView };
 
-function guardText(e: Edge): string {
+/** What a branch's request must ask for: its tools in order, and the words its requests use. */
+function choiceCondition(o: ChoiceOption): string {
+  const tools = o.tools.length > 0 ? o.tools.join(' → ') : 'no call';
+  return `${tools}${o.asks?.length ? ` (asks: ${o.asks.slice(0, 4).join(', ')})` : ''}`;
+}
+
+/**
+ * An edge's guard in words: a branch of a choosing judge by its condition (the option's tools and
+ * words, or "no branch fits" for its `otherwise`), any other guard as its field test.
+ */
+function guardText(e: Edge, byId: ReadonlyMap<string, WorkflowNode>): string {
   if (!e.when) return '';
   if (e.when.kind === 'status') return `if status = ${e.when.status}`;
+  const from = byId.get(e.from);
+  const choices = from?.kind === 'llm' ? from.choices : undefined;
+  const when = e.when;
+  if (choices && choices.field === when.field && when.op === 'eq') {
+    if (when.value === choices.otherwise) return `${String(when.value)}: when no branch fits`;
+    const o = choices.options.find((x) => x.value === when.value);
+    if (o) return `${o.value}: ${clip(choiceCondition(o), 60)}`;
+  }
   return `if ${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`;
 }
 
@@ -232,6 +266,7 @@ export function WorkflowGraph({
   const removedEdges =
     diff && parent ? parent.edges.filter((e) => diff.removedEdges.includes(`${e.from}→${e.to}`)) : [];
   const allNodes = [...workflow.nodes, ...removedNodes];
+  const byId = new Map(allNodes.map((n) => [n.id, n]));
   const allEdges = [
     ...workflow.edges.map((e) => ({ e, removed: false })),
     ...removedEdges.map((e) => ({ e, removed: true })),
@@ -277,7 +312,7 @@ export function WorkflowGraph({
           : e.kind === 'data'
             ? '#334155'
             : '#94a3b8';
-    const label = [guardText(e), removed ? 'removed' : added ? 'added' : changed ? 'changed' : '']
+    const label = [guardText(e, byId), removed ? 'removed' : added ? 'added' : changed ? 'changed' : '']
       .filter(Boolean)
       .join(' · ');
     return {

@@ -310,10 +310,12 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(routeBySequence(choices, 'Skip flights and status: search hotels in Bern, then the reviews.', fit)).toBe(
       'route_2',
     );
-    // One of a route's two steps asked for, then a part it has no step for, and half of its telling
-    // words: that route; none of them: the skeleton handles it.
-    expect(routeBySequence(choices, 'Search hotels in Bern, then museums in Bern.', fit)).toBe('route_2');
-    expect(routeBySequence(choices, 'Search lodging in Bern, then museums in Bern.', fit)).toBe('other');
+    // One of a route's two steps asked for, then a part it has no step for: the skeleton handles it.
+    expect(routeBySequence(choices, 'Search hotels in Bern, then museums in Bern.', fit)).toBe('other');
+    // Parts that ask for none of the routes' tools (a goal, not steps): the telling words decide.
+    const none = () => 0;
+    expect(routeBySequence(choices, 'Are the hotels in Bern any good? I read mixed reviews.', none)).toBe('route_2');
+    expect(routeBySequence(choices, 'Are the museums in Bern any good?', none)).toBe('other');
     expect(routeBySequence({ ...choices, options: [] }, 'anything', fit)).toBeUndefined();
     // Without `otherwise`, the best option however weak.
     const { otherwise: _other, ...noOther } = choices;

@@ -175,9 +175,14 @@ const STOP = new Set(
   ),
 );
 
-/** Lower-case words of a request that can be keywords: letters only, three or more, no stop word. */
+/**
+ * Words of a request that can be keywords: written in lower case (a capitalised word may be a name),
+ * letters only, three or more, no stop word.
+ */
 function keywordWords(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[a-z][a-z-]*[a-z]/g) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)));
+  return new Set(
+    (text.match(/(?<![\w@.-])[a-z][a-z-]*[a-z](?![\w@-])/g) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)),
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   fits,
   fitsExamples,
   isFlag,
+  takesProse,
   kindPrior,
   nameWords,
   propsOf,
@@ -111,7 +112,11 @@ function scoreCandidates(
   // A parameter that takes one value more often than not needs strong evidence for any other value.
   const novelty = usual && usual.share > 0.5 ? 1 - W.noveltyDamping * usual.share : 1;
   const q = W.queryValue;
+  // A parameter that takes prose (a summary, a message, a thought) is given text the request quotes,
+  // never a name or a number picked out of it — unless the step's hint says its values look like that.
+  const prose = !hint?.shapes && takesProse(nWords, prop);
   for (const c of cands) {
+    if (prose && c.kind !== 'quoted') continue;
     const value = formatted(c, hint?.format);
     if (!fits(value, prop)) continue;
     const known = recorded.get(value.toLowerCase()) ?? (documented.has(value.toLowerCase()) ? W.documentedShare : 0);

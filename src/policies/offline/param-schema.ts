@@ -149,6 +149,18 @@ export function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, k
   ];
 }
 
+const PROSE = new Set(
+  'thought summary text message content note notes comment comments body expression explanation instructions reasoning'.split(
+    ' ',
+  ),
+);
+
+/** A string parameter named for prose or a formula (`summary`, `message`, `thought`, `expression`), with no enum. */
+export function takesProse(nameWordsOf: readonly string[], prop: PropSchema | undefined): boolean {
+  const types = typesOf(prop);
+  return (types.size === 0 || types.has('string')) && !prop?.enum?.length && nameWordsOf.some((w) => PROSE.has(w));
+}
+
 /** A parameter that is a boolean only: a flag, set to true when it is set at all. */
 export function isFlag(prop: PropSchema | undefined): boolean {
   const types = typesOf(prop);
