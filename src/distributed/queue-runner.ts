@@ -350,10 +350,10 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
       clearInterval(watchdog);
       for (const set of waiters.values()) for (const settle of set) settle();
       // With Redis gone, closing gracefully would wait for it: the connections are dropped instead.
-      if (redis.status === 'ready') {
-        await events.close().catch(() => undefined);
-        await queue.close().catch(() => undefined);
-      }
+      // The queue and the event stream are still told to close (not awaited), or their read loops
+      // would go on retrying the dropped connections and keep the process alive.
+      const closing = [events.close(), queue.close()].map((p) => p.catch(() => undefined));
+      if (redis.status === 'ready') await Promise.all(closing);
       for (const c of connections) c.disconnect();
     },
   };
