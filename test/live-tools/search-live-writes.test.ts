@@ -108,7 +108,7 @@ describe('search on live function tools that write', () => {
     expect(readsMade()).toEqual([]);
   });
 
-  it('eval and baseline on the same live tools send no write call either, and eval counts what it did instead', async () => {
+  it('eval and baseline on the same live tools send no write call either, and both say what they did instead', async () => {
     const fx = writeOrderFixture();
     const out = join(fx.dir, 'run-e');
     const io = captureIO();
@@ -147,6 +147,32 @@ describe('search on live function tools that write', () => {
       await runCli(['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4'], base),
       base.errors(),
     ).toBe(0);
+    // baseline says what happens to write calls and what happened, in the words eval uses.
+    expect(base.text()).toContain(
+      '  Live writes: off: write calls to 3 live write tools (change_order_address, hold_orders, cancel_order) are answered from replay or refused (--allow-live-writes sends them)',
+    );
+    const counted =
+      /^ {2}Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/m.exec(
+        base.text(),
+      );
+    expect(counted, base.text()).not.toBeNull();
+    // Four test queries, each with one write call.
+    expect(Number(counted![1]) + Number(counted![2])).toBeGreaterThan(0);
+    const baseJson = captureIO();
+    expect(
+      await runCli(
+        ['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4', '--json'],
+        baseJson,
+      ),
+      baseJson.errors(),
+    ).toBe(0);
+    expect(JSON.parse(baseJson.text()).writeCalls).toEqual({
+      allowLiveWrites: false,
+      writeTools: ['change_order_address', 'hold_orders', 'cancel_order'],
+      answeredFromReplay: Number(counted![1]),
+      refused: Number(counted![2]),
+      sentLive: 0,
+    });
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });
