@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { FlowScoutError, type ErrorCode } from '../errors/index.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import type { FailureKind } from '../llm/retry.js';
 import { stableStringify } from '../contracts/canonical-args.js';
 import type { RecordRun } from '../evaluate/types.js';
 import type { WriteCallCounts } from '../tools/write-guard.js';
+import { describeIssue } from '../records/issue-text.js';
 
 /**
  * What travels between a coordinator and its workers (docs/ARCHITECTURE.md, "Distributed
@@ -29,11 +31,9 @@ export const KEY_PREFIX = 'flowscout';
 /** How long blobs, memo entries and finished jobs stay in Redis (7 days): long enough to resume a run. */
 export const KEEP_SECONDS = 7 * 24 * 3600;
 
-/** Who decides at the nodes: a model string (`offline` or a provider's) and, for the offline policy, the records it learns from. */
+/** Who decides at the nodes: a model string (`offline` or a provider's). */
 export interface PolicyRef {
   model: string;
-  /** Blob hash of the learning records (a JSON array of records). */
-  learnFrom?: string;
 }
 
 /** One evaluation job: run and score `workflow` on the records of the chunk. */
@@ -65,6 +65,62 @@ export interface EvalJobData {
    * worker then refuses every write call it does not send.
    */
   writes?: string;
+}
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 key (64 hex digits) of content in Redis');
+const named = z.string().min(1);
+
+/**
+ * The shape of `EvalJobData`, checked where a worker reads a job: a job is data anyone who can write
+ * to the Redis can put there, so a malformed one fails as what is wrong with it (JSON path and the
+ * expected shape), not as a bug. Fields it does not know are ignored (a newer coordinator's optional
+ * fields), except `policy.learnFrom` (see `parseJobData`).
+ */
+export const EvalJobSchema = z.object({
+  v: z.literal(1),
+  run: named,
+  workflow: sha256,
+  workflowHash: named,
+  records: z.array(sha256).min(1),
+  policy: z.object({ model: named }),
+  judge: named,
+  judgeMode: z.literal('joint').optional(),
+  memo: z.boolean(),
+  nodeConcurrency: z.number().int().min(1).optional(),
+  toolsHint: z.string().optional(),
+  limits: z.object({ requestsPerMinute: z.number().positive().optional() }).optional(),
+  writes: sha256.optional(),
+}) satisfies z.ZodType<EvalJobData>;
+
+/**
+ * The job's data as an `EvalJobData`, or a QUEUE_ERROR naming every problem by JSON path (the
+ * location is the first). A job of an older coordinator that asks the offline policy to learn from
+ * records (`policy.learnFrom`, from the removed `--learn-from`) is refused rather than run without
+ * them: its scores would not be the ones that coordinator's user asked for.
+ */
+export function parseJobData(data: unknown, id: string | undefined): EvalJobData {
+  const job = `job ${id ?? '(no id)'}`;
+  const policy = (data as { policy?: unknown } | null)?.policy;
+  if (policy !== null && typeof policy === 'object' && 'learnFrom' in policy) {
+    throw new FlowScoutError({
+      code: 'QUEUE_ERROR',
+      message: `${job} asks the offline policy to learn from records ($.policy.learnFrom), which this FlowScout no longer does: policies learn from no records`,
+      hint: "The job comes from an older coordinator run with --learn-from: run it with the workers' FlowScout version and without --learn-from (a search writes what it learns into the workflow).",
+      location: { path: '$.policy.learnFrom' },
+    });
+  }
+  const parsed = EvalJobSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue, data));
+  throw new FlowScoutError({
+    code: 'QUEUE_ERROR',
+    message: `${job} is not a valid FlowScout evaluation job: ${problems
+      .slice(0, 5)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
+    hint: "Jobs on this queue are written by FlowScout coordinators (search, eval, bench --redis) of the workers' version; remove jobs written by anything else, and run coordinators and workers of the same version.",
+    location: { path: problems[0]!.path },
+  });
 }
 
 /** What a job returns: one run per record of the chunk, who ran it, and how its model calls went. */

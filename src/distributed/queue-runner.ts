@@ -2,7 +2,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { FlowScoutError, isFlowScoutError } from '../errors/index.js';
 import type { Budget } from '../llm/budget.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
-import type { Call, TaskRecord } from '../records/schema.js';
+import type { Call } from '../records/schema.js';
 import { addWriteCalls, type WriteCallCounts } from '../tools/write-guard.js';
 import type { RecordRun, RecordRunner, RecordRunRequest } from '../evaluate/types.js';
 import { countReuse } from '../metrics/judge-memo.js';
@@ -65,8 +65,8 @@ export interface QueueRunnerOptions {
   run: string;
   /** Extra job-id material (e.g. the repeat number of `eval --repeat`). */
   salt?: string;
-  /** Model string of the policy, and the records the offline policy learns from. */
-  policy: { model: string; learnFrom?: readonly TaskRecord[] };
+  /** Model string of the policy. */
+  policy: { model: string };
   /** The recorded write calls the workers answer write calls to live tools from: the coordinator's guard's `recordedWrites()`. */
   writes?: readonly Call[];
   /** Model string of the judge. */
@@ -171,7 +171,6 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
   const startedAt = Date.now();
   const redone = new Set<string>();
   let last: QueueProgress | undefined;
-  const learnFrom = opts.policy.learnFrom ? await blobs.put(opts.policy.learnFrom) : undefined;
   const writes = opts.writes && opts.writes.length > 0 ? await blobs.put(opts.writes) : undefined;
   let writeCalls: WriteCallCounts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
 
@@ -243,7 +242,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
           workflow,
           workflowHash: req.workflow.hash,
           records,
-          policy: { model: opts.policy.model, ...(learnFrom ? { learnFrom } : {}) },
+          policy: { model: opts.policy.model },
           judge: opts.judge,
           ...(opts.judgeMode === 'joint' ? { judgeMode: 'joint' as const } : {}),
           memo: opts.memo,
@@ -350,10 +349,10 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
       clearInterval(watchdog);
       for (const set of waiters.values()) for (const settle of set) settle();
       // With Redis gone, closing gracefully would wait for it: the connections are dropped instead.
-      if (redis.status === 'ready') {
-        await events.close().catch(() => undefined);
-        await queue.close().catch(() => undefined);
-      }
+      // The queue and the event stream are still told to close (not awaited), or their read loops
+      // would go on retrying the dropped connections and keep the process alive.
+      const closing = [events.close(), queue.close()].map((p) => p.catch(() => undefined));
+      if (redis.status === 'ready') await Promise.all(closing);
       for (const c of connections) c.disconnect();
     },
   };

@@ -23,6 +23,7 @@ import {
   type EvalJobData,
   type EvalJobResult,
   type ModelCallLog,
+  parseJobData,
 } from './jobs.js';
 import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { redactModelSpec } from '../llm/secrets.js';
@@ -207,11 +208,7 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
         });
         // The one wiring every command uses, around the shared limiter; keys from this machine's environment.
         const models = createModelWiring({ limiter, env, breaker: relay });
-        const learn = data.policy.learnFrom ? await blobs.get<TaskRecord[]>(data.policy.learnFrom) : undefined;
-        const policy = await models.policy(data.policy.model, {
-          tools: tools.list(),
-          ...(learn ? { records: learn } : {}),
-        });
+        const policy = await models.policy(data.policy.model, { tools: tools.list() });
         const judge = await models.judge(data.judge, data.judgeMode);
         return { policy: policy.instance, judge: judge.instance, tools };
       })();
@@ -226,16 +223,14 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     _token?: string,
     signal?: AbortSignal,
   ): Promise<EvalJobResult> => {
-    const data = job.data;
-    if (data?.v !== 1)
-      throw jobFailure(
-        new FlowScoutError({
-          code: 'QUEUE_ERROR',
-          message: `job ${job.id} is not a FlowScout evaluation job of this version`,
-          hint: 'Run workers of the same FlowScout version as the coordinator.',
-        }),
-      );
-    // Before anything is sent or read: the job selects among what this worker was started with.
+    // Before anything is sent or read: the job is an evaluation job of this version (what is wrong
+    // with it is its failure, by JSON path), and it selects among what this worker was started with.
+    let data: EvalJobData;
+    try {
+      data = parseJobData(job.data, job.id);
+    } catch (e) {
+      throw jobFailure(e);
+    }
     const toolsPath = checkJob(data, allowed, name);
     const calls = createModelCallLog();
     return jobRun.run({ run: data.run, calls }, () => runJob(data, toolsPath, calls, signal));
@@ -319,9 +314,12 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
       `worker ${name}: ${e.message}${again}${redisDown() ? ' — Redis is unreachable; retrying (Ctrl-C or SIGTERM stops this worker)' : ''}`,
     );
   });
-  worker.on('active', (job) =>
-    log(`job ${short(job.id)} started: ${job.data.records.length} record(s) of run ${job.data.run}`),
-  );
+  // A job's data is checked when it runs: until then it may be anything (see `parseJobData`).
+  worker.on('active', (job) => {
+    const data = job.data as Partial<Record<keyof EvalJobData, unknown>> | undefined;
+    const records = Array.isArray(data?.records) ? `${data.records.length} record(s)` : 'malformed job';
+    log(`job ${short(job.id)} started: ${records} of run ${typeof data?.run === 'string' ? data.run : '?'}`);
+  });
   worker.on('completed', (job) => {
     finished++;
     log(`job ${short(job.id)} done (${finished} by this worker)`);

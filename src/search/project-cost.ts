@@ -22,14 +22,15 @@ import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolRegistry } from '../contracts/tools.js';
-import { guardLiveWrites } from '../tools/write-guard.js';
+import { withoutLiveCalls } from '../tools/no-live-calls.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
 import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './optimizers/llm-optimizer-prompt.js';
 
 /**
  * What a search will cost before it runs (`flowscout search --dry-run`, and the line every real
  * search prints first): model requests and input/output tokens, and dollars when the model has a
- * price. Nothing is sent to a model. G0 runs on a few D_opt records with the offline policy deciding
+ * price. Nothing is sent to a model, and no live tool is called (reads included: a call is answered
+ * from the records' recorded responses, or not made; tools/no-live-calls.ts). G0 runs on a few D_opt records with the offline policy deciding
  * while every node's request is rendered exactly as the LLM policy would send it (system text,
  * prompt, tool shortlist with schemas, the JSON schema of the answer); the judge's and the
  * optimizer's prompts are rendered the same way. Tokens are counted at TOKEN_CHARS characters a
@@ -115,6 +116,11 @@ export interface CostProjection {
    * all (every record run, as if no memo saved a call). The projection makes none of them.
    */
   writeCalls: { perQuery: number; total: number };
+  /**
+   * The projection's own calls to live tools on the sampled records: none is made (`made` is
+   * always 0); each was answered from the records' recorded responses or not made.
+   */
+  liveToolCalls: { made: 0; answeredFromRecords: number; notMade: number };
 }
 
 export interface ProjectionInput {
@@ -220,17 +226,21 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       return r;
     },
   };
-  // Reads pass through; a write or destructive call to a live tool is counted and not made (the
-  // projection sends nothing anywhere a search would not read), as the evaluation guard refuses it.
-  const guarded = guardLiveWrites(input.tools);
-  const counted = { tools: guarded, count: () => guarded.writeGuard().refused };
+  // No live tool is called, reads included: the records' recorded responses answer what they can,
+  // the rest is not made (tools/no-live-calls.ts); write calls are counted all the same.
+  const tools = withoutLiveCalls(
+    input.tools,
+    [...input.splits.opt, ...input.splits.val, ...input.splits.test],
+    'the projection calls no live tool',
+  );
   const evaluation = await evaluateWorkflow(input.g0, sample, {
     policy: measuring,
-    tools: counted.tools,
+    tools,
     judge: createLexicalJudge(),
     concurrency: 1,
   });
   const n = sample.length;
+  const live = tools.liveCalls();
   const nodes: Record<string, RequestCost> = {};
   for (const [id, c] of perNode) nodes[id] = scale(c, 1 / n);
   const perQuery = input.policy === 'llm' ? Object.values(nodes).reduce(add, ZERO) : ZERO;
@@ -368,9 +378,10 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     recomputeShare,
     sampled: n,
     writeCalls: {
-      perQuery: counted.count() / n,
-      total: Math.round((counted.count() / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)),
+      perQuery: live.writes / n,
+      total: Math.round((live.writes / n) * (optN + valN + J * recordsPerCandidate + 2 * testN)),
     },
+    liveToolCalls: { made: 0, answeredFromRecords: live.answeredFromRecords, notMade: live.notMade },
   };
   if (input.price) projection.costUsd = priced(total);
   return projection;

@@ -34,6 +34,9 @@ import type { Candidate, SearchTree } from './tree.js';
  * - **Budget**: when a model request was refused during the expansion or the evaluation, or the
  *   wall-time limit aborted it, the child is discarded and `BudgetStop` is thrown: the search ends
  *   cleanly with what it has.
+ * - **Failures that are not the candidate's** (a model that cannot work, Redis lost during a
+ *   distributed evaluation, a job the workers could not run): the child is discarded and the error
+ *   ends the search, stored as `failed`; the iteration was not committed, so `--resume` runs it again.
  */
 
 /** Thrown when a budget ran out during an expansion; the search stops cleanly. */
@@ -232,11 +235,8 @@ export async function expandAndSimulate(
   } catch (e) {
     checkBudget(ctx, refusalsBefore);
     checkBreaker(ctx);
-    if (
-      isFlowScoutError(e) &&
-      (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED' || e.code === 'MODEL_UNAVAILABLE')
-    )
-      throw e;
+    if (isFlowScoutError(e) && (e.code === 'BUDGET_EXHAUSTED' || e.code === 'ABORTED')) throw e;
+    if (stopsTheSearch(e)) throw e;
     const message = e instanceof Error ? e.message : String(e);
     const plans = e instanceof OptimizerError ? e.plans : [];
     const child: Candidate = {
@@ -305,7 +305,7 @@ export async function expandAndSimulate(
   } catch (e) {
     if (e instanceof BudgetStop) throw e;
     if (ctx.signal?.aborted) throw e;
-    if (isFlowScoutError(e) && e.code === 'MODEL_UNAVAILABLE') throw e;
+    if (stopsTheSearch(e)) throw e;
     const message = e instanceof Error ? e.message : String(e);
     return {
       child: { ...base, plan: proposal.plan, summary, workflow: proposal.workflow, hash, error: message, optReward: 0 },
@@ -315,6 +315,13 @@ export async function expandAndSimulate(
       executions: 0,
     };
   }
+}
+
+/** The failures that are not the candidate's (see the module comment): they would fail every candidate after it. */
+function stopsTheSearch(e: unknown): boolean {
+  return (
+    isFlowScoutError(e) && (e.code === 'MODEL_UNAVAILABLE' || e.code === 'QUEUE_ERROR' || e.code === 'CONNECTION_LOST')
+  );
 }
 
 /** R = (TC + ES) / 2 of every record of an evaluation. */

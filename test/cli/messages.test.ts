@@ -110,7 +110,7 @@ describe('messages that say what is wrong', () => {
       ]);
       expect(r.err).not.toContain('needs an API key');
       expect(r.status).toBe(0);
-      expect(r.out).toContain('Dry run (nothing is sent to a model)');
+      expect(r.out).toContain('Dry run (nothing is sent to a model or a live tool)');
       expect(r.out).toMatch(/projected: \d+ model requests/);
       // A real run still needs the key.
       const real = await cli([

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { openStore } from '../../src/store/open-store.js';
 import { captureIO } from '../support/cli-io.js';
-import { initialOrders, orderState, resetOrders, writesMade } from '../support/order-tools.js';
+import { initialOrders, orderState, readsMade, resetOrders, writesMade } from '../support/order-tools.js';
 import { writeOrderFixture } from './order-fixture.js';
 
 beforeEach(() => resetOrders());
@@ -44,7 +44,7 @@ describe('search on live function tools that write', () => {
     expect(orderState()).toEqual(initialOrders());
   });
 
-  it('--dry-run counts the write calls the search would make to live tools, and makes none', async () => {
+  it('--dry-run counts the write calls the search would make to live tools, and calls no live tool, reads included', async () => {
     const fx = writeOrderFixture();
     const io = captureIO();
     expect(
@@ -70,9 +70,45 @@ describe('search on live function tools that write', () => {
     );
     expect(Number(m![2])).toBeGreaterThan(0);
     expect(writesMade()).toEqual([]);
+    // Not even a lookup reached the live tools: the records' recorded responses answered G0's calls.
+    expect(readsMade()).toEqual([]);
+    expect(io.text()).toContain('Dry run (nothing is sent to a model or a live tool)');
+    const calls =
+      /tool calls: none made; of G0's (\d+) calls to live tools on 5 D_opt records, (\d+) answered from the records' recorded responses, (\d+) not made/.exec(
+        io.text(),
+      );
+    expect(calls, io.text()).not.toBeNull();
+    expect(Number(calls![2])).toBeGreaterThan(0);
+    expect(Number(calls![1])).toBe(Number(calls![2]) + Number(calls![3]));
+    const json = captureIO();
+    expect(
+      await runCli(
+        [
+          'search',
+          '--records',
+          fx.records,
+          '--tools',
+          fx.tools,
+          '--iterations',
+          '4',
+          '--seed',
+          '1',
+          '--dry-run',
+          '--json',
+        ],
+        json,
+      ),
+      json.errors(),
+    ).toBe(0);
+    expect(JSON.parse(json.text()).liveToolCalls).toEqual({
+      made: 0,
+      answeredFromRecords: Number(calls![2]),
+      notMade: Number(calls![3]),
+    });
+    expect(readsMade()).toEqual([]);
   });
 
-  it('eval and baseline on the same live tools send no write call either, and eval counts what it did instead', async () => {
+  it('eval and baseline on the same live tools send no write call either, and both say what they did instead', async () => {
     const fx = writeOrderFixture();
     const out = join(fx.dir, 'run-e');
     const io = captureIO();
@@ -111,6 +147,32 @@ describe('search on live function tools that write', () => {
       await runCli(['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4'], base),
       base.errors(),
     ).toBe(0);
+    // baseline says what happens to write calls and what happened, in the words eval uses.
+    expect(base.text()).toContain(
+      '  Live writes: off: write calls to 3 live write tools (change_order_address, hold_orders, cancel_order) are answered from replay or refused (--allow-live-writes sends them)',
+    );
+    const counted =
+      /^ {2}Write calls: (\d+) answered from replay, (\d+) refused \(not run\), 0 sent to live tools$/m.exec(
+        base.text(),
+      );
+    expect(counted, base.text()).not.toBeNull();
+    // Four test queries, each with one write call.
+    expect(Number(counted![1]) + Number(counted![2])).toBeGreaterThan(0);
+    const baseJson = captureIO();
+    expect(
+      await runCli(
+        ['baseline', 'pm4py-style', '--records', fx.records, '--tools', fx.tools, '--max-test', '4', '--json'],
+        baseJson,
+      ),
+      baseJson.errors(),
+    ).toBe(0);
+    expect(JSON.parse(baseJson.text()).writeCalls).toEqual({
+      allowLiveWrites: false,
+      writeTools: ['change_order_address', 'hold_orders', 'cancel_order'],
+      answeredFromReplay: Number(counted![1]),
+      refused: Number(counted![2]),
+      sentLive: 0,
+    });
     expect(writesMade()).toEqual([]);
     expect(orderState()).toEqual(initialOrders());
   });

@@ -7,7 +7,7 @@ import type { TaskRecord } from '../../src/records/schema.js';
  * or those of one status), changed (`change_order_address`, write), put on hold in bulk
  * (`hold_orders`, write, a map-shaped argument `{orders: {"<order id>": "<reason>"}}`) and
  * cancelled (`cancel_order`, destructive). A withheld or a made write shows in the store's state,
- * not only in a trace.
+ * not only in a trace; the calls that reached the store are kept (`writesMade`, `readsMade`).
  *
  * The store lives on `globalThis`, so the copy of this module a tool config loads (the functions
  * source imports it by file URL) and the copy a test imports share it within one process.
@@ -31,13 +31,15 @@ interface OrderStore {
   orders: Map<string, Order>;
   /** Every write or destructive call that reached the store, in order. */
   writes: Array<{ tool: string; args: Record<string, unknown> }>;
+  /** Every read call that reached the store, in order. */
+  reads: Array<{ tool: string; args: Record<string, unknown> }>;
 }
 
 const KEY = Symbol.for('flowscout.test.orderStore');
 
 function store(): OrderStore {
   const g = globalThis as unknown as Record<symbol, OrderStore | undefined>;
-  return (g[KEY] ??= { orders: new Map(), writes: [] });
+  return (g[KEY] ??= { orders: new Map(), writes: [], reads: [] });
 }
 
 const NAMES = [
@@ -75,6 +77,7 @@ export function resetOrders(orders: readonly Order[] = initialOrders()): void {
   const s = store();
   s.orders = new Map(orders.map((o) => [o.id, { ...o }]));
   s.writes = [];
+  s.reads = [];
 }
 
 /** A copy of every order, by id. */
@@ -85,6 +88,11 @@ export function orderState(): Order[] {
 /** The write and destructive calls that reached the store since the last reset. */
 export function writesMade(): Array<{ tool: string; args: Record<string, unknown> }> {
   return store().writes.map((w) => ({ tool: w.tool, args: { ...w.args } }));
+}
+
+/** The read calls that reached the store since the last reset. */
+export function readsMade(): Array<{ tool: string; args: Record<string, unknown> }> {
+  return store().reads.map((r) => ({ tool: r.tool, args: { ...r.args } }));
 }
 
 function orderOf(id: unknown): Order {
@@ -103,6 +111,7 @@ export const getOrder = defineTool({
     required: ['order_id'],
   },
   execute: (args) => {
+    store().reads.push({ tool: 'get_order', args: { ...args } });
     const o = orderOf(args.order_id);
     return { order_id: o.id, item: o.item, address: o.address, status: o.status };
   },
@@ -162,8 +171,9 @@ export const listOrders = defineTool({
       status: { type: 'string', enum: ['open', 'held', 'cancelled'], description: 'only orders of this status' },
     },
   },
-  execute: (args) =>
-    [...store().orders.values()]
+  execute: (args) => {
+    store().reads.push({ tool: 'list_orders', args: { ...args } });
+    return [...store().orders.values()]
       .filter((o) => args.status === undefined || o.status === args.status)
       .map((o) => ({
         order_id: o.id,
@@ -172,7 +182,8 @@ export const listOrders = defineTool({
         item: o.item,
         address: o.address,
         status: o.status,
-      })),
+      }));
+  },
 });
 
 export const holdOrders = defineTool({

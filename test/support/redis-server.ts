@@ -32,8 +32,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server; rejects with REDIS_MISSING when there is no binary. */
-export async function startTestRedis(): Promise<TestRedis> {
+/**
+ * Starts redis-server; rejects with REDIS_MISSING when there is no binary. With `port` it starts on
+ * that port (once, no retry on another): a server that comes back where one was stopped.
+ */
+export async function startTestRedis(opts: { port?: number } = {}): Promise<TestRedis> {
+  if (opts.port !== undefined) return startOn(opts.port);
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {

@@ -6,6 +6,7 @@ import { prepareDomain, type DomainFiles } from './domain-env.js';
 import { measureApproach, type Subject } from './measure.js';
 import type { ApproachResult } from './results.js';
 import { runVariant } from './search-variants.js';
+import { isGuarded, type WriteGuardReport } from '../../tools/write-guard.js';
 
 /**
  * One baseline on your records, as `flowscout bench` runs it (same 5:2:3 split, seed, policy, judge
@@ -37,6 +38,8 @@ export interface BaselineOptions {
 
 export interface BaselineRun {
   result: ApproachResult;
+  /** What the write guard did with write calls to live tools (a `--records/--tools` domain whose tools are guarded). */
+  writeCalls?: WriteGuardReport;
   split: { opt: number; val: number; test: number; measured: number; by: 'record' | 'group'; note: string };
   labels: { policy: string; judge: string; offline: boolean };
 }
@@ -108,6 +111,7 @@ export async function runBaseline(name: BaselineName, o: BaselineOptions): Promi
     });
     return {
       result,
+      ...(isGuarded(dom.tools) ? { writeCalls: dom.tools.writeGuard() } : {}),
       split: {
         opt: dom.split.opt.length,
         val: dom.split.val.length,

@@ -2,6 +2,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { BASELINES, runBaseline, type BaselineName } from '../../bench/experiments/run-baseline.js';
 import { FlowScoutError } from '../../errors/index.js';
+import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { splitWarning } from '../../records/split.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
@@ -80,6 +81,9 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
         ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
       });
       const r = run.result;
+      // The same two lines as eval and search: what happens to write calls to live tools, and what happened.
+      const writes = run.writeCalls;
+      const writeHeader = writes ? writeGuardHeader(writes) : undefined;
       if (flags.json) {
         io.out(
           JSON.stringify(
@@ -93,6 +97,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
               split: run.split,
               labels: run.labels,
               records: r.records,
+              ...(writes && writes.writeTools.length > 0 ? { writeCalls: writes } : {}),
             },
             null,
             2,
@@ -108,6 +113,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
       io.out(
         `  policy: ${run.labels.policy} · judge: ${run.labels.judge}${run.labels.offline ? ' — OFFLINE results (no LLM anywhere)' : ''}`,
       );
+      if (writes && writeHeader) io.out(`  ${writeHeader}\n  ${writeGuardSummary(writes)}`);
       io.out(`  TC             ${r.tc === null ? 'n/a (no tool nodes)' : r.tc.toFixed(3)}`);
       io.out(`  ES             ${r.es.toFixed(3)}`);
       if (r.runs > 1) io.out(`  CV of ES       ${r.cv.toFixed(4)} (${r.runs} runs)`);

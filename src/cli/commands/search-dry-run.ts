@@ -5,7 +5,8 @@ import type { CliIO } from '../output.js';
 
 /**
  * `flowscout search --dry-run`: the projected model requests, tokens and cost of a prepared search
- * (by part, by judge mode and per node of G0) and the write calls it would make, sending nothing;
+ * (by part, by judge mode and per node of G0) and the write calls it would make, sending nothing
+ * to a model and calling no live tool (reads included);
  * `projectionOf` also gives the `projected:` line every real search prints first.
  */
 
@@ -45,7 +46,13 @@ export async function dryRun(
   if (flags.json) {
     io.out(
       JSON.stringify(
-        { dryRun: true, labels: prepared.labels, projection: p ?? null, writeCalls: writes?.writeCalls ?? null },
+        {
+          dryRun: true,
+          labels: prepared.labels,
+          projection: p ?? null,
+          writeCalls: writes?.writeCalls ?? null,
+          liveToolCalls: writes?.liveToolCalls ?? { made: 0, answeredFromRecords: 0, notMade: 0 },
+        },
         null,
         2,
       ),
@@ -54,9 +61,14 @@ export async function dryRun(
   }
   const { input } = prepared;
   io.out(
-    `Dry run (nothing is sent to a model): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`,
+    `Dry run (nothing is sent to a model or a live tool): ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records; strategy ${prepared.config.strategy}, J=${input.settings.iterations}`,
   );
   io.out(labelsLine(prepared.labels));
+  const live = writes?.liveToolCalls;
+  if (live && live.answeredFromRecords + live.notMade > 0)
+    io.out(
+      `tool calls: none made; of G0's ${live.answeredFromRecords + live.notMade} calls to live tools on ${writes.sampled} D_opt records, ${live.answeredFromRecords} answered from the records' recorded responses, ${live.notMade} not made`,
+    );
   const writeLine = writes ? writeCallsLine(writes, prepared.config.allowLiveWrites === true) : undefined;
   if (writeLine) io.out(writeLine);
   if (!p) {

@@ -96,7 +96,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
     .option(
       '--dry-run',
-      'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or stored)',
+      'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or a live tool, nothing is stored)',
     )
     .option(
       '--redis <url>',
