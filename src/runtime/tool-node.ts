@@ -193,7 +193,7 @@ export async function runToolAttempt(
   previousError?: string,
 ): Promise<ToolAttempt> {
   const candidates = candidateTools(node, deps.tools);
-  const allowed = new Set(candidates.map((c) => c.name));
+  const allowed = new Map(candidates.map((c) => [c.name, c]));
   let usage: Usage | undefined;
   let model: string | undefined;
   const cost = () => ({ ...(usage ? { usage } : {}), ...(model !== undefined ? { model } : {}) });
@@ -240,7 +240,7 @@ export async function runToolAttempt(
     const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
     const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
     if (!allowed.has(p.tool)) {
-      const list = [...allowed].slice(0, 10).join(', ');
+      const list = [...allowed.keys()].slice(0, 10).join(', ');
       calls.push({
         tool: p.tool,
         args,
@@ -253,28 +253,29 @@ export async function runToolAttempt(
     }
     let callArgs = args;
     let withheld: CallObservation | undefined;
-    for (const check of deps.preCallChecks ?? []) {
-      const decision = await check({
-        ...base,
-        node,
-        attempt: n,
-        tool: candidates.find((c) => c.name === p.tool)!,
-        args: callArgs,
-      });
-      if (!decision) continue;
-      if ('withhold' in decision) {
-        const w = decision.withhold;
-        withheld = {
-          tool: p.tool,
-          args: callArgs,
-          status: w.status,
-          ...(w.status === 'ok' ? { output: w.output } : { error: w.error }),
-          durationMs: 0,
-          attempt: n,
-        };
-        break;
+    const checks = deps.preCallChecks;
+    if (checks && checks.length > 0) {
+      // One request per planned call, shared by its checks (a check that rewrites the arguments
+      // rewrites them for the checks after it); a check that answers at once is not awaited.
+      const req: PreCallRequest = { ...base, node, attempt: n, tool: allowed.get(p.tool)!, args: callArgs };
+      for (const check of checks) {
+        const pending = check(req);
+        const decision = isPromiseLike(pending) ? await pending : pending;
+        if (!decision) continue;
+        if ('withhold' in decision) {
+          const w = decision.withhold;
+          withheld = {
+            tool: p.tool,
+            args: callArgs,
+            status: w.status,
+            ...(w.status === 'ok' ? { output: w.output } : { error: w.error }),
+            durationMs: 0,
+            attempt: n,
+          };
+          break;
+        }
+        req.args = callArgs = decision.args;
       }
-      callArgs = decision.args;
     }
     if (withheld) {
       calls.push(withheld);
@@ -304,4 +305,8 @@ export async function runToolAttempt(
     return { status: 'error', error: failed.map((c) => `${c.tool}: ${c.error}`).join('; '), calls, ...cost() };
   }
   return { status: 'ok', calls, ...cost() };
+}
+
+function isPromiseLike<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | undefined)?.then === 'function';
 }
