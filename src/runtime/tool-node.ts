@@ -9,6 +9,7 @@ import type { CallObservation } from './trace.js';
 import { boundArgs } from '../graph/bindings.js';
 import { recordRunCallOutputs } from './grounding-sources.js';
 import type { NodeInput } from '../policies/types.js';
+import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bound.js';
 
 /**
  * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
@@ -34,6 +35,8 @@ import type { NodeInput } from '../policies/types.js';
 export interface ToolStepDeps {
   tools: ToolRegistry;
   callTimeoutMs?: number;
+  /** Characters of one tool output kept (default `DEFAULT_MAX_OUTPUT_CHARS`; output-bound.ts). */
+  maxOutputChars?: number;
   /** Applied in order to every planned call to a candidate tool, just before it is made (see `PreCallCheck`). */
   preCallChecks?: readonly PreCallCheck[];
 }
@@ -236,6 +239,7 @@ export async function runToolAttempt(
       : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
   }
   const calls: CallObservation[] = [];
+  const maxOutput = deps.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   for (const p of planned) {
     const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
     const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
@@ -268,7 +272,7 @@ export async function runToolAttempt(
             tool: p.tool,
             args: callArgs,
             status: w.status,
-            ...(w.status === 'ok' ? { output: w.output } : { error: w.error }),
+            ...(w.status === 'ok' ? { output: boundOutput(w.output, maxOutput) } : { error: w.error }),
             durationMs: 0,
             attempt: n,
           };
@@ -293,7 +297,7 @@ export async function runToolAttempt(
       durationMs: outcome.durationMs,
       attempt: n,
     };
-    if (outcome.output !== undefined) call.output = outcome.output;
+    if (outcome.output !== undefined) call.output = boundOutput(outcome.output, maxOutput);
     if (outcome.error !== undefined) call.error = outcome.error;
     if (outcome.origin !== undefined) call.origin = outcome.origin;
     calls.push(call);
