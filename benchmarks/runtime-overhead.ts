@@ -196,7 +196,9 @@ async function against(commit: string, rounds: number): Promise<void> {
   try {
     const other = join(dir, 'tree');
     mkdirSync(other);
-    execFileSync('sh', ['-c', `git archive ${sha} src package.json tsconfig.json | tar -x -C "${other}"`], { cwd: HERE });
+    execFileSync('sh', ['-c', `git archive ${sha} src package.json tsconfig.json | tar -x -C "${other}"`], {
+      cwd: HERE,
+    });
     symlinkSync(join(HERE, 'node_modules'), join(other, 'node_modules'));
     console.log(
       `runtime overhead, instant tools, chain of 200 tool nodes: this checkout (${head.slice(0, 10)}${dirty ? ' + uncommitted changes' : ''}) against ${sha.slice(0, 10)}, ${rounds} rounds, one process per measurement`,

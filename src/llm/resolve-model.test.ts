@@ -167,7 +167,10 @@ describe('model server URLs with credentials', () => {
     expect(String((spec as Error).message)).not.toContain('pa55word');
     for (const [model, env] of [
       ['openai:gpt-4o-mini', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'https://me:pa55word@gw.example/v1' }],
-      ['anthropic:claude-3-5-haiku-latest', { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: 'https://me@gw.example' }],
+      [
+        'anthropic:claude-3-5-haiku-latest',
+        { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: 'https://me@gw.example' },
+      ],
       ['ollama:llama3.1', { OLLAMA_BASE_URL: 'http://me:pa55word@127.0.0.1:11434' }],
     ] as const) {
       const e = await errorOf(resolveModel(model, { env }));

@@ -51,7 +51,8 @@ export async function executeWorkflow(
 const validated = new WeakMap<object, { json: string; prepared: PreparedWorkflow }>();
 
 function validatedOnce(workflow: Workflow | PreparedWorkflow): PreparedWorkflow {
-  if (isPreparedWorkflow(workflow) || typeof workflow !== 'object' || workflow === null) return prepareWorkflow(workflow);
+  if (isPreparedWorkflow(workflow) || typeof workflow !== 'object' || workflow === null)
+    return prepareWorkflow(workflow);
   let json: string;
   try {
     json = JSON.stringify(workflow);

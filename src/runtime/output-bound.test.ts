@@ -16,7 +16,13 @@ const workflow: Workflow = {
   nodes: [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
     { id: 'dump', kind: 'tool', task: 'dump the table', tools: ['dump_table'] },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 'dump', kind: 'data' },

@@ -131,7 +131,16 @@ describe('flowscout run', () => {
     llm = await startTestLlmServer({ script: [{ text: 'never sent' }] });
     const withCredentials = llm.spec().replace('http://', 'http://someone:s3cret-pw@');
     const before = (globalThis as Record<string, unknown>).__flowscoutRunCalls;
-    const res = await cli(['run', LINEAR, '--tools', CONFIG, '--query', 'Weather in Oslo?', '--model', withCredentials]);
+    const res = await cli([
+      'run',
+      LINEAR,
+      '--tools',
+      CONFIG,
+      '--query',
+      'Weather in Oslo?',
+      '--model',
+      withCredentials,
+    ]);
     expect(res.status).toBe(2);
     expect(res.err).toContain('error [MODEL_CONFIG]: the model server URL in the model string carries credentials');
     expect(res.err).toContain('Remove "user:password@" from the URL');

@@ -35,7 +35,13 @@ const workflow: Workflow = {
   nodes: [
     { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
     { id: 'look', kind: 'tool', task: 'look it up', tools: ['lookup'] },
-    { id: 'answer', kind: 'llm', role: 'synthesize', prompt: 'answer {{query}} from {{inputs}}', output: { type: 'text' } },
+    {
+      id: 'answer',
+      kind: 'llm',
+      role: 'synthesize',
+      prompt: 'answer {{query}} from {{inputs}}',
+      output: { type: 'text' },
+    },
   ],
   edges: [
     { from: 'plan', to: 'look', kind: 'data' },
@@ -48,7 +54,9 @@ describe('serve --db on a full disk', () => {
     const full = sqliteFullError();
     expect((full as { code?: string }).code).toBe('SQLITE_FULL');
     expect(isDiskFull(full)).toBe(true);
-    expect(isDiskFull(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))).toBe(true);
+    expect(isDiskFull(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))).toBe(
+      true,
+    );
     expect(isDiskFull(new Error('SQLITE_BUSY'))).toBe(false);
 
     const store = openStore(join(mkdtempSync(join(tmpdir(), 'flowscout-serve-full-')), 'served.db'));

@@ -326,8 +326,15 @@ describe('flowscout serve --db with a tool that answers 10 MB', () => {
     const db = join(big, 'served.db');
     child = spawn(
       process.execPath,
-      [BIN, 'serve', join(big, 'dump.workflow.json'), '--tools', join(big, 'tools.config.json')]
-        .concat(['--http', '--port', '0', '--db', db, '--model', 'offline']),
+      [BIN, 'serve', join(big, 'dump.workflow.json'), '--tools', join(big, 'tools.config.json')].concat([
+        '--http',
+        '--port',
+        '0',
+        '--db',
+        db,
+        '--model',
+        'offline',
+      ]),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -366,6 +373,8 @@ describe('flowscout serve --db with a tool that answers 10 MB', () => {
     store.close();
     const stored = JSON.stringify(row!.trace);
     expect(stored.length).toBeLessThan(DEFAULT_MAX_OUTPUT_CHARS + 20_000);
-    expect((row!.trace as Trace).calls[0]!.output).toContain(`${OUTPUT_CUT_MARKER}: the output was ${10 * 1024 * 1024}`);
+    expect((row!.trace as Trace).calls[0]!.output).toContain(
+      `${OUTPUT_CUT_MARKER}: the output was ${10 * 1024 * 1024}`,
+    );
   });
 });
