@@ -10,21 +10,45 @@
  *     8 and unbounded, against the ideal critical-path time ceil(32 / c) × 20 ms.
  *
  *   npx tsx benchmarks/runtime-overhead.ts
+ *   npx tsx benchmarks/runtime-overhead.ts --against <commit> [--rounds 7]
+ *
+ * `--against` compares (a)'s instant-tools figures with those of another commit: it exports that
+ * commit's sources into a temporary directory (`git archive`, with this checkout's node_modules
+ * linked in), then runs a fresh process per measurement, this checkout and that commit taking turns
+ * (the order flips every round, so a machine that gets busier or quieter favours neither), and
+ * prints per-node µs (wall and CPU) of each round, their medians and the ratios; the directory is
+ * removed at the end. A shared machine stretches both sides alike; the ratio is the figure to read.
  *
  * The policy is a scripted one that answers at once, so the numbers are the runtime's own cost.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Edge, Workflow, WorkflowNode } from '../src/graph/schema.js';
-import { compileWorkflow } from '../src/runtime/compile.js';
-import { executeWorkflow } from '../src/runtime/execute.js';
+import type * as CompileModule from '../src/runtime/compile.js';
+import type * as ExecuteModule from '../src/runtime/execute.js';
 import type { RunContext } from '../src/runtime/run-state.js';
-import { createScriptedPolicy } from '../src/testing/scripted-policy.js';
+import type * as ScriptedModule from '../src/testing/scripted-policy.js';
 import type { Trace } from '../src/runtime/trace.js';
-import { createToolRegistry } from '../src/tools/registry.js';
+import type * as RegistryModule from '../src/tools/registry.js';
 import type { ToolSpec } from '../src/contracts/tools.js';
+
+/** The checkout this file belongs to. */
+const HERE = fileURLToPath(new URL('..', import.meta.url));
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+/** Whose sources are measured: this checkout's, or (in a probe of `--against`) another commit's. */
+const ROOT = resolve(flag('--root') ?? HERE);
+const fromRoot = (rel: string) => pathToFileURL(join(ROOT, rel)).href;
+const { compileWorkflow } = (await import(fromRoot('src/runtime/compile.ts'))) as typeof CompileModule;
+const { executeWorkflow } = (await import(fromRoot('src/runtime/execute.ts'))) as typeof ExecuteModule;
+const { createScriptedPolicy } = (await import(fromRoot('src/testing/scripted-policy.ts'))) as typeof ScriptedModule;
+const { createToolRegistry } = (await import(fromRoot('src/tools/registry.ts'))) as typeof RegistryModule;
 
 const plan: WorkflowNode = {
   id: 'plan',
@@ -91,7 +115,7 @@ const interpret: Runner = (w, ctx) => executeWorkflow(w, { query: 'q' }, ctx);
 async function compiled(w: Workflow): Promise<Runner> {
   const dir = mkdtempSync(join(tmpdir(), 'flowscout-bench-'));
   const file = join(dir, `${w.name}.ts`);
-  const runtime = pathToFileURL(fileURLToPath(new URL('../src/runtime/compiled-support.ts', import.meta.url))).href;
+  const runtime = fromRoot('src/runtime/compiled-support.ts');
   writeFileSync(file, compileWorkflow(w, { runtimeImport: runtime }));
   const mod = (await import(pathToFileURL(file).href)) as { run: (q: string, c: RunContext) => Promise<Trace> };
   return (_w, ctx) => mod.run('q', ctx);
@@ -132,6 +156,83 @@ async function overheadPerNode(
   }
   const m = median(rows.map((r) => r.perNode));
   return rows.find((r) => r.perNode === m)!;
+}
+
+/** (a)'s instant-tools figures only, as one JSON line: what each process of `--against` prints. */
+async function probe(): Promise<void> {
+  const w = chain(200);
+  const runners: Array<[string, Runner]> = [
+    ['interpreter', interpret],
+    ['compiled', await compiled(w)],
+  ];
+  for (const [, run] of runners) await overheadPerNode(run, w, 0, 40);
+  const out: Record<string, { wallUs: number; cpuUs: number }> = {};
+  for (const [name, run] of runners) {
+    const r = await overheadPerNode(run, w, 0, 31);
+    out[name] = { wallUs: r.perNode * 1000, cpuUs: r.cpuPerNode * 1000 };
+  }
+  console.log(JSON.stringify(out));
+}
+
+type ProbeResult = Record<'interpreter' | 'compiled', { wallUs: number; cpuUs: number }>;
+
+/** Runs one probe process over the sources at `root`. */
+function runProbe(root: string): ProbeResult {
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--probe', '--root', root],
+    { cwd: HERE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(out.trim().split('\n').pop()!) as ProbeResult;
+}
+
+/** `--against <commit>`: this checkout and that commit, interleaved (see the file comment). */
+async function against(commit: string, rounds: number): Promise<void> {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: HERE, encoding: 'utf8' }).trim();
+  const sha = git('rev-parse', '--verify', `${commit}^{commit}`);
+  const head = git('rev-parse', 'HEAD');
+  const dirty = git('status', '--porcelain', '--', 'src').length > 0;
+  const dir = mkdtempSync(join(tmpdir(), 'flowscout-against-'));
+  try {
+    const other = join(dir, 'tree');
+    mkdirSync(other);
+    execFileSync('sh', ['-c', `git archive ${sha} src package.json tsconfig.json | tar -x -C "${other}"`], {
+      cwd: HERE,
+    });
+    symlinkSync(join(HERE, 'node_modules'), join(other, 'node_modules'));
+    console.log(
+      `runtime overhead, instant tools, chain of 200 tool nodes: this checkout (${head.slice(0, 10)}${dirty ? ' + uncommitted changes' : ''}) against ${sha.slice(0, 10)}, ${rounds} rounds, one process per measurement`,
+    );
+    const rows: Array<{ here: ProbeResult; there: ProbeResult }> = [];
+    for (let r = 0; r < rounds; r++) {
+      // The order flips every round.
+      let here: ProbeResult, there: ProbeResult;
+      if (r % 2 === 0) {
+        here = runProbe(HERE);
+        there = runProbe(other);
+      } else {
+        there = runProbe(other);
+        here = runProbe(HERE);
+      }
+      rows.push({ here, there });
+      const cell = (p: ProbeResult) =>
+        `interp ${p.interpreter.wallUs.toFixed(1)} (cpu ${p.interpreter.cpuUs.toFixed(1)}) · compiled ${p.compiled.wallUs.toFixed(1)} (cpu ${p.compiled.cpuUs.toFixed(1)})`;
+      console.log(`  round ${r + 1}: this checkout ${cell(here)} | ${sha.slice(0, 10)} ${cell(there)}  µs/node`);
+    }
+    console.log('medians, µs per node (and as a share of a 1 ms call); ratio = this checkout / that commit');
+    for (const runner of ['interpreter', 'compiled'] as const) {
+      for (const what of ['wallUs', 'cpuUs'] as const) {
+        const a = median(rows.map((x) => x.here[runner][what]));
+        const b = median(rows.map((x) => x.there[runner][what]));
+        const ratio = median(rows.map((x) => x.here[runner][what] / x.there[runner][what]));
+        console.log(
+          `  ${(runner === 'interpreter' ? 'interpreter' : 'compiled module').padEnd(16)} ${what === 'wallUs' ? 'wall' : 'CPU '}  this checkout ${a.toFixed(1)} µs (${(a / 10).toFixed(1)} %)  ${sha.slice(0, 10)} ${b.toFixed(1)} µs (${(b / 10).toFixed(1)} %)  ratio ${ratio.toFixed(2)} (median of per-round ratios)`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -176,4 +277,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (argv.includes('--probe')) await probe();
+else if (flag('--against') !== undefined) await against(flag('--against')!, Number(flag('--rounds') ?? 7));
+else await main();

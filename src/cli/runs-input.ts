@@ -36,7 +36,7 @@ export interface ReadRunsOptions {
  * its served runs).
  */
 export async function readRuns(path: string, opts: ReadRunsOptions = {}): Promise<RunsInput> {
-  requireFile(path, { what: 'runs file' });
+  requireFile(path, { what: 'runs file', folder: 'allowed' });
   if (statSync(path).isDirectory()) return agentLogs(path);
   if (isSqlite(path)) return storeRuns(path, opts.workflowHash);
   const lower = path.toLowerCase().replace(/\.gz$/, '');

@@ -8,5 +8,5 @@ export {
   type ErrorLocation,
   type FlowScoutErrorOptions,
 } from './flowscout-error.js';
-export { toFlowScoutError } from './to-flowscout-error.js';
+export { isDiskFull, toFlowScoutError } from './to-flowscout-error.js';
 export { errorMessage } from './error-message.js';

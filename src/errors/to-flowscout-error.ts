@@ -31,6 +31,19 @@ export function toFlowScoutError(thrown: unknown): FlowScoutError {
   });
 }
 
+/**
+ * True for a write that failed because the disk (or the quota) is full: Node's ENOSPC / EDQUOT, or
+ * SQLite's SQLITE_FULL, also when wrapped as the `cause` of a FlowScoutError.
+ */
+export function isDiskFull(thrown: unknown): boolean {
+  for (let e = thrown, depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Node's errno errors of the file system, with the path they name (or `file` when given). */
 export function fileSystemError(thrown: Error, file?: string): FlowScoutError | undefined {
   const errno = thrown as NodeJS.ErrnoException;

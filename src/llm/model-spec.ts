@@ -63,6 +63,7 @@ export function parseModelSpec(input: string): ModelSpec {
       if (!/^https?:\/\/[^\s/]+/i.test(baseURL)) {
         throw badSpec(input, `'${baseURL}' is not an http(s) URL`);
       }
+      checkModelUrl(baseURL, 'the model string', 'OPENAI_COMPATIBLE_API_KEY');
       return { provider: 'openai-compatible', spec: `openai-compatible:${baseURL}#${modelId}`, baseURL, modelId };
     }
     case 'llama-cpp': {
@@ -78,6 +79,30 @@ export function parseModelSpec(input: string): ModelSpec {
     default:
       throw badSpec(input, `unknown provider '${prefix}'`);
   }
+}
+
+/**
+ * Refuses a model server URL that carries credentials (`https://user:pass@host/v1`): fetch refuses
+ * such URLs, so every model request of the run would fail, and the URL would be printed with its
+ * password. Checked where the URL is read (the model string, the `*_BASE_URL` variables), before
+ * anything runs. The message shows the URL without its credentials.
+ */
+export function checkModelUrl(url: string, where: string, keyVariable?: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return; // not a URL at all: the caller's own check names that
+  }
+  if (parsed.username === '' && parsed.password === '') return;
+  parsed.username = '';
+  parsed.password = '';
+  const shown = parsed.href.replace(/^(https?:\/\/)/i, '$1<credentials>@');
+  throw new FlowScoutError({
+    code: 'MODEL_CONFIG',
+    message: `the model server URL in ${where} carries credentials (${shown}); requests to such a URL are refused, so no model request could be made`,
+    hint: `Remove "user:password@" from the URL${keyVariable ? ` and give the key as ${keyVariable} (sent as a bearer token)` : ''}.`,
+  });
 }
 
 function badSpec(input: string, why: string): FlowScoutError {

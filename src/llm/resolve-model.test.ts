@@ -152,3 +152,32 @@ describe('llama-cpp models', () => {
     expect(createLlamaCppLanguageModel(fake, file, 'tiny').provider).toBe('llama-cpp');
   });
 });
+
+describe('model server URLs with credentials', () => {
+  it('are refused where the model options are read (the model string, the *_BASE_URL variables), naming what to do', async () => {
+    const spec = (() => {
+      try {
+        parseModelSpec('openai-compatible:https://me:pa55word@models.example/v1#m');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isFlowScoutError(spec) && spec.code).toBe('MODEL_CONFIG');
+    expect(String((spec as Error).message)).toContain('(https://<credentials>@models.example/v1)');
+    expect(String((spec as Error).message)).not.toContain('pa55word');
+    for (const [model, env] of [
+      ['openai:gpt-4o-mini', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'https://me:pa55word@gw.example/v1' }],
+      [
+        'anthropic:claude-3-5-haiku-latest',
+        { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: 'https://me@gw.example' },
+      ],
+      ['ollama:llama3.1', { OLLAMA_BASE_URL: 'http://me:pa55word@127.0.0.1:11434' }],
+    ] as const) {
+      const e = await errorOf(resolveModel(model, { env }));
+      expect(isFlowScoutError(e) && e.code).toBe('MODEL_CONFIG');
+      expect(e.message).toMatch(/^the model server URL in (OPENAI|ANTHROPIC|OLLAMA)_BASE_URL carries credentials/);
+      expect(e.message).not.toContain('pa55word');
+    }
+    expect(parseModelSpec('openai-compatible:https://models.example/v1#m').provider).toBe('openai-compatible');
+  });
+});

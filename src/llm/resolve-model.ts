@@ -2,7 +2,7 @@ import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { FlowScoutError } from '../errors/index.js';
 import { loadLlamaCppModel } from './llama-cpp-model.js';
-import { parseModelSpec, type ModelProvider } from './model-spec.js';
+import { checkModelUrl, parseModelSpec, type ModelProvider } from './model-spec.js';
 import { scrubSecrets, secretsFromEnv } from './secrets.js';
 
 /**
@@ -52,6 +52,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     case 'openai': {
       const apiKey = requireKey(env, 'OPENAI_API_KEY', parsed.spec, options.requireKeys);
       const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
+      if (baseURL) checkModelUrl(baseURL, 'OPENAI_BASE_URL', 'OPENAI_API_KEY');
       const { createOpenAI } = await import('@ai-sdk/openai');
       const provider = createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
       // Chat Completions, not the Responses API (the AI SDK default): it is what every gateway speaks.
@@ -68,6 +69,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', parsed.spec, options.requireKeys);
       const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+      if (baseURL) checkModelUrl(baseURL, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY');
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       const provider = createAnthropic({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) });
       return {
@@ -82,6 +84,7 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
     }
     case 'ollama': {
       const { createOllama } = await import('ollama-ai-provider-v2');
+      if (env.OLLAMA_BASE_URL?.trim()) checkModelUrl(env.OLLAMA_BASE_URL.trim(), 'OLLAMA_BASE_URL');
       const provider = createOllama({ baseURL: ollamaBaseURL(env.OLLAMA_BASE_URL) });
       return {
         spec: parsed.spec,

@@ -167,7 +167,7 @@ function seemsToHold(items: readonly unknown[]): string {
 }
 
 function assertReadableFile(path: string, opts: { noun: string; missingHint: string }): void {
-  requireFile(path, { what: `${opts.noun}s file`, hint: opts.missingHint });
+  requireFile(path, { what: `${opts.noun}s file`, hint: opts.missingHint, folder: 'allowed' });
   if (statSync(path).isDirectory()) {
     throw new FlowScoutError({
       code: 'INVALID_INPUT',

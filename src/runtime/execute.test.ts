@@ -458,3 +458,24 @@ describe('executeWorkflow: execution rules', () => {
     expect(strip(await runOnce())).toEqual(strip(await runOnce()));
   });
 });
+
+describe('a workflow object run again', () => {
+  it('is validated once per content: changed in place, it is validated (and refused, or run as it now is) again', async () => {
+    const a = spy('a');
+    const tools = createToolRegistry([a.spec]);
+    const policy = createScriptedPolicy({ llm: () => 'done', tool: () => [{ tool: 'a', args: {} }] });
+    const w = wf([plan, tool('a'), synth], [data('plan', 'a'), data('a', 'synth')]);
+    const first = await executeWorkflow(w, { query: 'q' }, { policy, tools });
+    expect(first.status).toBe('ok');
+    expect((await executeWorkflow(w, { query: 'q' }, { policy, tools })).workflowHash).toBe(first.workflowHash);
+    // An edge to a node that does not exist: the same object now fails validation.
+    w.edges.push(data('a', 'nowhere'));
+    await expect(executeWorkflow(w, { query: 'q' }, { policy, tools })).rejects.toThrow(/nowhere/);
+    w.edges.pop();
+    // A changed task: the run's hash is the new workflow's.
+    (w.nodes[1] as ToolNode).task = 'do a differently';
+    const changed = await executeWorkflow(w, { query: 'q' }, { policy, tools });
+    expect(changed.workflowHash).not.toBe(first.workflowHash);
+    expect(a.calls).toHaveLength(3);
+  });
+});

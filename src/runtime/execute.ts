@@ -1,5 +1,5 @@
 import type { Workflow } from '../graph/schema.js';
-import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
+import { isPreparedWorkflow, prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
 import { decideNode } from './frontier.js';
 import { startRun, type NodeResult, type RunInput, type RunOptions } from './run-state.js';
 import type { Trace } from './trace.js';
@@ -22,7 +22,7 @@ export async function executeWorkflow(
   input: RunInput,
   opts: RunOptions,
 ): Promise<Trace> {
-  const p = prepareWorkflow(workflow);
+  const p = validatedOnce(workflow);
   const { adjacency: adj, order, position } = p;
   const run = startRun(p, input, { ...opts, workflowHash: p.hash });
   const tasks = new Map<string, Promise<NodeResult>>();
@@ -40,4 +40,28 @@ export async function executeWorkflow(
   }
   await Promise.all(tasks.values());
   return run.finish();
+}
+
+/**
+ * Workflow JSON validated and prepared once per object and content: `serve` and an evaluation run
+ * the same object for every request, and validating and hashing a workflow of a few hundred nodes
+ * costs more than running one of its nodes. The object's JSON is compared on every run, so a
+ * workflow changed in place is validated again.
+ */
+const validated = new WeakMap<object, { json: string; prepared: PreparedWorkflow }>();
+
+function validatedOnce(workflow: Workflow | PreparedWorkflow): PreparedWorkflow {
+  if (isPreparedWorkflow(workflow) || typeof workflow !== 'object' || workflow === null)
+    return prepareWorkflow(workflow);
+  let json: string;
+  try {
+    json = JSON.stringify(workflow);
+  } catch {
+    return prepareWorkflow(workflow);
+  }
+  const hit = validated.get(workflow);
+  if (hit?.json === json) return hit.prepared;
+  const prepared = prepareWorkflow(workflow);
+  validated.set(workflow, { json, prepared });
+  return prepared;
 }

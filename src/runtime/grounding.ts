@@ -144,9 +144,15 @@ export interface GroundedWritesOptions {
 /** The pre-call check of grounding (see the module comment). */
 export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOptions = {}): PreCallCheck {
   const schemaOf = (name: string) => tools.get(name)?.inputSchema;
+  // A registry's effects are fixed when it is built: each tool's are looked up once per check.
+  const effectsOf = new Map<string, { effects: ToolEffects | undefined; scope: 'all' | 'identifiers' }>();
   return (req: PreCallRequest): PreCallDecision => {
-    const effects = tools.effectOf(req.tool.name);
-    const scope = effects && needsGrounding(effects) ? 'all' : 'identifiers';
+    let known = effectsOf.get(req.tool.name);
+    if (!known) {
+      const e = tools.effectOf(req.tool.name);
+      effectsOf.set(req.tool.name, (known = { effects: e, scope: e && needsGrounding(e) ? 'all' : 'identifiers' }));
+    }
+    const { effects, scope } = known;
     // The run's sources are looked at only when an argument needs them (most reads need none).
     const sources = () => ({
       text: runSources(req.scratch, req.query, schemaOf)[scope === 'all' ? 'text' : 'readText'],

@@ -39,6 +39,8 @@ export interface NodeExecutorConfig {
   tools: ToolRegistry;
   contextChars: number;
   callTimeoutMs?: number;
+  /** Characters of one tool output kept (see output-bound.ts). */
+  maxOutputChars?: number;
   memo?: NodeMemo;
   /** Checks and transforms applied to every planned tool call before it is made (in order; see tool-node.ts). */
   preCallChecks?: readonly PreCallCheck[];
@@ -225,6 +227,7 @@ export async function executeNode(
     const deps: ToolStepDeps = {
       tools: config.tools,
       ...(config.callTimeoutMs !== undefined ? { callTimeoutMs: config.callTimeoutMs } : {}),
+      ...(config.maxOutputChars !== undefined ? { maxOutputChars: config.maxOutputChars } : {}),
       ...(config.preCallChecks?.length ? { preCallChecks: config.preCallChecks } : {}),
     };
     if (node.kind === 'llm') step = await runLlmNodeStep(node, base, config.policy);

@@ -42,6 +42,11 @@ export interface RunOptions {
   contextChars?: number;
   /** Per tool call timeout in milliseconds (default: the registry's). */
   callTimeoutMs?: number;
+  /**
+   * Characters of one tool output the run keeps (default `DEFAULT_MAX_OUTPUT_CHARS`, 200 000): a
+   * longer output is cut with a marker saying where and how much (runtime/output-bound.ts).
+   */
+  maxOutputChars?: number;
   /** Node memoization hook (see memo.ts). */
   memo?: NodeMemo;
   /** An OpenTelemetry tracer: spans per run and per node. Without one nothing is traced. */
@@ -156,6 +161,7 @@ export function executorConfig(opts: RunOptions): NodeExecutorConfig {
     contextChars: opts.contextChars ?? DEFAULT_CONTEXT_CHARS,
     now: opts.now ?? (() => performance.now()),
     ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    ...(opts.maxOutputChars !== undefined ? { maxOutputChars: opts.maxOutputChars } : {}),
     ...(opts.memo ? { memo: opts.memo } : {}),
     preCallChecks: runPreCallChecks(opts),
     ...(opts.tracer ? { tracer: opts.tracer } : {}),

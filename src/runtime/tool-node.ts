@@ -9,6 +9,7 @@ import type { CallObservation } from './trace.js';
 import { boundArgs } from '../graph/bindings.js';
 import { recordRunCallOutputs } from './grounding-sources.js';
 import type { NodeInput } from '../policies/types.js';
+import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bound.js';
 
 /**
  * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
@@ -34,6 +35,8 @@ import type { NodeInput } from '../policies/types.js';
 export interface ToolStepDeps {
   tools: ToolRegistry;
   callTimeoutMs?: number;
+  /** Characters of one tool output kept (default `DEFAULT_MAX_OUTPUT_CHARS`; output-bound.ts). */
+  maxOutputChars?: number;
   /** Applied in order to every planned call to a candidate tool, just before it is made (see `PreCallCheck`). */
   preCallChecks?: readonly PreCallCheck[];
 }
@@ -193,7 +196,7 @@ export async function runToolAttempt(
   previousError?: string,
 ): Promise<ToolAttempt> {
   const candidates = candidateTools(node, deps.tools);
-  const allowed = new Set(candidates.map((c) => c.name));
+  const allowed = new Map(candidates.map((c) => [c.name, c]));
   let usage: Usage | undefined;
   let model: string | undefined;
   const cost = () => ({ ...(usage ? { usage } : {}), ...(model !== undefined ? { model } : {}) });
@@ -236,11 +239,12 @@ export async function runToolAttempt(
       : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
   }
   const calls: CallObservation[] = [];
+  const maxOutput = deps.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   for (const p of planned) {
     const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
     const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
     if (!allowed.has(p.tool)) {
-      const list = [...allowed].slice(0, 10).join(', ');
+      const list = [...allowed.keys()].slice(0, 10).join(', ');
       calls.push({
         tool: p.tool,
         args,
@@ -253,28 +257,29 @@ export async function runToolAttempt(
     }
     let callArgs = args;
     let withheld: CallObservation | undefined;
-    for (const check of deps.preCallChecks ?? []) {
-      const decision = await check({
-        ...base,
-        node,
-        attempt: n,
-        tool: candidates.find((c) => c.name === p.tool)!,
-        args: callArgs,
-      });
-      if (!decision) continue;
-      if ('withhold' in decision) {
-        const w = decision.withhold;
-        withheld = {
-          tool: p.tool,
-          args: callArgs,
-          status: w.status,
-          ...(w.status === 'ok' ? { output: w.output } : { error: w.error }),
-          durationMs: 0,
-          attempt: n,
-        };
-        break;
+    const checks = deps.preCallChecks;
+    if (checks && checks.length > 0) {
+      // One request per planned call, shared by its checks (a check that rewrites the arguments
+      // rewrites them for the checks after it); a check that answers at once is not awaited.
+      const req: PreCallRequest = { ...base, node, attempt: n, tool: allowed.get(p.tool)!, args: callArgs };
+      for (const check of checks) {
+        const pending = check(req);
+        const decision = isPromiseLike(pending) ? await pending : pending;
+        if (!decision) continue;
+        if ('withhold' in decision) {
+          const w = decision.withhold;
+          withheld = {
+            tool: p.tool,
+            args: callArgs,
+            status: w.status,
+            ...(w.status === 'ok' ? { output: boundOutput(w.output, maxOutput) } : { error: w.error }),
+            durationMs: 0,
+            attempt: n,
+          };
+          break;
+        }
+        req.args = callArgs = decision.args;
       }
-      callArgs = decision.args;
     }
     if (withheld) {
       calls.push(withheld);
@@ -292,7 +297,7 @@ export async function runToolAttempt(
       durationMs: outcome.durationMs,
       attempt: n,
     };
-    if (outcome.output !== undefined) call.output = outcome.output;
+    if (outcome.output !== undefined) call.output = boundOutput(outcome.output, maxOutput);
     if (outcome.error !== undefined) call.error = outcome.error;
     if (outcome.origin !== undefined) call.origin = outcome.origin;
     calls.push(call);
@@ -304,4 +309,8 @@ export async function runToolAttempt(
     return { status: 'error', error: failed.map((c) => `${c.tool}: ${c.error}`).join('; '), calls, ...cost() };
   }
   return { status: 'ok', calls, ...cost() };
+}
+
+function isPromiseLike<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | undefined)?.then === 'function';
 }

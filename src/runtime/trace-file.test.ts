@@ -22,7 +22,8 @@ describe('traceToJson', () => {
     const trace = await executeWorkflow(
       workflow,
       { query: 'Fetch the city page of Oslo' },
-      { policy: createOfflinePolicy({ tools: tools.list() }), tools },
+      // The whole output kept (no bound, output-bound.ts): this is about how a trace is written.
+      { policy: createOfflinePolicy({ tools: tools.list() }), tools, maxOutputChars: Infinity },
     );
     expect(trace.calls).toHaveLength(1);
     const naive = JSON.stringify(trace, null, 2);

@@ -7,7 +7,8 @@ import type { Trace } from './trace.js';
  * Written as plain JSON it would be copied three times (a 10 MB tool result became a 31 MB trace).
  * Here π̂ keeps every output in full, and an observation's copy of an output larger than
  * `INLINE_LIMIT` characters is replaced by `{"sameAs": "calls[i].output"}`; small outputs stay
- * inline, so a trace stays readable on its own.
+ * inline, so a trace stays readable on its own. `serve` answers and stores a trace in the same
+ * form (`traceWithOutputsOnce`). Each output is bounded by the run already (output-bound.ts).
  */
 
 /** Outputs up to this many characters (as JSON) are repeated inline. */
@@ -15,6 +16,11 @@ export const INLINE_LIMIT = 1024;
 
 /** The JSON text of `trace` with large outputs written once (see the module comment). */
 export function traceToJson(trace: Trace, extra: Record<string, unknown> = {}, indent = 2): string {
+  return JSON.stringify({ ...traceWithOutputsOnce(trace), ...extra }, null, indent);
+}
+
+/** `trace` with its observations' copies of large outputs replaced by `{"sameAs": "calls[i].output"}` (see the module comment). */
+export function traceWithOutputsOnce(trace: Trace): Trace {
   const where = new Map<unknown, string>();
   trace.calls.forEach((c, i) => {
     if (c.output !== null && typeof c.output === 'object' && !where.has(c.output))
@@ -42,5 +48,5 @@ export function traceToJson(trace: Trace, extra: Record<string, unknown> = {}, i
     if (o.calls) out.calls = o.calls.map((c) => (c.output !== undefined ? { ...c, output: ref(c.output) } : c));
     return out;
   });
-  return JSON.stringify({ ...trace, observations, ...extra }, null, indent);
+  return { ...trace, observations };
 }

@@ -5,6 +5,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { FlowScoutError, HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
 import { redactText } from '../util/redact.js';
+import { traceWithOutputsOnce } from '../runtime/trace-file.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
 import { servedResult, type WorkflowService } from './workflow-service.js';
@@ -12,7 +13,9 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
 /**
  * The HTTP side of `flowscout serve`, on one `node:http` server:
  *
- * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}`; a run that
+ * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}` (each tool
+ *   output once, in `calls`: the observations point to a large one with `{"sameAs": "calls[i].output"}`,
+ *   runtime/trace-file.ts; each output is bounded by the run, runtime/output-bound.ts); a run that
  *   failed → `502 {error: {code: "RUN_FAILED", message}, …the same fields}`; a run past the request
  *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}` (request-timeout.ts);
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
@@ -181,7 +184,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         throw new HttpError(504, code, message, detail);
       }
       const { trace } = outcome;
-      const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
+      // Each tool output once (in `calls`); the observations point to the large ones.
+      const once = traceWithOutputsOnce(trace);
+      const result = { ...servedResult(trace), calls: once.calls, observations: once.observations };
       if (trace.status === 'error')
         return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
       return sendJson(res, 200, result);

@@ -24,6 +24,12 @@ export interface WorkflowServiceOptions {
   /** Per tool call timeout in milliseconds (default the registry's). */
   callTimeoutMs?: number;
   /**
+   * Characters of one tool output a run keeps, answers and stores (default the runtime's
+   * `DEFAULT_MAX_OUTPUT_CHARS`, 200 000; `serve --max-output-chars`): a longer output is cut with a
+   * marker saying where and how much (runtime/output-bound.ts).
+   */
+  maxOutputChars?: number;
+  /**
    * Destructive calls (cancel, delete, send): `withhold` (the default) does not make them and returns
    * them as pending with the answer; `allow` makes them (`serve --allow destructive`). Write calls
    * with an ungrounded argument, and any call with an ungrounded identifier, are withheld either
@@ -95,6 +101,7 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
             ...(request.signal ? { signal: request.signal } : {}),
             ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
             ...(options.callTimeoutMs !== undefined ? { callTimeoutMs: options.callTimeoutMs } : {}),
+            ...(options.maxOutputChars !== undefined ? { maxOutputChars: options.maxOutputChars } : {}),
             destructive: options.destructive ?? 'withhold',
           },
         );

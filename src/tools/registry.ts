@@ -132,17 +132,17 @@ export function createToolRegistry(
     return finish(name, args, started, result);
   };
 
+  // Every tool node asks for its candidates' descriptors on every attempt: each is built once (frozen).
+  const descriptors = new Map<string, ToolDescriptor>(
+    [...specs.values()].map(({ spec }) => [
+      spec.name,
+      Object.freeze({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema }),
+    ]),
+  );
+
   return {
-    list: (): ToolDescriptor[] =>
-      [...specs.values()].map(({ spec }) => ({
-        name: spec.name,
-        description: spec.description,
-        inputSchema: spec.inputSchema,
-      })),
-    get: (name) => {
-      const e = specs.get(name);
-      return e ? { name: e.spec.name, description: e.spec.description, inputSchema: e.spec.inputSchema } : undefined;
-    },
+    list: (): ToolDescriptor[] => [...descriptors.values()],
+    get: (name) => descriptors.get(name),
     call,
     effectOf: (name) => {
       const e = effects.get(name);
@@ -199,21 +199,41 @@ function onEscaped(error: unknown, event: 'uncaughtException' | 'unhandledReject
 const onUncaught = (e: unknown) => onEscaped(e, 'uncaughtException');
 const onUnhandled = (e: unknown) => onEscaped(e, 'unhandledRejection');
 
+/** When the last call ended (`now` of performance), and the one timer that removes the listeners. */
+let lastLeftAt = 0;
+let listening = false;
+let removal: ReturnType<typeof setTimeout> | undefined;
+/** How long the listeners stay after the last call ended: a tool's timer may fire just after its call. */
+const LINGER_MS = 1_000;
+
 function enterCall(): void {
-  if (callsInFlight++ === 0) {
+  callsInFlight++;
+  if (!listening) {
+    listening = true;
     process.on('uncaughtException', onUncaught);
     process.on('unhandledRejection', onUnhandled);
   }
 }
 
 function leaveCall(): void {
-  // The listeners stay a little longer than the call: a tool's timer may fire just after it ended.
-  setTimeout(() => {
-    if (--callsInFlight === 0) {
-      process.off('uncaughtException', onUncaught);
-      process.off('unhandledRejection', onUnhandled);
-    }
-  }, 1_000).unref();
+  callsInFlight--;
+  lastLeftAt = performance.now();
+  // One timer for all calls (not one per call): it removes the listeners once no call has been in
+  // flight for LINGER_MS, and otherwise looks again when that time is up.
+  if (removal === undefined) removal = setTimeout(lingerEnded, LINGER_MS).unref();
+}
+
+function lingerEnded(): void {
+  removal = undefined;
+  if (callsInFlight > 0) return; // the call still in flight schedules the check when it leaves
+  const left = LINGER_MS - (performance.now() - lastLeftAt);
+  if (left > 0) {
+    removal = setTimeout(lingerEnded, left).unref();
+    return;
+  }
+  listening = false;
+  process.off('uncaughtException', onUncaught);
+  process.off('unhandledRejection', onUnhandled);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +95,23 @@ describe('flowscout mine', () => {
       status: 2,
       err: expect.stringContaining('already exists'),
     });
+  });
+});
+
+describe('a directory where a file is expected', () => {
+  it('is named as a directory by mine (records, XES, CSV) and by validate, not as an unknown path', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'flowscout-dir-as-file-'));
+    for (const name of ['runs.jsonl', 'log.xes', 'log.csv', 'flow.json']) mkdirSync(join(base, name));
+    for (const args of [
+      ['mine', join(base, 'runs.jsonl')],
+      ['mine', join(base, 'log.xes')],
+      ['mine', join(base, 'log.csv')],
+      ['validate', join(base, 'flow.json')],
+    ]) {
+      const res = await cli(args);
+      expect(res.status).toBe(2);
+      expect(res.err).toContain(`${args[1]} is a directory; a file is expected here`);
+      expect(res.err).not.toContain('unknown path');
+    }
   });
 });

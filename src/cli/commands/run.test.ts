@@ -127,6 +127,29 @@ describe('flowscout run', () => {
     expect((globalThis as Record<string, unknown>).__flowscoutRunCalls).toBe(before);
   });
 
+  it('refuses a model URL with credentials before anything runs, without printing them', async () => {
+    llm = await startTestLlmServer({ script: [{ text: 'never sent' }] });
+    const withCredentials = llm.spec().replace('http://', 'http://someone:s3cret-pw@');
+    const before = (globalThis as Record<string, unknown>).__flowscoutRunCalls;
+    const res = await cli([
+      'run',
+      LINEAR,
+      '--tools',
+      CONFIG,
+      '--query',
+      'Weather in Oslo?',
+      '--model',
+      withCredentials,
+    ]);
+    expect(res.status).toBe(2);
+    expect(res.err).toContain('error [MODEL_CONFIG]: the model server URL in the model string carries credentials');
+    expect(res.err).toContain('Remove "user:password@" from the URL');
+    expect(res.err).not.toContain('s3cret-pw');
+    expect(res.out).toBe('');
+    expect(llm.requests).toHaveLength(0);
+    expect((globalThis as Record<string, unknown>).__flowscoutRunCalls).toBe(before);
+  });
+
   it("a server that accepts and never answers: each attempt ends at --model-timeout, every retry is announced on stderr, and the run stops after one call's attempts", async () => {
     llm = await startTestLlmServer({ script: () => ({ fault: 'hang' }) });
     const res = await cli([

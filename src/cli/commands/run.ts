@@ -12,6 +12,7 @@ import { UNGROUNDED_CALL_PREFIX } from '../../runtime/grounding.js';
 import { isBudgetExhausted } from '../../runtime/node-step.js';
 import type { Trace } from '../../runtime/trace.js';
 import { traceToJson } from '../../runtime/trace-file.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../../runtime/output-bound.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
 import { clip } from '../../util/clip.js';
@@ -41,6 +42,7 @@ interface RunOpts extends ModelFlags {
   json?: boolean;
   concurrency?: string;
   contextChars?: string;
+  maxOutputChars?: string;
   timeout?: string;
   /** Gone: kept to say so. */
   learnFrom?: string;
@@ -66,6 +68,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--json', 'print the trace as JSON instead of a summary')
     .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
     .option('--context-chars <n>', 'characters of context per node (default 8000)')
+    .option(
+      '--max-output-chars <n>',
+      `characters of one tool output the run keeps; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+    )
     .option('--timeout <ms>', 'per tool call timeout in milliseconds')
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
@@ -128,6 +134,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
             signal: controller.signal,
             ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
             ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
+            ...numberOption('--max-output-chars', opts.maxOutputChars, 'maxOutputChars'),
             ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
           },
         );

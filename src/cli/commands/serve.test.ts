@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { executeWorkflow } from '../../runtime/execute.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, OUTPUT_CUT_MARKER } from '../../runtime/output-bound.js';
 import type { RunContext } from '../../runtime/run-state.js';
 import type { Trace } from '../../runtime/trace.js';
 import { openStore } from '../../store/open-store.js';
@@ -281,5 +282,99 @@ describe('flowscout export --to langgraph', () => {
     expect(other.status).toBe(2);
     expect(other.err).toContain("cannot export to 'crewai'");
     expect(existsSync(join(dir, 'crewai'))).toBe(false);
+  });
+});
+
+describe('flowscout serve --db with a tool that answers 10 MB', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
+
+  it('answers over HTTP and stores the run with the output cut once, each saying where and how much was cut', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big, { recursive: true });
+    writeFileSync(
+      join(big, 'tools.mjs'),
+      `export const dump = { name: 'dump_table', description: 'Dumps the whole table.', inputSchema: { type: 'object', properties: {} },
+         execute: async () => 'row;'.repeat(${(10 * 1024 * 1024) / 4}) };`,
+    );
+    writeFileSync(
+      join(big, 'tools.config.json'),
+      JSON.stringify({ version: 1, sources: [{ type: 'functions', module: 'tools.mjs' }] }),
+    );
+    const workflow: Workflow = {
+      version: 1,
+      name: 'dump',
+      nodes: [
+        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
+        { id: 'dump', kind: 'tool', task: 'dump the table', tools: ['dump_table'] },
+        {
+          id: 'answer',
+          kind: 'llm',
+          role: 'synthesize',
+          prompt: 'answer {{query}} from {{inputs}}',
+          output: { type: 'text' },
+        },
+      ],
+      edges: [
+        { from: 'plan', to: 'dump', kind: 'data' },
+        { from: 'dump', to: 'answer', kind: 'data' },
+      ],
+    };
+    writeFileSync(join(big, 'dump.workflow.json'), JSON.stringify(workflow));
+    const db = join(big, 'served.db');
+    child = spawn(
+      process.execPath,
+      [BIN, 'serve', join(big, 'dump.workflow.json'), '--tools', join(big, 'tools.config.json')].concat([
+        '--http',
+        '--port',
+        '0',
+        '--db',
+        db,
+        '--model',
+        'offline',
+      ]),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child!.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        const m = /HTTP: POST (http:\/\/127\.0\.0\.1:\d+)\/run/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child!.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+    const res = await fetch(`${url}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'dump the whole table' }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    // One copy of the cut output (200 000 characters and its marker), not three copies of 10 MB.
+    expect(text.length).toBeLessThan(DEFAULT_MAX_OUTPUT_CHARS + 20_000);
+    const body = JSON.parse(text) as { calls: Array<{ output: string }>; observations: Array<{ calls?: unknown[] }> };
+    expect(body.calls[0]!.output).toMatch(
+      new RegExp(`^(row;)+row;?.*characters of text; characters ${DEFAULT_MAX_OUTPUT_CHARS + 1}–${10 * 1024 * 1024} `),
+    );
+    expect(body.calls[0]!.output).toContain(OUTPUT_CUT_MARKER);
+    expect(body.observations.find((o) => o.calls)!.calls).toEqual([
+      expect.objectContaining({ tool: 'dump_table', output: { sameAs: 'calls[0].output' } }),
+    ]);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    child = undefined;
+    const store = openStore(db, { mustExist: true });
+    const [row] = store.listServedRuns();
+    store.close();
+    const stored = JSON.stringify(row!.trace);
+    expect(stored.length).toBeLessThan(DEFAULT_MAX_OUTPUT_CHARS + 20_000);
+    expect((row!.trace as Trace).calls[0]!.output).toContain(
+      `${OUTPUT_CUT_MARKER}: the output was ${10 * 1024 * 1024}`,
+    );
   });
 });

@@ -13,7 +13,9 @@ import {
 } from '../../serve/http-server.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../serve/request-timeout.js';
 import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolInfo } from '../../serve/mcp-server.js';
-import { createWorkflowService, type ServedRun } from '../../serve/workflow-service.js';
+import { createWorkflowService } from '../../serve/workflow-service.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../../runtime/output-bound.js';
+import { servedRunRecorder } from './serve-store.js';
 import { openStore, type Store } from '../../store/index.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
@@ -50,6 +52,7 @@ interface ServeOpts {
   maxRuns?: string;
   concurrency?: string;
   callTimeout?: string;
+  maxOutputChars?: string;
   learnFrom?: string;
 }
 
@@ -96,6 +99,10 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
     .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
     .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
+    .option(
+      '--max-output-chars <n>',
+      `characters of one tool output a run keeps, answers and stores; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+    )
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option(
       '--allow <effect>',
@@ -183,23 +190,10 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             : {}),
           destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
-          ...(db
-            ? {
-                onRun: (run: ServedRun) =>
-                  void db.recordServedRun({
-                    workflow: workflow.name,
-                    workflowHash: hash,
-                    transport: run.transport,
-                    policyLabel: run.trace.policy,
-                    query: run.trace.query,
-                    status: run.trace.status,
-                    answer: run.trace.answer,
-                    ...(run.trace.error !== undefined ? { error: run.trace.error } : {}),
-                    durationMs: run.trace.totals.durationMs,
-                    trace: run.trace,
-                  }),
-              }
+          ...(opts.maxOutputChars !== undefined
+            ? { maxOutputChars: wholeNumber(opts.maxOutputChars, '--max-output-chars', 1) }
             : {}),
+          ...(db ? { onRun: servedRunRecorder(db, { name: workflow.name, hash }, (line) => io.err(line)) } : {}),
         });
         const tool: WorkflowToolInfo = {
           name: opts.name !== undefined ? checkToolName(opts.name) : toolNameFor(workflow.name),

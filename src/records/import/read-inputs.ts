@@ -28,7 +28,11 @@ const EXTENSIONS = new Set(['.json', '.jsonl', '.ndjson']);
 export function inputFiles(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
-    requireFile(p, { what: 'input', hint: 'Pass log files (JSON or JSONL) or folders that hold them.' });
+    requireFile(p, {
+      what: 'input',
+      hint: 'Pass log files (JSON or JSONL) or folders that hold them.',
+      folder: 'allowed',
+    });
     if (statSync(p).isDirectory()) out.push(...walk(p));
     else out.push(p);
   }
