@@ -61,4 +61,21 @@ describe('hints learned from the records', () => {
     // What they do keep is about the tool: the words before its id, the detail level it always takes.
     expect(JSON.parse(text).params.order_id.before).toHaveProperty('order');
   });
+
+  it('keep no name that opens a clause, stands next to a value or hides in an e-mail, though one customer repeats it in many tasks', () => {
+    // One customer's six tasks (six groups), as customer-service logs hold them: the name opens the
+    // request, stands right before the order id and makes up the e-mail address.
+    const records = Array.from({ length: 6 }, (_, i) => ({
+      id: `r${i}`,
+      group: `task-${i}`,
+      query: `Mara asks to look up the order of Quist W${i}00${i}1 at mara.quist@example.com in full detail`,
+      reference: '',
+      calls: [{ tool: lookup.name, args: { order_id: `W${i}00${i}1`, detail: 'full' } }],
+    }));
+    const hint = learnToolHints(records, [lookup]).get(lookup.name)!;
+    expect(JSON.stringify(hint)).not.toMatch(/mara|quist|example/i);
+    // The requests' own lower-case words are still learned.
+    expect(hint.asks).toHaveProperty('order');
+    expect(hint.params?.order_id?.before).toHaveProperty('of');
+  });
 });

@@ -23,7 +23,9 @@ import {
  *   records have no groups) and is not identifier-shaped (util/identifier-shape.ts: ids, e-mails,
  *   phone numbers, names, addresses, payment ids);
  * - a word (in `asks`, `before`, `after`, `asked`) is kept only when it recurs in at least
- *   `minWordGroups` groups, is lower-case in the requests (no proper name) and holds no digit;
+ *   `minWordGroups` groups, holds no digit and is written in lower case, as a whole word, in the
+ *   requests of at least `minWordGroups` groups (`lowerCaseVocabulary`): a name written capitalised
+ *   wherever it appears is no vocabulary, even when one customer's many tasks repeat it;
  * - nothing else of a record is kept: no request, no answer, no output.
  * Every threshold is one field of `HINT_PARAMETERS`.
  */
@@ -65,7 +67,7 @@ export function learnToolHints(
   tools: readonly ToolDescriptor[],
   params: HintParameters = HINT_PARAMETERS,
 ): Map<string, ToolHint> {
-  const evidence = toolEvidence(records, tools);
+  const evidence = toolEvidence(records, tools, params.minWordGroups);
   countWritten(records, tools, evidence, (_tool, param, pe) => keptValues(param, pe, params).map((v) => v.value));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolHint>();
