@@ -59,8 +59,8 @@ export interface ParamEvidence {
   /** Shapes of the set values and the JSON types they were passed as. */
   shapes: Map<string, number>;
   types: Map<string, number>;
-  /** Date templates of date values (`{date}T12:00:00.000Z`). */
-  templates: Map<string, number>;
+  /** Date templates of date values (`{date}T12:00:00.000Z`), by group. */
+  templates: GroupCounts;
   /** Clause terms of the calls that set it, and of those that did not. */
   termsSet: GroupCounts;
   termsUnset: GroupCounts;
@@ -105,7 +105,7 @@ function newParam(): ParamEvidence {
     keys: new GroupCounts(),
     shapes: new Map(),
     types: new Map(),
-    templates: new Map(),
+    templates: new GroupCounts(),
     termsSet: new GroupCounts(),
     termsUnset: new GroupCounts(),
     named: { calls: 0, set: 0 },
@@ -258,7 +258,7 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   bump(pe.shapes, valueShape(o.raw));
   bump(pe.types, Array.isArray(o.raw) ? 'array' : typeof o.raw);
   if (typeof o.raw === 'string' && /\d{4}-\d{2}-\d{2}/.test(o.raw))
-    bump(pe.templates, o.raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}'));
+    pe.templates.add(o.raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}'), o.group);
   const text = typeof o.value === 'string' ? o.value : String(o.value);
   // Short values ("1", "en") and booleans match almost anywhere: no evidence of a source.
   const traceable = text.length >= 3 && typeof o.value !== 'boolean';
