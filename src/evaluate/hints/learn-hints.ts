@@ -206,10 +206,15 @@ function paramHint(
     if (shapes.length > 0) h.shapes = Object.fromEntries(shapes) as Partial<Record<ValueShape, number>>;
   }
   const format: NonNullable<ParamHint['format']> = {};
-  // A template is a value around a date: it recurs in groups and holds nothing identifier-shaped, like a value.
-  const template = pe.templates
-    .recurring(p.minWordGroups)
-    .find((t) => t.split('{date}').every((rest) => rest === '' || !isIdentifierShaped(rest.trim(), { name: param })));
+  // A template is a value around a date: it recurs in groups and holds nothing identifier-shaped (its date made
+  // concrete, so `{date}T09:00Z` reads as a date-time), like a value.
+  const template = pe.templates.recurring(p.minWordGroups).find(
+    (t) =>
+      !t
+        .replace('{date}', '2000-01-01')
+        .split(/\s+/)
+        .some((w) => isIdentifierShaped(w, { name: param })),
+  );
   if (template && template !== '{date}' && pe.templates.count(template) >= 2) format.template = template;
   if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
   if (pe.slugged >= 2) format.join = '-';
