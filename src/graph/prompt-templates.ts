@@ -41,19 +41,15 @@ export const DEFAULT_JUDGE_FIELD = 'decision';
 
 /**
  * The line that states the request, as every prompt writes it: `REQUEST_LINE` in templates (the
- * `{{query}}` placeholder filled when the prompt is rendered), `requestLine(query)` where the query
- * is written in directly, and `readRequestLine(prompt)` to find it again (the one reader of it).
+ * `{{query}}` placeholder filled when the prompt is rendered) and `requestLine(query)` where the
+ * query is written in directly. Nothing in FlowScout reads it back from a prompt: what a policy
+ * needs of a node it reads from the node's fields.
  */
 export const REQUEST_LINE = 'Request: {{query}}';
 
 /** The request line with the query written in. */
 export function requestLine(query: string): string {
   return `Request: ${query}`;
-}
-
-/** The query a prompt's request line states (its first line that starts `Request: `), if any. */
-export function readRequestLine(prompt: string): string | undefined {
-  return /^Request: (.*)$/m.exec(prompt)?.[1];
 }
 
 /** One template per LLM role. Written as instructions a real model follows. */

@@ -1,6 +1,10 @@
-import { readRequestLine } from '../../src/graph/prompt-templates.js';
 import type { TaskRecord } from '../../src/records/schema.js';
 import type { RecordedRequest, ScriptedReply } from './llm-server.js';
+
+/** The query a prompt's request line states (its first line that starts `Request: `), as a model reads it. */
+function readRequestLine(prompt: string): string | undefined {
+  return /^Request: (.*)$/m.exec(prompt)?.[1];
+}
 
 /**
  * A scripted model for the test LLM server (tests and benchmarks only): it answers every kind of

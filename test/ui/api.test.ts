@@ -118,6 +118,8 @@ describe('UI API over a real offline search', () => {
       expect(r.query).toBe(rec.query);
       expect(r.reference).toBe(rec.reference);
       expect(r.tc).toBe(row.tc);
+      // Its scores come from the offline policy, and the page is told so (it shows OFFLINE beside them).
+      expect(r.offline).toBe(true);
       // Every reference call and every produced call appears on exactly one aligned line.
       const refs = r.alignment
         .filter((l: any) => l.reference)

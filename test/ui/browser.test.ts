@@ -127,6 +127,8 @@ describe('the web UI in chromium', () => {
     await page.getByTestId('query').filter({ hasText: query }).waitFor();
     await page.getByTestId('reference').waitFor();
     await page.getByTestId('answer').waitFor();
+    // Its scores are the offline policy's, and the page says so beside them.
+    expect(await page.getByTestId('record-scores').textContent()).toContain('OFFLINE');
     const kinds = await page
       .getByTestId('alignment')
       .locator('tbody tr')

@@ -1,6 +1,6 @@
 import { asText, fmt, useJson, type AlignedCall, type RecordResponse } from './api.ts';
 import { href } from './route.ts';
-import { ErrorBox, Pre } from './text.tsx';
+import { ErrorBox, Offline, Pre } from './text.tsx';
 
 interface Call {
   tool: string;
@@ -173,12 +173,13 @@ export function RecordPage({
           under {candidate} ({split === 'opt' ? 'D_opt' : split === 'val' ? 'D_val' : split})
         </span>
       </h1>
-      <p>
+      <p data-testid="record-scores">
         TC {fmt(d.tc)} · ES {fmt(d.es)}
         {Object.entries(d.dims).map(([k, v]) => ` · ${k} ${fmt(v)}`)}
         {d.tcCounts
           ? ` · LCS ${d.tcCounts.lcs ?? '–'} of max(K ${d.tcCounts.k ?? '–'}, K̂ ${d.tcCounts.kHat ?? '–'})`
-          : ''}
+          : ''}{' '}
+        <Offline offline={d.offline} />
       </p>
       {d.error ? <ErrorBox error={d.error} /> : null}
       <h2>Query</h2>

@@ -5,6 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../../test/support/cli-io.js';
 import { promptText, startTestLlmServer } from '../../../test/support/llm-server.js';
 import { scriptedModel } from '../../../test/support/scripted-model.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import { applyEditPlan } from '../../graph/edits/apply-edit-plan.js';
+import type { Edit } from '../../graph/edits/edit-schema.js';
+import type { ToolNode, Workflow } from '../../graph/schema.js';
 import { readRecordsFile } from '../../records/read-records.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-dry-run-'));
@@ -180,5 +184,111 @@ describe('flowscout search --dry-run', () => {
     const bound = await perQuery(join(dir, 'bound.workflow.json'));
     expect(open).toBe(3);
     expect(bound).toBe(2);
+  });
+
+  it('projects fewer requests a query for the best workflow of a search that keeps bound parameters than for G0', async () => {
+    // G0 as a search mines it from D_opt of 30 Weather records (`--strategy none` writes it as the
+    // best workflow); its most asked step narrowed to one tool with every parameter bound to the value
+    // the records pass most; then a real search from there, whose best workflow is projected.
+    const domain = join(dir, 'bound');
+    expect((await cli(['import', 'traject', '--domain', 'Weather', '--out', domain])).status).toBe(0);
+    const records = join(domain, 'first-30.jsonl');
+    const lines = readFileSync(join(domain, 'records.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
+    writeFileSync(records, `${lines.slice(0, 30).join('\n')}\n`);
+    const tools = join(domain, 'tools.config.json');
+    const common = ['--records', records, '--tools', tools, '--seed', '0'];
+    const searched = async (name: string, extra: string[]) => {
+      const out = join(dir, name);
+      const r = await cli(['search', ...common, '--db', join(dir, `${name}.db`), '--out', out, ...extra]);
+      expect(r.status, r.err).toBe(0);
+      return JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')) as Workflow;
+    };
+    const projected = async (extra: string[]) => {
+      const r = await cli([
+        'search',
+        ...common,
+        '--model',
+        'openai:gpt-4o-mini',
+        '--db',
+        join(dir, 'projection.db'),
+        '--dry-run',
+        '--json',
+        ...extra,
+      ]);
+      expect(r.status, r.err).toBe(0);
+      return (
+        JSON.parse(r.out) as {
+          projection: { perQuery: { requests: number }; perNode: Record<string, { requests: number }> };
+        }
+      ).projection;
+    };
+    const g0 = await searched('g0', ['--strategy', 'none']);
+    const atG0 = await projected([]);
+    const descriptors = JSON.parse(readFileSync(join(domain, 'tools.json'), 'utf8')) as ToolDescriptor[];
+    const paramsOf = (tool: string) =>
+      Object.keys(
+        (descriptors.find((d) => d.name === tool)!.inputSchema as { properties?: Record<string, unknown> })
+          .properties ?? {},
+      );
+    // The step G0 asks the model at most, narrowed to the first tool the miner saw there that takes parameters.
+    const step = g0.nodes
+      .filter((n): n is ToolNode => n.kind === 'tool' && (atG0.perNode[n.id]?.requests ?? 0) > 0)
+      .sort((a, b) => atG0.perNode[b.id]!.requests - atG0.perNode[a.id]!.requests)
+      .find((n) => [...(n.tools ?? []), ...(n.mined ?? [])].some((t) => paramsOf(t).length > 0))!;
+    expect(step).toBeDefined();
+    const tool = [...(step.tools ?? []), ...(step.mined ?? [])].find((t) => paramsOf(t).length > 0)!;
+    const { records: recs } = await readRecordsFile(records);
+    const usual = (param: string): string | number | boolean => {
+      const seen = new Map<string, { value: string | number | boolean; n: number }>();
+      for (const c of recs.flatMap((r) => r.calls).filter((c) => c.tool === tool)) {
+        const v = c.args[param];
+        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') continue;
+        const k = JSON.stringify(v);
+        seen.set(k, { value: v, n: (seen.get(k)?.n ?? 0) + 1 });
+      }
+      return [...seen.values()].sort((a, b) => b.n - a.n)[0]?.value ?? 'x';
+    };
+    // Narrowed to the tool and made one call (so it is asked for a part of the request), then bound.
+    const narrow = [
+      { op: 'set_tool_hint' as const, id: step.id, tools: [tool] },
+      { op: 'set_calls' as const, id: step.id, calls: 'one' as const },
+    ];
+    const bindings = paramsOf(tool).map((param) => ({
+      op: 'set_binding' as const,
+      id: step.id,
+      tool,
+      param,
+      source: { from: 'const' as const, value: usual(param) },
+    }));
+    const write = (name: string, edits: Edit[]) => {
+      const applied = applyEditPlan(g0, { edits }, { tools: descriptors });
+      if (!applied.ok) throw new Error(applied.error.message);
+      writeFileSync(join(dir, name), JSON.stringify(applied.workflow));
+      return join(dir, name);
+    };
+    const narrowed = await projected(['--from', write('narrowed.workflow.json', narrow)]);
+    const best = await searched('from-bound', [
+      '--from',
+      write('bound.workflow.json', [...narrow, ...bindings]),
+      '--iterations',
+      '2',
+      '--patience',
+      '2',
+    ]);
+    writeFileSync(join(dir, 'best.workflow.json'), JSON.stringify(best));
+    // The best workflow still binds every parameter of the step (what the projection reads).
+    const kept = best.nodes.find((n): n is ToolNode => n.id === step.id && n.kind === 'tool')!;
+    expect(new Set((kept.bind ?? []).filter((b) => b.tool === tool).map((b) => b.param))).toEqual(
+      new Set(paramsOf(tool)),
+    );
+    const atBest = await projected(['--from', join(dir, 'best.workflow.json')]);
+    // Unbound, the narrowed step is still asked; bound, it asks no model, and every query that
+    // reached it sends one plan request fewer than G0 and than the same workflow unbound.
+    expect(narrowed.perNode[step.id]?.requests ?? 0).toBeGreaterThan(0);
+    expect(atBest.perNode[step.id]?.requests ?? 0).toBe(0);
+    expect(atBest.perQuery.requests).toBeLessThan(atG0.perQuery.requests);
+    expect(atBest.perQuery.requests).toBeLessThan(narrowed.perQuery.requests);
   });
 });

@@ -61,4 +61,45 @@ describe('hints learned from the records', () => {
     // What they do keep is about the tool: the words before its id, the detail level it always takes.
     expect(JSON.parse(text).params.order_id.before).toHaveProperty('order');
   });
+
+  it('keep no name that opens a clause, stands next to a value or hides in an e-mail, though one customer repeats it in many tasks', () => {
+    // One customer's six tasks (six groups), as customer-service logs hold them: the name opens the
+    // request, stands right before the order id and makes up the e-mail address.
+    const records = Array.from({ length: 6 }, (_, i) => ({
+      id: `r${i}`,
+      group: `task-${i}`,
+      query: `Mara asks to look up the order of Quist W${i}00${i}1 at mara.quist@example.com in full detail`,
+      reference: '',
+      calls: [{ tool: lookup.name, args: { order_id: `W${i}00${i}1`, detail: 'full' } }],
+    }));
+    const hint = learnToolHints(records, [lookup]).get(lookup.name)!;
+    expect(JSON.stringify(hint)).not.toMatch(/mara|quist|example/i);
+    // The requests' own lower-case words are still learned.
+    expect(hint.asks).toHaveProperty('order');
+    expect(hint.params?.order_id?.before).toHaveProperty('of');
+  });
+
+  it('keep a date template only when it recurs across groups and carries no identifier around the date', () => {
+    const book: ToolDescriptor = {
+      name: 'book_slot',
+      description: 'Book a delivery slot.',
+      inputSchema: { type: 'object', properties: { slot: { type: 'string' } }, required: ['slot'] },
+    };
+    const call = (id: string, group: string, slot: string): TaskRecord => ({
+      id,
+      group,
+      query: `Book a delivery slot on ${slot.slice(0, 10)} please`,
+      reference: '',
+      calls: [{ tool: book.name, args: { slot } }],
+    });
+    // One customer's task run three times: its template holds that customer's account id.
+    const mine = [1, 2, 3].map((d) => call(`m${d}`, 'task-1', `2024-05-0${d} acct W7730215`));
+    const template = (rs: TaskRecord[]) => learnToolHints(rs, [book]).get(book.name)!.params?.slot?.format?.template;
+    expect(template(mine)).toBeUndefined();
+    expect(JSON.stringify(learnToolHints(mine, [book]).get(book.name))).not.toContain('W7730215');
+    // The same in three customers' tasks: still an identifier, never kept.
+    expect(template(['a', 'b', 'c'].map((g, i) => call(g, g, `2024-05-0${i + 1} acct W7730215`)))).toBeUndefined();
+    // A time of day after the date, in three groups, is the domain's format: kept.
+    expect(template(['a', 'b', 'c'].map((g, i) => call(g, g, `2024-05-0${i + 1}T09:00:00Z`)))).toBe('{date}T09:00:00Z');
+  });
 });

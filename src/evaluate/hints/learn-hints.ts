@@ -23,7 +23,11 @@ import {
  *   records have no groups) and is not identifier-shaped (util/identifier-shape.ts: ids, e-mails,
  *   phone numbers, names, addresses, payment ids);
  * - a word (in `asks`, `before`, `after`, `asked`) is kept only when it recurs in at least
- *   `minWordGroups` groups, is lower-case in the requests (no proper name) and holds no digit;
+ *   `minWordGroups` groups, holds no digit and is written in lower case, as a whole word, in the
+ *   requests of at least `minWordGroups` groups (`lowerCaseVocabulary`): a name written capitalised
+ *   wherever it appears is no vocabulary, even when one customer's many tasks repeat it;
+ * - a date template (`{date}T12:00:00Z`) is kept only when it recurs in `minWordGroups` groups and
+ *   what surrounds the date is not identifier-shaped;
  * - nothing else of a record is kept: no request, no answer, no output.
  * Every threshold is one field of `HINT_PARAMETERS`.
  */
@@ -65,7 +69,7 @@ export function learnToolHints(
   tools: readonly ToolDescriptor[],
   params: HintParameters = HINT_PARAMETERS,
 ): Map<string, ToolHint> {
-  const evidence = toolEvidence(records, tools);
+  const evidence = toolEvidence(records, tools, params.minWordGroups);
   countWritten(records, tools, evidence, (_tool, param, pe) => keptValues(param, pe, params).map((v) => v.value));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolHint>();
@@ -202,8 +206,16 @@ function paramHint(
     if (shapes.length > 0) h.shapes = Object.fromEntries(shapes) as Partial<Record<ValueShape, number>>;
   }
   const format: NonNullable<ParamHint['format']> = {};
-  const template = [...pe.templates].sort((a, b) => b[1] - a[1])[0];
-  if (template && template[0] !== '{date}' && template[1] >= 2) format.template = template[0];
+  // A template is a value around a date: it recurs in groups and holds nothing identifier-shaped (its date made
+  // concrete, so `{date}T09:00Z` reads as a date-time), like a value.
+  const template = pe.templates.recurring(p.minWordGroups).find(
+    (t) =>
+      !t
+        .replace('{date}', '2000-01-01')
+        .split(/\s+/)
+        .some((w) => isIdentifierShaped(w, { name: param })),
+  );
+  if (template && template !== '{date}' && pe.templates.count(template) >= 2) format.template = template;
   if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
   if (pe.slugged >= 2) format.join = '-';
   if (pe.monthNumber >= 2) format.monthNumber = true;

@@ -4,6 +4,7 @@ import type { TaskRecord } from '../../records/schema.js';
 import { findToken, namesParam, requestClauses, stem, STOPWORDS } from '../../retrieval/text.js';
 import { contextAt, monthNames, outputPairs } from '../../retrieval/value-candidates.js';
 import { valueShape } from '../../retrieval/value-shape.js';
+import { isIdentifierShaped } from '../../util/identifier-shape.js';
 
 /**
  * What the optimisation records show about each tool, counted per group (a task, a session, a
@@ -58,8 +59,8 @@ export interface ParamEvidence {
   /** Shapes of the set values and the JSON types they were passed as. */
   shapes: Map<string, number>;
   types: Map<string, number>;
-  /** Date templates of date values (`{date}T12:00:00.000Z`). */
-  templates: Map<string, number>;
+  /** Date templates of date values (`{date}T12:00:00.000Z`), by group. */
+  templates: GroupCounts;
   /** Clause terms of the calls that set it, and of those that did not. */
   termsSet: GroupCounts;
   termsUnset: GroupCounts;
@@ -104,7 +105,7 @@ function newParam(): ParamEvidence {
     keys: new GroupCounts(),
     shapes: new Map(),
     types: new Map(),
-    templates: new Map(),
+    templates: new GroupCounts(),
     termsSet: new GroupCounts(),
     termsUnset: new GroupCounts(),
     named: { calls: 0, set: 0 },
@@ -116,13 +117,43 @@ function newParam(): ParamEvidence {
 /** The group a record counts for: its `group`, else itself. */
 export const groupOf = (r: TaskRecord): string => r.group ?? `record:${r.id}`;
 
-/** Counts the evidence of every tool the records call (tools outside `tools` are left out). */
+/**
+ * The words written in lower case (as a whole word) in the requests of at least `minGroups` groups:
+ * the vocabulary requests share. A word only ever written capitalised (`Rossi`, or `Yusuf` opening a
+ * clause) is a proper name, however many groups write it — one customer's tasks recur across groups;
+ * and the parts of a token with a digit or an `@`, or shaped like an identifier (`mia.garcia@…`,
+ * `mia_garcia_4516`), are that token's, not words of the request.
+ */
+export function lowerCaseVocabulary(records: readonly TaskRecord[], minGroups: number): Set<string> {
+  const seen = new GroupCounts();
+  for (const record of records) {
+    const group = groupOf(record);
+    for (const token of record.query.split(/\s+/)) {
+      const t = token.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+      if (t === '' || /[\d@]/.test(t) || isIdentifierShaped(t)) continue;
+      for (const m of t.matchAll(/[A-Za-z]+/g)) if (!/[A-Z]/.test(m[0])) seen.add(m[0], group);
+    }
+  }
+  return new Set(seen.recurring(minGroups));
+}
+
+/** True when every part of `word` (split at `'` and `-`) is in `vocabulary`. */
+const inVocabulary = (word: string, vocabulary: ReadonlySet<string>) =>
+  word.split(/[^a-z0-9]+/).every((part) => part === '' || vocabulary.has(part));
+
+/**
+ * Counts the evidence of every tool the records call (tools outside `tools` are left out). Words
+ * (of the asking clause and around a value) count only when they are in the requests' lower-case
+ * vocabulary (`lowerCaseVocabulary`, written in lower case in `minWordGroups` groups).
+ */
 export function toolEvidence(
   records: readonly TaskRecord[],
   tools: readonly ToolDescriptor[],
+  minWordGroups = 2,
 ): Map<string, ToolEvidence> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolEvidence>();
+  const vocabulary = lowerCaseVocabulary(records, minWordGroups);
   for (const record of records) {
     const group = groupOf(record);
     const clauses = requestClauses(record.query, record.calls.length);
@@ -152,8 +183,9 @@ export function toolEvidence(
       // The clause that asked for this call: the same position, or the proportional one when counts differ.
       const k = clauses.length === n || n <= 1 ? index : Math.round((index * (clauses.length - 1)) / (n - 1));
       const clause = clauses[k] ?? record.query;
-      for (const w of askWords(clause)) te.asks.add(w, group);
-      const clauseTerms = new Set(askWords(clause).map(stem));
+      const clauseWords = askWords(clause).filter((w) => inVocabulary(w, vocabulary));
+      for (const w of clauseWords) te.asks.add(w, group);
+      const clauseTerms = new Set(clauseWords.map(stem));
       const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
       const args = canonicalArgs(call.args, tool.inputSchema);
       const required = new Set(schema.required ?? []);
@@ -171,6 +203,7 @@ export function toolEvidence(
           earlier,
           value: args[name],
           raw: call.args[name],
+          vocabulary,
         });
       }
     });
@@ -203,6 +236,8 @@ interface Seen {
   earlier: ReadonlyArray<{ key: string; value: string }>;
   value: unknown;
   raw: unknown;
+  /** The requests' lower-case vocabulary: the only words kept around a value. */
+  vocabulary: ReadonlySet<string>;
 }
 
 /** Cue words that are no evidence of a source: a word with a digit or an `@` is one request's. */
@@ -223,7 +258,7 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   bump(pe.shapes, valueShape(o.raw));
   bump(pe.types, Array.isArray(o.raw) ? 'array' : typeof o.raw);
   if (typeof o.raw === 'string' && /\d{4}-\d{2}-\d{2}/.test(o.raw))
-    bump(pe.templates, o.raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}'));
+    pe.templates.add(o.raw.replace(/\d{4}-\d{2}-\d{2}/, '{date}'), o.group);
   const text = typeof o.value === 'string' ? o.value : String(o.value);
   // Short values ("1", "en") and booleans match almost anywhere: no evidence of a source.
   const traceable = text.length >= 3 && typeof o.value !== 'boolean';
@@ -234,8 +269,9 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
     at < 0 && /^\d{1,2}$/.test(text) ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
   const cues = (start: number, end: number) => {
     const { before, after } = contextAt(o.query, start, end);
-    for (const w of before.slice(-2)) if (!PRIVATE.test(w)) pe.before.add(w, o.group);
-    if (after && !PRIVATE.test(after)) pe.after.add(after, o.group);
+    const cue = (w: string) => !PRIVATE.test(w) && o.vocabulary.has(w);
+    for (const w of before.slice(-2)) if (cue(w)) pe.before.add(w, o.group);
+    if (after && cue(after)) pe.after.add(after, o.group);
   };
   if (month) {
     pe.fromQuery++;

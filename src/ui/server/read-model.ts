@@ -313,6 +313,7 @@ export function alignCalls(
 
 /** The record page: query, reference and produced answers, aligned calls, node observations. */
 export function recordView(store: Store, runId: string, candidateId: string, split: string, recordId: string) {
+  const run = store.getRun(runId);
   const candidates = store.loadCandidates(runId);
   const c = candidates.find((x) => x.id === candidateId);
   if (!c)
@@ -349,6 +350,8 @@ export function recordView(store: Store, runId: string, candidateId: string, spl
     scoredBy,
     split,
     recordId,
+    /** The run made no model request: its scores are offline figures (the page says so beside them). */
+    offline: isOffline(run),
     query: stored?.query ?? null,
     reference: stored?.reference ?? null,
     answer: ev.answer,
