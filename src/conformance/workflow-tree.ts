@@ -92,6 +92,7 @@ function nodeTree(node: WorkflowNode, opts: WorkflowTreeOptions): ProcessTree {
         ? { label: tools[0]! }
         : { op: 'xor', children: tools.map((label) => ({ label })) };
   if (node.calls === 'many') return { op: 'loop', children: [TAU, choice] };
+  if (node.optional) return { op: 'xor', children: [TAU, choice] };
   if (node.retry && node.retry.attempts > 1) return { op: 'loop', children: [choice, TAU] };
   return choice;
 }

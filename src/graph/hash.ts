@@ -54,6 +54,7 @@ function canonicalNode(n: WorkflowNode): WorkflowNode {
   const tools = sortedSet(n.tools);
   if (tools.length > 0) out.tools = tools;
   if (n.calls === 'many') out.calls = 'many';
+  if (n.optional) out.optional = true;
   if (n.retry) out.retry = { attempts: n.retry.attempts, on: n.retry.on };
   const mined = sortedSet(n.mined);
   if (mined.length > 0) out.mined = mined;

@@ -261,6 +261,11 @@ export const ToolNodeSchema = z.strictObject({
   tools: z.array(z.string().min(1)).optional(),
   /** 'many' lets one position issue several calls (a repeated activity). Default 'one'. */
   calls: z.enum(['one', 'many']).optional(),
+  /**
+   * The step may make no call: the runs it was mined from did not all make it (a τ or a choice in
+   * the process tree), so the policy decides from the request whether it applies. Default false.
+   */
+  optional: z.boolean().optional(),
   retry: RetrySchema.optional(),
   /** Tools the miner saw at this position: a soft prior, never a binding. */
   mined: z.array(z.string()).optional(),

@@ -98,6 +98,7 @@ function nodeLabel(n: WorkflowNode, snippet: number): string {
       hint.length === 0 ? 'tool: any' : `tool${hint.length > 1 ? 's' : ''}: ${hint.map(toolLabel).join(', ')}`,
     ];
     if (n.calls === 'many') facts.push('calls: many');
+    if (n.optional) facts.push('may make no call');
     if (n.retry) facts.push(`retry ×${n.retry.attempts} on ${n.retry.on}`);
     lines.push(facts.join(' · '));
     // Bound parameters: what the runtime fills with no model, and from where.

@@ -71,7 +71,11 @@ export function fullyBoundCall(req: ToolPlanRequest): PlannedCall | undefined {
  * model: it makes no call, as the offline policy makes none there. The cost projection counts alike.
  */
 export function asksNoModel(req: ToolPlanRequest, parts: readonly string[]): boolean {
-  return parts.length === 0 && req.node.calls === 'many' && req.workflow.nodes.some((n) => n.id === req.node.id);
+  return (
+    parts.length === 0 &&
+    (req.node.calls === 'many' || req.node.optional === true) &&
+    req.workflow.nodes.some((n) => n.id === req.node.id)
+  );
 }
 
 /** Creates the LLM policy (`id: llm:<spec>`, label `LLM policy (<spec>)`). */

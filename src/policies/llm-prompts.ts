@@ -168,7 +168,9 @@ export function renderPlanPromptParts(
     `Step: ${node.task}`,
     many
       ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
-      : 'Make exactly one call: the single tool that best performs this step.',
+      : node.optional
+        ? 'Make at most one call: the single tool that best performs this step, or an empty list when the request does not need this step.'
+        : 'Make exactly one call: the single tool that best performs this step.',
     'Do not repeat a call the upstream results already show (the same tool with the same arguments): its result is already there.',
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),

@@ -63,7 +63,7 @@ export function createPlanValidators(): PlanValidators {
 export function checkPlan(
   value: unknown,
   candidates: readonly ToolDescriptor[],
-  mode: 'one' | 'many',
+  mode: 'one' | 'at-most-one' | 'many',
   validators: PlanValidators,
   bound?: ToolPlanRequest['bound'],
 ): { ok: true; calls: PlannedCall[] } | { ok: false; problems: string[]; unknownTool: boolean } {
@@ -96,6 +96,8 @@ export function checkPlan(
   });
   if (mode === 'one' && raw.length !== 1)
     problems.push(`this step makes exactly one call, but the answer has ${raw.length}`);
+  if (mode === 'at-most-one' && raw.length > 1)
+    problems.push(`this step makes at most one call, but the answer has ${raw.length}`);
   return problems.length > 0 ? { ok: false, problems, unknownTool } : { ok: true, calls };
 }
 
@@ -151,7 +153,7 @@ export async function planToolCallsWithLlm(
   const model = client.spec;
   if (req.candidates.length === 0)
     return { calls: [], model, error: `node '${req.node.id}' has no candidate tools to call` };
-  const mode = req.node.calls ?? 'one';
+  const mode = req.node.calls === 'many' ? 'many' : req.node.optional ? 'at-most-one' : 'one';
   const first = planRequest(req, shortlist, parts);
   const { ctx, shown } = first;
   let prompt = first.prompt;

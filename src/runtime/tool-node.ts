@@ -234,7 +234,7 @@ export async function runToolAttempt(
     }
   if (node.calls !== 'many') planned = planned.slice(0, 1);
   if (planned.length === 0) {
-    return node.calls === 'many'
+    return node.calls === 'many' || node.optional
       ? { status: 'ok', calls: [], ...cost() }
       : { status: 'error', error: `the policy planned no call for tool node '${node.id}'`, calls: [], ...cost() };
   }

@@ -157,6 +157,7 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
           <div>{clip(n.task, 70)}</div>
           <div className="wf-meta">
             calls: {n.calls ?? 'one'}
+            {n.optional ? ' · may make no call' : ''}
             {n.retry ? ` · retry ${n.retry.attempts}× on ${n.retry.on}` : ''}
           </div>
           {n.tools?.length ? <div className="wf-meta">tools: {clip(n.tools.join(', '), 60)}</div> : null}

@@ -104,7 +104,10 @@ export function buildGraph(
     toolIds.push(node.id);
     support[node.id] = Math.round(slot.support * 1000) / 1000;
     const optional = slot.support <= opts.optionalAtMost;
-    if (optional && opts.optional === 'open' && !node.retry) node.calls = 'many';
+    if (optional && opts.optional === 'open' && !node.retry) {
+      node.calls = 'many';
+      node.optional = true;
+    }
     if (!optional || opts.optional === 'open') {
       nodes.push(node);
       enter(exits, node.id, gated);

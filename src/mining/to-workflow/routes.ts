@@ -315,7 +315,7 @@ export function addRoutes(
         kind: 'tool',
         task: `Route ${i + 1}, step ${k + 1}: ${what || `call ${tool}`}`,
         tools: step.tools,
-        ...(step.optional ? { calls: 'many' as const } : {}),
+        ...(step.optional ? { calls: 'many' as const, optional: true } : {}),
       };
       nodes.push(node);
       edges.push(

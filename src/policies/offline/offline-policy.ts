@@ -168,7 +168,9 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     const clauses = partsFor(h, req.node.id);
     if (clauses.length === 0) {
       const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
-      return req.node.calls === 'many' ? { calls: [], model: 'offline' } : { calls: [], model: 'offline', error: why };
+      return req.node.calls === 'many' || req.node.optional
+        ? { calls: [], model: 'offline' }
+        : { calls: [], model: 'offline', error: why };
     }
     if (clauses.length > 1) {
       // A repeating position handed several parts: one call per part, in order (a part that gives a

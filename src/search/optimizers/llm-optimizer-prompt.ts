@@ -71,7 +71,7 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
   const line = (n: Workflow['nodes'][number]) =>
     n.kind === 'llm'
       ? `- ${n.id}: llm ${n.role}`
-      : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}${n.hints?.length ? `, hints about ${n.hints.length} tools` : ''}`;
+      : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.optional ? ', may make no call' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}${n.hints?.length ? `, hints about ${n.hints.length} tools` : ''}`;
   const shown = (n: Workflow['nodes'][number]) =>
     JSON.stringify(
       n.kind === 'tool' && n.hints?.length ? { ...n, hints: `about ${n.hints.map((h) => h.tool).join(', ')}` } : n,
