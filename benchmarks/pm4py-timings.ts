@@ -41,18 +41,13 @@ export const PM4PY_TIMINGS: { date: string; version: string; rows: ReadonlyMap<s
 
 /**
  * PM4Py's own alignment times, the reference `conformance-pm4py.ts` prints its ratios against.
- * Measured with PM4Py 2.7.11.4 (unmodified, pm4py-core a8cfff15) on a 2-core Debian 12 machine of the
- * same class, shared with other work while it ran: wall seconds of
- * `pm4py.conformance_diagnostics_alignments(log, net, im, fm, multi_processing=False)` (its default
- * variant, A* with the state equation), median of 3 runs after one untimed warm-up, the log loaded
- * once (`pm4py.read_xes`), the net converted from `pm4py.discover_process_tree_inductive(log)` (the
- * tree `flowscout mine` prints too); `scripts/pm4py-alignment-timings.py` is the script. Each run had
- * a time limit (`limitSeconds`); `seconds: null` means the warm-up or a timed run did not finish in
- * it. `cpuSeconds` is the process's CPU time of the median run (the machine was busy: wall > CPU).
+ * MEASUREMENT_PENDING
  */
 export interface Pm4pyAlignmentRow {
+  /** Wall seconds of the run; null when it did not finish in `limitSeconds`. */
   seconds: number | null;
-  cpuSeconds?: number;
+  /** The process's CPU seconds of the run; for a run that did not finish, those it had spent when stopped (a lower bound). */
+  cpuSeconds: number;
   limitSeconds?: number;
 }
 
