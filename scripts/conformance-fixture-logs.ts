@@ -1,5 +1,5 @@
-// Writes the generated event logs of the conformance fixtures (test/fixtures/conformance/logs/, see its
-// README): seeded, so running it again gives the same files byte for byte.
+// Writes the generated event logs of the conformance fixtures (test/fixtures/conformance/logs/, see
+// test/fixtures/conformance/README.md): seeded, so running it again gives the same files byte for byte.
 //
 //   npx tsx scripts/conformance-fixture-logs.ts
 //

@@ -5,17 +5,23 @@ convert_to_petri_net, conformance_diagnostics_alignments) and its alignment-base
 on the alignments it returned. Run from a checkout of pm4py-core (PYTHONPATH), PYTHONHASHSEED=0 and
 PM4PY_SHOW_PROGRESS_BAR=False:
 
-    python3 scripts/pm4py-alignments.py <cases.json> <out.json> [timeout seconds per case]
+    python3 scripts/pm4py-alignments.py <cases.json> <out.json> [timeout seconds per case] [parallel cases]
 
 <cases.json> lists {"name", "log", "tree"} where "tree" is a tree in PM4Py notation, or "im:<log>" /
 "imf0.2:<log>" for the tree PM4Py's inductive miner discovers on <log> (paths relative to the
-repository). Each case runs in a child process under the time limit; a case that does not finish is
-written with "timedOut": true.
+repository, which is the working directory). Each case runs in a child process under the time limit
+(default 900 s; 1 case at a time unless told). <out.json> is {"pm4py", "cases", "notFinished"}:
+"cases" in the order of <cases.json>, those that finished; "notFinished" the others, each with its
+time limit or PM4Py's error. It is rewritten after every case, and a run started again keeps the
+cases it already holds.
 """
+import concurrent.futures
 import hashlib
 import json
+import os
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -74,26 +80,63 @@ def one(case):
     }
 
 
+def run_case(case, limit):
+    try:
+        done = subprocess.run([sys.executable, __file__, "--one", json.dumps(case)], capture_output=True,
+                              text=True, timeout=limit, check=True)
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        print(case["name"], "done", result["seconds"], "s", file=sys.stderr, flush=True)
+        return result, None
+    except subprocess.TimeoutExpired:
+        print(case["name"], "timed out", file=sys.stderr, flush=True)
+        return None, {"name": case["name"], "log": case["log"], "timedOut": True, "limitSeconds": limit}
+    except subprocess.CalledProcessError as e:
+        print(case["name"], "failed", e.stderr[-2000:], file=sys.stderr, flush=True)
+        return None, {"name": case["name"], "log": case["log"], "error": e.stderr[-500:]}
+
+
+def write(path, version, by_name, cases):
+    done = [by_name[c["name"]] for c in cases if c["name"] in by_name and "variants" in by_name[c["name"]]]
+    failed = [by_name[c["name"]] for c in cases if c["name"] in by_name and "variants" not in by_name[c["name"]]]
+    with open(path + ".part", "w") as f:
+        # One case a line, so a diff of two runs shows which cases changed.
+        f.write('{"pm4py": %s,\n"cases": [\n' % json.dumps(version))
+        f.write(",\n".join(json.dumps(c) for c in done))
+        f.write('\n],\n"notFinished": %s}\n' % json.dumps(failed))
+    os.replace(path + ".part", path)
+
+
 def main():
     if sys.argv[1] == "--one":
         print(json.dumps(one(json.loads(sys.argv[2]))))
         return
+    import pm4py
+
     cases = json.load(open(sys.argv[1]))
+    out = sys.argv[2]
     limit = float(sys.argv[3]) if len(sys.argv) > 3 else 900
-    results = []
-    for case in cases:
-        try:
-            done = subprocess.run([sys.executable, __file__, "--one", json.dumps(case)], capture_output=True,
-                                  text=True, timeout=limit, check=True)
-            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-            print(case["name"], "done", results[-1]["seconds"], "s", file=sys.stderr)
-        except subprocess.TimeoutExpired:
-            results.append({"name": case["name"], "log": case["log"], "timedOut": True, "limitSeconds": limit})
-            print(case["name"], "timed out", file=sys.stderr)
-        except subprocess.CalledProcessError as e:
-            results.append({"name": case["name"], "log": case["log"], "error": e.stderr[-500:]})
-            print(case["name"], "failed", e.stderr[-2000:], file=sys.stderr)
-    json.dump(results, open(sys.argv[2], "w"))
+    jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    # Cases already in <out.json> (aligned, or not finished) are kept and not run again: delete the
+    # file, or a case's entry, to run it again.
+    by_name = {}
+    if os.path.exists(out):
+        previous = json.load(open(out))
+        if previous.get("pm4py") != pm4py.__version__:
+            sys.exit("%s was written by PM4Py %s, this is %s: delete it first" % (out, previous.get("pm4py"),
+                                                                                  pm4py.__version__))
+        by_name = {c["name"]: c for c in previous["cases"] + previous["notFinished"]}
+    todo = [c for c in cases if c["name"] not in by_name]
+    lock = threading.Lock()
+
+    def run(case):
+        done, failed = run_case(case, limit)
+        with lock:
+            by_name[case["name"]] = done if done is not None else failed
+            write(out, pm4py.__version__, by_name, cases)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(run, todo))
+    write(out, pm4py.__version__, by_name, cases)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ beforeAll(async () => {
     });
     child!.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
-}, 180_000);
+});
 
 afterAll(() => {
   child?.kill('SIGTERM');

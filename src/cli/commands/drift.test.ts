@@ -51,7 +51,7 @@ beforeAll(async () => {
     ]);
     expect(mined.status, mined.err).toBe(0);
   }
-}, 120_000);
+});
 
 describe('flowscout drift on the bundled domains', () => {
   it.each(DOMAINS)('%s G0: no drift on its own held-out requests, drift on the other domains', async (domain) => {
