@@ -33,7 +33,7 @@ describe('messages that say what is wrong', () => {
     mkdirSync(dir, { recursive: true });
     const r = await cli(['validate', dir]);
     expect(r.status).toBe(2);
-    expect(r.err).toContain(`expected a file but found a directory: ${dir}`);
+    expect(r.err).toContain(`${dir} is a directory; a file is expected here`);
   });
 
   it('--db <folder>: says it is a folder, not a permission problem', async () => {
