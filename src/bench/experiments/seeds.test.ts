@@ -216,4 +216,26 @@ describe("a seed's report", () => {
     r.domains[0]!.split = { ...r.domains[0]!.split, by: 'record', note: 'by record' };
     expect(renderReport(r)).toContain('split 5:2:3 by record (seeded)');
   });
+
+  it('names every edit from G0 to the best candidate of a search, not only the last one', () => {
+    const r = run(0, { Travel: { flowscout: 0.5, react: 0.4 } });
+    r.domains[0]!.searches = [
+      {
+        variant: 'flowscout',
+        searchMs: 1000,
+        candidates: 3,
+        stopReason: 'reached 2 iterations',
+        best: 'c2',
+        bestSummary: 'calls one on step_2',
+        bestPath: [
+          { id: 'c1', summary: 'hints: 14 edits on 5 nodes' },
+          { id: 'c2', summary: 'calls one on step_2' },
+        ],
+        iterations: [],
+        g0Val: 0.2,
+        bestVal: 0.3,
+      },
+    ];
+    expect(renderReport(r)).toContain('| c2: G0 → c1 (hints: 14 edits on 5 nodes) → c2 (calls one on step_2) |');
+  });
 });
