@@ -1,7 +1,7 @@
 import type { Workflow } from '../../graph/schema.js';
 import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/index.js';
 import { FlowScoutError } from '../../errors/index.js';
-import { isRunAlive } from '../../store/run-lock.js';
+import { displayStatus, type ShownRunStatus } from '../../store/run-lock.js';
 import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
 
 /**
@@ -10,8 +10,8 @@ import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
  * Every string goes to the page as text (the app never renders HTML from data).
  */
 
-/** The status a person sees: a run marked running whose process is gone crashed. */
-export type ShownStatus = 'running' | 'stopped' | 'finished' | 'crashed';
+/** The status a person sees: the store's own words, and `interrupted` for a run marked running whose process is gone (store/run-lock.ts). */
+export type ShownStatus = ShownRunStatus;
 
 export interface RunSummary {
   id: string;
@@ -45,12 +45,9 @@ export interface RunSummary {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** The status a person sees; whether a `running` run's process is alive is the store's one rule (`isRunAlive`, store/run-lock.ts). */
+/** The status a person sees, as the CLI shows it (`displayStatus`: whether a `running` run's process is alive is the store's one rule). */
 export function shownStatus(store: Pick<Store, 'getLock'>, run: RunRow): ShownStatus {
-  if (run.status === 'done') return 'finished';
-  if (run.status === 'stopped') return 'stopped';
-  if (run.status === 'failed') return 'crashed';
-  return isRunAlive(store, run) ? 'running' : 'crashed';
+  return displayStatus(store, run);
 }
 
 /** A run made without any model: its figures are offline figures. */
@@ -96,7 +93,7 @@ export function runSummary(store: Pick<Store, 'getLock'>, run: RunRow, dbFlag: s
       failed: num(q.failed),
       workers: num(q.workers),
     };
-  if (status === 'stopped' || status === 'crashed')
+  if (status === 'stopped' || status === 'failed' || status === 'interrupted')
     s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
   if (run.owner) s.owner = run.owner;
   return s;
