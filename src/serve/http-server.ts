@@ -13,7 +13,8 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  * The HTTP side of `flowscout serve`, on one `node:http` server:
  *
  * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}`; a run that
- *   failed → `502 {error: {code: "RUN_FAILED", message}, …the same fields}`; a run past the request
+ *   failed, or whose every tool call failed (`servedStatus`) → `502 {status: "error", error: {code:
+ *   "RUN_FAILED", message}, …the same fields}`; a run past the request
  *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}` (request-timeout.ts);
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
  * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled;
@@ -182,7 +183,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }
       const { trace } = outcome;
       const result = { ...servedResult(trace), calls: trace.calls, observations: trace.observations };
-      if (trace.status === 'error')
+      if (result.status === 'error')
         return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
       return sendJson(res, 200, result);
     }
