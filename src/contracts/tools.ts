@@ -69,6 +69,17 @@ export interface ToolEffects {
   from: string;
 }
 
+/**
+ * Marks the observation of a destructive call withheld for approval (runtime/grounding.ts writes
+ * it; an answer says such a call awaits approval instead of calling it failed).
+ */
+export const PENDING_PREFIX = 'not run: destructive call awaiting approval';
+
+/** True for the error of a call that was not made because it awaits approval. */
+export function awaitsApproval(error: string | undefined): boolean {
+  return error?.startsWith(PENDING_PREFIX) === true;
+}
+
 /** Where a tool's answer came from. */
 export type ToolOrigin = 'live' | 'replay' | 'simulated';
 

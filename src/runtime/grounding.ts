@@ -1,3 +1,4 @@
+import { PENDING_PREFIX } from '../contracts/tools.js';
 import type { ToolNode } from '../graph/schema.js';
 import type { ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
@@ -88,8 +89,8 @@ export interface GroundingSources {
 export const UNGROUNDED_PREFIX = 'not run: write withheld';
 /** Marks the observation of a call (a read, or a replayed call) withheld because an identifier argument is ungrounded. */
 export const UNGROUNDED_CALL_PREFIX = 'not run: call withheld';
-/** Marks the observation of a destructive call withheld for approval. */
-export const PENDING_PREFIX = 'not run: destructive call awaiting approval';
+/** Marks the observation of a destructive call withheld for approval (defined with the tool contract, which answers read too). */
+export { PENDING_PREFIX };
 
 /** True for the error of a call a pre-call check of grounding withheld (it never reached the tools). */
 export function isWithheldByGrounding(error: string | undefined): boolean {

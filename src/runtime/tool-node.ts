@@ -1,7 +1,7 @@
 import type { ToolNode } from '../graph/schema.js';
 import { type ExecutionPolicy, type PlannedCall, type PolicyContext } from '../policies/types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
-import type { ToolDescriptor, ToolRegistry } from '../contracts/tools.js';
+import { awaitsApproval, type ToolDescriptor, type ToolRegistry } from '../contracts/tools.js';
 import type { ToolNodeOutputCall } from './context.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { abortError, isAbortError, raceAbort } from './semaphore.js';
@@ -126,9 +126,13 @@ export function maxToolAttempts(node: ToolNode): number {
 
 /**
  * Why `attempt` should be followed by another one under the node's retry rule (the previous error
- * the policy is shown next), or `undefined` when it stands. Says nothing about attempts left.
+ * the policy is shown next), or `undefined` when it stands (also when its every call awaits
+ * approval). Says nothing about attempts left.
  */
 export function retryReason(node: ToolNode, attempt: ToolAttempt): string | undefined {
+  // Calls held for approval are not failures a new attempt could mend: it would be held again or
+  // plan nothing, and the node's output (its last attempt's calls) would lose the pending call.
+  if (attempt.calls.length > 0 && attempt.calls.every((c) => awaitsApproval(c.error))) return undefined;
   const empty =
     attempt.status === 'ok' &&
     (attempt.calls.length === 0 ||

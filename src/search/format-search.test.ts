@@ -67,4 +67,20 @@ describe('the closing summary of a search', () => {
     expect(noEditFound(r)).toBeUndefined();
     expect(formatSummary(r, labels)).toContain('candidates: 3 (G0 + 2); best: c0');
   });
+
+  it('names every edit from G0 to the best candidate, not only its last one', () => {
+    const r = result([{ valScore: 0.45, summary: 'hints: 14 edits on 5 nodes' }]);
+    r.tree.add({
+      id: 'c2',
+      parent: 'c1',
+      iteration: 2,
+      children: [],
+      visits: 0,
+      w: 0,
+      valScore: 0.5,
+      summary: 'calls one on step_2',
+    } as unknown as Candidate);
+    const text = formatSummary({ ...r, best: r.tree.get('c2') }, labels);
+    expect(text).toContain('best: c2, from G0 → c1 (hints: 14 edits on 5 nodes) → c2 (calls one on step_2)');
+  });
 });

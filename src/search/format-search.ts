@@ -1,6 +1,7 @@
 import { esCoverage } from '../metrics/score.js';
 import type { IterationRow } from './search-context.js';
 import type { SearchResult } from './run-search.js';
+import { describeEditPath } from './tree.js';
 
 /**
  * What `flowscout search` prints: the per-iteration table (one row per iteration as it completes)
@@ -76,7 +77,7 @@ export function formatSummary(
     );
   else {
     lines.push(
-      `  candidates: ${result.tree.size} (G0 + ${result.tree.size - 1}); best: ${best.id}${best.summary ? ` — ${best.summary}` : ''}`,
+      `  candidates: ${result.tree.size} (G0 + ${result.tree.size - 1}); best: ${best.id}, from ${describeEditPath(result.tree, best.id)}`,
       `  validation score S = (TC + ES) / 2:  G0 ${f3(root.valScore)} (TC ${f3(root.valTc)}, ES ${f3(root.valEs)})  →  best ${f3(best.valScore)} (TC ${f3(best.valTc)}, ES ${f3(best.valEs)})`,
     );
   }

@@ -22,6 +22,14 @@ export interface Candidate extends Omit<CandidateRow, 'workflow' | 'plan' | 'fee
   feedback?: Feedback;
 }
 
+/**
+ * Every edit between G0 and a candidate, each with the candidate it made: `G0 → c1 (hints: …) → c4
+ * (calls one …)`; `G0` for the root. A candidate's own summary names only its last edit.
+ */
+export function describeEditPath(tree: SearchTree, id: string): string {
+  return ['G0', ...tree.pathTo(id).map((c) => `${c.id} (${c.summary ?? 'no summary'})`)].join(' → ');
+}
+
 /** The stateful tree: candidates by id, in creation order. */
 export class SearchTree {
   readonly nodes = new Map<string, Candidate>();
@@ -66,6 +74,13 @@ export class SearchTree {
   expandable(id: string): boolean {
     const c = this.get(id);
     return Boolean(c.workflow && c.feedback && !c.error && !c.duplicateOf);
+  }
+
+  /** The candidates from the root's child down to `id` (empty for the root): one edit plan each, in the order applied. */
+  pathTo(id: string): Candidate[] {
+    const path: Candidate[] = [];
+    for (let c = this.get(id); c.parent !== null; c = this.get(c.parent)) path.unshift(c);
+    return path;
   }
 
   /** The candidate with the highest D_val score (ties: created first). */

@@ -32,20 +32,23 @@ export function startWorkflow(
   start: SearchStart,
   opt: readonly TaskRecord[],
   tools: readonly ToolDescriptor[],
+  opts: { source?: string } = {},
 ): Workflow {
   if (start === 'plain') return plainSkeleton(tools);
   if (start === 'llm-only') return llmOnlySkeleton();
-  return minedG0(opt, tools, { routes: start !== 'skeleton' });
+  return minedG0(opt, tools, { routes: start !== 'skeleton', ...opts });
 }
 
 /**
  * G0 mined from the D_opt records (inductive miner over their tool-call logs, then the skeleton), with
- * a router over the records' recurring variants in front (`routes: false` leaves it out).
+ * a router over the records' recurring variants in front (`routes: false` leaves it out). It is named
+ * after the records' domain, else `source` (what the records are called: their folder, a bench
+ * domain), e.g. "retail G0".
  */
 export function minedG0(
   opt: readonly TaskRecord[],
   tools: readonly ToolDescriptor[],
-  opts: { name?: string; noiseThreshold?: number; routes?: boolean } = {},
+  opts: { name?: string; source?: string; noiseThreshold?: number; routes?: boolean } = {},
 ): Workflow {
   const log = eventLogFromRecords(opt);
   const noiseThreshold = opts.noiseThreshold ?? 0;
@@ -53,7 +56,7 @@ export function minedG0(
   const domain = opt.find((r) => r.domain)?.domain;
   return processTreeToWorkflow(tree, {
     tools,
-    name: opts.name ?? `${domain ?? 'records'} G0`,
+    name: opts.name ?? `${domain ?? opts.source ?? 'records'} G0`,
     log,
     noiseThreshold,
     retryTools: retriedTools(opt),

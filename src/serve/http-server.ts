@@ -16,7 +16,8 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}` (each tool
  *   output once, in `calls`: the observations point to a large one with `{"sameAs": "calls[i].output"}`,
  *   runtime/trace-file.ts; each output is bounded by the run, runtime/output-bound.ts); a run that
- *   failed → `502 {error: {code: "RUN_FAILED", message}, …the same fields}`; a run past the request
+ *   failed, or whose every tool call failed (`servedStatus`) → `502 {status: "error", error: {code:
+ *   "RUN_FAILED", message}, …the same fields}`; a run past the request
  *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}` (request-timeout.ts);
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
  * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled;
@@ -187,7 +188,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       // Each tool output once (in `calls`); the observations point to the large ones.
       const once = traceWithOutputsOnce(trace);
       const result = { ...servedResult(trace), calls: once.calls, observations: once.observations };
-      if (trace.status === 'error')
+      if (result.status === 'error')
         return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
       return sendJson(res, 200, result);
     }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { FlowScoutError, toFlowScoutError, type ErrorShape } from '../errors/index.js';
 import type { Trace } from '../runtime/trace.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
-import { servedResult, type ServedRun, type WorkflowService } from './workflow-service.js';
+import { servedResult, servedStatus, type ServedRun, type WorkflowService } from './workflow-service.js';
 
 /**
  * A workflow as an MCP tool (the official SDK's `McpServer`): one tool, named after the workflow,
@@ -127,7 +127,7 @@ export function createWorkflowMcpServer(
         return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
       }
       const result = servedResult(trace);
-      if (trace.status === 'error') {
+      if (result.status === 'error') {
         return {
           isError: true,
           content: [{ type: 'text', text: failureText(trace) }],
@@ -166,7 +166,7 @@ function redacted(result: CallToolResult): CallToolResult {
 /** Why a run failed, with the errors of the nodes that failed (a tool that threw names itself there). */
 export function failureText(trace: Trace): string {
   const failed = trace.observations.filter((o) => o.status === 'error' && o.error);
-  const lines = [`the workflow run failed: ${trace.error ?? 'no message'}`];
+  const lines = [`the workflow run failed: ${servedStatus(trace).error ?? trace.error ?? 'no message'}`];
   for (const o of failed.slice(0, 8)) lines.push(`  node '${o.nodeId}' failed: ${o.error}`);
   if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more failed nodes`);
   return lines.join('\n');

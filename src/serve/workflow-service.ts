@@ -170,13 +170,30 @@ export interface ServedResult {
   withheld?: Array<{ tool: string; args: Record<string, unknown>; why: string }>;
 }
 
+/**
+ * The state a client reads for a run: `error` when the trace failed (its exit node failed or was
+ * skipped, or the run was cancelled), and also when the run made tool calls and every one of them
+ * failed: its answer then rests on no tool result, so it is no `ok` answer (over HTTP it is a 502,
+ * like a failed run; over MCP a tool error). Calls withheld before they were made (awaiting
+ * approval, or ungrounded) are not failed calls: a run whose only calls were withheld stays `ok`
+ * and lists them under `pending` / `withheld`.
+ */
+export function servedStatus(trace: Trace): Pick<ServedResult, 'status' | 'error'> {
+  if (trace.status === 'error')
+    return { status: 'error', ...(trace.error !== undefined ? { error: trace.error } : {}) };
+  const made = trace.calls.length - (trace.withheld?.length ?? 0);
+  const failed = trace.calls.filter((c) => c.status === 'error').length - (trace.withheld?.length ?? 0);
+  if (made > 0 && failed === made)
+    return { status: 'error', error: `every tool call the run made failed (${made} of ${made})` };
+  return { status: 'ok' };
+}
+
 /** The client's view of a trace (tool outputs stay in the trace and the store; calls say what was asked). */
 export function servedResult(trace: Trace): ServedResult {
   const t = trace.totals;
   return {
     answer: trace.answer,
-    status: trace.status,
-    ...(trace.error !== undefined ? { error: trace.error } : {}),
+    ...servedStatus(trace),
     policy: trace.policy,
     workflow: trace.workflow,
     calls: trace.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status })),

@@ -94,8 +94,17 @@ export function isRunAlive(
   return lock !== undefined && !isStaleLock(lock, now, host);
 }
 
+/**
+ * The one vocabulary of run states, used by the store, the CLI (`runs`, `search`) and the web UI:
+ * `running` (a live process drives it), `done` (it reached its iterations or patience), `stopped`
+ * (a budget, Ctrl-C or SIGTERM ended it before that: resumable), `failed` (an error ended it:
+ * resumable), and, shown but never stored, `interrupted` (stored as running, but the process that
+ * ran it is gone: killed or crashed; resumable).
+ */
+export type ShownRunStatus = RunRow['status'] | 'interrupted';
+
 /** The status to show for a run: a `running` run that no live process drives (`isRunAlive`) is `interrupted`. */
-export function displayStatus(store: Pick<Store, 'getLock'>, run: RunRow): RunRow['status'] | 'interrupted' {
+export function displayStatus(store: Pick<Store, 'getLock'>, run: RunRow): ShownRunStatus {
   if (run.status !== 'running') return run.status;
   return isRunAlive(store, run) ? 'running' : 'interrupted';
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
 import { FlowScoutError } from '../errors/index.js';
 import { readRecordsFile } from '../records/read-records.js';
+import { recordsLabel } from '../records/records-label.js';
 import {
   describeSplitBy,
   nearDuplicateWarning,
@@ -263,7 +264,7 @@ export async function prepareSearch(
     const optimizer = models.optimizer.instance;
     const g0 = config.from
       ? assertValidWorkflow(readJsonFile(config.from), tools.list(), config.from)
-      : startWorkflow(config.start, splits.opt, tools.list());
+      : startWorkflow(config.start, splits.opt, tools.list(), { source: recordsLabel(config.records) });
     const runner = opts.runner
       ? held.use(
           await opts.runner({

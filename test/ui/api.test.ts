@@ -55,12 +55,12 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 describe('UI API over a real offline search', () => {
-  it('lists the run as finished and offline, with its labels, iterations and usage', async () => {
+  it("lists the run as done (the CLI's word) and offline, with its labels, iterations and usage", async () => {
     const { runs } = await get('/api/runs');
     expect(runs).toHaveLength(1);
     const r = runs[0];
     expect(r).toMatchObject({
-      status: 'finished',
+      status: 'done',
       offline: true,
       iterations: 3,
       maxIterations: 3,
@@ -154,7 +154,7 @@ describe('UI API over a real offline search', () => {
     expect(origins.has('replay:ok')).toBe(true);
   });
 
-  it('calls a run whose process died while running crashed (by pid on this host, by heartbeat age on another), and prints the command that resumes it', async () => {
+  it('calls a run whose process died while running interrupted, as `flowscout runs` does (by pid on this host, by heartbeat age on another), and prints the command that resumes it', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid!;
     const { runs } = await get('/api/runs');
     const id = runs[0].id;
@@ -173,7 +173,7 @@ describe('UI API over a real offline search', () => {
     try {
       holdLock(dead, here, 0);
       const after = (await get('/api/runs')).runs[0];
-      expect(after.status).toBe('crashed');
+      expect(after.status).toBe('interrupted');
       expect(after.resume).toBe(`flowscout search --resume ${id} --db ${db}`);
       holdLock(process.pid, here, 0);
       expect((await get('/api/runs')).runs[0].status).toBe('running');
@@ -181,10 +181,10 @@ describe('UI API over a real offline search', () => {
       holdLock(dead, 'another-host.example', 60_000);
       expect((await get('/api/runs')).runs[0].status).toBe('running');
       holdLock(dead, 'another-host.example', 60 * 60_000);
-      expect((await get('/api/runs')).runs[0].status).toBe('crashed');
-      expect((await get(`/api/runs/${id}`)).run.status).toBe('crashed');
+      expect((await get('/api/runs')).runs[0].status).toBe('interrupted');
+      expect((await get(`/api/runs/${id}`)).run.status).toBe('interrupted');
       raw.prepare('DELETE FROM run_locks WHERE run_id = ?').run(id);
-      expect((await get('/api/runs')).runs[0].status).toBe('crashed');
+      expect((await get('/api/runs')).runs[0].status).toBe('interrupted');
     } finally {
       raw.prepare('DELETE FROM run_locks WHERE run_id = ?').run(id);
       raw.prepare("UPDATE runs SET status = 'done' WHERE id = ?").run(id);

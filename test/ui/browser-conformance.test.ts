@@ -57,7 +57,8 @@ beforeAll(async () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: r.query }),
     });
-    expect(res.status).toBe(200);
+    // 502 when every tool call of the run failed (a Finance request to the Travel workflow); stored either way.
+    expect([200, 502]).toContain(res.status);
     await res.text();
   }
   server = await startUiServer({ db, port: 0, host: '127.0.0.1', spaDir: await ensureSpa(), workflows: [workflow] });

@@ -76,7 +76,7 @@ describe('the web UI in chromium', () => {
   it('clicks through runs → run → candidate → record and shows what each page promises', async () => {
     await page.goto(server.url);
     const row = page.getByTestId(`run-row-${cleanRun}`);
-    await expect(row.textContent()).resolves.toContain('finished');
+    await expect(row.textContent()).resolves.toContain('done');
     expect(await row.textContent()).toContain('OFFLINE');
     await row.getByRole('link', { name: cleanRun }).click();
 
@@ -186,7 +186,7 @@ describe('the web UI in chromium', () => {
     expect(await page.evaluate('typeof window.__xss')).toBe('undefined');
   });
 
-  it('shows a search running in another process appear and grow without a reload, then crashed once killed', async () => {
+  it('shows a search running in another process appear and grow without a reload, then interrupted once killed', async () => {
     await page.goto(server.url);
     await page.getByTestId(`run-row-${cleanRun}`).waitFor();
     const before = await page.locator('[data-testid^=run-row-]').count();
@@ -216,7 +216,7 @@ describe('the web UI in chromium', () => {
       await live.done;
       await page.getByRole('link', { name: 'Runs' }).click();
       const row = page.getByTestId(`run-row-${liveId}`);
-      await row.filter({ hasText: 'crashed' }).waitFor();
+      await row.filter({ hasText: 'interrupted' }).waitFor();
       expect(await row.textContent()).toContain(`flowscout search --resume ${liveId} --db ${db}`);
     } finally {
       if (live.child.exitCode === null && live.child.signalCode === null) live.child.kill('SIGKILL');

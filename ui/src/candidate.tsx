@@ -13,6 +13,7 @@ function Scores({ d }: { d: CandidateResponse }) {
       string,
       {
         records: number;
+        esRecords?: number;
         tc: number | null;
         es: number | null;
         score: number | null;
@@ -50,7 +51,17 @@ function Scores({ d }: { d: CandidateResponse }) {
                 <td className="num">{s.records}</td>
                 <td className="num">{fmt(s.score)}</td>
                 <td className="num">{fmt(s.tc)}</td>
-                <td className="num">{fmt(s.es)}</td>
+                <td
+                  className="num"
+                  title={
+                    s.esRecords !== undefined && s.esRecords < s.records
+                      ? `ES on the ${s.esRecords} of ${s.records} records with a reference answer (the others: TC only)`
+                      : undefined
+                  }
+                >
+                  {fmt(s.es)}
+                  {s.esRecords !== undefined && s.esRecords < s.records ? ` (on ${s.esRecords})` : ''}
+                </td>
                 {dimNames.map((n) => (
                   <td key={n} className="num">
                     {fmt(s.dims?.[n])}

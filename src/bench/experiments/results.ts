@@ -103,7 +103,10 @@ export interface SearchSummary {
   candidates: number;
   stopReason: string;
   best: string;
+  /** The best candidate's own (last) edit. */
   bestSummary: string;
+  /** Every edit from G0 to the best candidate, in the order applied (absent in results written before it was kept). */
+  bestPath?: Array<{ id: string; summary: string }>;
   /** Iteration 0 is the start (G0); then one point per iteration. */
   iterations: IterationPoint[];
   g0Val: number | null;

@@ -185,7 +185,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         label: `NoRoutes (G0 skeleton)${offline}`,
         tcDefined: true,
         kind: 'workflow',
-        workflow: minedG0(env.split.opt, env.descriptors, { routes: false }),
+        workflow: minedG0(env.split.opt, env.descriptors, { routes: false, source: env.domain }),
       });
     }
     const measured = queues ? await queues.runner('measure', env.policy.spec, false) : undefined;

@@ -52,7 +52,7 @@ export function variantStartKind(variant: Variant): SearchStart {
 
 /** The start workflow of a variant. */
 export function variantStart(variant: Variant, env: DomainEnv): Workflow {
-  return startWorkflow(variantStartKind(variant), env.split.opt, env.descriptors);
+  return startWorkflow(variantStartKind(variant), env.split.opt, env.descriptors, { source: env.domain });
 }
 
 export async function runVariant(variant: Variant, env: DomainEnv, opts: VariantOptions): Promise<VariantRun> {
@@ -102,6 +102,7 @@ export function summarize(variant: Variant, result: SearchResult, searchMs: numb
     stopReason: result.stopReason,
     best: result.best.id,
     bestSummary: result.best.summary ?? '',
+    bestPath: result.tree.pathTo(result.best.id).map((c) => ({ id: c.id, summary: c.summary ?? '' })),
     iterations: [
       start,
       ...rows.map((r) => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSeeds, seedsCommandLine } from '../../cli/commands/bench.js';
+import { renderReport } from '../report/render-report.js';
 import { renderSeedsReport } from '../report/render-seeds.js';
 import type { ApproachResult, BenchResults } from './results.js';
 import { pairedOrderings, summarizeSeeds } from './seeds.js';
@@ -106,6 +107,25 @@ describe('bench over several seeds', () => {
     expect(s.orderings.some((o) => o.other === 'llm-only')).toBe(false);
   });
 
+  it('a difference the report prints as ±0.000 is no difference: the ordering does not "hold" on it', () => {
+    const close = summarizeSeeds(
+      [run(0, { Travel: { flowscout: 0.5002, react: 0.5 } }), run(1, { Travel: { flowscout: 0.4002, react: 0.4 } })],
+      { command: 'npx flowscout bench --seeds 0,1', startedAt: '', durationMs: 1, seedFolders: [] },
+    );
+    const vsReact = close.orderings.find((o) => o.other === 'react' && o.domain === 'Travel')!;
+    expect(vsReact.seedsAhead).toBe(2);
+    expect(vsReact.holds).toBe(false);
+    const row = renderSeedsReport(close)
+      .split('\n')
+      .find((l) => l.includes('FlowScout > ReAct') && l.includes('| Travel |'))!;
+    expect(row).toContain('| +0.000 |');
+    expect(row).not.toMatch(/\| holds \|/);
+    expect(row).toContain('**no difference**');
+    // A summary written before the rule carries holds: true; the table goes by the difference itself.
+    const old = { ...close, orderings: close.orderings.map((o) => ({ ...o, holds: true })) };
+    expect(renderSeedsReport(old)).not.toMatch(/FlowScout > ReAct\) \| Travel \|.*\| holds \|/);
+  });
+
   it('writes a report with the command, the mean ± SD tables, the orderings and a link to each seed', () => {
     const md = renderSeedsReport(s);
     expect(md).toContain('```sh\nnpx flowscout bench --seeds 0,1\n```');
@@ -180,5 +200,42 @@ describe('bench over several seeds', () => {
     expect(seedsCommandLine([0, 1, 2], o, {}, 'out')).toBe(
       'npx flowscout bench --domains Travel --seeds 0,1,2 --iterations 3 --patience 2 --runs 1 --max-test 5 --ablation-domain Travel,Weather --concurrency 2 --out out',
     );
+  });
+});
+
+describe("a seed's report", () => {
+  it('labels the split as the domains were split: by group above a domain split by group, never "by record"', () => {
+    const r = run(0, { Travel: { flowscout: 0.5, react: 0.4 } });
+    r.settings.splitBy = 'auto';
+    r.domains[0]!.source = '10 records from my/records.jsonl';
+    r.domains[0]!.split = { ...r.domains[0]!.split, by: 'group', note: 'by group (10 groups of 10 records)' };
+    const md = renderReport(r);
+    expect(md).toContain('split 5:2:3 by group (seeded)');
+    expect(md).toContain('split by group (10 groups of 10 records)');
+    expect(md).not.toContain('by record');
+    r.domains[0]!.split = { ...r.domains[0]!.split, by: 'record', note: 'by record' };
+    expect(renderReport(r)).toContain('split 5:2:3 by record (seeded)');
+  });
+
+  it('names every edit from G0 to the best candidate of a search, not only the last one', () => {
+    const r = run(0, { Travel: { flowscout: 0.5, react: 0.4 } });
+    r.domains[0]!.searches = [
+      {
+        variant: 'flowscout',
+        searchMs: 1000,
+        candidates: 3,
+        stopReason: 'reached 2 iterations',
+        best: 'c2',
+        bestSummary: 'calls one on step_2',
+        bestPath: [
+          { id: 'c1', summary: 'hints: 14 edits on 5 nodes' },
+          { id: 'c2', summary: 'calls one on step_2' },
+        ],
+        iterations: [],
+        g0Val: 0.2,
+        bestVal: 0.3,
+      },
+    ];
+    expect(renderReport(r)).toContain('| c2: G0 → c1 (hints: 14 edits on 5 nodes) → c2 (calls one on step_2) |');
   });
 });

@@ -39,7 +39,20 @@ export interface OrderingCheck {
   diff: number;
   /** Seeds on which FlowScout's TC is higher. */
   seedsAhead: number;
+  /** True when FlowScout is ahead by a difference the report shows (`orderingHolds`). */
   holds: boolean;
+}
+
+/** The smallest difference of mean TC the report shows as non-zero (it prints three decimals). */
+export const SHOWN_DIFFERENCE = 0.0005;
+
+/**
+ * Whether FlowScout's mean TC is ahead of the other's: by at least a difference the report's three
+ * decimals show, so a row never reads "+0.000 … holds". A smaller gap is no difference either way.
+ */
+export function orderingVerdict(diff: number): 'holds' | 'no difference' | 'does not hold' {
+  if (diff >= SHOWN_DIFFERENCE) return 'holds';
+  return diff > -SHOWN_DIFFERENCE ? 'no difference' : 'does not hold';
 }
 
 /**
@@ -180,7 +193,7 @@ export function orderingChecks(stats: readonly SeedStat[]): OrderingCheck[] {
         baseline: b.tcMean,
         diff,
         seedsAhead: f.tc.filter((x, k) => x! > b.tc[k]!).length,
-        holds: diff > 0,
+        holds: orderingVerdict(diff) === 'holds',
       });
     }
   }

@@ -34,7 +34,7 @@ export function renderReport(r: BenchResults): string {
     '```',
     '',
     `- code: ${describeCodeVersion(r.code)}`,
-    `- seed **${s.seed}**; split 5:2:3 by record (seeded); iterations J = ${s.iterations}, patience P = ${s.patience}; ${s.runs} runs per approach on up to ${s.maxTest} test queries per domain; concurrency ${s.concurrency}${s.maxRecords !== undefined ? `; **${s.maxRecords} records sampled per domain**` : ''}`,
+    `- seed **${s.seed}**; split 5:2:3 ${splitUnit(r)} (seeded); iterations J = ${s.iterations}, patience P = ${s.patience}; ${s.runs} runs per approach on up to ${s.maxTest} test queries per domain; concurrency ${s.concurrency}${s.maxRecords !== undefined ? `; **${s.maxRecords} records sampled per domain**` : ''}`,
     `- execution policy: **${r.labels.policy}** (model: ${r.labels.model}); judge: **${r.labels.judge}**; optimizer: **${r.labels.optimizer}**`,
     `- started ${r.startedAt}, took ${duration(r.durationMs)}`,
     ...r.notes.map((n) => `- **Note:** ${n}`),
@@ -148,6 +148,18 @@ export function findings(r: BenchResults): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * How the domains' records were split, as each domain's line in "Data" says it: by group, by record,
+ * or per domain when they differ. Results written before domains recorded it go by `--split-by`.
+ */
+export function splitUnit(r: Pick<BenchResults, 'settings' | 'domains'>): string {
+  const units = new Set(r.domains.flatMap((d) => (d.split.by ? [d.split.by] : [])));
+  if (units.size === 1) return `by ${[...units][0]!}`;
+  if (units.size > 1) return 'by group or by record (per domain: see Data)';
+  if (r.settings.splitBy === 'auto') return 'by group when the records have groups, else by record';
+  return `by ${r.settings.splitBy ?? 'record'}`;
 }
 
 /** ` ES on 9 of 12 measured queries …` when some test records have no reference answer; '' otherwise. */

@@ -1,5 +1,5 @@
 import { describeCodeVersion } from '../experiments/code-version.js';
-import type { SeedStat, SeedsResults } from '../experiments/seeds.js';
+import { orderingVerdict, type SeedStat, type SeedsResults } from '../experiments/seeds.js';
 import { duration, fixed, signed, table } from './markdown.js';
 
 /**
@@ -87,6 +87,13 @@ export function callsTable(r: SeedsResults): string {
   ]);
 }
 
+/** The verdict as the table prints it, from the difference itself (summaries written before carry the old flag). */
+const ORDERING_TEXT = {
+  holds: 'holds',
+  'no difference': '**no difference** (under 0.0005)',
+  'does not hold': '**does not hold**',
+} as const;
+
 export function orderingsTable(r: SeedsResults): string {
   const rows = r.orderings.map((o) => [
     o.claim,
@@ -95,7 +102,7 @@ export function orderingsTable(r: SeedsResults): string {
     fixed(o.baseline),
     signed(o.diff),
     `${o.seedsAhead} of ${r.seeds.length}`,
-    o.holds ? 'holds' : '**does not hold**',
+    ORDERING_TEXT[orderingVerdict(o.diff)],
   ]);
   return table(
     [

@@ -1,5 +1,6 @@
 import { toolLabel } from '../../graph/tool-label.js';
-import type { ApproachResult, BenchResults, DomainResult } from '../experiments/results.js';
+import { clip } from '../../util/clip.js';
+import type { ApproachResult, BenchResults, DomainResult, SearchSummary } from '../experiments/results.js';
 import { mean } from '../stats/describe.js';
 import { duration, fixed, pValue, signed, table } from './markdown.js';
 
@@ -150,6 +151,13 @@ export function tracesTable(r: BenchResults): string {
   );
 }
 
+/** The best candidate and every edit that made it from G0 (each clipped), or its own edit in older results. */
+function bestCandidate(s: SearchSummary): string {
+  if (!s.bestPath) return `${s.best} (${s.bestSummary.slice(0, 80)})`;
+  if (s.bestPath.length === 0) return `${s.best} (${s.bestSummary || 'G0'}, unchanged)`;
+  return `${s.best}: G0 → ${s.bestPath.map((c) => `${c.id} (${clip(c.summary, 60)})`).join(' → ')}`;
+}
+
 export function searchTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) =>
     d.searches.map((s) => [
@@ -157,7 +165,7 @@ export function searchTable(r: BenchResults): string {
       s.variant,
       fixed(s.g0Val),
       fixed(s.bestVal),
-      `${s.best} (${s.bestSummary.slice(0, 80)})`,
+      bestCandidate(s),
       String(s.candidates),
       s.stopReason,
       duration(s.searchMs),

@@ -77,7 +77,9 @@ async function ask(records: readonly TaskRecord[]): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: r.query }),
     });
-    expect(res.status).toBe(200);
+    // Answered: 200, or 502 for a run whose every tool call failed (a Finance request to the Travel
+    // workflow); either way the run is stored.
+    expect([200, 502]).toContain(res.status);
     await res.text();
   }
 }

@@ -48,6 +48,32 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
     expect(new Set(records.map((r) => r.group)).size).toBe(8);
   });
 
+  it('names the tools with no declared effect, says what that means, and writes a suggested effects map apart, not applied', async () => {
+    expect(res.out).toMatch(/effects\s+none declared for the 16 tools \(/);
+    expect(res.out).toContain('each counts as a write');
+    expect(res.out).toContain('none is ever held for approval (only destructive calls are)');
+    expect(res.out).toContain(`NOT applied: check ${join(out, 'effects.suggested.json')}`);
+    const suggested = JSON.parse(readFileSync(join(out, 'effects.suggested.json'), 'utf8')) as {
+      effects: Record<string, string>;
+    };
+    expect(suggested.effects).toMatchObject({
+      ModifyPassword: 'write',
+      AddAlarm: 'write',
+      return_delivered_order_items: 'write',
+      QueryBalance: 'read',
+      get_order_details: 'read',
+    });
+    // The tool config the import wrote declares nothing: a suggestion is only applied by the user.
+    expect(JSON.parse(readFileSync(join(out, 'tools.config.json'), 'utf8')).effects).toBeUndefined();
+    const listed = await cli(['tools', join(out, 'tools.config.json')]);
+    expect(listed.status).toBe(0);
+    expect(listed.out).toMatch(/no declared effect: 16 tools \(/);
+    expect(listed.out).toContain('"ModifyPassword":"write"');
+    expect(listed.out).toContain(
+      `Not applied: confirm it, then put it in the "effects" of ${join(out, 'tools.config.json')}`,
+    );
+  });
+
   it('says how many hand-offs it kept, which errors came back as text, and how references were chosen', () => {
     expect(res.out).toContain('6 runs ending in a tool call (hand-offs, final writes) kept without one');
     expect(res.out).toMatch(

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { FlowScoutError } from '../../errors/index.js';
 import { bundledTrajectPaths } from '../../records/bundled.js';
@@ -10,6 +11,13 @@ import { formatRedactCounts, parseRedact, redactRecords } from '../../records/re
 import { readToolDefinitions } from '../../records/import/tool-definitions.js';
 import { nearDuplicateWarning } from '../../records/split.js';
 import type { TaskRecord } from '../../records/schema.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import {
+  suggestEffects,
+  suggestedEffectsMap,
+  summarizeSuggestions,
+  UNDECLARED_MEANING,
+} from '../../tools/effect-suggestions.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -186,7 +194,11 @@ function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts
   }
   const redacted = rules ? redactRecords(result.records, rules) : undefined;
   const records = redacted?.records ?? result.records;
-  const written = writeImportFolder(opts.out, records, result.tools, { force: opts.force });
+  const effects = effectsSuggestion(result.tools, opts.out);
+  const written = writeImportFolder(opts.out, records, result.tools, {
+    force: opts.force,
+    ...(effects ? { also: effects.also } : {}),
+  });
   io.out(
     formatConversationCounts(
       `${result.counts.conversations} ${result.format} conversation${result.counts.conversations === 1 ? '' : 's'}${format === 'auto' ? ' (format detected from the content)' : ''}`,
@@ -194,10 +206,37 @@ function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts
       opts,
     ),
   );
+  if (effects) io.out(effects.lines.join('\n'));
   if (redacted) io.out(formatRedactCounts(redacted.counts));
   io.out(`Wrote ${written.join(', ')}`);
   warnFewRecords(io, records.length, Boolean(opts.keepFailed));
   warnSplitLeaks(io, records);
+}
+
+/** The file beside tools.config.json with the suggested `effects` map, which nothing reads unless the user copies it. */
+export const EFFECTS_SUGGESTION_FILE = 'effects.suggested.json';
+
+/**
+ * Imported tools declare no effect (logs and tool definitions do not say what a call does): the
+ * summary names them, says what that means, and suggests an `effects` map from their names and
+ * descriptions, written apart (`effects.suggested.json`) for the user to confirm into the config.
+ */
+export function effectsSuggestion(
+  tools: readonly ToolDescriptor[] | undefined,
+  out: string,
+): { lines: string[]; also: Record<string, string> } | undefined {
+  if (!tools?.length) return undefined;
+  const suggestions = suggestEffects(tools);
+  const effects = suggestedEffectsMap(suggestions);
+  const names = tools.map((t) => t.name);
+  const file = join(out, EFFECTS_SUGGESTION_FILE);
+  return {
+    lines: [
+      `  effects              none declared for the ${tools.length} tool${tools.length === 1 ? '' : 's'} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}): ${UNDECLARED_MEANING}`,
+      `  suggested effects    ${summarizeSuggestions(suggestions)}; from the tools' names and descriptions, NOT applied: check ${file}, then copy its "effects" into ${join(out, 'tools.config.json')}`,
+    ],
+    also: { [EFFECTS_SUGGESTION_FILE]: `${JSON.stringify({ effects }, null, 2)}\n` },
+  };
 }
 
 /** The warning every import prints when it keeps too few records for a search to mean much. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { observedRunOfRecord } from '../../conformance/observed-runs.js';
 import { withConformanceProfile } from '../../conformance/profile.js';
@@ -22,6 +22,7 @@ import { recordVariants } from '../../mining/to-workflow/routes.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
+import { recordsLabel } from '../../records/records-label.js';
 import type { CliIO } from '../output.js';
 import type { RegisterCommand } from './register.js';
 
@@ -145,7 +146,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         const tools = await loadDescriptors(opts.tools ?? defaultToolsFile(input, records !== undefined), input);
         const workflow = processTreeToWorkflow(tree, {
           tools,
-          name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? stem(input)} G0`,
+          name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? recordsLabel(input)} G0`,
           log,
           noiseThreshold: noise,
           ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
@@ -187,10 +188,6 @@ function readerLimits(opts: MineOptions): ReaderLimits | undefined {
 }
 
 /** The input's name without extension (its folder's name for a `records.jsonl`). */
-function stem(input: string): string {
-  const base = basename(input).replace(/\.(jsonl|ndjson|json|csv|tsv|xes)(\.gz)?$/i, '');
-  return base === 'records' ? basename(dirname(input)) || base : base;
-}
 
 function checkFormat(format: string): Format {
   if ((FORMATS as readonly string[]).includes(format)) return format as Format;

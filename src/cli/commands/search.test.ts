@@ -127,6 +127,19 @@ describe('flowscout search (offline)', () => {
     expect(skeleton.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(true);
   });
 
+  it('names G0 after the folder of records that name no domain ("shop G0"), not after the file ("records G0")', async () => {
+    const dir = join(fx.dir, 'shop');
+    mkdirSync(dir, { recursive: true });
+    const records = join(dir, 'records.jsonl');
+    const lines = readFileSync(fx.records, 'utf8').trim().split('\n');
+    writeFileSync(records, `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), domain: undefined })).join('\n')}\n`);
+    const io = capture();
+    const out = join(fx.dir, 'named');
+    const args = ['search', '--records', records, '--tools', fx.tools, '--strategy', 'none'];
+    expect(await runCli([...args, '--out', out, '--db', join(fx.dir, 'n.db')], io), io.errors()).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')).name).toBe('shop G0');
+  });
+
   it('refuses a non-empty --out without --force, and explains missing inputs', async () => {
     const dir = join(fx.dir, 'occupied');
     mkdirSync(dir, { recursive: true });

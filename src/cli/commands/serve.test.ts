@@ -78,7 +78,7 @@ describe('flowscout serve --mcp stdio', () => {
       expect(tools.map((t) => t.name)).toEqual(['travel_g0_search_c8']);
       expect(tools[0]!.description).toMatch(/^Initial workflow mined from 56 past runs of the Travel domain/);
 
-      const [q1, q2, q3] = [records[2]!.query, records[5]!.query, records[9]!.query];
+      const [q1, q2, q3] = [records[2]!.query, records[4]!.query, records[9]!.query];
       const one = await client.callTool({ name: 'travel_g0_search_c8', arguments: { query: q1 } });
       const want = await expected(q1);
       expect(one.isError).toBeFalsy();
@@ -104,7 +104,7 @@ describe('flowscout serve --mcp stdio', () => {
     const served = store.listServedRuns();
     store.close();
     expect(served.map((r) => r.transport)).toEqual(['mcp-stdio', 'mcp-stdio', 'mcp-stdio']);
-    expect(served.map((r) => r.query).sort()).toEqual([records[2]!.query, records[5]!.query, records[9]!.query].sort());
+    expect(served.map((r) => r.query).sort()).toEqual([records[2]!.query, records[4]!.query, records[9]!.query].sort());
     expect((served.find((r) => r.query === records[2]!.query)!.trace as Trace).observations.length).toBe(10);
   });
 });
@@ -138,7 +138,7 @@ describe('flowscout serve --mcp http --http', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
     const [viaMcp, viaMcp2] = await Promise.all([
       client.callTool({ name: 'travel_g0_search_c8', arguments: { query } }),
-      client.callTool({ name: 'travel_g0_search_c8', arguments: { query: records[5]!.query } }),
+      client.callTool({ name: 'travel_g0_search_c8', arguments: { query: records[4]!.query } }),
     ]);
     await client.close();
     expect(viaMcp.content).toEqual([{ type: 'text', text: want.answer }]);
@@ -155,6 +155,14 @@ describe('flowscout serve --mcp http --http', () => {
     expect(body.answer).toBe(want.answer);
     expect(body.calls).toEqual(want.calls);
     expect(body.observations).toHaveLength(10);
+    // A query on which every call of the run fails (replay has no answer for them) is no ok answer.
+    const failed = await fetch(`${url}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: records[5]!.query }),
+    });
+    expect(failed.status).toBe(502);
+    expect(((await failed.json()) as { status: string }).status).toBe('error');
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

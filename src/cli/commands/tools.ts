@@ -4,6 +4,7 @@ import { toolLabel } from '../../graph/tool-label.js';
 import { connectMcpTools } from '../../tools/mcp-tools.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor, ToolEffects } from '../../contracts/tools.js';
+import { describeUndeclaredEffects } from '../../tools/effect-suggestions.js';
 import { resolveEffects } from '../../tools/effects.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
@@ -180,7 +181,8 @@ async function listFile(file: string): Promise<ListedTool[]> {
 /**
  * One line per tool: name (a readable label when the name was cut), its parameters (required marked *),
  * the description's first line, and — for a tool config or a server — its effect and where it came
- * from, then one line counting the effects.
+ * from, then one line counting the effects, and for the tools with no declared effect what that
+ * means and a suggested `effects` map to confirm (tools/effect-suggestions.ts; never applied).
  */
 export function formatToolList(tools: readonly ListedTool[], from: string): string {
   const lines = [`${tools.length} tool${tools.length === 1 ? '' : 's'} from ${from}:`];
@@ -199,6 +201,8 @@ export function formatToolList(tools: readonly ListedTool[], from: string): stri
     lines.push('  (* required)');
   const withEffects = tools.flatMap((t) => (t.effects ? [t.effects] : []));
   if (withEffects.length > 0) lines.push(effectsSummary(withEffects));
+  const undeclared = tools.filter((t) => t.effects && !t.effects.declared);
+  for (const line of describeUndeclaredEffects(undeclared, from)) lines.push(`  ${line}`);
   return lines.join('\n');
 }
 

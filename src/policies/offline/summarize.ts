@@ -1,3 +1,4 @@
+import { awaitsApproval } from '../../contracts/tools.js';
 import type { NodeInput } from '../types.js';
 import { outputPairs } from '../../retrieval/value-candidates.js';
 
@@ -120,9 +121,13 @@ function argText(args: Record<string, unknown>): string {
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
-/** One paragraph per call: what was asked, what came back (or the error), and whether it was cut. */
+/** What an answer says of a destructive call held for approval: it was not made, and it did not fail. */
+export const AWAITING_APPROVAL = 'awaits approval: not made yet (serve --allow destructive makes such calls).';
+
+/** One paragraph per call: what was asked, what came back (or the error, or that it awaits approval), and whether it was cut. */
 export function describeCall(call: SeenCall): string {
   const head = `${capitalise(humanToolName(call.tool))}${argText(call.args)}`;
+  if (call.status === 'error' && awaitsApproval(call.error)) return `${head}: ${AWAITING_APPROVAL}`;
   if (call.status === 'error')
     return `${head}: the call failed (${phrase(call.error ?? String(call.output ?? 'error'))}), so this part could not be answered.`;
   const cut = isTruncated(call.output) ? ' The response was truncated, so only its first part is shown.' : '';

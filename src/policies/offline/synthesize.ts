@@ -5,7 +5,17 @@ import {
 } from '../../graph/synthesize-variants.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
-import { callsOf, describeCall, humanToolName, isTruncated, phrase, resultFacts, type SeenCall } from './summarize.js';
+import { awaitsApproval } from '../../contracts/tools.js';
+import {
+  AWAITING_APPROVAL,
+  callsOf,
+  describeCall,
+  humanToolName,
+  isTruncated,
+  phrase,
+  resultFacts,
+  type SeenCall,
+} from './summarize.js';
 
 /**
  * The offline synthesizer follows its node's directives (docs/DESIGN.md, "Policies",
@@ -112,6 +122,8 @@ function factsOf(call: SeenCall, s: AnswerStyle): string[] {
 }
 
 function renderCall(call: SeenCall, s: AnswerStyle): string | undefined {
+  // A call held for approval is said in every style: the user has to approve it.
+  if (call.status === 'error' && awaitsApproval(call.error)) return `${heading(call, s)}: ${AWAITING_APPROVAL}`;
   if (call.status === 'error') {
     if (s.coverage === 'answered') return undefined;
     return s.failures === 'brief' ? `${heading(call, s)} could not be retrieved.` : describeCall(call);

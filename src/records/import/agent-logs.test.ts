@@ -74,6 +74,36 @@ describe('importAgentLogs: OpenAI Chat Completions', () => {
     ]);
     expect(skipped.counts).toMatchObject({ invalid: { 'not readable': 2 }, noCall: 1 });
   });
+
+  it("the fix hint describes the input's own layout: a JSON array of runs, a JSON document, or JSON Lines", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowscout-layout-'));
+    const good = {
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: 'Sunny.' },
+      ],
+    };
+    const bad = { messages: [{ role: 'assistant', content: [7] }] };
+    const hintOf = (name: string, text: string): string => {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      try {
+        importAgentLogs('openai', [file]);
+      } catch (e) {
+        return (e as { hint?: string }).hint ?? '';
+      }
+      throw new Error(`${name} was imported`);
+    };
+    const array = hintOf('runs.json', JSON.stringify([good, bad], null, 2));
+    expect(array).toContain('a JSON array of runs, each {"messages": [');
+    expect(array).not.toContain('a line');
+    const document = hintOf('run.json', JSON.stringify(bad, null, 2));
+    expect(document).toContain('one JSON document: {"messages": [');
+    expect(document).not.toContain('a line');
+    const lines = hintOf('runs.jsonl', `${JSON.stringify(good)}\n${JSON.stringify(bad)}\n`);
+    expect(lines).toContain('JSON Lines: one {"messages": [');
+    expect(lines).toContain('a line');
+  });
 });
 
 describe('importAgentLogs: Anthropic Messages', () => {

@@ -15,6 +15,8 @@ import { parseJsonPath, valueAt } from './json-path.js';
 import { expandRunObjects, locateMessages, relocatePath } from './locate-messages.js';
 import { matchesWhere, parseWhere } from './where.js';
 import type { InputDocument } from './read-inputs.js';
+import { describeLayout } from './input-layout.js';
+import { looksLikeMessages } from './formats/common.js';
 import { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 export { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 import type { ConversationCounts } from './conversation-counts.js';
@@ -71,7 +73,7 @@ export interface ParsedConversation {
 /** A format: how to cut documents into units, read one unit, and find tool definitions. */
 export interface ConversationFormat {
   id: string;
-  /** What a unit looks like, for hints. */
+  /** What one run looks like, for hints (where runs sit in the files is the input's layout: input-layout.ts). */
   shape: string;
   units(doc: InputDocument): InputUnit[];
   /** Instead of `units`: cut all documents at once (a trace's spans may span several lines). */
@@ -110,6 +112,9 @@ export interface ConversationImportResult {
 }
 
 const INVALID_NOT_READABLE = 'not readable';
+
+/** A JSON array that is itself one run (a bare list of chat messages), not a list of runs. */
+const isRunArray = (v: unknown): boolean => Array.isArray(v) && looksLikeMessages(v);
 const INVALID_NO_QUERY = 'no user query';
 
 interface ReadRun {
@@ -233,7 +238,7 @@ export function importConversations(
     throw new FlowScoutError({
       code: 'INVALID_INPUT',
       message: `${invalidTotal} of ${conversations} ${format.id} conversation${conversations === 1 ? '' : 's'} cannot be imported:\n  ${shown.join('\n  ')}`,
-      hint: `Fix them (${format.shape}), or pass --skip-invalid to import the others and count these.`,
+      hint: `Fix them (the input is read as ${describeLayout(docs, format.shape, isRunArray)}), or pass --skip-invalid to import the others and count these.`,
       details: { problems },
     });
   }

@@ -9,21 +9,23 @@ import type { TaskRecord } from '../schema.js';
 /**
  * Writes an import's output folder: `records.jsonl`, and when tools are known `tools.json` (the
  * descriptor array) and `tools.config.json` (a tool config with one replay source over the two files,
- * by relative path, so the folder can be moved). Checks every target first: nothing is written
- * unless all of them may be (missing, or `force`).
+ * by relative path, so the folder can be moved), and any further files of the folder (`also`: name →
+ * text, e.g. the suggested tool effects). Checks every target first: nothing is written unless all
+ * of them may be (missing, or `force`).
  */
 export function writeImportFolder(
   dir: string,
   records: readonly TaskRecord[],
   tools: readonly ToolDescriptor[] | undefined,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; also?: Readonly<Record<string, string>> } = {},
 ): string[] {
   const files = {
     records: join(dir, 'records.jsonl'),
     tools: join(dir, 'tools.json'),
     config: join(dir, 'tools.config.json'),
   };
-  const targets = tools ? [files.records, files.tools, files.config] : [files.records];
+  const also = Object.entries(opts.also ?? {}).map(([name, text]) => [join(dir, name), text] as const);
+  const targets = [...(tools ? [files.records, files.tools, files.config] : [files.records]), ...also.map(([f]) => f)];
   const existing = targets.filter((f) => existsSync(f));
   if (existing.length && !opts.force) {
     throw new FlowScoutError({
@@ -39,5 +41,6 @@ export function writeImportFolder(
     const config = { version: 1, sources: [{ type: 'replay', records: 'records.jsonl', tools: 'tools.json' }] };
     writeTextFile(files.config, `${JSON.stringify(config, null, 2)}\n`, { force: true });
   }
+  for (const [file, text] of also) writeTextFile(file, text, { force: true });
   return targets;
 }

@@ -165,4 +165,52 @@ describe('the UI read model', () => {
     });
     store.close();
   });
+
+  it('averages ES over the records with a reference answer only, as the CLI does (a hand-off run has none)', () => {
+    const store = openStore(':memory:');
+    store.createRun({
+      id: 'r',
+      status: 'done',
+      seed: 0,
+      strategy: 'mcts',
+      config: {},
+      policyLabel: 'offline policy (no LLM)',
+      judgeLabel: 'offline lexical judge',
+      optimizerLabel: 'rule-based optimizer (offline)',
+      iterationsDone: 0,
+      sinceImprovement: 0,
+      bestCandidate: 'c0',
+    });
+    const w = wf([plan, answer], [{ from: 'plan', to: 'answer', kind: 'data' }]);
+    const row = (recordId: string, tc: number, es: number) => ({
+      candidateId: 'c0',
+      split: 'val' as const,
+      recordId,
+      tc,
+      es,
+      dims: { correctness: es },
+      answer: 'x',
+      calls: [],
+    });
+    const record = (id: string, reference: string) => ({
+      recordId: id,
+      split: 'val' as const,
+      record: { id, query: `q ${id}`, reference, calls: [] },
+    });
+    store.commitIteration('r', {
+      candidates: [
+        { id: 'c0', seq: 0, parent: null, iteration: 0, workflow: w, valScore: 0.5, visits: 1, w: 0.5, q: 0.5 },
+      ],
+      evaluations: [row('answered', 0.2, 0.6), row('handed-off', 0.4, 0), row('handed-off-too', 0.6, 0)],
+      records: [record('answered', 'It ships Monday.'), record('handed-off', ''), record('handed-off-too', '  ')],
+      run: {},
+    });
+    const v = candidateView(store, 'r', 'c0');
+    expect(v.scores.val.tc).toBeCloseTo(0.4, 10);
+    expect(v.scores.val.es).toBeCloseTo(0.6, 10);
+    expect(v.scores.val.dims.correctness).toBeCloseTo(0.6, 10);
+    expect(v.scores.val).toMatchObject({ records: 3, esRecords: 1 });
+    expect(v.scores.val.score).toBeCloseTo(0.5, 10);
+    store.close();
+  });
 });

@@ -1,7 +1,7 @@
 import type { Workflow } from '../../graph/schema.js';
 import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/index.js';
 import { FlowScoutError } from '../../errors/index.js';
-import { isRunAlive } from '../../store/run-lock.js';
+import { displayStatus, type ShownRunStatus } from '../../store/run-lock.js';
 import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
 
 /**
@@ -10,8 +10,8 @@ import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
  * Every string goes to the page as text (the app never renders HTML from data).
  */
 
-/** The status a person sees: a run marked running whose process is gone crashed. */
-export type ShownStatus = 'running' | 'stopped' | 'finished' | 'crashed';
+/** The status a person sees: the store's own words, and `interrupted` for a run marked running whose process is gone (store/run-lock.ts). */
+export type ShownStatus = ShownRunStatus;
 
 export interface RunSummary {
   id: string;
@@ -45,12 +45,9 @@ export interface RunSummary {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** The status a person sees; whether a `running` run's process is alive is the store's one rule (`isRunAlive`, store/run-lock.ts). */
+/** The status a person sees, as the CLI shows it (`displayStatus`: whether a `running` run's process is alive is the store's one rule). */
 export function shownStatus(store: Pick<Store, 'getLock'>, run: RunRow): ShownStatus {
-  if (run.status === 'done') return 'finished';
-  if (run.status === 'stopped') return 'stopped';
-  if (run.status === 'failed') return 'crashed';
-  return isRunAlive(store, run) ? 'running' : 'crashed';
+  return displayStatus(store, run);
 }
 
 /** A run made without any model: its figures are offline figures. */
@@ -96,7 +93,7 @@ export function runSummary(store: Pick<Store, 'getLock'>, run: RunRow, dbFlag: s
       failed: num(q.failed),
       workers: num(q.workers),
     };
-  if (status === 'stopped' || status === 'crashed')
+  if (status === 'stopped' || status === 'failed' || status === 'interrupted')
     s.resume = `flowscout search --resume ${run.id}${dbFlag ? ` --db ${dbFlag}` : ''}`;
   if (run.owner) s.owner = run.owner;
   return s;
@@ -168,19 +165,41 @@ function mean(xs: number[]): number | undefined {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
 }
 
-function splitScores(rows: EvaluationRow[]) {
+/**
+ * Scores of one split as the CLI states them (metrics/score.ts): TC over every record, ES and its
+ * dimensions only over the records with a reference answer (`judged`; a run that ended in a hand-off
+ * has none, and its stored ES of 0 is no score). Without the run's records (`judged` undefined) every
+ * row counts.
+ */
+function splitScores(rows: EvaluationRow[], judged: ReadonlySet<string> | undefined) {
+  const scored = judged ? rows.filter((r) => judged.has(r.recordId)) : rows;
   const dims: Record<string, number> = {};
-  const keys = new Set(rows.flatMap((r) => Object.keys(r.dims ?? {})));
-  for (const k of keys) dims[k] = mean(rows.map((r) => num(r.dims[k])))!;
+  const keys = new Set(scored.flatMap((r) => Object.keys(r.dims ?? {})));
+  for (const k of keys) dims[k] = mean(scored.map((r) => num(r.dims[k])))!;
   const tc = mean(rows.map((r) => r.tc));
-  const es = mean(rows.map((r) => r.es));
+  const es = mean(scored.map((r) => r.es));
   return {
     records: rows.length,
+    esRecords: scored.length,
     tc: tc ?? null,
     es: es ?? null,
     score: tc !== undefined && es !== undefined ? (tc + es) / 2 : null,
     dims,
   };
+}
+
+/** `split/recordId` → whether the record has a reference answer (the rule of metrics/score.ts `hasReference`); undefined when the run stored no records. */
+function referencedRecords(store: Store, runId: string): Map<string, Set<string>> | undefined {
+  const rows = store.loadRunRecords(runId);
+  if (rows.length === 0) return undefined;
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const reference = (r.record as { reference?: unknown } | null)?.reference;
+    if (typeof reference !== 'string' || reference.trim() === '') continue;
+    if (!out.has(r.split)) out.set(r.split, new Set());
+    out.get(r.split)!.add(r.recordId);
+  }
+  return out;
 }
 
 /** The candidate page: workflow, parent diff, plan, scores per split, per-record rows. */
@@ -198,6 +217,7 @@ export function candidateView(store: Store, runId: string, candidateId: string) 
   const parent = c.parent ? candidates.find((x) => x.id === c.parent) : undefined;
   const scoredBy = c.duplicateOf ?? c.id;
   const evals = store.loadEvaluations(runId, scoredBy);
+  const judged = referencedRecords(store, runId);
   const res = run.result as
     | {
         test?: {
@@ -225,8 +245,14 @@ export function candidateView(store: Store, runId: string, candidateId: string) 
     diff,
     scoredBy,
     scores: {
-      opt: splitScores(evals.filter((e) => e.split === 'opt')),
-      val: splitScores(evals.filter((e) => e.split === 'val')),
+      opt: splitScores(
+        evals.filter((e) => e.split === 'opt'),
+        judged && (judged.get('opt') ?? new Set()),
+      ),
+      val: splitScores(
+        evals.filter((e) => e.split === 'val'),
+        judged && (judged.get('val') ?? new Set()),
+      ),
       test,
     },
     records: evals.map((e) => ({

@@ -32,7 +32,7 @@ import {
 
 export const aiSdkFormat: ConversationFormat = {
   id: 'ai-sdk',
-  shape: 'one ModelMessage[] (or {"messages": [...]} / {"prompt", "steps": [...]}) a line',
+  shape: 'ModelMessage[] (or {"messages": [...]} / {"prompt", "steps": [...]})',
   units: (doc) => conversationUnits(doc, looksLikeMessages),
   conversation: readConversation,
   tools: readTools,

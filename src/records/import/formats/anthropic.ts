@@ -30,7 +30,7 @@ import {
 
 export const anthropicFormat: ConversationFormat = {
   id: 'anthropic',
-  shape: 'one {"messages": [{"role": "user" | "assistant", "content": [...]}], "tools"?: [...]} a line',
+  shape: '{"messages": [{"role": "user" | "assistant", "content": [...]}], "tools"?: [...]}',
   units: (doc) => conversationUnits(doc, looksLikeMessages),
   conversation: readConversation,
   tools: readTools,

@@ -32,7 +32,7 @@ import {
 
 export const openaiFormat: ConversationFormat = {
   id: 'openai',
-  shape: 'one {"messages": [{"role": "user" | "assistant" | "tool", …}], "tools"?: [...]} a line',
+  shape: '{"messages": [{"role": "user" | "assistant" | "tool", …}], "tools"?: [...]}',
   units: (doc) => conversationUnits(doc, looksLikeMessages),
   conversation: readConversation,
   tools: readTools,

@@ -36,7 +36,7 @@ interface Span {
 
 export const otelFormat: ConversationFormat = {
   id: 'otel',
-  shape: 'OTLP/JSON: {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]} per file or per line',
+  shape: 'an OTLP/JSON export {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}',
   units: () => [],
   allUnits,
   conversation: readTrace,
