@@ -8,6 +8,7 @@ import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import {
   isLoopbackHost,
   startHttpServer,
+  DEFAULT_GRACE_MS,
   DEFAULT_MAX_BODY_BYTES,
   type RunningHttpServer,
 } from '../../serve/http-server.js';
@@ -53,6 +54,7 @@ interface ServeOpts {
   concurrency?: string;
   callTimeout?: string;
   maxOutputChars?: string;
+  grace?: string;
   learnFrom?: string;
 }
 
@@ -102,6 +104,10 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--max-output-chars <n>',
       `characters of one tool output a run keeps, answers and stores; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+    )
+    .option(
+      '--grace <ms>',
+      `HTTP: on Ctrl-C or SIGTERM, how long runs in flight may finish; those still running are then answered 503 and cancelled (default ${DEFAULT_GRACE_MS})`,
     )
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option(
@@ -175,6 +181,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         const resolved = await models.policy(spec, { tools });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
+        const graceMs = opts.grace !== undefined ? wholeNumber(opts.grace, '--grace', 0, 2000) : DEFAULT_GRACE_MS;
         const requestTimeoutMs =
           opts.timeout !== undefined ? wholeNumber(opts.timeout, '--timeout', 1) : DEFAULT_REQUEST_TIMEOUT_MS;
         const hash = workflowHash(workflow);
@@ -233,14 +240,14 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             ...(opts.allowedHost.length > 0 ? { allowedHosts: opts.allowedHost } : {}),
           });
           const server = http;
-          closers.push(() => server.close());
+          closers.push(() => server.close(graceMs));
           if (mcp === 'http') io.err(`MCP over Streamable HTTP: ${http.url}/mcp (tool '${tool.name}')`);
           if (opts.http) io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health`);
         }
         await untilStopped(mcp === 'stdio');
         const load = service.load();
         io.err(
-          `stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`,
+          `stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to ${graceMs / 1000} s)` : ''}`,
         );
       } finally {
         for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
