@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { workflowHash } from '../../graph/hash.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
@@ -34,29 +34,6 @@ import type { RegisterCommand } from './register.js';
  * stdin). Over stdio stdout carries only MCP messages: everything this command says goes to stderr.
  * With `--db` every answered request is written to the store with its trace.
  */
-interface ServeOpts {
-  allow?: string;
-  tools: string;
-  model?: string;
-  mcp?: string;
-  http?: boolean;
-  port?: string;
-  host: string;
-  token?: string;
-  insecure?: boolean;
-  allowedHost: string[];
-  name?: string;
-  description?: string;
-  db?: string;
-  timeout?: string;
-  maxBody?: string;
-  maxRuns?: string;
-  concurrency?: string;
-  callTimeout?: string;
-  maxOutputChars?: string;
-  grace?: string;
-  learnFrom?: string;
-}
 
 /** Registers `flowscout serve` (see above). */
 export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
@@ -114,7 +91,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       '--allow <effect>',
       'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive',
     )
-    .action(async (file: string, opts: ServeOpts) => {
+    .action(async (file, opts) => {
       if (opts.learnFrom !== undefined) throw learnFromRemoved();
       const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
       if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
