@@ -23,7 +23,7 @@ import { readJsonFile } from '../../util/json-file.js';
 import { registerSecret } from '../../util/redact.js';
 import { createModelWiring } from '../../wiring/index.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumberArg } from '../parse-number.js';
 import { learnFromRemoved } from '../learned-note.js';
 import type { RegisterCommand } from './register.js';
 
@@ -51,7 +51,11 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)',
     )
     .option('--http', 'serve POST /run and GET /health')
-    .option('--port <n>', 'port for --mcp http and --http (default 0: a free port, printed)')
+    .option(
+      '--port <n>',
+      'port for --mcp http and --http (default 0: a free port, printed)',
+      wholeNumberArg('--port', 0),
+    )
     .option('--host <address>', 'address to bind for HTTP', '127.0.0.1')
     .option(
       '--token <secret>',
@@ -73,11 +77,20 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--timeout <ms>',
       `cancel a run after this long: POST /run answers 504, an MCP tool call (stdio or /mcp) a TIMEOUT tool error (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
+      wholeNumberArg('--timeout', 1),
     )
-    .option('--max-body <bytes>', `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`)
-    .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
-    .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
-    .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
+    .option(
+      '--max-body <bytes>',
+      `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`,
+      wholeNumberArg('--max-body', 1),
+    )
+    .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)', wholeNumberArg('--max-runs', 1))
+    .option(
+      '--concurrency <n>',
+      'nodes of one run at once, and model requests in flight across all runs (default 4)',
+      wholeNumberArg('--concurrency', 1),
+    )
+    .option('--call-timeout <ms>', 'per tool call timeout in milliseconds', wholeNumberArg('--call-timeout', 1))
     .option(
       '--max-output-chars <n>',
       `characters of one tool output a run keeps, answers and stores; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
@@ -85,6 +98,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--grace <ms>',
       `HTTP: on Ctrl-C or SIGTERM, how long runs in flight may finish; those still running are then answered 503 and cancelled (default ${DEFAULT_GRACE_MS})`,
+      wholeNumberArg('--grace', 0, 2000),
     )
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option(
@@ -152,26 +166,23 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         // One model client and rate limiter for every request served (sized by --concurrency, default 4, as in `run`).
         const models = createModelWiring({
           limits: {
-            concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4,
+            concurrency: opts.concurrency ?? 4,
           },
         });
         const resolved = await models.policy(spec, { tools });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
-        const graceMs = opts.grace !== undefined ? wholeNumber(opts.grace, '--grace', 0, 2000) : DEFAULT_GRACE_MS;
-        const requestTimeoutMs =
-          opts.timeout !== undefined ? wholeNumber(opts.timeout, '--timeout', 1) : DEFAULT_REQUEST_TIMEOUT_MS;
+        const graceMs = opts.grace ?? DEFAULT_GRACE_MS;
+        const requestTimeoutMs = opts.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
         const hash = workflowHash(workflow);
         const db = store;
         const service = createWorkflowService({
           workflow,
           policy: resolved.instance,
           tools: registry,
-          ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
-          ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),
-          ...(opts.callTimeout !== undefined
-            ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) }
-            : {}),
+          ...(opts.maxRuns !== undefined ? { maxRuns: opts.maxRuns } : {}),
+          ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+          ...(opts.callTimeout !== undefined ? { callTimeoutMs: opts.callTimeout } : {}),
           destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
           ...(opts.maxOutputChars !== undefined
@@ -210,8 +221,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             http: Boolean(opts.http),
             ...(mcp === 'http' ? { mcp: tool } : {}),
             host: opts.host,
-            port: opts.port !== undefined ? wholeNumber(opts.port, '--port', 0) : 0,
-            ...(opts.maxBody !== undefined ? { maxBodyBytes: wholeNumber(opts.maxBody, '--max-body', 1) } : {}),
+            port: opts.port ?? 0,
+            ...(opts.maxBody !== undefined ? { maxBodyBytes: opts.maxBody } : {}),
             requestTimeoutMs,
             ...(token !== undefined ? { token } : {}),
             ...(opts.allowedHost.length > 0 ? { allowedHosts: opts.allowedHost } : {}),
