@@ -94,6 +94,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--max-output-chars <n>',
       `characters of one tool output a run keeps, answers and stores; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+      wholeNumberArg('--max-output-chars', 1),
     )
     .option(
       '--grace <ms>',
@@ -185,9 +186,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           ...(opts.callTimeout !== undefined ? { callTimeoutMs: opts.callTimeout } : {}),
           destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
-          ...(opts.maxOutputChars !== undefined
-            ? { maxOutputChars: wholeNumber(opts.maxOutputChars, '--max-output-chars', 1) }
-            : {}),
+          ...(opts.maxOutputChars !== undefined ? { maxOutputChars: opts.maxOutputChars } : {}),
           ...(db ? { onRun: servedRunRecorder(db, { name: workflow.name, hash }, (line) => io.err(line)) } : {}),
         });
         const tool: WorkflowToolInfo = {
