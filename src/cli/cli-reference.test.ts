@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_FILE, renderCliReference } from './cli-reference.js';
 import type { CliIO } from './output.js';
@@ -21,7 +21,7 @@ describe('the CLI reference (docs/reference/cli.md)', () => {
     const text = readFileSync(join(ROOT, CLI_REFERENCE_FILE), 'utf8');
     const program = await buildProgram(quiet);
     const missing: string[] = [];
-    const visit = (cmd: Command, path: string[]) => {
+    const visit = (cmd: CommandUnknownOpts, path: string[]) => {
       const help = cmd.helpInformation();
       const section = text.split(`flowscout ${path.join(' ')}\n`)[1]?.split(/\n##+ flowscout /)[0] ?? '';
       for (const line of help.split('\n')) {

@@ -43,3 +43,24 @@ export function nonNegativeNumber(text: string, flag: string): number {
     });
   return n;
 }
+
+/**
+ * The same rules as commander argument parsers, so a flag's declaration says how its value is read:
+ * `.option('--runs <n>', '…', wholeNumberArg('--runs', 1))` gives a number or the error above.
+ */
+export const wholeNumberArg =
+  (flag: string, min: number, example?: number) =>
+  (text: string): number =>
+    wholeNumber(text, flag, min, example);
+
+/** `oneOf` as a commander argument parser. */
+export const oneOfArg =
+  <T extends string>(options: readonly T[], flag: string) =>
+  (value: string): T =>
+    oneOf(value, options, flag);
+
+/** `nonNegativeNumber` as a commander argument parser. */
+export const nonNegativeArg =
+  (flag: string) =>
+  (text: string): number =>
+    nonNegativeNumber(text, flag);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { EXIT_STATUS, toFlowScoutError } from '../errors/index.js';
 import { COMMANDS } from './commands/index.js';
 import { ExitWith, processIO, type CliIO } from './output.js';

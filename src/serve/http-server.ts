@@ -1,9 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostname, networkInterfaces } from 'node:os';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { getRequestListener } from '@hono/node-server';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { FlowScoutError, HTTP_STATUS, toErrorShape, type ErrorCode, type ErrorShape } from '../errors/index.js';
+import { bearerCheck, hostCheck, hostNamesFor, isLoopbackHost, shownHost } from '../util/http-guards.js';
 import { redactText } from '../util/redact.js';
 import { traceWithOutputsOnce } from '../runtime/trace-file.js';
 import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
@@ -11,7 +13,8 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.
 import { servedResult, type WorkflowService } from './workflow-service.js';
 
 /**
- * The HTTP side of `flowscout serve`, on one `node:http` server:
+ * The HTTP side of `flowscout serve`, a Hono app on `@hono/node-server` (the stack of the web UI,
+ * with the same Host check, util/http-guards.ts):
  *
  * - `POST /run` with `{"query": "…"}` → `200 {answer, calls, observations, usage, …}` (each tool
  *   output once, in `calls`: the observations point to a large one with `{"sameAs": "calls[i].output"}`,
@@ -25,14 +28,16 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  *
  * Every error is JSON `{error: {code, message, hint?, location?}}` (an `ErrorShape`, errors/error-shape.ts)
  * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
- * 413 body over the limit, 415 not JSON, 504 timeout; a FlowScoutError's status is its code's
- * `HTTP_STATUS` (errors/codes.ts: 429 for an exhausted budget, 500 for a bug, …).
+ * 413 body over the limit, 415 not JSON, 503 stopping, 504 timeout; a FlowScoutError's status is its
+ * code's `HTTP_STATUS` (errors/codes.ts: 429 for an exhausted budget, 500 for a bug, …).
  * It binds to 127.0.0.1 unless told otherwise. Every route (`/run`, `/health`, `/mcp`) answers only
  * requests whose Host header names this server (DNS-rebinding protection: a web page cannot make a
  * browser on this machine talk to it under another name): the loopback names when bound to
  * loopback, the bound address, and on an any-address bind (`0.0.0.0`, `::`) this machine's name
  * and interface addresses; `allowedHosts` adds names (a DNS name in front of it). With `token`,
  * every route also needs `Authorization: Bearer <token>` (401 otherwise; compared in constant time).
+ * When the server closes, a request still unanswered after the grace period is answered
+ * `503 {error: {code: "SHUTTING_DOWN"}}` and its run is cancelled.
  */
 
 export interface HttpServeOptions {
@@ -58,20 +63,32 @@ export interface RunningHttpServer {
   /** `http://host:port` */
   url: string;
   port: number;
-  /** Stops accepting requests, lets those in flight finish for up to `graceMs` (default 10 000), then closes every connection. */
+  /**
+   * Stops accepting requests, lets those in flight finish for up to `graceMs` (default
+   * `DEFAULT_GRACE_MS`), answers those still running 503 (their runs are cancelled), then closes
+   * every connection.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How long runs in flight may finish when the server closes (`serve --grace`). */
+export const DEFAULT_GRACE_MS = 10_000;
+/** After the grace period, how long the 503 answers get to be written before connections are cut. */
+const FLUSH_MS = 1_000;
+
+export { isLoopbackHost, hostNamesFor };
 
 type HttpErrorCode =
   | 'FORBIDDEN_HOST'
   | 'UNAUTHORIZED'
   | 'BAD_JSON'
+  | 'BAD_REQUEST'
   | 'BODY_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'SHUTTING_DOWN'
   | 'TIMEOUT'
   | 'RUN_FAILED'
   | ErrorCode;
@@ -88,12 +105,18 @@ class HttpError extends Error {
 
   /** Anything thrown, as its error shape with its code's HTTP status. */
   static of(e: unknown): HttpError {
+    if (e instanceof HttpError) return e;
     const { code, message, ...detail } = toErrorShape(e);
     return new HttpError(HTTP_STATUS[code], code, message, detail);
   }
 
   shape(): ErrorShape<HttpErrorCode> {
     return { code: this.code, message: this.message, ...this.detail };
+  }
+
+  /** The answer: `{error}` as JSON with the status. */
+  response(): Response {
+    return jsonResponse(this.status, { error: this.shape() });
   }
 }
 
@@ -107,74 +130,103 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   let port = options.port ?? 0;
   const hosts = hostNamesFor(host, options.allowedHosts ?? []);
   const token = options.token;
+  // Fires when the grace period of `close` is over: every request still unanswered answers 503.
+  const stopping = new AbortController();
 
-  let active = 0;
-  let drained: (() => void) | undefined;
-  const server: Server = createServer((req, res) => {
-    active++;
-    res.once('close', () => {
-      active--;
-      if (active === 0) drained?.();
-    });
-    void handle(req, res).catch((e: unknown) => {
-      const err = e instanceof HttpError ? e : HttpError.of(e);
-      sendError(res, err);
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const asked = hostOf(req.headers.host);
-    if (asked === undefined || !hosts.has(asked)) {
-      req.resume();
-      throw new HttpError(
+  const app = new Hono();
+  app.onError((e) => HttpError.of(e).response());
+  app.use('*', answerWhenStopping(stopping.signal));
+  app.use(
+    '*',
+    hostCheck(hosts, (_c, header) =>
+      new HttpError(
         403,
         'FORBIDDEN_HOST',
-        `this server answers only requests for ${[...hosts].map((h) => (h.includes(':') ? `[${h}]` : h)).join(', ')} (Host: ${req.headers.host === undefined ? 'none' : JSON.stringify(req.headers.host.slice(0, 100))})`,
+        `this server answers only requests for ${[...hosts].map(shownHost).join(', ')} (Host: ${header === undefined ? 'none' : JSON.stringify(header.slice(0, 100))})`,
         {
           hint: 'Address it by one of those names, or start serve with --allowed-host <name> for a name in front of it.',
         },
-      );
-    }
-    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
-      req.resume();
-      res.setHeader('www-authenticate', 'Bearer');
+      ).response(),
+    ),
+  );
+  if (token !== undefined)
+    app.use(
+      '*',
+      bearerCheck(token, () => {
+        const res = new HttpError(
+          401,
+          'UNAUTHORIZED',
+          'this server needs `Authorization: Bearer <token>` with the token it was started with',
+          { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' },
+        ).response();
+        res.headers.set('www-authenticate', 'Bearer');
+        return res;
+      }),
+    );
+  const [jsonOnly, limitBody] = jsonBody(maxBody);
+
+  if (options.mcp) {
+    const tool = options.mcp;
+    app.post('/mcp', jsonOnly, limitBody, async (c) => {
+      const parsedBody = parseJson(await c.req.text());
+      const mcp = createWorkflowMcpServer(service, tool, 'mcp-http', { requestTimeoutMs: timeoutMs });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        // The SDK's own check as well (the Host header as sent: with and without the port).
+        enableDnsRebindingProtection: true,
+        allowedHosts: [...hosts].flatMap((h) => [shownHost(h), `${shownHost(h)}:${port}`]),
+      });
+      const done = () => {
+        void transport.close();
+        void mcp.close();
+      };
+      // A client that went away, or a server past its grace period, cancels the call (the SDK
+      // aborts the tool's handler when its transport closes).
+      const cancel = AbortSignal.any([c.req.raw.signal, stopping.signal]);
+      cancel.addEventListener('abort', done, { once: true });
+      try {
+        await mcp.connect(transport);
+        // A JSON response (enableJsonResponse) is complete when it resolves.
+        return await transport.handleRequest(c.req.raw, { parsedBody });
+      } finally {
+        cancel.removeEventListener('abort', done);
+        done();
+      }
+    });
+    app.all('/mcp', () => {
       throw new HttpError(
-        401,
-        'UNAUTHORIZED',
-        'this server needs `Authorization: Bearer <token>` with the token it was started with',
-        { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' },
+        405,
+        'METHOD_NOT_ALLOWED',
+        'this MCP endpoint is stateless: send JSON-RPC requests with POST',
       );
-    }
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/mcp' && options.mcp) return handleMcp(req, res, options.mcp);
-    if (!serveHttp)
-      throw new HttpError(404, 'NOT_FOUND', `no route ${path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
-    if (path === '/health') {
-      if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
-      return sendJson(res, 200, {
+    });
+  }
+  if (serveHttp) {
+    app.get('/health', () =>
+      jsonResponse(200, {
         status: 'ok',
         workflow: service.workflow.name,
         policy: service.policyLabel,
         runs: service.load(),
-      });
-    }
-    if (path === '/run') {
-      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
-      const body = await readJsonBody(req, maxBody);
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
+      }),
+    );
+    app.all('/health', () => {
+      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
+    });
+    app.post('/run', jsonOnly, limitBody, async (c) => {
+      const request = parseJson(await c.req.text());
+      if (typeof request !== 'object' || request === null || Array.isArray(request))
         throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
-      const query = (body as Record<string, unknown>).query;
-      const gone = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) gone.abort();
-      });
+      const query = (request as Record<string, unknown>).query;
       let outcome;
       try {
         // The answer does not wait for the run past the timeout: 504 goes out when the timer fires
-        // (the run is cancelled and ends in the background), whatever the policy is doing.
+        // (the run is cancelled and ends in the background), whatever the policy is doing. A client
+        // that went away, or a server past its grace period, cancels the run too.
         outcome = await runWithinTimeout(
           service,
-          { query: query as string, transport: 'http', signal: gone.signal },
+          { query: query as string, transport: 'http', signal: AbortSignal.any([c.req.raw.signal, stopping.signal]) },
           timeoutMs,
         );
       } catch (e) {
@@ -189,38 +241,47 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       const once = traceWithOutputsOnce(trace);
       const result = { ...servedResult(trace), calls: once.calls, observations: once.observations };
       if (result.status === 'error')
-        return sendJson(res, 502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
-      return sendJson(res, 200, result);
-    }
-    throw new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${path}; use POST /run or GET /health`);
+        return jsonResponse(502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
+      return jsonResponse(200, result);
+    });
+    app.all('/run', () => {
+      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
+    });
   }
+  app.all('*', (c) => {
+    if (!serveHttp)
+      throw new HttpError(404, 'NOT_FOUND', `no route ${c.req.path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
+    throw new HttpError(404, 'NOT_FOUND', `no route ${c.req.method} ${c.req.path}; use POST /run or GET /health`);
+  });
 
-  async function handleMcp(req: IncomingMessage, res: ServerResponse, tool: WorkflowToolInfo): Promise<void> {
-    if (req.method !== 'POST')
-      throw new HttpError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        'this MCP endpoint is stateless: send JSON-RPC requests with POST',
-      );
-    const body = await readJsonBody(req, maxBody);
-    const mcp = createWorkflowMcpServer(service, tool, 'mcp-http', { requestTimeoutMs: timeoutMs });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      // The SDK's own check as well (the Host header as sent: with and without the port).
-      enableDnsRebindingProtection: true,
-      allowedHosts: [...hosts].flatMap((h) => {
-        const name = h.includes(':') ? `[${h}]` : h;
-        return [name, `${name}:${port}`];
-      }),
-    });
+  const listener = getRequestListener(app.fetch, {
+    // A request node-server cannot turn into a URL (no or a malformed Host header, a bad target).
+    errorHandler: (e) =>
+      new HttpError(400, 'BAD_REQUEST', `the request cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
+        hint: 'Send a Host header that names this server and a path such as /run.',
+      }).response(),
+  });
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const server: Server = createServer((req, res) => {
+    active++;
     res.once('close', () => {
-      void transport.close();
-      void mcp.close();
+      active--;
+      if (active === 0) drained?.();
     });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, body);
-  }
+    void listener(req, res);
+  });
+  /** Resolves once no request is in flight, or after `ms`. */
+  const untilDrained = (ms: number) =>
+    active === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
 
   await new Promise<void>((resolve, reject) => {
     const failed = (e: NodeJS.ErrnoException) => reject(listenError(e, host, port));
@@ -231,26 +292,99 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     });
   });
   port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `http://${shownHost(host)}:${port}`,
     port,
-    close: async (graceMs = 10_000) => {
+    close: async (graceMs = DEFAULT_GRACE_MS) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await untilDrained(graceMs);
       if (active > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, graceMs);
-          drained = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        stopping.abort();
+        await untilDrained(FLUSH_MS);
       }
       server.closeAllConnections();
       await closed;
     },
   };
+}
+
+/**
+ * Once `stopping` fires, a request whose handler has not answered is answered 503 at once (its
+ * handler's signal fires too, so its run is cancelled and ends in the background).
+ */
+function answerWhenStopping(stopping: AbortSignal): MiddlewareHandler {
+  return async (c, next) => {
+    const stopped = () =>
+      new HttpError(
+        503,
+        'SHUTTING_DOWN',
+        'the server is stopping and this request did not finish within its grace period',
+        {
+          hint: 'Send the request again once the server is back; serve --grace <ms> gives runs in flight longer to finish.',
+        },
+      ).response();
+    if (stopping.aborted) return stopped();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<true>((resolve) => {
+      onAbort = () => resolve(true);
+      stopping.addEventListener('abort', onAbort, { once: true });
+    });
+    const handled = next().then(
+      () => false as const,
+      () => false as const,
+    );
+    try {
+      if (await Promise.race([handled, aborted])) return stopped();
+    } finally {
+      stopping.removeEventListener('abort', onAbort!);
+    }
+  };
+}
+
+/** `POST` bodies: JSON only (415 otherwise), at most `maxBytes` (413 otherwise). */
+function jsonBody(maxBytes: number): [MiddlewareHandler, MiddlewareHandler] {
+  return [
+    async (c, next) => {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/json\b/i.test(type))
+        throw new HttpError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`,
+        );
+      await next();
+    },
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: (c) => {
+        const declared = Number(c.req.header('content-length'));
+        throw new HttpError(
+          413,
+          'BODY_TOO_LARGE',
+          Number.isFinite(declared) && declared > maxBytes
+            ? `the body is ${declared} bytes; at most ${maxBytes} are accepted`
+            : `the body is over the limit of ${maxBytes} bytes`,
+        );
+      },
+    }),
+  ];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new HttpError(400, 'BAD_JSON', `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** `value` as JSON after the one redaction pass: a model may echo a key into an answer, a call's arguments or an error. */
+function jsonResponse(status: number, value: unknown): Response {
+  return new Response(redactText(JSON.stringify(value)), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
 }
 
 /** What a failed `listen` means for the user: a busy port or an address this machine does not have is a named error, not a bug. */
@@ -277,104 +411,4 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
       location: { path: '--host' },
     });
   return e;
-}
-
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
-
-/** Whether `host` is a loopback address or name. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return LOOPBACK_NAMES.includes(h) || /^127\./.test(h);
-}
-
-/** The host names (lower case, IPv6 without brackets) requests may address for a server bound to `host`. */
-export function hostNamesFor(host: string, extra: readonly string[]): Set<string> {
-  const bound = host.toLowerCase().replace(/^\[|\]$/g, '');
-  const names = new Set<string>(
-    extra.map((h) =>
-      h
-        .toLowerCase()
-        .replace(/^\[|\]$/g, '')
-        .replace(/\.$/, ''),
-    ),
-  );
-  if (isLoopbackHost(bound)) for (const n of LOOPBACK_NAMES) names.add(n);
-  names.add(bound);
-  if (bound === '0.0.0.0' || bound === '::') {
-    for (const n of LOOPBACK_NAMES) names.add(n);
-    names.add(hostname().toLowerCase());
-    for (const list of Object.values(networkInterfaces()))
-      for (const a of list ?? []) names.add(a.address.toLowerCase().replace(/%.*$/, ''));
-  }
-  return names;
-}
-
-/** The host name of a Host header (lower case, no port, IPv6 without brackets); undefined when absent or malformed. */
-function hostOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  try {
-    return new URL(`http://${header}`).hostname
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/\.$/, '');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether an Authorization header carries exactly `Bearer <token>` (constant-time comparison). */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
-  if (!m) return false;
-  const given = createHash('sha256').update(m[1]!).digest();
-  const wanted = createHash('sha256').update(token).digest();
-  return timingSafeEqual(given, wanted);
-}
-
-async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\b/i.test(type))
-    throw new HttpError(
-      415,
-      'UNSUPPORTED_MEDIA_TYPE',
-      `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`,
-    );
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    throw new HttpError(413, 'BODY_TOO_LARGE', `the body is ${declared} bytes; at most ${maxBytes} are accepted`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      req.resume();
-      throw new HttpError(413, 'BODY_TOO_LARGE', `the body is over the limit of ${maxBytes} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new HttpError(400, 'BAD_JSON', `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  if (res.headersSent) return;
-  // The one redaction pass: a model may echo a key into an answer, a call's arguments or an error.
-  const text = redactText(JSON.stringify(value));
-  res
-    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-    .end(text);
-}
-
-function sendError(res: ServerResponse, err: HttpError): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  sendJson(res, err.status, { error: err.shape() });
 }

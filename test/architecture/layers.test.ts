@@ -112,7 +112,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'wiring',
     'distributed',
   ],
-  ui: ['errors', 'contracts', 'graph', 'store', 'mining', 'conformance'],
+  ui: ['errors', 'util', 'contracts', 'graph', 'store', 'mining', 'conformance'],
   cli: [
     'errors',
     'util',

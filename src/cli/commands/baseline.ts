@@ -1,5 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { BASELINES, runBaseline, type BaselineName } from '../../bench/experiments/run-baseline.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
@@ -14,22 +14,6 @@ import type { RegisterCommand } from './register.js';
  * baselines on your records, measured exactly as `flowscout bench` measures it (same split and seed),
  * printing TC and ES on the test queries with the policy and judge that produced them.
  */
-
-interface BaselineFlags {
-  splitBy: string;
-  records: string;
-  tools: string;
-  allowLiveWrites?: boolean;
-  model?: string;
-  judgeModel?: string;
-  seed: string;
-  runs: string;
-  maxTest: string;
-  iterations: string;
-  patience: string;
-  concurrency: string;
-  json?: boolean;
-}
 
 export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) => {
   program
@@ -54,7 +38,7 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
       '--allow-live-writes',
       "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
     )
-    .action(async (name: string, flags: BaselineFlags) => {
+    .action(async (name, flags) => {
       if (!(BASELINES as readonly string[]).includes(name)) {
         throw new FlowScoutError({
           code: 'INVALID_INPUT',

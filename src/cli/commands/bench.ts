@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readJsonFile } from '../../util/json-file.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PAPER_DOMAINS, parseDomains, type DomainFiles } from '../../bench/experiments/domain-env.js';
 import { FlowScoutError } from '../../errors/index.js';
@@ -9,7 +9,7 @@ import { runBench, type BenchOptions } from '../../bench/experiments/run-bench.j
 import { fixed } from '../../bench/report/markdown.js';
 import { table2 } from '../../bench/report/tables.js';
 import { checkBenchOut, writeBenchOutput } from '../../bench/report/write-output.js';
-import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
+import { addModelFlags, modelCallOptions } from '../model-flags.js';
 import { summarizeSeeds } from '../../bench/experiments/seeds.js';
 import { orderingsTable, pairedTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
@@ -18,7 +18,7 @@ import { wholeNumber } from '../parse-number.js';
 import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { queueSettings } from '../queue-flags.js';
 import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
-import type { RegisterCommand } from './register.js';
+import type { FlagsOf, RegisterCommand } from './register.js';
 
 /**
  * `flowscout bench`: the paper's experiments (docs/DESIGN.md, "Baselines and ablations") on
@@ -28,35 +28,10 @@ import type { RegisterCommand } from './register.js';
  * `report.md`, two SVG figures and `results.json` in `--out`.
  */
 
-interface BenchFlags extends ModelFlags {
-  allowLiveWrites?: boolean;
-  splitBy?: string;
-  domains?: string;
-  records?: string;
-  tools?: string;
-  name?: string;
-  model?: string;
-  models?: string;
-  judgeModel?: string;
-  seed: string;
-  seeds?: string;
-  iterations: string;
-  patience: string;
-  runs: string;
-  maxTest: string;
-  maxRecords?: string;
-  ablationDomain?: string;
-  concurrency: string;
-  out?: string;
-  json?: boolean;
-  force?: boolean;
-  redis?: string;
-  queue?: string;
-  chunk: string;
-  rpm?: string;
-}
+/** `flowscout bench`'s options as its action receives them, typed from their declarations. */
+type BenchFlags = FlagsOf<typeof declareBench>;
 
-export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
+function declareBench(program: Command) {
   const cmd = program
     .command('bench')
     .description(
@@ -114,7 +89,11 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
       '--allow-live-writes',
       "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused",
     );
-  addModelFlags(cmd).action(async (flags: BenchFlags) => {
+  return addModelFlags(cmd);
+}
+
+export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
+  declareBench(program).action(async (flags) => {
     const out = flags.out ?? join('.flowscout', 'bench', stamp());
     const redis = benchRedis(flags, out);
     if (redis) {

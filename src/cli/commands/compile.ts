@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Workflow } from '../../graph/schema.js';
 import { compileWorkflow } from '../../runtime/compile.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
@@ -19,7 +19,7 @@ export const registerCompile: RegisterCommand = (program: Command, io: CliIO) =>
     .option('-o, --out <file>', 'write the module to this file (default: stdout)')
     .option('--force', 'overwrite the output file if it exists')
     .option('--runtime-import <module>', 'module the generated code imports the runtime from', 'flowscout/runtime')
-    .action((file: string, opts: { out?: string; force?: boolean; runtimeImport: string }) => {
+    .action((file, opts) => {
       const workflow = readJsonFile(file) as Workflow;
       const code = compileWorkflow(workflow, { runtimeImport: opts.runtimeImport, source: file });
       if (opts.out === undefined) {

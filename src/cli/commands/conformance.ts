@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { alignTraces, type Deviation, type LogConformance } from '../../conformance/align-log.js';
 import { variantsOfRuns } from '../../conformance/observed-runs.js';
 import { workflowProcessTree } from '../../conformance/workflow-tree.js';
@@ -14,17 +14,6 @@ import { readFileSync } from 'node:fs';
 import type { CliIO } from '../output.js';
 import { readRuns } from '../runs-input.js';
 import type { RegisterCommand } from './register.js';
-
-interface ConformanceOptions {
-  tree?: string;
-  against?: string;
-  json?: boolean;
-  limit: string;
-  caseColumn?: string;
-  activityColumn?: string;
-  timestampColumn?: string;
-  separator?: string;
-}
 
 /**
  * `flowscout conformance <log> --tree <file> | --against <workflow.json> [--json]`: optimal
@@ -55,7 +44,7 @@ export const registerConformance: RegisterCommand = (program: Command, io: CliIO
     .option('--activity-column <name>', 'CSV: activity column (XES: event attribute)')
     .option('--timestamp-column <name>', 'CSV: timestamp column (XES: event attribute)')
     .option('--separator <char>', 'CSV separator (guessed from the header by default)')
-    .action(async (log: string, opts: ConformanceOptions) => {
+    .action(async (log, opts) => {
       const limit = checkLimit(opts.limit);
       if ((opts.tree === undefined) === (opts.against === undefined)) {
         throw new FlowScoutError({

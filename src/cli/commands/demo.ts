@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { runDemo } from '../../bench/demo/run-demo.js';
-import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
+import { addBreakerFlag, addModelFlags, modelCallOptions } from '../model-flags.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -11,16 +11,6 @@ import type { RegisterCommand } from './register.js';
  * ES on the test split against G0, ReAct and the PM4Py-style baseline. Writes a fresh folder under
  * `.flowscout/demo/` and never overwrites anything.
  */
-
-interface DemoFlags extends ModelFlags {
-  iterations: string;
-  patience: string;
-  seed: string;
-  model?: string;
-  maxRecords?: string;
-  concurrency: string;
-  root: string;
-}
 
 export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
   const cmd = program
@@ -35,7 +25,7 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--max-records <n>', 'use a seeded sample of this many records (a quicker look)')
     .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
     .option('--root <dir>', 'folder that receives the timestamped demo folder', '.flowscout/demo');
-  addModelFlags(cmd, { breaker: true }).action(async (flags: DemoFlags) => {
+  addBreakerFlag(addModelFlags(cmd)).action(async (flags) => {
     const calls = modelCallOptions(flags, io);
     await runDemo({
       modelLog: calls.log,

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { DRIFT_THRESHOLDS, detectDrift, type DriftReport, type DriftThresholds } from '../../conformance/drift.js';
 import { readConformanceProfile } from '../../conformance/profile.js';
 import { FlowScoutError } from '../../errors/index.js';
@@ -7,13 +7,6 @@ import type { CliIO } from '../output.js';
 import { readRuns } from '../runs-input.js';
 import { readWorkflowFile } from './conformance.js';
 import type { RegisterCommand } from './register.js';
-
-interface DriftCliOptions {
-  runs: string;
-  json?: boolean;
-  threshold: string[];
-  last?: string;
-}
 
 /**
  * `flowscout drift <workflow.json> --runs <records | agent logs | store> [--json]`: new runs against
@@ -42,7 +35,7 @@ export const registerDrift: RegisterCommand = (program: Command, io: CliIO) => {
       [],
     )
     .option('--last <n>', 'only the n most recent runs (a store, or the end of a file)')
-    .action(async (file: string, opts: DriftCliOptions) => {
+    .action(async (file, opts) => {
       const thresholds = parseThresholds(opts.threshold);
       const last = opts.last === undefined ? undefined : parseLast(opts.last);
       const workflow = readWorkflowFile(file);

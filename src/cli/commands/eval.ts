@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { formatEvalReport } from '../../metrics/format-report.js';
 import { readPredictionsFile } from '../../metrics/predictions.js';
@@ -16,7 +16,7 @@ import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
 import { learnFromRemoved } from '../learned-note.js';
-import type { RegisterCommand } from './register.js';
+import type { FlagsOf, RegisterCommand } from './register.js';
 
 /**
  * `flowscout eval`: TC and ES (docs/DESIGN.md, "Metrics") of
@@ -24,26 +24,11 @@ import type { RegisterCommand } from './register.js';
  * - predictions any agent produced: `eval --predictions <traces.jsonl> --records <file>`.
  */
 
-interface EvalOptions {
-  allowLiveWrites?: boolean;
-  predictions?: string;
-  records: string;
-  tools?: string;
-  model?: string;
-  judgeModel?: string;
-  repeat?: string;
-  learnFrom?: string;
-  json?: boolean;
-  skipInvalid?: boolean;
-  concurrency: string;
-  redis?: string;
-  queue?: string;
-  chunk: string;
-  rpm?: string;
-}
+/** `flowscout eval`'s options as its action receives them, typed from their declarations. */
+type EvalOptions = FlagsOf<typeof declareEval>;
 
-export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+function declareEval(program: Command) {
+  return program
     .command('eval')
     .description(
       'score a workflow (run on every record) or predictions (one {"id", "calls", "answer"} object a line) with TC and ES',
@@ -88,99 +73,102 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--allow-live-writes',
       "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
-    )
-    .action(async (workflowFile: string | undefined, opts: EvalOptions) => {
-      if (opts.learnFrom !== undefined) throw learnFromRemoved();
-      checkMode(workflowFile, opts);
-      const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
-      const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
-      if (recordsRead.records.length === 0) {
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message: `no records in ${opts.records}`,
-          hint: 'Pass a records JSONL file with at least one record.',
-          location: { file: opts.records },
-        });
-      }
-      // One rate limiter, sized by --concurrency, for every model request (the policy's and the judge's).
-      const models = createModelWiring({ limits: { concurrency } });
-      const { instance: judge } = await models.judge(opts.judgeModel ?? 'offline');
-      const problems = [...recordsRead.problems];
-      const skipped: Record<string, number> = { records: recordsRead.skipped };
-      let extra: Record<string, unknown> = {};
-      let title: string;
-      let report;
-      const notes: string[] = [];
-      if (workflowFile !== undefined) {
-        const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
-        const redis = distributedOptions(opts, io);
-        const res = await evaluateWorkflowFile({
-          workflowFile,
-          records: recordsRead.records,
-          toolsFile: opts.tools!,
-          model: opts.model,
-          models,
-          judge,
-          repeat,
-          concurrency,
-          ...(redis ? { redis } : {}),
-          ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
-          warn: (line) => io.err(line),
-        });
-        report = res.report;
-        const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
-        title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
-        const s = res.toolStats;
+    );
+}
+
+export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
+  declareEval(program).action(async (workflowFile, opts) => {
+    if (opts.learnFrom !== undefined) throw learnFromRemoved();
+    checkMode(workflowFile, opts);
+    const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
+    const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
+    if (recordsRead.records.length === 0) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `no records in ${opts.records}`,
+        hint: 'Pass a records JSONL file with at least one record.',
+        location: { file: opts.records },
+      });
+    }
+    // One rate limiter, sized by --concurrency, for every model request (the policy's and the judge's).
+    const models = createModelWiring({ limits: { concurrency } });
+    const { instance: judge } = await models.judge(opts.judgeModel ?? 'offline');
+    const problems = [...recordsRead.problems];
+    const skipped: Record<string, number> = { records: recordsRead.skipped };
+    let extra: Record<string, unknown> = {};
+    let title: string;
+    let report;
+    const notes: string[] = [];
+    if (workflowFile !== undefined) {
+      const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
+      const redis = distributedOptions(opts, io);
+      const res = await evaluateWorkflowFile({
+        workflowFile,
+        records: recordsRead.records,
+        toolsFile: opts.tools!,
+        model: opts.model,
+        models,
+        judge,
+        repeat,
+        concurrency,
+        ...(redis ? { redis } : {}),
+        ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
+        warn: (line) => io.err(line),
+      });
+      report = res.report;
+      const offline = res.policyKind === 'offline' ? ' — offline, no LLM' : '';
+      title = `Ran ${res.workflow} (${workflowFile}) on ${report.records.length} records${repeat > 1 ? ` × ${repeat} runs` : ''} of ${opts.records}\n  policy: ${res.policy}${offline}${res.learned ? `\n  ${res.learned}` : ''}`;
+      const s = res.toolStats;
+      notes.push(
+        `  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`,
+      );
+      const writeHeader = writeGuardHeader(res.writeCalls);
+      if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
+      if (res.distributed)
         notes.push(
-          `  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`,
+          `  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`,
         );
-        const writeHeader = writeGuardHeader(res.writeCalls);
-        if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
-        if (res.distributed)
-          notes.push(
-            `  distributed    ${res.distributed.jobsDone} job(s) on ${res.distributed.workers} worker(s) via ${res.distributed.redis}${res.distributed.jobsFailed ? `, ${res.distributed.jobsFailed} failed` : ''}`,
-          );
-        if (res.failedRuns.length)
-          notes.push(
-            `  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns
-              .slice(0, 3)
-              .map((f) => `${f.id}#${f.run}: ${f.error}`)
-              .join('; ')}`,
-          );
-        extra = {
-          workflow: res.workflow,
-          workflowFile,
-          policy: res.policy,
-          policyKind: res.policyKind,
-          ...(res.learned ? { learned: res.learned } : {}),
-          repeat,
-          failedRuns: res.failedRuns,
-          toolStats: s,
-          ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}),
-          ...(res.distributed ? { distributed: res.distributed } : {}),
-        };
-      } else {
-        const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
-        problems.push(...predsRead.problems);
-        skipped.predictions = predsRead.skipped;
-        const schemas = opts.tools ? await toolSchemas(opts.tools) : undefined;
-        report = await scorePredictions(recordsRead.records, predsRead.predictions, { judge, schemas, concurrency });
-        title = `Scored ${opts.predictions} against ${report.records.length} records of ${opts.records}`;
-        extra = { predictionsFile: opts.predictions };
-      }
-      if (opts.json) {
-        io.out(JSON.stringify({ ...report, ...extra, skipped, recordsFile: opts.records }, null, 2));
-        return;
-      }
-      io.out(formatEvalReport(report, { title }));
-      for (const n of notes) io.out(n);
-      if (Object.values(skipped).some((n) => n > 0)) {
-        io.out(
-          `  skipped invalid lines: ${skipped.records} in ${opts.records}${opts.predictions ? `, ${skipped.predictions ?? 0} in ${opts.predictions}` : ''}`,
+      if (res.failedRuns.length)
+        notes.push(
+          `  ${res.failedRuns.length} run(s) ended in error (scored with what they produced): ${res.failedRuns
+            .slice(0, 3)
+            .map((f) => `${f.id}#${f.run}: ${f.error}`)
+            .join('; ')}`,
         );
-        for (const p of problems.slice(0, 10)) io.out(`    ${p}`);
-      }
-    });
+      extra = {
+        workflow: res.workflow,
+        workflowFile,
+        policy: res.policy,
+        policyKind: res.policyKind,
+        ...(res.learned ? { learned: res.learned } : {}),
+        repeat,
+        failedRuns: res.failedRuns,
+        toolStats: s,
+        ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}),
+        ...(res.distributed ? { distributed: res.distributed } : {}),
+      };
+    } else {
+      const predsRead = await readPredictionsFile(opts.predictions!, { skipInvalid: opts.skipInvalid });
+      problems.push(...predsRead.problems);
+      skipped.predictions = predsRead.skipped;
+      const schemas = opts.tools ? await toolSchemas(opts.tools) : undefined;
+      report = await scorePredictions(recordsRead.records, predsRead.predictions, { judge, schemas, concurrency });
+      title = `Scored ${opts.predictions} against ${report.records.length} records of ${opts.records}`;
+      extra = { predictionsFile: opts.predictions };
+    }
+    if (opts.json) {
+      io.out(JSON.stringify({ ...report, ...extra, skipped, recordsFile: opts.records }, null, 2));
+      return;
+    }
+    io.out(formatEvalReport(report, { title }));
+    for (const n of notes) io.out(n);
+    if (Object.values(skipped).some((n) => n > 0)) {
+      io.out(
+        `  skipped invalid lines: ${skipped.records} in ${opts.records}${opts.predictions ? `, ${skipped.predictions ?? 0} in ${opts.predictions}` : ''}`,
+      );
+      for (const p of problems.slice(0, 10)) io.out(`    ${p}`);
+    }
+  });
 };
 
 /** The --redis options of workflow mode (undefined without --redis). */

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { exportLangGraph } from '../../export/to-langgraph.js';
 import type { Workflow } from '../../graph/schema.js';
@@ -24,7 +24,7 @@ export const registerExport: RegisterCommand = (program: Command, io: CliIO) => 
       'module the generated code imports the FlowScout steps from',
       'flowscout/langgraph',
     )
-    .action((file: string, opts: { to: string; out?: string; force?: boolean; runtimeImport: string }) => {
+    .action((file, opts) => {
       if (opts.to.trim().toLowerCase() !== 'langgraph') {
         throw new FlowScoutError({
           code: 'INVALID_INPUT',

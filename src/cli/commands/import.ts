@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { bundledTrajectPaths } from '../../records/bundled.js';
 import { importToolbench, type ToolbenchCounts } from '../../records/import/toolbench.js';
@@ -44,66 +44,17 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
       'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts',
     )
     .option('--force', 'overwrite existing output files')
-    .action(
-      (
-        trajQuery: string | undefined,
-        opts: { tools?: string; domain?: string; out: string; keepFailed?: boolean; force?: boolean },
-      ) => {
-        const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
-        const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
-        const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
-        io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
-        io.out(`Wrote ${written.join(', ')}`);
-        warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
-      },
-    );
+    .action((trajQuery, opts) => {
+      const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
+      const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
+      const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+      io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
+      io.out(`Wrote ${written.join(', ')}`);
+      warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
+    });
 
-  for (const [format, what] of AGENT_LOG_COMMANDS) {
-    cmd
-      .command(format)
-      .description(what)
-      .argument('<paths...>', 'log files (JSON or JSONL) or folders searched recursively for .json / .jsonl / .ndjson')
-      .requiredOption('--out <dir>', 'output folder')
-      .option('--domain <name>', "written as every record's domain")
-      .option(
-        '--keep-failed',
-        'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)',
-      )
-      .option(
-        '--skip-invalid',
-        'skip conversations that cannot be imported (unreadable, no query, no final answer) and count them; by default any stops the import',
-      )
-      .option(
-        '--messages <json path>',
-        'where each run keeps its messages, e.g. traj or inputs.messages (default: found by content: the first array of {"role", …} objects)',
-      )
-      .option(
-        '--tools <file>',
-        'tool definitions in a file of their own (an OpenAI tools list, an Anthropic tool list, an MCP tools/list result or a list of {name, parameters}); they win over definitions in the logs',
-      )
-      .option(
-        '--where <condition>',
-        "import only runs meeting it: <json path><op><value> with = != < <= > >=, e.g. reward=1 or 'info.status!=failed' (repeatable: all must hold)",
-        collect,
-        [],
-      )
-      .option(
-        '--group <json path>',
-        "write each run's value at this path (e.g. task_id) as its record's group, so splits keep repeated tasks in one part",
-      )
-      .option(
-        '--error-pattern <regex>',
-        'also read tool outputs matching this regular expression as failed calls (besides outputs starting with Error / Exception and {"error": …} objects)',
-      )
-      .option(
-        '--redact <list>',
-        'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated',
-      )
-      .option('--force', 'overwrite existing output files')
-      .action((paths: string[], opts: AgentLogFlags) =>
-        importAgentLogsCommand(io, format === 'auto' ? (opts.format ?? 'auto') : format, paths, opts),
-      );
-  }
+  for (const [format, what] of AGENT_LOG_COMMANDS)
+    declareAgentLogs(cmd, format, what).action((paths, opts) => importAgentLogsCommand(io, format, paths, opts));
 
   cmd
     .command('toolbench')
@@ -111,7 +62,7 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
     .argument('<paths...>', 'answer files (<query_id>_<method>.json) or folders searched recursively for *.json')
     .requiredOption('--out <dir>', 'output folder')
     .option('--force', 'overwrite existing output files')
-    .action((paths: string[], opts: { out: string; force?: boolean }) => {
+    .action((paths, opts) => {
       const result = importToolbench(paths);
       if (result.records.length === 0) {
         throw new FlowScoutError({
@@ -147,20 +98,53 @@ const AGENT_LOG_COMMANDS: Array<[AgentLogFormat | 'auto', string]> = [
   ['auto', 'detect the format of agent logs from their content (openai, anthropic, ai-sdk, otel) and import them'],
 ];
 
-interface AgentLogFlags {
-  out: string;
-  domain?: string;
-  keepFailed?: boolean;
-  skipInvalid?: boolean;
-  force?: boolean;
-  format?: string;
-  messages?: string;
-  tools?: string;
-  where: string[];
-  group?: string;
-  errorPattern?: string;
-  redact?: string;
+/** `flowscout import <format> <paths...>` for agent logs: one subcommand per format, the same options. */
+function declareAgentLogs(cmd: Command, format: string, what: string) {
+  return cmd
+    .command(format)
+    .description(what)
+    .argument('<paths...>', 'log files (JSON or JSONL) or folders searched recursively for .json / .jsonl / .ndjson')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--domain <name>', "written as every record's domain")
+    .option(
+      '--keep-failed',
+      'keep records with a failed call or a call to a tool absent from the tool definitions (dropped by default; such tools get descriptors inferred from their calls)',
+    )
+    .option(
+      '--skip-invalid',
+      'skip conversations that cannot be imported (unreadable, no query, no final answer) and count them; by default any stops the import',
+    )
+    .option(
+      '--messages <json path>',
+      'where each run keeps its messages, e.g. traj or inputs.messages (default: found by content: the first array of {"role", …} objects)',
+    )
+    .option(
+      '--tools <file>',
+      'tool definitions in a file of their own (an OpenAI tools list, an Anthropic tool list, an MCP tools/list result or a list of {name, parameters}); they win over definitions in the logs',
+    )
+    .option(
+      '--where <condition>',
+      "import only runs meeting it: <json path><op><value> with = != < <= > >=, e.g. reward=1 or 'info.status!=failed' (repeatable: all must hold)",
+      collect,
+      [],
+    )
+    .option(
+      '--group <json path>',
+      "write each run's value at this path (e.g. task_id) as its record's group, so splits keep repeated tasks in one part",
+    )
+    .option(
+      '--error-pattern <regex>',
+      'also read tool outputs matching this regular expression as failed calls (besides outputs starting with Error / Exception and {"error": …} objects)',
+    )
+    .option(
+      '--redact <list>',
+      'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated',
+    )
+    .option('--force', 'overwrite existing output files');
 }
+
+/** The options of an agent-log import as its action receives them, typed from their declarations. */
+type AgentLogFlags = ReturnType<ReturnType<typeof declareAgentLogs>['opts']>;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

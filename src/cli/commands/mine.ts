@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { observedRunOfRecord } from '../../conformance/observed-runs.js';
 import { withConformanceProfile } from '../../conformance/profile.js';
 import { FlowScoutError } from '../../errors/index.js';
@@ -24,30 +24,13 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { recordsLabel } from '../../records/records-label.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './register.js';
+import type { FlagsOf, RegisterCommand } from './register.js';
 
 const FORMATS = ['tree', 'mermaid', 'workflow', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-interface MineOptions {
-  noise: string;
-  format: string;
-  tools?: string;
-  caseColumn?: string;
-  activityColumn?: string;
-  timestampColumn?: string;
-  separator?: string;
-  name?: string;
-  domain?: string;
-  out?: string;
-  force?: boolean;
-  skipInvalid?: boolean;
-  routes: boolean;
-  maxUnpacked?: string;
-  maxComment?: string;
-  maxEntity?: string;
-  maxToken?: string;
-}
+/** `flowscout mine`'s options as its action receives them, typed from their declarations. */
+type MineOptions = FlagsOf<typeof declareMine>;
 
 /**
  * `flowscout mine <records.jsonl | log.xes[.gz] | log.csv | events.jsonl>`: discovers a process tree
@@ -55,8 +38,8 @@ interface MineOptions {
  * as a Mermaid diagram (`mermaid`), as the initial workflow G0 (`workflow`, needs tool descriptors:
  * `--tools`, or a `tools.json` beside records), or as JSON with the tree, the DFG and the variants.
  */
-export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+function declareMine(program: Command) {
+  return program
     .command('mine')
     .description(
       'discover a process tree (PM4Py inductive miner) from records or an event log, or the initial workflow G0',
@@ -96,85 +79,88 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--max-token <size>',
       `longest XML tag, JSONL line or CSV row (default ${formatBytes(DEFAULT_READER_LIMITS.maxTokenBytes)})`,
-    )
-    .action(async (input: string, opts: MineOptions) => {
-      const format = checkFormat(opts.format);
-      const noise = checkNoise(opts.noise);
-      const readOpts: ReadEventLogOptions = {};
-      if (opts.caseColumn) {
-        readOpts.caseColumn = opts.caseColumn;
-        readOpts.caseKey = opts.caseColumn;
-      }
-      if (opts.activityColumn) readOpts.activityColumn = opts.activityColumn;
-      if (opts.timestampColumn) readOpts.timestampColumn = opts.timestampColumn;
-      if (opts.separator) readOpts.separator = opts.separator;
-      if (opts.skipInvalid) readOpts.skipInvalid = true;
-      const limits = readerLimits(opts);
-      if (limits) readOpts.limits = limits;
-      const { log, records } = await readEventLog(input, readOpts);
-      if (log.skipped) {
-        const why = Object.entries(log.skipped.reasons)
-          .map(([r, n]) => `${n} ${r}`)
-          .join(', ');
-        io.err(`skipped ${log.skipped.count} of ${input} (--skip-invalid): ${why}`);
-      }
-      if (log.caseIds.length === 0) {
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message: `${input} holds no cases to mine`,
-          hint: 'Pass a file with at least one case (record).',
-          location: { file: input },
-        });
-      }
-      const tree = discoverProcessTree(log, { noiseThreshold: noise });
-      let text: string;
-      if (format === 'tree') text = `${formatProcessTree(tree)}\n`;
-      else if (format === 'mermaid') text = processTreeToMermaid(tree);
-      else if (format === 'json') {
-        const doc = {
-          input,
-          miner: noise > 0 ? 'IMf' : 'IM',
-          noiseThreshold: noise,
-          cases: log.caseIds.length,
-          tree: formatProcessTree(tree),
-          processTree: tree,
-          dfg: summarizeDfg(log),
-          variants: namedVariants(log),
-        };
-        text = `${JSON.stringify(doc, null, 2)}\n`;
-      } else {
-        const tools = await loadDescriptors(opts.tools ?? defaultToolsFile(input, records !== undefined), input);
-        const workflow = processTreeToWorkflow(tree, {
-          tools,
-          name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? recordsLabel(input)} G0`,
-          log,
-          noiseThreshold: noise,
-          ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
-          ...(records ? { retryTools: retriedTools(records) } : {}),
-          ...(records && opts.routes !== false
-            ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
-            : {}),
-        });
-        // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
-        const runs = records
-          ? records.map(observedRunOfRecord)
-          : log.caseIds.map((id, c) => ({
-              id,
-              tools: Array.from(log.variants[log.caseVariants[c]!]!.trace, (a) => log.activities[a]!),
-              failedCalls: 0,
-              withheldCalls: 0,
-            }));
-        text = `${JSON.stringify(withConformanceProfile(workflow, runs), null, 2)}\n`;
-      }
-      if (opts.out === undefined) {
-        io.out(text);
-        return;
-      }
-      writeTextFile(opts.out, text, { force: opts.force });
-      io.out(
-        `wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`,
-      );
-    });
+    );
+}
+
+export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
+  declareMine(program).action(async (input, opts) => {
+    const format = checkFormat(opts.format);
+    const noise = checkNoise(opts.noise);
+    const readOpts: ReadEventLogOptions = {};
+    if (opts.caseColumn) {
+      readOpts.caseColumn = opts.caseColumn;
+      readOpts.caseKey = opts.caseColumn;
+    }
+    if (opts.activityColumn) readOpts.activityColumn = opts.activityColumn;
+    if (opts.timestampColumn) readOpts.timestampColumn = opts.timestampColumn;
+    if (opts.separator) readOpts.separator = opts.separator;
+    if (opts.skipInvalid) readOpts.skipInvalid = true;
+    const limits = readerLimits(opts);
+    if (limits) readOpts.limits = limits;
+    const { log, records } = await readEventLog(input, readOpts);
+    if (log.skipped) {
+      const why = Object.entries(log.skipped.reasons)
+        .map(([r, n]) => `${n} ${r}`)
+        .join(', ');
+      io.err(`skipped ${log.skipped.count} of ${input} (--skip-invalid): ${why}`);
+    }
+    if (log.caseIds.length === 0) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `${input} holds no cases to mine`,
+        hint: 'Pass a file with at least one case (record).',
+        location: { file: input },
+      });
+    }
+    const tree = discoverProcessTree(log, { noiseThreshold: noise });
+    let text: string;
+    if (format === 'tree') text = `${formatProcessTree(tree)}\n`;
+    else if (format === 'mermaid') text = processTreeToMermaid(tree);
+    else if (format === 'json') {
+      const doc = {
+        input,
+        miner: noise > 0 ? 'IMf' : 'IM',
+        noiseThreshold: noise,
+        cases: log.caseIds.length,
+        tree: formatProcessTree(tree),
+        processTree: tree,
+        dfg: summarizeDfg(log),
+        variants: namedVariants(log),
+      };
+      text = `${JSON.stringify(doc, null, 2)}\n`;
+    } else {
+      const tools = await loadDescriptors(opts.tools ?? defaultToolsFile(input, records !== undefined), input);
+      const workflow = processTreeToWorkflow(tree, {
+        tools,
+        name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? recordsLabel(input)} G0`,
+        log,
+        noiseThreshold: noise,
+        ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
+        ...(records ? { retryTools: retriedTools(records) } : {}),
+        ...(records && opts.routes !== false
+          ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
+          : {}),
+      });
+      // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
+      const runs = records
+        ? records.map(observedRunOfRecord)
+        : log.caseIds.map((id, c) => ({
+            id,
+            tools: Array.from(log.variants[log.caseVariants[c]!]!.trace, (a) => log.activities[a]!),
+            failedCalls: 0,
+            withheldCalls: 0,
+          }));
+      text = `${JSON.stringify(withConformanceProfile(workflow, runs), null, 2)}\n`;
+    }
+    if (opts.out === undefined) {
+      io.out(text);
+      return;
+    }
+    writeTextFile(opts.out, text, { force: opts.force });
+    io.out(
+      `wrote ${opts.out} (${format}, ${noise > 0 ? `IMf ${noise}` : 'IM'}, ${log.caseIds.length} cases, ${log.variants.length} variants)`,
+    );
+  });
 };
 
 /** The reader limits set on the command line, if any. */

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { canonicalWorkflow, parseWorkflow, toMermaid, validateWorkflow, type Workflow } from '../../graph/index.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
@@ -21,7 +21,7 @@ export const registerRender: RegisterCommand = (program: Command, io: CliIO) => 
     .option('--format <format>', `output format: ${FORMATS.join(' or ')}`, 'mermaid')
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .option('--force', 'overwrite the output file if it exists')
-    .action((file: string, opts: { format: string; out?: string; force?: boolean }) => {
+    .action((file, opts) => {
       if (!(FORMATS as readonly string[]).includes(opts.format)) {
         throw new FlowScoutError({
           code: 'INVALID_INPUT',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
 import { createBudget } from '../../llm/budget.js';
@@ -19,7 +19,7 @@ import { clip } from '../../util/clip.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import { createModelWiring } from '../../wiring/wire-models.js';
 import { learnedLine, learnFromRemoved } from '../learned-note.js';
-import { addModelFlags, modelCallOptions, type ModelFlags } from '../model-flags.js';
+import { addModelFlags, modelCallOptions } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
 import { wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
@@ -33,23 +33,6 @@ import type { RegisterCommand } from './register.js';
  * stops the run. Model retries are printed on stderr as they happen; `--model-timeout` bounds each
  * request, so a model that never answers ends the run within timeout × attempts.
  */
-interface RunOpts extends ModelFlags {
-  tools: string;
-  query: string;
-  model?: string;
-  trace?: string;
-  force?: boolean;
-  json?: boolean;
-  concurrency?: string;
-  contextChars?: string;
-  maxOutputChars?: string;
-  timeout?: string;
-  /** Gone: kept to say so. */
-  learnFrom?: string;
-  budgetCalls?: string;
-  budgetTokens?: string;
-  budgetUsd?: string;
-}
 
 /** Registers `flowscout run` (see above). */
 export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
@@ -77,7 +60,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--budget-calls <n>', 'stop the run after this many LLM requests')
     .option('--budget-tokens <n>', 'stop the run after this many tokens')
     .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
-  addModelFlags(cmd).action(async (file: string, opts: RunOpts) => {
+  addModelFlags(cmd).action(async (file, opts) => {
     if (opts.learnFrom !== undefined) throw learnFromRemoved();
     if (opts.query.trim() === '')
       throw new FlowScoutError({

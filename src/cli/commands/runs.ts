@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { IterationRow } from '../../search/search-context.js';
 import { TABLE_HEADER, formatRow, labelsLine } from '../../search/format-search.js';
 import { checkOutDir, TEST_RECORDS_FILE, writeSearchArtifacts } from '../../search/artifacts.js';
@@ -28,7 +28,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
     .description('list the runs in the store, newest first')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--json', 'print JSON')
-    .action((opts: { db: string; json?: boolean }) => {
+    .action((opts) => {
       const store = openStore(opts.db, { readOnly: true });
       try {
         const runs = store.listRuns();
@@ -65,7 +65,7 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
       "write the run's files again into this folder, from the store: the best workflow (.json, .ts, .mmd), search.json, and the test records",
     )
     .option('--force', 'with --write: write into a non-empty folder')
-    .action((id: string, opts: { db: string; json?: boolean; write?: string; force?: boolean }) => {
+    .action((id, opts) => {
       const store = openStore(opts.db, { readOnly: true });
       try {
         const run = store.getRun(id);

@@ -3,54 +3,12 @@ import { FlowScoutError } from '../../errors/index.js';
 import { JUDGE_MODES } from '../../metrics/llm-judge.js';
 import { parseSplitRatio } from '../../records/split.js';
 import { searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
-import type { ModelFlags } from '../model-flags.js';
 import { nonNegativeNumber, oneOf, wholeNumber } from '../parse-number.js';
 import { queueSettings, type QueueSettings } from '../queue-flags.js';
 import { parseSplitBy } from '../split-flag.js';
+import type { SearchFlags } from './search-flags.js';
 
-/** `flowscout search`'s flags as commander gives them, and the search configuration they make (search.ts). */
-
-export interface SearchFlags extends ModelFlags {
-  skipInvalid?: boolean;
-  records?: string;
-  tools?: string;
-  model?: string;
-  optimizerModel?: string;
-  judgeModel?: string;
-  judgeMode: string;
-  racing: boolean;
-  maxOpt: string;
-  maxVal: string;
-  maxTest: string;
-  iterations: string;
-  patience: string;
-  children: string;
-  split: string;
-  splitBy: string;
-  seed: string;
-  out?: string;
-  db: string;
-  resume?: string;
-  json?: boolean;
-  strategy: string;
-  start: string;
-  from?: string;
-  memo: boolean;
-  budgetCalls?: string;
-  budgetTokens?: string;
-  budgetUsd?: string;
-  budgetMinutes?: string;
-  concurrency: string;
-  lambdaMax: string;
-  lambdaMin: string;
-  force?: boolean;
-  dryRun?: boolean;
-  redis?: string;
-  queue?: string;
-  chunk: string;
-  rpm?: string;
-  allowLiveWrites?: boolean;
-}
+/** The search configuration `flowscout search`'s flags make (search.ts; the flags are declared in search-flags.ts). */
 
 export function distributedFrom(flags: SearchFlags): QueueSettings | undefined {
   return queueSettings(flags, 'evaluations');

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { workflowHash } from '../../graph/hash.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
@@ -8,6 +8,7 @@ import { defaultModelSpec, parseModelSpec } from '../../llm/model-spec.js';
 import {
   isLoopbackHost,
   startHttpServer,
+  DEFAULT_GRACE_MS,
   DEFAULT_MAX_BODY_BYTES,
   type RunningHttpServer,
 } from '../../serve/http-server.js';
@@ -22,7 +23,7 @@ import { readJsonFile } from '../../util/json-file.js';
 import { registerSecret } from '../../util/redact.js';
 import { createModelWiring } from '../../wiring/index.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumberArg } from '../parse-number.js';
 import { learnFromRemoved } from '../learned-note.js';
 import type { RegisterCommand } from './register.js';
 
@@ -33,28 +34,6 @@ import type { RegisterCommand } from './register.js';
  * stdin). Over stdio stdout carries only MCP messages: everything this command says goes to stderr.
  * With `--db` every answered request is written to the store with its trace.
  */
-interface ServeOpts {
-  allow?: string;
-  tools: string;
-  model?: string;
-  mcp?: string;
-  http?: boolean;
-  port?: string;
-  host: string;
-  token?: string;
-  insecure?: boolean;
-  allowedHost: string[];
-  name?: string;
-  description?: string;
-  db?: string;
-  timeout?: string;
-  maxBody?: string;
-  maxRuns?: string;
-  concurrency?: string;
-  callTimeout?: string;
-  maxOutputChars?: string;
-  learnFrom?: string;
-}
 
 /** Registers `flowscout serve` (see above). */
 export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
@@ -72,7 +51,11 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)',
     )
     .option('--http', 'serve POST /run and GET /health')
-    .option('--port <n>', 'port for --mcp http and --http (default 0: a free port, printed)')
+    .option(
+      '--port <n>',
+      'port for --mcp http and --http (default 0: a free port, printed)',
+      wholeNumberArg('--port', 0),
+    )
     .option('--host <address>', 'address to bind for HTTP', '127.0.0.1')
     .option(
       '--token <secret>',
@@ -94,21 +77,36 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     .option(
       '--timeout <ms>',
       `cancel a run after this long: POST /run answers 504, an MCP tool call (stdio or /mcp) a TIMEOUT tool error (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
+      wholeNumberArg('--timeout', 1),
     )
-    .option('--max-body <bytes>', `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`)
-    .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)')
-    .option('--concurrency <n>', 'nodes of one run at once, and model requests in flight across all runs (default 4)')
-    .option('--call-timeout <ms>', 'per tool call timeout in milliseconds')
+    .option(
+      '--max-body <bytes>',
+      `HTTP: largest request body (default ${DEFAULT_MAX_BODY_BYTES})`,
+      wholeNumberArg('--max-body', 1),
+    )
+    .option('--max-runs <n>', 'runs in flight at once; more requests wait (default 8)', wholeNumberArg('--max-runs', 1))
+    .option(
+      '--concurrency <n>',
+      'nodes of one run at once, and model requests in flight across all runs (default 4)',
+      wholeNumberArg('--concurrency', 1),
+    )
+    .option('--call-timeout <ms>', 'per tool call timeout in milliseconds', wholeNumberArg('--call-timeout', 1))
     .option(
       '--max-output-chars <n>',
       `characters of one tool output a run keeps, answers and stores; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+      wholeNumberArg('--max-output-chars', 1),
+    )
+    .option(
+      '--grace <ms>',
+      `HTTP: on Ctrl-C or SIGTERM, how long runs in flight may finish; those still running are then answered 503 and cancelled (default ${DEFAULT_GRACE_MS})`,
+      wholeNumberArg('--grace', 0, 2000),
     )
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option(
       '--allow <effect>',
       'make destructive calls (cancel, delete, send) instead of returning them as pending with the answer: --allow destructive',
     )
-    .action(async (file: string, opts: ServeOpts) => {
+    .action(async (file, opts) => {
       if (opts.learnFrom !== undefined) throw learnFromRemoved();
       const mcp = opts.mcp?.trim().toLowerCase() ?? (opts.http ? undefined : 'stdio');
       if (mcp !== undefined && mcp !== 'stdio' && mcp !== 'http') {
@@ -169,30 +167,26 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         // One model client and rate limiter for every request served (sized by --concurrency, default 4, as in `run`).
         const models = createModelWiring({
           limits: {
-            concurrency: opts.concurrency !== undefined ? wholeNumber(opts.concurrency, '--concurrency', 1) : 4,
+            concurrency: opts.concurrency ?? 4,
           },
         });
         const resolved = await models.policy(spec, { tools });
         if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
         if (opts.db) store = openStore(opts.db);
-        const requestTimeoutMs =
-          opts.timeout !== undefined ? wholeNumber(opts.timeout, '--timeout', 1) : DEFAULT_REQUEST_TIMEOUT_MS;
+        const graceMs = opts.grace ?? DEFAULT_GRACE_MS;
+        const requestTimeoutMs = opts.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
         const hash = workflowHash(workflow);
         const db = store;
         const service = createWorkflowService({
           workflow,
           policy: resolved.instance,
           tools: registry,
-          ...(opts.maxRuns !== undefined ? { maxRuns: wholeNumber(opts.maxRuns, '--max-runs', 1) } : {}),
-          ...(opts.concurrency !== undefined ? { concurrency: wholeNumber(opts.concurrency, '--concurrency', 1) } : {}),
-          ...(opts.callTimeout !== undefined
-            ? { callTimeoutMs: wholeNumber(opts.callTimeout, '--call-timeout', 1) }
-            : {}),
+          ...(opts.maxRuns !== undefined ? { maxRuns: opts.maxRuns } : {}),
+          ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+          ...(opts.callTimeout !== undefined ? { callTimeoutMs: opts.callTimeout } : {}),
           destructive: allowDestructive ? 'allow' : 'withhold',
           onError: (m) => io.err(m),
-          ...(opts.maxOutputChars !== undefined
-            ? { maxOutputChars: wholeNumber(opts.maxOutputChars, '--max-output-chars', 1) }
-            : {}),
+          ...(opts.maxOutputChars !== undefined ? { maxOutputChars: opts.maxOutputChars } : {}),
           ...(db ? { onRun: servedRunRecorder(db, { name: workflow.name, hash }, (line) => io.err(line)) } : {}),
         });
         const tool: WorkflowToolInfo = {
@@ -226,21 +220,21 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
             http: Boolean(opts.http),
             ...(mcp === 'http' ? { mcp: tool } : {}),
             host: opts.host,
-            port: opts.port !== undefined ? wholeNumber(opts.port, '--port', 0) : 0,
-            ...(opts.maxBody !== undefined ? { maxBodyBytes: wholeNumber(opts.maxBody, '--max-body', 1) } : {}),
+            port: opts.port ?? 0,
+            ...(opts.maxBody !== undefined ? { maxBodyBytes: opts.maxBody } : {}),
             requestTimeoutMs,
             ...(token !== undefined ? { token } : {}),
             ...(opts.allowedHost.length > 0 ? { allowedHosts: opts.allowedHost } : {}),
           });
           const server = http;
-          closers.push(() => server.close());
+          closers.push(() => server.close(graceMs));
           if (mcp === 'http') io.err(`MCP over Streamable HTTP: ${http.url}/mcp (tool '${tool.name}')`);
           if (opts.http) io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health`);
         }
         await untilStopped(mcp === 'stdio');
         const load = service.load();
         io.err(
-          `stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to 10 s)` : ''}`,
+          `stopping: no new requests${load.running + load.waiting > 0 ? `; letting ${load.running + load.waiting} runs in flight finish (up to ${graceMs / 1000} s)` : ''}`,
         );
       } finally {
         for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);

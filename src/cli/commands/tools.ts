@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { toolLabel } from '../../graph/tool-label.js';
 import { connectMcpTools } from '../../tools/mcp-tools.js';
@@ -8,7 +8,7 @@ import { describeUndeclaredEffects } from '../../tools/effect-suggestions.js';
 import { resolveEffects } from '../../tools/effects.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './register.js';
+import type { FlagsOf, RegisterCommand } from './register.js';
 
 /**
  * `flowscout tools`: what tools a run would see. `tools <tools.config.json>` loads the config (MCP
@@ -18,19 +18,11 @@ import type { RegisterCommand } from './register.js';
  * config that calls that server), for agents whose logs called MCP tools.
  */
 
-interface ToolsFlags {
-  mcp?: boolean;
-  url?: string;
-  name: string;
-  out?: string;
-  config?: string;
-  header?: string[];
-  json?: boolean;
-  force?: boolean;
-}
+/** `flowscout tools`'s options as its action receives them, typed from their declarations. */
+type ToolsFlags = FlagsOf<typeof declareTools>;
 
-export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
-  program
+function declareTools(program: Command) {
+  return program
     .command('tools')
     .description(
       "list the tools of a tool config (MCP servers included) or a tools.json, or write tools.json from a running MCP server's tool list (--mcp / --url)",
@@ -52,74 +44,77 @@ export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--out <file>', 'with --mcp / --url: where to write the descriptors', 'tools.json')
     .option('--config <file>', 'with --mcp / --url: also write a tool config that calls this server')
     .option('--json', 'print the descriptors as JSON')
-    .option('--force', 'overwrite --out / --config')
-    .action(async (operands: string[], flags: ToolsFlags) => {
-      const hint =
-        'flowscout tools tools.config.json · flowscout tools --mcp -- npx -y @modelcontextprotocol/server-everything · flowscout tools --url http://127.0.0.1:3000/mcp';
-      if (flags.mcp && flags.url !== undefined)
-        throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'pass --mcp or --url, not both', hint });
-      if (flags.mcp && operands.length === 0)
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message: '--mcp needs the command that starts the server',
-          hint: 'e.g. flowscout tools --mcp node my-server.js',
-        });
-      if (flags.url !== undefined && operands.length > 0)
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message: 'pass either a file to list or --url, not both',
-          hint,
-        });
-      if (!flags.mcp && flags.url === undefined && operands.length !== 1) {
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message:
-            operands.length === 0
-              ? 'nothing to list: pass a tool config or tools.json, or --mcp <command…> / --url <url>'
-              : `pass one file to list (got ${operands.length}); to start an MCP server, add --mcp`,
-          hint,
-        });
-      }
-      const file = flags.mcp || flags.url !== undefined ? undefined : operands[0];
-      if (file !== undefined) {
-        const tools = await listFile(file);
-        io.out(flags.json ? JSON.stringify(tools, null, 2) : formatToolList(tools, file));
-        return;
-      }
-      const source = serverSource(flags, operands);
-      const set = await connectMcpTools(source);
-      let tools: ToolDescriptor[];
-      let listed: ListedTool[];
-      try {
-        tools = set.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-        listed = set.tools.map((spec) => ({
-          name: spec.name,
-          description: spec.description,
-          inputSchema: spec.inputSchema,
-          effects: resolveEffects(spec),
-        }));
-      } finally {
-        await set.close?.();
-      }
-      const out = flags.out ?? 'tools.json';
-      writeTextFile(out, `${JSON.stringify(tools, null, 2)}\n`, { force: flags.force });
-      const written = [out];
-      if (flags.config) {
-        writeTextFile(flags.config, `${JSON.stringify({ version: 1, sources: [source] }, null, 2)}\n`, {
-          force: flags.force,
-        });
-        written.push(flags.config);
-      }
-      io.out(
-        flags.json
-          ? JSON.stringify(tools, null, 2)
-          : formatToolList(
-              listed,
-              source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url,
-            ),
-      );
-      if (!flags.json) io.out(`Wrote ${written.join(', ')}`);
-    });
+    .option('--force', 'overwrite --out / --config');
+}
+
+export const registerTools: RegisterCommand = (program: Command, io: CliIO) => {
+  declareTools(program).action(async (operands, flags) => {
+    const hint =
+      'flowscout tools tools.config.json · flowscout tools --mcp -- npx -y @modelcontextprotocol/server-everything · flowscout tools --url http://127.0.0.1:3000/mcp';
+    if (flags.mcp && flags.url !== undefined)
+      throw new FlowScoutError({ code: 'INVALID_INPUT', message: 'pass --mcp or --url, not both', hint });
+    if (flags.mcp && operands.length === 0)
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: '--mcp needs the command that starts the server',
+        hint: 'e.g. flowscout tools --mcp node my-server.js',
+      });
+    if (flags.url !== undefined && operands.length > 0)
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: 'pass either a file to list or --url, not both',
+        hint,
+      });
+    if (!flags.mcp && flags.url === undefined && operands.length !== 1) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message:
+          operands.length === 0
+            ? 'nothing to list: pass a tool config or tools.json, or --mcp <command…> / --url <url>'
+            : `pass one file to list (got ${operands.length}); to start an MCP server, add --mcp`,
+        hint,
+      });
+    }
+    const file = flags.mcp || flags.url !== undefined ? undefined : operands[0];
+    if (file !== undefined) {
+      const tools = await listFile(file);
+      io.out(flags.json ? JSON.stringify(tools, null, 2) : formatToolList(tools, file));
+      return;
+    }
+    const source = serverSource(flags, operands);
+    const set = await connectMcpTools(source);
+    let tools: ToolDescriptor[];
+    let listed: ListedTool[];
+    try {
+      tools = set.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+      listed = set.tools.map((spec) => ({
+        name: spec.name,
+        description: spec.description,
+        inputSchema: spec.inputSchema,
+        effects: resolveEffects(spec),
+      }));
+    } finally {
+      await set.close?.();
+    }
+    const out = flags.out ?? 'tools.json';
+    writeTextFile(out, `${JSON.stringify(tools, null, 2)}\n`, { force: flags.force });
+    const written = [out];
+    if (flags.config) {
+      writeTextFile(flags.config, `${JSON.stringify({ version: 1, sources: [source] }, null, 2)}\n`, {
+        force: flags.force,
+      });
+      written.push(flags.config);
+    }
+    io.out(
+      flags.json
+        ? JSON.stringify(tools, null, 2)
+        : formatToolList(
+            listed,
+            source.transport === 'stdio' ? [source.command, ...(source.args ?? [])].join(' ') : source.url,
+          ),
+    );
+    if (!flags.json) io.out(`Wrote ${written.join(', ')}`);
+  });
 };
 
 type ServerSource =

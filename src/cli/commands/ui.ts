@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { DEFAULT_DB_PATH } from '../../store/open-store.js';
 import { startUiServer } from '../../ui/server/serve.js';
@@ -26,48 +26,39 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
       "workflows served with `serve --db`: a page each with their runs' fitness over time, deviating variants and drift",
     )
     .option('--open', 'open the UI in the default browser')
-    .action(
-      async (opts: {
-        db: string;
-        port: string;
-        host: string;
-        bench?: string[];
-        workflow?: string[];
-        open?: boolean;
-      }) => {
-        const port = wholeNumber(opts.port, '--port', 0, 4321);
-        if (port > 65535)
-          throw new FlowScoutError({
-            code: 'INVALID_INPUT',
-            message: `--port must be at most 65535, got '${opts.port}'`,
-            hint: 'For example --port 4321.',
-          });
-        const server = await startUiServer({
-          db: opts.db,
-          port,
-          host: opts.host,
-          ...(opts.bench ? { benchDirs: opts.bench } : {}),
-          ...(opts.workflow ? { workflows: opts.workflow.map(readWorkflowFile) } : {}),
-          onBuild: () => io.err('Building the web UI from ui/ (first run in this checkout, or its sources changed)…'),
+    .action(async (opts) => {
+      const port = wholeNumber(opts.port, '--port', 0, 4321);
+      if (port > 65535)
+        throw new FlowScoutError({
+          code: 'INVALID_INPUT',
+          message: `--port must be at most 65535, got '${opts.port}'`,
+          hint: 'For example --port 4321.',
         });
-        io.out(`FlowScout UI on ${server.url} (store ${opts.db}; read-only). Ctrl-C to stop.`);
-        if (opts.host !== '127.0.0.1' && opts.host !== 'localhost' && opts.host !== '::1') {
-          io.err(
-            `warning: listening on ${opts.host}: anyone who can reach it can read every stored run, prompt and tool output.`,
-          );
-        }
-        if (opts.open) openBrowser(server.url, io);
-        await new Promise<void>((resolve) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            void server.close().then(resolve);
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
-      },
-    );
+      const server = await startUiServer({
+        db: opts.db,
+        port,
+        host: opts.host,
+        ...(opts.bench ? { benchDirs: opts.bench } : {}),
+        ...(opts.workflow ? { workflows: opts.workflow.map(readWorkflowFile) } : {}),
+        onBuild: () => io.err('Building the web UI from ui/ (first run in this checkout, or its sources changed)…'),
+      });
+      io.out(`FlowScout UI on ${server.url} (store ${opts.db}; read-only). Ctrl-C to stop.`);
+      if (opts.host !== '127.0.0.1' && opts.host !== 'localhost' && opts.host !== '::1') {
+        io.err(
+          `warning: listening on ${opts.host}: anyone who can reach it can read every stored run, prompt and tool output.`,
+        );
+      }
+      if (opts.open) openBrowser(server.url, io);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
 };
 
 function openBrowser(url: string, io: CliIO): void {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../../errors/index.js';
 import { validateWorkflow, workflowHash, type Workflow } from '../../graph/index.js';
 import { loadToolConfig, readDescriptors } from '../../tools/index.js';
@@ -21,7 +21,7 @@ export const registerValidate: RegisterCommand = (program: Command, io: CliIO) =
       'the tools T: a JSON array of {name, description, inputSchema}, or a tool config ({"version": 1, "sources": [...]})',
     )
     .option('--json', 'print the result as JSON')
-    .action(async (file: string, opts: { tools?: string; json?: boolean }) => {
+    .action(async (file, opts) => {
       const input = readJsonFile(file);
       const tools = opts.tools === undefined ? undefined : await loadToolNames(opts.tools);
       const problems = validateWorkflow(input, tools);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { parseRedisUrl } from '../../distributed/redis-connection.js';
 import { startEvaluationWorker } from '../../distributed/worker.js';
 import type { CliIO } from '../output.js';
@@ -15,17 +15,6 @@ import type { RegisterCommand } from './register.js';
  * a second Ctrl-C quits at once (the running jobs are then handed to other workers after the lock
  * timeout).
  */
-
-interface WorkerFlags {
-  redis: string;
-  concurrency: string;
-  tools: string[];
-  model: string[];
-  rpm?: string;
-  queue?: string;
-  lockMs: string;
-  allowLiveWrites?: boolean;
-}
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -59,7 +48,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
       '--allow-live-writes',
       "send write and destructive calls to live tools (functions, MCP); by default this worker answers them from the recorded write calls of the run (the coordinator's records) or refuses them",
     )
-    .action(async (flags: WorkerFlags) => {
+    .action(async (flags) => {
       const url = parseRedisUrl(flags.redis);
       const worker = await startEvaluationWorker({
         url,

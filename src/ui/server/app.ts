@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { FlowScoutError, HTTP_STATUS, toErrorShape, toFlowScoutError } from '../../errors/index.js';
+import { hostCheck, normalHost, shownHost } from '../../util/http-guards.js';
 import type { Store } from '../../store/index.js';
 import type { Workflow } from '../../graph/schema.js';
 import { candidateView, recordView, runSummary, runView } from './read-model.js';
@@ -53,13 +54,13 @@ export function createUiApp(opts: UiAppOptions): Hono {
   const benchDirs = benchShown.map((d) => resolve(d));
   const app = new Hono();
 
-  const allowed = opts.allowedHosts ? new Set(opts.allowedHosts.map((h) => h.toLowerCase())) : undefined;
+  const allowed = opts.allowedHosts ? new Set(opts.allowedHosts.map(normalHost)) : undefined;
+  if (allowed)
+    app.use(
+      '*',
+      hostCheck(allowed, (c) => c.text(`this server answers only for ${[...allowed].map(shownHost).join(', ')}`, 403)),
+    );
   app.use('*', async (c, next) => {
-    if (allowed) {
-      // The node server builds the request URL from the Host header.
-      const host = new URL(c.req.url).hostname.toLowerCase();
-      if (!allowed.has(host)) return c.text(`this server answers only for ${[...allowed].join(', ')}`, 403);
-    }
     await next();
     c.header('Content-Security-Policy', CSP);
     c.header('X-Content-Type-Options', 'nosniff');
