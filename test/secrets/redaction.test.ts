@@ -130,7 +130,7 @@ describe('the redaction pass', () => {
     });
   });
 
-  it('stdout and stderr of the CLI carry no credentials of a model URL', async () => {
+  it('stdout and stderr of the CLI carry no credentials of a model URL (refused up front, shown masked)', async () => {
     const FIX = join(import.meta.dirname, '../fixtures/records/eval');
     const child = spawnCli(
       [
@@ -150,7 +150,7 @@ describe('the redaction pass', () => {
       { OPENAI_COMPATIBLE_API_KEY: KEY },
     );
     await child.exited;
-    expect(child.output()).toContain('[redacted]@127.0.0.1:9');
+    expect(child.output()).toContain('http://<credentials>@127.0.0.1:9/v1');
     expect(child.output()).not.toContain('s3cr3t-pass');
     expect(child.output()).not.toContain(KEY);
   }, 120_000);

@@ -131,10 +131,8 @@ export const ROUTE_MIN_ALIGN = 0.8;
  * (`requestClauses`) with the option's tool sequence, each aligned pair worth the tool's fit to the
  * part (`ToolFit`), the sum divided by the longer of the two, so an option with steps the request
  * does not ask for, or a request with parts the option has no step for, scores less — when that
- * reaches `ROUTE_MIN_ALIGN`; else, when no option aligns at all (below `ROUTE_WORDS_BELOW`), the
- * option whose telling words the request uses (`routeByAsks`);
- * else `otherwise` (without one, the best option). Ties go to the option listed first. An option's
- * `about` is for a model's router. Undefined without options.
+ * reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
+ * listed first. An option's `about` and `asks` are for a model's router. Undefined without options.
  */
 export function routeBySequence(choices: Choices, query: string, fit: ToolFit): string | undefined {
   const listed = choices.options;
@@ -152,43 +150,7 @@ export function routeBySequence(choices: Choices, query: string, fit: ToolFit): 
     const score = m === 0 ? 0 : d[0]![0]! / Math.max(m, n);
     if (!best || score > best.score + 1e-9) best = { value: r.value, score };
   }
-  if (best && best.score >= ROUTE_MIN_ALIGN) return best.value;
-  return (best && best.score >= ROUTE_WORDS_BELOW ? undefined : routeByAsks(choices, query)) ?? other ?? best?.value;
-}
-
-/**
- * Below this alignment of the best route (the request's parts ask for none of the routes' tools in
- * order: a request that states a goal instead of naming its steps), the routes' telling words decide.
- * Chosen on D_val, seed 0 (hinted G0's TC): bundled Finance and Travel 0.419 at 0.3 (as without
- * words), 0.381 at 0.5, 0.337 when words decide every request the tools do not take; retail gold
- * runs 0.128 at 0.3 against 0.142 when words always decide.
- */
-export const ROUTE_WORDS_BELOW = 0.3;
-
-/**
- * Least share of an option's telling words (its first `ROUTE_ASKS_TOP` `asks`) the request must use
- * for the offline router to take it when no option's tools align with the request's parts.
- */
-export const ROUTE_MIN_ASKS = 0.5;
-export const ROUTE_ASKS_TOP = 4;
-
-/**
- * The option whose telling words (`asks`, most telling first) the request uses most, as a share of
- * its first `ROUTE_ASKS_TOP`, when that reaches `ROUTE_MIN_ASKS` and no other option's share ties it
- * (a tie is no evidence for either). Undefined otherwise.
- */
-export function routeByAsks(choices: Choices, query: string): string | undefined {
-  const words = new Set(query.toLowerCase().match(/[a-z][a-z-]*[a-z]/g) ?? []);
-  const shares = choices.options
-    .filter((o) => (o.asks?.length ?? 0) > 0)
-    .map((o) => {
-      const top = o.asks!.slice(0, ROUTE_ASKS_TOP);
-      return { value: o.value, share: top.filter((w) => words.has(w)).length / top.length };
-    })
-    .sort((a, b) => b.share - a.share);
-  const [first, second] = shares;
-  if (!first || first.share < ROUTE_MIN_ASKS || (second && second.share >= first.share)) return undefined;
-  return first.value;
+  return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (other ?? best?.value);
 }
 
 /** Runs an LLM node by rule (see the file comment). */
