@@ -17,9 +17,9 @@ import {
   propsOf,
   typed,
   type PropSchema,
-} from './param-schema.js';
+} from '../../retrieval/param-schema.js';
 import { choosePresent, presenceOf } from './presence.js';
-import { formatted, knownInQuery, monthsInQuery, nameParts } from './value-fit.js';
+import { formatted, knownInQuery, monthsInQuery, nameParts } from '../../retrieval/value-fit.js';
 
 /**
  * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every value found in the

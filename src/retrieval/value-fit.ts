@@ -1,11 +1,11 @@
-import type { ParamHint } from '../../graph/schema.js';
-import { findToken, unitFormsAt } from '../../retrieval/text.js';
-import { contextAt, monthNames, type ValueCandidate } from '../../retrieval/value-candidates.js';
+import type { ParamHint } from '../graph/schema.js';
+import { findToken, unitFormsAt } from './text.js';
+import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
 
 /**
  * How a value found in a request is written for a parameter (the hint's `format`: a date template,
  * lower case, words joined), and the parameter's recurring values and named months the request
- * writes, as candidates (fill-args.ts reads them).
+ * writes, as candidates (policies/offline/fill-args.ts reads them).
  */
 
 /** The candidate's value as the parameter's format writes it. */

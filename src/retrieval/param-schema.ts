@@ -1,10 +1,11 @@
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ValueCandidate } from '../../retrieval/value-candidates.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import type { ValueCandidate } from './value-candidates.js';
 
 /**
- * What the offline filler (fill-args.ts) reads of a parameter's schema: its declared types, whether
- * a found text value fits it and as what JSON type it is passed, and, without a hint, how well a
- * kind of value suits it by its name and type.
+ * What a tool's schema says of a parameter, for any policy that fills arguments (the offline filler,
+ * policies/offline/fill-args.ts, reads it): its declared types, the values and the example forms its
+ * description documents, whether a found text value fits it and as what JSON type it is passed, and,
+ * without a hint, how well a kind of value suits it by its name and type.
  */
 
 export interface PropSchema {
