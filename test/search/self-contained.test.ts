@@ -83,7 +83,7 @@ describe('a searched workflow, offline', () => {
     expect(existsSync(join(out, 'learned.records.jsonl'))).toBe(false);
     const best = JSON.parse(readFileSync(join(out, 'best.workflow.json'), 'utf8')) as Workflow;
     expect(best).not.toHaveProperty('learned');
-    expect(best.meta?.search).not.toHaveProperty('learnedFrom');
+    expect(best.meta?.search ?? {}).not.toHaveProperty('learnedFrom');
     // The module the search wrote is the compiler's output for that workflow.
     expect(readFileSync(join(out, 'best.workflow.ts'), 'utf8')).toBe(compileWorkflow(best));
 
