@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
+import { planToolAnswer } from '../../test/support/workflows.js';
 import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from './execute.js';
@@ -10,25 +11,12 @@ import { traceToJson } from './trace-file.js';
 
 const TEN_MB = 10 * 1024 * 1024;
 
-const workflow: Workflow = {
-  version: 1,
+const workflow: Workflow = planToolAnswer({
   name: 'dump',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
-    { id: 'dump', kind: 'tool', task: 'dump the table', tools: ['dump_table'] },
-    {
-      id: 'answer',
-      kind: 'llm',
-      role: 'synthesize',
-      prompt: 'answer {{query}} from {{inputs}}',
-      output: { type: 'text' },
-    },
-  ],
-  edges: [
-    { from: 'plan', to: 'dump', kind: 'data' },
-    { from: 'dump', to: 'answer', kind: 'data' },
-  ],
-};
+  plan: { prompt: 'plan {{query}}' },
+  tool: { id: 'dump', task: 'dump the table', tools: ['dump_table'] },
+  answer: { prompt: 'answer {{query}} from {{inputs}}' },
+});
 
 function run(output: () => unknown, maxOutputChars?: number) {
   const tools = createToolRegistry([

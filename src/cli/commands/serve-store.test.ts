@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../../graph/schema.js';
+import { planToolAnswer } from '../../../test/support/workflows.js';
 import { isDiskFull } from '../../errors/index.js';
 import { createWorkflowService } from '../../serve/workflow-service.js';
 import { openStore } from '../../store/open-store.js';
@@ -29,25 +30,12 @@ function sqliteFullError(): unknown {
   throw new Error('the capped database took the write');
 }
 
-const workflow: Workflow = {
-  version: 1,
+const workflow: Workflow = planToolAnswer({
   name: 'lookup',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
-    { id: 'look', kind: 'tool', task: 'look it up', tools: ['lookup'] },
-    {
-      id: 'answer',
-      kind: 'llm',
-      role: 'synthesize',
-      prompt: 'answer {{query}} from {{inputs}}',
-      output: { type: 'text' },
-    },
-  ],
-  edges: [
-    { from: 'plan', to: 'look', kind: 'data' },
-    { from: 'look', to: 'answer', kind: 'data' },
-  ],
-};
+  plan: { prompt: 'plan {{query}}' },
+  tool: { id: 'look', task: 'look it up', tools: ['lookup'] },
+  answer: { prompt: 'answer {{query}} from {{inputs}}' },
+});
 
 describe('serve --db on a full disk', () => {
   it('says once that the disk is full and what to do, answers every request, and records again once there is space', async () => {

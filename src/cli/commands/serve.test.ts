@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../../test/support/cli-io.js';
 import { startTestLlmServer, type ScriptedReply } from '../../../test/support/llm-server.js';
+import { planToolAnswer } from '../../../test/support/workflows.js';
 import type { Workflow } from '../../graph/schema.js';
 import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { readRecordsFile } from '../../records/read-records.js';
@@ -311,25 +312,12 @@ describe('flowscout serve --db with a tool that answers 10 MB', () => {
       join(big, 'tools.config.json'),
       JSON.stringify({ version: 1, sources: [{ type: 'functions', module: 'tools.mjs' }] }),
     );
-    const workflow: Workflow = {
-      version: 1,
+    const workflow: Workflow = planToolAnswer({
       name: 'dump',
-      nodes: [
-        { id: 'plan', kind: 'llm', role: 'plan', prompt: 'plan {{query}}', output: { type: 'text' } },
-        { id: 'dump', kind: 'tool', task: 'dump the table', tools: ['dump_table'] },
-        {
-          id: 'answer',
-          kind: 'llm',
-          role: 'synthesize',
-          prompt: 'answer {{query}} from {{inputs}}',
-          output: { type: 'text' },
-        },
-      ],
-      edges: [
-        { from: 'plan', to: 'dump', kind: 'data' },
-        { from: 'dump', to: 'answer', kind: 'data' },
-      ],
-    };
+      plan: { prompt: 'plan {{query}}' },
+      tool: { id: 'dump', task: 'dump the table', tools: ['dump_table'] },
+      answer: { prompt: 'answer {{query}} from {{inputs}}' },
+    });
     writeFileSync(join(big, 'dump.workflow.json'), JSON.stringify(workflow));
     const db = join(big, 'served.db');
     child = spawn(
