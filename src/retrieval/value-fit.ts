@@ -89,11 +89,24 @@ const NAME_PART: Record<string, 'first' | 'last'> = {
 };
 
 /**
+ * The part of a person's name a parameter takes: `surname`, or a part word right before `name`
+ * (`first_name`, `familyName`); a part word alone says nothing (`fund_family`, `last_updated`).
+ */
+function namePart(words: readonly string[]): 'first' | 'last' | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === 'surname') return 'last';
+    if (NAME_PART[w] && words[i + 1] === 'name') return NAME_PART[w];
+  }
+  return undefined;
+}
+
+/**
  * For a parameter that takes one part of a person's name (`first_name`, `last_name`, `surname`),
  * that part of each name of two or three words the request writes ("Yusuf Rossi" gives Yusuf and Rossi).
  */
 export function nameParts(words: readonly string[], base: readonly ValueCandidate[]): ValueCandidate[] {
-  const part = words.map((w) => NAME_PART[w]).find(Boolean);
+  const part = namePart(words);
   if (!part) return [];
   const out: ValueCandidate[] = [];
   for (const c of base) {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { nameWords } from './param-schema.js';
+import { queryCandidates } from './value-candidates.js';
+import { nameParts } from './value-fit.js';
+
+describe('nameParts', () => {
+  const request = 'I am Yusuf Rossi and I want to see the Vanguard funds from the Fidelity list.';
+  const parts = (param: string) => nameParts(nameWords(param), queryCandidates(request)).map((c) => c.value);
+
+  it('gives a name-part parameter that part of a written full name', () => {
+    expect(parts('first_name')).toEqual(['Yusuf']);
+    expect(parts('lastName')).toEqual(['Rossi']);
+    expect(parts('family_name')).toEqual(['Rossi']);
+    expect(parts('surname')).toEqual(['Rossi']);
+  });
+
+  it('leaves a parameter alone whose name only contains a part word (a fund family is no surname)', () => {
+    expect(parts('fund_family')).toEqual([]);
+    expect(parts('last_updated')).toEqual([]);
+    expect(parts('first_date')).toEqual([]);
+  });
+});
