@@ -33,7 +33,8 @@ describe('widenSchemasToRecordedCalls', () => {
     const props = (t[0]!.inputSchema as { properties: Record<string, { type: unknown; description?: string }> })
       .properties;
     expect(props.photos!.type).toEqual(['boolean', 'string']);
-    expect(props.lat!.description).toBe('Latitude Recorded calls also pass string values, e.g. "50.05,8.6".');
+    // The description says what kinds the calls passed, never a recorded value (it belongs to one record).
+    expect(props.lat!.description).toBe('Latitude Recorded calls also pass string values.');
     expect(props.city!.type).toBe('string');
   });
 

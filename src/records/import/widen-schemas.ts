@@ -6,7 +6,8 @@ import type { Call } from '../schema.js';
  * (RapidAPI sends every parameter as text): recorded *successful* TRAJECT-Bench calls pass "1" for
  * a BOOLEAN, "50.05,8.6" for a NUMBER, an object for a STRING. A schema that rejects a value the live
  * API accepted would make the replayed tool refuse its own recordings, so such a parameter's `type`
- * is widened to also allow the recorded kind (and its description says so).
+ * is widened to also allow the recorded kind (and its description says so, without quoting a
+ * recorded value).
  *
  * Values the canonical argument form already reads as the declared type are no reason to widen:
  * a numeric string for a number, "true"/"false" for a boolean, a number or boolean for a string.
@@ -27,7 +28,7 @@ export interface WidenedParam {
 /** Widens in place the properties of `tools` that successful `calls` passed values of another kind to. */
 export function widenSchemasToRecordedCalls(tools: ToolDescriptor[], calls: Iterable<Call>): WidenedParam[] {
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const added = new Map<string, { tool: string; param: string; from: string; kinds: Set<string>; example: unknown }>();
+  const added = new Map<string, { tool: string; param: string; from: string; kinds: Set<string> }>();
   for (const call of calls) {
     if (call.status === 'error') continue;
     const props = (
@@ -43,19 +44,20 @@ export function widenSchemasToRecordedCalls(tools: ToolDescriptor[], calls: Iter
         param,
         from: declared,
         kinds: new Set<string>(),
-        example: value,
       };
       entry.kinds.add(kindOf(value));
       added.set(key, entry);
     }
   }
   const out: WidenedParam[] = [];
-  for (const { tool, param, from, kinds, example } of added.values()) {
+  for (const { tool, param, from, kinds } of added.values()) {
     const schema = (byName.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> })
       .properties[param]!;
     const extra = [...kinds].sort();
     schema.type = [from, ...extra];
-    const note = `Recorded calls also pass ${extra.join(' or ')} values, e.g. ${JSON.stringify(example).slice(0, 40)}.`;
+    // No recorded value as an example: it belongs to one record, and a tool's description is read as
+    // its documentation by every policy (an example there is taken as the form every value has).
+    const note = `Recorded calls also pass ${extra.join(' or ')} values.`;
     schema.description = schema.description ? `${String(schema.description)} ${note}` : note;
     out.push({ tool, param, from, added: extra });
   }
