@@ -75,6 +75,21 @@ describe('value candidates', () => {
   });
 });
 
+describe('names and places', () => {
+  const values = (q: string) => queryCandidates(q).map((c) => c.value);
+
+  it('keeps a name whose parts are joined by a lower-case particle whole', () => {
+    expect(values('the forecast for Dar es Salaam today')).toContain('Dar es Salaam');
+    expect(values('the forecast for Dar es Salaam today')).not.toContain('Salaam');
+  });
+
+  it('offers a place with its region and country codes as one value', () => {
+    const v = values('search for Seattle, WA, US to get its coordinates');
+    expect(v).toContain('Seattle, WA, US');
+    expect(v).toContain('Seattle, WA');
+  });
+});
+
 describe('clauses', () => {
   it('splits a request at sequence markers and drops the scene-setting opening', () => {
     expect(splitClauses(Q)).toHaveLength(4);

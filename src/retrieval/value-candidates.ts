@@ -58,6 +58,12 @@ const NOT_PROPER = new Set(
 const CONNECTORS = new Set([
   'of',
   'de',
+  'es',
+  'el',
+  'di',
+  'des',
+  'der',
+  'den',
   'la',
   'del',
   'da',
@@ -209,6 +215,16 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const s = m.index ?? 0;
     add(`${m[1]}, ${m[2]}`, 'proper', s, s + m[0].length);
     add(`${m[1]},${m[2]}`, 'proper', s, s + m[0].length);
+  }
+  // "Seattle, WA, US": a place with its region and country codes, the whole chain.
+  for (const m of text.matchAll(/\b([A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*)((?:,\s?[A-Z]{2,3}\b){2,})/g)) {
+    const s = m.index ?? 0;
+    const codes = m[2]!
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    add([m[1], ...codes].join(', '), 'proper', s, s + m[0].length);
+    add([m[1], ...codes].join(','), 'proper', s, s + m[0].length);
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nameWords } from './param-schema.js';
 import { queryCandidates } from './value-candidates.js';
-import { nameParts } from './value-fit.js';
+import { knownInQuery, nameParts } from './value-fit.js';
 
 describe('nameParts', () => {
   const request = 'I am Yusuf Rossi and I want to see the Vanguard funds from the Fidelity list.';
@@ -18,5 +18,19 @@ describe('nameParts', () => {
     expect(parts('fund_family')).toEqual([]);
     expect(parts('last_updated')).toEqual([]);
     expect(parts('first_date')).toEqual([]);
+  });
+});
+
+describe('knownInQuery', () => {
+  const found = (request: string, known: string[]) =>
+    knownInQuery(request, known, queryCandidates(request)).map((c) => c.value);
+
+  it('finds a known value the request writes as a word of its own', () => {
+    expect(found('Answer in es please, for Madrid', ['es', 'fr'])).toEqual(['es']);
+  });
+
+  it('does not take a word inside a longer name or quoted text for a known value', () => {
+    expect(found('the forecast for Dar es Salaam', ['es'])).toEqual([]);
+    expect(found('search for "San Fr" first', ['fr'])).toEqual([]);
   });
 });

@@ -44,6 +44,9 @@ export function knownInQuery(
     }
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     let at = findToken(query, text);
+    // A word inside a longer name or quoted text ("es" in "Dar es Salaam", "Fr" in "San Fr") is part
+    // of that value, not a value of its own.
+    if (at >= 0 && insideLonger(base, at, text.length)) at = -1;
     if (at < 0) at = wordFormAt(query, text);
     if (at >= 0) {
       out.push({ value: text, kind: 'known', start: at, source: 'query', ...contextAt(query, at, at + text.length) });
@@ -53,6 +56,17 @@ export function knownInQuery(
       out.push({ value: text, kind: 'known', start, source: 'query', ...contextAt(query, start, end) });
   }
   return out;
+}
+
+/** Whether [at, at + length) lies inside a longer proper-name or quoted candidate. */
+function insideLonger(base: readonly ValueCandidate[], at: number, length: number): boolean {
+  return base.some(
+    (b) =>
+      (b.kind === 'proper' || b.kind === 'quoted') &&
+      b.value.length > length &&
+      b.start <= at &&
+      at + length <= b.start + b.value.length,
+  );
 }
 
 /**
