@@ -255,11 +255,7 @@ export async function prepareSearch(
       }),
       (t) => t.close(),
     );
-    const models = await wireModels({
-      ...wiring,
-      tools: tools.list(),
-      records: splits.opt,
-    });
+    const models = await wireModels({ ...wiring, tools: tools.list() });
     const { policy, judge } = models;
     const optimizer = models.optimizer.instance;
     const g0 = config.from

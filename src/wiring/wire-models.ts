@@ -4,7 +4,6 @@ import type { CircuitBreaker } from '../llm/circuit-breaker.js';
 import { probeModels, type ProbeTarget } from '../llm/probe.js';
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../llm/rate-limiter.js';
 import { resolveModel, type ResolvedModel } from '../llm/resolve-model.js';
-import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import {
   chosenModel,
@@ -64,10 +63,8 @@ export interface ModelWiring {
   client: ClientOptions;
   /** `chosenModel` under this wiring's environment. */
   chosen(spec: string | undefined): string;
-  policy(
-    spec: string | undefined,
-    opts: { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] },
-  ): Promise<ResolvedPolicy>;
+  /** The execution policy over `tools`: it reads the request, the tools and the node it runs, never the records. */
+  policy(spec: string | undefined, opts: { tools: readonly ToolDescriptor[] }): Promise<ResolvedPolicy>;
   judge(spec: string | undefined, mode?: JudgeMode): Promise<ResolvedJudge>;
   optimizer(spec: string | undefined): Promise<ResolvedOptimizer>;
   /** A model string resolved to an AI SDK model (for agents that drive the model themselves, e.g. ReAct). */
@@ -98,7 +95,6 @@ export function createModelWiring(
     policy: (spec, opts) =>
       resolvePolicy(spec, {
         tools: opts.tools,
-        ...(opts.records ? { records: opts.records } : {}),
         client,
         env,
         ...keys,
@@ -127,15 +123,10 @@ export interface WiredModels {
   offline: boolean;
 }
 
-/** Resolves the policy (over `tools`, learning from `records` offline), the judge and the optimizer with one shared limiter. */
-export async function wireModels(
-  settings: ModelSettings & { tools: readonly ToolDescriptor[]; records?: readonly TaskRecord[] },
-): Promise<WiredModels> {
+/** Resolves the policy (over `tools`), the judge and the optimizer with one shared limiter. */
+export async function wireModels(settings: ModelSettings & { tools: readonly ToolDescriptor[] }): Promise<WiredModels> {
   const wiring = createModelWiring(settings);
-  const policy = await wiring.policy(settings.model, {
-    tools: settings.tools,
-    ...(settings.records ? { records: settings.records } : {}),
-  });
+  const policy = await wiring.policy(settings.model, { tools: settings.tools });
   const judge = await wiring.judge(settings.judgeModel ?? settings.model, settings.judgeMode);
   const optimizer = await wiring.optimizer(settings.optimizerModel ?? settings.model);
   const offline =

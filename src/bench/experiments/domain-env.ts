@@ -147,7 +147,7 @@ export async function prepareDomain(domain: string | DomainFiles, opts: DomainEn
   const parts = splitOf(records, opts, opts.splitBy ?? 'record');
   const split = parts.split;
   const tools = createToolRegistry(createReplayTools(imported.records, imported.tools));
-  const policy = await opts.wiring.policy(opts.model, { tools: imported.tools, records: split.opt });
+  const policy = await opts.wiring.policy(opts.model, { tools: imported.tools });
   const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
   const source = `${imported.records.length} TRAJECT-Bench records (every call succeeded); tools answered by replay of the recorded real responses`;
   return {
@@ -205,7 +205,7 @@ async function prepareFilesDomain(d: DomainFiles, opts: DomainEnvOptions): Promi
   });
   try {
     const descriptors = tools.list();
-    const policy = await opts.wiring.policy(opts.model, { tools: descriptors, records: split.opt });
+    const policy = await opts.wiring.policy(opts.model, { tools: descriptors });
     const tree = discoverProcessTree(eventLogFromRecords(split.opt), { noiseThreshold: 0 });
     const source = `${read.records.length} records from ${d.records}; tools from ${d.tools}`;
     return {

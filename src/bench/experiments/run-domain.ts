@@ -214,7 +214,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
       backbone.push({ domain: env.domain, model: o.model, policy: env.policy.label, tc: f.tc ?? 0, es: f.es });
     }
     for (const m of o.models) {
-      const p = await o.wiring.policy(m, { tools: env.descriptors, records: env.split.opt });
+      const p = await o.wiring.policy(m, { tools: env.descriptors });
       const swapped = queues ? await queues.runner(`backbone-${backbone.length}`, p.spec, false) : undefined;
       const a = await measureApproach(subjects[0]!, env.test, {
         ...ctx,
