@@ -120,7 +120,7 @@ export interface EffectSuggestion {
   cue?: { word: string; in: 'name' | 'description' };
 }
 
-/** `cancelPendingOrder` / `cancel-pending_order` → ["cancel", "pending", "order"]. */
+/** `deleteOldFiles` / `delete-old_files` → ["delete", "old", "files"]. */
 function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
