@@ -2,6 +2,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../errors/index.js';
 import { DEFAULT_BREAKER_THRESHOLD } from '../llm/circuit-breaker.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../llm/model-request.js';
+import type { FlagsOf } from './commands/register.js';
 import type { CliIO } from './output.js';
 import { wholeNumberArg } from './parse-number.js';
 
@@ -10,12 +11,6 @@ import { wholeNumberArg } from './parse-number.js';
  * seconds) and, for the long-running ones, the circuit breaker (`--breaker`). Retries and failures
  * of model requests are printed on stderr as they happen, so waiting is never silent.
  */
-/** The model flags as parsed: `--model-timeout` in ms, `--breaker` a count. */
-export interface ModelFlags {
-  modelTimeout?: number;
-  breaker?: number;
-}
-
 /** Adds `--model-timeout` (seconds, parsed to milliseconds) to `cmd`. */
 export function addModelFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
@@ -37,6 +32,13 @@ export function addBreakerFlag<A extends unknown[], O extends OptionValues, G ex
     wholeNumberArg('--breaker', 0, DEFAULT_BREAKER_THRESHOLD),
   );
 }
+
+/**
+ * The model flags as an action receives them, typed from their declarations: `--model-timeout` in
+ * ms, and `--breaker` a count where the command has it.
+ */
+export type ModelFlags = FlagsOf<typeof addModelFlags<[], {}, {}>> &
+  Partial<FlagsOf<typeof addBreakerFlag<[], {}, {}>>>;
 
 /** `--model-timeout` in milliseconds, or INVALID_INPUT. */
 function parseModelTimeout(text: string): number {

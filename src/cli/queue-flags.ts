@@ -1,16 +1,29 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { FlowScoutError } from '../errors/index.js';
 import { parseRedisUrl } from '../distributed/redis-url.js';
-import { wholeNumber } from './parse-number.js';
+import type { FlagsOf } from './commands/register.js';
+import { wholeNumberArg } from './parse-number.js';
 
-/** The queue flags `search`, `eval` and `bench` share. */
-export interface QueueFlags {
-  redis?: string;
-  queue?: string;
-  chunk: string;
-  rpm?: string;
+/**
+ * The queue flags `search`, `eval` and `bench` share, declared once: `--redis` (checked to be a
+ * redis:// or rediss:// URL), `--queue`, and `--chunk` and `--rpm` read as whole numbers as they are
+ * parsed. `redisHelp` says what the command runs on the workers.
+ */
+export function addQueueFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+  redisHelp: string,
+) {
+  return cmd
+    .option('--redis <url>', redisHelp, (url: string) => parseRedisUrl(url))
+    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
+    .option('--chunk <n>', 'with --redis: records per job', wholeNumberArg('--chunk', 1, 4), 1)
+    .option('--rpm <n>', 'with --redis: model requests per minute over all workers', wholeNumberArg('--rpm', 1, 60));
 }
 
-/** The parsed queue flags (undefined without --redis). */
+/** The queue flags as an action receives them, typed from `addQueueFlags`. */
+export type QueueFlags = FlagsOf<typeof addQueueFlags<[], {}, {}>>;
+
+/** The queue settings the flags give (undefined without --redis). */
 export interface QueueSettings {
   url: string;
   chunkSize: number;
@@ -19,8 +32,9 @@ export interface QueueSettings {
 }
 
 /**
- * Parses `--redis`, `--queue`, `--chunk` and `--rpm`: undefined without `--redis` (and then `--queue`
- * or `--rpm` is refused, since it would be ignored). `work` names what the workers would run, for the hint.
+ * The queue settings of `--redis`, `--queue`, `--chunk` and `--rpm`: undefined without `--redis` (and
+ * then `--queue` or `--rpm` is refused, since it would be ignored). `work` names what the workers
+ * would run, for the hint.
  */
 export function queueSettings(flags: QueueFlags, work: string): QueueSettings | undefined {
   if (flags.redis === undefined) {
@@ -38,9 +52,9 @@ export function queueSettings(flags: QueueFlags, work: string): QueueSettings | 
     return undefined;
   }
   return {
-    url: parseRedisUrl(flags.redis),
-    chunkSize: wholeNumber(flags.chunk, '--chunk', 1, 4),
+    url: flags.redis,
+    chunkSize: flags.chunk,
     ...(flags.queue ? { queue: flags.queue } : {}),
-    ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1, 60) } : {}),
+    ...(flags.rpm !== undefined ? { requestsPerMinute: flags.rpm } : {}),
   };
 }

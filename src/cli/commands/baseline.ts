@@ -5,7 +5,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { splitWarning } from '../../records/split.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumberArg } from '../parse-number.js';
 import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import type { RegisterCommand } from './register.js';
 
@@ -26,13 +26,18 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
     .requiredOption('--tools <config>', 'the tool config that answers the calls (e.g. tools.config.json)')
     .option('--model <spec>', 'model of the policy and ReAct (default: FLOWSCOUT_MODEL, else offline)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
-    .option('--seed <n>', 'seed of the split (the same as bench uses)', '0')
+    .option('--seed <n>', 'seed of the split (the same as bench uses)', wholeNumberArg('--seed', 0), 0)
     .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
-    .option('--runs <n>', 'runs on every test query', '1')
-    .option('--max-test <n>', 'test queries measured, at most', '50')
-    .option('--iterations <n>', 'llm-only: search iterations', '10')
-    .option('--patience <n>', 'llm-only: stop after this many iterations without improvement', '5')
-    .option('--concurrency <n>', 'queries run at once', '4')
+    .option('--runs <n>', 'runs on every test query', wholeNumberArg('--runs', 1), 1)
+    .option('--max-test <n>', 'test queries measured, at most', wholeNumberArg('--max-test', 1), 50)
+    .option('--iterations <n>', 'llm-only: search iterations', wholeNumberArg('--iterations', 0), 10)
+    .option(
+      '--patience <n>',
+      'llm-only: stop after this many iterations without improvement',
+      wholeNumberArg('--patience', 1),
+      5,
+    )
+    .option('--concurrency <n>', 'queries run at once', wholeNumberArg('--concurrency', 1), 4)
     .option('--json', 'print the result as JSON')
     .option(
       '--allow-live-writes',
@@ -54,12 +59,12 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
         },
         ...(flags.model ? { model: flags.model } : {}),
         ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
-        seed: wholeNumber(flags.seed, '--seed', 0),
-        runs: wholeNumber(flags.runs, '--runs', 1),
-        maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
-        iterations: wholeNumber(flags.iterations, '--iterations', 0),
-        patience: wholeNumber(flags.patience, '--patience', 1),
-        concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+        seed: flags.seed,
+        runs: flags.runs,
+        maxTest: flags.maxTest,
+        iterations: flags.iterations,
+        patience: flags.patience,
+        concurrency: flags.concurrency,
         splitBy: parseSplitBy(flags.splitBy),
         log: (l) => io.err(l),
         ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),

@@ -14,9 +14,9 @@ import { summarizeSeeds } from '../../bench/experiments/seeds.js';
 import { orderingsTable, pairedTable, seedsTable } from '../../bench/report/render-seeds.js';
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumber, wholeNumberArg } from '../parse-number.js';
 import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
-import { queueSettings } from '../queue-flags.js';
+import { addQueueFlags, queueSettings } from '../queue-flags.js';
 import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
 import type { FlagsOf, RegisterCommand } from './register.js';
 
@@ -53,7 +53,7 @@ function declareBench(program: Command) {
     .option('--model <spec>', 'model of the policy, ReAct and the optimizer (default: FLOWSCOUT_MODEL, else offline)')
     .option('--models <list>', 'comma-separated models for the backbone swap (Table V)')
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
-    .option('--seed <n>', 'seed of the split, the searches and the bootstrap', '0')
+    .option('--seed <n>', 'seed of the split, the searches and the bootstrap', wholeNumberArg('--seed', 0), 0)
     .option(
       '--split-by <unit>',
       `${SPLIT_BY_HELP} (default: record for the bundled domains, the paper's protocol; auto for --records)`,
@@ -61,35 +61,43 @@ function declareBench(program: Command) {
     .option(
       '--seeds <list>',
       "comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach's mean and spread over the seeds",
+      parseSeeds,
     )
-    .option('--iterations <n>', 'J: search iterations', '30')
-    .option('--patience <n>', 'P: stop a search after this many iterations without a better validation score', '5')
-    .option('--runs <n>', 'runs of every approach on every test query (stability)', '10')
-    .option('--max-test <n>', 'test queries measured per domain, at most', '50')
+    .option('--iterations <n>', 'J: search iterations', wholeNumberArg('--iterations', 0), 30)
+    .option(
+      '--patience <n>',
+      'P: stop a search after this many iterations without a better validation score',
+      wholeNumberArg('--patience', 1),
+      5,
+    )
+    .option('--runs <n>', 'runs of every approach on every test query (stability)', wholeNumberArg('--runs', 1), 10)
+    .option('--max-test <n>', 'test queries measured per domain, at most', wholeNumberArg('--max-test', 1), 50)
     .option(
       '--max-records <n>',
       'sample this many records per domain before the split (quick checks; the report says so)',
+      wholeNumberArg('--max-records', 10),
     )
     .option(
       '--ablation-domain <list>',
       'domains of the ablations NoMiner and Beam (comma-separated; Table III shows the first); default Travel, or your domain with --records',
     )
-    .option('--concurrency <n>', 'queries run at once (and model requests in flight)', '4')
+    .option(
+      '--concurrency <n>',
+      'queries run at once (and model requests in flight)',
+      wholeNumberArg('--concurrency', 1),
+      4,
+    )
     .option('--out <dir>', 'output folder (default .flowscout/bench/<timestamp>)')
     .option('--json', 'print every number as one JSON object (also written as results.json)')
-    .option('--force', 'overwrite report.md, the figures and results.json in --out')
-    .option(
-      '--redis <url>',
-      "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them",
-    )
-    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
-    .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option(
-      '--allow-live-writes',
-      "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused",
-    );
-  return addModelFlags(cmd);
+    .option('--force', 'overwrite report.md, the figures and results.json in --out');
+  const withQueue = addQueueFlags(
+    cmd,
+    "run the workflow evaluations (searches and measured runs) on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); a bundled domain's tools are written to <out>/worker-tools/ for them",
+  ).option(
+    '--allow-live-writes',
+    "with --records/--tools: send write and destructive calls to your live tools; by default they are answered from the records' recorded responses or refused",
+  );
+  return addModelFlags(withQueue);
 }
 
 export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
@@ -104,7 +112,7 @@ export const registerBench: RegisterCommand = (program: Command, io: CliIO) => {
     const opts = { ...benchOptions(flags), ...(redis ? { redis } : {}) };
     const log = (line: string) => (flags.json ? io.err(line) : io.out(line));
     if (flags.seeds !== undefined) {
-      await benchSeeds(parseSeeds(flags.seeds), opts, flags, out, log, io);
+      await benchSeeds(flags.seeds, opts, flags, out, log, io);
       return;
     }
     checkBenchOut(out, Boolean(flags.force));
@@ -151,12 +159,12 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
     ...(flags.model ? { model: flags.model } : {}),
     models,
     ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
-    seed: wholeNumber(flags.seed, '--seed', 0),
-    iterations: wholeNumber(flags.iterations, '--iterations', 0),
-    patience: wholeNumber(flags.patience, '--patience', 1),
-    runs: wholeNumber(flags.runs, '--runs', 1),
-    maxTest: wholeNumber(flags.maxTest, '--max-test', 1),
-    ...(flags.maxRecords !== undefined ? { maxRecords: wholeNumber(flags.maxRecords, '--max-records', 10) } : {}),
+    seed: flags.seed,
+    iterations: flags.iterations,
+    patience: flags.patience,
+    runs: flags.runs,
+    maxTest: flags.maxTest,
+    ...(flags.maxRecords !== undefined ? { maxRecords: flags.maxRecords } : {}),
     ablationDomain: ablation
       .split(',')
       .map((a) => a.trim())
@@ -165,7 +173,7 @@ export function benchOptions(flags: BenchFlags): Omit<BenchOptions, 'command'> {
       .join(','),
     ...(files ? { files } : {}),
     ...(flags.splitBy !== undefined ? { splitBy: parseSplitBy(flags.splitBy) } : {}),
-    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+    concurrency: flags.concurrency,
     ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
   };
 }

@@ -39,13 +39,13 @@ export const registerConformance: RegisterCommand = (program: Command, io: CliIO
       '--json',
       'print one JSON object: the variants with their cost, fitness and deviations, percFitTraces, averageFitness',
     )
-    .option('--limit <n>', 'variants printed, most frequent first (0: all; --json prints all)', '20')
+    .option('--limit <n>', 'variants printed, most frequent first (0: all; --json prints all)', checkLimit, 20)
     .option('--case-column <name>', 'CSV: case id column (XES: trace attribute)')
     .option('--activity-column <name>', 'CSV: activity column (XES: event attribute)')
     .option('--timestamp-column <name>', 'CSV: timestamp column (XES: event attribute)')
     .option('--separator <char>', 'CSV separator (guessed from the header by default)')
     .action(async (log, opts) => {
-      const limit = checkLimit(opts.limit);
+      const limit = opts.limit;
       if ((opts.tree === undefined) === (opts.against === undefined)) {
         throw new FlowScoutError({
           code: 'INVALID_INPUT',

@@ -34,10 +34,10 @@ export const registerDrift: RegisterCommand = (program: Command, io: CliIO) => {
       (value: string, previous: string[]) => [...previous, value],
       [],
     )
-    .option('--last <n>', 'only the n most recent runs (a store, or the end of a file)')
+    .option('--last <n>', 'only the n most recent runs (a store, or the end of a file)', parseLast)
     .action(async (file, opts) => {
       const thresholds = parseThresholds(opts.threshold);
-      const last = opts.last === undefined ? undefined : parseLast(opts.last);
+      const last = opts.last;
       const workflow = readWorkflowFile(file);
       const profile = readConformanceProfile(workflow, file);
       const input = await readRuns(opts.runs, { workflowHash: workflowHash(workflow) });

@@ -9,8 +9,8 @@ import { readRecordsFile } from '../../records/read-records.js';
 import { loadToolConfig, readDescriptors } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
-import { queueSettings } from '../queue-flags.js';
+import { wholeNumberArg } from '../parse-number.js';
+import { addQueueFlags, queueSettings } from '../queue-flags.js';
 import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
@@ -28,7 +28,7 @@ import type { FlagsOf, RegisterCommand } from './register.js';
 type EvalOptions = FlagsOf<typeof declareEval>;
 
 function declareEval(program: Command) {
-  return program
+  const cmd = program
     .command('eval')
     .description(
       'score a workflow (run on every record) or predictions (one {"id", "calls", "answer"} object a line) with TC and ES',
@@ -51,7 +51,11 @@ function declareEval(program: Command) {
       '--judge-model <model>',
       'score ES with an LLM judge (G-Eval), e.g. openai:gpt-4o-mini (default: the offline lexical judge)',
     )
-    .option('--repeat <n>', 'run each record n times and report the CV of ES (workflow mode)')
+    .option(
+      '--repeat <n>',
+      'run each record n times and report the CV of ES (workflow mode)',
+      wholeNumberArg('--repeat', 1, 4),
+    )
     .addOption(new Option('--learn-from <records>').hideHelp())
     .option('--json', 'print one JSON object (top-level tc and es are the means; per-record detail under records)')
     .option(
@@ -61,26 +65,23 @@ function declareEval(program: Command) {
     .option(
       '--concurrency <n>',
       'records run at once, judge calls and model requests (policy and judge together) in flight',
-      '4',
-    )
-    .option(
-      '--redis <url>',
-      'run the records on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS)',
-    )
-    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
-    .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option(
-      '--allow-live-writes',
-      "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
+      wholeNumberArg('--concurrency', 1, 4),
+      4,
     );
+  return addQueueFlags(
+    cmd,
+    'run the records on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS)',
+  ).option(
+    '--allow-live-writes',
+    "send write and destructive calls to live tools (functions, MCP); by default they are answered from the records' recorded responses or refused",
+  );
 }
 
 export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
   declareEval(program).action(async (workflowFile, opts) => {
     if (opts.learnFrom !== undefined) throw learnFromRemoved();
     checkMode(workflowFile, opts);
-    const concurrency = wholeNumber(opts.concurrency, '--concurrency', 1, 4);
+    const concurrency = opts.concurrency;
     const recordsRead = await readRecordsFile(opts.records, { skipInvalid: opts.skipInvalid });
     if (recordsRead.records.length === 0) {
       throw new FlowScoutError({
@@ -100,7 +101,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
     let report;
     const notes: string[] = [];
     if (workflowFile !== undefined) {
-      const repeat = opts.repeat === undefined ? 1 : wholeNumber(opts.repeat, '--repeat', 1, 4);
+      const repeat = opts.repeat ?? 1;
       const redis = distributedOptions(opts, io);
       const res = await evaluateWorkflowFile({
         workflowFile,

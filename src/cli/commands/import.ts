@@ -19,7 +19,7 @@ import {
   UNDECLARED_MEANING,
 } from '../../tools/effect-suggestions.js';
 import type { CliIO } from '../output.js';
-import type { RegisterCommand } from './register.js';
+import type { FlagsOf, RegisterCommand } from './register.js';
 
 /**
  * `flowscout import traject|toolbench …`: converts datasets into FlowScout records (JSONL) and, where
@@ -30,28 +30,14 @@ export const registerImport: RegisterCommand = (program: Command, io: CliIO) => 
     .command('import')
     .description('convert a dataset into FlowScout records (records.jsonl, tools.json, tools.config.json)');
 
-  cmd
-    .command('traject')
-    .description(
-      'import TRAJECT-Bench trajectories (a sequential traj_query.json or a parallel simple_ver.json / hard_ver.json, + <Domain>_tool.json), or a bundled domain with --domain',
-    )
-    .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json, or a parallel set simple_ver.json / hard_ver.json')
-    .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
-    .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
-    .requiredOption('--out <dir>', 'output folder')
-    .option(
-      '--keep-failed',
-      'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts',
-    )
-    .option('--force', 'overwrite existing output files')
-    .action((trajQuery, opts) => {
-      const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
-      const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
-      const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
-      io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
-      io.out(`Wrote ${written.join(', ')}`);
-      warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
-    });
+  declareTraject(cmd).action((trajQuery, opts) => {
+    const { queryPath, toolsPath, label } = trajectInputs(trajQuery, opts);
+    const result = importTraject(queryPath, toolsPath, { keepFailed: opts.keepFailed });
+    const written = writeImportFolder(opts.out, result.records, result.tools, { force: opts.force });
+    io.out(formatTrajectCounts(label, result.counts, Boolean(opts.keepFailed)));
+    io.out(`Wrote ${written.join(', ')}`);
+    warnFewRecords(io, result.records.length, Boolean(opts.keepFailed));
+  });
 
   for (const [format, what] of AGENT_LOG_COMMANDS)
     declareAgentLogs(cmd, format, what).action((paths, opts) => importAgentLogsCommand(io, format, paths, opts));
@@ -97,6 +83,27 @@ const AGENT_LOG_COMMANDS: Array<[AgentLogFormat | 'auto', string]> = [
   ],
   ['auto', 'detect the format of agent logs from their content (openai, anthropic, ai-sdk, otel) and import them'],
 ];
+
+/** `flowscout import traject`'s flags, declared once (the action gets their types from here). */
+function declareTraject(cmd: Command) {
+  return cmd
+    .command('traject')
+    .description(
+      'import TRAJECT-Bench trajectories (a sequential traj_query.json or a parallel simple_ver.json / hard_ver.json, + <Domain>_tool.json), or a bundled domain with --domain',
+    )
+    .argument('[traj_query]', 'a TRAJECT-Bench traj_query.json, or a parallel set simple_ver.json / hard_ver.json')
+    .option('--tools <file>', 'the matching <Domain>_tool.json (tool definitions)')
+    .option('--domain <name>', 'import the bundled copy of a domain instead: Finance, Travel or Weather')
+    .requiredOption('--out <dir>', 'output folder')
+    .option(
+      '--keep-failed',
+      'keep records that contain a failed call (dropped by default); this also keeps calls to APIs absent from the tool definitions (they always failed), which the summary counts',
+    )
+    .option('--force', 'overwrite existing output files');
+}
+
+/** The options of a TRAJECT-Bench import as its action receives them, typed from their declarations. */
+type TrajectFlags = FlagsOf<typeof declareTraject>;
 
 /** `flowscout import <format> <paths...>` for agent logs: one subcommand per format, the same options. */
 function declareAgentLogs(cmd: Command, format: string, what: string) {
@@ -144,7 +151,7 @@ function declareAgentLogs(cmd: Command, format: string, what: string) {
 }
 
 /** The options of an agent-log import as its action receives them, typed from their declarations. */
-type AgentLogFlags = ReturnType<ReturnType<typeof declareAgentLogs>['opts']>;
+type AgentLogFlags = FlagsOf<typeof declareAgentLogs>;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -273,7 +280,7 @@ function formatReasons(dropped: Record<string, number>): string {
 
 function trajectInputs(
   trajQuery: string | undefined,
-  opts: { tools?: string; domain?: string },
+  opts: Pick<TrajectFlags, 'tools' | 'domain'>,
 ): { queryPath: string; toolsPath: string; label: string } {
   if (opts.domain !== undefined) {
     if (trajQuery !== undefined || opts.tools !== undefined) {

@@ -45,7 +45,7 @@ function declareMine(program: Command) {
       'discover a process tree (PM4Py inductive miner) from records or an event log, or the initial workflow G0',
     )
     .argument('<input>', 'records (.jsonl), a JSONL event log, an XES log (.xes, .xes.gz) or a CSV log (.csv)')
-    .option('--noise <threshold>', 'IMf noise threshold in [0, 1]; 0 = IM', '0')
+    .option('--noise <threshold>', 'IMf noise threshold in [0, 1]; 0 = IM', checkNoise, 0)
     .option('--format <format>', `output: ${FORMATS.join(', ')}`, 'tree')
     .option('--tools <file>', 'tool descriptors (tools.json) or a tool config, for --format workflow')
     .option('--case-column <name>', 'CSV: case id column (XES: trace attribute)')
@@ -67,25 +67,29 @@ function declareMine(program: Command) {
     .option(
       '--max-unpacked <size>',
       `most a .gz input may unpack to, e.g. 2g (default ${formatBytes(DEFAULT_READER_LIMITS.maxUnpackedBytes)})`,
+      byteSizeArg('--max-unpacked'),
     )
     .option(
       '--max-comment <size>',
       `longest XML comment, CDATA section or processing instruction (default ${formatBytes(DEFAULT_READER_LIMITS.maxCommentBytes)})`,
+      byteSizeArg('--max-comment'),
     )
     .option(
       '--max-entity <size>',
       `longest XML DOCTYPE or entity declaration (default ${formatBytes(DEFAULT_READER_LIMITS.maxEntityBytes)})`,
+      byteSizeArg('--max-entity'),
     )
     .option(
       '--max-token <size>',
       `longest XML tag, JSONL line or CSV row (default ${formatBytes(DEFAULT_READER_LIMITS.maxTokenBytes)})`,
+      byteSizeArg('--max-token'),
     );
 }
 
 export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
   declareMine(program).action(async (input, opts) => {
     const format = checkFormat(opts.format);
-    const noise = checkNoise(opts.noise);
+    const noise = opts.noise;
     const readOpts: ReadEventLogOptions = {};
     if (opts.caseColumn) {
       readOpts.caseColumn = opts.caseColumn;
@@ -166,10 +170,10 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
 /** The reader limits set on the command line, if any. */
 function readerLimits(opts: MineOptions): ReaderLimits | undefined {
   const limits: ReaderLimits = {};
-  if (opts.maxUnpacked !== undefined) limits.maxUnpackedBytes = parseByteSize(opts.maxUnpacked, '--max-unpacked');
-  if (opts.maxComment !== undefined) limits.maxCommentBytes = parseByteSize(opts.maxComment, '--max-comment');
-  if (opts.maxEntity !== undefined) limits.maxEntityBytes = parseByteSize(opts.maxEntity, '--max-entity');
-  if (opts.maxToken !== undefined) limits.maxTokenBytes = parseByteSize(opts.maxToken, '--max-token');
+  if (opts.maxUnpacked !== undefined) limits.maxUnpackedBytes = opts.maxUnpacked;
+  if (opts.maxComment !== undefined) limits.maxCommentBytes = opts.maxComment;
+  if (opts.maxEntity !== undefined) limits.maxEntityBytes = opts.maxEntity;
+  if (opts.maxToken !== undefined) limits.maxTokenBytes = opts.maxToken;
   return Object.keys(limits).length > 0 ? limits : undefined;
 }
 
@@ -184,6 +188,12 @@ function checkFormat(format: string): Format {
   });
 }
 
+/** A size flag (`--max-token 64k`) in bytes, as a commander argument parser. */
+function byteSizeArg(flag: string): (text: string) => number {
+  return (text) => parseByteSize(text, flag);
+}
+
+/** `--noise` as a number in [0, 1], or INVALID_INPUT (a commander argument parser). */
 function checkNoise(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {

@@ -21,7 +21,7 @@ import { createModelWiring } from '../../wiring/wire-models.js';
 import { learnedLine, learnFromRemoved } from '../learned-note.js';
 import { addModelFlags, modelCallOptions } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumberArg } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -49,17 +49,26 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--trace <file>', 'write the full trace (observations, calls, totals) as JSON')
     .option('--force', 'overwrite the --trace file if it exists')
     .option('--json', 'print the trace as JSON instead of a summary')
-    .option('--concurrency <n>', 'nodes running at once, and model requests in flight (default 4)')
-    .option('--context-chars <n>', 'characters of context per node (default 8000)')
+    .option(
+      '--concurrency <n>',
+      'nodes running at once, and model requests in flight (default 4)',
+      positiveNumberArg('--concurrency'),
+    )
+    .option(
+      '--context-chars <n>',
+      'characters of context per node (default 8000)',
+      positiveNumberArg('--context-chars'),
+    )
     .option(
       '--max-output-chars <n>',
       `characters of one tool output the run keeps; a longer one is cut with a marker saying where and how much (default ${DEFAULT_MAX_OUTPUT_CHARS})`,
+      positiveNumberArg('--max-output-chars'),
     )
-    .option('--timeout <ms>', 'per tool call timeout in milliseconds')
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds', positiveNumberArg('--timeout'))
     .addOption(new Option('--learn-from <records>').hideHelp())
-    .option('--budget-calls <n>', 'stop the run after this many LLM requests')
-    .option('--budget-tokens <n>', 'stop the run after this many tokens')
-    .option('--budget-usd <x>', 'stop the run after spending this much (USD)');
+    .option('--budget-calls <n>', 'stop the run after this many LLM requests', wholeNumberArg('--budget-calls', 0))
+    .option('--budget-tokens <n>', 'stop the run after this many tokens', wholeNumberArg('--budget-tokens', 0))
+    .option('--budget-usd <x>', 'stop the run after spending this much (USD)', positiveNumberArg('--budget-usd'));
   addModelFlags(cmd).action(async (file, opts) => {
     if (opts.learnFrom !== undefined) throw learnFromRemoved();
     if (opts.query.trim() === '')
@@ -89,9 +98,9 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
       const tools = registry.list();
       const workflow = assertValidWorkflow(raw, tools, file);
       const budget = createBudget({
-        ...(opts.budgetCalls !== undefined ? { maxLlmCalls: wholeNumber(opts.budgetCalls, '--budget-calls', 0) } : {}),
-        ...(opts.budgetTokens !== undefined ? { maxTokens: wholeNumber(opts.budgetTokens, '--budget-tokens', 0) } : {}),
-        ...numberOption('--budget-usd', opts.budgetUsd, 'maxCostUsd'),
+        ...given('maxLlmCalls', opts.budgetCalls),
+        ...given('maxTokens', opts.budgetTokens),
+        ...given('maxCostUsd', opts.budgetUsd),
       });
       // One rate limiter, sized by --concurrency (default 4), for the policy's and the simulator's requests.
       // A model that gave no answer at all (every attempt timed out or could not connect) would not
@@ -102,7 +111,7 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
         breaker,
         log: calls.log,
         ...(calls.timeoutMs !== undefined ? { timeoutMs: calls.timeoutMs } : {}),
-        limits: { concurrency: numberOption('--concurrency', opts.concurrency, 'concurrency').concurrency ?? 4 },
+        limits: { concurrency: opts.concurrency ?? 4 },
       });
       const resolved = await models.policy(spec, { tools });
       if (resolved.client) simulator = createToolSimulator({ client: resolved.client });
@@ -115,10 +124,10 @@ export const registerRun: RegisterCommand = (program: Command, io: CliIO) => {
             policy: resolved.instance,
             tools: registry,
             signal: controller.signal,
-            ...numberOption('--concurrency', opts.concurrency, 'concurrency'),
-            ...numberOption('--context-chars', opts.contextChars, 'contextChars'),
-            ...numberOption('--max-output-chars', opts.maxOutputChars, 'maxOutputChars'),
-            ...numberOption('--timeout', opts.timeout, 'callTimeoutMs'),
+            ...given('concurrency', opts.concurrency),
+            ...given('contextChars', opts.contextChars),
+            ...given('maxOutputChars', opts.maxOutputChars),
+            ...given('callTimeoutMs', opts.timeout),
           },
         );
       } catch (e) {
@@ -221,15 +230,22 @@ function indent(text: string): string[] {
   return text.split('\n').map((l) => `  ${l}`);
 }
 
-function numberOption<K extends string>(flag: string, value: string | undefined, key: K): Partial<Record<K, number>> {
-  if (value === undefined) return {};
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) {
-    throw new FlowScoutError({
-      code: 'INVALID_INPUT',
-      message: `${flag} must be a positive number (got '${value}')`,
-      hint: `Pass e.g. ${flag} 4.`,
-    });
-  }
-  return { [key]: n } as Partial<Record<K, number>>;
+/** A flag's value as a number > 0, or INVALID_INPUT naming the flag (a commander argument parser). */
+function positiveNumberArg(flag: string): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n <= 0) {
+      throw new FlowScoutError({
+        code: 'INVALID_INPUT',
+        message: `${flag} must be a positive number (got '${text}')`,
+        hint: `Pass e.g. ${flag} 4.`,
+      });
+    }
+    return n;
+  };
+}
+
+/** `{ [key]: value }` when the flag was given, else nothing. */
+function given<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, number>>);
 }

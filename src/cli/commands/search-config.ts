@@ -3,7 +3,7 @@ import { FlowScoutError } from '../../errors/index.js';
 import { JUDGE_MODES } from '../../metrics/llm-judge.js';
 import { parseSplitRatio } from '../../records/split.js';
 import { searchSettings, type SearchConfig } from '../../wiring/prepare-search.js';
-import { nonNegativeNumber, oneOf, wholeNumber } from '../parse-number.js';
+import { oneOf } from '../parse-number.js';
 import { queueSettings, type QueueSettings } from '../queue-flags.js';
 import { parseSplitBy } from '../split-flag.js';
 import type { SearchFlags } from './search-flags.js';
@@ -29,18 +29,18 @@ export function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): 
   const judgeMode = oneOf(flags.judgeMode, JUDGE_MODES, '--judge-mode');
   const settings = searchSettings({
     strategy: strategy === 'none' ? 'mcts' : strategy,
-    iterations: wholeNumber(flags.iterations, '--iterations', 0),
-    patience: wholeNumber(flags.patience, '--patience', 1),
-    children: wholeNumber(flags.children, '--children', 1),
-    seed: wholeNumber(flags.seed, '--seed', 0),
-    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
-    lambdaMax: nonNegativeNumber(flags.lambdaMax, '--lambda-max'),
-    lambdaMin: nonNegativeNumber(flags.lambdaMin, '--lambda-min'),
+    iterations: flags.iterations,
+    patience: flags.patience,
+    children: flags.children,
+    seed: flags.seed,
+    concurrency: flags.concurrency,
+    lambdaMax: flags.lambdaMax,
+    lambdaMin: flags.lambdaMin,
     llmOnly: start === 'llm-only',
     racing: flags.racing,
-    maxOpt: wholeNumber(flags.maxOpt, '--max-opt', 1),
-    maxVal: wholeNumber(flags.maxVal, '--max-val', 1),
-    maxTest: wholeNumber(flags.maxTest, '--max-test', 0),
+    maxOpt: flags.maxOpt,
+    maxVal: flags.maxVal,
+    maxTest: flags.maxTest,
   });
   return {
     records: flags.records,

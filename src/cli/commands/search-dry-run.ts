@@ -2,6 +2,7 @@ import type { prepareSearch } from '../../wiring/prepare-search.js';
 import { labelsLine } from '../../search/format-search.js';
 import { projectSearchCost, type CostProjection } from '../../search/project-cost.js';
 import type { CliIO } from '../output.js';
+import type { SearchFlags } from './search-flags.js';
 
 /**
  * `flowscout search --dry-run`: the projected model requests, tokens and cost of a prepared search
@@ -37,7 +38,7 @@ export async function projectionOf(
 /** `--dry-run`: the projection with its parts, and nothing else. */
 export async function dryRun(
   prepared: Awaited<ReturnType<typeof prepareSearch>>,
-  flags: { json?: boolean },
+  flags: Pick<SearchFlags, 'json'>,
   io: CliIO,
 ): Promise<void> {
   const p = await projectionOf(prepared);

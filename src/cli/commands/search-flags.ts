@@ -3,6 +3,8 @@ import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
 import { DEFAULT_SETTINGS } from '../../search/search-context.js';
 import { DEFAULT_DB_PATH } from '../../store/open-store.js';
 import { addBreakerFlag, addModelFlags } from '../model-flags.js';
+import { nonNegativeArg, wholeNumberArg } from '../parse-number.js';
+import { addQueueFlags } from '../queue-flags.js';
 import { SPLIT_BY_HELP } from '../split-flag.js';
 import type { FlagsOf } from './register.js';
 
@@ -11,7 +13,7 @@ import type { FlagsOf } from './register.js';
  * the flags into a search configuration, both with the types commander infers from here.
  */
 export function declareSearch(program: Command) {
-  const cmd = program
+  const head = program
     .command('search')
     .description(
       'search for a better workflow with MCTS over edit plans, driven by execution feedback (mined G0 → best on D_val)',
@@ -26,12 +28,17 @@ export function declareSearch(program: Command) {
       'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)',
       'per-dimension',
     )
-    .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', '30')
-    .option('--patience <n>', 'P: stop after this many iterations without a better validation score', '5')
-    .option('--children <n>', 'children per node before selection descends', '3')
+    .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', wholeNumberArg('--iterations', 0), 30)
+    .option(
+      '--patience <n>',
+      'P: stop after this many iterations without a better validation score',
+      wholeNumberArg('--patience', 1),
+      5,
+    )
+    .option('--children <n>', 'children per node before selection descends', wholeNumberArg('--children', 1), 3)
     .option('--split <ratio>', 'opt:val:test ratio', '5:2:3')
     .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
-    .option('--seed <n>', 'seed of the split and the search', '0')
+    .option('--seed <n>', 'seed of the split and the search', wholeNumberArg('--seed', 0), 0)
     .option('--out <dir>', 'output folder (default .flowscout/runs/<run id>/)')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
     .option('--resume <run>', 'continue a stored run (its settings are reused)')
@@ -54,42 +61,56 @@ export function declareSearch(program: Command) {
     .option(
       '--max-opt <n>',
       'evaluate on at most n D_opt records (a sample stratified by group and tool set)',
-      String(DEFAULT_SETTINGS.maxOpt),
+      wholeNumberArg('--max-opt', 1),
+      DEFAULT_SETTINGS.maxOpt,
     )
-    .option('--max-val <n>', 'evaluate on at most n D_val records (stratified sample)', String(DEFAULT_SETTINGS.maxVal))
+    .option(
+      '--max-val <n>',
+      'evaluate on at most n D_val records (stratified sample)',
+      wholeNumberArg('--max-val', 1),
+      DEFAULT_SETTINGS.maxVal,
+    )
     .option(
       '--max-test <n>',
       'evaluate on at most n D_test records (stratified sample)',
-      String(DEFAULT_SETTINGS.maxTest),
+      wholeNumberArg('--max-test', 0),
+      DEFAULT_SETTINGS.maxTest,
     )
-    .option('--budget-calls <n>', 'stop after this many LLM requests')
-    .option('--budget-tokens <n>', 'stop after this many tokens')
-    .option('--budget-usd <x>', 'stop after spending this much (USD)')
-    .option('--budget-minutes <m>', 'stop after this much wall time')
-    .option('--concurrency <n>', 'records evaluated at once (and model calls in flight)', '4')
+    .option('--budget-calls <n>', 'stop after this many LLM requests', wholeNumberArg('--budget-calls', 0))
+    .option('--budget-tokens <n>', 'stop after this many tokens', wholeNumberArg('--budget-tokens', 0))
+    .option('--budget-usd <x>', 'stop after spending this much (USD)', nonNegativeArg('--budget-usd'))
+    .option('--budget-minutes <m>', 'stop after this much wall time', nonNegativeArg('--budget-minutes'))
+    .option(
+      '--concurrency <n>',
+      'records evaluated at once (and model calls in flight)',
+      wholeNumberArg('--concurrency', 1),
+      4,
+    )
     .option(
       '--lambda-max <x>',
       'exploration weight λ at the first iteration (cosine-annealed)',
-      String(DEFAULT_LAMBDA_MAX),
+      nonNegativeArg('--lambda-max'),
+      DEFAULT_LAMBDA_MAX,
     )
-    .option('--lambda-min <x>', 'exploration weight λ at the last iteration', String(DEFAULT_LAMBDA_MIN))
+    .option(
+      '--lambda-min <x>',
+      'exploration weight λ at the last iteration',
+      nonNegativeArg('--lambda-min'),
+      DEFAULT_LAMBDA_MIN,
+    )
     .option('--force', 'write into a non-empty --out folder')
     .option('--skip-invalid', 'skip invalid record lines (counted) instead of refusing the file')
     .option(
       '--dry-run',
       'print the projected model requests, tokens and cost of the search, and stop (nothing is sent to a model or a live tool, nothing is stored)',
-    )
-    .option(
-      '--redis <url>',
-      'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run',
-    )
-    .option('--queue <name>', 'with --redis: the queue name (default flowscout-eval)')
-    .option('--chunk <n>', 'with --redis: records per job', '1')
-    .option('--rpm <n>', 'with --redis: model requests per minute over all workers')
-    .option(
-      '--allow-live-writes',
-      "send write and destructive calls to live tools (functions, MCP) during the search; by default they are answered from the records' recorded responses or refused",
     );
+  const cmd = addQueueFlags(
+    head,
+    'run every evaluation on `flowscout worker`s through this Redis (redis://host:6379; rediss:// for TLS); not stored with the run',
+  ).option(
+    '--allow-live-writes',
+    "send write and destructive calls to live tools (functions, MCP) during the search; by default they are answered from the records' recorded responses or refused",
+  );
   return addBreakerFlag(addModelFlags(cmd));
 }
 

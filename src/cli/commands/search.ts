@@ -12,7 +12,6 @@ import { addWriteCalls, isGuarded, writeGuardHeader, writeGuardSummary } from '.
 import { DEFAULT_DB_PATH, openStore } from '../../store/open-store.js';
 import { modelCallOptions } from '../model-flags.js';
 import { ExitWith, type CliIO } from '../output.js';
-import { nonNegativeNumber, wholeNumber } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 import { dryRun, projectionLine, projectionOf } from './search-dry-run.js';
 import { configFrom, distributedFrom } from './search-config.js';
@@ -30,12 +29,10 @@ import { declareSearch, type SearchFlags } from './search-flags.js';
 export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => {
   declareSearch(program).action(async (flags) => {
     const budget = {
-      ...(flags.budgetCalls !== undefined ? { calls: wholeNumber(flags.budgetCalls, '--budget-calls', 0) } : {}),
-      ...(flags.budgetTokens !== undefined ? { tokens: wholeNumber(flags.budgetTokens, '--budget-tokens', 0) } : {}),
-      ...(flags.budgetUsd !== undefined ? { usd: nonNegativeNumber(flags.budgetUsd, '--budget-usd') } : {}),
-      ...(flags.budgetMinutes !== undefined
-        ? { minutes: nonNegativeNumber(flags.budgetMinutes, '--budget-minutes') }
-        : {}),
+      ...(flags.budgetCalls !== undefined ? { calls: flags.budgetCalls } : {}),
+      ...(flags.budgetTokens !== undefined ? { tokens: flags.budgetTokens } : {}),
+      ...(flags.budgetUsd !== undefined ? { usd: flags.budgetUsd } : {}),
+      ...(flags.budgetMinutes !== undefined ? { minutes: flags.budgetMinutes } : {}),
     };
     const config = flags.resume ? undefined : configFrom(flags, budget);
     const calls = modelCallOptions(flags, io);

@@ -18,7 +18,7 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
     .command('ui')
     .description('serve the local web UI over stored runs (read-only) until Ctrl-C')
     .option('--db <file>', 'the store (SQLite)', DEFAULT_DB_PATH)
-    .option('--port <n>', 'port to listen on (0: any free port)', '4321')
+    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 4321)
     .option('--host <address>', 'address to bind to', '127.0.0.1')
     .option('--bench <dir...>', '`flowscout bench --out` folders to show')
     .option(
@@ -27,16 +27,9 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
     )
     .option('--open', 'open the UI in the default browser')
     .action(async (opts) => {
-      const port = wholeNumber(opts.port, '--port', 0, 4321);
-      if (port > 65535)
-        throw new FlowScoutError({
-          code: 'INVALID_INPUT',
-          message: `--port must be at most 65535, got '${opts.port}'`,
-          hint: 'For example --port 4321.',
-        });
       const server = await startUiServer({
         db: opts.db,
-        port,
+        port: opts.port,
         host: opts.host,
         ...(opts.bench ? { benchDirs: opts.bench } : {}),
         ...(opts.workflow ? { workflows: opts.workflow.map(readWorkflowFile) } : {}),
@@ -60,6 +53,18 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
       });
     });
 };
+
+/** `--port`: a whole number from 0 to 65535, or INVALID_INPUT (a commander argument parser). */
+function parsePort(text: string): number {
+  const port = wholeNumber(text, '--port', 0, 4321);
+  if (port > 65535)
+    throw new FlowScoutError({
+      code: 'INVALID_INPUT',
+      message: `--port must be at most 65535, got '${text}'`,
+      hint: 'For example --port 4321.',
+    });
+  return port;
+}
 
 function openBrowser(url: string, io: CliIO): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

@@ -2,7 +2,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { parseRedisUrl } from '../../distributed/redis-connection.js';
 import { startEvaluationWorker } from '../../distributed/worker.js';
 import type { CliIO } from '../output.js';
-import { wholeNumber } from '../parse-number.js';
+import { wholeNumberArg } from '../parse-number.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -27,8 +27,14 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     .requiredOption(
       '--redis <url>',
       'the Redis of the coordinator: redis://host:6379, rediss://:password@host:6380 for TLS',
+      (url: string) => parseRedisUrl(url),
     )
-    .option('--concurrency <n>', 'jobs run at once by this worker (and model calls in flight)', '4')
+    .option(
+      '--concurrency <n>',
+      'jobs run at once by this worker (and model calls in flight)',
+      wholeNumberArg('--concurrency', 1, 4),
+      4,
+    )
     .option(
       '--tools <config>',
       "this machine's tool config; repeat for several (a job selects one by its path); default FLOWSCOUT_WORKER_TOOLS. A job never names a config of its own",
@@ -41,22 +47,30 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
       collect,
       [],
     )
-    .option('--rpm <n>', "model requests per minute this worker makes at most (a job's --rpm may only lower it)")
+    .option(
+      '--rpm <n>',
+      "model requests per minute this worker makes at most (a job's --rpm may only lower it)",
+      wholeNumberArg('--rpm', 1),
+    )
     .option('--queue <name>', 'the queue name (default flowscout-eval; the coordinator must use the same)')
-    .option('--lock-ms <ms>', 'a job whose worker stops answering goes back to the queue after this long', '30000')
+    .option(
+      '--lock-ms <ms>',
+      'a job whose worker stops answering goes back to the queue after this long',
+      wholeNumberArg('--lock-ms', 1000, 30000),
+      30000,
+    )
     .option(
       '--allow-live-writes',
       "send write and destructive calls to live tools (functions, MCP); by default this worker answers them from the recorded write calls of the run (the coordinator's records) or refuses them",
     )
     .action(async (flags) => {
-      const url = parseRedisUrl(flags.redis);
       const worker = await startEvaluationWorker({
-        url,
-        concurrency: wholeNumber(flags.concurrency, '--concurrency', 1, 4),
-        lockMs: wholeNumber(flags.lockMs, '--lock-ms', 1000, 30000),
+        url: flags.redis,
+        concurrency: flags.concurrency,
+        lockMs: flags.lockMs,
         ...(flags.tools.length > 0 ? { tools: flags.tools } : {}),
         ...(flags.model.length > 0 ? { models: flags.model } : {}),
-        ...(flags.rpm !== undefined ? { requestsPerMinute: wholeNumber(flags.rpm, '--rpm', 1) } : {}),
+        ...(flags.rpm !== undefined ? { requestsPerMinute: flags.rpm } : {}),
         ...(flags.queue ? { queue: flags.queue } : {}),
         ...(flags.allowLiveWrites ? { allowLiveWrites: true } : {}),
         log: (line) => io.out(line),
