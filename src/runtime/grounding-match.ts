@@ -1,4 +1,4 @@
-import { identifierKind } from '../util/identifier-shape.js';
+import { identifierKind, type ParamContext } from '../util/identifier-shape.js';
 
 /**
  * Whether argument values appear in the sources a run can vouch for (the rules are written down in
@@ -107,29 +107,52 @@ export function findUngrounded(
   inputSchema: Record<string, unknown> | undefined,
   scope: GroundingScope,
 ): UngroundedArg[] {
-  const out: UngroundedArg[] = [];
-  let resolved: ArgSources | undefined;
-  const grounded = (value: string | number | bigint, free: boolean): boolean => {
+  const search = new UngroundedSearch(sources, scope);
+  const props = asSchema(inputSchema?.properties);
+  for (const k of Object.keys(args))
+    search.visit(args[k], k, k, asSchema(props?.[k]) ?? valueSchemaOf(inputSchema, k), 0);
+  return search.out;
+}
+
+/** One `findUngrounded` walk (a class rather than closures: every planned call makes one). */
+class UngroundedSearch {
+  readonly out: UngroundedArg[] = [];
+  private resolved: ArgSources | undefined;
+
+  constructor(
+    private readonly sources: ArgSources | (() => ArgSources),
+    private readonly scope: GroundingScope,
+  ) {}
+
+  private grounded(value: string | number | bigint, free: boolean): boolean {
     const text = normalize(String(value));
     if (text === '') return true;
-    const src = (resolved ??= typeof sources === 'function' ? sources() : sources);
+    const sources = this.sources;
+    const src = (this.resolved ??= typeof sources === 'function' ? sources() : sources);
     if (src.constants.has(text) || src.text.has(text)) return true;
     return free && typeof value === 'string' && text.split(' ').length >= 3 && src.text.coversText(text);
-  };
-  const leaf = (value: unknown, path: string, name: string | undefined, schema: Schema | undefined, key: boolean) => {
+  }
+
+  private leaf(value: unknown, path: string, name: string | undefined, schema: Schema | undefined, key: boolean): void {
     if (value === null || value === undefined || typeof value === 'boolean') return;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return;
     if (!key && schemaAllows(schema, value)) return;
-    const param = { ...(name !== undefined ? { name } : {}), ...(schema ? { schema } : {}) };
-    if (scope === 'identifiers' && identifierKind(value, param) === undefined) return;
-    if (grounded(value, !key)) return;
-    out.push({ path, value, ...(key ? { key: true as const } : {}) });
-  };
-  const visit = (value: unknown, path: string, name: string | undefined, schema: Schema | undefined, depth: number) => {
+    if (this.scope === 'identifiers') {
+      const param: ParamContext = {};
+      if (name !== undefined) param.name = name;
+      if (schema) param.schema = schema;
+      if (identifierKind(value, param) === undefined) return;
+    }
+    if (this.grounded(value, !key)) return;
+    this.out.push(key ? { path, value, key: true } : { path, value });
+  }
+
+  visit(value: unknown, path: string, name: string | undefined, schema: Schema | undefined, depth: number): void {
     if (depth > 64) return;
     if (Array.isArray(value)) {
       if (schemaAllows(schema, value)) return;
-      value.forEach((v, i) => visit(v, `${path}[${i}]`, name, asSchema(schema?.items), depth + 1));
+      const items = asSchema(schema?.items);
+      for (let i = 0; i < value.length; i++) this.visit(value[i], `${path}[${i}]`, name, items, depth + 1);
       return;
     }
     if (value !== null && typeof value === 'object') {
@@ -139,16 +162,13 @@ export function findUngrounded(
         // A key the schema does not name is data (a map-shaped argument); with no schema, an
         // identifier-shaped key is taken as data too.
         if (!named && (schema !== undefined || identifierKind(k, { name: 'id' }) !== undefined))
-          leaf(k, path, 'id', undefined, true);
-        visit(v, path ? `${path}.${k}` : k, k, named ?? valueSchemaOf(schema, k), depth + 1);
+          this.leaf(k, path, 'id', undefined, true);
+        this.visit(v, path ? `${path}.${k}` : k, k, named ?? valueSchemaOf(schema, k), depth + 1);
       }
       return;
     }
-    leaf(value, path, name, schema, false);
-  };
-  const props = asSchema(inputSchema?.properties);
-  for (const [k, v] of Object.entries(args)) visit(v, k, k, asSchema(props?.[k]) ?? valueSchemaOf(inputSchema, k), 0);
-  return out;
+    this.leaf(value, path, name, schema, false);
+  }
 }
 
 type Schema = Record<string, unknown>;

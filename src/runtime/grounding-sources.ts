@@ -1,5 +1,5 @@
 import { identifierKind, paramWords } from '../util/identifier-shape.js';
-import type { NodeObservation } from './trace.js';
+import type { CallObservation, NodeObservation } from './trace.js';
 import { asSchema, findUngrounded, SourceText } from './grounding-match.js';
 
 /**
@@ -32,15 +32,18 @@ const GROUNDING = 'flowscout.grounding';
  */
 export function recordRunCallOutputs(scratch: Map<string, unknown>, observation: Pick<NodeObservation, 'calls'>): void {
   if (!observation.calls?.length) return;
+  for (const c of observation.calls) recordRunCall(scratch, c);
+}
+
+/** `recordRunCallOutputs` of one call (a tool node records each ok call as it returns). */
+export function recordRunCall(scratch: Map<string, unknown>, c: CallObservation): void {
   let list = scratch.get(RUN_CALLS) as RunCall[] | undefined;
   if (!list) scratch.set(RUN_CALLS, (list = []));
   let seen = scratch.get(RECORDED) as WeakSet<object> | undefined;
   if (!seen) scratch.set(RECORDED, (seen = new WeakSet()));
-  for (const c of observation.calls) {
-    if (c.status !== 'ok' || c.output === undefined || seen.has(c)) continue;
-    seen.add(c);
-    list.push({ tool: c.tool, args: c.args, output: c.output });
-  }
+  if (c.status !== 'ok' || c.output === undefined || seen.has(c)) return;
+  seen.add(c);
+  list.push({ tool: c.tool, args: c.args, output: c.output });
 }
 
 /** The calls `recordRunCallOutputs` kept for this run, oldest first. */

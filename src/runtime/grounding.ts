@@ -155,11 +155,15 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
     }
     const { effects, scope } = known;
     // The run's sources are looked at only when an argument needs them (most reads need none).
-    const sources = () => ({
-      text: runSources(req.scratch, req.query, schemaOf)[scope === 'all' ? 'text' : 'readText'],
-      constants: constantSet((opts.constantsOf ?? boundConstants)(req.node, req.tool.name)),
-    });
-    const problems = findUngrounded(req.args, sources, req.tool.inputSchema, scope);
+    const problems = findUngrounded(
+      req.args,
+      () => ({
+        text: runSources(req.scratch, req.query, schemaOf)[scope === 'all' ? 'text' : 'readText'],
+        constants: constantSet((opts.constantsOf ?? boundConstants)(req.node, req.tool.name)),
+      }),
+      req.tool.inputSchema,
+      scope,
+    );
     if (problems.length > 0) {
       const effect = scope === 'identifiers' && effects?.effect !== 'read' ? 'replayed' : (effects?.effect ?? 'read');
       return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effect, problems, scope) } };

@@ -18,7 +18,7 @@ export async function runLlmNodeStep(
 ): Promise<NodeStepResult> {
   let result;
   try {
-    result = await raceAbort(policy.runLlmNode({ ...base, node }), base.signal);
+    result = await raceAbort(policy.runLlmNode(Object.assign({}, base, { node })), base.signal);
   } catch (e) {
     if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
     return {

@@ -114,8 +114,18 @@ export function prepareNode(
   });
   const context = renderContext(input.query, inputs, config.contextChars);
   const recordId = input.recordId !== undefined ? { recordId: input.recordId } : {};
-  let memoKey: string | undefined;
-  let inputMemoKey: (() => string) | undefined;
+  // Built property by property (the same keys in the same order as spreads would give): every node
+  // runs through here.
+  const out: PreparedNode = {
+    node,
+    workflow: prepared.workflow,
+    position: prepared.position.get(nodeId) ?? 0,
+    query: input.query,
+  } as PreparedNode;
+  if (input.recordId !== undefined) out.recordId = input.recordId;
+  out.inputs = inputs;
+  out.context = context;
+  out.inputSummary = summarizeInput(context);
   if (config.memo) {
     const { policy } = config;
     const scopeOf = policy.memoScope
@@ -128,21 +138,10 @@ export function prepareNode(
       ...recordId,
       ...(scopeOf ? { scopeOf } : {}),
     };
-    memoKey = nodeMemoKey(prepared, nodeId, keyInput);
-    inputMemoKey = () => nodeInputMemoKey(node, inputs, keyInput);
+    out.memoKey = nodeMemoKey(prepared, nodeId, keyInput);
+    out.inputMemoKey = () => nodeInputMemoKey(node, inputs, keyInput);
   }
-  return {
-    node,
-    workflow: prepared.workflow,
-    position: prepared.position.get(nodeId) ?? 0,
-    query: input.query,
-    ...recordId,
-    inputs,
-    context,
-    inputSummary: summarizeInput(context),
-    ...(memoKey !== undefined ? { memoKey } : {}),
-    ...(inputMemoKey ? { inputMemoKey } : {}),
-  };
+  return out;
 }
 
 /** The observation of a node that did not run (skipped or cancelled before it started). */
@@ -207,7 +206,9 @@ export async function executeNode(
       return { observation };
     }
   }
-  const release = await scope.slots.acquire(prep.position, signal);
+  // A free slot is taken at once; only a node that must wait for one awaits it.
+  const release =
+    (signal?.aborted ? undefined : scope.slots.tryAcquire?.()) ?? (await scope.slots.acquire(prep.position, signal));
   if (!release) return { observation: skippedObservation(config, scope, node, { error: 'cancelled' }) };
   const span = tracer && scope.runSpan ? startNodeSpan(tracer, scope.runSpan, node) : undefined;
   const started = now();
@@ -215,23 +216,10 @@ export async function executeNode(
   let stop: FlowScoutError | undefined;
   try {
     if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-    const base: PolicyContext = {
-      query: prep.query,
-      ...(prep.recordId !== undefined ? { recordId: prep.recordId } : {}),
-      workflow: prep.workflow,
-      inputs: prep.inputs,
-      context: prep.context,
-      scratch: scope.scratch,
-      ...(signal ? { signal } : {}),
-    };
-    const deps: ToolStepDeps = {
-      tools: config.tools,
-      ...(config.callTimeoutMs !== undefined ? { callTimeoutMs: config.callTimeoutMs } : {}),
-      ...(config.maxOutputChars !== undefined ? { maxOutputChars: config.maxOutputChars } : {}),
-      ...(config.preCallChecks?.length ? { preCallChecks: config.preCallChecks } : {}),
-    };
+    const base = policyContext(prep, scope, signal);
     if (node.kind === 'llm') step = await runLlmNodeStep(node, base, config.policy);
-    else step = await (hooks.toolStep ?? ((n, b, d) => runToolNodeStep(n, b, config.policy, d)))(node, base, deps);
+    else if (hooks.toolStep) step = await hooks.toolStep(node, base, toolStepDeps(config));
+    else step = await runToolNodeStep(node, base, config.policy, toolStepDeps(config));
   } catch (e) {
     if (hooks.passThrough?.(e)) throw e;
     if (isBudgetExhausted(e)) stop = e;
@@ -245,17 +233,19 @@ export async function executeNode(
     release();
   }
   const first = hooks.firstStartedAt?.(node.id) ?? started;
-  const observation: NodeObservation = {
-    ...observationShell(node, step.status, first - scope.t0),
-    input: prep.inputSummary,
-    ...(step.output !== undefined ? { output: step.output } : {}),
-    ...(step.error !== undefined ? { error: step.error } : {}),
-    attempts: step.attempts,
-    durationMs: now() - first,
-    ...(step.model !== undefined ? { model: step.model } : {}),
-    ...(step.usage ? { usage: step.usage } : {}),
-    ...(node.kind === 'tool' ? { calls: step.calls ?? [] } : {}),
-  };
+  // Property by property, in the order of `observationShell` and then the step's fields.
+  const observation = { nodeId: node.id, kind: node.kind } as NodeObservation;
+  if (node.kind === 'llm') observation.role = node.role;
+  observation.status = step.status;
+  observation.input = prep.inputSummary;
+  observation.attempts = step.attempts;
+  observation.startedAtMs = first - scope.t0;
+  observation.durationMs = now() - first;
+  if (step.output !== undefined) observation.output = step.output;
+  if (step.error !== undefined) observation.error = step.error;
+  if (step.model !== undefined) observation.model = step.model;
+  if (step.usage) observation.usage = step.usage;
+  if (node.kind === 'tool') observation.calls = step.calls ?? [];
   if (memo && prep.memoKey !== undefined && observation.status === 'ok' && !signal?.aborted) {
     // A store that fails must not fail the run; the node is simply not cached.
     await Promise.resolve(memo.set(prep.memoKey, observation)).catch(() => undefined);
@@ -265,6 +255,27 @@ export async function executeNode(
   // Later write calls of this run may be grounded in these outputs (grounding.ts).
   recordRunCallOutputs(scope.scratch, observation);
   return { observation, ...(stop ? { stop } : {}) };
+}
+
+/** The policy's view of a node about to run (the same keys, in the same order, for every node). */
+function policyContext(prep: PreparedNode, scope: NodeRunScope, signal: AbortSignal | undefined): PolicyContext {
+  const base = { query: prep.query } as PolicyContext;
+  if (prep.recordId !== undefined) base.recordId = prep.recordId;
+  base.workflow = prep.workflow;
+  base.inputs = prep.inputs;
+  base.context = prep.context;
+  base.scratch = scope.scratch;
+  if (signal) base.signal = signal;
+  return base;
+}
+
+/** What a tool step needs of the run's options (the keys in the order they always had). */
+function toolStepDeps(config: NodeExecutorConfig): ToolStepDeps {
+  const deps: ToolStepDeps = { tools: config.tools };
+  if (config.callTimeoutMs !== undefined) deps.callTimeoutMs = config.callTimeoutMs;
+  if (config.maxOutputChars !== undefined) deps.maxOutputChars = config.maxOutputChars;
+  if (config.preCallChecks?.length) deps.preCallChecks = config.preCallChecks;
+  return deps;
 }
 
 /** The trace of a run from its recorded observations (nodes never resolved are skipped: `cancelled` or `never resolved`). */

@@ -55,25 +55,30 @@ function cut(text: string, max: number, what: 'text' | 'JSON'): string {
  * the limit is measured exactly.
  */
 function mayExceed(value: object, max: number): boolean {
-  const budget = max / 6;
-  let size = 0;
-  const visit = (v: unknown, depth: number): boolean => {
+  return new SizeWalk(max / 6).exceeds(value, 0);
+}
+
+/** The walk of `mayExceed` (a class rather than a closure: every output goes through it). */
+class SizeWalk {
+  private size = 0;
+  constructor(private readonly budget: number) {}
+
+  exceeds(v: unknown, depth: number): boolean {
     if (depth > 256) return true;
-    if (typeof v === 'string') size += v.length + 2;
+    if (typeof v === 'string') this.size += v.length + 2;
     else if (Array.isArray(v)) {
-      size += 2;
+      this.size += 2;
       for (const x of v) {
-        if (visit(x, depth + 1)) return true;
-        size += 1;
+        if (this.exceeds(x, depth + 1)) return true;
+        this.size += 1;
       }
     } else if (v !== null && typeof v === 'object') {
-      size += 2;
+      this.size += 2;
       for (const k in v) {
-        size += k.length + 3;
-        if (visit((v as Record<string, unknown>)[k], depth + 1)) return true;
+        this.size += k.length + 3;
+        if (this.exceeds((v as Record<string, unknown>)[k], depth + 1)) return true;
       }
-    } else size += 4;
-    return size > budget;
-  };
-  return visit(value, 0);
+    } else this.size += 4;
+    return this.size > this.budget;
+  }
 }

@@ -6,6 +6,11 @@
 export interface Semaphore {
   /** Resolves with a release function once a slot is free; resolves `undefined` if `signal` aborts first. */
   acquire(priority: number, signal?: AbortSignal): Promise<(() => void) | undefined>;
+  /**
+   * A release function at once when a slot is free and nobody waits (what `acquire` would grant
+   * without waiting), else undefined: the caller then waits with `acquire`.
+   */
+  tryAcquire?(): (() => void) | undefined;
 }
 
 /** A priority semaphore with `limit` slots (`Infinity` for no bound). */
@@ -31,13 +36,19 @@ export function createSemaphore(limit: number): Semaphore {
       next();
     };
   };
+  const tryAcquire = (): (() => void) | undefined => {
+    if (active < limit && waiting.length === 0) {
+      active++;
+      return releaser();
+    }
+    return undefined;
+  };
   return {
+    tryAcquire,
     acquire(priority, signal) {
       if (signal?.aborted) return Promise.resolve(undefined);
-      if (active < limit && waiting.length === 0) {
-        active++;
-        return Promise.resolve(releaser());
-      }
+      const now = tryAcquire();
+      if (now) return Promise.resolve(now);
       return new Promise((resolve) => {
         const entry = {
           priority,
@@ -64,7 +75,8 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
+    // The listener is an object (`handleEvent`) rather than a closure: every tool node races its plan.
+    const onAbort = new RejectOnAbort(reject);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => {
@@ -77,6 +89,13 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
     );
   });
+}
+
+class RejectOnAbort {
+  constructor(private readonly reject: (e: Error) => void) {}
+  handleEvent(): void {
+    this.reject(abortError());
+  }
 }
 
 /** The error `raceAbort` rejects with. */

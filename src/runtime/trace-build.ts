@@ -50,19 +50,17 @@ export function buildTrace(t: BuildTraceInput): Trace {
     totals.nodes++;
     if (obs.kind === 'tool') {
       for (const c of obs.calls ?? []) {
-        calls.push({
-          tool: c.tool,
-          args: c.args,
-          status: c.status,
-          ...(c.output !== undefined ? { output: c.output } : {}),
-        });
+        const call: TraceCall = { tool: c.tool, args: c.args, status: c.status };
+        if (c.output !== undefined) call.output = c.output;
+        calls.push(call);
+        if (c.error === undefined) continue;
         const reason =
-          c.error?.startsWith(UNGROUNDED_PREFIX) || c.error?.startsWith(UNGROUNDED_CALL_PREFIX)
+          c.error.startsWith(UNGROUNDED_PREFIX) || c.error.startsWith(UNGROUNDED_CALL_PREFIX)
             ? 'ungrounded'
-            : c.error?.startsWith(PENDING_PREFIX)
+            : c.error.startsWith(PENDING_PREFIX)
               ? 'approval'
               : undefined;
-        if (reason) withheld.push({ nodeId: obs.nodeId, tool: c.tool, args: c.args, reason, why: c.error! });
+        if (reason) withheld.push({ nodeId: obs.nodeId, tool: c.tool, args: c.args, reason, why: c.error });
       }
     }
     if (obs.cached) {

@@ -10,12 +10,65 @@ export type PlainJsonResult = { ok: true; value: unknown } | { ok: false; reason
 /** Checks `value` and returns its JSON form (Dates become strings, `undefined` fields vanish, NaN → null). */
 export function toPlainJson(value: unknown): PlainJsonResult {
   if (value === undefined) return { ok: true, value: undefined };
+  // Most outputs are plain data already: one walk copies them (the same value the JSON round trip
+  // below gives); anything else takes the long way, which explains what is wrong.
+  const copy = plainCopy(value, 0);
+  if (copy !== NOT_PLAIN) return { ok: true, value: copy };
   const problem = findProblem(value, '$', new Set());
   if (problem) return { ok: false, reason: problem };
   try {
     return { ok: true, value: JSON.parse(JSON.stringify(value)) };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+/**
+ * A fresh copy of `value` equal to `JSON.parse(JSON.stringify(value))` when `value` is data the
+ * round trip keeps as it is: strings, booleans, null, finite numbers other than -0, arrays without
+ * holes or undefined items, and objects whose prototype is Object's (or null) with no `toJSON` and
+ * no `__proto__` key (keys whose value is undefined are left out, as JSON leaves them out).
+ * `NOT_PLAIN` for anything else (Dates, class instances, Maps, NaN, BigInts, functions, cycles,
+ * nesting deeper than 64), which the caller turns into JSON the long way.
+ */
+function plainCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+    case 'object': {
+      if (value === null) return null;
+      if (depth > 64 || (value as { toJSON?: unknown }).toJSON !== undefined) return NOT_PLAIN;
+      if (Array.isArray(value)) {
+        const out: unknown[] = [];
+        for (let i = 0; i < value.length; i++) {
+          const v: unknown = value[i];
+          if (v === undefined) return NOT_PLAIN;
+          const c = plainCopy(v, depth + 1);
+          if (c === NOT_PLAIN) return NOT_PLAIN;
+          out.push(c);
+        }
+        return out;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value)) {
+        const v: unknown = (value as Record<string, unknown>)[k];
+        if (v === undefined) continue;
+        if (k === '__proto__') return NOT_PLAIN;
+        const c = plainCopy(v, depth + 1);
+        if (c === NOT_PLAIN) return NOT_PLAIN;
+        out[k] = c;
+      }
+      return out;
+    }
+    default:
+      return NOT_PLAIN;
   }
 }
 

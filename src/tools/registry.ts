@@ -240,53 +240,144 @@ function lingerEnded(): void {
  * Runs `execute` under a timer and the caller's signal. The tool gets an AbortSignal that fires on
  * either; if it ignores the signal, the race still ends the call on time (its late result is dropped).
  */
-async function runWithTimeout(
+function runWithTimeout(
   spec: ToolSpec,
   args: Record<string, unknown>,
   timeoutMs: number,
   outer: AbortSignal | undefined,
-): Promise<ToolResultFields & { timedOut?: boolean }> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<ToolResultFields & { timedOut?: boolean }>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-      resolve({ status: 'error', error: `'${spec.name}' timed out after ${timeoutMs} ms`, timedOut: true });
-    }, timeoutMs);
-    onAbort = () => {
-      controller.abort(outer?.reason);
-      resolve({ status: 'error', error: 'cancelled' });
-    };
-    outer?.addEventListener('abort', onAbort, { once: true });
-  });
-  let escape: (error: unknown) => void = () => undefined;
-  const escaped = new Promise<ToolResultFields>((resolve) => {
-    escape = (e) => {
-      controller.abort(e);
-      resolve({
-        status: 'error',
-        error: `'${spec.name}' failed: ${errorMessage(e)} (thrown outside the call's promise, e.g. from a timer)`,
-      });
-    };
-  });
-  const scope: CallScope = { tool: spec.name, escape: (e) => escape(e), ended: false };
-  enterCall();
-  const run = callScope.run(scope, async (): Promise<ToolResultFields> => {
-    try {
-      return interpret(await spec.execute(args, { signal: controller.signal, timeoutMs }));
-    } catch (e) {
-      return { status: 'error', error: `'${spec.name}' failed: ${errorMessage(e)}` };
-    }
-  });
-  try {
-    return await Promise.race([run, stop, escaped]);
-  } finally {
-    scope.ended = true;
-    leaveCall();
-    clearTimeout(timer);
-    if (onAbort) outer?.removeEventListener('abort', onAbort);
+): Promise<CallResult> {
+  return new ToolCallRun(spec, timeoutMs, outer).start(args);
+}
+
+type CallResult = ToolResultFields & { timedOut?: boolean };
+
+/**
+ * One call in flight: the first of its result, its timer, the caller's signal and an error escaping
+ * its async context (`escape`) settles it. Every call pays for this, so it is one object with one
+ * promise: no closures but the promise's, and the tool's AbortController is made only when the tool
+ * reads `ctx.signal` (most function tools never do); one that reads it after the call was aborted
+ * gets a signal aborted with the same reason.
+ */
+class ToolCallRun implements CallScope {
+  readonly tool: string;
+  ended = false;
+  private controller: AbortController | undefined;
+  private aborted = false;
+  private abortReason: unknown;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private resolve: ((r: CallResult) => void) | undefined;
+
+  constructor(
+    readonly spec: ToolSpec,
+    private readonly timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {
+    this.tool = spec.name;
   }
+
+  start(args: Record<string, unknown>): Promise<CallResult> {
+    const result = new Promise<CallResult>((resolve) => {
+      this.resolve = resolve;
+    });
+    this.timer = setTimeout(onCallTimeout, this.timeoutMs, this);
+    // The call object is the listener (`handleEvent`): no closure per call.
+    this.outer?.addEventListener('abort', this, { once: true });
+    enterCall();
+    // The tool runs in the call's async context (see `CallScope`).
+    callScope.run(this, startCall, this, args);
+    return result;
+  }
+
+  /** What the tool is given: its signal (made on first read) and its timeout. */
+  context(): ToolCallContext {
+    const call = this;
+    return {
+      get signal() {
+        return call.toolSignal();
+      },
+      timeoutMs: this.timeoutMs,
+    };
+  }
+
+  /** The AbortSignal the tool is given, made on first use. */
+  toolSignal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts the tool's signal (the first reason wins, as with an AbortController). */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.abort(this.outer?.reason);
+    this.settle({ status: 'error', error: 'cancelled' });
+  }
+
+  timedOut(): void {
+    this.abort(new Error(`timed out after ${this.timeoutMs} ms`));
+    this.settle({ status: 'error', error: `'${this.spec.name}' timed out after ${this.timeoutMs} ms`, timedOut: true });
+  }
+
+  escape(e: unknown): void {
+    this.abort(e);
+    this.settle({
+      status: 'error',
+      error: `'${this.spec.name}' failed: ${errorMessage(e)} (thrown outside the call's promise, e.g. from a timer)`,
+    });
+  }
+
+  returned(value: unknown): void {
+    if (this.ended) return; // its late result is dropped
+    let fields: ToolResultFields;
+    try {
+      fields = interpret(value);
+    } catch (e) {
+      fields = this.failed(e);
+    }
+    this.settle(fields);
+  }
+
+  failed(e: unknown): ToolResultFields {
+    return { status: 'error', error: `'${this.spec.name}' failed: ${errorMessage(e)}` };
+  }
+
+  /** Ends the call with its first outcome; later ones are dropped. */
+  settle(r: CallResult): void {
+    if (this.ended) return;
+    this.ended = true;
+    leaveCall();
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this);
+    this.resolve!(r);
+  }
+}
+
+function onCallTimeout(call: ToolCallRun): void {
+  call.timedOut();
+}
+
+/** Runs in the call's async context: starts the tool and waits for what it returns. */
+function startCall(call: ToolCallRun, args: Record<string, unknown>): void {
+  let pending: unknown;
+  try {
+    pending = call.spec.execute(args, call.context());
+  } catch (e) {
+    call.settle(call.failed(e));
+    return;
+  }
+  Promise.resolve(pending).then(
+    (v) => call.returned(v),
+    (e: unknown) => call.settle(call.failed(e)),
+  );
 }
 
 function interpret(value: unknown): ToolResultFields {

@@ -52,7 +52,7 @@ export function compileArgsValidator(ajv: Ajv, tool: string, schema: JsonSchema)
   return (args) => {
     let copy: Record<string, unknown>;
     try {
-      copy = structuredClone(args);
+      copy = flatCopy(args) ?? structuredClone(args);
     } catch {
       return {
         ok: false,
@@ -64,6 +64,22 @@ export function compileArgsValidator(ajv: Ajv, tool: string, schema: JsonSchema)
     const unique = [...new Set(problems)];
     return { ok: false, message: `invalid arguments for '${tool}': ${unique.join('; ')}` };
   };
+}
+
+/**
+ * The copy `structuredClone` would make of arguments that are one plain object of primitive values
+ * (the common case, copied without the serializer); undefined for anything else.
+ */
+function flatCopy(args: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (Object.getPrototypeOf(args) !== Object.prototype) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(args)) {
+    const v = args[k];
+    if ((typeof v === 'object' && v !== null) || typeof v === 'function' || typeof v === 'symbol') return undefined;
+    if (k === '__proto__') return undefined;
+    out[k] = v;
+  }
+  return out;
 }
 
 /** `{instancePath: '/a/0', keyword: 'type', params: {type: 'number'}}` → `$.a[0]: expected number, got string "x"`. */

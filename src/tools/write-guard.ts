@@ -110,12 +110,25 @@ export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {
   const recorded = allow ? undefined : answers.replay;
   const counts = { answeredFromReplay: 0, refused: 0, sentLive: 0 };
   const extra = { calls: 0, errors: 0, replayHits: 0 };
-  const call = async (name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome> => {
-    if (!isLiveWrite(inner, name)) return inner.call(name, args, ctx);
-    if (allow) {
-      counts.sentLive++;
-      return inner.call(name, args, ctx);
+  // Reads and replayed calls (nearly every call) go straight to the inner registry's promise: no
+  // async wrapper of their own, which would add a promise and its ticks to every call.
+  const call = (name: string, args: Record<string, unknown>, ctx?: ToolCallContext): Promise<ToolCallOutcome> => {
+    try {
+      if (!isLiveWrite(inner, name)) return inner.call(name, args, ctx);
+      if (allow) {
+        counts.sentLive++;
+        return inner.call(name, args, ctx);
+      }
+    } catch (e) {
+      return Promise.reject(e);
     }
+    return guardedCall(name, args, ctx);
+  };
+  const guardedCall = async (
+    name: string,
+    args: Record<string, unknown>,
+    ctx?: ToolCallContext,
+  ): Promise<ToolCallOutcome> => {
     extra.calls++;
     const replayed = recorded ? await recorded.call(name, args, ctx) : undefined;
     if (replayed && replayed.status === 'ok' && replayed.origin === 'replay') {
