@@ -1,44 +1,75 @@
 /**
- * Offline TC and ES of the mined G0 on D_opt and D_val of each bundled TRAJECT-Bench domain (split
- * 5:2:3 by record, seed 0, the offline policy learning from D_opt, replay of the recorded
- * responses, the offline lexical judge). D_test is not run. Also counts the tool calls the policy
- * refused to make because a required argument had no value, and the node errors they gave.
- * Not a test; run with `npx tsx bench/offline-g0-tc.ts [--seed N]`.
+ * Offline TC and ES of the mined G0 on D_opt and D_val of each bundled TRAJECT-Bench domain, and of
+ * G0 with the hints the search learns first from D_opt (search/learned-hints.ts): split 5:2:3 by
+ * record, the offline policy (it reads the request, the tools and the workflow, never the records),
+ * replay of the recorded responses, the offline lexical judge. D_test is never run, so this is the
+ * figure to decide a change to the offline policy or the hints on. Also counts the tool calls the
+ * policy refused to make because a required argument had no value. Not a test (offline figures, no
+ * LLM):
+ *
+ *   npx tsx benchmarks/offline-g0-tc.ts                 # seed 0
+ *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2   # and the mean D_val TC over the seeds
  */
 import { prepareDomain } from '../src/bench/experiments/domain-env.js';
-import { createModelWiring } from '../src/wiring/wire-models.js';
+import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
 import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
-import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
+import { withLearnedHints } from '../src/search/learned-hints.js';
 import { minedG0 } from '../src/search/variants.js';
+import { createModelWiring } from '../src/wiring/wire-models.js';
 
-const seedArg = process.argv.indexOf('--seed');
-const seed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 0;
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const seeds = (arg('--seeds') ?? arg('--seed') ?? '0').split(',').map(Number);
 
-console.log(`G0 with the offline policy (no LLM), split 5:2:3 seed ${seed}; D_test not run.`);
-console.log('domain    split  records   TC     ES    calls  "no value" nodes');
-for (const domain of BUNDLED_DOMAINS) {
-  const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
-  const g0 = minedG0(env.split.opt, env.descriptors);
-  for (const [name, records] of [
-    ['D_opt', env.split.opt],
-    ['D_val', env.split.val],
-  ] as const) {
-    const ev = await evaluateWorkflow(g0, records, {
+console.log(
+  `G0 and G0 with the hints learned on D_opt, offline policy (no LLM), split 5:2:3, seeds ${seeds.join(', ')}; D_test not run.`,
+);
+console.log('domain    seed  workflow  split  records   TC     ES    calls  "no value"');
+const valTc: Record<'G0' | 'hinted', number[]> = { G0: [], hinted: [] };
+for (const seed of seeds) {
+  for (const domain of BUNDLED_DOMAINS) {
+    const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
+    const judge = createLexicalJudge();
+    const g0 = minedG0(env.split.opt, env.descriptors);
+    const hinted = await withLearnedHints(g0, env.split.opt, {
       policy: env.policy.instance,
       tools: env.tools,
-      judge: createLexicalJudge(),
-      concurrency: 4,
-      feedback: false,
+      judge,
+      descriptors: env.descriptors,
     });
-    const calls = ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0);
-    const noValue = ev.perRecord.reduce(
-      (s, r) => s + r.trace.observations.filter((o) => o.error?.includes('no value for')).length,
-      0,
-    );
-    console.log(
-      `${domain.padEnd(9)} ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(noValue).padStart(6)}`,
-    );
+    for (const [label, workflow] of [
+      ['G0', g0],
+      ['hinted', hinted],
+    ] as const) {
+      for (const [name, records] of [
+        ['D_opt', env.split.opt],
+        ['D_val', env.split.val],
+      ] as const) {
+        const ev = await evaluateWorkflow(workflow, records, {
+          policy: env.policy.instance,
+          tools: env.tools,
+          judge,
+          concurrency: 4,
+          feedback: false,
+        });
+        if (name === 'D_val') valTc[label].push(ev.tc);
+        const calls = ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0);
+        const noValue = ev.perRecord.reduce(
+          (s, r) => s + r.trace.observations.filter((o) => o.error?.includes('no value for')).length,
+          0,
+        );
+        console.log(
+          `${domain.padEnd(9)} ${String(seed).padStart(4)}  ${label.padEnd(8)}  ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(noValue).padStart(6)}`,
+        );
+      }
+    }
+    await env.tools.close();
   }
-  await env.tools.close();
 }
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log(
+  `mean D_val TC over ${valTc.G0.length} domain-seeds (offline): G0 ${mean(valTc.G0).toFixed(3)}, G0 with learned hints ${mean(valTc.hinted).toFixed(3)}`,
+);
