@@ -1,8 +1,8 @@
-import { adjacency, entryIds, topologicalOrder } from '../../graph/graph-utils.js';
+import { adjacency, topologicalOrder } from '../../graph/graph-utils.js';
 import type { Workflow } from '../../graph/schema.js';
 import type { Count, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { addPosition, appendPosition, freeId, NEXT_PART_TASK } from './new-positions.js';
-import { synthesizerEdits } from './prompt-edits.js';
+import { answers, llmOnlyAnswers } from './answer-edits.js';
 import { edit, grouped, toolNode, top, type Gen, type RuleContext, type RuleEdit } from './rule-edit.js';
 
 export type { RuleContext, RuleEdit } from './rule-edit.js';
@@ -294,19 +294,6 @@ const unseen: Gen = (p, { workflow }) => {
   ];
 };
 
-const DIM_ADVICE: Record<string, string> = {
-  correctness: 'Copy every number, date, code and name exactly as the tool results give them.',
-  completeness: 'Report every result the tools returned, one short paragraph per result, leaving none out.',
-  relevance: 'Use the words of the request and answer each of its parts in order.',
-  clarity: 'Write short plain sentences; never paste raw JSON.',
-};
-
-/** Low answers (with a correct trace, or low judge dimensions): switch or refine the synthesizer's prompt (prompt-edits.ts). */
-const answers: Gen = (p, { workflow, allowToolNodes }) => {
-  if (p.kind !== 'low-answers' || !allowToolNodes) return [];
-  return synthesizerEdits(p, workflow).map((e) => edit(e.summary, e.score, e.edit));
-};
-
 const steps: Gen = (p, ctx) => {
   if (p.kind !== 'step-count' || p.direction !== 'more' || !p.last || !ctx.allowToolNodes) return [];
   const why = `the references take more steps than the ${p.positions} tool positions in ${p.evidence} records (mean ${p.meanK.toFixed(1)} calls)`;
@@ -320,41 +307,6 @@ const steps: Gen = (p, ctx) => {
       }),
     );
   out.push(appendPosition(ctx, p.last, 0.6 * p.evidence, why));
-  return out;
-};
-
-/** LLM-only (tool nodes forbidden): the answer can only change through the LLM nodes. */
-const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
-  if (p.kind !== 'low-answers' || allowToolNodes) return [];
-  const advice = p.weakest
-    .slice(0, 2)
-    .map((d) => DIM_ADVICE[d]!)
-    .join(' ');
-  const out: RuleEdit[] = [];
-  for (const node of workflow.nodes) {
-    if (node.kind !== 'llm' || (node.role !== 'synthesize' && node.role !== 'reason') || node.prompt.includes(advice))
-      continue;
-    out.push(
-      edit(
-        `set_prompt ${node.id}: low ${p.weakest.slice(0, 2).join(' and ')} in ${p.evidence} records (no tool results to improve)`,
-        0.5 * p.evidence,
-        { op: 'set_prompt', id: node.id, prompt: `${node.prompt}\n${advice}` },
-      ),
-    );
-  }
-  const adj = adjacency(workflow);
-  const entry = entryIds(adj)[0];
-  const next = entry ? [...(adj.out.get(entry) ?? [])].map((e) => e.to) : [];
-  if (entry && next.length > 0 && !workflow.nodes.some((n) => n.kind === 'llm' && n.role === 'extract')) {
-    const id = freeId(workflow, 'extract');
-    out.push(
-      edit(
-        `add_node ${id} after ${entry}: pull the request's values out before answering (${p.evidence} low answers)`,
-        0.3 * p.evidence,
-        { op: 'add_node', node: { kind: 'llm', id, role: 'extract' }, from: [entry], to: next },
-      ),
-    );
-  }
   return out;
 };
 
