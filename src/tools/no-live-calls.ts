@@ -3,6 +3,7 @@ import type { ToolCallContext, ToolCallOutcome, ToolRegistry, ToolStats } from '
 import { changesState } from './effects.js';
 import { createToolRegistry } from './registry.js';
 import { createReplayTools } from './replay-tools.js';
+import { notMadeOutcome } from './write-guard.js';
 
 /**
  * Tools that call nothing live, for what only looks at a run (the projection of `search --dry-run`
@@ -50,14 +51,7 @@ export function withoutLiveCalls(
       return answer;
     }
     counts.notMade++;
-    return {
-      tool: name,
-      args,
-      status: 'error',
-      error: `not run: '${name}' is a live tool and no record answers this call (${why})`,
-      durationMs: 0,
-      origin: 'replay',
-    };
+    return notMadeOutcome(name, args, `not run: '${name}' is a live tool and no record answers this call (${why})`);
   };
   return {
     list: () => inner.list(),

@@ -95,6 +95,11 @@ export function createWriteAnswers(
 /** The observation of a refused write call. */
 export const REFUSED_WRITE = 'not run: write tool during evaluation';
 
+/** The outcome of a call to a live tool that was not made (no record answers it): an error saying why. */
+export function notMadeOutcome(tool: string, args: Record<string, unknown>, error: string): ToolCallOutcome {
+  return { tool, args, status: 'error', error, durationMs: 0, origin: 'replay' };
+}
+
 /** Wraps `inner` (closing the result closes `inner`). */
 export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {}): GuardedToolRegistry {
   const allow = opts.allowLiveWrites === true;
@@ -139,14 +144,11 @@ export function guardLiveWrites(inner: ToolRegistry, opts: WriteGuardOptions = {
     counts.refused++;
     extra.errors++;
     const effect = inner.effectOf(name)!;
-    return {
-      tool: name,
+    return notMadeOutcome(
+      name,
       args,
-      status: 'error',
-      error: `${REFUSED_WRITE}: '${name}' is a live ${effect.effect} tool (${effect.from}) and no record answers this call; pass --allow-live-writes to send write calls to live tools`,
-      durationMs: 0,
-      origin: 'replay',
-    };
+      `${REFUSED_WRITE}: '${name}' is a live ${effect.effect} tool (${effect.from}) and no record answers this call; pass --allow-live-writes to send write calls to live tools`,
+    );
   };
   return {
     list: () => inner.list(),
