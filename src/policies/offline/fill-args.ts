@@ -1,7 +1,7 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
-import { terms } from '../../retrieval/text.js';
+import { stem, terms } from '../../retrieval/text.js';
 import { outputPairs, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
 import { shapeFamily, valueShape } from '../../retrieval/value-shape.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
@@ -195,9 +195,6 @@ function scoreCandidates(
     });
   return out;
 }
-
-/** A word without a plural s: `orders` → order. */
-const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
 // What a query gives every call of a request, read once per query (a request's calls all read it).
 const queryMemo = new Map<string, ValueCandidate[]>();
