@@ -211,20 +211,17 @@ export function queryCandidates(text: string): ValueCandidate[] {
     add(`${a.value}, ${b.value}`, 'proper', a.start, end);
     add(`${a.value},${b.value}`, 'proper', a.start, end);
   }
-  for (const m of text.matchAll(/\b([A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*),\s?([A-Z]{2,3})\b/g)) {
+  // "Seattle, WA", "Seattle, WA, US": a place with its region and country codes, each prefix of the chain.
+  for (const m of text.matchAll(/\b([A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*)((?:,\s?[A-Z]{2,3}\b)+)/g)) {
     const s = m.index ?? 0;
-    add(`${m[1]}, ${m[2]}`, 'proper', s, s + m[0].length);
-    add(`${m[1]},${m[2]}`, 'proper', s, s + m[0].length);
-  }
-  // "Seattle, WA, US": a place with its region and country codes, the whole chain.
-  for (const m of text.matchAll(/\b([A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*)((?:,\s?[A-Z]{2,3}\b){2,})/g)) {
-    const s = m.index ?? 0;
-    const codes = m[2]!
-      .split(',')
-      .map((c) => c.trim())
-      .filter(Boolean);
-    add([m[1], ...codes].join(', '), 'proper', s, s + m[0].length);
-    add([m[1], ...codes].join(','), 'proper', s, s + m[0].length);
+    let end = s + m[1]!.length;
+    const parts = [m[1]!];
+    for (const code of m[2]!.matchAll(/,\s?([A-Z]{2,3})\b/g)) {
+      parts.push(code[1]!);
+      end += code[0].length;
+      add(parts.join(', '), 'proper', s, end);
+      add(parts.join(','), 'proper', s, end);
+    }
   }
   return out.sort((a, b) => a.start - b.start);
 }
