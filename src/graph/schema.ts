@@ -72,6 +72,11 @@ export const ChoicesSchema = z.strictObject({
   field: z.string().min(1),
   options: z.array(ChoiceOptionSchema).min(1),
   otherwise: z.string().min(1).optional(),
+  /**
+   * The branches do one part of the request, and other steps the rest (a choice inside the
+   * workflow); without it they cover the whole request (a router in front of it).
+   */
+  part: z.boolean().optional(),
 });
 
 export const LlmNodeSchema = z.strictObject({

@@ -14,7 +14,14 @@ import {
 } from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
 import { fitLog } from './to-workflow/fit-log.js';
-import { countPositions, expectedPositions, treeToShape, type Shape } from './to-workflow/shape.js';
+import {
+  countPositions,
+  expectedPositions,
+  innerShapes,
+  treeToShape,
+  type Shape,
+  type Slot,
+} from './to-workflow/shape.js';
 
 /** Options of `processTreeToWorkflow`. */
 export interface ToWorkflowOptions {
@@ -44,6 +51,18 @@ export interface ToWorkflowOptions {
   optional?: 'judge' | 'open';
   /** Tools whose repetitions were retries after errors: a repeated position of only that tool gets `retry`. */
   retryTools?: Iterable<string>;
+  /**
+   * A choice between step sequences stays a branch while the shape has at most this many times
+   * `positions` tool positions in all (default 2); past that the cheapest choices are merged into
+   * steps that pick their tool (to-workflow/compact.ts).
+   */
+  branchPositions?: number;
+  /**
+   * Keep the tree's choices between step sequences as branches (`choice` slots → a judge with
+   * structured `choices`). Default false: every choice is merged into steps that pick their tool,
+   * which scored higher offline on the bundled domains' D_val (docs/DESIGN.md, "Mining": branches).
+   */
+  branches?: boolean;
   /** The noise threshold the tree was mined with (kept in `meta`). */
   noiseThreshold?: number;
   /**
@@ -68,12 +87,21 @@ export interface ToWorkflowOptions {
  * The result passes `validateWorkflow(g0, tools)` (asserted here, so a bug cannot leak out).
  */
 export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions): Workflow {
-  let shape: Shape = treeToShape(tree);
-  if (opts.log) shape = fitLog(shape, opts.log);
-  const target = opts.positions ?? (opts.log ? medianCaseLength(opts.log) : Math.round(expectedPositions(shape)));
-  const before = countPositions(shape);
-  shape = compactShape(shape, Math.max(1, target));
-  if (opts.log) shape = fitLog(shape, opts.log);
+  // The shape with the tree's choices between step sequences kept as choices, as far as they fit;
+  // when none is left after compaction, the shape with every choice merged from the start (the
+  // alignment then sees the alternatives' own order, not a compacted one).
+  const shapeOf = (choices: boolean) => {
+    let shape: Shape = treeToShape(tree, { choices });
+    if (opts.log) shape = fitLog(shape, opts.log);
+    const target = opts.positions ?? (opts.log ? medianCaseLength(opts.log) : Math.round(expectedPositions(shape)));
+    const before = countPositions(shape);
+    shape = compactShape(shape, Math.max(1, target), (opts.branchPositions ?? 2) * Math.max(1, target));
+    if (opts.log) shape = fitLog(shape, opts.log);
+    return { shape, target, before };
+  };
+  let fitted = shapeOf(opts.branches ?? false);
+  if (opts.branches && !fitted.shape.some(hasChoice)) fitted = shapeOf(false);
+  const { shape, target, before } = fitted;
   const descriptors = new Map(opts.tools.map((t) => [t.name, t]));
   const built = buildGraph(shape, {
     descriptors,
@@ -118,4 +146,9 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     meta,
   };
   return assertValidWorkflow(workflow, opts.tools, 'G0');
+}
+
+/** True when a slot is, or holds, a choice. */
+function hasChoice(slot: Slot): boolean {
+  return slot.kind === 'choice' || innerShapes(slot).some((s) => s.some(hasChoice));
 }

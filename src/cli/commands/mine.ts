@@ -61,6 +61,10 @@ function declareMine(program: Command) {
       'workflow from records: leave out the router over the recurring variants (the skeleton only)',
     )
     .option(
+      '--branches',
+      "--format workflow: keep the tree's choices between step sequences as branches, each a judge whose choices list the tools of every option",
+    )
+    .option(
       '--skip-invalid',
       'leave out rows, events or lines that cannot be read (counted on stderr) instead of refusing the file',
     )
@@ -141,6 +145,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         noiseThreshold: noise,
         ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
         ...(records ? { retryTools: retriedTools(records) } : {}),
+        ...(opts.branches ? { branches: true } : {}),
         ...(records && opts.routes !== false
           ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
           : {}),

@@ -1,4 +1,12 @@
-import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } from './slots.js';
+import {
+  innerShapes,
+  mergePositions,
+  shapeTools,
+  type ChoiceSlot,
+  type ParallelSlot,
+  type Shape,
+  type Slot,
+} from './slots.js';
 
 /**
  * Merges the shapes of an exclusive choice position by position (docs/DESIGN.md, "Mining",
@@ -8,7 +16,7 @@ import { mergePositions, shapeTools, type ParallelSlot, type Shape, type Slot } 
  * Progressive pairwise alignment (Needleman–Wunsch): the longest alternative is the backbone and
  * each other one is aligned into it in turn. Two positions may pair up with score 1 + Jaccard
  * overlap of their tools (so the alignment pairs as many as the order allows, preferring shared
- * tools); two parallel slots pair up the same way; a position never pairs with a parallel slot.
+ * tools); two parallel slots (or two choices) pair up the same way; slots of different kinds never pair.
  * Gaps cost nothing; among equally good alignments the one pairing earlier slots wins. Supports of
  * paired slots add up (each alternative brings its share).
  */
@@ -23,8 +31,8 @@ export function mergeAlternatives(alternatives: Shape[]): Shape {
 
 function pairScore(x: Slot, y: Slot): number {
   if (x.kind !== y.kind) return -Infinity;
-  const a = x.kind === 'position' ? new Set(x.tools.keys()) : shapeTools(x.branches.flat());
-  const b = y.kind === 'position' ? new Set(y.tools.keys()) : shapeTools((y as ParallelSlot).branches.flat());
+  const a = x.kind === 'position' ? new Set(x.tools.keys()) : shapeTools(innerShapes(x).flat());
+  const b = y.kind === 'position' ? new Set(y.tools.keys()) : shapeTools(innerShapes(y).flat());
   let shared = 0;
   for (const t of a) if (b.has(t)) shared++;
   const union = a.size + b.size - shared;
@@ -68,6 +76,17 @@ function alignPair(a: Shape, b: Shape): Shape {
 
 function mergeSlots(x: Slot, y: Slot): Slot {
   if (x.kind === 'position' && y.kind === 'position') return mergePositions(x, y);
+  if (x.kind === 'choice') {
+    // Choice with choice: one choice with the options of both.
+    const cy = y as ChoiceSlot;
+    return {
+      kind: 'choice',
+      options: [...x.options, ...cy.options],
+      shares: [...x.shares, ...cy.shares],
+      none: x.none || cy.none,
+      support: Math.min(1, x.support + cy.support),
+    };
+  }
   const px = x as ParallelSlot;
   const py = y as ParallelSlot;
   // Parallel with parallel: branches pair up by index; extra branches are kept.

@@ -1,8 +1,8 @@
 import { makeLlmNode, REQUEST_LINE } from '../../graph/prompt-templates.js';
-import type { Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
+import type { ChoiceOption, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ParallelSlot, PositionSlot, Shape } from './shape.js';
-import { positionQuestion, positionTask } from './tasks.js';
+import { innerShapes, type ChoiceSlot, type ParallelSlot, type PositionSlot, type Shape } from './shape.js';
+import { positionQuestion, positionTask, toolsAbout } from './tasks.js';
 
 /**
  * Shape → workflow nodes and edges (docs/DESIGN.md, "Mining"), between a `plan` entry
@@ -17,6 +17,11 @@ import { positionQuestion, positionTask } from './tasks.js';
  *   that the step needs, which is what the gated tool sees;
  * - a parallel slot → an unguarded fan-out from the previous exits and an implicit join (the next
  *   node waits for every branch), gated by a judge when the whole slot is optional;
+ * - a choice → a branch: a `judge` node (`branch_k`) whose `choices` list each option's tools in order
+ *   and what they do (and `none`, a branch that makes no call, when some runs took no option), a
+ *   guarded edge (`branch eq 'option_i'`) into each option's steps, and the next slot entered from
+ *   whichever branch ran; options most runs took first, and the judge's answer when nothing fits is
+ *   `none` (or, without it, the first option);
  * - every ungated node also gets a data edge from `plan` (the values the request names), and every
  *   tool node a data edge into `synthesize`, which needs all results, not only the last step's.
  */
@@ -34,6 +39,10 @@ interface Exit {
 }
 
 const NEEDED = 'needed';
+/** A branch judge's answer field, and the value of the option that makes no call. */
+export const BRANCH_FIELD = 'branch';
+export const NO_BRANCH = 'none';
+const chosen = (value: string): Guard => ({ kind: 'field', field: BRANCH_FIELD, op: 'eq', value });
 const TRUE: Guard = { kind: 'field', field: NEEDED, op: 'truthy' };
 const FALSE: Guard = { kind: 'field', field: NEEDED, op: 'falsy' };
 
@@ -49,6 +58,31 @@ const GATE_PROMPT = [
   'values and identifiers from the information so far that the next step needs, copied exactly.',
 ].join('\n');
 
+const BRANCH_PROMPT = [
+  'Choose how the workflow goes on for this request: the branch whose steps do what the request still needs, in that order.',
+  `Answer "${NO_BRANCH}" when the request needs none of them (when that is listed).`,
+  '',
+  REQUEST_LINE,
+  '',
+  'Information so far:',
+  '{{inputs}}',
+  '',
+  'Branches:',
+  '{{choices}}',
+  '',
+  `Reply with a JSON object and nothing else: {"${BRANCH_FIELD}": "<one of the names listed above>"}.`,
+].join('\n');
+
+/** The tools a shape may call, in order: each position's tools, most used first (inner shapes one after another). */
+function shapeSequence(seq: Shape): string[] {
+  const out = seq.flatMap((s) =>
+    s.kind === 'position'
+      ? [...s.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t)
+      : innerShapes(s).flatMap(shapeSequence),
+  );
+  return [...new Set(out)];
+}
+
 /** Builds nodes and edges for `shape`; returns them with the tool node ids in order. */
 export function buildGraph(
   shape: Shape,
@@ -60,6 +94,7 @@ export function buildGraph(
   const toolIds: string[] = [];
   const support: Record<string, number> = {};
   let step = 0;
+  let branches = 0;
   const edge = (from: string, to: string, when?: Guard) => {
     const key = `${from}\u0000${to}`;
     if (seen.has(key)) return;
@@ -141,9 +176,54 @@ export function buildGraph(
     return [...out, ...gateExit];
   };
 
+  const choice = (slot: ChoiceSlot, exits: Exit[], gated: boolean): Exit[] => {
+    const id = `branch_${++branches}`;
+    const options = slot.options
+      .map((o, i) => ({ o, i, s: slot.shares[i] ?? 0 }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.o);
+    const listed = options.map((o, i): ChoiceOption => {
+      const tools = shapeSequence(o);
+      return { value: `option_${i + 1}`, tools, about: toolsAbout(tools, opts.descriptors) };
+    });
+    const values = [...listed.map((o) => o.value), ...(slot.none ? [NO_BRANCH] : [])];
+    nodes.push({
+      id,
+      kind: 'llm',
+      role: 'judge',
+      prompt: BRANCH_PROMPT,
+      choices: { field: BRANCH_FIELD, options: listed, ...(slot.none ? { otherwise: NO_BRANCH } : {}), part: true },
+      output: {
+        type: 'json',
+        schema: {
+          type: 'object',
+          properties: {
+            [BRANCH_FIELD]: {
+              type: 'string',
+              enum: values,
+              description: 'the branch whose steps do what this request still needs',
+            },
+          },
+          required: [BRANCH_FIELD],
+        },
+      },
+    });
+    enter(exits, id, gated);
+    const out: Exit[] = [];
+    options.forEach((o, i) => out.push(...sequence(o, [{ id, when: chosen(listed[i]!.value) }], true)));
+    if (slot.none) out.push({ id, when: chosen(NO_BRANCH) });
+    return out;
+  };
+
   const sequence = (seq: Shape, exits: Exit[], gated: boolean): Exit[] => {
     let cur = exits;
-    for (const slot of seq) cur = slot.kind === 'position' ? position(slot, cur, gated) : parallel(slot, cur, gated);
+    for (const slot of seq)
+      cur =
+        slot.kind === 'position'
+          ? position(slot, cur, gated)
+          : slot.kind === 'parallel'
+            ? parallel(slot, cur, gated)
+            : choice(slot, cur, gated);
     return cur;
   };
 

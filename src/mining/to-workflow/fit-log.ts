@@ -1,5 +1,5 @@
 import type { EventLog } from '../event-log/event-log.js';
-import type { PositionSlot, Shape } from './shape.js';
+import { innerShapes, scale, type PositionSlot, type Shape } from './shape.js';
 
 /**
  * Fits the log onto a shape, so that what the positions say comes from the runs themselves (an
@@ -7,8 +7,11 @@ import type { PositionSlot, Shape } from './shape.js';
  * - each run's calls are assigned left to right to the first position at or after the previous
  *   call's position that holds the called tool (wrapping to an earlier one for a loop back);
  * - a position's `support` is the share of runs with a call there (inside a parallel branch:
- *   relative to the runs that reach the parallel slot), `many` says some run called it twice or
- *   more, and tool weights are the calls assigned there.
+ *   relative to the runs that reach the parallel slot; inside a choice's option: to the runs that
+ *   took the option), `many` says some run called it twice or more, and tool weights are the calls
+ *   assigned there;
+ * - a choice keeps the options some run took, with `shares` (of the runs reaching the choice), and
+ *   says `none` when some runs passed it by; with one option left its steps take the choice's place.
  * Parallel branches are first ordered by where their tools sit in the runs (mean relative index),
  * since the tree leaves their order open. Returns a new shape.
  */
@@ -17,16 +20,20 @@ export function fitLog(shape: Shape, log: EventLog): Shape {
   const meanAt = meanRelativePosition(log);
   const ordered = orderBranches(shape, meanAt);
   const flat: PositionSlot[] = [];
-  const enclosing: number[][] = []; // per flattened position: the parallel slots around it
-  let parallels = 0;
+  const enclosing: number[][] = []; // per flattened position: the parallel slots and choices around it
+  let blocks = 0;
   const flatten = (seq: Shape, outer: number[]) => {
     for (const s of seq) {
       if (s.kind === 'position') {
         flat.push(s);
         enclosing.push(outer);
-      } else {
-        const id = parallels++;
+      } else if (s.kind === 'parallel') {
+        const id = blocks++;
         for (const b of s.branches) flatten(b, [...outer, id]);
+      } else {
+        // A choice, then each of its options: a block of its own.
+        const id = blocks++;
+        for (const o of s.options) flatten(o, [...outer, id, blocks++]);
       }
     }
   };
@@ -42,7 +49,7 @@ export function fitLog(shape: Shape, log: EventLog): Shape {
   const reach = new Float64Array(flat.length);
   const many = new Uint8Array(flat.length);
   const calls = flat.map(() => new Map<string, number>());
-  const parallelReach = new Float64Array(parallels);
+  const blockReach = new Float64Array(blocks);
   let total = 0;
   const hits = new Int32Array(flat.length);
   for (const v of log.variants) {
@@ -65,21 +72,41 @@ export function fitLog(shape: Shape, log: EventLog): Shape {
       if (hits[i]! > 1) many[i] = 1;
       for (const p of enclosing[i]!) touched.add(p);
     }
-    for (const p of touched) parallelReach[p]! += v.count;
+    for (const p of touched) blockReach[p]! += v.count;
   }
   total ||= 1;
   let k = 0;
-  let pk = 0;
+  let bk = 0;
   const rebuild = (seq: Shape, base: number): Shape =>
-    seq.map((s) => {
+    seq.flatMap((s): Shape => {
       if (s.kind === 'position') {
         const i = k++;
         const tools = new Map([...s.tools.keys()].map((t) => [t, calls[i]!.get(t) ?? 0]));
-        return { ...s, tools, support: base > 0 ? Math.min(1, reach[i]! / base) : 0, many: many[i] === 1 };
+        return [{ ...s, tools, support: base > 0 ? Math.min(1, reach[i]! / base) : 0, many: many[i] === 1 }];
       }
-      const id = pk++;
-      const own = parallelReach[id] ?? 0;
-      return { ...s, support: Math.min(1, own / (base || 1)), branches: s.branches.map((b) => rebuild(b, own)) };
+      const id = bk++;
+      const own = blockReach[id] ?? 0;
+      const support = Math.min(1, own / (base || 1));
+      if (s.kind === 'parallel') return [{ ...s, support, branches: s.branches.map((b) => rebuild(b, own)) }];
+      // A choice keeps the options some run took, each with its share of the choice's runs and its
+      // steps relative to the runs that took it; with one left it is that option's steps.
+      const taken: Array<{ option: Shape; share: number }> = [];
+      for (const o of s.options) {
+        const took = blockReach[bk++] ?? 0;
+        const option = rebuild(o, took);
+        if (took > 0) taken.push({ option, share: own > 0 ? Math.min(1, took / own) : 0 });
+      }
+      if (taken.length >= 2)
+        return [
+          {
+            ...s,
+            support,
+            options: taken.map((t) => t.option),
+            shares: taken.map((t) => t.share),
+            none: s.none || support < 1 - 1e-9,
+          },
+        ];
+      return taken.length === 1 ? scale(taken[0]!.option, support) : [];
     });
   return rebuild(ordered, total);
 }
@@ -110,13 +137,14 @@ function orderBranches(shape: Shape, meanAt: Map<string, number>): Shape {
       q.forEach((s) =>
         s.kind === 'position'
           ? s.tools.forEach((_, t) => meanAt.has(t) && xs.push(meanAt.get(t)!))
-          : s.branches.forEach(walk),
+          : innerShapes(s).forEach(walk),
       );
     walk(seq);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 1;
   };
   return shape.map((s) => {
     if (s.kind === 'position') return s;
+    if (s.kind === 'choice') return { ...s, options: s.options.map((o) => orderBranches(o, meanAt)) };
     const branches = s.branches.map((b) => orderBranches(b, meanAt));
     const keyed = branches.map((b) => ({ b, k: at(b) }));
     keyed.sort((x, y) => x.k - y.k);

@@ -6,8 +6,8 @@ import { eventLogFromTraces } from '../event-log/event-log.js';
 import { discoverProcessTree } from '../inductive/discover.js';
 import { compactShape, medianCaseLength } from './compact.js';
 import { fitLog } from './fit-log.js';
-import { treeToShape, type Shape } from './shape.js';
-import { firstSentence } from './tasks.js';
+import { innerShapes, treeToShape, type Shape } from './shape.js';
+import { firstSentence, toolsAbout } from './tasks.js';
 
 /**
  * Routes: the recurring request types of a log as branches of G0 (docs/DESIGN.md, "Mining": routes).
@@ -69,13 +69,15 @@ export function familySteps(
 ): Array<{ tools: string[]; optional: boolean }> {
   const traces = members.flatMap((m) => new Array<readonly string[]>(m.runs).fill(m.tools));
   const log = eventLogFromTraces(traces);
-  let shape = fitLog(treeToShape(discoverProcessTree(log)), log);
+  let shape = fitLog(treeToShape(discoverProcessTree(log), { choices: false }), log);
+  // A route is one request type: its choices are steps that pick their tool (no branch inside a branch).
   shape = fitLog(compactShape(shape, Math.max(1, medianCaseLength(log))), log);
   const steps: Array<{ tools: string[]; optional: boolean }> = [];
   const read = (seq: Shape, reach: number) => {
     for (const slot of seq) {
-      if (slot.kind === 'parallel') {
-        for (const b of slot.branches) read(b, reach * slot.support);
+      if (slot.kind !== 'position') {
+        // Parallel branches, or a choice's options (each then a step some runs skip), one after another.
+        for (const b of innerShapes(slot)) read(b, reach * slot.support);
         continue;
       }
       const tools = [...slot.tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t);
@@ -215,15 +217,6 @@ export function familyKeywords(families: readonly RouteFamily[], maxKeywords = 8
   });
 }
 
-/** A route's description: what its tools do, from their descriptions. */
-function routeAbout(tools: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
-  const distinct = [...new Set(tools)];
-  const parts = distinct
-    .slice(0, 3)
-    .map((t) => firstSentence(descriptors.get(t)?.description ?? '', 70).replace(/\.+$/, '') || t);
-  return `${parts.join('; ')}${distinct.length > 3 ? `; and ${distinct.length - 3} more` : ''}`;
-}
-
 /** The router's choices: per route its value, tools, description and keywords; `other` when none fits. */
 export function routeChoices(
   families: readonly RouteFamily[],
@@ -234,7 +227,7 @@ export function routeChoices(
   const options = families.map((f, i): ChoiceOption => ({
     value: routeId(i),
     tools: f.tools,
-    about: routeAbout(f.tools, descriptors),
+    about: toolsAbout(f.tools, descriptors),
     ...(keywords[i]!.length > 0 ? { asks: keywords[i]! } : {}),
   }));
   return { field: ROUTE_FIELD, options, otherwise: OTHER_ROUTE };

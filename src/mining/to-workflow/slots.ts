@@ -1,6 +1,6 @@
 /**
  * The slots a shape is made of (see shape.ts for what they mean) and the two operations on them that
- * both the tree mapping (shape.ts) and the alignment of alternatives (align.ts) use.
+ * both the tree mapping (shape.ts) and the alignment of alternatives (align.ts) use, and `innerShapes`.
  */
 export interface PositionSlot {
   kind: 'position';
@@ -17,7 +17,21 @@ export interface ParallelSlot {
   support: number;
 }
 
-export type Slot = PositionSlot | ParallelSlot;
+/**
+ * An exclusive choice between step sequences (an XOR of the tree whose alternatives are not all single
+ * tools): each run takes one option, or none when `none` (a τ alternative).
+ */
+export interface ChoiceSlot {
+  kind: 'choice';
+  options: Shape[];
+  /** Per option, the share of the runs reaching the choice that take it (its inner supports are relative to those runs). */
+  shares: number[];
+  /** Some runs take no option (the XOR has a τ alternative, or runs passed it by). */
+  none: boolean;
+  support: number;
+}
+
+export type Slot = PositionSlot | ParallelSlot | ChoiceSlot;
 export type Shape = Slot[];
 
 /** One position holding the tools of both; `support` given, or the capped sum. */
@@ -32,7 +46,12 @@ export function shapeTools(shape: Shape): Set<string> {
   const out = new Set<string>();
   for (const s of shape) {
     if (s.kind === 'position') for (const t of s.tools.keys()) out.add(t);
-    else for (const b of s.branches) for (const t of shapeTools(b)) out.add(t);
+    else for (const b of s.kind === 'parallel' ? s.branches : s.options) for (const t of shapeTools(b)) out.add(t);
   }
   return out;
+}
+
+/** The shapes inside a slot: a parallel slot's branches, a choice's options, none for a position. */
+export function innerShapes(slot: Slot): Shape[] {
+  return slot.kind === 'parallel' ? slot.branches : slot.kind === 'choice' ? slot.options : [];
 }

@@ -38,3 +38,12 @@ export function firstSentence(text: string, max = 220): string {
   const s = m ? m[1]! : flat;
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
+
+/** What a sequence of tools does, from their descriptions (a route's or a branch option's `about`). */
+export function toolsAbout(tools: readonly string[], descriptors: ReadonlyMap<string, ToolDescriptor>): string {
+  const distinct = [...new Set(tools)];
+  const parts = distinct
+    .slice(0, 3)
+    .map((t) => firstSentence(descriptors.get(t)?.description ?? '', 70).replace(/\.+$/, '') || t);
+  return `${parts.join('; ')}${distinct.length > 3 ? `; and ${distinct.length - 3} more` : ''}`;
+}

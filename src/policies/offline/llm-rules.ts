@@ -130,8 +130,9 @@ export const ROUTE_MIN_ALIGN = 0.8;
  * tools, in order, answer the request's parts best — a monotone alignment of the parts
  * (`requestClauses`) with the option's tool sequence, each aligned pair worth the tool's fit to the
  * part (`ToolFit`), the sum divided by the longer of the two, so an option with steps the request
- * does not ask for, or a request with parts the option has no step for, scores less — when that
- * reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
+ * does not ask for, or a request with parts the option has no step for, scores less (for a branch
+ * that does one `part` of the request, divided by the option's length only) — when that reaches
+ * `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
  * listed first. An option's `about` and `asks` are for a model's router. Undefined without options.
  */
 export function routeBySequence(choices: Choices, query: string, fit: ToolFit): string | undefined {
@@ -147,10 +148,28 @@ export function routeBySequence(choices: Choices, query: string, fit: ToolFit): 
     for (let i = m - 1; i >= 0; i--)
       for (let j = n - 1; j >= 0; j--)
         d[i]![j] = Math.max(d[i + 1]![j]!, d[i]![j + 1]!, fit(parts[i]!, r.tools[j]!) + d[i + 1]![j + 1]!);
-    const score = m === 0 ? 0 : d[0]![0]! / Math.max(m, n);
+    // A router's route must do the whole request; a branch inside the workflow only its part of it:
+    // it fits as well as its best tool fits a part of the request.
+    const score = m === 0 ? 0 : choices.part ? partsAnswered(parts, r.tools, fit) : d[0]![0]! / Math.max(m, n);
     if (!best || score > best.score + 1e-9) best = { value: r.value, score };
   }
   return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (other ?? best?.value);
+}
+
+/**
+ * How much of the request a branch's tools answer: per part of the request, 1 when one of the tools
+ * fits it at least `ROUTE_MIN_ALIGN`, plus a tie-break below 1 from how well they fit the rest.
+ * A branch answering no part scores below `ROUTE_MIN_ALIGN`.
+ */
+function partsAnswered(parts: readonly string[], tools: readonly string[], fit: ToolFit): number {
+  let answered = 0;
+  let rest = 0;
+  for (const p of parts) {
+    const best = Math.max(0, ...tools.map((t) => fit(p, t)));
+    if (best >= ROUTE_MIN_ALIGN) answered++;
+    else rest += best;
+  }
+  return answered + (ROUTE_MIN_ALIGN * rest) / Math.max(1, parts.length);
 }
 
 /** Runs an LLM node by rule (see the file comment). */

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import type { Choices, LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
+import { validateWorkflow } from '../../graph/validate.js';
+import type { ToolDescriptor } from '../../contracts/tools.js';
+import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
+import { routeBySequence } from '../../policies/offline/llm-rules.js';
+import { executeWorkflow } from '../../runtime/execute.js';
+import { createToolRegistry } from '../../tools/registry.js';
+import { eventLogFromTraces } from '../event-log/event-log.js';
+import { parseProcessTree } from '../process-tree/parse.js';
+import { processTreeToWorkflow } from '../to-workflow.js';
+
+const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
+const TOOLS: ToolDescriptor[] = [
+  {
+    name: 'search_flights',
+    description: 'Search flights between two airports.',
+    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' } }, ['origin', 'destination']),
+  },
+  {
+    name: 'flight_status',
+    description: 'Status of one flight by its flight number.',
+    inputSchema: obj({ flight: { type: 'string' } }, ['flight']),
+  },
+  {
+    name: 'airport_delays',
+    description: 'Delays at an airport.',
+    inputSchema: obj({ airport: { type: 'string' } }, ['airport']),
+  },
+  {
+    name: 'search_hotels',
+    description: 'Search hotels in a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  },
+  {
+    name: 'hotel_reviews',
+    description: 'Reviews of hotels in a city.',
+    inputSchema: obj({ city: { type: 'string' } }, ['city']),
+  },
+];
+const TREE =
+  "->( 'search_flights', X( ->( 'flight_status', 'airport_delays' ), ->( 'search_hotels', 'hotel_reviews' ), tau ) )";
+// Runs that follow the tree: 3 took the flight option, 2 the hotel option, 1 neither.
+const LOG = eventLogFromTraces([
+  ...new Array<string[]>(3).fill(['search_flights', 'flight_status', 'airport_delays']),
+  ...new Array<string[]>(2).fill(['search_flights', 'search_hotels', 'hotel_reviews']),
+  ['search_flights'],
+]);
+const mine = (extra: Partial<Parameters<typeof processTreeToWorkflow>[1]> = {}) =>
+  processTreeToWorkflow(parseProcessTree(TREE), { tools: TOOLS, name: 'trip', log: LOG, positions: 3, ...extra });
+const branchNode = (w: Workflow) => w.nodes.find((n): n is LlmNode => n.kind === 'llm' && n.choices !== undefined);
+const toolOf = (w: Workflow, id: string) => (w.nodes.find((n) => n.id === id) as ToolNode).mined;
+
+describe('a choice between step sequences as a branch with a structured condition (docs/DESIGN.md, "Mining")', () => {
+  it('becomes a judge whose choices list each option\'s tools, "none" for τ, and guarded edges into each option', () => {
+    const w = mine({ branches: true });
+    expect(validateWorkflow(w, TOOLS)).toEqual([]);
+    const judge = branchNode(w)!;
+    expect(judge).toMatchObject({ id: 'branch_1', role: 'judge' });
+    expect(judge.choices).toMatchObject({
+      field: 'branch',
+      part: true,
+      otherwise: 'none',
+      options: [
+        { value: 'option_1', tools: ['flight_status', 'airport_delays'] },
+        { value: 'option_2', tools: ['search_hotels', 'hotel_reviews'] },
+      ],
+    });
+    // The option most runs took is listed first; each option's description comes from its tools.
+    expect(judge.choices!.options[0]!.about).toBe('Status of one flight by its flight number; Delays at an airport');
+    const guarded = w.edges
+      .filter((e) => e.from === 'branch_1' && e.when)
+      .map((e) => [toolOf(w, e.to)?.[0] ?? e.to, e.when!.kind === 'field' ? e.when!.value : undefined]);
+    expect(guarded).toEqual([
+      ['flight_status', 'option_1'],
+      ['search_hotels', 'option_2'],
+      ['synthesize', 'none'],
+    ]);
+    // An option's steps are entered only through the branch (no edge from the plan would run them anyway).
+    for (const id of ['step_2', 'step_4'])
+      expect(w.edges.filter((e) => e.to === id).map((e) => e.from)).toEqual(['branch_1']);
+    // The judge's answer is one of its choices: a model's structured output cannot name another.
+    expect(judge.output).toMatchObject({
+      type: 'json',
+      schema: { properties: { branch: { enum: ['option_1', 'option_2', 'none'] } } },
+    });
+  });
+
+  it('by default (and when the shape must be smaller) the choice is merged into steps that pick their tool', () => {
+    for (const w of [mine(), mine({ branches: true, positions: 1 })]) {
+      expect(branchNode(w)).toBeUndefined();
+      expect(w.edges.some((e) => e.when)).toBe(false);
+      expect(validateWorkflow(w, TOOLS)).toEqual([]);
+    }
+    expect(
+      mine()
+        .nodes.filter((n) => n.kind === 'tool')
+        .map((n) => (n as ToolNode).mined),
+    ).toEqual([['search_flights'], ['flight_status', 'search_hotels'], ['airport_delays', 'hotel_reviews']]);
+  });
+
+  it('runs only the option the request asks for, offline, and no option when it asks for none', async () => {
+    const called: string[] = [];
+    const registry = createToolRegistry(
+      TOOLS.map((t) => ({
+        ...t,
+        execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }),
+      })),
+    );
+    const w = mine({ branches: true });
+    const policy = createOfflinePolicy({ tools: TOOLS });
+    const run = (query: string) => executeWorkflow(w, { query }, { policy, tools: registry });
+    const hotels = await run(
+      'Find flights from BOS to SEA. Then search hotels in Seattle. Then show reviews of hotels in Seattle.',
+    );
+    expect(hotels.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'option_2' });
+    expect(hotels.calls.map((c) => c.tool)).toEqual(['search_flights', 'search_hotels', 'hotel_reviews']);
+    const flights = await run(
+      'Find flights from BOS to SEA. Then the status of flight AA100. Then the delays at airport SEA.',
+    );
+    expect(flights.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'option_1' });
+    expect(flights.calls.map((c) => c.tool)).toEqual(['search_flights', 'flight_status', 'airport_delays']);
+    // A request no option's tools answer takes no branch. (A part the step before the branch serves
+    // still counts for an option whose tools fit it: the offline judge reads the request, not the steps.)
+    const none = await run('What is the capital of Peru?');
+    expect(none.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'none' });
+    expect(none.observations.filter((o) => /^step_[2-5]$/.test(o.nodeId)).map((o) => o.status)).toEqual(
+      new Array(4).fill('skipped'),
+    );
+    expect(called.filter((t) => t === 'flight_status')).toHaveLength(1);
+  });
+
+  it('offline, a branch inside the workflow is judged on the parts of the request its tools answer', () => {
+    const choices: Choices = {
+      field: 'branch',
+      part: true,
+      options: [
+        { value: 'option_1', tools: ['flight_status', 'airport_delays'] },
+        { value: 'option_2', tools: ['search_hotels', 'hotel_reviews'] },
+      ],
+      otherwise: 'none',
+    };
+    const fit = (part: string, tool: string) =>
+      part.toLowerCase().includes(tool.split('_')[1]!.replace(/s$/, '')) ? 1 : 0;
+    // A request with more parts than the branch has steps: a router would refuse it, a branch does its part.
+    const query = 'Search flights from BOS to SEA. Then hotels in Seattle. Then reviews of them. Then the weather.';
+    expect(routeBySequence(choices, query, fit)).toBe('option_2');
+    expect(routeBySequence({ ...choices, part: undefined }, query, fit)).toBe('none');
+    expect(routeBySequence(choices, 'Search flights from BOS to SEA.', fit)).toBe('none');
+  });
+});
