@@ -9,6 +9,7 @@
  *
  *   npx tsx benchmarks/offline-g0-tc.ts                 # seed 0
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2   # and the mean D_val TC over the seeds
+ *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --branches   # G0 with branches
  */
 import { prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
@@ -23,6 +24,8 @@ const arg = (name: string) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const seeds = (arg('--seeds') ?? arg('--seed') ?? '0').split(',').map(Number);
+/** `--branches`: G0 keeps the tree's choices between step sequences as branches (docs/DESIGN.md, "Mining"). */
+const branches = process.argv.includes('--branches');
 
 console.log(
   `G0 and G0 with the hints learned on D_opt, offline policy (no LLM), split 5:2:3, seeds ${seeds.join(', ')}; D_test not run.`,
@@ -33,7 +36,7 @@ for (const seed of seeds) {
   for (const domain of BUNDLED_DOMAINS) {
     const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     const judge = createLexicalJudge();
-    const g0 = minedG0(env.split.opt, env.descriptors);
+    const g0 = minedG0(env.split.opt, env.descriptors, { branches });
     const hinted = await withLearnedHints(g0, env.split.opt, {
       policy: env.policy.instance,
       tools: env.tools,

@@ -12,9 +12,8 @@ import type { ToolIndex } from './tool-index.js';
  *
  * The request's parts are its clauses in order (`requestClauses`: "first …, then …, finally …").
  * The tool positions are the workflow's tool nodes in topological order (ties by id), less those on
- * a branch of an exclusive choice the asking node is not on (a router's routes, a mined branch's
- * options: `toolPositions`): another branch never runs in the same execution, and for a node outside
- * the choice no branch is taken yet. Parts go to
+ * another branch of an exclusive choice than the asking node (a router's routes: `toolPositions`),
+ * since those never run in the same execution. Parts go to
  * positions in order (a later part never goes to an earlier position), each position takes at most
  * one part except a `calls: 'many'` position that is the last one or has tool lists (below), which
  * takes any number (one call per part: a repeated step; a position without lists has no evidence
@@ -56,8 +55,8 @@ export interface HandOff {
 
 /**
  * The tool nodes of a workflow in topological order (ties by id). With `nodeId`, only the positions
- * that surely run with that node: a position on a branch of an exclusive choice (see
- * `exclusiveBranches`) competes with it for the request's parts only when the node is on that branch.
+ * that can run in the same execution as that node: a position on another branch of an exclusive
+ * choice (see `exclusiveBranches`) never competes with it for the request's parts.
  */
 export function toolPositions(workflow: Workflow, nodeId?: string): ToolNode[] {
   const layout = layoutOf(workflow);
@@ -66,15 +65,12 @@ export function toolPositions(workflow: Workflow, nodeId?: string): ToolNode[] {
   if (!group) {
     const branches = exclusiveBranches(workflow);
     const mine = branches.get(nodeId);
-    // A position on a branch of a choice counts only for a node on that same branch: for a node
-    // outside the choice the branch is not taken yet, and its steps must not take the node's part.
-    group =
-      branches.size === 0
-        ? layout.all
-        : layout.all.filter((p) => {
-            const theirs = branches.get(p.id);
-            return !theirs || [...theirs].every(([choice, value]) => mine?.get(choice) === value);
-          });
+    group = !mine
+      ? layout.all
+      : layout.all.filter((p) => {
+          const theirs = branches.get(p.id);
+          return !theirs || [...mine].every(([choice, value]) => !theirs.has(choice) || theirs.get(choice) === value);
+        });
     layout.groups.set(nodeId, group);
   }
   return group;

@@ -48,7 +48,7 @@ export function startWorkflow(
 export function minedG0(
   opt: readonly TaskRecord[],
   tools: readonly ToolDescriptor[],
-  opts: { name?: string; source?: string; noiseThreshold?: number; routes?: boolean } = {},
+  opts: { name?: string; source?: string; noiseThreshold?: number; routes?: boolean; branches?: boolean } = {},
 ): Workflow {
   const log = eventLogFromRecords(opt);
   const noiseThreshold = opts.noiseThreshold ?? 0;
@@ -60,6 +60,7 @@ export function minedG0(
     log,
     noiseThreshold,
     retryTools: retriedTools(opt),
+    ...(opts.branches ? { branches: true } : {}),
     ...(opts.routes === false ? {} : { routes: recordVariants(opt, new Map(tools.map((t) => [t.name, t]))) }),
     ...(domain ? { domain } : {}),
   });

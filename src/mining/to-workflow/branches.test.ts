@@ -19,7 +19,7 @@ const TOOLS: ToolDescriptor[] = [
   },
   {
     name: 'flight_status',
-    description: 'Status of one flight by its flight number.',
+    description: 'Status of one departure by its number.',
     inputSchema: obj({ flight: { type: 'string' } }, ['flight']),
   },
   {
@@ -67,7 +67,7 @@ describe('a choice between step sequences as a branch with a structured conditio
       ],
     });
     // The option most runs took is listed first; each option's description comes from its tools.
-    expect(judge.choices!.options[0]!.about).toBe('Status of one flight by its flight number; Delays at an airport');
+    expect(judge.choices!.options[0]!.about).toBe('Status of one departure by its number; Delays at an airport');
     const guarded = w.edges
       .filter((e) => e.from === 'branch_1' && e.when)
       .map((e) => [toolOf(w, e.to)?.[0] ?? e.to, e.when!.kind === 'field' ? e.when!.value : undefined]);
@@ -116,12 +116,13 @@ describe('a choice between step sequences as a branch with a structured conditio
     expect(hotels.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'option_2' });
     expect(hotels.calls.map((c) => c.tool)).toEqual(['search_flights', 'search_hotels', 'hotel_reviews']);
     const flights = await run(
-      'Find flights from BOS to SEA. Then the status of flight AA100. Then the delays at airport SEA.',
+      'Find flights from BOS to SEA. Then the status of departure AA100. Then the delays at airport SEA.',
     );
     expect(flights.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'option_1' });
     expect(flights.calls.map((c) => c.tool)).toEqual(['search_flights', 'flight_status', 'airport_delays']);
     // A request no option's tools answer takes no branch. (A part the step before the branch serves
-    // still counts for an option whose tools fit it: the offline judge reads the request, not the steps.)
+    // still counts for an option whose tools fit it, and the hand-off of that step counts every
+    // option's steps: docs/DESIGN.md, "Mining", branches.)
     const none = await run('What is the capital of Peru?');
     expect(none.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'none' });
     expect(none.observations.filter((o) => /^step_[2-5]$/.test(o.nodeId)).map((o) => o.status)).toEqual(
