@@ -6,7 +6,9 @@ import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { routeBySequence } from '../../policies/offline/llm-rules.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
+import { workflowProcessTree } from '../../conformance/workflow-tree.js';
 import { eventLogFromTraces } from '../event-log/event-log.js';
+import { formatProcessTree } from '../process-tree/format.js';
 import { parseProcessTree } from '../process-tree/parse.js';
 import { processTreeToWorkflow } from '../to-workflow.js';
 
@@ -84,6 +86,14 @@ describe('a choice between step sequences as a branch with a structured conditio
       type: 'json',
       schema: { properties: { branch: { enum: ['option_1', 'option_2', 'none'] } } },
     });
+  });
+
+  it('keeps the tree: the branched workflow allows the runs the tree allows, the merged one also mixes the options', () => {
+    // Conformance reads a workflow back as a process tree (docs/guides/conformance.md).
+    expect(formatProcessTree(workflowProcessTree(mine({ branches: true })))).toBe(TREE);
+    expect(formatProcessTree(workflowProcessTree(mine()))).toBe(
+      "->( 'search_flights', X( 'flight_status', 'search_hotels' ), X( 'airport_delays', 'hotel_reviews' ) )",
+    );
   });
 
   it('by default (and when the shape must be smaller) the choice is merged into steps that pick their tool', () => {
