@@ -38,7 +38,7 @@ const StoredSearchConfig = z.looseObject({
   judgeMode: z.enum(['per-dimension', 'joint']).optional(),
   split: z.string(),
   splitBy: z.enum(['auto', 'record', 'group']).optional(),
-  start: z.enum(['mined', 'skeleton', 'plain', 'llm-only']).optional(),
+  start: z.enum(['mined', 'branched', 'skeleton', 'plain', 'llm-only']).optional(),
   from: optStr,
   strategy: z.enum(['mcts', 'beam', 'none']).optional(),
   memo: z.boolean().optional(),

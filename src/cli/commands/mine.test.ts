@@ -30,6 +30,24 @@ describe('flowscout mine', () => {
     );
   });
 
+  it('--branches keeps the choice between a forecast-then-sunrise sequence and single lookups as a branch', async () => {
+    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes', '--branches']);
+    expect(res.status).toBe(0);
+    const w = JSON.parse(res.out) as Workflow;
+    expect(validateWorkflow(w, JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8')))).toEqual([]);
+    const branch = w.nodes.find((n) => n.id === 'branch_1');
+    expect(branch && branch.kind === 'llm' && branch.choices?.options.map((o) => o.tools)).toEqual([
+      ['forecast', 'sunrise'],
+      ['current_weather'],
+      ['air_quality'],
+    ]);
+    // Without the flag the same tree gives merged steps and no guarded edge.
+    const merged = JSON.parse(
+      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes'])).out,
+    );
+    expect((merged as Workflow).edges.some((e) => e.when)).toBe(false);
+  });
+
   it('prints G0 as JSON using the tools.json beside the records, valid for those tools', async () => {
     const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes']);
     expect(res.status).toBe(0);
