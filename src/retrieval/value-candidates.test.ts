@@ -88,6 +88,16 @@ describe('names and places', () => {
     expect(v).toContain('Seattle, WA, US');
     expect(v).toContain('Seattle, WA');
   });
+
+  it('offers names joined by slashes, as time zones are written, as one value', () => {
+    const v = values('then use the America/Los_Angeles time zone, or Europe/Berlin');
+    expect(v).toContain('America/Los_Angeles');
+    expect(v).toContain('Europe/Berlin');
+    // A currency pair stays a code pair, not a name.
+    expect(queryCandidates('the EUR/USD rate').filter((c) => c.value === 'EUR/USD').map((c) => c.kind)).toEqual([
+      'code',
+    ]);
+  });
 });
 
 describe('clauses', () => {

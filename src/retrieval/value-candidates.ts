@@ -199,6 +199,11 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const s = m.index ?? 0;
     if (!isTaken(s, s + m[0].length)) add(m[1]!, 'number', s, s + m[0].length);
   }
+  // A path of names joined by slashes, as time zones are written (America/New_York, Europe/Berlin): one value.
+  for (const m of text.matchAll(/(?<![\w/])[A-Z][a-z]+(?:\/[A-Z][a-z]+(?:_[A-Z][a-z]+)*)+(?![\w/])/g)) {
+    const s = m.index ?? 0;
+    if (!isTaken(s, s + m[0].length)) add(m[0], 'proper', s, s + m[0].length);
+  }
   const spans = properSpans(text);
   for (const span of spans) add(span.value, 'proper', span.start, span.start + span.value.length);
   // "Paris, France", "London, UK": a place and its region, written with and without the space.
