@@ -47,6 +47,9 @@ export const DEFAULT_JUDGE_FIELD = 'decision';
  */
 export const REQUEST_LINE = 'Request: {{query}}';
 
+/** The request and what earlier nodes found, as a deciding node's prompt shows them (lines). */
+export const REQUEST_AND_INPUTS = [REQUEST_LINE, '', 'Information so far:', '{{inputs}}'] as const;
+
 /** The request line with the query written in. */
 export function requestLine(query: string): string {
   return `Request: ${query}`;
@@ -112,10 +115,7 @@ export const PROMPT_TEMPLATES: Readonly<Record<LlmRole, string>> = {
   judge: [
     'Answer one yes/no question about this request: {{question}}',
     '',
-    REQUEST_LINE,
-    '',
-    'Information so far:',
-    '{{inputs}}',
+    ...REQUEST_AND_INPUTS,
     '',
     'Reply with a JSON object and nothing else. Set "{{field}}" to true if the answer is yes and to false if it is no,',
     'for example {"{{field}}": true}.',

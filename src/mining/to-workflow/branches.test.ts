@@ -12,33 +12,22 @@ import { formatProcessTree } from '../process-tree/format.js';
 import { parseProcessTree } from '../process-tree/parse.js';
 import { processTreeToWorkflow } from '../to-workflow.js';
 
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
+/** A tool whose parameters are all required strings. */
+const tool = (name: string, description: string, ...params: string[]): ToolDescriptor => ({
+  name,
+  description,
+  inputSchema: {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
+    required: params,
+  },
+});
 const TOOLS: ToolDescriptor[] = [
-  {
-    name: 'search_flights',
-    description: 'Search flights between two airports.',
-    inputSchema: obj({ origin: { type: 'string' }, destination: { type: 'string' } }, ['origin', 'destination']),
-  },
-  {
-    name: 'flight_status',
-    description: 'Status of one departure by its number.',
-    inputSchema: obj({ flight: { type: 'string' } }, ['flight']),
-  },
-  {
-    name: 'airport_delays',
-    description: 'Delays at an airport.',
-    inputSchema: obj({ airport: { type: 'string' } }, ['airport']),
-  },
-  {
-    name: 'search_hotels',
-    description: 'Search hotels in a city.',
-    inputSchema: obj({ city: { type: 'string' } }, ['city']),
-  },
-  {
-    name: 'hotel_reviews',
-    description: 'Reviews of hotels in a city.',
-    inputSchema: obj({ city: { type: 'string' } }, ['city']),
-  },
+  tool('search_flights', 'Search flights between two airports.', 'origin', 'destination'),
+  tool('flight_status', 'Status of one departure by its number.', 'flight'),
+  tool('airport_delays', 'Delays at an airport.', 'airport'),
+  tool('search_hotels', 'Search hotels in a city.', 'city'),
+  tool('hotel_reviews', 'Reviews of hotels in a city.', 'city'),
 ];
 const TREE =
   "->( 'search_flights', X( ->( 'flight_status', 'airport_delays' ), ->( 'search_hotels', 'hotel_reviews' ), tau ) )";

@@ -1,4 +1,4 @@
-import { makeLlmNode, REQUEST_LINE } from '../../graph/prompt-templates.js';
+import { makeLlmNode, REQUEST_AND_INPUTS } from '../../graph/prompt-templates.js';
 import type { ChoiceOption, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { innerShapes, type ChoiceSlot, type ParallelSlot, type PositionSlot, type Shape } from './shape.js';
@@ -49,10 +49,7 @@ const FALSE: Guard = { kind: 'field', field: NEEDED, op: 'falsy' };
 const GATE_PROMPT = [
   'Decide whether this step is needed to answer the request: {{question}}',
   '',
-  REQUEST_LINE,
-  '',
-  'Information so far:',
-  '{{inputs}}',
+  ...REQUEST_AND_INPUTS,
   '',
   'Reply with a JSON object and nothing else: {"needed": true or false, "facts": "…"}, where "facts" lists the names,',
   'values and identifiers from the information so far that the next step needs, copied exactly.',
@@ -62,10 +59,7 @@ const BRANCH_PROMPT = [
   'Choose how the workflow goes on for this request: the branch whose steps do what the request still needs, in that order.',
   `Answer "${NO_BRANCH}" when the request needs none of them (when that is listed).`,
   '',
-  REQUEST_LINE,
-  '',
-  'Information so far:',
-  '{{inputs}}',
+  ...REQUEST_AND_INPUTS,
   '',
   'Branches:',
   '{{choices}}',
