@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestLlmServer, type RecordedRequest, type TestLlmServer } from '../../../test/support/llm-server.js';
+import { createLlmClient } from '../../llm/client.js';
+import { resolveModel } from '../../llm/resolve-model.js';
+import { createLlmPolicy } from '../../policies/llm-policy.js';
 import type { Choices, LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
 import { validateWorkflow } from '../../graph/validate.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -148,4 +152,47 @@ describe('a choice between step sequences as a branch with a structured conditio
     expect(routeBySequence({ ...choices, part: undefined }, query, fit)).toBe('none');
     expect(routeBySequence(choices, 'Search flights from BOS to SEA.', fit)).toBe('none');
   });
+
+  it('under the LLM policy, the model reads each branch with its tools and its answer picks the steps that run', async () => {
+    const userText = (req: RecordedRequest): string =>
+      (req.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').at(-1)!.content;
+    server = await startTestLlmServer({
+      script: (req) => {
+        const text = userText(req);
+        if (text.startsWith('Choose how the workflow goes on')) return { json: { branch: 'option_2' } };
+        // A step's prompt says what it is for (its task: "Typical use: …"); the model calls that tool.
+        const calls: Array<[string, string, Record<string, string>]> = [
+          ['Typical use: Search flights', 'search_flights', { origin: 'BOS', destination: 'SEA' }],
+          ['Typical use: Search hotels', 'search_hotels', { city: 'Seattle' }],
+          ['Typical use: Reviews of hotels', 'hotel_reviews', { city: 'Seattle' }],
+        ];
+        const step = calls.find(([task]) => text.includes(task));
+        if (step) return { json: { calls: [{ tool: step[1], args: step[2] }] } };
+        return { text: 'Flights and hotels in Seattle were found.' };
+      },
+    });
+    const client = createLlmClient({
+      model: await resolveModel(server.spec(), { env: {} }),
+      sleep: async () => {},
+      timeoutMs: 5000,
+    });
+    const registry = createToolRegistry(TOOLS.map((t) => ({ ...t, execute: async () => ({ ok: true }) })));
+    const trace = await executeWorkflow(
+      mine({ branches: true }),
+      { query: 'Find flights from BOS to SEA, then hotels in Seattle and their reviews.' },
+      { policy: createLlmPolicy({ client, tools: TOOLS }), tools: registry },
+    );
+    expect(trace.status).toBe('ok');
+    const prompt = server.requests.map(userText).find((t) => t.startsWith('Choose how the workflow goes on'))!;
+    expect(prompt).toMatch(/^- option_1: calls flight_status → airport_delays\. About: .*$/m);
+    expect(prompt).toMatch(/^- option_2: calls search_hotels → hotel_reviews\. About: .*$/m);
+    expect(prompt).toMatch(/^- none: none of the above\.$/m);
+    expect(trace.calls.map((c) => c.tool)).toEqual(['search_flights', 'search_hotels', 'hotel_reviews']);
+  });
+});
+
+let server: TestLlmServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
 });
