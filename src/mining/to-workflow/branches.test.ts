@@ -123,9 +123,11 @@ describe('a choice between step sequences as a branch with a structured conditio
     );
     expect(flights.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'option_1' });
     expect(flights.calls.map((c) => c.tool)).toEqual(['search_flights', 'flight_status', 'airport_delays']);
-    // A request no option's tools answer takes no branch. (A part the step before the branch serves
-    // still counts for an option whose tools fit it, and the hand-off of that step counts every
-    // option's steps: docs/DESIGN.md, "Mining", branches.)
+    // A request no option's tools answer takes no branch; a part the step before the branch served
+    // (the flights) is not the branch's, even where an option's tool also fits it.
+    const only = await run('Find flights from BOS to SEA.');
+    expect(only.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'none' });
+    expect(only.calls.map((c) => c.tool)).toEqual(['search_flights']);
     const none = await run('What is the capital of Peru?');
     expect(none.observations.find((o) => o.nodeId === 'branch_1')?.output).toEqual({ branch: 'none' });
     expect(none.observations.filter((o) => /^step_[2-5]$/.test(o.nodeId)).map((o) => o.status)).toEqual(
@@ -151,6 +153,11 @@ describe('a choice between step sequences as a branch with a structured conditio
     expect(routeBySequence(choices, query, fit)).toBe('option_2');
     expect(routeBySequence({ ...choices, part: undefined }, query, fit)).toBe('none');
     expect(routeBySequence(choices, 'Search flights from BOS to SEA.', fit)).toBe('none');
+    // A part that a tool called before the branch answers as well is that step's, not the branch's.
+    const anyWord = (part: string, tool: string) =>
+      tool.split('_').some((w) => part.toLowerCase().includes(w.replace(/s$/, ''))) ? 1 : 0;
+    expect(routeBySequence(choices, 'Search hotels in Bern.', anyWord)).toBe('option_2');
+    expect(routeBySequence(choices, 'Search hotels in Bern.', anyWord, ['search_hotels'])).toBe('none');
   });
 
   it('under the LLM policy, the model reads each branch with its tools and its answer picks the steps that run', async () => {

@@ -78,7 +78,9 @@ function fillValue(
   // A router written before routers had `choices` lists its routes in its prompt text only, which
   // is never read back: its field is then filled by its schema, as any other.
   if (node.role === 'judge' && node.choices?.field === field) {
-    const routed = routeBySequence(node.choices, req.query, opts.toolFit);
+    // A branch inside the workflow: the tools earlier steps called serve their parts of the request.
+    const served = node.choices.part ? req.inputs.flatMap((i) => (i.calls ?? []).map((c) => c.tool)) : [];
+    const routed = routeBySequence(node.choices, req.query, opts.toolFit, served);
     if (routed !== undefined) return routed;
   }
   if (schema?.enum && schema.enum.length > 0) {
@@ -135,7 +137,12 @@ export const ROUTE_MIN_ALIGN = 0.8;
  * `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
  * listed first. An option's `about` and `asks` are for a model's router. Undefined without options.
  */
-export function routeBySequence(choices: Choices, query: string, fit: ToolFit): string | undefined {
+export function routeBySequence(
+  choices: Choices,
+  query: string,
+  fit: ToolFit,
+  served: readonly string[] = [],
+): string | undefined {
   const listed = choices.options;
   if (listed.length === 0) return undefined;
   const other = choices.otherwise;
@@ -150,7 +157,7 @@ export function routeBySequence(choices: Choices, query: string, fit: ToolFit): 
         d[i]![j] = Math.max(d[i + 1]![j]!, d[i]![j + 1]!, fit(parts[i]!, r.tools[j]!) + d[i + 1]![j + 1]!);
     // A router's route must do the whole request; a branch inside the workflow only its part of it:
     // it fits as well as its best tool fits a part of the request.
-    const score = m === 0 ? 0 : choices.part ? partsAnswered(parts, r.tools, fit) : d[0]![0]! / Math.max(m, n);
+    const score = m === 0 ? 0 : choices.part ? partsAnswered(parts, r.tools, fit, served) : d[0]![0]! / Math.max(m, n);
     if (!best || score > best.score + 1e-9) best = { value: r.value, score };
   }
   return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (other ?? best?.value);
@@ -158,14 +165,23 @@ export function routeBySequence(choices: Choices, query: string, fit: ToolFit): 
 
 /**
  * How much of the request a branch's tools answer: per part of the request, 1 when one of the tools
- * fits it at least `ROUTE_MIN_ALIGN`, plus a tie-break below 1 from how well they fit the rest.
+ * fits it at least `ROUTE_MIN_ALIGN`, plus a tie-break below 1 from how well they fit the rest. A
+ * part that a tool called before the branch (`served`) fits at least as well is left out.
  * A branch answering no part scores below `ROUTE_MIN_ALIGN`.
  */
-function partsAnswered(parts: readonly string[], tools: readonly string[], fit: ToolFit): number {
+function partsAnswered(
+  parts: readonly string[],
+  tools: readonly string[],
+  fit: ToolFit,
+  served: readonly string[],
+): number {
   let answered = 0;
   let rest = 0;
   for (const p of parts) {
     const best = Math.max(0, ...tools.map((t) => fit(p, t)));
+    // A part a tool called before the branch answers at least as well was served there.
+    const before = Math.max(0, ...served.map((t) => fit(p, t)));
+    if (before >= ROUTE_MIN_ALIGN && before >= best) continue;
     if (best >= ROUTE_MIN_ALIGN) answered++;
     else rest += best;
   }
