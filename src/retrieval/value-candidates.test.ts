@@ -94,9 +94,11 @@ describe('names and places', () => {
     expect(v).toContain('America/Los_Angeles');
     expect(v).toContain('Europe/Berlin');
     // A currency pair stays a code pair, not a name.
-    expect(queryCandidates('the EUR/USD rate').filter((c) => c.value === 'EUR/USD').map((c) => c.kind)).toEqual([
-      'code',
-    ]);
+    expect(
+      queryCandidates('the EUR/USD rate')
+        .filter((c) => c.value === 'EUR/USD')
+        .map((c) => c.kind),
+    ).toEqual(['code']);
   });
 });
 

@@ -46,7 +46,7 @@ export function declareSearch(program: Command) {
     .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
     .option(
       '--start <name>',
-      'mined (G0 from D_opt), branched (G0 that keeps the tree\'s choices between step sequences as branches), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)',
+      "mined (G0 from D_opt), branched (G0 that keeps the tree's choices between step sequences as branches), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)",
       'mined',
     )
     .option(
