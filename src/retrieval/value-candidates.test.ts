@@ -42,6 +42,18 @@ describe('value candidates', () => {
     ]);
   });
 
+  it('reads JSON given as text (as MCP tools return it) as the value it holds, a pair per list item', () => {
+    const text = JSON.stringify({ user_id: 'u_1', orders: ['#W101', '#W102'], address: { city: 'Lyon' } });
+    expect(outputPairs(text)).toEqual([
+      { key: 'user_id', value: 'u_1' },
+      { key: 'orders', value: '#W101' },
+      { key: 'orders', value: '#W102' },
+      { key: 'city', value: 'Lyon' },
+    ]);
+    // Text that only starts like JSON is still read by pattern.
+    expect(outputPairs('{"user_id": "u_1", "orders": ["#W1')).toEqual([{ key: 'user_id', value: 'u_1' }]);
+  });
+
   it('classifies value shapes', () => {
     expect(
       [

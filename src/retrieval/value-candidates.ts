@@ -292,7 +292,8 @@ function isCapital(word: string): boolean {
 }
 
 /**
- * Key/value pairs in a tool output: parsed JSON objects, or `'key': value` pairs of the Python
+ * Key/value pairs in a tool output: parsed JSON objects (also JSON given as text, as MCP tools
+ * return it; a list gives a pair per item under its key), or `'key': value` pairs of the Python
  * literals ToolBench-style tools return (often truncated, so parsed with a pattern, not a parser).
  */
 export function outputPairs(output: unknown, limit = 400): Array<{ key: string; value: string }> {
@@ -302,7 +303,13 @@ export function outputPairs(output: unknown, limit = 400): Array<{ key: string; 
     if (v === null || v === undefined) return;
     if (typeof v === 'string') {
       if (key !== undefined) pairs.push({ key, value: v });
-      else if (/[{[]/.test(v)) textPairs(v, pairs, limit);
+      else if (/[{[]/.test(v)) {
+        // JSON text (what MCP and many HTTP tools return) is read as the value it holds; other
+        // text (Python literals, truncated output) by pattern.
+        const parsed = parseJsonText(v);
+        if (parsed !== undefined) visit(parsed, undefined, depth + 1);
+        else textPairs(v, pairs, limit);
+      }
       return;
     }
     if (typeof v === 'number' || typeof v === 'boolean') {
@@ -314,6 +321,21 @@ export function outputPairs(output: unknown, limit = 400): Array<{ key: string; 
   };
   visit(output, undefined, 0);
   return pairs;
+}
+
+/** Longest output text parsed as JSON; longer text is read by pattern only. */
+const MAX_JSON_TEXT = 200_000;
+
+/** The value a JSON object or array text holds, or undefined when the text is not exactly that. */
+function parseJsonText(text: string): unknown {
+  const t = text.trim();
+  if (t.length > MAX_JSON_TEXT || !/^[{[]/.test(t) || !/[}\]]$/.test(t)) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return v !== null && typeof v === 'object' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function textPairs(text: string, pairs: Array<{ key: string; value: string }>, limit: number): void {

@@ -23,6 +23,22 @@ const monthly: ToolDescriptor = {
 };
 
 describe('argument filling without a hint', () => {
+  it('takes an id from an earlier output that is JSON text, under a key that names what the parameter names', () => {
+    const orderDetails: ToolDescriptor = {
+      name: 'get_order_details',
+      description: 'Get the status and details of an order.',
+      inputSchema: {
+        type: 'object',
+        properties: { order_id: { type: 'string', description: "The order id, such as '#W0000000'." } },
+        required: ['order_id'],
+      },
+    };
+    const user = JSON.stringify({ name: { first_name: 'Ana' }, orders: ['#W5550001'] });
+    const filled = fillArgs(orderDetails, { query: 'What is the status of my order?', outputs: [user] });
+    expect(filled.missing).toEqual([]);
+    expect(filled.args.order_id).toBe('#W5550001');
+  });
+
   it('takes a documented value the request writes for an optional parameter it names', () => {
     const query = 'Show me the monthly NZD to SEK exchange rates with the outputsize full.';
     expect(fillArgs(monthly, { query, outputs: [] }).args.outputsize).toBe('full');
