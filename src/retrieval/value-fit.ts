@@ -106,7 +106,8 @@ const NAME_PART: Record<string, 'first' | 'last'> = {
  * The part of a person's name a parameter takes: `surname`, or a part word right before `name`
  * (`first_name`, `familyName`); a part word alone says nothing (`fund_family`, `last_updated`).
  */
-function namePart(words: readonly string[]): 'first' | 'last' | undefined {
+/** Which part of a person's name a parameter takes, by its name words (`first_name`, `surname`). */
+export function namePart(words: readonly string[]): 'first' | 'last' | undefined {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w === 'surname') return 'last';

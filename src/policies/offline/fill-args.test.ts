@@ -23,6 +23,27 @@ const monthly: ToolDescriptor = {
 };
 
 describe('argument filling without a hint', () => {
+  it("takes a person's name parts from a written name, never from codes or numbers", () => {
+    const byName: ToolDescriptor = {
+      name: 'find_user_id_by_name_zip',
+      description: 'Find a user id by first name, last name and zip code.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          first_name: { type: 'string' },
+          last_name: { type: 'string' },
+          zip: { type: 'string', description: "The zip code, such as '12345'." },
+        },
+        required: ['first_name', 'last_name', 'zip'],
+      },
+    };
+    const named = fillArgs(byName, { query: 'I am Yusuf Rossi in 19122 and want a USB lamp.', outputs: [] });
+    expect(named.args).toMatchObject({ first_name: 'Yusuf', last_name: 'Rossi', zip: '19122' });
+    // No name written: no call with codes for names (a call that could only fail), the names are missing.
+    const unnamed = fillArgs(byName, { query: 'I am in 28236 and prefer battery > USB > AC.', outputs: [] });
+    expect(unnamed.missing).toEqual(['first_name', 'last_name']);
+  });
+
   it('takes an id from an earlier output that is JSON text, under a key that names what the parameter names', () => {
     const orderDetails: ToolDescriptor = {
       name: 'get_order_details',

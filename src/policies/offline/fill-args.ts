@@ -19,7 +19,7 @@ import {
   type PropSchema,
 } from '../../retrieval/param-schema.js';
 import { choosePresent, presenceOf } from './presence.js';
-import { formatted, knownInQuery, monthsInQuery, nameParts } from '../../retrieval/value-fit.js';
+import { formatted, knownInQuery, monthsInQuery, namePart, nameParts } from '../../retrieval/value-fit.js';
 
 /**
  * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every value found in the
@@ -218,10 +218,15 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const focus = ctx.focus ?? [];
   const candidatesOf = (n: string) => {
     // A parameter for a part of a name (first, last) takes that part of a written full name, not the
-    // whole name nor another capitalised word.
-    const parts = nameParts(nameWords(n), base);
+    // whole name nor another capitalised word; never a code, an id or a number written in capitals
+    // or digits (USB, AC, 28236): a person's name is written as a name.
+    const words = nameWords(n);
+    const parts = nameParts(words, base);
+    const person = namePart(words) !== undefined;
     return [
-      ...(parts.length > 0 ? base.filter((c) => c.kind !== 'proper') : base),
+      ...base.filter(
+        (c) => (parts.length === 0 || c.kind !== 'proper') && (!person || c.kind === 'proper' || c.kind === 'quoted'),
+      ),
       ...knownInQuery(
         ctx.query,
         [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
