@@ -1,9 +1,10 @@
 /**
- * Argument values found in text by type (docs/DESIGN.md, "Policies": "argument values found in the
- * query and upstream outputs by type"): quoted strings, dates, coordinates, numbers, codes and ids
- * (tickers, IATA codes, hotel ids, `BTC/USD` pairs), and capitalised spans (places, companies).
- * Each candidate keeps the words before and after it, which `cue-model.ts` compares with the cue
- * words learned from the optimisation records.
+ * Argument values found in text by type (docs/DESIGN.md, "Policies": values found in the request
+ * and in upstream outputs by type): quoted strings, dates, coordinates, numbers, codes and ids
+ * (tickers, IATA codes, hotel ids, `BTC/USD` pairs), capitalised spans (places, companies) and
+ * names joined by slashes. Each candidate keeps the words before and after it, which the argument
+ * filler (policies/offline/fill-args.ts) compares with the words a step's hint says are written
+ * around a parameter's values.
  */
 
 export type CandidateKind = 'quoted' | 'date' | 'coord' | 'number' | 'code' | 'id' | 'proper' | 'known' | 'output';
