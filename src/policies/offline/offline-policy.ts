@@ -32,7 +32,10 @@ import { callsOf } from './summarize.js';
  * `calls: 'many'`: a position handed several parts makes one call per part; handed one part, it
  * makes one call per distinct value the part gives for the tool's main parameter (the hint's
  * `repeat`; without a hint, the first required parameter). A position handed no part makes no call
- * (an error for `calls: 'one'`, which must call). Retries (`attempt` n > 1) move to the n-th ranked
+ * (an error for `calls: 'one'`, which must call), except a *usual lookup*: a step most runs made
+ * (not `optional`), with a later step handed a part, calls its most used `mined` tool when earlier
+ * outputs give every argument (a chain of lookups the request does not name, as a real agent's
+ * requests state a goal, not their steps; `usualLookup`). Retries (`attempt` n > 1) move to the n-th ranked
  * candidate, since repeating a deterministic call cannot change its answer.
  *
  * Memoization: a decision reads the node, the query, the node's inputs and the layout of every tool
@@ -156,6 +159,35 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     return h;
   }
 
+  /**
+   * A usual lookup (see the file comment): a step most runs made, handed no part of the request
+   * while a later step was, calls the tool the runs used most there when the earlier outputs give
+   * every value it needs (the request gives none: it does not say what to look up) and the step's
+   * hint, if any, says those values come from earlier outputs at least as often as from requests.
+   */
+  function usualLookup(
+    req: ToolPlanRequest,
+    h: HandOff,
+    outputs: readonly unknown[],
+    made: ReadonlySet<string>,
+  ): PlannedCall | undefined {
+    if (req.node.optional || outputs.length === 0) return undefined;
+    const at = h.positions.findIndex((p) => p.id === req.node.id);
+    if (!h.positions.slice(at + 1).some((p) => (h.byPosition.get(p.id) ?? []).length > 0)) return undefined;
+    const tool = req.candidates.find((c) => c.name === req.node.mined?.[0]);
+    if (!tool) return undefined;
+    const hint = hintFor(req.workflow, req.node, tool.name);
+    const required = (tool.inputSchema as { required?: string[] }).required ?? [];
+    const fromOutputs = required.every((p) => {
+      const from = hint?.params?.[p]?.from;
+      return !from || (from.upstream ?? 0) >= (from.request ?? 0);
+    });
+    if (!fromOutputs) return undefined;
+    const filled = withBound(fillArgs(tool, { query: '', outputs }, hint), req.bound?.[tool.name]);
+    if (filled.missing.length > 0 || Object.keys(filled.args).length === 0) return undefined;
+    return made.has(callKey(tool.name, filled.args)) ? undefined : { tool: tool.name, args: filled.args };
+  }
+
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
     if (req.candidates.length === 0)
       return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
@@ -166,6 +198,10 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     let previousTool = seen.at(-1)?.tool;
     const h = handOffOf(req.query, req.workflow, req.node);
     const clauses = partsFor(h, req.node.id);
+    if (clauses.length === 0) {
+      const lookup = usualLookup(req, h, outputs, made);
+      if (lookup) return { calls: [lookup], model: 'offline' };
+    }
     if (clauses.length === 0) {
       const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
       return req.node.calls === 'many' || req.node.optional
