@@ -22,21 +22,33 @@ const monthly: ToolDescriptor = {
   },
 };
 
+/** A tool whose parameters are all required strings, each with its description ('' for none). */
+const requiredStrings = (name: string, description: string, params: Record<string, string>): ToolDescriptor => ({
+  name,
+  description,
+  inputSchema: {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(params).map(([p, about]) => [
+        p,
+        about ? { type: 'string', description: about } : { type: 'string' },
+      ]),
+    ),
+    required: Object.keys(params),
+  },
+});
+
 describe('argument filling without a hint', () => {
   it("takes a person's name parts from a written name, never from codes or numbers", () => {
-    const byName: ToolDescriptor = {
-      name: 'find_user_id_by_name_zip',
-      description: 'Find a user id by first name, last name and zip code.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          first_name: { type: 'string' },
-          last_name: { type: 'string' },
-          zip: { type: 'string', description: "The zip code, such as '12345'." },
-        },
-        required: ['first_name', 'last_name', 'zip'],
+    const byName = requiredStrings(
+      'find_user_id_by_name_zip',
+      'Find a user id by first name, last name and zip code.',
+      {
+        first_name: '',
+        last_name: '',
+        zip: "The zip code, such as '12345'.",
       },
-    };
+    );
     const named = fillArgs(byName, { query: 'I am Yusuf Rossi in 19122 and want a USB lamp.', outputs: [] });
     expect(named.args).toMatchObject({ first_name: 'Yusuf', last_name: 'Rossi', zip: '19122' });
     // No name written: no call with codes for names (a call that could only fail), the names are missing.
@@ -45,15 +57,9 @@ describe('argument filling without a hint', () => {
   });
 
   it('takes an id from an earlier output that is JSON text, under a key that names what the parameter names', () => {
-    const orderDetails: ToolDescriptor = {
-      name: 'get_order_details',
-      description: 'Get the status and details of an order.',
-      inputSchema: {
-        type: 'object',
-        properties: { order_id: { type: 'string', description: "The order id, such as '#W0000000'." } },
-        required: ['order_id'],
-      },
-    };
+    const orderDetails = requiredStrings('get_order_details', 'Get the status and details of an order.', {
+      order_id: "The order id, such as '#W0000000'.",
+    });
     const user = JSON.stringify({ name: { first_name: 'Ana' }, orders: ['#W5550001'] });
     const filled = fillArgs(orderDetails, { query: 'What is the status of my order?', outputs: [user] });
     expect(filled.missing).toEqual([]);
