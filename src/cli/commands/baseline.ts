@@ -6,6 +6,7 @@ import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js'
 import { splitWarning } from '../../records/split.js';
 import type { CliIO } from '../output.js';
 import { wholeNumberArg } from '../parse-number.js';
+import { iterationsOption, patienceOption } from '../search-length-flags.js';
 import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import type { RegisterCommand } from './register.js';
 
@@ -30,13 +31,8 @@ export const registerBaseline: RegisterCommand = (program: Command, io: CliIO) =
     .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
     .option('--runs <n>', 'runs on every test query', wholeNumberArg('--runs', 1), 1)
     .option('--max-test <n>', 'test queries measured, at most', wholeNumberArg('--max-test', 1), 50)
-    .option('--iterations <n>', 'llm-only: search iterations', wholeNumberArg('--iterations', 0), 10)
-    .option(
-      '--patience <n>',
-      'llm-only: stop after this many iterations without improvement',
-      wholeNumberArg('--patience', 1),
-      5,
-    )
+    .addOption(iterationsOption('llm-only: search iterations', 10))
+    .addOption(patienceOption('llm-only: stop after this many iterations without improvement'))
     .option('--concurrency <n>', 'queries run at once', wholeNumberArg('--concurrency', 1), 4)
     .option('--json', 'print the result as JSON')
     .option(

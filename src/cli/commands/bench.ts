@@ -15,6 +15,7 @@ import { orderingsTable, pairedTable, seedsTable } from '../../bench/report/rend
 import { checkSeedsOut, writeSeedsOutput } from '../../bench/report/write-output.js';
 import type { CliIO } from '../output.js';
 import { wholeNumber, wholeNumberArg } from '../parse-number.js';
+import { iterationsOption, patienceOption } from '../search-length-flags.js';
 import { parseSplitBy, SPLIT_BY_HELP } from '../split-flag.js';
 import { addQueueFlags, queueSettings } from '../queue-flags.js';
 import type { BenchRedis } from '../../bench/experiments/bench-queue.js';
@@ -63,13 +64,8 @@ function declareBench(program: Command) {
       "comma-separated seeds: the whole benchmark once per seed (each in <out>/seed-<n>/), then report.md with every approach's mean and spread over the seeds",
       parseSeeds,
     )
-    .option('--iterations <n>', 'J: search iterations', wholeNumberArg('--iterations', 0), 30)
-    .option(
-      '--patience <n>',
-      'P: stop a search after this many iterations without a better validation score',
-      wholeNumberArg('--patience', 1),
-      5,
-    )
+    .addOption(iterationsOption('J: search iterations', 30))
+    .addOption(patienceOption('P: stop a search after this many iterations without a better validation score'))
     .option('--runs <n>', 'runs of every approach on every test query (stability)', wholeNumberArg('--runs', 1), 10)
     .option('--max-test <n>', 'test queries measured per domain, at most', wholeNumberArg('--max-test', 1), 50)
     .option(

@@ -3,6 +3,7 @@ import { runDemo } from '../../bench/demo/run-demo.js';
 import { addBreakerFlag, addModelFlags, modelCallOptions } from '../model-flags.js';
 import type { CliIO } from '../output.js';
 import { wholeNumberArg } from '../parse-number.js';
+import { iterationsOption, patienceOption } from '../search-length-flags.js';
 import type { RegisterCommand } from './register.js';
 
 /**
@@ -18,13 +19,8 @@ export const registerDemo: RegisterCommand = (program: Command, io: CliIO) => {
     .description(
       'run the whole pipeline on the bundled TRAJECT-Bench Travel data (offline unless --model): mine, search, compare with baselines',
     )
-    .option('--iterations <n>', 'search iterations', int('--iterations', 0), 8)
-    .option(
-      '--patience <n>',
-      'stop after this many iterations without a better validation score',
-      int('--patience', 1),
-      5,
-    )
+    .addOption(iterationsOption('search iterations', 8, 8))
+    .addOption(patienceOption('stop after this many iterations without a better validation score', 8))
     .option('--seed <n>', 'seed of the split and the search', int('--seed', 0), 0)
     .option('--model <spec>', 'run with a model instead of offline, e.g. openai:gpt-4o-mini (needs its API key)')
     .option('--max-records <n>', 'use a seeded sample of this many records (a quicker look)', int('--max-records', 10))

@@ -4,6 +4,7 @@ import { DEFAULT_SETTINGS } from '../../search/search-context.js';
 import { DEFAULT_DB_PATH } from '../../store/open-store.js';
 import { addBreakerFlag, addModelFlags } from '../model-flags.js';
 import { nonNegativeArg, wholeNumberArg } from '../parse-number.js';
+import { iterationsOption, patienceOption } from '../search-length-flags.js';
 import { addQueueFlags } from '../queue-flags.js';
 import { SPLIT_BY_HELP } from '../split-flag.js';
 import type { FlagsOf } from './register.js';
@@ -28,13 +29,8 @@ export function declareSearch(program: Command) {
       'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)',
       'per-dimension',
     )
-    .option('--iterations <n>', 'J: iterations (MCTS) or candidates (beam)', wholeNumberArg('--iterations', 0), 30)
-    .option(
-      '--patience <n>',
-      'P: stop after this many iterations without a better validation score',
-      wholeNumberArg('--patience', 1),
-      5,
-    )
+    .addOption(iterationsOption('J: iterations (MCTS) or candidates (beam)', 30))
+    .addOption(patienceOption('P: stop after this many iterations without a better validation score'))
     .option('--children <n>', 'children per node before selection descends', wholeNumberArg('--children', 1), 3)
     .option('--split <ratio>', 'opt:val:test ratio', '5:2:3')
     .option('--split-by <unit>', SPLIT_BY_HELP, 'auto')
