@@ -149,18 +149,30 @@ export function routeBySequence(
   const parts = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
   let best: { value: string; score: number } | undefined;
   for (const r of listed) {
-    const m = parts.length;
-    const n = r.tools.length;
-    const d: number[][] = Array.from({ length: m + 1 }, () => new Array<number>(n + 1).fill(0));
-    for (let i = m - 1; i >= 0; i--)
-      for (let j = n - 1; j >= 0; j--)
-        d[i]![j] = Math.max(d[i + 1]![j]!, d[i]![j + 1]!, fit(parts[i]!, r.tools[j]!) + d[i + 1]![j + 1]!);
-    // A router's route must do the whole request; a branch inside the workflow only its part of it:
-    // it fits as well as its best tool fits a part of the request.
-    const score = m === 0 ? 0 : choices.part ? partsAnswered(parts, r.tools, fit, served) : d[0]![0]! / Math.max(m, n);
+    // A router's route must do the whole request; a branch inside the workflow only its part of it.
+    const score =
+      parts.length === 0
+        ? 0
+        : choices.part
+          ? partsAnswered(parts, r.tools, fit, served)
+          : alignedShare(parts, r.tools, fit);
     if (!best || score > best.score + 1e-9) best = { value: r.value, score };
   }
   return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (other ?? best?.value);
+}
+
+/**
+ * A route's monotone alignment of the request's parts with its tools, each aligned pair worth the
+ * tool's fit to the part, divided by the longer of the two sequences.
+ */
+function alignedShare(parts: readonly string[], tools: readonly string[], fit: ToolFit): number {
+  const m = parts.length;
+  const n = tools.length;
+  const d: number[][] = Array.from({ length: m + 1 }, () => new Array<number>(n + 1).fill(0));
+  for (let i = m - 1; i >= 0; i--)
+    for (let j = n - 1; j >= 0; j--)
+      d[i]![j] = Math.max(d[i + 1]![j]!, d[i]![j + 1]!, fit(parts[i]!, tools[j]!) + d[i + 1]![j + 1]!);
+  return d[0]![0]! / Math.max(m, n);
 }
 
 /**

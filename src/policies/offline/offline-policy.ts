@@ -16,6 +16,7 @@ import { fitFromScores, handOff, handOffScope, partScores, partsFor, type HandOf
 import { createToolIndex, type ToolIndex } from '../../retrieval/tool-index.js';
 import { workflowIndexes } from '../../retrieval/workflow-index.js';
 import { focusSpans, rankTools } from './select-tool.js';
+import { propsOf } from '../../retrieval/param-schema.js';
 import { callsOf } from './summarize.js';
 
 /**
@@ -177,7 +178,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     const tool = req.candidates.find((c) => c.name === req.node.mined?.[0]);
     if (!tool) return undefined;
     const hint = hintFor(req.workflow, req.node, tool.name);
-    const required = (tool.inputSchema as { required?: string[] }).required ?? [];
+    const { required } = propsOf(tool);
     const fromOutputs = required.every((p) => {
       const from = hint?.params?.[p]?.from;
       return !from || (from.upstream ?? 0) >= (from.request ?? 0);
