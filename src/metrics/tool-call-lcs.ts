@@ -1,5 +1,6 @@
 import { canonicalArgs, canonicalCallKey, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
 import type { CallKey } from '../records/schema.js';
+import { alignInOrder } from '../util/in-order-alignment.js';
 
 /**
  * Tool-call correctness TC (the paper's Eq. 2-3; docs/DESIGN.md, "Metrics"):
@@ -146,28 +147,7 @@ function realCalls(calls: readonly CallKey[]): Array<{ call: CallKey; index: num
  * a match whenever it lies on an optimal path, so ties resolve to the earliest calls.
  */
 function lcsPairs(a: readonly string[], b: readonly string[]): Array<[number, number]> {
-  const n = a.length;
-  const m = b.length;
-  const width = m + 1;
-  const dp = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      dp[i * width + j] =
-        a[i] === b[j] ? dp[(i + 1) * width + j + 1]! + 1 : Math.max(dp[(i + 1) * width + j]!, dp[i * width + j + 1]!);
-    }
-  }
-  const pairs: Array<[number, number]> = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      pairs.push([i, j]);
-      i++;
-      j++;
-    } else if (dp[(i + 1) * width + j]! >= dp[i * width + j + 1]!) i++;
-    else j++;
-  }
-  return pairs;
+  return alignInOrder(a.length, b.length, (i, j) => (a[i] === b[j] ? 1 : undefined)).pairs;
 }
 
 /** The share of two calls' argument keys on which they agree (calls of one tool; 1 with no keys). */
@@ -187,28 +167,17 @@ function gradedAlignment(
   pred: readonly CallKey[],
   opts: TcOptions,
 ): { sum: number; pairs: number } {
-  const n = ref.length;
-  const m = pred.length;
-  const width = m + 1;
-  const best = new Float64Array((n + 1) * width);
-  const count = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      let v = best[(i + 1) * width + j]!;
-      let c = count[(i + 1) * width + j]!;
-      if (best[i * width + j + 1]! > v) [v, c] = [best[i * width + j + 1]!, count[i * width + j + 1]!];
+  // A pairing of the tool counts even at share 0: the call was the right tool.
+  const { value, pairs } = alignInOrder(
+    ref.length,
+    pred.length,
+    (i, j) => {
       const tool = ref[i]!.tool.trim();
-      if (tool === pred[j]!.tool.trim()) {
-        const take = argumentShare(ref[i]!, pred[j]!, opts.schemas?.[tool]) + best[(i + 1) * width + j + 1]!;
-        // A pairing of the tool counts even at share 0: the call was the right tool.
-        if (take > v || (take === v && count[(i + 1) * width + j + 1]! + 1 > c))
-          [v, c] = [take, count[(i + 1) * width + j + 1]! + 1];
-      }
-      best[i * width + j] = v;
-      count[i * width + j] = c;
-    }
-  }
-  return { sum: best[0] ?? 0, pairs: count[0] ?? 0 };
+      return tool === pred[j]!.tool.trim() ? argumentShare(ref[i]!, pred[j]!, opts.schemas?.[tool]) : undefined;
+    },
+    { ties: 'late', morePairs: true },
+  );
+  return { sum: value, pairs: pairs.length };
 }
 
 function differingKeys(a: CallKey['args'], b: CallKey['args'], schema: ParamSchema | undefined): string[] {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { adjacency, entryIds, reachable, topologicalOrder } from '../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
+import { alignInOrder } from '../util/in-order-alignment.js';
 import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -246,43 +247,13 @@ export function handOff(query: string, workflow: Workflow, fit: PartFit, nodeId?
   const fits = parts.map((part) => positions.map((p) => fit(part, p)));
   // Several parts: a repeating last position, or a repeating position whose tool lists fit them.
   const many = positions.map((p, j) => p.calls === 'many' && (j === n - 1 || listedTools(p).length > 0));
-  // best[i][j][u]: best value for parts i.. with positions j.., u = 1 when position j already took a part.
-  const best: number[][][] = Array.from({ length: m + 1 }, () => Array.from({ length: n + 1 }, () => [0, 0]));
-  const choice: string[][][] = Array.from({ length: m + 1 }, () => Array.from({ length: n + 1 }, () => ['', '']));
-  for (let i = m; i >= 0; i--) {
-    for (let j = n; j >= 0; j--) {
-      for (const u of [1, 0]) {
-        if (i === m || j === n) {
-          best[i]![j]![u] = 0;
-          continue;
-        }
-        let value = best[i + 1]![j]![u]!; // part i unread
-        let pick = 'skip';
-        const next = best[i]![j + 1]![0]!; // move on to the next position
-        if (next > value) [value, pick] = [next, 'next'];
-        if (u === 0 || many[j]) {
-          const take = 1 + fits[i]![j]! - TIE * Math.abs(i - j) + best[i + 1]![j]![1]!;
-          if (take > value + 1e-12) [value, pick] = [take, 'take'];
-        }
-        best[i]![j]![u] = value;
-        choice[i]![j]![u] = pick;
-      }
-    }
-  }
-  let i = 0;
-  let j = 0;
-  let u = 0;
-  while (i < m && j < n) {
-    const pick = choice[i]![j]![u]!;
-    if (pick === 'take') {
-      byPosition.get(positions[j]!.id)!.push(i);
-      i++;
-      u = 1;
-    } else if (pick === 'next') {
-      j++;
-      u = 0;
-    } else i++;
-  }
+  // Each part to at most one position, in order, each pair worth 1 + the fit; on ties a part stays
+  // unread and a position is left rather than paired.
+  const { pairs } = alignInOrder(m, n, (i, j) => 1 + fits[i]![j]! - TIE * Math.abs(i - j), {
+    many: (j) => many[j]!,
+    ties: 'late',
+  });
+  for (const [i, j] of pairs) byPosition.get(positions[j]!.id)!.push(i);
   return { parts, positions, byPosition };
 }
 

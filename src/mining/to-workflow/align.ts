@@ -7,13 +7,14 @@ import {
   type Shape,
   type Slot,
 } from './slots.js';
+import { alignInOrder } from '../../util/in-order-alignment.js';
 
 /**
  * Merges the shapes of an exclusive choice position by position (docs/DESIGN.md, "Mining",
  * abstraction to positions): alternatives that differ only in names line up slot for slot, and a slot that only
  * some alternatives have stays on its own with its (smaller) support, so it can become optional.
  *
- * Progressive pairwise alignment (Needleman–Wunsch): the longest alternative is the backbone and
+ * Progressive pairwise alignment (Needleman–Wunsch, by util/in-order-alignment.ts): the longest alternative is the backbone and
  * each other one is aligned into it in turn. Two positions may pair up with score 1 + Jaccard
  * overlap of their tools (so the alignment pairs as many as the order allows, preferring shared
  * tools); two parallel slots (or two choices) pair up the same way; slots of different kinds never pair.
@@ -41,36 +42,26 @@ function pairScore(x: Slot, y: Slot): number {
 
 /** Aligns `b` into `a` and merges the paired slots. */
 function alignPair(a: Shape, b: Shape): Shape {
+  // Aligned from the end, leaving slots unpaired on ties: unmatched slots of the shorter
+  // alternative go last, so alternatives line up from their first step (chains share their beginnings).
   const n = a.length;
   const m = b.length;
-  const score = new Float64Array((n + 1) * (m + 1));
-  const w = m + 1;
-  for (let i = 1; i <= n; i++) {
-    for (let j = 1; j <= m; j++) {
-      const pair = pairScore(a[i - 1]!, b[j - 1]!);
-      const diag = pair === -Infinity ? -Infinity : score[(i - 1) * w + j - 1]! + pair;
-      score[i * w + j] = Math.max(diag, score[(i - 1) * w + j]!, score[i * w + j - 1]!);
-    }
-  }
-  const out: Shape = [];
-  let i = n;
-  let j = m;
-  // Traceback from the end, preferring gaps on ties: unmatched slots of the shorter alternative go
-  // last, so alternatives line up from their first step (chains share their beginnings).
-  while (i > 0 || j > 0) {
-    const here = score[i * w + j]!;
-    if (i > 0 && (j === 0 || here === score[(i - 1) * w + j])) {
-      out.push(a[--i]!);
-      continue;
-    }
-    if (j > 0 && (i === 0 || here === score[i * w + j - 1])) {
-      out.push(b[--j]!);
-      continue;
-    }
-    out.push(mergeSlots(a[i - 1]!, b[j - 1]!));
-    i--;
-    j--;
-  }
+  const { steps } = alignInOrder(
+    n,
+    m,
+    (i, j) => {
+      const s = pairScore(a[n - 1 - i]!, b[m - 1 - j]!);
+      return s === -Infinity ? undefined : s;
+    },
+    { ties: 'late' },
+  );
+  const out: Shape = steps.map((st) =>
+    st.kind === 'row'
+      ? a[n - 1 - st.i]!
+      : st.kind === 'col'
+        ? b[m - 1 - st.j]!
+        : mergeSlots(a[n - 1 - st.i]!, b[m - 1 - st.j]!),
+  );
   return out.reverse();
 }
 

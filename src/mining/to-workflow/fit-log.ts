@@ -5,7 +5,8 @@ import { innerShapes, scale, type PositionSlot, type Shape } from './shape.js';
  * Fits the log onto a shape, so that what the positions say comes from the runs themselves (an
  * exclusive choice in the tree says nothing about how often each alternative ran):
  * - each run's calls are assigned left to right to the first position at or after the previous
- *   call's position that holds the called tool (wrapping to an earlier one for a loop back);
+ *   call's position that holds the called tool (wrapping to an earlier one for a loop back; greedy on
+ *   purpose, docs/DESIGN.md, "One in-order alignment");
  * - a position's `support` is the share of runs with a call there (inside a parallel branch:
  *   relative to the runs that reach the parallel slot; inside a choice's option: to the runs that
  *   took the option), `many` says some run called it twice or more, and tool weights are the calls

@@ -3,6 +3,7 @@ import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall } from './summarize.js';
 import { synthesizeAnswer } from './synthesize.js';
 import { MAX_REQUEST_PARTS, requestClauses, splitClauses, stem, terms } from '../../retrieval/text.js';
+import { alignInOrder } from '../../util/in-order-alignment.js';
 
 /**
  * The offline policy's LLM nodes, by deterministic rules (docs/DESIGN.md, "Policies"):
@@ -166,13 +167,8 @@ export function routeBySequence(
  * tool's fit to the part, divided by the longer of the two sequences.
  */
 function alignedShare(parts: readonly string[], tools: readonly string[], fit: ToolFit): number {
-  const m = parts.length;
-  const n = tools.length;
-  const d: number[][] = Array.from({ length: m + 1 }, () => new Array<number>(n + 1).fill(0));
-  for (let i = m - 1; i >= 0; i--)
-    for (let j = n - 1; j >= 0; j--)
-      d[i]![j] = Math.max(d[i + 1]![j]!, d[i]![j + 1]!, fit(parts[i]!, tools[j]!) + d[i + 1]![j + 1]!);
-  return d[0]![0]! / Math.max(m, n);
+  const { value } = alignInOrder(parts.length, tools.length, (i, j) => fit(parts[i]!, tools[j]!));
+  return value / Math.max(parts.length, tools.length);
 }
 
 /**
