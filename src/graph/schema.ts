@@ -162,8 +162,8 @@ export const ToolBindingSchema = z.strictObject({
  * The shapes a parameter's values take (retrieval/value-shape.ts gives a value its shape): a boolean,
  * a date (YYYY-MM-DD…), an integer, a decimal, a number of five or more digits, a coordinate pair, a
  * pair of codes (`BTC/USD`), a code of capitals by its length, an id of capitals and digits, a place
- * and its region (`Paris, France`; `London,UK` tight), a name of one or several capitalised words, a
- * lower-case word or slug, other text.
+ * and its region (`Paris, France`; `London,UK` tight), a name of one to five capitalised words, an
+ * e-mail address, a lower-case word or slug, other text (a sentence is text).
  */
 export const VALUE_SHAPES = [
   'bool',
@@ -182,6 +182,7 @@ export const VALUE_SHAPES = [
   'place-region-tight',
   'name',
   'multi-word-name',
+  'email',
   'lower',
   'text',
 ] as const;

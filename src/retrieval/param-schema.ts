@@ -13,6 +13,8 @@ export interface PropSchema {
   default?: unknown;
   enum?: unknown[];
   description?: unknown;
+  /** An array parameter's item schema. */
+  items?: PropSchema;
 }
 
 export function propsOf(tool: ToolDescriptor): { props: Record<string, PropSchema>; required: string[] } {
@@ -36,10 +38,13 @@ export function nameWords(name: string): string[] {
 
 /**
  * Converts a found text value to the parameter's type: numbers for number parameters, and for a
- * parameter that accepts both, the JSON type its hint says values are passed as (`format.type`).
+ * parameter that accepts both, the JSON type its hint says values are passed as (`format.type`); a
+ * one-item list for a list parameter.
  */
 export function typed(value: string, prop: PropSchema | undefined, passedAs?: string): unknown {
   const types = typesOf(prop);
+  // A list parameter given one value found in text takes a list of that value.
+  if (types.has('array') && !types.has('string')) return [typed(value, prop?.items, passedAs)];
   const numeric = /^-?\d+(\.\d+)?$/.test(value);
   const numberParam = types.has('number') || types.has('integer');
   if (numberParam && numeric && (!types.has('string') || passedAs === 'number')) return Number(value);
@@ -75,11 +80,16 @@ export function documentedExamples(prop: PropSchema | undefined): string[] {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** A one-token value's form: runs of digits (d), of letters (a) or of both (x), split by the other characters. */
+/**
+ * A one-token value's form: runs of digits (d), of letters (a) or of both (x), split by the other
+ * characters (`_`, `.`, `-` included: '256GB' is x, '#W0000000' is #x). Words joined by one
+ * separator count as one run of letters, so an id made of a name takes a name of any length
+ * ('sara_doe_496' and 'mary_ann_lee_12' are both a_d).
+ */
 function form(value: string): { sig: string; digits: number[] } {
   const sig: string[] = [];
   const digits: number[] = [];
-  for (const m of value.matchAll(/([A-Za-z0-9_.-]+)|([^A-Za-z0-9_.-])/g)) {
+  for (const m of value.matchAll(/([A-Za-z0-9]+)|([^A-Za-z0-9])/g)) {
     if (m[2] !== undefined) {
       sig.push(m[2]);
       continue;
@@ -90,7 +100,7 @@ function form(value: string): { sig: string; digits: number[] } {
     sig.push(hasDigit && hasLetter ? 'x' : hasDigit ? 'd' : 'a');
     if (hasDigit && !hasLetter) digits.push(run.replace(/\D/g, '').length);
   }
-  return { sig: sig.join(''), digits };
+  return { sig: sig.join('').replace(/a(?:([_.-])a)(?:\1a)*/g, 'a'), digits };
 }
 
 /**

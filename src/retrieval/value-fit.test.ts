@@ -14,6 +14,14 @@ describe('nameParts', () => {
     expect(parts('surname')).toEqual(['Rossi']);
   });
 
+  it('takes no name part from a name written after an article (a place or a thing)', () => {
+    const written = 'You are a guy called Noah Patel, living in the Big Apple in 10108.';
+    const last = nameParts(nameWords('last_name'), queryCandidates(written)).map((c) => c.value);
+    expect(last).toEqual(['Patel']);
+    const placed = 'You are ivan_hernandez_6923 living in San Diego, 92133.';
+    expect(nameParts(nameWords('first_name'), queryCandidates(placed))).toEqual([]);
+  });
+
   it('leaves a parameter alone whose name only contains a part word (a fund family is no surname)', () => {
     expect(parts('fund_family')).toEqual([]);
     expect(parts('last_updated')).toEqual([]);

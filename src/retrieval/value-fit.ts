@@ -118,14 +118,15 @@ export function namePart(words: readonly string[]): 'first' | 'last' | undefined
 
 /**
  * For a parameter that takes one part of a person's name (`first_name`, `last_name`, `surname`),
- * that part of each name of two or three words the request writes ("Yusuf Rossi" gives Yusuf and Rossi).
+ * that part of each name of two or three words the request writes ("Yusuf Rossi" gives Yusuf and Rossi);
+ * a name written after an article or `in` is a place or a thing, not a person ("the Big Apple", "in San Diego").
  */
 export function nameParts(words: readonly string[], base: readonly ValueCandidate[]): ValueCandidate[] {
   const part = namePart(words);
   if (!part) return [];
   const out: ValueCandidate[] = [];
   for (const c of base) {
-    if (c.kind !== 'proper' || /[,]/.test(c.value)) continue;
+    if (c.kind !== 'proper' || /[,]/.test(c.value) || /^(the|a|an|in)$/.test(c.before.at(-1) ?? '')) continue;
     const ws = c.value.split(/\s+/);
     if (ws.length < 2 || ws.length > 3) continue;
     const w = part === 'first' ? ws[0]! : ws[ws.length - 1]!;

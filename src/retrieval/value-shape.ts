@@ -18,8 +18,10 @@ export function valueShape(value: unknown): ValueShape {
   if (/^[A-Z]{2,6}[/,\-:][A-Z]{2,6}$/.test(v)) return 'pair';
   if (/^[A-Z]+$/.test(v)) return v.length <= 2 ? 'code2' : v.length === 3 ? 'code3' : v.length === 4 ? 'code4' : 'code';
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return 'email';
   if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';
-  if (/^[A-Z][a-z]/.test(v)) return v.includes(' ') ? 'multi-word-name' : 'name';
+  // A name has a few words; more is a sentence ("Customer wants to return the boots").
+  if (/^[A-Z][a-z]/.test(v)) return !v.includes(' ') ? 'name' : v.split(/\s+/).length <= 5 ? 'multi-word-name' : 'text';
   if (/^[a-z0-9_.\-/]+$/.test(v)) return 'lower';
   return 'text';
 }

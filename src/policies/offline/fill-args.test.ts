@@ -66,6 +66,65 @@ describe('argument filling without a hint', () => {
     expect(filled.args.order_id).toBe('#W5550001');
   });
 
+  it("never gives an id parameter a value of another form than its documented example ('256GB' is no 'sara_doe_496')", () => {
+    const userDetails = requiredStrings('get_user_details', 'Get the details of a user.', {
+      user_id: "The user id, such as 'sara_doe_496'.",
+    });
+    const wrongForm = fillArgs(userDetails, { query: 'I want the 256GB tablet instead.', outputs: [] });
+    expect(wrongForm.missing).toEqual(['user_id']);
+    // An id made of a longer name has the example's form.
+    const found = fillArgs(userDetails, { query: 'What is the status?', outputs: ['mary_ann_lee_12'] });
+    expect(found.args.user_id).toBe('mary_ann_lee_12');
+  });
+
+  it('never gives one identifier to two parameters of a call', () => {
+    const exchange: ToolDescriptor = {
+      name: 'exchange_items',
+      description: 'Exchange delivered items for new items.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          item_ids: {
+            type: 'array',
+            items: { type: 'string' },
+            description: "The item ids, each such as '1008292230'.",
+          },
+          new_item_ids: {
+            type: 'array',
+            items: { type: 'string' },
+            description: "The new item ids, each such as '1008292230'.",
+          },
+        },
+        required: ['item_ids', 'new_item_ids'],
+      },
+    };
+    const one = fillArgs(exchange, { query: 'Exchange item 3704016729 for the waterproof one.', outputs: [] });
+    expect(one.missing).toEqual(['new_item_ids']);
+    const two = fillArgs(exchange, { query: 'Exchange item 3704016729 for item 8277474082.', outputs: [] });
+    expect(two.missing).toEqual([]);
+    expect(new Set([two.args.item_ids, two.args.new_item_ids].flat())).toEqual(new Set(['3704016729', '8277474082']));
+  });
+
+  it('gives a list parameter a list', () => {
+    const returnItems: ToolDescriptor = {
+      name: 'return_items',
+      description: 'Return delivered items of an order.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          item_ids: {
+            type: 'array',
+            items: { type: 'string' },
+            description: "The item ids, each such as '1008292230'.",
+          },
+        },
+        required: ['item_ids'],
+      },
+    };
+    const { args } = fillArgs(returnItems, { query: 'Please return item 3704016729.', outputs: [] });
+    expect(args.item_ids).toEqual(['3704016729']);
+  });
+
   it('takes a documented value the request writes for an optional parameter it names', () => {
     const query = 'Show me the monthly NZD to SEK exchange rates with the outputsize full.';
     expect(fillArgs(monthly, { query, outputs: [] }).args.outputsize).toBe('full');
@@ -96,6 +155,22 @@ describe('argument filling with a hint', () => {
   it('reads which value goes where from the words around it, and sets what the step always sets', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] }, hint);
     expect(args).toEqual({ function: 'FX_MONTHLY', from_symbol: 'NZD', to_symbol: 'SEK', outputsize: 'compact' });
+  });
+
+  it("never gives a parameter whose values are sentences a person's name", () => {
+    const transfer = requiredStrings('transfer_to_human', 'Transfer the user to a human agent.', {
+      summary: 'A summary of the user issue.',
+    });
+    const sentences: ToolHint = {
+      tool: transfer.name,
+      params: { summary: { from: { request: 0.2 }, shapes: { text: 1 } } },
+    };
+    const filled = fillArgs(
+      transfer,
+      { query: 'You are Isabella Johansson and want to return the hose.', outputs: [] },
+      sentences,
+    );
+    expect(filled.missing).toEqual(['summary']);
   });
 
   it('lets the request override a usual value when it writes another documented one', () => {

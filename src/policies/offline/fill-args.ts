@@ -1,4 +1,5 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
+import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
 import { stem, terms } from '../../retrieval/text.js';
@@ -26,7 +27,8 @@ import { formatted, knownInQuery, monthsInQuery, namePart, nameParts } from '../
  * request or in upstream outputs is scored for every parameter by what the parameter's schema and
  * name say and by the step's hint for it (its shapes, the words written around its values, its
  * recurring values, where its values come from: `ParamHint`). Parameters take the best candidates
- * greedily (highest score first). A required parameter left without a value takes the hint's usual
+ * greedily (highest score first); a found value shaped like an identifier names one thing, so two
+ * parameters of a call never both take it (an exchange of an item for itself is no call). A required parameter left without a value takes the hint's usual
  * value, else the best value found that no other parameter took, else the schema default; with none
  * of these it is listed in `missing` and no call is made (an error observation, "no value for `b`")
  * rather than a guess. Optional parameters are set as presence.ts decides; one set always but given
@@ -280,6 +282,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     if (s.param in args || s.score < W.minScore) continue;
     if (clauseOnly(s.param) && s.key.startsWith('q:') && focus.length > 0 && !inFocus(s.start, focus)) continue;
     const penalty = s.key.startsWith('c:') ? 0 : W.reusePenalty * (used.get(s.key) ?? 0);
+    if (penalty > 0 && [s.value].flat().some((v) => isIdentifierShaped(v, { name: s.param }))) continue;
     if (s.score - penalty < W.minScore) continue;
     const t = tops.get(s.param)!;
     if (penalty > 0 && (s.key !== t.key ? t.score : t.other) > s.score - penalty) continue;
