@@ -20,8 +20,14 @@ export function valueShape(value: unknown): ValueShape {
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
   if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return 'email';
   if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';
-  // A name has a few words; more is a sentence ("Customer wants to return the boots").
-  if (/^[A-Z][a-z]/.test(v)) return !v.includes(' ') ? 'name' : v.split(/\s+/).length <= 5 ? 'multi-word-name' : 'text';
+  if (/^[A-Z][a-z]/.test(v)) {
+    // A name's words are mostly capitalised ("Bank of America"); a sentence's are mostly not ("Customer wants a refund").
+    const words = v.split(/\s+/);
+    if (words.length === 1) return 'name';
+    return words.length >= 3 && 2 * words.filter((w) => /^[a-z]/.test(w)).length > words.length
+      ? 'text'
+      : 'multi-word-name';
+  }
   if (/^[a-z0-9_.\-/]+$/.test(v)) return 'lower';
   return 'text';
 }
