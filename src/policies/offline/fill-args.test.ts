@@ -38,6 +38,22 @@ const requiredStrings = (name: string, description: string, params: Record<strin
   },
 });
 
+/** A tool whose parameters are all required lists of item ids. */
+const itemLists = (name: string, description: string, params: string[]): ToolDescriptor => ({
+  name,
+  description,
+  inputSchema: {
+    type: 'object',
+    properties: Object.fromEntries(
+      params.map((p) => [
+        p,
+        { type: 'array', items: { type: 'string' }, description: "The item ids, each such as '1008292230'." },
+      ]),
+    ),
+    required: params,
+  },
+});
+
 describe('argument filling without a hint', () => {
   it("takes a person's name parts from a written name, never from codes or numbers", () => {
     const byName = requiredStrings(
@@ -78,26 +94,10 @@ describe('argument filling without a hint', () => {
   });
 
   it('never gives one identifier to two parameters of a call', () => {
-    const exchange: ToolDescriptor = {
-      name: 'exchange_items',
-      description: 'Exchange delivered items for new items.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          item_ids: {
-            type: 'array',
-            items: { type: 'string' },
-            description: "The item ids, each such as '1008292230'.",
-          },
-          new_item_ids: {
-            type: 'array',
-            items: { type: 'string' },
-            description: "The new item ids, each such as '1008292230'.",
-          },
-        },
-        required: ['item_ids', 'new_item_ids'],
-      },
-    };
+    const exchange = itemLists('exchange_items', 'Exchange delivered items for new items.', [
+      'item_ids',
+      'new_item_ids',
+    ]);
     const one = fillArgs(exchange, { query: 'Exchange item 3704016729 for the waterproof one.', outputs: [] });
     expect(one.missing).toEqual(['new_item_ids']);
     const two = fillArgs(exchange, { query: 'Exchange item 3704016729 for item 8277474082.', outputs: [] });
@@ -106,21 +106,7 @@ describe('argument filling without a hint', () => {
   });
 
   it('gives a list parameter a list', () => {
-    const returnItems: ToolDescriptor = {
-      name: 'return_items',
-      description: 'Return delivered items of an order.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          item_ids: {
-            type: 'array',
-            items: { type: 'string' },
-            description: "The item ids, each such as '1008292230'.",
-          },
-        },
-        required: ['item_ids'],
-      },
-    };
+    const returnItems = itemLists('return_items', 'Return delivered items of an order.', ['item_ids']);
     const { args } = fillArgs(returnItems, { query: 'Please return item 3704016729.', outputs: [] });
     expect(args.item_ids).toEqual(['3704016729']);
   });
