@@ -112,6 +112,11 @@ describe('names and places', () => {
         .map((c) => c.kind),
     ).toEqual(['code']);
   });
+
+  it('offers an id written in lower case with hyphens or underscores and digits as one id', () => {
+    const found = queryCandidates('weather for Arguello (place ID: arguello-5324616) and user sara_doe_496');
+    expect(found.filter((c) => c.kind === 'id').map((c) => c.value)).toEqual(['arguello-5324616', 'sara_doe_496']);
+  });
 });
 
 describe('clauses', () => {

@@ -123,9 +123,10 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const start = (m.index ?? 0) + m[1]!.length + 1;
     add(m[3]!, 'quoted', start, start + m[3]!.length);
   }
-  // E-mail addresses, and ids written in lower case with underscores and digits (sara_doe_496).
+  // E-mail addresses, and ids written in lower case with underscores or hyphens and digits
+  // (sara_doe_496, arguello-5324616).
   for (const m of text.matchAll(
-    /[A-Za-z0-9][\w.+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g,
+    /[A-Za-z0-9][\w.+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\b/g,
   )) {
     const s = m.index ?? 0;
     if (m[0].includes('@') || /\d/.test(m[0])) add(m[0], 'id', s, s + m[0].length, true);
