@@ -13,6 +13,7 @@ import {
   type RouteVariant,
 } from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
+import { sequenceByReads } from './to-workflow/data-flow.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import {
   countPositions,
@@ -63,6 +64,11 @@ export interface ToWorkflowOptions {
    * which scored higher offline on the bundled domains' D_val (docs/DESIGN.md, "Mining": branches).
    */
   branches?: boolean;
+  /**
+   * Per tool, the tools whose outputs its arguments came from in the runs (`toolReads`): a parallel
+   * block one of whose branches reads another becomes a sequence, readers last (to-workflow/data-flow.ts).
+   */
+  reads?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The noise threshold the tree was mined with (kept in `meta`). */
   noiseThreshold?: number;
   /**
@@ -96,6 +102,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     const target = opts.positions ?? (opts.log ? medianCaseLength(opts.log) : Math.round(expectedPositions(shape)));
     const before = countPositions(shape);
     shape = compactShape(shape, Math.max(1, target), (opts.branchPositions ?? 2) * Math.max(1, target));
+    if (opts.reads) shape = sequenceByReads(shape, opts.reads);
     if (opts.log) shape = fitLog(shape, opts.log);
     return { shape, target, before };
   };

@@ -5,6 +5,7 @@ import { discoverProcessTree } from '../mining/inductive/discover.js';
 import { eventLogFromRecords } from '../mining/event-log/from-records.js';
 import { retriedTools } from '../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../mining/to-workflow.js';
+import { toolReads } from '../mining/to-workflow/data-flow.js';
 import { recordVariants } from '../mining/to-workflow/routes.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
@@ -62,6 +63,7 @@ export function minedG0(
     log,
     noiseThreshold,
     retryTools: retriedTools(opt),
+    reads: toolReads(opt),
     ...(opts.branches ? { branches: true } : {}),
     ...(opts.routes === false ? {} : { routes: recordVariants(opt, new Map(tools.map((t) => [t.name, t]))) }),
     ...(domain ? { domain } : {}),

@@ -18,6 +18,7 @@ import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
 import { retriedTools } from '../../mining/retry-tools.js';
 import { processTreeToWorkflow } from '../../mining/to-workflow.js';
+import { toolReads } from '../../mining/to-workflow/data-flow.js';
 import { recordVariants } from '../../mining/to-workflow/routes.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -144,7 +145,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         log,
         noiseThreshold: noise,
         ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
-        ...(records ? { retryTools: retriedTools(records) } : {}),
+        ...(records ? { retryTools: retriedTools(records), reads: toolReads(records) } : {}),
         ...(opts.branches ? { branches: true } : {}),
         ...(records && opts.routes !== false
           ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
