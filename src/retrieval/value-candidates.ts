@@ -325,6 +325,18 @@ export function outputPairs(output: unknown, limit = 400): Array<{ key: string; 
   return pairs;
 }
 
+/**
+ * What an output offers a later call: the output itself when it is one bare value (a tool that
+ * answers with the id itself, `sara_doe_496`), under the empty key, then its key/value pairs.
+ */
+export function outputValues(output: unknown, limit?: number): Array<{ key: string; value: string }> {
+  const bare =
+    (typeof output === 'string' && /^\S{1,80}$/.test(output.trim())) || typeof output === 'number'
+      ? [{ key: '', value: String(output).trim() }]
+      : [];
+  return [...bare, ...outputPairs(output, limit)];
+}
+
 /** Longest output text parsed as JSON; longer text is read by pattern only. */
 const MAX_JSON_TEXT = 200_000;
 

@@ -45,6 +45,31 @@ describe('hints learned from the records', () => {
     expect(JSON.stringify(hint)).not.toContain('phone');
   });
 
+  it('say a value came from an earlier output when a lookup answered with the id itself (a bare output)', () => {
+    const findUser: ToolDescriptor = {
+      name: 'find_user',
+      description: 'Find a user id by e-mail.',
+      inputSchema: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
+    };
+    const details: ToolDescriptor = {
+      name: 'user_details',
+      description: 'The details of a user.',
+      inputSchema: { type: 'object', properties: { user_id: { type: 'string' } }, required: ['user_id'] },
+    };
+    const runs: TaskRecord[] = ['ana', 'ben', 'cy', 'dee', 'eli'].map((name, i) => ({
+      id: `r${i}`,
+      group: name,
+      query: `I am ${name}, my e-mail is ${name}@example.com. What is my balance?`,
+      reference: '',
+      calls: [
+        { tool: 'find_user', args: { email: `${name}@example.com` }, output: `${name}_smith_10${i}` },
+        { tool: 'user_details', args: { user_id: `${name}_smith_10${i}` }, output: '{"balance": 10}' },
+      ],
+    }));
+    const hint = learnToolHints(runs, [findUser, details]).get('user_details')!;
+    expect(hint.params?.user_id?.from).toEqual({ upstream: 1 });
+  });
+
   it('never keep an identifier-shaped value, however many groups it recurs in', () => {
     const shared = Array.from({ length: 7 }, (_, i) => run(`r${i}`, `g${i}`, '#W6390527'));
     const hint = learnToolHints(shared, [lookup]).get(lookup.name)!;

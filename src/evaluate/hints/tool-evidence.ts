@@ -2,7 +2,7 @@ import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.j
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { findToken, namesParam, requestClauses, stem, STOPWORDS } from '../../retrieval/text.js';
-import { contextAt, monthNames, outputPairs } from '../../retrieval/value-candidates.js';
+import { contextAt, monthNames, outputValues } from '../../retrieval/value-candidates.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
 
@@ -191,7 +191,7 @@ export function toolEvidence(
       const required = new Set(schema.required ?? []);
       const optionalSet = Object.keys(schema.properties ?? {}).filter((p) => !required.has(p) && args[p] !== undefined);
       te.combos.add(optionalSet.sort().join(','), group);
-      const earlier = record.calls.slice(0, index).flatMap((c) => outputPairs(c.output));
+      const earlier = record.calls.slice(0, index).flatMap((c) => outputValues(c.output));
       for (const name of Object.keys(schema.properties ?? {})) {
         let pe = te.params.get(name);
         if (!pe) te.params.set(name, (pe = newParam()));
@@ -290,7 +290,8 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   const holders = traceable ? o.earlier.filter((p) => p.value.trim().toLowerCase() === text.toLowerCase()) : [];
   if (holders.length > 0) {
     pe.fromOutput++;
-    for (const k of new Set(holders.map((h) => h.key))) if (!PRIVATE.test(k)) pe.keys.add(k, o.group);
+    // A bare output (the id itself) has no key to keep.
+    for (const k of new Set(holders.map((h) => h.key))) if (k !== '' && !PRIVATE.test(k)) pe.keys.add(k, o.group);
   } else pe.fromElsewhere++;
 }
 

@@ -3,7 +3,7 @@ import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
 import { stem, terms } from '../../retrieval/text.js';
-import { outputPairs, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
+import { outputValues, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
 import { shapeFamily, valueShape } from '../../retrieval/value-shape.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {
@@ -156,11 +156,7 @@ function scoreCandidates(
   const exemplified = documentedExamples(prop).some((e) => /[\d@_]/.test(e));
   const stems = new Set(nWords.map(stem).filter((w) => w !== 'id'));
   outputs.forEach((output, oi) => {
-    const bare =
-      (typeof output === 'string' && /^\S{1,80}$/.test(output.trim())) || typeof output === 'number'
-        ? [{ key: '', value: String(output).trim() }]
-        : [];
-    for (const pair of [...bare, ...outputPairs(output)]) {
+    for (const pair of outputValues(output)) {
       const named = pair.key !== '' && nameWords(pair.key).join('_') === nWords.join('_');
       const related =
         exemplified &&
