@@ -10,6 +10,8 @@
  *   npx tsx benchmarks/offline-g0-tc.ts                 # seed 0
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2   # and the mean D_val TC over the seeds
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --branches   # G0 with branches
+ *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --records retail/records.jsonl --tools retail/tools.config.json
+ *                                                                # your own records (split by group when they have groups)
  */
 import { prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
@@ -26,14 +28,19 @@ const arg = (name: string) => {
 const seeds = (arg('--seeds') ?? arg('--seed') ?? '0').split(',').map(Number);
 /** `--branches`: G0 keeps the tree's choices between step sequences as branches (docs/DESIGN.md, "Mining"). */
 const branches = process.argv.includes('--branches');
+/** `--records <file> --tools <config>`: one domain of your own instead of the bundled ones. */
+const own = arg('--records');
+const domains = own
+  ? [{ name: own, records: own, tools: arg('--tools') ?? own.replace(/records\.jsonl$/, 'tools.config.json') }]
+  : BUNDLED_DOMAINS;
 
 console.log(
   `G0 and G0 with the hints learned on D_opt, offline policy (no LLM), split 5:2:3, seeds ${seeds.join(', ')}; D_test not run.`,
 );
-console.log('domain    seed  workflow  split  records   TC     ES    calls  "no value"');
+console.log('domain    seed  workflow  split  records   TC     ES    calls  failed  "no value"');
 const valTc: Record<'G0' | 'hinted', number[]> = { G0: [], hinted: [] };
 for (const seed of seeds) {
-  for (const domain of BUNDLED_DOMAINS) {
+  for (const domain of domains) {
     const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     const judge = createLexicalJudge();
     const g0 = minedG0(env.split.opt, env.descriptors, { branches });
@@ -60,12 +67,13 @@ for (const seed of seeds) {
         });
         if (name === 'D_val') valTc[label].push(ev.tc);
         const calls = ev.perRecord.reduce((s, r) => s + r.trace.calls.length, 0);
+        const failed = ev.perRecord.reduce((s, r) => s + r.trace.calls.filter((c) => c.status === 'error').length, 0);
         const noValue = ev.perRecord.reduce(
           (s, r) => s + r.trace.observations.filter((o) => o.error?.includes('no value for')).length,
           0,
         );
         console.log(
-          `${domain.padEnd(9)} ${String(seed).padStart(4)}  ${label.padEnd(8)}  ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(noValue).padStart(6)}`,
+          `${(typeof domain === 'string' ? domain : 'records').padEnd(9)} ${String(seed).padStart(4)}  ${label.padEnd(8)}  ${name}  ${String(records.length).padStart(7)}  ${ev.tc.toFixed(3)}  ${ev.es.toFixed(3)}  ${String(calls).padStart(5)}  ${String(failed).padStart(6)}  ${String(noValue).padStart(6)}`,
         );
       }
     }
