@@ -3,12 +3,13 @@ import { scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
 
 /**
  * Data flow between tools in the runs (docs/DESIGN.md, "Mining": parallel blocks that pass data).
- * A process tree sees only the order of calls: when some runs call `get_order_details` before
- * `get_user_details` and others after, or skip one of them, the miner may put the two in parallel,
- * and G0 would then run them side by side — the order lookup without the order ids the user lookup
- * returns. The records also hold the arguments and outputs: a tool *reads* another when its calls'
- * arguments are values that an earlier call of the other tool returned (and the request did not
- * write). A parallel block one of whose branches reads another becomes a sequence, readers last.
+ * A process tree sees only the order of calls: when some runs look up an order before the user and
+ * others after (the request wrote the order id), or skip one of the two, the miner may put the two
+ * lookups in parallel, and G0 would then run them side by side — the order lookup without the order
+ * ids the user lookup returns. The records also hold the arguments and outputs: a tool *reads*
+ * another when its calls' arguments are values that an earlier call of the other tool returned
+ * (and the request did not write). A parallel block whose branches pass data becomes a sequence,
+ * readers after their sources.
  */
 
 /** Least number of a tool's calls whose argument came from another tool's output, for it to read that tool. */
@@ -37,8 +38,8 @@ const textOf = (output: unknown): string =>
  * Per tool, the tools it reads in the records: at least `MIN_READS` of its calls, and at least
  * `MIN_READ_SHARE` of its calls made after a call of the source, have an argument that the request
  * does not contain and that the source returned first (a value is credited to the earliest call
- * that returned it: a user id found by a lookup is not read from the order details that repeat it). Only which tool reads which
- * is kept, never a value.
+ * that returned it: a user id a lookup found is not read from the order details that repeat it).
+ * Only which tool reads which is kept, never a value.
  */
 export function toolReads(records: readonly TaskRecord[]): Map<string, Set<string>> {
   const took = new Map<string, number>(); // "reader\0source" → calls that took a value from the source
