@@ -9,8 +9,8 @@
  * Rows 0..n−1 and columns 0..m−1 are paired in order: each pair (i, j) comes after the previous one
  * in both sequences. `pair(i, j)` is the value of pairing row i with column j, or `undefined` when the
  * two may not pair; a row or column left unpaired costs nothing. A column for which `many(j)` holds
- * may take several rows (it pairs with each in turn). The pairing maximises the summed value; with `morePairs`, among
- * equal sums the one with more pairs.
+ * may take several rows (it pairs with each in turn). The pairing maximises the summed value; with
+ * `morePairs`, among equal sums the one with more pairs.
  *
  * Among equally good pairings, `ties` decides: `'early'` pairs as soon as it can (at each step: pair,
  * else leave the row, else leave the column), `'late'` leaves rows and columns first (leave the row,
