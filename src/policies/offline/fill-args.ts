@@ -28,12 +28,13 @@ import { formatted, knownInQuery, monthsInQuery, namePart, nameParts } from '../
  * name say and by the step's hint for it (its shapes, the words written around its values, its
  * recurring values, where its values come from: `ParamHint`). Parameters take the best candidates
  * greedily (highest score first); a found value shaped like an identifier names one thing, so two
- * parameters of a call never both take it (an exchange of an item for itself is no call). A required parameter left without a value takes the hint's usual
- * value, else the best value found that no other parameter took, else the schema default; with none
- * of these it is listed in `missing` and no call is made (an error observation, "no value for `b`")
- * rather than a guess. Optional parameters are set as presence.ts decides; one set always but given
- * no value takes the hint's usual value. Without hints the filler reads the request and the schema
- * alone, as a model that has never seen the log would.
+ * parameters of a call never both take it (an exchange of an item for itself is no call). A
+ * required parameter left without a value takes the hint's usual value, else the best value found
+ * that no other parameter took, else the schema default; with none of these it is listed in
+ * `missing` and no call is made (an error observation, "no value for `b`") rather than a guess.
+ * Optional parameters are set as presence.ts decides; one set always but given no value takes the
+ * hint's usual value. Without hints the filler reads the request and the schema alone, as a model
+ * that has never seen the log would.
  */
 
 export interface FillContext {
