@@ -1,7 +1,14 @@
 import { makeLlmNode, REQUEST_AND_INPUTS } from '../../graph/prompt-templates.js';
 import type { ChoiceOption, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import { innerShapes, type ChoiceSlot, type ParallelSlot, type PositionSlot, type Shape } from './shape.js';
+import {
+  innerShapes,
+  positionTools,
+  type ChoiceSlot,
+  type ParallelSlot,
+  type PositionSlot,
+  type Shape,
+} from './shape.js';
 import { positionQuestion, positionTask, toolsAbout } from './tasks.js';
 
 /**
@@ -69,11 +76,7 @@ const BRANCH_PROMPT = [
 
 /** The tools a shape may call, in order: each position's tools, most used first (inner shapes one after another). */
 function shapeSequence(seq: Shape): string[] {
-  const out = seq.flatMap((s) =>
-    s.kind === 'position'
-      ? [...s.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t)
-      : innerShapes(s).flatMap(shapeSequence),
-  );
+  const out = seq.flatMap((s) => (s.kind === 'position' ? positionTools(s) : innerShapes(s).flatMap(shapeSequence)));
   return [...new Set(out)];
 }
 
@@ -119,7 +122,7 @@ export function buildGraph(
 
   const position = (slot: PositionSlot, exits: Exit[], gated: boolean): Exit[] => {
     step++;
-    const mined = [...slot.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+    const mined = positionTools(slot);
     const node: ToolNode = {
       id: `step_${step}`,
       kind: 'tool',

@@ -1,5 +1,5 @@
 import type { TaskRecord } from '../../records/schema.js';
-import { scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
+import { positionTools, scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
 
 /**
  * Data flow between tools in the runs (docs/DESIGN.md, "Mining": parallel blocks that pass data).
@@ -106,10 +106,8 @@ export function sequenceByReads(shape: Shape, reads: ReadonlyMap<string, Readonl
   });
 }
 
-/** A step's most used tool (ties by name). */
-function topTool(p: PositionSlot): string {
-  return [...p.tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? '';
-}
+/** A step's most used tool. */
+const topTool = (p: PositionSlot): string => positionTools(p)[0] ?? '';
 
 /**
  * An order of 0..n−1 in which every item comes after the items `after[i]` names, picking among the

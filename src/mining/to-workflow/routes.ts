@@ -6,7 +6,7 @@ import { eventLogFromTraces } from '../event-log/event-log.js';
 import { discoverProcessTree } from '../inductive/discover.js';
 import { compactShape, medianCaseLength } from './compact.js';
 import { fitLog } from './fit-log.js';
-import { innerShapes, treeToShape, type Shape } from './shape.js';
+import { innerShapes, positionTools, treeToShape, type Shape } from './shape.js';
 import { firstSentence, toolsAbout } from './tasks.js';
 
 /**
@@ -80,7 +80,7 @@ export function familySteps(
         for (const b of innerShapes(slot)) read(b, reach * slot.support);
         continue;
       }
-      const tools = [...slot.tools].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t);
+      const tools = positionTools(slot);
       if (tools.length > 0) steps.push({ tools, optional: reach * slot.support < 1 - 1e-9 || slot.many });
     }
   };

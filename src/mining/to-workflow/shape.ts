@@ -5,6 +5,7 @@ import { innerShapes, mergePositions, type PositionSlot, type Shape } from './sl
 export {
   innerShapes,
   mergePositions,
+  positionTools,
   shapeTools,
   type ChoiceSlot,
   type ParallelSlot,

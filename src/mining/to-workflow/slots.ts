@@ -46,7 +46,7 @@ export function shapeTools(shape: Shape): Set<string> {
   const out = new Set<string>();
   for (const s of shape) {
     if (s.kind === 'position') for (const t of s.tools.keys()) out.add(t);
-    else for (const b of s.kind === 'parallel' ? s.branches : s.options) for (const t of shapeTools(b)) out.add(t);
+    else for (const b of innerShapes(s)) for (const t of shapeTools(b)) out.add(t);
   }
   return out;
 }
@@ -54,4 +54,9 @@ export function shapeTools(shape: Shape): Set<string> {
 /** The shapes inside a slot: a parallel slot's branches, a choice's options, none for a position. */
 export function innerShapes(slot: Slot): Shape[] {
   return slot.kind === 'parallel' ? slot.branches : slot.kind === 'choice' ? slot.options : [];
+}
+
+/** A position's tools, most used first (ties in code-unit order of their names). */
+export function positionTools(p: PositionSlot): string[] {
+  return [...p.tools].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([t]) => t);
 }
