@@ -1,4 +1,5 @@
 import type { TaskRecord } from '../../records/schema.js';
+import { outputValues } from '../../retrieval/value-candidates.js';
 import { positionTools, scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
 
 /**
@@ -16,8 +17,6 @@ import { positionTools, scale, shapeTools, type PositionSlot, type Shape } from 
 const MIN_READS = 2;
 /** Least share of the reader's calls (those with a call of the source before them) that took a value from it. */
 const MIN_READ_SHARE = 0.5;
-/** Output text searched per call (longer outputs are searched in their first part only). */
-const MAX_OUTPUT_CHARS = 20_000;
 
 /** The argument values of a call that could only have been read (3+ characters; arrays item by item). */
 function argValues(args: Record<string, unknown>): string[] {
@@ -31,14 +30,13 @@ function argValues(args: Record<string, unknown>): string[] {
   return out;
 }
 
-const textOf = (output: unknown): string =>
-  (typeof output === 'string' ? output : (JSON.stringify(output) ?? '')).slice(0, MAX_OUTPUT_CHARS);
-
 /**
  * Per tool, the tools it reads in the records: at least `MIN_READS` of its calls, and at least
  * `MIN_READ_SHARE` of its calls made after a call of the source, have an argument that the request
- * does not contain and that the source returned first (a value is credited to the earliest call
- * that returned it: a user id a lookup found is not read from the order details that repeat it).
+ * does not contain and that the source returned first — a value of its output as the filler and
+ * the hints read outputs (`outputValues`: the output itself when it is one bare value, else its
+ * key/value pairs), credited to the earliest call that returned it (a user id a lookup found is not
+ * read from the order details that repeat it).
  * Only which tool reads which is kept, never a value.
  */
 export function toolReads(records: readonly TaskRecord[]): Map<string, Set<string>> {
@@ -46,18 +44,19 @@ export function toolReads(records: readonly TaskRecord[]): Map<string, Set<strin
   const after = new Map<string, number>(); // "reader\0source" → calls made after a call of the source
   for (const r of records) {
     const query = r.query.toLowerCase();
-    const seen: Array<{ tool: string; text: string }> = [];
+    const seen: Array<{ tool: string; values: Set<string> }> = [];
     for (const c of r.calls) {
       const values = argValues(c.args ?? {}).filter((v) => !query.includes(v.toLowerCase()));
       // A value came from the first earlier call that returned it.
-      const from = new Set(values.flatMap((v) => seen.find((s) => s.text.includes(v))?.tool ?? []));
+      const from = new Set(values.flatMap((v) => seen.find((s) => s.values.has(v))?.tool ?? []));
       for (const source of new Set(seen.map((s) => s.tool))) {
         if (source === c.tool) continue;
         const key = `${c.tool}\u0000${source}`;
         after.set(key, (after.get(key) ?? 0) + 1);
         if (from.has(source)) took.set(key, (took.get(key) ?? 0) + 1);
       }
-      if (c.output !== undefined && c.status !== 'error') seen.push({ tool: c.tool, text: textOf(c.output) });
+      if (c.output !== undefined && c.status !== 'error')
+        seen.push({ tool: c.tool, values: new Set(outputValues(c.output).map((p) => p.value.trim())) });
     }
   }
   const reads = new Map<string, Set<string>>();

@@ -135,8 +135,9 @@ export const ROUTE_MIN_ALIGN = 0.8;
  * part (`ToolFit`), the sum divided by the longer of the two, so an option with steps the request
  * does not ask for, or a request with parts the option has no step for, scores less (a branch that
  * does one `part` of the request scores by the parts its tools answer instead: `partsAnswered`) —
- * when that reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to the option
- * listed first. An option's `about` and `asks` are for a model's router. Undefined without options.
+ * when that reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to
+ * the option listed first. An option's `about` and `asks` are for a model's router. Undefined
+ * without options.
  */
 export function routeBySequence(
   choices: Choices,

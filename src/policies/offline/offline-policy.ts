@@ -36,8 +36,8 @@ import { callsOf } from './summarize.js';
  * (an error for `calls: 'one'`, which must call), except a *usual lookup*: a step most runs made
  * (not `optional`), with a later step handed a part, calls its most used `mined` tool when earlier
  * outputs give every argument (a chain of lookups the request does not name, as a real agent's
- * requests state a goal, not their steps; `usualLookup`). Retries (`attempt` n > 1) move to the n-th ranked
- * candidate, since repeating a deterministic call cannot change its answer.
+ * requests state a goal, not their steps; `usualLookup`). Retries (`attempt` n > 1) move to the
+ * n-th ranked candidate, since repeating a deterministic call cannot change its answer.
  *
  * Memoization: a decision reads the node, the query, the node's inputs and the layout of every tool
  * position (the hand-off); that is declared as the policy's `memoScope` (`handOffScope`), together
@@ -202,8 +202,6 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     if (clauses.length === 0) {
       const lookup = usualLookup(req, h, outputs, made);
       if (lookup) return { calls: [lookup], model: 'offline' };
-    }
-    if (clauses.length === 0) {
       const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
       return req.node.calls === 'many' || req.node.optional
         ? { calls: [], model: 'offline' }
