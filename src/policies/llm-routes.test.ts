@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordingTools } from '../../test/support/recording-tools.js';
 import {
   startTestLlmServer,
   type RecordedRequest,
@@ -11,7 +12,6 @@ import { resolveModel } from '../llm/resolve-model.js';
 import type { TaskRecord } from '../records/schema.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import { minedG0 } from '../search/variants.js';
-import { createToolRegistry } from '../tools/registry.js';
 import { createLlmPolicy } from './llm-policy.js';
 
 // G0's router over the records' variants (docs/DESIGN.md, "Mining": routes) under the LLM policy, against the test server.
@@ -101,10 +101,7 @@ describe('routes under the LLM policy', () => {
       timeoutMs: 5000,
     });
     const policy = createLlmPolicy({ client, tools: TOOLS });
-    const called: string[] = [];
-    const registry = createToolRegistry(
-      TOOLS.map((t) => ({ ...t, execute: async () => (called.push(t.name), { ok: true }) })),
-    );
+    const { registry, called } = recordingTools(TOOLS);
     const g0 = minedG0(RECORDS, TOOLS);
     const query = 'Find flights from BOS to SEA, then check the status of flight AA100.';
     const trace = await executeWorkflow(g0, { query }, { policy, tools: registry });

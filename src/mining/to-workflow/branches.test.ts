@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordingTools } from '../../../test/support/recording-tools.js';
 import { startTestLlmServer, type RecordedRequest, type TestLlmServer } from '../../../test/support/llm-server.js';
 import { createLlmClient } from '../../llm/client.js';
 import { resolveModel } from '../../llm/resolve-model.js';
@@ -103,13 +104,7 @@ describe('a choice between step sequences as a branch with a structured conditio
   });
 
   it('runs only the option the request asks for, offline, and no option when it asks for none', async () => {
-    const called: string[] = [];
-    const registry = createToolRegistry(
-      TOOLS.map((t) => ({
-        ...t,
-        execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }),
-      })),
-    );
+    const { registry, called } = recordingTools(TOOLS);
     const w = mine({ branches: true });
     const policy = createOfflinePolicy({ tools: TOOLS });
     const run = (query: string) => executeWorkflow(w, { query }, { policy, tools: registry });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordingTools } from '../../../test/support/recording-tools.js';
 import type { LlmNode, ToolNode, Workflow } from '../../graph/schema.js';
 import { validateWorkflow } from '../../graph/validate.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
@@ -13,7 +14,6 @@ import { discoverProcessTree } from '../inductive/discover.js';
 import { eventLogFromRecords } from '../event-log/from-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { minedG0 } from '../../search/variants.js';
-import { createToolRegistry } from '../../tools/registry.js';
 import { recordVariants, routeFamilies, ROUTER_PROMPT } from './routes.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
@@ -329,13 +329,7 @@ describe('routes: the recurring request types of the records as branches of G0 (
   });
 
   it('runs a routed request through its route: its tools in order, with the values of the request', async () => {
-    const called: string[] = [];
-    const registry = createToolRegistry(
-      TOOLS.map((t) => ({
-        ...t,
-        execute: async (args: Record<string, unknown>) => (called.push(t.name), { ok: true, ...args }),
-      })),
-    );
+    const { registry, called } = recordingTools(TOOLS);
     const opt = RECORDS.slice(0, 8);
     const g0 = minedG0(opt, TOOLS);
     const policy = createOfflinePolicy({ tools: TOOLS });
