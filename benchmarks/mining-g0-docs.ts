@@ -11,9 +11,7 @@ import { validateWorkflow } from '../src/graph/validate.js';
 import { eventLogFromRecords } from '../src/mining/event-log/from-records.js';
 import { discoverProcessTree } from '../src/mining/inductive/discover.js';
 import { formatProcessTree } from '../src/mining/process-tree/format.js';
-import { retriedTools } from '../src/mining/retry-tools.js';
-import { processTreeToWorkflow } from '../src/mining/to-workflow.js';
-import { toolReads } from '../src/mining/to-workflow/data-flow.js';
+import { processTreeToWorkflow, recordOptions } from '../src/mining/to-workflow.js';
 import { recordVariants } from '../src/mining/to-workflow/routes.js';
 import { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot } from '../src/records/bundled.js';
 import { importTraject } from '../src/records/import/traject.js';
@@ -32,8 +30,7 @@ for (const domain of BUNDLED_DOMAINS) {
     domain,
     log,
     noiseThreshold: NOISE,
-    retryTools: retriedTools(records),
-    reads: toolReads(records),
+    ...recordOptions(records, tools, { routes: false }),
   });
   const problems = validateWorkflow(g0, tools);
   if (problems.length > 0) throw new Error(`${domain} G0 is not valid: ${JSON.stringify(problems)}`);

@@ -1,19 +1,22 @@
 import { assertValidWorkflow } from '../graph/validate.js';
 import type { Workflow } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
+import type { TaskRecord } from '../records/schema.js';
+import { retriedTools } from './retry-tools.js';
 import type { EventLog } from './event-log/event-log.js';
 import { formatProcessTree } from './process-tree/format.js';
 import type { ProcessTree } from './process-tree/schema.js';
 import { buildGraph } from './to-workflow/build-graph.js';
 import {
   addRoutes,
+  recordVariants,
   routeFamilies,
   type RouteFamily,
   type RouteOptions,
   type RouteVariant,
 } from './to-workflow/routes.js';
 import { compactShape, medianCaseLength } from './to-workflow/compact.js';
-import { sequenceByReads } from './to-workflow/data-flow.js';
+import { sequenceByReads, toolReads } from './to-workflow/data-flow.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import {
   countPositions,
@@ -158,4 +161,21 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
 /** True when a slot is, or holds, a choice. */
 function hasChoice(slot: Slot): boolean {
   return slot.kind === 'choice' || innerShapes(slot).some((s) => s.some(hasChoice));
+}
+
+/**
+ * What records add to `processTreeToWorkflow` beyond their event log: the tools whose repeats were
+ * retries, which tool reads which (data flow), and — unless `routes` is false — the recurring
+ * variants a router chooses among. `mine` and the search's G0 both take them from here.
+ */
+export function recordOptions(
+  records: readonly TaskRecord[],
+  tools: readonly ToolDescriptor[],
+  opts: { routes?: boolean } = {},
+): Pick<ToWorkflowOptions, 'retryTools' | 'reads' | 'routes'> {
+  return {
+    retryTools: retriedTools(records),
+    reads: toolReads(records),
+    ...(opts.routes === false ? {} : { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }),
+  };
 }

@@ -3,10 +3,7 @@ import { makeLlmNode } from '../graph/prompt-templates.js';
 import { assertValidWorkflow } from '../graph/validate.js';
 import { discoverProcessTree } from '../mining/inductive/discover.js';
 import { eventLogFromRecords } from '../mining/event-log/from-records.js';
-import { retriedTools } from '../mining/retry-tools.js';
-import { processTreeToWorkflow } from '../mining/to-workflow.js';
-import { toolReads } from '../mining/to-workflow/data-flow.js';
-import { recordVariants } from '../mining/to-workflow/routes.js';
+import { processTreeToWorkflow, recordOptions } from '../mining/to-workflow.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 
@@ -62,10 +59,8 @@ export function minedG0(
     name: opts.name ?? `${domain ?? opts.source ?? 'records'} G0`,
     log,
     noiseThreshold,
-    retryTools: retriedTools(opt),
-    reads: toolReads(opt),
+    ...recordOptions(opt, tools, { routes: opts.routes !== false }),
     ...(opts.branches ? { branches: true } : {}),
-    ...(opts.routes === false ? {} : { routes: recordVariants(opt, new Map(tools.map((t) => [t.name, t]))) }),
     ...(domain ? { domain } : {}),
   });
 }

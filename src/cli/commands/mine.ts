@@ -16,10 +16,7 @@ import {
 import { discoverProcessTree } from '../../mining/inductive/discover.js';
 import { formatProcessTree } from '../../mining/process-tree/format.js';
 import { processTreeToMermaid } from '../../mining/process-tree/mermaid.js';
-import { retriedTools } from '../../mining/retry-tools.js';
-import { processTreeToWorkflow } from '../../mining/to-workflow.js';
-import { toolReads } from '../../mining/to-workflow/data-flow.js';
-import { recordVariants } from '../../mining/to-workflow/routes.js';
+import { processTreeToWorkflow, recordOptions } from '../../mining/to-workflow.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { readJsonFile, writeTextFile } from '../../util/json-file.js';
@@ -145,11 +142,8 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         log,
         noiseThreshold: noise,
         ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
-        ...(records ? { retryTools: retriedTools(records), reads: toolReads(records) } : {}),
+        ...(records ? recordOptions(records, tools, { routes: opts.routes !== false }) : {}),
         ...(opts.branches ? { branches: true } : {}),
-        ...(records && opts.routes !== false
-          ? { routes: recordVariants(records, new Map(tools.map((t) => [t.name, t]))) }
-          : {}),
       });
       // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
       const runs = records
