@@ -163,7 +163,8 @@ export const ToolBindingSchema = z.strictObject({
  * a date (YYYY-MM-DD…), an integer, a decimal, a number of five or more digits, a coordinate pair, a
  * pair of codes (`BTC/USD`), a code of capitals by its length, an id of capitals and digits, a place
  * and its region (`Paris, France`; `London,UK` tight), a name of one or several mostly capitalised words, an
- * e-mail address, a lower-case word or slug, other text (a sentence is text).
+ * e-mail address, a path of words (`America/New_York`), a lower-case word or slug, other text (a
+ * sentence is text).
  */
 export const VALUE_SHAPES = [
   'bool',
@@ -183,6 +184,7 @@ export const VALUE_SHAPES = [
   'name',
   'multi-word-name',
   'email',
+  'path',
   'lower',
   'text',
 ] as const;

@@ -178,9 +178,16 @@ export function isFlag(prop: PropSchema | undefined): boolean {
   return types.size === 1 && types.has('boolean');
 }
 
+/** A default written in prose: "Default is metric.", "default value is 200", "(default: 10)", "default 72". */
+const DEFAULT_IN_PROSE =
+  /\bdefaults?(?: value)?(?:\s+(?:is|to)\s+|\s*[:=]\s*|\s+(?=\d))\*?([A-Za-z0-9_/-]+(?:\.\d+)?)\*?(?=[\s.,;)]|$)/gi;
+/** Words a prose default is not (a description saying there is none, or going on with a sentence). */
+const NOT_A_DEFAULT = new Set(['null', 'none', 'empty', 'the', 'a', 'an', 'not', 'set', 'no', 'as']);
+
 /**
  * The values a parameter's schema names: its `enum`, its `default`, and the values its description
- * quotes (`1min`, 'i') or writes as `name=value`, each with the word the description explains it by
+ * quotes (`1min`, 'i'), writes as `name=value` or states as its default in prose ("Default is
+ * metric."), each with the word the description explains it by
  * when it does ("'i' (imperial)"). What the tool's documentation says, which any model reading the
  * schema sees.
  */
@@ -197,5 +204,6 @@ export function documentedValues(name: string, prop: PropSchema | undefined): Ar
   const text = typeof prop.description === 'string' ? prop.description : '';
   for (const m of text.matchAll(/[`']([^`'\s]{1,40})[`'](?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[1], m[2]);
   for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
+  for (const m of text.matchAll(DEFAULT_IN_PROSE)) if (!NOT_A_DEFAULT.has(m[1]!.toLowerCase())) add(m[1]);
   return [...out].map(([value, gloss]) => (gloss ? { value, gloss } : { value }));
 }

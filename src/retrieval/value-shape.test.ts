@@ -17,4 +17,11 @@ describe('valueShape', () => {
     expect(valueShape('isabella.lopez3271@example.com')).toBe('email');
     expect(valueShape('Ada.Lovelace@example.com')).toBe('email');
   });
+
+  it('reads words joined by slashes as a path (a time zone), not a name', () => {
+    expect(valueShape('America/New_York')).toBe('path');
+    expect(valueShape('Asia/Tokyo')).toBe('path');
+    expect(valueShape('Tokyo')).toBe('name');
+    expect(valueShape('ETH/USD')).toBe('pair');
+  });
 });

@@ -19,6 +19,8 @@ export function valueShape(value: unknown): ValueShape {
   if (/^[A-Z]+$/.test(v)) return v.length <= 2 ? 'code2' : v.length === 3 ? 'code3' : v.length === 4 ? 'code4' : 'code';
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
   if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return 'email';
+  // Words joined by slashes name a place in a hierarchy (`America/New_York`, `Europe/Berlin`), not a person or a town.
+  if (/^[A-Za-z][\w+-]*(\/[A-Za-z][\w+-]*)+$/.test(v) && /[a-z]/.test(v)) return 'path';
   if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';
   if (/^[A-Z][a-z]/.test(v)) {
     // A name's words are mostly capitalised ("Bank of America"); a sentence's are mostly not ("Customer wants a refund").

@@ -116,6 +116,24 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(monthly, { query, outputs: [] }).args.outputsize).toBe('full');
   });
 
+  it('takes a value the description states as the default in prose when the request writes it', () => {
+    const daily = {
+      name: 'daily_point_data',
+      description: 'Historical daily weather for a point.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          lat: { type: 'number', description: "The point's latitude." },
+          lon: { type: 'number', description: "The point's longitude." },
+          units: { type: 'string', description: 'The unit system of the parameters. Default is metric.' },
+        },
+        required: ['lat', 'lon'],
+      },
+    } satisfies ToolDescriptor;
+    const query = 'Daily data for latitude 1.28 and longitude 103.86 in metric units.';
+    expect(fillArgs(daily, { query, outputs: [] }).args.units).toBe('metric');
+  });
+
   it('leaves optional parameters the request does not name out', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] });
     expect(args).not.toHaveProperty('outputsize');
@@ -157,6 +175,38 @@ describe('argument filling with a hint', () => {
       sentences,
     );
     expect(filled.missing).toEqual(['summary']);
+  });
+
+  it('never gives a parameter whose values are paths of words (time zones) a language or a town', () => {
+    const astro = {
+      name: 'astro',
+      description: 'Sun and moon events for a place.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          place_id: { type: 'string', description: 'Identifier of a place.' },
+          timezone: { type: 'string', description: 'Timezone of the dates.' },
+        },
+        required: ['place_id'],
+      },
+    } satisfies ToolDescriptor;
+    const zones: ToolHint = {
+      tool: astro.name,
+      params: {
+        place_id: { from: { request: 1 }, shapes: { lower: 1 }, format: { lower: true } },
+        timezone: {
+          set: 'always',
+          setRates: { overall: 1 },
+          from: { request: 0.6, constant: 0.4 },
+          after: { timezone: 0.9 },
+          shapes: { path: 0.6, lower: 0.4 },
+        },
+      },
+    };
+    const query = 'Astronomical data for Tokyo in English using the Asia/Tokyo timezone.';
+    expect(fillArgs(astro, { query, outputs: [] }, zones).args.timezone).toBe('Asia/Tokyo');
+    const unwritten = 'Astronomical data for Tokyo in English.';
+    expect(fillArgs(astro, { query: unwritten, outputs: [] }, zones).args.timezone).not.toBe('English');
   });
 
   it('lets the request override a usual value when it writes another documented one', () => {
