@@ -352,10 +352,21 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-function textPairs(text: string, pairs: Array<{ key: string; value: string }>, limit: number): void {
-  const re =
-    /['"]([A-Za-z_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
-  for (const m of text.matchAll(re)) {
+const PAIR_VALUE = `\\s*:\\s*(?:'((?:[^'\\\\]|\\\\.){0,200})'|"((?:[^"\\\\]|\\\\.){0,200})"|(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)|(True|False|true|false))`;
+const LITERAL_PAIR = new RegExp(`['"]([A-Za-z_][\\w .-]{0,40})['"]${PAIR_VALUE}`, 'g');
+const LITERAL_PAIR_DIGIT_KEYS = new RegExp(`['"]([A-Za-z0-9_][\\w .-]{0,40})['"]${PAIR_VALUE}`, 'g');
+
+/**
+ * The `'key': value` pairs of Python-literal (or JSON) text, read by pattern, appended to `pairs` up
+ * to `limit`; `digitKeys` also takes keys that start with a digit (Alpha Vantage's `'1. Information'`).
+ */
+export function textPairs(
+  text: string,
+  pairs: Array<{ key: string; value: string }>,
+  limit: number,
+  digitKeys = false,
+): void {
+  for (const m of text.matchAll(digitKeys ? LITERAL_PAIR_DIGIT_KEYS : LITERAL_PAIR)) {
     if (pairs.length >= limit) break;
     pairs.push({ key: m[1]!, value: m[2] ?? m[3] ?? m[4] ?? m[5] ?? '' });
   }

@@ -58,14 +58,20 @@ interface Scored {
   key: string;
   /** Where a query value starts in the query. */
   start?: number;
+  /** For an output value: every value of that output under the same key (a list it is one item of). */
+  list?: unknown[];
 }
 
 export interface FillResult {
   args: Record<string, unknown>;
   /** Required parameters for which no value was found (see the file comment). */
   missing: string[];
-  /** For `calls: 'many'`: the main parameter and every value found for it (document order). */
-  main?: { param: string; values: unknown[] };
+  /**
+   * For `calls: 'many'`: the main parameter and every value found for it (document order); `listed`
+   * when its value came from an earlier output that holds several under the same key (the orders a
+   * user lookup returned), all of them in output order.
+   */
+  main?: { param: string; values: unknown[]; listed?: unknown[] };
 }
 
 const W = FILL_WEIGHTS;
@@ -157,7 +163,8 @@ function scoreCandidates(
   const exemplified = documentedExamples(prop).some((e) => /[\d@_]/.test(e));
   const stems = new Set(nWords.map(stem).filter((w) => w !== 'id'));
   outputs.forEach((output, oi) => {
-    for (const pair of outputValues(output)) {
+    const pairs = outputValues(output);
+    for (const pair of pairs) {
       const named = pair.key !== '' && nameWords(pair.key).join('_') === nWords.join('_');
       const related =
         exemplified &&
@@ -170,6 +177,10 @@ function scoreCandidates(
       );
       if (keyFit === 0 || seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
       seen.add(pair.key + pair.value);
+      const list =
+        pair.key === ''
+          ? []
+          : [...new Set(pairs.filter((p) => p.key === pair.key && fits(p.value, prop)).map((p) => p.value))];
       const score =
         o.shape * (shapeFit(pair.value, hint, o.shapeWithoutHint) ?? 0) +
         o.key * keyFit +
@@ -180,6 +191,7 @@ function scoreCandidates(
         value: typed(pair.value, prop, hint?.format?.type),
         score,
         key: `o:${pair.key}:${pair.value}`,
+        ...(list.length > 1 ? { list: list.map((v) => typed(v, prop, hint?.format?.type)) } : {}),
       });
       break;
     }
@@ -269,6 +281,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     else if (s.key !== t.key && s.score > t.other) t.other = s.score;
   }
   const args: Record<string, unknown> = {};
+  const taken = new Map<string, Scored>();
   const used = new Map<string, number>();
   // An optional parameter not judged surely set, whose values came from the request, takes no value
   // the request wrote outside the clause that asks for this call (that value is another call's).
@@ -284,6 +297,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     const t = tops.get(s.param)!;
     if (penalty > 0 && (s.key !== t.key ? t.score : t.other) > s.score - penalty) continue;
     args[s.param] = s.value;
+    taken.set(s.param, s);
     used.set(s.key, (used.get(s.key) ?? 0) + 1);
   }
   // An optional parameter judged surely set but given no value takes its usual value when that is
@@ -321,5 +335,6 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     .filter((s) => s.param === main && s.score >= W.minScore && !s.key.startsWith('c:') && inClause(s))
     .map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
-  return { args, missing, main: { param: main, values: distinct } };
+  const listed = taken.get(main)?.list;
+  return { args, missing, main: { param: main, values: distinct, ...(listed ? { listed } : {}) } };
 }

@@ -60,6 +60,9 @@ function withBound(filled: FillResult, bound: Record<string, unknown> | undefine
 /** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
 const YIELD_ABOVE_CHARS = 1_000;
 
+/** The most calls a repeating step makes over the values one earlier output lists (`repeated`). */
+const MAX_LISTED_CALLS = 10;
+
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
 
@@ -138,12 +141,33 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     return best;
   }
 
-  // One call per value only for a tool whose hint names the parameter repeated calls vary, or a tool
-  // the step knows nothing about (no evidence either way).
-  const repeats = (workflow: Workflow, node: ToolNode, name: string): boolean => {
-    const hint = hintFor(workflow, node, name);
-    return !hint || hint.repeat !== undefined;
-  };
+  // `calls: 'many'`: one call per distinct value the request gives for the main parameter when the
+  // hint says repeated calls vary it (or there is no hint); else one per value an earlier output lists
+  // under its key, none called yet, when the hint also says its values come from outputs at least as
+  // often as from requests (each order a user lookup returned). A usual lookup: only the latter.
+  function repeated(
+    req: ToolPlanRequest,
+    tool: string,
+    filled: FillResult,
+    made: ReadonlySet<string>,
+    listedOnly = false,
+  ) {
+    const main = filled.main;
+    if (req.node.calls !== 'many' || !main) return [];
+    const hint = hintFor(req.workflow, req.node, tool);
+    const from = hint?.params?.[main.param]?.from;
+    const values =
+      main.values.length > 1
+        ? !listedOnly && (!hint || hint.repeat !== undefined)
+          ? main.values
+          : []
+        : main.listed && hint?.repeat === main.param && from && (from.upstream ?? 0) >= (from.request ?? 0)
+          ? main.listed.slice(0, MAX_LISTED_CALLS)
+          : [];
+    return [...new Map(values.map((v) => [stableStringify(v), v])).values()]
+      .map((v) => ({ tool, args: { ...filled.args, [main.param]: v } }))
+      .filter((c) => main.values.length > 1 || !made.has(callKey(c.tool, c.args)));
+  }
 
   // The hand-off of a query over a layout, kept for the other positions of the same run.
   const handOffs = new Map<string, HandOff>();
@@ -171,7 +195,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     h: HandOff,
     outputs: readonly unknown[],
     made: ReadonlySet<string>,
-  ): PlannedCall | undefined {
+  ): PlannedCall[] | undefined {
     if (req.node.optional || outputs.length === 0) return undefined;
     const at = h.positions.findIndex((p) => p.id === req.node.id);
     if (!h.positions.slice(at + 1).some((p) => (h.byPosition.get(p.id) ?? []).length > 0)) return undefined;
@@ -186,7 +210,9 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     if (!fromOutputs) return undefined;
     const filled = withBound(fillArgs(tool, { query: '', outputs }, hint), req.bound?.[tool.name]);
     if (filled.missing.length > 0 || Object.keys(filled.args).length === 0) return undefined;
-    return made.has(callKey(tool.name, filled.args)) ? undefined : { tool: tool.name, args: filled.args };
+    const calls = repeated(req, tool.name, filled, made, true);
+    if (calls.length > 0) return calls;
+    return made.has(callKey(tool.name, filled.args)) ? undefined : [{ tool: tool.name, args: filled.args }];
   }
 
   async function planToolCalls(req: ToolPlanRequest): Promise<ToolPlanResult> {
@@ -201,7 +227,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     const clauses = partsFor(h, req.node.id);
     if (clauses.length === 0) {
       const lookup = usualLookup(req, h, outputs, made);
-      if (lookup) return { calls: [lookup], model: 'offline' };
+      if (lookup) return { calls: lookup, model: 'offline' };
       const why = `nothing to look up here: no part of the request is handed to this position (${h.parts.length} parts, ${h.positions.length} tool positions)`;
       return req.node.calls === 'many' || req.node.optional
         ? { calls: [], model: 'offline' }
@@ -228,18 +254,8 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     const { tool, filled, duplicate } = await planOne(req, clauses[0], previousTool, outputs, idx, made);
     if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
     if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
-    let calls: PlannedCall[] = [{ tool: tool.name, args: filled.args }];
-    if (
-      req.node.calls === 'many' &&
-      filled.main &&
-      filled.main.values.length > 1 &&
-      repeats(req.workflow, req.node, tool.name)
-    ) {
-      const { param, values } = filled.main;
-      const distinct = new Map(values.map((v) => [stableStringify(v), v]));
-      calls = [...distinct.values()].map((v) => ({ tool: tool.name, args: { ...filled.args, [param]: v } }));
-    }
-    return { calls, model: 'offline' };
+    const calls = repeated(req, tool.name, filled, made);
+    return { calls: calls.length > 0 ? calls : [{ tool: tool.name, args: filled.args }], model: 'offline' };
   }
 
   /** The error of a call the policy will not make: a required argument has no value. */

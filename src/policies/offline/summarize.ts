@@ -1,6 +1,6 @@
 import { awaitsApproval } from '../../contracts/tools.js';
 import type { NodeInput } from '../types.js';
-import { outputPairs } from '../../retrieval/value-candidates.js';
+import { outputPairs, textPairs } from '../../retrieval/value-candidates.js';
 
 /**
  * Readable summaries of tool results for the offline policy's synthesize and pass-through rules
@@ -91,16 +91,9 @@ export function resultFacts(output: unknown, limit = 200): Array<{ key: string; 
   });
 }
 
-const LITERAL_PAIR =
-  /['"]([A-Za-z0-9_][\w .-]{0,40})['"]\s*:\s*(?:'((?:[^'\\]|\\.){0,200})'|"((?:[^"\\]|\\.){0,200})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(True|False|true|false))/g;
-
 function literalPairs(text: string, limit: number): Array<{ key: string; value: string }> {
-  if (!/[{[]/.test(text)) return [];
   const out: Array<{ key: string; value: string }> = [];
-  for (const m of text.matchAll(LITERAL_PAIR)) {
-    if (out.length >= limit) break;
-    out.push({ key: m[1]!, value: m[2] ?? m[3] ?? m[4] ?? m[5] ?? '' });
-  }
+  if (/[{[]/.test(text)) textPairs(text, out, limit, true);
   return out;
 }
 
@@ -116,9 +109,24 @@ export function summarizeOutput(output: unknown, max = 8): string {
   return `${picked.join('; ')}${more}`;
 }
 
-function argText(args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+/** `review_rating` / `reviewRating` / `1. Information` → "review rating" / "information". */
+export function plain(key: string): string {
+  return key
+    .replace(/^\d+[.:]\s*/, '')
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
+}
+
+/** A call's tool as words and its arguments (`plainKeys`: their names as words too): "Get user details (user_id: …)". */
+export function callHeading(call: SeenCall, plainKeys = false): string {
+  const name = humanToolName(call.tool);
+  const head = name ? name[0]!.toUpperCase() + name.slice(1) : call.tool;
+  const args = Object.entries(call.args).map(
+    ([k, v]) => `${plainKeys ? plain(k) : k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
+  );
+  return args.length > 0 ? `${head} (${args.join(', ')})` : head;
 }
 
 /** What an answer says of a destructive call held for approval: it was not made, and it did not fail. */
@@ -126,14 +134,10 @@ export const AWAITING_APPROVAL = 'awaits approval: not made yet (serve --allow d
 
 /** One paragraph per call: what was asked, what came back (or the error, or that it awaits approval), and whether it was cut. */
 export function describeCall(call: SeenCall): string {
-  const head = `${capitalise(humanToolName(call.tool))}${argText(call.args)}`;
+  const head = callHeading(call);
   if (call.status === 'error' && awaitsApproval(call.error)) return `${head}: ${AWAITING_APPROVAL}`;
   if (call.status === 'error')
     return `${head}: the call failed (${phrase(call.error ?? String(call.output ?? 'error'))}), so this part could not be answered.`;
   const cut = isTruncated(call.output) ? ' The response was truncated, so only its first part is shown.' : '';
   return `${head}: ${summarizeOutput(call.output)}.${cut}`;
-}
-
-function capitalise(s: string): string {
-  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
 }

@@ -1,17 +1,14 @@
-import {
-  isSynthesizeDirective,
-  SYNTHESIZE_DIRECTIVES,
-  type SynthesizeDirective,
-} from '../../graph/synthesize-variants.js';
+import { isSynthesizeDirective, type SynthesizeDirective } from '../../graph/synthesize-variants.js';
 import { stableStringify } from '../../contracts/canonical-args.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { awaitsApproval } from '../../contracts/tools.js';
 import {
   AWAITING_APPROVAL,
   callsOf,
+  callHeading,
   describeCall,
-  humanToolName,
   isTruncated,
+  plain,
   phrase,
   resultFacts,
   type SeenCall,
@@ -96,25 +93,6 @@ export function answerStyle(ids: readonly string[]): { style: AnswerStyle; direc
 
 const LEAD = 'Here is what the tools returned for your request.';
 
-/** `review_rating` / `reviewRating` / `1. Information` → "review rating" / "information". */
-function plain(key: string): string {
-  return key
-    .replace(/^\d+[.:]\s*/, '')
-    .replace(/_/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .trim();
-}
-
-function heading(call: SeenCall, s: AnswerStyle): string {
-  const name = humanToolName(call.tool);
-  const head = name ? name[0]!.toUpperCase() + name.slice(1) : call.tool;
-  const args = Object.entries(call.args).map(
-    ([k, v]) => `${s.plainKeys ? plain(k) : k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
-  );
-  return args.length > 0 ? `${head} (${args.join(', ')})` : head;
-}
-
 function factsOf(call: SeenCall, s: AnswerStyle): string[] {
   return resultFacts(call.output)
     .slice(0, s.facts)
@@ -123,10 +101,11 @@ function factsOf(call: SeenCall, s: AnswerStyle): string[] {
 
 function renderCall(call: SeenCall, s: AnswerStyle): string | undefined {
   // A call held for approval is said in every style: the user has to approve it.
-  if (call.status === 'error' && awaitsApproval(call.error)) return `${heading(call, s)}: ${AWAITING_APPROVAL}`;
+  if (call.status === 'error' && awaitsApproval(call.error))
+    return `${callHeading(call, s.plainKeys)}: ${AWAITING_APPROVAL}`;
   if (call.status === 'error') {
     if (s.coverage === 'answered') return undefined;
-    return s.failures === 'brief' ? `${heading(call, s)} could not be retrieved.` : describeCall(call);
+    return s.failures === 'brief' ? `${callHeading(call, s.plainKeys)} could not be retrieved.` : describeCall(call);
   }
   if (s.format === 'classic') return describeCall(call);
   const facts = factsOf(call, s);
@@ -139,11 +118,11 @@ function renderCall(call: SeenCall, s: AnswerStyle): string | undefined {
           ? phrase(call.output, 200)
           : 'an empty result';
     if (s.coverage === 'answered' && raw === 'no data returned') return undefined;
-    return `${heading(call, s)}: ${raw}.${cut ? ` ${cut}` : ''}`;
+    return `${callHeading(call, s.plainKeys)}: ${raw}.${cut ? ` ${cut}` : ''}`;
   }
   if (s.format === 'lines')
-    return [`${heading(call, s)}:`, ...facts.map((f) => `- ${f}`), ...(cut ? [cut] : [])].join('\n');
-  return `${heading(call, s)}: ${facts.join('; ')}.${cut ? ` ${cut}` : ''}`;
+    return [`${callHeading(call, s.plainKeys)}:`, ...facts.map((f) => `- ${f}`), ...(cut ? [cut] : [])].join('\n');
+  return `${callHeading(call, s.plainKeys)}: ${facts.join('; ')}.${cut ? ` ${cut}` : ''}`;
 }
 
 /** The paragraphs of an answer in a style: one per call (and per note or empty step when kept). */
@@ -197,11 +176,4 @@ export function synthesizeAnswer(
       : 'No tool results came in for this request.';
   const lead = style.lead === 'key-facts' ? [keyFacts(parts), LEAD] : [LEAD];
   return [...lead, ...parts.map((p) => p.text)].join('\n\n');
-}
-
-/** The directive sentences with their renderings, for prompts and docs. */
-export function directiveHelp(): string {
-  return (Object.keys(EFFECTS) as SynthesizeDirective[])
-    .map((d) => `- ${d}: "${SYNTHESIZE_DIRECTIVES[d].sentence}"`)
-    .join('\n');
 }
