@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Workflow } from '../src/graph/schema.js';
 import { toMermaid } from '../src/graph/to-mermaid.js';
 import { validateWorkflow } from '../src/graph/validate.js';
 import { eventLogFromRecords } from '../src/mining/event-log/from-records.js';
@@ -17,6 +18,26 @@ import { BUNDLED_DOMAINS, bundledTrajectPaths, packageRoot } from '../src/record
 import { importTraject } from '../src/records/import/traject.js';
 
 const NOISE = 0.2;
+
+/** A paragraph on G0's branch judges (a choice of the tree between step sequences), one line per option. */
+function branchLines(g0: Workflow): string[] {
+  const judges = g0.nodes.filter((n) => n.kind === 'llm' && n.id.startsWith('branch_') && n.choices);
+  if (judges.length === 0) return [];
+  return [
+    'Each `branch_k` is a judge over a choice the tree has between step sequences: it picks the option whose tools the',
+    "request asks for (its `choices` list each option in order), and a guarded edge enters that option's steps:",
+    '',
+    ...judges.flatMap((n) =>
+      n.kind === 'llm'
+        ? n.choices!.options.map(
+            (o) =>
+              `- \`${n.id}\` → \`${o.value}\`: ${o.tools.length > 0 ? o.tools.map((t) => `\`${t}\``).join(' → ') : 'no call'}`,
+          )
+        : [],
+    ),
+    '',
+  ];
+}
 const outDir = join(packageRoot(), 'docs', 'g0');
 mkdirSync(outDir, { recursive: true });
 for (const domain of BUNDLED_DOMAINS) {
@@ -75,7 +96,8 @@ for (const domain of BUNDLED_DOMAINS) {
     '## What the positions mean',
     '',
     `The tree above is the union of the domain's API chains; G0 keeps their common shape (docs/DESIGN.md, "Mining",`,
-    `abstraction to positions): alternatives are aligned step by step, and the aligned steps are compacted to the median chain length`,
+    `abstraction to positions): alternatives of single tools share a step, a choice between step sequences stays a branch while`,
+    `the shape fits (otherwise its options are aligned step by step), and the steps are compacted to the median chain length`,
     `(${(g0.meta as { positions: { target: number } }).positions.target}). Each \`step_k\` is a generic tool position, not a binding: its task comes from the`,
     'description of the tool used most there, and `mined` lists every tool the runs used at that step (a prior for tool',
     'selection and the optimizer). A step that at most half of the runs reach is optional: an open position (`calls: many`)',
@@ -86,6 +108,7 @@ for (const domain of BUNDLED_DOMAINS) {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...branchLines(g0),
     '## Routes',
     '',
     `Mined from records, as \`search\` and \`mine --format workflow\` do, G0 also gets a router in front of this skeleton`,

@@ -9,7 +9,7 @@
  *
  *   npx tsx benchmarks/offline-g0-tc.ts                 # seed 0
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2   # and the mean D_val TC over the seeds
- *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --branches   # G0 with branches
+ *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --merged     # G0 with its choices merged into steps
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --records retail/records.jsonl --tools retail/tools.config.json
  *                                                                # your own records (split by group when they have groups)
  */
@@ -26,8 +26,8 @@ const arg = (name: string) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const seeds = (arg('--seeds') ?? arg('--seed') ?? '0').split(',').map(Number);
-/** `--branches`: G0 keeps the tree's choices between step sequences as branches (docs/DESIGN.md, "Mining"). */
-const branches = process.argv.includes('--branches');
+/** `--merged`: G0 merges the tree's choices between step sequences into steps instead of keeping them as branches (docs/DESIGN.md, "Mining"). */
+const branches = !process.argv.includes('--merged');
 /** `--records <file> --tools <config>`: one domain of your own instead of the bundled ones. */
 const own = arg('--records');
 const domains = own

@@ -34,9 +34,15 @@ describe('process tree → G0 (docs/DESIGN.md, "Mining")', () => {
     expect(w.meta).toMatchObject({ processTree: "->( 'a', 'b' )", miner: 'IM' });
   });
 
-  it('a choice of plain activities is one position; X( ->(a,b), ->(c,d) ) is two', () => {
+  it('a choice of plain activities is one position; X( ->(a,b), ->(c,d) ) is a branch, or two positions merged', () => {
     expect(toolNodes(g0("X( 'a', 'b', 'c' )")).map((n) => n.mined)).toEqual([['a', 'b', 'c']]);
     expect(toolNodes(g0("X( ->( 'a', 'b' ), ->( 'c', 'd' ) )")).map((n) => n.mined)).toEqual([
+      ['a'],
+      ['b'],
+      ['c'],
+      ['d'],
+    ]);
+    expect(toolNodes(g0("X( ->( 'a', 'b' ), ->( 'c', 'd' ) )", { branches: false })).map((n) => n.mined)).toEqual([
       ['a', 'c'],
       ['b', 'd'],
     ]);
@@ -92,17 +98,23 @@ describe('G0 for each TRAJECT-Bench domain', () => {
     const { records, tools: domainTools } = importTraject(paths.trajQuery, paths.tools);
     const log = eventLogFromRecords(records);
     const tree = discoverProcessTree(log, { noiseThreshold: 0.2 });
-    const w = processTreeToWorkflow(tree, {
-      tools: domainTools,
-      name: `${domain} G0`,
-      domain,
-      log,
-      noiseThreshold: 0.2,
-    });
+    const mine = (branches: boolean) =>
+      processTreeToWorkflow(tree, {
+        tools: domainTools,
+        name: `${domain} G0`,
+        domain,
+        log,
+        noiseThreshold: 0.2,
+        branches,
+      });
+    const w = mine(true);
     expect(validateWorkflow(w, domainTools)).toEqual([]);
     const lengths = records.map((r) => r.calls.length).sort((x, y) => x - y);
     const median = lengths[lengths.length >> 1]!;
-    expect(Math.abs(toolNodes(w).length - median)).toBeLessThanOrEqual(1);
+    // Merged, the steps are about one run long; with branches, every option's steps count, at most
+    // twice the typical length in all (compaction's bound).
+    expect(Math.abs(toolNodes(mine(false)).length - median)).toBeLessThanOrEqual(1);
+    expect(toolNodes(w).length).toBeLessThanOrEqual(2 * median);
     const mined = new Set(toolNodes(w).flatMap((n) => n.mined ?? []));
     const leaves = new Set(
       formatProcessTree(tree)

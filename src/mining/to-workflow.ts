@@ -63,8 +63,8 @@ export interface ToWorkflowOptions {
   branchPositions?: number;
   /**
    * Keep the tree's choices between step sequences as branches (`choice` slots → a judge with
-   * structured `choices`). Default false: every choice is merged into steps that pick their tool,
-   * which scored higher offline on the bundled domains' D_val (docs/DESIGN.md, "Mining": branches).
+   * structured `choices`; docs/DESIGN.md, "Mining": branches). Default true; false merges every
+   * choice's options position by position into steps that pick their tool.
    */
   branches?: boolean;
   /**
@@ -109,8 +109,9 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     if (opts.log) shape = fitLog(shape, opts.log);
     return { shape, target, before };
   };
-  let fitted = shapeOf(opts.branches ?? false);
-  if (opts.branches && !fitted.shape.some(hasChoice)) fitted = shapeOf(false);
+  const branches = opts.branches ?? true;
+  let fitted = shapeOf(branches);
+  if (branches && !fitted.shape.some(hasChoice)) fitted = shapeOf(false);
   const { shape, target, before } = fitted;
   const descriptors = new Map(opts.tools.map((t) => [t.name, t]));
   const built = buildGraph(shape, {

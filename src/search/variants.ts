@@ -9,19 +9,20 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 
 /**
  * Where a search starts (docs/DESIGN.md, "Baselines and ablations"): the mined G0 (the paper's method;
- * `skeleton` is the mined G0 without its router over the recurring variants, `branched` the mined G0
- * that keeps the tree's choices between step sequences as branches: docs/DESIGN.md, "Mining"),
+ * `skeleton` is the mined G0 without its router over the recurring variants, `merged` the mined G0
+ * whose choices between step sequences are merged into steps instead of kept as branches:
+ * docs/DESIGN.md, "Mining"),
  * the NoMiner skeleton plan → one generic tool node → synthesize, and the LLM-only start
  * plan → reason → synthesize (no tool nodes, for the AFlow-style baseline).
  */
 
 /** Which workflow the search starts from. */
-export type SearchStart = 'mined' | 'branched' | 'skeleton' | 'plain' | 'llm-only';
+export type SearchStart = 'mined' | 'merged' | 'skeleton' | 'plain' | 'llm-only';
 
 /** How each start is named where results are shown (G0's row: `G0 (<label>)`). */
 export const START_LABELS: Record<SearchStart, string> = {
   mined: 'mined from D_opt',
-  branched: 'mined from D_opt, with branches',
+  merged: 'mined from D_opt, choices merged into steps',
   skeleton: 'mined from D_opt, no router',
   plain: 'NoMiner skeleton',
   'llm-only': 'LLM-only skeleton',
@@ -36,7 +37,7 @@ export function startWorkflow(
 ): Workflow {
   if (start === 'plain') return plainSkeleton(tools);
   if (start === 'llm-only') return llmOnlySkeleton();
-  return minedG0(opt, tools, { routes: start !== 'skeleton', branches: start === 'branched', ...opts });
+  return minedG0(opt, tools, { routes: start !== 'skeleton', branches: start !== 'merged', ...opts });
 }
 
 /**
@@ -60,7 +61,7 @@ export function minedG0(
     log,
     noiseThreshold,
     ...recordOptions(opt, tools, { routes: opts.routes !== false }),
-    ...(opts.branches ? { branches: true } : {}),
+    ...(opts.branches === false ? { branches: false } : {}),
     ...(domain ? { domain } : {}),
   });
 }

@@ -30,8 +30,8 @@ describe('flowscout mine', () => {
     );
   });
 
-  it('--branches keeps the choice between a forecast-then-sunrise sequence and single lookups as a branch', async () => {
-    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes', '--branches']);
+  it('keeps the choice between a forecast-then-sunrise sequence and single lookups as a branch; --no-branches merges it', async () => {
+    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes']);
     expect(res.status).toBe(0);
     const w = JSON.parse(res.out) as Workflow;
     expect(validateWorkflow(w, JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8')))).toEqual([]);
@@ -41,15 +41,15 @@ describe('flowscout mine', () => {
       ['current_weather'],
       ['air_quality'],
     ]);
-    // Without the flag the same tree gives merged steps and no guarded edge.
+    // With --no-branches the same tree gives merged steps and no guarded edge.
     const merged = JSON.parse(
-      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes'])).out,
+      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes', '--no-branches'])).out,
     );
     expect((merged as Workflow).edges.some((e) => e.when)).toBe(false);
   });
 
   it('prints G0 as JSON using the tools.json beside the records, valid for those tools', async () => {
-    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes']);
+    const res = await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-routes', '--no-branches']);
     expect(res.status).toBe(0);
     const w = JSON.parse(res.out) as Workflow;
     const tools = JSON.parse(readFileSync(join(FIX, 'tools.json'), 'utf8'));
@@ -73,7 +73,7 @@ describe('flowscout mine', () => {
     // Routes are on by default, but a route is a family of variants with several runs: these four runs are
     // four variants of one run each, so no router is mined and G0 is the skeleton alone (nothing memorized).
     const routed = JSON.parse(
-      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow'])).out,
+      (await cli(['mine', join(FIX, 'records.jsonl'), '--format', 'workflow', '--no-branches'])).out,
     ) as Workflow;
     expect(validateWorkflow(routed, tools)).toEqual([]);
     expect(routed.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'step_3', 'synthesize']);

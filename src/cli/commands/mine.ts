@@ -59,8 +59,8 @@ function declareMine(program: Command) {
       'workflow from records: leave out the router over the recurring variants (the skeleton only)',
     )
     .option(
-      '--branches',
-      "--format workflow: keep the tree's choices between step sequences as branches, each a judge whose choices list the tools of every option",
+      '--no-branches',
+      "--format workflow: merge the tree's choices between step sequences into steps that pick their tool, instead of keeping each as a branch (a judge whose choices list the tools of every option)",
     )
     .option(
       '--skip-invalid',
@@ -143,7 +143,7 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
         noiseThreshold: noise,
         ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
         ...(records ? recordOptions(records, tools, { routes: opts.routes !== false }) : {}),
-        ...(opts.branches ? { branches: true } : {}),
+        ...(opts.branches === false ? { branches: false } : {}),
       });
       // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
       const runs = records

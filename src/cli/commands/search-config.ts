@@ -24,7 +24,7 @@ export function configFrom(flags: SearchFlags, budget: SearchConfig['budget']): 
   }
   parseSplitRatio(flags.split);
   const strategy = oneOf(flags.strategy, ['mcts', 'beam', 'none'] as const, '--strategy');
-  const start = oneOf(flags.start, ['mined', 'branched', 'skeleton', 'plain', 'llm-only'] as const, '--start');
+  const start = oneOf(flags.start, ['mined', 'merged', 'skeleton', 'plain', 'llm-only'] as const, '--start');
   const splitBy = parseSplitBy(flags.splitBy);
   const judgeMode = oneOf(flags.judgeMode, JUDGE_MODES, '--judge-mode');
   const settings = searchSettings({

@@ -42,7 +42,7 @@ export function declareSearch(program: Command) {
     .option('--strategy <name>', 'mcts, beam, or none (NoMCTS: evaluate G0 only)', 'mcts')
     .option(
       '--start <name>',
-      "mined (G0 from D_opt), branched (G0 that keeps the tree's choices between step sequences as branches), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)",
+      'mined (G0 from D_opt), merged (G0 whose choices between step sequences are merged into steps, not kept as branches), skeleton (G0 without its router over recurring variants), plain (NoMiner skeleton) or llm-only (no tool nodes)',
       'mined',
     )
     .option(

@@ -125,9 +125,9 @@ describe('flowscout search (offline)', () => {
     const skeleton = await run('skeleton', ['--start', 'skeleton', '--strategy', 'none']);
     expect(skeleton.doc.candidates[0].summary).toBe('G0 (mined from D_opt, no router)');
     expect(skeleton.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(true);
-    const branched = await run('branched', ['--start', 'branched', '--strategy', 'none']);
-    expect(branched.doc.candidates[0].summary).toBe('G0 (mined from D_opt, with branches)');
-    expect(branched.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(true);
+    const merged = await run('merged', ['--start', 'merged', '--strategy', 'none']);
+    expect(merged.doc.candidates[0].summary).toBe('G0 (mined from D_opt, choices merged into steps)');
+    expect(merged.best.nodes.some((n: { kind: string }) => n.kind === 'tool')).toBe(true);
   });
 
   it('names G0 after the folder of records that name no domain ("shop G0"), not after the file ("records G0")', async () => {

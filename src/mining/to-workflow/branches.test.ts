@@ -84,20 +84,21 @@ describe('a choice between step sequences as a branch with a structured conditio
 
   it('keeps the tree: the branched workflow allows the runs the tree allows, the merged one also mixes the options', () => {
     // Conformance reads a workflow back as a process tree (docs/guides/conformance.md).
-    expect(formatProcessTree(workflowProcessTree(mine({ branches: true })))).toBe(TREE);
-    expect(formatProcessTree(workflowProcessTree(mine()))).toBe(
+    expect(formatProcessTree(workflowProcessTree(mine()))).toBe(TREE);
+    expect(formatProcessTree(workflowProcessTree(mine({ branches: false })))).toBe(
       "->( 'search_flights', X( 'flight_status', 'search_hotels' ), X( 'airport_delays', 'hotel_reviews' ) )",
     );
   });
 
-  it('by default (and when the shape must be smaller) the choice is merged into steps that pick their tool', () => {
-    for (const w of [mine(), mine({ branches: true, positions: 1 })]) {
+  it('is the default; merged on request (and when the shape must be smaller) into steps that pick their tool', () => {
+    expect(branchNode(mine())).toBeDefined();
+    for (const w of [mine({ branches: false }), mine({ positions: 1 })]) {
       expect(branchNode(w)).toBeUndefined();
       expect(w.edges.some((e) => e.when)).toBe(false);
       expect(validateWorkflow(w, TOOLS)).toEqual([]);
     }
     expect(
-      mine()
+      mine({ branches: false })
         .nodes.filter((n) => n.kind === 'tool')
         .map((n) => (n as ToolNode).mined),
     ).toEqual([['search_flights'], ['flight_status', 'search_hotels'], ['airport_delays', 'hotel_reviews']]);

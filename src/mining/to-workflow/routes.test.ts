@@ -159,11 +159,11 @@ describe('routes: the recurring request types of the records as branches of G0 (
     });
     // The skeleton is entered only under `other`, and no unguarded edge from plan reaches it.
     expect(g0.edges.filter((e) => e.from === 'plan').map((e) => e.to)).toEqual(['route']);
-    expect(
-      g0.edges.some(
-        (e) => e.from === 'route' && e.to === 'step_1' && e.when?.kind === 'field' && e.when.value === 'other',
-      ),
-    ).toBe(true);
+    const skeleton = g0.edges
+      .filter((e) => e.from === 'route' && e.when?.kind === 'field' && e.when.value === 'other')
+      .map((e) => e.to);
+    expect(skeleton.length).toBeGreaterThan(0);
+    expect(skeleton.some((id) => id.startsWith('route_'))).toBe(false);
     expect(g0.meta?.routes).toEqual([
       { tools: ['search_flights', 'flight_status'], runs: 4, variants: 2 },
       { tools: ['search_hotels', 'hotel_reviews'], runs: 3, variants: 2 },
