@@ -186,6 +186,21 @@ export interface LowAnswersPattern extends PatternBase {
 }
 
 /** Every kind of pattern the feedback reports. */
+/**
+ * A router sent records to its `otherwise` branch whose references one option's tools cover better,
+ * in order, than the calls made there (evaluate/feedback-routes.ts). Evidence: those records where
+ * the option covers more.
+ */
+export interface RouteFallbackPattern extends PatternBase {
+  kind: 'route-fallback';
+  judge: string;
+  /** The option's value. */
+  option: string;
+  /** Mean share of the references' steps the option's tools cover, and the calls made covered. */
+  covered: number;
+  made: number;
+}
+
 export type FeedbackPattern =
   | MissingCallPattern
   | NeverCalledPattern
@@ -200,7 +215,8 @@ export type FeedbackPattern =
   | NodeErrorPattern
   | CallCountPattern
   | StepCountPattern
-  | LowAnswersPattern;
+  | LowAnswersPattern
+  | RouteFallbackPattern;
 
 /** A low-scoring answer, shown to the optimizer. */
 export interface WorstAnswer {

@@ -17,6 +17,7 @@ import type { FeedbackOptions, RecordEvaluation } from './types.js';
 import { formatFeedback } from './feedback-text.js';
 import { bindablePatterns } from './feedback-bindings.js';
 import { hintPatterns } from './feedback-hints.js';
+import { routeFallbacks } from './feedback-routes.js';
 import { clip } from '../util/clip.js';
 import type { Feedback, FeedbackPattern, NodeSummary, WorstAnswer } from './feedback-types.js';
 
@@ -63,6 +64,7 @@ export function buildFeedback(
     ...unseenValues(workflow, aligned, n),
     ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
     ...hintPatterns(workflow, aligned, records, opts.tools ?? []),
+    ...routeFallbacks(workflow, records, perRecord),
     ...extraCalls(
       aligned.map((x) => x.a),
       n,
@@ -107,6 +109,7 @@ const KIND_ORDER: FeedbackPattern['kind'][] = [
   'unseen-values',
   'bindable',
   'hints',
+  'route-fallback',
   'extra-calls',
   'failed-calls',
   'node-error',

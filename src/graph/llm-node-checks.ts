@@ -51,6 +51,11 @@ function choiceProblems(
       push(path, `the value '${v}' is listed twice in the choices of node '${n.id}'; give each branch its own value`);
     seen.add(v);
   });
+  if (choices.fallback !== undefined && !choices.options.some((o) => o.value === choices.fallback))
+    push(
+      `${at}.choices.fallback`,
+      `the fallback '${choices.fallback}' of node '${n.id}' is none of its options (${listNames(choices.options.map((o) => o.value))}); name one of them or remove it`,
+    );
   if (n.output.type !== 'json') {
     push(
       `${at}.choices.field`,

@@ -25,6 +25,8 @@ export function choiceLines(choices: Choices): string[] {
     return `- ${o.value}: ${calls}.${about}${asks}`;
   });
   if (choices.otherwise !== undefined) lines.push(`- ${choices.otherwise}: none of the above.`);
+  if (choices.fallback !== undefined)
+    lines.push(`When no option clearly fits, answer ${choices.fallback}: such requests did best there in past runs.`);
   return lines;
 }
 

@@ -73,6 +73,12 @@ export const ChoicesSchema = z.strictObject({
   options: z.array(ChoiceOptionSchema).min(1),
   otherwise: z.string().min(1).optional(),
   /**
+   * The option a request takes when no option clearly fits, instead of `otherwise`: one of the
+   * options' values, learned by the search when such requests did better there (docs/DESIGN.md,
+   * "Mining": routes). A model reads it as one line of its prompt; the offline router takes it.
+   */
+  fallback: z.string().min(1).optional(),
+  /**
    * The branches do one part of the request, and other steps the rest (a choice inside the
    * workflow); without it they cover the whole request (a router in front of it).
    */

@@ -176,7 +176,7 @@ describe('refine_branch', () => {
     expect(
       refusal(apply(fixture('conditional-branch'), { op: 'refine_branch', judge: 'needs_forecast' })),
     ).toMatchInlineSnapshot(
-      `"edit 1 of 1 (refine_branch 'needs_forecast'): nothing to change: give when (with to), question or prompt"`,
+      `"edit 1 of 1 (refine_branch 'needs_forecast'): nothing to change: give when (with to), question, prompt or fallback"`,
     );
   });
 });

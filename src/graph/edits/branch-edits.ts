@@ -86,8 +86,23 @@ export function addBranch(w: Workflow, edit: AddBranchEdit): void {
 /** Changes the guard of one edge out of a judge, and/or the judge's question or prompt. */
 export function refineBranch(w: Workflow, edit: RefineBranchEdit): void {
   const judge = requireKind(w, edit.judge, 'llm');
-  if (edit.when === undefined && edit.question === undefined && edit.prompt === undefined) {
-    refuse('nothing to change: give when (with to), question or prompt');
+  if (
+    edit.when === undefined &&
+    edit.question === undefined &&
+    edit.prompt === undefined &&
+    edit.fallback === undefined
+  ) {
+    refuse('nothing to change: give when (with to), question, prompt or fallback');
+  }
+  if (edit.fallback !== undefined) {
+    const choices = judge.choices;
+    if (!choices) refuse(`'${judge.id}' picks no branch (it has no choices), so it has no fallback`);
+    if (edit.fallback === null) delete choices.fallback;
+    else if (!choices.options.some((o) => o.value === edit.fallback))
+      refuse(
+        `'${edit.fallback}' is none of the options of '${judge.id}' (${choices.options.map((o) => o.value).join(', ')})`,
+      );
+    else choices.fallback = edit.fallback;
   }
   if (edit.question !== undefined && edit.prompt !== undefined) refuse('give a question or a prompt, not both');
   if (edit.when !== undefined) {

@@ -169,8 +169,16 @@ export const RefineBranchEditSchema = z
       .optional()
       .describe("A new yes/no question: sets the judge's question field and gives it the judge template."),
     prompt: z.string().min(1).optional().describe('A new full judge prompt.'),
+    fallback: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe(
+        "A choosing judge (a router): the option a request takes when no option clearly fits, instead of its 'otherwise' value; null removes it.",
+      ),
   })
-  .describe("Change a branch guard and/or the judge's question or prompt.");
+  .describe("Change a branch guard, the judge's question or prompt, or a router's fallback option.");
 
 /** Control-flow edit: a sequence becomes siblings. */
 export const ParallelizeEditSchema = z

@@ -15,6 +15,11 @@ import { eventLogFromRecords } from '../event-log/from-records.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { minedG0 } from '../../search/variants.js';
 import { recordVariants, routeFamilies, ROUTER_PROMPT } from './routes.js';
+import { routeFallbacks } from '../../evaluate/feedback-routes.js';
+import type { Feedback } from '../../evaluate/feedback-types.js';
+import type { RecordEvaluation } from '../../evaluate/types.js';
+import { applyEditPlan } from '../../graph/edits/apply-edit-plan.js';
+import { ruleEdits } from '../../search/optimizers/rule-edits.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 const TOOLS: ToolDescriptor[] = [
@@ -353,5 +358,52 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(other.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'other' });
     expect(other.observations.filter((o) => o.status !== 'skipped' && o.nodeId.startsWith('route_'))).toEqual([]);
     expect(other.calls.map((c) => c.tool)).toEqual(['city_weather']);
+  });
+
+  it('learns a fallback route from feedback: requests sent to the skeleton whose references one route covers go there', async () => {
+    const opt = RECORDS.slice(0, 8);
+    const g0 = minedG0(opt, TOOLS);
+    const policy = createOfflinePolicy({ tools: TOOLS });
+    const { registry } = recordingTools(TOOLS);
+    // Requests that state a goal: no route's tools answer their parts, so the router sends them to `other`.
+    const goals = [
+      ['g1', 'My cousin lands at LAX from JFK tonight on DL12 and I worry it is late.'],
+      ['g2', 'Our team travels SFO to ORD; is UA7 on time?'],
+      ['g3', 'Trip planning: BOS to SEA with AA100, keep me posted.'],
+    ] as const;
+    const records = goals.map(([id, query]) =>
+      rec(id, query, [
+        ['search_flights', { origin: 'X', destination: 'Y' }],
+        ['flight_status', { flight: 'Z' }],
+      ]),
+    );
+    const perRecord = [] as RecordEvaluation[];
+    for (const r of records) {
+      const trace = await executeWorkflow(g0, { query: r.query }, { policy, tools: registry });
+      expect(trace.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'other' });
+      perRecord.push({ id: r.id, tc: 0, es: 0, trace } as unknown as RecordEvaluation);
+    }
+    const [pattern] = routeFallbacks(g0, records, perRecord);
+    expect(pattern).toMatchObject({ kind: 'route-fallback', judge: 'route', option: 'route_1', evidence: 3 });
+    // The rule optimizer turns it into an edit; applied, the router takes route_1 when nothing fits,
+    // and a model reads the same as one line of the router's prompt.
+    const feedback = { patterns: [pattern!], nodes: [] } as unknown as Feedback;
+    const fallback = ruleEdits({ workflow: g0, feedback, tools: byName, allowToolNodes: true }).find((e) =>
+      e.plan.edits.some((x) => x.op === 'refine_branch'),
+    );
+    expect(fallback?.plan.edits).toEqual([{ op: 'refine_branch', judge: 'route', fallback: 'route_1' }]);
+    const applied = applyEditPlan(g0, fallback!.plan, { tools: TOOLS });
+    expect(applied.ok).toBe(true);
+    const learned = applied.ok ? applied.workflow : g0;
+    const router = learned.nodes.find((n) => n.id === 'route') as LlmNode;
+    expect(router.choices?.fallback).toBe('route_1');
+    expect(nodePromptText(router)).toContain('When no option clearly fits, answer route_1');
+    const trace = await executeWorkflow(learned, { query: goals[0][1] }, { policy, tools: registry });
+    expect(trace.observations.find((o) => o.nodeId === 'route')?.output).toEqual({ route: 'route_1' });
+    // A fallback must be one of the router's options.
+    expect(applyEditPlan(g0, { edits: [{ op: 'refine_branch', judge: 'route', fallback: 'route_9' }] }).ok).toBe(false);
+    const wrong = structuredClone(learned);
+    (wrong.nodes.find((n) => n.id === 'route') as LlmNode).choices!.fallback = 'route_9';
+    expect(validateWorkflow(wrong, TOOLS).map((p) => p.path)).toContain('$.nodes[1].choices.fallback');
   });
 });

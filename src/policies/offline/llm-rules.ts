@@ -135,7 +135,7 @@ export const ROUTE_MIN_ALIGN = 0.8;
  * part (`ToolFit`), the sum divided by the longer of the two, so an option with steps the request
  * does not ask for, or a request with parts the option has no step for, scores less (a branch that
  * does one `part` of the request scores by the parts its tools answer instead: `partsAnswered`) —
- * when that reaches `ROUTE_MIN_ALIGN`, else `otherwise` (without one, the best option). Ties go to
+ * when that reaches `ROUTE_MIN_ALIGN`, else `fallback`, else `otherwise` (without one, the best option). Ties go to
  * the option listed first. An option's `about` and `asks` are for a model's router. Undefined
  * without options.
  */
@@ -160,7 +160,7 @@ export function routeBySequence(
           : alignedShare(parts, r.tools, fit);
     if (!best || score > best.score + 1e-9) best = { value: r.value, score };
   }
-  return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (other ?? best?.value);
+  return best && best.score >= ROUTE_MIN_ALIGN ? best.value : (choices.fallback ?? other ?? best?.value);
 }
 
 /**

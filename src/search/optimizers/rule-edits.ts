@@ -28,6 +28,7 @@ export type { RuleContext, RuleEdit } from './rule-edit.js';
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | hints learned from the reference calls differ from what a node reads | `set_hint` per tool, all of them as one plan | 1.5 × √calls |
+ * | a router's `otherwise` requests are covered better by one route's tools | `refine_branch` with that route as the router's `fallback` | 1.0 |
  * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  */
 
@@ -310,6 +311,18 @@ const steps: Gen = (p, ctx) => {
   return out;
 };
 
+/** A router's fallback: the route whose tools cover the references of its `otherwise` requests best. */
+const fallback: Gen = (p) => {
+  if (p.kind !== 'route-fallback') return [];
+  return [
+    edit(`refine_branch ${p.judge} fallback → ${p.option}: ${p.text}`, p.evidence, {
+      op: 'refine_branch',
+      judge: p.judge,
+      fallback: p.option,
+    }),
+  ];
+};
+
 const GENERATORS: Gen[] = [
   wrongTool,
   extra,
@@ -321,6 +334,7 @@ const GENERATORS: Gen[] = [
   args,
   bindable,
   hints,
+  fallback,
   unseen,
   answers,
   llmOnlyAnswers,
