@@ -22,6 +22,14 @@ const monthly: ToolDescriptor = {
   },
 };
 
+/** A tool with these parameters (JSON-Schema properties), of which `required` are required. */
+const described = (
+  name: string,
+  description: string,
+  properties: Record<string, { type: string; description: string }>,
+  required: string[],
+): ToolDescriptor => ({ name, description, inputSchema: { type: 'object', properties, required } });
+
 /** A tool whose parameters are all required strings, each with its description ('' for none). */
 const requiredStrings = (name: string, description: string, params: Record<string, string>): ToolDescriptor => ({
   name,
@@ -117,19 +125,16 @@ describe('argument filling without a hint', () => {
   });
 
   it('takes a value the description states as the default in prose when the request writes it', () => {
-    const daily = {
-      name: 'daily_point_data',
-      description: 'Historical daily weather for a point.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          lat: { type: 'number', description: "The point's latitude." },
-          lon: { type: 'number', description: "The point's longitude." },
-          units: { type: 'string', description: 'The unit system of the parameters. Default is metric.' },
-        },
-        required: ['lat', 'lon'],
+    const daily = described(
+      'daily_point_data',
+      'Historical daily weather for a point.',
+      {
+        lat: { type: 'number', description: "The point's latitude." },
+        lon: { type: 'number', description: "The point's longitude." },
+        units: { type: 'string', description: 'The unit system of the parameters. Default is metric.' },
       },
-    } satisfies ToolDescriptor;
+      ['lat', 'lon'],
+    );
     const query = 'Daily data for latitude 1.28 and longitude 103.86 in metric units.';
     expect(fillArgs(daily, { query, outputs: [] }).args.units).toBe('metric');
   });
@@ -178,18 +183,15 @@ describe('argument filling with a hint', () => {
   });
 
   it('never gives a parameter whose values are paths of words (time zones) a language or a town', () => {
-    const astro = {
-      name: 'astro',
-      description: 'Sun and moon events for a place.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          place_id: { type: 'string', description: 'Identifier of a place.' },
-          timezone: { type: 'string', description: 'Timezone of the dates.' },
-        },
-        required: ['place_id'],
+    const astro = described(
+      'astro',
+      'Sun and moon events for a place.',
+      {
+        place_id: { type: 'string', description: 'Identifier of a place.' },
+        timezone: { type: 'string', description: 'Timezone of the dates.' },
       },
-    } satisfies ToolDescriptor;
+      ['place_id'],
+    );
     const zones: ToolHint = {
       tool: astro.name,
       params: {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import { makeLlmNode } from '../../graph/prompt-templates.js';
-import type { ToolHint, ToolNode, Workflow } from '../../graph/schema.js';
+import type { ToolHint, Workflow } from '../../graph/schema.js';
+import { lookupChain, lookupTool, USER_LOOKUPS } from '../../../test/support/lookup-chain.js';
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import { createOfflinePolicy } from './offline-policy.js';
@@ -9,20 +8,14 @@ import { createOfflinePolicy } from './offline-policy.js';
 // A repeating step over a list an earlier step returned (docs/DESIGN.md, "Policies"): the user lookup
 // lists the user's orders, and the step the hint says repeats over `order_id`, with values from
 // earlier outputs, looks up each of them.
-const tool = (name: string, description: string, param: string, about: string): ToolDescriptor => ({
-  name,
-  description,
-  inputSchema: { type: 'object', properties: { [param]: { type: 'string', description: about } }, required: [param] },
-});
 const TOOLS = [
-  tool('find_user_id_by_email', 'Find a user id by email.', 'email', "The email, such as 'a@b.com'."),
-  tool(
-    'get_user_details',
-    'Get the details of a user, with their orders.',
-    'user_id',
-    "The user id, such as 'sara_doe_496'.",
+  ...USER_LOOKUPS,
+  lookupTool(
+    'get_order_details',
+    'Get the status and items of an order.',
+    'order_id',
+    "The order id, such as '#W0000000'.",
   ),
-  tool('get_order_details', 'Get the status and items of an order.', 'order_id', "The order id, such as '#W0000000'."),
 ];
 const OUTPUTS: Record<string, (args: Record<string, unknown>) => unknown> = {
   find_user_id_by_email: () => 'ana_lee_101',
@@ -30,32 +23,12 @@ const OUTPUTS: Record<string, (args: Record<string, unknown>) => unknown> = {
   get_order_details: (args) => JSON.stringify({ order_id: args.order_id, status: 'pending' }),
 };
 
-function chain(orderHint?: ToolHint): Workflow {
-  const step = (k: number, t: string, extra: Partial<ToolNode> = {}): ToolNode => ({
-    id: `step_${k}`,
-    kind: 'tool',
-    task: `Step ${k}: look up what this step of the request needs.`,
-    mined: [t],
-    ...extra,
-  });
-  return {
-    version: 1,
-    name: 'chain',
-    nodes: [
-      makeLlmNode('plan', 'plan'),
-      step(1, 'find_user_id_by_email'),
-      step(2, 'get_user_details'),
-      step(3, 'get_order_details', { calls: 'many', ...(orderHint ? { hints: [orderHint] } : {}) }),
-      makeLlmNode('synthesize', 'synthesize'),
-    ],
-    edges: [
-      { from: 'plan', to: 'step_1', kind: 'data' },
-      { from: 'step_1', to: 'step_2', kind: 'data' },
-      { from: 'step_2', to: 'step_3', kind: 'data' },
-      ...[1, 2, 3].map((k) => ({ from: `step_${k}`, to: 'synthesize', kind: 'data' as const })),
-    ],
-  };
-}
+const chain = (orderHint?: ToolHint): Workflow =>
+  lookupChain([
+    { tool: 'find_user_id_by_email' },
+    { tool: 'get_user_details' },
+    { tool: 'get_order_details', calls: 'many', ...(orderHint ? { hints: [orderHint] } : {}) },
+  ]);
 
 async function orderLookups(workflow: Workflow, query: string): Promise<string[]> {
   const registry = createToolRegistry(TOOLS.map((t) => ({ ...t, execute: async (args) => OUTPUTS[t.name]!(args) })));
