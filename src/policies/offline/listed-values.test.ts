@@ -57,6 +57,16 @@ describe('a repeating step over a list an earlier output gives, under the offlin
     ]);
   });
 
+  it('does so as well when the step is handed several parts of the request', async () => {
+    const parts =
+      'Find my account by my email ana@example.com. Then tell me the status of each of my orders. Also list the items of my orders.';
+    expect(await orderLookups(chain(fromLookups({ upstream: 0.9, request: 0.1 })), parts)).toEqual([
+      '#W1001',
+      '#W1002',
+      '#W1003',
+    ]);
+  });
+
   it('makes one call without such a hint, or when the values mostly came from requests', async () => {
     expect(await orderLookups(chain(), query)).toEqual(['#W1001']);
     expect(await orderLookups(chain(fromLookups({ upstream: 0.2, request: 0.8 })), query)).toEqual(['#W1001']);

@@ -144,7 +144,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
   // `calls: 'many'`: one call per distinct value the request gives for the main parameter when the
   // hint says repeated calls vary it (or there is no hint); else one per value an earlier output lists
   // under its key, none called yet, when the hint also says its values come from outputs at least as
-  // often as from requests (each order a user lookup returned). A usual lookup: only the latter.
+  // often as from requests (each order a user lookup returned). Usual lookups and parts: the latter.
   function repeated(
     req: ToolPlanRequest,
     tool: string,
@@ -185,10 +185,9 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
   }
 
   /**
-   * A usual lookup (see the file comment): a step most runs made, handed no part of the request
-   * while a later step was, calls the tool the runs used most there when the earlier outputs give
-   * every value it needs (the request gives none: it does not say what to look up) and the step's
-   * hint, if any, says those values come from earlier outputs at least as often as from requests.
+   * A usual lookup (see the file comment): a step most runs made, handed no part while a later step
+   * was, calls the tool the runs used most there when earlier outputs give every value it needs (the
+   * request says nothing of them) and its hint, if any, says they come from outputs as often or more.
    */
   function usualLookup(
     req: ToolPlanRequest,
@@ -234,16 +233,17 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
         : { calls: [], model: 'offline', error: why };
     }
     if (clauses.length > 1) {
-      // A repeating position handed several parts: one call per part, in order (a part that gives a
-      // required argument no value makes no call).
+      // A repeating position handed several parts: one call per part, in order, or per value listed
+      // (`repeated`); a part that gives a required argument no value makes no call.
       const calls: PlannedCall[] = [];
       const refused: string[] = [];
       for (const clause of clauses) {
         const { tool, filled, duplicate } = await planOne(req, clause, previousTool, outputs, idx, made);
         if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
         else if (!duplicate) {
-          calls.push({ tool: tool.name, args: filled.args });
-          made.add(callKey(tool.name, filled.args));
+          const listed = repeated(req, tool.name, filled, made, true);
+          calls.push(...(listed.length > 0 ? listed : [{ tool: tool.name, args: filled.args }]));
+          for (const c of calls) made.add(callKey(c.tool, c.args));
         }
         previousTool = tool.name;
       }
