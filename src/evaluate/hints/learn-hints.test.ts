@@ -27,6 +27,37 @@ const run = (id: string, group: string, orderId: string, channel?: string): Task
 });
 
 describe('hints learned from the records', () => {
+  it("keep in a tool's asks only words that come with its calls more often than with every call", () => {
+    const cancel: ToolDescriptor = {
+      name: 'cancel_order',
+      description: 'Cancel an order.',
+      inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    };
+    // Every request says the same about the customer; only its verb tells the tools apart.
+    const persona = 'since I am a private person who does not want to reveal much.';
+    const records: TaskRecord[] = ['a', 'b', 'c', 'd'].flatMap((g, i) => [
+      {
+        id: `l${i}`,
+        group: g,
+        query: `Please look up the status of my order #W10${i}0001, ${persona}`,
+        reference: '',
+        calls: [{ tool: lookup.name, args: { order_id: `#W10${i}0001` } }],
+      },
+      {
+        id: `c${i}`,
+        group: g,
+        query: `Please cancel my order #W20${i}0001 right away, ${persona}`,
+        reference: '',
+        calls: [{ tool: cancel.name, args: { order_id: `#W20${i}0001` } }],
+      },
+    ]);
+    const hints = learnToolHints(records, [lookup, cancel]);
+    expect(Object.keys(hints.get(cancel.name)!.asks ?? {})).toContain('cancel');
+    expect(Object.keys(hints.get(lookup.name)!.asks ?? {})).toContain('status');
+    for (const hint of hints.values())
+      for (const w of ['private', 'reveal', 'order']) expect(hint.asks?.[w]).toBeUndefined();
+  });
+
   it('keep a value only when it recurs in at least minValueGroups groups', () => {
     const four = ['a', 'b', 'c', 'd'].map((g, i) => run(`r${i}`, g, `#W10${i}0001`));
     const hint = learnToolHints(four, [lookup]).get(lookup.name)!;

@@ -40,6 +40,8 @@ export const HINT_PARAMETERS = {
   minWordGroups: 2,
   /** Most words kept in `asks`. */
   maxAsks: 30,
+  /** Least lift of an `asks` word: its share of the tool's calls over its share of every call. */
+  minAskLift: 1.5,
   /** Most words, keys and shapes kept per share list, and least share kept. */
   maxShares: 8,
   minShare: 0.1,
@@ -73,7 +75,14 @@ export function learnToolHints(
   countWritten(records, tools, evidence, (_tool, param, pe) => keptValues(param, pe, params).map((v) => v.value));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolHint>();
-  for (const [name, te] of evidence) out.set(name, toolHint(name, te, byName.get(name)!, params));
+  // How often each word came with any call: a word that comes with one tool's calls no more often
+  // than with every call tells nothing about that tool.
+  const all = { uses: 0, words: new Map<string, number>() };
+  for (const te of evidence.values()) {
+    all.uses += te.uses;
+    for (const [w, n] of te.asks.counts) all.words.set(w, (all.words.get(w) ?? 0) + n);
+  }
+  for (const [name, te] of evidence) out.set(name, toolHint(name, te, byName.get(name)!, params, all));
   return out;
 }
 
@@ -93,12 +102,22 @@ function shares(c: GroupCounts, total: number, p: HintParameters): Record<string
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
-function toolHint(name: string, te: ToolEvidence, tool: ToolDescriptor, p: HintParameters): ToolHint {
+function toolHint(
+  name: string,
+  te: ToolEvidence,
+  tool: ToolDescriptor,
+  p: HintParameters,
+  all: { uses: number; words: ReadonlyMap<string, number> },
+): ToolHint {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
   const required = new Set(schema.required ?? []);
   const hint: ToolHint = { tool: name };
+  // The word's share of this tool's calls against its share of every call (records of one tool: no contrast).
+  const lift = (w: string) =>
+    all.uses === te.uses ? Infinity : te.asks.count(w) / te.uses / ((all.words.get(w) ?? 1) / all.uses);
   const asks = te.asks
     .recurring(p.minWordGroups)
+    .filter((w) => lift(w) >= p.minAskLift)
     .slice(0, p.maxAsks)
     .map((w) => [w, round(te.asks.count(w) / te.uses)] as const);
   if (asks.length > 0) hint.asks = Object.fromEntries(asks);
