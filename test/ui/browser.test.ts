@@ -161,6 +161,31 @@ describe('the web UI in chromium', () => {
     expect(labels.some((l) => /^if route eq/.test(l))).toBe(false);
   });
 
+  it("shows a router's learned fallback beside its branches", async () => {
+    const view = await apiJson(`/api/runs/${cleanRun}`);
+    const root = view.tree.find((n: any) => n.parent === null);
+    const learned = (await apiJson(`/api/runs/${cleanRun}/candidates/${root.id}`)).workflow as Workflow;
+    const router = learned.nodes.find((n) => n.kind === 'llm' && n.choices) as LlmNode;
+    const fallback = router.choices!.options[0]!.value;
+    router.choices!.fallback = fallback;
+    // A search that starts from this workflow stores it as its root candidate.
+    const from = join(fx.dir, 'with-fallback.workflow.json');
+    writeFileSync(from, JSON.stringify(learned));
+    const records = join(fx.dir, 'fallback-records.jsonl');
+    writeFileSync(records, readFileSync(fx.records, 'utf8'));
+    await runSearch([...searchArgs(fx, db, { iterations: 1, records }), '--from', from, '--strategy', 'none']);
+    const run = ((await apiJson('/api/runs')).runs as Array<{ id: string; data: string }>).find(
+      (r) => r.data === records,
+    )!;
+    const start = (await apiJson(`/api/runs/${run.id}`)).tree.find((n: any) => n.parent === null);
+    await page.goto(`${server.url}#/runs/${run.id}/c/${start.id}`);
+    const node = page.getByTestId(`wf-choices-${router.id}`);
+    await node.waitFor();
+    const text = (await node.textContent())!;
+    expect(text).toContain(`${fallback}: also when no branch clearly fits (learned)`);
+    if (router.choices!.otherwise) expect(text).toContain(`${router.choices!.otherwise}: none of the above`);
+  });
+
   it('compares two candidates: both graphs and per-record differences', async () => {
     await page.goto(`${server.url}#/runs/${cleanRun}`);
     const view = await apiJson(`/api/runs/${cleanRun}`);

@@ -187,8 +187,13 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
           {n.choices.options.length > 5 ? (
             <div className="wf-meta wf-choice">… and {n.choices.options.length - 5} more (on their edges)</div>
           ) : null}
+          {n.choices.fallback ? (
+            <div className="wf-meta wf-choice">{n.choices.fallback}: also when no branch clearly fits (learned)</div>
+          ) : null}
           {n.choices.otherwise ? (
-            <div className="wf-meta wf-choice">{n.choices.otherwise}: when no branch fits</div>
+            <div className="wf-meta wf-choice">
+              {n.choices.otherwise}: {n.choices.fallback ? 'none of the above' : 'when no branch fits'}
+            </div>
           ) : null}
         </div>
       ) : (
@@ -218,7 +223,8 @@ function choiceCondition(o: ChoiceOption): string {
 
 /**
  * An edge's guard in words: a branch of a choosing judge by its condition (the option's tools and
- * words, or "no branch fits" for its `otherwise`), any other guard as its field test.
+ * words, or "no branch fits" for its `otherwise` — "none of the above" when a learned `fallback`
+ * takes those requests), any other guard as its field test.
  */
 function guardText(e: Edge, byId: ReadonlyMap<string, WorkflowNode>): string {
   if (!e.when) return '';
@@ -227,7 +233,8 @@ function guardText(e: Edge, byId: ReadonlyMap<string, WorkflowNode>): string {
   const choices = from?.kind === 'llm' ? from.choices : undefined;
   const when = e.when;
   if (choices && choices.field === when.field && when.op === 'eq') {
-    if (when.value === choices.otherwise) return `${String(when.value)}: when no branch fits`;
+    if (when.value === choices.otherwise)
+      return `${String(when.value)}: ${choices.fallback ? 'none of the above' : 'when no branch fits'}`;
     const o = choices.options.find((x) => x.value === when.value);
     if (o) return `${o.value}: ${clip(choiceCondition(o), 60)}`;
   }
