@@ -80,6 +80,9 @@ export function documentedExamples(prop: PropSchema | undefined): string[] {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Whether a value is written as an e-mail address (`a@b.com`). */
+export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
+
 /**
  * A one-token value's form: runs of digits (d), of letters (a) or of both (x), split by the other
  * characters (`_`, `.`, `-` included: '256GB' is x, '#W0000000' is #x). Words joined by one

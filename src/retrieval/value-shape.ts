@@ -1,4 +1,5 @@
 import type { ValueShape } from '../graph/schema.js';
+import { isEmailAddress } from './param-schema.js';
 
 /**
  * The shape of a value (`VALUE_SHAPES` of the workflow IR): what a parameter's hint says its values
@@ -18,7 +19,7 @@ export function valueShape(value: unknown): ValueShape {
   if (/^[A-Z]{2,6}[/,\-:][A-Z]{2,6}$/.test(v)) return 'pair';
   if (/^[A-Z]+$/.test(v)) return v.length <= 2 ? 'code2' : v.length === 3 ? 'code3' : v.length === 4 ? 'code4' : 'code';
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
-  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return 'email';
+  if (isEmailAddress(v)) return 'email';
   // Words joined by slashes name a place in a hierarchy (`America/New_York`, `Europe/Berlin`), not a person or a town.
   if (/^[A-Za-z][\w+-]*(\/[A-Za-z][\w+-]*)+$/.test(v) && /[a-z]/.test(v)) return 'path';
   if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';

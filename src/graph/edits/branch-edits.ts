@@ -94,14 +94,11 @@ export function refineBranch(w: Workflow, edit: RefineBranchEdit): void {
   ) {
     refuse('nothing to change: give when (with to), question, prompt or fallback');
   }
+  // A fallback that is none of the options is refused by the validation of the result (llm-node-checks.ts).
   if (edit.fallback !== undefined) {
     const choices = judge.choices;
     if (!choices) refuse(`'${judge.id}' picks no branch (it has no choices), so it has no fallback`);
     if (edit.fallback === null) delete choices.fallback;
-    else if (!choices.options.some((o) => o.value === edit.fallback))
-      refuse(
-        `'${edit.fallback}' is none of the options of '${judge.id}' (${choices.options.map((o) => o.value).join(', ')})`,
-      );
     else choices.fallback = edit.fallback;
   }
   if (edit.question !== undefined && edit.prompt !== undefined) refuse('give a question or a prompt, not both');
