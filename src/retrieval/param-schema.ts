@@ -184,6 +184,8 @@ export function isFlag(prop: PropSchema | undefined): boolean {
 /** A default written in prose: "Default is metric.", "default value is 200", "(default: 10)", "default 72". */
 const DEFAULT_IN_PROSE =
   /\bdefaults?(?: value)?(?:\s+(?:is|to)\s+|\s*[:=]\s*|\s+(?=\d))\*?([A-Za-z0-9_/-]+(?:\.\d+)?)\*?(?=[\s.,;)]|$)/gi;
+/** One item of a list of values in a description: its quoted head and the words that explain it, up to a comma, bracket, full stop or quoted value. */
+const LIST_ITEM = /^[ \t]*[-*][ \t]+`([^`\s]{1,40})`[ \t]*[:—–-][ \t]*([^,.(\n`]*)(`?)[^\n]*$/gm;
 /** Words a prose default is not (a description saying there is none, or going on with a sentence). */
 const NOT_A_DEFAULT = new Set(['null', 'none', 'empty', 'the', 'a', 'an', 'not', 'set', 'no', 'as']);
 
@@ -204,7 +206,17 @@ export function documentedValues(name: string, prop: PropSchema | undefined): Ar
   };
   for (const e of prop.enum ?? []) add(e);
   add(prop.default);
-  const text = typeof prop.description === 'string' ? prop.description : '';
+  let text = typeof prop.description === 'string' ? prop.description : '';
+  // A list of values, one per line ("- `us`: Imperial units (`°F`, `in`)"): the values are the
+  // items' heads, each explained by the words before its first comma or bracket; what the items
+  // quote after the head (units, other values) is no value of the parameter.
+  const items = [...text.matchAll(LIST_ITEM)];
+  if (items.length >= 2) {
+    // "Same as `metric`, except …" explains by another value: no words of its own.
+    for (const m of items)
+      add(m[1], !m[3] && /^[A-Za-z][A-Za-z -]{1,30}$/.test(m[2]!.trim()) ? m[2]!.trim() : undefined);
+    text = text.replace(LIST_ITEM, '');
+  }
   for (const m of text.matchAll(/[`']([^`'\s]{1,40})[`'](?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[1], m[2]);
   for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
   for (const m of text.matchAll(DEFAULT_IN_PROSE)) if (!NOT_A_DEFAULT.has(m[1]!.toLowerCase())) add(m[1]);

@@ -139,6 +139,33 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(daily, { query, outputs: [] }).args.units).toBe('metric');
   });
 
+  it('reads a list of values as the values, each found by the word that explains it, not by what it quotes', () => {
+    const hourly = described(
+      'hourly_forecast',
+      'Hourly forecast for a place.',
+      {
+        place_id: { type: 'string', description: 'Identifier of a place.' },
+        units: {
+          type: 'string',
+          description:
+            'Unit system. The available values are:\n\n- `auto`: Select the system automatically.\n- `metric`: Metric (SI) units (`°C`, `mm/h`).\n- `us`: Imperial units (`°F`, `in/h`, `in`, `mph`).\n- `uk`: Same as `metric`, except that wind speeds are in `mph`.',
+        },
+        language: {
+          type: 'string',
+          description: 'The language of text summaries:\n\n- `en`: English\n- `es`: Spanish\n- `de`: German',
+        },
+      },
+      ['place_id', 'language'],
+    );
+    // "in" (a unit an item quotes) is no unit system; "Spanish" explains `es`.
+    const { args } = fillArgs(hourly, {
+      query: 'Hourly forecast for place ID fishermans-warf in Spanish.',
+      outputs: [],
+    });
+    expect(args.units).toBeUndefined();
+    expect(args.language).toBe('es');
+  });
+
   it('leaves optional parameters the request does not name out', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] });
     expect(args).not.toHaveProperty('outputsize');
