@@ -242,6 +242,8 @@ export const ParamHintSchema = z.strictObject({
       lower: z.boolean().optional(),
       /** Words of a name are joined by this string (`east-lansing`). */
       join: z.string().max(3).optional(),
+      /** Values the request writes apart are passed as one, joined by this string (`BTC,USD` for "BTC and USD"). */
+      listSep: z.string().min(1).max(3).optional(),
       /** A month named in the request is passed as its number (June → 6). */
       monthNumber: z.boolean().optional(),
       /** The JSON type values are passed as. */

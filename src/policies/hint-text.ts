@@ -52,6 +52,7 @@ export function paramHintText(name: string, h: ParamHint): string {
   if (f?.lower) parts.push('names in lower case');
   if (f?.join) parts.push(`words joined by ${JSON.stringify(f.join)}`);
   if (f?.monthNumber) parts.push('months as numbers');
+  if (f?.listSep) parts.push(`several values the request names joined by ${JSON.stringify(f.listSep)}`);
   if (f?.type) parts.push(`passed as a ${f.type}`);
   if (h.values?.length)
     parts.push(

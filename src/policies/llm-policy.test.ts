@@ -186,7 +186,7 @@ describe('LLM policy', () => {
           tool: 'current_weather',
           asks: { weather: 0.9, forecast: 0.4 },
           params: {
-            city: { from: { request: 0.95 }, before: { in: 0.8 }, shapes: { name: 0.9 } },
+            city: { from: { request: 0.95 }, before: { in: 0.8 }, shapes: { name: 0.9 }, format: { listSep: ',' } },
             days: { set: 'if-asked', setRates: { overall: 0.3 }, asked: { days: 0.8 } },
           },
         },
@@ -203,7 +203,9 @@ describe('LLM policy', () => {
     const text = userText(calls[0]!);
     expect(text).toContain('What this workflow learned about calling these tools');
     expect(text).toContain('- current_weather: requests that need it say "weather", "forecast"');
-    expect(text).toContain('  - city: almost always from the request; written after "in"; shaped like name');
+    expect(text).toContain(
+      '  - city: almost always from the request; written after "in"; shaped like name; several values the request names joined by ","',
+    );
     expect(text).toContain('  - days: set it only when the request asks for it (e.g. mentions "days")');
     expect(text).toContain('current_weather.days = 1');
     // No hint about the other tool: nothing is said of it.

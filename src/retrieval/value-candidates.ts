@@ -383,7 +383,7 @@ export function shapeOf(value: unknown): string {
   if (/^-?\d+$/.test(v)) return v.length >= 5 ? 'longint' : 'int';
   if (/^-?\d+\.\d+$/.test(v)) return 'float';
   if (/^-?\d+\.\d+\s*,\s*-?\d+\.\d+$/.test(v)) return 'coord';
-  if (/^[A-Z]{2,6}[/,\-:][A-Z]{2,6}$/.test(v)) return 'pair';
+  if (/^[A-Z]{2,6}[/,\-:] ?[A-Z]{2,6}$/.test(v)) return 'pair';
   if (/^[A-Z]+$/.test(v)) return `code${Math.min(v.length, 6)}`;
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
   if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';

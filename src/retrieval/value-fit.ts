@@ -17,6 +17,10 @@ export function formatted(c: ValueCandidate, format: ParamHint['format']): strin
     if (format.lower) value = value.toLowerCase();
     if (format.join) value = value.replace(/[\s,]+/g, format.join);
   }
+  // A written pair (`BTC/USD`) is passed with the parameter's own separator.
+  const parts = value.split(/\s?[/,\-:]\s?/);
+  if (c.kind === 'code' && format.listSep && parts.length > 1 && parts.every((x) => x.length >= 2))
+    value = parts.join(format.listSep);
   return value;
 }
 
@@ -80,6 +84,45 @@ function wordFormAt(query: string, value: string): number {
     if (m[0].length >= head.length && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
   return -1;
 }
+
+/** The request's values in the forms the parameter's format passes them: months by number, several values joined. */
+export function formattedInQuery(
+  query: string,
+  base: readonly ValueCandidate[],
+  hint: ParamHint | undefined,
+  spans: ReadonlyArray<readonly [number, number]>,
+): ValueCandidate[] {
+  return [...monthsInQuery(query, hint), ...joinedInQuery(query, base, hint, spans)];
+}
+
+/**
+ * For a parameter whose format passes several values joined (`listSep`): each two codes the request
+ * writes one after the other within `spans` (the call's part of the request; all of it when none),
+ * joined by that string (a pair written whole is rewritten by `formatted`).
+ */
+export function joinedInQuery(
+  query: string,
+  base: readonly ValueCandidate[],
+  hint: ParamHint | undefined,
+  spans: ReadonlyArray<readonly [number, number]>,
+): ValueCandidate[] {
+  const sep = hint?.format?.listSep;
+  if (!sep) return [];
+  const within = (c: ValueCandidate) => spans.length === 0 || spans.some(([a, b]) => c.start >= a && c.start < b);
+  const codes = base.filter((c) => c.kind === 'code' && within(c));
+  const out: ValueCandidate[] = [];
+  const add = (value: string, start: number, end: number) => {
+    if (!out.some((o) => o.value === value && o.start === start))
+      out.push({ value, kind: 'code', start, source: 'query', ...contextAt(query, start, end) });
+  };
+  const single = codes.filter((c) => !/[/,\-:]/.test(c.value));
+  for (let i = 0; i + 1 < single.length && out.length < MAX_JOINED; i++) {
+    const [a, b] = [single[i]!, single[i + 1]!];
+    if (a.value !== b.value) add(`${a.value}${sep}${b.value}`, a.start, b.start + b.value.length);
+  }
+  return out;
+}
+const MAX_JOINED = 12;
 
 /** The months the request names, as numbers (`6` for "June 2024"), for a parameter whose format passes months by number. */
 export function monthsInQuery(query: string, hint: ParamHint | undefined): ValueCandidate[] {

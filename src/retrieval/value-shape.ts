@@ -16,7 +16,7 @@ export function valueShape(value: unknown): ValueShape {
   if (/^-?\d+$/.test(v)) return v.replace('-', '').length >= 5 ? 'long-number' : 'int';
   if (/^-?\d+\.\d+$/.test(v)) return 'float';
   if (/^-?\d+\.\d+\s*,\s*-?\d+\.\d+$/.test(v)) return 'coord';
-  if (/^[A-Z]{2,6}[/,\-:][A-Z]{2,6}$/.test(v)) return 'pair';
+  if (/^[A-Z]{2,6}[/,\-:] ?[A-Z]{2,6}$/.test(v)) return 'pair';
   if (/^[A-Z]+$/.test(v)) return v.length <= 2 ? 'code2' : v.length === 3 ? 'code3' : v.length === 4 ? 'code4' : 'code';
   if (/^[A-Z0-9.]+$/.test(v) && /\d/.test(v)) return 'id';
   if (isEmailAddress(v)) return 'email';

@@ -158,4 +158,32 @@ describe('hints learned from the records', () => {
     // A time of day after the date, in three groups, is the domain's format: kept.
     expect(template(['a', 'b', 'c'].map((g, i) => call(g, g, `2024-05-0${i + 1}T09:00:00Z`)))).toBe('{date}T09:00:00Z');
   });
+
+  it('say a parameter takes several values joined when the references pass what the request writes apart as one', () => {
+    const rate: ToolDescriptor = {
+      name: 'exchange_rate',
+      description: 'The exchange rate of a currency pair.',
+      inputSchema: { type: 'object', properties: { pair: { type: 'string' } }, required: ['pair'] },
+    };
+    const codes = [
+      ['BTC', 'USD'],
+      ['ETH', 'EUR'],
+      ['EUR', 'GBP'],
+      ['SOL', 'USD'],
+    ];
+    const records = (sep: string): TaskRecord[] =>
+      codes.map(([a, b], i) => ({
+        id: `r${i}`,
+        group: `g${i}`,
+        query: `Show me the current rate between ${a} and ${b}.`,
+        reference: '',
+        calls: [{ tool: rate.name, args: { pair: `${a}${sep}${b}` } }],
+      }));
+    const format = (sep: string) => learnToolHints(records(sep), [rate]).get(rate.name)!.params?.pair?.format;
+    expect(format(',')?.listSep).toBe(',');
+    expect(format(', ')?.listSep).toBe(', ');
+    // Values the request writes whole say nothing of joining.
+    const whole = codes.map(([a, b], i) => ({ ...records('/')[i]!, query: `Show me the current ${a}/${b} rate.` }));
+    expect(learnToolHints(whole, [rate]).get(rate.name)!.params?.pair?.format?.listSep).toBeUndefined();
+  });
 });

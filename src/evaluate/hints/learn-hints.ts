@@ -45,6 +45,8 @@ export const HINT_PARAMETERS = {
   /** Most words, keys and shapes kept per share list, and least share kept. */
   maxShares: 8,
   minShare: 0.1,
+  /** Least share of a parameter's values passed joined (`BTC,USD`) for its format to say so. */
+  minJoinedShare: 0.25,
   /** Most values kept per parameter, and the longest (characters). */
   maxValues: 12,
   maxValueLength: 80,
@@ -238,6 +240,10 @@ function paramHint(
   if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
   if (pe.slugged >= 2) format.join = '-';
   if (pe.monthNumber >= 2) format.monthNumber = true;
+  // Values passed joined ("BTC,USD" for a request's "BTC and USD"), when the joined form makes up a
+  // share of the values: the most frequent separator.
+  const [sep, joined] = [...pe.joined].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  if (joined >= 2 && joined / pe.set >= p.minJoinedShare) format.listSep = sep;
   const types = Array.isArray(prop?.type) ? (prop.type as string[]) : [];
   if (types.length > 1) {
     const passed = [...pe.types].sort((a, b) => b[1] - a[1])[0]?.[0];

@@ -51,6 +51,8 @@ export interface ParamEvidence {
   lowered: number;
   slugged: number;
   monthNumber: number;
+  /** Of the values not written whole in the request: those whose parts it writes apart, by the string that joins them (`BTC,USD`: ','). */
+  joined: Map<string, number>;
   /** Words right before / right after values found in the request. */
   before: GroupCounts;
   after: GroupCounts;
@@ -100,6 +102,7 @@ function newParam(): ParamEvidence {
     lowered: 0,
     slugged: 0,
     monthNumber: 0,
+    joined: new Map(),
     before: new GroupCounts(),
     after: new GroupCounts(),
     keys: new GroupCounts(),
@@ -273,6 +276,13 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
     for (const w of before.slice(-2)) if (cue(w)) pe.before.add(w, o.group);
     if (after && cue(after)) pe.after.add(after, o.group);
   };
+  const joined = at < 0 && traceable && typeof o.raw === 'string' ? joinedParts(o.query, text) : undefined;
+  if (joined) {
+    pe.fromQuery++;
+    bump(pe.joined, joined.sep);
+    cues(joined.start, joined.end);
+    return;
+  }
   if (month) {
     pe.fromQuery++;
     pe.monthNumber++;
@@ -293,6 +303,27 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
     // A bare output (the id itself) has no key to keep.
     for (const k of new Set(holders.map((h) => h.key))) if (k !== '' && !PRIVATE.test(k)) pe.keys.add(k, o.group);
   } else pe.fromElsewhere++;
+}
+
+/**
+ * A value made of two to four parts joined by one separator (`BTC,USD`, `EUR/USD`, `BTC, EUR`) whose
+ * parts the request writes apart, in order: the separator and where the parts are written.
+ */
+export function joinedParts(query: string, text: string): { sep: string; start: number; end: number } | undefined {
+  const m = /^[^\s,/;|]+(\s?[,/;|]\s?)[^\s,/;|]+/.exec(text);
+  if (!m) return undefined;
+  const sep = m[1]!;
+  const parts = text.split(sep);
+  if (parts.length > 4 || parts.some((x) => x.length < 2 || /[\s,/;|]/.test(x))) return undefined;
+  let from = 0;
+  let start = -1;
+  for (const part of parts) {
+    const at = findToken(query.slice(from), part);
+    if (at < 0) return undefined;
+    if (start < 0) start = from + at;
+    from += at + part.length;
+  }
+  return { sep, start, end: from };
 }
 
 /** Where `text` is written as a token: from `from` on when it is written there, else anywhere. */

@@ -166,6 +166,19 @@ describe('argument filling without a hint', () => {
     expect(args.language).toBe('es');
   });
 
+  it('joins the two codes a request writes apart when the hint says the parameter takes them joined', () => {
+    const rate = requiredStrings('exchange_rate', 'The exchange rate of a currency pair.', { pair: 'The pair.' });
+    const query = 'First list the exchanges, then show me the current rate between BTC and USD.';
+    const focus: Array<[number, number]> = [[query.indexOf('then'), query.length]];
+    const hint = (listSep?: string): ToolHint => ({
+      tool: rate.name,
+      params: { pair: { from: { request: 1 }, shapes: { pair: 0.9 }, ...(listSep ? { format: { listSep } } : {}) } },
+    });
+    expect(fillArgs(rate, { query, outputs: [], focus }, hint(',')).args.pair).toBe('BTC,USD');
+    expect(fillArgs(rate, { query: 'The BTC/USD rate, please.', outputs: [] }, hint(', ')).args.pair).toBe('BTC, USD');
+    expect(fillArgs(rate, { query, outputs: [], focus }, hint()).args.pair).not.toBe('BTC,USD');
+  });
+
   it('leaves optional parameters the request does not name out', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] });
     expect(args).not.toHaveProperty('outputsize');

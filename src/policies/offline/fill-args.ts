@@ -20,7 +20,7 @@ import {
   type PropSchema,
 } from '../../retrieval/param-schema.js';
 import { choosePresent, presenceOf } from './presence.js';
-import { formatted, knownInQuery, monthsInQuery, namePart, nameParts } from '../../retrieval/value-fit.js';
+import { formatted, formattedInQuery, knownInQuery, namePart, nameParts } from '../../retrieval/value-fit.js';
 
 /**
  * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every value found in the
@@ -243,7 +243,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
         [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
         base,
       ),
-      ...monthsInQuery(ctx.query, hintOf(n)),
+      ...formattedInQuery(ctx.query, base, hintOf(n), focus),
       ...parts,
     ];
   };
