@@ -96,8 +96,8 @@ export function formattedInQuery(
 }
 
 /**
- * For a parameter whose format passes several values joined (`listSep`): each two codes the request
- * writes one after the other within `spans` (the call's part of the request; all of it when none),
+ * For a parameter whose format passes several values joined (`listSep`): each two codes, ids or
+ * numbers the request writes one after the other within `spans` (the call's part of the request; all of it when none),
  * joined by that string (a pair written whole is rewritten by `formatted`).
  */
 export function joinedInQuery(
@@ -109,7 +109,7 @@ export function joinedInQuery(
   const sep = hint?.format?.listSep;
   if (!sep) return [];
   const within = (c: ValueCandidate) => spans.length === 0 || spans.some(([a, b]) => c.start >= a && c.start < b);
-  const codes = base.filter((c) => c.kind === 'code' && within(c));
+  const codes = base.filter((c) => (c.kind === 'code' || c.kind === 'id' || c.kind === 'number') && within(c));
   const out: ValueCandidate[] = [];
   const add = (value: string, start: number, end: number) => {
     if (!out.some((o) => o.value === value && o.start === start))

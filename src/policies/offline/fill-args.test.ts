@@ -177,6 +177,13 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(rate, { query, outputs: [], focus }, hint(',')).args.pair).toBe('BTC,USD');
     expect(fillArgs(rate, { query: 'The BTC/USD rate, please.', outputs: [] }, hint(', ')).args.pair).toBe('BTC, USD');
     expect(fillArgs(rate, { query, outputs: [], focus }, hint()).args.pair).not.toBe('BTC,USD');
+    const byZip = requiredStrings('weather_by_zip', 'Current weather by zip code.', { zip: 'Zip code and country.' });
+    const zipHint: ToolHint = {
+      tool: byZip.name,
+      params: { zip: { from: { request: 1 }, shapes: { text: 0.6 }, format: { listSep: ',' } } },
+    };
+    const zipQuery = 'What is the weather for zip code 98101 in the US?';
+    expect(fillArgs(byZip, { query: zipQuery, outputs: [] }, zipHint).args.zip).toBe('98101,US');
   });
 
   it('leaves optional parameters the request does not name out', () => {
