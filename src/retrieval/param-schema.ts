@@ -217,7 +217,7 @@ export function documentedValues(name: string, prop: PropSchema | undefined): Ar
       add(m[1], !m[3] && /^[A-Za-z][A-Za-z -]{1,30}$/.test(m[2]!.trim()) ? m[2]!.trim() : undefined);
     text = text.replace(LIST_ITEM, '');
   }
-  for (const m of text.matchAll(/[`']([^`'\s]{1,40})[`'](?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[1], m[2]);
+  for (const m of text.matchAll(/([`'"])([^`'"\s]{1,40})\1(?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[2], m[3]);
   for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
   for (const m of text.matchAll(DEFAULT_IN_PROSE)) if (!NOT_A_DEFAULT.has(m[1]!.toLowerCase())) add(m[1]);
   return [...out].map(([value, gloss]) => (gloss ? { value, gloss } : { value }));

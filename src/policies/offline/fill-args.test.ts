@@ -186,6 +186,20 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(byZip, { query: zipQuery, outputs: [] }, zipHint).args.zip).toBe('98101,US');
   });
 
+  it('reads values a description quotes in double quotes, found where the request writes another form of one', () => {
+    const flights = described(
+      'airport_flights',
+      'Flights of an airport.',
+      {
+        ident: { type: 'string', description: 'ICAO code of the airport.' },
+        direction: { type: 'string', description: 'Direction, one of "arrival", "departure"' },
+      },
+      ['ident', 'direction'],
+    );
+    const query = 'Check the departing flights of EHAM on September 1, 2025.';
+    expect(fillArgs(flights, { query, outputs: [] }).args.direction).toBe('departure');
+  });
+
   it('leaves optional parameters the request does not name out', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] });
     expect(args).not.toHaveProperty('outputsize');
