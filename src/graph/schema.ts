@@ -168,7 +168,7 @@ export const ToolBindingSchema = z.strictObject({
  * The shapes a parameter's values take (retrieval/value-shape.ts gives a value its shape): a boolean,
  * a date (YYYY-MM-DD…), an integer, a decimal, a number of five or more digits, a coordinate pair, a
  * pair of codes (`BTC/USD`), a code of capitals by its length, an id of capitals and digits, a place
- * and its region (`Paris, France`; `London,UK` tight), a name of one or several mostly capitalised words, an
+ * and its regions (`Paris, France`, `East Lansing, MI, US`; `London,UK` tight), a name of one or several mostly capitalised words, an
  * e-mail address, a path of words (`America/New_York`), a lower-case word or slug, other text (a
  * sentence is text).
  */

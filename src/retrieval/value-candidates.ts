@@ -218,7 +218,7 @@ export function queryCandidates(text: string): ValueCandidate[] {
     add(`${a.value}, ${b.value}`, 'proper', a.start, end);
     add(`${a.value},${b.value}`, 'proper', a.start, end);
   }
-  // "Seattle, WA", "Seattle, WA, US": a place with its region and country codes, each prefix of the chain.
+  // "Seattle, WA", "Seattle, WA, US": a place with its region and country codes, the whole chain as written.
   for (const m of text.matchAll(/\b([A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*)((?:,\s?[A-Z]{2,3}\b)+)/g)) {
     const s = m.index ?? 0;
     let end = s + m[1]!.length;
@@ -226,9 +226,9 @@ export function queryCandidates(text: string): ValueCandidate[] {
     for (const code of m[2]!.matchAll(/,\s?([A-Z]{2,3})\b/g)) {
       parts.push(code[1]!);
       end += code[0].length;
-      add(parts.join(', '), 'proper', s, end);
-      add(parts.join(','), 'proper', s, end);
     }
+    add(parts.join(', '), 'proper', s, end);
+    add(parts.join(','), 'proper', s, end);
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -24,4 +24,11 @@ describe('valueShape', () => {
     expect(valueShape('Tokyo')).toBe('name');
     expect(valueShape('ETH/USD')).toBe('pair');
   });
+
+  it('reads a place with one or more regions as a place, and a pair with a space after its separator as a pair', () => {
+    expect(valueShape('Paris, France')).toBe('place-region');
+    expect(valueShape('East Lansing, MI, US')).toBe('place-region');
+    expect(valueShape('London,UK')).toBe('place-region-tight');
+    expect(valueShape('BTC, EUR')).toBe('pair');
+  });
 });

@@ -22,7 +22,8 @@ export function valueShape(value: unknown): ValueShape {
   if (isEmailAddress(v)) return 'email';
   // Words joined by slashes name a place in a hierarchy (`America/New_York`, `Europe/Berlin`), not a person or a town.
   if (/^[A-Za-z][\w+-]*(\/[A-Za-z][\w+-]*)+$/.test(v) && /[a-z]/.test(v)) return 'path';
-  if (/^[A-Z][^,]*[a-z][^,]*,\s?[A-Z][^,]*$/.test(v)) return v.includes(', ') ? 'place-region' : 'place-region-tight';
+  if (/^[A-Z][^,]*[a-z][^,]*(?:,\s?[A-Z][^,]*)+$/.test(v))
+    return v.includes(', ') ? 'place-region' : 'place-region-tight';
   if (/^[A-Z][a-z]/.test(v)) {
     // A name's words are mostly capitalised ("Bank of America"); a sentence's are mostly not ("Customer wants a refund").
     const words = v.split(/\s+/);
