@@ -370,6 +370,32 @@ describe('an optional parameter whose value the request writes for another call'
   });
 });
 
+describe('a parameter whose values seldom came from the request', () => {
+  const search = {
+    name: 'place_search',
+    description: 'Places matching a name, with their coordinates.',
+    inputSchema: obj({ q: { type: 'string' }, limit: { type: 'integer' } }, ['q', 'limit']),
+  } satisfies ToolDescriptor;
+  const record = (id: string, query: string, q: string, limit: number): TaskRecord =>
+    oneCall(id, query, search.name, { q, limit });
+  const model = learn(
+    [
+      record('a', 'Find Paris and its coordinates.', 'Paris', 1),
+      record('b', 'Where is Lyon?', 'Lyon', 3),
+      record('c', 'Look up Nantes for me.', 'Nantes', 5),
+      record('d', 'Find Lille, then its weather.', 'Lille', 1),
+      record('e', 'Show me 5 places named Springfield.', 'Springfield', 5),
+    ],
+    [search],
+  );
+  const fill = (query: string) =>
+    fillArgs(search, { query, focus: [[0, query.indexOf('Then')]], outputs: [] }, model.get(search.name)).args;
+
+  it('takes no number another clause wrote, and the usual value instead', () => {
+    expect(fill('Find Toulouse. Then give me the 30-day forecast there.')).toEqual({ q: 'Toulouse', limit: 1 });
+  });
+});
+
 describe('a recorded amount of a unit the request spells out', () => {
   const bars: ToolDescriptor = {
     name: 'price_bars',

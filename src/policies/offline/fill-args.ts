@@ -283,11 +283,11 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const args: Record<string, unknown> = {};
   const taken = new Map<string, Scored>();
   const used = new Map<string, number>();
-  // An optional parameter not judged surely set, whose values came from the request, takes no value
-  // the request wrote outside the clause that asks for this call (that value is another call's).
-  const clauseOnly = (n: string) =>
-    (presence.get(n) ?? 1) < W.outsideClause.maxPresence &&
-    (hintOf(n)?.from?.request ?? 0) >= W.outsideClause.minQueryShare;
+  // A value the request wrote outside the call's clause is another call's for an optional parameter not
+  // judged surely set whose values came from the request, and for one whose values seldom came from it.
+  const clauseOnly = (n: string, from = hintOf(n)?.from, q = from?.request ?? 0) =>
+    ((presence.get(n) ?? 1) < W.outsideClause.maxPresence && q >= W.outsideClause.minQueryShare) ||
+    (from !== undefined && q < W.outsideClause.seldomQueryShare);
   for (const s of all) {
     if (s.param in args || s.score < W.minScore) continue;
     if (clauseOnly(s.param) && s.key.startsWith('q:') && focus.length > 0 && !inFocus(s.start, focus)) continue;

@@ -48,8 +48,8 @@ export const FILL_WEIGHTS = {
   reusePenalty: 0.8,
   /** An optional parameter judged set with at least `minPresence` and given no value takes its usual value when that has `minShare`. */
   optionalUsual: { minPresence: 0.7, minShare: 0.5 },
-  /** An optional parameter judged set under `maxPresence`, whose values came from the request at least `minQueryShare`, takes no value from outside the call's clause. */
-  outsideClause: { maxPresence: 0.7, minQueryShare: 0.8 },
+  /** No value from outside the call's clause for an optional parameter judged set under `maxPresence` whose values came from the request at least `minQueryShare`, nor for any parameter whose values came from it less than `seldomQueryShare`. */
+  outsideClause: { maxPresence: 0.7, minQueryShare: 0.8, seldomQueryShare: 0.5 },
   /** An optional parameter judged unset but at least `minPresence`, from the request at least `minQueryShare`, is set when a value in the call's clause scores `minScore`. */
   strongValue: { minPresence: 0.1, minQueryShare: 0.5, minScore: 5.5 },
   /** presence.ts: the probability of a named parameter without a hint, the cap on word evidence and the step a named parameter gets (log-odds), the most a combination may cost. */
