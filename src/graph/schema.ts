@@ -257,6 +257,8 @@ export const ParamHintSchema = z.strictObject({
 /** What a step knows about one of its tools: when requests ask for it, and its parameters. */
 export const ToolHintSchema = z.strictObject({
   tool: z.string().min(1),
+  /** Calls of this tool the hint was learned from: what its shares are shares of. */
+  uses: z.number().int().min(1).optional(),
   /** Words requests use when they ask for this tool, with the share of its calls whose request part used each. */
   asks: SharesSchema.optional(),
   /** Tools called right before it (`^`: none, it opened the run), with their shares of its calls. */

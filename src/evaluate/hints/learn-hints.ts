@@ -113,7 +113,7 @@ function toolHint(
 ): ToolHint {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
   const required = new Set(schema.required ?? []);
-  const hint: ToolHint = { tool: name };
+  const hint: ToolHint = { tool: name, uses: te.uses };
   // The word's share of this tool's calls against its share of every call (records of one tool: no contrast).
   const lift = (w: string) =>
     all.uses === te.uses ? Infinity : te.asks.count(w) / te.uses / ((all.words.get(w) ?? 1) / all.uses);

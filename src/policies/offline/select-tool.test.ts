@@ -109,4 +109,27 @@ describe('rankTools at a mined position', () => {
     // The tool the hint says usually follows the previous call wins the near tie too.
     expect(rank({ hints: [{ tool: 'get_b', follows: { get_c: 0.8 } }] }, 'get_c')).toBe('get_b');
   });
+
+  it('weighs what follows the previous call by how often each tool was called: a rare tool that always opens a run is seldom the opener', () => {
+    const rank = (hints: ToolNode['hints']) =>
+      rankTools(
+        {
+          node: { id: 'step_1', kind: 'tool', task: 'unrelated', hints },
+          workflow: EMPTY,
+          query: CLAUSE,
+          clause: CLAUSE,
+          candidates,
+          previousTool: undefined,
+        },
+        index({ get_a: 0.95, get_b: 1 }),
+      )[0]!.name;
+    const opener = (uses: number) => [
+      { tool: 'get_a', uses: 40, follows: { '^': 0.7 } },
+      { tool: 'get_b', uses, follows: { '^': 1 } },
+    ];
+    // get_b opened all of its 3 runs, get_a 28 of its 40: the run's first call is far likelier get_a.
+    expect(rank(opener(3))).toBe('get_a');
+    // Called as often as get_a, get_b is the likelier opener.
+    expect(rank(opener(40))).toBe('get_b');
+  });
 });

@@ -15,8 +15,9 @@ import type { ToolIndex } from '../../retrieval/tool-index.js';
  * - BM25 of the node's task, weight `task`, when there is a clause and the position lists at most
  *   one tool (a task names the tool a position was made for; a position that lists several has them
  *   as its prior instead);
- * - `follows`, in proportion to how often the hint for each candidate (graph/hints.ts) says the tool
- *   called just before (or `^`, none) came before it, as a share of that over the candidates;
+ * - `follows`: how often the hint for each candidate (graph/hints.ts) says the tool called just
+ *   before (or `^`, none) came before it, over the calls it was learned from (`uses`), as a share of
+ *   that over the candidates: a tool seldom called that always opens a run is still seldom the opener;
  * - `mined`: the tool is one the runs used at this mined position;
  * - `hinted`: the step has a hint for the tool, at a position that lists at most one tool.
  * Ties go to the candidate listed first.
@@ -53,12 +54,11 @@ export function rankTools(input: SelectionInput, index: ToolIndex): Array<{ name
   const whole = hasClause ? new Map<string, number>() : normalise(index.rank(input.query, names));
   const mined = new Set(input.node.mined ?? []);
   const own = new Set((input.node.hints ?? []).map((h) => h.tool));
-  const prev = input.previousTool ?? '^';
-  const follows = new Map(names.map((n) => [n, hintFor(input.workflow, input.node, n)?.follows?.[prev] ?? 0]));
+  const [prev, hint] = [input.previousTool ?? '^', (n: string) => hintFor(input.workflow, input.node, n)];
+  const follows = new Map(names.map((n) => [n, (hint(n)?.follows?.[prev] ?? 0) * (hint(n)?.uses ?? 1)]));
   const followTotal = [...follows.values()].reduce((a, b) => a + b, 0);
   const scored = names.map((name, i) => ({
-    name,
-    i,
+    ...{ name, i },
     score:
       (focused.get(name) ?? 0) +
       w.task * (task.get(name) ?? 0) +
