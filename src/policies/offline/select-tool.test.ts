@@ -132,4 +132,32 @@ describe('rankTools at a mined position', () => {
     // Called as often as get_a, get_b is the likelier opener.
     expect(rank(opener(40))).toBe('get_b');
   });
+
+  it('takes the tool the runs called far more often when the clause fits two tools about as well', () => {
+    const rank = (hints: ToolNode['hints']) =>
+      rankTools(
+        {
+          node: { id: 'step_1', kind: 'tool', task: 'unrelated', hints },
+          workflow: EMPTY,
+          query: CLAUSE,
+          clause: CLAUSE,
+          candidates,
+          previousTool: undefined,
+        },
+        index({ get_a: 1, get_b: 0.9 }),
+      )[0]!.name;
+    expect(
+      rank([
+        { tool: 'get_b', uses: 30 },
+        { tool: 'get_a', uses: 2 },
+      ]),
+    ).toBe('get_b');
+    expect(
+      rank([
+        { tool: 'get_b', uses: 3 },
+        { tool: 'get_a', uses: 2 },
+      ]),
+    ).toBe('get_a');
+    expect(rank(undefined)).toBe('get_a');
+  });
 });

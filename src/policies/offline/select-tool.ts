@@ -19,7 +19,8 @@ import type { ToolIndex } from '../../retrieval/tool-index.js';
  *   before (or `^`, none) came before it, over the calls it was learned from (`uses`), as a share of
  *   that over the candidates: a tool seldom called that always opens a run is still seldom the opener;
  * - `mined`: the tool is one the runs used at this mined position;
- * - `hinted`: the step has a hint for the tool, at a position that lists at most one tool.
+ * - `hinted`: the step has a hint for the tool, at a position that lists at most one tool;
+ * - `usual`: how often the tool was called, by its hint's `uses` (log-scaled, a share of the most).
  * Ties go to the candidate listed first.
  */
 
@@ -35,7 +36,7 @@ export interface SelectionInput {
 }
 
 /** The weights of the ranking (see the module comment). */
-export const RANK_WEIGHTS = { task: 0.3, follows: 0.6, mined: 0.3, hinted: 0.1, wholeWithoutClause: 0.5 };
+export const RANK_WEIGHTS = { task: 0.3, follows: 0.6, mined: 0.3, hinted: 0.1, usual: 0.4, wholeWithoutClause: 0.5 };
 
 function normalise(list: ReadonlyArray<{ name: string; score: number }>): Map<string, number> {
   const max = Math.max(0, ...list.map((x) => x.score));
@@ -57,6 +58,8 @@ export function rankTools(input: SelectionInput, index: ToolIndex): Array<{ name
   const [prev, hint] = [input.previousTool ?? '^', (n: string) => hintFor(input.workflow, input.node, n)];
   const follows = new Map(names.map((n) => [n, (hint(n)?.follows?.[prev] ?? 0) * (hint(n)?.uses ?? 1)]));
   const followTotal = [...follows.values()].reduce((a, b) => a + b, 0);
+  const uses = new Map(names.map((n) => [n, Math.log1p(hint(n)?.uses ?? 0)]));
+  const maxUses = Math.max(...uses.values());
   const scored = names.map((name, i) => ({
     ...{ name, i },
     score:
@@ -65,7 +68,8 @@ export function rankTools(input: SelectionInput, index: ToolIndex): Array<{ name
       w.wholeWithoutClause * (whole.get(name) ?? 0) +
       (mined.has(name) ? w.mined : 0) +
       (followTotal > 0 ? (w.follows * follows.get(name)!) / followTotal : 0) +
-      (!listsSeveral && own.has(name) ? w.hinted : 0),
+      (!listsSeveral && own.has(name) ? w.hinted : 0) +
+      (maxUses > 0 ? (w.usual * uses.get(name)!) / maxUses : 0),
   }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   return scored.map(({ name, score }) => ({ name, score }));
@@ -86,8 +90,7 @@ export function clauseFocus(query: string, candidates: readonly string[], index:
   let memo = focusMemo.get(index);
   if (!memo) focusMemo.set(index, (memo = new Map()));
   const key = `${candidates.join('\u0001')}\u0000${query}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
+  if (memo.has(key)) return memo.get(key)!;
   const clauses = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
   const best = new Map<string, string>();
   const shares = new Map<string, number>();
@@ -121,10 +124,7 @@ export function focusSpans(
 ): Array<[number, number]> {
   const focus = clauseFocus(query, candidates, index);
   if (focus.clauses.length < 2) return [];
-  const chosen = new Set<string>();
-  if (clause) chosen.add(clause);
-  const best = focus.best.get(tool);
-  if (best !== undefined) chosen.add(best);
+  const chosen = new Set([clause, focus.best.get(tool)].filter((c): c is string => c !== undefined && c !== ''));
   const spans: Array<[number, number]> = [];
   for (const c of chosen) {
     const at = query.indexOf(c);
