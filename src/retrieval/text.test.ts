@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitClauses } from './text.js';
+import { nameWordsOf, splitClauses } from './text.js';
 
 describe('splitClauses: fragments that ask for nothing', () => {
   it('joins a qualifying phrase cut off by "also" to the clause it qualifies', () => {
@@ -56,5 +56,23 @@ describe('splitClauses: sentence ends', () => {
       'Get the news on ACADIA Pharmaceuticals Inc.  (ACAD)',
       'analyze it.',
     ]);
+  });
+});
+
+describe('nameWordsOf: run-together tool names', () => {
+  it('splits a name written without separators into the words its description uses', () => {
+    expect(
+      nameWordsOf(
+        'usacitieslist_for_gas_price',
+        'usaCitiesList: Retrieves a list of cities with gasoline and diesel price information across the USA.',
+      ),
+    ).toBe('usa cities list for gas price');
+    expect(nameWordsOf('airportinfo', 'Returns airport details; info for one airport.')).toBe('airport info');
+  });
+
+  it('leaves a word alone that the description does not make up wholly, and short or known words', () => {
+    expect(nameWordsOf('flightera_data', 'Flight data from a provider.')).toBe('flightera data');
+    expect(nameWordsOf('getUser', 'Gets a user.')).toBe('get User');
+    expect(nameWordsOf('weatherapi', 'The weatherapi service; weather from an api.')).toBe('weatherapi');
   });
 });

@@ -54,6 +54,32 @@ export function splitIdentifiers(text: string): string {
   return text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
 }
 
+/**
+ * A tool name's words, with each run-together word (`usacitieslist`) split into words its own
+ * description uses (`usa cities list`) when it splits wholly into them: names written without
+ * separators read as the words they are made of. A word that does not split stays as it is.
+ */
+export function nameWordsOf(name: string, description: string): string {
+  const vocab = new Set(words(splitIdentifiers(description), true).filter((w) => w.length >= 2));
+  return splitIdentifiers(name)
+    .split(/\s+/)
+    .map((w) => {
+      const lower = w.toLowerCase();
+      if (lower.length < 6 || vocab.has(lower)) return w;
+      // Fewest pieces: best[i] = the split of lower.slice(0, i) into the fewest vocabulary words.
+      const best: (string[] | undefined)[] = [[]];
+      for (let i = 1; i <= lower.length; i++)
+        for (let j = Math.max(0, i - 20); j < i - 1; j++) {
+          const prev = best[j];
+          if (prev && vocab.has(lower.slice(j, i)) && (!best[i] || prev.length + 1 < best[i]!.length))
+            best[i] = [...prev, lower.slice(j, i)];
+        }
+      const parts = best[lower.length];
+      return parts && parts.length > 1 ? parts.join(' ') : w;
+    })
+    .join(' ');
+}
+
 const CLAUSE_MARKERS =
   /\b(?:and then|then|after that|afterwards|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[;?!]\s+|\.\s+(?![\s(])|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate)\b)/gi;
 

@@ -1,11 +1,11 @@
 import MiniSearch from 'minisearch';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import { splitIdentifiers, terms } from './text.js';
+import { nameWordsOf, splitIdentifiers, terms } from './text.js';
 
 /**
  * Tool retrieval (docs/DESIGN.md, "Policies": BM25 retrieval (minisearch) over tool names,
  * descriptions and parameter names), shared by every policy. Each tool is a document of its name
- * (split into words), description and parameter names; a workflow's hints may add a fourth field, the
+ * (split into words, a run-together one into the words of its description: `nameWordsOf`), description and parameter names; a workflow's hints may add a fourth field, the
  * words requests use when they ask for the tool (`ToolHint.asks`, see `workflowIndex`). Scores are
  * BM25 (minisearch's BM25+), restricted to the node's candidates.
  *
@@ -49,7 +49,7 @@ export function createToolIndex(
       );
       return {
         id: t.name,
-        name: splitIdentifiers(t.name),
+        name: nameWordsOf(t.name, t.description),
         description: t.description,
         params: props.map(splitIdentifiers).join(' '),
         learned: (asks?.get(t.name) ?? []).join(' '),

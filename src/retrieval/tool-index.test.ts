@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import { createToolIndex } from './tool-index.js';
+
+const tool = (name: string, description: string): ToolDescriptor => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+});
+
+describe('tool index', () => {
+  it('ranks a tool whose run-together name says what the request asks for above one whose separated name only shares words', () => {
+    // Names and descriptions as a RapidAPI-style tool set writes them (after TRAJECT-Bench's Travel tools).
+    const tools = [
+      tool(
+        'usacitieslist_for_gas_price',
+        'usaCitiesList: Retrieves a list of cities with gasoline and diesel price information across the USA.',
+      ),
+      tool(
+        'get_cities_list_for_cities_cost_of_living',
+        'Get Cities List: Retrieves a comprehensive list of all available cities in the database, worldwide.',
+      ),
+    ];
+    const ranked = createToolIndex(tools).rank(
+      'Could you first show me a list of USA cities?',
+      tools.map((t) => t.name),
+    );
+    expect(ranked[0]?.name).toBe('usacitieslist_for_gas_price');
+  });
+});
