@@ -1,12 +1,49 @@
-import type { ParamHint } from '../graph/schema.js';
+import type { ParamHint, ValueShape } from '../graph/schema.js';
 import { findToken, unitFormsAt } from './text.js';
 import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
+import { shapeFamily, valueShape } from './value-shape.js';
 
 /**
  * How a value found in a request is written for a parameter (the hint's `format`: a date template,
  * lower case, words joined), and the parameter's recurring values and named months the request
- * writes, as candidates (policies/offline/fill-args.ts reads them).
+ * writes, as candidates, and how well a found value fits a parameter by its shape, the words around it
+ * and the parameter's name (policies/offline/fill-args.ts reads them).
  */
+
+/** The share of the parameter's values with the value's shape (undefined: a shape family it never takes). */
+export function shapeFit(value: unknown, hint: ParamHint | undefined, prior: number): number | undefined {
+  const shapes = hint?.shapes;
+  if (!shapes || Object.keys(shapes).length === 0) return prior;
+  const shape = valueShape(value);
+  const share = shapes[shape];
+  if (share !== undefined) return share;
+  return Object.keys(shapes).some((s) => shapeFamily(s as ValueShape) === shapeFamily(shape)) ? 0 : undefined;
+}
+
+/** The largest share among the cue words next to a value found in the request. */
+export function cueFit(c: ValueCandidate, hint: ParamHint | undefined): number {
+  let best = 0;
+  for (const w of c.before.slice(-2)) best = Math.max(best, hint?.before?.[w] ?? 0);
+  if (c.after) best = Math.max(best, hint?.after?.[c.after] ?? 0);
+  return best;
+}
+
+/** The parameter's whole name is written right before the value ("place ID: arguello-5324616"). */
+export function labelledBy(c: ValueCandidate, nameWords: readonly string[]): boolean {
+  return nameWords.length > 1 && nameWords.every((w, i) => c.before.at(i - nameWords.length) === w);
+}
+
+/**
+ * A word of the parameter's name stands next to the value (or names its role); a name after the value
+ * does not count when it labels another value (`otherLabelled`: "Arguello (place ID: …)").
+ */
+export function namedBy(c: ValueCandidate, nameWords: readonly string[], otherLabelled: boolean): boolean {
+  return (
+    c.before.slice(-2).some((w) => nameWords.includes(w)) ||
+    (!otherLabelled && nameWords.includes(c.after)) ||
+    (c.role ?? []).some((w) => nameWords.includes(w))
+  );
+}
 
 /** The candidate's value as the parameter's format writes it. */
 export function formatted(c: ValueCandidate, format: ParamHint['format']): string {

@@ -472,3 +472,30 @@ describe('a coordinate pair the request writes longitude first', () => {
     });
   });
 });
+
+describe('a value the request labels with the parameter’s whole name', () => {
+  const now: ToolDescriptor = {
+    name: 'current_conditions',
+    description: 'Current weather at a place.',
+    inputSchema: obj({ place_id: { type: 'string', description: 'Identifier of a place.' } }, ['place_id']),
+  };
+  // The records pass a place's name, slugged; their requests write it after "for".
+  const model = learn(
+    [
+      oneCall('a', 'Get the current weather for Oslo.', now.name, { place_id: 'oslo' }),
+      oneCall('b', 'Get the current weather for Lima, please.', now.name, { place_id: 'lima' }),
+      oneCall('c', 'Show the current weather for Quito.', now.name, { place_id: 'quito' }),
+    ],
+    [now],
+  );
+
+  it('is passed over a name the request writes next to it ("Arguello (place ID: arguello-5324616)")', () => {
+    const query = 'Get the current weather for Arguello (place ID: arguello-5324616), then the sunrise.';
+    expect(fillArgs(now, { query, outputs: [] }, model.get(now.name)).args).toEqual({ place_id: 'arguello-5324616' });
+  });
+
+  it('leaves the name to be passed when no value is labelled', () => {
+    const query = 'Get the current weather for Arguello, then the sunrise.';
+    expect(fillArgs(now, { query, outputs: [] }, model.get(now.name)).args).toEqual({ place_id: 'arguello' });
+  });
+});

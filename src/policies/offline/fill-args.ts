@@ -1,10 +1,9 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
+import type { ParamHint, ToolHint } from '../../graph/schema.js';
 import { stem, terms } from '../../retrieval/text.js';
 import { outputValues, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
-import { shapeFamily, valueShape } from '../../retrieval/value-shape.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {
   documentedExamples,
@@ -20,7 +19,17 @@ import {
   type PropSchema,
 } from '../../retrieval/param-schema.js';
 import { choosePresent, presenceOf } from './presence.js';
-import { formatted, formattedInQuery, knownInQuery, namePart, nameParts } from '../../retrieval/value-fit.js';
+import {
+  cueFit,
+  formatted,
+  formattedInQuery,
+  knownInQuery,
+  labelledBy,
+  namedBy,
+  namePart,
+  nameParts,
+  shapeFit,
+} from '../../retrieval/value-fit.js';
 
 /**
  * Argument filling of the offline policy (docs/DESIGN.md, "Policies"): every value found in the
@@ -79,24 +88,6 @@ const W = FILL_WEIGHTS;
 const inFocus = (start: number | undefined, focus: Spans) =>
   start !== undefined && focus.some(([a, b]) => start >= a && start < b);
 
-/** The share of the parameter's values with the value's shape (undefined: a shape family it never takes). */
-function shapeFit(value: unknown, hint: ParamHint | undefined, prior: number): number | undefined {
-  const shapes = hint?.shapes;
-  if (!shapes || Object.keys(shapes).length === 0) return prior;
-  const shape = valueShape(value);
-  const share = shapes[shape];
-  if (share !== undefined) return share;
-  return Object.keys(shapes).some((s) => shapeFamily(s as ValueShape) === shapeFamily(shape)) ? 0 : undefined;
-}
-
-/** The largest share among the cue words next to a value found in the request. */
-function cueFit(c: ValueCandidate, hint: ParamHint | undefined): number {
-  let best = 0;
-  for (const w of c.before.slice(-2)) best = Math.max(best, hint?.before?.[w] ?? 0);
-  if (c.after) best = Math.max(best, hint?.after?.[c.after] ?? 0);
-  return best;
-}
-
 /** The most frequent recurring value of a parameter and its share (undefined: none kept). */
 function usualOf(hint: ParamHint | undefined): { value: string | number | boolean; share: number } | undefined {
   return hint?.values?.[0];
@@ -124,6 +115,7 @@ function scoreCandidates(
   // A parameter that takes prose (a summary, a message, a thought) is given text the request quotes,
   // never a name or a number picked out of it — unless the step's hint says its values look like that.
   const prose = !hint?.shapes && takesProse(nWords, prop);
+  const anyLabelled = cands.some((c) => labelledBy(c, nWords));
   for (const c of cands) {
     if (prose && c.kind !== 'quoted') continue;
     const value = formatted(c, hint?.format);
@@ -131,15 +123,13 @@ function scoreCandidates(
     const known = recorded.get(value.toLowerCase()) ?? (documented.has(value.toLowerCase()) ? W.documentedShare : 0);
     const shape = shapeFit(value, hint, kindPrior(nWords, prop, c.kind));
     if (shape === undefined && known === 0) continue;
-    const named =
-      c.before.slice(-2).some((w) => nWords.includes(w)) ||
-      nWords.includes(c.after) ||
-      (c.role ?? []).some((w) => nWords.includes(w));
+    const named = namedBy(c, nWords, anyLabelled);
     let score =
       q.shape * (shape ?? 0) +
       q.cueWord * cueFit(c, hint) +
       q.knownValue * Math.min(1, known * q.knownSaturation) +
       (named ? q.nameNextToValue : 0) +
+      (labelledBy(c, nWords) ? q.nameNextToValue : 0) +
       queryShare;
     if (c.kind === 'known') score += q.knownInQueryBonus;
     if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
