@@ -56,6 +56,11 @@ export function createToolIndex(
       };
     }),
   );
+  // Spans of time a tool's name fixes ("5_day", "48_hours"): a request for another span of the same
+  // unit ("a 21-day forecast") is not what the tool gives.
+  const spans = new Map(
+    tools.map((t) => [t.name, timeSpans(splitIdentifiers(t.name))] as const).filter(([, s]) => s.length > 0),
+  );
   const memo = new Map<string, ReadonlyArray<{ name: string; score: number }>>();
   // Candidate lists are long and few: each distinct list gets a short id for the memo key.
   const lists = new Map<string, number>();
@@ -77,7 +82,12 @@ export function createToolIndex(
                 combineWith: 'OR',
                 filter: (r) => allowed.has(r.id as string),
               })
-              .map((r) => Object.freeze({ name: r.id as string, score: r.score })),
+              .map((r) => {
+                const own = spans.get(r.id as string);
+                const off = own && conflicts(own, timeSpans(text));
+                return Object.freeze({ name: r.id as string, score: off ? r.score * SPAN_CONFLICT : r.score });
+              })
+              .sort((a, b) => b.score - a.score),
       );
       if (text.length > RANK_MEMO_MAX_TEXT) return ranked;
       if (memo.size >= RANK_MEMO_SIZE) memo.delete(memo.keys().next().value!);
@@ -85,4 +95,26 @@ export function createToolIndex(
       return ranked;
     },
   };
+}
+
+/** What a tool's score is multiplied by when its name fixes a span of time the text asks otherwise for. */
+export const SPAN_CONFLICT = 0.25;
+
+const TIME_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'];
+
+/** Spans of time a text writes ("5 day", "21-day", "48 hours"): amount and unit. */
+export function timeSpans(text: string): Array<{ n: number; unit: string }> {
+  const out: Array<{ n: number; unit: string }> = [];
+  for (const m of text.toLowerCase().matchAll(/\b(\d+)[\s-]*(minute|hour|day|week|month|year)s?\b/g))
+    out.push({ n: Number(m[1]), unit: m[2]! });
+  return out.filter((x) => TIME_UNITS.includes(x.unit));
+}
+
+/** The text asks for a span of a unit the tool's name fixes, and for none of the spans it fixes. */
+function conflicts(own: ReadonlyArray<{ n: number; unit: string }>, asked: ReadonlyArray<{ n: number; unit: string }>) {
+  const same = (a: { n: number; unit: string }, b: { n: number; unit: string }) => a.n === b.n && a.unit === b.unit;
+  return (
+    asked.some((a) => own.some((o) => o.unit === a.unit && o.n !== a.n)) &&
+    !asked.some((a) => own.some((o) => same(o, a)))
+  );
 }
