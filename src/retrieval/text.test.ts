@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameWordsOf, splitClauses } from './text.js';
+import { nameWordsOf, requestClauses, splitClauses } from './text.js';
 
 describe('splitClauses: fragments that ask for nothing', () => {
   it('joins a qualifying phrase cut off by "also" to the clause it qualifies', () => {
@@ -74,5 +74,21 @@ describe('nameWordsOf: run-together tool names', () => {
     expect(nameWordsOf('flightera_data', 'Flight data from a provider.')).toBe('flightera data');
     expect(nameWordsOf('getUser', 'Gets a user.')).toBe('get User');
     expect(nameWordsOf('weatherapi', 'The weatherapi service; weather from an api.')).toBe('weatherapi');
+  });
+});
+
+describe('requestClauses: requests written as needs', () => {
+  const query =
+    'I need to find cities with Flixbus stations, then check the bus schedule for station ID 36991, and afterward find hotels near 50.07, -8.41.';
+
+  it('splits at "afterward" as at "afterwards"', () => {
+    expect(splitClauses(query)).toHaveLength(3);
+  });
+
+  it('keeps an opening "I need to find …" as the first request, while a scene-setting opening is dropped', () => {
+    expect(requestClauses(query)[0]).toBe('I need to find cities with Flixbus stations');
+    expect(
+      requestClauses('I need comprehensive weather information for Seattle. Get the forecast, then the alerts.')[0],
+    ).toBe('Get the forecast');
   });
 });
