@@ -92,3 +92,17 @@ describe('requestClauses: requests written as needs', () => {
     ).toBe('Get the forecast');
   });
 });
+
+describe('splitClauses: a comma before a request verb', () => {
+  it('starts a new clause at ", analyze …" as at ", get …"', () => {
+    expect(
+      splitClauses(
+        "Get the latest news for Albemarle (ALB), analyze the sentiment of ALB's news coverage, and finally show its profile.",
+      ),
+    ).toEqual([
+      'Get the latest news for Albemarle (ALB)',
+      "analyze the sentiment of ALB's news coverage",
+      'show its profile.',
+    ]);
+  });
+});
