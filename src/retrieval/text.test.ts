@@ -104,5 +104,8 @@ describe('splitClauses: a comma before a request verb', () => {
       "analyze the sentiment of ALB's news coverage",
       'show its profile.',
     ]);
+    expect(
+      splitClauses('Read up to 100 English reviews for hotel 700022612, and see large-sized photos of it.'),
+    ).toEqual(['Read up to 100 English reviews for hotel 700022612', 'see large-sized photos of it.']);
   });
 });
