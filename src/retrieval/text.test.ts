@@ -109,3 +109,19 @@ describe('splitClauses: a comma before a request verb', () => {
     ).toEqual(['Read up to 100 English reviews for hotel 700022612', 'see large-sized photos of it.']);
   });
 });
+
+describe('splitClauses: periods and "plus" inside names', () => {
+  it('does not end a sentence at the period of an abbreviation ("Warner Bros. Discovery")', () => {
+    expect(splitClauses('Show the latest news for Warner Bros. Discovery, then analyze its sentiment.')).toEqual([
+      'Show the latest news for Warner Bros. Discovery',
+      'analyze its sentiment.',
+    ]);
+  });
+
+  it('reads "plus" before a name or a number as part of it, and before a request as a marker', () => {
+    expect(splitClauses('Analyze the Credit Opportunities Plus X7 EUR fund, plus show me the quote.')).toEqual([
+      'Analyze the Credit Opportunities Plus X7 EUR fund',
+      'show me the quote.',
+    ]);
+  });
+});

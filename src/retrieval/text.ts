@@ -81,7 +81,7 @@ export function nameWordsOf(name: string, description: string): string {
 }
 
 const CLAUSE_MARKERS =
-  /\b(?:and then|then|after that|afterwards?|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[;?!]\s+|\.\s+(?![\s(])|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate|compute|analy[sz]e|generate|create|run|count|display|verify|confirm|compare|download|identify|determine|see)\b)/gi;
+  /\b(?:and then|then|after that|afterwards?|next|finally|lastly|also|additionally|once you have|once i have|followed by|as well as|before that|in addition|plus)\b|[;?!]\s+|(?<!\b(?:Inc|Corp|Ltd|Co|Bros|Jr|Sr|St|Mr|Mrs|Ms|Dr|vs|etc))\.\s+(?![\s(])|,\s+(?:and\s+)?(?=(?:then|finally|also|next|get|show|check|find|retrieve|look|give|pull|fetch|tell|search|list|provide|convert|calculate|compute|analy[sz]e|generate|create|run|count|display|verify|confirm|compare|download|identify|determine|see)\b)/gi;
 
 const ASK =
   /^(?:can|could|would|will|please|i'?d like|i would like|(?:i|we) (?:need|want) to (?:find|get|see|check|know|look|search|list|show|pull|fetch|retrieve)|now|so|first|then|get|show|find|check|give|pull|retrieve|fetch|list|search|look|provide|tell|calculate|compute|convert|create|generate)\b/i;
@@ -102,6 +102,8 @@ export function splitClauses(query: string): string[] {
   let from = 0;
   let marker = '';
   for (const m of query.matchAll(CLAUSE_MARKERS)) {
+    // "plus" before a name or a number is part of it ("Opportunities Plus X7"), no sequence marker.
+    if (/^plus$/i.test(m[0]) && /^\s+[A-Z0-9]/.test(query.slice((m.index ?? 0) + 4))) continue;
     spans.push([from, m.index ?? 0, marker]);
     from = (m.index ?? 0) + m[0].length;
     marker = m[0];
