@@ -10,6 +10,7 @@
  *   npx tsx benchmarks/offline-g0-tc.ts                 # seed 0
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2   # and the mean D_val TC over the seeds
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --merged     # G0 with its choices merged into steps
+ *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --plain      # NoMiner's start instead: one generic repeating step
  *   npx tsx benchmarks/offline-g0-tc.ts --seeds 0,1,2 --records retail/records.jsonl --tools retail/tools.config.json
  *                                                                # your own records (split by group when they have groups)
  */
@@ -18,7 +19,7 @@ import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
 import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
 import { withLearnedHints } from '../src/search/learned-hints.js';
-import { minedG0 } from '../src/search/variants.js';
+import { minedG0, plainSkeleton } from '../src/search/variants.js';
 import { createModelWiring } from '../src/wiring/wire-models.js';
 
 const arg = (name: string) => {
@@ -28,6 +29,9 @@ const arg = (name: string) => {
 const seeds = (arg('--seeds') ?? arg('--seed') ?? '0').split(',').map(Number);
 /** `--merged`: G0 merges the tree's choices between step sequences into steps instead of keeping them as branches (docs/DESIGN.md, "Mining"). */
 const branches = !process.argv.includes('--merged');
+/** `--plain`: instead of G0, NoMiner's start with its one tool step repeating (`calls: 'many'`), as its search makes it first. */
+const plain = process.argv.includes('--plain');
+const start = plain ? 'the plain start' : 'G0';
 /** `--records <file> --tools <config>`: one domain of your own instead of the bundled ones. */
 const own = arg('--records');
 const domains = own
@@ -35,7 +39,7 @@ const domains = own
   : BUNDLED_DOMAINS;
 
 console.log(
-  `G0 and G0 with the hints learned on D_opt, offline policy (no LLM), split 5:2:3, seeds ${seeds.join(', ')}; D_test not run.`,
+  `${start} and ${start} with the hints learned on D_opt, offline policy (no LLM), split 5:2:3, seeds ${seeds.join(', ')}; D_test not run.`,
 );
 console.log('domain    seed  workflow  split  records   TC     ES    calls  failed  "no value"');
 const valTc: Record<'G0' | 'hinted', number[]> = { G0: [], hinted: [] };
@@ -43,7 +47,10 @@ for (const seed of seeds) {
   for (const domain of domains) {
     const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     const judge = createLexicalJudge();
-    const g0 = minedG0(env.split.opt, env.descriptors, { branches });
+    const skeleton = plainSkeleton(env.descriptors);
+    const g0 = plain
+      ? { ...skeleton, nodes: skeleton.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)) }
+      : minedG0(env.split.opt, env.descriptors, { branches });
     const hinted = await withLearnedHints(g0, env.split.opt, {
       policy: env.policy.instance,
       tools: env.tools,
@@ -82,5 +89,5 @@ for (const seed of seeds) {
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(
-  `mean D_val TC over ${valTc.G0.length} domain-seeds (offline): G0 ${mean(valTc.G0).toFixed(3)}, G0 with learned hints ${mean(valTc.hinted).toFixed(3)}`,
+  `mean D_val TC over ${valTc.G0.length} domain-seeds (offline): ${start} ${mean(valTc.G0).toFixed(3)}, ${start} with learned hints ${mean(valTc.hinted).toFixed(3)}`,
 );
