@@ -21,6 +21,7 @@ import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
 import { withLearnedHints } from '../src/search/learned-hints.js';
 import { minedG0, plainSkeleton } from '../src/search/variants.js';
 import { createModelWiring } from '../src/wiring/wire-models.js';
+import type { Workflow } from '../src/graph/schema.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -32,6 +33,11 @@ const branches = !process.argv.includes('--merged');
 /** `--plain`: instead of G0, NoMiner's start with its one tool step repeating (`calls: 'many'`), as its search makes it first. */
 const plain = process.argv.includes('--plain');
 const start = plain ? 'the plain start' : 'G0';
+/** The plain start with its tool step repeating. */
+const repeating = (w: Workflow): Workflow => ({
+  ...w,
+  nodes: w.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)),
+});
 /** `--records <file> --tools <config>`: one domain of your own instead of the bundled ones. */
 const own = arg('--records');
 const domains = own
@@ -47,9 +53,8 @@ for (const seed of seeds) {
   for (const domain of domains) {
     const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring: createModelWiring() });
     const judge = createLexicalJudge();
-    const skeleton = plainSkeleton(env.descriptors);
     const g0 = plain
-      ? { ...skeleton, nodes: skeleton.nodes.map((n) => (n.kind === 'tool' ? { ...n, calls: 'many' as const } : n)) }
+      ? repeating(plainSkeleton(env.descriptors))
       : minedG0(env.split.opt, env.descriptors, { branches });
     const hinted = await withLearnedHints(g0, env.split.opt, {
       policy: env.policy.instance,

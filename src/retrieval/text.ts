@@ -103,7 +103,7 @@ export function splitClauses(query: string): string[] {
   let marker = '';
   for (const m of query.matchAll(CLAUSE_MARKERS)) {
     // "plus" before a name or a number is part of it ("Opportunities Plus X7"), no sequence marker.
-    if (/^plus$/i.test(m[0]) && /^\s+[A-Z0-9]/.test(query.slice((m.index ?? 0) + 4))) continue;
+    if (/^plus$/i.test(m[0]) && /^\s+[A-Z0-9]/.test(query.slice((m.index ?? 0) + m[0].length))) continue;
     spans.push([from, m.index ?? 0, marker]);
     from = (m.index ?? 0) + m[0].length;
     marker = m[0];

@@ -73,6 +73,8 @@ export function createToolIndex(
       const hit = memo.get(key);
       if (hit) return hit;
       const allowed = new Set(candidates);
+      // The spans of time the text asks for, read once (only when a ranked tool's name fixes one).
+      let asked: ReturnType<typeof timeSpans> | undefined;
       const ranked: ReadonlyArray<{ name: string; score: number }> = Object.freeze(
         terms(text).length === 0
           ? []
@@ -84,7 +86,7 @@ export function createToolIndex(
               })
               .map((r) => {
                 const own = spans.get(r.id as string);
-                const off = own && conflicts(own, timeSpans(text));
+                const off = own && conflicts(own, (asked ??= timeSpans(text)));
                 return Object.freeze({ name: r.id as string, score: off ? r.score * SPAN_CONFLICT : r.score });
               })
               .sort((a, b) => b.score - a.score),
@@ -100,14 +102,12 @@ export function createToolIndex(
 /** What a tool's score is multiplied by when its name fixes a span of time the text asks otherwise for. */
 export const SPAN_CONFLICT = 0.25;
 
-const TIME_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'];
-
 /** Spans of time a text writes ("5 day", "21-day", "48 hours"): amount and unit. */
 export function timeSpans(text: string): Array<{ n: number; unit: string }> {
-  const out: Array<{ n: number; unit: string }> = [];
-  for (const m of text.toLowerCase().matchAll(/\b(\d+)[\s-]*(minute|hour|day|week|month|year)s?\b/g))
-    out.push({ n: Number(m[1]), unit: m[2]! });
-  return out.filter((x) => TIME_UNITS.includes(x.unit));
+  return [...text.toLowerCase().matchAll(/\b(\d+)[\s-]*(minute|hour|day|week|month|year)s?\b/g)].map((m) => ({
+    n: Number(m[1]),
+    unit: m[2]!,
+  }));
 }
 
 /** The text asks for a span of a unit the tool's name fixes, and for none of the spans it fixes. */

@@ -270,9 +270,9 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   if (slug) at = findFrom(o.query, text.replace(/-/g, ' '), o.clauseAt);
   // A one- or two-digit number is traced only where the request writes it next to a word naming the
   // parameter ("2-bedroom" for bedrooms): anywhere else it is no evidence of a source.
-  if (at < 0 && /^\d{1,2}$/.test(text)) at = namedNumberAt(o.query, text, name);
-  const month =
-    at < 0 && /^\d{1,2}$/.test(text) ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
+  const smallNumber = /^\d{1,2}$/.test(text);
+  if (at < 0 && smallNumber) at = namedNumberAt(o.query, text, name);
+  const month = at < 0 && smallNumber ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
   const cues = (start: number, end: number) => {
     const { before, after } = contextAt(o.query, start, end);
     const cue = (w: string) => !PRIVATE.test(w) && o.vocabulary.has(w);
@@ -329,7 +329,6 @@ export function joinedParts(query: string, text: string): { sep: string; start: 
   return { sep, start, end: from };
 }
 
-/** Where `text` is written as a token: from `from` on when it is written there, else anywhere. */
 /** Where the request writes the number `text` with a word naming the parameter right after or before it, or -1. */
 function namedNumberAt(query: string, text: string, param: string): number {
   for (const m of query.matchAll(new RegExp(`(?<![\\w.])${text}(?![\\w.])`, 'g'))) {
@@ -340,6 +339,7 @@ function namedNumberAt(query: string, text: string, param: string): number {
   return -1;
 }
 
+/** Where `text` is written as a token: from `from` on when it is written there, else anywhere. */
 function findFrom(query: string, text: string, from: number): number {
   const later = from > 0 ? findToken(query.slice(from), text) : -1;
   return later >= 0 ? from + later : findToken(query, text);
