@@ -48,6 +48,26 @@ const branchNode = (w: Workflow) => w.nodes.find((n): n is LlmNode => n.kind ===
 const toolOf = (w: Workflow, id: string) => (w.nodes.find((n) => n.id === id) as ToolNode).mined;
 
 describe('a choice between step sequences as a branch with a structured condition (docs/DESIGN.md, "Mining")', () => {
+  it('lists only the tools the definitions hold when the runs also called an API the definitions lack', () => {
+    // A noisy log (kept with failed calls): the hotel option's runs also called an undefined API.
+    const tree =
+      "->( 'search_flights', X( ->( 'flight_status', 'airport_delays' ), ->( 'search_hotels', 'undefined_api' ), tau ) )";
+    const log = eventLogFromTraces([
+      ...new Array<string[]>(3).fill(['search_flights', 'flight_status', 'airport_delays']),
+      ...new Array<string[]>(2).fill(['search_flights', 'search_hotels', 'undefined_api']),
+      ['search_flights'],
+    ]);
+    const w = processTreeToWorkflow(parseProcessTree(tree), {
+      tools: TOOLS,
+      name: 'trip',
+      log,
+      positions: 3,
+      branches: true,
+    });
+    expect(validateWorkflow(w, TOOLS)).toEqual([]);
+    expect(branchNode(w)!.choices!.options.flatMap((o) => o.tools)).not.toContain('undefined_api');
+  });
+
   it('becomes a judge whose choices list each option\'s tools, "none" for τ, and guarded edges into each option', () => {
     const w = mine({ branches: true });
     expect(validateWorkflow(w, TOOLS)).toEqual([]);

@@ -180,7 +180,8 @@ export function buildGraph(
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .map((x) => x.o);
     const listed = options.map((o, i): ChoiceOption => {
-      const tools = shapeSequence(o);
+      // A run may call an API the tool definitions lack (a noisy log): the option lists the tools it can call.
+      const tools = shapeSequence(o).filter((t) => opts.descriptors.size === 0 || opts.descriptors.has(t));
       return { value: `option_${i + 1}`, tools, about: toolsAbout(tools, opts.descriptors) };
     });
     const values = [...listed.map((o) => o.value), ...(slot.none ? [NO_BRANCH] : [])];
