@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { HINT_PARAMETERS, learnToolHints } from './learn-hints.js';
+import { ToolHintSchema } from '../../graph/schema.js';
 
 const lookup: ToolDescriptor = {
   name: 'order_lookup',
@@ -27,6 +28,26 @@ const run = (id: string, group: string, orderId: string, channel?: string): Task
 });
 
 describe('hints learned from the records', () => {
+  it('give a cue word a share of at most 1 when a request writes it twice before the value', () => {
+    const cards: ToolDescriptor = {
+      name: 'cards_by_level',
+      description: 'Cards of one level.',
+      inputSchema: { type: 'object', properties: { level: { type: 'string' } }, required: ['level'] },
+    };
+    const records: TaskRecord[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((g, i) => ({
+      id: g,
+      group: g,
+      query: `Show me the cards of the level: Level ${20 + i} please.`,
+      reference: '',
+      calls: [{ tool: cards.name, args: { level: String(20 + i) } }],
+    }));
+    const hint = learnToolHints(records, [cards]).get(cards.name)!;
+    const before = hint.params?.level?.before ?? {};
+    expect(Object.keys(before)).toContain('level');
+    expect(Math.max(...Object.values(before))).toBeLessThanOrEqual(1);
+    expect(ToolHintSchema.safeParse(hint).success).toBe(true);
+  });
+
   it("keep in a tool's asks only words that come with its calls more often than with every call", () => {
     const cancel: ToolDescriptor = {
       name: 'cancel_order',

@@ -98,7 +98,7 @@ function shares(c: GroupCounts, total: number, p: HintParameters): Record<string
   if (total <= 0) return undefined;
   const kept = c
     .recurring(p.minWordGroups)
-    .map((w) => [w, round(c.count(w) / total)] as const)
+    .map((w) => [w, round(Math.min(1, c.count(w) / total))] as const)
     .filter(([, v]) => v >= p.minShare)
     .slice(0, p.maxShares);
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;

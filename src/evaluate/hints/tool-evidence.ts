@@ -276,7 +276,7 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   const cues = (start: number, end: number) => {
     const { before, after } = contextAt(o.query, start, end);
     const cue = (w: string) => !PRIVATE.test(w) && o.vocabulary.has(w);
-    for (const w of before.slice(-2)) if (cue(w)) pe.before.add(w, o.group);
+    for (const w of new Set(before.slice(-2))) if (cue(w)) pe.before.add(w, o.group);
     if (after && cue(after)) pe.after.add(after, o.group);
   };
   const joined = at < 0 && traceable && typeof o.raw === 'string' ? joinedParts(o.query, text) : undefined;
