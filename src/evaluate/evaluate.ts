@@ -1,6 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
+import { addSources, argumentSources, emptySources } from './argument-sources.js';
 import { reportFromRuns, schemasFromTools, scoreRun } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
 import { addUsage, type Usage } from '../llm/usage.js';
@@ -143,8 +144,20 @@ export function evaluationFromRuns(
   );
   const traces = runs.map((r) => r.trace);
 
+  const schemas = schemasFromTools(opts.tools.list());
+  const sources = emptySources();
   const perRecord: RecordEvaluation[] = report.records.map((s, i) => {
-    const r: RecordEvaluation = { id: s.id, tc: s.tc, es: s.es, dims: s.dims, detail: s.detail, trace: traces[i]! };
+    const argSources = argumentSources(records[i]!, traces[i]!.calls, s.detail, schemas);
+    addSources(sources, argSources);
+    const r: RecordEvaluation = {
+      id: s.id,
+      tc: s.tc,
+      es: s.es,
+      dims: s.dims,
+      detail: s.detail,
+      trace: traces[i]!,
+      argumentSources: argSources,
+    };
     if (s.rationale) r.rationale = s.rationale;
     if (s.judgeError) r.judgeError = s.judgeError;
     if (s.noReference) r.noReference = true;
@@ -183,6 +196,7 @@ export function evaluationFromRuns(
     esRecords: report.esRecords,
     dims: report.dims,
     perRecord,
+    argumentSources: sources,
     totals,
     usage,
     judge: report.judge,

@@ -42,32 +42,7 @@ export function hintPatterns(
   const toolNodes = workflow.nodes.filter((n): n is ToolNode => n.kind === 'tool');
   if (toolNodes.length === 0 || tools.length === 0 || xs.length === 0) return [];
   const hints = hintsOf(records, tools);
-  // Where each tool's calls were made: aligned with a reference call (counted twice) or at all.
-  const votes = new Map<string, Map<string, number>>();
-  const vote = (tool: string, node: string, by: number) => {
-    const m = votes.get(tool) ?? new Map<string, number>();
-    votes.set(tool, m);
-    m.set(node, (m.get(node) ?? 0) + by);
-  };
-  for (const { r, record, a } of xs) {
-    a.predNodes.forEach((node, i) => {
-      const tool = r.trace.calls[i]?.tool;
-      if (tool) vote(tool, node, 1);
-    });
-    for (const [ref, node] of a.matchedNodes) vote(record.calls[ref]!.tool, node, 2);
-    for (const w of a.wrongArgs) vote(w.tool, w.node, 2);
-  }
-  const current = workflowHints(workflow);
-  const generic = toolNodes.find((n) => !n.tools?.length && !n.mined?.length);
-  const place = (tool: string): ToolNode => {
-    const v = [...(votes.get(tool) ?? new Map<string, number>())].sort(
-      (x, y) => y[1] - x[1] || x[0].localeCompare(y[0]),
-    );
-    const byVote = v.length > 0 ? toolNodes.find((n) => n.id === v[0]![0]) : undefined;
-    const holder = current.has(tool) ? toolNodes.find((n) => n.hints?.some((h) => h.tool === tool)) : undefined;
-    const lister = toolNodes.find((n) => [...(n.tools ?? []), ...(n.mined ?? [])].includes(tool));
-    return byVote ?? holder ?? lister ?? generic ?? toolNodes[0]!;
-  };
+  const place = toolPlacer(workflow, xs);
   const proposals: HintsPattern['proposals'] = [];
   const referenceRecords = new Set<string>();
   for (const [tool, hint] of hints) {
@@ -90,4 +65,42 @@ export function hintPatterns(
         .join(', ')}${proposals.length > 6 ? ', …' : ''}`,
     },
   ];
+}
+
+/**
+ * Where what is learned about a tool is written: the node whose calls were aligned with the
+ * reference's calls of it, else the node that called it most, else the node that already has a hint
+ * about it, else a node that lists it, else the first tool node without lists, else the first tool node.
+ */
+export function toolPlacer(
+  workflow: Workflow,
+  xs: ReadonlyArray<{ r: RecordEvaluation; record: TaskRecord; a: CallAlignment }>,
+): (tool: string) => ToolNode {
+  const toolNodes = workflow.nodes.filter((n): n is ToolNode => n.kind === 'tool');
+  // Where each tool's calls were made: aligned with a reference call (counted twice) or at all.
+  const votes = new Map<string, Map<string, number>>();
+  const vote = (tool: string, node: string, by: number) => {
+    const m = votes.get(tool) ?? new Map<string, number>();
+    votes.set(tool, m);
+    m.set(node, (m.get(node) ?? 0) + by);
+  };
+  for (const { r, record, a } of xs) {
+    a.predNodes.forEach((node, i) => {
+      const tool = r.trace.calls[i]?.tool;
+      if (tool) vote(tool, node, 1);
+    });
+    for (const [ref, node] of a.matchedNodes) vote(record.calls[ref]!.tool, node, 2);
+    for (const w of a.wrongArgs) vote(w.tool, w.node, 2);
+  }
+  const current = workflowHints(workflow);
+  const generic = toolNodes.find((n) => !n.tools?.length && !n.mined?.length);
+  return (tool: string): ToolNode => {
+    const v = [...(votes.get(tool) ?? new Map<string, number>())].sort(
+      (x, y) => y[1] - x[1] || x[0].localeCompare(y[0]),
+    );
+    const byVote = v.length > 0 ? toolNodes.find((n) => n.id === v[0]![0]) : undefined;
+    const holder = current.has(tool) ? toolNodes.find((n) => n.hints?.some((h) => h.tool === tool)) : undefined;
+    const lister = toolNodes.find((n) => [...(n.tools ?? []), ...(n.mined ?? [])].includes(tool));
+    return byVote ?? holder ?? lister ?? generic ?? toolNodes[0]!;
+  };
 }

@@ -62,7 +62,7 @@ export function buildFeedback(
     ),
     ...wrongArgs(aligned.map((x) => x.a)),
     ...unseenValues(workflow, aligned, n),
-    ...bindablePatterns(prepared, aligned, opts.tools ?? [], n),
+    ...bindablePatterns(workflow, aligned, records, opts.tools ?? []),
     ...hintPatterns(workflow, aligned, records, opts.tools ?? []),
     ...routeFallbacks(workflow, records, perRecord),
     ...extraCalls(

@@ -7,6 +7,7 @@ import type { ParamSchema } from '../contracts/canonical-args.js';
 import type { Usage } from '../llm/usage.js';
 import type { NodeMemo } from '../runtime/memo.js';
 import type { Trace } from '../runtime/trace.js';
+import type { ArgumentSources } from './argument-sources.js';
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { ToolDescriptor, ToolRegistry } from '../contracts/tools.js';
 import type { Feedback } from './feedback-types.js';
@@ -116,6 +117,8 @@ export interface RecordEvaluation {
   dims: EsDims;
   detail: TcResult;
   trace: Trace;
+  /** Per argument source, how many reference arguments there were, were called and were passed right (argument-sources.ts). */
+  argumentSources?: ArgumentSources;
   rationale?: string;
   judgeError?: string;
   /** Set when the run itself threw (scored as an empty trace). */
@@ -137,6 +140,8 @@ export interface WorkflowEvaluation {
   esRecords: number;
   dims: EsDims;
   perRecord: RecordEvaluation[];
+  /** The records' argument-source counts summed (argument-sources.ts). */
+  argumentSources?: ArgumentSources;
   feedback?: Feedback;
   /** Work done (cached nodes did none). */
   totals: { llmCalls: number; toolCalls: number; nodes: number; cachedNodes: number };

@@ -168,3 +168,30 @@ function insertSorted(list: string[], id: string): void {
   while (i < list.length && compareIds(list[i]!, id) < 0) i++;
   list.splice(i, 0, id);
 }
+
+/**
+ * Nodes that lie on every path from the entries to `id` (its dominators, `id` excluded): a binding
+ * may only read one of them, since on any other path it would not have run.
+ */
+export function upstreamOnEveryPath(adj: Adjacency, id: string): Set<string> {
+  const memo = new Map<string, Set<string>>();
+  const visiting = new Set<string>();
+  const dom = (n: string): Set<string> => {
+    const hit = memo.get(n);
+    if (hit) return hit;
+    if (visiting.has(n)) return new Set();
+    visiting.add(n);
+    const preds = (adj.in.get(n) ?? []).map((e) => e.from);
+    let acc: Set<string> | undefined;
+    for (const p of preds) {
+      const d = new Set(dom(p));
+      d.add(p);
+      acc = acc ? new Set([...acc].filter((x) => d.has(x))) : d;
+    }
+    visiting.delete(n);
+    const result = acc ?? new Set<string>();
+    memo.set(n, result);
+    return result;
+  };
+  return dom(id);
+}

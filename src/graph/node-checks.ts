@@ -3,7 +3,8 @@ import { describeNode, listNames, suggest, type Problem } from './problems.js';
 import { llmFieldProblems } from './llm-node-checks.js';
 import { NODE_FIELD_PLACEHOLDERS, PLACEHOLDERS, RUNTIME_PLACEHOLDERS, placeholdersIn } from './prompt-templates.js';
 import { declaredField, type FieldGuard, type ToolNode, type Workflow } from './schema.js';
-import { bindingRegex, parseJsonPath, upstreamOnEveryPath } from './bindings.js';
+import { bindingRegex, parseJsonPath } from '../dataflow/resolve.js';
+import { upstreamOnEveryPath } from './graph-utils.js';
 
 /** The tools T a workflow is checked against: names, or anything with a `name` (with `inputSchema`, bound parameters are checked against it). */
 export type ToolNames = Iterable<string | { name: string; inputSchema?: unknown }>;
@@ -172,7 +173,16 @@ function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: Readon
         `${at}.source.path`,
         `the path ${JSON.stringify(s.path)} is not a JSON path (write it like "results[0].id" or "items[*].name")`,
       );
-    if (s.from !== 'output' && s.from !== 'extract') return;
+    if (s.from === 'output' && (s.pick === 'match') !== (s.by !== undefined))
+      push(
+        `${at}.source.by`,
+        s.by === undefined
+          ? 'pick "match" needs "by": the field of a list item the request names'
+          : '"by" is read only with pick "match"; remove it or set pick to "match"',
+      );
+    if (s.from === 'output' && s.pick === 'match' && !s.path.includes('[*]'))
+      push(`${at}.source.path`, 'pick "match" chooses among list items: write the list in the path with [*]');
+    if ((s.from !== 'output' && s.from !== 'extract') || s.node === undefined) return;
     const src = adj.nodes.get(s.node);
     if (!src) {
       push(`${at}.source.node`, `the binding reads node '${s.node}', which does not exist`);
@@ -184,7 +194,7 @@ function bindingProblems(n: ToolNode, i: number, adj: Adjacency, schemas: Readon
         `${at}.source.node`,
         `the binding reads '${s.node}', which is not upstream of '${n.id}' on every path; read a node every path to '${n.id}' passes through`,
       );
-    else if (!(adj.in.get(n.id) ?? []).some((e) => e.from === s.node && e.kind === 'data')) {
+    else if (s.from === 'extract' && !(adj.in.get(n.id) ?? []).some((e) => e.from === s.node && e.kind === 'data')) {
       push(
         `${at}.source.node`,
         `the binding reads '${s.node}', which does not feed '${n.id}'; add a data edge ${s.node} → ${n.id}`,

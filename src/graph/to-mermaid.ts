@@ -1,5 +1,5 @@
 import { toolLabel } from './tool-label.js';
-import { describeBinding } from './bindings.js';
+import { describeBinding } from '../dataflow/render.js';
 import { clip } from '../util/clip.js';
 import type { Guard, Workflow, WorkflowNode } from './schema.js';
 

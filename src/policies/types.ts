@@ -20,6 +20,16 @@ export interface NodeInput {
   calls?: Array<{ tool: string; args: Record<string, unknown>; status: 'ok' | 'error' }>;
 }
 
+/** A call made earlier in the run, as a later call may read it. */
+export interface EarlierCall {
+  /** The node that made it. */
+  nodeId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  status: 'ok' | 'error';
+  output?: unknown;
+}
+
 /** What every request carries. */
 export interface PolicyContext {
   query: string;
@@ -30,6 +40,12 @@ export interface PolicyContext {
   inputs: NodeInput[];
   /** The query plus the inputs rendered as text and truncated to the run's context budget. */
   context: string;
+  /**
+   * Tool nodes: every call the node's ancestors made in this run (run order: topological), with
+   * its output, also those of ancestors that are not data predecessors: what an argument may be
+   * taken from (a binding's source, a policy's earlier results).
+   */
+  earlier?: EarlierCall[];
   /** Per-run scratch space for stateful policies (e.g. the oracle's cursor). One map per query run. */
   scratch: Map<string, unknown>;
   signal?: AbortSignal;
@@ -66,6 +82,8 @@ export interface ToolPlanRequest extends PolicyContext {
 export interface PlannedCall {
   tool: string;
   args: Record<string, unknown>;
+  /** The part of the request this call serves, when the policy knows it (request bindings read it first). */
+  part?: string;
 }
 
 export interface ToolPlanResult {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import { resolveSource, valuesAtPath } from '../graph/bindings.js';
+import { resolveSource, valuesAtPath } from '../dataflow/resolve.js';
 import type { Workflow } from '../graph/schema.js';
 import { validateWorkflow } from '../graph/validate.js';
 import { applyEditPlan } from '../graph/edits/apply-edit-plan.js';
@@ -89,13 +89,19 @@ describe('argument bindings', () => {
       ['binding', '$.nodes[2].bind[2].source.node'],
       ['binding', '$.nodes[2].bind[2].source'],
     ]);
-    // A source that does not feed the node is named with the edge to add.
+    // An output source may read any node upstream on every path, also one that does not feed the
+    // node (a binding reads the run's earlier calls); "match" needs the field and a list.
     const noFeed = workflow([
       { tool: 'forecast', param: 'units', source: { from: 'output', node: 'find', path: 'x' } },
     ]);
     noFeed.edges = [...noFeed.edges.filter((e) => e.from !== 'find'), { from: 'find', to: 'cast', kind: 'control' }];
-    expect(validateWorkflow(noFeed, TOOLS).map((p) => p.message)).toEqual([
-      expect.stringContaining('add a data edge find → cast'),
+    expect(validateWorkflow(noFeed, TOOLS)).toEqual([]);
+    const match = workflow([
+      { tool: 'forecast', param: 'units', source: { from: 'output', tool: 'find_city', path: 'x', pick: 'match' } },
+    ]);
+    expect(validateWorkflow(match, TOOLS).map((p) => p.path)).toEqual([
+      '$.nodes[2].bind[0].source.by',
+      '$.nodes[2].bind[0].source.path',
     ]);
   });
 
@@ -158,7 +164,7 @@ describe('argument bindings', () => {
 
   it('Mermaid shows what is bound and from where', () => {
     const text = toMermaid(workflow(BOUND));
-    expect(text).toContain('bound: city_id ← find → results[*].id, units ← constant #34;metric#34;');
+    expect(text).toContain('bound: city_id ← find → results[*].id (first), units ← constant #34;metric#34;');
   });
 
   it('set_binding binds, rebinds and unbinds through an edit plan', () => {

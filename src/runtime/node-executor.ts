@@ -2,8 +2,9 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { FlowScoutError } from '../errors/index.js';
 import type { PreparedWorkflow } from '../graph/prepare.js';
 import type { ToolNode, Workflow, WorkflowNode } from '../graph/schema.js';
-import type { ExecutionPolicy, NodeInput, PolicyContext } from '../policies/types.js';
+import type { EarlierCall, ExecutionPolicy, NodeInput, PolicyContext } from '../policies/types.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import { hintsKey } from '../graph/hints.js';
 import { renderContext, summarizeInput, toNodeInput } from './context.js';
 import { runLlmNodeStep } from './llm-node.js';
 import { copyObservation, nodeInputMemoKey, nodeMemoKey, type NodeMemo } from './memo.js';
@@ -72,6 +73,8 @@ export interface PreparedNode {
   query: string;
   recordId?: string;
   inputs: NodeInput[];
+  /** Tool nodes: the calls of its ancestors, in topological order (see `PolicyContext.earlier`). */
+  earlier?: EarlierCall[];
   /** The query plus the inputs, truncated to the run's context budget. */
   context: string;
   inputSummary: string;
@@ -124,13 +127,24 @@ export function prepareNode(
   } as PreparedNode;
   if (input.recordId !== undefined) out.recordId = input.recordId;
   out.inputs = inputs;
+  if (node.kind === 'tool') out.earlier = earlierCalls(prepared, nodeId, sourceOf);
   out.context = context;
   out.inputSummary = summarizeInput(context);
   if (config.memo) {
     const { policy } = config;
-    const scopeOf = policy.memoScope
-      ? (id: string) => policy.memoScope!(prepared.workflow, prepared.node(id))
-      : undefined;
+    // A tool node also reads the bindings other nodes keep for its tools (graph/hints.ts), whatever
+    // the policy declares.
+    const shared = hintsKey(prepared.workflow);
+    const scopeOf =
+      policy.memoScope || shared
+        ? (id: string) => {
+            const n = prepared.node(id);
+            const own = policy.memoScope ? policy.memoScope(prepared.workflow, n) : '';
+            return n.kind === 'tool' && shared && !own.includes(shared)
+              ? [own, shared].filter(Boolean).join(', ')
+              : own;
+          }
+        : undefined;
     const keyInput = {
       policyId: policy.id,
       query: input.query,
@@ -139,7 +153,36 @@ export function prepareNode(
       ...(scopeOf ? { scopeOf } : {}),
     };
     out.memoKey = nodeMemoKey(prepared, nodeId, keyInput);
-    out.inputMemoKey = () => nodeInputMemoKey(node, inputs, keyInput);
+    const given = out.earlier ? [inputs, out.earlier] : inputs;
+    out.inputMemoKey = () => nodeInputMemoKey(node, given, keyInput);
+  }
+  return out;
+}
+
+/** The calls the node's ancestors made (resolved tool nodes, in topological order). */
+function earlierCalls(
+  prepared: PreparedWorkflow,
+  nodeId: string,
+  sourceOf: (id: string) => SourceResult | undefined,
+): EarlierCall[] {
+  const ancestors = [...prepared.ancestors(nodeId)]
+    .filter((id) => id !== nodeId && prepared.node(id).kind === 'tool')
+    .sort((a, b) => (prepared.position.get(a) ?? 0) - (prepared.position.get(b) ?? 0));
+  const out: EarlierCall[] = [];
+  for (const id of ancestors) {
+    const r = sourceOf(id);
+    if (!r || r.status === 'skipped' || !Array.isArray(r.output)) continue;
+    for (const c of r.output as Array<Partial<EarlierCall>>) {
+      if (!c || typeof c.tool !== 'string') continue;
+      const call: EarlierCall = {
+        nodeId: id,
+        tool: c.tool,
+        args: c.args ?? {},
+        status: c.status === 'error' ? 'error' : 'ok',
+      };
+      if (c.output !== undefined) call.output = c.output;
+      out.push(call);
+    }
   }
   return out;
 }
@@ -264,6 +307,7 @@ function policyContext(prep: PreparedNode, scope: NodeRunScope, signal: AbortSig
   base.workflow = prep.workflow;
   base.inputs = prep.inputs;
   base.context = prep.context;
+  if (prep.earlier) base.earlier = prep.earlier;
   base.scratch = scope.scratch;
   if (signal) base.signal = signal;
   return base;

@@ -1,4 +1,5 @@
-import type { ToolNode } from '../graph/schema.js';
+import type { ToolNode, Workflow } from '../graph/schema.js';
+import { bindingsFor } from '../graph/hints.js';
 import { type ExecutionPolicy, type PlannedCall, type PolicyContext, type ToolPlanRequest } from '../policies/types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { awaitsApproval, type ToolCallContext, type ToolDescriptor, type ToolRegistry } from '../contracts/tools.js';
@@ -6,7 +7,7 @@ import type { ToolNodeOutputCall } from './context.js';
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { abortError, isAbortError, raceAbort } from './semaphore.js';
 import type { CallObservation } from './trace.js';
-import { boundArgs } from '../graph/bindings.js';
+import { boundArgs, type EarlierResult } from '../dataflow/resolve.js';
 import { recordRunCall } from './grounding-sources.js';
 import type { NodeInput } from '../policies/types.js';
 import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bound.js';
@@ -86,16 +87,19 @@ export function candidateTools(node: ToolNode, tools: ToolRegistry): ToolDescrip
  * (graph/bindings.ts; no model). Tools without a binding that gave a value are left out.
  */
 export function resolveBindings(
+  workflow: Workflow,
   node: ToolNode,
   candidates: readonly ToolDescriptor[],
   query: string,
   inputs: readonly NodeInput[],
+  earlier: readonly EarlierResult[] = [],
 ): Record<string, Record<string, unknown>> | undefined {
-  if (!node.bind || node.bind.length === 0) return undefined;
   const outputs = new Map(inputs.map((i) => [i.nodeId, i.output]));
   const out: Record<string, Record<string, unknown>> = {};
   for (const c of candidates) {
-    const args = boundArgs(node, c.name, { query, outputs }, c.inputSchema);
+    const bindings = bindingsFor(workflow, node, c.name);
+    if (bindings.length === 0) continue;
+    const args = boundArgs(bindings, c.name, { query, outputs, earlier }, c.inputSchema);
     if (Object.keys(args).length > 0) out[c.name] = args;
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -200,7 +204,8 @@ export async function runToolAttempt(
   let usage: Usage | undefined;
   let model: string | undefined;
   let planned: PlannedCall[];
-  const bound = resolveBindings(node, candidates, base.query, base.inputs);
+  const earlier: EarlierResult[] = base.earlier ? base.earlier.slice() : [];
+  const bound = resolveBindings(base.workflow, node, candidates, base.query, base.inputs, earlier);
   const only = candidates.length === 1 ? candidates[0]! : undefined;
   if (only && bound && everyParamBound(only, bound[only.name])) {
     // Every parameter of the node's one tool is bound: the call needs no model.
@@ -240,8 +245,25 @@ export async function runToolAttempt(
   const maxOutput = deps.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   for (const p of planned) {
     const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
-    const args = bound?.[p.tool] ? { ...planArgs, ...bound[p.tool] } : planArgs;
     const tool = candidateNamed(candidates, p.tool);
+    // Bound parameters are resolved again for each call, with the calls this step made before it
+    // (a lookup of the id the step's own search returned) and the part of the request it serves.
+    const bindings = tool ? bindingsFor(base.workflow, node, p.tool) : [];
+    const own =
+      bindings.length > 0
+        ? boundArgs(
+            bindings,
+            p.tool,
+            {
+              query: base.query,
+              ...(p.part !== undefined ? { part: p.part } : {}),
+              outputs: new Map(base.inputs.map((i) => [i.nodeId, i.output])),
+              earlier,
+            },
+            tool!.inputSchema,
+          )
+        : undefined;
+    const args = own ? { ...planArgs, ...own } : planArgs;
     if (!tool) {
       const allowed = new Set(candidates.map((c) => c.name));
       const list = [...allowed].slice(0, 10).join(', ');
@@ -302,6 +324,7 @@ export async function runToolAttempt(
     if (outcome.error !== undefined) call.error = outcome.error;
     if (outcome.origin !== undefined) call.origin = outcome.origin;
     calls.push(call);
+    earlier.push({ nodeId: node.id, tool: call.tool, status: call.status, output: call.output });
     // A later call of this node (`calls: 'many'`) may be grounded in this one's output (grounding.ts).
     if (call.status === 'ok') recordRunCall(base.scratch, call);
   }

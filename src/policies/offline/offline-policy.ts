@@ -218,7 +218,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     if (req.candidates.length === 0)
       return { calls: [], model: 'offline', error: `node '${req.node.id}' has no candidate tools to call` };
     const idx = indexFor(req.workflow, req.candidates);
-    const seen = req.inputs.flatMap(callsOf);
+    const seen = req.earlier ?? req.inputs.flatMap(callsOf);
     const made = new Set(seen.map((c) => callKey(c.tool, c.args)));
     const outputs = seen.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
     let previousTool = seen.at(-1)?.tool;
@@ -242,7 +242,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
         if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
         else if (!duplicate) {
           const listed = repeated(req, tool.name, filled, made, true);
-          calls.push(...(listed.length > 0 ? listed : [{ tool: tool.name, args: filled.args }]));
+          calls.push(...(listed.length > 0 ? listed : [{ tool: tool.name, args: filled.args, part: clause }]));
           for (const c of calls) made.add(callKey(c.tool, c.args));
         }
         previousTool = tool.name;
@@ -255,7 +255,8 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
     if (filled.missing.length > 0) return { calls: [], model: 'offline', error: noValue(tool.name, filled.missing) };
     const calls = repeated(req, tool.name, filled, made);
-    return { calls: calls.length > 0 ? calls : [{ tool: tool.name, args: filled.args }], model: 'offline' };
+    const part = clauses[0] !== undefined ? { part: clauses[0] } : {};
+    return { calls: calls.length > 0 ? calls : [{ tool: tool.name, args: filled.args, ...part }], model: 'offline' };
   }
 
   /** The error of a call the policy will not make: a required argument has no value. */

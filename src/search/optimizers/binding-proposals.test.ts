@@ -81,7 +81,9 @@ describe('binding edits from execution feedback', () => {
       reproduced: 6,
       current: 0,
     });
-    expect(feedback.text).toContain('argument units of forecast at node cast');
+    expect(feedback.text).toContain(
+      'argument units of forecast: constant "metric" gives the reference value in 6 of 6',
+    );
     expect(feedback.text).toContain('"op":"set_binding"');
   });
 
@@ -116,7 +118,7 @@ describe('binding edits from execution feedback', () => {
     const p = await opt.propose(input(feedback));
     const call = model.doGenerateCalls[0]!;
     expect(JSON.stringify((call.responseFormat as { schema?: unknown }).schema)).toContain('"set_binding"');
-    expect(userText(call)).toContain('constant "metric" reproduces the reference in 6/6 records');
+    expect(userText(call)).toContain('constant "metric" gives the reference value in 6 of 6 reference calls');
     expect(p.workflow.nodes.find((n) => n.id === 'cast')).toMatchObject({
       bind: [{ tool: 'forecast', param: 'units', source: { from: 'const', value: 'metric' } }],
     });

@@ -1,0 +1,136 @@
+/**
+ * A tool output as structured data. Tools answer with objects, with JSON text (MCP, most HTTP tools)
+ * or with the text of a Python literal (`{'id': 7, 'ok': True}`, what ToolBench-style tools and many
+ * recorded logs hold), often cut off after a few thousand characters. Bindings walk a JSON path into
+ * the output, so the text is read into the value it holds: JSON first, else a small reader of Python
+ * literals that keeps what stands before a cut (an unfinished item is dropped, open lists and objects
+ * are closed). No library reads Python literals in JavaScript, hence this reader; it is kept to
+ * literals (no expressions) and bounded in depth and size.
+ */
+
+/** Longest text read (longer outputs are read as text only). */
+const MAX_TEXT = 400_000;
+/** Deepest nesting read. */
+const MAX_DEPTH = 64;
+
+const memo = new Map<string, unknown>();
+const MEMO_SIZE = 256;
+
+/** The structured value an output holds: objects and arrays as they are, text read as JSON or a Python literal, else undefined. */
+export function readOutput(output: unknown): unknown {
+  if (output === null || output === undefined) return undefined;
+  if (typeof output !== 'string') return output;
+  const text = output.trim();
+  if (text.length === 0 || text.length > MAX_TEXT || !/^[[{(]/.test(text)) return undefined;
+  if (memo.has(text)) return memo.get(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = new LiteralReader(text).read();
+  }
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(text, value);
+  return value;
+}
+
+/** Thrown where the text ends inside a value: the caller keeps what it has read. */
+class Cut extends Error {}
+
+class LiteralReader {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  read(): unknown {
+    try {
+      return this.value(0);
+    } catch (e) {
+      if (e instanceof Cut) return undefined;
+      return undefined;
+    }
+  }
+
+  private ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+    if (this.i >= this.s.length) throw new Cut();
+  }
+
+  private value(depth: number): unknown {
+    if (depth > MAX_DEPTH) throw new Error('too deep');
+    this.ws();
+    const c = this.s[this.i]!;
+    if (c === '{') return this.container(depth, '}', true);
+    if (c === '[' || c === '(') return this.container(depth, c === '[' ? ']' : ')', false);
+    if (c === "'" || c === '"') return this.string(c);
+    const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|true|false|null|nan|inf)/.exec(
+      this.s.slice(this.i, this.i + 40),
+    );
+    if (!m) throw new Error(`unexpected '${c}'`);
+    this.i += m[0].length;
+    const t = m[0];
+    if (t === 'True' || t === 'true') return true;
+    if (t === 'False' || t === 'false') return false;
+    if (t === 'None' || t === 'null' || t === 'nan' || t === 'inf') return null;
+    return Number(t);
+  }
+
+  /** A list, tuple or dict; at a cut, what was read so far (the unfinished item dropped). */
+  private container(depth: number, close: string, dict: boolean): unknown {
+    this.i++;
+    const list: unknown[] = [];
+    const obj: Record<string, unknown> = {};
+    const done = () => (dict ? obj : list);
+    for (;;) {
+      try {
+        this.ws();
+        if (this.s[this.i] === close) {
+          this.i++;
+          return done();
+        }
+        if (dict) {
+          const key = this.value(depth + 1);
+          this.ws();
+          if (this.s[this.i] !== ':') throw new Error('expected :');
+          this.i++;
+          const v = this.value(depth + 1);
+          obj[String(key)] = v;
+        } else list.push(this.value(depth + 1));
+        this.ws();
+        if (this.s[this.i] === ',') this.i++;
+        else if (this.s[this.i] !== close) throw new Error(`expected , or ${close}`);
+      } catch (e) {
+        if (e instanceof Cut) {
+          // The text ends here: keep the finished items, and tell the outer containers to stop too.
+          this.i = this.s.length;
+          return done();
+        }
+        throw e;
+      }
+    }
+  }
+
+  private string(quote: string): string {
+    let out = '';
+    this.i++;
+    for (;;) {
+      if (this.i >= this.s.length) throw new Cut();
+      const c = this.s[this.i++]!;
+      if (c === quote) return out;
+      if (c !== '\\') {
+        out += c;
+        continue;
+      }
+      if (this.i >= this.s.length) throw new Cut();
+      const e = this.s[this.i++]!;
+      if (e === 'n') out += '\n';
+      else if (e === 't') out += '\t';
+      else if (e === 'u' || e === 'x') {
+        const len = e === 'u' ? 4 : 2;
+        const hex = this.s.slice(this.i, this.i + len);
+        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length < len) throw new Cut();
+        out += String.fromCharCode(parseInt(hex, 16));
+        this.i += len;
+      } else out += e;
+    }
+  }
+}

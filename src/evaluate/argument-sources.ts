@@ -1,0 +1,85 @@
+import { canonicalArgs, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
+import { valueSource, type ValueSource } from '../dataflow/locate.js';
+import type { TcResult } from '../metrics/tool-call-lcs.js';
+import type { CallKey, TaskRecord } from '../records/schema.js';
+
+/**
+ * Where calls go wrong, per argument source: every reference argument is classed by where its value
+ * stands (written in the request, found in an earlier reference call's output, or neither:
+ * dataflow/locate.ts), and counted as called when the run made a call of that reference call's tool
+ * at its place in the alignment of TC (a matched, reordered or wrong-argument pair), and right when
+ * that call passed the same value (canonical form, as TC compares). A user reads it as: of the values
+ * my requests state, how many did the workflow pass; of the values an earlier result gave, how many.
+ */
+
+export interface SourceCounts {
+  /** Reference arguments with a value of this source. */
+  args: number;
+  /** Of those, the ones whose call's tool the run called at that place. */
+  called: number;
+  /** Of those, the ones the run passed right. */
+  right: number;
+}
+
+export type ArgumentSources = Record<ValueSource, SourceCounts>;
+
+export const VALUE_SOURCES: readonly ValueSource[] = ['request', 'upstream', 'neither'];
+
+export function emptySources(): ArgumentSources {
+  return {
+    request: { args: 0, called: 0, right: 0 },
+    upstream: { args: 0, called: 0, right: 0 },
+    neither: { args: 0, called: 0, right: 0 },
+  };
+}
+
+/** The sum of several counts (a record set's). */
+export function addSources(into: ArgumentSources, more: ArgumentSources): ArgumentSources {
+  for (const s of VALUE_SOURCES) {
+    into[s].args += more[s].args;
+    into[s].called += more[s].called;
+    into[s].right += more[s].right;
+  }
+  return into;
+}
+
+const canon = (v: unknown, schema: ParamSchema | undefined) =>
+  stableStringify(canonicalArgs({ v }, { type: 'object', properties: { v: schema ?? {} } }).v);
+
+/** One record's counts (see the module comment). `schemas`: the tools' input schemas, as TC reads them. */
+export function argumentSources(
+  record: Pick<TaskRecord, 'query' | 'calls'>,
+  predicted: readonly CallKey[],
+  detail: Pick<TcResult, 'matched' | 'wrongArgs' | 'reordered'>,
+  schemas: Readonly<Record<string, ParamSchema | undefined>> = {},
+): ArgumentSources {
+  const out = emptySources();
+  const paired = new Map<number, number>();
+  for (const [i, j] of detail.matched) paired.set(i, j);
+  for (const r of detail.reordered) paired.set(r.reference, r.predicted);
+  for (const w of detail.wrongArgs) paired.set(w.reference, w.predicted);
+  record.calls.forEach((call, i) => {
+    const j = paired.get(i);
+    const made = j === undefined ? undefined : predicted[j];
+    const props = (schemas[call.tool] as { properties?: Record<string, ParamSchema> } | undefined)?.properties;
+    for (const [param, value] of Object.entries(call.args)) {
+      if (value === null || value === undefined || value === '') continue;
+      const source = valueSource(value, record.query, record.calls.slice(0, i));
+      const c = out[source];
+      c.args++;
+      if (!made) continue;
+      c.called++;
+      if (canon(made.args[param], props?.[param]) === canon(value, props?.[param])) c.right++;
+    }
+  });
+  return out;
+}
+
+/** `right / args` per source, as shares (undefined where there were no arguments). */
+export function sourceShares(s: ArgumentSources): Record<ValueSource, number | undefined> {
+  return {
+    request: s.request.args ? s.request.right / s.request.args : undefined,
+    upstream: s.upstream.args ? s.upstream.right / s.upstream.args : undefined,
+    neither: s.neither.args ? s.neither.right / s.neither.args : undefined,
+  };
+}
