@@ -1,4 +1,4 @@
-import { identifierKind, type ParamContext } from '../util/identifier-shape.js';
+import { identifierKind, keyParts, type ParamContext } from '../util/identifier-shape.js';
 
 /**
  * Whether argument values appear in the sources a run can vouch for (the rules are written down in
@@ -14,6 +14,8 @@ export interface UngroundedArg {
   value: unknown;
   /** Set when the value is a key of the object at `path` (a map-shaped argument). */
   key?: true;
+  /** For a read: the parts of the value that look like keys and come from nowhere, when not the whole value. */
+  parts?: string[];
 }
 
 /** The texts a run can vouch for, searchable as whole values and as phrases; grows as sources are added. */
@@ -28,9 +30,9 @@ export class SourceText {
     this.addText(query);
   }
 
-  /** Adds every string and number inside `value` (a JSON string output is read as text). */
+  /** Adds every string and number inside `value` and the keys that are data, not field names (`dataTexts`). */
   add(value: unknown): void {
-    for (const t of leafTexts(value)) this.addText(t);
+    for (const t of dataTexts(value)) this.addText(t);
   }
 
   /** Adds one text. */
@@ -94,6 +96,8 @@ export interface ArgSources {
   text: SourceText;
   /** Constants bound in the workflow for this call, normalized. */
   constants: ReadonlySet<string>;
+  /** The tool's own texts (name, description, schema): the words it uses ground the key parts of a read that hold no digit. */
+  documented?: SourceText;
 }
 
 /**
@@ -124,13 +128,28 @@ class UngroundedSearch {
     private readonly scope: GroundingScope,
   ) {}
 
+  private src(): ArgSources {
+    const sources = this.sources;
+    return (this.resolved ??= typeof sources === 'function' ? sources() : sources);
+  }
+
   private grounded(value: string | number | bigint, free: boolean): boolean {
     const text = normalize(String(value));
     if (text === '') return true;
-    const sources = this.sources;
-    const src = (this.resolved ??= typeof sources === 'function' ? sources() : sources);
+    const src = this.src();
     if (src.constants.has(text) || src.text.has(text)) return true;
     return free && typeof value === 'string' && text.split(' ').length >= 3 && src.text.coversText(text);
+  }
+
+  /**
+   * A key part of a read's value: in a source or a constant, or, for a word without digits (a code,
+   * a name), in the tool's own texts. An id its description gives as an example (`e.g. 1001`) is a
+   * form, not a value to pass.
+   */
+  private groundedPart(part: string): boolean {
+    const src = this.src();
+    if (src.constants.has(normalize(part)) || src.text.has(part)) return true;
+    return !/\d/.test(part) && src.documented?.has(part) === true;
   }
 
   private leaf(value: unknown, path: string, name: string | undefined, schema: Schema | undefined, key: boolean): void {
@@ -141,7 +160,14 @@ class UngroundedSearch {
       const param: ParamContext = {};
       if (name !== undefined) param.name = name;
       if (schema) param.schema = schema;
-      if (identifierKind(value, param) === undefined) return;
+      // Judged by what the value is: the whole of it, or each token that looks like a key.
+      const parts = keyParts(value, param);
+      if (parts.length === 0 || this.grounded(value, !key)) return;
+      const missing = parts.filter((p) => !this.groundedPart(p));
+      if (missing.length === 0) return;
+      const whole = missing.length === 1 && missing[0] === String(value).trim();
+      this.out.push({ path, value, ...(key ? { key: true as const } : {}), ...(whole ? {} : { parts: missing }) });
+      return;
     }
     if (this.grounded(value, !key)) return;
     this.out.push(key ? { path, value, key: true } : { path, value });
@@ -198,7 +224,41 @@ function words(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
-/** Every string and number inside `value` (object keys included; a JSON string output is read as text). */
+/**
+ * Every string and number inside `value`, and the object keys that are data: those shaped like an
+ * identifier (`{"#W1001": {...}}`, `{"paypal_3024827": {...}}`). Other keys are field names — the
+ * tool's vocabulary, not a record's — and ground nothing (`item_ids` does not ground the word
+ * `IDs`). A string that parses as a JSON object or array is read as that JSON; any other string is
+ * text, whatever it holds.
+ */
+export function dataTexts(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 64 || value === null || value === undefined) return out;
+  if (typeof value === 'string') {
+    const json = parseJsonText(value);
+    if (json === undefined) out.push(value);
+    else dataTexts(json, out, depth + 1);
+  } else if (typeof value === 'number' || typeof value === 'bigint') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) dataTexts(v, out, depth + 1);
+  else if (typeof value === 'object')
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (identifierKind(k, { name: 'id' }) !== undefined) out.push(k);
+      dataTexts(v, out, depth + 1);
+    }
+  return out;
+}
+
+/** The JSON a string holds when it is a JSON object or array, else undefined. */
+export function parseJsonText(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every string and number inside `value` (object keys included; a JSON string is read as text). */
 export function leafTexts(value: unknown, out: string[] = [], depth = 0): string[] {
   if (depth > 64 || value === null || value === undefined) return out;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') out.push(String(value));

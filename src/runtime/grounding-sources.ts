@@ -1,6 +1,6 @@
 import { identifierKind, paramWords } from '../util/identifier-shape.js';
 import type { CallObservation, NodeObservation } from './trace.js';
-import { asSchema, findUngrounded, SourceText } from './grounding-match.js';
+import { asSchema, findUngrounded, parseJsonText, SourceText } from './grounding-match.js';
 
 /**
  * What the earlier calls of a run ground (the rules are in grounding.ts's module comment), in two
@@ -145,7 +145,7 @@ export function listingItems(output: unknown, named: SourceText): unknown[] {
   const visit = (v: unknown, depth: number): void => {
     if (depth > 64 || v === null || v === undefined) return;
     if (typeof v === 'string') {
-      const json = parseJson(v);
+      const json = parseJsonText(v);
       if (json !== undefined) return visit(json, depth + 1);
       for (const line of v.split(/\r?\n/))
         if (line.split(/[\s,;|()[\]{}<>"']+/).some((t) => t !== '' && isNamed(t.replace(/[.:]$/, ''), 'id')))
@@ -174,14 +174,4 @@ export function listingItems(output: unknown, named: SourceText): unknown[] {
 /** A field that names its item: `name`, `title`, `city_name`, `displayName`. */
 function isNameField(key: string): boolean {
   return paramWords(key).some((w) => w === 'name' || w === 'title');
-}
-
-function parseJson(text: string): unknown {
-  const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return undefined;
-  }
 }

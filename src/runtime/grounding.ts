@@ -1,6 +1,6 @@
 import { PENDING_PREFIX } from '../contracts/tools.js';
 import type { ToolNode } from '../graph/schema.js';
-import type { ToolEffects, ToolRegistry } from '../contracts/tools.js';
+import type { ToolDescriptor, ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
 import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.js';
 import { findUngrounded, leafTexts, normalize, SourceText, type UngroundedArg } from './grounding-match.js';
@@ -125,9 +125,10 @@ export function describeUngrounded(
   scope: 'all' | 'identifiers' = 'all',
 ): string {
   const list = problems
-    .map((p) =>
-      p.key ? `a key of '${p.path}' (${JSON.stringify(p.value)})` : `'${p.path}' (${JSON.stringify(p.value)})`,
-    )
+    .map((p) => {
+      const parts = p.parts ? `, from nowhere: ${p.parts.map((x) => JSON.stringify(x)).join(', ')}` : '';
+      return `${p.key ? `a key of '${p.path}'` : `'${p.path}'`} (${JSON.stringify(p.value)}${parts})`;
+    })
     .join(', ');
   const what = scope === 'all' ? 'argument' : 'identifier argument';
   const plural = problems.length === 1 ? '' : 's';
@@ -146,20 +147,26 @@ export interface GroundedWritesOptions {
 export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOptions = {}): PreCallCheck {
   const schemaOf = (name: string) => tools.get(name)?.inputSchema;
   // A registry's effects are fixed when it is built: each tool's are looked up once per check.
-  const effectsOf = new Map<string, { effects: ToolEffects | undefined; scope: 'all' | 'identifiers' }>();
+  const effectsOf = new Map<
+    string,
+    { effects: ToolEffects | undefined; scope: 'all' | 'identifiers'; documented: SourceText | undefined }
+  >();
   return (req: PreCallRequest): PreCallDecision => {
     let known = effectsOf.get(req.tool.name);
     if (!known) {
       const e = tools.effectOf(req.tool.name);
-      effectsOf.set(req.tool.name, (known = { effects: e, scope: e && needsGrounding(e) ? 'all' : 'identifiers' }));
+      const scope = e && needsGrounding(e) ? 'all' : 'identifiers';
+      effectsOf.set(req.tool.name, (known = { effects: e, scope, documented: undefined }));
     }
     const { effects, scope } = known;
+    const entry = known;
     // The run's sources are looked at only when an argument needs them (most reads need none).
     const problems = findUngrounded(
       req.args,
       () => ({
         text: runSources(req.scratch, req.query, schemaOf)[scope === 'all' ? 'text' : 'readText'],
         constants: constantSet((opts.constantsOf ?? boundConstants)(req.node, req.tool.name)),
+        ...(scope === 'identifiers' ? { documented: (entry.documented ??= documentedText(req.tool)) } : {}),
       }),
       req.tool.inputSchema,
       scope,
@@ -178,6 +185,14 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
     }
     return undefined;
   };
+}
+
+/** A tool's own texts: its name, description and input schema (descriptions, documented values, examples). */
+function documentedText(tool: ToolDescriptor): SourceText {
+  const text = new SourceText(tool.name);
+  if (tool.description) text.addText(tool.description);
+  for (const t of leafTexts(tool.inputSchema)) text.addText(t);
+  return text;
 }
 
 function constantSet(constants: readonly unknown[] | undefined): Set<string> {

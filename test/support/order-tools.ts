@@ -95,6 +95,11 @@ export function readsMade(): Array<{ tool: string; args: Record<string, unknown>
   return store().reads.map((r) => ({ tool: r.tool, args: { ...r.args } }));
 }
 
+/** Notes a read call that reached the store (for read tools defined beside this tool set). */
+export function noteRead(tool: string, args: Record<string, unknown>): void {
+  store().reads.push({ tool, args: { ...args } });
+}
+
 function orderOf(id: unknown): Order {
   const order = store().orders.get(String(id));
   if (!order) throw new Error(`no order ${String(id)}`);
