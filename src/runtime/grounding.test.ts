@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groundedOutputs, listingItems, selects, ungroundedArgs, type RunCall } from './grounding.js';
-import { SourceText } from './grounding-match.js';
+import { dataTexts, SourceText } from './grounding-match.js';
 
 // The rules of runtime/grounding.ts, one by one (the runtimes are covered in test/live-tools/).
 
@@ -76,6 +76,19 @@ describe('free text keeps short words and word order', () => {
     text.add({ reason: 'arrived broken in 2 pieces' });
     expect(text.coversText('cancel order 1003, arrived broken in 2 pieces')).toBe(true);
     expect(text.coversText('cancel order 2 broken')).toBe(false);
+  });
+});
+
+describe('field names of outputs are no values', () => {
+  it('an output grounds its values and the keys shaped like identifiers, not its field names; JSON text is read as JSON', () => {
+    const output = { item_ids: ['1151293680'], payment_methods: { paypal_3024827: { source: 'paypal' } } };
+    expect(dataTexts(output)).toEqual(['1151293680', 'paypal_3024827', 'paypal']);
+    expect(dataTexts(JSON.stringify(output))).toEqual(['1151293680', 'paypal_3024827', 'paypal']);
+    // Text that is not JSON stays text, whatever it holds.
+    expect(dataTexts("{'item_ids': [1]}")).toEqual(["{'item_ids': [1]}"]);
+    const sources = { query: 'Please pass me to a person.', outputs: [JSON.stringify(output)] };
+    expect(ungroundedArgs({ summary: 'IDs' }, sources)).toEqual([{ path: 'summary', value: 'IDs' }]);
+    expect(ungroundedArgs({ refund_to: 'paypal_3024827' }, sources)).toEqual([]);
   });
 });
 

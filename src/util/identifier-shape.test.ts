@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { identifierKind, isIdentifierShaped, paramWords } from './identifier-shape.js';
+import { identifierKind, isIdentifierShaped, keyParts, paramWords } from './identifier-shape.js';
 
 describe('identifierKind', () => {
   it('knows ids, e-mails, phone, card and SSN-like numbers, UUIDs and hex by their shape alone', () => {
@@ -126,6 +126,61 @@ describe('identifierKind', () => {
         r.param,
         r.kind,
       ]);
+  });
+});
+
+describe('keyParts', () => {
+  it('finds the key in a value whatever the parameter is called: ids, URL paths and query values, names, codes', () => {
+    const cases: Array<[unknown, string, string[]]> = [
+      ['1007', 'order', ['1007']],
+      [1007, 'q', ['1007']],
+      ['order 1007', 'q', ['1007']],
+      ['/orders/1007', 'path', ['1007']],
+      ['/orders?id=1007&full=true', 'url', ['1007']],
+      ['gus lindqvist', 'customer', ['lindqvist']],
+      ['orders of Hana Sato', 'q', ['Hana', 'Sato']],
+      ['XKQWPL', 'pnr', ['XKQWPL']],
+      ['contact ben.7@example.com today', 'note', ['ben.7@example.com']],
+      ['status of A-1003', 'q', ['A-1003']],
+      ['vitamin B12', 'q', ['B12']],
+      // The whole value when identifierKind takes it for one (an id parameter, an e-mail, an absolute URL with digits).
+      ['1007', 'order_id', ['1007']],
+      ['Gus Lindqvist', 'customer', ['Gus Lindqvist']],
+      ['https://shop.example/orders/1007', 'url', ['https://shop.example/orders/1007']],
+    ];
+    for (const [value, name, parts] of cases)
+      expect([value, name, keyParts(value, { name })]).toEqual([value, name, parts]);
+  });
+
+  it('keeps words, dates, amounts, small numbers, public codes, coordinates and what the schema lists', () => {
+    const cases: Array<[unknown, string]> = [
+      ['latest technology news', 'q'],
+      ['Paris', 'city'],
+      ['new york', 'city'],
+      ['2024-05-01', 'date'],
+      ['$15.99', 'q'],
+      ['1,250,000', 'q'],
+      [250, 'amount'],
+      [2000, 'radius'],
+      [2024, 'year'],
+      ['1757016000', 'end'],
+      ['top 20 results', 'q'],
+      ['AAPL', 'symbol'],
+      ['USD,GBP', 'symbols'],
+      ['en', 'lang'],
+      ['48.8584,2.2945', 'latlng'],
+      [-33.8688, 'lat'],
+      ['Tesla Q3 earnings', 'q'],
+      ['/orders', 'path'],
+      ['https://www.example.com/news', 'url'],
+    ];
+    for (const [value, name] of cases) expect([value, name, keyParts(value, { name })]).toEqual([value, name, []]);
+    expect(keyParts('XKQWPL', { name: 'pnr', schema: { enum: ['XKQWPL'] } })).toEqual([]);
+    expect(keyParts('1007', { name: 'day', schema: { type: 'string', format: 'date' } })).toEqual([]);
+  });
+
+  it('a name made of words of the language is not seen (the limit of judging by words)', () => {
+    expect(keyParts('jun park', { name: 'customer' })).toEqual([]);
   });
 });
 
