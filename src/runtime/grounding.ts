@@ -1,9 +1,12 @@
 import { PENDING_PREFIX } from '../contracts/tools.js';
-import type { ToolNode } from '../graph/schema.js';
+import { hintFor } from '../graph/hints.js';
+import type { ParamHint, ToolNode, ValueShape } from '../graph/schema.js';
+import { valueShape } from '../retrieval/value-shape.js';
+import { keyParts } from '../util/identifier-shape.js';
 import type { ToolDescriptor, ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
 import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.js';
-import { findUngrounded, leafTexts, normalize, SourceText, type UngroundedArg } from './grounding-match.js';
+import { asSchema, findUngrounded, leafTexts, normalize, SourceText, type UngroundedArg } from './grounding-match.js';
 import { runSources } from './grounding-sources.js';
 
 export type { UngroundedArg } from './grounding-match.js';
@@ -135,6 +138,61 @@ export function describeUngrounded(
   return `${scope === 'all' ? UNGROUNDED_PREFIX : UNGROUNDED_CALL_PREFIX}: ${effect} call ${tool} has ungrounded ${what}${plural} ${list}: not in the request, in what an earlier call of this run selected, or bound in the workflow`;
 }
 
+/** An identifier argument whose shape is none of the shapes its parameter's values take (the step's hint). */
+export interface MisshapenArg {
+  path: string;
+  value: unknown;
+  /** The value's shape (retrieval/value-shape.ts). */
+  shape: ValueShape;
+  /** The shapes the hint learned for the parameter, with their shares. */
+  learned: Partial<Record<ValueShape, number>>;
+}
+
+/**
+ * The identifier arguments of a call whose shape is not one the step's hint learned for their
+ * parameter (`ParamHint.shapes`: a flight number `HAT072`, shaped `id`, passed as a reservation id
+ * whose values were six capitals, `code`). Grounding says where a value came from; this says
+ * whether it is the kind of value the parameter takes, so an identifier the run did see, but of
+ * another kind, is not passed as this one. Judged only for values with a key part (`keyParts`):
+ * a word, a date or an amount of another shape is the policy's mistake, not another record's key.
+ * Values the schema lists pass; a parameter whose hint learned no shape takes any.
+ */
+export function misshapenArgs(
+  args: Record<string, unknown>,
+  params: Readonly<Record<string, ParamHint>>,
+  inputSchema?: Record<string, unknown>,
+): MisshapenArg[] {
+  const props = asSchema(inputSchema?.properties);
+  const out: MisshapenArg[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    const learned = params[name]?.shapes;
+    if (!learned || Object.keys(learned).length === 0) continue;
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const schema = asSchema(props?.[name]);
+    if (keyParts(value, { name, ...(schema ? { schema } : {}) }).length === 0) continue;
+    const shape = valueShape(value);
+    if (learned[shape] === undefined) out.push({ path: name, value, shape, learned });
+  }
+  return out;
+}
+
+/** One line naming the misshapen arguments, for the call's observation. */
+export function describeMisshapen(
+  tool: string,
+  effect: ToolEffects['effect'] | 'replayed',
+  problems: readonly MisshapenArg[],
+  scope: 'all' | 'identifiers' = 'all',
+): string {
+  const list = problems
+    .map(
+      (p) =>
+        `'${p.path}' (${JSON.stringify(p.value)}, shaped ${p.shape}; its values were ${Object.keys(p.learned).join(', ')})`,
+    )
+    .join(', ');
+  const plural = problems.length === 1 ? '' : 's';
+  return `${scope === 'all' ? UNGROUNDED_PREFIX : UNGROUNDED_CALL_PREFIX}: ${effect} call ${tool} has identifier argument${plural} of a shape its parameter does not take: ${list}, as the step's hint learned them`;
+}
+
 /** How grounded calls are treated. */
 export interface GroundedWritesOptions {
   /** `withhold`: destructive calls are not made even when grounded; they come back as pending (default `allow`). */
@@ -171,10 +229,13 @@ export function groundedWritesCheck(tools: ToolRegistry, opts: GroundedWritesOpt
       req.tool.inputSchema,
       scope,
     );
-    if (problems.length > 0) {
-      const effect = scope === 'identifiers' && effects?.effect !== 'read' ? 'replayed' : (effects?.effect ?? 'read');
+    const effect = scope === 'identifiers' && effects?.effect !== 'read' ? 'replayed' : (effects?.effect ?? 'read');
+    if (problems.length > 0)
       return { withhold: { status: 'error', error: describeUngrounded(req.tool.name, effect, problems, scope) } };
-    }
+    const params = hintFor(req.workflow, req.node, req.tool.name)?.params;
+    const misshapen = params ? misshapenArgs(req.args, params, req.tool.inputSchema) : [];
+    if (misshapen.length > 0)
+      return { withhold: { status: 'error', error: describeMisshapen(req.tool.name, effect, misshapen, scope) } };
     if (scope === 'all' && effects!.effect === 'destructive' && opts.destructive === 'withhold') {
       return {
         withhold: {
