@@ -1,3 +1,4 @@
+import { documentedValues, type PropSchema } from '../retrieval/param-schema.js';
 import { identifierKind, keyParts, type ParamContext } from '../util/identifier-shape.js';
 
 /**
@@ -157,6 +158,7 @@ class UngroundedSearch {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return;
     if (!key && schemaAllows(schema, value)) return;
     if (this.scope === 'identifiers') {
+      if (!key && name !== undefined && documents(schema, name, value)) return;
       const param: ParamContext = {};
       if (name !== undefined) param.name = name;
       if (schema) param.schema = schema;
@@ -212,6 +214,23 @@ function valueSchemaOf(schema: Schema | undefined, key: string): Schema | undefi
     }
   }
   return asSchema(schema?.additionalProperties);
+}
+
+const DOCUMENTED = new WeakMap<Schema, ReadonlySet<string>>();
+
+/**
+ * True when the parameter's schema documents `value` (retrieval/param-schema.ts `documentedValues`:
+ * its enum and default, the values its description quotes or states as its default, `1000` in
+ * "radius in metres, default 1000"): what any reader of the tool's schema may pass.
+ */
+function documents(schema: Schema | undefined, name: string, value: string | number | bigint): boolean {
+  if (!schema || typeof schema.description !== 'string') return false;
+  let values = DOCUMENTED.get(schema);
+  if (!values) {
+    values = new Set(documentedValues(name, schema as PropSchema).map((d) => normalize(d.value)));
+    DOCUMENTED.set(schema, values);
+  }
+  return values.has(normalize(String(value)));
 }
 
 /** Lower case, runs of whitespace as one space, trimmed. */

@@ -92,6 +92,28 @@ describe('field names of outputs are no values', () => {
   });
 });
 
+describe("a read's values are judged by what they are", () => {
+  const query = 'Hi, this is Ada Byron. Where is my order 1001?';
+  const read = (args: Record<string, unknown>, schema?: Record<string, unknown>) =>
+    ungroundedArgs(args, { query, outputs: [] }, schema, 'identifiers');
+  it('a key part from nowhere is named, whatever the parameter is called', () => {
+    expect(read({ q: 'order 1007' })).toEqual([{ path: 'q', value: 'order 1007', parts: ['1007'] }]);
+    expect(read({ order: '1007' })).toEqual([{ path: 'order', value: '1007' }]);
+    expect(read({ customer: 'ada lindqvist' })).toEqual([
+      { path: 'customer', value: 'ada lindqvist', parts: ['lindqvist'] },
+    ]);
+    expect(read({ q: 'order 1001 of ada byron' })).toEqual([]);
+  });
+  it('a value the schema documents passes: its default in prose, a quoted value', () => {
+    const schema = {
+      type: 'object',
+      properties: { rad: { type: 'string', description: 'search radius in metres, default 1000' } },
+    };
+    expect(read({ rad: '1000' }, schema)).toEqual([]);
+    expect(read({ rad: '1500' }, schema)).toEqual([{ path: 'rad', value: '1500' }]);
+  });
+});
+
 describe('what earlier calls ground', () => {
   const listing = (args: Record<string, unknown>): RunCall => ({ tool: 'list_orders', args, output: ORDERS });
   const ids = (parts: unknown[]) => JSON.stringify(parts).match(/10\d\d/g) ?? [];
