@@ -30,11 +30,21 @@ export {
  * Which arguments are checked:
  * - a `write` or `destructive` call to a live tool, or to a replay tool whose effect was declared
  *   (tools/effects.ts `needsGrounding`): every value;
- * - any other call, reads included: every value shaped like an identifier (util/identifier-shape.ts:
- *   ids, e-mails, phone, card and SSN-like numbers, and — judged with the parameter's name and
- *   schema — names, street addresses, zips and payment ids).
+ * - any other call, reads included: every part of a value that looks like a key, judged by what
+ *   the value is rather than by the parameter's name (util/identifier-shape.ts `keyParts`: a value
+ *   shaped like an identifier, or its tokens — cut at spaces and URL path and query separators —
+ *   that are numbers of 3+ digits outside quantities, codes of letters and digits, or words that
+ *   are no words of the language, such as names and codes without digits). Each such part must
+ *   appear in a source; a part without digits may also be a word of the tool's own texts, and a
+ *   value the parameter's schema documents (its enum, default, a value its description quotes)
+ *   passes whole.
  * A checked value that appears in no source withholds the call; its observation names the argument
  * (`not run: write withheld: …` for writes, `not run: call withheld: …` for the rest).
+ *
+ * With the step's hint (graph/hints.ts `hintFor`), an identifier argument whose shape is none of
+ * the shapes the hint learned for its parameter is withheld too, however grounded (`misshapenArgs`).
+ * How often legitimate calls are withheld is measured by replaying real records' calls through this
+ * check (grounding-replay.ts, benchmarks/grounding-false-withholds.ts).
  *
  * What counts as appearing (decisions written down here):
  * - a string or number appears when it occurs in a source as a whole token sequence (case and
@@ -46,6 +56,8 @@ export {
  *   "7 Harbour Road" is not grounded by "12 Harbour Road", while a reworded sentence of the request is;
  * - empty values, booleans and values the tool's schema lists (`enum`, `const`, `default`) carry no
  *   record data and are grounded;
+ * - an earlier output grounds its values and the object keys shaped like identifiers, not its
+ *   field names (`item_ids` grounds no `IDs`); an output that is JSON text is read as that JSON;
  * - objects and arrays are grounded when everything inside them is, and the keys of an object are
  *   values like any other unless the schema names them as properties: a map-shaped argument
  *   (`{"orders": {"1007": "damaged"}}`, JSON Schema `additionalProperties` or an object schema
