@@ -3,8 +3,9 @@
  * agent that solved it, are replayed in order through the pre-call check every runtime applies
  * (runtime/grounding-replay.ts), each with the record's request and the outputs of its earlier
  * calls; a call the check would withhold is a legitimate call withheld. Prints per data set the
- * calls checked, those withheld (reads and writes apart), and the withheld arguments' values most
- * often seen, so a rule that withholds too much shows what it is. Run with
+ * calls checked, those withheld (by the check of key parts, or of every value for writes), and the
+ * withheld arguments' values most often seen, so a rule that withholds too much shows what it is.
+ * Run with
  *
  *   npx tsx benchmarks/grounding-false-withholds.ts                  # the bundled TRAJECT-Bench domains
  *   npx tsx benchmarks/grounding-false-withholds.ts --records a/records.jsonl --tools a/tools.config.json [--records …]
@@ -77,7 +78,12 @@ function configWithEffects(tools: string): string {
 
 try {
   console.log('Reference calls replayed through the grounding check with their own request and earlier outputs.');
-  console.log('data set                                   records  calls  withheld  reads withheld  writes withheld');
+  console.log(
+    '(key parts checked: reads and undeclared replayed calls; every value checked: writes to live or declared tools)',
+  );
+  console.log(
+    'data set                                   records  calls  withheld  key parts checked  every value checked',
+  );
   for (const set of await sets()) {
     const { records } = await readRecordsFile(set.records);
     const tools = await loadToolConfig(withEffects ? configWithEffects(set.tools) : set.tools);
@@ -102,7 +108,7 @@ try {
     await tools.close();
     const pct = (n: number) => `${n} (${calls ? ((100 * n) / calls).toFixed(1) : '0.0'}%)`;
     console.log(
-      `${set.name.slice(-42).padEnd(42)} ${String(records.length).padStart(7)} ${String(calls).padStart(6)}  ${pct(withheld).padStart(8)}  ${pct(reads).padStart(14)}  ${pct(writes).padStart(15)}`,
+      `${set.name.slice(-42).padEnd(42)} ${String(records.length).padStart(7)} ${String(calls).padStart(6)}  ${pct(withheld).padStart(8)}  ${pct(reads).padStart(17)}  ${pct(writes).padStart(19)}`,
     );
     const top = [...values].sort((a, b) => b[1] - a[1]).slice(0, 12);
     if (top.length > 0) console.log(`  most withheld values: ${top.map(([v, n]) => `${v} ×${n}`).join(', ')}`);
