@@ -4,8 +4,9 @@ import { isLanguageWord } from './words.js';
  * Whether a value is shaped like an identifier: something that points at one person, account or
  * record (an order id, an e-mail, a phone or card number, a name, a street address, a zip, a
  * payment id) rather than a value many requests share (a date, an amount, a unit, a status word).
- * The runtime withholds a call whose identifier-shaped argument comes from nowhere the run can
- * vouch for (runtime/grounding.ts), and the search refuses identifier-shaped constants.
+ * The search refuses identifier-shaped constants; the runtime withholds a call whose key parts
+ * (`keyParts` below: the identifier-shaped value, or the tokens of any value that look like keys,
+ * whatever the parameter is called) come from nowhere the run can vouch for (runtime/grounding.ts).
  *
  * Decided from the value's shape and, for the kinds a shape alone cannot tell (names, addresses,
  * zips, payment ids, short ids), from generic words of the parameter's name and its JSON Schema;
