@@ -57,7 +57,9 @@ describe('detectDrift', () => {
     );
     expect(r.reasons[1]).toMatch(/100\.0 % of runs made a tool sequence never seen; 10\.0 % were expected/);
     // None of them failed: they can be searched on as they are.
-    expect(r.next).toContain('Learn again from them: flowscout search --records new.jsonl --tools <tool config>');
+    expect(r.next).toContain(
+      'Learn again from them (none of them failed): flowscout search --records new.jsonl --tools <tool config>',
+    );
   });
 
   it('never proposes learning from runs that failed: those with an outcome are selected on it, the others by having no failed call', () => {
@@ -87,7 +89,7 @@ describe('detectDrift', () => {
     const r = detectDrift(workflow, profile, failing);
     expect(r).toMatchObject({ drift: true, processChanged: false, runsFailMore: true });
     expect(r.reasons).toEqual([
-      "averageHealth 0.500 is 0.450 below the baseline's 0.950 (maxHealthDrop 0.15)",
+      "the health of the runs' calls 0.500 is 0.500 below the baseline's 1.000 (maxHealthDrop 0.15)",
       '50.0 % of calls failed, 0.0 % in the baseline (maxFailedCallRise 0.15)',
     ]);
     expect(r.next).toMatch(/check the tools/);
@@ -185,6 +187,7 @@ describe('the conformance profile', () => {
         failedCallRate: 0,
         withheldCallRate: 0,
         averageHealth: 0.95,
+        averageCallHealth: 1,
         failedRuns: null,
         variants: expect.arrayContaining([expect.stringMatching(/^[0-9a-f]{16}$/)]),
       },

@@ -26,7 +26,7 @@ export interface DriftThresholds {
   maxUnseenVariantsRise: number;
   /** With a profile: runs fail more when failed calls per call rise by more than this. */
   maxFailedCallRise: number;
-  /** With a profile that has health: runs fail more when the mean health falls by more than this (while the process is unchanged: a changed process lowers health by itself). */
+  /** With a profile that has health: runs fail more when the mean health of their calls (failed, withheld and repeated calls; the alignment left out) falls by more than this. */
   maxHealthDrop: number;
   /** Runs fail more when the share of runs whose own outcome says they failed rises by more than this over the baseline's. */
   maxFailedRunsRise: number;
@@ -160,13 +160,13 @@ export function detectDrift(
       shape.push(
         `${pct(unseen)} of runs made a tool sequence never seen; ${pct(base.unseenVariantRate)} were expected from the baseline (maxUnseenVariantsRise ${t.maxUnseenVariantsRise})`,
       );
-    // Health counts the alignment's deviations too, so a changed process lowers it by itself: a
-    // fall in health says runs fail more only while the process is unchanged.
-    if (base.averageHealth !== undefined && shape.length === 0) {
-      const fell = base.averageHealth - m.averageHealth;
+    // The health of the calls alone: a changed process lowers a run's full health by itself
+    // (through the alignment), which is the process's verdict, not this one.
+    if (base.averageCallHealth !== undefined) {
+      const fell = base.averageCallHealth - m.averageCallHealth;
       if (fell > t.maxHealthDrop)
         fails.push(
-          `averageHealth ${f(m.averageHealth)} is ${f(fell)} below the baseline's ${f(base.averageHealth)} (maxHealthDrop ${t.maxHealthDrop})`,
+          `the health of the runs' calls ${f(m.averageCallHealth)} is ${f(fell)} below the baseline's ${f(base.averageCallHealth)} (maxHealthDrop ${t.maxHealthDrop})`,
         );
     }
     const rise = m.failedCallRate - base.failedCallRate;
@@ -237,9 +237,9 @@ function nextStep(shape: boolean, fails: boolean, runs: readonly ObservedRun[], 
   const only =
     failed > 0
       ? `only from the ${runs.length - failed} of ${runs.length} runs that succeeded, selected by ${by}: `
-      : success || opts.runsKind !== 'records'
-        ? `only from runs that succeeded, selected by ${by}: `
-        : 'from them: ';
+      : opts.runsKind === 'records'
+        ? 'from them (none of them failed): '
+        : `only from runs that succeeded, selected by ${by}: `;
   const check = `see which runs fail and why (flowscout conformance ${label} --against <workflow> lists each run's health) and check the tools (flowscout tools <tool config>)`;
   if (shape && fails) return `The process changed and runs fail more: ${check}; then learn again ${only}${learn}.`;
   if (shape)

@@ -5,7 +5,7 @@ import type { Workflow } from '../graph/schema.js';
 import type { ProcessTree } from '../mining/process-tree/schema.js';
 import { TreeAligner } from './aligner.js';
 import { variantsOfRuns, type ObservedRun } from './observed-runs.js';
-import { scoreRuns } from './run-health.js';
+import { callHealth, scoreRuns } from './run-health.js';
 import { workflowProcessTree, workflowRoutes } from './workflow-tree.js';
 
 /** The measures of one set of runs against the workflow, as a baseline for `drift`. */
@@ -30,6 +30,8 @@ export const BaselineSchema = z.strictObject({
   withheldCallRate: z.number().min(0).max(1),
   /** The mean health of the runs (run-health.ts); absent in profiles written before health was measured. */
   averageHealth: z.number().min(0).max(1).optional(),
+  /** The mean health of the runs' calls alone, the alignment left out (`callHealth`): what says whether runs fail more. */
+  averageCallHealth: z.number().min(0).max(1).optional(),
   /** The share of runs whose log says they failed, of those with an outcome; null when none has one (absent in older profiles). */
   failedRuns: z.number().min(0).max(1).nullable().optional(),
   /** The distinct tool sequences seen: `variantHash` of each. */
@@ -69,6 +71,8 @@ export interface RunMeasures {
   withheldCallRate: number;
   /** The mean health of the runs (run-health.ts). */
   averageHealth: number;
+  /** The mean health of the runs' calls alone: 1 / (1 + failed + withheld + repeated calls), the alignment left out. */
+  averageCallHealth: number;
   /** Runs whose log says they failed, as a share of the runs with an outcome; null when none has one. */
   failedRuns: number | null;
 }
@@ -101,6 +105,7 @@ interface RunSums {
   fitness: number;
   fitting: number;
   health: number;
+  callHealth: number;
   outside: number | null;
   calls: number;
   failed: number;
@@ -123,6 +128,7 @@ function sumRuns(trees: WorkflowTrees, runs: readonly ObservedRun[]): RunSums {
     fitness: scores.reduce((n, s) => n + s.fitness, 0),
     fitting: scores.filter((s) => s.fitness === 1).length,
     health: scores.reduce((n, s) => n + s.health, 0),
+    callHealth: runs.reduce((n, r) => n + callHealth(r), 0),
     outside,
     calls: runs.reduce((n, r) => n + r.tools.length, 0),
     failed: runs.reduce((n, r) => n + r.failedCalls, 0),
@@ -138,6 +144,7 @@ function addSums(a: RunSums, b: RunSums): RunSums {
     fitness: a.fitness + b.fitness,
     fitting: a.fitting + b.fitting,
     health: a.health + b.health,
+    callHealth: a.callHealth + b.callHealth,
     outside: a.outside === null || b.outside === null ? (a.outside ?? b.outside) : a.outside + b.outside,
     calls: a.calls + b.calls,
     failed: a.failed + b.failed,
@@ -157,6 +164,7 @@ function measuresOf(s: RunSums): RunMeasures {
     failedCallRate: share(s.failed, s.calls),
     withheldCallRate: share(s.withheld, s.calls),
     averageHealth: share(s.health, s.runs),
+    averageCallHealth: share(s.callHealth, s.runs),
     failedRuns: s.withOutcome > 0 ? s.failedRuns / s.withOutcome : null,
   };
 }
@@ -180,6 +188,7 @@ function rounded(m: RunMeasures, unseenVariantRate: number, variants: Iterable<s
     failedCallRate: round(m.failedCallRate),
     withheldCallRate: round(m.withheldCallRate),
     averageHealth: round(m.averageHealth),
+    averageCallHealth: round(m.averageCallHealth),
     failedRuns: m.failedRuns === null ? null : round(m.failedRuns),
     variants: [...new Set(variants)].sort(),
   };

@@ -50,6 +50,15 @@ export function runHealth(cost: number, run: Pick<ObservedRun, 'failedCalls' | '
   return 1 / (1 + cost + run.failedCalls + run.withheldCalls + run.repeatedCalls);
 }
 
+/**
+ * The health of a run's calls alone, the alignment left out: 1 / (1 + failed + withheld + repeated
+ * calls). Drift reads it to say whether runs fail more, apart from whether the process changed
+ * (which fitness, routes and unseen sequences say).
+ */
+export function callHealth(run: Pick<ObservedRun, 'failedCalls' | 'withheldCalls' | 'repeatedCalls'>): number {
+  return runHealth(0, run);
+}
+
 /** Every run's fitness and health against the tree; each distinct tool sequence is aligned once. */
 export function scoreRuns(runs: readonly ObservedRun[], tree: ProcessTree | TreeAligner): RunScore[] {
   const aligner = tree instanceof TreeAligner ? tree : new TreeAligner(tree);

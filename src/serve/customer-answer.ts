@@ -44,8 +44,9 @@ export function customerAnswer(trace: Trace, workflow: Workflow, fit: PartFit): 
     ? [...new Set(failedSteps.flatMap((o) => partsFor(handOff(trace.query, workflow, fit, o.nodeId), o.nodeId)))]
     : requestClauses(trace.query);
   const kept = withoutInternals(trace.answer, ids);
-  const lines = kept ? [kept] : [];
-  if (unserved.length > 0) lines.push(unservedSentence(unserved, served));
+  // What was not served comes first when nothing was: the rest only says how the calls failed.
+  const sentence = unserved.length > 0 ? [unservedSentence(unserved, served)] : [];
+  const lines = served ? [...(kept ? [kept] : []), ...sentence] : [...sentence, ...(kept ? [kept] : [])];
   return { text: lines.join('\n\n'), unserved, served };
 }
 

@@ -112,7 +112,8 @@ export function formatDrift(r: DriftReport, workflow: string, runs: string): str
     '',
     `  averageFitness     ${m.averageFitness.toFixed(3)}${b ? `   baseline ${b.averageFitness.toFixed(3)}, drift below ${(b.averageFitness - t.maxFitnessDrop).toFixed(3)}` : `   drift below ${t.minFitness}`}`,
     `  percFitTraces      ${m.percFitTraces.toFixed(1)} %${b ? `   baseline ${b.percFitTraces.toFixed(1)} %` : ''}`,
-    `  averageHealth      ${m.averageHealth.toFixed(3)}${b?.averageHealth !== undefined ? `   baseline ${b.averageHealth.toFixed(3)}, fail more below ${(b.averageHealth - t.maxHealthDrop).toFixed(3)}` : ''}`,
+    `  averageHealth      ${m.averageHealth.toFixed(3)}${b?.averageHealth !== undefined ? `   baseline ${b.averageHealth.toFixed(3)}` : ''}`,
+    `  health of calls    ${m.averageCallHealth.toFixed(3)}${b?.averageCallHealth !== undefined ? `   baseline ${b.averageCallHealth.toFixed(3)}, fail more below ${(b.averageCallHealth - t.maxHealthDrop).toFixed(3)}` : ''}`,
   ];
   if (m.outsideRoutes !== null) {
     lines.push(
