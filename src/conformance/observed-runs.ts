@@ -116,8 +116,12 @@ export function observedRunOfTrace(trace: unknown, id: string, at?: string): Obs
  */
 export function observedRunOfRecord(record: TaskRecord): ObservedRun {
   const outcome = recordOutcome(record.meta);
-  const fromTurns = callsOfTurns(record);
-  return observedRun(record.id, fromTurns ?? record.calls, outcome ? { outcome } : {});
+  return observedRun(record.id, recordCalls(record), outcome ? { outcome } : {});
+}
+
+/** Every call a record's run attempted, in order: from its turns when they hold tool results, else its calls (π). */
+export function recordCalls(record: TaskRecord): ObservedCall[] {
+  return callsOfTurns(record) ?? record.calls;
 }
 
 /** The calls of a record's turns in order (each tool result with the arguments its assistant turn gave), or undefined when its turns hold none. */
