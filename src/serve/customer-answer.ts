@@ -15,9 +15,10 @@ import type { Trace } from '../runtime/trace.js';
  * - A part of the request the run could not serve is said in the request's words: the parts the
  *   hand-off gave to each tool step that ran and got no result (retrieval/hand-off.ts, the same
  *   parts the policies planned the step's calls for).
- * - A run served something when a call it made returned, a call awaits approval, or it answered
- *   with no tool step at all (a workflow that learned when not to call); otherwise it served
- *   nothing and is no `ok` answer.
+ * - A run served something when a call it made returned, a call awaits approval or was withheld
+ *   for an argument the request lacks (the answer says which, and the customer's turn is next), or
+ *   it answered with no tool step at all (a workflow that learned when not to call); otherwise it
+ *   served nothing and is no `ok` answer.
  */
 
 export interface CustomerAnswer {
@@ -34,8 +35,11 @@ export function customerAnswer(trace: Trace, workflow: Workflow, fit: PartFit): 
   const ids = nodeIds(workflow);
   const toolSteps = trace.observations.filter((o) => o.kind === 'tool' && o.status !== 'skipped');
   const returned = (o: (typeof toolSteps)[number]) => (o.calls ?? []).some((c) => c.status === 'ok');
+  // A call awaiting approval, or withheld for an argument the request lacks, is answered by saying
+  // so (the answer lists it, and why): the run did its part, the customer's turn is next.
+  const withheld = new Set((trace.withheld ?? []).map((w) => w.nodeId));
   const pending = (o: (typeof toolSteps)[number]) =>
-    (o.calls ?? []).some((c) => c.status === 'error' && awaitsApproval(c.error));
+    withheld.has(o.nodeId) || (o.calls ?? []).some((c) => c.status === 'error' && awaitsApproval(c.error));
   const served = toolSteps.length === 0 || toolSteps.some((o) => returned(o) || pending(o));
   const failedSteps = toolSteps.filter((o) => !returned(o) && !pending(o));
   // A run that served nothing left every part of the request undone; else the parts of the steps

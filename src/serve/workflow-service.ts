@@ -231,9 +231,10 @@ export interface ServedResult {
 /**
  * The state a client reads for a run: `error` when the trace failed (its exit node failed or was
  * skipped, or the run was cancelled), and also when the run served nothing of the request (no call
- * it made returned, none awaits approval: customer-answer.ts), so its answer rests on no tool
- * result and is no `ok` answer (over HTTP a 502, like a failed run; over MCP a tool error). A run
- * whose calls await approval has served its part: it stays `ok` and lists them under `pending`.
+ * it made returned, none awaits approval or was withheld: customer-answer.ts), so its answer rests
+ * on no tool result and is no `ok` answer (over HTTP a 502, like a failed run; over MCP a tool
+ * error). A run whose calls await approval or were withheld for an argument the request lacks has
+ * served its part by saying so: it stays `ok` and lists them under `pending` / `withheld`.
  * The error says why in words, never naming a node of the workflow.
  */
 export function servedStatus(
