@@ -18,7 +18,7 @@ export interface VariantConformance {
   count: number;
   /** Optimal alignment cost: log moves plus model moves on activities. */
   cost: number;
-  /** PM4Py's trace fitness: 1 − cost / (trace length + the model's cheapest complete run); 0 when that sum is 0. */
+  /** PM4Py's trace fitness: 1 − cost / (trace length + the model's cheapest complete run); 1 when that sum is 0 (an empty run the model allows). */
   fitness: number;
   deviations: Deviation[];
   /** The whole alignment, synchronous moves included (silent steps left out). */
@@ -80,10 +80,15 @@ export function alignEventLog(log: EventLog, tree: ProcessTree | TreeAligner): L
   );
 }
 
-/** PM4Py's fitness of one trace from its alignment cost (in moves). */
+/**
+ * PM4Py's fitness of one trace from its alignment cost (in moves). One case departs from PM4Py: a
+ * run with no event against a model whose cheapest complete run has none (every step optional)
+ * fits it exactly and scores 1, where PM4Py's formula divides 0 by 0 and scores 0. A run that
+ * made no call is aligned like any other, not scored 0 by default.
+ */
 export function traceFitness(cost: number, length: number, cheapestRun: number): number {
   const denominator = length + cheapestRun;
-  return denominator > 0 ? 1 - cost / denominator : 0;
+  return denominator > 0 ? 1 - cost / denominator : 1;
 }
 
 /** The log and model moves of an alignment as deviations. */

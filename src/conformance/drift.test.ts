@@ -21,7 +21,9 @@ const run = (tools: string[], failed = 0, withheld = 0): ObservedRun => ({
   id: `r${n++}`,
   tools,
   failedCalls: failed,
+  errorAnswers: 0,
   withheldCalls: withheld,
+  repeatedCalls: 0,
 });
 const learning = [
   ...Array.from({ length: 6 }, () => run(['search_web', 'fetch_page'])),
@@ -30,7 +32,7 @@ const learning = [
 ];
 
 describe('detectDrift', () => {
-  const profile = conformanceProfile(workflow, learning);
+  const profile = conformanceProfile(workflow, { learning });
 
   it('says no drift for runs like the learning runs, and nothing to do', () => {
     const r = detectDrift(workflow, profile, [
@@ -45,29 +47,103 @@ describe('detectDrift', () => {
     expect(r.next).toMatch(/^Nothing to do/);
   });
 
-  it('says drift for runs of another kind, naming each measure and its threshold, and to search again', () => {
+  it('says the process changed for runs of another kind, naming each measure and its threshold, and to search again on them', () => {
     const other = Array.from({ length: 8 }, () => run(['get_quote', 'get_news', 'fetch_page']));
     const r = detectDrift(workflow, profile, other, { runsKind: 'records', runsLabel: 'new.jsonl' });
-    expect(r.drift).toBe(true);
+    expect(r).toMatchObject({ drift: true, processChanged: true, runsFailMore: false });
     expect(r.reasons).toHaveLength(2);
     expect(r.reasons[0]).toMatch(
       /^averageFitness 0\.400 is 0\.580 below the baseline's 0\.980 \(maxFitnessDrop 0\.15\)$/,
     );
     expect(r.reasons[1]).toMatch(/100\.0 % of runs made a tool sequence never seen; 10\.0 % were expected/);
-    expect(r.next).toContain('flowscout search --records new.jsonl --tools <tool config>');
+    // None of them failed: they can be searched on as they are.
+    expect(r.next).toContain(
+      'Learn again from them (none of them failed): flowscout search --records new.jsonl --tools <tool config>',
+    );
   });
 
-  it('says drift when calls fail far more often, and to check the tools', () => {
+  it('never proposes learning from runs that failed: those with an outcome are selected on it, the others by having no failed call', () => {
+    const outcome = (success: boolean) => ({ success, field: 'reward', value: success ? 1 : 0 });
+    const other = Array.from({ length: 8 }, (_, i) => ({
+      ...run(['get_quote', 'get_news', 'fetch_page']),
+      outcome: outcome(i < 5),
+    }));
+    const logs = detectDrift(workflow, profile, other, { runsKind: 'agent-logs', runsLabel: 'runs.json' });
+    expect(logs.processChanged).toBe(true);
+    expect(logs.next).toContain(
+      'only from the 5 of 8 runs that succeeded, selected by their outcome (--where reward=1): flowscout import auto runs.json --where reward=1 --out new',
+    );
+    const records = detectDrift(workflow, profile, other, { runsKind: 'records', runsLabel: 'new.jsonl' });
+    expect(records.next).not.toContain('--records new.jsonl');
+    expect(records.next).toContain(
+      "flowscout import auto <your agent's logs of these runs> --where reward=1 --out new",
+    );
+    const failing = Array.from({ length: 6 }, (_, i) => run(['get_quote', 'fetch_page'], i % 2));
+    const f = detectDrift(workflow, profile, failing, { runsKind: 'records', runsLabel: 'new.jsonl' });
+    expect(f.next).toContain('only from the 3 of 6 runs that succeeded, selected by having no failed call');
+    expect(f.next).not.toContain('--records new.jsonl');
+  });
+
+  it('says runs fail more when calls fail far more often, and to check the tools, not to learn again', () => {
     const failing = Array.from({ length: 6 }, () => run(['search_web', 'fetch_page'], 1));
     const r = detectDrift(workflow, profile, failing);
-    expect(r.drift).toBe(true);
-    expect(r.reasons).toEqual(['50.0 % of calls failed, 0.0 % in the baseline (maxFailedCallRise 0.15)']);
+    expect(r).toMatchObject({ drift: true, processChanged: false, runsFailMore: true });
+    expect(r.reasons).toEqual([
+      "the health of the runs' calls 0.500 is 0.500 below the baseline's 1.000 (maxHealthDrop 0.15)",
+      '50.0 % of calls failed, 0.0 % in the baseline (maxFailedCallRise 0.15)',
+    ]);
     expect(r.next).toMatch(/check the tools/);
+    expect(r.next).toMatch(/Learning again would not help/);
+    expect(r.next).not.toMatch(/flowscout search/);
+  });
+
+  it('says runs fail more when more of them fail by their own outcome', () => {
+    const outcome = (success: boolean) => ({ success, field: 'status', value: success ? 'success' : 'failed' });
+    const base = conformanceProfile(workflow, {
+      learning: learning.map((r) => ({ ...r, outcome: outcome(true) })),
+    });
+    expect(base.learning.failedRuns).toBe(0);
+    const runs = Array.from({ length: 6 }, (_, i) => ({
+      ...run(['search_web', 'fetch_page']),
+      outcome: outcome(i < 3),
+    }));
+    const r = detectDrift(workflow, base, runs);
+    expect(r).toMatchObject({ processChanged: false, runsFailMore: true });
+    expect(r.reasons).toEqual([
+      "50.0 % of runs failed by their own outcome, 0.0 % of the baseline's (maxFailedRunsRise 0.15)",
+    ]);
+    expect(r.measures.failedRuns).toBe(0.5);
+  });
+
+  it('compares new records with runs it was not learned from when the profile has them', () => {
+    const heldOutRuns = [
+      ...Array.from({ length: 3 }, () => run(['search_web', 'fetch_page'])),
+      run(['search_web', 'search_news', 'fetch_page']),
+      run(['fetch_page']),
+    ];
+    const withHeldOut = conformanceProfile(workflow, {
+      learning,
+      heldOut: [{ workflow, learned: learning, heldOut: heldOutRuns }],
+    });
+    // Measured on runs the workflow never saw: two of five make a sequence the learning runs did not.
+    expect(withHeldOut.heldOut).toMatchObject({ runs: 5, unseenVariantRate: 0.4 });
+    expect(withHeldOut.heldOut!.averageFitness).toBeLessThan(withHeldOut.learning.averageFitness);
+    const like = [...heldOutRuns, run(['search_web', 'fetch_page'])];
+    const r = detectDrift(workflow, withHeldOut, like);
+    expect(r.comparedWith).toBe('heldOut');
+    expect(r.drift, r.reasons.join('; ')).toBe(false);
+    // Against the learning runs the same runs read as a changed process.
+    expect(
+      detectDrift(workflow, conformanceProfile(workflow, { learning }), like, {
+        thresholds: { maxUnseenVariantsRise: 0.2 },
+      }).drift,
+    ).toBe(true);
+    expect(detectDrift(workflow, withHeldOut, like, { thresholds: { maxUnseenVariantsRise: 0.2 } }).drift).toBe(false);
   });
 
   it('compares runs the workflow made with its own runs when the profile has them', () => {
     const own = Array.from({ length: 6 }, () => run(['search_web', 'fetch_page', 'fetch_page'], 1));
-    const both = conformanceProfile(workflow, learning, own);
+    const both = conformanceProfile(workflow, { learning, workflowRuns: own });
     const served = Array.from({ length: 6 }, () => run(['search_web', 'fetch_page', 'fetch_page'], 1));
     expect(detectDrift(workflow, both, served, { madeByWorkflow: true })).toMatchObject({
       drift: false,
@@ -97,7 +173,7 @@ describe('detectDrift', () => {
 
 describe('the conformance profile', () => {
   it('holds figures and hashes only: no tool name, request or argument', () => {
-    const w = withConformanceProfile(workflow, learning);
+    const w = withConformanceProfile(workflow, { learning });
     const text = JSON.stringify(w.meta!.conformance);
     for (const name of ['search_web', 'search_news', 'fetch_page']) expect(text).not.toContain(name);
     expect(readConformanceProfile(w)).toEqual({
@@ -110,6 +186,9 @@ describe('the conformance profile', () => {
         unseenVariantRate: 0.1,
         failedCallRate: 0,
         withheldCallRate: 0,
+        averageHealth: 0.95,
+        averageCallHealth: 1,
+        failedRuns: null,
         variants: expect.arrayContaining([expect.stringMatching(/^[0-9a-f]{16}$/)]),
       },
     });

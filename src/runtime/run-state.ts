@@ -70,6 +70,12 @@ export interface RunOptions {
   destructive?: 'allow' | 'withhold';
   /** Recorded on the trace; set by `executeWorkflow` and compiled modules (`workflowHash` of the workflow). */
   workflowHash?: string;
+  /**
+   * Told of every node as it is resolved (run or skipped), with how many of the workflow's nodes
+   * are resolved so far: `serve` sends MCP progress notifications from it. What it throws is
+   * ignored: watching a run never changes it.
+   */
+  onNode?: (observation: NodeObservation, resolved: number, total: number) => void;
 }
 
 /** The query being answered (and the record it comes from, in evaluations). */
@@ -187,9 +193,17 @@ function runState(
   };
   const results = new Map<string, { result: NodeResult; obs: NodeObservation }>();
 
+  const total = workflow.nodes.length;
   const record = (obs: NodeObservation): NodeResult => {
     const result: NodeResult = { nodeId: obs.nodeId, kind: obs.kind, status: obs.status, output: obs.output };
     results.set(obs.nodeId, { result, obs });
+    if (opts.onNode) {
+      try {
+        opts.onNode(obs, results.size, total);
+      } catch {
+        // A watcher's failure is its own (see RunOptions.onNode).
+      }
+    }
     return result;
   };
 

@@ -66,10 +66,21 @@ export function bestWithProvenance(
   runId?: string,
   profileFrom?: readonly TaskRecord[],
   workflowRuns?: readonly ObservedRun[],
+  heldOutFrom?: readonly TaskRecord[],
 ): Workflow {
   const w = withProvenance(result, runId);
-  // The conformance profile of the records it was learned from and of its own runs (meta.conformance; no record text).
-  return profileFrom?.length ? withConformanceProfile(w, profileFrom.map(observedRunOfRecord), workflowRuns) : w;
+  if (!profileFrom?.length) return w;
+  // The conformance profile (meta.conformance; no record text) of the records it was learned from,
+  // of the validation records it was not learned from (what new runs of the process are compared
+  // with) and of its own runs.
+  const learning = profileFrom.map(observedRunOfRecord);
+  return withConformanceProfile(w, {
+    learning,
+    ...(heldOutFrom?.length
+      ? { heldOut: [{ workflow: w, learned: learning, heldOut: heldOutFrom.map(observedRunOfRecord) }] }
+      : {}),
+    ...(workflowRuns ? { workflowRuns } : {}),
+  });
 }
 
 function withProvenance(result: SearchResult, runId?: string): Workflow {
@@ -170,11 +181,19 @@ export function writeSearchArtifacts(
     test?: readonly TaskRecord[];
     /** The records the workflow was learned from (D_opt): its conformance profile is measured on them. */
     profileFrom?: readonly TaskRecord[];
+    /** Records of the same process it was not learned from (D_val): the baseline new records are compared with. */
+    heldOutFrom?: readonly TaskRecord[];
     /** The best workflow's own runs in the search (`storedWorkflowRuns`), the profile's second baseline. */
     workflowRuns?: (best: string) => readonly ObservedRun[];
   } = {},
 ): string[] {
-  const best = bestWithProvenance(result, opts.runId, opts.profileFrom, opts.workflowRuns?.(result.best.id));
+  const best = bestWithProvenance(
+    result,
+    opts.runId,
+    opts.profileFrom,
+    opts.workflowRuns?.(result.best.id),
+    opts.heldOutFrom,
+  );
   const files: Array<[string, string]> = [
     ['best.workflow.json', `${JSON.stringify(best, null, 2)}\n`],
     ['best.workflow.ts', compileWorkflow(best)],

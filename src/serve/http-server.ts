@@ -6,10 +6,10 @@ import { Hono } from 'hono';
 import { FlowScoutError } from '../errors/index.js';
 import { bearerCheck, hostCheck, hostNamesFor, isLoopbackHost, shownHost } from '../util/http-guards.js';
 import { traceWithOutputsOnce } from '../runtime/trace-file.js';
-import { failureText, createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
+import { createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
 import { answerWhenStopping, HttpError, jsonBody, jsonResponse, parseJson } from './http-middleware.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
-import { servedResult, type WorkflowService } from './workflow-service.js';
+import { failureText, servedResult, type WorkflowService } from './workflow-service.js';
 
 /**
  * The HTTP side of `flowscout serve`, a Hono app on `@hono/node-server` (the stack of the web UI,
@@ -22,8 +22,13 @@ import { servedResult, type WorkflowService } from './workflow-service.js';
  *   "RUN_FAILED", message}, …the same fields}`; a run past the request
  *   timeout is cancelled → `504 {error: {code: "TIMEOUT"}}` (request-timeout.ts);
  * - `GET /health` → `{status: "ok", workflow, policy, runs: {waiting, running}}`;
+ * - `GET /metrics` → the runs served so far in Prometheus' text format: runs by status, calls by
+ *   outcome, fitness, health and latency histograms, load and the drift verdict (serve-metrics.ts);
  * - `/mcp`: MCP over Streamable HTTP (stateless: one SDK server and transport per request), when enabled;
  *   a tool call past the request timeout is cancelled the same way and is an MCP tool error (mcp-server.ts).
+ *   A call whose request carries a `progressToken` (and whose client accepts `text/event-stream`)
+ *   is answered as an event stream: its progress notifications and log messages, then its result;
+ *   every other request is answered with one JSON body.
  *
  * Every error is JSON `{error: {code, message, hint?, location?}}` (an `ErrorShape`, errors/error-shape.ts)
  * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
@@ -128,9 +133,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     app.post('/mcp', jsonOnly, limitBody, async (c) => {
       const parsedBody = parseJson(await c.req.text());
       const mcp = createWorkflowMcpServer(service, tool, 'mcp-http', { requestTimeoutMs: timeoutMs });
+      // Progress needs a stream: a request with a progressToken whose client takes one gets it.
+      const streamed = wantsProgress(parsedBody) && (c.req.header('accept') ?? '').includes('text/event-stream');
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        enableJsonResponse: !streamed,
         // The SDK's own check as well (the Host header as sent: with and without the port).
         enableDnsRebindingProtection: true,
         allowedHosts: [...hosts].flatMap((h) => [shownHost(h), `${shownHost(h)}:${port}`]),
@@ -143,13 +150,25 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       // aborts the tool's handler when its transport closes).
       const cancel = AbortSignal.any([c.req.raw.signal, stopping.signal]);
       cancel.addEventListener('abort', done, { once: true });
+      let ownedByStream = false;
       try {
         await mcp.connect(transport);
-        // A JSON response (enableJsonResponse) is complete when it resolves.
-        return await transport.handleRequest(c.req.raw, { parsedBody });
+        // A JSON response (enableJsonResponse) is complete when it resolves; an event stream once
+        // its body ends (the SDK ends it after the result), and then the server is closed.
+        const res = await transport.handleRequest(c.req.raw, { parsedBody });
+        if (!streamed || !res.body) return res;
+        ownedByStream = true;
+        const closing = () => {
+          cancel.removeEventListener('abort', done);
+          done();
+        };
+        const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: closing }));
+        return new Response(withCancel(body, closing), { status: res.status, headers: res.headers });
       } finally {
-        cancel.removeEventListener('abort', done);
-        done();
+        if (!ownedByStream) {
+          cancel.removeEventListener('abort', done);
+          done();
+        }
       }
     });
     app.all('/mcp', () => {
@@ -171,6 +190,17 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     );
     app.all('/health', () => {
       throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
+    });
+    app.get(
+      '/metrics',
+      () =>
+        new Response(service.metricsText(), {
+          status: 200,
+          headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
+        }),
+    );
+    app.all('/metrics', () => {
+      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /metrics');
     });
     app.post('/run', jsonOnly, limitBody, async (c) => {
       const request = parseJson(await c.req.text());
@@ -197,9 +227,17 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       const { trace } = outcome;
       // Each tool output once (in `calls`); the observations point to the large ones.
       const once = traceWithOutputsOnce(trace);
-      const result = { ...servedResult(trace), calls: once.calls, observations: once.observations };
+      const said = service.answerOf(trace);
+      const result = {
+        ...servedResult(trace, said, service.workflow),
+        calls: once.calls,
+        observations: once.observations,
+      };
       if (result.status === 'error')
-        return jsonResponse(502, { ...result, error: { code: 'RUN_FAILED', message: failureText(trace) } });
+        return jsonResponse(502, {
+          ...result,
+          error: { code: 'RUN_FAILED', message: failureText(trace, said, service.workflow) },
+        });
       return jsonResponse(200, result);
     });
     app.all('/run', () => {
@@ -209,7 +247,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   app.all('*', (c) => {
     if (!serveHttp)
       throw new HttpError(404, 'NOT_FOUND', `no route ${c.req.path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
-    throw new HttpError(404, 'NOT_FOUND', `no route ${c.req.method} ${c.req.path}; use POST /run or GET /health`);
+    throw new HttpError(
+      404,
+      'NOT_FOUND',
+      `no route ${c.req.method} ${c.req.path}; use POST /run, GET /health or GET /metrics`,
+    );
   });
 
   const listener = getRequestListener(app.fetch, {
@@ -291,4 +333,29 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
       location: { path: '--host' },
     });
   return e;
+}
+
+/** True when a JSON-RPC body (or batch) holds a request with `params._meta.progressToken`. */
+function wantsProgress(body: unknown): boolean {
+  const items = Array.isArray(body) ? body : [body];
+  return items.some((m) => {
+    const meta = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
+}
+
+/** The stream, calling `onCancel` when its reader cancels it (a client that went away). */
+function withCancel(stream: ReadableStream<Uint8Array>, onCancel: () => void): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      onCancel();
+      return reader.cancel(reason);
+    },
+  });
 }

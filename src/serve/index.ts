@@ -1,7 +1,9 @@
 /** Serving a workflow: the shared service, the MCP tool (stdio and Streamable HTTP) and the HTTP endpoint. */
 export {
   createWorkflowService,
+  failureText,
   servedResult,
+  servedStatus,
   MAX_QUERY_CHARS,
   type ServedResult,
   type ServedRun,
@@ -13,7 +15,6 @@ export {
   createWorkflowMcpServer,
   toolNameFor,
   checkToolName,
-  failureText,
   type WorkflowMcpOptions,
   type WorkflowToolInfo,
 } from './mcp-server.js';
@@ -23,4 +24,12 @@ export {
   type HttpServeOptions,
   type RunningHttpServer,
 } from './http-server.js';
+export { customerAnswer, namesInternals, type CustomerAnswer } from './customer-answer.js';
+export {
+  createServeMetrics,
+  type DriftFigures,
+  type RunFigures,
+  type ServeMetrics,
+  type ServeMetricsOptions,
+} from './serve-metrics.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout, requestTimedOut, type BoundedRun } from './request-timeout.js';

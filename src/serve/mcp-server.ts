@@ -3,9 +3,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redactText } from '../util/redact.js';
 import { z } from 'zod';
 import { FlowScoutError, toFlowScoutError, type ErrorShape } from '../errors/index.js';
-import type { Trace } from '../runtime/trace.js';
+import type { NodeObservation, Trace } from '../runtime/trace.js';
+import { withoutNodeIds } from './customer-answer.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, runWithinTimeout } from './request-timeout.js';
-import { servedResult, servedStatus, type ServedRun, type WorkflowService } from './workflow-service.js';
+import {
+  failureText,
+  servedResult,
+  type ServedResult,
+  type ServedRun,
+  type WorkflowService,
+} from './workflow-service.js';
 
 /**
  * A workflow as an MCP tool (the official SDK's `McpServer`): one tool, named after the workflow,
@@ -17,6 +24,12 @@ import { servedResult, servedStatus, type ServedRun, type WorkflowService } from
  * as `POST /run`, request-timeout.ts): past it the run is cancelled and the call answers at once with
  * a tool error carrying the `TIMEOUT` error shape; a client that cancels the call or goes away
  * (the SDK's `extra.signal`) cancels the run too.
+ *
+ * While a call runs, a client that sent a `progressToken` gets a progress notification as each
+ * node of the workflow is resolved (`progress` of `total` nodes, a message naming the tools
+ * called, never a node id), and every client gets log messages through MCP logging
+ * (`notifications/message`, logger `flowscout`): a warning per step that failed, and one line when
+ * the run ends. Over Streamable HTTP they come on the call's event stream (http-server.ts).
  */
 
 export interface WorkflowToolInfo {
@@ -68,6 +81,10 @@ export const WORKFLOW_TOOL_OUTPUT = {
   answer: z.string().describe('the workflow’s answer'),
   status: z.enum(['ok', 'error']),
   error: z.string().optional(),
+  unserved: z
+    .array(z.string())
+    .optional()
+    .describe('the parts of the request the run could not serve, in the request’s words'),
   policy: z.string().describe('who decided at each node (the model, or the offline policy)'),
   workflow: z.string(),
   calls: z.array(CallShape).describe('every tool call the run made, in order'),
@@ -103,7 +120,10 @@ export function createWorkflowMcpServer(
   options: WorkflowMcpOptions = {},
 ): McpServer {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const server = new McpServer({ name: `flowscout-${tool.name}`, version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer(
+    { name: `flowscout-${tool.name}`, version: '0.1.0' },
+    { capabilities: { tools: {}, logging: {} } },
+  );
   server.registerTool(
     tool.name,
     {
@@ -113,34 +133,85 @@ export function createWorkflowMcpServer(
       outputSchema: WORKFLOW_TOOL_OUTPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ query }, extra): Promise<CallToolResult> => redacted(await answer(query, extra.signal)),
+    async ({ query }, extra): Promise<CallToolResult> => {
+      const notify = (notification: Parameters<typeof extra.sendNotification>[0]) =>
+        void extra.sendNotification(JSON.parse(redactText(JSON.stringify(notification)))).catch(() => undefined);
+      const token = extra._meta?.progressToken;
+      const onNode = (obs: NodeObservation, resolved: number, total: number) => {
+        if (token !== undefined)
+          notify({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: resolved, total, message: progressMessage(obs, resolved, total) },
+          });
+        if (obs.status === 'error')
+          notify({
+            method: 'notifications/message',
+            params: { level: 'warning', logger: 'flowscout', data: stepFailed(obs, service) },
+          });
+      };
+      const result = await answer(query, extra.signal, onNode);
+      notify({
+        method: 'notifications/message',
+        params: { level: result.isError ? 'error' : 'info', logger: 'flowscout', data: runEnded(result) },
+      });
+      return redacted(result);
+    },
   );
-  async function answer(query: string, signal: AbortSignal): Promise<CallToolResult> {
-    {
-      let trace: Trace;
-      try {
-        const outcome = await runWithinTimeout(service, { query, transport, signal }, timeoutMs);
-        if (outcome.timedOut) return errorResult(outcome.timedOut);
-        trace = outcome.trace;
-      } catch (e) {
-        const err = toFlowScoutError(e);
-        return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
-      }
-      const result = servedResult(trace);
-      if (result.status === 'error') {
-        return {
-          isError: true,
-          content: [{ type: 'text', text: failureText(trace) }],
-          structuredContent: { ...result },
-        };
-      }
+  async function answer(
+    query: string,
+    signal: AbortSignal,
+    onNode: (obs: NodeObservation, resolved: number, total: number) => void,
+  ): Promise<CallToolResult> {
+    let trace: Trace;
+    try {
+      const outcome = await runWithinTimeout(service, { query, transport, signal, onNode }, timeoutMs);
+      if (outcome.timedOut) return errorResult(outcome.timedOut);
+      trace = outcome.trace;
+    } catch (e) {
+      const err = toFlowScoutError(e);
+      return { isError: true, content: [{ type: 'text', text: `error [${err.code}]: ${err.describe()}` }] };
+    }
+    const said = service.answerOf(trace);
+    const result = servedResult(trace, said, service.workflow);
+    if (result.status === 'error') {
       return {
-        content: [{ type: 'text', text: withWithheld(trace.answer, result) }],
+        isError: true,
+        content: [{ type: 'text', text: failureText(trace, said, service.workflow) }],
         structuredContent: { ...result },
       };
     }
+    return {
+      content: [{ type: 'text', text: withWithheld(result.answer, result) }],
+      structuredContent: { ...result },
+    };
   }
   return server;
+}
+
+/** "3 of 5 parts done: called get_order (ok)": what a progress notification says (tools by name, no node). */
+function progressMessage(obs: NodeObservation, resolved: number, total: number): string {
+  const head = `${resolved} of ${total} parts done`;
+  if (obs.kind !== 'tool' || obs.status === 'skipped') return head;
+  const calls = obs.calls ?? [];
+  if (calls.length === 0) return `${head}: no call made`;
+  const tools = [...new Set(calls.map((c) => c.tool))];
+  const ok = calls.filter((c) => c.status === 'ok').length;
+  return `${head}: called ${tools.join(', ')} (${ok} of ${calls.length} call${calls.length === 1 ? '' : 's'} returned)`;
+}
+
+/** The log line of a step that failed: its tools and its error, node ids written as "a step". */
+function stepFailed(obs: NodeObservation, service: WorkflowService): string {
+  const tools = [...new Set((obs.calls ?? []).map((c) => c.tool))];
+  const what = obs.kind === 'tool' ? (tools.length ? tools.join(', ') : 'a lookup') : 'a model step';
+  return `${what} failed: ${withoutNodeIds(obs.error ?? 'no message', service.workflow)}`;
+}
+
+/** The log line of a finished call. */
+function runEnded(result: CallToolResult): string {
+  const s = result.structuredContent as
+    { status?: string; calls?: unknown[]; usage?: { durationMs?: number } } | undefined;
+  if (!s) return `the run failed: ${(result.content[0] as { text?: string } | undefined)?.text ?? 'no message'}`;
+  return `the run ended ${s.status ?? 'error'}: ${s.calls?.length ?? 0} call${s.calls?.length === 1 ? '' : 's'} in ${s.usage?.durationMs ?? 0} ms`;
 }
 
 /**
@@ -163,17 +234,8 @@ function redacted(result: CallToolResult): CallToolResult {
   return JSON.parse(redactText(JSON.stringify(result))) as CallToolResult;
 }
 
-/** Why a run failed, with the errors of the nodes that failed (a tool that threw names itself there). */
-export function failureText(trace: Trace): string {
-  const failed = trace.observations.filter((o) => o.status === 'error' && o.error);
-  const lines = [`the workflow run failed: ${servedStatus(trace).error ?? trace.error ?? 'no message'}`];
-  for (const o of failed.slice(0, 8)) lines.push(`  node '${o.nodeId}' failed: ${o.error}`);
-  if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more failed nodes`);
-  return lines.join('\n');
-}
-
 /** The answer, followed by a line per call the run did not make (pending approval or ungrounded). */
-function withWithheld(answer: string, result: ReturnType<typeof servedResult>): string {
+function withWithheld(answer: string, result: ServedResult): string {
   const lines = [answer];
   for (const p of result.pending ?? []) lines.push(`pending (not made): ${p.tool} ${JSON.stringify(p.args)}: ${p.why}`);
   for (const w of result.withheld ?? [])

@@ -208,8 +208,14 @@ describe('MCP over Streamable HTTP', () => {
     const result = await client.callTool({ name: 'forecast', arguments: { query: 'Forecast for Oslo?' } });
     expect(result.isError).toBe(true);
     const text = (result.content as Array<{ text: string }>)[0]!.text;
-    expect(text).toContain("the workflow run failed: exit node 'answer' was skipped");
-    expect(text).toMatch(/node 'lookup' failed: get_forecast: .*forecast service exploded/);
+    // Why, in words: the tool by name, the request's own words, no node of the workflow.
+    expect(text).toBe(
+      [
+        'the workflow run failed: no answer could be written: the steps it needs got no result',
+        "  get_forecast: 'get_forecast' failed: forecast service exploded",
+        'I could not get your request done: “Forecast for Oslo”.',
+      ].join('\n'),
+    );
     const again = await client.callTool({ name: 'forecast', arguments: { query: '' } });
     expect(again.isError).toBe(true);
     expect((again.content as Array<{ text: string }>)[0]!.text).toContain(
@@ -317,7 +323,8 @@ describe('the HTTP endpoint', () => {
     expect(failed.json).toMatchObject({
       error: { code: 'RUN_FAILED', message: expect.stringContaining('forecast service exploded') },
       status: 'error',
-      answer: '',
+      answer: 'I could not get your request done: “Forecast for Oslo”.',
+      unserved: ['Forecast for Oslo?'],
     });
   });
 });

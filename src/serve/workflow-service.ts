@@ -5,6 +5,12 @@ import { executeWorkflow } from '../runtime/execute.js';
 import { createSemaphore } from '../runtime/semaphore.js';
 import type { Trace } from '../runtime/trace.js';
 import type { ToolRegistry } from '../contracts/tools.js';
+import { indexFit, type PartFit } from '../retrieval/hand-off.js';
+import { createToolIndex } from '../retrieval/tool-index.js';
+import type { NodeObservation } from '../runtime/trace.js';
+import { customerAnswer, unservedSentence, withoutNodeIds, type CustomerAnswer } from './customer-answer.js';
+import { createServeMetrics, type DriftFigures, type RunFigures } from './serve-metrics.js';
+import type { Meter } from '@opentelemetry/api';
 
 /**
  * A workflow as a service: what `flowscout serve` puts behind MCP and HTTP. One policy (and so one
@@ -36,6 +42,16 @@ export interface WorkflowServiceOptions {
    * way (runtime/grounding.ts).
    */
   destructive?: 'allow' | 'withhold';
+  /**
+   * Scores a finished run against the workflow (fitness and health: the CLI aligns it with the
+   * workflow's process tree, conformance/run-health.ts); the scores go to the metrics and to
+   * `onRun`. What it throws is reported to `onError` and the run is left unscored.
+   */
+  score?: (trace: Trace) => RunFigures | undefined;
+  /** The drift verdict over recent runs, for the metrics (`GET /metrics`, OpenTelemetry). */
+  drift?: () => DriftFigures | undefined;
+  /** Where the OpenTelemetry instruments come from (default: the global meter provider). */
+  meter?: Meter;
   /** Called with every finished run (its trace) and how it was asked; errors thrown here are reported to `onError`, never to the caller. */
   onRun?: (run: ServedRun) => void | Promise<void>;
   /** Where failures of `onRun` go (default: stderr). */
@@ -46,6 +62,10 @@ export interface WorkflowServiceOptions {
 export interface ServedRun {
   transport: 'mcp-stdio' | 'mcp-http' | 'http' | (string & {});
   trace: Trace;
+  /** What the client was told (`servedStatus`): `error` also for a run that served nothing. */
+  status: 'ok' | 'error';
+  /** Its fitness and health, when the service scores runs. */
+  figures?: RunFigures;
 }
 
 /** How a caller asks for one run. */
@@ -53,6 +73,8 @@ export interface ServeRunRequest {
   query: string;
   transport: ServedRun['transport'];
   signal?: AbortSignal;
+  /** Told of every node as the run resolves it (MCP progress notifications). */
+  onNode?: (observation: NodeObservation, resolved: number, total: number) => void;
 }
 
 export interface WorkflowService {
@@ -63,8 +85,12 @@ export interface WorkflowService {
    * node failed, or the run was cancelled); rejects only with a FlowScoutError (bad query, budget).
    */
   run(request: ServeRunRequest): Promise<Trace>;
+  /** What a finished run says to the person who asked: no node of the workflow named, the parts it could not serve in the request's words (customer-answer.ts). */
+  answerOf(trace: Trace): CustomerAnswer;
   /** Runs waiting for a slot, and running. */
   load(): { waiting: number; running: number };
+  /** The Prometheus text of what the service measured (serve-metrics.ts). */
+  metricsText(): string;
 }
 
 /** The longest query accepted, in characters. */
@@ -76,10 +102,44 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
   let waiting = 0;
   let running = 0;
   const onError = options.onError ?? ((m: string) => process.stderr.write(`${m}\n`));
+  // Which parts of a request each tool step serves, as the policies decide it (retrieval/hand-off.ts).
+  let fit: PartFit | undefined;
+  const partFit = () => {
+    const tools = options.tools.list();
+    return (fit ??= indexFit(
+      createToolIndex(tools),
+      tools.map((t) => t.name),
+    ));
+  };
+  const metrics = createServeMetrics({
+    workflow: options.workflow.name,
+    ...(options.drift ? { drift: options.drift } : {}),
+    ...(options.meter ? { meter: options.meter } : {}),
+  });
+  const answerOf = (trace: Trace) => customerAnswer(trace, options.workflow, partFit());
+  /** Scores, counts and hands on a finished run; never fails the request. */
+  const finished = async (transport: ServedRun['transport'], trace: Trace) => {
+    const status = servedStatus(trace, answerOf(trace), options.workflow).status;
+    let figures: RunFigures | undefined;
+    try {
+      figures = options.score?.(trace);
+    } catch (e) {
+      onError(`could not score the served run: ${toFlowScoutError(e).describe()}`);
+    }
+    metrics.record(trace, status, figures);
+    if (options.onRun) {
+      const onRun = options.onRun;
+      await (async () => onRun({ transport, trace, status, ...(figures ? { figures } : {}) }))().catch((e: unknown) =>
+        onError(`could not record the served run: ${toFlowScoutError(e).describe()}`),
+      );
+    }
+  };
   return {
     workflow: options.workflow,
     policyLabel: options.policy.label,
     load: () => ({ waiting, running }),
+    metricsText: () => metrics.prometheus({ waiting, running }),
+    answerOf,
     async run(request) {
       const query = checkQuery(request.query);
       waiting++;
@@ -102,15 +162,11 @@ export function createWorkflowService(options: WorkflowServiceOptions): Workflow
             ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
             ...(options.callTimeoutMs !== undefined ? { callTimeoutMs: options.callTimeoutMs } : {}),
             ...(options.maxOutputChars !== undefined ? { maxOutputChars: options.maxOutputChars } : {}),
+            ...(request.onNode ? { onNode: request.onNode } : {}),
             destructive: options.destructive ?? 'withhold',
           },
         );
-        if (options.onRun) {
-          const onRun = options.onRun;
-          await (async () => onRun({ transport: request.transport, trace }))().catch((e: unknown) =>
-            onError(`could not record the served run: ${toFlowScoutError(e).describe()}`),
-          );
-        }
+        await finished(request.transport, trace);
         return trace;
       } finally {
         running--;
@@ -145,6 +201,8 @@ export interface ServedResult {
   answer: string;
   status: 'ok' | 'error';
   error?: string;
+  /** The parts of the request the run could not serve, in the request's words (absent when none). */
+  unserved?: string[];
   policy: string;
   workflow: string;
   calls: Array<{ tool: string; args: Record<string, unknown>; status: 'ok' | 'error' }>;
@@ -172,28 +230,63 @@ export interface ServedResult {
 
 /**
  * The state a client reads for a run: `error` when the trace failed (its exit node failed or was
- * skipped, or the run was cancelled), and also when the run made tool calls and every one of them
- * failed: its answer then rests on no tool result, so it is no `ok` answer (over HTTP it is a 502,
- * like a failed run; over MCP a tool error). Calls withheld before they were made (awaiting
- * approval, or ungrounded) are not failed calls: a run whose only calls were withheld stays `ok`
- * and lists them under `pending` / `withheld`.
+ * skipped, or the run was cancelled), and also when the run served nothing of the request (no call
+ * it made returned, none awaits approval or was withheld: customer-answer.ts), so its answer rests
+ * on no tool result and is no `ok` answer (over HTTP a 502, like a failed run; over MCP a tool
+ * error). A run whose calls await approval or were withheld for an argument the request lacks has
+ * served its part by saying so: it stays `ok` and lists them under `pending` / `withheld`.
+ * The error says why in words, never naming a node of the workflow.
  */
-export function servedStatus(trace: Trace): Pick<ServedResult, 'status' | 'error'> {
-  if (trace.status === 'error')
-    return { status: 'error', ...(trace.error !== undefined ? { error: trace.error } : {}) };
-  const made = trace.calls.length - (trace.withheld?.length ?? 0);
-  const failed = trace.calls.filter((c) => c.status === 'error').length - (trace.withheld?.length ?? 0);
-  if (made > 0 && failed === made)
-    return { status: 'error', error: `every tool call the run made failed (${made} of ${made})` };
+export function servedStatus(
+  trace: Trace,
+  answer: Pick<CustomerAnswer, 'served'>,
+  workflow: Workflow,
+): Pick<ServedResult, 'status' | 'error'> {
+  if (trace.status === 'error') return { status: 'error', error: failureReason(trace, workflow) };
+  if (!answer.served)
+    return { status: 'error', error: 'nothing of the request was served: no call the run made returned a result' };
   return { status: 'ok' };
 }
 
-/** The client's view of a trace (tool outputs stay in the trace and the store; calls say what was asked). */
-export function servedResult(trace: Trace): ServedResult {
+/** Why a failed run failed, in words that name no node: it was cancelled, or the answer could not be written. */
+function failureReason(trace: Trace, workflow: Workflow): string {
+  if (trace.error === 'cancelled') return 'the run was cancelled';
+  // runtime/trace-build.ts: "exit node '<id>' failed: <why>" or "… was skipped: …".
+  const failed = /^exit node '[^']*' failed: ([\s\S]*)$/.exec(trace.error ?? '');
+  if (failed) return `writing the answer failed: ${withoutNodeIds(failed[1]!, workflow)}`;
+  return 'no answer could be written: the steps it needs got no result';
+}
+
+/**
+ * Why a run failed or served nothing, for the client: the reason, what failed (the tools, by name;
+ * a model step as such), and the parts of the request not served, in the request's words. No node
+ * of the workflow is named.
+ */
+export function failureText(trace: Trace, answer: CustomerAnswer, workflow: Workflow): string {
+  const status = servedStatus(trace, answer, workflow);
+  const lines = [`the workflow run failed: ${status.error ?? 'no message'}`];
+  const failed = trace.observations.filter((o) => o.status === 'error' && o.error);
+  for (const o of failed.slice(0, 8)) {
+    const error = withoutNodeIds(o.error!, workflow);
+    // A tool step's error names its tool ("get_forecast: …"); a model step's is said to be one.
+    lines.push(`  ${o.kind === 'tool' ? error : `a model step failed: ${error}`}`);
+  }
+  if (failed.length > 8) lines.push(`  … and ${failed.length - 8} more failed steps`);
+  if (answer.unserved.length > 0) lines.push(unservedSentence(answer.unserved, answer.served));
+  return lines.join('\n');
+}
+
+/**
+ * The client's view of a trace (tool outputs stay in the trace and the store; calls say what was
+ * asked): the answer as the customer reads it (`answerOf`), and `unserved`, the parts of the
+ * request it could not serve. `nodes` is the operator's view of the run, by node id.
+ */
+export function servedResult(trace: Trace, answer: CustomerAnswer, workflow: Workflow): ServedResult {
   const t = trace.totals;
   return {
-    answer: trace.answer,
-    ...servedStatus(trace),
+    answer: answer.text,
+    ...servedStatus(trace, answer, workflow),
+    ...(answer.unserved.length > 0 ? { unserved: answer.unserved } : {}),
     policy: trace.policy,
     workflow: trace.workflow,
     calls: trace.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status })),

@@ -144,6 +144,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX served_runs_by_workflow ON served_runs (workflow_hash, created_at);
     `,
   },
+  {
+    version: 5,
+    description: "served runs' fitness and health against the workflow, scored as each run is stored",
+    sql: `
+      ALTER TABLE served_runs ADD COLUMN fitness REAL;
+      ALTER TABLE served_runs ADD COLUMN health REAL;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -158,5 +158,7 @@ export const SERVED_RUNS: Table<ServedRunRow> = {
     error: col('error', 'text', str.optional()),
     durationMs: col('duration_ms', 'raw', num),
     trace: col('trace', 'json', z.unknown()),
+    fitness: col('fitness', 'raw', num.optional()),
+    health: col('health', 'raw', num.optional()),
   },
 };

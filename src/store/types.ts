@@ -158,4 +158,8 @@ export interface ServedRunRow {
   durationMs: number;
   /** The run's Trace (observations, calls, totals). */
   trace: unknown;
+  /** Its fitness against the workflow's process tree, scored as it was stored (absent for runs stored before). */
+  fitness?: number;
+  /** Its health (conformance/run-health.ts), likewise. */
+  health?: number;
 }

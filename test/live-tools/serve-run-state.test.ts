@@ -76,7 +76,10 @@ describe('the state serve answers for a run', () => {
     expect(failed.status).toBe(502);
     expect(failed.json.status).toBe('error');
     expect(failed.json.error).toMatchObject({ code: 'RUN_FAILED' });
-    expect(failed.json.error.message).toContain('every tool call the run made failed (1 of 1)');
+    expect(failed.json.error.message).toContain(
+      'the workflow run failed: nothing of the request was served: no call the run made returned a result',
+    );
+    expect(failed.json.answer).toMatch(/^I could not get your request done: “What is the status of order 9999”\./);
     expect(failed.json.error.message).toContain('no order 9999');
     // The answer still goes back with it, for a client that shows what it can.
     expect(typeof failed.json.answer).toBe('string');

@@ -16,7 +16,8 @@ import { cli } from '../support/cli-io.js';
 /**
  * The served-workflow page in chromium: `flowscout serve --http --db` answers Travel and then
  * Finance requests with the searched Travel workflow (test/fixtures/workflows/searched/), and the
- * UI, given that workflow file, shows the runs' fitness over time, the deviating variants with their
+ * UI, given that workflow file, shows the runs' health and fitness over time (health as serve scored
+ * each run when it stored it), the deviating variants with their
  * alignment drawn (the run above, the model below) and the drift verdict.
  */
 const WAIT = 300_000;
@@ -74,7 +75,7 @@ afterAll(async () => {
 });
 
 describe('the served-workflow page in chromium', () => {
-  it('links the served workflow from the runs page and shows its verdict, fitness over time and deviating variants', async () => {
+  it('links the served workflow from the runs page and shows its verdict, health and fitness over time and deviating variants', async () => {
     const view = (await (await fetch(new URL(`/api/workflows/${hash}`, server.url))).json()) as WorkflowView;
     expect(view.runs).toHaveLength(16);
 
@@ -85,11 +86,22 @@ describe('the served-workflow page in chromium', () => {
 
     const verdict = page.getByTestId('drift-verdict');
     await verdict.waitFor();
-    expect(await verdict.textContent()).toMatch(view.drift.drift ? /^Drift/ : /^No drift/);
+    expect(await verdict.textContent()).toMatch(view.drift.drift ? /^Drift: / : /^No drift/);
+    if (view.drift.processChanged) expect(await verdict.textContent()).toContain('the process changed');
     for (const reason of view.drift.reasons) expect(await verdict.textContent()).toContain(reason);
     expect(await verdict.textContent()).toContain(`next: ${view.drift.next}`);
 
-    // One dot per run, oldest first, and the moving mean.
+    // One dot per run, oldest first, and the moving mean: health, then fitness.
+    const health = page.getByTestId('health-chart');
+    expect(await health.locator('circle').count()).toBe(16);
+    await health.getByTestId('health-mean').waitFor();
+    // Each run's health as serve scored it when it stored the run; red where its customer was told it failed.
+    expect(view.runs.every((r) => r.health > 0 && r.health <= 1)).toBe(true);
+    const failed = view.runs.filter((r) => r.status === 'error').length;
+    expect(failed).toBeGreaterThan(0);
+    expect(await health.locator('circle[fill="#dc2626"]').count()).toBe(failed);
+    const titles = await health.locator('circle title').allTextContents();
+    expect(titles[0]).toContain(`health ${view.runs[0]!.health.toFixed(3)}`);
     const chart = page.getByTestId('fitness-chart');
     expect(await chart.locator('circle').count()).toBe(16);
     await chart.getByTestId('fitness-mean').waitFor();

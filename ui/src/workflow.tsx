@@ -59,14 +59,24 @@ export function WorkflowPage({ hash }: { hash: string }) {
         <code>{d.hash.slice(0, 12)}</code>
       </p>
       <div className={`verdict ${d.drift.drift ? 'verdict-drift' : 'verdict-ok'}`} data-testid="drift-verdict">
-        <strong>{d.drift.drift ? 'Drift' : 'No drift'}</strong>
+        <strong>
+          {!d.drift.drift
+            ? 'No drift'
+            : d.drift.processChanged && d.drift.runsFailMore
+              ? 'Drift: the process changed and runs fail more'
+              : d.drift.processChanged
+                ? 'Drift: the process changed'
+                : 'Drift: runs fail more'}
+        </strong>
         <span className="muted small">
           {' '}
           {d.drift.comparedWith === 'workflowRuns'
             ? `compared with its own ${d.drift.baselineRuns} runs in the search`
-            : d.drift.comparedWith === 'learning'
-              ? `compared with the ${d.drift.baselineRuns} runs it was learned from`
-              : 'no conformance profile: fixed thresholds'}
+            : d.drift.comparedWith === 'heldOut'
+              ? `compared with ${d.drift.baselineRuns} runs of the process it was not learned from`
+              : d.drift.comparedWith === 'learning'
+                ? `compared with the ${d.drift.baselineRuns} runs it was learned from`
+                : 'no conformance profile: fixed thresholds'}
         </span>
         {d.drift.reasons.length ? (
           <ul>
@@ -86,6 +96,12 @@ export function WorkflowPage({ hash }: { hash: string }) {
             <td className="num">{fmt(d.percFitTraces, 1)} %</td>
           </tr>
           <tr>
+            <th>averageHealth</th>
+            <td className="num">{fmt(d.averageHealth)}</td>
+            <th>withheld calls</th>
+            <td className="num">{fmt(100 * m.withheldCallRate, 1)} %</td>
+          </tr>
+          <tr>
             <th>failed calls</th>
             <td className="num">{fmt(100 * m.failedCallRate, 1)} %</td>
             <th>outside routes</th>
@@ -93,8 +109,14 @@ export function WorkflowPage({ hash }: { hash: string }) {
           </tr>
         </tbody>
       </table>
+      <h2>Health of each run over time</h2>
+      <p className="muted small">
+        Health counts what went wrong in a run: 1 / (1 + skipped steps + calls beyond the model + failed, withheld and
+        repeated calls). Red dots: runs whose customer was told it failed.
+      </p>
+      <ScoreChart runs={d.runs} score="health" />
       <h2>Fitness of each run over time</h2>
-      <FitnessChart runs={d.runs} />
+      <ScoreChart runs={d.runs} score="fitness" />
       <h2>Deviating variants ({d.deviating.length} shown, most frequent first)</h2>
       {d.deviating.length === 0 ? <p className="muted">Every run fits the workflow.</p> : null}
       {d.deviating.map((v, i) => (
@@ -155,8 +177,8 @@ function title(m: Move): string {
   return `${m.activity}: skipped, the model needs it before event ${m.position + 1}`;
 }
 
-/** Each run's fitness (dots, oldest first) and the mean of the last 10 runs (line). */
-function FitnessChart({ runs }: { runs: WorkflowResponse['runs'] }) {
+/** Each run's fitness or health (dots, oldest first) and the mean of the last 10 runs (line). */
+function ScoreChart({ runs, score }: { runs: WorkflowResponse['runs']; score: 'fitness' | 'health' }) {
   const W = 640;
   const H = 220;
   const pad = { l: 40, r: 12, t: 12, b: 30 };
@@ -165,16 +187,26 @@ function FitnessChart({ runs }: { runs: WorkflowResponse['runs'] }) {
   const y = (v: number) => pad.t + (1 - v) * (H - pad.t - pad.b);
   const mean = runs.map((_, i) => {
     const w = runs.slice(Math.max(0, i - 9), i + 1);
-    return w.reduce((s, r) => s + r.fitness, 0) / w.length;
+    return w.reduce((s, r) => s + r[score], 0) / w.length;
   });
   const line = mean.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const color = (r: WorkflowResponse['runs'][number]) =>
+    score === 'health'
+      ? r.status === 'error'
+        ? '#dc2626'
+        : r.health < 1
+          ? '#f59e0b'
+          : '#16a34a'
+      : r.cost > 0
+        ? '#f59e0b'
+        : '#16a34a';
   return (
     <svg
       className="chart"
       viewBox={`0 0 ${W} ${H}`}
       role="img"
-      aria-label="fitness per run"
-      data-testid="fitness-chart"
+      aria-label={`${score} per run`}
+      data-testid={`${score}-chart`}
     >
       {[0, 0.25, 0.5, 0.75, 1].map((t) => (
         <g key={t}>
@@ -185,12 +217,12 @@ function FitnessChart({ runs }: { runs: WorkflowResponse['runs'] }) {
         </g>
       ))}
       {runs.map((r, i) => (
-        <circle key={r.id} cx={x(i)} cy={y(r.fitness)} r="3.5" fill={r.cost > 0 ? '#f59e0b' : '#16a34a'}>
-          <title>{`run ${r.id} at ${r.at}: fitness ${fmt(r.fitness)}, cost ${r.cost}, ${r.calls} calls`}</title>
+        <circle key={r.id} cx={x(i)} cy={y(r[score])} r="3.5" fill={color(r)} data-testid={`${score}-dot`}>
+          <title>{`run ${r.id} at ${r.at}: ${score} ${fmt(r[score])}, ${r.status}; ${r.calls} calls (${r.failedCalls} failed, ${r.withheldCalls} withheld, ${r.repeatedCalls} repeated), cost ${r.cost}`}</title>
         </circle>
       ))}
       {runs.length > 1 ? (
-        <path d={line} fill="none" stroke="#2563eb" strokeWidth="2" data-testid="fitness-mean" />
+        <path d={line} fill="none" stroke="#2563eb" strokeWidth="2" data-testid={`${score}-mean`} />
       ) : null}
       <text x={pad.l} y={H - 8} fontSize="10">
         {runs[0]?.at.replace('T', ' ').slice(0, 19) ?? ''}

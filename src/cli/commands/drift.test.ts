@@ -22,6 +22,8 @@ interface DriftJson {
   reasons: string[];
   next: string;
   measures: { runs: number; averageFitness: number; unseenVariants: number | null; outsideRoutes: number | null };
+  processChanged: boolean;
+  runsFailMore: boolean;
   comparedWith: string | null;
   baseline: { runs: number; averageFitness: number; variants: number } | null;
 }
@@ -63,7 +65,9 @@ describe('flowscout drift on the bundled domains', () => {
 
     const own = await drift(g0, at(domain, 'test.jsonl'));
     expect(own.drift, own.reasons.join('; ')).toBe(false);
-    expect(own.comparedWith).toBe('learning');
+    // Compared with runs G0 was not learned from: each part of D_opt against a G0 mined from the others.
+    expect(own.comparedWith).toBe('heldOut');
+    expect(own.baseline!.runs).toBe(opt.length);
     expect(own.measures.averageFitness).toBeGreaterThan(0.85);
     expect(own.next).toMatch(/^Nothing to do/);
 
@@ -73,6 +77,8 @@ describe('flowscout drift on the bundled domains', () => {
       expect(r.measures.averageFitness).toBe(0);
       expect(r.measures.unseenVariants).toBe(1);
       expect(r.reasons.some((x) => x.startsWith('averageFitness 0.000 is '))).toBe(true);
+      expect(r).toMatchObject({ processChanged: true, runsFailMore: false });
+      // Records none of which failed may be searched on as they are.
       expect(r.next).toContain(`flowscout search --records ${at(other, 'test.jsonl')} --tools <tool config>`);
     }
   });
@@ -82,10 +88,12 @@ describe('flowscout drift on the bundled domains', () => {
     expect(r.status).toBe(0);
     const lines = r.out.split('\n');
     expect(lines[0]).toMatch(
-      /^drift: yes {2}\(\d+ runs of .*Finance\/test\.jsonl against .*Travel\/g0\.json, compared with the \d+ runs it was learned from\)$/,
+      /^drift: yes, the process changed {2}\(\d+ runs of .*Finance\/test\.jsonl against .*Travel\/g0\.json, compared with \d+ runs of the process it was not learned from\)$/,
     );
     expect(r.out).toMatch(/ {2}averageFitness {5}0\.000 {3}baseline 0\.\d{3}, drift below 0\.\d{3}/);
-    expect(r.out).toContain('next: The runs no longer follow what the workflow was learned from');
+    expect(r.out).toMatch(/ {2}averageHealth {6}0\.\d{3} {3}baseline 0\.\d{3}\n/);
+    expect(r.out).toMatch(/ {2}health of calls {4}1\.000 {3}baseline 1\.000, fail more below 0\.850/);
+    expect(r.out).toContain('next: The process changed: the runs no longer follow what the workflow was learned from');
   });
 
   it('takes a threshold by name, and refuses an unknown one', async () => {

@@ -27,7 +27,10 @@ export const registerDrift: RegisterCommand = (program: Command, io: CliIO) => {
       '--runs <path>',
       'the new runs: records, agent logs (a file or folder), eval predictions, run traces, an event log, or a serve --db store',
     )
-    .option('--json', 'print one JSON object: {"drift", "reasons", "next", "measures", "baseline", "thresholds"}')
+    .option(
+      '--json',
+      'print one JSON object: {"drift", "processChanged", "runsFailMore", "reasons", "next", "measures", "comparedWith", "baseline", "thresholds", "unreadable"}',
+    )
     .option(
       '--threshold <name=value>',
       `change a threshold, e.g. maxFitnessDrop=0.2 (repeatable; names: ${Object.keys(DRIFT_THRESHOLDS).join(', ')})`,
@@ -41,6 +44,15 @@ export const registerDrift: RegisterCommand = (program: Command, io: CliIO) => {
       const workflow = readWorkflowFile(file);
       const profile = readConformanceProfile(workflow, file);
       const input = await readRuns(opts.runs, { workflowHash: workflowHash(workflow) });
+      if (input.unreadable.count > 0) {
+        const u = input.unreadable;
+        io.err(
+          `${u.count} run${u.count === 1 ? '' : 's'} of ${opts.runs} could not be read and ${u.count === 1 ? 'is' : 'are'} not counted:\n${u.problems
+            .slice(0, 5)
+            .map((p) => `  ${p}`)
+            .join('\n')}${u.problems.length > 5 ? `\n  … and ${u.problems.length - 5} more` : ''}`,
+        );
+      }
       const runs = last === undefined ? input.runs : input.runs.slice(Math.max(0, input.runs.length - last));
       const report = detectDrift(workflow, profile, runs, {
         thresholds,
@@ -49,7 +61,7 @@ export const registerDrift: RegisterCommand = (program: Command, io: CliIO) => {
         madeByWorkflow: input.kind === 'store' || input.kind === 'traces',
       });
       if (opts.json) {
-        io.out(`${JSON.stringify(driftJson(report), null, 2)}\n`);
+        io.out(`${JSON.stringify({ ...driftJson(report), unreadable: input.unreadable }, null, 2)}\n`);
         return;
       }
       io.out(formatDrift(report, file, opts.runs));
@@ -63,6 +75,8 @@ export function driftJson(r: DriftReport) {
     : null;
   return {
     drift: r.drift,
+    processChanged: r.processChanged,
+    runsFailMore: r.runsFailMore,
     reasons: r.reasons,
     next: r.next,
     measures: r.measures,
@@ -80,11 +94,26 @@ export function formatDrift(r: DriftReport, workflow: string, runs: string): str
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   // A share cannot pass 100 %: say so instead of printing a bound no run can reach.
   const above = (x: number) => (x >= 1 ? 'cannot drift on this' : `drift above ${pct(x)}`);
+  const compared =
+    r.comparedWith === 'workflowRuns'
+      ? `its own ${b!.runs} runs in the search`
+      : r.comparedWith === 'heldOut'
+        ? `${b!.runs} runs of the process it was not learned from`
+        : `the ${b!.runs} runs it was learned from`;
+  const verdict = !r.drift
+    ? 'no'
+    : r.processChanged && r.runsFailMore
+      ? 'yes, the process changed and runs fail more'
+      : r.processChanged
+        ? 'yes, the process changed'
+        : 'yes, runs fail more';
   const lines = [
-    `drift: ${r.drift ? 'yes' : 'no'}  (${m.runs} run${m.runs === 1 ? '' : 's'} of ${runs} against ${workflow}${b ? `, compared with ${r.comparedWith === 'workflowRuns' ? `its own ${b.runs} runs in the search` : `the ${b.runs} runs it was learned from`}` : ', which has no conformance profile: fixed thresholds'})`,
+    `drift: ${verdict}  (${m.runs} run${m.runs === 1 ? '' : 's'} of ${runs} against ${workflow}${b ? `, compared with ${compared}` : ', which has no conformance profile: fixed thresholds'})`,
     '',
     `  averageFitness     ${m.averageFitness.toFixed(3)}${b ? `   baseline ${b.averageFitness.toFixed(3)}, drift below ${(b.averageFitness - t.maxFitnessDrop).toFixed(3)}` : `   drift below ${t.minFitness}`}`,
     `  percFitTraces      ${m.percFitTraces.toFixed(1)} %${b ? `   baseline ${b.percFitTraces.toFixed(1)} %` : ''}`,
+    `  averageHealth      ${m.averageHealth.toFixed(3)}${b?.averageHealth !== undefined ? `   baseline ${b.averageHealth.toFixed(3)}` : ''}`,
+    `  health of calls    ${m.averageCallHealth.toFixed(3)}${b?.averageCallHealth !== undefined ? `   baseline ${b.averageCallHealth.toFixed(3)}, fail more below ${(b.averageCallHealth - t.maxHealthDrop).toFixed(3)}` : ''}`,
   ];
   if (m.outsideRoutes !== null) {
     lines.push(
@@ -100,6 +129,12 @@ export function formatDrift(r: DriftReport, workflow: string, runs: string): str
     `  failed calls       ${pct(m.failedCallRate)}${b ? `   baseline ${pct(b.failedCallRate)}, ${above(b.failedCallRate + t.maxFailedCallRise)}` : `   ${above(t.maxFailedCallRate)}`}`,
     `  withheld calls     ${pct(m.withheldCallRate)}${b ? `   baseline ${pct(b.withheldCallRate)}, ${above(b.withheldCallRate + t.maxWithheldCallRate)}` : `   ${above(t.maxWithheldCallRate)}`}`,
   );
+  if (m.failedRuns !== null) {
+    const before = b?.failedRuns ?? null;
+    lines.push(
+      `  failed runs        ${pct(m.failedRuns)}${before !== null ? `   baseline ${pct(before)}, ${above(before + t.maxFailedRunsRise)}` : `   ${above(t.maxFailedRuns)} (the baseline's runs carry no outcome)`}`,
+    );
+  }
   if (r.reasons.length > 0) lines.push('', ...r.reasons.map((x) => `- ${x}`));
   lines.push('', `next: ${r.next}`);
   return `${lines.join('\n')}\n`;

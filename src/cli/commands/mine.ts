@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { observedRunOfRecord } from '../../conformance/observed-runs.js';
+import { crossFoldParts } from '../../conformance/held-out.js';
+import { observedRunOfRecord, observedRunOfTools } from '../../conformance/observed-runs.js';
 import { withConformanceProfile } from '../../conformance/profile.js';
 import { FlowScoutError } from '../../errors/index.js';
-import { namedVariants } from '../../mining/event-log/event-log.js';
+import { namedVariants, type EventLog } from '../../mining/event-log/event-log.js';
+import { eventLogFromRecords } from '../../mining/event-log/from-records.js';
+import type { TaskRecord } from '../../records/schema.js';
 import { summarizeDfg } from '../../mining/event-log/dfg-summary.js';
 import { readEventLog, type ReadEventLogOptions } from '../../mining/event-log/read-event-log.js';
 import {
@@ -136,25 +139,38 @@ export const registerMine: RegisterCommand = (program: Command, io: CliIO) => {
       text = `${JSON.stringify(doc, null, 2)}\n`;
     } else {
       const tools = await loadDescriptors(opts.tools ?? defaultToolsFile(input, records !== undefined), input);
-      const workflow = processTreeToWorkflow(tree, {
-        tools,
-        name: opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? recordsLabel(input)} G0`,
-        log,
-        noiseThreshold: noise,
-        ...((opts.domain ?? records?.[0]?.domain) ? { domain: (opts.domain ?? records?.[0]?.domain)! } : {}),
-        ...(records ? recordOptions(records, tools, { routes: opts.routes !== false }) : {}),
-        ...(opts.branches === false ? { branches: false } : {}),
-      });
-      // What drift compares new runs with: the mined runs against the workflow's own tree (no record text).
+      const name = opts.name ?? `${opts.domain ?? records?.[0]?.domain ?? recordsLabel(input)} G0`;
+      const domain = opts.domain ?? records?.[0]?.domain;
+      const learn = (from: EventLog, fromRecords: readonly TaskRecord[] | undefined) =>
+        processTreeToWorkflow(from === log ? tree : discoverProcessTree(from, { noiseThreshold: noise }), {
+          tools,
+          name,
+          log: from,
+          noiseThreshold: noise,
+          ...(domain ? { domain } : {}),
+          ...(fromRecords ? recordOptions(fromRecords, tools, { routes: opts.routes !== false }) : {}),
+          ...(opts.branches === false ? { branches: false } : {}),
+        });
+      const workflow = learn(log, records);
+      // What drift compares new runs with (no record text): the mined runs against the workflow's
+      // own tree, and each part of them against a workflow mined from the other parts (runs it was
+      // not learned from: what new runs of the same process look like).
       const runs = records
         ? records.map(observedRunOfRecord)
-        : log.caseIds.map((id, c) => ({
-            id,
-            tools: Array.from(log.variants[log.caseVariants[c]!]!.trace, (a) => log.activities[a]!),
-            failedCalls: 0,
-            withheldCalls: 0,
-          }));
-      text = `${JSON.stringify(withConformanceProfile(workflow, runs), null, 2)}\n`;
+        : log.caseIds.map((id, c) =>
+            observedRunOfTools(
+              id,
+              Array.from(log.variants[log.caseVariants[c]!]!.trace, (a) => log.activities[a]!),
+            ),
+          );
+      const heldOut = records
+        ? crossFoldParts(records, {
+            groupOf: (r) => r.group ?? r.id,
+            runOf: observedRunOfRecord,
+            learn: (part) => learn(eventLogFromRecords(part), part),
+          })
+        : [];
+      text = `${JSON.stringify(withConformanceProfile(workflow, { learning: runs, heldOut }), null, 2)}\n`;
     }
     if (opts.out === undefined) {
       io.out(text);

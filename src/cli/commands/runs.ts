@@ -74,12 +74,14 @@ export const registerRuns: RegisterCommand = (program: Command, io: CliIO) => {
           const { result, labels } = storedSearchResult(store, id);
           // Every file the search wrote: the test split too.
           const records = store.loadRunRecords(id);
-          const split = (s: 'opt' | 'test') => records.filter((r) => r.split === s).map((r) => r.record as TaskRecord);
+          const split = (s: 'opt' | 'val' | 'test') =>
+            records.filter((r) => r.split === s).map((r) => r.record as TaskRecord);
           const test = split('test');
           const files = writeSearchArtifacts(opts.write, result, labels, {
             runId: id,
             ...(test.length ? { test } : {}),
             ...(split('opt').length ? { profileFrom: split('opt') } : {}),
+            ...(split('val').length ? { heldOutFrom: split('val') } : {}),
             workflowRuns: (best: string) => storedWorkflowRuns(store, id, best),
           });
           io.out(

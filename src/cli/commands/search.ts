@@ -133,6 +133,7 @@ async function runAndReport(
     written = writeSearchArtifacts(outDir, sofar, labels, {
       runId,
       profileFrom: input.splits.opt,
+      heldOutFrom: input.splits.val,
       ...(workflowRuns ? { workflowRuns } : {}),
     });
   };
@@ -201,6 +202,7 @@ async function runAndReport(
           runId,
           test: input.splits.test,
           profileFrom: input.splits.opt,
+          heldOutFrom: input.splits.val,
           ...(workflowRuns ? { workflowRuns } : {}),
         });
       },

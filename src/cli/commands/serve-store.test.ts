@@ -110,9 +110,9 @@ describe('serve --db on a full disk', () => {
       { name: 'w', hash: 'h' },
       (line) => lines.push(line),
     );
-    expect(() => onRun({ transport: 'http', trace: { calls: [], observations: [], totals: {} } as never })).toThrow(
-      'the store was closed',
-    );
+    expect(() =>
+      onRun({ transport: 'http', status: 'ok', trace: { calls: [], observations: [], totals: {} } as never }),
+    ).toThrow('the store was closed');
     expect(lines).toEqual([]);
   });
 });

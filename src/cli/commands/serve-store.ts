@@ -5,7 +5,9 @@ import type { Store } from '../../store/index.js';
 
 /**
  * `serve --db`: each answered request goes to the store with its trace (each tool output once,
- * runtime/trace-file.ts; each bounded by the run, runtime/output-bound.ts). A full disk must not
+ * runtime/trace-file.ts; each bounded by the run, runtime/output-bound.ts), the status its client
+ * was told, and its fitness and health against the workflow, scored as it is stored
+ * (serve-monitor.ts). A full disk must not
  * stop the answers, nor fill the log with a line per request: the first run that cannot be written
  * for lack of space says so once, with what to do; later ones are counted, and when writing works
  * again one line says how many were not recorded. Any other failure is thrown to the caller (the
@@ -26,8 +28,10 @@ export function servedRunRecorder(
         transport: run.transport,
         policyLabel: trace.policy,
         query: trace.query,
-        status: trace.status,
+        // What the client was told: a run that served nothing is stored as an error too.
+        status: run.status,
         answer: trace.answer,
+        ...(run.figures ? { fitness: run.figures.fitness, health: run.figures.health } : {}),
         ...(trace.error !== undefined ? { error: trace.error } : {}),
         durationMs: trace.totals.durationMs,
         trace: traceWithOutputsOnce(trace),

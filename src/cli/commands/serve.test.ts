@@ -15,6 +15,9 @@ import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
 import { readRecordsFile } from '../../records/read-records.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { executeWorkflow } from '../../runtime/execute.js';
+import { indexFit } from '../../retrieval/hand-off.js';
+import { createToolIndex } from '../../retrieval/tool-index.js';
+import { customerAnswer } from '../../serve/customer-answer.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, OUTPUT_CUT_MARKER } from '../../runtime/output-bound.js';
 import type { RunContext } from '../../runtime/run-state.js';
 import type { Trace } from '../../runtime/trace.js';
@@ -40,16 +43,28 @@ beforeAll(async () => {
   records = (await readRecordsFile(join(dir, 'travel/records.jsonl'))).records;
 });
 
-/** What the interpreter answers in-process for `query`: the served answer must be the same. */
-async function expected(query: string): Promise<Trace> {
+/**
+ * What the interpreter answers in-process for `query`, and what serve says of that run to the
+ * customer (`served`: its answer without the sentences that name a node, and the parts it could not
+ * serve in the request's words): the served answer must be that.
+ */
+async function expected(query: string): Promise<Trace & { served: string }> {
   const registry = await loadToolConfig(TOOLS);
   try {
     const workflow = JSON.parse(readFileSync(WORKFLOW, 'utf8')) as Workflow;
-    return await executeWorkflow(
+    const trace = await executeWorkflow(
       workflow,
       { query },
       { policy: createOfflinePolicy({ tools: registry.list() }), tools: registry },
     );
+    const tools = registry.list();
+    const fit = indexFit(
+      createToolIndex(tools),
+      tools.map((t) => t.name),
+    );
+    const served = customerAnswer(trace, workflow, fit).text;
+    for (const id of workflow.nodes.map((n) => n.id).filter((x) => /[_\d]/.test(x))) expect(served).not.toContain(id);
+    return { ...trace, served };
   } finally {
     await registry.close();
   }
@@ -83,7 +98,7 @@ describe('flowscout serve --mcp stdio', () => {
       const one = await client.callTool({ name: 'travel_g0_search_c8', arguments: { query: q1 } });
       const want = await expected(q1);
       expect(one.isError).toBeFalsy();
-      expect(one.content).toEqual([{ type: 'text', text: want.answer }]);
+      expect(one.content).toEqual([{ type: 'text', text: want.served }]);
       const s = one.structuredContent as Structured;
       expect(s.policy).toBe('offline policy (no LLM)');
       expect(s.calls).toEqual(want.calls.map((c) => ({ tool: c.tool, args: c.args, status: c.status })));
@@ -95,8 +110,8 @@ describe('flowscout serve --mcp stdio', () => {
       );
       expect(two!.isError).toBeFalsy();
       expect(three!.isError).toBeFalsy();
-      expect((two!.structuredContent as Structured).answer).toBe((await expected(q2)).answer);
-      expect((three!.structuredContent as Structured).answer).toBe((await expected(q3)).answer);
+      expect((two!.structuredContent as Structured).answer).toBe((await expected(q2)).served);
+      expect((three!.structuredContent as Structured).answer).toBe((await expected(q3)).served);
     } finally {
       await client.close();
     }
@@ -142,7 +157,7 @@ describe('flowscout serve --mcp http --http', () => {
       client.callTool({ name: 'travel_g0_search_c8', arguments: { query: records[4]!.query } }),
     ]);
     await client.close();
-    expect(viaMcp.content).toEqual([{ type: 'text', text: want.answer }]);
+    expect(viaMcp.content).toEqual([{ type: 'text', text: want.served }]);
     expect((viaMcp.structuredContent as Structured).calls.map((c) => c.tool)).toEqual(want.calls.map((c) => c.tool));
     expect(viaMcp2.isError).toBeFalsy();
 
@@ -153,7 +168,7 @@ describe('flowscout serve --mcp http --http', () => {
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { answer: string; calls: unknown[]; observations: unknown[] };
-    expect(body.answer).toBe(want.answer);
+    expect(body.answer).toBe(want.served);
     expect(body.calls).toEqual(want.calls);
     expect(body.observations).toHaveLength(10);
     // A query on which every call of the run fails (replay has no answer for them) is no ok answer.

@@ -17,6 +17,7 @@ import { checkToolName, createWorkflowMcpServer, toolNameFor, type WorkflowToolI
 import { createWorkflowService } from '../../serve/workflow-service.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../runtime/output-bound.js';
 import { servedRunRecorder } from './serve-store.js';
+import { servedRunMonitor } from './serve-monitor.js';
 import { openStore, type Store } from '../../store/index.js';
 import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { readJsonFile } from '../../util/json-file.js';
@@ -50,7 +51,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
       '--mcp <transport>',
       'serve MCP over "stdio" (the default when neither --mcp nor --http is given) or "http" (at /mcp)',
     )
-    .option('--http', 'serve POST /run and GET /health')
+    .option('--http', 'serve POST /run, GET /health and GET /metrics (Prometheus text)')
     .option(
       '--port <n>',
       'port for --mcp http and --http (default 0: a free port, printed)',
@@ -73,7 +74,7 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
     )
     .option('--name <tool>', 'the MCP tool name (default: from the workflow name)')
     .option('--description <text>', 'the MCP tool description (default: the workflow description)')
-    .option('--db <file>', 'write every served run with its trace to this FlowScout store (SQLite)')
+    .option('--db <file>', 'write every served run with its trace, fitness and health to this FlowScout store (SQLite)')
     .option(
       '--timeout <ms>',
       `cancel a run after this long: POST /run answers 504, an MCP tool call (stdio or /mcp) a TIMEOUT tool error (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
@@ -177,7 +178,14 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
         const requestTimeoutMs = opts.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
         const hash = workflowHash(workflow);
         const db = store;
+        // Every run scored against the workflow's tree as it finishes: /metrics, OpenTelemetry and the store.
+        const monitor = servedRunMonitor(
+          workflow,
+          tools.map((t) => t.name),
+        );
         const service = createWorkflowService({
+          score: (trace) => monitor.score(trace),
+          drift: () => monitor.drift(),
           workflow,
           policy: resolved.instance,
           tools: registry,
@@ -229,7 +237,8 @@ export const registerServe: RegisterCommand = (program: Command, io: CliIO) => {
           const server = http;
           closers.push(() => server.close(graceMs));
           if (mcp === 'http') io.err(`MCP over Streamable HTTP: ${http.url}/mcp (tool '${tool.name}')`);
-          if (opts.http) io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health`);
+          if (opts.http)
+            io.err(`HTTP: POST ${http.url}/run  {"query": "…"} · GET ${http.url}/health · GET ${http.url}/metrics`);
         }
         await untilStopped(mcp === 'stdio');
         const load = service.load();

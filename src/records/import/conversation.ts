@@ -21,6 +21,7 @@ import { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 export { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 import type { ConversationCounts } from './conversation-counts.js';
 import { widenSchemasToRecordedCalls } from './widen-schemas.js';
+import { outcomeOf, type RunOutcome } from './outcome.js';
 
 /**
  * What every agent-log importer (OpenAI, Anthropic, AI SDK, OpenTelemetry) shares: a format parser
@@ -42,6 +43,8 @@ import { widenSchemasToRecordedCalls } from './widen-schemas.js';
  *   `keepFailed` (then a missing tool gets a descriptor inferred from its recorded calls) — except
  *   that a run selected by `where` (successful as a whole) is kept, with the calls that failed on
  *   the way left out of its reference log and kept in its turns;
+ * - what a run's own fields say of its outcome (`reward`, `success`, `status`: outcome.ts) is kept
+ *   in its record's `meta.outcome`, for conformance and drift to tell failed runs from good ones;
  * - tool definitions from the `tools` option win; the logs' own are merged by name (the first one
  *   of a name is kept); with no definitions at all, every tool's descriptor is inferred from its
  *   recorded calls.
@@ -123,6 +126,8 @@ interface ReadRun {
   query: string;
   reference: ReferenceChoice | { answer?: string; how: 'trace' };
   group?: string;
+  /** What the run's own fields say of its outcome (`reward`, `status`: outcome.ts), kept in `meta.outcome`. */
+  outcome?: RunOutcome;
 }
 
 /** Imports parsed documents with a format (see the module comment). */
@@ -216,7 +221,15 @@ export function importConversations(
       const g = groupPath ? valueAt(raw.value, groupPath) : undefined;
       const group =
         g === undefined || g === null || g === '' ? undefined : typeof g === 'object' ? JSON.stringify(g) : String(g);
-      read.push({ unit, conv, query, reference, ...(group !== undefined ? { group } : {}) });
+      const outcome = outcomeOf(raw.value);
+      read.push({
+        unit,
+        conv,
+        query,
+        reference,
+        ...(group !== undefined ? { group } : {}),
+        ...(outcome ? { outcome } : {}),
+      });
     } catch (e) {
       if (e instanceof UnitProblem && !e.where)
         note(
@@ -260,7 +273,7 @@ export function importConversations(
   let multiTurn = 0;
   let noCall = 0;
   const references = { chosen: 0, passedOver: 0, endsInCall: 0, closingOnly: 0, fromTrace: 0 };
-  for (const { unit, conv, query, reference, group } of read) {
+  for (const { unit, conv, query, reference, group, outcome } of read) {
     const failed = conv.calls.filter((c) => c.status === 'error').length;
     const missing = hasDefinitions ? conv.calls.filter((c) => !defined.has(c.tool)) : [];
     calls += conv.calls.length;
@@ -319,6 +332,7 @@ export function importConversations(
         file: unit.file,
         ...(unit.line !== undefined ? { line: unit.line } : {}),
         ...(unit.path !== '$' ? { path: unit.path } : {}),
+        ...(outcome ? { outcome } : {}),
       },
     });
   }

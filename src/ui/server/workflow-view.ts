@@ -2,6 +2,7 @@ import { alignTraces } from '../../conformance/align-log.js';
 import { detectDrift } from '../../conformance/drift.js';
 import { observedRunOfTrace, variantsOfRuns, type ObservedRun } from '../../conformance/observed-runs.js';
 import { readConformanceProfile, workflowTrees } from '../../conformance/profile.js';
+import { scoreRuns } from '../../conformance/run-health.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { workflowHash } from '../../graph/hash.js';
 import type { Workflow } from '../../graph/schema.js';
@@ -9,9 +10,10 @@ import { formatProcessTree } from '../../mining/process-tree/format.js';
 import type { Store } from '../../store/index.js';
 
 /**
- * The served-workflow pages of the UI: for each workflow `serve --db` stored runs of, the fitness of
- * every run against the workflow's process tree over time, the deviating variants with their
- * alignments, and the drift verdict (runs the workflow made, so compared with its own runs in the
+ * The served-workflow pages of the UI: for each workflow `serve --db` stored runs of, the fitness and
+ * the health of every run over time (as `serve` scored it when it stored the run; a run stored
+ * before runs were scored is scored here the same way: conformance/run-health.ts), the deviating
+ * variants with their alignments, and the drift verdict (runs the workflow made, so compared with its own runs in the
  * search when its profile has them). The workflow itself comes from a file given to `flowscout ui
  * --workflow`, or from a search candidate of the same store with the same hash.
  */
@@ -66,14 +68,22 @@ export function workflowView(store: Store, hash: string, files: readonly Workflo
   const found = findWorkflow(store, hash, files);
   const rows = store.listServedRuns({ workflowHash: hash, limit: MAX_RUNS }).reverse();
   const runs: ObservedRun[] = [];
+  const stored = new Map<string, { fitness?: number; health?: number; status: 'ok' | 'error' }>();
   for (const row of rows) {
     const run = observedRunOfTrace(row.trace, String(row.id), row.createdAt);
-    if (run) runs.push(run);
+    if (!run) continue;
+    runs.push(run);
+    stored.set(run.id, {
+      status: row.status,
+      ...(row.fitness !== undefined ? { fitness: row.fitness } : {}),
+      ...(row.health !== undefined ? { health: row.health } : {}),
+    });
   }
   const anyTool = [...new Set(runs.flatMap((r) => r.tools))];
   const trees = workflowTrees(found.workflow, anyTool);
   const result = alignTraces(variantsOfRuns(runs), trees.tree);
   const byKey = new Map(result.variants.map((v) => [JSON.stringify(v.activities), v]));
+  const scores = scoreRuns(runs, trees.tree);
   const profile = readConformanceProfile(found.workflow);
   const drift = detectDrift(found.workflow, profile, runs, { madeByWorkflow: true, runsKind: 'other' });
   return {
@@ -84,9 +94,24 @@ export function workflowView(store: Store, hash: string, files: readonly Workflo
     cheapestRun: result.cheapestRun,
     percFitTraces: result.percFitTraces,
     averageFitness: result.averageFitness,
-    runs: runs.map((r) => {
+    averageHealth: scores.length
+      ? scores.reduce((n, x) => n + (stored.get(x.id)?.health ?? x.health), 0) / scores.length
+      : 0,
+    runs: runs.map((r, i) => {
       const v = byKey.get(JSON.stringify(r.tools))!;
-      return { id: r.id, at: r.at ?? '', fitness: v.fitness, cost: v.cost, calls: r.tools.length };
+      const kept = stored.get(r.id)!;
+      return {
+        id: r.id,
+        at: r.at ?? '',
+        status: kept.status,
+        fitness: kept.fitness ?? v.fitness,
+        health: kept.health ?? scores[i]!.health,
+        cost: v.cost,
+        calls: r.tools.length,
+        failedCalls: r.failedCalls,
+        withheldCalls: r.withheldCalls,
+        repeatedCalls: r.repeatedCalls,
+      };
     }),
     variants: result.variants.length,
     deviating: result.variants
@@ -96,6 +121,8 @@ export function workflowView(store: Store, hash: string, files: readonly Workflo
       .map((v) => ({ activities: v.activities, count: v.count, cost: v.cost, fitness: v.fitness, moves: v.moves })),
     drift: {
       drift: drift.drift,
+      processChanged: drift.processChanged,
+      runsFailMore: drift.runsFailMore,
       reasons: drift.reasons,
       next: drift.next,
       measures: drift.measures,
