@@ -65,6 +65,12 @@ export interface EvalJobData {
    * worker then refuses every write call it does not send.
    */
   writes?: string;
+  /**
+   * The run's live-writes decision (`--allow-live-writes` given to the coordinator). A worker sends a
+   * job's write calls to live tools only when both this and its own `--allow-live-writes` say so: the
+   * worker's flag is a ceiling, never a default. Absent (and from older coordinators): not sent.
+   */
+  liveWrites?: boolean;
 }
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 key (64 hex digits) of content in Redis');
@@ -90,6 +96,7 @@ export const EvalJobSchema = z.object({
   toolsHint: z.string().optional(),
   limits: z.object({ requestsPerMinute: z.number().positive().optional() }).optional(),
   writes: sha256.optional(),
+  liveWrites: z.boolean().optional(),
 }) satisfies z.ZodType<EvalJobData>;
 
 /**

@@ -55,7 +55,9 @@ import {
  * - **Write calls**: the recorded write calls the coordinator's write guard answers from (`writes`,
  *   its `recordedWrites()`) go to Redis once as a blob the jobs name, so a worker answers a write
  *   call to a live tool as the coordinator would; each job returns what its worker's guard did
- *   (answered from replay, refused, sent), summed by `writeCalls()` for the run's summary.
+ *   (answered from replay, refused, sent), summed by `writeCalls()` for the run's summary. The run's
+ *   live-writes decision travels with its jobs (`liveWrites`): a worker started with
+ *   `--allow-live-writes` sends a job's write calls only when the coordinator was given it too.
  */
 
 export interface QueueRunnerOptions {
@@ -69,6 +71,11 @@ export interface QueueRunnerOptions {
   policy: { model: string };
   /** The recorded write calls the workers answer write calls to live tools from: the coordinator's guard's `recordedWrites()`. */
   writes?: readonly Call[];
+  /**
+   * The run's `--allow-live-writes`: the jobs carry it, and a worker sends their write calls to live
+   * tools only when it was started with `--allow-live-writes` too. Absent: no worker sends them.
+   */
+  allowLiveWrites?: boolean;
   /** Model string of the judge. */
   judge: string;
   /** How an LLM judge asks (default per dimension). */
@@ -250,6 +257,7 @@ export async function createQueueRunner(opts: QueueRunnerOptions): Promise<Queue
           ...(opts.toolsHint ? { toolsHint: opts.toolsHint } : {}),
           ...(opts.requestsPerMinute !== undefined ? { limits: { requestsPerMinute: opts.requestsPerMinute } } : {}),
           ...(writes ? { writes } : {}),
+          ...(opts.allowLiveWrites === true ? { liveWrites: true } : {}),
         };
         return { id: jobIdOf(data, salt), data };
       });

@@ -42,8 +42,11 @@ import { liveWritesWarning } from './live-writes-warning.js';
  *
  * Write calls to live tools go through a write guard per job, as in one process: answered from the
  * recorded write calls the job names (the coordinator's, a blob read once per run and indexed once:
- * `writes` in jobs.ts), refused when none answers, and sent only when this worker was started with
- * `allowLiveWrites`; what the guard did returns with the job (`writeCalls`).
+ * `writes` in jobs.ts), refused when none answers, and sent only when the job's run allows live
+ * writes (`liveWrites`: its coordinator was given `--allow-live-writes`) AND this worker was started
+ * with `allowLiveWrites`: the worker's flag is a ceiling, never a default, so an `eval` whose user
+ * did not allow live writes makes none on any worker. What the guard did returns with the job
+ * (`writeCalls`).
  *
  * Trust: a job only selects among what the worker was started with, never names new things. The
  * model strings (policy and judge) must be `offline` or among `models` (`--model`, or
@@ -96,9 +99,11 @@ export interface EvaluationWorkerOptions {
   /** Where warnings go (default: `log`): with `allowLiveWrites`, one at start-up naming what it allows and to whom. */
   warn?: (line: string) => void;
   /**
-   * Send write and destructive calls to live tools (`--allow-live-writes`). By default this worker
-   * answers them from the recorded write calls the job names (the coordinator's records) and refuses
-   * the rest (an observation "not run: write tool during evaluation"): it evaluates, it does not act.
+   * Send write and destructive calls to live tools (`--allow-live-writes`) for the jobs whose run
+   * allows them (the coordinator's `--allow-live-writes`); the jobs of any other run are guarded as
+   * without it. By default this worker answers them from the recorded write calls the job names (the
+   * coordinator's records) and refuses the rest (an observation "not run: write tool during
+   * evaluation"): it evaluates, it does not act.
    */
   allowLiveWrites?: boolean;
 }
@@ -245,13 +250,13 @@ export async function startEvaluationWorker(opts: EvaluationWorkerOptions): Prom
     try {
       const { policy, judge, tools: loaded } = await decidersFor(data, toolsPath);
       // This job's write calls to live tools: answered from the coordinator's recorded write calls,
-      // else refused, unless this worker allows live writes (counted per job, returned with it).
+      // else refused, unless both the job's run and this worker allow live writes (counted per job,
+      // returned with it).
+      const sendLive = allowLiveWrites && data.liveWrites === true;
       const answers =
-        typeof data.writes === 'string' && !allowLiveWrites
-          ? await answersFor(loaded, toolsPath, data.writes)
-          : undefined;
+        typeof data.writes === 'string' && !sendLive ? await answersFor(loaded, toolsPath, data.writes) : undefined;
       // Not closed after the job: it closes the config's tools, which the worker keeps.
-      const tools = guardLiveWrites(loaded, { allowLiveWrites, ...(answers ? { answers } : {}) });
+      const tools = guardLiveWrites(loaded, { allowLiveWrites: sendLive, ...(answers ? { answers } : {}) });
       const raw = await blobs.get<Workflow>(data.workflow);
       const problems = validateWorkflow(raw, tools.list());
       if (problems.length > 0) {

@@ -79,8 +79,14 @@ describe('the write guard', () => {
     expect(writeGuardSummary(addWriteCalls(report, { answeredFromReplay: 3, refused: 2, sentLive: 0 }))).toBe(
       'Write calls: 3 answered from replay, 2 refused (not run), 0 sent to live tools',
     );
+    // A run without --allow-live-writes: only a worker of an older version, which ignores the run's decision, sends one.
     expect(writeGuardSummary(addWriteCalls(report, { answeredFromReplay: 0, refused: 0, sentLive: 4 }))).toBe(
-      'Write calls: 0 answered from replay, 0 refused (not run), 4 sent to live tools (by workers started with --allow-live-writes)',
+      'Write calls: 0 answered from replay, 0 refused (not run), 4 sent to live tools (by workers of an older FlowScout started with --allow-live-writes, which ignore the run: update them)',
+    );
+    // A run with it: workers started without the flag still answer from replay or refuse.
+    const allowing = guardLiveWrites(createToolRegistry(orderTools), { allowLiveWrites: true }).writeGuard();
+    expect(writeGuardSummary(addWriteCalls(allowing, { answeredFromReplay: 1, refused: 2, sentLive: 4 }))).toBe(
+      'Write calls: 4 sent to live tools (--allow-live-writes), 1 answered from replay and 2 refused by workers without --allow-live-writes',
     );
   });
 });

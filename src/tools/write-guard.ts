@@ -198,11 +198,21 @@ export function isGuarded(registry: ToolRegistry): registry is GuardedToolRegist
   return typeof (registry as Partial<GuardedToolRegistry>).writeGuard === 'function';
 }
 
-/** One line for a run's header: what happens to write calls to live tools. */
-export function writeGuardHeader(report: WriteGuardReport): string | undefined {
+/**
+ * One line for a run's header: what happens to write calls to live tools. With `workers` (a run on
+ * `flowscout worker`s) it says what the workers do: the run's decision travels with its jobs and a
+ * worker's own `--allow-live-writes` is only a ceiling, so without the run's flag no worker sends
+ * one, and with it only the workers started with the flag do.
+ */
+export function writeGuardHeader(report: WriteGuardReport, where: { workers?: boolean } = {}): string | undefined {
   if (report.writeTools.length === 0) return undefined;
   const n = report.writeTools.length;
   const tools = `${n} live write tool${n === 1 ? '' : 's'} (${report.writeTools.slice(0, 6).join(', ')}${n > 6 ? ', …' : ''})`;
+  if (where.workers) {
+    return report.allowLiveWrites
+      ? `Live writes: ALLOWED (--allow-live-writes): write calls to ${tools} are sent to the live tools by the workers started with --allow-live-writes; the other workers answer them from replay or refuse them`
+      : `Live writes: off: write calls to ${tools} are answered from replay or refused on every worker, those started with --allow-live-writes included (--allow-live-writes here lets those send them)`;
+  }
   return report.allowLiveWrites
     ? `Live writes: ALLOWED (--allow-live-writes): write calls to ${tools} are sent to the live tools`
     : `Live writes: off: write calls to ${tools} are answered from replay or refused (--allow-live-writes sends them)`;
@@ -211,7 +221,9 @@ export function writeGuardHeader(report: WriteGuardReport): string | undefined {
 /** One line for a run's summary: how many write calls were answered from replay, refused or sent. */
 export function writeGuardSummary(report: WriteGuardReport): string | undefined {
   if (report.writeTools.length === 0) return undefined;
+  const guarded = report.answeredFromReplay + report.refused;
+  // With --allow-live-writes on workers, those started without it still answer from replay or refuse.
   return report.allowLiveWrites
-    ? `Write calls: ${report.sentLive} sent to live tools (--allow-live-writes)`
-    : `Write calls: ${report.answeredFromReplay} answered from replay, ${report.refused} refused (not run), ${report.sentLive} sent to live tools${report.sentLive > 0 ? ' (by workers started with --allow-live-writes)' : ''}`;
+    ? `Write calls: ${report.sentLive} sent to live tools (--allow-live-writes)${guarded > 0 ? `, ${report.answeredFromReplay} answered from replay and ${report.refused} refused by workers without --allow-live-writes` : ''}`
+    : `Write calls: ${report.answeredFromReplay} answered from replay, ${report.refused} refused (not run), ${report.sentLive} sent to live tools${report.sentLive > 0 ? ' (by workers of an older FlowScout started with --allow-live-writes, which ignore the run: update them)' : ''}`;
 }

@@ -134,6 +134,8 @@ export interface RunnerRequest {
   toolsConfig: string;
   /** The recorded write calls the run's write guard answers from (the workers answer from them too). */
   writes: readonly Call[];
+  /** The run's `--allow-live-writes` (a worker sends write calls to live tools only for a run that allows them). */
+  allowLiveWrites: boolean;
   /** The run's budget: the runner charges the workers' usage to it. */
   budget: Budget;
   /** The run's circuit breaker: the runner replays the workers' model calls into it. */
@@ -271,6 +273,7 @@ export async function prepareSearch(
             memo: config.memo,
             toolsConfig: resolve(config.tools),
             writes: tools.recordedWrites(),
+            allowLiveWrites: config.allowLiveWrites === true,
             budget: budget.budget,
             breaker,
           }),

@@ -34,7 +34,7 @@ describe('flowscout worker --allow-live-writes', () => {
     await worker.waitFor(/worker \S+ connected to/);
     const out = worker.output();
     expect(out).toContain(
-      'warning: --allow-live-writes: this worker makes the write and destructive calls of every job it takes on its live write and destructive tools (cancel_order, change_order_address, hold_orders)',
+      'warning: --allow-live-writes: this worker makes the write and destructive calls of every job it takes whose run allows live writes (a coordinator given --allow-live-writes) on its live write and destructive tools (cancel_order, change_order_address, hold_orders)',
     );
     expect(out).toContain(`anyone who can write to the Redis at ${url} can queue such a job`);
   });

@@ -51,6 +51,8 @@ export interface DomainQueueOptions {
   judgeSpec: string;
   /** The recorded write calls the domain's write guard answers from (the workers answer from them too). */
   writes?: readonly Call[];
+  /** The bench's `--allow-live-writes`: travels with the jobs (a worker sends write calls to live tools only for a run that allows them). */
+  allowLiveWrites?: boolean;
   nodeConcurrency?: number;
   /** The bench's circuit breaker: every runner replays the workers' model calls into it. */
   breaker?: CircuitBreaker;
@@ -79,6 +81,7 @@ export async function domainQueues(redis: BenchRedis, o: DomainQueueOptions): Pr
         run: `${stamp}-${name}`,
         policy: { model: policySpec },
         ...(o.writes ? { writes: o.writes } : {}),
+        ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}),
         judge: o.judgeSpec,
         memo,
         ...(redis.chunkSize !== undefined ? { chunkSize: redis.chunkSize } : {}),

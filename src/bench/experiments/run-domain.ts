@@ -81,6 +81,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         judgeSpec: o.redis.judgeSpec,
         // Write calls to live tools: the workers answer from the recorded ones this process's guard answers from.
         ...(isGuarded(env.tools) ? { writes: env.tools.recordedWrites() } : {}),
+        ...(o.allowLiveWrites ? { allowLiveWrites: true } : {}),
         ...(o.breaker ? { breaker: o.breaker } : {}),
       });
       o.log(`${tag} evaluations on workers via the queue; workers started with --tools ${queues.toolsConfig} run them`);

@@ -212,6 +212,8 @@ async function openEvalQueue(
     policy: { model: policySpec },
     // The workers answer write calls from the recorded ones this process's guard answers from.
     writes,
+    // The run's live-writes decision goes with its jobs: a worker's own --allow-live-writes does not send them otherwise.
+    ...(opts.allowLiveWrites ? { allowLiveWrites: true } : {}),
     judge: d.judgeModel,
     memo: false,
     ...(d.chunkSize !== undefined ? { chunkSize: d.chunkSize } : {}),

@@ -123,7 +123,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
       notes.push(
         `  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`,
       );
-      const writeHeader = writeGuardHeader(res.writeCalls);
+      const writeHeader = writeGuardHeader(res.writeCalls, { workers: res.distributed !== undefined });
       if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
       if (res.distributed)
         notes.push(

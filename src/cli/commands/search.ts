@@ -61,6 +61,7 @@ export const registerSearch: RegisterCommand = (program: Command, io: CliIO) => 
                 memo: req.memo,
                 toolsHint: req.toolsConfig,
                 writes: req.writes,
+                allowLiveWrites: req.allowLiveWrites,
                 budget: req.budget,
                 breaker: req.breaker,
               });
@@ -160,7 +161,9 @@ async function runAndReport(
         `${prepared.resumed ? 'Resuming' : 'Starting'} search ${runId}: ${input.splits.opt.length} D_opt, ${input.splits.val.length} D_val, ${input.splits.test.length} D_test records (split ${prepared.splitNote}); strategy ${prepared.config.strategy}, J=${total}, P=${input.settings.patience}, seed ${input.settings.seed}`,
       );
       io.out(labelsLine(labels));
-      const guard = isGuarded(input.tools) ? writeGuardHeader(input.tools.writeGuard()) : undefined;
+      const guard = isGuarded(input.tools)
+        ? writeGuardHeader(input.tools.writeGuard(), { workers: queue !== undefined })
+        : undefined;
       if (guard) io.out(guard);
       const p = await projectionOf(prepared);
       io.out(

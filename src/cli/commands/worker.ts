@@ -61,7 +61,7 @@ export const registerWorker: RegisterCommand = (program: Command, io: CliIO) => 
     )
     .option(
       '--allow-live-writes',
-      "send write and destructive calls to live tools (functions, MCP); by default this worker answers them from the recorded write calls of the run (the coordinator's records) or refuses them",
+      "send write and destructive calls to live tools (functions, MCP) for the runs whose coordinator was given --allow-live-writes too (a ceiling, never a default); otherwise this worker answers them from the recorded write calls of the run (the coordinator's records) or refuses them",
     )
     .action(async (flags) => {
       const worker = await startEvaluationWorker({
