@@ -174,4 +174,24 @@ describe('flowscout conformance', () => {
     expect(w.err).toContain(`${notWorkflow} is not a workflow: $.nodes:`);
     expect(readFileSync(RECORDS, 'utf8')).toContain('"id":"r1"');
   });
+
+  it('refuses a malformed or 20,000-level tree with exit 2 and its character, never scores it or crashes', async () => {
+    const cases: Array<[string, string]> = [
+      ["->( 'a' 'b' )", 'character 9: expected "," between two children of an operator'],
+      ["Q( 'a' )", 'character 1: unknown operator "Q"'],
+      [
+        `${'->( '.repeat(20_000)}'a'${' )'.repeat(20_000)}`,
+        'character 2049: the tree is nested more than 512 levels deep (the most FlowScout reads)',
+      ],
+    ];
+    for (const [i, [text, message]] of cases.entries()) {
+      const tree = file(`malformed-${i}.tree`, text);
+      for (const json of [[], ['--json']]) {
+        const r = await cli(['conformance', RECORDS, '--tree', tree, ...json]);
+        expect(r.status, r.err).toBe(2);
+        expect(r.out).toBe('');
+        expect(r.err).toContain(`error [PARSE_ERROR]: ${tree}: not a process tree in PM4Py notation at ${message}`);
+      }
+    }
+  });
 });

@@ -3,7 +3,9 @@ import { comparePython } from '../python-order.js';
 import { foldProcessTree } from './fold.js';
 import { formatProcessTree } from './format.js';
 import { processTreeToMermaid } from './mermaid.js';
-import { parseProcessTree } from './parse.js';
+import { FlowScoutError } from '../../errors/index.js';
+import { MAX_JSON_DEPTH } from '../../util/json-depth.js';
+import { MAX_TREE_DEPTH, parseProcessTree } from './parse.js';
 import type { ProcessTree } from './schema.js';
 import { labelKey, sortProcessTree } from './sort.js';
 
@@ -36,6 +38,57 @@ describe('PM4Py notation', () => {
     expect(() => p("->( 'a', ")).toThrow(/at character \d+/);
     expect(() => p("->( 'a' ) )")).toThrow(/unbalanced|after the end/);
     expect(() => p("X( 'a', b )")).toThrow('a quoted label or tau, found "b )"');
+  });
+
+  it("refuses what PM4Py's notation does not allow, naming the character, instead of reading it as one activity", () => {
+    const refused = (text: string) => {
+      try {
+        p(text);
+      } catch (e) {
+        return (e as FlowScoutError).message.replace('not a process tree in PM4Py notation at ', '');
+      }
+      return `read as ${formatProcessTree(p(text))}`;
+    };
+    expect(refused("->( 'a' 'b' )")).toBe('character 9: expected "," between two children of an operator');
+    expect(refused("->( 'a', X( 'b' tau ) )")).toBe('character 17: expected "," between two children of an operator');
+    expect(refused("->( 'a' X( 'b' ) )")).toBe('character 9: expected "," between two children of an operator');
+    expect(refused("->( tau 'b' )")).toBe('character 9: expected "," between two children of an operator');
+    expect(refused("Q( 'a' )")).toBe('character 1: unknown operator "Q" (PM4Py\'s notation has ->, X, +, *)');
+    expect(refused("->( 'a', Q( 'b' ) )")).toBe(
+      'character 10: unknown operator "Q" (PM4Py\'s notation has ->, X, +, *)',
+    );
+    expect(refused("O( 'a', 'b' )")).toBe(
+      'character 1: PM4Py\'s or operator "O" is not one FlowScout reads (it reads ->, X, +, *)',
+    );
+    expect(refused("<>( 'a', 'b' )")).toBe(
+      'character 1: PM4Py\'s interleaving operator "<>" is not one FlowScout reads (it reads ->, X, +, *)',
+    );
+    expect(refused("->( 'a', X( ) )")).toBe('character 13: the operator at character 10 has no children');
+    expect(refused("'a', 'b'")).toBe(
+      'character 4: unexpected text after the end of the tree (several children need an operator)',
+    );
+    expect(refused("'a")).toBe('character 1: a quoted label is not closed');
+    expect(refused("->( 'a', 'b'")).toBe(
+      'character 13: the text ends inside the operator at character 1: expected "," or ")"',
+    );
+    // Positions count from the start of the text, leading spaces included.
+    expect(refused("  ->( 'a' 'b' )")).toBe('character 11: expected "," between two children of an operator');
+    // Quotes inside a label that no child follows stay part of it; a name with brackets is a root activity.
+    expect(refused("->( 'it's', 'rock 'n' roll' )")).toBe("read as ->( 'it's', 'rock 'n' roll' )");
+    expect(refused('check(ticket)')).toBe('read as check(ticket)');
+  });
+
+  it('bounds how deep a tree nests, like the JSON readers: 20,000 levels are refused at the level past the limit', () => {
+    const nested = (n: number) => `${'->( '.repeat(n)}'a'${' )'.repeat(n)}`;
+    expect(MAX_TREE_DEPTH).toBe(MAX_JSON_DEPTH);
+    let depth = 0;
+    for (let t = p(nested(MAX_TREE_DEPTH)); 'op' in t; t = t.children[0]!) depth++;
+    expect(depth).toBe(MAX_TREE_DEPTH);
+    const at = 4 * MAX_TREE_DEPTH + 1;
+    for (const n of [MAX_TREE_DEPTH + 1, 20_000])
+      expect(() => p(nested(n))).toThrow(
+        `at character ${at}: the tree is nested more than ${MAX_TREE_DEPTH} levels deep (the most FlowScout reads)`,
+      );
   });
 });
 
