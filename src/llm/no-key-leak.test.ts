@@ -22,8 +22,12 @@ afterEach(async () => {
 describe('API keys never leave the process', () => {
   it('scrubs known secrets, key-shaped strings and credential headers', () => {
     expect(
-      scrubSecrets(`key ${KEY} and Bearer abcdefgh12345678 and api_key=zzzzzzzz99 and ${UNKNOWN_KEY}`, [KEY]),
+      scrubSecrets(`key ${KEY} and Bearer abcdefgh12345678 and api_key=zq8Rk2Lm9Xv4Tw7 and ${UNKNOWN_KEY}`, [KEY]),
     ).toBe('key [redacted] and Bearer [redacted] and api_key=[redacted] and [redacted]');
+    // An assigned value that reads as data (a public demo key in a tool's output) is not the user's key.
+    expect(scrubSecrets('try it with api_key=public-demo-key-123', [KEY])).toBe(
+      'try it with api_key=public-demo-key-123',
+    );
     expect(scrubHeaders({ Authorization: `Bearer ${KEY}`, 'x-api-key': 'abc', 'x-request-id': 'r1' })).toEqual({
       Authorization: '[redacted]',
       'x-api-key': '[redacted]',

@@ -81,6 +81,50 @@ describe('redactRecords', () => {
     expect(counts.distinct).toEqual({ phones: 2, emails: 1 });
   });
 
+  it('emails cover addresses written out ([at], (at), [dot]) and URL-encoded (%40): every form is the one address', () => {
+    const r: TaskRecord = {
+      id: 'r4',
+      query: 'Write to ada [at] example [dot] com, or ADA(at)Example.com, not ada {at} other {dot} org.',
+      reference: 'Sent to ada@example.com.',
+      calls: [
+        {
+          tool: 'lookup',
+          args: { url: 'https://crm.example/find?email=ada%40example.com&q=x%20ada%40example.com' },
+          status: 'ok',
+        },
+      ],
+    };
+    const { records, counts } = redactRecords([r], parseRedact('emails'));
+    const out = records[0]!;
+    expect(out.query).toBe('Write to <EMAIL_1>, or <EMAIL_1>, not <EMAIL_2>.');
+    expect(out.reference).toBe('Sent to <EMAIL_1>.');
+    expect(out.calls[0]!.args).toEqual({ url: 'https://crm.example/find?email=<EMAIL_1>&q=x%20<EMAIL_1>' });
+    expect(JSON.stringify(out)).not.toMatch(/ada/i);
+    expect(counts).toEqual({ replacements: { emails: 6 }, distinct: { emails: 2 } });
+    // A sentence with "at" in it is no address.
+    const plain = redactRecords([{ ...r, query: 'Meet at the station at 5.', calls: [] }], parseRedact('emails'));
+    expect(plain.records[0]!.query).toBe('Meet at the station at 5.');
+  });
+
+  it('ids cover IBANs in groups with their country code and check digits, as the same id as the IBAN written whole', () => {
+    const r: TaskRecord = {
+      id: 'r5',
+      query: 'Pay from DE89 3704 0044 0532 0130 00 or GB82 WEST 1234 5698 7654 32 with this ref.',
+      reference: 'Paid from DE89370400440532013000.',
+      calls: [{ tool: 'pay', args: { iban: 'de89-3704-0044-0532-0130-00' }, status: 'ok' }],
+    };
+    const { records, counts } = redactRecords([r], parseRedact('ids'));
+    const out = records[0]!;
+    expect(out.query).toBe('Pay from <ID_1> or <ID_2> with this ref.');
+    expect(out.reference).toBe('Paid from <ID_1>.');
+    expect(out.calls[0]!.args).toEqual({ iban: '<ID_1>' });
+    expect(JSON.stringify(out)).not.toContain('DE89');
+    expect(counts.distinct).toEqual({ ids: 2 });
+    // Capitals in groups without the digits of an account are words.
+    const words = redactRecords([{ ...r, query: 'Code AB12 CDEF GHIJ is a phrase.' }], parseRedact('ids'));
+    expect(words.records[0]!.query).toBe('Code AB12 CDEF GHIJ is a phrase.');
+  });
+
   it('takes regular expressions, and names a bad one', () => {
     const { records } = redactRecords([record], parseRedact('W\\d+'));
     expect(records[0]!.reference).toBe('Order #<REDACTED_1> for mia@example.com is cancelled.');

@@ -7,9 +7,13 @@
  *
  * Also caught: a known secret split across lines (a line break, or a JSON `\n`, anywhere after its
  * first three characters), a key-shaped string whose next line goes on with a chunk of key characters, and a secret or
- * key-shaped string written with JSON `\uXXXX` escapes. Not caught as a key: business data that
- * merely starts with `sk-` (`"sku": "sk-00012345-blue"`) — an unknown key-shaped string must hold
- * a random-looking run (12 or more letters and digits, both present) or be 32 characters long.
+ * key-shaped string in a transformed form: written with `\uXXXX` escapes (also escaped once more, as
+ * a JSON file holds a text that has them: `\\u0073\\u006b…`) or percent-encoded in any of its
+ * characters (`sk%2D…`, any case). Not caught as a key: business data that merely starts with `sk-`
+ * (`"sku": "sk-00012345-blue"`) — an unknown key-shaped string must hold a random-looking run (12
+ * or more letters and digits, both present) or be 32 characters long — and an `api_key=…`
+ * assignment whose value is not random-looking (`api_key=public-demo-key-123` in a tool's output is
+ * data, not the user's key; the user's own keys are redacted in any form wherever they appear).
  */
 
 /** Environment variables whose values are secrets. */
@@ -29,9 +33,29 @@ export const SECRET_ENV_VARS = [
  * match is a key or business data is decided by `isKeyShaped`.
  */
 const BARE_KEY = /\bsk-[A-Za-z0-9_-]{8,}(?:(?:\r?\n|\\n)(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,})*/g;
-/** A run of characters written with at least one JSON `\uXXXX` escape (`\u0073\u006b-…`). */
+/**
+ * A run of key characters written with at least one escape: a `\uXXXX` escape (`\u0073\u006b-…`),
+ * also with more backslashes (the same text inside JSON: `\\u0073`), or a percent-encoded byte
+ * (`sk%2D…`).
+ */
 const ESCAPED_RUN =
-  /(?:\\u[0-9a-fA-F]{4}|[A-Za-z0-9_+/=.:@-])*\\u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4}|[A-Za-z0-9_+/=.:@-])*/g;
+  /(?:\\+u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}|[A-Za-z0-9_+/=.:@~-])*(?:\\+u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2})(?:\\+u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}|[A-Za-z0-9_+/=.:@~-])*/g;
+/** Whether a text holds an escape `ESCAPED_RUN` looks for (a cheap test before the full pass). */
+const HAS_ESCAPE = /\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/;
+
+/** The text of an escaped run: `\uXXXX` escapes (any number of backslashes) and percent-encoded UTF-8 bytes decoded. */
+function decodeRun(run: string): string {
+  return run
+    .replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/(?:%[0-9a-fA-F]{2})+/g, (m) =>
+      Buffer.from(
+        m
+          .slice(1)
+          .split('%')
+          .map((h) => parseInt(h, 16)),
+      ).toString('utf8'),
+    );
+}
 /** What may stand between two characters of a secret split across lines: whitespace and JSON `\n` / `\r` / `\t`. */
 const SPLIT = '(?:\\s|\\\\[nrt])*';
 
@@ -55,7 +79,17 @@ function splitForm(secret: string): RegExp {
   return re;
 }
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
-const KEY_ASSIGNMENT = /\b(api[_-]?key|access[_-]?token|x-api-key)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/-]{8,}/gi;
+const KEY_ASSIGNMENT = /\b(api[_-]?key|access[_-]?token|x-api-key)(["']?\s*[:=]\s*["']?)([A-Za-z0-9._~+/-]{8,})/gi;
+
+/**
+ * Whether an assigned value looks like a credential rather than readable data: 32 or more
+ * characters, or a part (between `-`, `_`, `.`, `~`, `+`, `/`) of 12 or more letters and digits
+ * holding both. `public-demo-key-123` does not; `AIzaSyD4x9Lk2QwErTy7UiOp` does.
+ */
+function isRandomLooking(value: string): boolean {
+  if (value.length >= 32) return true;
+  return value.split(/[-_.~+/]/).some((part) => part.length >= 12 && /\d/.test(part) && /[A-Za-z]/.test(part));
+}
 
 /** The user-information part of a URL (`https://user:pass@host`, `redis://:pass@host`). */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@'"<>]*)@/gi;
@@ -102,12 +136,38 @@ export function secretsFromEnv(env: Record<string, string | undefined>): string[
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   // Escaped runs first: decoded, a run that holds a secret or a key is redacted whole.
-  if (out.includes('\\u'))
-    out = out.replace(ESCAPED_RUN, (run) => {
-      const decoded = run.replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  if (HAS_ESCAPE.test(out))
+    out = out.replace(ESCAPED_RUN, (run: string, offset: number, whole: string) => {
+      // A run cut by a clip (`…`, perhaps inside an escape) is checked as the cut text it is.
+      const cut = CUT_AFTER_RUN.test(whole.slice(offset + run.length, offset + run.length + 12));
+      const decoded = `${decodeRun(run)}${cut ? CLIP_MARK : ''}`;
       return scrubPlain(decoded, secrets) === decoded ? run : REDACTED;
     });
   return scrubPlain(out, secrets);
+}
+
+/** The marker `clip` ends a cut text with: what precedes it may be the start of a secret. */
+const CLIP_MARK = '…';
+/** What follows an escaped run that a clip cut: a partial escape, then the marker. */
+const CUT_AFTER_RUN = /^(?:\\+u?[0-9a-fA-F]{0,3}|%[0-9a-fA-F]?)?…/;
+/** Characters a secret's start must keep before a clip marker to count as that secret (fewer when it is shorter). */
+const CUT_PREFIX = 12;
+
+/** A form of a secret cut short by a clip: its first `CUT_PREFIX` characters or more, then `…`. */
+const cutForms = new Map<string, RegExp>();
+function cutForm(form: string): RegExp {
+  let re = cutForms.get(form);
+  if (!re) {
+    if (cutForms.size >= 64) cutForms.clear();
+    const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const min = Math.min(CUT_PREFIX, form.length - 1);
+    let rest = '';
+    for (const c of [...form.slice(min, -1)].reverse()) rest = `(?:${esc(c)}${rest})?`;
+    re = new RegExp(`${[...form.slice(0, min)].map(esc).join('')}${rest}${CLIP_MARK}`, 'g');
+    cutForms.set(form, re);
+  }
+  re.lastIndex = 0;
+  return re;
 }
 
 function scrubPlain(text: string, secrets: readonly string[]): string {
@@ -117,6 +177,7 @@ function scrubPlain(text: string, secrets: readonly string[]): string {
     if (s.length < 6) continue;
     for (const form of encodings(s)) {
       out = out.split(form).join(REDACTED);
+      if (out.includes(CLIP_MARK) && form.length > 6) out = out.replace(cutForm(form), `${REDACTED}${CLIP_MARK}`);
       if (broken && out.includes(form.slice(0, 3))) out = out.replace(splitForm(form), REDACTED);
     }
   }
@@ -125,7 +186,9 @@ function scrubPlain(text: string, secrets: readonly string[]): string {
       /^[:*]*$/.test(user) || user === REDACTED ? m : `${scheme}${REDACTED}@`,
     )
     .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
-    .replace(KEY_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
+    .replace(KEY_ASSIGNMENT, (m, name: string, sep: string, value: string) =>
+      isRandomLooking(value) ? `${name}${sep}${REDACTED}` : m,
+    )
     .replace(BARE_KEY, (m) => (isKeyShaped(m) ? REDACTED : m));
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { createWorkflowService } from '../../src/serve/workflow-service.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { writeTextFile } from '../../src/util/json-file.js';
 import { runCli } from '../../src/cli/program.js';
-import { redactText, scrubSecrets } from '../../src/util/redact.js';
+import { REDACTED, redactText, scrubSecrets } from '../../src/util/redact.js';
 import { spawnCli } from '../support/child-cli.js';
 import { planToolAnswer } from '../support/workflows.js';
 
@@ -129,6 +129,68 @@ describe('the redaction pass', () => {
       expect(text).not.toContain(KEY);
     });
   });
+
+  it("a tool echoing the user's key in transformed forms: none of them reaches stdout or the trace file; another service's demo key does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-redact-forms-'));
+    // The key as a tool might echo it: with \u escapes (a JSON file holds them escaped once more),
+    // percent-encoded in every character that may be (its '-' as %2D) and with lower-case hex; an
+    // unknown key-shaped string with \u escapes; and a public demo key of another service.
+    writeFileSync(
+      join(dir, 'tools.mjs'),
+      `const key = process.env.OPENAI_API_KEY ?? '';
+const escaped = [...key].map((c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+const pct = (hex) => [...key].map((c) => /[A-Za-z0-9]/.test(c) ? c : '%' + hex(c.charCodeAt(0).toString(16))).join('');
+export const get_weather = { name: 'get_weather', description: 'Current weather of a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: async (args) => ({ city: args.city, echoed: escaped, url: 'https://weather.example/v1?key=' + pct((h) => h.toUpperCase()), lower: pct((h) => h),
+    unknown: '\\\\u0073\\\\u006b-live-9fK2mQ7xR4tY8wP1nB6vC3', docs: 'try it with api_key=public-demo-key-123' }) };\n`,
+    );
+    writeFileSync(
+      join(dir, 'tools.config.json'),
+      JSON.stringify({ version: 1, sources: [{ type: 'functions', module: './tools.mjs' }] }),
+    );
+    const wf = planToolAnswer({
+      name: 'Echo',
+      tool: { id: 'lookup', task: 'Look up the weather of the city in the request', tools: ['get_weather'] },
+      answer: { prompt: 'Answer {{query}} from:\n{{inputs}}' },
+    });
+    writeFileSync(join(dir, 'wf.json'), JSON.stringify(wf));
+    const trace = join(dir, 'trace.json');
+    const child = spawnCli(
+      [
+        'run',
+        join(dir, 'wf.json'),
+        '--tools',
+        join(dir, 'tools.config.json'),
+        '--query',
+        'What is the weather in Oslo?',
+        '--model',
+        'offline',
+        '--trace',
+        trace,
+        '--json',
+      ],
+      { OPENAI_API_KEY: KEY },
+    );
+    expect(await child.exited, child.output()).toBe(0);
+    const file = readFileSync(trace, 'utf8');
+    const call = (JSON.parse(file) as { calls: Array<{ output: Record<string, string> }> }).calls[0]!;
+    const printed = child.output();
+    for (const text of [printed, file]) {
+      expect(text).toContain('Oslo');
+      expect(text).not.toContain('u006b');
+      expect(text).not.toMatch(/%2d/i);
+      expect(text).not.toContain(KEY.slice(-12));
+      expect(text).toContain('api_key=public-demo-key-123');
+    }
+    expect(call.output).toEqual({
+      city: 'Oslo',
+      echoed: REDACTED,
+      url: `https://weather.example/v1?${REDACTED}`,
+      lower: REDACTED,
+      unknown: REDACTED,
+      docs: 'try it with api_key=public-demo-key-123',
+    });
+  }, 120_000);
 
   it('stdout and stderr of the CLI carry no credentials of a model URL (refused up front, shown masked)', async () => {
     const FIX = join(import.meta.dirname, '../fixtures/records/eval');
