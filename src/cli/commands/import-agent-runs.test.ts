@@ -38,7 +38,10 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
 
   it('imports the raw file in one command, and the summary says where the messages were, what was selected and the groups', async () => {
     expect(res.status).toBe(0);
-    expect(res.out).toContain('Imported 32 openai conversations (format detected from the content)');
+    // The first line says what was kept, not the conversations read.
+    expect(res.out.split('\n')[0]).toBe(
+      'Imported 24 records from 32 openai conversations (format detected from the content)',
+    );
     expect(res.out).toMatch(/messages found\s+under \$\.traj \(24 runs\)/);
     expect(res.out).toMatch(/selected\s+24 of 32 runs by --where reward=1 \(8 left out\)/);
     expect(res.out).toMatch(/kept\s+24\n/);

@@ -68,7 +68,7 @@ describe('flowscout import traject', () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
     const res = await cli(['import', 'traject', '--domain', 'Weather', '--out', out]);
     expect(res.status).toBe(0);
-    expect(res.out).toContain('Imported bundled TRAJECT-Bench Weather');
+    expect(res.out.split('\n')[0]).toBe('Imported 123 of 160 records from bundled TRAJECT-Bench Weather');
     expect(res.out).toMatch(/records\s+160 \(all calls succeeded: 123\)/);
     expect((await readRecordsFile(join(out, 'records.jsonl'))).records).toHaveLength(123);
   });
@@ -103,7 +103,7 @@ describe('flowscout import toolbench', () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
     const res = await cli(['import', 'toolbench', join(FIX, 'toolbench'), join(FIX, 'stabletoolbench'), '--out', out]);
     expect(res.err).toContain('warning: only 3 records kept');
-    expect(res.out).toContain('Imported 5 ToolBench answer files');
+    expect(res.out.split('\n')[0]).toBe('Imported 3 records from 5 ToolBench answer files');
     expect(res.out).toMatch(/kept\s+3\n/);
     expect(res.out).toMatch(/dropped\s+2 \(give_up: 1; invalid \(valid_data is false\): 1\)/);
     const { records } = await readRecordsFile(join(out, 'records.jsonl'));
@@ -139,7 +139,9 @@ describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
       out,
     ]);
     expect(res.status).toBe(0);
-    expect(res.out).toContain('Imported 3 otel conversations (format detected from the content)');
+    expect(res.out.split('\n')[0]).toBe(
+      'Imported 2 records from 3 otel conversations (format detected from the content)',
+    );
     expect(res.out).toMatch(/dropped\s+1 \(has a failed call: 1\)/);
     expect(res.err).toContain('warning: only 2 records kept');
     expect(res.err).toContain('--keep-failed');

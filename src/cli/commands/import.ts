@@ -267,7 +267,7 @@ export function formatToolbenchCounts(c: ToolbenchCounts): string {
     ['tools', `${c.tools} offered functions (Finish excluded)`],
   ];
   return [
-    `Imported ${c.files} ToolBench answer file${c.files === 1 ? '' : 's'}`,
+    `Imported ${c.kept} record${c.kept === 1 ? '' : 's'} from ${c.files} ToolBench answer file${c.files === 1 ? '' : 's'}`,
     ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`),
   ].join('\n');
 }
@@ -322,7 +322,10 @@ export function formatTrajectCounts(label: string, c: TrajectCounts, keepFailed:
       `${c.toolDefs} → ${c.tools} tools (${c.duplicateDefs} repeated entries, ${c.collisions.length} name collisions)`,
     ],
   ];
-  const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
+  const lines = [
+    `Imported ${c.kept} of ${c.records} record${c.records === 1 ? '' : 's'} from ${label}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`),
+  ];
   if (c.unknownApis.length) lines.push(`  APIs absent from the tool definitions: ${c.unknownApis.join('; ')}`);
   if (c.widenedParams.length) {
     const shown = c.widenedParams.slice(0, 5).map((w) => `${w.tool}.${w.param} (${w.from} + ${w.added.join(', ')})`);

@@ -117,7 +117,11 @@ export function formatConversationCounts(
     'tools',
     `${c.toolsDefined + c.toolsInferred} (${c.toolsDefined} defined${c.toolsFromFile ? `, ${c.toolsFromFile} of them by --tools` : ' in the logs'}${c.conflictingDefinitions ? `, ${c.conflictingDefinitions} differing redefinitions ignored` : ''}; ${c.toolsInferred} inferred from recorded calls)`,
   ]);
-  const lines = [`Imported ${label}`, ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`)];
+  // The first line says what was kept: a reader who stops there must not take the conversations read for records.
+  const lines = [
+    c.kept === 0 ? `Kept no record from ${label}` : `Imported ${c.kept} record${c.kept === 1 ? '' : 's'} from ${label}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(20)} ${v}`),
+  ];
   if (c.missingTools.length)
     lines.push(
       `  tools absent from the definitions: ${c.missingTools.slice(0, 10).join(', ')}${c.missingTools.length > 10 ? ', …' : ''}`,
