@@ -8,7 +8,7 @@ import { planToolAnswer } from '../support/workflows.js';
 
 /**
  * The package as a user installs it: `npm run build` (tsdown.config.ts) into a package folder that
- * holds what package.json's "files" ship — bin/, dist/, data/, the valid workflow fixtures that
+ * holds what package.json's "files" ship — bin/, cjs/, dist/, data/, the valid workflow fixtures that
  * `flowscout/testing` reads — and no src/, so bin/flowscout.js
  * runs the built CLI. A user's app next to it imports 'flowscout', and its tool module is TypeScript.
  * (node_modules and data/ are linked from this checkout rather than installed or copied.)
@@ -34,6 +34,7 @@ beforeAll(() => {
   mkdirSync(pkg);
   cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(repo, 'bin'), join(pkg, 'bin'), { recursive: true });
+  cpSync(join(repo, 'cjs'), join(pkg, 'cjs'), { recursive: true });
   symlinkSync(join(repo, 'data'), join(pkg, 'data'));
   mkdirSync(join(pkg, 'test', 'fixtures', 'workflows'), { recursive: true });
   symlinkSync(
@@ -221,6 +222,58 @@ describe('the built package', () => {
     expect(out.status).toBe('ok');
     expect(out.calls).toEqual([['get_weather', { city: 'Paris' }, { city: 'Paris', temperatureC: 18 }]]);
     expect(out.answer).toContain('temperatureC: 18');
+  });
+
+  it('a compiled module loads in a folder whose package.json has no "type": "module" (CommonJS), or says in one line what it needs', () => {
+    const cjsApp = join(tmp, 'cjs-app');
+    mkdirSync(join(cjsApp, 'node_modules'), { recursive: true });
+    symlinkSync(pkg, join(cjsApp, 'node_modules', 'flowscout'));
+    writeFileSync(join(cjsApp, 'package.json'), '{ "name": "cjs-app", "private": true }\n');
+    writeFileSync(
+      join(cjsApp, 'tools.mjs'),
+      "export const weather = { name: 'get_weather', description: 'Current weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, execute: async ({ city }) => ({ city, temperatureC: 18 }) };\n",
+    );
+    writeFileSync(
+      join(cjsApp, 'tools.config.json'),
+      '{ "version": 1, "sources": [ { "type": "functions", "module": "./tools.mjs" } ] }\n',
+    );
+    const compiled = flowscout(['compile', join(app, 'wf.json'), '-o', 'weather.workflow.ts'], cjsApp);
+    expect(compiled.status, compiled.stderr).toBe(0);
+    // Here tsx loads .ts files as CommonJS: the module's import of flowscout/runtime becomes a require().
+    writeFileSync(
+      join(cjsApp, 'use.ts'),
+      [
+        "import { run } from './weather.workflow';",
+        '',
+        'async function main() {',
+        "  const { createOfflinePolicy, loadToolConfig } = await import('flowscout');",
+        "  const tools = await loadToolConfig('tools.config.json');",
+        '  const policy = createOfflinePolicy({ tools: tools.list() });',
+        "  const trace = await run('What is the weather in Paris right now?', { policy, tools });",
+        '  await tools.close();',
+        '  console.log(JSON.stringify({ status: trace.status, calls: trace.calls.map((c) => [c.tool, c.args]) }));',
+        '}',
+        'void main();',
+        '',
+      ].join('\n'),
+    );
+    const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const load = (nodeOptions: string) =>
+      spawnSync(process.execPath, [tsx, 'use.ts'], {
+        cwd: cjsApp,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: nodeOptions },
+      });
+    const ran = load('');
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ status: 'ok', calls: [['get_weather', { city: 'Paris' }]] });
+    // A Node.js that cannot require() an ES module: one line says what the module needs.
+    const old = load('--no-experimental-require-module');
+    expect(old.status).not.toBe(0);
+    expect(old.stderr).toContain(
+      `Error: flowscout/runtime is an ES module and this Node.js (${process.version}) cannot require() one (Node.js 20.19 and later can, unless started with --no-experimental-require-module): load the compiled workflow as an ES module (name it .mts, or add "type": "module" to the package.json of its folder)`,
+    );
+    expect(old.stderr).not.toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
   it("exports the workflow to a LangGraph module that type-checks strictly and runs on the app's @langchain/langgraph", () => {
