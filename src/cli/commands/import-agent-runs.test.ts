@@ -77,6 +77,44 @@ describe('flowscout import auto <runs> --tools --where --group', () => {
     );
   });
 
+  it('--apply-effects lists the suggested effects and declares them in the tool config it writes, which it never overwrites without --force', async () => {
+    const applied = tmp();
+    const args = ['import', 'auto', RUNS, '--tools', TOOLS, '--where', 'reward=1', '--out', applied, '--apply-effects'];
+    const r = await cli(args);
+    expect(r.status, r.err).toBe(0);
+    const suggested = JSON.parse(readFileSync(join(applied, 'effects.suggested.json'), 'utf8')) as {
+      effects: Record<string, string>;
+    };
+    const config = join(applied, 'tools.config.json');
+    const written = JSON.parse(readFileSync(config, 'utf8')) as { effects: Record<string, string> };
+    expect(written.effects).toEqual(suggested.effects);
+    const n = Object.keys(suggested.effects).length;
+    expect(n).toBeGreaterThan(0);
+    // Shown before the user relies on them: the summary says they were applied, where, and lists each.
+    expect(r.out).toMatch(
+      new RegExp(`effects\\s+${n} of the 16 tools declared from the suggestions below \\(--apply-effects\\)`),
+    );
+    expect(r.out).toContain(`APPLIED: written into ${config} as its "effects"`);
+    for (const effect of ['destructive', 'write', 'read']) {
+      const named = Object.keys(suggested.effects).filter((t) => suggested.effects[t] === effect);
+      if (named.length) expect(r.out).toContain(`    ${effect.padEnd(12)}${named.join(', ')}`);
+    }
+    // The tool config now declares them: nothing is left undeclared that the suggestions cover.
+    const listed = await cli(['tools', config]);
+    expect(listed.status).toBe(0);
+    expect(listed.out).toMatch(new RegExp(`no declared effect: ${16 - n} tool`));
+    // An existing config is not replaced without --force, and says so.
+    writeFileSync(
+      config,
+      JSON.stringify({ ...written, effects: { ...written.effects, ModifyPassword: 'destructive' } }),
+    );
+    const again = await cli(args);
+    expect(again.status).toBe(2);
+    expect(again.err).toContain('not overwriting');
+    expect(again.err).toContain('--force');
+    expect(JSON.parse(readFileSync(config, 'utf8')).effects.ModifyPassword).toBe('destructive');
+  });
+
   it('says how many hand-offs it kept, which errors came back as text, and how references were chosen', () => {
     expect(res.out).toContain('6 runs ending in a tool call (hand-offs, final writes) kept without one');
     expect(res.out).toMatch(

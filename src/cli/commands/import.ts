@@ -11,7 +11,7 @@ import { formatRedactCounts, parseRedact, redactRecords } from '../../records/re
 import { readToolDefinitions } from '../../records/import/tool-definitions.js';
 import { nearDuplicateWarning } from '../../records/split.js';
 import type { TaskRecord } from '../../records/schema.js';
-import type { ToolDescriptor } from '../../contracts/tools.js';
+import type { ToolDescriptor, ToolEffect } from '../../contracts/tools.js';
 import {
   suggestEffects,
   suggestedEffectsMap,
@@ -147,6 +147,10 @@ function declareAgentLogs(cmd: Command, format: string, what: string) {
       '--redact <list>',
       'replace personal values with stable placeholders before writing: emails, phones, ids and/or regular expressions, comma-separated',
     )
+    .option(
+      '--apply-effects',
+      "declare the suggested tool effects (read / write / destructive, from the tools' names and descriptions) in the tools.config.json this import writes, listing them; by default they are only written to effects.suggested.json",
+    )
     .option('--force', 'overwrite existing output files');
 }
 
@@ -185,10 +189,11 @@ function importAgentLogsCommand(io: CliIO, format: string, paths: string[], opts
   }
   const redacted = rules ? redactRecords(result.records, rules) : undefined;
   const records = redacted?.records ?? result.records;
-  const effects = effectsSuggestion(result.tools, opts.out);
+  const effects = effectsSuggestion(result.tools, opts.out, { apply: Boolean(opts.applyEffects) });
   const written = writeImportFolder(opts.out, records, result.tools, {
     force: opts.force,
     ...(effects ? { also: effects.also } : {}),
+    ...(effects?.applied ? { effects: effects.applied } : {}),
   });
   io.out(
     formatConversationCounts(
@@ -211,22 +216,39 @@ export const EFFECTS_SUGGESTION_FILE = 'effects.suggested.json';
  * Imported tools declare no effect (logs and tool definitions do not say what a call does): the
  * summary names them, says what that means, and suggests an `effects` map from their names and
  * descriptions, written apart (`effects.suggested.json`) for the user to confirm into the config.
+ * With `apply` (`--apply-effects`) the summary lists every suggested entry and the map is declared
+ * in the tool config the import writes (`applied`); that config is new, or replaced only with
+ * `--force`, as every file of the import.
  */
 export function effectsSuggestion(
   tools: readonly ToolDescriptor[] | undefined,
   out: string,
-): { lines: string[]; also: Record<string, string> } | undefined {
+  opts: { apply?: boolean } = {},
+): { lines: string[]; also: Record<string, string>; applied?: Record<string, ToolEffect> } | undefined {
   if (!tools?.length) return undefined;
   const suggestions = suggestEffects(tools);
   const effects = suggestedEffectsMap(suggestions);
   const names = tools.map((t) => t.name);
   const file = join(out, EFFECTS_SUGGESTION_FILE);
+  const config = join(out, 'tools.config.json');
+  const declared = Object.keys(effects).length;
+  const lines = opts.apply
+    ? [
+        `  effects              ${declared} of the ${tools.length} tool${tools.length === 1 ? '' : 's'} declared from the suggestions below (--apply-effects)${declared < tools.length ? `; the other ${tools.length - declared}: ${UNDECLARED_MEANING}` : ''}`,
+        `  suggested effects    ${summarizeSuggestions(suggestions)}; from the tools' names and descriptions, APPLIED: written into ${config} as its "effects" (also in ${file}); change any entry there that is wrong:`,
+        ...(['destructive', 'write', 'read'] as const).flatMap((e) => {
+          const named = Object.keys(effects).filter((t) => effects[t] === e);
+          return named.length ? [`    ${e.padEnd(12)}${named.join(', ')}`] : [];
+        }),
+      ]
+    : [
+        `  effects              none declared for the ${tools.length} tool${tools.length === 1 ? '' : 's'} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}): ${UNDECLARED_MEANING}`,
+        `  suggested effects    ${summarizeSuggestions(suggestions)}; from the tools' names and descriptions, NOT applied: check ${file}, then copy its "effects" into ${config} (--apply-effects declares them there)`,
+      ];
   return {
-    lines: [
-      `  effects              none declared for the ${tools.length} tool${tools.length === 1 ? '' : 's'} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}): ${UNDECLARED_MEANING}`,
-      `  suggested effects    ${summarizeSuggestions(suggestions)}; from the tools' names and descriptions, NOT applied: check ${file}, then copy its "effects" into ${join(out, 'tools.config.json')}`,
-    ],
+    lines,
     also: { [EFFECTS_SUGGESTION_FILE]: `${JSON.stringify({ effects }, null, 2)}\n` },
+    ...(opts.apply && declared > 0 ? { applied: effects } : {}),
   };
 }
 
