@@ -87,21 +87,23 @@ export function layoutTree(nodes: TreeNode[]): Map<string, { x: number; y: numbe
   return pos;
 }
 
-/** The run's range of validation scores, so the colours separate candidates that differ a little. */
-export function scoreRange(nodes: TreeNode[]): { lo: number; hi: number } {
+/**
+ * The run's range of validation scores, which the legend states beside the fixed colour scale (the
+ * colours are not stretched over it: candidates 0.005 apart look alike, as they should).
+ */
+export function scoreRange(nodes: TreeNode[]): { lo: number; hi: number } | undefined {
   const vals = nodes.map((n) => n.valScore).filter((v): v is number => typeof v === 'number');
-  return vals.length ? { lo: Math.min(...vals), hi: Math.max(...vals) } : { lo: 0, hi: 1 };
+  return vals.length ? { lo: Math.min(...vals), hi: Math.max(...vals) } : undefined;
 }
 
 export function SearchTreeGraph({ nodes, onOpen }: { nodes: TreeNode[]; onOpen: (id: string) => void }) {
   const pos = layoutTree(nodes);
-  const { lo, hi } = scoreRange(nodes);
-  const rel = (v: number | undefined) => (v === undefined ? undefined : hi > lo ? (v - lo) / (hi - lo) : 1);
   const flowNodes: FlowNode<TreeData>[] = nodes.map((c) => ({
     id: c.id,
     type: 'candidate',
     position: pos.get(c.id) ?? { x: 0, y: 0 },
-    data: { c, color: scoreColor(rel(c.valScore)) },
+    // One fixed scale, 0 red → 1 green, in every run: a colour means the same score everywhere.
+    data: { c, color: scoreColor(c.valScore) },
     draggable: false,
     connectable: false,
   }));

@@ -1,4 +1,4 @@
-import { duration, fmt, useJson, type RunResponse, type RunsResponse } from './api.ts';
+import { duration, fmt, scoreColor, useJson, type RunResponse, type RunsResponse } from './api.ts';
 import { ValChart, type IterPoint } from './chart.tsx';
 import { SearchTreeGraph, scoreRange } from './graphs.tsx';
 import { href } from './route.ts';
@@ -209,6 +209,7 @@ export function RunPage({ run }: { run: string }) {
     return { iteration: row.iteration, valScore: row.valScore, bestVal: row.bestVal, status: row.status };
   });
   const g0 = d.tree.find((c) => c.parent === null)?.valScore;
+  const range = scoreRange(d.tree);
   const open = (id: string) => (window.location.hash = href.candidate(run, id));
   const togglePick = (id: string) =>
     setPick((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
@@ -253,9 +254,12 @@ export function RunPage({ run }: { run: string }) {
         </span>
       </h2>
       <p className="muted small">
-        Colour: validation score, lowest <span className="legend-bar" /> highest in this run (
-        {fmt(scoreRange(d.tree).lo)} → {fmt(scoreRange(d.tree).hi)}). ★ best. Dashed: duplicate, failed or invalid.
-        Hover for visits and mean reward; click to open. Edge labels: the edit that made the child.
+        <span data-testid="tree-legend">
+          Colour: validation score on a fixed scale, 0 <span className="legend-bar" /> 1
+          {range ? ` (this run: ${fmt(range.lo)} → ${fmt(range.hi)})` : ' (no candidate scored yet)'}.
+        </span>{' '}
+        ★ best. Dashed: duplicate, failed or invalid. Hover for visits and mean reward; click to open. Edge labels: the
+        edit that made the child.
       </p>
       <SearchTreeGraph nodes={d.tree} onOpen={open} />
       <h2>Candidates</h2>
@@ -312,7 +316,7 @@ export function RunPage({ run }: { run: string }) {
               <td
                 className="num"
                 style={{
-                  background: c.valScore === undefined ? undefined : `hsl(${(c.valScore * 120).toFixed(0)} 70% 88%)`,
+                  background: c.valScore === undefined ? undefined : scoreColor(c.valScore),
                 }}
               >
                 {fmt(c.valScore)}
