@@ -174,6 +174,21 @@ export interface StepCountPattern extends PatternBase {
   lastCalls?: 'one' | 'many';
 }
 
+/**
+ * Calls of a workflow with several tool steps that came out of the references' order, went to a
+ * step that picked another tool, or were not made: the mined layout of steps may not fit the
+ * requests, and one repeating step that reads the request part by part may do better.
+ */
+export interface LayoutPattern extends PatternBase {
+  kind: 'layout';
+  /** Tool steps of the workflow. */
+  steps: number;
+  /** Reference calls made out of order, by a step that picked another tool, and not made. */
+  reordered: number;
+  wrongTool: number;
+  missing: number;
+}
+
 /** Low answer scores, in particular where the trace was right (the synthesizer's fault). */
 export interface LowAnswersPattern extends PatternBase {
   kind: 'low-answers';
@@ -215,6 +230,7 @@ export type FeedbackPattern =
   | NodeErrorPattern
   | CallCountPattern
   | StepCountPattern
+  | LayoutPattern
   | LowAnswersPattern
   | RouteFallbackPattern;
 

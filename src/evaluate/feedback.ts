@@ -76,6 +76,11 @@ export function buildFeedback(
     ),
     ...callCount(perRecord, n),
     ...stepCount(prepared, records, n),
+    ...layout(
+      workflow,
+      aligned.map((x) => x.a),
+      n,
+    ),
     ...lowAnswers(
       perRecord.filter((r) => !r.noReference),
       n,
@@ -220,6 +225,34 @@ function callCount(perRecord: readonly RecordEvaluation[], n: number): FeedbackP
  * pattern per direction that some record shows, its evidence the records showing it. Independent of the policy: a
  * workflow whose positions are fewer than the steps a query asks for cannot answer it step by step.
  */
+/** The layout pattern (see `LayoutPattern`): only for a workflow with more than one tool step. */
+function layout(workflow: Workflow, aligned: readonly CallAlignment[], n: number): FeedbackPattern[] {
+  const steps = workflow.nodes.filter((x) => x.kind === 'tool').length;
+  if (steps < 2) return [];
+  let reordered = 0;
+  let wrongTool = 0;
+  let missing = 0;
+  let evidence = 0;
+  for (const a of aligned) {
+    reordered += a.reordered.length;
+    wrongTool += a.wrongTool.length;
+    missing += a.missing.length;
+    if (a.reordered.length + a.wrongTool.length + a.missing.length > 0) evidence++;
+  }
+  if (evidence === 0) return [];
+  return [
+    {
+      kind: 'layout',
+      steps,
+      reordered,
+      wrongTool,
+      missing,
+      evidence,
+      text: `the ${steps} tool steps made ${reordered} reference calls out of order, picked another tool for ${wrongTool} and missed ${missing}, in ${evidence}/${n} records: one repeating step that reads the request part by part may fit better (collapse_steps)`,
+    },
+  ];
+}
+
 function stepCount(prepared: PreparedWorkflow, records: readonly TaskRecord[], n: number): FeedbackPattern[] {
   if (n === 0) return [];
   const adj = prepared.adjacency;

@@ -39,6 +39,10 @@ export const NODE_FIELD_PLACEHOLDERS = ['question', 'choices'] as const satisfie
 /** The boolean field a judge returns when none is named. */
 export const DEFAULT_JUDGE_FIELD = 'decision';
 
+/** The task of a generic tool step (NoMiner's one step, the step `collapse_steps` leaves): no tool named. */
+export const GENERIC_STEP_TASK =
+  'Call the tool that looks up what the request asks for, with the values the request gives.';
+
 /**
  * The line that states the request, as every prompt writes it: `REQUEST_LINE` in templates (the
  * `{{query}}` placeholder filled when the prompt is rendered) and `requestLine(query)` where the

@@ -131,7 +131,7 @@ describe('routes under the LLM policy', () => {
       )
       .map(userText)[0]!;
     expect(statusPrompt).toContain(
-      'Your part of the request (the other parts go to other steps):\n1. check the status of flight AA100.',
+      'Your part of the request (the other parts go to other steps):\n1. check the status of flight AA100',
     );
     // No step of another route or of the skeleton asked the model anything.
     expect(trace.observations.filter((o) => o.kind === 'tool' && o.status !== 'skipped').map((o) => o.nodeId)).toEqual([

@@ -1,6 +1,6 @@
 import type { Workflow } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import { splitClauses } from '../retrieval/text.js';
+import { splitClauses } from '../text/clauses.js';
 import { createToolIndex, type ToolIndex } from '../retrieval/tool-index.js';
 import { workflowIndexes } from '../retrieval/workflow-index.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { adjacency, entryIds, reachable, topologicalOrder } from '../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { alignInOrder } from '../util/in-order-alignment.js';
-import { MAX_REQUEST_PARTS, requestClauses } from './text.js';
+import { MAX_REQUEST_PARTS, requestClauses } from '../text/clauses.js';
 import type { ToolIndex } from './tool-index.js';
 
 /**

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { ToolDescriptor } from '../contracts/tools.js';
-import { nameWordsOf, splitIdentifiers, terms } from './text.js';
+import { nameWordsOf, splitIdentifiers, terms } from '../text/words.js';
 
 /**
  * Tool retrieval (docs/DESIGN.md, "Policies": BM25 retrieval (minisearch) over tool names,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestClauses, splitClauses } from './text.js';
+import { requestClauses, splitClauses } from '../text/clauses.js';
 import { outputPairs, queryCandidates, shapeOf } from './value-candidates.js';
 
 const Q = `I'm flying from "New York" on March 3rd, 2025. Can you first get the quote for AAPL and BTC/USD, then check hotel ID 700008849 near 48.8566, 2.3522 in Paris, France? Finally show flights on 2025-09-01.`;
@@ -126,11 +126,11 @@ describe('clauses', () => {
     expect(requestClauses(Q)).toEqual([
       'Can you first get the quote for AAPL and BTC/USD',
       'check hotel ID 700008849 near 48.8566, 2.3522 in Paris, France',
-      'show flights on 2025-09-01.',
+      'show flights on 2025-09-01',
     ]);
     expect(
       requestClauses('I need a climate profile for Aspen. Get the snow report, then the 5-day forecast.', 2),
-    ).toEqual(['Get the snow report', 'the 5-day forecast.']);
+    ).toEqual(['Get the snow report', 'the 5-day forecast']);
     expect(splitClauses('Weather in Paris')).toEqual(['Weather in Paris']);
   });
 });

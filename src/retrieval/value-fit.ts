@@ -1,5 +1,5 @@
 import type { ParamHint, ValueShape } from '../graph/schema.js';
-import { findToken, unitFormsAt } from './text.js';
+import { findToken, unitFormsAt } from '../text/words.js';
 import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
 import { shapeFamily, valueShape } from './value-shape.js';
 

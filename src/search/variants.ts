@@ -1,5 +1,5 @@
 import type { Workflow } from '../graph/schema.js';
-import { makeLlmNode } from '../graph/prompt-templates.js';
+import { GENERIC_STEP_TASK, makeLlmNode } from '../graph/prompt-templates.js';
 import { assertValidWorkflow } from '../graph/validate.js';
 import { discoverProcessTree } from '../mining/inductive/discover.js';
 import { eventLogFromRecords } from '../mining/event-log/from-records.js';
@@ -77,7 +77,7 @@ export function plainSkeleton(tools: readonly ToolDescriptor[], name = 'plain sk
       {
         id: 'call',
         kind: 'tool',
-        task: 'Call the tool that looks up what the request asks for, with the values the request gives.',
+        task: GENERIC_STEP_TASK,
       },
       makeLlmNode('synthesize', 'synthesize'),
     ],

@@ -1,6 +1,6 @@
 import type { Workflow } from '../graph/schema.js';
 import { handOff, partsFor, type PartFit } from '../retrieval/hand-off.js';
-import { requestClauses } from '../retrieval/text.js';
+import { requestClauses } from '../text/clauses.js';
 import { awaitsApproval } from '../contracts/tools.js';
 import type { Trace } from '../runtime/trace.js';
 

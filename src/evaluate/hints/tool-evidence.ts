@@ -1,7 +1,9 @@
 import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { findToken, namesParam, requestClauses, stem, STOPWORDS } from '../../retrieval/text.js';
+import { findToken, namesParam, stem } from '../../text/words.js';
+import { requestClauses } from '../../text/clauses.js';
+import { readText } from '../../text/read.js';
 import { contextAt, monthNames, outputValues } from '../../retrieval/value-candidates.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
@@ -215,18 +217,17 @@ export function toolEvidence(
 }
 
 /**
- * Lower-case words of a clause that may describe what it asks: three letters or more, no digits, no
- * stopwords, no proper names (words written capitalised past the clause's first word).
+ * Lower-case words of a clause that may describe what it asks: three letters or more, letters only,
+ * no stop words, no proper names (the library's part of speech; a capitalised word past the clause's
+ * first word counts as one too).
  */
 export function askWords(clause: string): string[] {
   const out: string[] = [];
-  let first = true;
-  for (const m of clause.matchAll(/[A-Za-z][A-Za-z'-]*/g)) {
-    const w = m[0];
-    const lower = w.toLowerCase();
-    if (!(/^[A-Z]/.test(w) && !first) && w.length >= 3 && !STOPWORDS.has(lower)) out.push(lower);
-    first = false;
-  }
+  readText(clause).tokens.forEach((t, i) => {
+    if (t.type !== 'word' || t.stop || t.text.length < 3 || !/^[A-Za-z][A-Za-z'-]*$/.test(t.text)) return;
+    if (i > 0 && (t.pos === 'PROPN' || /^[A-Z]/.test(t.text))) return;
+    out.push(t.lower);
+  });
   return [...new Set(out)];
 }
 

@@ -6,7 +6,7 @@ import { addBranch, refineBranch } from './branch-edits.js';
 import { EditRefusal } from './draft.js';
 import { addEdge, reconnectEdge, removeEdgeEdit } from './edge-edits.js';
 import { EDIT_OPS, EditPlanSchema, type Edit, type EditOp, type EditPlan } from './edit-schema.js';
-import { parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
+import { collapseSteps, parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
 import { addNode, removeNode, replaceNode } from './node-edits.js';
 import { setBinding, setDirectives, setHint, setPrompt, setTask, setToolHint } from './prompt-edits.js';
 
@@ -43,6 +43,7 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
   sequentialize,
   set_retry: setRetry,
   set_calls: setCalls,
+  collapse_steps: collapseSteps,
   set_prompt: setPrompt,
   set_directives: setDirectives,
   set_task: setTask,

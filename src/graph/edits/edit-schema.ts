@@ -223,6 +223,16 @@ export const SetCallsEditSchema = z
   })
   .describe('Set how many calls a tool node may issue.');
 
+/** Control-flow edit: every tool step becomes one repeating step. */
+export const CollapseStepsEditSchema = z
+  .strictObject({
+    op: z.literal('collapse_steps'),
+    id: id('The id of the one repeating step (a new id, or the id of a tool node it replaces).'),
+  })
+  .describe(
+    'Replace every node between the plan and the synthesis by one repeating tool step that reads the request part by part and keeps the hints and bindings of the steps it replaces (the mined layout does not fit the requests).',
+  );
+
 // Prompt edits.
 
 /** Prompt edit: an LLM node's prompt. */
@@ -322,6 +332,7 @@ export const EditSchema = z.discriminatedUnion('op', [
   SequentializeEditSchema,
   SetRetryEditSchema,
   SetCallsEditSchema,
+  CollapseStepsEditSchema,
   SetPromptEditSchema,
   SetDirectivesEditSchema,
   SetTaskEditSchema,
@@ -356,6 +367,7 @@ export type ParallelizeEdit = z.infer<typeof ParallelizeEditSchema>;
 export type SequentializeEdit = z.infer<typeof SequentializeEditSchema>;
 export type SetRetryEdit = z.infer<typeof SetRetryEditSchema>;
 export type SetCallsEdit = z.infer<typeof SetCallsEditSchema>;
+export type CollapseStepsEdit = z.infer<typeof CollapseStepsEditSchema>;
 export type SetPromptEdit = z.infer<typeof SetPromptEditSchema>;
 export type SetDirectivesEdit = z.infer<typeof SetDirectivesEditSchema>;
 export type SetTaskEdit = z.infer<typeof SetTaskEditSchema>;

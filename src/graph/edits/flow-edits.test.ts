@@ -103,3 +103,44 @@ describe('set_calls', () => {
     expect(one.nodes[1]).not.toHaveProperty('calls');
   });
 });
+
+describe('collapse_steps', () => {
+  it('replaces every step between the plan and the synthesis by one repeating step that keeps what any step picking a tool reads', () => {
+    const learned = ok(
+      apply(
+        fixture('parallel'),
+        { op: 'sequentialize', first: 'quote', second: 'news' },
+        { op: 'set_hint', id: 'quote', tool: 'stock_quote', hint: { asks: { quote: 1 } } },
+        {
+          op: 'set_binding',
+          id: 'news',
+          tool: 'stock_news',
+          param: 'symbol',
+          source: { from: 'output', tool: 'stock_quote', path: 'symbol' },
+        },
+        {
+          op: 'set_binding',
+          id: 'news',
+          tool: 'stock_news',
+          param: 'limit',
+          source: { from: 'output', node: 'quote', path: 'count' },
+        },
+      ),
+    );
+    const one = ok(apply(learned, { op: 'collapse_steps', id: 'call' }));
+    expect(one.nodes.map((n) => n.id)).toEqual(['plan', 'call', 'answer']);
+    expect(edges(one)).toEqual(['call→answer data', 'plan→call data']);
+    expect(one.nodes[1]).toMatchObject({
+      kind: 'tool',
+      calls: 'many',
+      hints: [{ tool: 'stock_quote', asks: { quote: 1 } }],
+      // A binding that reads a node of the old layout cannot be kept: that node is gone.
+      bind: [{ tool: 'stock_news', param: 'symbol', source: { from: 'output', tool: 'stock_quote', path: 'symbol' } }],
+    });
+  });
+
+  it('refuses a workflow without tool steps and an id of the entry or the exit', () => {
+    const once = ok(apply(fixture('parallel'), { op: 'collapse_steps', id: 'call' }));
+    expect(refusal(apply(once, { op: 'collapse_steps', id: 'answer' }))).toContain('is the entry or the exit');
+  });
+});

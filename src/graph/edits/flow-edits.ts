@@ -12,7 +12,15 @@ import {
   requireNode,
   upsertEdge,
 } from './draft.js';
-import type { ParallelizeEdit, SequentializeEdit, SetCallsEdit, SetRetryEdit } from './edit-schema.js';
+import type {
+  CollapseStepsEdit,
+  ParallelizeEdit,
+  SequentializeEdit,
+  SetCallsEdit,
+  SetRetryEdit,
+} from './edit-schema.js';
+import { GENERIC_STEP_TASK } from '../prompt-templates.js';
+import type { ToolBinding, ToolHint, ToolNode } from '../schema.js';
 
 /**
  * Control-flow edits other than branches (docs/DESIGN.md, "Edit plans": parallelize, sequentialize, set
@@ -86,4 +94,45 @@ export function setCalls(w: Workflow, edit: SetCallsEdit): void {
   const node = requireKind(w, edit.id, 'tool');
   if (edit.calls === 'one') delete node.calls;
   else node.calls = edit.calls;
+}
+
+/**
+ * Every node between the entry (plan) and the exit (synthesis) becomes one repeating tool step with a
+ * generic task, reading the request part by part, that keeps the first hint per tool and the first
+ * binding per tool parameter whose source names no node (what any step picking the tool reads):
+ * what the search learned survives when the mined layout of positions is dropped.
+ */
+export function collapseSteps(w: Workflow, edit: CollapseStepsEdit): void {
+  const entry = w.nodes.find((n) => isEntry(w, n.id));
+  const exit = w.nodes.find((n) => isExit(w, n.id));
+  if (!entry || !exit)
+    refuse('the workflow needs a plan entry and a synthesize exit to collapse the steps between them');
+  const tools = w.nodes.filter((n): n is ToolNode => n.kind === 'tool');
+  if (tools.length === 0) refuse('the workflow has no tool step to collapse');
+  if (edit.id === entry.id || edit.id === exit.id)
+    refuse(`'${edit.id}' is the entry or the exit; name the repeating step otherwise`);
+  const hints: ToolHint[] = [];
+  const bind: ToolBinding[] = [];
+  for (const n of tools) {
+    for (const h of n.hints ?? []) if (!hints.some((x) => x.tool === h.tool)) hints.push(h);
+    for (const b of n.bind ?? [])
+      if (
+        !('node' in b.source && b.source.node !== undefined) &&
+        !bind.some((x) => x.tool === b.tool && x.param === b.param)
+      )
+        bind.push(b);
+  }
+  const step: ToolNode = {
+    id: edit.id,
+    kind: 'tool',
+    task: GENERIC_STEP_TASK,
+    calls: 'many',
+    ...(hints.length > 0 ? { hints } : {}),
+    ...(bind.length > 0 ? { bind } : {}),
+  };
+  w.nodes = [entry, step, exit];
+  w.edges = [
+    { from: entry.id, to: step.id, kind: 'data' },
+    { from: step.id, to: exit.id, kind: 'data' },
+  ];
 }

@@ -2,7 +2,7 @@ import { stableStringify } from '../../contracts/canonical-args.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
-import { stem, terms } from '../../retrieval/text.js';
+import { stem, terms } from '../../text/words.js';
 import { outputValues, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {

@@ -2,7 +2,8 @@ import type { Choices, LlmNode } from '../../graph/schema.js';
 import type { LlmNodeRequest, NodeInput } from '../types.js';
 import { callsOf, describeCall } from './summarize.js';
 import { synthesizeAnswer } from './synthesize.js';
-import { MAX_REQUEST_PARTS, requestClauses, splitClauses, stem, terms } from '../../retrieval/text.js';
+import { stem, terms } from '../../text/words.js';
+import { MAX_REQUEST_PARTS, requestClauses, splitClauses } from '../../text/clauses.js';
 import { alignInOrder } from '../../util/in-order-alignment.js';
 
 /**

@@ -404,7 +404,7 @@ describe('offline policy: LLM nodes by rule', () => {
 
   it('plans by splitting the request into clauses', async () => {
     expect((await llm({ role: 'plan' }, 'First get the weather in Paris, then find hotels in Lyon.')).output).toBe(
-      '1. First get the weather in Paris\n2. find hotels in Lyon.',
+      '1. First get the weather in Paris\n2. find hotels in Lyon',
     );
   });
 

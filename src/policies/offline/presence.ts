@@ -1,5 +1,5 @@
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
-import { findToken, namesParam } from '../../retrieval/text.js';
+import { findToken, namesParam } from '../../text/words.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
 import { focusSpans, rankTools } from './select-tool.js';
-import { MAX_REQUEST_PARTS, requestClauses } from '../../retrieval/text.js';
+import { MAX_REQUEST_PARTS, requestClauses } from '../../text/clauses.js';
 import { createToolIndex, type ToolIndex } from '../../retrieval/tool-index.js';
 
 const tools: ToolDescriptor[] = ['weather', 'forecast', 'tides', 'pollen'].map((t) => ({

@@ -2,7 +2,7 @@ import { hintFor } from '../../graph/hints.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { listedTools } from '../../retrieval/hand-off.js';
-import { MAX_REQUEST_PARTS, requestClauses } from '../../retrieval/text.js';
+import { MAX_REQUEST_PARTS, requestClauses } from '../../text/clauses.js';
 import type { ToolIndex } from '../../retrieval/tool-index.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { LlmNode, ToolNode } from '../../../graph/schema.js';
-import { requestClauses } from '../../../retrieval/text.js';
+import { requestClauses } from '../../../text/clauses.js';
 import { createToolIndex } from '../../../retrieval/tool-index.js';
 import { type ExecutionPolicy, type NodeInput } from '../../../policies/types.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../../../llm/usage.js';

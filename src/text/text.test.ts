@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nameWordsOf, requestClauses, splitClauses } from './text.js';
+import { nameWordsOf } from './words.js';
+import { requestClauses, splitClauses } from './clauses.js';
 
 describe('splitClauses: fragments that ask for nothing', () => {
   it('joins a qualifying phrase cut off by "also" to the clause it qualifies', () => {
@@ -10,10 +11,10 @@ describe('splitClauses: fragments that ask for nothing', () => {
     ).toEqual([
       'Check the snow conditions at Aspen in imperial units',
       'get the 5-day forecast for Aspen also in imperial units',
-      'find the nearest place to 37.8, -122.4.',
+      'find the nearest place to 37.8, -122.4',
     ]);
     expect(splitClauses('Show the hourly weather at those coordinates, also in metric units.')).toEqual([
-      'Show the hourly weather at those coordinates, also in metric units.',
+      'Show the hourly weather at those coordinates, also in metric units',
     ]);
   });
 
@@ -24,25 +25,25 @@ describe('splitClauses: fragments that ask for nothing', () => {
       ),
     ).toEqual([
       'I need to find Chicago airports for my trip next year',
-      'Could you show me the airport nearest downtown?',
+      'Could you show me the airport nearest downtown',
     ]);
     expect(
       splitClauses('Get the ski forecast for Duck Mountain for the next 5 days. Finally, show the snow report.'),
-    ).toEqual(['Get the ski forecast for Duck Mountain for the next 5 days', 'show the snow report.']);
+    ).toEqual(['Get the ski forecast for Duck Mountain for the next 5 days', 'show the snow report']);
   });
 
   it('keeps a short clause that names a thing to look up, and a short request', () => {
     expect(
       splitClauses('Get the income statement of AAPL, then its cash flow, and finally its balance sheet.'),
-    ).toEqual(['Get the income statement of AAPL', 'its cash flow', 'its balance sheet.']);
+    ).toEqual(['Get the income statement of AAPL', 'its cash flow', 'its balance sheet']);
     expect(splitClauses('Get the snow report. Next, get the forecast.')).toEqual([
       'Get the snow report',
-      'get the forecast.',
+      'get the forecast',
     ]);
   });
 });
 
-describe('splitClauses: sentence ends', () => {
+describe("splitClauses: sentence ends are the library's", () => {
   it('does not end a clause at the period of an abbreviation before a parenthesis', () => {
     expect(
       splitClauses(
@@ -50,11 +51,18 @@ describe('splitClauses: sentence ends', () => {
       ),
     ).toEqual([
       "Show me the portfolio composition for Caterpillar Inc. (CAT) since it's well known",
-      'get its latest news.',
+      'get its latest news',
     ]);
     expect(splitClauses('Get the news on ACADIA Pharmaceuticals Inc.  (ACAD). Then analyze it.')).toEqual([
       'Get the news on ACADIA Pharmaceuticals Inc.  (ACAD)',
-      'analyze it.',
+      'analyze it',
+    ]);
+  });
+
+  it('ends a sentence at a period the library reads as an abbreviation when a word no name takes follows', () => {
+    expect(splitClauses('Get the forecast for 37.8, -122.4W. Then check the alerts.')).toEqual([
+      'Get the forecast for 37.8, -122.4W',
+      'check the alerts',
     ]);
   });
 });
@@ -102,26 +110,23 @@ describe('splitClauses: a comma before a request verb', () => {
     ).toEqual([
       'Get the latest news for Albemarle (ALB)',
       "analyze the sentiment of ALB's news coverage",
-      'show its profile.',
+      'show its profile',
     ]);
     expect(
       splitClauses('Read up to 100 English reviews for hotel 700022612, and see large-sized photos of it.'),
-    ).toEqual(['Read up to 100 English reviews for hotel 700022612', 'see large-sized photos of it.']);
+    ).toEqual(['Read up to 100 English reviews for hotel 700022612', 'see large-sized photos of it']);
+    // A comma before a word that is no verb in its dictionary form starts nothing ("…, including photos").
+    expect(splitClauses('Show the details of hotel 700008849, including photos and reviews.')).toEqual([
+      'Show the details of hotel 700008849, including photos and reviews',
+    ]);
   });
 });
 
-describe('splitClauses: periods and "plus" inside names', () => {
-  it('does not end a sentence at the period of an abbreviation ("Warner Bros. Discovery")', () => {
-    expect(splitClauses('Show the latest news for Warner Bros. Discovery, then analyze its sentiment.')).toEqual([
-      'Show the latest news for Warner Bros. Discovery',
-      'analyze its sentiment.',
-    ]);
-  });
-
+describe('splitClauses: "plus" inside names', () => {
   it('reads "plus" before a name or a number as part of it, and before a request as a marker', () => {
     expect(splitClauses('Analyze the Credit Opportunities Plus X7 EUR fund, plus show me the quote.')).toEqual([
       'Analyze the Credit Opportunities Plus X7 EUR fund',
-      'show me the quote.',
+      'show me the quote',
     ]);
   });
 });
