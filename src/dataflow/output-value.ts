@@ -134,3 +134,32 @@ class LiteralReader {
     }
   }
 }
+
+/**
+ * Key/value pairs of a result, in document order: each scalar leaf of the structure it holds, under
+ * the key that holds it (a list's items under the list's key), at most `limit`.
+ */
+export function outputPairs(output: unknown, limit = 400): Array<{ key: string; value: string }> {
+  const pairs: Array<{ key: string; value: string }> = [];
+  const visit = (v: unknown, key: string | undefined, depth: number) => {
+    if (pairs.length >= limit || depth > 8 || v === null || v === undefined) return;
+    if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) visit(x, k, depth + 1);
+    else if (key !== undefined) pairs.push({ key, value: String(v) });
+  };
+  const read = readOutput(output);
+  if (read !== null && typeof read === 'object') visit(read, undefined, 0);
+  return pairs;
+}
+
+/**
+ * What a result offers a later call: the result itself when it is one bare value (a tool that
+ * answers with the id itself, `sara_doe_496`), under the empty key, then its key/value pairs.
+ */
+export function outputValues(output: unknown, limit?: number): Array<{ key: string; value: string }> {
+  const bare =
+    (typeof output === 'string' && /^\S{1,80}$/.test(output.trim())) || typeof output === 'number'
+      ? [{ key: '', value: String(output).trim() }]
+      : [];
+  return [...bare, ...outputPairs(output, limit)];
+}

@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from '../contracts/tools.js';
-import type { ValueCandidate } from './value-candidates.js';
+import type { ValueCandidate } from '../text/values.js';
 
 /**
  * What a tool's schema says of a parameter, for any policy that fills arguments (the offline filler,
@@ -156,11 +156,20 @@ export function kindPrior(nameWordsOf: string[], prop: PropSchema | undefined, k
       'address',
     )
   ) {
-    return kind === 'quoted' ? 0.9 : kind === 'proper' ? 0.8 : kind === 'code' ? 0.3 : 0.1;
+    return kind === 'quoted' ? 0.9 : kind === 'proper' ? 0.8 : kind === 'phrase' ? 0.6 : kind === 'code' ? 0.3 : 0.1;
   }
-  return { quoted: 0.6, proper: 0.5, code: 0.4, id: 0.4, known: 0.5, output: 0.3, date: 0.3, coord: 0.2, number: 0.2 }[
-    kind
-  ];
+  return {
+    quoted: 0.6,
+    proper: 0.5,
+    phrase: 0.3,
+    code: 0.4,
+    id: 0.4,
+    known: 0.5,
+    output: 0.3,
+    date: 0.3,
+    coord: 0.2,
+    number: 0.2,
+  }[kind];
 }
 
 const PROSE = new Set(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameWords } from './param-schema.js';
-import { queryCandidates } from './value-candidates.js';
+import { queryCandidates } from '../text/values.js';
 import { knownInQuery, nameParts } from './value-fit.js';
 
 describe('nameParts', () => {

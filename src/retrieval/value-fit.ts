@@ -1,6 +1,6 @@
 import type { ParamHint, ValueShape } from '../graph/schema.js';
 import { findToken, unitFormsAt } from '../text/words.js';
-import { contextAt, monthNames, type ValueCandidate } from './value-candidates.js';
+import { contextAt, monthNames, type ValueCandidate } from '../text/values.js';
 import { shapeFamily, valueShape } from './value-shape.js';
 
 /**

@@ -129,7 +129,7 @@ describe('answers speak to the customer', () => {
     const r = await sendRaw(nothing.url, 'POST', '/run', JSON.stringify({ query: 'Forecast for Oslo?' }));
     // The run itself ended `ok` (its answer step ran), but no call returned: nothing was served.
     expect(r.status).toBe(502);
-    expect(r.json).toMatchObject({ status: 'error', unserved: ['Forecast for Oslo?'] });
+    expect(r.json).toMatchObject({ status: 'error', unserved: ['Forecast for Oslo'] });
     expect(r.json.answer).toContain('I could not get your request done: “Forecast for Oslo”.');
     const message = (r.json.error as { message: string }).message;
     expect(message).toContain('the workflow run failed: nothing of the request was served');

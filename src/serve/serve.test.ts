@@ -324,7 +324,7 @@ describe('the HTTP endpoint', () => {
       error: { code: 'RUN_FAILED', message: expect.stringContaining('forecast service exploded') },
       status: 'error',
       answer: 'I could not get your request done: “Forecast for Oslo”.',
-      unserved: ['Forecast for Oslo?'],
+      unserved: ['Forecast for Oslo'],
     });
   });
 });

@@ -66,7 +66,7 @@ function cutsIn(
   const inside = tokens.filter((t) => t.start >= from && t.end <= to);
   let verb = false;
   inside.forEach((t, i) => {
-    const opener = /^[,;:]$/.test(t.text);
+    const opener = /^[,;]$/.test(t.text);
     if (opener && verb) {
       let j = i + 1;
       while (j < inside.length && BRIDGE.has(inside[j]!.pos)) j++;

@@ -4,7 +4,8 @@ import type { TaskRecord } from '../../records/schema.js';
 import { findToken, namesParam, stem } from '../../text/words.js';
 import { requestClauses } from '../../text/clauses.js';
 import { readText } from '../../text/read.js';
-import { contextAt, monthNames, outputValues } from '../../retrieval/value-candidates.js';
+import { contextAt, monthNames } from '../../text/values.js';
+import { outputValues } from '../../dataflow/output-value.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
 

@@ -1,5 +1,5 @@
 import type { TaskRecord } from '../../records/schema.js';
-import { outputValues } from '../../retrieval/value-candidates.js';
+import { outputValues } from '../../dataflow/output-value.js';
 import { positionTools, scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
 
 /**

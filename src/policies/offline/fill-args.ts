@@ -3,7 +3,8 @@ import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
 import { stem, terms } from '../../text/words.js';
-import { outputValues, queryCandidates, type ValueCandidate } from '../../retrieval/value-candidates.js';
+import { queryCandidates, type ValueCandidate } from '../../text/values.js';
+import { outputValues } from '../../dataflow/output-value.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {
   documentedExamples,
@@ -224,9 +225,22 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     const words = nameWords(n);
     const parts = nameParts(words, base);
     const person = namePart(words) !== undefined;
+    // A noun phrase is a value only for a parameter that takes words: one named for a search or a
+    // place, or whose hint says its values were written as several words, mostly taken from the
+    // request, with no one value it mostly takes.
+    const hint = hintOf(n);
+    const shapes = hint?.shapes;
+    const phrases = shapes
+      ? (shapes.text ?? 0) + (shapes['multi-word-name'] ?? 0) + (shapes.lower ?? 0) >= 0.3 &&
+        (hint?.from?.request ?? 0) >= 0.5 &&
+        (hint?.values?.[0]?.share ?? 0) <= 0.5
+      : kindPrior(words, props[n], 'phrase') >= 0.5;
     return [
       ...base.filter(
-        (c) => (parts.length === 0 || c.kind !== 'proper') && (!person || c.kind === 'proper' || c.kind === 'quoted'),
+        (c) =>
+          (parts.length === 0 || c.kind !== 'proper') &&
+          (!person || c.kind === 'proper' || c.kind === 'quoted') &&
+          (phrases || c.kind !== 'phrase'),
       ),
       ...knownInQuery(
         ctx.query,

@@ -1,6 +1,6 @@
 import { awaitsApproval } from '../../contracts/tools.js';
 import type { NodeInput } from '../types.js';
-import { outputPairs, textPairs } from '../../retrieval/value-candidates.js';
+import { outputPairs } from '../../dataflow/output-value.js';
 
 /**
  * Readable summaries of tool results for the offline policy's synthesize and pass-through rules
@@ -77,11 +77,10 @@ export function phrase(value: string, max = 80): string {
 
 /**
  * The informative scalar fields of a response, in order, each `key=value` once (empty values, `None`
- * and links dropped). Python-literal text is read with a pattern that also takes keys starting with
- * a digit (Alpha Vantage's `'1. Information'`), which `outputPairs` (made for argument values) skips.
+ * and links dropped); text is read as the JSON or Python literal it holds (dataflow/output-value.ts).
  */
 export function resultFacts(output: unknown, limit = 200): Array<{ key: string; value: string }> {
-  const pairs = typeof output === 'string' ? literalPairs(output, limit) : outputPairs(output, limit);
+  const pairs = outputPairs(output, limit);
   const seen = new Set<string>();
   return pairs.filter((p) => {
     const k = `${p.key}=${p.value}`;
@@ -89,12 +88,6 @@ export function resultFacts(output: unknown, limit = 200): Array<{ key: string; 
     seen.add(k);
     return true;
   });
-}
-
-function literalPairs(text: string, limit: number): Array<{ key: string; value: string }> {
-  const out: Array<{ key: string; value: string }> = [];
-  if (/[{[]/.test(text)) textPairs(text, out, limit, true);
-  return out;
 }
 
 /** "key: value; key: value" from the first informative scalar fields of a response (at most `max`). */
