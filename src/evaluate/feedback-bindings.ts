@@ -82,7 +82,7 @@ export function bindablePatterns(
       calls: p.calls,
       reproduced: p.hits,
       current: now0,
-      evidence: p.hits - p.wrong,
+      evidence: p.hits - p.wrong - now0,
       text: `argument ${p.param} of ${p.tool}: ${describeBinding(b).split(' ← ')[1]} gives the reference value in ${p.hits} of ${p.calls} reference calls (another value in ${p.wrong}; ${p.groups} groups); as an edit: ${JSON.stringify({ op: 'set_binding', id: node.id, tool: p.tool, param: p.param, source: p.source })}`,
     });
   }

@@ -56,11 +56,6 @@ export function createToolIndex(
       };
     }),
   );
-  // Spans of time a tool's name fixes ("5_day", "48_hours"): a request for another span of the same
-  // unit ("a 21-day forecast") is not what the tool gives.
-  const spans = new Map(
-    tools.map((t) => [t.name, timeSpans(splitIdentifiers(t.name))] as const).filter(([, s]) => s.length > 0),
-  );
   const memo = new Map<string, ReadonlyArray<{ name: string; score: number }>>();
   // Candidate lists are long and few: each distinct list gets a short id for the memo key.
   const lists = new Map<string, number>();
@@ -73,8 +68,6 @@ export function createToolIndex(
       const hit = memo.get(key);
       if (hit) return hit;
       const allowed = new Set(candidates);
-      // The spans of time the text asks for, read once (only when a ranked tool's name fixes one).
-      let asked: ReturnType<typeof timeSpans> | undefined;
       const ranked: ReadonlyArray<{ name: string; score: number }> = Object.freeze(
         terms(text).length === 0
           ? []
@@ -84,11 +77,7 @@ export function createToolIndex(
                 combineWith: 'OR',
                 filter: (r) => allowed.has(r.id as string),
               })
-              .map((r) => {
-                const own = spans.get(r.id as string);
-                const off = own && conflicts(own, (asked ??= timeSpans(text)));
-                return Object.freeze({ name: r.id as string, score: off ? r.score * SPAN_CONFLICT : r.score });
-              })
+              .map((r) => Object.freeze({ name: r.id as string, score: r.score }))
               .sort((a, b) => b.score - a.score),
       );
       if (text.length > RANK_MEMO_MAX_TEXT) return ranked;
@@ -97,24 +86,4 @@ export function createToolIndex(
       return ranked;
     },
   };
-}
-
-/** What a tool's score is multiplied by when its name fixes a span of time the text asks otherwise for. */
-export const SPAN_CONFLICT = 0.25;
-
-/** Spans of time a text writes ("5 day", "21-day", "48 hours"): amount and unit. */
-export function timeSpans(text: string): Array<{ n: number; unit: string }> {
-  return [...text.toLowerCase().matchAll(/\b(\d+)[\s-]*(minute|hour|day|week|month|year)s?\b/g)].map((m) => ({
-    n: Number(m[1]),
-    unit: m[2]!,
-  }));
-}
-
-/** The text asks for a span of a unit the tool's name fixes, and for none of the spans it fixes. */
-function conflicts(own: ReadonlyArray<{ n: number; unit: string }>, asked: ReadonlyArray<{ n: number; unit: string }>) {
-  const same = (a: { n: number; unit: string }, b: { n: number; unit: string }) => a.n === b.n && a.unit === b.unit;
-  return (
-    asked.some((a) => own.some((o) => o.unit === a.unit && o.n !== a.n)) &&
-    !asked.some((a) => own.some((o) => same(o, a)))
-  );
 }

@@ -28,19 +28,11 @@ export function cueFit(c: ValueCandidate, hint: ParamHint | undefined): number {
   return best;
 }
 
-/** The parameter's whole name is written right before the value ("place ID: arguello-5324616"). */
-export function labelledBy(c: ValueCandidate, nameWords: readonly string[]): boolean {
-  return nameWords.length > 1 && nameWords.every((w, i) => c.before.at(i - nameWords.length) === w);
-}
-
-/**
- * A word of the parameter's name stands next to the value (or names its role); a name after the value
- * does not count when it labels another value (`otherLabelled`: "Arguello (place ID: …)").
- */
-export function namedBy(c: ValueCandidate, nameWords: readonly string[], otherLabelled: boolean): boolean {
+/** A word of the parameter's name stands next to the value (or names its role). */
+export function namedBy(c: ValueCandidate, nameWords: readonly string[]): boolean {
   return (
     c.before.slice(-2).some((w) => nameWords.includes(w)) ||
-    (!otherLabelled && nameWords.includes(c.after)) ||
+    nameWords.includes(c.after) ||
     (c.role ?? []).some((w) => nameWords.includes(w))
   );
 }

@@ -207,31 +207,4 @@ describe('hints learned from the records', () => {
     const whole = codes.map(([a, b], i) => ({ ...records('/')[i]!, query: `Show me the current ${a}/${b} rate.` }));
     expect(learnToolHints(whole, [rate]).get(rate.name)!.params?.pair?.format?.listSep).toBeUndefined();
   });
-
-  it('say a one-digit number came from the request where it is written next to a word naming the parameter, not elsewhere', () => {
-    const rentals: ToolDescriptor = {
-      name: 'count_rentals',
-      description: 'Count the rentals of a market.',
-      inputSchema: {
-        type: 'object',
-        properties: { market: { type: 'string' }, bedrooms: { type: 'string' } },
-        required: ['market'],
-      },
-    };
-    const markets = ['Lyon', 'Porto', 'Graz', 'Turin'];
-    const records = (query: (m: string, n: number) => string): TaskRecord[] =>
-      markets.map((m, i) => ({
-        id: `r${i}`,
-        group: `g${i}`,
-        query: query(m, 1 + (i % 3)),
-        reference: '',
-        calls: [{ tool: rentals.name, args: { market: m, bedrooms: String(1 + (i % 3)) } }],
-      }));
-    const from = (query: (m: string, n: number) => string) =>
-      learnToolHints(records(query), [rentals]).get(rentals.name)!.params?.bedrooms?.from;
-    expect(from((m, n) => `How many ${n}-bedroom rentals are there in ${m}?`)).toEqual({ request: 1 });
-    expect(from((m, n) => `How many rentals with ${n} bedrooms are there in ${m}?`)).toEqual({ request: 1 });
-    // The same digit written for something else is no source: the value came from neither the request nor an output.
-    expect(from((m, n) => `Show ${n} pages of rentals in ${m}.`)).toEqual({ constant: 1 });
-  });
 });

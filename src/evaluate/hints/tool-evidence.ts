@@ -270,10 +270,8 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   let at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findFrom(o.query, text, o.clauseAt) : -1;
   const slug = at < 0 && traceable && /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
   if (slug) at = findFrom(o.query, text.replace(/-/g, ' '), o.clauseAt);
-  // A one- or two-digit number is traced only where the request writes it next to a word naming the
-  // parameter ("2-bedroom" for bedrooms): anywhere else it is no evidence of a source.
+  // A one- or two-digit number written in the request is no evidence of a source (it matches almost anywhere).
   const smallNumber = /^\d{1,2}$/.test(text);
-  if (at < 0 && smallNumber) at = namedNumberAt(o.query, text, name);
   const month = at < 0 && smallNumber ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
   const cues = (start: number, end: number) => {
     const { before, after } = contextAt(o.query, start, end);
@@ -329,16 +327,6 @@ export function joinedParts(query: string, text: string): { sep: string; start: 
     from += at + part.length;
   }
   return { sep, start, end: from };
-}
-
-/** Where the request writes the number `text` with a word naming the parameter right after or before it, or -1. */
-function namedNumberAt(query: string, text: string, param: string): number {
-  for (const m of query.matchAll(new RegExp(`(?<![\\w.])${text}(?![\\w.])`, 'g'))) {
-    const { before, after } = contextAt(query, m.index, m.index + text.length);
-    const near = [after, before.at(-1)].filter((w): w is string => !!w).map(stem);
-    if (namesParam(param, new Set(near))) return m.index;
-  }
-  return -1;
 }
 
 /** Where `text` is written as a token: from `from` on when it is written there, else anywhere. */

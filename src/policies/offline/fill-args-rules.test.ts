@@ -489,11 +489,6 @@ describe('a value the request labels with the parameter’s whole name', () => {
     [now],
   );
 
-  it('is passed over a name the request writes next to it ("Arguello (place ID: arguello-5324616)")', () => {
-    const query = 'Get the current weather for Arguello (place ID: arguello-5324616), then the sunrise.';
-    expect(fillArgs(now, { query, outputs: [] }, model.get(now.name)).args).toEqual({ place_id: 'arguello-5324616' });
-  });
-
   it('leaves the name to be passed when no value is labelled', () => {
     const query = 'Get the current weather for Arguello, then the sunrise.';
     expect(fillArgs(now, { query, outputs: [] }, model.get(now.name)).args).toEqual({ place_id: 'arguello' });

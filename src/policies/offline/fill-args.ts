@@ -25,7 +25,6 @@ import {
   formatted,
   formattedInQuery,
   knownInQuery,
-  labelledBy,
   namedBy,
   namePart,
   nameParts,
@@ -116,7 +115,6 @@ function scoreCandidates(
   // A parameter that takes prose (a summary, a message, a thought) is given text the request quotes,
   // never a name or a number picked out of it — unless the step's hint says its values look like that.
   const prose = !hint?.shapes && takesProse(nWords, prop);
-  const anyLabelled = cands.some((c) => labelledBy(c, nWords));
   for (const c of cands) {
     if (prose && c.kind !== 'quoted') continue;
     const value = formatted(c, hint?.format);
@@ -124,13 +122,12 @@ function scoreCandidates(
     const known = recorded.get(value.toLowerCase()) ?? (documented.has(value.toLowerCase()) ? W.documentedShare : 0);
     const shape = shapeFit(value, hint, kindPrior(nWords, prop, c.kind));
     if (shape === undefined && known === 0) continue;
-    const named = namedBy(c, nWords, anyLabelled);
+    const named = namedBy(c, nWords);
     let score =
       q.shape * (shape ?? 0) +
       q.cueWord * cueFit(c, hint) +
       q.knownValue * Math.min(1, known * q.knownSaturation) +
       (named ? q.nameNextToValue : 0) +
-      (labelledBy(c, nWords) ? q.nameNextToValue : 0) +
       queryShare;
     if (c.kind === 'known') score += q.knownInQueryBonus;
     if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
