@@ -19,7 +19,7 @@ import { prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { measureApproach } from '../src/bench/experiments/measure.js';
 import { runVariant } from '../src/bench/experiments/search-variants.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
-import { addSources, emptySources, type ArgumentSources } from '../src/evaluate/argument-sources.js';
+import { addSources, emptySources, type ArgumentSources } from '../src/dataflow/argument-sources.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
 import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
 import { createRuleBasedOptimizer } from '../src/search/optimizers/rule-based.js';

@@ -1,7 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 import type { Workflow } from '../graph/schema.js';
 import { prepareWorkflow, type PreparedWorkflow } from '../graph/prepare.js';
-import { addSources, argumentSources, emptySources } from './argument-sources.js';
+import { addSources, argumentSources, emptySources } from '../dataflow/argument-sources.js';
 import { reportFromRuns, schemasFromTools, scoreRun } from '../metrics/score.js';
 import type { TaskRecord } from '../records/schema.js';
 import { addUsage, type Usage } from '../llm/usage.js';

@@ -7,7 +7,7 @@ import type { ParamSchema } from '../contracts/canonical-args.js';
 import type { Usage } from '../llm/usage.js';
 import type { NodeMemo } from '../runtime/memo.js';
 import type { Trace } from '../runtime/trace.js';
-import type { ArgumentSources } from './argument-sources.js';
+import type { ArgumentSources } from '../dataflow/argument-sources.js';
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { ToolDescriptor, ToolRegistry } from '../contracts/tools.js';
 import type { Feedback } from './feedback-types.js';
@@ -141,7 +141,7 @@ export interface WorkflowEvaluation {
   dims: EsDims;
   perRecord: RecordEvaluation[];
   /** The records' argument-source counts summed (argument-sources.ts). */
-  argumentSources?: ArgumentSources;
+  argumentSources: ArgumentSources;
   feedback?: Feedback;
   /** Work done (cached nodes did none). */
   totals: { llmCalls: number; toolCalls: number; nodes: number; cachedNodes: number };

@@ -23,7 +23,7 @@ const htmlRecords = join(fx.dir, 'records-html.jsonl');
 const records = readFileSync(fx.records, 'utf8')
   .trim()
   .split('\n')
-  .map((l) => JSON.parse(l) as { id: string; query: string });
+  .map((l) => JSON.parse(l) as { id: string; query: string; calls: Array<{ args: Record<string, unknown> }> });
 let server: UiServer;
 let b: TestBrowser;
 let page: Page;
@@ -135,6 +135,20 @@ describe('the web UI in chromium', () => {
       .evaluateAll((trs) => trs.map((t) => t.getAttribute('data-kind')));
     expect(kinds.length).toBeGreaterThan(0);
     expect(kinds.every((k) => ['match', 'wrong-args', 'reordered', 'missing', 'extra'].includes(k ?? ''))).toBe(true);
+    // Where the reference arguments come from, with how many the run called and passed right.
+    const sourceRows = await page
+      .getByTestId('argument-sources')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((t) => [...t.querySelectorAll('td')].map((c) => c.textContent ?? '')));
+    expect(sourceRows.map((r) => r[0])).toEqual([
+      'written in the request',
+      "found in an earlier call's result",
+      'neither (a constant, a default)',
+    ]);
+    const referenceArgs = records
+      .find((r) => r.id === recordId)!
+      .calls.reduce((n, c) => n + Object.values(c.args).filter((v) => v !== null && v !== '').length, 0);
+    expect(sourceRows.reduce((n, r) => n + Number(r[1]), 0)).toBe(referenceArgs);
     await page.locator('[data-testid^=obs-]').first().waitFor();
     const sources = await page.getByTestId('call-source').allTextContents();
     expect(sources.some((s) => /replay (hit|miss)|simulated/.test(s))).toBe(true);

@@ -204,6 +204,7 @@ export function RecordPage({
           No alignment stored (a run from before traces were kept). Produced calls: {asText(d.producedCalls)}
         </p>
       )}
+      {d.argumentSources ? <Sources s={d.argumentSources} /> : null}
       <h2>Node observations, in execution order</h2>
       {d.trace ? (
         obs.map(({ o }, i) => <ObservationView key={`${o.nodeId}-${i}`} o={o} n={i + 1} />)
@@ -211,5 +212,39 @@ export function RecordPage({
         <p className="muted">No trace stored for this record.</p>
       )}
     </section>
+  );
+}
+
+/** The reference arguments by where their value stands: how many, how many called, how many right. */
+function Sources({ s }: { s: NonNullable<RecordResponse['argumentSources']> }) {
+  const rows: Array<[string, { args: number; called: number; right: number }]> = [
+    ['written in the request', s.request],
+    ["found in an earlier call's result", s.upstream],
+    ['neither (a constant, a default)', s.neither],
+  ];
+  return (
+    <>
+      <h2>Where the reference arguments come from</h2>
+      <table className="table" data-testid="argument-sources">
+        <thead>
+          <tr>
+            <th>value</th>
+            <th className="num">arguments</th>
+            <th className="num">their call made</th>
+            <th className="num">passed right</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([label, c]) => (
+            <tr key={label}>
+              <td>{label}</td>
+              <td className="num">{c.args}</td>
+              <td className="num">{c.called}</td>
+              <td className="num">{c.right}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

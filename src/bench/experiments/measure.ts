@@ -6,6 +6,7 @@ import { hasReference } from '../../metrics/score.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
+import { addSources, argumentSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
 import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import type { RecordRunner, WorkflowEvaluation } from '../../evaluate/types.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
@@ -44,6 +45,7 @@ interface RunScores {
   detail: Array<{ k: number; kHat: number; lcs: number; failed: number; beyond: number; graded: number }>;
   cost: Array<{ runtimeMs: number; llmCalls: number; llmSteps: number; toolCalls: number }>;
   failed: number;
+  sources: ArgumentSources;
 }
 
 export async function measureApproach(
@@ -108,6 +110,7 @@ export async function measureApproach(
     },
     failedRuns: runs.reduce((s, r) => s + r.failed, 0),
     calls: callStats(runs.flatMap((r) => r.detail)),
+    argumentSources: runs.reduce((acc, r) => addSources(acc, r.sources), emptySources()),
     toolStats: {
       calls: after.calls - before.calls + far.calls,
       errors: after.errors - before.errors + far.errors,
@@ -136,6 +139,7 @@ function workflowScores(ev: WorkflowEvaluation): RunScores {
       toolCalls: r.trace.totals.toolCalls,
     })),
     failed: ev.perRecord.filter((r) => r.error || r.trace.status === 'error').length,
+    sources: ev.argumentSources,
   };
 }
 
@@ -172,6 +176,14 @@ async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: Measu
       toolCalls: run.toolCalls,
     })),
     failed: out.filter((run) => run.error).length,
+    sources: report.records.reduce(
+      (acc, r, i) =>
+        addSources(
+          acc,
+          argumentSources(records[i]!, predictions[i]!.calls, r.detail, schemasFromTools(ctx.tools.list())),
+        ),
+      emptySources(),
+    ),
   };
 }
 

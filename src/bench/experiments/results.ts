@@ -65,6 +65,8 @@ export interface CostPerQuery {
 }
 
 /** One approach on one domain's test queries. */
+import type { ArgumentSources } from '../../dataflow/argument-sources.js';
+
 export interface ApproachResult {
   id: string;
   label: string;
@@ -87,6 +89,8 @@ export interface ApproachResult {
    */
   calls: { reference: number; made: number; matched: number; failed: number; beyond?: number; gradedTc?: number };
   toolStats?: { calls: number; errors: number; replayHits: number; replayMisses: number };
+  /** Reference arguments by where their value stands, and how many were called and passed right, summed over runs. */
+  argumentSources?: ArgumentSources;
 }
 
 export interface IterationPoint {

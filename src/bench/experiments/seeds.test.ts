@@ -239,3 +239,37 @@ describe("a seed's report", () => {
     expect(renderReport(r)).toContain('| c2: G0 → c1 (hints: 14 edits on 5 nodes) → c2 (calls one on step_2) |');
   });
 });
+
+describe('where calls go wrong, by argument source', () => {
+  it('pools the reference arguments by source over the seeds and prints the shares called and right', () => {
+    const sources = (right: number) => ({
+      request: { args: 10, called: 8, right },
+      upstream: { args: 4, called: 2, right: 1 },
+      neither: { args: 0, called: 0, right: 0 },
+    });
+    const seeded = [0, 1].map((seed) => {
+      const r = run(seed, { Travel: { flowscout: 0.5, react: 0.2 } });
+      r.domains[0]!.approaches[0]!.argumentSources = sources(seed === 0 ? 4 : 6);
+      r.domains[0]!.approaches[1]!.argumentSources = sources(1);
+      return r;
+    });
+    const s = summarizeSeeds(seeded, {
+      command: 'npx flowscout bench --seeds 0,1',
+      startedAt: '2026-12-01T00:00:00.000Z',
+      durationMs: 1,
+      seedFolders: ['seed-0', 'seed-1'],
+    });
+    expect(s.stats.find((x) => x.id === 'flowscout' && x.domain === 'Travel')!.argumentSources).toEqual({
+      request: { args: 20, called: 16, right: 10 },
+      upstream: { args: 8, called: 4, right: 2 },
+      neither: { args: 0, called: 0, right: 0 },
+    });
+    const md = renderSeedsReport(s);
+    expect(md).toContain('## Where calls go wrong: reference arguments by source');
+    expect(md).toMatch(
+      /\| flowscout \(offline\) \| Travel \| 20 \| 80 % \| 50 % \| 8 \| 50 % \| 25 % \| 0 \| — \| — \|/,
+    );
+    // One seed's report has the same table.
+    expect(renderReport(seeded[0]!)).toMatch(/\| flowscout \(offline\) \| Travel \| 10 \| 80 % \| 40 % \|/);
+  });
+});

@@ -1,3 +1,4 @@
+import { addSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
 import type { BootstrapInterval } from '../stats/bootstrap.js';
 import { comparePaired } from '../stats/paired-compare.js';
 import { mean, sampleSd } from '../stats/describe.js';
@@ -25,6 +26,8 @@ export interface SeedStat {
   esSd: number;
   /** Calls per test query, mean over seeds: made, failed, beyond the reference, and the graded TC. */
   calls?: { made: number; failed: number; beyond: number; gradedTc: number };
+  /** Reference arguments by where their value stands, pooled over seeds (and domains for the average). */
+  argumentSources?: ArgumentSources;
 }
 
 /** FlowScout's mean TC against another approach's, per domain and on the average over domains. */
@@ -140,6 +143,7 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
           found.map((a) => a!.es),
         ),
         ...callsOf(found.map((a) => a!.calls)),
+        ...pooled(found.map((a) => a!.argumentSources)),
       });
     }
     stats.push(...perDomain);
@@ -157,10 +161,17 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
           runs.map((_, s) => mean(perDomain.map((p) => p.es[s]!))),
         ),
         ...callsOf(perDomain.flatMap((p) => (p.calls ? [p.calls] : []))),
+        ...pooled(perDomain.map((p) => p.argumentSources)),
       });
     }
   }
   return stats;
+}
+
+/** The argument-source counts summed over seeds (or domains); nothing when one lacks them. */
+function pooled(list: ReadonlyArray<ArgumentSources | undefined>): Pick<SeedStat, 'argumentSources'> {
+  if (list.length === 0 || list.some((x) => x === undefined)) return {};
+  return { argumentSources: list.reduce<ArgumentSources>((acc, x) => addSources(acc, x!), emptySources()) };
 }
 
 /** The mean of the calls per query over seeds (or domains); nothing when one lacks the figures. */

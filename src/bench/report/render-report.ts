@@ -3,6 +3,8 @@ import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
 import {
+  SOURCES_NOTE,
+  sourcesTable1,
   costTable,
   positionsTable,
   searchTable,
@@ -57,6 +59,14 @@ export function renderReport(r: BenchResults): string {
     'TC of the LLM-only baseline is n/a: its workflows have no tool nodes, so TC is not defined (as in the paper). NoMCTS is G0, the root of the FlowScout search.',
     '',
     ...findings(r),
+    '',
+    '### Where calls go wrong: reference arguments by source (test queries)',
+    '',
+    who,
+    '',
+    SOURCES_NOTE,
+    '',
+    sourcesTable1(r),
     '',
     '### Significance (FlowScout vs each baseline, paired by test query)',
     '',

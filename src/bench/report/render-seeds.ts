@@ -1,3 +1,4 @@
+import { SOURCE_HEADERS, SOURCES_NOTE, sourceRow } from './tables.js';
 import { describeCodeVersion } from '../experiments/code-version.js';
 import { orderingVerdict, type SeedStat, type SeedsResults } from '../experiments/seeds.js';
 import { duration, fixed, signed, table } from './markdown.js';
@@ -85,6 +86,26 @@ export function callsTable(r: SeedsResults): string {
     'r',
     'r',
   ]);
+}
+
+/**
+ * Where calls go wrong: per approach and domain, the reference arguments of the test queries by where
+ * their value stands, with the share whose call's tool the approach called and the share it passed
+ * right, pooled over seeds.
+ */
+export function sourcesTable(r: SeedsResults): string {
+  const domains = [...new Set(r.stats.map((s) => s.domain))];
+  const rows = ids(r.stats).flatMap((id) =>
+    domains.flatMap((d) => {
+      const s = r.stats.find((x) => x.id === id && x.domain === d);
+      return s?.argumentSources && s.tcMean !== null ? [sourceRow(s.label, d, s.argumentSources)] : [];
+    }),
+  );
+  return table(
+    SOURCE_HEADERS,
+    rows,
+    SOURCE_HEADERS.map((_, i) => (i < 2 ? 'l' : 'r')),
+  );
 }
 
 /** The verdict as the table prints it, from the difference itself (summaries written before carry the old flag). */
@@ -198,6 +219,14 @@ export function renderSeedsReport(r: SeedsResults): string {
     'Graded TC: a call of the right tool earns the share of its arguments it got right (exact TC counts only equal calls); beyond the reference: calls with no call of their tool in the reference to pair with.',
     '',
     callsTable(r),
+    '',
+    '## Where calls go wrong: reference arguments by source, test queries pooled over seeds',
+    '',
+    who,
+    '',
+    SOURCES_NOTE,
+    '',
+    sourcesTable(r),
     '',
     "## The paper's orderings (test TC)",
     '',

@@ -1,3 +1,4 @@
+import { VALUE_SOURCES, type ArgumentSources } from '../../dataflow/argument-sources.js';
 import { toolLabel } from '../../graph/tool-label.js';
 import { clip } from '../../util/clip.js';
 import type { ApproachResult, BenchResults, DomainResult, SearchSummary } from '../experiments/results.js';
@@ -266,5 +267,49 @@ export function positionsTable(r: BenchResults): string {
     ],
     rows,
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
+/** What the table of reference arguments by source says (both reports print it). */
+export const SOURCES_NOTE =
+  "Each reference argument is classed by where its value stands: written in the request, found in an earlier reference call's result (an id a search returned), or neither (a constant, a default). Called: the approach called that reference call's tool at its place; right: it also passed that value.";
+
+/** The header, row cells and alignment of a table of reference arguments by source (see `sourcesTable`). */
+export const SOURCE_HEADERS = [
+  'approach',
+  'domain',
+  'from the request',
+  'called',
+  'right',
+  'from an earlier result',
+  'called',
+  'right',
+  'neither',
+  'called',
+  'right',
+];
+
+/** One row: the arguments of each source, the share called and the share passed right. */
+export function sourceRow(label: string, domain: string, a: ArgumentSources): string[] {
+  const pct = (n: number, of: number) => (of > 0 ? `${Math.round((100 * n) / of)} %` : '—');
+  return [
+    label,
+    domain,
+    ...VALUE_SOURCES.flatMap((k) => [String(a[k].args), pct(a[k].called, a[k].args), pct(a[k].right, a[k].args)]),
+  ];
+}
+
+/** Where calls go wrong, one seed: per approach with TC and domain, the reference arguments by source. */
+export function sourcesTable1(r: BenchResults): string {
+  const rows = TABLE2_IDS.flatMap((id) =>
+    r.domains.flatMap((d) => {
+      const a = approach(d, id);
+      return a && a.tc !== null && a.argumentSources ? [sourceRow(a.label, d.domain, a.argumentSources)] : [];
+    }),
+  );
+  return table(
+    SOURCE_HEADERS,
+    rows,
+    SOURCE_HEADERS.map((_, i) => (i < 2 ? 'l' : 'r')),
   );
 }

@@ -16,6 +16,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { addWriteCalls, type WriteGuardReport } from '../../tools/write-guard.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
+import { addSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 import { learnedLine } from '../learned-note.js';
 
@@ -74,6 +75,10 @@ export interface WorkflowEvalResult {
   distributed?: { redis: string; jobsDone: number; jobsFailed: number; workers: number };
   /** What happened to write calls to live tools (answered from replay, refused, or sent when allowed). */
   writeCalls: WriteGuardReport;
+  /** Reference arguments by where their value stands: how many, how many called and passed right (every run summed). */
+  argumentSources: ArgumentSources;
+  /** The same per record (every run summed), in record order. */
+  recordSources: Array<{ id: string; argumentSources: ArgumentSources }>;
 }
 
 /** Runs and scores; closes the tools it opened. */
@@ -148,8 +153,15 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
       ),
     );
     const learned = learnedLine(resolved.instance.kind, workflow, raw);
+    const sumOf = (list: ReadonlyArray<ArgumentSources | undefined>) =>
+      list.reduce<ArgumentSources>((acc, x) => (x ? addSources(acc, x) : acc), emptySources());
     return {
       report,
+      argumentSources: sumOf(runs.map((ev) => ev.argumentSources)),
+      recordSources: perRecord.map((evs) => ({
+        id: evs[0]!.id,
+        argumentSources: sumOf(evs.map((r) => r.argumentSources)),
+      })),
       ...(learned ? { learned } : {}),
       workflow: workflow.name,
       policy: resolved.label,

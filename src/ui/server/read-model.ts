@@ -3,6 +3,7 @@ import type { CandidateRow, EvaluationRow, RunRow, Store } from '../../store/ind
 import { FlowScoutError } from '../../errors/index.js';
 import { displayStatus, type ShownRunStatus } from '../../store/run-lock.js';
 import { alignCalls, type RefCall, type TcDetail } from './aligned-calls.js';
+import { argumentSources, type AlignedPairs } from '../../dataflow/argument-sources.js';
 import { diffWorkflows, type WorkflowDiff } from './workflow-diff.js';
 
 export { alignCalls, type AlignedCall } from './aligned-calls.js';
@@ -321,6 +322,16 @@ export function recordView(store: Store, runId: string, candidateId: string, spl
     referenceCalls: reference.map((r) => ({ tool: r.tool, args: r.args })),
     producedCalls: produced,
     alignment: trace?.detail && stored ? alignCalls(reference, produced, trace.detail) : null,
+    /** Where the reference arguments' values stand, and how many the run called and passed right. */
+    argumentSources:
+      trace?.detail && stored?.query !== undefined
+        ? argumentSources({ query: stored.query, calls: reference }, produced, {
+            matched: [],
+            wrongArgs: [],
+            reordered: [],
+            ...(trace.detail as Partial<AlignedPairs>),
+          })
+        : null,
     tcCounts: trace?.detail
       ? {
           lcs: (trace.detail as { lcs?: number }).lcs ?? null,

@@ -1,7 +1,18 @@
 import { canonicalArgs, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
-import { valueSource, type ValueSource } from '../dataflow/locate.js';
-import type { TcResult } from '../metrics/tool-call-lcs.js';
-import type { CallKey, TaskRecord } from '../records/schema.js';
+import { valueSource, type ValueSource } from './locate.js';
+
+/** A call as it is compared: tool and arguments. */
+interface CallKey {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** The pairs of TC's alignment (metrics/tool-call-lcs.ts `TcResult`) that say which reference call a made call answers. */
+export interface AlignedPairs {
+  matched: ReadonlyArray<readonly [number, number]>;
+  wrongArgs: ReadonlyArray<{ reference: number; predicted: number }>;
+  reordered: ReadonlyArray<{ reference: number; predicted: number }>;
+}
 
 /**
  * Where calls go wrong, per argument source: every reference argument is classed by where its value
@@ -48,9 +59,9 @@ const canon = (v: unknown, schema: ParamSchema | undefined) =>
 
 /** One record's counts (see the module comment). `schemas`: the tools' input schemas, as TC reads them. */
 export function argumentSources(
-  record: Pick<TaskRecord, 'query' | 'calls'>,
+  record: { query: string; calls: ReadonlyArray<CallKey & { output?: unknown }> },
   predicted: readonly CallKey[],
-  detail: Pick<TcResult, 'matched' | 'wrongArgs' | 'reordered'>,
+  detail: AlignedPairs,
   schemas: Readonly<Record<string, ParamSchema | undefined>> = {},
 ): ArgumentSources {
   const out = emptySources();
@@ -82,4 +93,16 @@ export function sourceShares(s: ArgumentSources): Record<ValueSource, number | u
     upstream: s.upstream.args ? s.upstream.right / s.upstream.args : undefined,
     neither: s.neither.args ? s.neither.right / s.neither.args : undefined,
   };
+}
+
+/** One line for people: `from the request 678 (called 79 %, right 53 %); from an earlier result 13 (…); neither 212 (…)`. */
+export function formatSources(s: ArgumentSources): string {
+  const pct = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
+  const part = (name: string, c: SourceCounts) =>
+    c.args === 0 ? `${name} 0` : `${name} ${c.args} (called ${pct(c.called, c.args)}, right ${pct(c.right, c.args)})`;
+  return [
+    part('from the request', s.request),
+    part('from an earlier result', s.upstream),
+    part('neither', s.neither),
+  ].join('; ');
 }
