@@ -244,7 +244,7 @@ const bindable: Gen = (p, { workflow }) => {
       'bind',
       edit(
         `bind ${p.tool}.${p.param} at ${p.node} ← ${p.source.from}: reproduces the reference in ${p.reproduced}/${p.calls} records (now ${p.current})`,
-        1.2 * p.evidence,
+        0.4 * p.evidence,
         ...hint,
         ...feed,
         { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: p.source },
@@ -387,7 +387,10 @@ export function ruleEdits(ctx: RuleContext): RuleEdit[] {
         ...list.flatMap((e) => e.plan.edits),
       );
     });
-  return [...singles, ...combined];
+  // Bindings go as one plan when there are several: each alone rarely moves a score, and offered one
+  // by one they would take the search's iterations from the edits that do.
+  const bound = groups.get('bind')?.length ?? 0;
+  return [...singles.filter((e) => !(e.group === 'bind' && bound >= 2)), ...combined];
 }
 
 function targetOf(e: RuleEdit): string {
