@@ -153,7 +153,7 @@ const missing: Gen = (p, ctx) => {
         ctx,
         p.after,
         top(p.tools, 5),
-        0.8 * p.evidence,
+        1.2 * p.evidence,
         `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`,
       ),
     ];
@@ -244,7 +244,7 @@ const bindable: Gen = (p, { workflow }) => {
       'bind',
       edit(
         `bind ${p.tool}.${p.param} at ${p.node} ← ${p.source.from}: reproduces the reference in ${p.reproduced}/${p.calls} records (now ${p.current})`,
-        0.4 * p.evidence,
+        1.2 * p.evidence,
         ...hint,
         ...feed,
         { op: 'set_binding', id: p.node, tool: p.tool, param: p.param, source: p.source },
