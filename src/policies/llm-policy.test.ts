@@ -212,6 +212,29 @@ describe('LLM policy', () => {
     expect(text).not.toMatch(/- stock_quote:/);
   });
 
+  it('tells the model where the workflow takes an argument from, so it need not guess it', async () => {
+    const { policy, calls } = policyWith([{ json: { calls: [{ tool: 'current_weather', args: { city: 'Paris' } }] } }]);
+    const node: ToolNode = { id: 'lookup', kind: 'tool', task: 'Look up the weather' };
+    // The binding is kept by another step of the workflow: every step that picks the tool reads it.
+    const holder: ToolNode = {
+      id: 'places',
+      kind: 'tool',
+      task: 'Find the place',
+      bind: [
+        {
+          tool: 'current_weather',
+          param: 'city',
+          source: { from: 'output', tool: 'find_place', path: 'results[*].name', pick: 'first' },
+        },
+      ],
+    };
+    const workflow: Workflow = { version: 1, name: 'w', nodes: [holder, node], edges: [] };
+    await policy.planToolCalls({ ...toolReq(node), workflow });
+    const text = userText(calls[0]!);
+    expect(text).toContain('Arguments the workflow fills (set for you, whatever you write; fill the others):');
+    expect(text).toContain('- current_weather: `city` is the `name` of the first item in the latest find_place result');
+  });
+
   it('asks no model for a step whose one tool has every parameter bound, and calls it with the bound values', async () => {
     const { policy, calls } = policyWith([]);
     const node: ToolNode = {

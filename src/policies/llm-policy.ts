@@ -8,7 +8,7 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 import { fitFromScores, handOff, handOffScope, partScores, partsFor, type PartFit } from '../retrieval/hand-off.js';
 import type { ToolIndex } from '../retrieval/tool-index.js';
 import { workflowIndexes } from '../retrieval/workflow-index.js';
-import { hintsKey } from '../graph/hints.js';
+import { bindingsFor, hintsKey } from '../graph/hints.js';
 import { createAjv, describeAjvError } from '../tools/validate-args.js';
 import { renderNodePromptParts, renderRepairPrompt, systemFor } from './llm-prompts.js';
 import { createPlanValidators, planToolCallsWithLlm, type ShortlistOptions } from './llm-tool-plan.js';
@@ -61,7 +61,7 @@ export function fullyBoundCall(req: ToolPlanRequest): PlannedCall | undefined {
   const tool = req.candidates[0]!;
   const props = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
   const bound = req.bound?.[tool.name] ?? {};
-  const boundParams = new Set((req.node.bind ?? []).filter((b) => b.tool === tool.name).map((b) => b.param));
+  const boundParams = new Set(bindingsFor(req.workflow, req.node, tool.name).map((b) => b.param));
   if (!props.every((p) => boundParams.has(p) && p in bound)) return undefined;
   return { tool: tool.name, args: { ...bound } };
 }

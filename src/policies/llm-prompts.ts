@@ -1,11 +1,12 @@
 import { nodePromptText } from '../graph/node-prompt.js';
 import { renderPrompt, placeholdersIn, requestLine } from '../graph/prompt-templates.js';
-import type { LlmNode, ToolHint, ToolNode } from '../graph/schema.js';
+import type { LlmNode, ToolBinding, ToolHint, ToolNode } from '../graph/schema.js';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
 import { renderToolDoc } from './tool-doc.js';
 import { hintsSection } from './hint-text.js';
+import { bindingSentence } from '../dataflow/render.js';
 
 /**
  * The text the LLM policy sends (docs/DESIGN.md, "Policies"): a node's prompt filled
@@ -159,6 +160,8 @@ export function renderPlanPromptParts(
     bound?: Record<string, Record<string, unknown>>;
     /** The workflow's hints about the shown tools (graph/hints.ts). */
     hints?: readonly ToolHint[];
+    /** The workflow's bindings of the shown tools' parameters (graph/hints.ts `bindingsFor`). */
+    bindings?: readonly ToolBinding[];
   },
 ): PromptParts {
   const many = node.calls === 'many';
@@ -175,6 +178,13 @@ export function renderPlanPromptParts(
     `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
     ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
     ...(hints ? [hints] : []),
+    ...(ctx.bindings?.length
+      ? [
+          `Arguments the workflow fills (set for you, whatever you write; fill the others):\n${ctx.bindings
+            .map((b) => `- ${b.tool}: ${bindingSentence(b)}`)
+            .join('\n')}`,
+        ]
+      : []),
   ];
   const variable = [
     requestLine(ctx.query),
@@ -205,6 +215,7 @@ export function renderPlanPrompt(
     parts?: readonly string[];
     bound?: Record<string, Record<string, unknown>>;
     hints?: readonly ToolHint[];
+    bindings?: readonly ToolBinding[];
   },
 ): string {
   return joinPrompt(renderPlanPromptParts(node, candidates, ctx));

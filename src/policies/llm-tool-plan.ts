@@ -1,3 +1,4 @@
+import { bindingsFor } from '../graph/hints.js';
 import { jsonSchema } from 'ai';
 import type { LlmClient } from '../llm/client.js';
 import { askWithRepair } from '../llm/ask-with-repair.js';
@@ -128,7 +129,12 @@ export function planRequest(req: ToolPlanRequest, shortlist?: ShortlistOptions, 
       ? inCandidateOrder(shortlist.shortlister.shortlist(req, shortlist.size), req.candidates)
       : req.candidates;
   const hints = hintsOf(req, shown);
-  const withHints = hints.length > 0 ? { ...ctx, hints } : ctx;
+  const bindings = shown.flatMap((t) => bindingsFor(req.workflow, req.node, t.name));
+  const withHints = {
+    ...ctx,
+    ...(hints.length > 0 ? { hints } : {}),
+    ...(bindings.length > 0 ? { bindings } : {}),
+  };
   return {
     ctx: withHints,
     shown,
