@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LlmNode, Workflow } from '../../src/graph/schema.js';
+import type { LlmNode, ToolNode, Workflow } from '../../src/graph/schema.js';
 import { ensureSpa } from '../../src/ui/server/spa.js';
 import { startUiServer, type UiServer } from '../../src/ui/server/serve.js';
 import { launchChromium, type TestBrowser } from '../support/browser.js';
@@ -23,7 +23,10 @@ const htmlRecords = join(fx.dir, 'records-html.jsonl');
 const records = readFileSync(fx.records, 'utf8')
   .trim()
   .split('\n')
-  .map((l) => JSON.parse(l) as { id: string; query: string; calls: Array<{ args: Record<string, unknown> }> });
+  .map(
+    (l) =>
+      JSON.parse(l) as { id: string; query: string; calls: Array<{ tool: string; args: Record<string, unknown> }> },
+  );
 let server: UiServer;
 let b: TestBrowser;
 let page: Page;
@@ -182,14 +185,31 @@ describe('the web UI in chromium', () => {
     const router = learned.nodes.find((n) => n.kind === 'llm' && n.choices) as LlmNode;
     const fallback = router.choices!.options[0]!.value;
     router.choices!.fallback = fallback;
+    // And a binding that reads an earlier call's result: its step shows where the argument comes from.
+    const call = records.map((r) => r.calls.find((c) => Object.keys(c.args).length > 0)).find(Boolean) as
+      { tool: string; args: Record<string, unknown> } | undefined;
+    const step = learned.nodes.find((n): n is ToolNode => n.kind === 'tool' && !n.tools?.length)!;
+    step.bind = [
+      {
+        tool: call!.tool,
+        param: Object.keys(call!.args)[0]!,
+        source: { from: 'output', tool: call!.tool, path: 'results[*].id', pick: 'match', by: 'name' },
+      },
+    ];
     // A search that starts from this workflow stores it as its root candidate.
     const from = join(fx.dir, 'with-fallback.workflow.json');
     writeFileSync(from, JSON.stringify(learned));
-    const records = join(fx.dir, 'fallback-records.jsonl');
-    writeFileSync(records, readFileSync(fx.records, 'utf8'));
-    await runSearch([...searchArgs(fx, db, { iterations: 1, records }), '--from', from, '--strategy', 'none']);
+    const recordsFile = join(fx.dir, 'fallback-records.jsonl');
+    writeFileSync(recordsFile, readFileSync(fx.records, 'utf8'));
+    await runSearch([
+      ...searchArgs(fx, db, { iterations: 1, records: recordsFile }),
+      '--from',
+      from,
+      '--strategy',
+      'none',
+    ]);
     const run = ((await apiJson('/api/runs')).runs as Array<{ id: string; data: string }>).find(
-      (r) => r.data === records,
+      (r) => r.data === recordsFile,
     )!;
     const start = (await apiJson(`/api/runs/${run.id}`)).tree.find((n: any) => n.parent === null);
     await page.goto(`${server.url}#/runs/${run.id}/c/${start.id}`);
@@ -198,6 +218,9 @@ describe('the web UI in chromium', () => {
     const text = (await node.textContent())!;
     expect(text).toContain(`${fallback}: also when no branch clearly fits (learned)`);
     if (router.choices!.otherwise) expect(text).toContain(`${router.choices!.otherwise}: none of the above`);
+    expect(await page.getByTestId(`wf-bind-${step.id}`).textContent()).toContain(
+      `${Object.keys(call!.args)[0]} ← ${call!.tool} → results[*].id (item named by name)`.slice(0, 60),
+    );
   });
 
   it('compares two candidates: both graphs and per-record differences', async () => {

@@ -170,7 +170,7 @@ function WorkflowNodeView({ data }: NodeProps<FlowNode<WfData>>) {
                 n.bind
                   .map(
                     (b) =>
-                      `${b.param} ← ${b.source.from === 'output' ? `${b.source.node}.${b.source.path}` : b.source.from === 'extract' ? `${b.source.node}.${b.source.field}` : b.source.from}`,
+                      `${b.param} ← ${b.source.from === 'output' ? `${b.source.node ?? b.source.tool ?? 'latest result'} → ${b.source.path}${b.source.pick === 'match' ? ` (item named by ${b.source.by})` : b.source.pick === 'last' ? ' (last)' : ''}` : b.source.from === 'extract' ? `${b.source.node}.${b.source.field}` : b.source.from === 'const' ? `constant ${JSON.stringify(b.source.value)}` : b.source.from}`,
                   )
                   .join(', '),
                 70,
