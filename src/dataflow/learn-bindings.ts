@@ -1,5 +1,6 @@
 import { canonicalArgs, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
 import { isIdentifierShaped } from '../util/identifier-shape.js';
+import { customerOf, knownWord, toolWords } from './customers.js';
 import { holdsValue, leavesOf, sameValue, valueText } from './locate.js';
 import { readOutput } from './output-value.js';
 import { resolveSource, valuesAtPath, type EarlierResult } from './resolve.js';
@@ -20,7 +21,8 @@ import type { BindingSource, Transform } from './schema.js';
  *   between the punctuation around it (`"Paris"`, `(ALB)`); resolved in the part of the request the
  *   call serves first;
  * - a constant: the value most calls pass, passed in at least `minConstantGroups` distinct groups,
- *   never shaped like an identifier and never a value a request states (it would copy one request's
+ *   never shaped like an identifier, made only of words of the language or of the tools' texts
+ *   where it has letters, and never a value a request states (it would copy one request's
  *   value into every other's calls).
  *
  * Every candidate program is then run on every reference call of the tool, with what its record
@@ -35,12 +37,14 @@ export interface ExampleRecord {
   id: string;
   query: string;
   group?: string;
+  meta?: Record<string, unknown>;
   calls: ReadonlyArray<{ tool: string; args: Record<string, unknown>; output?: unknown; status?: 'ok' | 'error' }>;
 }
 
 /** A tool as the learner reads it. */
 export interface ExampleTool {
   name: string;
+  description?: string;
   inputSchema?: unknown;
 }
 
@@ -110,7 +114,11 @@ export function shapePattern(value: string): string | undefined {
 const BARE = '(?<![A-Za-z0-9])';
 
 /** Request patterns for a value the request writes: its shape alone, after the word before it, between punctuation. */
-function requestPrograms(query: string, value: unknown): Array<Extract<BindingSource, { from: 'request' }>> {
+function requestPrograms(
+  query: string,
+  value: unknown,
+  words: ReadonlySet<string>,
+): Array<Extract<BindingSource, { from: 'request' }>> {
   if (typeof value !== 'string' && typeof value !== 'number') return [];
   const v = String(value);
   const shape = shapePattern(v);
@@ -118,7 +126,9 @@ function requestPrograms(query: string, value: unknown): Array<Extract<BindingSo
   if (!shape || at < 0) return [];
   const out = [`${BARE}(${shape})(?![A-Za-z0-9])`];
   const before = /([A-Za-z]+)\s*$/.exec(query.slice(0, at))?.[1];
-  if (before && before.length > 1) out.push(`\\b${escapeRe(before)}\\s+(${shape})(?![A-Za-z0-9])`);
+  // The word before the value becomes part of the program: only a word of the language or the tools.
+  if (before && before.length > 1 && knownWord(before, words))
+    out.push(`\\b${escapeRe(before)}\\s+(${shape})(?![A-Za-z0-9])`);
   const pre = query[at - 1];
   const post = query[at + v.length];
   if (pre && post && /[^\sA-Za-z0-9]/.test(pre) && /[^\sA-Za-z0-9]/.test(post))
@@ -248,7 +258,8 @@ export function learnBindings(
   // Every reference call of a known tool, per (tool, parameter), with what its record held before it.
   const examples = new Map<string, { tool: string; param: string; list: Example[] }>();
   for (const record of records) {
-    const group = record.group ?? record.id;
+    // Hits and constants count distinct customers, not one customer's many tasks (customers.ts).
+    const group = customerOf(record);
     record.calls.forEach((call, i) => {
       const props = schemas.get(call.tool);
       if (!props || call.status === 'error') return;
@@ -265,6 +276,7 @@ export function learnBindings(
       }
     });
   }
+  const words = toolWords(tools);
   const learned: LearnedBinding[] = [];
   for (const { tool, param, list } of examples.values()) {
     const schema = schemas.get(tool)?.[param];
@@ -282,7 +294,7 @@ export function learnBindings(
       const target = valueText(x.value)!;
       const seen = new Set<string>();
       if (holdsValue(x.record.query, x.value)) {
-        for (const r of requestPrograms(x.record.query, x.value)) add(r);
+        for (const r of requestPrograms(x.record.query, x.value, words)) add(r);
         continue;
       }
       for (const e of x.earlier.slice(-params.lookBack).reverse())
@@ -294,7 +306,7 @@ export function learnBindings(
           }
         }
     }
-    const constant = constantOf(withValue, list.length, schema, param, params);
+    const constant = constantOf(withValue, list.length, schema, param, params, words);
     if (constant !== undefined) add({ from: 'const', value: constant });
     const candidates = [...found.values()].sort((a, b) => b.n - a.n).slice(0, params.maxCandidates);
     let best: LearnedBinding | undefined;
@@ -340,6 +352,7 @@ function constantOf(
   schema: ParamSchema | undefined,
   param: string,
   params: Params,
+  words: ReadonlySet<string>,
 ): unknown {
   const counts = new Map<string, { v: unknown; n: number; groups: Set<string> }>();
   for (const x of withValue) {
@@ -352,6 +365,8 @@ function constantOf(
   const top = [...counts.values()].sort((a, b) => b.n - a.n)[0];
   if (!top || top.n < params.minConstantShare * calls || top.groups.size < params.minConstantGroups) return undefined;
   if (isIdentifierShaped(top.v, { name: param })) return undefined;
+  // Letters in a constant are words of the language or of the tools' texts, never a name or a code.
+  if (![...String(top.v).matchAll(/[A-Za-z]{4,}/g)].every((m) => knownWord(m[0], words))) return undefined;
   const text = valueText(top.v);
   if (text !== undefined && text.length > 1 && withValue.some((x) => holdsValue(x.record.query, top.v)))
     return undefined;

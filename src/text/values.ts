@@ -170,7 +170,10 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const s = m.index ?? 0;
     if (!isTaken(s, s + m[0].length)) add(m[0], 'proper', s, s + m[0].length, true);
   }
-  const free = (t: Token) => !isTaken(t.start, t.end);
+  // Words of a date or time the library reads relative to the day asked ("today", "this week") are no
+  // part of a name or a phrase.
+  const timely = entities.filter((e) => ['DATE', 'TIME', 'DURATION'].includes(e.type) && !/\d|\p{Lu}/u.test(e.value));
+  const free = (t: Token) => !isTaken(t.start, t.end) && !timely.some((e) => t.start >= e.start && t.end <= e.end);
   const names = nameSpans(text, tokens, free);
   for (const n of names) add(n.value, 'proper', n.start, n.end);
   // A place and its region ("Paris, France", "Seattle, WA, US"): a name, then names or codes in

@@ -2,9 +2,9 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
+import { customerOf, knownWord, toolWords } from '../../dataflow/customers.js';
 import {
   countWritten,
-  groupOf,
   toolEvidence,
   type GroupCounts,
   type ParamEvidence,
@@ -74,7 +74,10 @@ export function learnToolHints(
   params: HintParameters = HINT_PARAMETERS,
 ): Map<string, ToolHint> {
   const evidence = toolEvidence(records, tools, params.minWordGroups);
-  countWritten(records, tools, evidence, (_tool, param, pe) => keptValues(param, pe, params).map((v) => v.value));
+  const words = toolWords(tools);
+  countWritten(records, tools, evidence, (_tool, param, pe) =>
+    keptValues(param, pe, params, words).map((v) => v.value),
+  );
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolHint>();
   // How often each word came with any call: a word that comes with one tool's calls no more often
@@ -84,12 +87,12 @@ export function learnToolHints(
     all.uses += te.uses;
     for (const [w, n] of te.asks.counts) all.words.set(w, (all.words.get(w) ?? 0) + n);
   }
-  for (const [name, te] of evidence) out.set(name, toolHint(name, te, byName.get(name)!, params, all));
+  for (const [name, te] of evidence) out.set(name, toolHint(name, te, byName.get(name)!, params, all, words));
   return out;
 }
 
 /** The number of distinct groups among `records`. */
-export const groupCount = (records: readonly TaskRecord[]): number => new Set(records.map(groupOf)).size;
+export const groupCount = (records: readonly TaskRecord[]): number => new Set(records.map(customerOf)).size;
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
@@ -110,6 +113,7 @@ function toolHint(
   tool: ToolDescriptor,
   p: HintParameters,
   all: { uses: number; words: ReadonlyMap<string, number> },
+  words: ReadonlySet<string>,
 ): ToolHint {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
   const required = new Set(schema.required ?? []);
@@ -141,7 +145,7 @@ function toolHint(
   }
   const params: Record<string, ParamHint> = {};
   for (const [param, pe] of te.params) {
-    const h = paramHint(param, pe, required.has(param), schema.properties?.[param], te.uses, p);
+    const h = paramHint(param, pe, required.has(param), schema.properties?.[param], te.uses, p, words);
     if (Object.keys(h).length > 0) params[param] = h;
   }
   if (Object.keys(params).length > 0) hint.params = params;
@@ -202,6 +206,7 @@ function paramHint(
   prop: { type?: unknown } | undefined,
   uses: number,
   p: HintParameters,
+  words: ReadonlySet<string>,
 ): ParamHint {
   const h: ParamHint = isRequired || pe.calls === 0 ? {} : presence(pe, uses, p);
   if (pe.set === 0) return h;
@@ -250,13 +255,18 @@ function paramHint(
     if (passed === 'string' || passed === 'number' || passed === 'boolean') format.type = passed;
   }
   if (Object.keys(format).length > 0) h.format = format;
-  const values = keptValues(param, pe, p);
+  const values = keptValues(param, pe, p, words);
   if (values.length > 0) h.values = values;
   return h;
 }
 
 /** The values a hint may keep (see the module comment), with their shares, most frequent first. */
-function keptValues(param: string, pe: ParamEvidence, p: HintParameters): NonNullable<ParamHint['values']> {
+function keptValues(
+  param: string,
+  pe: ParamEvidence,
+  p: HintParameters,
+  words: ReadonlySet<string>,
+): NonNullable<ParamHint['values']> {
   return pe.values
     .recurring(p.minValueGroups)
     .map((k) => ({ raw: pe.raw.get(k), share: round(pe.values.count(k) / Math.max(1, pe.set)) }))
@@ -264,7 +274,10 @@ function keptValues(param: string, pe: ParamEvidence, p: HintParameters): NonNul
       (v): v is { raw: string | number | boolean; share: number } =>
         (typeof v.raw === 'string' || typeof v.raw === 'number' || typeof v.raw === 'boolean') &&
         String(v.raw).length <= p.maxValueLength &&
-        !isIdentifierShaped(v.raw, { name: param }),
+        !isIdentifierShaped(v.raw, { name: param }) &&
+        // A value made of letters keeps only words of the language or of the tools' texts (`metric`,
+        // `json`, `en`), never a name or a code one customer wrote (`lindqvist`, `xkqwpl`).
+        [...String(v.raw).matchAll(/[A-Za-z]{4,}/g)].every((m) => knownWord(m[0], words)),
     )
     .slice(0, p.maxValues)
     .map((v) => ({ value: v.raw, share: v.share }));

@@ -1,13 +1,14 @@
 import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { findToken, namesParam, stem } from '../../text/words.js';
+import { findToken, namesParam, splitIdentifiers, stem } from '../../text/words.js';
 import { requestClauses } from '../../text/clauses.js';
 import { readText } from '../../text/read.js';
 import { contextAt, monthNames } from '../../text/values.js';
 import { outputValues } from '../../dataflow/output-value.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
+import { customerOf, knownWord, toolWords } from '../../dataflow/customers.js';
 
 /**
  * What the optimisation records show about each tool, counted per group (a task, a session, a
@@ -124,23 +125,40 @@ function newParam(): ParamEvidence {
 export const groupOf = (r: TaskRecord): string => r.group ?? `record:${r.id}`;
 
 /**
- * The words written in lower case (as a whole word) in the requests of at least `minGroups` groups:
- * the vocabulary requests share. A word only ever written capitalised (`Rossi`, or `Yusuf` opening a
+ * The words written in lower case (as a whole word) in the requests of at least `minGroups` customers
+ * (`customerOf`) that are words of the language or of the tools' texts (`knownWord`): the vocabulary
+ * requests share, without the words of argument values no hint may keep: a name a customer writes in
+ * lower case (`gus lindqvist`) is none of these. A word only ever written capitalised (`Rossi`, or `Yusuf` opening a
  * clause) is a proper name, however many groups write it — one customer's tasks recur across groups;
  * and the parts of a token with a digit or an `@`, or shaped like an identifier (`mia.garcia@…`,
  * `mia_garcia_4516`), are that token's, not words of the request.
  */
-export function lowerCaseVocabulary(records: readonly TaskRecord[], minGroups: number): Set<string> {
+export function lowerCaseVocabulary(
+  records: readonly TaskRecord[],
+  minGroups: number,
+  tools: ReadonlySet<string> = new Set(),
+): Set<string> {
   const seen = new GroupCounts();
   for (const record of records) {
-    const group = groupOf(record);
+    const group = customerOf(record);
     for (const token of record.query.split(/\s+/)) {
       const t = token.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
       if (t === '' || /[\d@]/.test(t) || isIdentifierShaped(t)) continue;
       for (const m of t.matchAll(/[A-Za-z]+/g)) if (!/[A-Z]/.test(m[0])) seen.add(m[0], group);
     }
   }
-  return new Set(seen.recurring(minGroups));
+  // The words of an argument value no hint may keep (a name, a code, an id: one customer's data) are
+  // data wherever they appear, also those that are words of the language ("gus" of "gus lindqvist").
+  const data = new Set<string>();
+  for (const record of records)
+    for (const call of record.calls)
+      for (const v of Object.values(call.args)) {
+        if (typeof v !== 'string') continue;
+        const parts = [...v.toLowerCase().matchAll(/[a-z]{3,}/g)].map((m) => m[0]);
+        const keepable = parts.every((w) => w.length < 4 || knownWord(w, tools));
+        if (isIdentifierShaped(v) || !keepable) for (const w of parts) data.add(w);
+      }
+  return new Set(seen.recurring(minGroups).filter((w) => knownWord(w, tools) && !data.has(w)));
 }
 
 /** True when every part of `word` (split at `'` and `-`) is in `vocabulary`. */
@@ -159,9 +177,9 @@ export function toolEvidence(
 ): Map<string, ToolEvidence> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolEvidence>();
-  const vocabulary = lowerCaseVocabulary(records, minWordGroups);
+  const vocabulary = lowerCaseVocabulary(records, minWordGroups, toolWords(tools));
   for (const record of records) {
-    const group = groupOf(record);
+    const group = customerOf(record);
     const clauses = requestClauses(record.query, record.calls.length);
     const n = record.calls.length;
     record.calls.forEach((call, index) => {

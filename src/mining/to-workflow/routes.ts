@@ -8,6 +8,8 @@ import { compactShape, medianCaseLength } from './compact.js';
 import { fitLog } from './fit-log.js';
 import { innerShapes, positionTools, treeToShape, type Shape } from './shape.js';
 import { firstSentence, toolsAbout } from './tasks.js';
+import { knownWord, toolWords } from '../../dataflow/customers.js';
+import { isStopWord } from '../../text/words.js';
 
 /**
  * Routes: the recurring request types of a log as branches of G0 (docs/DESIGN.md, "Mining": routes).
@@ -171,19 +173,16 @@ export function routeFamilies(variants: readonly RouteVariant[], opts: RouteOpti
     .slice(0, opts.maxRoutes ?? 8);
 }
 
-const STOP = new Set(
-  'the a an and or of for to in on at by with from into about as is are was were be been being it its this that these those what which who whom whose how when where why can could would should will shall may might must do does did have has had get give show tell find me my we our you your i please also then than there their them they some any all each every both more most other such only own same so too very just not no nor but if while after before over under again further once here out up down off per via using use need want like let lets know'.split(
-    ' ',
-  ),
-);
-
 /**
  * Words of a request that can be keywords: written in lower case (a capitalised word may be a name),
- * letters only, three or more, no stop word.
+ * letters only, three or more, no stop word (the one list, text/read.ts), and a word of the
+ * language or of the tools' texts (a name or a code written in lower case is neither: customers.ts).
  */
-function keywordWords(text: string): Set<string> {
+function keywordWords(text: string, tools: ReadonlySet<string>): Set<string> {
   return new Set(
-    (text.match(/(?<![\w@.-])[a-z][a-z-]*[a-z](?![\w@-])/g) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)),
+    (text.match(/(?<![\w@.-])[a-z][a-z-]*[a-z](?![\w@-])/g) ?? []).filter(
+      (w) => w.length >= 3 && !isStopWord(w) && w.split('-').every((part) => knownWord(part, tools)),
+    ),
   );
 }
 
@@ -191,10 +190,16 @@ function keywordWords(text: string): Set<string> {
  * Keywords of each family: words in at least two of its requests and in a good share of them, the
  * most distinctive first (share in the family minus share in the other families' requests).
  */
-export function familyKeywords(families: readonly RouteFamily[], maxKeywords = 8): string[][] {
+export function familyKeywords(
+  families: readonly RouteFamily[],
+  maxKeywords = 8,
+  tools: ReadonlySet<string> = new Set(),
+): string[][] {
   // A word the runs passed as (part of) an argument value is data (a name, a code, a user's id), not a request type.
   const data = new Set(families.flatMap((f) => f.argWords ?? []));
-  const docs = families.map((f) => f.requests.map((q) => new Set([...keywordWords(q)].filter((w) => !data.has(w)))));
+  const docs = families.map((f) =>
+    f.requests.map((q) => new Set([...keywordWords(q, tools)].filter((w) => !data.has(w)))),
+  );
   const total = docs.reduce((n, d) => n + d.length, 0);
   return docs.map((mine, i) => {
     const df = new Map<string, number>();
@@ -223,7 +228,7 @@ export function routeChoices(
   descriptors: ReadonlyMap<string, ToolDescriptor>,
   maxKeywords?: number,
 ): Choices {
-  const keywords = familyKeywords(families, maxKeywords);
+  const keywords = familyKeywords(families, maxKeywords, toolWords([...descriptors.values()]));
   const options = families.map((f, i): ChoiceOption => ({
     value: routeId(i),
     tools: f.tools,
