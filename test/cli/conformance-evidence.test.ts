@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
+import { cli } from '../support/cli-io.js';
 
 /**
  * What conformance and drift read of a run is everything it shows: its failed calls (also those

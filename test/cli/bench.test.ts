@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BenchResults } from '../../bench/experiments/results.js';
-import { runCli } from '../program.js';
-import { captureIO as capture } from '../../../test/support/cli-io.js';
+import type { BenchResults } from '../../src/bench/experiments/results.js';
+import { runCli } from '../../src/cli/program.js';
+import { captureIO as capture } from '../support/cli-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-bench-'));
 const out = join(dir, 'report');

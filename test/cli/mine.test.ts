@@ -2,10 +2,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateWorkflow, type Workflow } from '../../graph/index.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { validateWorkflow, type Workflow } from '../../src/graph/index.js';
+import { cli } from '../support/cli-io.js';
 
-const FIX = join(import.meta.dirname, '../../../test/fixtures/mining');
+const FIX = join(import.meta.dirname, '../fixtures/mining');
 
 describe('flowscout mine', () => {
   it('prints the PM4Py tree of records (IM by default)', async () => {

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
-import { startTestMcpHttpServer, type TestMcpHttpServer } from '../../../test/support/mcp-http-server.js';
-import { mcpStdioCommand } from '../../../test/support/mcp-stdio-server.js';
-import { toolLabel } from '../../graph/tool-label.js';
+import { cli } from '../support/cli-io.js';
+import { startTestMcpHttpServer, type TestMcpHttpServer } from '../support/mcp-http-server.js';
+import { mcpStdioCommand } from '../support/mcp-stdio-server.js';
+import { toolLabel } from '../../src/graph/tool-label.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-tools-'));
 let http: TestMcpHttpServer;

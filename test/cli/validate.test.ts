@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
+import { cli } from '../support/cli-io.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const FIX = join(ROOT, 'test/fixtures/workflows');
 
 describe('flowscout validate', () => {

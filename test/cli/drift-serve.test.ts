@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
-import { readRecordsFile } from '../../records/read-records.js';
-import type { TaskRecord } from '../../records/schema.js';
+import { cli } from '../support/cli-io.js';
+import { readRecordsFile } from '../../src/records/read-records.js';
+import type { TaskRecord } from '../../src/records/schema.js';
 
 /**
  * A served workflow's stored runs feed `drift`: an offline search on the bundled Travel records
@@ -13,7 +13,7 @@ import type { TaskRecord } from '../../records/schema.js';
  * `flowscout serve --http --db` answers requests and stores each run, and `drift` reads the store.
  * Travel requests it never saw: no drift; Finance requests: drift.
  */
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/flowscout.js');
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-drift-serve-'));
 const WORKFLOW = join(dir, 'search/best.workflow.json');

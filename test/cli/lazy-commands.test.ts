@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from './program.js';
-import type { CliIO } from './output.js';
-import { packagesLoadedBy } from '../../test/support/loaded-packages.js';
+import { buildProgram } from '../../src/cli/program.js';
+import type { CliIO } from '../../src/cli/output.js';
+import { packagesLoadedBy } from '../support/loaded-packages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quiet: CliIO = { out: () => {}, err: () => {}, isTTY: false };

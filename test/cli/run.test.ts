@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestLlmServer, type TestLlmServer } from '../../../test/support/llm-server.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { startTestLlmServer, type TestLlmServer } from '../support/llm-server.js';
+import { cli } from '../support/cli-io.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const LINEAR = join(ROOT, 'test/fixtures/workflows/valid/linear.json');
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-cli-run-'));
 writeFileSync(

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mcpStdioCommand } from '../../test/support/mcp-stdio-server.js';
-import { loadToolConfig } from './load-tool-config.js';
+import { mcpStdioCommand } from '../support/mcp-stdio-server.js';
+import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-toolcfg-'));
 mkdirSync(join(dir, 'data'));

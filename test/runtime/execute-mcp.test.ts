@@ -2,14 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMcpHttpServer, type TestMcpHttpServer } from '../../test/support/mcp-http-server.js';
-import { mcpStdioCommand } from '../../test/support/mcp-stdio-server.js';
-import { testTemperature } from '../../test/support/mcp-test-server.js';
-import type { Workflow } from '../graph/schema.js';
-import { loadToolConfig } from '../tools/load-tool-config.js';
-import type { ToolRegistry } from '../contracts/tools.js';
-import { executeWorkflow } from './execute.js';
-import { createScriptedPolicy } from '../testing/scripted-policy.js';
+import { startTestMcpHttpServer, type TestMcpHttpServer } from '../support/mcp-http-server.js';
+import { mcpStdioCommand } from '../support/mcp-stdio-server.js';
+import { testTemperature } from '../support/mcp-test-server.js';
+import type { Workflow } from '../../src/graph/schema.js';
+import { loadToolConfig } from '../../src/tools/load-tool-config.js';
+import type { ToolRegistry } from '../../src/contracts/tools.js';
+import { executeWorkflow } from '../../src/runtime/execute.js';
+import { createScriptedPolicy } from '../../src/testing/scripted-policy.js';
 
 /** Weather for two cities in parallel, a failing position routed around, then a sum of the temperatures. */
 const workflow: Workflow = {

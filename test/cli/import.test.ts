@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecordsFile } from '../../records/read-records.js';
-import { ToolConfigSchema } from '../../tools/config-schema.js';
-import { loadToolConfig } from '../../tools/load-tool-config.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { readRecordsFile } from '../../src/records/read-records.js';
+import { ToolConfigSchema } from '../../src/tools/config-schema.js';
+import { loadToolConfig } from '../../src/tools/load-tool-config.js';
+import { cli } from '../support/cli-io.js';
 
-const MINI = join(import.meta.dirname, '../../../test/fixtures/records/traject-mini');
+const MINI = join(import.meta.dirname, '../fixtures/records/traject-mini');
 
 describe('flowscout import traject', () => {
   it('writes records, tools and a replay tool config, prints the counts, and refuses to overwrite', async () => {
@@ -98,7 +98,7 @@ describe('flowscout import traject', () => {
 });
 
 describe('flowscout import toolbench', () => {
-  const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
+  const FIX = join(import.meta.dirname, '../fixtures/records');
   it('imports answer folders and prints kept vs dropped with reasons', async () => {
     const out = mkdtempSync(join(tmpdir(), 'fs-import-'));
     const res = await cli(['import', 'toolbench', join(FIX, 'toolbench'), join(FIX, 'stabletoolbench'), '--out', out]);
@@ -124,9 +124,9 @@ describe('flowscout import toolbench', () => {
 });
 
 describe('flowscout import openai|anthropic|ai-sdk|otel|auto', () => {
-  const AGENT = join(import.meta.dirname, '../../../test/fixtures/agent-logs');
+  const AGENT = join(import.meta.dirname, '../fixtures/agent-logs');
   it('writes records.jsonl, tools.json and a replay tools.config.json, prints the summary and warns about few records', async () => {
-    const { cli: run } = await import('../../../test/support/cli-io.js');
+    const { cli: run } = await import('../support/cli-io.js');
     const { mkdtempSync: mk, readFileSync: read } = await import('node:fs');
     const { tmpdir: tmp } = await import('node:os');
     const out = join(mk(join(tmp(), 'imp-')), 'o');

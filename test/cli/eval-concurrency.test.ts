@@ -2,10 +2,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type ScriptedReply } from '../../../test/support/llm-server.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { startTestLlmServer, type ScriptedReply } from '../support/llm-server.js';
+import { cli } from '../support/cli-io.js';
 
-const EVAL = join(import.meta.dirname, '../../../test/fixtures/records/eval');
+const EVAL = join(import.meta.dirname, '../fixtures/records/eval');
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-eval-concurrency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

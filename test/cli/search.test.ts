@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeSearchFixture, type SearchFixture } from '../../../test/search/fixture.js';
-import { runCli } from '../program.js';
-import { captureIO as capture } from '../../../test/support/cli-io.js';
+import { writeSearchFixture, type SearchFixture } from '../search/fixture.js';
+import { runCli } from '../../src/cli/program.js';
+import { captureIO as capture } from '../support/cli-io.js';
 
 let fx: SearchFixture;
 beforeAll(() => {

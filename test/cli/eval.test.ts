@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
+import { cli } from '../support/cli-io.js';
 
-const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
+const FIX = join(import.meta.dirname, '../fixtures/records');
 const EVAL = join(FIX, 'eval');
 
 const evalJson = async (args: string[]) => {
@@ -141,7 +141,7 @@ describe('flowscout eval --predictions', () => {
 
 describe('flowscout eval --judge-model', () => {
   it('scores ES with the LLM judge through an OpenAI-compatible server and labels it', async () => {
-    const { startTestLlmServer } = await import('../../../test/support/llm-server.js');
+    const { startTestLlmServer } = await import('../support/llm-server.js');
     const server = await startTestLlmServer({ script: () => ({ text: '4' }) });
     try {
       const res = await cli([
@@ -168,7 +168,7 @@ describe('flowscout eval --judge-model', () => {
   });
 
   it('survives a judge that gives no score: that answer scores 0 and the table says so', async () => {
-    const { startTestLlmServer } = await import('../../../test/support/llm-server.js');
+    const { startTestLlmServer } = await import('../support/llm-server.js');
     const server = await startTestLlmServer({
       script: (req) => ({ text: JSON.stringify(req.body).includes('Rome') ? 'great' : '5' }),
     });

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startTestLlmServer } from '../../../test/support/llm-server.js';
-import type { TaskRecord } from '../../records/schema.js';
-import { readRecordsFile } from '../../records/read-records.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { startTestLlmServer } from '../support/llm-server.js';
+import type { TaskRecord } from '../../src/records/schema.js';
+import { readRecordsFile } from '../../src/records/read-records.js';
+import { cli } from '../support/cli-io.js';
 
-const FIX = join(import.meta.dirname, '../../../test/fixtures/records');
+const FIX = join(import.meta.dirname, '../fixtures/records');
 const EVAL = join(FIX, 'eval');
 const base = [
   'eval',

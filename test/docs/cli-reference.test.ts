@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { CLI_REFERENCE_FILE, renderCliReference } from './cli-reference.js';
-import type { CliIO } from './output.js';
-import { buildProgram } from './program.js';
+import { CLI_REFERENCE_FILE, renderCliReference } from '../../src/cli/cli-reference.js';
+import type { CliIO } from '../../src/cli/output.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const quiet: CliIO = { out: () => {}, err: () => {}, isTTY: false };

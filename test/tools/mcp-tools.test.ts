@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMcpHttpServer, type TestMcpHttpServer } from '../../test/support/mcp-http-server.js';
-import { mcpStdioCommand } from '../../test/support/mcp-stdio-server.js';
-import { testTemperature } from '../../test/support/mcp-test-server.js';
-import { connectMcpTools } from './mcp-tools.js';
-import { createToolRegistry } from './registry.js';
+import { startTestMcpHttpServer, type TestMcpHttpServer } from '../support/mcp-http-server.js';
+import { mcpStdioCommand } from '../support/mcp-stdio-server.js';
+import { testTemperature } from '../support/mcp-test-server.js';
+import { connectMcpTools } from '../../src/tools/mcp-tools.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
 
 function isAlive(pid: number): boolean {
   try {

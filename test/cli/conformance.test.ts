@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
-import { openStore } from '../../store/open-store.js';
+import { cli } from '../support/cli-io.js';
+import { openStore } from '../../src/store/open-store.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const RUNNING_EXAMPLE = join(ROOT, 'test/fixtures/mining/pm4py-logs/input_data/running-example.xes');
 const NOISY = join(ROOT, 'test/fixtures/conformance/logs/noisy-running-example.xes');
 const RECORDS = join(ROOT, 'test/fixtures/mining/records.jsonl');

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
-import { bundledTrajectPaths } from '../records/bundled.js';
-import { importTraject } from '../records/import/traject.js';
-import { splitRecords } from '../records/split.js';
-import { createToolRegistry } from '../tools/registry.js';
-import { createReplayTools } from '../tools/replay-tools.js';
-import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
-import { runSearch } from './run-search.js';
-import { DEFAULT_SETTINGS } from './search-context.js';
-import { minedG0 } from './variants.js';
+import { createLexicalJudge } from '../../src/metrics/lexical-judge.js';
+import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
+import { bundledTrajectPaths } from '../../src/records/bundled.js';
+import { importTraject } from '../../src/records/import/traject.js';
+import { splitRecords } from '../../src/records/split.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { createReplayTools } from '../../src/tools/replay-tools.js';
+import { createRuleBasedOptimizer } from '../../src/search/optimizers/rule-based.js';
+import { runSearch } from '../../src/search/run-search.js';
+import { DEFAULT_SETTINGS } from '../../src/search/search-context.js';
+import { minedG0 } from '../../src/search/variants.js';
 
 /**
  * Regression guard for the search's main promise: an offline search (offline policy, lexical

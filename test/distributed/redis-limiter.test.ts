@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { APICallError } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../test/support/redis.js';
-import { openRedis } from './redis-connection.js';
-import { createSharedLimiter } from './redis-limiter.js';
+import { testRedisUrl } from '../support/redis.js';
+import { openRedis } from '../../src/distributed/redis-connection.js';
+import { createSharedLimiter } from '../../src/distributed/redis-limiter.js';
 
 // Two limiters on one run stand for two workers on two machines: they share Redis, nothing else.
 let redis: ReturnType<typeof openRedis>;

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { toOpenai } from '../../../test/support/agent-log-writers.js';
-import type { BenchResults } from '../../bench/experiments/results.js';
-import { bundledTrajectPaths } from '../../records/bundled.js';
-import { importTraject } from '../../records/import/traject.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { toOpenai } from '../support/agent-log-writers.js';
+import type { BenchResults } from '../../src/bench/experiments/results.js';
+import { bundledTrajectPaths } from '../../src/records/bundled.js';
+import { importTraject } from '../../src/records/import/traject.js';
+import { cli } from '../support/cli-io.js';
 
 // A domain bench has never seen: bundled Finance records written as OpenAI chat logs, imported back.
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-bench-files-'));

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createScriptedPolicy } from '../../testing/scripted-policy.js';
-import type { RunContext } from '../../runtime/run-state.js';
-import type { Trace } from '../../runtime/trace.js';
-import { createToolRegistry } from '../../tools/registry.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { createScriptedPolicy } from '../../src/testing/scripted-policy.js';
+import type { RunContext } from '../../src/runtime/run-state.js';
+import type { Trace } from '../../src/runtime/trace.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { cli } from '../support/cli-io.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const WORKFLOW = join(ROOT, 'test/fixtures/workflows/valid/conditional-branch.json');
 
 describe('flowscout compile', () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
-import { readRecordsFile, writeRecordsFile } from '../../records/read-records.js';
-import { splitRecords } from '../../records/split.js';
+import { cli } from '../support/cli-io.js';
+import { readRecordsFile, writeRecordsFile } from '../../src/records/read-records.js';
+import { splitRecords } from '../../src/records/split.js';
 
 /**
  * `flowscout drift` on the bundled TRAJECT-Bench domains: G0 mined (`mine --format workflow`, which

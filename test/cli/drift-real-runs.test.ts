@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
+import { cli } from '../support/cli-io.js';
 
 /**
  * Drift on a customer-service agent's runs split by task: tau-bench retail's gold runs
@@ -11,7 +11,7 @@ import { cli } from '../../../test/support/cli-io.js';
  * it was not learned from. The test split's runs (other unseen tasks) read "no drift"; another
  * domain's runs (the bundled TRAJECT-Bench Travel records) read "the process changed".
  */
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const RUNS = join(ROOT, 'test/fixtures/agent-logs/tau-bench-retail/gold-runs.json');
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-drift-real-'));
 const best = join(dir, 'search/best.workflow.json');

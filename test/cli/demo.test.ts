@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runCli } from '../program.js';
-import { captureIO as capture } from '../../../test/support/cli-io.js';
+import { runCli } from '../../src/cli/program.js';
+import { captureIO as capture } from '../support/cli-io.js';
 
 describe('flowscout demo (offline, end to end)', () => {
   it('imports the bundled Travel data, mines, searches and prints the tree, the best workflow and the comparison table, all labelled offline', async () => {

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateWorkflow, workflowHash, type Workflow } from '../../graph/index.js';
-import { cli } from '../../../test/support/cli-io.js';
+import { validateWorkflow, workflowHash, type Workflow } from '../../src/graph/index.js';
+import { cli } from '../support/cli-io.js';
 
-const FIX = join(import.meta.dirname, '../../../test/fixtures/workflows');
+const FIX = join(import.meta.dirname, '../fixtures/workflows');
 
 describe('flowscout render', () => {
   it('prints a Mermaid flowchart by default', async () => {

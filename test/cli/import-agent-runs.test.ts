@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BenchResults } from '../../bench/experiments/results.js';
-import { readRecordsFile } from '../../records/read-records.js';
-import { cli } from '../../../test/support/cli-io.js';
+import type { BenchResults } from '../../src/bench/experiments/results.js';
+import { readRecordsFile } from '../../src/records/read-records.js';
+import { cli } from '../support/cli-io.js';
 
 /**
  * Real agents' logs imported in one command (test/fixtures/agent-logs/nested-runs: API-Bank and
@@ -12,7 +12,7 @@ import { cli } from '../../../test/support/cli-io.js';
  * 1, four runs per task, hand-offs, "Error: …" outputs), then benchmarked on a split by task.
  */
 
-const DIR = join(import.meta.dirname, '../../../test/fixtures/agent-logs/nested-runs');
+const DIR = join(import.meta.dirname, '../fixtures/agent-logs/nested-runs');
 const RUNS = join(DIR, 'runs.json');
 const TOOLS = join(DIR, 'tools.json');
 const tmp = () => mkdtempSync(join(tmpdir(), 'fs-agent-runs-'));
@@ -297,7 +297,7 @@ describe('flowscout bench --records --tools on grouped records', () => {
     );
     // Which part each task went to, from the per-record results of the measured test queries and the seeded split.
     const { records } = await readRecordsFile(join(dir, 'runs', 'records.jsonl'));
-    const { splitRecords } = await import('../../records/split.js');
+    const { splitRecords } = await import('../../src/records/split.js');
     const split = splitRecords(records, { ratio: [5, 2, 3], seed: 1, by: 'group' });
     expect([split.opt.length, split.val.length, split.test.length]).toEqual([d.split.opt, d.split.val, d.split.test]);
     const partOf = new Map<string, string>();

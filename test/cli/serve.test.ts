@@ -7,22 +7,22 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../../test/support/cli-io.js';
-import { startTestLlmServer, type ScriptedReply } from '../../../test/support/llm-server.js';
-import { planToolAnswer } from '../../../test/support/workflows.js';
-import type { Workflow } from '../../graph/schema.js';
-import { createOfflinePolicy } from '../../policies/offline/offline-policy.js';
-import { readRecordsFile } from '../../records/read-records.js';
-import type { TaskRecord } from '../../records/schema.js';
-import { executeWorkflow } from '../../runtime/execute.js';
-import { indexFit } from '../../retrieval/hand-off.js';
-import { createToolIndex } from '../../retrieval/tool-index.js';
-import { customerAnswer } from '../../serve/customer-answer.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, OUTPUT_CUT_MARKER } from '../../runtime/output-bound.js';
-import type { RunContext } from '../../runtime/run-state.js';
-import type { Trace } from '../../runtime/trace.js';
-import { openStore } from '../../store/open-store.js';
-import { loadToolConfig } from '../../tools/load-tool-config.js';
+import { cli } from '../support/cli-io.js';
+import { startTestLlmServer, type ScriptedReply } from '../support/llm-server.js';
+import { planToolAnswer } from '../support/workflows.js';
+import type { Workflow } from '../../src/graph/schema.js';
+import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
+import { readRecordsFile } from '../../src/records/read-records.js';
+import type { TaskRecord } from '../../src/records/schema.js';
+import { executeWorkflow } from '../../src/runtime/execute.js';
+import { indexFit } from '../../src/retrieval/hand-off.js';
+import { createToolIndex } from '../../src/retrieval/tool-index.js';
+import { customerAnswer } from '../../src/serve/customer-answer.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, OUTPUT_CUT_MARKER } from '../../src/runtime/output-bound.js';
+import type { RunContext } from '../../src/runtime/run-state.js';
+import type { Trace } from '../../src/runtime/trace.js';
+import { openStore } from '../../src/store/open-store.js';
+import { loadToolConfig } from '../../src/tools/load-tool-config.js';
 
 /**
  * `flowscout serve` and `flowscout export` as a user runs them: the searched Travel workflow
@@ -30,7 +30,7 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
  * process and called by the MCP SDK's own client over stdio and over Streamable HTTP.
  */
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/flowscout.js');
 const WORKFLOW = join(ROOT, 'test/fixtures/workflows/searched/travel-best.workflow.json');
 const dir = mkdtempSync(join(tmpdir(), 'flowscout-cli-serve-'));
