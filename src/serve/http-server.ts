@@ -63,6 +63,7 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
 }
 
+/** A started HTTP server: where it listens, and how to stop it. */
 export interface RunningHttpServer {
   /** `http://host:port` */
   url: string;
