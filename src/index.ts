@@ -64,11 +64,7 @@ export { DEFAULT_SETTINGS, type SearchSettings } from './search/search-context.j
 export type { Optimizer } from './search/optimizers/types.js';
 
 // Serve over HTTP and MCP (stdio MCP and the rest: flowscout/serve)
-export {
-  createWorkflowService,
-  type WorkflowService,
-  type WorkflowServiceOptions,
-} from './serve/workflow-service.js';
+export { createWorkflowService, type WorkflowService, type WorkflowServiceOptions } from './serve/workflow-service.js';
 export { startHttpServer, type HttpServeOptions, type RunningHttpServer } from './serve/http-server.js';
 
 // Export to LangGraph.js (what its module imports: flowscout/langgraph)
