@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -26,12 +27,18 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/architecture/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // One test process per core: vitest's default keeps a core for itself, which on 2 cores runs
+          // the unit files one at a time (3 min 34 s against 2 min 34 s here, with other work running).
+          maxWorkers: availableParallelism(),
+          // Before the end-to-end project (a project with its own maxWorkers needs its own group).
+          sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/architecture/**'],
           testTimeout: 900_000,
