@@ -10,6 +10,19 @@ import { defineConfig } from 'tsdown';
 //   flowscout/bench    src/bench/index.ts            experiments, baselines, statistics, figures
 //   flowscout/langgraph src/export/langgraph-support.ts what a module exported to LangGraph.js imports
 //   flowscout/distributed src/distributed/index.ts   distributed evaluation on BullMQ and Redis (the root entry loads neither)
+// and the plumbing the root entry leaves out, one subpath per job, each its folder's index.ts:
+//   flowscout/workflow     src/graph/        the IR: schema, validation, edit plans, hashing, Mermaid
+//   flowscout/records      src/records/      records, splits, the TRAJECT-Bench and ToolBench importers, bundled data
+//   flowscout/tools        src/tools/        the registry and every tool source (functions, MCP, replay)
+//   flowscout/models       src/llm/          model strings, the LLM client, budgets, prices
+//   flowscout/policies     src/policies/     the LLM, offline and oracle policies
+//   flowscout/metrics      src/metrics/      TC, the lexical and LLM judges, scoring of predictions
+//   flowscout/search       src/search/       the optimizers, MCTS, memo, artifacts
+//   flowscout/wiring       src/wiring/       model strings to policy, judge and optimizer; a search from its settings
+//   flowscout/store        src/store/        the SQLite store of runs
+//   flowscout/serve        src/serve/        the served workflow: service, MCP server, HTTP server, metrics
+//   flowscout/conformance  src/conformance/  alignments, run health, the conformance profile, drift
+//   flowscout/errors       src/errors/       the error class, its codes and their facts, errors as data
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -19,6 +32,18 @@ export default defineConfig({
     bench: 'src/bench/index.ts',
     langgraph: 'src/export/langgraph-support.ts',
     distributed: 'src/distributed/index.ts',
+    workflow: 'src/graph/index.ts',
+    records: 'src/records/index.ts',
+    tools: 'src/tools/index.ts',
+    models: 'src/llm/index.ts',
+    policies: 'src/policies/index.ts',
+    metrics: 'src/metrics/index.ts',
+    search: 'src/search/index.ts',
+    wiring: 'src/wiring/index.ts',
+    store: 'src/store/index.ts',
+    serve: 'src/serve/index.ts',
+    conformance: 'src/conformance/index.ts',
+    errors: 'src/errors/index.ts',
     'cli/main': 'src/cli/main.ts',
   },
   format: 'esm',

@@ -1,7 +1,7 @@
 /**
  * `npm run docs`: writes the CLI reference (docs/reference/cli.md) from the commander program the
  * CLI runs (src/cli/cli-reference.ts). Run it after changing a command, an argument or an option;
- * `src/cli/cli-reference.test.ts` fails while the committed file is stale.
+ * `test/docs/cli-reference.test.ts` fails while the committed file is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

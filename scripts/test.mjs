@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The test command (`npm test`): check the formatting, type-check the whole project, then run every test once.
-// Extra arguments go to vitest (e.g. `npm test -- src/graph`). Exit code is non-zero on any failure.
+// The test command (`npm test`): check the formatting, type-check the whole project, then run every test once,
+// both vitest projects (vitest.config.ts: `unit`, the code's own tests under src/, and `e2e`, under test/).
+// `npm run test:unit` runs the unit project alone, without the checks. Extra arguments go to vitest
+// (e.g. `npm test -- src/graph`, `npm test -- --project e2e`). Exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);

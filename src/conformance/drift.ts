@@ -65,6 +65,7 @@ export interface DriftMeasures extends RunMeasures {
 /** Which baseline of the profile the runs were compared with. */
 export type DriftBaseline = 'heldOut' | 'learning' | 'workflowRuns';
 
+/** The drift verdict on new runs: whether the process changed or runs fail more, why, what to do next, and the measures behind it. */
 export interface DriftReport {
   /** True when the process changed or runs fail more. */
   drift: boolean;
@@ -85,6 +86,7 @@ export interface DriftReport {
   thresholds: DriftThresholds;
 }
 
+/** How `detectDrift` judges: its thresholds, what the runs are called and what they are, and which baseline they are compared with. */
 export interface DriftOptions {
   thresholds?: Partial<DriftThresholds>;
   /** How to name the runs in `next` (a file or store path). */

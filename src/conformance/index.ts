@@ -3,6 +3,7 @@
  * tree or a workflow's own tree with PM4Py's costs and figures, the conformance profile a workflow
  * carries in `meta.conformance`, and the drift verdict on new runs.
  */
+export { checkConformance, type ConformanceResult } from './check.js';
 export { TreeAligner, type AlignmentMove, type TraceAlignment } from './aligner.js';
 export {
   alignEventLog,
@@ -16,6 +17,7 @@ export {
 } from './align-log.js';
 export { workflowProcessTree, workflowRoutes, type WorkflowTreeOptions } from './workflow-tree.js';
 export { observedRunOfRecord, observedRunOfTrace, variantsOfRuns, type ObservedRun } from './observed-runs.js';
+export { scoreRuns, separation, type RunScore, type Separation } from './run-health.js';
 export {
   ConformanceProfileSchema,
   conformanceProfile,

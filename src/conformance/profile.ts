@@ -59,6 +59,7 @@ export const ConformanceProfileSchema = z.strictObject({
 });
 
 export type Baseline = z.infer<typeof BaselineSchema>;
+/** What a workflow carries in `meta.conformance` for drift to compare new runs with (`ConformanceProfileSchema`). */
 export type ConformanceProfile = z.infer<typeof ConformanceProfileSchema>;
 
 /** The measures of a set of runs against a workflow, as the profile and `drift` share them. */

@@ -36,7 +36,7 @@ const fits = (w: Workflow, runs: string[][]) => {
 };
 
 describe('workflowProcessTree', () => {
-  it('reads the shapes of the bundled example workflows', () => {
+  it('reads the graphs of the bundled example workflows', () => {
     expect(tree(fixture('valid/linear.json'))).toBe('get_current_weather');
     expect(tree(fixture('valid/conditional-branch.json'))).toBe(
       "->( 'get_current_weather', X( 'get_forecast', tau ) )",

@@ -1,6 +1,8 @@
 /**
  * The closed set of error codes FlowScout raises. A caller can switch on `code` instead of parsing
- * messages; the CLI maps each code to an exit status.
+ * messages; the CLI maps each code to an exit status, a server to an HTTP status. The last group is
+ * what only a server answers (`flowscout serve`: the request, not a file or a model, is at fault, or
+ * the run it asked for failed or ran out of time).
  */
 export const ERROR_CODES = [
   'INVALID_INPUT', // a value from the user does not fit (bad flag, bad JSON shape)
@@ -25,6 +27,16 @@ export const ERROR_CODES = [
   'CONNECTION_LOST', // a network connection dropped or was refused mid-work (Redis, an MCP server over HTTP); running again may succeed
   'NOT_FOUND', // a run, candidate or record id that does not exist
   'INTERNAL', // a bug: anything else
+  'FORBIDDEN_HOST', // a request whose Host header names no host the server answers for
+  'UNAUTHORIZED', // a request without the bearer token the server was started with
+  'BAD_JSON', // a request body that is not valid JSON
+  'BAD_REQUEST', // a request the HTTP server cannot read (no or a malformed Host header, a bad target)
+  'BODY_TOO_LARGE', // a request body over the server's limit (--max-body)
+  'UNSUPPORTED_MEDIA_TYPE', // a request body that is not application/json
+  'METHOD_NOT_ALLOWED', // a route asked with a method it does not answer (GET /run)
+  'SHUTTING_DOWN', // the server stopped before the request was answered; send it again once it is back
+  'TIMEOUT', // a run cancelled at the request timeout
+  'RUN_FAILED', // a run whose every tool call failed, or that failed itself: its reason is the message
 ] as const;
 
 /** One of `ERROR_CODES`: what `FlowScoutError.code` holds. */
@@ -59,13 +71,24 @@ export const EXIT_STATUS: Record<ErrorCode, number> = {
   CONNECTION_LOST: 3,
   NOT_FOUND: 2,
   INTERNAL: 70,
+  FORBIDDEN_HOST: 2,
+  UNAUTHORIZED: 2,
+  BAD_JSON: 2,
+  BAD_REQUEST: 2,
+  BODY_TOO_LARGE: 2,
+  UNSUPPORTED_MEDIA_TYPE: 2,
+  METHOD_NOT_ALLOWED: 2,
+  SHUTTING_DOWN: 3,
+  TIMEOUT: 3,
+  RUN_FAILED: 3,
 };
 
 /**
  * HTTP status of each code, for every server that answers with an error (`flowscout serve`, the web
- * UI's API): 400 the request is wrong, 404 what it names does not exist, 409 it conflicts with what
- * is there, 429 a budget ran out, 499 the client went away, 502 something behind the server failed,
- * 503 it cannot work now, 500 a bug.
+ * UI's API): 400 the request is wrong, 401 it lacks the token, 403 it names a host not served, 404
+ * what it names does not exist, 405 the method is wrong, 409 it conflicts with what is there, 413 it
+ * is too large, 415 it is not JSON, 429 a budget ran out, 499 the client went away, 502 something
+ * behind the server failed, 503 it cannot work now, 504 the run ran out of time, 500 a bug.
  */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -90,6 +113,16 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CONNECTION_LOST: 503,
   NOT_FOUND: 404,
   INTERNAL: 500,
+  FORBIDDEN_HOST: 403,
+  UNAUTHORIZED: 401,
+  BAD_JSON: 400,
+  BAD_REQUEST: 400,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  METHOD_NOT_ALLOWED: 405,
+  SHUTTING_DOWN: 503,
+  TIMEOUT: 504,
+  RUN_FAILED: 502,
 };
 
 /**
@@ -121,6 +154,16 @@ export const RETRYABLE: Record<ErrorCode, boolean> = {
   CONNECTION_LOST: true,
   NOT_FOUND: false,
   INTERNAL: false,
+  FORBIDDEN_HOST: false,
+  UNAUTHORIZED: false,
+  BAD_JSON: false,
+  BAD_REQUEST: false,
+  BODY_TOO_LARGE: false,
+  UNSUPPORTED_MEDIA_TYPE: false,
+  METHOD_NOT_ALLOWED: false,
+  SHUTTING_DOWN: true,
+  TIMEOUT: true,
+  RUN_FAILED: true,
 };
 
 /** Is `code` one of `ERROR_CODES`? */

@@ -142,6 +142,34 @@ describe('per-code facts', () => {
     ]).toEqual([400, 404, 429, 500]);
   });
 
+  it("hold serve's own codes with their facts: a wrong request is exit 2 and never retried, a stop, a timeout or a failed run may pass again", () => {
+    const serve = [
+      'FORBIDDEN_HOST',
+      'UNAUTHORIZED',
+      'BAD_JSON',
+      'BAD_REQUEST',
+      'BODY_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'METHOD_NOT_ALLOWED',
+      'SHUTTING_DOWN',
+      'TIMEOUT',
+      'RUN_FAILED',
+    ] as const;
+    expect(ERROR_CODES).toEqual(expect.arrayContaining([...serve]));
+    expect(serve.map((c) => [c, HTTP_STATUS[c], EXIT_STATUS[c], RETRYABLE[c]])).toEqual([
+      ['FORBIDDEN_HOST', 403, 2, false],
+      ['UNAUTHORIZED', 401, 2, false],
+      ['BAD_JSON', 400, 2, false],
+      ['BAD_REQUEST', 400, 2, false],
+      ['BODY_TOO_LARGE', 413, 2, false],
+      ['UNSUPPORTED_MEDIA_TYPE', 415, 2, false],
+      ['METHOD_NOT_ALLOWED', 405, 2, false],
+      ['SHUTTING_DOWN', 503, 3, true],
+      ['TIMEOUT', 504, 3, true],
+      ['RUN_FAILED', 502, 3, true],
+    ]);
+  });
+
   it('retry only what may pass when run again: never wrong input or a bug', () => {
     expect(ERROR_CODES.filter((c) => RETRYABLE[c] && EXIT_STATUS[c] === 2)).toEqual([]);
     expect(RETRYABLE.INTERNAL).toBe(false);

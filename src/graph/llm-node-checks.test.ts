@@ -85,9 +85,9 @@ describe('choices of a judge', () => {
       [
         "[choices] $.nodes[1].choices.options[1].value: the value 'route_1' is listed twice in the choices of node 'route'; give each branch its own value",
         "[choices] $.nodes[1].choices.otherwise: 'none' is not one of the values the field 'route' of node 'route' may take (route_1, route_2, other); add it to the field's enum or use one of those",
-        "[unknown-tool] $.nodes[1].choices.options[0].tools[0]: tool 'search_flight' of choice 'route_1' of node 'route' is not available; did you mean 'search_flights'? available: flight_status, search_flights, search_hotels",
-        "[choices] $.edges[2].when.value: the edge route → hotels tests 'route' eq "route_2", which is none of the choices of node 'route' (route_1, route_1, none); test one of those or add a choice for it",
-        "[choices] $.edges[3].when.value: the edge route → any tests 'route' eq "other", which is none of the choices of node 'route' (route_1, route_1, none); test one of those or add a choice for it",
+        "[unknown-tool] $.nodes[1].choices.options[0].tools[0]: tool 'search_flight' of option 'route_1' of node 'route' is not available; did you mean 'search_flights'? available: flight_status, search_flights, search_hotels",
+        "[choices] $.edges[2].when.value: the edge route → hotels tests 'route' eq "route_2", which is none of the choices of node 'route' (route_1, route_1, none); test one of those or add an option for it",
+        "[choices] $.edges[3].when.value: the edge route → any tests 'route' eq "other", which is none of the choices of node 'route' (route_1, route_1, none); test one of those or add an option for it",
       ]
     `);
     // Without T, the tools are not checked.

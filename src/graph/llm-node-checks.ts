@@ -73,7 +73,7 @@ function choiceProblems(
       if (types.length > 0 && !types.includes('string'))
         push(
           `${at}.choices.field`,
-          `the field '${field}' of node '${n.id}' is declared ${types.join(' | ')}, but a choice is a string value; declare it as a string`,
+          `the field '${field}' of node '${n.id}' is declared ${types.join(' | ')}, but an option's value is a string; declare it as a string`,
         );
       if (Array.isArray(declared.enum)) {
         const allowed = declared.enum.map(String);
@@ -94,7 +94,7 @@ function choiceProblems(
         if (!available.has(t))
           push(
             `${at}.choices.options[${j}].tools[${k}]`,
-            `tool '${t}' of choice '${o.value}' of node '${n.id}' is not available; ${suggest(t, available)}`,
+            `tool '${t}' of option '${o.value}' of node '${n.id}' is not available; ${suggest(t, available)}`,
             'unknown-tool',
           );
       }),
@@ -107,7 +107,7 @@ function choiceProblems(
       if (typeof v === 'string' && seen.has(v)) continue;
       push(
         `$.edges[${index}].when.value`,
-        `the edge ${n.id} → ${e.to} tests '${field}' ${g.op} ${JSON.stringify(v)}, which is none of the choices of node '${n.id}' (${listNames(values)}); test one of those or add a choice for it`,
+        `the edge ${n.id} → ${e.to} tests '${field}' ${g.op} ${JSON.stringify(v)}, which is none of the choices of node '${n.id}' (${listNames(values)}); test one of those or add an option for it`,
       );
     }
   });

@@ -126,11 +126,11 @@ export const RetrySchema = z.strictObject({
 export const ToolNodeSchema = z.strictObject({
   id: NodeIdSchema,
   kind: z.literal('tool'),
-  /** What this position must achieve; the policy picks a concrete tool and its arguments from it. */
+  /** What this step must achieve; the policy picks a concrete tool and its arguments from it. */
   task: z.string().min(1),
   /** Tool hint: restrict selection to these tools of T. */
   tools: z.array(z.string().min(1)).optional(),
-  /** 'many' lets one position issue several calls (a repeated activity). Default 'one'. */
+  /** 'many' lets one step issue several calls (a repeated activity). Default 'one'. */
   calls: z.enum(['one', 'many']).optional(),
   /**
    * The step may make no call: the runs it was mined from did not all make it (a τ or a choice in
@@ -138,7 +138,7 @@ export const ToolNodeSchema = z.strictObject({
    */
   optional: z.boolean().optional(),
   retry: RetrySchema.optional(),
-  /** Tools the miner saw at this position: a soft prior, never a binding. */
+  /** Tools the miner saw at this step: a soft prior, never a binding. */
   mined: z.array(z.string()).optional(),
   /** Parameters of its tools bound to a source (filled by the runtime, not the policy); the rest are the policy's. */
   bind: z.array(ToolBindingSchema).optional(),

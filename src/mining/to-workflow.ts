@@ -15,56 +15,56 @@ import {
   type RouteOptions,
   type RouteVariant,
 } from './to-workflow/routes.js';
-import { compactShape, medianCaseLength } from './to-workflow/compact.js';
+import { compactSkeleton, medianCaseLength } from './to-workflow/compact.js';
 import { sequenceByReads, toolReads } from './to-workflow/data-flow.js';
 import { fitLog } from './to-workflow/fit-log.js';
 import {
-  countPositions,
-  expectedPositions,
-  innerShapes,
-  treeToShape,
-  type Shape,
+  countSteps,
+  expectedSteps,
+  innerSkeletons,
+  treeToSkeleton,
+  type Skeleton,
   type Slot,
-} from './to-workflow/shape.js';
+} from './to-workflow/skeleton.js';
 
 /** Options of `processTreeToWorkflow`. */
 export interface ToWorkflowOptions {
-  /** The tools T; descriptions become the tasks of the positions. */
+  /** The tools T; descriptions become the tasks of the steps. */
   tools: readonly ToolDescriptor[];
   /** Workflow name. */
   name: string;
   domain?: string;
   /**
-   * The log the tree was mined from: supports (how often a position runs) and the target number of
-   * positions (the median case length) then come from the data instead of the tree alone.
+   * The log the tree was mined from: supports (how often a step runs) and the target number of
+   * steps (the median case length) then come from the data instead of the tree alone.
    */
   log?: EventLog;
-  /** Target number of tool positions; default: the log's median case length, else the tree's expected length. */
+  /** Target number of steps; default: the log's median case length, else the tree's expected length. */
   positions?: number;
   /**
-   * A position (or parallel block) reached by at most this share of the runs is optional (a judge
+   * A step (or parallel block) reached by at most this share of the runs is optional (a judge
    * decides whether it runs). Default 0.5: a step that at most half the runs make is optional, so
    * `X( tau, 'b' )` is optional and the steps most runs make are not.
    */
   optionalAtMost?: number;
   /**
-   * How an optional position is kept. `open` (default): an ungated position with `calls: 'many'`,
-   * which makes no call when the plan-to-position hand-off gives it no part of the request; `judge`:
+   * How an optional step is kept. `open` (default): an ungated step with `calls: 'many'`,
+   * which makes no call when the plan-to-step hand-off gives it no part of the request; `judge`:
    * behind a judge that decides whether it runs.
    */
   optional?: 'judge' | 'open';
-  /** Tools whose repetitions were retries after errors: a repeated position of only that tool gets `retry`. */
+  /** Tools whose repetitions were retries after errors: a repeated step of only that tool gets `retry`. */
   retryTools?: Iterable<string>;
   /**
-   * A choice between step sequences stays a branch while the shape has at most this many times
-   * `positions` tool positions in all (default 2); past that the cheapest choices are merged into
+   * A choice between step sequences stays a branch while the skeleton has at most this many times
+   * `positions` steps in all (default 2); past that the cheapest choices are merged into
    * steps that pick their tool (to-workflow/compact.ts).
    */
   branchPositions?: number;
   /**
    * Keep the tree's choices between step sequences as branches (`choice` slots → a judge with
    * structured `choices`; docs/DESIGN.md, "Mining": branches). Default true; false merges every
-   * choice's options position by position into steps that pick their tool.
+   * choice's options step by step into steps that pick their tool.
    */
   branches?: boolean;
   /**
@@ -88,23 +88,23 @@ export interface ToWorkflowOptions {
 }
 
 /**
- * The initial workflow G0 (docs/DESIGN.md, "Mining": process tree → G0, and the abstraction to positions):
- * the tree becomes a shape of generic tool positions (`to-workflow/shape.ts`, alternatives merged
- * position by position in `align.ts`), the shape is compacted to the typical chain length
- * (`compact.ts`), and the shape becomes nodes and edges between a `plan` and a `synthesize` node
+ * The initial workflow G0 (docs/DESIGN.md, "Mining": process tree → G0, and the abstraction to steps):
+ * the tree becomes a skeleton of generic steps (`to-workflow/skeleton.ts`, alternatives merged
+ * step by step in `align.ts`), the skeleton is compacted to the typical chain length
+ * (`compact.ts`), and the skeleton becomes nodes and edges between a `plan` and a `synthesize` node
  * (`build-graph.ts`). The mined tree string, noise threshold and variant counts go into `meta`.
  * The result passes `validateWorkflow(g0, tools)` (asserted here, so a bug cannot leak out).
  */
 export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions): Workflow {
-  // The shape with the tree's choices between step sequences kept as choices, as far as they fit;
-  // when none is left after compaction, the shape with every choice merged from the start (the
+  // The skeleton with the tree's choices between step sequences kept as choices, as far as they fit;
+  // when none is left after compaction, the skeleton with every choice merged from the start (the
   // alignment then sees the alternatives' own order, not a compacted one).
   const shapeOf = (choices: boolean) => {
-    let shape: Shape = treeToShape(tree, { choices });
+    let shape: Skeleton = treeToSkeleton(tree, { choices });
     if (opts.log) shape = fitLog(shape, opts.log);
-    const target = opts.positions ?? (opts.log ? medianCaseLength(opts.log) : Math.round(expectedPositions(shape)));
-    const before = countPositions(shape);
-    shape = compactShape(shape, Math.max(1, target), (opts.branchPositions ?? 2) * Math.max(1, target));
+    const target = opts.positions ?? (opts.log ? medianCaseLength(opts.log) : Math.round(expectedSteps(shape)));
+    const before = countSteps(shape);
+    shape = compactSkeleton(shape, Math.max(1, target), (opts.branchPositions ?? 2) * Math.max(1, target));
     if (opts.reads) shape = sequenceByReads(shape, opts.reads);
     if (opts.log) shape = fitLog(shape, opts.log);
     return { shape, target, before };
@@ -137,8 +137,8 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
     processTree: formatProcessTree(tree),
     miner: (opts.noiseThreshold ?? 0) > 0 ? 'IMf' : 'IM',
     noiseThreshold: opts.noiseThreshold ?? 0,
-    positions: { aligned: before, target, kept: countPositions(shape) },
-    /** Share of the flow reaching each tool position (relative to its enclosing parallel block). */
+    positions: { aligned: before, target, kept: countSteps(shape) },
+    /** Share of the flow reaching each step (relative to its enclosing parallel block). */
     positionSupport: support,
   };
   if (routes.length > 0)
@@ -151,7 +151,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
   const workflow: Workflow = {
     version: 1,
     name: opts.name,
-    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${routes.length > 0 ? `a router over ${routes.length} recurring request types, and for other requests ` : ''}${countPositions(shape)} tool positions between a plan and a synthesis step.`,
+    description: `Initial workflow mined from ${opts.log ? `${opts.log.caseIds.length} past runs` : 'a process tree'}${opts.domain ? ` of the ${opts.domain} domain` : ''}: ${routes.length > 0 ? `a router over ${routes.length} recurring request types, and for other requests ` : ''}${countSteps(shape)} tool positions between a plan and a synthesis step.`,
     nodes,
     edges,
     meta,
@@ -161,7 +161,7 @@ export function processTreeToWorkflow(tree: ProcessTree, opts: ToWorkflowOptions
 
 /** True when a slot is, or holds, a choice. */
 function hasChoice(slot: Slot): boolean {
-  return slot.kind === 'choice' || innerShapes(slot).some((s) => s.some(hasChoice));
+  return slot.kind === 'choice' || innerSkeletons(slot).some((s) => s.some(hasChoice));
 }
 
 /**

@@ -12,8 +12,8 @@ import type { NodeObservation } from './trace.js';
  * hook; the search keeps the store (in memory or SQLite).
  *
  * A policy whose decision at a node also depends on something outside the node's upstream declares
- * it with `ExecutionPolicy.memoScope` (the offline policy: the node's place among all tool
- * positions); its text is part of the key. Caveats, by design: the key does not include the tools T
+ * it with `ExecutionPolicy.memoScope` (the offline policy: the node's place among all
+ * steps); its text is part of the key. Caveats, by design: the key does not include the tools T
  * (a search runs over one tool set), and a policy that decides from per-run state (the oracle's
  * cursor in `scratch`) cannot be memoized: do not memoize oracle runs. Only `ok` observations are stored: a transient failure (a 429, a timeout) must not
  * become permanent for a whole search.

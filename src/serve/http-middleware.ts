@@ -9,38 +9,30 @@ import { redactText } from '../util/redact.js';
  * middleware for JSON bodies and for a server that is stopping.
  */
 
-type HttpErrorCode =
-  | 'FORBIDDEN_HOST'
-  | 'UNAUTHORIZED'
-  | 'BAD_JSON'
-  | 'BAD_REQUEST'
-  | 'BODY_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'SHUTTING_DOWN'
-  | 'TIMEOUT'
-  | 'RUN_FAILED'
-  | ErrorCode;
-
+/**
+ * An error the server answers with: its code (one of `ERROR_CODES`, where serve's own codes sit
+ * beside the rest) gives the HTTP status (`HTTP_STATUS`).
+ */
 export class HttpError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: HttpErrorCode,
+    readonly code: ErrorCode,
     message: string,
     readonly detail: Pick<ErrorShape, 'hint' | 'location'> = {},
   ) {
     super(message);
+    this.status = HTTP_STATUS[code];
   }
 
   /** Anything thrown, as its error shape with its code's HTTP status. */
   static of(e: unknown): HttpError {
     if (e instanceof HttpError) return e;
     const { code, message, ...detail } = toErrorShape(e);
-    return new HttpError(HTTP_STATUS[code], code, message, detail);
+    return new HttpError(code, message, detail);
   }
 
-  shape(): ErrorShape<HttpErrorCode> {
+  shape(): ErrorShape {
     return { code: this.code, message: this.message, ...this.detail };
   }
 
@@ -57,14 +49,9 @@ export class HttpError extends Error {
 export function answerWhenStopping(stopping: AbortSignal): MiddlewareHandler {
   return async (c, next) => {
     const stopped = () =>
-      new HttpError(
-        503,
-        'SHUTTING_DOWN',
-        'the server is stopping and this request did not finish within its grace period',
-        {
-          hint: 'Send the request again once the server is back; serve --grace <ms> gives runs in flight longer to finish.',
-        },
-      ).response();
+      new HttpError('SHUTTING_DOWN', 'the server is stopping and this request did not finish within its grace period', {
+        hint: 'Send the request again once the server is back; serve --grace <ms> gives runs in flight longer to finish.',
+      }).response();
     if (stopping.aborted) return stopped();
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<true>((resolve) => {
@@ -90,7 +77,6 @@ export function jsonBody(maxBytes: number): [MiddlewareHandler, MiddlewareHandle
       const type = c.req.header('content-type') ?? '';
       if (!/^application\/json\b/i.test(type))
         throw new HttpError(
-          415,
           'UNSUPPORTED_MEDIA_TYPE',
           `send the body as application/json (got ${type ? `'${type}'` : 'no content-type'})`,
         );
@@ -101,7 +87,6 @@ export function jsonBody(maxBytes: number): [MiddlewareHandler, MiddlewareHandle
       onError: (c) => {
         const declared = Number(c.req.header('content-length'));
         throw new HttpError(
-          413,
           'BODY_TOO_LARGE',
           Number.isFinite(declared) && declared > maxBytes
             ? `the body is ${declared} bytes; at most ${maxBytes} are accepted`
@@ -116,7 +101,7 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new HttpError(400, 'BAD_JSON', `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new HttpError('BAD_JSON', `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
-import { FlowScoutError } from '../errors/index.js';
+import { FlowScoutError, HTTP_STATUS } from '../errors/index.js';
 import { bearerCheck, hostCheck, hostNamesFor, isLoopbackHost, shownHost } from '../util/http-guards.js';
 import { traceWithOutputsOnce } from '../runtime/trace-file.js';
 import { createWorkflowMcpServer, type WorkflowToolInfo } from './mcp-server.js';
@@ -31,9 +31,9 @@ import { failureText, servedResult, type WorkflowService } from './workflow-serv
  *   every other request is answered with one JSON body.
  *
  * Every error is JSON `{error: {code, message, hint?, location?}}` (an `ErrorShape`, errors/error-shape.ts)
- * with a status that says what kind: 400 bad JSON or bad field, 404 unknown path, 405 wrong method,
- * 413 body over the limit, 415 not JSON, 503 stopping, 504 timeout; a FlowScoutError's status is its
- * code's `HTTP_STATUS` (errors/codes.ts: 429 for an exhausted budget, 500 for a bug, …).
+ * whose code is one of `ERROR_CODES` and whose status is its code's `HTTP_STATUS` (errors/codes.ts):
+ * 400 bad JSON or bad field, 404 unknown path, 405 wrong method, 413 body over the limit, 415 not
+ * JSON, 503 stopping, 504 timeout, 429 an exhausted budget, 500 a bug, …
  * It binds to 127.0.0.1 unless told otherwise. Every route (`/run`, `/health`, `/mcp`) answers only
  * requests whose Host header names this server (DNS-rebinding protection: a web page cannot make a
  * browser on this machine talk to it under another name): the loopback names when bound to
@@ -63,6 +63,7 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
 }
 
+/** A started HTTP server: where it listens, and how to stop it. */
 export interface RunningHttpServer {
   /** `http://host:port` */
   url: string;
@@ -103,7 +104,6 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     '*',
     hostCheck(hosts, (_c, header) =>
       new HttpError(
-        403,
         'FORBIDDEN_HOST',
         `this server answers only requests for ${[...hosts].map(shownHost).join(', ')} (Host: ${header === undefined ? 'none' : JSON.stringify(header.slice(0, 100))})`,
         {
@@ -117,7 +117,6 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       '*',
       bearerCheck(token, () => {
         const res = new HttpError(
-          401,
           'UNAUTHORIZED',
           'this server needs `Authorization: Bearer <token>` with the token it was started with',
           { hint: 'Send the token serve was given (--token or FLOWSCOUT_SERVE_TOKEN).' },
@@ -172,11 +171,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }
     });
     app.all('/mcp', () => {
-      throw new HttpError(
-        405,
-        'METHOD_NOT_ALLOWED',
-        'this MCP endpoint is stateless: send JSON-RPC requests with POST',
-      );
+      throw new HttpError('METHOD_NOT_ALLOWED', 'this MCP endpoint is stateless: send JSON-RPC requests with POST');
     });
   }
   if (serveHttp) {
@@ -189,7 +184,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }),
     );
     app.all('/health', () => {
-      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /health');
+      throw new HttpError('METHOD_NOT_ALLOWED', 'use GET /health');
     });
     app.get(
       '/metrics',
@@ -200,12 +195,12 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         }),
     );
     app.all('/metrics', () => {
-      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use GET /metrics');
+      throw new HttpError('METHOD_NOT_ALLOWED', 'use GET /metrics');
     });
     app.post('/run', jsonOnly, limitBody, async (c) => {
       const request = parseJson(await c.req.text());
       if (typeof request !== 'object' || request === null || Array.isArray(request))
-        throw new HttpError(400, 'INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
+        throw new HttpError('INVALID_INPUT', 'the body must be a JSON object {"query": "…"}');
       const query = (request as Record<string, unknown>).query;
       let outcome;
       try {
@@ -222,7 +217,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       }
       if (outcome.timedOut) {
         const { code, message, ...detail } = outcome.timedOut;
-        throw new HttpError(504, code, message, detail);
+        throw new HttpError(code, message, detail);
       }
       const { trace } = outcome;
       // Each tool output once (in `calls`); the observations point to the large ones.
@@ -234,21 +229,20 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         observations: once.observations,
       };
       if (result.status === 'error')
-        return jsonResponse(502, {
+        return jsonResponse(HTTP_STATUS.RUN_FAILED, {
           ...result,
           error: { code: 'RUN_FAILED', message: failureText(trace, said, service.workflow) },
         });
       return jsonResponse(200, result);
     });
     app.all('/run', () => {
-      throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
+      throw new HttpError('METHOD_NOT_ALLOWED', 'use POST /run with {"query": "…"}');
     });
   }
   app.all('*', (c) => {
     if (!serveHttp)
-      throw new HttpError(404, 'NOT_FOUND', `no route ${c.req.path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
+      throw new HttpError('NOT_FOUND', `no route ${c.req.path}${options.mcp ? '; MCP is served at /mcp' : ''}`);
     throw new HttpError(
-      404,
       'NOT_FOUND',
       `no route ${c.req.method} ${c.req.path}; use POST /run, GET /health or GET /metrics`,
     );
@@ -257,7 +251,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   const listener = getRequestListener(app.fetch, {
     // A request node-server cannot turn into a URL (no or a malformed Host header, a bad target).
     errorHandler: (e) =>
-      new HttpError(400, 'BAD_REQUEST', `the request cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
+      new HttpError('BAD_REQUEST', `the request cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
         hint: 'Send a Host header that names this server and a path such as /run.',
       }).response(),
   });

@@ -7,6 +7,7 @@ import { executeWorkflow } from '../runtime/execute.js';
 import { openStore } from '../store/open-store.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { ToolSpec } from '../contracts/tools.js';
+import { HTTP_STATUS, isErrorCode, type ErrorCode } from '../errors/index.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { toolNameFor } from './mcp-server.js';
 import { createWorkflowService, type ServedRun } from './workflow-service.js';
@@ -273,32 +274,44 @@ describe('the HTTP endpoint', () => {
 
   it('refuses a bad body with a JSON error and a code: not JSON, no query, wrong type, too large, unknown route', async () => {
     const { url } = await serve(workflowOn('get_weather'), { maxBodyBytes: 200 });
-    expect(await send(url, 'POST', '/run', '{"query": "Oslo"')).toMatchObject({
+    const answered: Awaited<ReturnType<typeof send>>[] = [];
+    const ask = async (...args: Parameters<typeof send>) => {
+      const res = await send(...args);
+      answered.push(res);
+      return res;
+    };
+    expect(await ask(url, 'POST', '/run', '{"query": "Oslo"')).toMatchObject({
       status: 400,
       json: { error: { code: 'BAD_JSON' } },
     });
-    expect(await send(url, 'POST', '/run', JSON.stringify({ question: 'Oslo?' }))).toMatchObject({
+    expect(await ask(url, 'POST', '/run', JSON.stringify({ question: 'Oslo?' }))).toMatchObject({
       status: 400,
       json: {
         error: { code: 'INVALID_INPUT', message: expect.stringContaining('`query` must be a non-empty string') },
       },
     });
-    expect(await send(url, 'POST', '/run', JSON.stringify(['Oslo?']))).toMatchObject({
+    expect(await ask(url, 'POST', '/run', JSON.stringify(['Oslo?']))).toMatchObject({
       status: 400,
       json: { error: { code: 'INVALID_INPUT' } },
     });
     expect(
-      await send(url, 'POST', '/run', 'query=Oslo', { 'content-type': 'application/x-www-form-urlencoded' }),
+      await ask(url, 'POST', '/run', 'query=Oslo', { 'content-type': 'application/x-www-form-urlencoded' }),
     ).toMatchObject({ status: 415, json: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
-    expect(await send(url, 'POST', '/run', JSON.stringify({ query: 'x'.repeat(500) }))).toMatchObject({
+    expect(await ask(url, 'POST', '/run', JSON.stringify({ query: 'x'.repeat(500) }))).toMatchObject({
       status: 413,
       json: { error: { code: 'BODY_TOO_LARGE', message: expect.stringContaining('at most 200') } },
     });
-    expect(await send(url, 'GET', '/run')).toMatchObject({
+    expect(await ask(url, 'GET', '/run')).toMatchObject({
       status: 405,
       json: { error: { code: 'METHOD_NOT_ALLOWED' } },
     });
-    expect(await send(url, 'GET', '/nothing')).toMatchObject({ status: 404, json: { error: { code: 'NOT_FOUND' } } });
+    expect(await ask(url, 'GET', '/nothing')).toMatchObject({ status: 404, json: { error: { code: 'NOT_FOUND' } } });
+    // Every code it answered is one of ERROR_CODES, with the HTTP status that table gives it.
+    for (const res of answered) {
+      const code = (res.json.error as { code: string }).code;
+      expect(isErrorCode(code), code).toBe(true);
+      expect(res.status, code).toBe(HTTP_STATUS[code as ErrorCode]);
+    }
     // The server is still there after all of that.
     expect((await send(url, 'POST', '/run', JSON.stringify({ query: 'Oslo?' }))).status).toBe(200);
   });

@@ -77,6 +77,7 @@ export interface ServeRunRequest {
   onNode?: (observation: NodeObservation, resolved: number, total: number) => void;
 }
 
+/** One workflow served with its policy and tools: what the HTTP endpoint and the MCP tool both run queries through. */
 export interface WorkflowService {
   readonly workflow: Workflow;
   readonly policyLabel: string;

@@ -1,8 +1,8 @@
 /**
  * The one in-order alignment of two sequences that FlowScout uses wherever it lines one sequence up
  * with another (docs/ARCHITECTURE.md, `src/util/`): TC's longest common subsequence of calls and its
- * graded pairing, the merge of a process tree's alternatives position by position, the hand-off of
- * a request's parts to a workflow's tool positions, and the offline router's fit of a request to a
+ * graded pairing, the merge of a process tree's alternatives step by step, the hand-off of
+ * a request's parts to a workflow's steps, and the offline router's fit of a request to a
  * route's tools. (Conformance aligns traces against a process tree's language instead, with PM4Py's
  * costs: a different problem, in `conformance/aligner.ts`.)
  *

@@ -62,15 +62,15 @@ describe('the built package', () => {
     expect(existsSync(join(pkg, 'src'))).toBe(false);
     writeFileSync(
       join(app, 'check.mjs'),
-      "import * as fs from 'flowscout';\nconsole.log(['parseWorkflow', 'validateWorkflow', 'applyEditPlan', 'executeWorkflow', 'compileWorkflow', 'defineTool', 'discoverProcessTree', 'runSearch'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n",
+      "import * as fs from 'flowscout';\nconsole.log(['importAgentLogs', 'minedG0', 'validateWorkflow', 'executeWorkflow', 'compileWorkflow', 'evaluateWorkflow', 'runSearch', 'startHttpServer', 'exportLangGraph', 'checkConformance', 'detectDrift', 'defineTool'].map((n) => `${n}:${typeof fs[n]}`).join(' '));\n",
     );
     const out = execFileSync(process.execPath, ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
     expect(out).toBe(
-      'parseWorkflow:function validateWorkflow:function applyEditPlan:function executeWorkflow:function compileWorkflow:function defineTool:function discoverProcessTree:function runSearch:function',
+      'importAgentLogs:function minedG0:function validateWorkflow:function executeWorkflow:function compileWorkflow:function evaluateWorkflow:function runSearch:function startHttpServer:function exportLangGraph:function checkConformance:function detectDrift:function defineTool:function',
     );
   });
 
-  it('imports every subpath of package.json "exports" from the installed package, each with its types', () => {
+  it('imports the subpaths of package.json "exports" from the installed package, each with its types', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.exports)).toEqual([
       '.',
@@ -80,6 +80,18 @@ describe('the built package', () => {
       './bench',
       './langgraph',
       './distributed',
+      './workflow',
+      './records',
+      './tools',
+      './models',
+      './policies',
+      './metrics',
+      './search',
+      './wiring',
+      './store',
+      './serve',
+      './conformance',
+      './errors',
     ]);
     for (const entry of Object.values(manifest.exports) as { types: string; import: string }[]) {
       expect(existsSync(join(pkg, entry.types)), entry.types).toBe(true);
@@ -120,6 +132,73 @@ describe('the built package', () => {
     expect(out.bench).toEqual(['function', 'function']);
     expect(out.langgraph).toEqual(['createFlowGraphSteps', 'isEdgeLive', 'mergeNodeResults']);
     expect(out.distributed).toEqual(['function', 'function']);
+  });
+
+  it('imports every subpath, and finds each name the root entry no longer holds on the subpath of its job', () => {
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    const subpaths = Object.keys(manifest.exports)
+      .filter((k) => k !== '.')
+      .map((k) => `flowscout/${k.slice(2)}`);
+    // What the root entry exported before it kept only the verbs, and where each is now.
+    const moved: Record<string, string[]> = {
+      'flowscout/workflow': [
+        'WorkflowSchema',
+        'assertValidWorkflow',
+        'prepareWorkflow',
+        'workflowHash',
+        'toMermaid',
+        'EditPlanSchema',
+        'applyEditPlan',
+      ],
+      'flowscout/records': [
+        'RecordSchema',
+        'writeRecordsFile',
+        'importTraject',
+        'importToolbench',
+        'writeImportFolder',
+        'BUNDLED_DOMAINS',
+        'bundledTrajectPaths',
+      ],
+      'flowscout/mining': [
+        'readEventLog',
+        'eventLogFromRecords',
+        'discoverProcessTree',
+        'formatProcessTree',
+        'parseProcessTree',
+        'processTreeToWorkflow',
+      ],
+      'flowscout/tools': ['loadFunctionTools', 'connectMcpTools', 'createReplayTools'],
+      'flowscout/models': ['resolveModel', 'createLlmClient', 'createBudget'],
+      'flowscout/policies': ['createLlmPolicy', 'createOraclePolicy'],
+      'flowscout/metrics': ['toolCallCorrectness', 'createLexicalJudge', 'createLlmJudge', 'scorePredictions'],
+      'flowscout/search': ['createRuleBasedOptimizer', 'createLlmOptimizer', 'writeSearchArtifacts'],
+      'flowscout/wiring': ['prepareSearch'],
+      'flowscout/store': ['openStore'],
+      'flowscout/errors': ['toFlowScoutError'],
+      'flowscout/serve': ['createWorkflowMcpServer'],
+      'flowscout/conformance': ['alignTraces', 'workflowProcessTree', 'observedRunOfTrace'],
+    };
+    writeFileSync(
+      join(app, 'every-subpath.mjs'),
+      [
+        `const subpaths = ${JSON.stringify(subpaths)};`,
+        `const moved = ${JSON.stringify(moved)};`,
+        'const out = {};',
+        'for (const s of subpaths) {',
+        '  const m = await import(s);',
+        '  out[s] = { exports: Object.keys(m).length, missing: (moved[s] ?? []).filter((n) => m[n] === undefined) };',
+        '}',
+        'console.log(JSON.stringify(out));',
+        '',
+      ].join('\n'),
+    );
+    const out = JSON.parse(execFileSync(process.execPath, ['every-subpath.mjs'], { cwd: app, encoding: 'utf8' }));
+    expect(Object.keys(out)).toEqual(subpaths);
+    expect(Object.keys(moved).filter((s) => !subpaths.includes(s))).toEqual([]);
+    for (const s of subpaths) {
+      expect(out[s].exports, s).toBeGreaterThan(0);
+      expect(out[s].missing, s).toEqual([]);
+    }
   });
 
   it("import('flowscout') from the installed build loads no BullMQ or ioredis module (they are flowscout/distributed's)", () => {
@@ -360,5 +439,41 @@ describe('the built package', () => {
     const runs = flowscout(['runs', 'list', '--db', 'runs.db'], app);
     expect(runs.status).toBe(0);
     expect(runs.stdout).toMatch(/run-\d{8}-\d{6}-[0-9a-f]{4}/);
+  });
+  it("runs the shipping guide's library example on the imported data: G0 evaluated, a search, both type-checked against the published types", () => {
+    const guide = readFileSync(join(repo, 'docs/guides/shipping.md'), 'utf8');
+    const code = /## As a library[\s\S]*?```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(code, 'a ts block in "As a library"').toBeDefined();
+    writeFileSync(join(app, 'library.ts'), code!.replaceAll('travel/', 'weather/'));
+    writeFileSync(
+      join(app, 'tsconfig.library.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(repo, 'node_modules', '@types')],
+        },
+        files: ['library.ts'],
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.library.json'],
+      { cwd: app, encoding: 'utf8' },
+    );
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const tsx = join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const run = spawnSync(process.execPath, [tsx, 'library.ts'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, FLOWSCOUT_MODEL: '' },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^G0 test TC \d\.\d{3}; best c?\w+: test TC \d\.\d{3}\n$/);
   });
 });

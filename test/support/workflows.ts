@@ -1,8 +1,8 @@
 import type { ToolNode, Workflow } from '../../src/graph/schema.js';
 
 /**
- * The workflow shapes tests use again and again, built rather than retyped. `planToolAnswer` is the
- * most common one: plan → one tool node → synthesize, joined by data edges (as
+ * The workflows tests use again and again, built rather than retyped. `planToolAnswer` is the
+ * most common one: plan → one step → synthesize, joined by data edges (as
  * test/fixtures/workflows/valid/linear.json, with the names and texts a test needs).
  */
 export interface PlanToolAnswerOptions {

@@ -81,8 +81,8 @@ export async function runBaselineStep(
 
 /**
  * A linear workflow plan → s0 → … → s(n−1) → synthesize whose tool nodes are the given steps. It is
- * never executed: it only gives the policy the positions of the steps (which request clause the
- * k-th tool step serves).
+ * never executed: it only gives the policy the order of the steps (which part of the request the
+ * k-th step serves).
  */
 export function linearWorkflow(name: string, steps: readonly ToolNode[]): Workflow {
   const nodes: Workflow['nodes'] = [

@@ -7,7 +7,7 @@ import type { DomainEnv } from './domain-env.js';
 
 /**
  * ReAct over a benchmark domain's tools: the AI SDK tool loop over `model` (through the run's one
- * rate limiter, offered the same tool shortlist as the workflows' tool nodes), or the clause-by-clause
+ * rate limiter, offered the same tool shortlist as the workflows' tool nodes), or the part-by-part
  * loop offline.
  */
 export async function reactAgent(env: DomainEnv, model: string, wiring: ModelWiring): Promise<Agent> {

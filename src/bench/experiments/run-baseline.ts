@@ -11,7 +11,7 @@ import { isGuarded, type WriteGuardReport } from '../../tools/write-guard.js';
 /**
  * One baseline on your records, as `flowscout bench` runs it (same 5:2:3 split, seed, policy, judge
  * and measurement): the PM4Py-style tree executor (the inductive miner's tree over D_opt), ReAct
- * (the AI SDK tool loop with a model, the clause-by-clause loop offline), or LLM-only (an AFlow-style
+ * (the AI SDK tool loop with a model, the part-by-part loop offline), or LLM-only (an AFlow-style
  * search with tool nodes forbidden, `iterations` long), measured on the first `maxTest` of D_test.
  */
 

@@ -224,8 +224,8 @@ export function swapTable(r: BenchResults, top = 12): string {
 
 /**
  * Where FlowScout's TC differs from ReAct's, from the traces: the workflow has a fixed number of
- * tool positions, ReAct takes one step per request clause. Queries whose reference makes more calls
- * than the workflow has positions are split from the rest, with both approaches' TC on each part.
+ * steps, ReAct takes one turn per part of the request. Queries whose reference makes more calls
+ * than the workflow has steps are split from the rest, with both approaches' TC on each part.
  */
 export function positionsTable(r: BenchResults): string {
   const rows = r.domains.flatMap((d) => {

@@ -1,8 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
-import { alignTraces, type Deviation, type LogConformance } from '../../conformance/align-log.js';
-import { variantsOfRuns } from '../../conformance/observed-runs.js';
-import { scoreRuns, separation, type RunScore, type Separation } from '../../conformance/run-health.js';
-import { workflowProcessTree } from '../../conformance/workflow-tree.js';
+import type { Deviation, LogConformance } from '../../conformance/align-log.js';
+import { checkConformance } from '../../conformance/check.js';
+import { separation, type RunScore, type Separation } from '../../conformance/run-health.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { workflowHash } from '../../graph/hash.js';
 import { WorkflowSchema, type Workflow } from '../../graph/schema.js';
@@ -75,12 +74,7 @@ export const registerConformance: RegisterCommand = (program: Command, io: CliIO
         });
       }
       reportUnreadable(input, log, io);
-      const variants = variantsOfRuns(input.runs);
-      const tree = workflow
-        ? workflowProcessTree(workflow, { anyTool: [...new Set(variants.flatMap((v) => v.activities))] })
-        : readTree(opts.tree!);
-      const result = alignTraces(variants, tree);
-      const runs = scoreRuns(input.runs, tree);
+      const { tree, log: result, runs } = checkConformance(workflow ?? readTree(opts.tree!), input.runs);
       const model = opts.tree !== undefined ? opts.tree : opts.against!;
       if (opts.json) {
         io.out(`${JSON.stringify(conformanceJson(log, model, tree, result, runs, input.unreadable), null, 2)}\n`);

@@ -48,7 +48,7 @@ export const NewLlmNodeSchema = z
   })
   .describe('A new LLM node.');
 
-/** A new tool node: a tool-calling position (the IR's ToolNode). */
+/** A new step: a node that calls tools (the IR's ToolNode). */
 export const NewToolNodeSchema = ToolNodeSchema.describe(
   'A new tool node: {kind: "tool", id, task, tools?: tool-name hint, calls?: "one" | "many", retry?: {attempts: 1-5, on: "error" | "error-or-empty"}}.',
 );
@@ -214,7 +214,7 @@ export const SetRetryEditSchema = z
   })
   .describe("Set or clear a tool node's retry loop.");
 
-/** Control-flow edit: one call or many at a tool position. */
+/** Control-flow edit: one call or many at a step. */
 export const SetCallsEditSchema = z
   .strictObject({
     op: z.literal('set_calls'),

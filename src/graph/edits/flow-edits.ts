@@ -89,7 +89,7 @@ export function setRetry(w: Workflow, edit: SetRetryEdit): void {
   node.retry = { attempts: edit.attempts, on: edit.on ?? node.retry?.on ?? 'error' };
 }
 
-/** Sets whether a tool position issues one call or several. */
+/** Sets whether a step issues one call or several. */
 export function setCalls(w: Workflow, edit: SetCallsEdit): void {
   const node = requireKind(w, edit.id, 'tool');
   if (edit.calls === 'one') delete node.calls;

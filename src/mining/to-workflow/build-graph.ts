@@ -2,22 +2,22 @@ import { makeLlmNode, REQUEST_AND_INPUTS } from '../../graph/prompt-templates.js
 import type { ChoiceOption, Edge, Guard, ToolNode, WorkflowNode } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import {
-  innerShapes,
-  positionTools,
+  innerSkeletons,
+  stepTools,
   type ChoiceSlot,
   type ParallelSlot,
-  type PositionSlot,
-  type Shape,
-} from './shape.js';
-import { positionQuestion, positionTask, toolsAbout } from './tasks.js';
+  type StepSlot,
+  type Skeleton,
+} from './skeleton.js';
+import { stepQuestion, stepTask, toolsAbout } from './tasks.js';
 
 /**
- * Shape → workflow nodes and edges (docs/DESIGN.md, "Mining"), between a `plan` entry
+ * Skeleton → workflow nodes and edges (docs/DESIGN.md, "Mining"), between a `plan` entry
  * and a `synthesize` exit:
- * - a position → a generic tool node (`step_k`) with its task, `mined` tools, and `calls: 'many'`
+ * - a step → a generic tool node (`step_k`) with its task, `mined` tools, and `calls: 'many'`
  *   (or `retry` for tools whose repeats were retries) when it repeats;
  * - consecutive slots → data edges from the previous slot's exits;
- * - an optional position (support at most `optionalAtMost`) → a `judge` node (`needed_k`) that decides
+ * - an optional step (support at most `optionalAtMost`) → a `judge` node (`needed_k`) that decides
  *   whether the step runs: a guarded edge into the tool (`needed` true) and a guarded skip edge past
  *   it (`needed` false). Execution is an OR-join with dead-path elimination, so a gated tool must have
  *   no unguarded in-edge; the judge therefore also returns `facts`, the values from earlier outputs
@@ -36,7 +36,7 @@ export interface BuildGraphOptions {
   descriptors: ReadonlyMap<string, ToolDescriptor>;
   optionalAtMost: number;
   retryTools: ReadonlySet<string>;
-  /** How an optional position is kept: behind a judge, or as a position that may make no call. */
+  /** How an optional step is kept: behind a judge, or as a step that may make no call. */
   optional: 'judge' | 'open';
 }
 
@@ -74,15 +74,15 @@ const BRANCH_PROMPT = [
   `Reply with a JSON object and nothing else: {"${BRANCH_FIELD}": "<one of the names listed above>"}.`,
 ].join('\n');
 
-/** The tools a shape may call, in order: each position's tools, most used first (inner shapes one after another). */
-function shapeSequence(seq: Shape): string[] {
-  const out = seq.flatMap((s) => (s.kind === 'position' ? positionTools(s) : innerShapes(s).flatMap(shapeSequence)));
+/** The tools a skeleton may call, in order: each step's tools, most used first (inner skeletons one after another). */
+function shapeSequence(seq: Skeleton): string[] {
+  const out = seq.flatMap((s) => (s.kind === 'step' ? stepTools(s) : innerSkeletons(s).flatMap(shapeSequence)));
   return [...new Set(out)];
 }
 
-/** Builds nodes and edges for `shape`; returns them with the tool node ids in order. */
+/** Builds nodes and edges for `skeleton`; returns them with the tool node ids in order. */
 export function buildGraph(
-  shape: Shape,
+  shape: Skeleton,
   opts: BuildGraphOptions,
 ): { nodes: WorkflowNode[]; edges: Edge[]; support: Record<string, number> } {
   const nodes: WorkflowNode[] = [makeLlmNode('plan', 'plan')];
@@ -120,13 +120,13 @@ export function buildGraph(
       },
     });
 
-  const position = (slot: PositionSlot, exits: Exit[], gated: boolean): Exit[] => {
+  const stepNode = (slot: StepSlot, exits: Exit[], gated: boolean): Exit[] => {
     step++;
-    const mined = positionTools(slot);
+    const mined = stepTools(slot);
     const node: ToolNode = {
       id: `step_${step}`,
       kind: 'tool',
-      task: positionTask(step, mined, opts.descriptors),
+      task: stepTask(step, mined, opts.descriptors),
       mined,
     };
     if (slot.many) {
@@ -145,7 +145,7 @@ export function buildGraph(
       enter(exits, node.id, gated);
       return [{ id: node.id }];
     }
-    const gate = judge(`needed_${step}`, positionQuestion(step, mined, opts.descriptors));
+    const gate = judge(`needed_${step}`, stepQuestion(step, mined, opts.descriptors));
     nodes.push(gate, node);
     enter(exits, gate.id, gated);
     edge(gate.id, node.id, TRUE);
@@ -213,12 +213,12 @@ export function buildGraph(
     return out;
   };
 
-  const sequence = (seq: Shape, exits: Exit[], gated: boolean): Exit[] => {
+  const sequence = (seq: Skeleton, exits: Exit[], gated: boolean): Exit[] => {
     let cur = exits;
     for (const slot of seq)
       cur =
-        slot.kind === 'position'
-          ? position(slot, cur, gated)
+        slot.kind === 'step'
+          ? stepNode(slot, cur, gated)
           : slot.kind === 'parallel'
             ? parallel(slot, cur, gated)
             : choice(slot, cur, gated);

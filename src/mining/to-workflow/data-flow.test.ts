@@ -64,7 +64,7 @@ const mine = (reads?: Map<string, Set<string>>) =>
     log: eventLogFromRecords(RECORDS),
     ...(reads ? { reads } : {}),
   });
-const positionOf = (w: Workflow, t: string) =>
+const stepOf = (w: Workflow, t: string) =>
   w.nodes.find((n): n is ToolNode => n.kind === 'tool' && (n.mined ?? n.tools ?? []).includes(t))!.id;
 const inputsOf = (w: Workflow, id: string) => w.edges.filter((e) => e.to === id).map((e) => e.from);
 
@@ -82,16 +82,16 @@ describe('data flow between tools in the runs (docs/DESIGN.md, "Mining")', () =>
   it('lays out a parallel block whose branches pass data as a sequence, the reading step last', () => {
     const parallel = mine();
     expect(validateWorkflow(parallel, TOOLS)).toEqual([]);
-    const p = { user: positionOf(parallel, 'user_details'), order: positionOf(parallel, 'order_details') };
+    const p = { user: stepOf(parallel, 'user_details'), order: stepOf(parallel, 'order_details') };
     // Without the data flow, both lookups hang off the user search side by side.
     expect(inputsOf(parallel, p.order)).not.toContain(p.user);
 
     const sequenced = mine(toolReads(RECORDS));
     expect(validateWorkflow(sequenced, TOOLS)).toEqual([]);
-    const s = { user: positionOf(sequenced, 'user_details'), order: positionOf(sequenced, 'order_details') };
+    const s = { user: stepOf(sequenced, 'user_details'), order: stepOf(sequenced, 'order_details') };
     // (Every step also reads the plan.)
     expect(inputsOf(sequenced, s.order).filter((x) => x !== 'plan')).toEqual([s.user]);
-    expect(inputsOf(sequenced, s.user).filter((x) => x !== 'plan')).toEqual([positionOf(sequenced, 'find_user')]);
+    expect(inputsOf(sequenced, s.user).filter((x) => x !== 'plan')).toEqual([stepOf(sequenced, 'find_user')]);
   });
 
   it('keeps a block parallel when its branches read each other both ways', () => {
@@ -100,7 +100,7 @@ describe('data flow between tools in the runs (docs/DESIGN.md, "Mining")', () =>
       ['user_details', new Set(['order_details'])],
     ]);
     const w = mine(both);
-    expect(inputsOf(w, positionOf(w, 'order_details'))).not.toContain(positionOf(w, 'user_details'));
-    expect(inputsOf(w, positionOf(w, 'user_details'))).not.toContain(positionOf(w, 'order_details'));
+    expect(inputsOf(w, stepOf(w, 'order_details'))).not.toContain(stepOf(w, 'user_details'));
+    expect(inputsOf(w, stepOf(w, 'user_details'))).not.toContain(stepOf(w, 'order_details'));
   });
 });

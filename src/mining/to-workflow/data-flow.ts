@@ -1,6 +1,6 @@
 import type { TaskRecord } from '../../records/schema.js';
 import { outputValues } from '../../dataflow/output-value.js';
-import { positionTools, scale, shapeTools, type PositionSlot, type Shape } from './shape.js';
+import { stepTools, scale, skeletonTools, type StepSlot, type Skeleton } from './skeleton.js';
 
 /**
  * Data flow between tools in the runs (docs/DESIGN.md, "Mining": parallel blocks that pass data).
@@ -77,16 +77,16 @@ export function toolReads(records: readonly TaskRecord[]): Map<string, Set<strin
  * The steps keep their supports relative to the block's runs, scaled by the block's support
  * (fitLog recomputes them from the log).
  */
-export function sequenceByReads(shape: Shape, reads: ReadonlyMap<string, ReadonlySet<string>>): Shape {
+export function sequenceByReads(shape: Skeleton, reads: ReadonlyMap<string, ReadonlySet<string>>): Skeleton {
   const readsAny = (a: Iterable<string>, b: Iterable<string>) =>
     [...a].some((t) => [...b].some((u) => reads.get(t)?.has(u)));
-  return shape.flatMap((slot): Shape => {
-    if (slot.kind === 'position') return [slot];
+  return shape.flatMap((slot): Skeleton => {
+    if (slot.kind === 'step') return [slot];
     if (slot.kind === 'choice') return [{ ...slot, options: slot.options.map((o) => sequenceByReads(o, reads)) }];
     const branches = slot.branches.map((b) => sequenceByReads(b, reads));
-    const sequenced = (order: Shape) => scale(order, slot.support);
-    if (branches.every((b) => b.every((x) => x.kind === 'position'))) {
-      const steps = branches.flatMap((b, bi) => (b as PositionSlot[]).map((p, k) => ({ p, bi, k, tool: topTool(p) })));
+    const sequenced = (order: Skeleton) => scale(order, slot.support);
+    if (branches.every((b) => b.every((x) => x.kind === 'step'))) {
+      const steps = branches.flatMap((b, bi) => (b as StepSlot[]).map((p, k) => ({ p, bi, k, tool: topTool(p) })));
       const after = steps.map((x) =>
         steps.flatMap((y, j) => ((y.bi === x.bi && y.k < x.k) || reads.get(x.tool)?.has(y.tool) ? [j] : [])),
       );
@@ -95,7 +95,7 @@ export function sequenceByReads(shape: Shape, reads: ReadonlyMap<string, Readonl
         if (order) return sequenced(order.map((i) => steps[i]!.p));
       }
     }
-    const tools = branches.map((b) => shapeTools(b));
+    const tools = branches.map((b) => skeletonTools(b));
     const before = branches.map((_, x) =>
       branches.map((_, y) => y).filter((y) => y !== x && readsAny(tools[x]!, tools[y]!)),
     );
@@ -106,7 +106,7 @@ export function sequenceByReads(shape: Shape, reads: ReadonlyMap<string, Readonl
 }
 
 /** A step's most used tool. */
-const topTool = (p: PositionSlot): string => positionTools(p)[0] ?? '';
+const topTool = (p: StepSlot): string => stepTools(p)[0] ?? '';
 
 /**
  * An order of 0..n−1 in which every item comes after the items `after[i]` names, picking among the

@@ -1,31 +1,31 @@
 import type { EventLog } from '../event-log/event-log.js';
-import { innerShapes, scale, type PositionSlot, type Shape } from './shape.js';
+import { innerSkeletons, scale, type StepSlot, type Skeleton } from './skeleton.js';
 
 /**
- * Fits the log onto a shape, so that what the positions say comes from the runs themselves (an
+ * Fits the log onto a skeleton, so that what the steps say comes from the runs themselves (an
  * exclusive choice in the tree says nothing about how often each alternative ran):
- * - each run's calls are assigned left to right to the first position at or after the previous
- *   call's position that holds the called tool (wrapping to an earlier one for a loop back; greedy on
+ * - each run's calls are assigned left to right to the first step at or after the previous
+ *   call's step that holds the called tool (wrapping to an earlier one for a loop back; greedy on
  *   purpose, docs/DESIGN.md, "One in-order alignment");
- * - a position's `support` is the share of runs with a call there (inside a parallel branch:
+ * - a step's `support` is the share of runs with a call there (inside a parallel branch:
  *   relative to the runs that reach the parallel slot; inside a choice's option: to the runs that
  *   took the option), `many` says some run called it twice or more, and tool weights are the calls
  *   assigned there;
  * - a choice keeps the options some run took, with `shares` (of the runs reaching the choice), and
  *   says `none` when some runs passed it by; with one option left its steps take the choice's place.
  * Parallel branches are first ordered by where their tools sit in the runs (mean relative index),
- * since the tree leaves their order open. Returns a new shape.
+ * since the tree leaves their order open. Returns a new skeleton.
  */
-export function fitLog(shape: Shape, log: EventLog): Shape {
+export function fitLog(shape: Skeleton, log: EventLog): Skeleton {
   const names = log.activities;
   const meanAt = meanRelativePosition(log);
   const ordered = orderBranches(shape, meanAt);
-  const flat: PositionSlot[] = [];
-  const enclosing: number[][] = []; // per flattened position: the parallel slots and choices around it
+  const flat: StepSlot[] = [];
+  const enclosing: number[][] = []; // per flattened step: the parallel slots and choices around it
   let blocks = 0;
-  const flatten = (seq: Shape, outer: number[]) => {
+  const flatten = (seq: Skeleton, outer: number[]) => {
     for (const s of seq) {
-      if (s.kind === 'position') {
+      if (s.kind === 'step') {
         flat.push(s);
         enclosing.push(outer);
       } else if (s.kind === 'parallel') {
@@ -78,9 +78,9 @@ export function fitLog(shape: Shape, log: EventLog): Shape {
   total ||= 1;
   let k = 0;
   let bk = 0;
-  const rebuild = (seq: Shape, base: number): Shape =>
-    seq.flatMap((s): Shape => {
-      if (s.kind === 'position') {
+  const rebuild = (seq: Skeleton, base: number): Skeleton =>
+    seq.flatMap((s): Skeleton => {
+      if (s.kind === 'step') {
         const i = k++;
         const tools = new Map([...s.tools.keys()].map((t) => [t, calls[i]!.get(t) ?? 0]));
         return [{ ...s, tools, support: base > 0 ? Math.min(1, reach[i]! / base) : 0, many: many[i] === 1 }];
@@ -91,7 +91,7 @@ export function fitLog(shape: Shape, log: EventLog): Shape {
       if (s.kind === 'parallel') return [{ ...s, support, branches: s.branches.map((b) => rebuild(b, own)) }];
       // A choice keeps the options some run took, each with its share of the choice's runs and its
       // steps relative to the runs that took it; with one left it is that option's steps.
-      const taken: Array<{ option: Shape; share: number }> = [];
+      const taken: Array<{ option: Skeleton; share: number }> = [];
       for (const o of s.options) {
         const took = blockReach[bk++] ?? 0;
         const option = rebuild(o, took);
@@ -131,20 +131,20 @@ function meanRelativePosition(log: EventLog): Map<string, number> {
 }
 
 /** Orders every parallel slot's branches by the mean relative position of their tools. */
-function orderBranches(shape: Shape, meanAt: Map<string, number>): Shape {
-  const at = (seq: Shape): number => {
+function orderBranches(shape: Skeleton, meanAt: Map<string, number>): Skeleton {
+  const at = (seq: Skeleton): number => {
     const xs: number[] = [];
-    const walk = (q: Shape) =>
+    const walk = (q: Skeleton) =>
       q.forEach((s) =>
-        s.kind === 'position'
+        s.kind === 'step'
           ? s.tools.forEach((_, t) => meanAt.has(t) && xs.push(meanAt.get(t)!))
-          : innerShapes(s).forEach(walk),
+          : innerSkeletons(s).forEach(walk),
       );
     walk(seq);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 1;
   };
   return shape.map((s) => {
-    if (s.kind === 'position') return s;
+    if (s.kind === 'step') return s;
     if (s.kind === 'choice') return { ...s, options: s.options.map((o) => orderBranches(o, meanAt)) };
     const branches = s.branches.map((b) => orderBranches(b, meanAt));
     const keyed = branches.map((b) => ({ b, k: at(b) }));

@@ -176,7 +176,7 @@ describe('routes: the recurring request types of the records as branches of G0 (
     expect(minedG0(RECORDS.slice(0, 8), TOOLS, { routes: false }).nodes.some((n) => n.id === 'route')).toBe(false);
   });
 
-  it('keeps positions of different routes apart: a route position competes for parts only with its own route', () => {
+  it('keeps steps of different routes apart: a route step competes for parts only with its own route', () => {
     const g0 = minedG0(RECORDS.slice(0, 8), TOOLS);
     expect(toolPositions(g0, 'route_2_step_1').map((p) => p.id)).toEqual(['route_2_step_1', 'route_2_step_2']);
     expect(toolPositions(g0, 'step_1').every((p) => p.id.startsWith('step_'))).toBe(true);

@@ -4,9 +4,9 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { eventLogFromTraces } from '../event-log/event-log.js';
 import { discoverProcessTree } from '../inductive/discover.js';
-import { compactShape, medianCaseLength } from './compact.js';
+import { compactSkeleton, medianCaseLength } from './compact.js';
 import { fitLog } from './fit-log.js';
-import { innerShapes, positionTools, treeToShape, type Shape } from './shape.js';
+import { innerSkeletons, stepTools, treeToSkeleton, type Skeleton } from './skeleton.js';
 import { firstSentence, toolsAbout } from './tasks.js';
 import { knownWord, toolWords } from '../../dataflow/customers.js';
 import { isStopWord } from '../../text/words.js';
@@ -16,7 +16,7 @@ import { isStopWord } from '../../text/words.js';
  *
  * A log of tool-using runs is often a mixture of tasks: each TRAJECT-Bench domain is the union of
  * 27–40 API chains, and an agent's own logs mix whatever its users asked. One skeleton over the
- * mixture has generic positions, so the skeleton says little about which tools a request needs. A
+ * mixture has generic steps, so the skeleton says little about which tools a request needs. A
  * variant (the runs that made exactly the same sequence of tool calls) is the mixture's unit, but
  * most variants of a real log are one run each: a route per variant memorizes the log. So variants
  * are grouped into families — a variant joins the family of a more frequent one when its tools are a
@@ -33,7 +33,7 @@ import { isStopWord } from '../../text/words.js';
  * requests (never a past request: a workflow carries no record text); its prompt shows them to a
  * model (`{{choices}}`, graph/node-prompt.ts), and the offline policy picks the route whose tools,
  * in order, answer the request's parts from the field itself (policies/offline/llm-rules.ts; the
- * keywords are for a model's router). Positions on different
+ * keywords are for a model's router). Steps on different
  * routes never compete for the request's parts (policies/hand-off.ts).
  */
 
@@ -61,7 +61,7 @@ export interface RouteFamily {
 
 /**
  * A family's sub-skeleton, mined as G0's skeleton is: the inductive miner over the family's runs,
- * the tree's shape fitted to those runs and compacted to their median length (shape.ts, fit-log.ts,
+ * the tree's skeleton fitted to those runs and compacted to their median length (skeleton.ts, fit-log.ts,
  * compact.ts), read in order — parallel branches one after another — as steps, each with the tools
  * its runs called there (most calls first). A step some of the family's runs skip, or a repeated
  * one, may make no call.
@@ -71,18 +71,18 @@ export function familySteps(
 ): Array<{ tools: string[]; optional: boolean }> {
   const traces = members.flatMap((m) => new Array<readonly string[]>(m.runs).fill(m.tools));
   const log = eventLogFromTraces(traces);
-  let shape = fitLog(treeToShape(discoverProcessTree(log), { choices: false }), log);
+  let shape = fitLog(treeToSkeleton(discoverProcessTree(log), { choices: false }), log);
   // A route is one request type: its choices are steps that pick their tool (no branch inside a branch).
-  shape = fitLog(compactShape(shape, Math.max(1, medianCaseLength(log))), log);
+  shape = fitLog(compactSkeleton(shape, Math.max(1, medianCaseLength(log))), log);
   const steps: Array<{ tools: string[]; optional: boolean }> = [];
-  const read = (seq: Shape, reach: number) => {
+  const read = (seq: Skeleton, reach: number) => {
     for (const slot of seq) {
-      if (slot.kind !== 'position') {
+      if (slot.kind !== 'step') {
         // Parallel branches, or a choice's options (each then a step some runs skip), one after another.
-        for (const b of innerShapes(slot)) read(b, reach * slot.support);
+        for (const b of innerSkeletons(slot)) read(b, reach * slot.support);
         continue;
       }
-      const tools = positionTools(slot);
+      const tools = stepTools(slot);
       if (tools.length > 0) steps.push({ tools, optional: reach * slot.support < 1 - 1e-9 || slot.many });
     }
   };
@@ -259,7 +259,7 @@ const when = (value: string): Guard => ({ kind: 'field', field: ROUTE_FIELD, op:
 
 /**
  * Puts a router in front of the mined skeleton (`nodes`, `edges` as build-graph.ts made them, from
- * `plan` to `synthesize`): `plan` → `route`; one branch of bound positions per family; `other` →
+ * `plan` to `synthesize`): `plan` → `route`; one branch of bound steps per family; `other` →
  * the skeleton. The skeleton's edges from `plan` are replaced: a node whose only way in was `plan`
  * is entered from the router under `other`, and the others keep their other in-edges (an unguarded
  * edge from `plan` would run them on every route).

@@ -1,12 +1,12 @@
 import type { ToolDescriptor } from '../../contracts/tools.js';
 
 /**
- * Task text of a tool position (docs/DESIGN.md, "Mining": each activity becomes a tool position whose task
- * comes from the mined tool's description; a position, not a binding). The task says what the step achieves, taken
- * from the description of the tool used most at this position; the tool names themselves stay in
+ * Task text of a step (docs/DESIGN.md, "Mining": each activity becomes a step whose task
+ * comes from the mined tool's description; a step, not a binding). The task says what the step achieves, taken
+ * from the description of the tool used most at this step; the tool names themselves stay in
  * `mined`, so the policy may still pick any tool of T.
  */
-export function positionTask(
+export function stepTask(
   step: number,
   mined: readonly string[],
   descriptors: ReadonlyMap<string, ToolDescriptor>,
@@ -20,8 +20,8 @@ export function positionTask(
   return `${base} (${mined.length} different tools were used at this step in past runs; pick the one that fits the request.)`;
 }
 
-/** The judge's question for an optional position. */
-export function positionQuestion(
+/** The judge's question for an optional step. */
+export function stepQuestion(
   step: number,
   mined: readonly string[],
   descriptors: ReadonlyMap<string, ToolDescriptor>,

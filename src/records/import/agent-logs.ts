@@ -26,10 +26,12 @@ export const AGENT_LOG_FORMATS = {
   'ai-sdk': aiSdkFormat,
   otel: otelFormat,
 } as const;
+/** An agent-log format `importAgentLogs` reads: OpenAI or Anthropic chats, AI SDK messages or steps, an OpenTelemetry export. */
 export type AgentLogFormat = keyof typeof AGENT_LOG_FORMATS;
 /** Formats `--format auto` can recognise: the agent-log ones and the two dataset importers. */
 export type DetectedFormat = AgentLogFormat | 'traject' | 'toolbench';
 
+/** What `importAgentLogs` gives: the records and tools it read, what it dropped and why, and the format it read. */
 export interface AgentLogImport extends ConversationImportResult {
   format: AgentLogFormat;
 }

@@ -11,23 +11,23 @@ import { linearWorkflow, runBaselineStep } from '../tool-step.js';
 /**
  * The ReAct baseline without a model (docs/DESIGN.md, "Baselines and ablations": "offline: retrieve a
  * tool for the unanswered part of the query, call it, repeat until nothing is left"). The request is
- * split into its clauses (the offline policy's `requestClauses`); each step takes the first
- * unanswered clause, retrieves the best tool for it (BM25 over tool names, descriptions and
+ * split into its parts (the offline policy's `requestClauses`); each turn takes the first
+ * unanswered part, retrieves the best tool for it (BM25 over tool names, descriptions and
  * parameters — the retrieval every policy shares; like a model that has never seen the log, it reads
- * no records — or, when the clause matches no tool, for the whole query), lets the execution policy fill the arguments with that
- * tool as the only candidate, and calls it. A successful call marks the clause answered; a failed
- * one is the observation that makes the next step try the next-ranked tool for the same clause
- * (at most `triesPerClause`). The loop ends when every clause is answered or given up, or after
- * `maxSteps` steps; the answer is the policy's synthesis over the observations (the offline
+ * no records — or, when the part matches no tool, for the whole query), lets the execution policy fill the arguments with that
+ * tool as the only candidate, and calls it. A successful call marks the part answered; a failed
+ * one is the observation that makes the next turn try the next-ranked tool for the same part
+ * (at most `triesPerClause`). The loop ends when every part is answered or given up, or after
+ * `maxSteps` turns; the answer is the policy's synthesis over the observations (the offline
  * policy's template). Deterministic.
  */
 
 export interface OfflineReactOptions {
   tools: ToolRegistry;
   policy: ExecutionPolicy;
-  /** Steps at most (default 10, like the model's step limit). */
+  /** Turns at most (default 10, like the model's step limit). */
   maxSteps?: number;
-  /** Tools tried per clause before it is given up (default 2). */
+  /** Tools tried per part of the request before it is given up (default 2). */
   triesPerClause?: number;
 }
 
@@ -48,14 +48,14 @@ export function createOfflineReact(opts: OfflineReactOptions): Agent {
 
   async function run(input: AgentInput): Promise<AgentRun> {
     const started = performance.now();
-    const clauses = requestClauses(input.query);
-    const slots: ToolNode[] = clauses.map((c, i) => ({ id: `c${i}`, kind: 'tool', task: c }));
+    const parts = requestClauses(input.query);
+    const slots: ToolNode[] = parts.map((c, i) => ({ id: `c${i}`, kind: 'tool', task: c }));
     const calls: TraceCall[] = [];
     const inputs: NodeInput[] = [];
     let usage: Usage = ZERO_USAGE;
     let steps = 0;
-    for (let k = 0; k < clauses.length && steps < maxSteps; k++) {
-      const ranked = index.rank(clauses[k]!, names);
+    for (let k = 0; k < parts.length && steps < maxSteps; k++) {
+      const ranked = index.rank(parts[k]!, names);
       const order = (ranked.length > 0 ? ranked : index.rank(input.query, names)).map((r) => r.name);
       for (let t = 0; t < Math.min(tries, order.length) && steps < maxSteps; t++) {
         steps++;
