@@ -20,7 +20,7 @@ import type { NodeObservation } from '../runtime/trace.js';
  * Policies whose decisions read more than a node's upstream (the offline policy reads where the node
  * sits among all tool positions) declare it with `ExecutionPolicy.memoScope`, and the runtime folds
  * that into the key, so the memo needs no knowledge of any policy. The memo-on/memo-off comparison
- * on a real domain (src/cli/commands/search.test.ts) checks that both runs agree exactly.
+ * on a real domain (test/cli/search.test.ts) checks that both runs agree exactly.
  *
  * The memo also keeps the judge's scores (`metrics/judge-memo.ts`: keyed by the judge, its rubric,
  * the request, the reference and the answer), stored beside the node entries under `judge:` keys, so
