@@ -145,6 +145,11 @@ export interface WorkflowRef {
   /** Tool nodes, and those of them with `calls: "many"`. */
   toolPositions: number;
   manyPositions: number;
+  /**
+   * The bindings its steps keep (`bind`), and how many of them read an earlier call's output: the
+   * data flow the search learned (absent in results written before it was counted).
+   */
+  bindings?: { total: number; upstream: number };
 }
 
 /** The reference results.json keeps of a workflow. */
@@ -157,7 +162,14 @@ export function workflowRef(w: Workflow): WorkflowRef {
     edges: w.edges.length,
     toolPositions: tools.length,
     manyPositions: tools.filter((n) => 'calls' in n && n.calls === 'many').length,
+    bindings: bindingCounts(w),
   };
+}
+
+/** The bindings a workflow's steps keep, and those that read an earlier call's output. */
+export function bindingCounts(w: Workflow): { total: number; upstream: number } {
+  const all = w.nodes.flatMap((n) => (n.kind === 'tool' ? (n.bind ?? []) : []));
+  return { total: all.length, upstream: all.filter((b) => b.source.from === 'output').length };
 }
 
 export interface SignificanceFamily {

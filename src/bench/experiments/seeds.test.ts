@@ -4,6 +4,7 @@ import { renderReport } from '../report/render-report.js';
 import { renderSeedsReport } from '../report/render-seeds.js';
 import type { ApproachResult, BenchResults } from './results.js';
 import { pairedOrderings, summarizeSeeds } from './seeds.js';
+import { workflowRef } from './results.js';
 
 const approach = (id: string, tc: number | null, es: number): ApproachResult => ({
   id,
@@ -271,5 +272,67 @@ describe('where calls go wrong, by argument source', () => {
     );
     // One seed's report has the same table.
     expect(renderReport(seeded[0]!)).toMatch(/\| flowscout \(offline\) \| Travel \| 10 \| 80 % \| 40 % \|/);
+  });
+
+  it("counts the bindings of FlowScout's best workflows, and those that read an earlier call's output", () => {
+    const ref = (total: number, upstream: number) => ({
+      hash: 'h',
+      name: 'best',
+      nodes: 3,
+      edges: 2,
+      toolPositions: 2,
+      manyPositions: 0,
+      bindings: { total, upstream },
+    });
+    const seeded = [0, 1].map((seed) => {
+      const r = run(seed, { Travel: { flowscout: 0.5 }, Weather: { flowscout: 0.4 } });
+      r.domains[0]!.bestWorkflow = ref(seed === 0 ? 3 : 2, seed === 0 ? 2 : 1);
+      r.domains[1]!.bestWorkflow = ref(0, 0);
+      return r;
+    });
+    const s = summarizeSeeds(seeded, {
+      command: 'npx flowscout bench --seeds 0,1',
+      startedAt: '2026-12-01T00:00:00.000Z',
+      durationMs: 1,
+      seedFolders: ['seed-0', 'seed-1'],
+    });
+    expect(s.bestBindings).toEqual([
+      { domain: 'Travel', total: 5, upstream: 3, seeds: 2 },
+      { domain: 'Weather', total: 0, upstream: 0, seeds: 2 },
+    ]);
+    expect(renderSeedsReport(s)).toContain(
+      "FlowScout's best workflows (one per domain and seed) hold 5 bindings, 3 of them reading an earlier call's output: Travel 5 (3), Weather 0 (0).",
+    );
+    expect(renderReport(seeded[1]!)).toContain('hold 2 bindings, 1 of them reading');
+  });
+
+  it("reads a workflow's bindings from its steps: those with an output source read an earlier call", () => {
+    const ref = workflowRef({
+      version: 1,
+      name: 'w',
+      nodes: [
+        {
+          id: 'find',
+          kind: 'tool',
+          task: 'find the place',
+          bind: [{ tool: 'find_place', param: 'units', source: { from: 'const', value: 'metric' } }],
+        },
+        {
+          id: 'look',
+          kind: 'tool',
+          task: 'look it up',
+          bind: [
+            {
+              tool: 'details',
+              param: 'id',
+              source: { from: 'output', node: 'find', path: '$.items[*].id', pick: 'first' },
+            },
+            { tool: 'details', param: 'lang', source: { from: 'output', tool: 'find_place', path: '$.lang' } },
+          ],
+        },
+      ],
+      edges: [{ from: 'find', to: 'look' }],
+    } as Parameters<typeof workflowRef>[0]);
+    expect(ref.bindings).toEqual({ total: 3, upstream: 2 });
   });
 });

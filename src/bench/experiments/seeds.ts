@@ -94,6 +94,11 @@ export interface SeedsResults {
   orderings: OrderingCheck[];
   /** The same claims on the pooled test queries, paired (absent in summaries written before it existed). */
   paired?: PairedOrdering[];
+  /**
+   * The bindings FlowScout's best workflows keep, per domain summed over seeds, and how many read an
+   * earlier call's output (absent in summaries written before they were counted).
+   */
+  bestBindings?: Array<{ domain: string; total: number; upstream: number; seeds: number }>;
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
   /** The code of each seed's run (seeds may have been run separately). */
@@ -166,6 +171,22 @@ export function seedStats(runs: readonly BenchResults[]): SeedStat[] {
     }
   }
   return stats;
+}
+
+/** Per domain, the bindings of FlowScout's best workflow summed over the seeds that counted them. */
+export function bestBindings(runs: readonly BenchResults[]): NonNullable<SeedsResults['bestBindings']> {
+  const out = new Map<string, { domain: string; total: number; upstream: number; seeds: number }>();
+  for (const r of runs)
+    for (const d of r.domains) {
+      const b = d.bestWorkflow?.bindings;
+      if (!b) continue;
+      const row = out.get(d.domain) ?? { domain: d.domain, total: 0, upstream: 0, seeds: 0 };
+      row.total += b.total;
+      row.upstream += b.upstream;
+      row.seeds += 1;
+      out.set(d.domain, row);
+    }
+  return [...out.values()];
 }
 
 /** The argument-source counts summed over seeds (or domains); nothing when one lacks them. */
@@ -279,6 +300,7 @@ export function summarizeSeeds(
     stats,
     orderings: orderingChecks(stats),
     paired: pairedOrderings(runs),
+    bestBindings: bestBindings(runs),
     seedFolders: o.seedFolders,
     seedCode: runs.map((r) => r.code),
   };

@@ -2,6 +2,7 @@ import { describeCodeVersion } from '../experiments/code-version.js';
 import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
+import { bindingsLine } from './render-seeds.js';
 import {
   SOURCES_NOTE,
   sourcesTable1,
@@ -68,6 +69,11 @@ export function renderReport(r: BenchResults): string {
     '',
     sourcesTable1(r),
     '',
+    ...bindingsLine(
+      r.domains.flatMap((d) =>
+        d.bestWorkflow?.bindings ? [{ domain: d.domain, seeds: 1, ...d.bestWorkflow.bindings }] : [],
+      ),
+    ),
     '### Significance (FlowScout vs each baseline, paired by test query)',
     '',
     who,

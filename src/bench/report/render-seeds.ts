@@ -89,6 +89,21 @@ export function callsTable(r: SeedsResults): string {
 }
 
 /**
+ * What data flow FlowScout's best workflows carry: their bindings per domain over the seeds, and how
+ * many of them read an earlier call's output (nothing for summaries that did not count them).
+ */
+export function bindingsLine(rows: SeedsResults['bestBindings']): string[] {
+  if (!rows || rows.length === 0) return [];
+  const total = rows.reduce((n, x) => n + x.total, 0);
+  const upstream = rows.reduce((n, x) => n + x.upstream, 0);
+  const each = rows.map((x) => `${x.domain} ${x.total} (${x.upstream})`).join(', ');
+  return [
+    `FlowScout's best workflows (one per domain and seed) hold ${total} bindings, ${upstream} of them reading an earlier call's output: ${each}.`,
+    '',
+  ];
+}
+
+/**
  * Where calls go wrong: per approach and domain, the reference arguments of the test queries by where
  * their value stands, with the share whose call's tool the approach called and the share it passed
  * right, pooled over seeds.
@@ -228,6 +243,7 @@ export function renderSeedsReport(r: SeedsResults): string {
     '',
     sourcesTable(r),
     '',
+    ...bindingsLine(r.bestBindings),
     "## The paper's orderings (test TC)",
     '',
     who,
