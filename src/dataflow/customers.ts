@@ -1,8 +1,8 @@
 import { isLanguageWord } from '../util/words.js';
 
 /**
- * Whose data a value is, and which words a workflow may keep (docs/DESIGN.md, "Search": nothing a
- * workflow keeps is one customer's): what is learned must recur across distinct customers, and a
+ * Whose data a value is, and which words a workflow may keep (docs/DESIGN.md, "Arguments by example":
+ * nothing a workflow keeps is one customer's): what is learned must recur across distinct customers, and a
  * word must be one of the language or of the tools' own texts.
  */
 

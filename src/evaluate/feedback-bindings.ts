@@ -11,7 +11,7 @@ import type { BindablePattern } from './feedback-types.js';
 import type { RecordEvaluation } from './types.js';
 
 /**
- * Binding evidence of the feedback (docs/DESIGN.md, "Search": arguments by example): the programs
+ * Binding evidence of the feedback (docs/DESIGN.md, "Arguments by example": bindings from feedback): the programs
  * dataflow/learn-bindings.ts finds in the evaluated records' reference calls and the results recorded
  * before them, each written on the node that calls its tool (as hints are: feedback-hints.ts
  * `toolPlacer`), where every node that picks the tool reads it (graph/hints.ts `bindingsFor`). Only

@@ -1,7 +1,7 @@
 import { readText, type Token } from './read.js';
 
 /**
- * The parts of a request (docs/DESIGN.md, "Policies": a request is read part by part). Sentences are
+ * The parts of a request (docs/DESIGN.md, "Reading requests": a request is read part by part). Sentences are
  * the library's (read.ts), with one addition: a period after an initial or a code ("… 122.42W. Then
  * …") that the library reads as an abbreviation ends a sentence when a capitalised word that is no
  * name follows. Inside a sentence a part starts

@@ -2,7 +2,7 @@ import winkNLP, { type ItemEntity, type ItemSentence, type ItemToken, type WinkM
 import model from 'wink-eng-lite-web-model';
 
 /**
- * The one reading of English text (docs/DESIGN.md, "Policies": what a policy reads of a request):
+ * The one reading of English text (docs/DESIGN.md, "Reading requests": what a policy reads of a request):
  * wink-nlp with its English model tokenizes, splits sentences, tags parts of speech, finds entities
  * (dates, times, numbers, money, e-mail addresses, …), stems (Porter2) and flags stop words. Every
  * reader of requests, tool texts and hints goes through here, so the project has one tokenizer, one

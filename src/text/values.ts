@@ -2,8 +2,8 @@ import * as chrono from 'chrono-node';
 import { readText, type Token } from './read.js';
 
 /**
- * Argument values written in a request, by kind (docs/DESIGN.md, "Policies": values found in the
- * request by type), each with the words around it that a step's hint compares with the words its
+ * Argument values written in a request, by kind (docs/DESIGN.md, "Reading requests": values found in the
+ * request by kind), each with the words around it that a step's hint compares with the words its
  * parameter's values had around them. The libraries find what they can: dates (chrono-node, written
  * as YYYY-MM-DD), numbers, e-mail addresses, URLs, names and noun phrases (wink-nlp's entities and
  * parts of speech, read.ts). What no library reads stays a rule of its own, each said where it is:

@@ -65,6 +65,28 @@ function brokenLinks(file: string, text: string): string[] {
   return problems;
 }
 
+/** Files under `dir` whose names match `pattern`, fixtures and dependencies left out. */
+function citingFiles(dir: string, pattern: RegExp): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? e.name === 'node_modules' || e.name === 'fixtures'
+        ? []
+        : citingFiles(join(dir, e.name), pattern)
+      : pattern.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
+  );
+}
+
+/**
+ * The section names a text cites as `docs/DESIGN.md, "Section"` or `docs/DESIGN.md ("Section")`, a
+ * citation wrapped over comment lines (` * `, `// `) read as one line.
+ */
+function designCitations(text: string): string[] {
+  const joined = text.replace(/\s*\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ');
+  return [...joined.matchAll(/DESIGN\.md,?\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!.trim());
+}
+
 describe('links in the docs', () => {
   it('every relative link of README.md and docs/**/*.md names a file that exists and a heading it has', () => {
     const files = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
@@ -91,6 +113,35 @@ describe('links in the docs', () => {
       "docs/guides/example.md: #absent (no heading 'absent' in docs/guides/example.md)",
       'docs/guides/example.md: ../nothing/ (no such file: docs/nothing)',
     ]);
+  });
+
+  it('every section of docs/DESIGN.md that the code, the tests and the docs cite is a heading of it', () => {
+    const design = readFileSync(join(ROOT, 'docs', 'DESIGN.md'), 'utf8');
+    const headings = new Set([...unfenced(design).matchAll(/^#{1,6}\s+(.+?)\s*$/gm)].map((m) => m[1]!));
+    const files = [
+      ...['src', 'test', 'benchmarks', 'scripts', join('ui', 'src')].flatMap((d) =>
+        existsSync(join(ROOT, d)) ? citingFiles(join(ROOT, d), /\.(tsx?|mjs)$/) : [],
+      ),
+      join(ROOT, 'README.md'),
+      ...markdownFiles(join(ROOT, 'docs')),
+    ];
+    // DESIGN.md names the form (`"Section"`) and this file tests the reader: neither cites a section.
+    const citing = files.filter((f) => f !== join(ROOT, 'docs', 'DESIGN.md') && f !== import.meta.filename);
+    const cited = citing.flatMap((f) => designCitations(readFileSync(f, 'utf8')).map((c) => ({ f, c })));
+    expect(cited.length).toBeGreaterThan(100);
+    const missing = cited.filter(({ c }) => !headings.has(c)).map(({ f, c }) => `${relative(ROOT, f)}: "${c}"`);
+    expect(missing).toEqual([]);
+  });
+
+  it('reads a citation of a DESIGN.md section, also one wrapped over comment lines', () => {
+    const text = [
+      '/** Runs a node (docs/DESIGN.md, "Execution": an edge is live …); see docs/DESIGN.md ("Policies"). */',
+      ' * checks Valid(G, T) (docs/DESIGN.md, "The',
+      ' * workflow IR"), and (docs/DESIGN.md,',
+      ' * "Matching PM4Py" §5).',
+      '// [docs/DESIGN.md](../DESIGN.md) describes the design.',
+    ].join('\n');
+    expect(designCitations(text)).toEqual(['Execution', 'Policies', 'The workflow IR', 'Matching PM4Py']);
   });
 
   it('every docs/… or README path the sources cite exists', () => {

@@ -12,8 +12,8 @@ import {
 } from './tool-evidence.js';
 
 /**
- * Typed hints from the optimisation records (docs/DESIGN.md, "Search": the search learns bindings
- * and hints into the workflow): per tool, the words requests use when they ask for it and the tools
+ * Typed hints from the optimisation records (docs/DESIGN.md, "Arguments by example": hints from
+ * D_opt, learned by the search into the workflow): per tool, the words requests use when they ask for it and the tools
  * called before it; per parameter, whether a step sets it, where its value comes from, the words
  * written around it, its shapes and format, and the values it recurrently takes. What a hint keeps
  * must hold beyond the records it was learned from, and must not carry one customer's data into

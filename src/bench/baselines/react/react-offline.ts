@@ -9,8 +9,8 @@ import type { Agent, AgentInput, AgentRun } from '../agent.js';
 import { linearWorkflow, runBaselineStep } from '../tool-step.js';
 
 /**
- * The ReAct baseline without a model (docs/DESIGN.md, "Baselines and ablations": "offline: retrieve a
- * tool for the unanswered part of the query, call it, repeat until nothing is left"). The request is
+ * The ReAct baseline without a model (docs/DESIGN.md, "Baselines and ablations": "offline: one
+ * retrieval step per part of the query": retrieve a tool for the unanswered part, call it, repeat until nothing is left). The request is
  * split into its parts (the offline policy's `requestClauses`); each turn takes the first
  * unanswered part, retrieves the best tool for it (BM25 over tool names, descriptions and
  * parameters — the retrieval every policy shares; like a model that has never seen the log, it reads
