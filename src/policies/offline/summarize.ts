@@ -4,10 +4,11 @@ import { outputPairs } from '../../dataflow/output-value.js';
 
 /**
  * Readable summaries of tool results for the offline policy's synthesize and pass-through rules
- * (docs/DESIGN.md, "Policies": "the synthesizer writes a template answer that follows its `directives`"). Tool
- * responses are often Python literals cut at 2048 characters (docs/DESIGN.md, "Data formats" §8), so they are read with
- * a pattern rather than parsed: the first scalar fields (names and numbers kept as they are) become
- * "key: value" phrases, and a cut response is marked as truncated.
+ * (docs/DESIGN.md, "Policies": "the synthesizer writes a template answer that follows its
+ * `directives`"). Tool responses are often Python literals cut at 2048 characters (docs/DESIGN.md,
+ * "Data formats" §8), so they are read as data where they parse and as key/value pairs where they
+ * are cut (dataflow/output-value.ts): the first scalar fields (names and numbers kept as they are)
+ * become "key: value" phrases, and a cut response is marked as truncated.
  */
 
 /** One call as the synthesizer sees it. */
