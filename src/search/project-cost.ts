@@ -1,40 +1,37 @@
 import { adjacency, reachable } from '../graph/graph-utils.js';
 import type { Workflow } from '../graph/schema.js';
 import { createLexicalJudge } from '../metrics/lexical-judge.js';
-import {
-  gevalPrompt,
-  JOINT_JUDGE_SYSTEM,
-  JOINT_OUTPUT_TOKENS,
-  jointPrompt,
-  JUDGE_SYSTEM,
-  type JudgeMode,
-} from '../metrics/llm-judge.js';
-import { raceRounds } from './race.js';
-import type { SearchSettings } from './search-context.js';
-import { ES_DIMENSIONS } from '../metrics/types.js';
+import { createLlmJudge, JUDGE_MODES, type JudgeMode } from '../metrics/llm-judge.js';
+import { ES_DIMENSIONS, type Judge } from '../metrics/types.js';
+import { createLlmClient } from '../llm/client.js';
+import { answeringWith, cachedPrefixTokens, createCountingModel, type CountedRequest } from '../llm/counting-model.js';
 import { costUsd, type Price } from '../llm/prices.js';
-import { PLAN_SYSTEM, asText, joinPrompt, renderNodePromptParts, systemFor } from '../policies/llm-prompts.js';
-import { planRequest } from '../policies/llm-tool-plan.js';
-import { asksNoModel, fullyBoundCall, handOffFit } from '../policies/llm-policy.js';
-import { handOff, partsFor } from '../retrieval/hand-off.js';
+import { createRateLimiter } from '../llm/rate-limiter.js';
+import type { ModelProvider } from '../llm/model-spec.js';
+import { createLlmPolicy } from '../policies/llm-policy.js';
 import { createOfflinePolicy } from '../policies/offline/offline-policy.js';
-import { createToolShortlister, DEFAULT_SHORTLIST_SIZE } from '../policies/tool-shortlist.js';
 import type { ExecutionPolicy } from '../policies/types.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { ToolRegistry } from '../contracts/tools.js';
 import { withoutLiveCalls } from '../tools/no-live-calls.js';
 import { evaluateWorkflow } from '../evaluate/evaluate.js';
-import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './optimizers/llm-optimizer-prompt.js';
+import { createRandom } from '../util/random.js';
+import { raceRounds } from './race.js';
+import type { SearchSettings } from './search-context.js';
+import { createLlmOptimizer } from './optimizers/llm-optimizer.js';
+import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
 
 /**
  * What a search will cost before it runs (`flowscout search --dry-run`, and the line every real
  * search prints first): model requests and input/output tokens, and dollars when the model has a
- * price. Nothing is sent to a model, and no live tool is called (reads included: a call is answered
- * from the records' recorded responses, or not made; tools/no-live-calls.ts). G0 runs on a few D_opt records with the offline policy deciding
- * while every node's request is rendered exactly as the LLM policy would send it (system text,
- * prompt, tool shortlist with schemas, the JSON schema of the answer); the judge's and the
- * optimizer's prompts are rendered the same way. Tokens are counted at TOKEN_CHARS characters a
- * token. The per-record figures are then scaled by the run's shape:
+ * price. It is a projection, counted on the real parts: the LLM policy, the LLM judge (both modes)
+ * and the LLM optimizer run unchanged on a model that sends nothing and counts every request they
+ * build (llm/counting-model.ts). That model answers what the offline policy, the lexical judge and
+ * the rule-based optimizer decide, so G0 runs on a few D_opt records as it would with a model that
+ * decides alike; a synthesize node answers with the record's reference answer (an LLM's answer is
+ * about that long). No live tool is called (reads included: a call is answered from the records'
+ * recorded responses, or not made; tools/no-live-calls.ts). The counts of those records (and of
+ * two optimizer proposals from G0) are then scaled by the run's shape:
  *
  * - G0 runs on D_opt and D_val (each capped at `maxOpt` / `maxVal` records); each of the J
  *   iterations asks the optimizer once and runs the new candidate on D_opt and D_val — with racing,
@@ -46,29 +43,17 @@ import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt } from './opti
  *   ancestor the record's run executes, so with edits spread evenly over the nodes a node with a
  *   such ancestors-or-self out of n nodes reruns with probability a / n. G0 and its D_test run pay
  *   in full.
- * - The LLM judge scores every run record on each of its four dimensions (one request each), or
- *   with one request for all four (`judgeMode: 'joint'`; both are projected). The judge memo reuses
- *   a score when a candidate answers a record as an earlier one did: a record's answer is taken to
- *   change only when the edit was at a node the record's run executes (a node of another route of
- *   G0's router does not run for it), so with edits spread evenly a record that executes e of the n
- *   nodes is judged again with probability e / n (and G0's D_test answers are reused the same way by
- *   the best candidate). A model that answers an identical request differently is judged again.
- * - An answer (a synthesize node's output, the judge's candidate answer) is taken to be as long as
- *   the D_opt reference answers on average; other outputs are the offline policy's.
- * - A node's stable prefix (its system text and the part of its prompt that is the same for every
- *   record) is taken to be served by the provider's prefix cache (OpenAI's rule: from 1,024 tokens
- *   on, in steps of 128) and priced at the cached rate; the judge's and the optimizer's prompts are
- *   taken as uncached.
- * - Repair rounds, retries, duplicates and early stops (patience, budgets) are not foreseen, so the
- *   projection is an estimate, not a bound.
+ * - The judge memo reuses a score when a candidate answers a record as an earlier one did: a
+ *   record's answer is taken to change only when the edit was at a node the record's run executes,
+ *   so with edits spread evenly a record that executes e of the n nodes is judged again with
+ *   probability e / n (and G0's D_test answers are reused the same way by the best candidate).
+ * - A request's prefix that another request of the sample shares is taken to be served by the
+ *   provider's prefix cache (OpenAI's rule, llm/counting-model.ts) and priced at the cached rate.
+ * - Repair rounds the offline answers do not cause, retries, duplicates, the bindings and hints a
+ *   search learns (which let later candidates skip requests) and early stops (patience, budgets)
+ *   are not foreseen, so the projection is an estimate, not a bound.
  */
 
-/** Characters per token of the projection (a common rule of thumb for English text and JSON). */
-export const TOKEN_CHARS = 4;
-/** Output tokens assumed for an optimizer's edit plan. */
-export const OPTIMIZER_OUTPUT_TOKENS = 400;
-/** Output tokens of one judge request (a digit). */
-export const JUDGE_OUTPUT_TOKENS = 1;
 /**
  * Share of candidates taken to survive the race and run on all of D_opt and D_val. Measured offline
  * on the bundled domains (benchmarks/search-racing.ts, seeds 0–2: 11 of 63 evaluated candidates,
@@ -121,6 +106,8 @@ export interface CostProjection {
    * always 0); each was answered from the records' recorded responses or not made.
    */
   liveToolCalls: { made: 0; answeredFromRecords: number; notMade: number };
+  /** Every request counted on the sampled records, when `keepRequests` asked for them. */
+  requests?: readonly CountedRequest[];
 }
 
 export interface ProjectionInput {
@@ -143,12 +130,15 @@ export interface ProjectionInput {
   price?: Price;
   /** How the LLM judge asks (default per-dimension); the projection gives both modes. */
   judgeMode?: JudgeMode;
+  /** Keep every counted request in the result (`requests`; benchmarks and tests read them). */
+  keepRequests?: boolean;
+  /** The provider of the model (how a request is laid out; default openai). */
+  provider?: ModelProvider;
   /** Racing and the record caps of the search (absent: no racing, no caps). */
   settings?: Pick<SearchSettings, 'racing' | 'maxOpt' | 'maxVal' | 'maxTest'>;
 }
 
 const ZERO: RequestCost = { requests: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-const tokens = (chars: number) => Math.ceil(chars / TOKEN_CHARS);
 const add = (a: RequestCost, b: RequestCost): RequestCost => ({
   requests: a.requests + b.requests,
   inputTokens: a.inputTokens + b.inputTokens,
@@ -161,69 +151,83 @@ const scale = (a: RequestCost, k: number): RequestCost => ({
   outputTokens: a.outputTokens * k,
   cachedInputTokens: (a.cachedInputTokens ?? 0) * k,
 });
-/**
- * Tokens of a request's stable prefix (system text and the part of the prompt that is the same for
- * every record) that a provider's automatic prefix cache serves once the prefix was sent before:
- * OpenAI's rule, from 1,024 tokens on, in steps of 128.
- */
-export function cachedPrefixTokens(prefixChars: number): number {
-  const t = Math.floor(prefixChars / TOKEN_CHARS);
-  return t >= 1024 ? 1024 + Math.floor((t - 1024) / 128) * 128 : 0;
+
+/** The counted requests summed per role (`policy:<node>`, `judge:<mode>`, `optimizer`). */
+function counts(requests: readonly CountedRequest[]): Map<string, RequestCost> {
+  const out = new Map<string, RequestCost>();
+  const roles = new Set(requests.map((r) => r.role.split(':')[0]!));
+  for (const kind of roles) {
+    const of = requests.filter((r) => r.role.split(':')[0] === kind);
+    const cached = cachedPrefixTokens(of);
+    of.forEach((r, i) =>
+      out.set(
+        r.role,
+        add(out.get(r.role) ?? ZERO, {
+          requests: 1,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+          cachedInputTokens: Math.min(r.inputTokens, cached[i]!),
+        }),
+      ),
+    );
+  }
+  return out;
 }
 
 /** Projects the model requests and tokens of a search (see the module comment). */
 export async function projectSearchCost(input: ProjectionInput): Promise<CostProjection> {
   const sample = input.splits.opt.slice(0, Math.max(1, input.sample ?? 5));
   const descriptors = input.tools.list();
+  const model = createCountingModel({ provider: input.provider ?? 'openai', modelId: 'projection' });
+  const client = createLlmClient({
+    model: {
+      spec: 'projection',
+      provider: input.provider ?? 'openai',
+      modelId: 'projection',
+      model,
+      supportsLogprobs: false,
+      scrub: (text) => text,
+    },
+    limiter: createRateLimiter({ concurrency: 1 }),
+  });
+  // The real LLM policy decides on the counting model, which answers what the offline policy decides;
+  // a synthesize node answers with the record's reference (an LLM's answer is about that long).
   const offline = createOfflinePolicy({ tools: descriptors });
-  const size = input.shortlist ?? DEFAULT_SHORTLIST_SIZE;
-  const shortlist = size > 0 ? { size, shortlister: createToolShortlister({ tools: descriptors }) } : undefined;
-  const fit = handOffFit(descriptors);
-  const perNode = new Map<string, RequestCost>();
-  const referenceChars =
-    input.splits.opt.reduce((n, r) => n + r.reference.length, 0) / Math.max(1, input.splits.opt.length);
-  const count = (nodeId: string, inChars: number, outChars: number, stableChars: number) => {
-    perNode.set(
-      nodeId,
-      add(perNode.get(nodeId) ?? ZERO, {
-        requests: 1,
-        inputTokens: tokens(inChars),
-        outputTokens: Math.max(1, tokens(outChars)),
-        cachedInputTokens: Math.min(tokens(inChars), cachedPrefixTokens(stableChars)),
-      }),
-    );
-  };
-  // The offline policy decides; every request is rendered as the LLM policy would send it.
-  const measuring: ExecutionPolicy = {
-    id: 'projection',
-    kind: 'offline',
-    label: offline.label,
+  const llm = createLlmPolicy({
+    client,
+    tools: descriptors,
+    ...(input.shortlist !== undefined ? { shortlist: input.shortlist } : {}),
+  });
+  const references = new Map(sample.map((r) => [r.query, r.reference]));
+  const asked: ExecutionPolicy = {
+    ...llm,
     async runLlmNode(req) {
       const r = await offline.runLlmNode(req);
-      const parts = renderNodePromptParts(req.node, req);
-      const schema = req.node.output.type === 'json' ? JSON.stringify(req.node.output.schema) : '';
-      // An answer is as long as the records' reference answers, not as the offline synthesizer's.
-      const out = req.node.role === 'synthesize' ? referenceChars : asText(r.output).length;
-      count(
-        req.node.id,
-        systemFor(req.node).length + joinPrompt(parts).length + schema.length,
-        out,
-        systemFor(req.node).length + parts.stable.length,
-      );
-      return r;
+      const reference = req.node.role === 'synthesize' ? references.get(req.query) : undefined;
+      const answer = reference || (typeof r.output === 'string' ? r.output : JSON.stringify(r.output));
+      return answeringWith(`policy:${req.node.id}`, answer, () => llm.runLlmNode(req));
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
-      const parts = partsFor(handOff(req.query, req.workflow, fit(req.workflow), req.node.id), req.node.id);
-      if (asksNoModel(req, parts) || fullyBoundCall(req)) return r;
-      const { prompt, schema } = planRequest(req, shortlist);
-      count(
-        req.node.id,
-        PLAN_SYSTEM.length + joinPrompt(prompt).length + JSON.stringify(schema).length,
-        JSON.stringify({ calls: r.calls }).length,
-        PLAN_SYSTEM.length + prompt.stable.length,
-      );
-      return r;
+      const answer = JSON.stringify({ calls: r.calls.map((c) => ({ tool: c.tool, args: c.args })) });
+      return answeringWith(`policy:${req.node.id}`, answer, () => llm.planToolCalls(req));
+    },
+  };
+  // The real LLM judge, in both modes, answering what the lexical judge scores.
+  const lexical = createLexicalJudge();
+  const judges = Object.fromEntries(
+    JUDGE_MODES.map((mode) => [mode, createLlmJudge({ client, mode, topLogprobs: 0 })]),
+  ) as Record<JudgeMode, Judge>;
+  const judge: Judge = {
+    ...lexical,
+    async score(req) {
+      const lex = await lexical.score(req);
+      if (input.judge !== 'llm') return lex;
+      const digit = (s: number) => String(Math.min(5, Math.max(1, Math.round(1 + 4 * s))));
+      await answeringWith('judge:per-dimension', digit(lex.es), () => judges['per-dimension'].score(req));
+      const joint = JSON.stringify(Object.fromEntries(ES_DIMENSIONS.map((d) => [d, Number(digit(lex[d]))])));
+      await answeringWith('judge:joint', joint, () => judges.joint.score(req));
+      return lex;
     },
   };
   // No live tool is called, reads included: the records' recorded responses answer what they can,
@@ -234,39 +238,47 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     'the projection calls no live tool',
   );
   const evaluation = await evaluateWorkflow(input.g0, sample, {
-    policy: measuring,
+    policy: asked,
     tools,
-    judge: createLexicalJudge(),
+    judge,
     concurrency: 1,
   });
+  // The real LLM optimizer, twice from G0 (a first child and a second), answering what the
+  // rule-based optimizer proposes.
+  if (input.optimizer === 'llm' && evaluation.feedback) {
+    const rules = createRuleBasedOptimizer();
+    const optimizer = createLlmOptimizer({ client });
+    const siblings: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const propose = {
+        workflow: input.g0,
+        feedback: evaluation.feedback,
+        siblings: [...siblings],
+        tools: descriptors,
+        random: createRandom(`projection:${i}`),
+        toolNodesAllowed: true,
+      };
+      const plan = await rules.propose(propose).then(
+        (p) => p.plan,
+        () => ({ edits: [] }),
+      );
+      const got = await answeringWith('optimizer', JSON.stringify(plan), () => optimizer.propose(propose)).catch(
+        () => undefined,
+      );
+      siblings.push(got?.summary ?? `attempt ${i + 1}`);
+    }
+  }
   const n = sample.length;
+  const counted = counts(model.requests);
   const live = tools.liveCalls();
   const nodes: Record<string, RequestCost> = {};
-  for (const [id, c] of perNode) nodes[id] = scale(c, 1 / n);
+  for (const [role, c] of counted) if (role.startsWith('policy:')) nodes[role.slice('policy:'.length)] = scale(c, 1 / n);
   const perQuery = input.policy === 'llm' ? Object.values(nodes).reduce(add, ZERO) : ZERO;
-
-  const judgeOf: Record<JudgeMode, RequestCost> = { 'per-dimension': ZERO, joint: ZERO };
-  if (input.judge === 'llm') {
-    for (const record of sample) {
-      // The candidate answer is taken to be as long as the reference (see the synthesize node above).
-      const req = { query: record.query, reference: record.reference, answer: record.reference };
-      for (const dim of ES_DIMENSIONS) {
-        const chars = JUDGE_SYSTEM.length + gevalPrompt(dim, req).length;
-        judgeOf['per-dimension'] = add(judgeOf['per-dimension'], {
-          requests: 1,
-          inputTokens: tokens(chars),
-          outputTokens: JUDGE_OUTPUT_TOKENS,
-        });
-      }
-      judgeOf.joint = add(judgeOf.joint, {
-        requests: 1,
-        inputTokens: tokens(JOINT_JUDGE_SYSTEM.length + jointPrompt(req).length),
-        outputTokens: JOINT_OUTPUT_TOKENS,
-      });
-    }
-    judgeOf['per-dimension'] = scale(judgeOf['per-dimension'], 1 / n);
-    judgeOf.joint = scale(judgeOf.joint, 1 / n);
-  }
+  const judgeOf: Record<JudgeMode, RequestCost> = {
+    'per-dimension': scale(counted.get('judge:per-dimension') ?? ZERO, 1 / n),
+    joint: scale(counted.get('judge:joint') ?? ZERO, 1 / n),
+  };
+  const optimizerPerIteration = scale(counted.get('optimizer') ?? ZERO, 1 / 2);
   const judgeMode = input.judgeMode ?? 'per-dimension';
   const judgePerRecord = judgeOf[judgeMode];
   // A record's answer changes when the edit was at a node its run executes (see the module comment).
@@ -282,22 +294,6 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
             ),
           0,
         ) / Math.max(1, evaluation.perRecord.length);
-  let optimizerPerIteration = ZERO;
-  if (input.optimizer === 'llm' && evaluation.feedback) {
-    const prompt = optimizerPrompt({
-      workflow: input.g0,
-      feedback: evaluation.feedback,
-      tools: descriptors,
-      siblings: [],
-      toolNodesAllowed: true,
-    });
-    optimizerPerIteration = {
-      requests: 1,
-      inputTokens: tokens(OPTIMIZER_SYSTEM.length + prompt.length + JSON.stringify(EDIT_PLAN_JSON_SCHEMA).length),
-      outputTokens: OPTIMIZER_OUTPUT_TOKENS,
-    };
-  }
-
   // A node reruns in a candidate when the edit was at it or above it (see the module comment).
   const ids = input.g0.nodes.map((x) => x.id);
   const adj = adjacency(input.g0);
@@ -384,5 +380,6 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     liveToolCalls: { made: 0, answeredFromRecords: live.answeredFromRecords, notMade: live.notMade },
   };
   if (input.price) projection.costUsd = priced(total);
+  if (input.keepRequests) projection.requests = model.requests;
   return projection;
 }
