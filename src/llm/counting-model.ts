@@ -25,9 +25,13 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 
 /** A request as the counting model saw it: the text a provider reads, in order, and the answer. */
 export interface CountedRequest {
-  /** Who asked (the scope's `role`). */
+  /** Who asked, and about what (the scope's `role` and `group`). */
   role: string;
-  /** System text, then every message's text, then the answer's JSON schema (when JSON is asked for). */
+  group: string;
+  /**
+   * The answer's JSON schema (when JSON is asked for: OpenAI reads it before the system text), the
+   * system text, then every message's text.
+   */
   input: string;
   /** Characters of the system text and of the JSON schema (parts of `input`). */
   systemChars: number;
@@ -40,11 +44,18 @@ export interface CountedRequest {
 /** What a request is answered with: a text, or a function of the request's text. */
 export type CountingAnswer = string | ((request: { system: string; prompt: string; json: boolean }) => string);
 
-const scope = new AsyncLocalStorage<{ role: string; answer: CountingAnswer }>();
+const scope = new AsyncLocalStorage<{ role: string; group: string; answer: CountingAnswer }>();
 
-/** Runs `fn` with the counting model answering every request it sends with `answer`, counted under `role`. */
-export function answeringWith<T>(role: string, answer: CountingAnswer, fn: () => Promise<T>): Promise<T> {
-  return scope.run({ role, answer }, fn);
+/**
+ * Runs `fn` with the counting model answering every request it sends with `answer`, counted under
+ * `role`; `group` names what the requests are about (a record, a proposal: see cachedPrefixTokens).
+ */
+export function answeringWith<T>(
+  scoped: { role: string; group: string },
+  answer: CountingAnswer,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return scope.run({ ...scoped, answer }, fn);
 }
 
 export interface CountingModel extends LanguageModelV3 {
@@ -80,9 +91,10 @@ export function createCountingModel(opts: { provider: string; modelId: string })
     const json = format?.type === 'json';
     const schema = format?.type === 'json' && format.schema ? JSON.stringify(format.schema) : '';
     const text = typeof current.answer === 'string' ? current.answer : current.answer({ system, prompt, json });
-    const input = `${system}${prompt}${schema}`;
+    const input = `${schema}${system}${prompt}`;
     const counted: CountedRequest = {
       role: current.role,
+      group: current.group,
       input,
       systemChars: system.length,
       schemaChars: schema.length,
@@ -122,22 +134,28 @@ export function createCountingModel(opts: { provider: string; modelId: string })
   };
 }
 
+/** The shortest prefix OpenAI's automatic prefix cache serves (tokens). */
+export const CACHED_PREFIX_MIN_TOKENS = 1024;
+
 /**
- * Input tokens of each request that a provider's automatic prefix cache would serve in a long run
- * (OpenAI's rule: the longest prefix it shares with another request of the same run, from 1,024
- * tokens on, in steps of 128). A prefix counts when any other request of the sample shares it: in
- * the run, hundreds of requests precede each one, so a prefix two requests of the sample share has
- * almost always been sent before.
+ * Input tokens of each request (in the order sent) that a provider's automatic prefix cache would
+ * serve in a long run, by OpenAI's rule: the longest prefix the request shares with one sent before
+ * it, from 1,024 tokens on, in steps of 128. A prefix it shares with a request about something else
+ * (another record, another proposal) counts too, even when that one comes later in the sample: in
+ * the run, requests about many other records precede each one. A prefix only requests of the same
+ * group share (a record's own text) is served only to the ones after the first.
  */
-export function cachedPrefixTokens(requests: readonly Pick<CountedRequest, 'input'>[]): number[] {
+export function cachedPrefixTokens(requests: readonly Pick<CountedRequest, 'input' | 'group'>[]): number[] {
   return requests.map((r, i) => {
     let shared = 0;
     for (let j = 0; j < requests.length; j++) {
-      if (j === i) continue;
+      if (j === i || (j > i && requests[j]!.group === r.group)) continue;
       shared = Math.max(shared, commonPrefix(r.input, requests[j]!.input));
     }
     const t = Math.floor(shared / TOKEN_CHARS);
-    return t >= 1024 ? 1024 + Math.floor((t - 1024) / 128) * 128 : 0;
+    return t >= CACHED_PREFIX_MIN_TOKENS
+      ? CACHED_PREFIX_MIN_TOKENS + Math.floor((t - CACHED_PREFIX_MIN_TOKENS) / 128) * 128
+      : 0;
   });
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
+import { CACHED_PREFIX_MIN_TOKENS, estimateTokens } from '../llm/counting-model.js';
 import { weightedDigitScore } from '../llm/logprobs.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
@@ -8,7 +9,8 @@ import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type Ju
 /**
  * The LLM judge of ES (docs/DESIGN.md, "Metrics": ES_i = mean over correctness, completeness,
  * relevance, clarity, scored against the reference G-Eval style). As in G-Eval (Liu et al., 2023):
- * one prompt per dimension with the criterion and a short chain of evaluation steps, answered with
+ * one prompt per dimension with the criterion and a short chain of evaluation steps (after the
+ * record's request, reference and answer, which the four prompts share as a prefix), answered with
  * a single score 1–5; when the provider returns token log-probabilities the score is the
  * probability-weighted mean Σ k·p(k) over the tokens 1–5, otherwise the integer given. Each score s
  * maps to [0, 1] as (s − 1) / 4. An answer with no score in it is asked once more, then it is an
@@ -78,13 +80,24 @@ export const GEVAL_RUBRICS: Record<EsDimension, Rubric> = {
 export function gevalPrompt(dimension: EsDimension, req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>): string {
   const r = GEVAL_RUBRICS[dimension];
   return [
-    'You will be given a user request, a reference answer, and a candidate answer. Rate the candidate answer on one metric.',
+    gevalRecordPart(req),
     `Evaluation criteria:\n${r.criterion}`,
     `Evaluation steps:\n${r.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')}`,
+    `Evaluation form (reply with the score only, a single digit from 1 to 5):\n${r.title}:`,
+  ].join('\n\n');
+}
+
+/**
+ * The part every dimension's prompt of a record begins with: the task, the request, the reference
+ * and the candidate answer. It comes before the dimension's rubric so that the four requests of a
+ * record share it as a prefix, which a provider's prefix cache serves once it is long enough.
+ */
+function gevalRecordPart(req: Pick<JudgeRequest, 'query' | 'reference' | 'answer'>): string {
+  return [
+    'You will be given a user request, a reference answer, and a candidate answer. Rate the candidate answer on one metric.',
     `Request:\n${req.query}`,
     `Reference answer:\n${req.reference}`,
     `Candidate answer:\n${req.answer}`,
-    `Evaluation form (reply with the score only, a single digit from 1 to 5):\n${r.title}:`,
   ].join('\n\n');
 }
 
@@ -256,7 +269,13 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
           ...(usage ? { usage } : {}),
         };
       }
-      const results = await Promise.all(ES_DIMENSIONS.map((d) => scoreDimension(d, req)));
+      // The four prompts share the record's part: when it is long enough for a provider's prefix
+      // cache, the first dimension is asked alone, so the other three find it cached.
+      const shared = estimateTokens(JUDGE_SYSTEM + gevalRecordPart(req)) >= CACHED_PREFIX_MIN_TOKENS;
+      const [head, ...tail] = ES_DIMENSIONS;
+      const results = shared
+        ? [await scoreDimension(head!, req), ...(await Promise.all(tail.map((d) => scoreDimension(d, req))))]
+        : await Promise.all(ES_DIMENSIONS.map((d) => scoreDimension(d, req)));
       const unit = (s: number) => Math.min(1, Math.max(0, (s - 1) / 4));
       const [correctness, completeness, relevance, clarity] = results.map((r) => unit(r.score)) as [
         number,

@@ -75,12 +75,13 @@ const ROLE_SYSTEM: Record<LlmNode['role'], string> = {
 };
 
 /**
- * The system prompt of an LLM node: its role and, for JSON nodes, the schema to answer in. Both are
- * the same for every record, so they come first (see PromptParts).
+ * The system prompt of an LLM node: its role and, for JSON nodes, that the answer is one JSON object
+ * of the requested schema (the request carries the schema as its response format, so it is not
+ * written out again here). It is the same for every record, so it comes first (see PromptParts).
  */
 export function systemFor(node: LlmNode): string {
   if (node.output.type !== 'json') return ROLE_SYSTEM[node.role];
-  return `${ROLE_SYSTEM[node.role]} Reply with one JSON object that matches the requested schema, and nothing else.\n\nReply with a JSON object matching this schema:\n${JSON.stringify(node.output.schema)}`;
+  return `${ROLE_SYSTEM[node.role]} Reply with one JSON object that matches the requested schema, and nothing else.`;
 }
 
 /**
@@ -146,9 +147,9 @@ export function shortlistNote(shown: number, total: number): string {
 }
 
 /**
- * The tool-planning prompt of a tool node, stable part first: the step, the rule for how many calls
- * and the candidate tools (the shortlist, when there is one, in the candidates' own order), then the
- * request, the upstream results and a retry's previous error.
+ * The tool-planning prompt of a tool node, stable part first: the candidate tools (the shortlist,
+ * when there is one, in the candidates' own order), the step, the rule for how many calls, the
+ * workflow's hints and bindings, then the request, the upstream results and a retry's previous error.
  */
 export function renderPlanPromptParts(
   node: ToolNode,
@@ -167,7 +168,11 @@ export function renderPlanPromptParts(
   const many = node.calls === 'many';
   const hints = hintsSection(ctx.hints ?? []);
   const total = ctx.totalCandidates ?? candidates.length;
+  // The candidate tools come first: the steps of one request show the same shortlist, so from the
+  // second step on a provider's prefix cache serves the list (they are the bulk of the request).
   const stable = [
+    `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
+    ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
     `Step: ${node.task}`,
     many
       ? 'Make one call per distinct item this step must look up (as many calls as needed; an empty list if nothing needs looking up).'
@@ -175,8 +180,6 @@ export function renderPlanPromptParts(
         ? 'Make at most one call: the single tool that best performs this step, or an empty list when the request does not need this step.'
         : 'Make exactly one call: the single tool that best performs this step.',
     'Do not repeat a call the upstream results already show (the same tool with the same arguments): its result is already there.',
-    `Candidate tools:\n${candidates.map(renderToolDoc).join('\n\n')}`,
-    ...(total > candidates.length ? [shortlistNote(candidates.length, total)] : []),
     ...(hints ? [hints] : []),
     ...(ctx.bindings?.length
       ? [

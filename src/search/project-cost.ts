@@ -31,7 +31,8 @@ import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
  * decides alike; a synthesize node answers with the record's reference answer (an LLM's answer is
  * about that long). No live tool is called (reads included: a call is answered from the records'
  * recorded responses, or not made; tools/no-live-calls.ts). The counts of those records (and of
- * two optimizer proposals from G0) are then scaled by the run's shape:
+ * two optimizer proposals, from G0 and from the candidate the first one made) are then scaled by
+ * the run's shape:
  *
  * - G0 runs on D_opt and D_val (each capped at `maxOpt` / `maxVal` records); each of the J
  *   iterations asks the optimizer once and runs the new candidate on D_opt and D_val — with racing,
@@ -60,6 +61,9 @@ import { createRuleBasedOptimizer } from './optimizers/rule-based.js';
  * 17 %); rounded up, since an LLM optimizer's candidates may be closer to the best.
  */
 export const RACE_SURVIVAL = 0.25;
+
+/** Optimizer proposals the projection counts (from G0, then from the candidate each one made). */
+const OPTIMIZER_SAMPLE = 2;
 
 export interface RequestCost {
   requests: number;
@@ -205,29 +209,12 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       const r = await offline.runLlmNode(req);
       const reference = req.node.role === 'synthesize' ? references.get(req.query) : undefined;
       const answer = reference || (typeof r.output === 'string' ? r.output : JSON.stringify(r.output));
-      return answeringWith(`policy:${req.node.id}`, answer, () => llm.runLlmNode(req));
+      return answeringWith({ role: `policy:${req.node.id}`, group: req.query }, answer, () => llm.runLlmNode(req));
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
       const answer = JSON.stringify({ calls: r.calls.map((c) => ({ tool: c.tool, args: c.args })) });
-      return answeringWith(`policy:${req.node.id}`, answer, () => llm.planToolCalls(req));
-    },
-  };
-  // The real LLM judge, in both modes, answering what the lexical judge scores.
-  const lexical = createLexicalJudge();
-  const judges = Object.fromEntries(
-    JUDGE_MODES.map((mode) => [mode, createLlmJudge({ client, mode, topLogprobs: 0 })]),
-  ) as Record<JudgeMode, Judge>;
-  const judge: Judge = {
-    ...lexical,
-    async score(req) {
-      const lex = await lexical.score(req);
-      if (input.judge !== 'llm') return lex;
-      const digit = (s: number) => String(Math.min(5, Math.max(1, Math.round(1 + 4 * s))));
-      await answeringWith('judge:per-dimension', digit(lex.es), () => judges['per-dimension'].score(req));
-      const joint = JSON.stringify(Object.fromEntries(ES_DIMENSIONS.map((d) => [d, Number(digit(lex[d]))])));
-      await answeringWith('judge:joint', joint, () => judges.joint.score(req));
-      return lex;
+      return answeringWith({ role: `policy:${req.node.id}`, group: req.query }, answer, () => llm.planToolCalls(req));
     },
   };
   // No live tool is called, reads included: the records' recorded responses answer what they can,
@@ -240,20 +227,49 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
   const evaluation = await evaluateWorkflow(input.g0, sample, {
     policy: asked,
     tools,
-    judge,
+    judge: createLexicalJudge(),
     concurrency: 1,
   });
-  // The real LLM optimizer, twice from G0 (a first child and a second), answering what the
-  // rule-based optimizer proposes.
+  // The real LLM judge, in both modes, answering what the lexical judge scores, on every record the
+  // run judges that has a reference answer (the candidate answer taken to be as long as the reference,
+  // as the synthesize node's is above). Judge requests are cheap to build, so they are counted on
+  // all of them, not on the sample.
+  const cfg = input.settings ?? {};
+  const capped = (k: number, max: number | undefined) => (max !== undefined ? Math.min(k, max) : k);
+  const judged = [
+    ...input.splits.opt.slice(0, capped(input.splits.opt.length, cfg.maxOpt)),
+    ...input.splits.val.slice(0, capped(input.splits.val.length, cfg.maxVal)),
+    ...input.splits.test.slice(0, capped(input.splits.test.length, cfg.maxTest)),
+  ];
+  if (input.judge === 'llm') {
+    const lexical = createLexicalJudge();
+    const judges = Object.fromEntries(
+      JUDGE_MODES.map((mode) => [mode, createLlmJudge({ client, mode, topLogprobs: 0 })]),
+    ) as Record<JudgeMode, Judge>;
+    const digit = (s: number) => Math.min(5, Math.max(1, Math.round(1 + 4 * s)));
+    for (const record of judged) {
+      if (!record.reference.trim()) continue;
+      const req = { query: record.query, reference: record.reference, answer: record.reference };
+      const lex = await lexical.score(req);
+      const group = `record ${record.id}`;
+      await answeringWith({ role: 'judge:per-dimension', group }, String(digit(lex.es)), () =>
+        judges['per-dimension'].score(req),
+      );
+      const joint = JSON.stringify(Object.fromEntries(ES_DIMENSIONS.map((d) => [d, digit(lex[d])])));
+      await answeringWith({ role: 'judge:joint', group }, joint, () => judges.joint.score(req));
+    }
+  }
+  // The real LLM optimizer, answering what the rule-based optimizer proposes: once from G0 and once
+  // from the candidate that proposal made (another workflow, as the search's next expansions see).
   if (input.optimizer === 'llm' && evaluation.feedback) {
     const rules = createRuleBasedOptimizer();
     const optimizer = createLlmOptimizer({ client });
-    const siblings: string[] = [];
-    for (let i = 0; i < 2; i++) {
+    let workflow = input.g0;
+    for (let i = 0; i < OPTIMIZER_SAMPLE; i++) {
       const propose = {
-        workflow: input.g0,
+        workflow,
         feedback: evaluation.feedback,
-        siblings: [...siblings],
+        siblings: [],
         tools: descriptors,
         random: createRandom(`projection:${i}`),
         toolNodesAllowed: true,
@@ -262,23 +278,25 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
         (p) => p.plan,
         () => ({ edits: [] }),
       );
-      const got = await answeringWith('optimizer', JSON.stringify(plan), () => optimizer.propose(propose)).catch(
-        () => undefined,
-      );
-      siblings.push(got?.summary ?? `attempt ${i + 1}`);
+      const got = await answeringWith({ role: 'optimizer', group: `proposal ${i}` }, JSON.stringify(plan), () =>
+        optimizer.propose(propose),
+      ).catch(() => undefined);
+      if (got) workflow = got.workflow;
     }
   }
   const n = sample.length;
   const counted = counts(model.requests);
   const live = tools.liveCalls();
   const nodes: Record<string, RequestCost> = {};
-  for (const [role, c] of counted) if (role.startsWith('policy:')) nodes[role.slice('policy:'.length)] = scale(c, 1 / n);
+  for (const [role, c] of counted)
+    if (role.startsWith('policy:')) nodes[role.slice('policy:'.length)] = scale(c, 1 / n);
   const perQuery = input.policy === 'llm' ? Object.values(nodes).reduce(add, ZERO) : ZERO;
+  const perJudged = 1 / Math.max(1, judged.length);
   const judgeOf: Record<JudgeMode, RequestCost> = {
-    'per-dimension': scale(counted.get('judge:per-dimension') ?? ZERO, 1 / n),
-    joint: scale(counted.get('judge:joint') ?? ZERO, 1 / n),
+    'per-dimension': scale(counted.get('judge:per-dimension') ?? ZERO, perJudged),
+    joint: scale(counted.get('judge:joint') ?? ZERO, perJudged),
   };
-  const optimizerPerIteration = scale(counted.get('optimizer') ?? ZERO, 1 / 2);
+  const optimizerPerIteration = scale(counted.get('optimizer') ?? ZERO, 1 / OPTIMIZER_SAMPLE);
   const judgeMode = input.judgeMode ?? 'per-dimension';
   const judgePerRecord = judgeOf[judgeMode];
   // A record's answer changes when the edit was at a node its run executes (see the module comment).
@@ -315,8 +333,6 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
       : ids.reduce((s, id) => s + weightOf(id) * shareOf(id), 0) / totalWeight;
   const candidateQuery = scale(perQuery, recomputeShare);
 
-  const cfg = input.settings ?? {};
-  const capped = (k: number, max: number | undefined) => (max !== undefined ? Math.min(k, max) : k);
   const optN = capped(input.splits.opt.length, cfg.maxOpt);
   const valN = capped(input.splits.val.length, cfg.maxVal);
   const testN = capped(input.splits.test.length, cfg.maxTest);

@@ -14,7 +14,7 @@ import type { SearchFlags } from './search-flags.js';
 /** The projected cost of a prepared search (nothing is sent to a model). */
 export async function projectionOf(
   prepared: Awaited<ReturnType<typeof prepareSearch>>,
-  opts: { always?: boolean } = {},
+  opts: { always?: boolean; keepRequests?: boolean } = {},
 ): Promise<CostProjection | undefined> {
   const m = prepared.models;
   if (m.policy === 'offline' && m.judge === 'offline' && m.optimizer === 'offline' && !opts.always) return undefined;
@@ -31,6 +31,7 @@ export async function projectionOf(
     memo: input.memo !== false,
     judgeMode: prepared.config.judgeMode ?? 'per-dimension',
     settings: input.settings,
+    ...(opts.keepRequests ? { keepRequests: true } : {}),
     ...(m.price ? { price: m.price } : {}),
   });
 }

@@ -13,7 +13,8 @@ import type { Feedback } from '../../evaluate/feedback-types.js';
 
 /**
  * The LLM optimizer's prompts (docs/DESIGN.md, "Search"): the workflow, the
- * feedback, the edit-plan schema and the prompt-template library. Pure text builders.
+ * feedback and the prompt-template library (the edit-plan schema goes as the response format). Pure
+ * text builders.
  */
 
 /** The optimizer's system prompt. */
@@ -26,7 +27,7 @@ export const OPTIMIZER_SYSTEM = [
   'from the tool list only. Keep exactly one plan node at the start and one synthesize node at the end.',
 ].join(' ');
 
-/** The schema as it appears in the prompt (compact JSON). */
+/** The edit-plan schema, sent as the request's response format. */
 export const EDIT_PLAN_JSON_SCHEMA = z.toJSONSchema(EditPlanSchema) as Record<string, unknown>;
 
 /** What goes into the prompt. */
@@ -90,26 +91,40 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
   ].join('\n');
 }
 
-/** The first prompt of an expansion. */
-export function optimizerPrompt(input: OptimizerPromptInput): string {
-  const sections = [
+/**
+ * The first prompt of an expansion in two parts, laid out for providers' prompt caches: `stable`
+ * is the same for every expansion of the run (the prompt templates, the hand-off, the synthesize
+ * variants, the variant's constraint), `variable` carries the workflow, its feedback, the tools the
+ * feedback names first and the siblings. The edit-plan schema is not repeated in the prompt: the
+ * request carries it as its response format, which every provider reads (OpenAI puts it before the
+ * system text, where its prefix cache serves it).
+ */
+export function optimizerPromptParts(input: OptimizerPromptInput): { stable: string; variable: string } {
+  const stable = [
+    `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
+  ];
+  if (input.toolNodesAllowed) stable.push(HAND_OFF_SECTION, synthesizeVariantsSection());
+  else
+    stable.push(
+      '## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.',
+    );
+  const variable = [
     `## Workflow\n${compactWorkflowView(input.workflow, input.feedback)}`,
     `## Feedback from running it\n${input.feedback.text}`,
     `## Tools (name: description)\n${toolList(input.tools, input.feedback, input.maxTools ?? 40)}`,
-    `## Prompt templates\nA new LLM node without "prompt" gets the template of its role; {{query}} and {{inputs}} are filled at run time.\n${LLM_ROLES.map((r) => `- ${r}: ${firstLine(PROMPT_TEMPLATES[r])}`).join('\n')}`,
   ];
-  if (input.toolNodesAllowed) sections.push(HAND_OFF_SECTION, synthesizeVariantsSection());
   if (input.siblings.length > 0)
-    sections.push(
+    variable.push(
       `## Already tried from this workflow (propose something different)\n${input.siblings.map((s) => `- ${s}`).join('\n')}`,
     );
-  if (!input.toolNodesAllowed)
-    sections.push(
-      '## Constraint\nTool nodes are forbidden in this search: do not add tool nodes or turn nodes into tool nodes.',
-    );
-  sections.push(`## Edit-plan JSON schema\n${JSON.stringify(EDIT_PLAN_JSON_SCHEMA)}`);
-  sections.push('Answer with the edit plan as one JSON object and nothing else.');
-  return sections.join('\n\n');
+  variable.push('Answer with the edit plan as one JSON object that matches the edit-plan schema, and nothing else.');
+  return { stable: stable.join('\n\n'), variable: variable.join('\n\n') };
+}
+
+/** The first prompt of an expansion as one text (see optimizerPromptParts). */
+export function optimizerPrompt(input: OptimizerPromptInput): string {
+  const { stable, variable } = optimizerPromptParts(input);
+  return `${stable}\n\n${variable}`;
 }
 
 /**

@@ -3,14 +3,15 @@ import { applyEditPlan } from '../../graph/edits/apply-edit-plan.js';
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import type { LlmClient } from '../../llm/client.js';
 import { askWithRepair } from '../../llm/ask-with-repair.js';
-import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPrompt, repairPrompt } from './llm-optimizer-prompt.js';
+import { EDIT_PLAN_JSON_SCHEMA, OPTIMIZER_SYSTEM, optimizerPromptParts, repairPrompt } from './llm-optimizer-prompt.js';
 import { OptimizerError } from './optimizer-error.js';
 import type { Optimizer, Proposal, ProposeInput } from './types.js';
 
 /**
  * The LLM optimizer (docs/DESIGN.md, "Search"): one structured-output call through the LLM
- * client with the workflow, the condensed feedback, the tools, the prompt-template library, the
- * siblings' edits and the edit-plan schema. The answer must parse, match the schema, apply
+ * client with the workflow, the condensed feedback, the tools, the prompt-template library and the
+ * siblings' edits, the edit-plan schema as its response format (stable part of the prompt first:
+ * llm-optimizer-prompt.ts). The answer must parse, match the schema, apply
  * (`applyEditPlan`, which validates the result against T) and keep the variant's constraint; if it
  * does not, one repair round sends the answer and the exact problem back. A second failure throws
  * OptimizerError (the search records a failed expansion and goes on). Transport failures
@@ -25,13 +26,17 @@ export function createLlmOptimizer(opts: { client: LlmClient; spec?: string }): 
     kind: 'llm',
     label: `LLM optimizer (${spec})`,
     async propose(input: ProposeInput): Promise<Proposal> {
-      const first = optimizerPrompt({ ...input, toolNodesAllowed: input.toolNodesAllowed !== false });
+      const { stable, variable: first } = optimizerPromptParts({
+        ...input,
+        toolNodesAllowed: input.toolNodesAllowed !== false,
+      });
       const tools = input.tools.map((t) => t.name);
       const result = await askWithRepair(opts.client, {
         request: {
           schema,
           name: 'edit_plan',
           system: OPTIMIZER_SYSTEM,
+          stablePrompt: stable,
           prompt: first,
           ...(input.signal ? { signal: input.signal } : {}),
         },
