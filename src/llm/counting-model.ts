@@ -63,6 +63,30 @@ export interface CountingModel extends LanguageModelV3 {
   readonly requests: readonly CountedRequest[];
 }
 
+/** The texts of a model call a provider reads: the system text, the messages' text and the answer's JSON schema. */
+export function readCall(options: CallOptions): { system: string; prompt: string; schema: string } {
+  const system = options.prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const prompt = options.prompt
+    .filter((m) => m.role !== 'system')
+    .map((m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : m.content.map((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text : '')).join(''),
+    )
+    .join('\n\n');
+  const format = options.responseFormat;
+  const schema = format?.type === 'json' && format.schema ? JSON.stringify(format.schema) : '';
+  return { system, prompt, schema };
+}
+
+/** A call's texts in the order a provider reads them (OpenAI reads the response format's schema first). */
+export function requestInput(call: { system: string; prompt: string; schema: string }): string {
+  return `${call.schema}${call.system}${call.prompt}`;
+}
+
 /** A counting model (see the module comment); `provider` and `modelId` are the model it stands for. */
 export function createCountingModel(opts: { provider: string; modelId: string }): CountingModel {
   const requests: CountedRequest[] = [];
@@ -75,23 +99,10 @@ export function createCountingModel(opts: { provider: string; modelId: string })
         hint: 'Send requests to the counting model inside answeringWith(role, answer, fn).',
       });
     }
-    const system = options.prompt
-      .filter((m) => m.role === 'system')
-      .map((m) => m.content)
-      .join('\n\n');
-    const prompt = options.prompt
-      .filter((m) => m.role !== 'system')
-      .map((m) =>
-        typeof m.content === 'string'
-          ? m.content
-          : m.content.map((p) => (p.type === 'text' ? p.text : p.type === 'reasoning' ? p.text : '')).join(''),
-      )
-      .join('\n\n');
-    const format = options.responseFormat;
-    const json = format?.type === 'json';
-    const schema = format?.type === 'json' && format.schema ? JSON.stringify(format.schema) : '';
+    const { system, prompt, schema } = readCall(options);
+    const json = options.responseFormat?.type === 'json';
     const text = typeof current.answer === 'string' ? current.answer : current.answer({ system, prompt, json });
-    const input = `${schema}${system}${prompt}`;
+    const input = requestInput({ system, prompt, schema });
     const counted: CountedRequest = {
       role: current.role,
       group: current.group,
