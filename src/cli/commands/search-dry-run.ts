@@ -6,7 +6,8 @@ import type { SearchFlags } from './search-flags.js';
 
 /**
  * `flowscout search --dry-run`: the projected model requests, tokens and cost of a prepared search
- * (by part, by judge mode and per node of G0) and the write calls it would make, sending nothing
+ * (search/project-cost.ts: counted on the real LLM policy, judge and optimizer; by part, by judge
+ * mode and per node of G0) and the write calls it would make, sending nothing
  * to a model and calling no live tool (reads included);
  * `projectionOf` also gives the `projected:` line every real search prints first.
  */
@@ -96,7 +97,7 @@ export async function dryRun(
       `    ${node.padEnd(20)} ${String(c.requests).padStart(3)} requests  ${String(c.inputTokens).padStart(8)} input  ${String(c.outputTokens).padStart(6)} output tokens`,
     );
   io.out(
-    `  Tokens are estimated at 4 characters a token; repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`,
+    `  A projection: the LLM policy, judge and optimizer build their requests on a model that sends nothing and answers as the offline ones decide; tokens are estimated at 4 characters a token. A model deciding otherwise, the bindings and hints the search learns, repair rounds, retries, duplicates and early stops are not foreseen; the start-up check adds one tiny request per model. Set a limit with --budget-usd / --budget-tokens.`,
   );
 }
 
