@@ -200,7 +200,6 @@ export interface LowAnswersPattern extends PatternBase {
   weakest: EsDimension[];
 }
 
-/** Every kind of pattern the feedback reports. */
 /**
  * A router sent records to its `otherwise` branch whose references one option's tools cover better,
  * in order, than the calls made there (evaluate/feedback-routes.ts). Evidence: those records where
@@ -216,6 +215,7 @@ export interface RouteFallbackPattern extends PatternBase {
   made: number;
 }
 
+/** Every kind of pattern the feedback reports. */
 export type FeedbackPattern =
   | MissingCallPattern
   | NeverCalledPattern
@@ -233,6 +233,33 @@ export type FeedbackPattern =
   | LayoutPattern
   | LowAnswersPattern
   | RouteFallbackPattern;
+
+/** The kind of a feedback pattern. */
+export type FeedbackKind = FeedbackPattern['kind'];
+
+/** The pattern of one kind. */
+export type PatternOf<K extends FeedbackKind> = Extract<FeedbackPattern, { kind: K }>;
+
+/** Every kind of pattern the feedback reports, written as a record so that a new kind must be listed. */
+const KINDS: Record<FeedbackKind, true> = {
+  'missing-call': true,
+  'never-called': true,
+  'skipped-needed': true,
+  'wrong-tool': true,
+  'wrong-args': true,
+  'unseen-values': true,
+  bindable: true,
+  hints: true,
+  'extra-calls': true,
+  'failed-calls': true,
+  'node-error': true,
+  'call-count': true,
+  'step-count': true,
+  layout: true,
+  'low-answers': true,
+  'route-fallback': true,
+};
+export const FEEDBACK_KINDS = Object.keys(KINDS) as FeedbackKind[];
 
 /** A low-scoring answer, shown to the optimizer. */
 export interface WorstAnswer {

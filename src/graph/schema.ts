@@ -123,6 +123,12 @@ export const RetrySchema = z.strictObject({
   on: z.enum(RETRY_ON),
 });
 
+/**
+ * Which part of the request a neutral task the search wrote looks up (see `ToolNodeSchema.taskPart`):
+ * the k-th (the step's ordinal among the tool steps when the task was written), or the next one.
+ */
+export const TaskPartSchema = z.union([z.number().int().min(1), z.literal('next')]);
+
 export const ToolNodeSchema = z.strictObject({
   id: NodeIdSchema,
   kind: z.literal('tool'),
@@ -144,6 +150,14 @@ export const ToolNodeSchema = z.strictObject({
   bind: z.array(ToolBindingSchema).optional(),
   /** What the step knows about its tools and their parameters (learned by the search; any policy reads it). */
   hints: z.array(ToolHintSchema).optional(),
+  /**
+   * Set when `task` is a neutral task the search's rules wrote (it names no tool, the request's part
+   * decides; graph/neutral-tasks.ts): the part it looks up. The search reads this field to know its
+   * own tasks, never the task's text; no policy or runtime reads it, and the workflow's hash ignores
+   * it. `set_task` sets it or, without it, clears it. A file written before the field existed gets it
+   * when read (`parseWorkflow`).
+   */
+  taskPart: TaskPartSchema.optional(),
 });
 
 export const NodeSchema = z.discriminatedUnion('kind', [LlmNodeSchema, ToolNodeSchema]);
@@ -225,6 +239,8 @@ export type Choices = z.infer<typeof ChoicesSchema>;
 /** One branch of a choosing judge (see `ChoiceOptionSchema`). */
 export type ChoiceOption = z.infer<typeof ChoiceOptionSchema>;
 export type Retry = z.infer<typeof RetrySchema>;
+/** The part of the request a neutral task of the search looks up (see `TaskPartSchema`). */
+export type TaskPart = z.infer<typeof TaskPartSchema>;
 /** A node that calls one or more tools of its candidate list, with an optional retry. */
 export type ToolNode = z.infer<typeof ToolNodeSchema>;
 /** An LLM node or a tool node (`kind`). */

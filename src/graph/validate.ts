@@ -1,6 +1,7 @@
 import { FlowScoutError } from '../errors/index.js';
 import { adjacency, entryIds, exitIds, findCycles, reachable } from './graph-utils.js';
 import { nodeProblems, type ToolNames } from './node-checks.js';
+import { withTaskParts } from './neutral-tasks.js';
 import { describeNode, listNames, problemsFromZod, type Problem } from './problems.js';
 import { WorkflowSchema, type Workflow } from './schema.js';
 
@@ -9,11 +10,15 @@ export type { ToolNames } from './node-checks.js';
 /** A schema-checked workflow, or the schema problems. */
 export type ParseResult = { ok: true; workflow: Workflow } | { ok: false; problems: Problem[] };
 
-/** Checks the shape of untrusted data against the IR schema (no graph rules). */
+/**
+ * Checks the shape of untrusted data against the IR schema (no graph rules). A workflow written
+ * before tool steps carried `taskPart` gets it where a step's task is the search's neutral task
+ * (`withTaskParts`), so every reader of a file sees the field.
+ */
 export function parseWorkflow(input: unknown): ParseResult {
   const parsed = WorkflowSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error) };
-  return { ok: true, workflow: parsed.data };
+  return { ok: true, workflow: withTaskParts(parsed.data) };
 }
 
 /**

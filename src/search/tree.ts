@@ -1,4 +1,5 @@
 import type { EditPlan } from '../graph/edits/edit-schema.js';
+import { withTaskParts } from '../graph/neutral-tasks.js';
 import type { Workflow } from '../graph/schema.js';
 import type { CandidateRow } from '../store/types.js';
 import type { Feedback } from '../evaluate/feedback-types.js';
@@ -110,7 +111,8 @@ function fromRow(r: CandidateRow): Candidate {
   return {
     ...(r as Omit<CandidateRow, 'workflow' | 'plan' | 'feedback'>),
     children: [],
-    ...(r.workflow ? { workflow: r.workflow as Workflow } : {}),
+    // A run stored before tool steps carried `taskPart` gets it, as a workflow file does when read.
+    ...(r.workflow ? { workflow: withTaskParts(r.workflow as Workflow) } : {}),
     ...(r.plan ? { plan: r.plan as EditPlan } : {}),
     ...(r.feedback ? { feedback: r.feedback as Feedback } : {}),
   } as Candidate;

@@ -8,6 +8,7 @@ import {
   LlmRoleSchema,
   NodeIdSchema,
   RETRY_ON,
+  TaskPartSchema,
   ToolHintSchema,
   ToolNodeSchema,
 } from '../schema.js';
@@ -268,6 +269,11 @@ export const SetTaskEditSchema = z
     op: z.literal('set_task'),
     id: id('A tool node.'),
     task: z.string().min(1).describe('What the position must achieve; guides tool selection and arguments.'),
+    /**
+     * The search's rules set it with a neutral task they write (the node's `taskPart`); left out,
+     * the node's `taskPart` is cleared. Not offered to a model (see search/optimizers/llm-optimizer-prompt.ts).
+     */
+    taskPart: TaskPartSchema.optional(),
   })
   .describe("Replace a tool node's task.");
 

@@ -36,9 +36,12 @@ export function setDirectives(w: Workflow, edit: SetDirectivesEdit): void {
   else delete node.directives;
 }
 
-/** Replaces a tool node's task. */
+/** Replaces a tool node's task, and sets its `taskPart` to the edit's (a new task without one has none). */
 export function setTask(w: Workflow, edit: SetTaskEdit): void {
-  requireKind(w, edit.id, 'tool').task = edit.task;
+  const node = requireKind(w, edit.id, 'tool');
+  node.task = edit.task;
+  if (edit.taskPart !== undefined) node.taskPart = edit.taskPart;
+  else delete node.taskPart;
 }
 
 /** Sets a tool node's hint (deduplicated; checked against T by validation) or clears it (null or []). */

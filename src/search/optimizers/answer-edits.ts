@@ -18,14 +18,14 @@ const DIM_ADVICE: Record<string, string> = {
 };
 
 /** Low answers (with a correct trace, or low judge dimensions): switch or refine the synthesizer's prompt (prompt-edits.ts). */
-export const answers: Gen = (p, { workflow, allowToolNodes }) => {
-  if (p.kind !== 'low-answers' || !allowToolNodes) return [];
+export const answers: Gen<'low-answers'> = (p, { workflow, allowToolNodes }) => {
+  if (!allowToolNodes) return [];
   return synthesizerEdits(p, workflow).map((e) => edit(e.summary, e.score, e.edit));
 };
 
 /** LLM-only (tool nodes forbidden): the answer can only change through the LLM nodes. */
-export const llmOnlyAnswers: Gen = (p, { workflow, allowToolNodes }) => {
-  if (p.kind !== 'low-answers' || allowToolNodes) return [];
+export const llmOnlyAnswers: Gen<'low-answers'> = (p, { workflow, allowToolNodes }) => {
+  if (allowToolNodes) return [];
   const advice = p.weakest
     .slice(0, 2)
     .map((d) => DIM_ADVICE[d]!)

@@ -27,8 +27,32 @@ export const OPTIMIZER_SYSTEM = [
   'from the tool list only. Keep exactly one plan node at the start and one synthesize node at the end.',
 ].join(' ');
 
-/** The edit-plan schema, sent as the request's response format. */
-export const EDIT_PLAN_JSON_SCHEMA = z.toJSONSchema(EditPlanSchema) as Record<string, unknown>;
+/**
+ * The edit-plan schema, sent as the request's response format. It leaves out `taskPart` (of a tool
+ * node and of `set_task`): the rule-based optimizer's mark on the neutral tasks it writes, nothing a
+ * model decides.
+ */
+export const EDIT_PLAN_JSON_SCHEMA = withoutProperty(
+  z.toJSONSchema(EditPlanSchema) as Record<string, unknown>,
+  'taskPart',
+);
+
+/** A JSON Schema without the property `name` anywhere (a copy). */
+function withoutProperty(schema: Record<string, unknown>, name: string): Record<string, unknown> {
+  const walk = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(walk);
+    if (!x || typeof x !== 'object') return x;
+    return Object.fromEntries(
+      Object.entries(x).map(([k, v]) => {
+        if (k === 'properties' && v && typeof v === 'object')
+          return [k, walk(Object.fromEntries(Object.entries(v).filter(([p]) => p !== name)))];
+        if (k === 'required' && Array.isArray(v)) return [k, v.filter((p) => p !== name)];
+        return [k, walk(v)];
+      }),
+    );
+  };
+  return walk(schema) as Record<string, unknown>;
+}
 
 /** What goes into the prompt. */
 export interface OptimizerPromptInput {
@@ -57,7 +81,7 @@ function feedbackNodes(feedback: Feedback): Set<string> {
 /**
  * The workflow as the optimizer sees it: the nodes the feedback concerns and their neighbours in
  * full JSON, every other node as one line (id, kind, role or tools, calls), and every edge as one
- * line. `meta` is left out, and a node's hints are named, not written out (they can be long; the
+ * line. `meta` and a tool node's `taskPart` are left out, and a node's hints are named, not written out (they can be long; the
  * feedback's hint proposals carry what a `set_hint` edit needs).
  */
 export function compactWorkflowView(workflow: Workflow, feedback: Feedback): string {
@@ -73,10 +97,14 @@ export function compactWorkflowView(workflow: Workflow, feedback: Feedback): str
     n.kind === 'llm'
       ? `- ${n.id}: llm ${n.role}`
       : `- ${n.id}: tool${n.tools?.length ? ` [${n.tools.slice(0, 3).join(', ')}${n.tools.length > 3 ? `, +${n.tools.length - 3}` : ''}]` : ' (any tool)'}${n.calls === 'many' ? ', calls many' : ''}${n.optional ? ', may make no call' : ''}${n.bind?.length ? `, ${n.bind.length} bound` : ''}${n.hints?.length ? `, hints about ${n.hints.length} tools` : ''}`;
-  const shown = (n: Workflow['nodes'][number]) =>
-    JSON.stringify(
-      n.kind === 'tool' && n.hints?.length ? { ...n, hints: `about ${n.hints.map((h) => h.tool).join(', ')}` } : n,
+  // `taskPart` is the rule-based optimizer's mark on its own tasks, nothing a model edits.
+  const shown = (n: Workflow['nodes'][number]) => {
+    if (n.kind !== 'tool') return JSON.stringify(n);
+    const { taskPart: _taskPart, ...rest } = n;
+    return JSON.stringify(
+      n.hints?.length ? { ...rest, hints: `about ${n.hints.map((h) => h.tool).join(', ')}` } : rest,
     );
+  };
   const guard = (e: Workflow['edges'][number]) =>
     e.when
       ? ` when ${e.when.kind === 'status' ? `status ${e.when.status}` : `${e.when.field} ${e.when.op}${e.when.value !== undefined ? ` ${JSON.stringify(e.when.value)}` : ''}`}`

@@ -1,5 +1,6 @@
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import { adjacency, entryIds, exitIds } from '../../graph/graph-utils.js';
+import { neutralTask } from '../../graph/neutral-tasks.js';
 import type { Workflow } from '../../graph/schema.js';
 import { firstSentence } from '../../mining/to-workflow/tasks.js';
 import { edit, toolNode, type RuleContext, type RuleEdit } from './rule-edit.js';
@@ -54,14 +55,11 @@ export function addPosition(
   );
 }
 
-/** The task of an appended position: like a neutral task, it names no tool. */
-export const NEXT_PART_TASK =
-  'Look up what the next part of the request asks for, with the tool that fits that part and the values the request gives for it.';
-
 /**
  * A generic position appended after the last one (fed by it and by the entry, feeding the exit): no
- * tool hint and a neutral task, so the request's next part decides. It takes over the last
- * position's `calls` and `retry` (a repeating last position keeps repeating at the end).
+ * tool hint and the neutral task of the next part (marked `taskPart: 'next'`), so the request's next
+ * part decides. It takes over the last position's `calls` and `retry` (a repeating last position
+ * keeps repeating at the end).
  */
 export function appendPosition(ctx: RuleContext, last: string, score: number, why: string): RuleEdit {
   const w = ctx.workflow;
@@ -70,11 +68,11 @@ export function appendPosition(ctx: RuleContext, last: string, score: number, wh
   const entry = entryIds(adj)[0]!;
   const prev = toolNode(w, last);
   const id = freeId(w, 'step_more');
-  const task = NEXT_PART_TASK;
   const node = {
     kind: 'tool' as const,
     id,
-    task,
+    task: neutralTask('next'),
+    taskPart: 'next' as const,
     ...(prev?.calls ? { calls: prev.calls } : {}),
     ...(prev?.retry ? { retry: prev.retry } : {}),
   };

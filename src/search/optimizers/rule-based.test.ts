@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { workflowHash } from '../../graph/hash.js';
-import type { Workflow } from '../../graph/schema.js';
+import { neutralTask } from '../../graph/neutral-tasks.js';
+import type { TaskPart, Workflow } from '../../graph/schema.js';
+import { parseWorkflow } from '../../graph/validate.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { createRuleBasedOptimizer } from './rule-based.js';
-import { NEXT_PART_TASK } from './new-positions.js';
 import { ruleEdits } from './rule-edits.js';
 
 const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({
@@ -103,21 +104,61 @@ const propose = (extra: Partial<Parameters<ReturnType<typeof createRuleBasedOpti
   createRuleBasedOptimizer().propose({ workflow, feedback, siblings: [], tools, random: createRandom(1), ...extra });
 
 describe('the neutral task of a position that picks one tool where the references use many', () => {
-  const neutralOf = (task: string) => {
-    const w = structuredClone(workflow);
-    (w.nodes[1] as { task: string }).task = task;
+  const neutralOf = (task: string, taskPart?: TaskPart, w0: Workflow = workflow) => {
+    const w = structuredClone(w0);
+    const s1 = w.nodes.find((n) => n.id === 's1') as { task: string; taskPart?: TaskPart };
+    s1.task = task;
+    if (taskPart !== undefined) s1.taskPart = taskPart;
     return ruleEdits({ workflow: w, feedback, tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true })
       .filter((e) => e.summary.startsWith('set_task s1 neutral'))
-      .map((e) => (e.plan.edits[0] as { task: string }).task);
+      .map((e) => e.plan.edits[0]);
   };
   const neutral =
     'Look up what part 1 of the request asks for, with the tool that fits that part and the values the request gives for it.';
-  it('is proposed unless the task already is the text it would write, whatever words the task starts with', () => {
-    expect(neutralOf('Step 1: typical use: quotes')).toEqual([neutral]);
-    expect(neutralOf(neutral)).toEqual([]);
-    expect(neutralOf(NEXT_PART_TASK)).toEqual([]);
-    // A task that only opens like the neutral one is not neutral: it still names what to look up.
-    expect(neutralOf('Look up what the quote of the symbol is.')).toEqual([neutral]);
+  const setNeutral = { op: 'set_task', id: 's1', task: neutral, taskPart: 1 };
+
+  it('is proposed, marked with its part, unless the node is marked as having the neutral task of its place', () => {
+    expect(neutralOf('Step 1: typical use: quotes')).toEqual([setNeutral]);
+    expect(neutralOf(neutral, 1)).toEqual([]);
+    expect(neutralOf(neutralTask('next'), 'next')).toEqual([]);
+    // The mark, not the text, says whose task it is: the same words unmarked (a model or a user wrote
+    // them in memory) are not the rules' own task; a task that only opens like it is not neutral.
+    expect(neutralOf(neutral)).toEqual([setNeutral]);
+    expect(neutralOf('Look up what the quote of the symbol is.')).toEqual([setNeutral]);
+  });
+
+  it('is proposed again, with the new part, when a position added before it changed its place', () => {
+    const w = structuredClone(workflow);
+    w.nodes.splice(1, 0, { id: 's0', kind: 'tool', task: 'Step 0' });
+    w.edges = [
+      { from: 'plan', to: 's0', kind: 'data' },
+      { from: 's0', to: 's1', kind: 'data' },
+      ...w.edges.filter((e) => e.from !== 'plan'),
+    ];
+    expect(neutralOf(neutral, 1, w)).toEqual([{ ...setNeutral, task: neutralTask(2), taskPart: 2 }]);
+    expect(neutralOf(neutralTask(2), 2, w)).toEqual([]);
+  });
+
+  it('keeps its mark through JSON, and a file written before the mark existed is read as marked', () => {
+    const w = structuredClone(workflow);
+    Object.assign(w.nodes[1]!, { task: neutral, taskPart: 1 });
+    const read = (x: unknown) => {
+      const parsed = parseWorkflow(JSON.parse(JSON.stringify(x)));
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      return parsed.workflow;
+    };
+    expect(read(w).nodes[1]).toMatchObject({ task: neutral, taskPart: 1 });
+    // An older file: the text alone, at either kind of neutral task.
+    const old = structuredClone(workflow);
+    Object.assign(old.nodes[1]!, { task: neutral });
+    Object.assign(old.nodes[2]!, { task: neutralTask('next') });
+    const upgraded = read(old);
+    expect(upgraded.nodes[1]).toMatchObject({ task: neutral, taskPart: 1 });
+    expect(upgraded.nodes[2]).toMatchObject({ taskPart: 'next' });
+    expect(neutralOf(neutral, (upgraded.nodes[1] as { taskPart?: TaskPart }).taskPart)).toEqual([]);
+    // A task that is not word for word a neutral one gets no mark.
+    Object.assign(old.nodes[1]!, { task: `${neutral} Fill \`symbol\` with the value the request gives.` });
+    expect(read(old).nodes[1]).not.toHaveProperty('taskPart');
   });
 });
 
@@ -248,6 +289,7 @@ describe('rule-based optimizer', () => {
           kind: 'tool',
           id: 'step_more',
           task: expect.stringMatching(/^Look up what the next part of the request asks for/),
+          taskPart: 'next',
         },
         from: ['s2'],
         to: ['synthesize'],

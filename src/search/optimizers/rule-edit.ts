@@ -1,7 +1,7 @@
 import type { EditPlan } from '../../graph/edits/edit-schema.js';
 import type { ToolNode, Workflow } from '../../graph/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { Count, Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
+import type { Count, Feedback, FeedbackKind, PatternOf } from '../../evaluate/feedback-types.js';
 
 /**
  * What the rule table of the offline optimizer (rule-edits.ts) is made of: a candidate edit with its
@@ -27,8 +27,15 @@ export interface RuleContext {
   allowToolNodes: boolean;
 }
 
-/** One rule: the candidate edits a feedback pattern supports. */
-export type Gen = (p: FeedbackPattern, ctx: RuleContext) => RuleEdit[];
+/** One rule: the candidate edits a feedback pattern of kind `K` supports (it is called for that kind only). */
+export type Gen<K extends FeedbackKind> = (p: PatternOf<K>, ctx: RuleContext) => RuleEdit[];
+
+/**
+ * The rule table: the rules of each feedback kind, in the order their edits are listed. Every kind
+ * has an entry (`[]` for a kind no rule answers), so a new kind of pattern does not compile until
+ * the table says what answers it.
+ */
+export type RuleTable = { readonly [K in FeedbackKind]: ReadonlyArray<Gen<K>> };
 
 /** The names of the first `k` counts of at least `min`. */
 export const top = (cs: readonly Count[], k: number, min = 1) =>

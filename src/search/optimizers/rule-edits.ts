@@ -1,11 +1,21 @@
 import { adjacency, topologicalOrder } from '../../graph/graph-utils.js';
+import { neutralTask } from '../../graph/neutral-tasks.js';
 import type { Workflow } from '../../graph/schema.js';
-import type { Count, FeedbackPattern } from '../../evaluate/feedback-types.js';
-import { addPosition, appendPosition, freeId, NEXT_PART_TASK } from './new-positions.js';
+import type { Count, FeedbackKind, PatternOf } from '../../evaluate/feedback-types.js';
+import { addPosition, appendPosition, freeId } from './new-positions.js';
 import { answers, llmOnlyAnswers } from './answer-edits.js';
-import { edit, grouped, toolNode, top, type Gen, type RuleContext, type RuleEdit } from './rule-edit.js';
+import {
+  edit,
+  grouped,
+  toolNode,
+  top,
+  type Gen,
+  type RuleContext,
+  type RuleEdit,
+  type RuleTable,
+} from './rule-edit.js';
 
-export type { RuleContext, RuleEdit } from './rule-edit.js';
+export type { RuleContext, RuleEdit, RuleTable } from './rule-edit.js';
 
 /**
  * The rule table of the offline optimizer (docs/DESIGN.md, "Policies": the offline rule-based
@@ -31,11 +41,14 @@ export type { RuleContext, RuleEdit } from './rule-edit.js';
  * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings | 0.3 |
  * | a router's `otherwise` requests are covered better by one route's tools | `refine_branch` with that route as the router's `fallback` | 1.0 |
  * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
+ *
+ * `RULES` below is this table as code: the rules of each feedback kind, and a rule is called only
+ * with patterns of its kind.
  */
 
-const wrongTool: Gen = (p, { workflow, feedback }) => {
-  const node = p.kind === 'wrong-tool' ? toolNode(workflow, p.node) : undefined;
-  if (p.kind !== 'wrong-tool' || !node) return [];
+const wrongTool: Gen<'wrong-tool'> = (p, { workflow, feedback }) => {
+  const node = toolNode(workflow, p.node);
+  if (!node) return [];
   const right = feedback.nodes.find((s) => s.node === p.node)?.matchedTools ?? [];
   const hint = [...new Set([...top(p.expected, 6), ...top(right, 4)])];
   const out = [
@@ -45,14 +58,15 @@ const wrongTool: Gen = (p, { workflow, feedback }) => {
       { op: 'set_tool_hint', id: p.node, tools: hint },
     ),
   ];
-  if (biasedTask(p) && node.task !== neutralTask(workflow, p.node) && node.task !== NEXT_PART_TASK) {
+  const part = toolPart(workflow, p.node);
+  if (biasedTask(p) && node.taskPart !== part && node.taskPart !== 'next') {
     out.push(
       grouped(
         'neutral tasks',
         edit(
           `set_task ${p.node} neutral: it picks ${p.got[0]!.name} in ${p.got[0]!.count} of ${sum(p.got)} wrong calls while the reference uses ${p.expected.length} tools there`,
           p.evidence,
-          { op: 'set_task', id: p.node, task: neutralTask(workflow, p.node) },
+          { op: 'set_task', id: p.node, task: neutralTask(part), taskPart: part },
         ),
       ),
     );
@@ -62,26 +76,24 @@ const wrongTool: Gen = (p, { workflow, feedback }) => {
 
 /**
  * A task that pulls every query to one tool while the references use many at this position. The
- * caller proposes the neutral task only where the task is not already one: it compares the node's
- * task with the texts the rules write (`neutralTask`, an appended position's `NEXT_PART_TASK`),
- * never reads the task's words.
+ * caller proposes the neutral task only where the node's task is not already one for its place: it
+ * reads the node's `taskPart` (the part its neutral task looks up, or `next` for an appended
+ * position), never the task's words.
  */
-function biasedTask(p: Extract<FeedbackPattern, { kind: 'wrong-tool' }>): boolean {
+function biasedTask(p: PatternOf<'wrong-tool'>): boolean {
   return p.got.length > 0 && p.got[0]!.count >= 0.5 * sum(p.got) && p.expected.length >= 3;
 }
 
-/** A task naming no tool: the position's place in the request decides (its ordinal among the tool nodes). */
-function neutralTask(w: Workflow, id: string): string {
+/** The part of the request a neutral task of the node looks up: its ordinal among the tool nodes. */
+function toolPart(w: Workflow, id: string): number {
   const kinds = new Map(w.nodes.map((n) => [n.id, n.kind]));
   const toolIds = (topologicalOrder(adjacency(w)) ?? [...kinds.keys()]).filter((x) => kinds.get(x) === 'tool');
-  const k = toolIds.indexOf(id) + 1;
-  return `Look up what part ${k} of the request asks for, with the tool that fits that part and the values the request gives for it.`;
+  return toolIds.indexOf(id) + 1;
 }
 
 const sum = (cs: readonly Count[]) => cs.reduce((n, c) => n + c.count, 0);
 
-const extra: Gen = (p, { workflow, feedback }) => {
-  if (p.kind !== 'extra-calls') return [];
+const extra: Gen<'extra-calls'> = (p, { workflow, feedback }) => {
   const node = toolNode(workflow, p.node);
   if (!node) return [];
   const out: RuleEdit[] = [];
@@ -129,8 +141,8 @@ const extra: Gen = (p, { workflow, feedback }) => {
   return out;
 };
 
-const skipped: Gen = (p, { workflow }) => {
-  if (p.kind !== 'skipped-needed' || !p.judge) return [];
+const skipped: Gen<'skipped-needed'> = (p, { workflow }) => {
+  if (!p.judge) return [];
   const judge = workflow.nodes.find((n) => n.id === p.judge);
   if (!judge || judge.kind !== 'llm' || judge.role !== 'judge') return [];
   return [
@@ -145,25 +157,25 @@ const skipped: Gen = (p, { workflow }) => {
   ];
 };
 
-const missing: Gen = (p, ctx) => {
+const missingCall: Gen<'missing-call'> = (p, ctx) => {
   if (!ctx.allowToolNodes) return [];
-  if (p.kind === 'missing-call')
-    return [
-      addPosition(
-        ctx,
-        p.after,
-        top(p.tools, 5),
-        1.2 * p.evidence,
-        `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`,
-      ),
-    ];
-  if (p.kind === 'never-called')
-    return [addPosition(ctx, p.after, [p.tool], 0.6 * p.evidence, `${p.tool} never called (${p.evidence} records)`)];
-  return [];
+  return [
+    addPosition(
+      ctx,
+      p.after,
+      top(p.tools, 5),
+      1.2 * p.evidence,
+      `${p.calls} reference calls missing ${p.after ? `after ${p.after}` : 'at the start'} (${p.evidence} records)`,
+    ),
+  ];
 };
 
-const failed: Gen = (p, { workflow }) => {
-  if (p.kind !== 'failed-calls') return [];
+const neverCalled: Gen<'never-called'> = (p, ctx) => {
+  if (!ctx.allowToolNodes) return [];
+  return [addPosition(ctx, p.after, [p.tool], 0.6 * p.evidence, `${p.tool} never called (${p.evidence} records)`)];
+};
+
+const failed: Gen<'failed-calls'> = (p, { workflow }) => {
   const node = toolNode(workflow, p.node);
   // A retry moves to another tool: it can help only where the failing call was not the reference's tool.
   if (!node || (node.retry?.attempts ?? 1) >= 2 || p.otherTool === 0) return [];
@@ -179,8 +191,8 @@ const failed: Gen = (p, { workflow }) => {
   ];
 };
 
-const fewer: Gen = (p, { workflow, feedback }) => {
-  if (p.kind !== 'call-count' || p.direction !== 'fewer') return [];
+const fewer: Gen<'call-count'> = (p, { workflow, feedback }) => {
+  if (p.direction !== 'fewer') return [];
   const best = [...feedback.nodes]
     .filter((s) => toolNode(workflow, s.node)?.calls !== 'many')
     .sort((a, b) => b.matched - a.matched || a.node.localeCompare(b.node))[0];
@@ -194,8 +206,7 @@ const fewer: Gen = (p, { workflow, feedback }) => {
   ];
 };
 
-const args: Gen = (p, { workflow }) => {
-  if (p.kind !== 'wrong-args') return [];
+const args: Gen<'wrong-args'> = (p, { workflow }) => {
   return p.nodes.flatMap((id) => {
     const node = toolNode(workflow, id);
     if (!node || node.task.includes(`\`${p.key}\``)) return [];
@@ -218,8 +229,8 @@ const args: Gen = (p, { workflow }) => {
  * A parameter a source reproduces in most records where the node made that call: bind it (with a
  * data edge from the source node when it does not feed the node yet); a binding that does not hold: unbind it.
  */
-const bindable: Gen = (p, { workflow }) => {
-  if (p.kind !== 'bindable' || !toolNode(workflow, p.node)) return [];
+const bindable: Gen<'bindable'> = (p, { workflow }) => {
+  if (!toolNode(workflow, p.node)) return [];
   if (p.source === null) {
     return [
       edit(
@@ -257,8 +268,7 @@ const bindable: Gen = (p, { workflow }) => {
  * Hints learned from the reference calls: one edit per tool on the node that calls it, all of them
  * also offered as one plan (their scores add up, so a search learns them together first).
  */
-const hints: Gen = (p, { workflow }) => {
-  if (p.kind !== 'hints') return [];
+const hints: Gen<'hints'> = (p, { workflow }) => {
   return p.proposals
     .filter((h) => toolNode(workflow, h.node))
     .map((h) => {
@@ -275,8 +285,8 @@ const hints: Gen = (p, { workflow }) => {
     });
 };
 
-const unseen: Gen = (p, { workflow }) => {
-  if (p.kind !== 'unseen-values' || !toolNode(workflow, p.node)) return [];
+const unseen: Gen<'unseen-values'> = (p, { workflow }) => {
+  if (!toolNode(workflow, p.node)) return [];
   const sources = top(p.sources, 3).filter(
     (src) =>
       workflow.nodes.some((x) => x.id === src) &&
@@ -296,8 +306,8 @@ const unseen: Gen = (p, { workflow }) => {
   ];
 };
 
-const steps: Gen = (p, ctx) => {
-  if (p.kind !== 'step-count' || p.direction !== 'more' || !p.last || !ctx.allowToolNodes) return [];
+const steps: Gen<'step-count'> = (p, ctx) => {
+  if (p.direction !== 'more' || !p.last || !ctx.allowToolNodes) return [];
   const why = `the references take more steps than the ${p.positions} tool positions in ${p.evidence} records (mean ${p.meanK.toFixed(1)} calls)`;
   const out: RuleEdit[] = [];
   if (p.lastCalls !== 'many')
@@ -313,8 +323,7 @@ const steps: Gen = (p, ctx) => {
 };
 
 /** A router's fallback: the route whose tools cover the references of its `otherwise` requests best. */
-const fallback: Gen = (p) => {
-  if (p.kind !== 'route-fallback') return [];
+const fallback: Gen<'route-fallback'> = (p) => {
   return [
     edit(`refine_branch ${p.judge} fallback → ${p.option}: ${p.text}`, p.evidence, {
       op: 'refine_branch',
@@ -328,8 +337,7 @@ const fallback: Gen = (p) => {
  * The mined layout does not fit the requests: one repeating step instead (the search keeps it only if
  * D_val rises, so FlowScout's start never costs against NoMiner's).
  */
-const collapse: Gen = (p, { workflow }) => {
-  if (p.kind !== 'layout') return [];
+const collapse: Gen<'layout'> = (p, { workflow }) => {
   // The step is called `call`, as NoMiner's is, unless an LLM node has that id.
   const id = workflow.nodes.some((n) => n.id === 'call' && n.kind !== 'tool') ? freeId(workflow, 'call') : 'call';
   return [
@@ -341,32 +349,44 @@ const collapse: Gen = (p, { workflow }) => {
   ];
 };
 
-const GENERATORS: Gen[] = [
-  wrongTool,
-  extra,
-  skipped,
-  missing,
-  failed,
-  fewer,
-  steps,
-  args,
-  bindable,
-  hints,
-  fallback,
-  collapse,
-  unseen,
-  answers,
-  llmOnlyAnswers,
-];
+/**
+ * The rule table: the rules that answer each kind of feedback pattern (see the table at the top).
+ * A node error (the node failed as a whole) has no edit of its own: what made it fail shows in the
+ * other patterns.
+ */
+export const RULES: RuleTable = {
+  'wrong-tool': [wrongTool],
+  'extra-calls': [extra],
+  'skipped-needed': [skipped],
+  'missing-call': [missingCall],
+  'never-called': [neverCalled],
+  'failed-calls': [failed],
+  'call-count': [fewer],
+  'step-count': [steps],
+  'wrong-args': [args],
+  bindable: [bindable],
+  hints: [hints],
+  'route-fallback': [fallback],
+  layout: [collapse],
+  'unseen-values': [unseen],
+  'low-answers': [answers, llmOnlyAnswers],
+  'node-error': [],
+};
+
+/** The edits the rules of a pattern's kind give for it. */
+function editsOf<K extends FeedbackKind>(table: RuleTable, p: PatternOf<K>, ctx: RuleContext): RuleEdit[] {
+  const rules: ReadonlyArray<Gen<K>> = table[p.kind as K];
+  return rules.flatMap((rule) => rule(p, ctx));
+}
 
 /**
- * Every candidate edit the feedback supports, unsorted: the single edits, and for each group with
- * edits on two or more nodes, one plan doing them all (its score is the sum of theirs: it addresses
- * all their evidence at once).
+ * Every candidate edit the feedback supports, unsorted: the single edits, pattern by pattern in the
+ * feedback's order, and for each group with edits on two or more nodes, one plan doing them all (its
+ * score is the sum of theirs: it addresses all their evidence at once). `table` is `RULES` but in tests.
  */
-export function ruleEdits(ctx: RuleContext): RuleEdit[] {
+export function ruleEdits(ctx: RuleContext, table: RuleTable = RULES): RuleEdit[] {
   const singles = ctx.feedback.patterns
-    .flatMap((p) => GENERATORS.flatMap((g) => g(p, ctx)))
+    .flatMap((p) => editsOf(table, p, ctx))
     .filter((e) => ctx.allowToolNodes || !mentionsToolNode(e, ctx.workflow));
   const groups = new Map<string, RuleEdit[]>();
   for (const e of singles) {
