@@ -125,4 +125,23 @@ describe('binding sources from feedback', () => {
     );
     expect((await bindable(records)).patterns.find((p) => p.param === 'units')).toBeUndefined();
   });
+
+  it('proposes no binding that cannot make a call right: the call keeps another wrong argument no program gives', async () => {
+    const companies = [
+      ['Albemarle', 'ALB'],
+      ['Summit', 'SMMT'],
+      ['Dwave', 'QBTS'],
+      ['Tesla', 'TSLA'],
+    ];
+    // The same requests, with a second argument whose values nothing in the request or a result gives.
+    const withUnits = companies.map(([name, ticker], i) =>
+      record(`r${i}`, `Any news about ${name} Inc. (${ticker}) today?`, { symbol: ticker, units: `scale-${i}` }),
+    );
+    expect((await bindable(withUnits)).patterns.find((p) => p.param === 'symbol')).toBeUndefined();
+    // Without it, the same program makes every call right and is proposed, one call of evidence each.
+    const alone = companies.map(([name, ticker], i) =>
+      record(`r${i}`, `Any news about ${name} Inc. (${ticker}) today?`, { symbol: ticker }),
+    );
+    expect((await bindable(alone)).patterns.find((p) => p.param === 'symbol')).toMatchObject({ evidence: 4 });
+  });
 });

@@ -2,6 +2,7 @@ import { canonicalArgs, stableStringify, type ParamSchema } from '../contracts/c
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { learnBindings, type LearnedBinding } from '../dataflow/learn-bindings.js';
 import { describeBinding } from '../dataflow/render.js';
+import { resolveSource } from '../dataflow/resolve.js';
 import { bindingsFor } from '../graph/hints.js';
 import type { Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
@@ -16,6 +17,13 @@ import type { RecordEvaluation } from './types.js';
  * before them, each written on the node that calls its tool (as hints are: feedback-hints.ts
  * `toolPlacer`), where every node that picks the tool reads it (graph/hints.ts `bindingsFor`). Only
  * programs the workflow does not read yet are proposed; the search keeps them if D_val rises.
+ *
+ * A program's evidence is in the unit TC counts, whole calls: the calls of the run it would make
+ * exactly right (read on the results the run itself got before each call, as the binding reads them
+ * at run time; a call with several wrong arguments counts when programs fix all of them, a share to
+ * each), less the calls now right that it would make wrong. A program that fixes one argument of
+ * calls whose other arguments stay wrong moves no score, and offered at its per-argument count it
+ * took a search's iterations from the edits that do.
  */
 
 // Programs depend only on the records and the tools, not on the candidate: learned once per records list.
@@ -54,6 +62,43 @@ function rightNow(
   return out;
 }
 
+/** Per program (tool and parameter), the calls it makes right less those it makes wrong (see the module comment). */
+function callsMadeRight(
+  xs: ReadonlyArray<{ r: RecordEvaluation; record: TaskRecord; a: CallAlignment }>,
+  programs: ReadonlyMap<string, LearnedBinding>,
+  tools: readonly ToolDescriptor[],
+): Map<string, number> {
+  const schemas = new Map(tools.map((t) => [t.name, t.inputSchema as ParamSchema | undefined]));
+  const out = new Map<string, number>();
+  const add = (k: string, n: number) => out.set(k, (out.get(k) ?? 0) + n);
+  for (const { r, record } of xs) {
+    const calls = r.trace.calls;
+    const gives = (tool: string, param: string, predIndex: number): string | undefined => {
+      const p = programs.get(`${tool}\u0000${param}`);
+      if (!p) return undefined;
+      const earlier = calls.slice(0, predIndex).map((c) => ({ tool: c.tool, status: c.status, output: c.output }));
+      const v = resolveSource(p.source, { query: record.query, outputs: new Map(), earlier });
+      return v === undefined ? undefined : stableStringify(canonicalArgs({ [param]: v }, schemas.get(tool))[param]);
+    };
+    for (const [refIndex, predIndex] of r.detail.matched) {
+      const call = record.calls[refIndex]!;
+      const want = canonicalArgs(call.args, schemas.get(call.tool));
+      for (const param of Object.keys(want)) {
+        const v = gives(call.tool, param, predIndex);
+        if (v !== undefined && v !== stableStringify(want[param])) add(`${call.tool}\u0000${param}`, -1);
+      }
+    }
+    for (const w of r.detail.wrongArgs) {
+      const call = record.calls[w.reference]!;
+      const want = canonicalArgs(call.args, schemas.get(call.tool));
+      if (w.keys.length === 0 || calls[w.predicted]?.tool !== call.tool) continue;
+      if (w.keys.every((param) => gives(call.tool, param, w.predicted) === stableStringify(want[param])))
+        for (const param of w.keys) add(`${call.tool}\u0000${param}`, 1 / w.keys.length);
+    }
+  }
+  return out;
+}
+
 /** Binding evidence over the evaluation (see the module comment). */
 export function bindablePatterns(
   workflow: Workflow,
@@ -64,11 +109,15 @@ export function bindablePatterns(
   if (xs.length === 0 || tools.length === 0 || !workflow.nodes.some((n) => n.kind === 'tool')) return [];
   const place = toolPlacer(workflow, xs);
   const current = rightNow(xs, tools);
+  const programs = programsOf(records, tools);
+  const made = callsMadeRight(xs, new Map(programs.map((p) => [`${p.tool}\u0000${p.param}`, p])), tools);
   const out: BindablePattern[] = [];
-  for (const p of programsOf(records, tools)) {
+  for (const p of programs) {
     // A parameter the workflow already passes right as often as the program would needs no binding.
     const now0 = current.get(`${p.tool}\u0000${p.param}`) ?? 0;
     if (now0 >= p.hits - p.wrong) continue;
+    const evidence = made.get(`${p.tool}\u0000${p.param}`) ?? 0;
+    if (evidence <= 0) continue;
     const node = place(p.tool);
     const now = bindingsFor(workflow, node, p.tool).find((b) => b.param === p.param);
     if (now && stableStringify(now.source) === stableStringify(p.source)) continue;
@@ -82,7 +131,7 @@ export function bindablePatterns(
       calls: p.calls,
       reproduced: p.hits,
       current: now0,
-      evidence: p.hits - p.wrong - now0,
+      evidence,
       text: `argument ${p.param} of ${p.tool}: ${describeBinding(b).split(' ← ')[1]} gives the reference value in ${p.hits} of ${p.calls} reference calls (another value in ${p.wrong}; ${p.groups} groups); as an edit: ${JSON.stringify({ op: 'set_binding', id: node.id, tool: p.tool, param: p.param, source: p.source })}`,
     });
   }
