@@ -3,61 +3,17 @@ import { workflowHash } from '../../graph/hash.js';
 import { neutralTask } from '../../graph/neutral-tasks.js';
 import type { TaskPart, Workflow } from '../../graph/schema.js';
 import { parseWorkflow } from '../../graph/validate.js';
-import type { ToolDescriptor } from '../../contracts/tools.js';
 import { createRandom } from '../../util/random.js';
 import type { Feedback, FeedbackPattern } from '../../evaluate/feedback-types.js';
 import { createRuleBasedOptimizer } from './rule-based.js';
 import { ruleEdits } from './rule-edits.js';
+import { c, ruleTools, s1Patterns, twoSteps } from '../../../test/support/rule-fixtures.js';
 
-const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({
-  name,
-  description: `Returns the ${name} of a symbol. More text.`,
-  inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
-}));
+const tools = ruleTools(' More text.');
+const workflow: Workflow = twoSteps('Step 1: typical use: quotes', true);
 
-const workflow: Workflow = {
-  version: 1,
-  name: 'w',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
-    { id: 's1', kind: 'tool', task: 'Step 1: typical use: quotes', calls: 'many' },
-    { id: 's2', kind: 'tool', task: 'Step 2' },
-    {
-      id: 'synthesize',
-      kind: 'llm',
-      role: 'synthesize',
-      prompt: 'Answer {{query}} from {{inputs}}',
-      output: { type: 'text' },
-    },
-  ],
-  edges: [
-    { from: 'plan', to: 's1', kind: 'data' },
-    { from: 's1', to: 's2', kind: 'data' },
-    { from: 's2', to: 'synthesize', kind: 'data' },
-    { from: 's1', to: 'synthesize', kind: 'data' },
-  ],
-};
-
-const c = (name: string, count: number) => ({ name, count });
 const patterns: FeedbackPattern[] = [
-  {
-    kind: 'wrong-tool',
-    node: 's1',
-    got: [c('quote', 9)],
-    expected: [c('fx', 4), c('news', 3), c('history', 2)],
-    evidence: 9,
-    text: '',
-  },
-  {
-    kind: 'extra-calls',
-    node: 's1',
-    extra: 12,
-    calls: 20,
-    usefulIn: 6,
-    tools: [c('quote', 12)],
-    evidence: 8,
-    text: '',
-  },
+  ...s1Patterns(),
   {
     kind: 'missing-call',
     after: 's2',

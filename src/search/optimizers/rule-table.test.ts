@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ToolDescriptor } from '../../contracts/tools.js';
 import {
   FEEDBACK_KINDS,
   type Feedback,
@@ -11,59 +10,17 @@ import { neutralTask } from '../../graph/neutral-tasks.js';
 import type { Workflow } from '../../graph/schema.js';
 import { parseWorkflow } from '../../graph/validate.js';
 import { SearchTree } from '../tree.js';
+import { ruleTools, s1Patterns, twoSteps } from '../../../test/support/rule-fixtures.js';
 import { EDIT_PLAN_JSON_SCHEMA, compactWorkflowView } from './llm-optimizer-prompt.js';
 import type { Gen } from './rule-edit.js';
 import { RULES, ruleEdits, type RuleContext, type RuleTable } from './rule-edits.js';
 
-const tools: ToolDescriptor[] = ['quote', 'news', 'fx', 'history'].map((name) => ({
-  name,
-  description: `Returns the ${name} of a symbol.`,
-  inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
-}));
+const tools = ruleTools();
+const workflow: Workflow = twoSteps('Step 1: quotes');
 
-const workflow: Workflow = {
-  version: 1,
-  name: 'w',
-  nodes: [
-    { id: 'plan', kind: 'llm', role: 'plan', prompt: 'Plan {{query}}', output: { type: 'text' } },
-    { id: 's1', kind: 'tool', task: 'Step 1: quotes', calls: 'many' },
-    { id: 's2', kind: 'tool', task: 'Step 2' },
-    {
-      id: 'synthesize',
-      kind: 'llm',
-      role: 'synthesize',
-      prompt: 'Answer {{query}} from {{inputs}}',
-      output: { type: 'text' },
-    },
-  ],
-  edges: [
-    { from: 'plan', to: 's1', kind: 'data' },
-    { from: 's1', to: 's2', kind: 'data' },
-    { from: 's2', to: 'synthesize', kind: 'data' },
-  ],
-};
-
-const c = (name: string, count: number) => ({ name, count });
 /** One pattern of several kinds, a node error among them (a kind no rule answers). */
 const patterns: FeedbackPattern[] = [
-  {
-    kind: 'wrong-tool',
-    node: 's1',
-    got: [c('quote', 9)],
-    expected: [c('fx', 4), c('news', 3), c('history', 2)],
-    evidence: 9,
-    text: '',
-  },
-  {
-    kind: 'extra-calls',
-    node: 's1',
-    extra: 12,
-    calls: 20,
-    usefulIn: 6,
-    tools: [c('quote', 12)],
-    evidence: 8,
-    text: '',
-  },
+  ...s1Patterns(),
   { kind: 'node-error', node: 's2', count: 3, errors: ['no plan'], evidence: 3, text: '' },
   { kind: 'never-called', tool: 'history', referenceRecords: 4, after: 's2', evidence: 4, text: '' },
   { kind: 'call-count', direction: 'fewer', meanK: 3, meanKHat: 2, evidence: 5, text: '' },
