@@ -100,7 +100,17 @@ describe('flowscout bench (offline, small)', () => {
     expect(travel.searches[0]!.iterations[0]).toMatchObject({ iteration: 0 });
     // The best workflow is kept by reference (its canonical hash and size), not embedded whole.
     const best = travel.bestWorkflow!;
-    expect(Object.keys(best).sort()).toEqual(['edges', 'hash', 'manyPositions', 'name', 'nodes', 'toolPositions']);
+    expect(Object.keys(best).sort()).toEqual([
+      'bindings',
+      'edges',
+      'hash',
+      'manyPositions',
+      'name',
+      'nodes',
+      'toolPositions',
+    ]);
+    // How many bindings it holds, and how many read an earlier call's output: counts, not the bindings.
+    expect(best.bindings!.upstream).toBeLessThanOrEqual(best.bindings!.total);
     expect(best.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(best.toolPositions).toBeGreaterThan(0);
     expect(best.nodes).toBeGreaterThan(best.toolPositions);
