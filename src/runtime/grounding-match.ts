@@ -1,5 +1,6 @@
 import { documentedValues, type PropSchema } from '../retrieval/param-schema.js';
-import { identifierKind, keyParts, type ParamContext } from '../util/identifier-shape.js';
+import { identifierKind, type ParamContext } from '../util/identifier-shape.js';
+import { keyParts } from '../util/key-parts.js';
 
 /**
  * Whether argument values appear in the sources a run can vouch for (the rules are written down in

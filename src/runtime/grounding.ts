@@ -2,7 +2,7 @@ import { PENDING_PREFIX } from '../contracts/tools.js';
 import { hintFor } from '../graph/hints.js';
 import type { ParamHint, ToolNode, ValueShape } from '../graph/schema.js';
 import { valueShape } from '../retrieval/value-shape.js';
-import { keyParts } from '../util/identifier-shape.js';
+import { keyParts } from '../util/key-parts.js';
 import type { ToolDescriptor, ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
 import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.js';
@@ -31,7 +31,7 @@ export {
  * - a `write` or `destructive` call to a live tool, or to a replay tool whose effect was declared
  *   (tools/effects.ts `needsGrounding`): every value;
  * - any other call, reads included: every part of a value that looks like a key, judged by what
- *   the value is rather than by the parameter's name (util/identifier-shape.ts `keyParts`: a value
+ *   the value is rather than by the parameter's name (util/key-parts.ts `keyParts`: a value
  *   shaped like an identifier, or its tokens — cut at spaces and URL path and query separators —
  *   that are numbers of 3+ digits outside quantities, codes of letters and digits, or words that
  *   are no words of the language, such as names and codes without digits). Each such part must

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { identifierKind, isIdentifierShaped, keyParts, paramWords } from './identifier-shape.js';
+import { identifierKind, isIdentifierShaped, paramWords } from './identifier-shape.js';
+import { keyParts } from './key-parts.js';
 
 describe('identifierKind', () => {
   it('knows ids, e-mails, phone, card and SSN-like numbers, UUIDs and hex by their shape alone', () => {
