@@ -48,3 +48,10 @@ export function toolWords(
 
 /** A word a hint may keep: a word of the language or of the tools' own texts, never a name or a code. */
 export const knownWord = (w: string, tools: ReadonlySet<string>) => isLanguageWord(w) || tools.has(w.toLowerCase());
+
+/**
+ * A value a workflow may keep as it is: every run of four letters or more in it is a known word
+ * (`metric`, `json`), never a name or a code one customer wrote (`lindqvist`, `xkqwpl`).
+ */
+export const knownValue = (v: unknown, tools: ReadonlySet<string>) =>
+  [...String(v).matchAll(/[A-Za-z]{4,}/g)].every((m) => knownWord(m[0], tools));

@@ -1,6 +1,6 @@
 import { canonicalArgs, stableStringify, type ParamSchema } from '../contracts/canonical-args.js';
 import { isIdentifierShaped } from '../util/identifier-shape.js';
-import { customerOf, knownWord, toolWords } from './customers.js';
+import { customerOf, knownValue, knownWord, toolWords } from './customers.js';
 import { holdsValue, leavesOf, sameValue, valueText } from './locate.js';
 import { readOutput } from './output-value.js';
 import { resolveSource, valuesAtPath, type EarlierResult } from './resolve.js';
@@ -366,7 +366,7 @@ function constantOf(
   if (!top || top.n < params.minConstantShare * calls || top.groups.size < params.minConstantGroups) return undefined;
   if (isIdentifierShaped(top.v, { name: param })) return undefined;
   // Letters in a constant are words of the language or of the tools' texts, never a name or a code.
-  if (![...String(top.v).matchAll(/[A-Za-z]{4,}/g)].every((m) => knownWord(m[0], words))) return undefined;
+  if (!knownValue(top.v, words)) return undefined;
   const text = valueText(top.v);
   if (text !== undefined && text.length > 1 && withValue.some((x) => holdsValue(x.record.query, top.v)))
     return undefined;

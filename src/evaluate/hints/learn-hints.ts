@@ -2,7 +2,7 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
-import { customerOf, knownWord, toolWords } from '../../dataflow/customers.js';
+import { customerOf, knownValue, toolWords } from '../../dataflow/customers.js';
 import {
   countWritten,
   toolEvidence,
@@ -275,9 +275,7 @@ function keptValues(
         (typeof v.raw === 'string' || typeof v.raw === 'number' || typeof v.raw === 'boolean') &&
         String(v.raw).length <= p.maxValueLength &&
         !isIdentifierShaped(v.raw, { name: param }) &&
-        // A value made of letters keeps only words of the language or of the tools' texts (`metric`,
-        // `json`, `en`), never a name or a code one customer wrote (`lindqvist`, `xkqwpl`).
-        [...String(v.raw).matchAll(/[A-Za-z]{4,}/g)].every((m) => knownWord(m[0], words)),
+        knownValue(v.raw, words),
     )
     .slice(0, p.maxValues)
     .map((v) => ({ value: v.raw, share: v.share }));

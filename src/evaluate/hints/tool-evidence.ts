@@ -1,14 +1,14 @@
 import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { TaskRecord } from '../../records/schema.js';
-import { findToken, namesParam, splitIdentifiers, stem } from '../../text/words.js';
+import { findToken, namesParam, stem } from '../../text/words.js';
 import { requestClauses } from '../../text/clauses.js';
 import { readText } from '../../text/read.js';
 import { contextAt, monthNames } from '../../text/values.js';
 import { outputValues } from '../../dataflow/output-value.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
-import { customerOf, knownWord, toolWords } from '../../dataflow/customers.js';
+import { customerOf, knownValue, knownWord, toolWords } from '../../dataflow/customers.js';
 
 /**
  * What the optimisation records show about each tool, counted per group (a task, a session, a
@@ -155,8 +155,7 @@ export function lowerCaseVocabulary(
       for (const v of Object.values(call.args)) {
         if (typeof v !== 'string') continue;
         const parts = [...v.toLowerCase().matchAll(/[a-z]{3,}/g)].map((m) => m[0]);
-        const keepable = parts.every((w) => w.length < 4 || knownWord(w, tools));
-        if (isIdentifierShaped(v) || !keepable) for (const w of parts) data.add(w);
+        if (isIdentifierShaped(v) || !knownValue(v.toLowerCase(), tools)) for (const w of parts) data.add(w);
       }
   return new Set(seen.recurring(minGroups).filter((w) => knownWord(w, tools) && !data.has(w)));
 }
