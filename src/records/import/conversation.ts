@@ -17,7 +17,7 @@ import { matchesWhere, parseWhere } from './where.js';
 import type { InputDocument } from './read-inputs.js';
 import { describeLayout } from './input-layout.js';
 import { looksLikeMessages } from './formats/common.js';
-import { UnitProblem, unitLocation, type InputUnit } from './unit.js';
+import { UnitProblem, joinPath, unitId, unitLocation, unitProblemText, type InputUnit } from './unit.js';
 export { UnitProblem, unitLocation, type InputUnit } from './unit.js';
 import type { ConversationCounts } from './conversation-counts.js';
 import { widenSchemasToRecordedCalls } from './widen-schemas.js';
@@ -168,7 +168,7 @@ export function importConversations(
       allUnits.push(...format.units(doc));
     } catch (e) {
       conversations++;
-      note(INVALID_NOT_READABLE, problemText(doc, e));
+      note(INVALID_NOT_READABLE, unitProblemText(doc, e));
     }
   }
   if (format.allUnits) {
@@ -176,7 +176,7 @@ export function importConversations(
       allUnits.push(...format.allUnits(docs.filter((d) => !d.problem)));
     } catch (e) {
       conversations++;
-      note(INVALID_NOT_READABLE, problemText(docs.find((d) => !d.problem) ?? docs[0]!, e));
+      note(INVALID_NOT_READABLE, unitProblemText(docs.find((d) => !d.problem) ?? docs[0]!, e));
     }
   } else allUnits = expandRunObjects(allUnits, messagesPath);
   const messagePaths: Record<string, number> = {};
@@ -211,7 +211,7 @@ export function importConversations(
       if (!query) {
         note(
           INVALID_NO_QUERY,
-          `${unitLocation(unit, join(unit.path, relocatePath(conv.paths.query, messagePath)))}: no user message with text (the query); add the user's request`,
+          `${unitLocation(unit, joinPath(unit.path, relocatePath(conv.paths.query, messagePath)))}: no user message with text (the query); add the user's request`,
         );
         continue;
       }
@@ -234,12 +234,12 @@ export function importConversations(
       if (e instanceof UnitProblem && !e.where)
         note(
           INVALID_NOT_READABLE,
-          `${unitLocation(raw, join(raw.path, relocatePath(e.path, messagePath)))}: ${e.message}`,
+          `${unitLocation(raw, joinPath(raw.path, relocatePath(e.path, messagePath)))}: ${e.message}`,
         );
       else
         note(
           INVALID_NOT_READABLE,
-          e instanceof UnitProblem ? `${unitLocation(e.where!, e.path)}: ${e.message}` : problemText(raw, e),
+          e instanceof UnitProblem ? `${unitLocation(e.where!, e.path)}: ${e.message}` : unitProblemText(raw, e),
         );
     }
   }
@@ -302,7 +302,7 @@ export function importConversations(
     keptMissingToolCalls += missing.length;
     keptCalls += logged.length;
     parallelTurns += Number(conv.meta?.parallelTurns ?? 0);
-    let id = conv.id?.trim() || defaultId(unit);
+    let id = conv.id?.trim() || unitId(unit);
     if (ids.has(id)) {
       duplicateIds++;
       id = `${id}~${unit.line ?? unit.path}`;
@@ -384,23 +384,4 @@ export function importConversations(
       noCall,
     },
   };
-}
-
-function defaultId(unit: InputUnit): string {
-  const base = unit.file.replace(/^.*[\\/]/, '').replace(/\.(jsonl|json|ndjson)$/i, '');
-  return unit.line !== undefined
-    ? `${base}-${unit.line}`
-    : unit.path === '$'
-      ? base
-      : `${base}-${unit.path.replace(/^\$\[?|\]$/g, '')}`;
-}
-
-function join(base: string, path: string): string {
-  return path === '$' ? base : base === '$' ? path : `${base}${path.slice(1)}`;
-}
-
-function problemText(where: Pick<InputUnit, 'file' | 'line'>, e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  if (e instanceof UnitProblem) return `${unitLocation(e.where ?? where, e.path)}: ${message}`;
-  return `${where.file}${where.line !== undefined ? `:${where.line}` : ''}: ${message}`;
 }
