@@ -49,7 +49,7 @@ export interface EvalJobData {
   policy: PolicyRef;
   /** Model string of the judge (`offline`: the lexical judge). */
   judge: string;
-  /** How an LLM judge asks (absent: per dimension). */
+  /** How an LLM judge asks (absent: joint). */
   judgeMode?: 'joint';
   /** Reuse node outputs across the run's candidates (a memo shared by every worker, in Redis). */
   memo: boolean;

@@ -78,7 +78,7 @@ export interface QueueRunnerOptions {
   allowLiveWrites?: boolean;
   /** Model string of the judge. */
   judge: string;
-  /** How an LLM judge asks (default per dimension). */
+  /** How an LLM judge asks (default joint). */
   judgeMode?: 'per-dimension' | 'joint';
   memo: boolean;
   /** Records per job (default 1). */

@@ -78,3 +78,27 @@ export function weightedDigitScore(tokens: readonly TokenLogprob[], min = 1, max
   }
   return undefined;
 }
+
+/**
+ * The probability-weighted score of the digit at character `offset` of the answer `text`, read from
+ * the token that holds it (the tokens' texts laid end to end are the answer): the weighted mean of
+ * weightedDigitScore at that token. Undefined when the tokens do not spell the answer up to there,
+ * or the digit does not stand alone in its token (then the caller keeps the integer).
+ */
+export function weightedDigitAt(
+  tokens: readonly TokenLogprob[],
+  text: string,
+  offset: number,
+  min = 1,
+  max = 5,
+): number | undefined {
+  let at = 0;
+  for (const tok of tokens) {
+    if (text.slice(at, at + tok.token.length) !== tok.token) return undefined;
+    const end = at + tok.token.length;
+    if (offset < end)
+      return offset >= at && tok.token.trim().length === 1 ? weightedDigitScore([tok], min, max) : undefined;
+    at = end;
+  }
+  return undefined;
+}

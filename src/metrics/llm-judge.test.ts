@@ -101,7 +101,7 @@ describe('LLM judge (G-Eval)', () => {
     const model = await resolveModel('openai:gpt-4o-mini', {
       env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: server.baseURL },
     });
-    const judge = createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }) });
+    const judge = createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }), mode: 'per-dimension' });
     const s = await judge.score(REQ);
     expect(s.es).toBeCloseTo((4.5 - 1) / 4);
     expect(server.requests).toHaveLength(4);
@@ -211,6 +211,61 @@ describe('LLM judge (G-Eval)', () => {
     const { judge: perDimension } = judgeWith(() => ({ text: '4' }));
     expect(perDimension.id).not.toBe(judge.id);
     expect(perDimension.rubric).not.toBe(judge.rubric);
+  });
+
+  it('joint mode (the default) weights each score by the log-probabilities of its digit, over HTTP through the OpenAI provider', async () => {
+    // The answer's tokens spell the JSON object; each score digit is a token with its alternatives.
+    const text = '{"correctness": 5, "completeness": 4, "relevance": 5, "clarity": 3}';
+    const pieces = [
+      '{"correctness": ',
+      '5',
+      ', "completeness": ',
+      '4',
+      ', "relevance": ',
+      '5',
+      ', "clarity": ',
+      '3',
+      '}',
+    ];
+    const alternatives: Record<string, Record<number, number>> = {
+      1: { 5: 0.5, 4: 0.5 },
+      3: { 4: 1 },
+      5: { 5: 1 },
+      7: { 3: 0.6, 2: 0.4 },
+    };
+    const logprobs = pieces.map((token, i) =>
+      alternatives[i]
+        ? scoreLogprobs(alternatives[i]!).map((t) => ({ ...t, token }))[0]!
+        : { token, logprob: 0, top: [] },
+    );
+    server = await startTestLlmServer({ script: () => ({ text, logprobs }) });
+    const model = await resolveModel('openai:gpt-4o-mini', {
+      env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: server.baseURL },
+    });
+    const judge = createLlmJudge({ client: createLlmClient({ model, sleep: async () => {} }) });
+    expect(judge.label).toBe('LLM judge (openai:gpt-4o-mini, joint)');
+    const s = await judge.score(REQ);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body).toMatchObject({ logprobs: true, top_logprobs: 5 });
+    expect(s.correctness).toBeCloseTo((4.5 - 1) / 4);
+    expect(s.completeness).toBeCloseTo(0.75);
+    expect(s.relevance).toBeCloseTo(1);
+    expect(s.clarity).toBeCloseTo((2.6 - 1) / 4);
+    expect(s.rationale).toContain('probability-weighted');
+  });
+
+  it('joint mode keeps the whole scores when the tokens do not spell the answer', async () => {
+    const { judge } = judgeWith(
+      () => ({
+        text: '{"correctness": 5, "completeness": 4, "relevance": 5, "clarity": 3}',
+        logprobs: digit({ 5: 0.5, 4: 0.5 }),
+      }),
+      'openai.chat',
+      'joint',
+    );
+    const s = await judge.score(REQ);
+    expect(s).toMatchObject({ correctness: 1, completeness: 0.75, relevance: 1, clarity: 0.5 });
+    expect(s.rationale).not.toContain('probability-weighted');
   });
 
   it('joint mode: no JSON object of four scores after the retry is a MODEL_ERROR naming the mode to switch to', async () => {

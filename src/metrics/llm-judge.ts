@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
 import { CACHED_PREFIX_MIN_TOKENS, estimateTokens } from '../llm/counting-model.js';
-import { weightedDigitScore } from '../llm/logprobs.js';
+import { weightedDigitAt, weightedDigitScore } from '../llm/logprobs.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
 
@@ -16,18 +16,23 @@ import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type Ju
  * maps to [0, 1] as (s − 1) / 4. An answer with no score in it is asked once more, then it is an
  * error (MODEL_ERROR) the caller records.
  *
- * `mode: 'joint'` asks once per record instead of four times: one prompt with the four criteria and
- * their evaluation steps (the same rubrics), answered with a JSON object of four integer scores. It
- * sends a quarter of the requests (and, the request, reference and answer appearing once, about a
- * third of the input tokens), and trades away what G-Eval gets from one question at a time: each
- * dimension judged on its own (in one answer the first score tends to pull the others), the
- * probability-weighted score (a JSON object has no single score token to read log-probabilities
- * of, so scores are whole numbers), and a malformed answer costs all four scores at once.
+ * `mode: 'joint'` (the default) asks once per record instead of four times: one prompt with the four
+ * criteria and their evaluation steps (the same rubrics) and the record's request, reference and
+ * answer once, answered with a JSON object of four scores 1–5; where the provider returns token
+ * log-probabilities, each score is weighted by those of its digit's token, as above. It sends a
+ * quarter of the requests and about a third of the input tokens (the judge was the largest part of
+ * a search's bill: docs/guides/benchmarks.md, "Model requests and tokens per query"). What it trades
+ * away is each dimension judged on its own (in one answer the first score tends to pull the others)
+ * and a malformed answer costs all four scores at once (it is asked once more). `mode:
+ * 'per-dimension'` asks G-Eval's way, one request per dimension.
  */
 
-/** How the judge asks: one G-Eval request per dimension (default) or one request for all four. */
+/** How the judge asks: one request for all four dimensions (default) or one G-Eval request per dimension. */
 export type JudgeMode = 'per-dimension' | 'joint';
 export const JUDGE_MODES: readonly JudgeMode[] = ['per-dimension', 'joint'];
+
+/** How the judge asks when nothing says otherwise. */
+export const DEFAULT_JUDGE_MODE: JudgeMode = 'joint';
 
 interface Rubric {
   title: string;
@@ -145,6 +150,24 @@ export function parseJointScores(text: string): Record<EsDimension, number> | un
   return out;
 }
 
+/**
+ * The four scores of a joint answer weighted by the log-probabilities of their digits' tokens, or
+ * undefined when one of them cannot be read (the integers stand then).
+ */
+function jointWeighted(
+  tokens: Parameters<typeof weightedDigitAt>[0],
+  text: string,
+): Record<EsDimension, number> | undefined {
+  const out = {} as Record<EsDimension, number>;
+  for (const d of ES_DIMENSIONS) {
+    const m = new RegExp(`"${d}"\\s*:\\s*([1-5])`).exec(text);
+    const w = m ? weightedDigitAt(tokens, text, m.index + m[0].length - 1) : undefined;
+    if (w === undefined) return undefined;
+    out[d] = w;
+  }
+  return out;
+}
+
 /** The judge's rubric identity (memo keys): a hash of every text the mode sends besides the record's. */
 function rubricId(mode: JudgeMode): string {
   const text =
@@ -165,7 +188,7 @@ export interface LlmJudgeOptions {
   spec?: string;
   /** Alternatives per token to request for the weighted score (default 5; 0 disables). */
   topLogprobs?: number;
-  /** One request per dimension (G-Eval, default) or one for all four. */
+  /** One request for all four dimensions (default) or one per dimension (G-Eval). */
   mode?: JudgeMode;
 }
 
@@ -182,11 +205,11 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const spec = options.spec ?? client.spec;
   const top = options.topLogprobs ?? 5;
   const wantLogprobs = top > 0 && client.resolved.supportsLogprobs;
-  const mode = options.mode ?? 'per-dimension';
+  const mode = options.mode ?? DEFAULT_JUDGE_MODE;
 
   async function scoreJoint(
     req: JudgeRequest,
-  ): Promise<{ scores: Record<EsDimension, number>; usage: Usage | undefined }> {
+  ): Promise<{ scores: Record<EsDimension, number>; weighted: boolean; usage: Usage | undefined }> {
     const prompt = jointPrompt(req);
     let usage: Usage | undefined;
     let lastText = '';
@@ -195,12 +218,16 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         system: JOINT_JUDGE_SYSTEM,
         prompt,
         maxOutputTokens: 60,
+        ...(wantLogprobs ? { logprobs: top } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
       });
       usage = addUsage(usage, r.usage);
       lastText = r.value;
       const scores = parseJointScores(r.value);
-      if (scores) return { scores, usage };
+      if (scores) {
+        const weighted = r.logprobs ? jointWeighted(r.logprobs, r.value) : undefined;
+        return weighted ? { scores: weighted, weighted: true, usage } : { scores, weighted: false, usage };
+      }
     }
     throw new FlowScoutError({
       code: 'MODEL_ERROR',
@@ -254,7 +281,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         };
       }
       if (mode === 'joint') {
-        const { scores, usage } = await scoreJoint(req);
+        const { scores, weighted, usage } = await scoreJoint(req);
         const unit = (s: number) => (s - 1) / 4;
         const dims = {
           correctness: unit(scores.correctness),
@@ -265,7 +292,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         return {
           ...dims,
           es: (dims.correctness + dims.completeness + dims.relevance + dims.clarity) / 4,
-          rationale: `joint 1–5 scores: ${ES_DIMENSIONS.map((d) => `${d} ${scores[d]}`).join(', ')}`,
+          rationale: `joint 1–5 scores${weighted ? ' (probability-weighted)' : ''}: ${ES_DIMENSIONS.map((d) => `${d} ${weighted ? scores[d].toFixed(2) : scores[d]}`).join(', ')}`,
           ...(usage ? { usage } : {}),
         };
       }

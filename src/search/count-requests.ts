@@ -38,7 +38,7 @@ export interface ProjectionInput {
   sample?: number;
   /** The policy model's price, when known. */
   price?: Price;
-  /** How the LLM judge asks (default per-dimension); the projection gives both modes. */
+  /** How the LLM judge asks (default DEFAULT_JUDGE_MODE); the projection gives both modes. */
   judgeMode?: JudgeMode;
   /** Keep every counted request in the result (`requests`; benchmarks and tests read them). */
   keepRequests?: boolean;

@@ -58,10 +58,9 @@ describe('the cost projection', () => {
         judge: 'llm',
         optimizer: 'llm',
         sample: sample.length,
-        judgeMode: 'per-dimension',
         keepRequests: true,
       });
-      const counted = (projection.requests ?? []).filter((r) => r.role !== 'judge:joint');
+      const counted = (projection.requests ?? []).filter((r) => r.role !== 'judge:per-dimension');
       // The mock answers a request the projection counted with the counting model's answer; the
       // optimizer's requests carry the feedback of the run, so they are answered in order.
       const answers = new Map<string, CountedRequest[]>();
@@ -114,15 +113,12 @@ describe('the cost projection', () => {
       expect(unmatched).toBe(0);
       const search = totals(sent);
       const projected = totals(counted.map((r) => ({ ...r, role: roleOf(r) })));
-      expect(Object.keys(search).sort()).toEqual(['judge:per-dimension', 'optimizer', 'policy']);
+      expect(Object.keys(search).sort()).toEqual(['judge:joint', 'optimizer', 'policy']);
       // The LLM policy's and judge's requests are the same texts: equal counts and tokens.
       expect(search.policy).toEqual(projected.policy);
-      expect(search['judge:per-dimension']).toEqual(projected['judge:per-dimension']);
+      expect(search['judge:joint']).toEqual(projected['judge:joint']);
       expect(projection.perQuery.requests * sample.length).toBeCloseTo(search.policy!.requests, 6);
-      expect(projection.judgePerRecord.requests * sample.length).toBeCloseTo(
-        search['judge:per-dimension']!.requests,
-        6,
-      );
+      expect(projection.judgePerRecord.requests * sample.length).toBeCloseTo(search['judge:joint']!.requests, 6);
       // The optimizer's prompt carries the run's feedback, whose scores here come from the LLM judge
       // (whole 1–5 scores) where the projection's come from the lexical judge: the same requests and
       // answers, with input tokens within 2 %.

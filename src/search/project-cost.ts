@@ -1,5 +1,5 @@
 import { adjacency, reachable } from '../graph/graph-utils.js';
-import type { JudgeMode } from '../metrics/llm-judge.js';
+import { DEFAULT_JUDGE_MODE, type JudgeMode } from '../metrics/llm-judge.js';
 import { cachedPrefixTokens, type CountedRequest } from '../llm/counting-model.js';
 import { costUsd } from '../llm/prices.js';
 import { raceRounds } from './race.js';
@@ -159,7 +159,7 @@ export async function projectSearchCost(input: ProjectionInput): Promise<CostPro
     joint: scale(counted.get('judge:joint') ?? ZERO, perJudged),
   };
   const optimizerPerIteration = scale(counted.get('optimizer') ?? ZERO, 1 / OPTIMIZER_SAMPLE);
-  const judgeMode = input.judgeMode ?? 'per-dimension';
+  const judgeMode = input.judgeMode ?? DEFAULT_JUDGE_MODE;
   const judgePerRecord = judgeOf[judgeMode];
   // A record's answer changes when the edit was at a node its run executes (see the module comment).
   const executedShare =

@@ -71,7 +71,7 @@ export interface SearchConfig {
   model?: string;
   optimizerModel?: string;
   judgeModel?: string;
-  /** How the LLM judge asks (absent: per dimension, G-Eval). */
+  /** How the LLM judge asks (absent: DEFAULT_JUDGE_MODE, joint). */
   judgeMode?: JudgeMode;
   split: string;
   /** `auto` (the default): by group when the records have groups, else by record. */

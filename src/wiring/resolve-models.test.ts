@@ -35,10 +35,7 @@ describe('resolvePolicy / resolveJudge', () => {
     server = await startTestLlmServer({
       script: [
         { json: { calls: [{ tool: 'lookup', args: { q: 'x' } }] } },
-        { text: '4' },
-        { text: '4' },
-        { text: '4' },
-        { text: '4' },
+        { json: { correctness: 4, completeness: 4, relevance: 4, clarity: 4 } },
       ],
     });
     const env = { FLOWSCOUT_MODEL: server.spec() };
@@ -58,9 +55,9 @@ describe('resolvePolicy / resolveJudge', () => {
     });
     expect(plan.calls).toEqual([{ tool: 'lookup', args: { q: 'x' } }]);
     const j = await resolveJudge(server.spec(), { env: {}, client: { budget } });
-    expect(j.label).toBe(`LLM judge (${server.spec()})`);
+    expect(j.label).toBe(`LLM judge (${server.spec()}, joint)`);
     expect((await j.instance.score({ query: 'q', reference: 'r', answer: 'a' })).es).toBeCloseTo(0.75);
-    expect(budget.spent().llmCalls).toBe(5);
+    expect(budget.spent().llmCalls).toBe(2);
   });
 
   it('reports bad model strings and missing keys as MODEL_CONFIG', async () => {

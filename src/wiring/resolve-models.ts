@@ -72,7 +72,7 @@ export async function resolvePolicy(spec: string | undefined, options: ResolvePo
 
 export interface ResolveJudgeOptions {
   client?: ClientOptions;
-  /** How an LLM judge asks (default per-dimension G-Eval; the offline judge ignores it). */
+  /** How an LLM judge asks (default joint: llm-judge.ts; the offline judge ignores it). */
   mode?: JudgeMode;
   env?: Record<string, string | undefined>;
   /** `false`: a missing API key is no error (a command that sends nothing; see ResolveModelOptions). */

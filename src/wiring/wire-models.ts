@@ -33,7 +33,7 @@ export interface ModelSettings {
   model?: string;
   /** The ES judge (default: `model`). */
   judgeModel?: string;
-  /** How the LLM judge asks: per dimension (default) or jointly. */
+  /** How the LLM judge asks: jointly (default) or per dimension. */
   judgeMode?: JudgeMode;
   /** The optimizer (default: `model`). */
   optimizerModel?: string;

@@ -142,7 +142,8 @@ describe('flowscout eval --predictions', () => {
 describe('flowscout eval --judge-model', () => {
   it('scores ES with the LLM judge through an OpenAI-compatible server and labels it', async () => {
     const { startTestLlmServer } = await import('../support/llm-server.js');
-    const server = await startTestLlmServer({ script: () => ({ text: '4' }) });
+    const four = JSON.stringify({ correctness: 4, completeness: 4, relevance: 4, clarity: 4 });
+    const server = await startTestLlmServer({ script: () => ({ text: four }) });
     try {
       const res = await cli([
         'eval',
@@ -156,12 +157,13 @@ describe('flowscout eval --judge-model', () => {
       ]);
       expect(res.err).toBe('');
       const json = JSON.parse(res.out) as { es: number; judge: string; judgeKind: string; usage: { llmCalls: number } };
-      expect(json.judge).toBe(`LLM judge (${server.spec('judge-test')})`);
+      expect(json.judge).toBe(`LLM judge (${server.spec('judge-test')}, joint)`);
       expect(json.judgeKind).toBe('llm');
       // every dimension answered 4 on the 1-5 scale → (4 - 1) / 4
       expect(json.es).toBeCloseTo(0.75, 12);
-      expect(server.requests).toHaveLength(3 * 4);
-      expect(json.usage.llmCalls).toBe(12);
+      // The joint judge (the default) asks once a record for the four dimensions.
+      expect(server.requests).toHaveLength(3);
+      expect(json.usage.llmCalls).toBe(3);
     } finally {
       await server.close();
     }
@@ -170,7 +172,11 @@ describe('flowscout eval --judge-model', () => {
   it('survives a judge that gives no score: that answer scores 0 and the table says so', async () => {
     const { startTestLlmServer } = await import('../support/llm-server.js');
     const server = await startTestLlmServer({
-      script: (req) => ({ text: JSON.stringify(req.body).includes('Rome') ? 'great' : '5' }),
+      script: (req) => ({
+        text: JSON.stringify(req.body).includes('Rome')
+          ? 'great'
+          : JSON.stringify({ correctness: 5, completeness: 5, relevance: 5, clarity: 5 }),
+      }),
     });
     try {
       const res = await cli([

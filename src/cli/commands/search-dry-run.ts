@@ -1,6 +1,7 @@
 import type { prepareSearch } from '../../wiring/prepare-search.js';
 import { labelsLine } from '../../search/format-search.js';
 import { projectSearchCost, type CostProjection } from '../../search/project-cost.js';
+import { DEFAULT_JUDGE_MODE } from '../../metrics/llm-judge.js';
 import type { CliIO } from '../output.js';
 import type { SearchFlags } from './search-flags.js';
 
@@ -30,7 +31,7 @@ export async function projectionOf(
     judge: m.judge,
     optimizer: m.optimizer,
     memo: input.memo !== false,
-    judgeMode: prepared.config.judgeMode ?? 'per-dimension',
+    judgeMode: prepared.config.judgeMode ?? DEFAULT_JUDGE_MODE,
     settings: input.settings,
     ...(opts.keepRequests ? { keepRequests: true } : {}),
     ...(m.price ? { price: m.price } : {}),

@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { DEFAULT_LAMBDA_MAX, DEFAULT_LAMBDA_MIN } from '../../search/anneal.js';
+import { DEFAULT_JUDGE_MODE } from '../../metrics/llm-judge.js';
 import { DEFAULT_SETTINGS } from '../../search/search-context.js';
 import { DEFAULT_DB_PATH } from '../../store/open-store.js';
 import { addBreakerFlag, addModelFlags } from '../model-flags.js';
@@ -26,8 +27,8 @@ export function declareSearch(program: Command) {
     .option('--judge-model <spec>', 'model of the ES judge (default: --model; offline = lexical judge)')
     .option(
       '--judge-mode <mode>',
-      'per-dimension (G-Eval: one request per ES dimension) or joint (one request scoring all four)',
-      'per-dimension',
+      'joint (one request scoring the four ES dimensions) or per-dimension (G-Eval: one request each)',
+      DEFAULT_JUDGE_MODE,
     )
     .addOption(iterationsOption('J: iterations (MCTS) or candidates (beam)', 30))
     .addOption(patienceOption('P: stop after this many iterations without a better validation score'))
