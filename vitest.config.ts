@@ -30,6 +30,8 @@ export default defineConfig({
           // One test process per core: vitest's default keeps a core for itself, which on 2 cores runs
           // the unit files one at a time (3 min 34 s against 2 min 34 s here, with other work running).
           maxWorkers: availableParallelism(),
+          // Temporary files under one folder, removed when the run ends.
+          globalSetup: ['./test/support/temp-root-global-setup.ts'],
           // Before the end-to-end project (a project with its own maxWorkers needs its own group).
           sequence: { groupOrder: 0 },
         },
@@ -44,7 +46,7 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 900_000,
           // A real redis-server for the distributed-evaluation tests (or FLOWSCOUT_TEST_REDIS_URL).
-          globalSetup: ['./test/support/redis-global-setup.ts'],
+          globalSetup: ['./test/support/temp-root-global-setup.ts', './test/support/redis-global-setup.ts'],
         },
       },
     ],
