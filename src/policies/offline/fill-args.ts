@@ -120,7 +120,7 @@ function scoreCandidates(
     const value = formatted(c, hint?.format);
     if (!fits(value, prop)) continue;
     const known = recorded.get(value.toLowerCase()) ?? (documented.has(value.toLowerCase()) ? W.documentedShare : 0);
-    const shape = shapeFit(value, hint, kindPrior(nWords, prop, c.kind));
+    const shape = shapeFit(value, hint, kindPrior(prop, c.kind));
     if (shape === undefined && known === 0) continue;
     const named = namedBy(c, nWords);
     let score =
@@ -222,16 +222,15 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     const words = nameWords(n);
     const parts = nameParts(words, base);
     const person = namePart(words) !== undefined;
-    // A noun phrase is a value only for a parameter that takes words: one named for a search or a
-    // place, or whose hint says its values were written as several words, mostly taken from the
-    // request, with no one value it mostly takes.
+    // A noun phrase is a value only for a parameter whose hint says its values were written as
+    // several words, mostly taken from the request, with no one value it mostly takes.
     const hint = hintOf(n);
     const shapes = hint?.shapes;
-    const phrases = shapes
-      ? (shapes.text ?? 0) + (shapes['multi-word-name'] ?? 0) + (shapes.lower ?? 0) >= 0.3 &&
-        (hint?.from?.request ?? 0) >= 0.5 &&
-        (hint?.values?.[0]?.share ?? 0) <= 0.5
-      : kindPrior(words, props[n], 'phrase') >= 0.5;
+    const phrases =
+      !!shapes &&
+      (shapes.text ?? 0) + (shapes['multi-word-name'] ?? 0) + (shapes.lower ?? 0) >= 0.3 &&
+      (hint?.from?.request ?? 0) >= 0.5 &&
+      (hint?.values?.[0]?.share ?? 0) <= 0.5;
     return [
       ...base.filter(
         (c) =>
