@@ -18,12 +18,13 @@ import { workflowIndexes } from '../retrieval/workflow-index.js';
  *
  * The same ranking gives the ReAct baseline its tool list, so both sides of a comparison get the
  * same treatment. `benchmarks/tool-shortlist-recall.ts` measures how often the reference tool is in
- * the shortlist (recall) for k = 5, 10, 20, 40; the default k was chosen there on D_val: the
- * smallest k (5 to 40) whose recall is at least 0.95 on every bundled domain, for the workflow
- * positions and the ReAct list alike.
+ * the shortlist (recall) for k = 5, 10, 13, 20, 40; the default k was chosen there on D_val as the
+ * smallest k (5 to 40) whose recall was at least 0.95 on every bundled domain, for the workflow
+ * positions and the ReAct list alike. On today's G0 that rule picks no k up to 40 (about 0.75 at
+ * 13): docs/guides/models.md says why 13 stays.
  */
 
-/** The default shortlist size (chosen on D_val by benchmarks/tool-shortlist-recall.ts). */
+/** The default shortlist size (see the module comment). */
 export const DEFAULT_SHORTLIST_SIZE = 13;
 
 /** What a tool node's ranking reads. */
