@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +12,9 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), 'flowscout-tests-'));
+  // Open to every user as the system's temporary folder is (sticky): the permission tests run the
+  // CLI as an unprivileged user on folders made here.
+  chmodSync(root, 0o1777);
   process.env.TMPDIR = root;
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
