@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FlowScoutError } from '../errors/index.js';
 import type { LlmClient } from '../llm/client.js';
 import { CACHED_PREFIX_MIN_TOKENS, estimateTokens } from '../llm/counting-model.js';
-import { weightedDigitAt, weightedDigitScore } from '../llm/logprobs.js';
+import { weightedDigitAt, weightedDigitScore, type TokenLogprob } from '../llm/logprobs.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { ES_DIMENSIONS, type EsDimension, type Judge, type JudgeRequest, type JudgeScore } from './types.js';
 
@@ -154,10 +154,7 @@ export function parseJointScores(text: string): Record<EsDimension, number> | un
  * The four scores of a joint answer weighted by the log-probabilities of their digits' tokens, or
  * undefined when one of them cannot be read (the integers stand then).
  */
-function jointWeighted(
-  tokens: Parameters<typeof weightedDigitAt>[0],
-  text: string,
-): Record<EsDimension, number> | undefined {
+function jointWeighted(tokens: readonly TokenLogprob[], text: string): Record<EsDimension, number> | undefined {
   const out = {} as Record<EsDimension, number>;
   for (const d of ES_DIMENSIONS) {
     const m = new RegExp(`"${d}"\\s*:\\s*([1-5])`).exec(text);

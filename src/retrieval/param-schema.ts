@@ -131,11 +131,9 @@ export function fitsExamples(value: string, prop: PropSchema | undefined): boole
 }
 
 /**
- * Without a hint: how well a kind of value suits a parameter, from its type alone. (Lists of
- * parameter names — `symbol`, `ticker`, `city`, `query`, … — once raised some kinds for some names;
- * they paid only on the domains they were written for: `benchmarks/decide-val.ts`, G0 on D_val,
- * seeds 0–2, bundled 0.148 with them and 0.142 without, the three unseen TRAJECT-Bench domains
- * 0.187 and 0.191, the retail runs 0.181 both; with the hints a search learns, no difference.)
+ * Without a hint: how well a kind of value suits a parameter, from its type alone. Lists of parameter
+ * names (`symbol`, `city`, …) paid only on the domains they were written for and were dropped
+ * (docs/guides/benchmarks.md, "History").
  */
 export function kindPrior(prop: PropSchema | undefined, kind: ValueCandidate['kind']): number {
   const types = typesOf(prop);

@@ -31,8 +31,8 @@ export const OPTIMIZER_SYSTEM = [
  * The edit-plan schema, sent as the request's response format. It leaves out `taskPart` (of a tool
  * node and of `set_task`): the rule-based optimizer's mark on the neutral tasks it writes, nothing a
  * model decides. The new node's schema, which three edits take, is written once under `$defs` and
- * referred to (it is most of the schema: written out three times it took 43,913 characters, about
- * 11,000 tokens of every optimizer request, against 27,552 now); the schema says the same.
+ * referred to: written out three times it was most of every optimizer request (docs/guides/
+ * benchmarks.md, "Model requests and tokens per query"); the schema says the same.
  */
 export const EDIT_PLAN_JSON_SCHEMA = hoisted(
   withoutProperty(z.toJSONSchema(EditPlanSchema) as Record<string, unknown>, 'taskPart'),
