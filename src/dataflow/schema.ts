@@ -139,7 +139,8 @@ export const ParamHintSchema = z.strictObject({
   set: z.enum(['always', 'if-asked', 'never']).optional(),
   /**
    * How often calls set it: in all, when the part of the request that asked for the call names it,
-   * when it does not, and when the request writes one of its `values`.
+   * and when it does not. (`written`, how often when the request writes one of its `values`, is no
+   * longer learned: it moved no domain, docs/guides/benchmarks.md, History; it is still read.)
    */
   setRates: z
     .strictObject({
@@ -172,7 +173,11 @@ export const ParamHintSchema = z.strictObject({
       join: z.string().max(3).optional(),
       /** Values the request writes apart are passed as one, joined by this string (`BTC,USD` for "BTC and USD"). */
       listSep: z.string().min(1).max(3).optional(),
-      /** A month named in the request is passed as its number (June → 6). */
+      /**
+       * A month named in the request is passed as its number (June → 6). No longer learned (it paid on
+       * no domain but one, docs/guides/benchmarks.md, History): read so that workflows holding it stay
+       * valid, and told to a model.
+       */
       monthNumber: z.boolean().optional(),
       /** The JSON type values are passed as. */
       type: z.enum(['string', 'number', 'boolean']).optional(),

@@ -141,7 +141,6 @@ export function kindPrior(prop: PropSchema | undefined, kind: ValueCandidate['ki
   return {
     quoted: 0.6,
     proper: 0.5,
-    phrase: 0.3,
     code: 0.4,
     id: 0.4,
     known: 0.5,
@@ -173,41 +172,34 @@ export function isFlag(prop: PropSchema | undefined): boolean {
 /** A default written in prose: "Default is metric.", "default value is 200", "(default: 10)", "default 72". */
 const DEFAULT_IN_PROSE =
   /\bdefaults?(?: value)?(?:\s+(?:is|to)\s+|\s*[:=]\s*|\s+(?=\d))\*?([A-Za-z0-9_/-]+(?:\.\d+)?)\*?(?=[\s.,;)]|$)/gi;
-/** One item of a list of values in a description: its quoted head and the words that explain it, up to a comma, bracket, full stop or quoted value. */
-const LIST_ITEM = /^[ \t]*[-*][ \t]+`([^`\s]{1,40})`[ \t]*[:—–-][ \t]*([^,.(\n`]*)(`?)[^\n]*$/gm;
+/** One item of a list of values in a description, the whole line: its quoted head, then what explains it. */
+const LIST_ITEM = /^[ \t]*[-*][ \t]+`([^`\s]{1,40})`[ \t]*[:—–-][^\n]*$/gm;
 /** Words a prose default is not (a description saying there is none, or going on with a sentence). */
 const NOT_A_DEFAULT = new Set(['null', 'none', 'empty', 'the', 'a', 'an', 'not', 'set', 'no', 'as']);
 
 /**
  * The values a parameter's schema names: its `enum`, its `default`, and the values its description
  * quotes (`1min`, 'i'), writes as `name=value` or states as its default in prose ("Default is
- * metric."), each with the word the description explains it by
- * when it does ("'i' (imperial)"). What the tool's documentation says, which any model reading the
- * schema sees.
+ * metric."). What the tool's documentation says, which any model reading the schema sees.
  */
-export function documentedValues(name: string, prop: PropSchema | undefined): Array<{ value: string; gloss?: string }> {
+export function documentedValues(name: string, prop: PropSchema | undefined): Array<{ value: string }> {
   if (!prop) return [];
-  const out = new Map<string, string | undefined>();
-  const add = (v: unknown, gloss?: string) => {
-    if ((typeof v !== 'string' && typeof v !== 'number') || String(v).trim() === '') return;
-    const key = String(v);
-    if (!out.has(key) || (gloss && !out.get(key))) out.set(key, gloss?.toLowerCase());
+  const out = new Set<string>();
+  const add = (v: unknown) => {
+    if ((typeof v === 'string' || typeof v === 'number') && String(v).trim() !== '') out.add(String(v));
   };
   for (const e of prop.enum ?? []) add(e);
   add(prop.default);
   let text = typeof prop.description === 'string' ? prop.description : '';
   // A list of values, one per line ("- `us`: Imperial units (`°F`, `in`)"): the values are the
-  // items' heads, each explained by the words before its first comma or bracket; what the items
-  // quote after the head (units, other values) is no value of the parameter.
+  // items' heads; what the items quote after the head (units, other values) is no value of the parameter.
   const items = [...text.matchAll(LIST_ITEM)];
   if (items.length >= 2) {
-    // "Same as `metric`, except …" explains by another value: no words of its own.
-    for (const m of items)
-      add(m[1], !m[3] && /^[A-Za-z][A-Za-z -]{1,30}$/.test(m[2]!.trim()) ? m[2]!.trim() : undefined);
+    for (const m of items) add(m[1]);
     text = text.replace(LIST_ITEM, '');
   }
-  for (const m of text.matchAll(/([`'"])([^`'"\s]{1,40})\1(?:\s*\(([A-Za-z][A-Za-z -]{1,30})\))?/g)) add(m[2], m[3]);
+  for (const m of text.matchAll(/([`'"])([^`'"\s]{1,40})\1/g)) add(m[2]);
   for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
   for (const m of text.matchAll(DEFAULT_IN_PROSE)) if (!NOT_A_DEFAULT.has(m[1]!.toLowerCase())) add(m[1]);
-  return [...out].map(([value, gloss]) => (gloss ? { value, gloss } : { value }));
+  return [...out].map((value) => ({ value }));
 }

@@ -1,13 +1,13 @@
 import type { ParamHint, ValueShape } from '../graph/schema.js';
 import { findToken, unitFormsAt } from '../text/words.js';
-import { contextAt, monthNames, type ValueCandidate } from '../text/values.js';
+import { contextAt, type ValueCandidate } from '../text/values.js';
 import { shapeFamily, valueShape } from './value-shape.js';
 
 /**
  * How a value found in a request is written for a parameter (the hint's `format`: a date template,
- * lower case, words joined), and the parameter's recurring values and named months the request
- * writes, as candidates, and how well a found value fits a parameter by its shape, the words around it
- * and the parameter's name (policies/offline/fill-args.ts reads them).
+ * lower case, words joined), the parameter's recurring values the request writes and the values it
+ * writes apart that the parameter passes joined, as candidates, and how well a found value fits a
+ * parameter by its shape, the words around it and its name (policies/offline/fill-args.ts reads them).
  */
 
 /** The share of the parameter's values with the value's shape (undefined: a shape family it never takes). */
@@ -77,9 +77,6 @@ export function knownInQuery(
     }
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     let at = findToken(query, text);
-    // A word inside a longer name or quoted text ("es" in "Dar es Salaam", "Fr" in "San Fr") is part
-    // of that value, not a value of its own.
-    if (at >= 0 && insideLonger(base, at, text.length)) at = -1;
     if (at < 0) at = wordFormAt(query, text);
     if (at >= 0) {
       out.push({ value: text, kind: 'known', start: at, source: 'query', ...contextAt(query, at, at + text.length) });
@@ -89,17 +86,6 @@ export function knownInQuery(
       out.push({ value: text, kind: 'known', start, source: 'query', ...contextAt(query, start, end) });
   }
   return out;
-}
-
-/** Whether [at, at + length) lies inside a longer proper-name or quoted candidate. */
-function insideLonger(base: readonly ValueCandidate[], at: number, length: number): boolean {
-  return base.some(
-    (b) =>
-      (b.kind === 'proper' || b.kind === 'quoted') &&
-      b.value.length > length &&
-      b.start <= at &&
-      at + length <= b.start + b.value.length,
-  );
 }
 
 /**
@@ -112,16 +98,6 @@ function wordFormAt(query: string, value: string): number {
   for (const m of query.matchAll(/[A-Za-z]+/g))
     if (m[0].length >= head.length && m[0].toLowerCase().startsWith(head)) return m.index ?? 0;
   return -1;
-}
-
-/** The request's values in the forms the parameter's format passes them: months by number, several values joined. */
-export function formattedInQuery(
-  query: string,
-  base: readonly ValueCandidate[],
-  hint: ParamHint | undefined,
-  spans: ReadonlyArray<readonly [number, number]>,
-): ValueCandidate[] {
-  return [...monthsInQuery(query, hint), ...joinedInQuery(query, base, hint, spans)];
 }
 
 /**
@@ -152,18 +128,6 @@ export function joinedInQuery(
   return out;
 }
 const MAX_JOINED = 12;
-
-/** The months the request names, as numbers (`6` for "June 2024"), for a parameter whose format passes months by number. */
-export function monthsInQuery(query: string, hint: ParamHint | undefined): ValueCandidate[] {
-  if (!hint?.format?.monthNumber) return [];
-  return monthNames(query).map(({ month, start, end }) => ({
-    value: String(month),
-    kind: 'number',
-    start,
-    source: 'query',
-    ...contextAt(query, start, end),
-  }));
-}
 
 /** Words of a parameter name that ask for one part of a person's name: its first or its last word. */
 const NAME_PART: Record<string, 'first' | 'last'> = {

@@ -2,9 +2,7 @@ import { readText, type Token } from './read.js';
 
 /**
  * The parts of a request (docs/DESIGN.md, "Reading requests": a request is read part by part). Sentences are
- * the library's (read.ts), with one addition: a period after an initial or a code ("… 122.42W. Then
- * …") that the library reads as an abbreviation ends a sentence when a capitalised word that is no
- * name follows. Inside a sentence a part starts
+ * the library's (read.ts). Inside a sentence a part starts
  * - at an English sequence connective ("then", "after that", "finally", "also", "followed by", …):
  *   no library marks where one request ends and the next begins, and these words are what requests
  *   to agents use for it in every domain we read (each one removed costs on more than the bundled
@@ -55,8 +53,6 @@ function cutsIn(
   const out: Array<{ at: number; skip: number; marker: string }> = [];
   const slice = text.slice(from, to);
   for (const m of slice.matchAll(CONNECTIVES)) {
-    // "plus" before a name or a number is part of it ("Opportunities Plus X7"), no connective.
-    if (/plus$/i.test(m[0]) && /^\s+[A-Z0-9]/.test(slice.slice((m.index ?? 0) + m[0].length))) continue;
     out.push({
       at: from + (m.index ?? 0),
       skip: m[0].length,
@@ -81,34 +77,6 @@ function cutsIn(
   return out.sort((a, b) => a.at - b.at);
 }
 
-/** Sentences as character ranges: the library's, also cut after an abbreviation-like period a capitalised non-name follows. */
-function sentenceRanges(
-  text: string,
-  tokens: readonly Token[],
-  sentences: ReadonlyArray<[number, number]>,
-): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const [a, b] of sentences) {
-    let start = tokens[a]!.start;
-    for (let i = a; i < b; i++) {
-      const t = tokens[i]!;
-      const next = tokens[i + 1]!;
-      if (
-        t.text.length > 1 &&
-        t.text.endsWith('.') &&
-        /^[A-Z]/.test(next.text) &&
-        next.pos !== 'PROPN' &&
-        next.pos !== 'NOUN'
-      ) {
-        out.push([start, t.end]);
-        start = next.start;
-      }
-    }
-    out.push([start, tokens[b]!.end]);
-  }
-  return out;
-}
-
 /** Parts of speech a sentence opens with that no name takes ("Then", "The", "It", "Can", "Once", …). */
 const SENTENCE_OPENERS = new Set(['ADV', 'DET', 'PRON', 'AUX', 'SCONJ', 'INTJ', 'VERB']);
 
@@ -131,7 +99,8 @@ export function splitClauses(query: string): string[] {
   const { tokens, sentences } = readText(query);
   if (tokens.length === 0) return [query.trim()];
   const parts: Array<{ start: number; end: number }> = [];
-  for (const [a, b] of sentenceRanges(query, tokens, sentences)) {
+  for (const [first, last] of sentences) {
+    const [a, b] = [tokens[first]!.start, tokens[last]!.end];
     let start = a;
     let marker = '';
     const spans: Array<[number, number, string]> = [];

@@ -121,12 +121,3 @@ describe('splitClauses: a comma before a request verb', () => {
     ]);
   });
 });
-
-describe('splitClauses: "plus" inside names', () => {
-  it('reads "plus" before a name or a number as part of it, and before a request as a marker', () => {
-    expect(splitClauses('Analyze the Credit Opportunities Plus X7 EUR fund, plus show me the quote.')).toEqual([
-      'Analyze the Credit Opportunities Plus X7 EUR fund',
-      'show me the quote',
-    ]);
-  });
-});

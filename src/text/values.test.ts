@@ -12,7 +12,7 @@ describe('value candidates', () => {
   it('finds quoted strings, normalised dates, codes, pairs, ids, coordinates and capitalised spans', () => {
     expect(of('quoted')).toEqual(['New York']);
     expect(of('date')).toEqual(['2025-03-03', '2025-09-01']);
-    expect(of('code')).toEqual(expect.arrayContaining(['AAPL', 'BTC/USD', 'BTC', 'USD']));
+    expect(of('code')).toEqual(expect.arrayContaining(['AAPL', 'BTC/USD']));
     expect(of('id')).toEqual(['700008849']);
     expect(of('coord')).toEqual(['48.8566,2.3522']);
     expect(of('proper')).toEqual(expect.arrayContaining(['New York', 'Paris', 'Paris, France', 'Paris,France']));

@@ -5,14 +5,14 @@ import { readText, type Token } from './read.js';
  * Argument values written in a request, by kind (docs/DESIGN.md, "Reading requests": values found in the
  * request by kind), each with the words around it that a step's hint compares with the words its
  * parameter's values had around them. The libraries find what they can: dates (chrono-node, written
- * as YYYY-MM-DD), numbers, e-mail addresses, URLs, names and noun phrases (wink-nlp's entities and
- * parts of speech, read.ts). What no library reads stays a rule of its own, each said where it is:
- * quoted text, codes and ids by their shape (tickers, `BTC/USD`, `KJ286`, `sara_doe_496`), a pair of
- * coordinates, a path of names (`America/New_York`), a place with its region (`Seattle, WA, US`).
+ * as YYYY-MM-DD), numbers, e-mail addresses, URLs and names (wink-nlp's entities and parts of
+ * speech, read.ts). What no library reads stays a rule of its own, each said where it is: quoted
+ * text, codes and ids by their shape (tickers, `BTC/USD`, `KJ286`, `sara_doe_496`), a pair of
+ * coordinates, a path of names (`America/New_York`), a place with its region (`Seattle, WA, US`). Rules that paid on none of the domains
+ * beyond the three bundled ones were dropped (docs/guides/benchmarks.md, History).
  */
 
-export type CandidateKind =
-  'quoted' | 'date' | 'coord' | 'number' | 'code' | 'id' | 'proper' | 'phrase' | 'known' | 'output';
+export type CandidateKind = 'quoted' | 'date' | 'coord' | 'number' | 'code' | 'id' | 'proper' | 'known' | 'output';
 
 export interface ValueCandidate {
   /** The value as it would be passed (dates as YYYY-MM-DD). */
@@ -52,36 +52,15 @@ export function contextAt(text: string, start: number, end: number): { before: s
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The year written nearest after `from` (within 60 characters), else the last one before it. */
-function nearbyYear(text: string, from: number): number | undefined {
-  const after = /\b(19|20)\d{2}\b/.exec(text.slice(from, from + 60));
-  if (after) return Number(after[0]);
-  const before = text.slice(0, from).match(/\b(19|20)\d{2}\b/g);
-  return before ? Number(before[before.length - 1]) : undefined;
-}
-
-/** A date chrono-node read, as the text writes it: YYYY-MM-DD, or MM-DD when no year is written near it. */
-function dateText(c: chrono.ParsedComponents, text: string, end: number): string | undefined {
+/** A date chrono-node read, as the text writes it: YYYY-MM-DD, or MM-DD when it writes no year. */
+function dateText(c: chrono.ParsedComponents): string | undefined {
   if (!c.isCertain('month') || !c.isCertain('day')) return undefined;
-  const year = c.isCertain('year') ? c.get('year')! : nearbyYear(text, end);
   const md = `${pad(c.get('month')!)}-${pad(c.get('day')!)}`;
-  return year ? `${year}-${md}` : md;
+  return c.isCertain('year') ? `${c.get('year')!}-${md}` : md;
 }
 
 /** A fixed reference day, so that the same text always reads the same (relative dates are not read). */
 const REFERENCE = new Date(Date.UTC(2000, 0, 1));
-
-/** Months the text names with no day (as chrono-node reads "in June 2024"), with their number and where. */
-export function monthNames(text: string): Array<{ month: number; start: number; end: number }> {
-  return chrono
-    .parse(text, REFERENCE)
-    .filter((r) => r.start.isCertain('month') && !r.start.isCertain('day'))
-    .map((r) => {
-      const m = /[A-Za-z]+/.exec(r.text);
-      const start = r.index + (m?.index ?? 0);
-      return { month: r.start.get('month')!, start, end: start + (m?.[0].length ?? r.text.length) };
-    });
-}
 
 /** Parts of speech no name takes: a capitalised one is so by its place ("Can", "The", "Then"). */
 const FUNCTION_WORDS = new Set(['PRON', 'DET', 'AUX', 'ADP', 'CCONJ', 'SCONJ', 'PART', 'INTJ', 'PUNCT', 'SYM']);
@@ -90,7 +69,7 @@ const isCap = (t: Token) => /^\p{Lu}/u.test(t.text) && /\p{Ll}/u.test(t.text);
 /** Particles inside names ("Dar es Salaam", "Frankfurt am Main", "Stratford upon Avon"): no library lists them. */
 const CONNECT = new Set('of de es el di des der den la le del da do du van von and & am upon on'.split(' '));
 
-/** Every value candidate in a request, in order of appearance (overlaps allowed: `BTC/USD` and `BTC`). */
+/** Every value candidate in a request, in order of appearance (overlaps allowed: `Paris, France` and `Paris`). */
 export function queryCandidates(text: string): ValueCandidate[] {
   const out: ValueCandidate[] = [];
   const taken: Array<[number, number]> = [];
@@ -119,10 +98,10 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const end = r.index + r.text.length;
     // A date written with no digit is relative to the day it was asked ("now", "tomorrow"): not read.
     if (isTaken(r.index, end) || !/\d/.test(r.text)) continue;
-    const first = dateText(r.start, text, end);
+    const first = dateText(r.start);
     if (!first) continue;
     add(first, 'date', r.index, end, true);
-    const last = r.end ? dateText(r.end, text, end) : undefined;
+    const last = r.end ? dateText(r.end) : undefined;
     if (last && last !== first) add(last, 'date', r.index, end);
   }
   // A pair of coordinates ("48.85, 2.35", "36.8S, 144.0"): no library reads one. Its numbers get
@@ -148,18 +127,14 @@ export function queryCandidates(text: string): ValueCandidate[] {
     const hasDigit = /\d/.test(v);
     add(v, hasDigit ? 'id' : 'code', s, s + v.length);
     if (hasDigit && text[s - 1] === '#') add(`#${v}`, 'id', s - 1, s + v.length);
-    if (/[/,\-:]/.test(v))
-      for (const part of v.split(/[/,\-:]/))
-        if (part.length >= 2) add(part, 'code', s + v.indexOf(part), s + v.indexOf(part) + part.length);
   }
-  // Numbers (the library's tokens), with a sign written right before them; ordinals give their number.
+  // Numbers (the library's tokens), with a sign written right before them.
   for (const t of tokens) {
-    const ordinal = /^(\d+)(?:st|nd|rd|th)$/i.exec(t.text);
-    if (t.type !== 'number' && !ordinal) continue;
+    if (t.type !== 'number') continue;
     const signed = text[t.start - 1] === '-' && !/[\p{L}\p{N}]/u.test(text[t.start - 2] ?? '');
     const start = signed ? t.start - 1 : t.start;
     if (isTaken(start, t.end) || /[A-Za-z]/.test(text[t.end] ?? '')) continue;
-    const value = ordinal ? ordinal[1]! : (signed ? '-' : '') + t.text.replace(/,(?=\d{3}\b)/g, '');
+    const value = (signed ? '-' : '') + t.text.replace(/,(?=\d{3}\b)/g, '');
     if (!/^-?\d+(\.\d+)?$/.test(value)) continue;
     add(value, /^\d{5,}$/.test(value) ? 'id' : 'number', start, t.end);
     const role = roles.get(start);
@@ -197,15 +172,13 @@ export function queryCandidates(text: string): ValueCandidate[] {
     add(chain.map((n) => n.value).join(', '), 'proper', head.start, end);
     add(chain.map((n) => n.value).join(','), 'proper', head.start, end);
   }
-  for (const p of phrases(text, tokens, free))
-    if (!names.some((n) => n.start === p.start && n.end === p.end)) add(p.value, 'phrase', p.start, p.end);
   return out.sort((a, b) => a.start - b.start);
 }
 
 /**
  * Names: maximal runs of capitalised words that are no function words by the library's tags (with
- * "of", "de", "and", … between them), not a sentence's first word when that is a request's verb
- * ("Search news about …"), not a pronoun ("I'm"), and not a code in capitals (read above).
+ * "of", "de", "and", … between them), not a sentence's first word unless the library tags it a
+ * name, not a pronoun ("I'm"), and not a code in capitals (read above).
  */
 function nameSpans(
   text: string,
@@ -220,7 +193,7 @@ function nameSpans(
     !t.stop &&
     !FUNCTION_WORDS.has(t.pos) &&
     // A sentence's first word is capitalised by its place: a name only where the library says so.
-    (!atSentenceStart(i) || (t.pos === 'PROPN' && !verbAtStart(t)));
+    (!atSentenceStart(i) || t.pos === 'PROPN');
   let i = 0;
   while (i < tokens.length) {
     if (!nameLike(tokens[i]!, i)) {
@@ -244,53 +217,6 @@ function nameSpans(
     if (value.length > 1 && !/^[A-Z0-9]+$/.test(value))
       out.push({ value, start: tokens[i]!.start, end: tokens[i]!.start + value.length });
     i = end + 1;
-  }
-  return out;
-}
-
-/** A capitalised first word that reads as a request's verb ("Search", "Show"): no name. */
-function verbAtStart(t: Token): boolean {
-  const w = readText(`to ${t.lower} it`).tokens[1];
-  return w?.pos === 'VERB' && w.lemma === t.lower;
-}
-
-/**
- * Noun phrases (what a search asks about: "tennis US Open Sabalenka", "AI call center"): maximal runs
- * of nouns, names, adjectives and numbers holding a noun or a name, two words or more, without the
- * article or pronoun before them.
- */
-function phrases(
-  text: string,
-  tokens: readonly Token[],
-  free: (t: Token) => boolean,
-): Array<{ value: string; start: number; end: number }> {
-  const out: Array<{ value: string; start: number; end: number }> = [];
-  const atSentenceStart = (t: Token) => t.start === 0 || /[.!?]["')\]]*\s*$/.test(text.slice(0, t.start));
-  // Words of a phrase: nouns, names, adjectives; a capitalised stop word is a name ("US"); no word
-  // holding a digit (an id or a number is a value of its own); not a request's verb at a sentence's start.
-  const inPhrase = (t: Token) =>
-    ['NOUN', 'PROPN', 'ADJ'].includes(t.pos) &&
-    (!t.stop || /^\p{Lu}/u.test(t.text)) &&
-    /^[\p{L}'’-]+$/u.test(t.text) &&
-    free(t) &&
-    !(atSentenceStart(t) && verbAtStart(t));
-  let i = 0;
-  while (i < tokens.length) {
-    if (!inPhrase(tokens[i]!)) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (
-      j + 1 < tokens.length &&
-      inPhrase(tokens[j + 1]!) &&
-      /^[\s-]{0,2}$/.test(text.slice(tokens[j]!.end, tokens[j + 1]!.start))
-    )
-      j++;
-    const run = tokens.slice(i, j + 1);
-    if (run.length >= 2 && run.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN'))
-      out.push({ value: text.slice(run[0]!.start, run.at(-1)!.end), start: run[0]!.start, end: run.at(-1)!.end });
-    i = j + 1;
   }
   return out;
 }

@@ -3,13 +3,7 @@ import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
 import { customerOf, knownValue, toolWords } from '../../dataflow/customers.js';
-import {
-  countWritten,
-  toolEvidence,
-  type GroupCounts,
-  type ParamEvidence,
-  type ToolEvidence,
-} from './tool-evidence.js';
+import { toolEvidence, type GroupCounts, type ParamEvidence, type ToolEvidence } from './tool-evidence.js';
 
 /**
  * Typed hints from the optimisation records (docs/DESIGN.md, "Arguments by example": hints from
@@ -50,7 +44,7 @@ export const HINT_PARAMETERS = {
   /** Most values kept per parameter, and the longest (characters). */
   maxValues: 12,
   maxValueLength: 80,
-  /** Calls a situation (named, not named, a value written) needs before its rate is given. */
+  /** Calls a situation (named, not named) needs before its rate is given. */
   minSituationCalls: 2,
   /** A word weighs in `asked` when it came with at least this many calls (and both set and unset calls number two or more). */
   minAskedCalls: 3,
@@ -75,9 +69,6 @@ export function learnToolHints(
 ): Map<string, ToolHint> {
   const evidence = toolEvidence(records, tools, params.minWordGroups);
   const words = toolWords(tools);
-  countWritten(records, tools, evidence, (_tool, param, pe) =>
-    keptValues(param, pe, params, words).map((v) => v.value),
-  );
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolHint>();
   // How often each word came with any call: a word that comes with one tool's calls no more often
@@ -170,10 +161,8 @@ function presence(pe: ParamEvidence, uses: number, p: HintParameters): Pick<Para
   const setRates: NonNullable<ParamHint['setRates']> = { overall: round(pe.set / Math.max(1, pe.calls)) };
   const named = rate(pe.named);
   const unnamed = rate(pe.unnamed);
-  const written = rate(pe.written);
   if (named !== undefined) setRates.named = named;
   if (unnamed !== undefined) setRates.unnamed = unnamed;
-  if (written !== undefined) setRates.written = written;
   // Words that go with setting it: smoothed log-odds of a call with the word being set, against the
   // calls without it, halved and clipped to [-1, 1]; only where both set and unset calls number two or more.
   const asked: Record<string, number> = {};
@@ -244,7 +233,6 @@ function paramHint(
   if (template && template !== '{date}' && pe.templates.count(template) >= 2) format.template = template;
   if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
   if (pe.slugged >= 2) format.join = '-';
-  if (pe.monthNumber >= 2) format.monthNumber = true;
   // Values passed joined ("BTC,USD" for a request's "BTC and USD"), when the joined form makes up a
   // share of the values: the most frequent separator.
   const [sep, joined] = [...pe.joined].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];

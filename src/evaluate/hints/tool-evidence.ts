@@ -4,7 +4,7 @@ import type { TaskRecord } from '../../records/schema.js';
 import { findToken, namesParam, stem } from '../../text/words.js';
 import { requestClauses } from '../../text/clauses.js';
 import { readText } from '../../text/read.js';
-import { contextAt, monthNames } from '../../text/values.js';
+import { contextAt } from '../../text/values.js';
 import { outputValues } from '../../dataflow/output-value.js';
 import { valueShape } from '../../retrieval/value-shape.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
@@ -51,10 +51,9 @@ export interface ParamEvidence {
   fromQuery: number;
   fromOutput: number;
   fromElsewhere: number;
-  /** Of the values from the request: written capitalised, passed lower-cased; names joined by '-'; months passed by number. */
+  /** Of the values from the request: written capitalised, passed lower-cased; names joined by '-'. */
   lowered: number;
   slugged: number;
-  monthNumber: number;
   /** Of the values not written whole in the request: those whose parts it writes apart, by the string that joins them (`BTC,USD`: ','). */
   joined: Map<string, number>;
   /** Words right before / right after values found in the request. */
@@ -73,8 +72,6 @@ export interface ParamEvidence {
   /** Calls whose clause named the parameter (`namesParam`), and how many set it; the same for the others. */
   named: { calls: number; set: number };
   unnamed: { calls: number; set: number };
-  /** Calls whose request writes one of the parameter's kept values (`countWritten`), and how many set it. */
-  written: { calls: number; set: number };
 }
 
 /** What the records show about one tool. */
@@ -105,7 +102,6 @@ function newParam(): ParamEvidence {
     fromElsewhere: 0,
     lowered: 0,
     slugged: 0,
-    monthNumber: 0,
     joined: new Map(),
     before: new GroupCounts(),
     after: new GroupCounts(),
@@ -117,7 +113,6 @@ function newParam(): ParamEvidence {
     termsUnset: new GroupCounts(),
     named: { calls: 0, set: 0 },
     unnamed: { calls: 0, set: 0 },
-    written: { calls: 0, set: 0 },
   };
 }
 
@@ -287,9 +282,6 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
   let at = traceable || (text.length === 2 && /[A-Z0-9]/.test(text)) ? findFrom(o.query, text, o.clauseAt) : -1;
   const slug = at < 0 && traceable && /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
   if (slug) at = findFrom(o.query, text.replace(/-/g, ' '), o.clauseAt);
-  // A one- or two-digit number written in the request is no evidence of a source (it matches almost anywhere).
-  const smallNumber = /^\d{1,2}$/.test(text);
-  const month = at < 0 && smallNumber ? monthNames(o.query).find((m) => m.month === Number(text)) : undefined;
   const cues = (start: number, end: number) => {
     const { before, after } = contextAt(o.query, start, end);
     const cue = (w: string) => !PRIVATE.test(w) && o.vocabulary.has(w);
@@ -301,12 +293,6 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
     pe.fromQuery++;
     bump(pe.joined, joined.sep);
     cues(joined.start, joined.end);
-    return;
-  }
-  if (month) {
-    pe.fromQuery++;
-    pe.monthNumber++;
-    cues(month.start, month.end);
     return;
   }
   if (at >= 0) {
@@ -350,39 +336,4 @@ export function joinedParts(query: string, text: string): { sep: string; start: 
 function findFrom(query: string, text: string, from: number): number {
   const later = from > 0 ? findToken(query.slice(from), text) : -1;
   return later >= 0 ? from + later : findToken(query, text);
-}
-
-/**
- * Second pass: per parameter, the calls whose request writes one of its kept values (`valuesOf`:
- * those a hint may keep, as written text of three or more characters that is not a number), and how
- * many of them set it.
- */
-export function countWritten(
-  records: readonly TaskRecord[],
-  tools: readonly ToolDescriptor[],
-  evidence: ReadonlyMap<string, ToolEvidence>,
-  valuesOf: (tool: string, param: string, pe: ParamEvidence) => readonly unknown[],
-): void {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const texts = new Map<ParamEvidence, string[]>();
-  for (const record of records)
-    for (const call of record.calls) {
-      const tool = byName.get(call.tool);
-      const te = tool ? evidence.get(tool.name) : undefined;
-      if (!tool || !te) continue;
-      const args = canonicalArgs(call.args, tool.inputSchema);
-      for (const [name, pe] of te.params) {
-        let written = texts.get(pe);
-        if (!written)
-          texts.set(
-            pe,
-            (written = valuesOf(tool.name, name, pe)
-              .filter((v) => typeof v === 'string' && v.length >= 3 && !/^-?\d+(\.\d+)?$/.test(v))
-              .map(String)),
-          );
-        if (written.length === 0 || !written.some((v) => findToken(record.query, v) >= 0)) continue;
-        pe.written.calls++;
-        if (args[name] !== undefined) pe.written.set++;
-      }
-    }
 }

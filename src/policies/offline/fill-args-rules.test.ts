@@ -70,40 +70,6 @@ describe('a parameter whose values the records pass lower-cased', () => {
   });
 });
 
-describe('an optional parameter whose recorded value the request writes', () => {
-  const rates: ToolDescriptor = {
-    name: 'exchange_board',
-    description: 'Exchange rates of a base currency.',
-    inputSchema: obj({ base: { type: 'string' }, layout: { type: 'string', enum: ['table', 'chart'] } }, ['base']),
-  };
-  const record = (id: string, base: string, query: string, layout?: string): TaskRecord =>
-    oneCall(id, query, rates.name, { base, ...(layout ? { layout } : {}) });
-  const model = learn(
-    [
-      record('a', 'USD', 'Show USD rates as a table.', 'table'),
-      record('b', 'EUR', 'List EUR rates in a table please.', 'table'),
-      record('c', 'GBP', 'GBP rates, table form.', 'table'),
-      record('d', 'JPY', 'Show JPY rates.'),
-      record('e', 'CAD', 'What are CAD rates today?'),
-      record('f', 'AUD', 'AUD rates now.'),
-      record('g', 'SEK', 'Rates for SEK.'),
-      record('h', 'NOK', 'Give NOK rates.'),
-      record('i', 'DKK', 'DKK rates this morning.'),
-    ],
-    [rates],
-  );
-
-  it('is set to that value, since the records set it whenever the request wrote one', () => {
-    expect(fillArgs(rates, { query: 'Show CHF rates as a table.', outputs: [] }, model.get(rates.name)).args).toEqual({
-      base: 'CHF',
-      layout: 'table',
-    });
-    expect(fillArgs(rates, { query: 'Show CHF rates.', outputs: [] }, model.get(rates.name)).args).toEqual({
-      base: 'CHF',
-    });
-  });
-});
-
 describe('optional parameters the records set together', () => {
   const card: ToolDescriptor = {
     name: 'hotel_card',
@@ -143,28 +109,6 @@ describe('optional parameters the records set together', () => {
       hotel: '91337',
       ...all,
     });
-  });
-});
-
-describe('an ordinal in the request', () => {
-  const movers: ToolDescriptor = {
-    name: 'top_movers',
-    description: 'The day’s biggest movers, from a rank on.',
-    inputSchema: obj({ start: { type: 'integer' } }, []),
-  };
-  const record = (id: string, query: string, start: number): TaskRecord => oneCall(id, query, movers.name, { start });
-  const model = learn(
-    [
-      record('a', 'Show the top movers from rank 20 on.', 20),
-      record('b', 'List movers starting at 5.', 5),
-      record('c', 'Top movers, start at 40 please.', 40),
-    ],
-    [movers],
-  );
-
-  it('gives its number: "from the 10th position" starts at 10', () => {
-    const query = 'Show the top movers starting from the 10th position.';
-    expect(fillArgs(movers, { query, outputs: [] }, model.get(movers.name)).args).toEqual({ start: 10 });
   });
 });
 
@@ -215,32 +159,6 @@ describe('a recorded value the request writes in another form', () => {
       airport: 'LIS',
       direction: 'arrival',
     });
-  });
-});
-
-describe('a month the request names, for a parameter the records passed months to by number', () => {
-  const rents: ToolDescriptor = {
-    name: 'rent_index',
-    description: 'The rent index of a month.',
-    inputSchema: obj({ year: { type: 'string' }, month: { type: 'string' }, rooms: { type: 'string' } }, [
-      'year',
-      'month',
-    ]),
-  };
-  const record = (id: string, query: string, args: Record<string, string>): TaskRecord =>
-    oneCall(id, query, rents.name, args);
-  const model = learn(
-    [
-      record('a', 'What was the rent index for March 2023 for 3 rooms?', { year: '2023', month: '3', rooms: '3' }),
-      record('b', 'Rent index in October 2022, please.', { year: '2022', month: '10' }),
-      record('c', 'Show me the rent index for July 2024.', { year: '2024', month: '7' }),
-    ],
-    [rents],
-  );
-
-  it('gives the month’s number: "in September 2021" is month 9, not another number of the request', () => {
-    const query = 'What was the rent index in September 2021 for 2 rooms?';
-    expect(fillArgs(rents, { query, outputs: [] }, model.get(rents.name)).args.month).toBe('9');
   });
 });
 

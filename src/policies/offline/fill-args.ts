@@ -23,7 +23,7 @@ import { choosePresent, presenceOf } from './presence.js';
 import {
   cueFit,
   formatted,
-  formattedInQuery,
+  joinedInQuery,
   knownInQuery,
   namedBy,
   namePart,
@@ -109,8 +109,6 @@ function scoreCandidates(
   const recorded = new Map((hint?.values ?? []).map((v) => [String(v.value).toLowerCase(), v.share]));
   const documented = new Set(documentedValues(name, prop).map((v) => v.value.toLowerCase()));
   const usual = usualOf(hint);
-  // A parameter that takes one value more often than not needs strong evidence for any other value.
-  const novelty = usual && usual.share > 0.5 ? 1 - W.noveltyDamping * usual.share : 1;
   const q = W.queryValue;
   // A parameter that takes prose (a summary, a message, a thought) is given text the request quotes,
   // never a name or a number picked out of it — unless the step's hint says its values look like that.
@@ -131,7 +129,6 @@ function scoreCandidates(
       queryShare;
     if (c.kind === 'known') score += q.knownInQueryBonus;
     if (inFocus(c.start, focus)) score += W.clauseFocusBonus;
-    if (known === 0) score *= novelty;
     out.push({
       param: name,
       value: typed(value, prop, hint?.format?.type),
@@ -218,32 +215,21 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const candidatesOf = (n: string) => {
     // A parameter for a part of a name (first, last) takes that part of a written full name, not the
     // whole name nor another capitalised word; never a code, an id or a number written in capitals
-    // or digits (USB, AC, 28236): a person's name is written as a name.
+    // or digits (USB, AC, 28236): a person's name is written as a name, and a call with a code for
+    // one could only fail.
     const words = nameWords(n);
     const parts = nameParts(words, base);
     const person = namePart(words) !== undefined;
-    // A noun phrase is a value only for a parameter whose hint says its values were written as
-    // several words, mostly taken from the request, with no one value it mostly takes.
-    const hint = hintOf(n);
-    const shapes = hint?.shapes;
-    const phrases =
-      !!shapes &&
-      (shapes.text ?? 0) + (shapes['multi-word-name'] ?? 0) + (shapes.lower ?? 0) >= 0.3 &&
-      (hint?.from?.request ?? 0) >= 0.5 &&
-      (hint?.values?.[0]?.share ?? 0) <= 0.5;
     return [
       ...base.filter(
-        (c) =>
-          (parts.length === 0 || c.kind !== 'proper') &&
-          (!person || c.kind === 'proper' || c.kind === 'quoted') &&
-          (phrases || c.kind !== 'phrase'),
+        (c) => (parts.length === 0 || c.kind !== 'proper') && (!person || c.kind === 'proper' || c.kind === 'quoted'),
       ),
       ...knownInQuery(
         ctx.query,
         [...(hintOf(n)?.values ?? []).map((v) => v.value), ...documentedValues(n, props[n])],
         base,
       ),
-      ...formattedInQuery(ctx.query, base, hintOf(n), focus),
+      ...joinedInQuery(ctx.query, base, hintOf(n), focus),
       ...parts,
     ];
   };
@@ -252,7 +238,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const presence = new Map(
     names
       .filter((n) => !required.includes(n))
-      .map((n) => [n, presenceOf(n, hintOf(n), { query: ctx.query, clauseWords })]),
+      .map((n) => [n, presenceOf(n, hintOf(n), { clauseWords })]),
   );
   const present = choosePresent(presence, toolHint);
   // An optional parameter judged unlikely yet not rare, whose values mostly came from the request, is

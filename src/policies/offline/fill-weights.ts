@@ -3,7 +3,7 @@
  *   `queryValue.shape × shape fit + queryValue.cueWord × cue fit + queryValue.knownValue × [a recurring value]
  *    + queryValue.nameNextToValue × [the parameter's name stands next to it] + request share`
  *   (+ `knownInQueryBonus` for a recurring value found in another form, + `clauseFocusBonus` inside
- *   the call's clause), × `novelty` when the parameter has a usual value and this is not a recurring one.
+ *   the call's clause).
  * A value found in an upstream output scores
  *   `outputValue.shape × shape fit + outputValue.key × key fit + outputValue.outputShare × upstream share
  *    + outputValue.recencyStep × (position − last)`.
@@ -42,8 +42,6 @@ export const FILL_WEIGHTS = {
   constant: { scale: 3.2, baseline: 0.35 },
   queryShareWithoutHint: 0.5,
   outputShareWithoutHint: 0.3,
-  /** A value that is not a known one is damped by 1 − noveltyDamping × the usual value's share. */
-  noveltyDamping: 0.8,
   /** Subtracted per earlier use of the same found value by another parameter. */
   reusePenalty: 0.8,
   /** An optional parameter judged set with at least `minPresence` and given no value takes its usual value when that has `minShare`. */

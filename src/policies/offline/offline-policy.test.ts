@@ -177,23 +177,6 @@ describe('offline policy: tool nodes', () => {
     expect(r.calls[0]!.args).toEqual({ hotel_id: '999', photos: true });
   });
 
-  it("passes a value the tool's documentation names and explains by a word the request writes", async () => {
-    const snow: ToolDescriptor = {
-      name: 'snow_conditions',
-      description: 'Current snow conditions at a ski resort.',
-      inputSchema: obj(
-        {
-          resort: { type: 'string' },
-          units: { type: 'string', description: "Accepted values are 'i' (imperial) and 'm' (metric)." },
-        },
-        ['resort', 'units'],
-      ),
-    };
-    const p = createOfflinePolicy({ tools: [snow] });
-    const r = await p.planToolCalls(req('Check the snow at Aspen in imperial units, please.', node(), [snow]));
-    expect(r.calls[0]!.args).toEqual({ resort: 'Aspen', units: 'i' });
-  });
-
   it('falls back to the schema default for a required parameter with no value in sight', async () => {
     const r = await blank.planToolCalls(
       req('how is the weather right now?', node(), [tool('current_weather_for_weatherapi')]),

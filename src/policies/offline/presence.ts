@@ -1,16 +1,15 @@
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
-import { findToken, namesParam } from '../../text/words.js';
+import { namesParam } from '../../text/words.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 
 /**
  * Whether each optional parameter of a call is set (docs/DESIGN.md, "Policies"), read from the
  * hint for the tool (`ParamHint.setRates`, `asked`; `ToolHint.together`) and the part of the request
  * that asks for the call. Per parameter, a probability of being set:
- * 1. when the request writes one of its values and the hint knows how often that set it (`written`);
- * 2. else the rate in the situation the clause is in (it names the parameter, or not) when the hint has it;
- * 3. else its overall rate, moved by the clause's words the hint weighs (`asked`, clipped to ±2 in
+ * 1. the rate in the situation the clause is in (it names the parameter, or not) when the hint has it;
+ * 2. else its overall rate, moved by the clause's words the hint weighs (`asked`, clipped to ±2 in
  *    log-odds, `maxEvidence`) and by `namedLogOdds` when the clause names it;
- * 4. without a hint, `namedWithoutHint` when the clause names it, else 0.
+ * 3. without a hint, `namedWithoutHint` when the clause names it, else 0.
  * Parameters at 0.5 or above are set; then the combination calls set together (`together`) that is
  * cheapest to reach from these decisions, each parameter changed costing how sure it was
  * (|log-odds|), replaces them when it costs at most `maxComboCost` (the weights: FILL_WEIGHTS.presence).
@@ -19,7 +18,6 @@ import { FILL_WEIGHTS } from './fill-weights.js';
 const P = FILL_WEIGHTS.presence;
 
 export interface PresenceContext {
-  query: string;
   /** Stemmed terms of the clause that asks for the call (the request's when it has none). */
   clauseWords: ReadonlySet<string>;
 }
@@ -33,14 +31,6 @@ export function presenceOf(name: string, hint: ParamHint | undefined, ctx: Prese
   const named = namesParam(name, ctx.clauseWords);
   const rates = hint?.setRates;
   if (!rates) return named ? P.namedWithoutHint : 0;
-  const writes = (hint.values ?? []).some(
-    (v) =>
-      typeof v.value === 'string' &&
-      v.value.length >= 3 &&
-      !/^-?\d/.test(v.value) &&
-      findToken(ctx.query, v.value) >= 0,
-  );
-  if (writes && rates.written !== undefined) return rates.written;
   const situation = named ? rates.named : rates.unnamed;
   if (situation !== undefined) return situation;
   let evidence = 0;
