@@ -4,7 +4,7 @@
  *
  * Per domain (bundled data, records whose calls all succeeded), the records are split with
  * `splitRecords` (ratio 5:2:3, seed 0): the hints a search learns are learned from the optimisation
- * part only (evaluate/hints/, the rule optimizer's first plan) and the policy, which learns nothing
+ * part only (dataflow/learn-hints.ts, the rule optimizer's first plan) and the policy, which learns nothing
  * itself, is measured with them on the other two parts. Every evaluated call is one position of a linear workflow
  * plan → t0 → … → t(n−1) → synthesize; the node sees the plan (first position) or the previous
  * reference call with its recorded output (later positions), as a linear G0 would.
@@ -21,7 +21,7 @@ import { importTraject } from '../src/records/import/traject.js';
 import type { TaskRecord } from '../src/records/schema.js';
 import { splitRecords } from '../src/records/split.js';
 import type { ToolHint, Workflow } from '../src/graph/schema.js';
-import { learnToolHints } from '../src/evaluate/hints/learn-hints.js';
+import { learnToolHints } from '../src/dataflow/learn-hints.js';
 import { createOfflinePolicy } from '../src/policies/offline/offline-policy.js';
 import type { ExecutionPolicy, NodeInput, ToolPlanRequest } from '../src/policies/types.js';
 import type { ToolDescriptor } from '../src/contracts/tools.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * bindings — small programs that give a parameter its value from the request, an earlier call's
  * result or a constant, resolved with no model (resolve.ts) — and typed hints, the statistics a
  * policy reads where no program fits. Learned from the optimisation records (learn-bindings.ts,
- * learn-hints.ts), rendered for people and models (render.ts). The workflow schema
+ * learn-hints.ts), rendered for people and models (render.ts, hint-text.ts). The workflow schema
  * (graph/schema.ts) holds them on its tool nodes.
  */
 
@@ -93,7 +93,7 @@ export const ToolBindingSchema = z.strictObject({
 });
 
 /**
- * The shapes a parameter's values take (retrieval/value-shape.ts gives a value its shape): a boolean,
+ * The shapes a parameter's values take (value-shape.ts gives a value its shape): a boolean,
  * a date (YYYY-MM-DD…), an integer, a decimal, a number of five or more digits, a coordinate pair, a
  * pair of codes (`BTC/USD`), a code of capitals by its length, an id of capitals and digits, a place
  * and its regions (`Paris, France`, `East Lansing, MI, US`; `London,UK` tight), a name of one or several mostly capitalised words, an

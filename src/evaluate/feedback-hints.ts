@@ -5,13 +5,13 @@ import type { ToolHint, ToolNode, Workflow } from '../graph/schema.js';
 import type { TaskRecord } from '../records/schema.js';
 import type { CallAlignment } from './align-calls.js';
 import type { HintsPattern } from './feedback-types.js';
-import { learnToolHints } from './hints/learn-hints.js';
+import { learnToolHints } from '../dataflow/learn-hints.js';
 import type { RecordEvaluation } from './types.js';
 
 /**
  * The hint evidence of the feedback (docs/DESIGN.md, "Search": the search learns typed hints into the
  * workflow from execution feedback): what the reference calls of the evaluated records show about
- * each tool (hints/learn-hints.ts, with its privacy rules), placed on the node that calls the tool —
+ * each tool (dataflow/learn-hints.ts, with its privacy rules), placed on the node that calls the tool —
  * the node whose calls were aligned with the reference's calls of it, else the node that called it
  * most, else the node that already has a hint about it, else a node that lists it, else the first
  * tool node without lists, else the first tool node. Only hints that differ from what the node reads

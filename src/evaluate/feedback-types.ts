@@ -101,7 +101,7 @@ export interface BindablePattern extends PatternBase {
 }
 
 /**
- * Hints learned from the reference calls of the evaluated records (evaluate/hints/): per tool, what
+ * Hints learned from the reference calls of the evaluated records (dataflow/learn-hints.ts): per tool, what
  * requests ask it with and how its parameters are filled, for the node that calls it (where it made
  * the calls aligned with the reference, else where it called it, else a node that lists it). Only
  * those that differ from the hint the node reads now. Evidence: records whose reference calls a

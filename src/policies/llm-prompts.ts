@@ -5,7 +5,7 @@ import type { ToolDescriptor } from '../contracts/tools.js';
 import type { NodeInput, PolicyContext } from './types.js';
 import { clip as clipText } from '../util/clip.js';
 import { renderToolDoc } from './tool-doc.js';
-import { hintsSection } from './hint-text.js';
+import { hintsSection } from '../dataflow/hint-text.js';
 import { bindingSentence } from '../dataflow/render.js';
 
 /**

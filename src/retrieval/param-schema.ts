@@ -1,5 +1,6 @@
 import type { ToolDescriptor } from '../contracts/tools.js';
 import type { ValueCandidate } from '../text/values.js';
+import { isEmailAddress } from '../dataflow/value-shape.js';
 
 /**
  * What a tool's schema says of a parameter, for any policy that fills arguments (the offline filler,
@@ -78,11 +79,6 @@ export function documentedExamples(prop: PropSchema | undefined): string[] {
   return out;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Whether a value is written as an e-mail address (`a@b.com`). */
-export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
-
 /**
  * A one-token value's form: runs of digits (d), of letters (a) or of both (x), split by the other
  * characters (`_`, `.`, `-` included: '256GB' is x, '#W0000000' is #x). Words joined by one
@@ -120,7 +116,7 @@ export function fitsExamples(value: string, prop: PropSchema | undefined): boole
   // Examples of several words (an address, an expression): only that they all have digits says something.
   if (examples.some((e) => /\s/.test(e.trim()))) return !examples.every((e) => /\d/.test(e)) || /\d/.test(v);
   return examples.some((e) => {
-    if (EMAIL.test(e)) return EMAIL.test(v);
+    if (isEmailAddress(e)) return isEmailAddress(v);
     if (!/\d/.test(e)) return !/\d/.test(v);
     if (/\s/.test(v)) return false;
     const a = form(e);

@@ -1,7 +1,7 @@
 import type { ParamHint, ValueShape } from '../graph/schema.js';
 import { findToken, unitFormsAt } from '../text/words.js';
 import { contextAt, type ValueCandidate } from '../text/values.js';
-import { shapeFamily, valueShape } from './value-shape.js';
+import { shapeFamily, valueShape } from '../dataflow/value-shape.js';
 
 /**
  * How a value found in a request is written for a parameter (the hint's `format`: a date template,

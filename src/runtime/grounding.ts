@@ -1,7 +1,7 @@
 import { PENDING_PREFIX } from '../contracts/tools.js';
 import { hintFor } from '../graph/hints.js';
 import type { ParamHint, ToolNode, ValueShape } from '../graph/schema.js';
-import { valueShape } from '../retrieval/value-shape.js';
+import { valueShape } from '../dataflow/value-shape.js';
 import { keyParts } from '../util/key-parts.js';
 import type { ToolDescriptor, ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
@@ -154,7 +154,7 @@ export function describeUngrounded(
 export interface MisshapenArg {
   path: string;
   value: unknown;
-  /** The value's shape (retrieval/value-shape.ts). */
+  /** The value's shape (dataflow/value-shape.ts). */
   shape: ValueShape;
   /** The shapes the hint learned for the parameter, with their shares. */
   learned: Partial<Record<ValueShape, number>>;

@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   util: ['errors'],
   contracts: [],
   text: [],
-  dataflow: ['errors', 'util', 'contracts'],
+  dataflow: ['errors', 'util', 'contracts', 'text'],
   graph: ['errors', 'util', 'dataflow'],
   retrieval: ['errors', 'util', 'contracts', 'graph', 'dataflow', 'text'],
   records: ['errors', 'util', 'contracts'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '../../src/contracts/tools.js';
 import { customerOf } from '../../src/dataflow/customers.js';
 import { learnBindings } from '../../src/dataflow/learn-bindings.js';
-import { learnToolHints } from '../../src/evaluate/hints/learn-hints.js';
+import { learnToolHints } from '../../src/dataflow/learn-hints.js';
 import { createLexicalJudge } from '../../src/metrics/lexical-judge.js';
 import { createOfflinePolicy } from '../../src/policies/offline/offline-policy.js';
 import type { TaskRecord } from '../../src/records/schema.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { learnToolHints } from '../../src/evaluate/hints/learn-hints.js';
+import { learnToolHints } from '../../src/dataflow/learn-hints.js';
 import { bundledTrajectPaths } from '../../src/records/bundled.js';
 import { importTraject } from '../../src/records/import/traject.js';
 import type { TaskRecord } from '../../src/records/schema.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../records/schema.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ToolHint } from '../../graph/schema.js';
-import { HINT_PARAMETERS, learnToolHints } from '../../evaluate/hints/learn-hints.js';
+import { HINT_PARAMETERS, learnToolHints } from '../../dataflow/learn-hints.js';
 import { fillArgs } from './fill-args.js';
 
 /**

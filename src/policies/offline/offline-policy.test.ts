@@ -53,7 +53,7 @@ const TOOLS: ToolDescriptor[] = [
 ];
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
-/** What a search would have learned about the tools (evaluate/hints/), written by hand: typed, readable, no record's values. */
+/** What a search would have learned about the tools (dataflow/learn-hints.ts), written by hand: typed, readable, no record's values. */
 const HINTS: ToolHint[] = [
   {
     tool: 'search_flights_for_skyscan',

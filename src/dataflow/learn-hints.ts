@@ -1,9 +1,9 @@
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { ParamHint, ToolHint, ValueShape } from '../../graph/schema.js';
-import type { TaskRecord } from '../../records/schema.js';
-import { isIdentifierShaped } from '../../util/identifier-shape.js';
-import { customerOf, knownValue, toolWords } from '../../dataflow/customers.js';
-import { toolEvidence, type GroupCounts, type ParamEvidence, type ToolEvidence } from './tool-evidence.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import type { ParamHint, ToolHint, ValueShape } from './schema.js';
+import { isIdentifierShaped } from '../util/identifier-shape.js';
+import { customerOf, knownValue, toolWords } from './customers.js';
+import type { ExampleRecord } from './learn-bindings.js';
+import { toolEvidence, type GroupCounts, type ParamEvidence, type ToolEvidence } from './hint-evidence.js';
 
 /**
  * Typed hints from the optimisation records (docs/DESIGN.md, "Arguments by example": hints from
@@ -63,7 +63,7 @@ export type HintParameters = Readonly<typeof HINT_PARAMETERS>;
 
 /** Typed hints per tool the records call (see the module comment). */
 export function learnToolHints(
-  records: readonly TaskRecord[],
+  records: readonly ExampleRecord[],
   tools: readonly ToolDescriptor[],
   params: HintParameters = HINT_PARAMETERS,
 ): Map<string, ToolHint> {
@@ -83,7 +83,7 @@ export function learnToolHints(
 }
 
 /** The number of distinct groups among `records`. */
-export const groupCount = (records: readonly TaskRecord[]): number => new Set(records.map(customerOf)).size;
+export const groupCount = (records: readonly ExampleRecord[]): number => new Set(records.map(customerOf)).size;
 
 const round = (x: number) => Math.round(x * 100) / 100;
 

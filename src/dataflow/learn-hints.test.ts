@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { TaskRecord } from '../../records/schema.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import type { TaskRecord } from '../records/schema.js';
 import { HINT_PARAMETERS, learnToolHints } from './learn-hints.js';
-import { ToolHintSchema } from '../../graph/schema.js';
+import { ToolHintSchema } from '../graph/schema.js';
 
 const lookup: ToolDescriptor = {
   name: 'order_lookup',

@@ -1,14 +1,14 @@
-import { canonicalArgs, stableStringify } from '../../contracts/canonical-args.js';
-import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { TaskRecord } from '../../records/schema.js';
-import { findToken, namesParam, stem } from '../../text/words.js';
-import { requestClauses } from '../../text/clauses.js';
-import { readText } from '../../text/read.js';
-import { contextAt } from '../../text/values.js';
-import { outputValues } from '../../dataflow/output-value.js';
-import { valueShape } from '../../retrieval/value-shape.js';
-import { isIdentifierShaped } from '../../util/identifier-shape.js';
-import { customerOf, knownValue, knownWord, toolWords } from '../../dataflow/customers.js';
+import { canonicalArgs, stableStringify } from '../contracts/canonical-args.js';
+import type { ToolDescriptor } from '../contracts/tools.js';
+import { findToken, namesParam, stem } from '../text/words.js';
+import { requestClauses } from '../text/clauses.js';
+import { readText } from '../text/read.js';
+import { contextAt } from '../text/values.js';
+import { outputValues } from './output-value.js';
+import { valueShape } from './value-shape.js';
+import { isIdentifierShaped } from '../util/identifier-shape.js';
+import { customerOf, knownValue, knownWord, toolWords } from './customers.js';
+import type { ExampleRecord } from './learn-bindings.js';
 
 /**
  * What the optimisation records show about each tool, counted per group (a task, a session, a
@@ -116,9 +116,6 @@ function newParam(): ParamEvidence {
   };
 }
 
-/** The group a record counts for: its `group`, else itself. */
-export const groupOf = (r: TaskRecord): string => r.group ?? `record:${r.id}`;
-
 /**
  * The words written in lower case (as a whole word) in the requests of at least `minGroups` customers
  * (`customerOf`) that are words of the language or of the tools' texts (`knownWord`): the vocabulary
@@ -129,7 +126,7 @@ export const groupOf = (r: TaskRecord): string => r.group ?? `record:${r.id}`;
  * `mia_garcia_4516`), are that token's, not words of the request.
  */
 export function lowerCaseVocabulary(
-  records: readonly TaskRecord[],
+  records: readonly ExampleRecord[],
   minGroups: number,
   tools: ReadonlySet<string> = new Set(),
 ): Set<string> {
@@ -165,7 +162,7 @@ const inVocabulary = (word: string, vocabulary: ReadonlySet<string>) =>
  * vocabulary (`lowerCaseVocabulary`, written in lower case in `minWordGroups` groups).
  */
 export function toolEvidence(
-  records: readonly TaskRecord[],
+  records: readonly ExampleRecord[],
   tools: readonly ToolDescriptor[],
   minWordGroups = 2,
 ): Map<string, ToolEvidence> {

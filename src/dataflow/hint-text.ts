@@ -1,4 +1,4 @@
-import type { ParamHint, ToolHint } from '../graph/schema.js';
+import type { ParamHint, ToolHint } from './schema.js';
 
 /**
  * A workflow's hints as a model reads them in a tool-plan request (docs/DESIGN.md, "Policies": the

@@ -1,5 +1,7 @@
-import type { ValueShape } from '../graph/schema.js';
-import { isEmailAddress } from './param-schema.js';
+import type { ValueShape } from './schema.js';
+
+/** Whether a value is written as an e-mail address (`a@b.com`). */
+export const isEmailAddress = (value: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /**
  * The shape of a value (`VALUE_SHAPES` of the workflow IR): what a parameter's hint says its values
