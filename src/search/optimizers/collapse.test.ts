@@ -68,6 +68,9 @@ describe('collapsing a layout that does not fit', () => {
       allowToolNodes: true,
     }).find((e) => e.plan.edits.some((x) => x.op === 'collapse_steps'));
     expect(edit?.plan.edits).toEqual([{ op: 'collapse_steps', id: 'call' }]);
+    // Weighed by its whole evidence, one per record the layout failed, so a search with little
+    // patience tries it among its first expansions (weighed at 0.3 of it, it came after the hints).
+    expect(edit!.score).toBe(4);
     const after = await evaluateWorkflow(applyEditPlanOrThrow(mined, edit!.plan, { tools: TOOLS }), records, opts);
     expect(before.tc).toBeLessThan(1);
     expect(after.tc).toBe(1);

@@ -39,7 +39,7 @@ export type { RuleContext, RuleEdit, RuleTable } from './rule-edit.js';
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | hints learned from the reference calls differ from what a node reads | `set_hint` per tool, all of them as one plan | 1.5 × √calls |
- * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings | 0.3 |
+ * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings | 1.0 |
  * | a router's `otherwise` requests are covered better by one route's tools | `refine_branch` with that route as the router's `fallback` | 1.0 |
  * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  *
@@ -263,7 +263,7 @@ const collapse: Gen<'layout'> = (p, { workflow }) => {
   return [
     edit(
       `collapse_steps → ${id}: ${p.steps} steps made ${p.reordered} calls out of order, ${p.wrongTool} with another tool, missed ${p.missing} (${p.evidence} records)`,
-      0.3 * p.evidence,
+      p.evidence,
       { op: 'collapse_steps', id },
     ),
   ];
