@@ -236,9 +236,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const clause = focus.map(([a, b]) => ctx.query.slice(a, b)).join(' ');
   const clauseWords = new Set(terms(clause.trim() ? clause : ctx.query));
   const presence = new Map(
-    names
-      .filter((n) => !required.includes(n))
-      .map((n) => [n, presenceOf(n, hintOf(n), { clauseWords })]),
+    names.filter((n) => !required.includes(n)).map((n) => [n, presenceOf(n, hintOf(n), { clauseWords })]),
   );
   const present = choosePresent(presence, toolHint);
   // An optional parameter judged unlikely yet not rare, whose values mostly came from the request, is
