@@ -178,7 +178,7 @@ const NOT_A_DEFAULT = new Set(['null', 'none', 'empty', 'the', 'a', 'an', 'not',
  * quotes (`1min`, 'i'), writes as `name=value` or states as its default in prose ("Default is
  * metric."). What the tool's documentation says, which any model reading the schema sees.
  */
-export function documentedValues(name: string, prop: PropSchema | undefined): Array<{ value: string }> {
+export function documentedValues(name: string, prop: PropSchema | undefined): string[] {
   if (!prop) return [];
   const out = new Set<string>();
   const add = (v: unknown) => {
@@ -197,5 +197,5 @@ export function documentedValues(name: string, prop: PropSchema | undefined): Ar
   for (const m of text.matchAll(/([`'"])([^`'"\s]{1,40})\1/g)) add(m[2]);
   for (const m of text.matchAll(new RegExp(`\\b${name}=([A-Za-z0-9_./-]{1,40})`, 'g'))) add(m[1]);
   for (const m of text.matchAll(DEFAULT_IN_PROSE)) if (!NOT_A_DEFAULT.has(m[1]!.toLowerCase())) add(m[1]);
-  return [...out].map((value) => ({ value }));
+  return [...out];
 }

@@ -56,25 +56,12 @@ export function formatted(c: ValueCandidate, format: ParamHint['format']): strin
 /** The parameter's known values (recurring or documented) that the request writes (as they are, in another word form, or with a unit spelled out). */
 export function knownInQuery(
   query: string,
-  values: ReadonlyArray<string | number | boolean | { value: string; gloss?: string }>,
+  values: ReadonlyArray<string | number | boolean>,
   base: readonly ValueCandidate[],
 ): ValueCandidate[] {
   const out: ValueCandidate[] = [];
   for (const raw of values) {
-    const text = typeof raw === 'object' ? raw.value : String(raw);
-    // A documented value explained by a word ("'i' (imperial)") is found where the request writes the word.
-    const gloss = typeof raw === 'object' ? raw.gloss : undefined;
-    const glossAt = gloss ? findToken(query, gloss) : -1;
-    if (glossAt >= 0) {
-      out.push({
-        value: text,
-        kind: 'known',
-        start: glossAt,
-        source: 'query',
-        ...contextAt(query, glossAt, glossAt + gloss!.length),
-      });
-      continue;
-    }
+    const text = String(raw);
     if (text.length < 2 || base.some((b) => b.value === text)) continue;
     let at = findToken(query, text);
     if (at < 0) at = wordFormAt(query, text);

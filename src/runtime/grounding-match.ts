@@ -228,7 +228,7 @@ function documents(schema: Schema | undefined, name: string, value: string | num
   if (!schema || typeof schema.description !== 'string') return false;
   let values = DOCUMENTED.get(schema);
   if (!values) {
-    values = new Set(documentedValues(name, schema as PropSchema).map((d) => normalize(d.value)));
+    values = new Set(documentedValues(name, schema as PropSchema).map(normalize));
     DOCUMENTED.set(schema, values);
   }
   return values.has(normalize(String(value)));

@@ -8,8 +8,9 @@ import { readText, type Token } from './read.js';
  * as YYYY-MM-DD), numbers, e-mail addresses, URLs and names (wink-nlp's entities and parts of
  * speech, read.ts). What no library reads stays a rule of its own, each said where it is: quoted
  * text, codes and ids by their shape (tickers, `BTC/USD`, `KJ286`, `sara_doe_496`), a pair of
- * coordinates, a path of names (`America/New_York`), a place with its region (`Seattle, WA, US`). Rules that paid on none of the domains
- * beyond the three bundled ones were dropped (docs/guides/benchmarks.md, History).
+ * coordinates, a path of names (`America/New_York`), a place with its region (`Seattle, WA, US`).
+ * Rules that paid on none of the domains beyond the three bundled ones were dropped
+ * (docs/guides/benchmarks.md, History).
  */
 
 export type CandidateKind = 'quoted' | 'date' | 'coord' | 'number' | 'code' | 'id' | 'proper' | 'known' | 'output';

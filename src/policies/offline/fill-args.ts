@@ -107,7 +107,7 @@ function scoreCandidates(
   const queryShare = hint ? (from?.request ?? 0) : W.queryShareWithoutHint;
   const outputShare = hint ? (from?.upstream ?? 0) : W.outputShareWithoutHint;
   const recorded = new Map((hint?.values ?? []).map((v) => [String(v.value).toLowerCase(), v.share]));
-  const documented = new Set(documentedValues(name, prop).map((v) => v.value.toLowerCase()));
+  const documented = new Set(documentedValues(name, prop).map((v) => v.toLowerCase()));
   const usual = usualOf(hint);
   const q = W.queryValue;
   // A parameter that takes prose (a summary, a message, a thought) is given text the request quotes,
