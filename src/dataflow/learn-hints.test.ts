@@ -180,6 +180,26 @@ describe('hints learned from the records', () => {
     expect(template(['a', 'b', 'c'].map((g, i) => call(g, g, `2024-05-0${i + 1}T09:00:00Z`)))).toBe('{date}T09:00:00Z');
   });
 
+  it('learn how often a required parameter is set when the calls left it out, and nothing of the kind when they always set it', () => {
+    const tags: ToolDescriptor = {
+      name: 'games_by_tags',
+      description: 'Free games filtered by tags.',
+      inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
+    };
+    const records = (setEvery: number): TaskRecord[] =>
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((g, i) => ({
+        id: g,
+        group: g,
+        query: 'List the free fantasy games.',
+        reference: '',
+        calls: [{ tool: tags.name, args: i % setEvery === 0 ? { tag: 'fantasy' } : {} }],
+      }));
+    const hint = (setEvery: number) => learnToolHints(records(setEvery), [tags]).get(tags.name)!.params?.tag;
+    expect(hint(3)?.setRates?.overall).toBeCloseTo(2 / 6, 2);
+    expect(hint(1)?.setRates).toBeUndefined();
+    expect(ToolHintSchema.safeParse(learnToolHints(records(3), [tags]).get(tags.name)).success).toBe(true);
+  });
+
   it('say a parameter takes several values joined when the references pass what the request writes apart as one', () => {
     const rate: ToolDescriptor = {
       name: 'exchange_rate',

@@ -197,7 +197,9 @@ function paramHint(
   p: HintParameters,
   words: ReadonlySet<string>,
 ): ParamHint {
-  const h: ParamHint = isRequired || pe.calls === 0 ? {} : presence(pe, uses, p);
+  // A required parameter the recorded calls left out (the tool took its own default) is learned as an
+  // optional one is: what the calls did outweighs what the schema says.
+  const h: ParamHint = (isRequired && pe.set === pe.calls) || pe.calls === 0 ? {} : presence(pe, uses, p);
   if (pe.set === 0) return h;
   const from = (
     [

@@ -272,6 +272,27 @@ describe('argument filling with a hint', () => {
     expect(fillArgs(astro, { query: unwritten, outputs: [] }, zones).args.timezone).not.toBe('English');
   });
 
+  it('leaves a required parameter out when the calls it was learned from mostly left it out, and sets it when they set it', () => {
+    const tags = described(
+      'games_by_tags',
+      'Free games filtered by several tags.',
+      { tag: { type: 'string', description: 'Tags joined by dots.' } },
+      ['tag'],
+    );
+    const query = 'List the free fantasy games.';
+    const learned = (overall: number): ToolHint => ({
+      tool: tags.name,
+      params: { tag: { setRates: { overall }, from: { request: 1 }, shapes: { lower: 1 }, format: { lower: true } } },
+    });
+    const omitted = fillArgs(tags, { query, outputs: [] }, learned(0.1));
+    expect(omitted.args).toEqual({});
+    expect(omitted.missing).toEqual([]);
+    const tagged = 'Show me free games with the tag "fantasy".';
+    expect(fillArgs(tags, { query: tagged, outputs: [] }, learned(0.9)).args.tag).toBe('fantasy');
+    // Without a hint the schema decides: a required parameter is always given a value.
+    expect(fillArgs(tags, { query: tagged, outputs: [] }).args.tag).toBe('fantasy');
+  });
+
   it('lets the request override a usual value when it writes another documented one', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates, full output.', outputs: [] }, hint);
     expect(args.outputsize).toBe('full');

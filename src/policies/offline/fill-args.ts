@@ -207,10 +207,13 @@ function readQuery(query: string): ValueCandidate[] {
 
 /** Fills a tool's arguments (see the file comment) with the step's hint for the tool, if any. */
 export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: ToolHint): FillResult {
-  const { props, required } = propsOf(tool);
+  const { props, required: declared } = propsOf(tool);
   const base = readQuery(ctx.query);
   const names = Object.keys(props);
   const hintOf = (n: string): ParamHint | undefined => toolHint?.params?.[n];
+  // A required parameter whose hint has set rates was left out by some of the calls it was learned
+  // from: whether it is set is decided as for an optional one.
+  const required = declared.filter((n) => !hintOf(n)?.setRates);
   const focus = ctx.focus ?? [];
   const candidatesOf = (n: string) => {
     // A parameter for a part of a name (first, last) takes that part of a written full name, not the
@@ -238,7 +241,9 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const presence = new Map(
     names.filter((n) => !required.includes(n)).map((n) => [n, presenceOf(n, hintOf(n), { clauseWords })]),
   );
-  const present = choosePresent(presence, toolHint);
+  // The combinations a hint keeps are of optional parameters; a required one the calls left out is set on its own odds.
+  const present = choosePresent(new Map([...presence].filter(([n]) => !declared.includes(n))), toolHint);
+  for (const n of declared) if ((presence.get(n) ?? 0) >= 0.5) present.add(n);
   // An optional parameter judged unlikely yet not rare, whose values mostly came from the request, is
   // set after all when the call's clause holds a value that scores this strongly for it.
   for (const [n, p] of presence) {
