@@ -30,7 +30,8 @@ import type { Candidate, SearchTree } from './tree.js';
  *   cannot improve the best), and is never expanded (its original is).
  * - **Racing** (`settings.racing`, `race.ts`): the child runs on D_opt in rounds and is compared
  *   record by record with the best candidate so far; one that cannot still beat it stops early with
- *   the paired estimate of its reward, its feedback from the records it ran, and no D_val score.
+ *   the paired estimate of its reward, its feedback from the records it ran, and no D_val score. A
+ *   child that collapses the mined steps (`collapse_steps`) is not raced: it always gets its D_val score.
  * - **Budget**: when a model request was refused during the expansion or the evaluation, or the
  *   wall-time limit aborted it, the child is discarded and `BudgetStop` is thrown: the search ends
  *   cleanly with what it has.
@@ -277,7 +278,10 @@ export async function expandAndSimulate(
     return { child, status: 'duplicate', evaluations: [], toolCalls: 0, executions: 0 };
   }
   try {
-    const against = ctx.settings.racing ? ctx.raceAgainst?.() : undefined;
+    // D_opt is what the mined steps were mined from and favours them by construction: a candidate that
+    // collapses them into one repeating step is not raced there but scored on D_val, where the search selects.
+    const collapses = proposal.plan.edits.some((e) => e.op === 'collapse_steps');
+    const against = ctx.settings.racing && !collapses ? ctx.raceAgainst?.() : undefined;
     const sim = await simulate(ctx, proposal.workflow, against);
     const { opt, val } = sim;
     const raced =
