@@ -41,6 +41,11 @@ describe('canonicalArgs: numbers and booleans', () => {
   it('leaves a parameter that accepts both strings and numbers as given', () => {
     expect(key({ code: '5' }, schema)).not.toBe(key({ code: 5 }, schema));
   });
+  it('reads a numeric string as the number a number parameter widened to take text too is given', () => {
+    const widened: ParamSchema = { type: 'object', properties: { lat: { type: ['number', 'string'] } } };
+    expect(key({ lat: '-74.4075' }, widened)).toBe(key({ lat: -74.4075 }, widened));
+    expect(canonicalArgs({ lat: '50.05,8.6' }, widened)).toEqual({ lat: '50.05,8.6' });
+  });
   it('keeps a value that cannot be coerced, so it stays unequal', () => {
     expect(canonicalArgs({ days: 'five' }, schema)).toEqual({ days: 'five' });
     expect(key({ days: 'five' }, schema)).not.toBe(key({ days: 5 }, schema));

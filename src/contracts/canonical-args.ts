@@ -9,6 +9,10 @@
  * - values are coerced by the parameter's JSON-Schema `type` when the schema is known:
  *   number/integer: a numeric string becomes a number (`"5"` → `5`, `" 2.50 "` → `2.5`);
  *   boolean: `"true"`/`"false"` (any case) become booleans;
+ *   a type list is read by its first type when that is number, integer or boolean: a numeric string
+ *   is then still the number it writes (import widens a number parameter the recorded calls also
+ *   passed other text to into `["number", "string"]`, and a tool that takes text for a number reads
+ *   `"5"` as 5), while a list that starts with "string" leaves both as given;
  *   string: a number or boolean becomes its string (`5` → `"5"`);
  *   array: each item by `items`; object: each property by `properties`.
  *   A value that cannot be coerced is kept as it is (so it stays unequal to the right value).
@@ -67,8 +71,10 @@ function canonicalValue(value: unknown, schema: ParamSchema | undefined): unknow
   const types = schemaTypes(schema);
   if (typeof value === 'string') {
     const s = value.trim();
-    if ((types.has('number') || types.has('integer')) && !types.has('string') && NUMERIC.test(s)) return Number(s);
-    if (types.has('boolean') && !types.has('string')) {
+    const first = [...types][0];
+    const numeric = (types.has('number') || types.has('integer')) && !types.has('string');
+    if ((numeric || first === 'number' || first === 'integer') && NUMERIC.test(s)) return Number(s);
+    if ((types.has('boolean') && !types.has('string')) || first === 'boolean') {
       const lower = s.toLowerCase();
       if (lower === 'true') return true;
       if (lower === 'false') return false;

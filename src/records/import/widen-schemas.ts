@@ -11,8 +11,8 @@ import type { Call } from '../schema.js';
  *
  * Values the canonical argument form already reads as the declared type are no reason to widen:
  * a numeric string for a number, "true"/"false" for a boolean, a number or boolean for a string.
- * Note that a parameter whose type list includes "string" is no longer coerced by the canonical
- * form (`canonical-args.ts`), so on widened parameters `"5"` and `5` stay different.
+ * The declared type stays first in the widened list, and the canonical form (`canonical-args.ts`)
+ * reads a type list by its first type: on a widened number parameter `"5"` is still 5.
  */
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
