@@ -76,6 +76,12 @@ export interface FillResult {
   /** Required parameters for which no value was found (see the file comment). */
   missing: string[];
   /**
+   * Required parameters whose value the call's part (`clauseSpan`) does not give: written elsewhere in
+   * the request, the schema's default, a usual value of a parameter whose values were seldom
+   * constants, or none (an earlier output's value counts as given).
+   */
+  unsupported?: string[];
+  /**
    * For `calls: 'many'`: the main parameter and every value found for it (document order); `listed`
    * when its value came from an earlier output that holds several under the same key (the orders a
    * user lookup returned), all of them in output order.
@@ -309,21 +315,31 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
     const usual = usualOf(hintOf(name));
     const best = all.find((s) => s.param === name && !s.key.startsWith('c:') && !used.has(s.key));
     const fallback = props[name]?.default;
-    if (usual) args[name] = usual.value;
+    if (usual) taken.set(name, { param: name, value: (args[name] = usual.value), score: 0, key: `c:${name}` });
     else if (best) {
       args[name] = best.value;
+      taken.set(name, best);
       used.set(best.key, 1);
     } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name]);
   }
   const missing = required.filter((n) => !(n in args) && n in props);
-  const main = toolHint?.repeat ?? required[0];
-  if (!main) return { args, missing };
   const span = ctx.clauseSpan;
   const inClause = (s: Scored) => !span || (s.start !== undefined && s.start >= span[0] && s.start < span[1]);
+  // Required values the call's part does not give: one written elsewhere in the request, the schema's
+  // default, or a usual value of a parameter whose values seldom were constants.
+  const unsupported = required.filter((n) => {
+    const s = taken.get(n);
+    if (!s) return true;
+    if (s.key.startsWith('o:')) return false;
+    if (s.key.startsWith('c:')) return (hintOf(n)?.from?.constant ?? 0) < 0.5;
+    return !inClause(s);
+  });
+  const main = toolHint?.repeat ?? required[0];
+  if (!main) return { args, missing, unsupported };
   const values = all
     .filter((s) => s.param === main && s.score >= W.minScore && !s.key.startsWith('c:') && inClause(s))
     .map((s) => s.value);
   const distinct = [...new Map(values.map((v) => [stableStringify(v), v])).values()];
   const listed = taken.get(main)?.list;
-  return { args, missing, main: { param: main, values: distinct, ...(listed ? { listed } : {}) } };
+  return { args, missing, unsupported, main: { param: main, values: distinct, ...(listed ? { listed } : {}) } };
 }

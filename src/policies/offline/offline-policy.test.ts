@@ -345,6 +345,36 @@ describe('offline policy: tool positions read the request in order', () => {
     ]);
   });
 
+  it('lets a part that gives no value for the best-ranked tool call a tool ranked nearly as well that needs none', async () => {
+    const news: ToolDescriptor[] = [
+      {
+        name: 'by_source_for_news',
+        description: 'News by source: the latest news of one of the news sources.',
+        inputSchema: obj({ source: { type: 'string', default: 'cnn' } }, ['source']),
+      },
+      {
+        name: 'sources_list_for_news',
+        description: 'Sources list: all the news sources there are.',
+        inputSchema: obj({}, []),
+      },
+    ];
+    const w = chain(node({ id: 'p1' }), node({ id: 'p2' }));
+    const query = 'Show me all the news sources, then get the latest news from NPR.';
+    const at = (id: string) =>
+      createOfflinePolicy({ tools: news }).planToolCalls({
+        query,
+        workflow: w,
+        inputs: [],
+        context: query,
+        scratch: new Map(),
+        node: w.nodes.find((x) => x.id === id) as ToolNode,
+        candidates: news,
+        attempt: 1,
+      });
+    expect(bare((await at('p1')).calls)).toEqual([{ tool: 'sources_list_for_news', args: {} }]);
+    expect(bare((await at('p2')).calls)).toEqual([{ tool: 'by_source_for_news', args: { source: 'NPR' } }]);
+  });
+
   it('declares what it reads of the layout as its memo scope: every tool position, and its own ordinal', () => {
     const w = chain(node({ id: 'p1', calls: 'many' }), node({ id: 'p2', calls: 'many' }));
     const scope = (wf: Workflow, id: string) =>

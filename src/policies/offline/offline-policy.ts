@@ -65,6 +65,12 @@ const MAX_LISTED_CALLS = 10;
 
 /** Ranked tools tried before a part whose every call repeats an earlier one is left without a call. */
 const DUPLICATE_TRIES = 3;
+/**
+ * A tool ranked at least this share of the best one's score serves a part that gives none of the
+ * best tool's required values when the part gives its own (or it needs none). Decided on D_val of
+ * seven domains (docs/guides/benchmarks.md, History): 0.5, 0.7 and 0.85 gave the same within 0.003.
+ */
+const GIVEN_RANK_SHARE = 0.7;
 
 const callKey = (tool: string, args: unknown): string => `${tool}\u0000${stableStringify(args)}`;
 
@@ -129,14 +135,20 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
       );
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
+    const complete = (c: { duplicate: boolean; filled: FillResult }) => !c.duplicate && c.filled.missing.length === 0;
+    const given = (c: { duplicate: boolean; filled: FillResult }) =>
+      complete(c) && (c.filled.unsupported ?? []).length === 0;
     const best = await callAt(0);
-    if (!best.duplicate && best.filled.missing.length === 0) return best;
+    if (given(best) || (complete(best) && clauseSpan === undefined)) return best;
     // A call equal to one this run already made would only fetch the same result again, and a call
     // missing a required value cannot be made: the next-ranked tool that can make a complete call
     // serves the part instead; when none of the next ones can, the best one (no call, or its error).
+    // A complete call whose required values the part does not give yields to a tool ranked nearly as
+    // well whose values it does (or that needs none).
     for (let k = 1; k < Math.min(ranked.length, DUPLICATE_TRIES); k++) {
+      if (complete(best) && ranked[(first + k) % ranked.length]!.score < GIVEN_RANK_SHARE * ranked[first]!.score) break;
       const next = await callAt(k);
-      if (!next.duplicate && next.filled.missing.length === 0) return next;
+      if (complete(best) ? given(next) : complete(next)) return next;
     }
     return best;
   }
