@@ -41,9 +41,10 @@ import {
  * required parameter left without a value takes the hint's usual value, else the best value found
  * that no other parameter took, else the schema default; with none of these it is listed in
  * `missing` and no call is made (an error observation, "no value for `b`") rather than a guess.
- * Optional parameters are set as presence.ts decides; one set always but given no value takes the
- * hint's usual value. Without hints the filler reads the request and the schema alone, as a model
- * that has never seen the log would.
+ * A required parameter that the calls the hint was learned from left out (it has set rates) is
+ * decided as an optional one is. Optional parameters are set as presence.ts decides; one set always
+ * but given no value takes the hint's usual value. Without hints the filler reads the request and the
+ * schema alone, as a model that has never seen the log would.
  */
 
 export interface FillContext {
