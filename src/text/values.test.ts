@@ -64,6 +64,13 @@ describe('names and places', () => {
     expect(values('the forecast for Dar es Salaam today')).not.toContain('Salaam');
   });
 
+  it('keeps a name written with a hyphen between capitalised words whole, and a word hyphened to a name apart', () => {
+    expect(values('search for articles on the Ukraine-Russia War as it matters')).toContain('Ukraine-Russia War');
+    expect(values('the highest scoring news about Mercedes-Benz sales')).toContain('Mercedes-Benz');
+    expect(values('the highest scoring news about Mercedes-Benz sales')).not.toContain('Benz');
+    expect(values('search for Tesla-related news')).toContain('Tesla');
+  });
+
   it('offers a place with its region and country codes as one value, as written, not cut short', () => {
     const v = values('search for Seattle, WA, US to get its coordinates');
     expect(v).toContain('Seattle, WA, US');

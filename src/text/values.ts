@@ -178,7 +178,7 @@ export function queryCandidates(text: string): ValueCandidate[] {
 
 /**
  * Names: maximal runs of capitalised words that are no function words by the library's tags (with
- * "of", "de", "and", … between them), not a sentence's first word unless the library tags it a
+ * "of", "de", "and", … between them, or a hyphen written against both), not a sentence's first word unless the library tags it a
  * name, not a pronoun ("I'm"), and not a code in capitals (read above).
  */
 function nameSpans(
@@ -207,6 +207,13 @@ function nameSpans(
       const next = tokens[j + 1]!;
       const gap = text.slice(tokens[j]!.end, next.start);
       if (!/^[\s-]{0,2}$/.test(gap)) break;
+      // A hyphen the library reads as a token of its own joins two capitalised words written
+      // against it into one name ("Mercedes-Benz", "Ukraine-Russia War").
+      const after = tokens[j + 2];
+      if (next.text === '-' && gap === '' && after && after.start === next.end && nameLike(after, j + 2)) {
+        end = j = j + 2;
+        continue;
+      }
       if (nameLike(next, j + 1) || /^\d+[A-Za-z]*$/.test(next.text)) end = j = j + 1;
       else if (CONNECT.has(next.lower) && tokens[j + 2] && isCap(tokens[j + 2]!)) j++;
       else break;
