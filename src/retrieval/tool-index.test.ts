@@ -27,4 +27,16 @@ describe('tool index', () => {
     );
     expect(ranked[0]?.name).toBe('usacitieslist_for_gas_price');
   });
+
+  it('ranks a part by what it asks for, not by the words of the value it quotes', () => {
+    const tools = [
+      tool('search_news', 'Search news articles for a keyword.'),
+      tool('ai_news', 'The latest AI news from AI companies: AI investment and AI shareholders.'),
+    ];
+    const names = tools.map((t) => t.name);
+    const index = createToolIndex(tools);
+    expect(index.rank('search the news for "xAI shareholders AI investment"', names)[0]?.name).toBe('search_news');
+    // A part that is nothing but a quote is ranked by it.
+    expect(index.rank('"AI investment"', names)[0]?.name).toBe('ai_news');
+  });
 });

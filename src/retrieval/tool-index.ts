@@ -16,6 +16,8 @@ import { nameWordsOf, splitIdentifiers, terms } from '../text/words.js';
 
 /** Rankings one index remembers. */
 export const RANK_MEMO_SIZE = 10_000;
+/** Text in double quotes (straight or curly). */
+const QUOTED = /"[^"]*"|“[^”]*”/g;
 /** Longer texts (whole long requests) are ranked each time they are asked, so the memo stays small. */
 const RANK_MEMO_MAX_TEXT = 2_000;
 
@@ -68,11 +70,15 @@ export function createToolIndex(
       const hit = memo.get(key);
       if (hit) return hit;
       const allowed = new Set(candidates);
+      // Text a request quotes is a value the call passes (a title, a phrase to search for), not
+      // words for what the tool does: the rest of the text ranks the tools, unless nothing is left.
+      const unquoted = text.replace(QUOTED, ' ');
+      const asked = terms(unquoted).length > 0 ? unquoted : text;
       const ranked: ReadonlyArray<{ name: string; score: number }> = Object.freeze(
-        terms(text).length === 0
+        terms(asked).length === 0
           ? []
           : index
-              .search(text, {
+              .search(asked, {
                 boost: { name: 2, description: 1, params: 0.5, learned: 1.5 },
                 combineWith: 'OR',
                 filter: (r) => allowed.has(r.id as string),
