@@ -81,7 +81,7 @@ export interface FillResult {
    * the request, the schema's default, a usual value of a parameter whose values were seldom
    * constants, or none (an earlier output's value counts as given).
    */
-  unsupported?: string[];
+  unsupported: string[];
   /**
    * For `calls: 'many'`: the main parameter and every value found for it (document order); `listed`
    * when its value came from an earlier output that holds several under the same key (the orders a

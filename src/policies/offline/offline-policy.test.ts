@@ -373,6 +373,19 @@ describe('offline policy: tool positions read the request in order', () => {
       });
     expect(bare((await at('p1')).calls)).toEqual([{ tool: 'sources_list_for_news', args: {} }]);
     expect(bare((await at('p2')).calls)).toEqual([{ tool: 'by_source_for_news', args: { source: 'NPR' } }]);
+    // A value a binding of the step gives is given: the best-ranked tool keeps the part.
+    const bound = await createOfflinePolicy({ tools: news }).planToolCalls({
+      query,
+      workflow: w,
+      inputs: [],
+      context: query,
+      scratch: new Map(),
+      node: w.nodes.find((x) => x.id === 'p1') as ToolNode,
+      candidates: news,
+      attempt: 1,
+      bound: { by_source_for_news: { source: 'bbc' } },
+    });
+    expect(bare(bound.calls)).toEqual([{ tool: 'by_source_for_news', args: { source: 'bbc' } }]);
   });
 
   it('declares what it reads of the layout as its memo scope: every tool position, and its own ordinal', () => {

@@ -54,7 +54,13 @@ function withBound(filled: FillResult, bound: Record<string, unknown> | undefine
   if (!bound) return filled;
   const main = filled.main && !(filled.main.param in bound) ? { main: filled.main } : {};
   const { main: _drop, ...rest } = filled;
-  return { ...rest, ...main, args: { ...filled.args, ...bound }, missing: filled.missing.filter((m) => !(m in bound)) };
+  return {
+    ...rest,
+    ...main,
+    args: { ...filled.args, ...bound },
+    missing: filled.missing.filter((m) => !(m in bound)),
+    unsupported: filled.unsupported.filter((m) => !(m in bound)),
+  };
 }
 
 /** Requests longer than this yield to the event loop before each call they fill (a few ms each). */
@@ -136,8 +142,7 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
       return { tool, filled, duplicate: made.has(callKey(tool.name, filled.args)) };
     };
     const complete = (c: { duplicate: boolean; filled: FillResult }) => !c.duplicate && c.filled.missing.length === 0;
-    const given = (c: { duplicate: boolean; filled: FillResult }) =>
-      complete(c) && (c.filled.unsupported ?? []).length === 0;
+    const given = (c: { duplicate: boolean; filled: FillResult }) => complete(c) && c.filled.unsupported.length === 0;
     const best = await callAt(0);
     if (given(best) || (complete(best) && clauseSpan === undefined)) return best;
     // A call equal to one this run already made would only fetch the same result again, and a call
