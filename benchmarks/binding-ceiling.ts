@@ -7,7 +7,12 @@
  * prints TC on D_opt and on D_val before and after. The search can only ever keep a subset of these
  * edits, so the D_val difference bounds what bindings give the search on these records. Run with
  *
- *   npx tsx benchmarks/binding-ceiling.ts [--domains Finance,Travel,Weather] [--seeds 0,1,2] [--find-on val]
+ *   npx tsx benchmarks/binding-ceiling.ts [--domains Finance,Travel,Weather] [--seeds 0,1,2] [--find-on val] [--start learned]
+ *
+ * A domain is a bundled one's name or a folder `flowscout import` wrote (records.jsonl and
+ * tools.config.json), split by group as the bench splits it.
+ *
+ * `--start learned` starts from G0 with the hints learned on D_opt (a search's start) instead of G0.
  *
  * `--find-on val` takes the bindings from G0's feedback on D_val itself instead of D_opt: the bindings
  * are then chosen on the very records they are scored on, so the D_val difference is an upper bound
@@ -15,12 +20,15 @@
  *
  * D_test is never read.
  */
+import { basename, join } from 'node:path';
 import { prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
 import type { FeedbackPattern } from '../src/evaluate/feedback.js';
 import type { Edit } from '../src/graph/edits/edit-schema.js';
 import { applyEditPlan } from '../src/graph/edits/apply-edit-plan.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
+import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
+import { withLearnedHints } from '../src/search/learned-hints.js';
 import { minedG0 } from '../src/search/variants.js';
 import { createModelWiring } from '../src/wiring/wire-models.js';
 
@@ -31,19 +39,33 @@ function arg(name: string, fallback: string): string {
 const domains = arg('domains', 'Finance,Travel,Weather').split(',');
 const seeds = arg('seeds', '0,1,2').split(',').map(Number);
 const findOn = arg('find-on', 'opt');
+const start = arg('start', 'g0');
+if (start !== 'g0' && start !== 'learned') throw new Error(`--start takes g0 or learned, not '${start}'`);
 if (findOn !== 'opt' && findOn !== 'val') throw new Error(`--find-on takes opt or val, not '${findOn}'`);
 
 const wiring = createModelWiring({ limits: { concurrency: 2 } });
 const judge = createLexicalJudge();
 const sums = { optG0: 0, optBound: 0, valG0: 0, valBound: 0, bindings: 0, cells: 0 };
-console.log(`bindings found on G0's D_${findOn} runs (offline)`);
+console.log(`bindings found on ${start === 'learned' ? 'hinted ' : ''}G0's D_${findOn} runs (offline)`);
 console.log('domain   seed  bindings  TC D_opt G0 → bound   TC D_val G0 → bound   (offline)');
 for (const domain of domains) {
   for (const seed of seeds) {
-    const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring });
+    // A bundled domain by name, or a folder `flowscout import` wrote (split by group, as the bench does).
+    const bundled = (BUNDLED_DOMAINS as readonly string[]).includes(domain);
+    const env = await prepareDomain(
+      bundled
+        ? domain
+        : { name: basename(domain), records: join(domain, 'records.jsonl'), tools: join(domain, 'tools.config.json') },
+      { seed, maxTest: 0, model: 'offline', wiring, ...(bundled ? {} : { splitBy: 'auto' as const }) },
+    );
     try {
-      const g0 = minedG0(env.split.opt, env.descriptors);
       const common = { policy: env.policy.instance, tools: env.tools, judge, concurrency: 2 };
+      const mined = minedG0(env.split.opt, env.descriptors);
+      // `--start learned`: G0 with the hints learned on D_opt (the start every search has).
+      const g0 =
+        start === 'learned'
+          ? await withLearnedHints(mined, env.split.opt, { ...common, descriptors: env.descriptors })
+          : mined;
       const opt = await evaluateWorkflow(g0, env.split.opt, { ...common, feedback: { tools: env.descriptors } });
       // G0 on D_val, with feedback when the bindings are to be found there.
       const valG0 = await evaluateWorkflow(g0, env.split.val, {
@@ -68,7 +90,7 @@ for (const domain of domains) {
       const valBound = await evaluateWorkflow(bound, env.split.val, { ...common, feedback: false });
       const f = (x: number | undefined) => (x ?? 0).toFixed(3);
       console.log(
-        `${domain.padEnd(8)} ${String(seed).padStart(4)}  ${String(found.length).padStart(8)}  ${f(opt.tc)} → ${f(optBound.tc)}         ${f(valG0.tc)} → ${f(valBound.tc)}`,
+        `${basename(domain).padEnd(8)} ${String(seed).padStart(4)}  ${String(found.length).padStart(8)}  ${f(opt.tc)} → ${f(optBound.tc)}         ${f(valG0.tc)} → ${f(valBound.tc)}`,
       );
       sums.optG0 += opt.tc ?? 0;
       sums.optBound += optBound.tc ?? 0;

@@ -13,6 +13,14 @@ import type { Optimizer, Proposal, ProposeInput } from './types.js';
  */
 export const RULE_BASED_LABEL = 'rule-based optimizer (offline)';
 
+/**
+ * Bindings are proposed before any other edit. They change only where a parameter's value comes
+ * from, each program was checked on the optimisation records' reference calls, and the validation
+ * split decides whether the search keeps them; ranked by their evidence (a few calls each) they came
+ * after every structural and prompt edit and a search stopped before it tried them.
+ */
+const first = (e: { group?: string }) => (e.group === 'bind' ? 1 : 0);
+
 /** Creates the rule-based optimizer (`id: rules`, kind offline). */
 export function createRuleBasedOptimizer(): Optimizer {
   return {
@@ -25,7 +33,7 @@ export function createRuleBasedOptimizer(): Optimizer {
       const candidates = input.random
         .shuffle(ruleEdits({ workflow: input.workflow, feedback: input.feedback, tools, allowToolNodes }))
         .map((e, i) => ({ e, i }))
-        .sort((a, b) => b.e.score - a.e.score || a.i - b.i)
+        .sort((a, b) => first(b.e) - first(a.e) || b.e.score - a.e.score || a.i - b.i)
         .map((x) => x.e);
       const siblings = new Set(input.siblings);
       let tried = 0;

@@ -39,6 +39,7 @@ export type { RuleContext, RuleEdit, RuleTable } from './rule-edit.js';
  * | an argument is wrong | `set_task`: the task names the parameter and the reference's values | 0.4 |
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | hints learned from the reference calls differ from what a node reads | `set_hint` per tool, all of them as one plan | 1.5 × √calls |
+ * | a program learned from the reference calls gives a parameter its value in more calls than the node passes right now | `set_binding` (with a data edge from its source step), all of them as one plan; proposed before every other edit (rule-based.ts) | 1.2 |
  * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings | 1.0 |
  * | a router's `otherwise` requests are covered better by one route's tools | `refine_branch` with that route as the router's `fallback` | 1.0 |
  * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
@@ -321,10 +322,13 @@ export function ruleEdits(ctx: RuleContext, table: RuleTable = RULES): RuleEdit[
     .map(([group, list]) => {
       const targets = [...new Set(list.map((e) => targetOf(e)))];
       const where = `${targets.length} node${targets.length === 1 ? '' : 's'} (${targets.join(', ')})`;
-      return edit(
-        targets.length === list.length ? `${group} on ${where}` : `${group}: ${list.length} edits on ${where}`,
-        list.reduce((n, e) => n + e.score, 0),
-        ...list.flatMap((e) => e.plan.edits),
+      return grouped(
+        group,
+        edit(
+          targets.length === list.length ? `${group} on ${where}` : `${group}: ${list.length} edits on ${where}`,
+          list.reduce((n, e) => n + e.score, 0),
+          ...list.flatMap((e) => e.plan.edits),
+        ),
       );
     });
   // Bindings go as one plan when there are several: each alone rarely moves a score, and offered one
