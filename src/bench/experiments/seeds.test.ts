@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSeeds, seedsCommandLine } from '../../cli/commands/bench.js';
 import { renderReport } from '../report/render-report.js';
-import { renderSeedsReport } from '../report/render-seeds.js';
+import { bindingsLine, renderSeedsReport } from '../report/render-seeds.js';
 import type { ApproachResult, BenchResults } from './results.js';
 import { pairedOrderings, summarizeSeeds } from './seeds.js';
 import { workflowRef } from './results.js';
@@ -301,9 +301,12 @@ describe('where calls go wrong, by argument source', () => {
       { domain: 'Weather', total: 0, upstream: 0, seeds: 2 },
     ]);
     expect(renderSeedsReport(s)).toContain(
-      "FlowScout's best workflows (one per domain and seed) hold 5 bindings, 3 of them reading an earlier call's output: Travel 5 (3), Weather 0 (0).",
+      "FlowScout's best workflows (one per domain and seed) hold 5 bindings (3 reading an earlier call's output): Travel 5 (3), Weather 0 (0).",
     );
-    expect(renderReport(seeded[1]!)).toContain('hold 2 bindings, 1 of them reading');
+    expect(renderReport(seeded[1]!)).toContain('hold 2 bindings (1 reading');
+    expect(bindingsLine([{ domain: 'Mapping', total: 1, upstream: 1, seeds: 3 }])[0]).toBe(
+      "FlowScout's best workflows (one per domain and seed) hold 1 binding (1 reading an earlier call's output): Mapping 1 (1).",
+    );
   });
 
   it("reads a workflow's bindings from its steps: those with an output source read an earlier call", () => {

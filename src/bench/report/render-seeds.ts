@@ -98,7 +98,7 @@ export function bindingsLine(rows: SeedsResults['bestBindings']): string[] {
   const upstream = rows.reduce((n, x) => n + x.upstream, 0);
   const each = rows.map((x) => `${x.domain} ${x.total} (${x.upstream})`).join(', ');
   return [
-    `FlowScout's best workflows (one per domain and seed) hold ${total} bindings, ${upstream} of them reading an earlier call's output: ${each}.`,
+    `FlowScout's best workflows (one per domain and seed) hold ${total} binding${total === 1 ? '' : 's'} (${upstream} reading an earlier call's output): ${each}.`,
     '',
   ];
 }
