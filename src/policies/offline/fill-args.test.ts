@@ -298,3 +298,34 @@ describe('argument filling with a hint', () => {
     expect(args.outputsize).toBe('full');
   });
 });
+
+describe('one value, one parameter', () => {
+  const geocode: ToolDescriptor = {
+    name: 'geocode',
+    description: 'Coordinates of a city.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: 'The city.' },
+        state: { type: 'string', description: 'Its state.' },
+      },
+      required: ['city'],
+    },
+  };
+  const named = { from: { request: 1 }, shapes: { name: 1 } } as const;
+  const hint: ToolHint = {
+    tool: 'geocode',
+    params: { city: named, state: { ...named, set: 'always', setRates: { overall: 1 } } },
+  };
+
+  it('an optional parameter is left out rather than given the value another parameter took', () => {
+    expect(fillArgs(geocode, { query: 'Find the coordinates of Seattle.', outputs: [] }, hint).args).toEqual({
+      city: 'Seattle',
+    });
+    // With a value of its own it is set.
+    expect(fillArgs(geocode, { query: 'Find the coordinates of Portland in Maine.', outputs: [] }, hint).args).toEqual({
+      city: 'Portland',
+      state: 'Maine',
+    });
+  });
+});
