@@ -6,10 +6,11 @@ import type { Optimizer, Proposal, ProposeInput } from './types.js';
 /**
  * The offline rule-based optimizer (docs/DESIGN.md, "Policies": the optimizer follows the same pattern
  * as the policies — LLM, or offline rule-based). It turns the node's feedback into candidate edits
- * (rule-edits.ts), ranks them by score (ties broken by the iteration's seeded random order), and
- * proposes the best one that no sibling already made, that applies to a valid workflow, that keeps
- * the variant's constraint and that does not give a workflow the run already has. So each child of
- * a node gets a *different* edit, best evidence first. Deterministic given the feedback and seed.
+ * (rule-edits.ts), ranks them by score, a candidate's bindings first (ties broken by the
+ * iteration's seeded random order), and proposes the best one that no sibling already made, that
+ * applies to a valid workflow, that keeps the variant's constraint and that does not give a workflow
+ * the run already has. So each child of a node gets a *different* edit, bindings and then the best
+ * evidence first. Deterministic given the feedback and seed.
  */
 export const RULE_BASED_LABEL = 'rule-based optimizer (offline)';
 
