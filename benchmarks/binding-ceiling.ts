@@ -20,14 +20,13 @@
  *
  * D_test is never read.
  */
-import { basename, join } from 'node:path';
-import { prepareDomain } from '../src/bench/experiments/domain-env.js';
+import { basename } from 'node:path';
+import { domainByNameOrFolder, prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
 import type { FeedbackPattern } from '../src/evaluate/feedback.js';
 import type { Edit } from '../src/graph/edits/edit-schema.js';
 import { applyEditPlan } from '../src/graph/edits/apply-edit-plan.js';
 import { createLexicalJudge } from '../src/metrics/lexical-judge.js';
-import { BUNDLED_DOMAINS } from '../src/records/bundled.js';
 import { withLearnedHints } from '../src/search/learned-hints.js';
 import { minedG0 } from '../src/search/variants.js';
 import { createModelWiring } from '../src/wiring/wire-models.js';
@@ -50,14 +49,7 @@ console.log(`bindings found on ${start === 'learned' ? 'hinted ' : ''}G0's D_${f
 console.log('domain   seed  bindings  TC D_opt G0 → bound   TC D_val G0 → bound   (offline)');
 for (const domain of domains) {
   for (const seed of seeds) {
-    // A bundled domain by name, or a folder `flowscout import` wrote (split by group, as the bench does).
-    const bundled = (BUNDLED_DOMAINS as readonly string[]).includes(domain);
-    const env = await prepareDomain(
-      bundled
-        ? domain
-        : { name: basename(domain), records: join(domain, 'records.jsonl'), tools: join(domain, 'tools.config.json') },
-      { seed, maxTest: 0, model: 'offline', wiring, ...(bundled ? {} : { splitBy: 'auto' as const }) },
-    );
+    const env = await prepareDomain(domainByNameOrFolder(domain), { seed, maxTest: 0, model: 'offline', wiring });
     try {
       const common = { policy: env.policy.instance, tools: env.tools, judge, concurrency: 2 };
       const mined = minedG0(env.split.opt, env.descriptors);

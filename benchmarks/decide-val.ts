@@ -13,9 +13,8 @@
  * first from D_opt: search/learned-hints.ts), `plain` (the one repeating step with the same),
  * `search` (FlowScout: MCTS from G0, J and P below), `nominer` (MCTS from the one step), `react`.
  */
-import { join } from 'node:path';
 import { createOfflineReact } from '../src/bench/baselines/react/react-offline.js';
-import { prepareDomain } from '../src/bench/experiments/domain-env.js';
+import { domainByNameOrFolder, prepareDomain } from '../src/bench/experiments/domain-env.js';
 import { measureApproach } from '../src/bench/experiments/measure.js';
 import { runVariant } from '../src/bench/experiments/search-variants.js';
 import { evaluateWorkflow } from '../src/evaluate/evaluate.js';
@@ -60,13 +59,10 @@ const countBindings = (w: Workflow) =>
 
 console.log(`D_val, offline (no LLM), seeds ${seeds.join(',')}, J=${iterations} P=${patience}; D_test not run.`);
 for (const name of domains) {
-  const bundled = (BUNDLED_DOMAINS as readonly string[]).includes(name);
-  const label = bundled ? name : name.split('/').filter(Boolean).at(-1)!;
+  const domain = domainByNameOrFolder(name);
+  const label = typeof domain === 'string' ? domain : domain.name;
   for (const seed of seeds) {
-    const env = await prepareDomain(
-      bundled ? name : { name: label, records: join(name, 'records.jsonl'), tools: join(name, 'tools.config.json') },
-      { seed, maxTest: 0, model: 'offline', wiring, ...(bundled ? {} : { splitBy: 'auto' as const }) },
-    );
+    const env = await prepareDomain(domain, { seed, maxTest: 0, model: 'offline', wiring });
     try {
       const measure = async (approach: string, workflow: Workflow) => {
         const ev = await evaluateWorkflow(workflow, env.split.val, {

@@ -178,8 +178,8 @@ export function queryCandidates(text: string): ValueCandidate[] {
 
 /**
  * Names: maximal runs of capitalised words that are no function words by the library's tags (with
- * "of", "de", "and", … between them, or a hyphen written against both), not a sentence's first word unless the library tags it a
- * name, not a pronoun ("I'm"), and not a code in capitals (read above).
+ * "of", "de", "and", … between them, or a hyphen written against both), not a sentence's first word
+ * unless the library tags it a name, not a pronoun ("I'm"), and not a code in capitals (read above).
  */
 function nameSpans(
   text: string,

@@ -1,3 +1,4 @@
+import { basename, join } from 'node:path';
 import { FlowScoutError } from '../../errors/index.js';
 import type { LlmClient } from '../../llm/client.js';
 import { discoverProcessTree } from '../../mining/inductive/discover.js';
@@ -44,6 +45,15 @@ export interface DomainFiles {
   name: string;
   records: string;
   tools: string;
+}
+
+/**
+ * A domain as a benchmark names it: a bundled domain's name, else a folder `flowscout import` wrote
+ * (its records.jsonl and tools.config.json), named after the folder and split as your records are.
+ */
+export function domainByNameOrFolder(text: string): string | DomainFiles {
+  if ((BUNDLED_DOMAINS as readonly string[]).includes(text)) return text;
+  return { name: basename(text), records: join(text, 'records.jsonl'), tools: join(text, 'tools.config.json') };
 }
 
 export interface DomainEnv {
