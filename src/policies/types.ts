@@ -93,6 +93,15 @@ export interface ToolPlanResult {
   model?: string;
   /** Set when the policy could not produce a valid plan; the node then records an error. */
   error?: string;
+  /**
+   * `calls: 'many'`: the rest of the plan, asked for once `calls` have run, with the calls the node
+   * made so far (in order, outputs included), so that a later call can read an earlier one's result
+   * (the cities of the country a list call returned). Its `usage` adds to the node's, and it may end
+   * with a `rest` of its own; its `error` is not the node's (the node made calls), and a `rest` that
+   * throws ends the plan with the calls made. The runtime asks at most 32 times per attempt. Without it
+   * the plan is complete.
+   */
+  rest?: (made: readonly EarlierCall[]) => Promise<ToolPlanResult>;
 }
 
 /** Who decides at LLM and tool nodes. `label` is shown wherever results are shown. */

@@ -335,6 +335,59 @@ describe('executeWorkflow: execution rules', () => {
     }
   });
 
+  it("asks for the rest of a 'many' plan after its calls ran, with their outputs, and bounds how often", async () => {
+    // A lookup whose id the first call returns: the second call is planned once that result is known.
+    const a = spy('a', (args) => ({ id: `id-${String(args.i)}` }));
+    const seen: unknown[][] = [];
+    const chained = createScriptedPolicy({
+      tool: () => ({
+        calls: [{ tool: 'a', args: { i: 1 } }],
+        rest: async (made) => {
+          seen.push(made.map((c) => c.output));
+          const last = made.at(-1)!.output as { id: string };
+          return { calls: [{ tool: 'a', args: { i: last.id } }] };
+        },
+      }),
+    });
+    const w = wf([plan, tool('a', { calls: 'many' }), synth], [data('plan', 'a'), data('a', 'synth')]);
+    const t = await executeWorkflow(w, { query: 'q' }, { policy: chained, tools: createToolRegistry([a.spec]) });
+    expect(t.calls.map((c) => c.args)).toEqual([{ i: 1 }, { i: 'id-1' }]);
+    expect(seen).toEqual([[{ id: 'id-1' }]]);
+    // A policy whose plan never ends is stopped: the first calls and 32 more, and the node stands.
+    const endless = createScriptedPolicy({
+      tool: () => {
+        const more = async (made: readonly unknown[]) => ({
+          calls: [{ tool: 'a', args: { i: made.length + 1 } }],
+          rest: more,
+        });
+        return { calls: [{ tool: 'a', args: { i: 0 } }], rest: more };
+      },
+    });
+    const long = await executeWorkflow(
+      w,
+      { query: 'q' },
+      { policy: endless, tools: createToolRegistry([spy('a').spec]) },
+    );
+    expect(long.calls).toHaveLength(33);
+    expect(long.observations.find((o) => o.nodeId === 'a')).toMatchObject({ status: 'ok' });
+    // A rest that throws ends the plan; the calls made stand.
+    const failing = createScriptedPolicy({
+      tool: () => ({
+        calls: [{ tool: 'a', args: { i: 1 } }],
+        rest: async () => {
+          throw new Error('model unreachable');
+        },
+      }),
+    });
+    const cut = await executeWorkflow(
+      w,
+      { query: 'q' },
+      { policy: failing, tools: createToolRegistry([spy('a').spec]) },
+    );
+    expect(cut.calls.map((c) => c.args)).toEqual([{ i: 1 }]);
+    expect(cut.observations.find((o) => o.nodeId === 'a')).toMatchObject({ status: 'ok' });
+  });
+
   it('limits candidates to the hint and refuses a call outside them', async () => {
     let candidates: string[] = [];
     const policy = createScriptedPolicy({

@@ -1,6 +1,13 @@
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { bindingsFor } from '../graph/hints.js';
-import { type ExecutionPolicy, type PlannedCall, type PolicyContext, type ToolPlanRequest } from '../policies/types.js';
+import {
+  type EarlierCall,
+  type ExecutionPolicy,
+  type PlannedCall,
+  type PolicyContext,
+  type ToolPlanRequest,
+  type ToolPlanResult,
+} from '../policies/types.js';
 import { addUsage, type Usage } from '../llm/usage.js';
 import { awaitsApproval, type ToolCallContext, type ToolDescriptor, type ToolRegistry } from '../contracts/tools.js';
 import type { ToolNodeOutputCall } from './context.js';
@@ -169,6 +176,9 @@ export function toolStepResult(attempts: readonly ToolAttempt[]): NodeStepResult
   return result;
 }
 
+/** Most times a node's plan is continued (`ToolPlanResult.rest`): work per node stays bounded whatever a policy returns. */
+const MAX_PLAN_ROUNDS = 32;
+
 /** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
 export async function runToolNodeStep(
   node: ToolNode,
@@ -204,6 +214,7 @@ export async function runToolAttempt(
   let usage: Usage | undefined;
   let model: string | undefined;
   let planned: PlannedCall[];
+  let rest: ToolPlanResult['rest'];
   const earlier: EarlierResult[] = base.earlier ? base.earlier.slice() : [];
   const bound = resolveBindings(base.workflow, node, candidates, base.query, base.inputs, earlier);
   const only = candidates.length === 1 ? candidates[0]! : undefined;
@@ -223,6 +234,7 @@ export async function runToolAttempt(
       if (plan.error)
         return withCost({ status: 'error', error: `no valid plan: ${plan.error}`, calls: [] }, usage, model);
       planned = Array.isArray(plan.calls) ? plan.calls : [];
+      if (node.calls === 'many' && typeof plan.rest === 'function') rest = plan.rest;
     } catch (e) {
       if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
       return {
@@ -232,7 +244,7 @@ export async function runToolAttempt(
       };
     }
   if (node.calls !== 'many') planned = planned.slice(0, 1);
-  if (planned.length === 0) {
+  if (planned.length === 0 && !rest) {
     return node.calls === 'many' || node.optional
       ? withCost({ status: 'ok', calls: [] }, usage, model)
       : withCost(
@@ -243,7 +255,30 @@ export async function runToolAttempt(
   }
   const calls: CallObservation[] = [];
   const maxOutput = deps.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-  for (const p of planned) {
+  const queue = planned.slice();
+  for (let rounds = 0; ;) {
+    if (queue.length === 0) {
+      // The rest of the plan, asked for with the calls made so far (`ToolPlanResult.rest`).
+      if (!rest || rounds >= MAX_PLAN_ROUNDS) break;
+      rounds++;
+      const own = calls.map((c) => {
+        const e: EarlierCall = { nodeId: node.id, tool: c.tool, args: c.args, status: c.status };
+        if (c.output !== undefined) e.output = c.output;
+        return e;
+      });
+      let next: ToolPlanResult;
+      try {
+        next = await raceAbort(rest(own), base.signal);
+      } catch (e) {
+        if (isAbortError(e) || base.signal?.aborted || isBudgetExhausted(e)) throw e;
+        break;
+      }
+      if (next.usage) usage = addUsage(usage, next.usage);
+      rest = typeof next.rest === 'function' ? next.rest : undefined;
+      if (Array.isArray(next.calls)) queue.push(...next.calls);
+      continue;
+    }
+    const p = queue.shift()!;
     const planArgs = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
     const tool = candidateNamed(candidates, p.tool);
     // Bound parameters are resolved again for each call, with the calls this step made before it
@@ -328,6 +363,7 @@ export async function runToolAttempt(
     // A later call of this node (`calls: 'many'`) may be grounded in this one's output (grounding.ts).
     if (call.status === 'ok') recordRunCall(base.scratch, call);
   }
+  if (calls.length === 0) return withCost({ status: 'ok', calls }, usage, model);
   const failed = calls.filter((c) => c.status === 'error');
   if (failed.length === calls.length) {
     return withCost(

@@ -3,7 +3,7 @@ import type { LlmNode, ToolHint, ToolNode, Workflow } from '../../graph/schema.j
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { NodeInput, ToolPlanRequest } from '../types.js';
+import type { NodeInput, ToolPlanRequest, ToolPlanResult } from '../types.js';
 import { createOfflinePolicy } from './offline-policy.js';
 import { planToolAnswer } from '../../../test/support/workflows.js';
 
@@ -96,6 +96,20 @@ const wf = (n: ToolNode): Workflow => ({ version: 1, name: 'w', nodes: [n], edge
 
 function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: NodeInput[] = []): ToolPlanRequest {
   return { query, workflow: wf(n), inputs, context: query, scratch: new Map(), node: n, candidates, attempt: 1 };
+}
+
+/**
+ * A plan with its rest (`ToolPlanResult.rest`) followed to the end as the runtime follows it, each
+ * planned call taken as made (ok, no output): the calls in order.
+ */
+async function followed(plan: ToolPlanResult, nodeId: string): Promise<Pick<ToolPlanResult, 'calls' | 'model'>> {
+  const calls = [...plan.calls];
+  for (let next = plan.rest; next;) {
+    const more = await next(calls.map((c) => ({ nodeId, tool: c.tool, args: c.args, status: 'ok' as const })));
+    calls.push(...more.calls);
+    next = more.rest;
+  }
+  return { calls, ...(plan.model !== undefined ? { model: plan.model } : {}) };
 }
 
 /** A step with the hints above. */
@@ -247,9 +261,9 @@ describe('offline policy: tool positions read the request in order', () => {
       edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'data' as const })),
     };
   };
-  const plan = (w: Workflow, id: string) => {
+  const plan = async (w: Workflow, id: string) => {
     const n = w.nodes.find((x) => x.id === id) as ToolNode;
-    return policy.planToolCalls({
+    const first = await policy.planToolCalls({
       query: q,
       workflow: w,
       inputs: [],
@@ -259,6 +273,7 @@ describe('offline policy: tool positions read the request in order', () => {
       candidates: TOOLS,
       attempt: 1,
     });
+    return { ...(await followed(first, n.id)), ...(first.error !== undefined ? { error: first.error } : {}) };
   };
 
   it('gives generic positions the clauses in order, and a position no clause is handed to nothing to look up', async () => {
@@ -289,7 +304,7 @@ describe('offline policy: tool positions read the request in order', () => {
     const w = chain(node({ id: 'only', calls: 'many' }));
     const fragment =
       'Find flights from JFK to LAX on 2025-03-01, also in economy class. Then get a quote for AAPL, also in USD.';
-    const out = await policy.planToolCalls({
+    const first = await policy.planToolCalls({
       query: fragment,
       workflow: w,
       inputs: [],
@@ -299,6 +314,7 @@ describe('offline policy: tool positions read the request in order', () => {
       candidates: TOOLS,
       attempt: 1,
     });
+    const out = await followed(first, 'only');
     expect(out.calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
   });
 
@@ -504,6 +520,35 @@ describe('offline policy in a real run', () => {
       expect.objectContaining({ tool: 'current_weather_for_weatherapi', args: { q: 'Oslo' }, status: 'ok' }),
     ]);
     expect(trace.answer).toContain('location: Oslo; temp_c: 18.5; condition: Cloudy');
+  });
+});
+
+describe('offline policy: a repeating position plans each part after the calls before it ran', () => {
+  it("fills a later call from an earlier call's result of the same position (the hotel the search found)", async () => {
+    const tools = createToolRegistry([
+      {
+        ...tool('search_hotels_for_priceline'),
+        execute: async (args) => ({ hotels: [{ hotel_id: 700112, name: String(args.name) }] }),
+      },
+      {
+        ...tool('hotel_details_for_priceline'),
+        execute: async (args) => ({ hotel_id: args.hotel_id, stars: 4 }),
+      },
+    ]);
+    const workflow = planToolAnswer({
+      name: 'one repeating step',
+      tool: { id: 'step', task: 'Call the tools the request asks for', calls: 'many', hints: HINTS },
+    });
+    const trace = await executeWorkflow(
+      workflow,
+      { query: 'Look for hotels named "Grand Plaza", then show the details of that hotel with photos.' },
+      { policy: createOfflinePolicy({ tools: tools.list() }), tools },
+    );
+    // Planned at once, the details call would see no result and have no hotel id: no call.
+    expect(trace.calls.map((c) => [c.tool, c.args])).toEqual([
+      ['search_hotels_for_priceline', { name: 'Grand Plaza' }],
+      ['hotel_details_for_priceline', { hotel_id: '700112', photos: true }],
+    ]);
   });
 });
 

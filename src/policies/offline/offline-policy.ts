@@ -5,6 +5,7 @@ import type {
   ExecutionPolicy,
   LlmNodeRequest,
   LlmNodeResult,
+  EarlierCall,
   PlannedCall,
   ToolPlanRequest,
   ToolPlanResult,
@@ -251,22 +252,33 @@ export function createOfflinePolicy(options: OfflinePolicyOptions): ExecutionPol
     }
     if (clauses.length > 1) {
       // A repeating position handed several parts: one call per part, in order, or per value listed
-      // (`repeated`); a part that gives a required argument no value makes no call.
-      const calls: PlannedCall[] = [];
+      // (`repeated`); a part that gives a required argument no value makes no call. Each part is planned
+      // once the calls of the parts before it have run (`rest`), so that its call can read their
+      // results (the cities of the country a list call returned).
       const refused: string[] = [];
-      for (const clause of clauses) {
-        const { tool, filled, duplicate } = await planOne(req, clause, previousTool, outputs, idx, made);
-        if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
-        else if (!duplicate) {
-          const listed = repeated(req, tool.name, filled, made, true);
-          calls.push(...(listed.length > 0 ? listed : [{ tool: tool.name, args: filled.args, part: clause }]));
-          for (const c of calls) made.add(callKey(c.tool, c.args));
+      const from = async (i: number, own: readonly EarlierCall[]): Promise<ToolPlanResult> => {
+        const done = [...seen, ...own];
+        const known = new Set(done.map((c) => callKey(c.tool, c.args)));
+        const ready = done.filter((c) => c.status === 'ok' && c.output !== undefined).map((c) => c.output);
+        let last = done.at(-1)?.tool;
+        for (let k = i; k < clauses.length; k++) {
+          const clause = clauses[k]!;
+          const { tool, filled, duplicate } = await planOne(req, clause, last, ready, idx, known);
+          last = tool.name;
+          if (filled.missing.length > 0) refused.push(noValue(tool.name, filled.missing));
+          else if (!duplicate) {
+            const listed = repeated(req, tool.name, filled, known, true);
+            const calls = listed.length > 0 ? listed : [{ tool: tool.name, args: filled.args, part: clause }];
+            return k + 1 < clauses.length
+              ? { calls, model: 'offline', rest: (more) => from(k + 1, more) }
+              : { calls, model: 'offline' };
+          }
         }
-        previousTool = tool.name;
-      }
-      return calls.length === 0 && refused.length > 0
-        ? { calls, model: 'offline', error: refused.join('; ') }
-        : { calls, model: 'offline' };
+        return own.length === 0 && refused.length > 0
+          ? { calls: [], model: 'offline', error: refused.join('; ') }
+          : { calls: [], model: 'offline' };
+      };
+      return from(0, []);
     }
     const { tool, filled, duplicate } = await planOne(req, clauses[0], previousTool, outputs, idx, made);
     if (duplicate && filled.missing.length === 0) return { calls: [], model: 'offline' };
