@@ -328,4 +328,25 @@ describe('one value, one parameter', () => {
       state: 'Maine',
     });
   });
+
+  it("a written name is not another parameter's value when a parameter passes it as its code (English, `en`)", () => {
+    const news: ToolDescriptor = {
+      name: 'search_news',
+      description: 'News articles about a keyword.',
+      inputSchema: {
+        type: 'object',
+        properties: { keyword: { type: 'string' }, language: { type: 'string' } },
+        required: ['keyword', 'language'],
+      },
+    };
+    const newsHint: ToolHint = {
+      tool: 'search_news',
+      params: {
+        keyword: { from: { request: 1 }, shapes: { name: 1 } },
+        language: { from: { constant: 1 }, values: [{ value: 'en', share: 1 }] },
+      },
+    };
+    const query = 'I would like English news about Wagner.';
+    expect(fillArgs(news, { query, outputs: [] }, newsHint).args).toEqual({ keyword: 'Wagner', language: 'en' });
+  });
 });

@@ -99,6 +99,27 @@ const W = FILL_WEIGHTS;
 const inFocus = (start: number | undefined, focus: Spans) =>
   start !== undefined && focus.some(([a, b]) => start >= a && start < b);
 
+const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language' });
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** The English names of a language or region code (`en` English, `IN` India), lower case; none for another value. */
+function codeNames(value: unknown): string[] {
+  if (typeof value !== 'string' || !/^[a-z]{2,3}$/i.test(value)) return [];
+  const names: string[] = [];
+  for (const [names_, code] of [
+    [LANGUAGES, value.toLowerCase()],
+    [REGIONS, value.toUpperCase()],
+  ] as const) {
+    try {
+      const name = names_.of(code);
+      if (name && name.toLowerCase() !== code.toLowerCase()) names.push(name.toLowerCase());
+    } catch {
+      // Not a code the runtime knows.
+    }
+  }
+  return names;
+}
+
 /** The most frequent recurring value of a parameter and its share (undefined: none kept). */
 function usualOf(hint: ParamHint | undefined): { value: string | number | boolean; share: number } | undefined {
   return hint?.values?.[0];
@@ -330,6 +351,28 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
       taken.set(name, best);
       used.set(best.key, 1);
     } else if (fallback !== undefined && fallback !== '') args[name] = typed(String(fallback), props[name]);
+  }
+  // A written name another parameter passes as its code ("English news" with `language: en`) is that
+  // parameter's value, not another's: the next value found is taken, or an optional one left out.
+  const coded = new Set(Object.values(args).flatMap(codeNames));
+  for (const [name, s] of taken) {
+    if (!s.key.startsWith('q:') || typeof s.value !== 'string' || !coded.has(s.value.toLowerCase())) continue;
+    const next = all.find(
+      (x) =>
+        x.param === name &&
+        x.key !== s.key &&
+        x.score >= W.minScore &&
+        !used.has(x.key) &&
+        !coded.has(String(x.value).toLowerCase()),
+    );
+    if (next) {
+      args[name] = next.value;
+      taken.set(name, next);
+      used.set(next.key, 1);
+    } else if (!required.includes(name)) {
+      delete args[name];
+      taken.delete(name);
+    }
   }
   const missing = required.filter((n) => !(n in args) && n in props);
   const span = ctx.clauseSpan;
