@@ -71,6 +71,12 @@ describe('names and places', () => {
     expect(values('search for Tesla-related news')).toContain('Tesla');
   });
 
+  it("keeps a title and its subtitle after a colon whole, and a label's colon apart", () => {
+    expect(values('tell me about Outliver: Tribulation and its reviews')).toContain('Outliver: Tribulation');
+    expect(values('tell me about Outliver: Tribulation and its reviews')).not.toContain('Tribulation');
+    expect(values('the deals for Apex Legends: ask for Steam')).toContain('Apex Legends');
+  });
+
   it('offers a place with its region and country codes as one value, as written, not cut short', () => {
     const v = values('search for Seattle, WA, US to get its coordinates');
     expect(v).toContain('Seattle, WA, US');

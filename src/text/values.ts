@@ -214,6 +214,18 @@ function nameSpans(
         end = j = j + 2;
         continue;
       }
+      // So does a colon written against a name and followed by one, as a title's subtitle is
+      // ("Outliver: Tribulation").
+      if (
+        next.text === ':' &&
+        gap === '' &&
+        after &&
+        text.slice(next.end, after.start) === ' ' &&
+        nameLike(after, j + 2)
+      ) {
+        end = j = j + 2;
+        continue;
+      }
       if (nameLike(next, j + 1) || /^\d+[A-Za-z]*$/.test(next.text)) end = j = j + 1;
       else if (CONNECT.has(next.lower) && tokens[j + 2] && isCap(tokens[j + 2]!)) j++;
       else break;
