@@ -95,7 +95,17 @@ export async function countRequests(
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
-      const answer = JSON.stringify({ calls: r.calls.map((c) => ({ tool: c.tool, args: c.args })) });
+      // A model plans a step's calls in one answer: the offline plan's rest, followed to its end,
+      // belongs in it (each call taken as made, its result unknown here).
+      const calls = [...r.calls];
+      for (let next = r.rest, n = 0; next && n < 32; n++) {
+        const more = await next(
+          calls.map((c) => ({ nodeId: req.node.id, tool: c.tool, args: c.args, status: 'ok' as const })),
+        );
+        calls.push(...more.calls);
+        next = more.rest;
+      }
+      const answer = JSON.stringify({ calls: calls.map((c) => ({ tool: c.tool, args: c.args })) });
       return answeringWith({ role: `policy:${req.node.id}`, group: req.query }, answer, () => llm.planToolCalls(req));
     },
   };
