@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../graph/schema.js';
 import { executeWorkflow } from '../runtime/execute.js';
-import type { PreCallCheck } from '../runtime/tool-node.js';
+import type { PreCallCheck } from '../runtime/pre-call.js';
 import type { Trace } from '../runtime/trace.js';
 import { createScriptedPolicy } from '../testing/scripted-policy.js';
 import { createToolRegistry } from '../tools/registry.js';

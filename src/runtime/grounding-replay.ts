@@ -2,7 +2,7 @@ import type { ToolRegistry } from '../contracts/tools.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { groundedWritesCheck, isWithheldByGrounding } from './grounding.js';
 import { recordRunCall } from './grounding-sources.js';
-import type { PreCallRequest } from './tool-node.js';
+import type { PreCallRequest } from './pre-call.js';
 
 /**
  * How false withholds are measured: the calls of a record made by a real agent (a reference run,

@@ -5,7 +5,7 @@ import { valueShape } from '../dataflow/value-shape.js';
 import { keyParts } from '../util/key-parts.js';
 import type { ToolDescriptor, ToolEffects, ToolRegistry } from '../contracts/tools.js';
 import { needsGrounding } from '../tools/effects.js';
-import type { PreCallCheck, PreCallDecision, PreCallRequest } from './tool-node.js';
+import type { PreCallCheck, PreCallDecision, PreCallRequest } from './pre-call.js';
 import { asSchema, findUngrounded, leafTexts, normalize, SourceText, type UngroundedArg } from './grounding-match.js';
 import { runSources } from './grounding-sources.js';
 

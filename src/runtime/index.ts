@@ -16,11 +16,6 @@ export { nodeMemoKey, createMemoryMemo, type MemoKeyInput, type NodeMemo } from 
 export { evaluateGuard, readField, type GuardSource } from './guards.js';
 export { isEdgeLive, decideNode, type NodeDecision, type ResolvedSource } from './frontier.js';
 export { renderContext, renderInput, toNodeInput, type ToolNodeOutputCall } from './context.js';
-export {
-  candidateTools,
-  isEmptyOutput,
-  type PreCallCheck,
-  type PreCallDecision,
-  type PreCallRequest,
-} from './tool-node.js';
+export { candidateTools, isEmptyOutput } from './tool-node.js';
+export type { PreCallCheck, PreCallDecision, PreCallRequest } from './pre-call.js';
 export type * from './trace.js';

@@ -11,7 +11,8 @@ import { copyObservation, nodeInputMemoKey, nodeMemoKey, type NodeMemo } from '.
 import { errorMessage, isBudgetExhausted, type NodeStepResult } from './node-step.js';
 import { endNodeSpan, startNodeSpan } from './otel.js';
 import { isAbortError, type Semaphore } from './semaphore.js';
-import { runToolNodeStep, type PreCallCheck, type ToolStepDeps } from './tool-node.js';
+import type { PreCallCheck } from './pre-call.js';
+import { runToolNodeStep, type ToolStepDeps } from './tool-node.js';
 import { buildTrace } from './trace-build.js';
 import { recordRunCallOutputs } from './grounding.js';
 import type { NodeObservation, Trace } from './trace.js';
@@ -25,7 +26,7 @@ import type { NodeObservation, Trace } from './trace.js';
  *   summary and the memo key.
  * - `executeNode` is the stateful step: cancellation, the memo lookup, a slot of the run's
  *   concurrency bound, the policy's step (an LLM node, or a tool node whose every planned call passes
- *   the run's pre-call checks, see tool-node.ts `PreCallCheck`), the observation's shape, the memo
+ *   the run's pre-call checks, see pre-call.ts `PreCallCheck`), the observation's shape, the memo
  *   store and the node's span.
  * - Budget rule: a step that throws BUDGET_EXHAUSTED (or MODEL_UNAVAILABLE) is recorded as an error
  *   `cancelled` and handed back as `stop`; the caller stops the run with it (run-state.ts cancels

@@ -17,7 +17,7 @@ import {
 } from './node-executor.js';
 import { endRunSpan, startRunSpan } from './otel.js';
 import { createSemaphore } from './semaphore.js';
-import type { PreCallCheck } from './tool-node.js';
+import type { PreCallCheck } from './pre-call.js';
 import { runPreCallChecks } from './grounding.js';
 import type { NodeObservation, Trace } from './trace.js';
 
@@ -55,7 +55,7 @@ export interface RunOptions {
   now?: () => number;
   /**
    * Checks and transforms applied to every planned tool call just before it is made: they may
-   * rewrite its arguments or withhold it with an observation (runtime/tool-node.ts, `PreCallCheck`).
+   * rewrite its arguments or withhold it with an observation (runtime/pre-call.ts, `PreCallCheck`).
    * Honoured by the interpreter, compiled modules and exported LangGraph graphs alike.
    */
   preCallChecks?: readonly PreCallCheck[];
