@@ -19,6 +19,7 @@ import { recordRunCall } from './grounding-sources.js';
 import type { NodeInput } from '../policies/types.js';
 import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bound.js';
 import type { PreCallCheck, PreCallRequest } from './pre-call.js';
+import { MAX_PLAN_ROUNDS } from '../policies/whole-plan.js';
 
 /**
  * Runs a tool node (docs/DESIGN.md, "The workflow IR": the policy selects a concrete tool from T
@@ -146,9 +147,6 @@ export function toolStepResult(attempts: readonly ToolAttempt[]): NodeStepResult
   return result;
 }
 
-/** Most times a node's plan is continued (`ToolPlanResult.rest`): work per node stays bounded whatever a policy returns. */
-const MAX_PLAN_ROUNDS = 32;
-
 /** Runs one tool node with the rules above. Throws only an AbortError (cancellation) or BUDGET_EXHAUSTED. */
 export async function runToolNodeStep(
   node: ToolNode,
@@ -228,7 +226,8 @@ export async function runToolAttempt(
   const queue = planned.slice();
   for (let rounds = 0; ;) {
     if (queue.length === 0) {
-      // The rest of the plan, asked for with the calls made so far (`ToolPlanResult.rest`).
+      // The rest of the plan, asked for with the calls made so far (`ToolPlanResult.rest`), a bounded
+      // number of times whatever the policy returns.
       if (!rest || rounds >= MAX_PLAN_ROUNDS) break;
       rounds++;
       const own = calls.map((c) => {

@@ -7,6 +7,7 @@ import { createLexicalJudge } from '../metrics/lexical-judge.js';
 import { createLlmJudge, JUDGE_MODES, type JudgeMode } from '../metrics/llm-judge.js';
 import { ES_DIMENSIONS, type Judge } from '../metrics/types.js';
 import { createLlmClient } from '../llm/client.js';
+import { wholePlan } from '../policies/whole-plan.js';
 import { answeringWith, createCountingModel, type CountingModel } from '../llm/counting-model.js';
 import { createRateLimiter } from '../llm/rate-limiter.js';
 import { createLlmPolicy } from '../policies/llm-policy.js';
@@ -95,16 +96,8 @@ export async function countRequests(
     },
     async planToolCalls(req) {
       const r = await offline.planToolCalls(req);
-      // A model plans a step's calls in one answer: the offline plan's rest, followed to its end,
-      // belongs in it (each call taken as made, its result unknown here).
-      const calls = [...r.calls];
-      for (let next = r.rest, n = 0; next && n < 32; n++) {
-        const more = await next(
-          calls.map((c) => ({ nodeId: req.node.id, tool: c.tool, args: c.args, status: 'ok' as const })),
-        );
-        calls.push(...more.calls);
-        next = more.rest;
-      }
+      // A model plans a step's calls in one answer: the offline plan's rest belongs in it.
+      const calls = await wholePlan(r, req.node.id);
       const answer = JSON.stringify({ calls: calls.map((c) => ({ tool: c.tool, args: c.args })) });
       return answeringWith({ role: `policy:${req.node.id}`, group: req.query }, answer, () => llm.planToolCalls(req));
     },

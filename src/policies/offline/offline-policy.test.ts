@@ -3,7 +3,8 @@ import type { LlmNode, ToolHint, ToolNode, Workflow } from '../../graph/schema.j
 import { executeWorkflow } from '../../runtime/execute.js';
 import { createToolRegistry } from '../../tools/registry.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
-import type { NodeInput, ToolPlanRequest, ToolPlanResult } from '../types.js';
+import type { NodeInput, ToolPlanRequest } from '../types.js';
+import { wholePlan } from '../whole-plan.js';
 import { createOfflinePolicy } from './offline-policy.js';
 import { planToolAnswer } from '../../../test/support/workflows.js';
 
@@ -96,20 +97,6 @@ const wf = (n: ToolNode): Workflow => ({ version: 1, name: 'w', nodes: [n], edge
 
 function req(query: string, n: ToolNode, candidates: ToolDescriptor[], inputs: NodeInput[] = []): ToolPlanRequest {
   return { query, workflow: wf(n), inputs, context: query, scratch: new Map(), node: n, candidates, attempt: 1 };
-}
-
-/**
- * A plan with its rest (`ToolPlanResult.rest`) followed to the end as the runtime follows it, each
- * planned call taken as made (ok, no output): the calls in order.
- */
-async function followed(plan: ToolPlanResult, nodeId: string): Promise<Pick<ToolPlanResult, 'calls' | 'model'>> {
-  const calls = [...plan.calls];
-  for (let next = plan.rest; next;) {
-    const more = await next(calls.map((c) => ({ nodeId, tool: c.tool, args: c.args, status: 'ok' as const })));
-    calls.push(...more.calls);
-    next = more.rest;
-  }
-  return { calls, ...(plan.model !== undefined ? { model: plan.model } : {}) };
 }
 
 /** A step with the hints above. */
@@ -273,7 +260,8 @@ describe('offline policy: tool positions read the request in order', () => {
       candidates: TOOLS,
       attempt: 1,
     });
-    return { ...(await followed(first, n.id)), ...(first.error !== undefined ? { error: first.error } : {}) };
+    const calls = await wholePlan(first, n.id);
+    return { calls, model: first.model, ...(first.error !== undefined ? { error: first.error } : {}) };
   };
 
   it('gives generic positions the clauses in order, and a position no clause is handed to nothing to look up', async () => {
@@ -314,8 +302,10 @@ describe('offline policy: tool positions read the request in order', () => {
       candidates: TOOLS,
       attempt: 1,
     });
-    const out = await followed(first, 'only');
-    expect(out.calls.map((c) => c.tool)).toEqual(['search_flights_for_skyscan', 'stock_quote_for_alpha']);
+    expect((await wholePlan(first, 'only')).map((c) => c.tool)).toEqual([
+      'search_flights_for_skyscan',
+      'stock_quote_for_alpha',
+    ]);
   });
 
   it('hands a clause to the position whose tools fit it, so a position that fits neither clause makes no call', async () => {
