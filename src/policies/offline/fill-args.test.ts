@@ -300,18 +300,12 @@ describe('argument filling with a hint', () => {
 });
 
 describe('one value, one parameter', () => {
-  const geocode: ToolDescriptor = {
-    name: 'geocode',
-    description: 'Coordinates of a city.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        city: { type: 'string', description: 'The city.' },
-        state: { type: 'string', description: 'Its state.' },
-      },
-      required: ['city'],
-    },
-  };
+  const geocode = described(
+    'geocode',
+    'Coordinates of a city.',
+    { city: { type: 'string', description: 'The city.' }, state: { type: 'string', description: 'Its state.' } },
+    ['city'],
+  );
   const named = { from: { request: 1 }, shapes: { name: 1 } } as const;
   const hint: ToolHint = {
     tool: 'geocode',
@@ -330,15 +324,7 @@ describe('one value, one parameter', () => {
   });
 
   it("a written name is not another parameter's value when a parameter passes it as its code (English, `en`)", () => {
-    const news: ToolDescriptor = {
-      name: 'search_news',
-      description: 'News articles about a keyword.',
-      inputSchema: {
-        type: 'object',
-        properties: { keyword: { type: 'string' }, language: { type: 'string' } },
-        required: ['keyword', 'language'],
-      },
-    };
+    const news = requiredStrings('search_news', 'News articles about a keyword.', { keyword: '', language: '' });
     const newsHint: ToolHint = {
       tool: 'search_news',
       params: {

@@ -105,19 +105,17 @@ const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
 /** The English names of a language or region code (`en` English, `IN` India), lower case; none for another value. */
 function codeNames(value: unknown): string[] {
   if (typeof value !== 'string' || !/^[a-z]{2,3}$/i.test(value)) return [];
-  const names: string[] = [];
-  for (const [names_, code] of [
-    [LANGUAGES, value.toLowerCase()],
-    [REGIONS, value.toUpperCase()],
-  ] as const) {
+  const nameIn = (names: Intl.DisplayNames, code: string) => {
     try {
-      const name = names_.of(code);
-      if (name && name.toLowerCase() !== code.toLowerCase()) names.push(name.toLowerCase());
+      return names.of(code)?.toLowerCase();
     } catch {
-      // Not a code the runtime knows.
+      return undefined; // not a code the runtime knows
     }
-  }
-  return names;
+  };
+  const code = value.toLowerCase();
+  return [nameIn(LANGUAGES, code), nameIn(REGIONS, value.toUpperCase())].filter(
+    (n): n is string => n !== undefined && n !== code,
+  );
 }
 
 /** The most frequent recurring value of a parameter and its share (undefined: none kept). */
