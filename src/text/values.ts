@@ -176,10 +176,17 @@ export function queryCandidates(text: string): ValueCandidate[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Marks that join two names into one, and what stands between the mark and the second name. */
+const JOINED_BY: ReadonlyMap<string, string> = new Map([
+  ['-', ''],
+  [':', ' '],
+]);
+
 /**
  * Names: maximal runs of capitalised words that are no function words by the library's tags (with
- * "of", "de", "and", … between them, or a hyphen written against both), not a sentence's first word
- * unless the library tags it a name, not a pronoun ("I'm"), and not a code in capitals (read above).
+ * "of", "de", "and", … between them, a hyphen written against both or a colon before a subtitle),
+ * not a sentence's first word unless the library tags it a name, not a pronoun ("I'm"), and not a
+ * code in capitals (read above).
  */
 function nameSpans(
   text: string,
@@ -208,19 +215,16 @@ function nameSpans(
       const gap = text.slice(tokens[j]!.end, next.start);
       if (!/^[\s-]{0,2}$/.test(gap)) break;
       // A hyphen the library reads as a token of its own joins two capitalised words written
-      // against it into one name ("Mercedes-Benz", "Ukraine-Russia War").
+      // against it into one name ("Mercedes-Benz", "Ukraine-Russia War"); so does a colon written
+      // against a name and followed by one after a space, as a title's subtitle is ("Outliver:
+      // Tribulation"). `JOINED_BY` holds what stands between the mark and the second word.
       const after = tokens[j + 2];
-      if (next.text === '-' && gap === '' && after && after.start === next.end && nameLike(after, j + 2)) {
-        end = j = j + 2;
-        continue;
-      }
-      // So does a colon written against a name and followed by one, as a title's subtitle is
-      // ("Outliver: Tribulation").
+      const between = JOINED_BY.get(next.text);
       if (
-        next.text === ':' &&
+        between !== undefined &&
         gap === '' &&
         after &&
-        text.slice(next.end, after.start) === ' ' &&
+        text.slice(next.end, after.start) === between &&
         nameLike(after, j + 2)
       ) {
         end = j = j + 2;
