@@ -6,7 +6,8 @@ import { createToolRegistry } from '../tools/registry.js';
 import { executeWorkflow } from '../runtime/execute.js';
 import { learnBindings, type ExampleRecord } from './learn-bindings.js';
 import { valueSource } from './locate.js';
-import { readOutput } from './output-value.js';
+import { namedItem, namedResults, readOutput } from './output-value.js';
+import { terms } from '../text/words.js';
 import { bindingSentence, describeBinding } from './render.js';
 import { resolveSource, type BindingInputs } from './resolve.js';
 
@@ -41,6 +42,28 @@ describe('results as data', () => {
     expect(valueSource('metric', 'hotels near Oslo', calls)).toBe('neither');
     // A value inside a longer word or number of the request is not written there.
     expect(valueSource('Osl', 'hotels near Oslo', [])).toBe('neither');
+  });
+
+  it('tells which earlier result, and which list item, a text names', () => {
+    const words = new Set(terms('the weather history of East Lansing, then return the sneakers'));
+    const places = {
+      places: [
+        { id: 'east-lansing-marker', name: 'East Lansing Marker' },
+        { id: 'east-lansing', name: 'East Lansing' },
+      ],
+    };
+    // Every word of a field written: the place, not the marker, whose name has a word the text lacks.
+    expect(namedItem(JSON.stringify(places), words)).toEqual({ id: 'east-lansing', name: 'East Lansing' });
+    // Two items named alike name neither.
+    const twice = [
+      { name: 'East Lansing', state: 'MI' },
+      { name: 'East Lansing', state: 'OH' },
+    ];
+    expect(namedItem(twice, words)).toBeUndefined();
+    // Of three orders, the one holding sneakers; a word every result holds names none.
+    const orders = ['Tablet', 'Sneakers', 'Lamp'].map((item) => ({ status: 'delivered', items: [{ name: item }] }));
+    expect([...namedResults(orders, words)]).toEqual([1]);
+    expect([...namedResults(orders, new Set(terms('the delivered order')))]).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@
  * are closed). No library reads Python literals in JavaScript, hence this reader; it is kept to
  * literals (no expressions) and bounded in depth and size.
  */
+import { terms } from '../text/words.js';
 
 /** Longest text read (longer outputs are read as text only). */
 const MAX_TEXT = 400_000;
@@ -162,4 +163,77 @@ export function outputValues(output: unknown, limit?: number): Array<{ key: stri
       ? [{ key: '', value: String(output).trim() }]
       : [];
   return [...bare, ...outputPairs(output, limit)];
+}
+
+/*
+ * What a part of a request names among earlier results, its words and the results' text read
+ * alike (`terms`: stemmed, stop words out). No rule for any tool: "return the sneaker" after five
+ * orders were looked up names the order that holds sneakers, and in it the item named Sneakers.
+ */
+
+const wordsMemo = new Map<unknown, Set<string>>();
+
+/** The words of a result's (or a list item's) text values, read once per result. */
+function wordsOf(result: unknown): Set<string> {
+  let found = wordsMemo.get(result);
+  if (found) return found;
+  found = new Set();
+  for (const p of outputValues(result))
+    if (p.value.length <= 200 && /\p{L}/u.test(p.value)) for (const w of terms(p.value)) found.add(w);
+  if (wordsMemo.size >= 256) wordsMemo.clear();
+  wordsMemo.set(result, found);
+  return found;
+}
+
+/** Of several results, those holding a word of `words` that not every one of them holds. */
+export function namedResults(results: readonly unknown[], words: ReadonlySet<string>): Set<number> {
+  const named = new Set<number>();
+  if (results.length < 2) return named;
+  const held = results.map(wordsOf);
+  for (const w of words) {
+    const holders = held.flatMap((h, i) => (h.has(w) ? [i] : []));
+    if (holders.length < held.length) for (const i of holders) named.add(i);
+  }
+  return named;
+}
+
+/**
+ * Of a result's lists of objects (any depth), the one item with a text field all of whose words
+ * `words` holds, the field with most words deciding: "East Lansing" names the place East Lansing,
+ * not the East Lansing Historical Marker. Undefined when no item, or more than one, is so named.
+ */
+export function namedItem(result: unknown, words: ReadonlySet<string>): object | undefined {
+  let best: object | undefined;
+  let most = 0;
+  let tie = false;
+  let level: unknown[] = [readOutput(result)];
+  for (let depth = 0; depth < 6 && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const v of level) {
+      if (v === null || typeof v !== 'object') continue;
+      if (!Array.isArray(v)) next.push(...Object.values(v));
+      else {
+        const items = v.filter((x): x is object => x !== null && typeof x === 'object' && !Array.isArray(x));
+        for (const item of items.length >= 2 ? items.slice(0, 200) : []) {
+          const n = namingWords(item, words);
+          if (n > most) [best, most, tie] = [item, n, false];
+          else if (n > 0 && n === most && item !== best) tie = true;
+        }
+        next.push(...v);
+      }
+    }
+    level = next.slice(0, 2_000);
+  }
+  return tie ? undefined : best;
+}
+
+/** The most words of one text field of `item` that `words` holds all of (0: none). */
+function namingWords(item: object, words: ReadonlySet<string>): number {
+  let most = 0;
+  for (const p of outputPairs(item, 100)) {
+    if (p.value.length > 80 || !/\p{L}/u.test(p.value)) continue;
+    const field = terms(p.value);
+    if (field.length > most && field.every((w) => words.has(w))) most = field.length;
+  }
+  return most;
 }

@@ -335,4 +335,26 @@ describe('one value, one parameter', () => {
     const query = 'I would like English news about Wagner.';
     expect(fillArgs(news, { query, outputs: [] }, newsHint).args).toEqual({ keyword: 'Wagner', language: 'en' });
   });
+
+  it("takes the id from the earlier result, and the list item, that the call's part names", () => {
+    const returnItem = requiredStrings('return_items', 'Return delivered items of an order.', {
+      order_id: "The order id, such as '#W0000000'.",
+      item_id: "The item id, such as '1008292230'.",
+    });
+    const order = (id: string, ...items: Array<[string, string]>) =>
+      JSON.stringify({ order_id: id, items: items.map(([name, itemId]) => ({ name, item_id: itemId })) });
+    const outputs = [
+      order('#W1000001', ['Tablet', '3788616824']),
+      order('#W1000002', ['Sneakers', '6477915553'], ['Water Bottle', '1008292230']),
+      order('#W1000003', ['Desk Lamp', '8277474082']),
+    ];
+    const query = 'I got my tablet. Please return the sneakers I ordered.';
+    const focus: Array<[number, number]> = [[query.indexOf('Please'), query.length]];
+    // Without a part naming one, the latest result gives the value.
+    expect(fillArgs(returnItem, { query, outputs }).args).toEqual({ order_id: '#W1000003', item_id: '8277474082' });
+    expect(fillArgs(returnItem, { query, outputs, focus }).args).toEqual({
+      order_id: '#W1000002',
+      item_id: '6477915553',
+    });
+  });
 });

@@ -4,7 +4,7 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
 import { stem, terms } from '../../text/words.js';
 import { queryCandidates, type ValueCandidate } from '../../text/values.js';
-import { outputValues } from '../../dataflow/output-value.js';
+import { namedItem, namedResults, outputPairs, outputValues } from '../../dataflow/output-value.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 import {
   documentedExamples,
@@ -62,6 +62,12 @@ export interface FillContext {
 }
 
 type Spans = ReadonlyArray<readonly [number, number]>;
+
+/** What the call's clause names among the earlier results (dataflow/output-value.ts): whole results, and the words that name a list item. */
+interface Naming {
+  results: ReadonlySet<number>;
+  words?: ReadonlySet<string>;
+}
 
 /** A scored candidate for one parameter. */
 interface Scored {
@@ -130,6 +136,7 @@ function scoreCandidates(
   cands: readonly ValueCandidate[],
   outputs: readonly unknown[],
   focus: Spans,
+  naming: Naming = { results: new Set() },
 ): Scored[] {
   const out: Scored[] = [];
   const nWords = nameWords(name);
@@ -179,7 +186,9 @@ function scoreCandidates(
   const stems = new Set(nWords.map(stem).filter((w) => w !== 'id'));
   outputs.forEach((output, oi) => {
     const pairs = outputValues(output);
-    for (const pair of pairs) {
+    const item = naming.words && namedItem(output, naming.words);
+    const itemPairs = item ? outputPairs(item) : [];
+    for (const pair of [...itemPairs, ...pairs]) {
       const named = pair.key !== '' && nameWords(pair.key).join('_') === nWords.join('_');
       const related =
         exemplified &&
@@ -200,7 +209,9 @@ function scoreCandidates(
         o.shape * (shapeFit(pair.value, hint, o.shapeWithoutHint) ?? 0) +
         o.key * keyFit +
         o.outputShare * outputShare +
-        o.recencyStep * (oi + 1 - outputs.length);
+        o.recencyStep * (oi + 1 - outputs.length) +
+        (naming.results.has(oi) && list.length <= 1 ? o.namedResult : 0) +
+        (itemPairs.includes(pair) ? o.namedItem : 0);
       out.push({
         param: name,
         value: typed(pair.value, prop, hint?.format?.type),
@@ -287,9 +298,12 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
       present.add(n);
   }
   const wanted = names.filter((n) => required.includes(n) || present.has(n));
+  const naming: Naming = clause.trim()
+    ? { results: namedResults(ctx.outputs, clauseWords), words: clauseWords }
+    : { results: new Set() };
   const all: Scored[] = [];
   for (const name of wanted)
-    all.push(...scoreCandidates(name, props[name], hintOf(name), candidatesOf(name), ctx.outputs, focus));
+    all.push(...scoreCandidates(name, props[name], hintOf(name), candidatesOf(name), ctx.outputs, focus, naming));
   all.sort((a, b) => b.score - a.score);
   // Per parameter, its best score and the best score of another candidate: whether a rival beats a
   // penalised value is then one look-up, not a scan of every candidate.

@@ -6,7 +6,8 @@
  *   the call's clause).
  * A value found in an upstream output scores
  *   `outputValue.shape × shape fit + outputValue.key × key fit + outputValue.outputShare × upstream share
- *    + outputValue.recencyStep × (position − last)`.
+ *    + outputValue.recencyStep × (position − last) + outputValue.namedResult × [the call's clause names
+ *    this result among the earlier ones] + outputValue.namedItem × [the clause names the list item it is in]`.
  * Shape fit: the hint's share of values with the value's shape (0 for another shape of a family the
  * hint lists, no candidate for a family it does not), the name/type prior without a hint. Cue fit:
  * the largest share among the hint's cue words next to the value. Key fit: the hint's share for the
@@ -35,6 +36,10 @@ export const FILL_WEIGHTS = {
     exampleKeyShare: 0.8,
     outputShare: 2,
     recencyStep: 0.1,
+    /** Added to the value of the one earlier result the call's clause names among several (under a key it holds once). */
+    namedResult: 0.3,
+    /** Added to a value from the list item the call's clause names. */
+    namedItem: 1,
   },
   /** The known share a value the tool's schema documents counts as (it is no recurring value of the records). */
   documentedShare: 0.5,
