@@ -8,6 +8,7 @@
  * literals (no expressions) and bounded in depth and size.
  */
 import { terms } from '../text/words.js';
+import { remember } from '../util/remember.js';
 
 /** Longest text read (longer outputs are read as text only). */
 const MAX_TEXT = 400_000;
@@ -23,16 +24,13 @@ export function readOutput(output: unknown): unknown {
   if (typeof output !== 'string') return output;
   const text = output.trim();
   if (text.length === 0 || text.length > MAX_TEXT || !/^[[{(]/.test(text)) return undefined;
-  if (memo.has(text)) return memo.get(text);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = new LiteralReader(text).read();
-  }
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  memo.set(text, value);
-  return value;
+  return remember(memo, text, MEMO_SIZE, () => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return new LiteralReader(text).read();
+    }
+  });
 }
 
 /** Thrown where the text ends inside a value: the caller keeps what it has read. */
@@ -175,14 +173,12 @@ const wordsMemo = new Map<unknown, Set<string>>();
 
 /** The words of a result's (or a list item's) text values, read once per result. */
 function wordsOf(result: unknown): Set<string> {
-  let found = wordsMemo.get(result);
-  if (found) return found;
-  found = new Set();
-  for (const p of outputValues(result))
-    if (p.value.length <= 200 && /\p{L}/u.test(p.value)) for (const w of terms(p.value)) found.add(w);
-  if (wordsMemo.size >= 256) wordsMemo.clear();
-  wordsMemo.set(result, found);
-  return found;
+  return remember(wordsMemo, result, 256, () => {
+    const found = new Set<string>();
+    for (const p of outputValues(result))
+      if (p.value.length <= 200 && /\p{L}/u.test(p.value)) for (const w of terms(p.value)) found.add(w);
+    return found;
+  });
 }
 
 /** Of several results, those holding a word of `words` that not every one of them holds. */

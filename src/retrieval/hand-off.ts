@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { adjacency, entryIds, reachable, topologicalOrder } from '../graph/graph-utils.js';
 import type { ToolNode, Workflow } from '../graph/schema.js';
 import { alignInOrder } from '../util/in-order-alignment.js';
+import { remember } from '../util/remember.js';
 import { MAX_REQUEST_PARTS, requestClauses } from '../text/clauses.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -193,16 +194,11 @@ export function partScores(
   memoSize = PART_FIT_MEMO_SIZE,
 ): (part: string) => PartScores {
   const cache = new Map<string, PartScores>();
-  return (part) => {
-    let found = cache.get(part);
-    if (!found) {
+  return (part) =>
+    remember(cache, part, memoSize, () => {
       const scores = new Map(index.rank(part, all).map((r) => [r.name, r.score]));
-      found = { scores, top: Math.max(0, ...scores.values()) };
-      if (cache.size >= memoSize) cache.delete(cache.keys().next().value!);
-      cache.set(part, found);
-    }
-    return found;
-  };
+      return { scores, top: Math.max(0, ...scores.values()) };
+    });
 }
 
 /**

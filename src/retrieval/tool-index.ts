@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { ToolDescriptor } from '../contracts/tools.js';
 import { nameWordsOf, splitIdentifiers, terms } from '../text/words.js';
+import { remember } from '../util/remember.js';
 
 /**
  * Tool retrieval (docs/DESIGN.md, "Policies": BM25 retrieval (minisearch) over tool names,
@@ -66,30 +67,28 @@ export function createToolIndex(
       const list = candidates.join('\u0001');
       let id = lists.get(list);
       if (id === undefined) lists.set(list, (id = lists.size));
-      const key = `${id}\u0000${text}`;
-      const hit = memo.get(key);
-      if (hit) return hit;
-      const allowed = new Set(candidates);
-      // Text a request quotes is a value the call passes (a title, a phrase to search for), not
-      // words for what the tool does: the rest of the text ranks the tools, unless nothing is left.
-      const unquoted = text.replace(QUOTED, ' ');
-      const asked = terms(unquoted).length > 0 ? unquoted : text;
-      const ranked: ReadonlyArray<{ name: string; score: number }> = Object.freeze(
-        terms(asked).length === 0
-          ? []
-          : index
-              .search(asked, {
-                boost: { name: 2, description: 1, params: 0.5, learned: 1.5 },
-                combineWith: 'OR',
-                filter: (r) => allowed.has(r.id as string),
-              })
-              .map((r) => Object.freeze({ name: r.id as string, score: r.score }))
-              .sort((a, b) => b.score - a.score),
-      );
-      if (text.length > RANK_MEMO_MAX_TEXT) return ranked;
-      if (memo.size >= RANK_MEMO_SIZE) memo.delete(memo.keys().next().value!);
-      memo.set(key, ranked);
-      return ranked;
+      if (text.length > RANK_MEMO_MAX_TEXT) return rankNow(text, candidates);
+      return remember(memo, `${id}\u0000${text}`, RANK_MEMO_SIZE, () => rankNow(text, candidates));
     },
   };
+
+  function rankNow(text: string, candidates: readonly string[]): ReadonlyArray<{ name: string; score: number }> {
+    const allowed = new Set(candidates);
+    // Text a request quotes is a value the call passes (a title, a phrase to search for), not
+    // words for what the tool does: the rest of the text ranks the tools, unless nothing is left.
+    const unquoted = text.replace(QUOTED, ' ');
+    const asked = terms(unquoted).length > 0 ? unquoted : text;
+    return Object.freeze(
+      terms(asked).length === 0
+        ? []
+        : index
+            .search(asked, {
+              boost: { name: 2, description: 1, params: 0.5, learned: 1.5 },
+              combineWith: 'OR',
+              filter: (r) => allowed.has(r.id as string),
+            })
+            .map((r) => Object.freeze({ name: r.id as string, score: r.score }))
+            .sort((a, b) => b.score - a.score),
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import type { ToolDescriptor } from '../contracts/tools.js';
+import { remember } from '../util/remember.js';
 import type { Workflow } from '../graph/schema.js';
 import { workflowHints } from '../graph/hints.js';
 import { createToolIndex, type ToolIndex } from './tool-index.js';
@@ -44,11 +45,7 @@ export function workflowIndexes(tools: readonly ToolDescriptor[]): WorkflowIndex
       if (asks.size === 0) hit = plain;
       else {
         const key = JSON.stringify([...asks].sort((a, b) => a[0].localeCompare(b[0])));
-        hit = byText.get(key);
-        if (!hit) {
-          if (byText.size >= INDEXES_KEPT) byText.delete(byText.keys().next().value!);
-          byText.set(key, (hit = createToolIndex(tools, asks)));
-        }
+        hit = remember(byText, key, INDEXES_KEPT, () => createToolIndex(tools, asks));
       }
       byWorkflow.set(workflow, hit);
       return hit;

@@ -1,5 +1,6 @@
 import { stableStringify } from '../../contracts/canonical-args.js';
 import { isIdentifierShaped } from '../../util/identifier-shape.js';
+import { remember } from '../../util/remember.js';
 import type { ToolDescriptor } from '../../contracts/tools.js';
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
 import { stem, terms } from '../../text/words.js';
@@ -235,16 +236,7 @@ function scoreCandidates(
 
 // What a query gives every call of a request, read once per query (a request's calls all read it).
 const queryMemo = new Map<string, ValueCandidate[]>();
-const QUERY_MEMO_SIZE = 16;
-
-function readQuery(query: string): ValueCandidate[] {
-  const hit = queryMemo.get(query);
-  if (hit) return hit;
-  const read = queryCandidates(query);
-  if (queryMemo.size >= QUERY_MEMO_SIZE) queryMemo.delete(queryMemo.keys().next().value!);
-  queryMemo.set(query, read);
-  return read;
-}
+const readQuery = (query: string) => remember(queryMemo, query, 16, () => queryCandidates(query));
 
 /** Fills a tool's arguments (see the file comment) with the step's hint for the tool, if any. */
 export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: ToolHint): FillResult {

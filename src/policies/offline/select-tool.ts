@@ -4,6 +4,7 @@ import type { ToolDescriptor } from '../../contracts/tools.js';
 import { listedTools } from '../../retrieval/hand-off.js';
 import { MAX_REQUEST_PARTS, requestClauses } from '../../text/clauses.js';
 import type { ToolIndex } from '../../retrieval/tool-index.js';
+import { remember } from '../../util/remember.js';
 
 /**
  * Which tool a tool node calls for the part of the request it serves, under the offline policy
@@ -89,29 +90,26 @@ const FOCUS_MEMO_SIZE = 64;
 export function clauseFocus(query: string, candidates: readonly string[], index: ToolIndex): ClauseFocus {
   let memo = focusMemo.get(index);
   if (!memo) focusMemo.set(index, (memo = new Map()));
-  const key = `${candidates.join('\u0001')}\u0000${query}`;
-  if (memo.has(key)) return memo.get(key)!;
-  const clauses = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
-  const best = new Map<string, string>();
-  const shares = new Map<string, number>();
-  if (clauses.length >= 2) {
-    for (const c of clauses) {
-      const ranked = index.rank(c, candidates);
-      const top = ranked[0]?.score ?? 0;
-      if (top <= 0) continue;
-      for (const r of ranked) {
-        const share = r.score / top;
-        if (share > 0 && share > (shares.get(r.name) ?? 0)) {
-          shares.set(r.name, share);
-          best.set(r.name, c);
+  return remember(memo, `${candidates.join('\u0001')}\u0000${query}`, FOCUS_MEMO_SIZE, () => {
+    const clauses = requestClauses(query).slice(0, MAX_REQUEST_PARTS);
+    const best = new Map<string, string>();
+    const shares = new Map<string, number>();
+    if (clauses.length >= 2) {
+      for (const c of clauses) {
+        const ranked = index.rank(c, candidates);
+        const top = ranked[0]?.score ?? 0;
+        if (top <= 0) continue;
+        for (const r of ranked) {
+          const share = r.score / top;
+          if (share > 0 && share > (shares.get(r.name) ?? 0)) {
+            shares.set(r.name, share);
+            best.set(r.name, c);
+          }
         }
       }
     }
-  }
-  const focus = { clauses, best };
-  if (memo.size >= FOCUS_MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  memo.set(key, focus);
-  return focus;
+    return { clauses, best };
+  });
 }
 
 /** Spans of the query clauses that speak about `tool` for this call: the call's clause and the clause where the tool ranks best. */
