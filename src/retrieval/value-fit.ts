@@ -7,7 +7,8 @@ import { shapeFamily, valueShape } from '../dataflow/value-shape.js';
  * How a value found in a request is written for a parameter (the hint's `format`: a date template,
  * lower case, words joined), the parameter's recurring values the request writes and the values it
  * writes apart that the parameter passes joined, as candidates, and how well a found value fits a
- * parameter by its shape, the words around it and its name (policies/offline/fill-args.ts reads them).
+ * parameter by its shape, the words around it and its name, and the written names of a language or
+ * region code another parameter passes (policies/offline/fill-args.ts reads them).
  */
 
 /** The share of the parameter's values with the value's shape (undefined: a shape family it never takes). */
@@ -157,4 +158,23 @@ export function nameParts(words: readonly string[], base: readonly ValueCandidat
     out.push({ ...c, value: w, start: at });
   }
   return out;
+}
+
+const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language' });
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** The English names of a language or region code (`en` English, `IN` India), lower case; none for another value. */
+export function codeNames(value: unknown): string[] {
+  if (typeof value !== 'string' || !/^[a-z]{2,3}$/i.test(value)) return [];
+  const nameIn = (names: Intl.DisplayNames, code: string) => {
+    try {
+      return names.of(code)?.toLowerCase();
+    } catch {
+      return undefined; // not a code the runtime knows
+    }
+  };
+  const code = value.toLowerCase();
+  return [nameIn(LANGUAGES, code), nameIn(REGIONS, value.toUpperCase())].filter(
+    (n): n is string => n !== undefined && n !== code,
+  );
 }

@@ -22,6 +22,7 @@ import {
 } from '../../retrieval/param-schema.js';
 import { choosePresent, presenceOf } from './presence.js';
 import {
+  codeNames,
   cueFit,
   formatted,
   joinedInQuery,
@@ -105,25 +106,6 @@ const W = FILL_WEIGHTS;
 
 const inFocus = (start: number | undefined, focus: Spans) =>
   start !== undefined && focus.some(([a, b]) => start >= a && start < b);
-
-const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language' });
-const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
-
-/** The English names of a language or region code (`en` English, `IN` India), lower case; none for another value. */
-function codeNames(value: unknown): string[] {
-  if (typeof value !== 'string' || !/^[a-z]{2,3}$/i.test(value)) return [];
-  const nameIn = (names: Intl.DisplayNames, code: string) => {
-    try {
-      return names.of(code)?.toLowerCase();
-    } catch {
-      return undefined; // not a code the runtime knows
-    }
-  };
-  const code = value.toLowerCase();
-  return [nameIn(LANGUAGES, code), nameIn(REGIONS, value.toUpperCase())].filter(
-    (n): n is string => n !== undefined && n !== code,
-  );
-}
 
 /** The most frequent recurring value of a parameter and its share (undefined: none kept). */
 function usualOf(hint: ParamHint | undefined): { value: string | number | boolean; share: number } | undefined {
