@@ -53,6 +53,8 @@ export interface ParamEvidence {
   fromElsewhere: number;
   /** Of the values from the request: written capitalised, passed lower-cased; names joined by '-'. */
   lowered: number;
+  /** Of the values from the request: written with capitals and passed as written. */
+  keptCase: number;
   slugged: number;
   /** Of the values not written whole in the request: those whose parts it writes apart, by the string that joins them (`BTC,USD`: ','). */
   joined: Map<string, number>;
@@ -101,6 +103,7 @@ function newParam(): ParamEvidence {
     fromOutput: 0,
     fromElsewhere: 0,
     lowered: 0,
+    keptCase: 0,
     slugged: 0,
     joined: new Map(),
     before: new GroupCounts(),
@@ -297,6 +300,7 @@ function observe(pe: ParamEvidence, name: string, o: Seen): void {
     if (slug) pe.slugged++;
     const written = o.query.slice(at, at + text.length);
     if (/^[A-Z][a-z]/.test(written) && text === text.toLowerCase()) pe.lowered++;
+    else if (/[A-Z]/.test(written) && text === written) pe.keptCase++;
     cues(at, at + text.length);
     return;
   }

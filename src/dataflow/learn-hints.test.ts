@@ -228,3 +228,32 @@ describe('hints learned from the records', () => {
     expect(learnToolHints(whole, [rate]).get(rate.name)!.params?.pair?.format?.listSep).toBeUndefined();
   });
 });
+
+describe('the case a parameter takes', () => {
+  const stories: ToolDescriptor = {
+    name: 'stories_by_topic',
+    description: 'Stories on a topic.',
+    inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+  };
+  const records = (written: string[], passed: (w: string) => string): TaskRecord[] =>
+    written.map((w, i) => ({
+      id: `r${i}`,
+      group: `g${i}`,
+      query: `Show me the latest stories about ${w} please.`,
+      reference: '',
+      calls: [{ tool: stories.name, args: { topic: passed(w) } }],
+    }));
+  const lower = (rs: TaskRecord[]) => learnToolHints(rs, [stories]).get(stories.name)!.params?.topic?.format?.lower;
+
+  it('is lower case when the names the requests capitalised were passed lower-cased, whatever the requests wrote in lower case', () => {
+    // Two of five values were written with capitals, both passed lower-cased; three were written lower-case.
+    const written = ['GraphQL', 'Kubernetes', 'rust', 'python', 'testing'];
+    expect(lower(records(written, (w) => w.toLowerCase()))).toBe(true);
+  });
+
+  it('is as written when the capitalised names were passed as written as often', () => {
+    const written = ['GraphQL', 'Kubernetes', 'Rust', 'Python', 'testing'];
+    const passed = (w: string) => (w === 'GraphQL' || w === 'Kubernetes' ? w.toLowerCase() : w);
+    expect(lower(records(written, passed))).toBeUndefined();
+  });
+});

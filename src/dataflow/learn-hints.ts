@@ -233,7 +233,9 @@ function paramHint(
         .some((w) => isIdentifierShaped(w, { name: param })),
   );
   if (template && template !== '{date}' && pe.templates.count(template) >= 2) format.template = template;
-  if (pe.fromQuery >= 2 && pe.lowered / pe.fromQuery >= 0.5) format.lower = true;
+  // Lower-cased when the values the request wrote with capitals were passed lower-cased at least twice and more
+  // often than as written (values the request already wrote in lower case say nothing about case).
+  if (pe.lowered >= 2 && pe.lowered > pe.keptCase) format.lower = true;
   if (pe.slugged >= 2) format.join = '-';
   // Values passed joined ("BTC,USD" for a request's "BTC and USD"), when the joined form makes up a
   // share of the values: the most frequent separator.
