@@ -1,32 +1,12 @@
-import type { ToolDescriptor } from '../contracts/tools.js';
+import { typesOf, type PropSchema } from '../contracts/param-types.js';
 import type { ValueCandidate } from '../text/values.js';
 import { isEmailAddress } from '../dataflow/value-shape.js';
 
 /**
  * What a tool's schema says of a parameter, for any policy that fills arguments (the offline filler,
  * policies/offline/fill-args.ts, reads it): its declared types, the values and the example forms its
- * description documents, whether a found text value fits it and as what JSON type it is passed, and,
- * without a hint, how well a kind of value suits it by its name and type.
+ * description documents, whether a found text value fits it, and, without a hint, how well a kind of value suits it by its name and type.
  */
-
-export interface PropSchema {
-  type?: string | string[];
-  default?: unknown;
-  enum?: unknown[];
-  description?: unknown;
-  /** An array parameter's item schema. */
-  items?: PropSchema;
-}
-
-export function propsOf(tool: ToolDescriptor): { props: Record<string, PropSchema>; required: string[] } {
-  const s = tool.inputSchema as { properties?: Record<string, PropSchema>; required?: string[] };
-  return { props: s.properties ?? {}, required: s.required ?? [] };
-}
-
-function typesOf(p: PropSchema | undefined): Set<string> {
-  const t = p?.type;
-  return new Set(t === undefined ? [] : Array.isArray(t) ? t : [t]);
-}
 
 /** Words of a parameter name: `hotel_id` → hotel, id; `fromSymbol` → from, symbol. */
 export function nameWords(name: string): string[] {
@@ -35,23 +15,6 @@ export function nameWords(name: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 1);
-}
-
-/**
- * Converts a found text value to the parameter's type: numbers for number parameters, and for a
- * parameter that accepts both, the JSON type its hint says values are passed as (`format.type`); a
- * one-item list for a list parameter.
- */
-export function typed(value: string, prop: PropSchema | undefined, passedAs?: string): unknown {
-  const types = typesOf(prop);
-  // A list parameter given one value found in text takes a list of that value.
-  if (types.has('array') && !types.has('string')) return [typed(value, prop?.items, passedAs)];
-  const numeric = /^-?\d+(\.\d+)?$/.test(value);
-  const numberParam = types.has('number') || types.has('integer');
-  if (numberParam && numeric && (!types.has('string') || passedAs === 'number')) return Number(value);
-  if (types.has('boolean') && !types.has('string') && /^(true|false)$/i.test(value))
-    return value.toLowerCase() === 'true';
-  return value;
 }
 
 export function fits(value: string, prop: PropSchema | undefined): boolean {
@@ -157,12 +120,6 @@ const PROSE = new Set(
 export function takesProse(nameWordsOf: readonly string[], prop: PropSchema | undefined): boolean {
   const types = typesOf(prop);
   return (types.size === 0 || types.has('string')) && !prop?.enum?.length && nameWordsOf.some((w) => PROSE.has(w));
-}
-
-/** A parameter that is a boolean only: a flag, set to true when it is set at all. */
-export function isFlag(prop: PropSchema | undefined): boolean {
-  const types = typesOf(prop);
-  return types.size === 1 && types.has('boolean');
 }
 
 /** A default written in prose: "Default is metric.", "default value is 200", "(default: 10)", "default 72". */

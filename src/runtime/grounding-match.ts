@@ -1,4 +1,5 @@
-import { documentedValues, type PropSchema } from '../retrieval/param-schema.js';
+import type { PropSchema } from '../contracts/param-types.js';
+import { documentedValues } from '../retrieval/param-schema.js';
 import { identifierKind, type ParamContext } from '../util/identifier-shape.js';
 import { keyParts } from '../util/key-parts.js';
 

@@ -200,6 +200,26 @@ describe('argument filling without a hint', () => {
     expect(fillArgs(flights, { query, outputs: [] }).args.direction).toBe('departure');
   });
 
+  it("sets an optional parameter whose schema default the call's part writes, without naming the parameter", () => {
+    const games: ToolDescriptor = {
+      name: 'filter_games',
+      description: 'Free games by tag and platform.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          tag: { type: 'string' },
+          platform: { type: 'string', default: 'pc' },
+          sort_by: { type: 'string', default: 'relevance' },
+        },
+        required: ['tag'],
+      },
+    };
+    const { args } = fillArgs(games, { query: 'Find PC games tagged "shooter".', outputs: [] });
+    expect(String(args.platform).toLowerCase()).toBe('pc');
+    expect(args).not.toHaveProperty('sort_by');
+    expect(fillArgs(games, { query: 'Find games tagged "shooter".', outputs: [] }).args).not.toHaveProperty('platform');
+  });
+
   it('leaves optional parameters the request does not name out', () => {
     const { args } = fillArgs(monthly, { query: 'Monthly NZD to SEK rates.', outputs: [] });
     expect(args).not.toHaveProperty('outputsize');

@@ -17,7 +17,7 @@ import { fitFromScores, handOff, handOffScope, partScores, partsFor, type HandOf
 import { createToolIndex, type ToolIndex } from '../../retrieval/tool-index.js';
 import { workflowIndexes } from '../../retrieval/workflow-index.js';
 import { focusSpans, rankTools } from './select-tool.js';
-import { propsOf } from '../../retrieval/param-schema.js';
+import { propsOf } from '../../contracts/param-types.js';
 import { callsOf } from './summarize.js';
 
 /**

@@ -9,7 +9,8 @@ import { FILL_WEIGHTS } from './fill-weights.js';
  * 1. the rate in the situation the clause is in (it names the parameter, or not) when the hint has it;
  * 2. else its overall rate, moved by the clause's words the hint weighs (`asked`, clipped to ±2 in
  *    log-odds, `maxEvidence`) and by `namedLogOdds` when the clause names it;
- * 3. without a hint, `namedWithoutHint` when the clause names it, else 0.
+ * 3. without a hint, `namedWithoutHint` when the clause names it or writes a value its schema names
+ *    (its default or an enum value: "PC games" for `platform` with default `pc`), else 0.
  * Parameters at 0.5 or above are set; then the combination calls set together (`together`) that is
  * cheapest to reach from these decisions, each parameter changed costing how sure it was
  * (|log-odds|), replaces them when it costs at most `maxComboCost` (the weights: FILL_WEIGHTS.presence).
@@ -20,6 +21,8 @@ const P = FILL_WEIGHTS.presence;
 export interface PresenceContext {
   /** Stemmed terms of the clause that asks for the call (the request's when it has none). */
   clauseWords: ReadonlySet<string>;
+  /** The clause writes a value the parameter's schema names (read only without a hint). */
+  writesValue?: boolean;
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -30,7 +33,7 @@ const clamp = (p: number) => Math.min(0.99, Math.max(0.01, p));
 export function presenceOf(name: string, hint: ParamHint | undefined, ctx: PresenceContext): number {
   const named = namesParam(name, ctx.clauseWords);
   const rates = hint?.setRates;
-  if (!rates) return named ? P.namedWithoutHint : 0;
+  if (!rates) return named || ctx.writesValue === true ? P.namedWithoutHint : 0;
   const situation = named ? rates.named : rates.unnamed;
   if (situation !== undefined) return situation;
   let evidence = 0;
