@@ -31,4 +31,9 @@ describe('valueShape', () => {
     expect(valueShape('London,UK')).toBe('place-region-tight');
     expect(valueShape('BTC, EUR')).toBe('pair');
   });
+
+  it("reads a list as its items' shape: a list of ids is ids, not text", () => {
+    expect(valueShape(['3788616824'])).toBe('long-number');
+    expect(valueShape(['AAPL', 'MSFT'])).toBe('code4');
+  });
 });

@@ -8,6 +8,8 @@ export const isEmailAddress = (value: string): boolean => /^[^\s@]+@[^\s@]+\.[^\
  * look like, and what a value found in a request or an output is compared with.
  */
 export function valueShape(value: unknown): ValueShape {
+  // A list has the shape of its items (a list of ids is ids), the first one's.
+  if (Array.isArray(value) && value.length > 0) return valueShape(value[0]);
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number')
     return Number.isInteger(value) ? (Math.abs(value) >= 10_000 ? 'long-number' : 'int') : 'float';

@@ -263,6 +263,19 @@ describe('argument filling with a hint', () => {
     expect(filled.missing).toEqual(['summary']);
   });
 
+  it('never gives a parameter whose values never had the shape of an identifier an identifier an earlier result holds', () => {
+    const calculate = requiredStrings('calculate', 'Calculate the result of an arithmetic expression.', {
+      expression: 'The expression to calculate.',
+    });
+    const sums: ToolHint = {
+      tool: calculate.name,
+      params: { expression: { from: { upstream: 0.6, request: 0.4 }, keys: { user_id: 0.2 }, shapes: { text: 1 } } },
+    };
+    const outputs = [{ user_id: 'noah_patel_6952', orders: ['#W6111398'] }];
+    const filled = fillArgs(calculate, { query: 'How much will I get back in total?', outputs }, sums);
+    expect(filled.args).not.toHaveProperty('expression');
+  });
+
   it('never gives a parameter whose values are paths of words (time zones) a language or a town', () => {
     const astro = described(
       'astro',

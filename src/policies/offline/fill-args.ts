@@ -188,13 +188,16 @@ function scoreCandidates(
         related ? o.keyNamedOnly * o.exampleKeyShare : 0,
       );
       if (keyFit === 0 || seen.has(pair.key + pair.value) || !fits(pair.value, prop)) continue;
+      const shape = shapeFit(pair.value, hint, o.shapeWithoutHint);
+      // An identifier is no value for a parameter whose values never had its shape (a user id for an `expression`).
+      if (shape === undefined && isIdentifierShaped(pair.value, { name })) continue;
       seen.add(pair.key + pair.value);
       const list =
         pair.key === ''
           ? []
           : [...new Set(pairs.filter((p) => p.key === pair.key && fits(p.value, prop)).map((p) => p.value))];
       const score =
-        o.shape * (shapeFit(pair.value, hint, o.shapeWithoutHint) ?? 0) +
+        o.shape * (shape ?? 0) +
         o.key * keyFit +
         o.outputShare * outputShare +
         o.recencyStep * (oi + 1 - outputs.length) +
