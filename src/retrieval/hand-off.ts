@@ -24,7 +24,8 @@ import type { ToolIndex } from './tool-index.js';
  *   2. fits best: a part's fit to a position is how well the position's own tools (the `mined`
  *      tools seen there and a `tools` hint of several tools) answer the part, as a share of how
  *      well the best tool of the whole tool set does (BM25 over tool names, descriptions and the
- *      clauses past runs used each tool for); a position without such lists — a generic one, or one
+ *      clauses past runs used each tool for), a little less the more tools it lists
+ *      (`BREADTH_DISCOUNT`: a catch-all step fits everything); a position without such lists — a generic one, or one
  *      bound to a single tool — fits every part at `GENERIC_FIT`. (Fitting a bound position by its
  *      tool raised the D_val TC of G0 with routes, mean over the bundled domains and seeds 0-2, from
  *      0.417 to 0.423, but lowered the PM4Py-style baseline's on Travel from 0.236 to 0.223, so it
@@ -42,6 +43,14 @@ import type { ToolIndex } from './tool-index.js';
 
 /** Fit of any part to a position without tool lists. */
 export const GENERIC_FIT = 0.5;
+
+/**
+ * How much a position's fit falls with the number of tools it lists (divided by 1 + this × ln k for k
+ * tools): a step that lists many tools fits a part a little less than one whose few tools fit it as
+ * well, so a catch-all step does not take the parts the steps before it were mined for. Decided on
+ * D_val over seven domains (docs/guides/benchmarks.md, History): 0.1; 0.05 and 0.2 gave less.
+ */
+export const BREADTH_DISCOUNT = 0.1;
 
 /** How a position's part fits, in [0, 1]. */
 export type PartFit = (part: string, position: ToolNode) => number;
@@ -203,7 +212,8 @@ export function partScores(
 
 /**
  * A fit from a tool index: the best score among the position's listed tools as a share of the best
- * score among `all` tools (0 when the part matches no tool; `GENERIC_FIT` for a generic position).
+ * score among `all` tools, less a little for each tool the position lists (`BREADTH_DISCOUNT`; 0 when
+ * the part matches no tool; `GENERIC_FIT` for a generic position).
  */
 export function indexFit(index: ToolIndex, all: readonly string[], memoSize = PART_FIT_MEMO_SIZE): PartFit {
   return fitFromScores(partScores(index, all, memoSize));
@@ -216,7 +226,8 @@ export function fitFromScores(scoresOf: (part: string) => PartScores): PartFit {
     if (listed.length === 0) return GENERIC_FIT;
     const { scores, top } = scoresOf(part);
     if (top <= 0) return 0;
-    return Math.max(0, ...listed.map((t) => scores.get(t) ?? 0)) / top;
+    const share = Math.max(0, ...listed.map((t) => scores.get(t) ?? 0)) / top;
+    return share / (1 + BREADTH_DISCOUNT * Math.log(listed.length));
   };
 }
 
