@@ -25,8 +25,8 @@ import type { ToolIndex } from './tool-index.js';
  *      tools seen there and a `tools` hint of several tools) answer the part, as a share of how
  *      well the best tool of the whole tool set does (BM25 over tool names, descriptions and the
  *      clauses past runs used each tool for), a little less the more tools it lists
- *      (`BREADTH_DISCOUNT`: a catch-all step fits everything); a position without such lists — a generic one, or one
- *      bound to a single tool — fits every part at `GENERIC_FIT`. (Fitting a bound position by its
+ *      (`BREADTH_DISCOUNT`: a catch-all step fits everything); a position without such lists — a
+ *      generic one, or one bound to a single tool — fits every part at `GENERIC_FIT`. (Fitting a bound position by its
  *      tool raised the D_val TC of G0 with routes, mean over the bundled domains and seeds 0-2, from
  *      0.417 to 0.423, but lowered the PM4Py-style baseline's on Travel from 0.236 to 0.223, so it
  *      is not done);

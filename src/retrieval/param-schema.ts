@@ -4,8 +4,9 @@ import { isEmailAddress } from '../dataflow/value-shape.js';
 
 /**
  * What a tool's schema says of a parameter, for any policy that fills arguments (the offline filler,
- * policies/offline/fill-args.ts, reads it): its declared types, the values and the example forms its
- * description documents, whether a found text value fits it, and, without a hint, how well a kind of value suits it by its name and type.
+ * policies/offline/fill-args.ts, reads it): the values and the example forms its description
+ * documents, whether a found text value fits it, and, without a hint, how well a kind of value suits
+ * it by its name and type (the types themselves: contracts/param-types.ts).
  */
 
 /** Words of a parameter name: `hotel_id` → hotel, id; `fromSymbol` → from, symbol. */

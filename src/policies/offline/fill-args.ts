@@ -104,14 +104,6 @@ const W = FILL_WEIGHTS;
 const inFocus = (start: number | undefined, focus: Spans) =>
   start !== undefined && focus.some(([a, b]) => start >= a && start < b);
 
-/** The call's part writes a value the parameter's schema names (its default or an enum value) as a word of its own: "PC games" for `platform` with default `pc`. */
-function writesDocumented(name: string, prop: PropSchema | undefined, clauseWords: ReadonlySet<string>): boolean {
-  return documentedValues(name, prop).some((v) => {
-    const ts = terms(v);
-    return /\p{L}{2}/u.test(v) && !/\d/.test(v) && ts.length > 0 && ts.every((t) => clauseWords.has(t));
-  });
-}
-
 /** The most frequent recurring value of a parameter and its share (undefined: none kept). */
 function usualOf(hint: ParamHint | undefined): { value: string | number | boolean; share: number } | undefined {
   return hint?.values?.[0];
@@ -264,13 +256,7 @@ export function fillArgs(tool: ToolDescriptor, ctx: FillContext, toolHint?: Tool
   const presence = new Map(
     names
       .filter((n) => !required.includes(n))
-      .map((n) => [
-        n,
-        presenceOf(n, hintOf(n), {
-          clauseWords,
-          writesValue: !hintOf(n)?.setRates && writesDocumented(n, props[n], clauseWords),
-        }),
-      ]),
+      .map((n) => [n, presenceOf(n, hintOf(n), { clauseWords, documented: () => documentedValues(n, props[n]) })]),
   );
   // The combinations a hint keeps are of optional parameters; a required one the calls left out is set on its own odds.
   const present = choosePresent(new Map([...presence].filter(([n]) => !declared.includes(n))), toolHint);

@@ -1,5 +1,5 @@
 import type { ParamHint, ToolHint } from '../../graph/schema.js';
-import { namesParam } from '../../text/words.js';
+import { namesParam, terms } from '../../text/words.js';
 import { FILL_WEIGHTS } from './fill-weights.js';
 
 /**
@@ -21,8 +21,16 @@ const P = FILL_WEIGHTS.presence;
 export interface PresenceContext {
   /** Stemmed terms of the clause that asks for the call (the request's when it has none). */
   clauseWords: ReadonlySet<string>;
-  /** The clause writes a value the parameter's schema names (read only without a hint). */
-  writesValue?: boolean;
+  /** The values the parameter's schema names (its default, its enum), read only without a hint. */
+  documented?: () => readonly string[];
+}
+
+/** The clause writes one of the values as words of its own: "PC games" for `platform` with default `pc`. */
+function writesOneOf(values: readonly string[], clauseWords: ReadonlySet<string>): boolean {
+  return values.some((v) => {
+    const ts = terms(v);
+    return /\p{L}{2}/u.test(v) && !/\d/.test(v) && ts.length > 0 && ts.every((t) => clauseWords.has(t));
+  });
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -33,7 +41,7 @@ const clamp = (p: number) => Math.min(0.99, Math.max(0.01, p));
 export function presenceOf(name: string, hint: ParamHint | undefined, ctx: PresenceContext): number {
   const named = namesParam(name, ctx.clauseWords);
   const rates = hint?.setRates;
-  if (!rates) return named || ctx.writesValue === true ? P.namedWithoutHint : 0;
+  if (!rates) return named || writesOneOf(ctx.documented?.() ?? [], ctx.clauseWords) ? P.namedWithoutHint : 0;
   const situation = named ? rates.named : rates.unnamed;
   if (situation !== undefined) return situation;
   let evidence = 0;
