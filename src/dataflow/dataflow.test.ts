@@ -287,6 +287,29 @@ describe('learning programs from reference calls', () => {
     expect(learnBindings(ids6, tools).find((b) => b.param === 'units')).toBeUndefined();
   });
 
+  it('reads a result that is the value itself (a lookup that answers with the id), and renders it', () => {
+    const people = ['ada_lee_1234', 'bo_chan_5678', 'cy_diaz_9012'];
+    const lookups: ExampleRecord[] = people.map((id, i) => ({
+      id: `p${i}`,
+      group: `g${i}`,
+      query: `I am ${id.split('_')[0]}; show my profile.`,
+      calls: [
+        { tool: 'find_user', args: { name: id.split('_')[0] }, output: id },
+        { tool: 'user_details', args: { user_id: id } },
+      ],
+    }));
+    const userTools = [
+      { name: 'find_user', inputSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      { name: 'user_details', inputSchema: { type: 'object', properties: { user_id: { type: 'string' } } } },
+    ];
+    const b = learnBindings(lookups, userTools).find((x) => x.param === 'user_id');
+    expect(b).toMatchObject({ tool: 'user_details', source: { from: 'output', path: '$' }, hits: 3, wrong: 0 });
+    expect(resolveSource(b!.source, earlier(['find_user', 'ed_fox_3456']))).toBe('ed_fox_3456');
+    expect(bindingSentence({ tool: 'user_details', param: 'user_id', source: b!.source })).toMatch(
+      /^`user_id` is the latest (find_user )?result itself$/,
+    );
+  });
+
   it('drops a program that gives another value than the reference too often', () => {
     // Half the requests name the second hotel but the references take the first: "first" is right in
     // half the calls only, and no field tells them apart.

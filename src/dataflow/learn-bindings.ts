@@ -199,8 +199,17 @@ function outputPrograms(
   query: string,
 ): Array<Extract<BindingSource, { from: 'output' }>> {
   const read = readOutput(result);
-  if (read === undefined || read === null || typeof read !== 'object') return [];
   const out: Array<Extract<BindingSource, { from: 'output' }>> = [];
+  if (read === undefined || read === null || typeof read !== 'object') {
+    // A result that is the value itself (a lookup that answers with an id): the whole result, `$`.
+    const whole = read ?? result;
+    if (whole === null || typeof whole === 'object') return [];
+    for (const transform of transformsTo(whole, undefined, target)) {
+      const base = { from: 'output' as const, path: '$', ...(transform ? { transform } : {}) };
+      out.push({ ...base, tool }, base);
+    }
+    return out;
+  }
   for (const leaf of leavesOf(read)) {
     const hp = holderPath(leaf.path);
     const holder = hp ? valuesAtPath(read, hp)[0] : read;
