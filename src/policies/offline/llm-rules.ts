@@ -125,7 +125,8 @@ export interface RuleOptions {
  * domains, seeds 0-2): 0.429 routing nothing, 0.426 at 0.7, 0.431 at 0.75 and at 0.8, 0.430 at 0.85
  * and 0.9. The former rule — the route whose keywords the request used most, taken when it used all
  * of them — gave 0.425 alone and 0.427 after the alignment (keywords are for a model's router; a
- * word a route's requests share is weak evidence of the tools a request needs).
+ * word a route's requests share is weak evidence of the tools a request needs). Checked again on
+ * seven domains (docs/guides/benchmarks.md, History): no other value did better.
  */
 export const ROUTE_MIN_ALIGN = 0.8;
 
