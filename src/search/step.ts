@@ -31,7 +31,8 @@ import type { Candidate, SearchTree } from './tree.js';
  * - **Racing** (`settings.racing`, `race.ts`): the child runs on D_opt in rounds and is compared
  *   record by record with the best candidate so far; one that cannot still beat it stops early with
  *   the paired estimate of its reward, its feedback from the records it ran, and no D_val score. A
- *   child that collapses the mined steps (`collapse_steps`) is not raced: it always gets its D_val score.
+ *   child that collapses the mined steps (`collapse_steps`) or drops their mined tools (`drop_mined`)
+ *   is not raced: it always gets its D_val score.
  * - **Budget**: when a model request was refused during the expansion or the evaluation, or the
  *   wall-time limit aborted it, the child is discarded and `BudgetStop` is thrown: the search ends
  *   cleanly with what it has.
@@ -279,8 +280,9 @@ export async function expandAndSimulate(
   }
   try {
     // D_opt is what the mined steps were mined from and favours them by construction: a candidate that
-    // collapses them into one repeating step is not raced there but scored on D_val, where the search selects.
-    const collapses = proposal.plan.edits.some((e) => e.op === 'collapse_steps');
+    // collapses them into one repeating step, or drops the tools mined at them, is not raced there but
+    // scored on D_val, where the search selects.
+    const collapses = proposal.plan.edits.some((e) => e.op === 'collapse_steps' || e.op === 'drop_mined');
     const against = ctx.settings.racing && !collapses ? ctx.raceAgainst?.() : undefined;
     const sim = await simulate(ctx, proposal.workflow, against);
     const { opt, val } = sim;

@@ -15,6 +15,11 @@ const load = (sub: string, name: string): Workflow => JSON.parse(readFileSync(jo
 const sequence = applyEditPlanOrThrow(load('valid', 'parallel'), {
   edits: [{ op: 'sequentialize', first: 'quote', second: 'news' }],
 });
+const linear = load('valid', 'linear');
+const withMined: Workflow = {
+  ...linear,
+  nodes: linear.nodes.map((n) => (n.kind === 'tool' ? { ...n, mined: ['get_current_weather'] } : n)),
+};
 const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['linear', { op: 'add_node', node: { kind: 'llm', id: 'check', role: 'verify' }, from: ['current'], to: ['answer'] }],
   ['parallel', { op: 'remove_node', id: 'news' }],
@@ -30,6 +35,7 @@ const oneOfEach: Array<[string | Workflow, unknown]> = [
   ['retry', { op: 'set_retry', id: 'search', attempts: 2 }],
   ['linear', { op: 'set_calls', id: 'current', calls: 'many' }],
   ['parallel', { op: 'collapse_steps', id: 'call' }],
+  [withMined, { op: 'drop_mined' }],
   ['linear', { op: 'set_prompt', id: 'plan', prompt: 'Plan: {{query}}' }],
   ['linear', { op: 'set_directives', id: 'answer', variant: 'brief' }],
   ['linear', { op: 'set_hint', id: 'current', tool: 'get_current_weather', hint: { asks: { weather: 1 } } }],
@@ -138,7 +144,7 @@ describe('applyEditPlan', () => {
     `);
     const unknownOp = applyEditPlan(load('valid', 'linear'), { edits: [{ op: 'delete_node', id: 'current' }] });
     expect(unknownOp.ok ? null : unknownOp.error.message).toMatchInlineSnapshot(
-      `"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "collapse_steps", "set_prompt", "set_directives", "set_task", "set_tool_hint", "set_binding" or "set_hint""`,
+      `"edit 1 of 1 (delete_node) does not match the edit-plan schema: $.edits[0].op: "op" "delete_node" is not valid; use "add_node", "remove_node", "replace_node", "add_edge", "remove_edge", "reconnect_edge", "add_branch", "refine_branch", "parallelize", "sequentialize", "set_retry", "set_calls", "collapse_steps", "drop_mined", "set_prompt", "set_directives", "set_task", "set_tool_hint", "set_binding" or "set_hint""`,
     );
     expect(applyEditPlan(load('valid', 'linear'), { changes: [] }).ok).toBe(false);
   });
@@ -224,6 +230,6 @@ describe('EditPlanSchema', () => {
     const variants = schema.properties.edits.items.oneOf;
     expect(variants.map((v) => v.properties.op.const)).toEqual([...EDIT_OPS]);
     expect(variants.every((v) => typeof v.description === 'string' && v.description.length > 10)).toBe(true);
-    expect(EDIT_OPS).toHaveLength(19);
+    expect(EDIT_OPS).toHaveLength(20);
   });
 });

@@ -6,7 +6,7 @@ import { addBranch, refineBranch } from './branch-edits.js';
 import { EditRefusal } from './draft.js';
 import { addEdge, reconnectEdge, removeEdgeEdit } from './edge-edits.js';
 import { EDIT_OPS, EditPlanSchema, type Edit, type EditOp, type EditPlan } from './edit-schema.js';
-import { collapseSteps, parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
+import { collapseSteps, dropMined, parallelize, sequentialize, setCalls, setRetry } from './flow-edits.js';
 import { addNode, removeNode, replaceNode } from './node-edits.js';
 import { setBinding, setDirectives, setHint, setPrompt, setTask, setToolHint } from './prompt-edits.js';
 
@@ -44,6 +44,7 @@ const APPLY: { [K in EditOp]: Apply<Extract<Edit, { op: K }>> } = {
   set_retry: setRetry,
   set_calls: setCalls,
   collapse_steps: collapseSteps,
+  drop_mined: dropMined,
   set_prompt: setPrompt,
   set_directives: setDirectives,
   set_task: setTask,
@@ -159,6 +160,8 @@ export function describeEdit(edit: Edit): string {
     case 'parallelize':
     case 'sequentialize':
       return `${edit.op} '${edit.first}', '${edit.second}'`;
+    case 'drop_mined':
+      return edit.op;
     default:
       return `${edit.op} '${edit.id}'`;
   }

@@ -234,6 +234,13 @@ export const CollapseStepsEditSchema = z
     'Replace every node between the plan and the synthesis by one repeating tool step that reads the request part by part and keeps the hints and bindings of the steps it replaces (the mined layout does not fit the requests).',
   );
 
+/** Control-flow edit: the steps keep their places but no longer prefer the tools the runs used there. */
+export const DropMinedEditSchema = z
+  .strictObject({ op: z.literal('drop_mined') })
+  .describe(
+    "Clear every tool step's mined tools (the tools past runs used at that step): the steps keep their order, hints and bindings, and each chooses among all tools for its part of the request (the mined tools do not fit the requests).",
+  );
+
 // Prompt edits.
 
 /** Prompt edit: an LLM node's prompt. */
@@ -339,6 +346,7 @@ export const EditSchema = z.discriminatedUnion('op', [
   SetRetryEditSchema,
   SetCallsEditSchema,
   CollapseStepsEditSchema,
+  DropMinedEditSchema,
   SetPromptEditSchema,
   SetDirectivesEditSchema,
   SetTaskEditSchema,
@@ -374,6 +382,7 @@ export type SequentializeEdit = z.infer<typeof SequentializeEditSchema>;
 export type SetRetryEdit = z.infer<typeof SetRetryEditSchema>;
 export type SetCallsEdit = z.infer<typeof SetCallsEditSchema>;
 export type CollapseStepsEdit = z.infer<typeof CollapseStepsEditSchema>;
+export type DropMinedEdit = z.infer<typeof DropMinedEditSchema>;
 export type SetPromptEdit = z.infer<typeof SetPromptEditSchema>;
 export type SetDirectivesEdit = z.infer<typeof SetDirectivesEditSchema>;
 export type SetTaskEdit = z.infer<typeof SetTaskEditSchema>;

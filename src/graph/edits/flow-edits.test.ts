@@ -104,6 +104,21 @@ describe('set_calls', () => {
   });
 });
 
+describe('drop_mined', () => {
+  it("clears every step's mined tools and keeps the layout, and refuses a workflow with none", () => {
+    const w = fixture('parallel');
+    const withMined = {
+      ...w,
+      nodes: w.nodes.map((n) => (n.kind === 'tool' ? { ...n, mined: [n.id] } : n)),
+    };
+    const dropped = ok(apply(withMined, { op: 'drop_mined' }));
+    expect(dropped.nodes.map((n) => n.id)).toEqual(w.nodes.map((n) => n.id));
+    expect(edges(dropped)).toEqual(edges(withMined));
+    expect(dropped.nodes.some((n) => n.kind === 'tool' && 'mined' in n)).toBe(false);
+    expect(refusal(apply(dropped, { op: 'drop_mined' }))).toContain('no tool step has mined tools');
+  });
+});
+
 describe('collapse_steps', () => {
   it('replaces every step between the plan and the synthesis by one repeating step that keeps what any step picking a tool reads', () => {
     const learned = ok(

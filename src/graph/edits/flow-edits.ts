@@ -14,6 +14,7 @@ import {
 } from './draft.js';
 import type {
   CollapseStepsEdit,
+  DropMinedEdit,
   ParallelizeEdit,
   SequentializeEdit,
   SetCallsEdit,
@@ -135,4 +136,11 @@ export function collapseSteps(w: Workflow, edit: CollapseStepsEdit): void {
     { from: entry.id, to: step.id, kind: 'data' },
     { from: step.id, to: exit.id, kind: 'data' },
   ];
+}
+
+/** Clears every tool step's `mined` tools (see `DropMinedEditSchema`); refused when no step has any. */
+export function dropMined(w: Workflow, _edit: DropMinedEdit): void {
+  const mined = w.nodes.filter((n): n is ToolNode => n.kind === 'tool' && (n.mined ?? []).length > 0);
+  if (mined.length === 0) refuse('no tool step has mined tools to drop');
+  for (const n of mined) delete n.mined;
 }

@@ -75,4 +75,47 @@ describe('collapsing a layout that does not fit', () => {
     expect(before.tc).toBeLessThan(1);
     expect(after.tc).toBe(1);
   });
+
+  it('where the tools mined at the steps mislead, the optimizer also offers drop_mined, and the steps then pick the tools the requests ask for', async () => {
+    // Two weather tools that read alike; past runs used the one for the days ahead at the first step,
+    // these requests ask for the weather now (the tool listed first).
+    const tools = [
+      tool('weather_now', 'Weather of a city.', 'city'),
+      tool('weather_days', 'Weather of a city.', 'city'),
+      tool('city_hotels', 'Hotels of a city.', 'city'),
+    ];
+    const generic = (id: string, mined: string) => ({ id, kind: 'tool' as const, task: 'Look up what the request asks', mined: [mined] });
+    const withMined: Workflow = {
+      ...mined,
+      nodes: [mined.nodes[0]!, generic('step_1', 'weather_days'), generic('step_2', 'city_hotels'), mined.nodes[3]!],
+    };
+    const asked: TaskRecord[] = ['Oslo', 'Lima', 'Kyiv', 'Pune'].map((city, i) => ({
+      id: `w${i}`,
+      query: `Get the weather in ${city}, then find hotels in ${city}.`,
+      reference: `${city}: 3 degrees and hotels.`,
+      calls: [
+        { tool: 'weather_now', args: { city } },
+        { tool: 'city_hotels', args: { city } },
+      ],
+    }));
+    const registry = () => createToolRegistry(tools.map((t) => ({ ...t, execute: async () => ({ ok: true }) })));
+    const opts = { policy: createOfflinePolicy({ tools }), tools: registry(), judge: createLexicalJudge() };
+    const ctx = { tools: new Map(tools.map((t) => [t.name, t])), allowToolNodes: true };
+    const before = await evaluateWorkflow(withMined, asked, opts);
+    const edit = ruleEdits({ workflow: withMined, feedback: before.feedback!, ...ctx }).find((e) =>
+      e.plan.edits.some((x) => x.op === 'drop_mined'),
+    );
+    expect(edit?.plan.edits).toEqual([{ op: 'drop_mined' }]);
+    const dropped = applyEditPlanOrThrow(withMined, edit!.plan, { tools });
+    expect(dropped.nodes.map((n) => n.id)).toEqual(['plan', 'step_1', 'step_2', 'answer']);
+    const after = await evaluateWorkflow(dropped, asked, opts);
+    expect(before.tc).toBeLessThan(1);
+    expect(after.tc).toBe(1);
+    // With no mined tools left there is nothing to drop: the edit is not offered again.
+    expect(
+      ruleEdits({ workflow: dropped, feedback: before.feedback!, ...ctx }).some((e) =>
+        e.plan.edits.some((x) => x.op === 'drop_mined'),
+      ),
+    ).toBe(false);
+  });
 });

@@ -40,7 +40,7 @@ export type { RuleContext, RuleEdit, RuleTable } from './rule-edit.js';
  * | a wrong argument's value was in an earlier node's results the node does not receive | `add_edge`: those nodes feed it | 0.5 |
  * | hints learned from the reference calls differ from what a node reads | `set_hint` per tool, all of them as one plan | 1.5 × √calls |
  * | a program learned from the reference calls gives a parameter its value in more calls than the node passes right now | `set_binding` (with a data edge from its source step), all of them as one plan; proposed before every other edit (rule-based.ts) | 1.2 |
- * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings | 1.0 |
+ * | several tool steps make calls out of the references' order, pick other tools or miss calls | `collapse_steps`: one repeating step that keeps the steps' hints and bindings / `drop_mined`: the steps stay, without the tools mined at each (when a step has some) | 1.0 / `DROP_MINED_WEIGHT` |
  * | a router's `otherwise` requests are covered better by one route's tools | `refine_branch` with that route as the router's `fallback` | 1.0 |
  * | low answer scores with correct calls, or low judge dimensions | `set_directives` of the synthesizer: switch to another variant of the template library / append one directive, scored by the low dimensions its directives address (prompt-edits.ts) | 0.5 / 0.5 |
  *
@@ -255,18 +255,36 @@ const fallback: Gen<'route-fallback'> = (p) => {
 };
 
 /**
- * The mined layout does not fit the requests: one repeating step instead (the search keeps it only if
- * D_val rises, so FlowScout's start never costs against NoMiner's).
+ * How `drop_mined` is weighed against its evidence (the records the steps' layout got wrong).
+ * Decided on the searches' D_val over seven domains (docs/guides/benchmarks.md, History): 1.5, tried
+ * before `collapse_steps` (weight 1); at 0.9 a search with a patience of 5 seldom reached it.
+ */
+export const DROP_MINED_WEIGHT = 1.5;
+
+/**
+ * The mined layout does not fit the requests: one repeating step instead, or the same steps without
+ * the tools mined at each (the search keeps either only if D_val rises, so FlowScout's start never
+ * costs against NoMiner's).
  */
 const collapse: Gen<'layout'> = (p, { workflow }) => {
   // The step is called `call`, as NoMiner's is, unless an LLM node has that id.
   const id = workflow.nodes.some((n) => n.id === 'call' && n.kind !== 'tool') ? freeId(workflow, 'call') : 'call';
+  const mined = workflow.nodes.some((n) => n.kind === 'tool' && (n.mined ?? []).length > 0);
   return [
     edit(
       `collapse_steps → ${id}: ${p.steps} steps made ${p.reordered} calls out of order, ${p.wrongTool} with another tool, missed ${p.missing} (${p.evidence} records)`,
       p.evidence,
       { op: 'collapse_steps', id },
     ),
+    ...(mined
+      ? [
+          edit(
+            `drop_mined: ${p.steps} steps picked another tool for ${p.wrongTool} calls and missed ${p.missing} (${p.evidence} records); they keep their places without the tools mined there`,
+            DROP_MINED_WEIGHT * p.evidence,
+            { op: 'drop_mined' },
+          ),
+        ]
+      : []),
   ];
 };
 
