@@ -64,7 +64,8 @@ export function bindingSentence(b: ToolBinding, value?: unknown): string {
     case 'model':
       return `\`${b.param}\` is yours to fill`;
     case 'output': {
-      if (/^\$?$/.test(s.path.trim())) return `\`${b.param}\` is ${resultOf(s)} itself${transformText(s.transform)}${known}`;
+      if (/^\$?$/.test(s.path.trim()))
+        return `\`${b.param}\` is ${resultOf(s)} itself${transformText(s.transform)}${known}`;
       const field = s.path.replace(/^.*\[\*\]\.?/, '') || 'value';
       const item =
         s.pick === 'match'

@@ -84,7 +84,12 @@ describe('collapsing a layout that does not fit', () => {
       tool('weather_days', 'Weather of a city.', 'city'),
       tool('city_hotels', 'Hotels of a city.', 'city'),
     ];
-    const generic = (id: string, mined: string) => ({ id, kind: 'tool' as const, task: 'Look up what the request asks', mined: [mined] });
+    const generic = (id: string, mined: string) => ({
+      id,
+      kind: 'tool' as const,
+      task: 'Look up what the request asks',
+      mined: [mined],
+    });
     const withMined: Workflow = {
       ...mined,
       nodes: [mined.nodes[0]!, generic('step_1', 'weather_days'), generic('step_2', 'city_hotels'), mined.nodes[3]!],
