@@ -248,7 +248,7 @@ function layout(workflow: Workflow, aligned: readonly CallAlignment[], n: number
       wrongTool,
       missing,
       evidence,
-      text: `the ${steps} tool steps made ${reordered} reference calls out of order, picked another tool for ${wrongTool} and missed ${missing}, in ${evidence}/${n} records: one repeating step that reads the request part by part may fit better (collapse_steps)`,
+      text: `the ${steps} tool steps made ${reordered} reference calls out of order, picked another tool for ${wrongTool} and missed ${missing}, in ${evidence}/${n} records: one repeating step that reads the request part by part (collapse_steps), or the same steps each choosing among all tools (drop_mined, where steps have mined tools), may fit better`,
     },
   ];
 }
