@@ -1,3 +1,4 @@
+import { parseJsonPath } from './resolve.js';
 import type { BindingSource, ToolBinding, Transform } from './schema.js';
 
 /**
@@ -64,7 +65,8 @@ export function bindingSentence(b: ToolBinding, value?: unknown): string {
     case 'model':
       return `\`${b.param}\` is yours to fill`;
     case 'output': {
-      if (/^\$?$/.test(s.path.trim()))
+      // The whole result (`$`: a path of no steps, as the resolver reads it).
+      if (parseJsonPath(s.path)?.length === 0)
         return `\`${b.param}\` is ${resultOf(s)} itself${transformText(s.transform)}${known}`;
       const field = s.path.replace(/^.*\[\*\]\.?/, '') || 'value';
       const item =

@@ -26,10 +26,10 @@ import type { ToolIndex } from './tool-index.js';
  *      well the best tool of the whole tool set does (BM25 over tool names, descriptions and the
  *      clauses past runs used each tool for), a little less the more tools it lists
  *      (`BREADTH_DISCOUNT`: a catch-all step fits everything); a position without such lists — a
- *      generic one, or one bound to a single tool — fits every part at `GENERIC_FIT`. (Fitting a bound position by its
- *      tool raised the D_val TC of G0 with routes, mean over the bundled domains and seeds 0-2, from
- *      0.417 to 0.423, but lowered the PM4Py-style baseline's on Travel from 0.236 to 0.223, so it
- *      is not done);
+ *      generic one, or one bound to a single tool — fits every part at `GENERIC_FIT`. (Fitting a
+ *      bound position by its tool raised the D_val TC of G0 with routes, mean over the bundled
+ *      domains and seeds 0-2, from 0.417 to 0.423, but lowered the PM4Py-style baseline's on Travel
+ *      from 0.236 to 0.223, so it is not done);
  *   3. on ties, keeps parts nearest their own ordinal (the k-th part at the k-th position).
  * So a position whose tools fit a later part is not handed an earlier part it cannot serve, a
  * position that fits no part is left without one (it makes no call), and when a request has more

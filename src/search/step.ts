@@ -282,8 +282,8 @@ export async function expandAndSimulate(
     // D_opt is what the mined steps were mined from and favours them by construction: a candidate that
     // collapses them into one repeating step, or drops the tools mined at them, is not raced there but
     // scored on D_val, where the search selects.
-    const collapses = proposal.plan.edits.some((e) => e.op === 'collapse_steps' || e.op === 'drop_mined');
-    const against = ctx.settings.racing && !collapses ? ctx.raceAgainst?.() : undefined;
+    const reshapesMined = proposal.plan.edits.some((e) => e.op === 'collapse_steps' || e.op === 'drop_mined');
+    const against = ctx.settings.racing && !reshapesMined ? ctx.raceAgainst?.() : undefined;
     const sim = await simulate(ctx, proposal.workflow, against);
     const { opt, val } = sim;
     const raced =
