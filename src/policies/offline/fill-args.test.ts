@@ -276,6 +276,32 @@ describe('argument filling with a hint', () => {
     expect(filled.args).not.toHaveProperty('expression');
   });
 
+  it('never gives a parameter whose values were all decimals (a latitude) a count the request writes', () => {
+    const nearby = requiredStrings('places_nearby', 'Places of a category near a point.', {
+      lat: 'Latitude of the point.',
+      lon: 'Longitude of the point.',
+      radius: 'Search radius in meters.',
+    });
+    const learned: ToolHint = {
+      tool: nearby.name,
+      params: {
+        lat: { from: { request: 0.4, upstream: 0.6 }, shapes: { float: 1 } },
+        lon: { from: { request: 0.4, upstream: 0.6 }, shapes: { float: 1 } },
+        radius: { from: { request: 0.9 }, shapes: { int: 1 } },
+      },
+    };
+    const far = fillArgs(
+      nearby,
+      { query: 'Find museums within 5 km of the harbour, and cinemas within 2 km.', outputs: [] },
+      learned,
+    );
+    expect(far.args).not.toHaveProperty('lat');
+    expect(far.args).not.toHaveProperty('lon');
+    // A decimal the request writes still fills it.
+    const at = fillArgs(nearby, { query: 'Find museums near 47.6038 latitude within 10 km.', outputs: [] }, learned);
+    expect(at.args).toMatchObject({ lat: '47.6038' });
+  });
+
   it('never gives a parameter whose values are paths of words (time zones) a language or a town', () => {
     const astro = described(
       'astro',
