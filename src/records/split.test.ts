@@ -8,6 +8,7 @@ import {
   requestKey,
   resolveSplitBy,
   splitRecords,
+  toolCoverage,
 } from './split.js';
 
 const rec = (id: string, group?: string): TaskRecord => ({
@@ -120,5 +121,22 @@ describe('split units and near-identical requests', () => {
     );
     expect(nearDuplicateWarning(records.map((r, i) => ({ ...r, group: `g${i % 5}` })))).toBeUndefined();
     expect(nearDuplicateWarning(records.slice(10))).toBeUndefined();
+  });
+});
+
+describe('tool coverage of a held-out part', () => {
+  const calling = (id: string, ...tools: string[]): TaskRecord => ({
+    id,
+    query: `q ${id}`,
+    reference: '',
+    calls: tools.map((tool) => ({ tool, args: {} })),
+  });
+
+  it("counts the held-out calls whose tool a learned record calls (a chain's tools never seen are not covered)", () => {
+    const learned = [calling('a', 'geocode', 'nearby'), calling('b', 'geocode')];
+    const held = [calling('c', 'geocode', 'timezone'), calling('d', 'nearby', 'elevation', 'timezone')];
+    expect(toolCoverage(learned, held)).toEqual({ calls: 5, seen: 2 });
+    expect(toolCoverage([], held)).toEqual({ calls: 5, seen: 0 });
+    expect(toolCoverage(learned, [])).toEqual({ calls: 0, seen: 0 });
   });
 });

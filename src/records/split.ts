@@ -226,3 +226,23 @@ export function nearDuplicateWarning(records: readonly TaskRecord[], split?: Rec
   const example = straddling[0]!.query.replace(/\s+/g, ' ');
   return `warning: ${straddling.length} request${straddling.length === 1 ? '' : 's'} repeated with only numbers or ids changed (${n} records, e.g. "${example.length > 80 ? `${example.slice(0, 80)}…` : example}") fall in different parts of ${split ? 'the' : "a search's default"} split (D_opt, D_val, D_test), so the test part holds near-copies of what the search learns from. Import with --group <json path> (e.g. the task id) to keep each task in one part.`;
 }
+
+/**
+ * How many of `held`'s reference calls are of a tool some record of `learned` calls (`seen` of
+ * `calls`). A split by group can leave a tool's every call out of D_opt; what the search learns per
+ * tool then serves none of its calls in D_val or D_test.
+ */
+export function toolCoverage(
+  learned: readonly TaskRecord[],
+  held: readonly TaskRecord[],
+): { calls: number; seen: number } {
+  const tools = new Set(learned.flatMap((r) => r.calls.map((c) => c.tool)));
+  let calls = 0;
+  let seen = 0;
+  for (const r of held)
+    for (const c of r.calls) {
+      calls++;
+      if (tools.has(c.tool)) seen++;
+    }
+  return { calls, seen };
+}

@@ -14,6 +14,7 @@ const data = join(dir, 'my-finance');
 let results: BenchResults;
 let benchOut = '';
 let benchErr = '';
+let reportMd = '';
 
 beforeAll(async () => {
   vi.stubEnv('FLOWSCOUT_MODEL', '');
@@ -53,6 +54,7 @@ beforeAll(async () => {
   benchErr = res.err;
   expect(res.status).toBe(0);
   results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as BenchResults;
+  reportMd = readFileSync(join(out, 'report.md'), 'utf8');
 }, 120_000);
 
 describe('flowscout bench --records --tools (a domain of your own)', () => {
@@ -60,6 +62,13 @@ describe('flowscout bench --records --tools (a domain of your own)', () => {
     expect(results.domains.map((d) => d.domain)).toEqual(['My Finance']);
     const d = results.domains[0]!;
     expect(d.split).toMatchObject({ opt: 15, val: 6, test: 9, measured: 4 });
+    // How many of the measured test queries' calls are of tools D_opt calls, in the results and the report.
+    const { calls, seen } = d.split.coverage!;
+    expect(calls).toBeGreaterThanOrEqual(4);
+    expect(seen).toBeLessThanOrEqual(calls);
+    expect(reportMd).toContain(
+      `whose tool some D_opt record calls (what is learned per tool can serve only these; this seed): My Finance ${Math.round((100 * seen) / calls)} %.`,
+    );
     expect(d.approaches.map((a) => a.id)).toEqual([
       'flowscout',
       'nomcts',

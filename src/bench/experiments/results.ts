@@ -122,7 +122,20 @@ export interface DomainResult {
   /** Where the records and tools came from (bundled TRAJECT-Bench, or your files). */
   source?: string;
   records: number;
-  split: { opt: number; val: number; test: number; measured: number; by?: 'record' | 'group'; note?: string };
+  split: {
+    opt: number;
+    val: number;
+    test: number;
+    measured: number;
+    by?: 'record' | 'group';
+    note?: string;
+    /**
+     * The measured test queries' reference calls, and how many of them are of a tool some D_opt
+     * record calls: what is learned per tool (hints, bindings, mined steps) can serve only those
+     * (absent in results written before it was counted).
+     */
+    coverage?: { calls: number; seen: number };
+  };
   tools: number;
   processTree: string;
   searches: SearchSummary[];

@@ -13,7 +13,7 @@ import { runVariant, type Variant } from './search-variants.js';
 import type { Workflow } from '../../graph/schema.js';
 import { minedG0 } from '../../search/variants.js';
 import { toolSwapPairs } from './tool-swap.js';
-import { splitWarning, type SplitBy } from '../../records/split.js';
+import { splitWarning, toolCoverage, type SplitBy } from '../../records/split.js';
 import { progressText } from '../../distributed/progress.js';
 import { domainQueues, type BenchRedis, type DomainQueues } from './bench-queue.js';
 import { isGuarded } from '../../tools/write-guard.js';
@@ -239,6 +239,7 @@ export async function runDomain(domain: string | DomainFiles, o: DomainRunOption
         measured: env.test.length,
         by: env.splitBy,
         note: env.splitNote,
+        coverage: toolCoverage(env.split.opt, env.test),
       },
       tools: env.descriptors.length,
       processTree: formatProcessTree(env.tree),

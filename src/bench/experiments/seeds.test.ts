@@ -309,6 +309,38 @@ describe('where calls go wrong, by argument source', () => {
     );
   });
 
+  it("says how much of each seed's test calls are of tools D_opt calls, and says nothing for results that did not count it", () => {
+    const seeded = [0, 1].map((seed) => {
+      const r = run(seed, { Mapping: { flowscout: 0.2 } });
+      r.domains[0]!.split.coverage = seed === 0 ? { calls: 100, seen: 60 } : { calls: 60, seen: 55 };
+      return r;
+    });
+    const opts = {
+      command: 'npx flowscout bench --seeds 0,1',
+      startedAt: '2026-12-01T00:00:00.000Z',
+      durationMs: 1,
+      seedFolders: ['seed-0', 'seed-1'],
+    };
+    const s = summarizeSeeds(seeded, opts);
+    expect(s.testCoverage).toEqual([
+      {
+        domain: 'Mapping',
+        seeds: [
+          { calls: 100, seen: 60 },
+          { calls: 60, seen: 55 },
+        ],
+      },
+    ]);
+    expect(renderSeedsReport(s)).toContain(
+      'Reference calls of the test queries whose tool some D_opt record calls (what is learned per tool can serve only these; per seed): Mapping 60 % / 92 %.',
+    );
+    expect(renderReport(seeded[0]!)).toContain(
+      '(what is learned per tool can serve only these; this seed): Mapping 60 %.',
+    );
+    const older = [0, 1].map((seed) => run(seed, { Mapping: { flowscout: 0.2 } }));
+    expect(renderSeedsReport(summarizeSeeds(older, opts))).not.toContain('whose tool some D_opt record calls');
+  });
+
   it("reads a workflow's bindings from its steps: those with an output source read an earlier call", () => {
     const ref = workflowRef({
       version: 1,

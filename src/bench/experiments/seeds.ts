@@ -99,6 +99,11 @@ export interface SeedsResults {
    * earlier call's output (absent in summaries written before they were counted).
    */
   bestBindings?: Array<{ domain: string; total: number; upstream: number; seeds: number }>;
+  /**
+   * Per domain, each seed's measured test reference calls and how many are of a tool D_opt calls
+   * (results.ts `coverage`; absent in summaries written before it was counted).
+   */
+  testCoverage?: Array<{ domain: string; seeds: Array<{ calls: number; seen: number }> }>;
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
   /** The code of each seed's run (seeds may have been run separately). */
@@ -187,6 +192,17 @@ export function bestBindings(runs: readonly BenchResults[]): NonNullable<SeedsRe
       out.set(d.domain, row);
     }
   return [...out.values()];
+}
+
+/** Per domain, each seed's test coverage by D_opt's tools, in seed order (seeds that did not count it left out). */
+export function testCoverage(runs: readonly BenchResults[]): NonNullable<SeedsResults['testCoverage']> {
+  const out = new Map<string, Array<{ calls: number; seen: number }>>();
+  for (const r of runs)
+    for (const d of r.domains) {
+      if (!d.split.coverage) continue;
+      out.set(d.domain, [...(out.get(d.domain) ?? []), d.split.coverage]);
+    }
+  return [...out].map(([domain, seeds]) => ({ domain, seeds }));
 }
 
 /** The argument-source counts summed over seeds (or domains); nothing when one lacks them. */
@@ -301,6 +317,7 @@ export function summarizeSeeds(
     orderings: orderingChecks(stats),
     paired: pairedOrderings(runs),
     bestBindings: bestBindings(runs),
+    testCoverage: testCoverage(runs),
     seedFolders: o.seedFolders,
     seedCode: runs.map((r) => r.code),
   };

@@ -2,7 +2,7 @@ import { describeCodeVersion } from '../experiments/code-version.js';
 import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
-import { bindingsLine } from './render-seeds.js';
+import { bindingsLine, coverageLine } from './render-seeds.js';
 import {
   SOURCES_NOTE,
   sourcesTable1,
@@ -73,6 +73,9 @@ export function renderReport(r: BenchResults): string {
       r.domains.flatMap((d) =>
         d.bestWorkflow?.bindings ? [{ domain: d.domain, seeds: 1, ...d.bestWorkflow.bindings }] : [],
       ),
+    ),
+    ...coverageLine(
+      r.domains.flatMap((d) => (d.split.coverage ? [{ domain: d.domain, seeds: [d.split.coverage] }] : [])),
     ),
     '### Significance (FlowScout vs each baseline, paired by test query)',
     '',

@@ -104,6 +104,21 @@ export function bindingsLine(rows: SeedsResults['bestBindings']): string[] {
 }
 
 /**
+ * How much of the test queries' calls D_opt's tools cover, one line (none when nothing was counted):
+ * a domain whose test calls are of tools D_opt never calls keeps less of what the search learned.
+ */
+export function coverageLine(rows: SeedsResults['testCoverage']): string[] {
+  if (!rows || rows.length === 0) return [];
+  const pct = (c: { calls: number; seen: number }) =>
+    c.calls === 0 ? 'n/a' : `${Math.round((100 * c.seen) / c.calls)} %`;
+  const each = rows.map((x) => `${x.domain} ${x.seeds.map(pct).join(' / ')}`).join(', ');
+  return [
+    `Reference calls of the test queries whose tool some D_opt record calls (what is learned per tool can serve only these; ${rows[0]!.seeds.length > 1 ? 'per seed' : 'this seed'}): ${each}.`,
+    '',
+  ];
+}
+
+/**
  * Where calls go wrong: per approach and domain, the reference arguments of the test queries by where
  * their value stands, with the share whose call's tool the approach called and the share it passed
  * right, pooled over seeds.
@@ -244,6 +259,7 @@ export function renderSeedsReport(r: SeedsResults): string {
     sourcesTable(r),
     '',
     ...bindingsLine(r.bestBindings),
+    ...coverageLine(r.testCoverage),
     "## The paper's orderings (test TC)",
     '',
     who,
