@@ -12,12 +12,10 @@ import { shapeFamily, valueShape } from '../dataflow/value-shape.js';
  */
 
 /**
- * The share of the parameter's values with the value's shape (undefined: a shape family it never
- * takes, or an integer where its values were all decimals and the other way round: the `10` of
- * "within 10 km" is no value for a latitude). Other shapes of a family the parameter takes fit with
- * share 0 (a three-letter code where two-letter ones were seen, a long id where short ones were).
- * Measured on D_val over seven domains: every shape of a family kept apart cost Finance and
- * News_Media; the two kinds of number kept apart cost none (docs/guides/benchmarks.md, History).
+ * The share of the parameter's values with the value's shape; 0 for another shape of a family it
+ * takes (a long id where short ones were seen); undefined for a family it never takes, and for an
+ * integer where its values were all decimals or the reverse (the `2` of "within 2 km" is no
+ * latitude; decided on D_val over seven domains: docs/guides/benchmarks.md, History).
  */
 export function shapeFit(value: unknown, hint: ParamHint | undefined, prior: number): number | undefined {
   const shapes = hint?.shapes;
@@ -25,14 +23,10 @@ export function shapeFit(value: unknown, hint: ParamHint | undefined, prior: num
   const shape = valueShape(value);
   const share = shapes[shape];
   if (share !== undefined) return share;
-  if (shapeFamily(shape) === 'number') {
-    // An integer (of any length) and a decimal are the two kinds of number kept apart.
-    const decimal = (s: string) => s === 'float';
-    return Object.keys(shapes).some((s) => shapeFamily(s as ValueShape) === 'number' && decimal(s) === decimal(shape))
-      ? 0
-      : undefined;
-  }
-  return Object.keys(shapes).some((s) => shapeFamily(s as ValueShape) === shapeFamily(shape)) ? 0 : undefined;
+  // An integer (of any length) and a decimal are told apart as if of two families.
+  const kind = (s: ValueShape) =>
+    shapeFamily(s) === 'number' ? (s === 'float' ? 'decimal' : 'integer') : shapeFamily(s);
+  return Object.keys(shapes).some((s) => kind(s as ValueShape) === kind(shape)) ? 0 : undefined;
 }
 
 /** The largest share among the cue words next to a value found in the request. */
