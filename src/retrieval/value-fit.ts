@@ -51,10 +51,9 @@ export function formatted(c: ValueCandidate, format: ParamHint['format']): strin
   let value = c.value;
   if (!format) return value;
   if (c.kind === 'date' && format.template) value = format.template.replace('{date}', value);
-  if (c.kind === 'proper') {
-    if (format.lower) value = value.toLowerCase();
-    if (format.join) value = value.replace(/[\s,]+/g, format.join);
-  }
+  // A parameter learned to pass lower case passes a code written in capitals so too (`NPR` → `npr`).
+  if (format.lower && (c.kind === 'proper' || c.kind === 'code')) value = value.toLowerCase();
+  if (c.kind === 'proper' && format.join) value = value.replace(/[\s,]+/g, format.join);
   // A written pair (`BTC/USD`) is passed with the parameter's own separator.
   const parts = value.split(/\s?[/,\-:]\s?/);
   if (c.kind === 'code' && format.listSep && parts.length > 1 && parts.every((x) => x.length >= 2))

@@ -302,6 +302,24 @@ describe('argument filling with a hint', () => {
     expect(at.args).toMatchObject({ lat: '47.6038' });
   });
 
+  it('passes a code written in capitals in lower case where the parameter learned to pass lower case (NPR → npr)', () => {
+    const bySource = requiredStrings('news_by_source', 'Latest articles of one news source.', {
+      source: 'The source, e.g. cnn or bbc.',
+    });
+    const lower: ToolHint = {
+      tool: bySource.name,
+      params: { source: { from: { request: 1 }, shapes: { lower: 0.85, code: 0.15 }, format: { lower: true } } },
+    };
+    const query = 'Get the latest articles from NPR, please.';
+    expect(fillArgs(bySource, { query, outputs: [] }, lower).args).toEqual({ source: 'npr' });
+    // Without that learned format, the code is passed as written.
+    const asWritten: ToolHint = {
+      tool: bySource.name,
+      params: { source: { from: { request: 1 }, shapes: { code: 1 } } },
+    };
+    expect(fillArgs(bySource, { query, outputs: [] }, asWritten).args).toEqual({ source: 'NPR' });
+  });
+
   it('never gives a parameter whose values are paths of words (time zones) a language or a town', () => {
     const astro = described(
       'astro',
