@@ -227,15 +227,18 @@ export function nearDuplicateWarning(records: readonly TaskRecord[], split?: Rec
   return `warning: ${straddling.length} request${straddling.length === 1 ? '' : 's'} repeated with only numbers or ids changed (${n} records, e.g. "${example.length > 80 ? `${example.slice(0, 80)}…` : example}") fall in different parts of ${split ? 'the' : "a search's default"} split (D_opt, D_val, D_test), so the test part holds near-copies of what the search learns from. Import with --group <json path> (e.g. the task id) to keep each task in one part.`;
 }
 
+/** Of a record set's reference calls (`calls`), those of a tool the learned records call (`seen`). */
+export interface ToolCoverage {
+  calls: number;
+  seen: number;
+}
+
 /**
  * How many of `held`'s reference calls are of a tool some record of `learned` calls (`seen` of
  * `calls`). A split by group can leave a tool's every call out of D_opt; what the search learns per
  * tool then serves none of its calls in D_val or D_test.
  */
-export function toolCoverage(
-  learned: readonly TaskRecord[],
-  held: readonly TaskRecord[],
-): { calls: number; seen: number } {
+export function toolCoverage(learned: readonly TaskRecord[], held: readonly TaskRecord[]): ToolCoverage {
   const tools = new Set(learned.flatMap((r) => r.calls.map((c) => c.tool)));
   let calls = 0;
   let seen = 0;

@@ -66,6 +66,7 @@ export interface CostPerQuery {
 
 /** One approach on one domain's test queries. */
 import type { ArgumentSources } from '../../dataflow/argument-sources.js';
+import type { ToolCoverage } from '../../records/split.js';
 
 export interface ApproachResult {
   id: string;
@@ -134,7 +135,7 @@ export interface DomainResult {
      * record calls: what is learned per tool (hints, bindings, mined steps) can serve only those
      * (absent in results written before it was counted).
      */
-    coverage?: { calls: number; seen: number };
+    coverage?: ToolCoverage;
   };
   tools: number;
   processTree: string;

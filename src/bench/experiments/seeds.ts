@@ -2,6 +2,7 @@ import { addSources, emptySources, type ArgumentSources } from '../../dataflow/a
 import type { BootstrapInterval } from '../stats/bootstrap.js';
 import { comparePaired } from '../stats/paired-compare.js';
 import { mean, sampleSd } from '../stats/describe.js';
+import type { ToolCoverage } from '../../records/split.js';
 import type { BenchResults } from './results.js';
 
 /**
@@ -103,7 +104,7 @@ export interface SeedsResults {
    * Per domain, each seed's measured test reference calls and how many are of a tool D_opt calls
    * (results.ts `coverage`; absent in summaries written before it was counted).
    */
-  testCoverage?: Array<{ domain: string; seeds: Array<{ calls: number; seen: number }> }>;
+  testCoverage?: Array<{ domain: string; seeds: ToolCoverage[] }>;
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
   /** The code of each seed's run (seeds may have been run separately). */
@@ -196,7 +197,7 @@ export function bestBindings(runs: readonly BenchResults[]): NonNullable<SeedsRe
 
 /** Per domain, each seed's test coverage by D_opt's tools, in seed order (seeds that did not count it left out). */
 export function testCoverage(runs: readonly BenchResults[]): NonNullable<SeedsResults['testCoverage']> {
-  const out = new Map<string, Array<{ calls: number; seen: number }>>();
+  const out = new Map<string, ToolCoverage[]>();
   for (const r of runs)
     for (const d of r.domains) {
       if (!d.split.coverage) continue;

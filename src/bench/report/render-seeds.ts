@@ -1,3 +1,4 @@
+import type { ToolCoverage } from '../../records/split.js';
 import { SOURCE_HEADERS, SOURCES_NOTE, sourceRow } from './tables.js';
 import { describeCodeVersion } from '../experiments/code-version.js';
 import { orderingVerdict, type SeedStat, type SeedsResults } from '../experiments/seeds.js';
@@ -109,8 +110,7 @@ export function bindingsLine(rows: SeedsResults['bestBindings']): string[] {
  */
 export function coverageLine(rows: SeedsResults['testCoverage']): string[] {
   if (!rows || rows.length === 0) return [];
-  const pct = (c: { calls: number; seen: number }) =>
-    c.calls === 0 ? 'n/a' : `${Math.round((100 * c.seen) / c.calls)} %`;
+  const pct = (c: ToolCoverage) => (c.calls === 0 ? 'n/a' : `${Math.round((100 * c.seen) / c.calls)} %`);
   const each = rows.map((x) => `${x.domain} ${x.seeds.map(pct).join(' / ')}`).join(', ');
   return [
     `Reference calls of the test queries whose tool some D_opt record calls (what is learned per tool can serve only these; ${rows[0]!.seeds.length > 1 ? 'per seed' : 'this seed'}): ${each}.`,
