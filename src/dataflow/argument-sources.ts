@@ -57,14 +57,26 @@ export function addSources(into: ArgumentSources, more: ArgumentSources): Argume
 const canon = (v: unknown, schema: ParamSchema | undefined) =>
   stableStringify(canonicalArgs({ v }, { type: 'object', properties: { v: schema ?? {} } }).v);
 
-/** One record's counts (see the module comment). `schemas`: the tools' input schemas, as TC reads them. */
-export function argumentSources(
-  record: { query: string; calls: ReadonlyArray<CallKey & { output?: unknown }> },
+/** A record as it is scored: its request and reference calls (with their recorded outputs). */
+interface ReferenceRecord {
+  query: string;
+  calls: ReadonlyArray<CallKey & { output?: unknown }>;
+}
+
+/** The tools' input schemas by tool name, as TC reads them. */
+type Schemas = Readonly<Record<string, ParamSchema | undefined>>;
+
+/**
+ * Every reference argument of a record with where its value stands and what the run did with it
+ * (see the module comment): the one walk both the per-source and the per-parameter counts read.
+ */
+function eachArgument(
+  record: ReferenceRecord,
   predicted: readonly CallKey[],
   detail: AlignedPairs,
-  schemas: Readonly<Record<string, ParamSchema | undefined>> = {},
-): ArgumentSources {
-  const out = emptySources();
+  schemas: Schemas,
+  visit: (tool: string, param: string, source: ValueSource, called: boolean, right: boolean) => void,
+): void {
   const paired = new Map<number, number>();
   for (const [i, j] of detail.matched) paired.set(i, j);
   for (const r of detail.reordered) paired.set(r.reference, r.predicted);
@@ -76,14 +88,81 @@ export function argumentSources(
     for (const [param, value] of Object.entries(call.args)) {
       if (value === null || value === undefined || value === '') continue;
       const source = valueSource(value, record.query, record.calls.slice(0, i));
-      const c = out[source];
-      c.args++;
-      if (!made) continue;
-      c.called++;
-      if (canon(made.args[param], props?.[param]) === canon(value, props?.[param])) c.right++;
+      const right = made !== undefined && canon(made.args[param], props?.[param]) === canon(value, props?.[param]);
+      visit(call.tool, param, source, made !== undefined, right);
     }
   });
+}
+
+const count = (c: SourceCounts, called: boolean, right: boolean) => {
+  c.args++;
+  if (called) c.called++;
+  if (right) c.right++;
+};
+
+/** One record's counts (see the module comment). `schemas`: the tools' input schemas, as TC reads them. */
+export function argumentSources(
+  record: ReferenceRecord,
+  predicted: readonly CallKey[],
+  detail: AlignedPairs,
+  schemas: Schemas = {},
+): ArgumentSources {
+  const out = emptySources();
+  eachArgument(record, predicted, detail, schemas, (_t, _p, source, called, right) =>
+    count(out[source], called, right),
+  );
   return out;
+}
+
+/** The counts of one parameter's reference arguments of one source. */
+export interface ParameterCounts extends SourceCounts {
+  tool: string;
+  param: string;
+  source: ValueSource;
+}
+
+/**
+ * The same counts per parameter and source, added into `into` (keyed by tool, parameter and source),
+ * so that a user sees which parameters lose their values: `mostLost` ranks them.
+ */
+export function addParameterCounts(
+  into: Map<string, ParameterCounts>,
+  record: ReferenceRecord,
+  predicted: readonly CallKey[],
+  detail: AlignedPairs,
+  schemas: Schemas = {},
+): Map<string, ParameterCounts> {
+  eachArgument(record, predicted, detail, schemas, (tool, param, source, called, right) => {
+    const key = `${tool}\u0000${param}\u0000${source}`;
+    let c = into.get(key);
+    if (!c) into.set(key, (c = { tool, param, source, args: 0, called: 0, right: 0 }));
+    count(c, called, right);
+  });
+  return into;
+}
+
+/** Every parameter's counts, those with the most reference arguments not passed right first (ties by name). */
+export function mostLost(counts: Iterable<ParameterCounts>): ParameterCounts[] {
+  const lost = (c: ParameterCounts) => c.args - c.right;
+  return [...counts].sort(
+    (a, b) =>
+      lost(b) - lost(a) ||
+      `${a.tool}.${a.param}`.localeCompare(`${b.tool}.${b.param}`) ||
+      a.source.localeCompare(b.source),
+  );
+}
+
+/**
+ * One line for people: the first `n` parameters of `mostLost` that lost any argument, as
+ * `tool.param (from the request: 3 of 20 right, 15 called)`; empty when none lost one.
+ */
+export function formatMostLost(rows: readonly ParameterCounts[], n = 3): string {
+  const from = { request: 'from the request', upstream: 'from an earlier result', neither: 'neither' } as const;
+  return rows
+    .filter((c) => c.args > c.right)
+    .slice(0, n)
+    .map((c) => `${c.tool}.${c.param} (${from[c.source]}: ${c.right} of ${c.args} right, ${c.called} called)`)
+    .join('; ');
 }
 
 /** `right / args` per source, as shares (undefined where there were no arguments). */

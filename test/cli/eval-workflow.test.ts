@@ -61,6 +61,39 @@ describe('flowscout eval <workflow> (workflow mode)', () => {
     expect(res.out).toMatch(/tool calls\s+\d+/);
   });
 
+  it('says which parameters lost the most reference arguments, per source, in text and in --json', async () => {
+    const text = await cli(base);
+    expect(text.status).toBe(0);
+    const res = await cli([...base, '--json']);
+    expect(res.status).toBe(0);
+    type Counts = { args: number; called: number; right: number };
+    const json = JSON.parse(res.out) as {
+      argumentSources: Record<string, Counts>;
+      parameterSources: Array<Counts & { tool: string; param: string; source: string }>;
+    };
+    const rows = json.parameterSources;
+    // Every parameter of the reference calls is there, those that lost the most first, and per source
+    // they add up to the evaluation's argument counts.
+    expect(rows.length).toBeGreaterThan(1);
+    const lost = rows.map((r) => r.args - r.right);
+    expect(lost).toEqual([...lost].sort((a, b) => b - a));
+    for (const source of ['request', 'upstream', 'neither']) {
+      const mine = rows.filter((r) => r.source === source);
+      expect({
+        args: mine.reduce((n, r) => n + r.args, 0),
+        called: mine.reduce((n, r) => n + r.called, 0),
+        right: mine.reduce((n, r) => n + r.right, 0),
+      }).toEqual(json.argumentSources[source]);
+    }
+    // The text names the parameter that lost the most, with its counts.
+    const top = rows[0]!;
+    expect(text.out).toMatch(
+      new RegExp(
+        `lost most\\s+${top.tool}\\.${top.param} \\([^:]+: ${top.right} of ${top.args} right, ${top.called} called\\)`,
+      ),
+    );
+  });
+
   it('explains wrong combinations and bad inputs', async () => {
     const both = await cli([...base, '--predictions', join(EVAL, 'predictions-equal.jsonl')]);
     expect(both.err).toContain('give a workflow to run or --predictions to score, not both');

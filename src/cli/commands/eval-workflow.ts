@@ -4,7 +4,7 @@ import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { redactRedisUrl } from '../../distributed/redis-url.js';
 import { FlowScoutError } from '../../errors/index.js';
 import { assertValidWorkflow } from '../../graph/validate.js';
-import { reportFromRuns, type EvalReport } from '../../metrics/score.js';
+import { reportFromRuns, schemasFromTools, type EvalReport } from '../../metrics/score.js';
 import type { Judge } from '../../metrics/types.js';
 import { addUsage, type Usage } from '../../llm/usage.js';
 import { readRecordsFile } from '../../records/read-records.js';
@@ -16,7 +16,14 @@ import { loadToolConfig } from '../../tools/load-tool-config.js';
 import { addWriteCalls, type WriteGuardReport } from '../../tools/write-guard.js';
 import type { ToolStats } from '../../contracts/tools.js';
 import { readJsonFile } from '../../util/json-file.js';
-import { addSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
+import {
+  addParameterCounts,
+  addSources,
+  emptySources,
+  mostLost,
+  type ArgumentSources,
+  type ParameterCounts,
+} from '../../dataflow/argument-sources.js';
 import type { ModelWiring } from '../../wiring/wire-models.js';
 import { learnedLine } from '../learned-note.js';
 
@@ -79,6 +86,8 @@ export interface WorkflowEvalResult {
   argumentSources: ArgumentSources;
   /** The same per record (every run summed), in record order. */
   recordSources: Array<{ id: string; argumentSources: ArgumentSources }>;
+  /** The same per parameter and source (every run summed), those that lost the most first (`mostLost`). */
+  parameterSources: ParameterCounts[];
 }
 
 /** Runs and scores; closes the tools it opened. */
@@ -155,6 +164,11 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
     const learned = learnedLine(resolved.instance.kind, workflow, raw);
     const sumOf = (list: ReadonlyArray<ArgumentSources | undefined>) =>
       list.reduce<ArgumentSources>((acc, x) => (x ? addSources(acc, x) : acc), emptySources());
+    const schemas = schemasFromTools(tools);
+    const byParameter = new Map<string, ParameterCounts>();
+    perRecord.forEach((evs, i) => {
+      for (const r of evs) addParameterCounts(byParameter, opts.records[i]!, r.trace.calls, r.detail, schemas);
+    });
     return {
       report,
       argumentSources: sumOf(runs.map((ev) => ev.argumentSources)),
@@ -162,6 +176,7 @@ export async function evaluateWorkflowFile(opts: WorkflowEvalOptions): Promise<W
         id: evs[0]!.id,
         argumentSources: sumOf(evs.map((r) => r.argumentSources)),
       })),
+      parameterSources: mostLost(byParameter.values()),
       ...(learned ? { learned } : {}),
       workflow: workflow.name,
       policy: resolved.label,

@@ -15,7 +15,7 @@ import { progressText } from '../../distributed/progress.js';
 import type { QueueProgress } from '../../distributed/queue-runner.js';
 import { writeGuardHeader, writeGuardSummary } from '../../tools/write-guard.js';
 import { evaluateWorkflowFile, type DistributedEvalOptions } from './eval-workflow.js';
-import { formatSources } from '../../dataflow/argument-sources.js';
+import { formatMostLost, formatSources } from '../../dataflow/argument-sources.js';
 import { learnFromRemoved } from '../learned-note.js';
 import type { FlagsOf, RegisterCommand } from './register.js';
 
@@ -125,6 +125,8 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
         `  tool calls     ${s.calls} (errors ${s.errors}, timeouts ${s.timeouts}; replay hits ${s.replayHits}, misses ${s.replayMisses}${s.simulated ? `, simulated ${s.simulated}` : ''})`,
       );
       notes.push(`  arguments      ${formatSources(res.argumentSources)}`);
+      const lost = formatMostLost(res.parameterSources);
+      if (lost) notes.push(`  lost most      ${lost}`);
       const writeHeader = writeGuardHeader(res.writeCalls, { workers: res.distributed !== undefined });
       if (writeHeader) title += `\n  ${writeHeader}\n  ${writeGuardSummary(res.writeCalls)}`;
       if (res.distributed)
@@ -149,6 +151,7 @@ export const registerEval: RegisterCommand = (program: Command, io: CliIO) => {
         toolStats: s,
         argumentSources: res.argumentSources,
         recordSources: res.recordSources,
+        parameterSources: res.parameterSources,
         ...(res.writeCalls.writeTools.length > 0 ? { writeCalls: res.writeCalls } : {}),
         ...(res.distributed ? { distributed: res.distributed } : {}),
       };
