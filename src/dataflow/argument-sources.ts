@@ -157,7 +157,7 @@ export function mostLost(counts: Iterable<ParameterCounts>): ParameterCounts[] {
  * `tool.param (from the request: 3 of 20 right, 15 called)`; empty when none lost one.
  */
 export function formatMostLost(rows: readonly ParameterCounts[], n = 3): string {
-  const from = { request: 'from the request', upstream: 'from an earlier result', neither: 'neither' } as const;
+  const from = { request: 'from the request', upstream: 'from an earlier result', neither: 'from neither' } as const;
   return rows
     .filter((c) => c.args > c.right)
     .slice(0, n)

@@ -69,6 +69,17 @@ describe('flowscout bench --records --tools (a domain of your own)', () => {
     expect(reportMd).toContain(
       `whose tool some D_opt record calls (what is learned per tool can serve only these; this seed): My Finance ${Math.round((100 * seen) / calls)} %.`,
     );
+    // Per parameter, the test queries' reference arguments FlowScout's workflow lost, adding up to the per-source counts.
+    const fs = d.approaches.find((a) => a.id === 'flowscout')!;
+    const rows = fs.parameterSources!;
+    expect(rows.reduce((n, r) => n + r.args, 0)).toBe(
+      fs.argumentSources!.request.args + fs.argumentSources!.upstream.args + fs.argumentSources!.neither.args,
+    );
+    const lost = rows.filter((r) => r.args > r.right);
+    expect(lost.length).toBeGreaterThan(0);
+    expect(reportMd).toContain(
+      `FlowScout lost the most (passed wrong or their call not made; this seed): My Finance: ${lost[0]!.tool}.${lost[0]!.param} (`,
+    );
     expect(d.approaches.map((a) => a.id)).toEqual([
       'flowscout',
       'nomcts',

@@ -6,7 +6,15 @@ import { hasReference } from '../../metrics/score.js';
 import type { ExecutionPolicy } from '../../policies/types.js';
 import type { TaskRecord } from '../../records/schema.js';
 import { evaluateWorkflow } from '../../evaluate/evaluate.js';
-import { addSources, argumentSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
+import {
+  addParameterCounts,
+  addSources,
+  argumentSources,
+  emptySources,
+  mostLost,
+  type ArgumentSources,
+  type ParameterCounts,
+} from '../../dataflow/argument-sources.js';
 import { toolStatsFromTraces } from '../../evaluate/trace-tool-stats.js';
 import type { RecordRunner, WorkflowEvaluation } from '../../evaluate/types.js';
 import type { ToolRegistry } from '../../contracts/tools.js';
@@ -48,6 +56,9 @@ interface RunScores {
   sources: ArgumentSources;
 }
 
+/** Adds one run's per-parameter argument counts (`addParameterCounts`) into `into`. */
+type ParameterTally = (into: Map<string, ParameterCounts>) => void;
+
 export async function measureApproach(
   subject: Subject,
   records: readonly TaskRecord[],
@@ -56,9 +67,14 @@ export async function measureApproach(
   const before = ctx.tools.stats();
   const runs: RunScores[] = [];
   const remote: WorkflowEvaluation[] = [];
+  const byParameter = new Map<string, ParameterCounts>();
+  const schemas = schemasFromTools(ctx.tools.list());
   for (let k = 0; k < ctx.runs; k++) {
-    if (subject.kind === 'agent') runs.push(await runAgent(subject.agent, records, ctx));
-    else {
+    if (subject.kind === 'agent') {
+      const run = await runAgent(subject.agent, records, ctx);
+      runs.push(run.scores);
+      run.tally(byParameter);
+    } else {
       const runner = ctx.runnerFor?.(`${subject.id}-run-${k}`);
       const ev = await evaluateWorkflow(subject.workflow, records, {
         policy: ctx.policy,
@@ -71,6 +87,7 @@ export async function measureApproach(
       });
       if (runner) remote.push(ev);
       runs.push(workflowScores(ev));
+      ev.perRecord.forEach((r, i) => addParameterCounts(byParameter, records[i]!, r.trace.calls, r.detail, schemas));
     }
   }
   // Calls made on workers are read from their traces (this process's registry saw none of them).
@@ -111,6 +128,7 @@ export async function measureApproach(
     failedRuns: runs.reduce((s, r) => s + r.failed, 0),
     calls: callStats(runs.flatMap((r) => r.detail)),
     argumentSources: runs.reduce((acc, r) => addSources(acc, r.sources), emptySources()),
+    parameterSources: mostLost(byParameter.values()),
     toolStats: {
       calls: after.calls - before.calls + far.calls,
       errors: after.errors - before.errors + far.errors,
@@ -143,7 +161,11 @@ function workflowScores(ev: WorkflowEvaluation): RunScores {
   };
 }
 
-async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: MeasureContext): Promise<RunScores> {
+async function runAgent(
+  agent: Agent,
+  records: readonly TaskRecord[],
+  ctx: MeasureContext,
+): Promise<{ scores: RunScores; tally: ParameterTally }> {
   const out = await mapLimit(records, ctx.concurrency, (r) =>
     agent.run({ query: r.query, recordId: r.id, ...(ctx.signal ? { signal: ctx.signal } : {}) }),
   );
@@ -152,13 +174,14 @@ async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: Measu
     calls: run.calls.map((c) => ({ tool: c.tool, args: c.args })),
     answer: run.answer,
   }));
+  const schemas = schemasFromTools(ctx.tools.list());
   const report = await scorePredictions(records, predictions, {
     judge: ctx.judge,
-    schemas: schemasFromTools(ctx.tools.list()),
+    schemas,
     concurrency: ctx.concurrency,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  return {
+  const scores: RunScores = {
     tc: report.records.map((r) => r.tc),
     es: report.records.map((r) => r.es),
     detail: report.records.map((r, i) => ({
@@ -177,14 +200,13 @@ async function runAgent(agent: Agent, records: readonly TaskRecord[], ctx: Measu
     })),
     failed: out.filter((run) => run.error).length,
     sources: report.records.reduce(
-      (acc, r, i) =>
-        addSources(
-          acc,
-          argumentSources(records[i]!, predictions[i]!.calls, r.detail, schemasFromTools(ctx.tools.list())),
-        ),
+      (acc, r, i) => addSources(acc, argumentSources(records[i]!, predictions[i]!.calls, r.detail, schemas)),
       emptySources(),
     ),
   };
+  const tally: ParameterTally = (into) =>
+    report.records.forEach((r, i) => addParameterCounts(into, records[i]!, predictions[i]!.calls, r.detail, schemas));
+  return { scores, tally };
 }
 
 function callStats(d: RunScores['detail']): ApproachResult['calls'] {

@@ -65,7 +65,7 @@ export interface CostPerQuery {
 }
 
 /** One approach on one domain's test queries. */
-import type { ArgumentSources } from '../../dataflow/argument-sources.js';
+import type { ArgumentSources, ParameterCounts } from '../../dataflow/argument-sources.js';
 import type { ToolCoverage } from '../../records/split.js';
 
 export interface ApproachResult {
@@ -92,6 +92,8 @@ export interface ApproachResult {
   toolStats?: { calls: number; errors: number; replayHits: number; replayMisses: number };
   /** Reference arguments by where their value stands, and how many were called and passed right, summed over runs. */
   argumentSources?: ArgumentSources;
+  /** The same per parameter and source, those that lost the most first (results written before have none). */
+  parameterSources?: ParameterCounts[];
 }
 
 export interface IterationPoint {

@@ -341,6 +341,57 @@ describe('where calls go wrong, by argument source', () => {
     expect(renderSeedsReport(summarizeSeeds(older, opts))).not.toContain('whose tool some D_opt record calls');
   });
 
+  it('names the parameters FlowScout lost the most arguments of, summed over seeds, and nothing for results that did not count them', () => {
+    const row = (tool: string, param: string, source: 'request' | 'upstream', args: number, right: number) => ({
+      tool,
+      param,
+      source,
+      args,
+      called: args,
+      right,
+    });
+    const seeded = [0, 1].map((seed) => {
+      const r = run(seed, { Travel: { flowscout: 0.4, react: 0.1 } });
+      // Seed 0 loses more of the city, seed 1 more of the hotel id: summed, the id lost most (7 against 5).
+      r.domains[0]!.approaches.find((a) => a.id === 'flowscout')!.parameterSources =
+        seed === 0
+          ? [
+              row('search', 'city', 'request', 6, 2),
+              row('details', 'hotel_id', 'upstream', 4, 2),
+              row('search', 'units', 'request', 3, 3),
+            ]
+          : [row('details', 'hotel_id', 'upstream', 6, 1), row('search', 'city', 'request', 2, 1)];
+      // Another approach's counts are not FlowScout's.
+      r.domains[0]!.approaches.find((a) => a.id === 'react')!.parameterSources = [row('other', 'q', 'request', 50, 0)];
+      return r;
+    });
+    const opts = {
+      command: 'npx flowscout bench --seeds 0,1',
+      startedAt: '2026-12-01T00:00:00.000Z',
+      durationMs: 1,
+      seedFolders: ['seed-0', 'seed-1'],
+    };
+    const s = summarizeSeeds(seeded, opts);
+    expect(s.lostParameters).toEqual([
+      {
+        domain: 'Travel',
+        rows: [
+          row('details', 'hotel_id', 'upstream', 10, 3),
+          row('search', 'city', 'request', 8, 3),
+          row('search', 'units', 'request', 3, 3),
+        ],
+      },
+    ]);
+    expect(renderSeedsReport(s)).toContain(
+      'FlowScout lost the most (passed wrong or their call not made; summed over seeds): Travel: details.hotel_id (from an earlier result: 3 of 10 right, 10 called); search.city (from the request: 3 of 8 right, 8 called).',
+    );
+    expect(renderReport(seeded[0]!)).toContain(
+      '(passed wrong or their call not made; this seed): Travel: search.city (from the request: 2 of 6 right, 6 called); details.hotel_id',
+    );
+    const older = [0, 1].map((seed) => run(seed, { Travel: { flowscout: 0.4 } }));
+    expect(renderSeedsReport(summarizeSeeds(older, opts))).not.toContain('lost the most');
+  });
+
   it("reads a workflow's bindings from its steps: those with an output source read an earlier call", () => {
     const ref = workflowRef({
       version: 1,

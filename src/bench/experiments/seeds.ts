@@ -1,4 +1,10 @@
-import { addSources, emptySources, type ArgumentSources } from '../../dataflow/argument-sources.js';
+import {
+  addSources,
+  emptySources,
+  mostLost,
+  type ArgumentSources,
+  type ParameterCounts,
+} from '../../dataflow/argument-sources.js';
 import type { BootstrapInterval } from '../stats/bootstrap.js';
 import { comparePaired } from '../stats/paired-compare.js';
 import { mean, sampleSd } from '../stats/describe.js';
@@ -105,6 +111,11 @@ export interface SeedsResults {
    * (results.ts `coverage`; absent in summaries written before it was counted).
    */
   testCoverage?: Array<{ domain: string; seeds: ToolCoverage[] }>;
+  /**
+   * Per domain, the parameters whose reference arguments FlowScout lost the most, summed over the
+   * seeds (results.ts `parameterSources`; the first `LOST_KEPT`; absent in summaries written before).
+   */
+  lostParameters?: Array<{ domain: string; rows: ParameterCounts[] }>;
   /** Where each seed's full report is, relative to the output folder. */
   seedFolders: string[];
   /** The code of each seed's run (seeds may have been run separately). */
@@ -204,6 +215,30 @@ export function testCoverage(runs: readonly BenchResults[]): NonNullable<SeedsRe
       out.set(d.domain, [...(out.get(d.domain) ?? []), d.split.coverage]);
     }
   return [...out].map(([domain, seeds]) => ({ domain, seeds }));
+}
+
+/** How many of a domain's parameters that lost the most arguments a summary keeps. */
+export const LOST_KEPT = 5;
+
+/**
+ * Per domain, FlowScout's per-parameter argument counts summed over the seeds whose results hold them,
+ * the `LOST_KEPT` that lost the most first.
+ */
+export function lostParameters(runs: readonly BenchResults[]): NonNullable<SeedsResults['lostParameters']> {
+  const out = new Map<string, Map<string, ParameterCounts>>();
+  for (const r of runs)
+    for (const d of r.domains) {
+      const rows = d.approaches.find((a) => a.id === 'flowscout')?.parameterSources;
+      if (!rows) continue;
+      const into = out.get(d.domain) ?? new Map<string, ParameterCounts>();
+      out.set(d.domain, into);
+      for (const x of rows) {
+        const key = `${x.tool}\u0000${x.param}\u0000${x.source}`;
+        const c = into.get(key) ?? { ...x, args: 0, called: 0, right: 0 };
+        into.set(key, { ...c, args: c.args + x.args, called: c.called + x.called, right: c.right + x.right });
+      }
+    }
+  return [...out].map(([domain, rows]) => ({ domain, rows: mostLost(rows.values()).slice(0, LOST_KEPT) }));
 }
 
 /** The argument-source counts summed over seeds (or domains); nothing when one lacks them. */
@@ -319,6 +354,7 @@ export function summarizeSeeds(
     paired: pairedOrderings(runs),
     bestBindings: bestBindings(runs),
     testCoverage: testCoverage(runs),
+    lostParameters: lostParameters(runs),
     seedFolders: o.seedFolders,
     seedCode: runs.map((r) => r.code),
   };

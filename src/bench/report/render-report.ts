@@ -2,7 +2,8 @@ import { describeCodeVersion } from '../experiments/code-version.js';
 import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
-import { bindingsLine, coverageLine } from './render-seeds.js';
+import { bindingsLine, coverageLine, lostLine } from './render-seeds.js';
+import { lostParameters } from '../experiments/seeds.js';
 import {
   SOURCES_NOTE,
   sourcesTable1,
@@ -77,6 +78,7 @@ export function renderReport(r: BenchResults): string {
     ...coverageLine(
       r.domains.flatMap((d) => (d.split.coverage ? [{ domain: d.domain, seeds: [d.split.coverage] }] : [])),
     ),
+    ...lostLine(lostParameters([r]), 1),
     '### Significance (FlowScout vs each baseline, paired by test query)',
     '',
     who,

@@ -1,4 +1,5 @@
 import type { ToolCoverage } from '../../records/split.js';
+import { formatMostLost } from '../../dataflow/argument-sources.js';
 import { SOURCE_HEADERS, SOURCES_NOTE, sourceRow } from './tables.js';
 import { describeCodeVersion } from '../experiments/code-version.js';
 import { orderingVerdict, type SeedStat, type SeedsResults } from '../experiments/seeds.js';
@@ -100,6 +101,22 @@ export function bindingsLine(rows: SeedsResults['bestBindings']): string[] {
   const each = rows.map((x) => `${x.domain} ${x.total} (${x.upstream})`).join(', ');
   return [
     `FlowScout's best workflows (one per domain and seed) hold ${total} binding${total === 1 ? '' : 's'} (${upstream} reading an earlier call's output): ${each}.`,
+    '',
+  ];
+}
+
+/**
+ * Which parameters FlowScout lost the most reference arguments of, per domain (the first three with
+ * any lost; none for results written before they were counted): what a user looks at to fix.
+ */
+export function lostLine(rows: SeedsResults['lostParameters'], seeds: number): string[] {
+  const each = (rows ?? []).flatMap((x) => {
+    const line = formatMostLost(x.rows);
+    return line ? [`${x.domain}: ${line}`] : [];
+  });
+  if (each.length === 0) return [];
+  return [
+    `Parameters whose reference arguments FlowScout lost the most (passed wrong or their call not made; ${seeds > 1 ? 'summed over seeds' : 'this seed'}): ${each.join('. ')}.`,
     '',
   ];
 }
@@ -260,6 +277,7 @@ export function renderSeedsReport(r: SeedsResults): string {
     '',
     ...bindingsLine(r.bestBindings),
     ...coverageLine(r.testCoverage),
+    ...lostLine(r.lostParameters, r.seeds.length),
     "## The paper's orderings (test TC)",
     '',
     who,
