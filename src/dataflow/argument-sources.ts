@@ -132,13 +132,32 @@ export function addParameterCounts(
   detail: AlignedPairs,
   schemas: Schemas = {},
 ): Map<string, ParameterCounts> {
-  eachArgument(record, predicted, detail, schemas, (tool, param, source, called, right) => {
-    const key = `${tool}\u0000${param}\u0000${source}`;
-    let c = into.get(key);
-    if (!c) into.set(key, (c = { tool, param, source, args: 0, called: 0, right: 0 }));
-    count(c, called, right);
-  });
+  eachArgument(record, predicted, detail, schemas, (tool, param, source, called, right) =>
+    count(countsOf(into, { tool, param, source }), called, right),
+  );
   return into;
+}
+
+/** Adds counts made before (each seed's `parameterSources`) into `into`, by parameter and source. */
+export function addParameterRows(
+  into: Map<string, ParameterCounts>,
+  rows: readonly ParameterCounts[],
+): Map<string, ParameterCounts> {
+  for (const x of rows) {
+    const c = countsOf(into, x);
+    c.args += x.args;
+    c.called += x.called;
+    c.right += x.right;
+  }
+  return into;
+}
+
+/** The entry of `into` for a parameter and source, made empty when it has none. */
+function countsOf(into: Map<string, ParameterCounts>, at: Pick<ParameterCounts, 'tool' | 'param' | 'source'>) {
+  const key = `${at.tool}\u0000${at.param}\u0000${at.source}`;
+  let c = into.get(key);
+  if (!c) into.set(key, (c = { tool: at.tool, param: at.param, source: at.source, args: 0, called: 0, right: 0 }));
+  return c;
 }
 
 /** Every parameter's counts, those with the most reference arguments not passed right first (ties by name). */

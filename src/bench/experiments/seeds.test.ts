@@ -6,6 +6,14 @@ import type { ApproachResult, BenchResults } from './results.js';
 import { pairedOrderings, summarizeSeeds } from './seeds.js';
 import { workflowRef } from './results.js';
 
+/** How a two-seed summary was run (the tests that only read its figures share it). */
+const TWO_SEEDS = {
+  command: 'npx flowscout bench --seeds 0,1',
+  startedAt: '2026-12-01T00:00:00.000Z',
+  durationMs: 1,
+  seedFolders: ['seed-0', 'seed-1'],
+};
+
 const approach = (id: string, tc: number | null, es: number): ApproachResult => ({
   id,
   label: `${id} (offline)`,
@@ -315,13 +323,7 @@ describe('where calls go wrong, by argument source', () => {
       r.domains[0]!.split.coverage = seed === 0 ? { calls: 100, seen: 60 } : { calls: 60, seen: 55 };
       return r;
     });
-    const opts = {
-      command: 'npx flowscout bench --seeds 0,1',
-      startedAt: '2026-12-01T00:00:00.000Z',
-      durationMs: 1,
-      seedFolders: ['seed-0', 'seed-1'],
-    };
-    const s = summarizeSeeds(seeded, opts);
+    const s = summarizeSeeds(seeded, TWO_SEEDS);
     expect(s.testCoverage).toEqual([
       {
         domain: 'Mapping',
@@ -338,7 +340,7 @@ describe('where calls go wrong, by argument source', () => {
       '(what is learned per tool can serve only these; this seed): Mapping 60 %.',
     );
     const older = [0, 1].map((seed) => run(seed, { Mapping: { flowscout: 0.2 } }));
-    expect(renderSeedsReport(summarizeSeeds(older, opts))).not.toContain('whose tool some D_opt record calls');
+    expect(renderSeedsReport(summarizeSeeds(older, TWO_SEEDS))).not.toContain('whose tool some D_opt record calls');
   });
 
   it('names the parameters FlowScout lost the most arguments of, summed over seeds, and nothing for results that did not count them', () => {
@@ -365,13 +367,7 @@ describe('where calls go wrong, by argument source', () => {
       r.domains[0]!.approaches.find((a) => a.id === 'react')!.parameterSources = [row('other', 'q', 'request', 50, 0)];
       return r;
     });
-    const opts = {
-      command: 'npx flowscout bench --seeds 0,1',
-      startedAt: '2026-12-01T00:00:00.000Z',
-      durationMs: 1,
-      seedFolders: ['seed-0', 'seed-1'],
-    };
-    const s = summarizeSeeds(seeded, opts);
+    const s = summarizeSeeds(seeded, TWO_SEEDS);
     expect(s.lostParameters).toEqual([
       {
         domain: 'Travel',
@@ -389,7 +385,7 @@ describe('where calls go wrong, by argument source', () => {
       '(passed wrong or their call not made; this seed): Travel: search.city (from the request: 2 of 6 right, 6 called); details.hotel_id',
     );
     const older = [0, 1].map((seed) => run(seed, { Travel: { flowscout: 0.4 } }));
-    expect(renderSeedsReport(summarizeSeeds(older, opts))).not.toContain('lost the most');
+    expect(renderSeedsReport(summarizeSeeds(older, TWO_SEEDS))).not.toContain('lost the most');
   });
 
   it("reads a workflow's bindings from its steps: those with an output source read an earlier call", () => {

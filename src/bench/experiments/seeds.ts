@@ -1,4 +1,5 @@
 import {
+  addParameterRows,
   addSources,
   emptySources,
   mostLost,
@@ -230,13 +231,7 @@ export function lostParameters(runs: readonly BenchResults[]): NonNullable<Seeds
     for (const d of r.domains) {
       const rows = d.approaches.find((a) => a.id === 'flowscout')?.parameterSources;
       if (!rows) continue;
-      const into = out.get(d.domain) ?? new Map<string, ParameterCounts>();
-      out.set(d.domain, into);
-      for (const x of rows) {
-        const key = `${x.tool}\u0000${x.param}\u0000${x.source}`;
-        const c = into.get(key) ?? { ...x, args: 0, called: 0, right: 0 };
-        into.set(key, { ...c, args: c.args + x.args, called: c.called + x.called, right: c.right + x.right });
-      }
+      out.set(d.domain, addParameterRows(out.get(d.domain) ?? new Map(), rows));
     }
   return [...out].map(([domain, rows]) => ({ domain, rows: mostLost(rows.values()).slice(0, LOST_KEPT) }));
 }
