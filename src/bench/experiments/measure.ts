@@ -56,9 +56,6 @@ interface RunScores {
   sources: ArgumentSources;
 }
 
-/** Adds one run's per-parameter argument counts (`addParameterCounts`) into `into`. */
-type ParameterTally = (into: Map<string, ParameterCounts>) => void;
-
 export async function measureApproach(
   subject: Subject,
   records: readonly TaskRecord[],
@@ -70,11 +67,8 @@ export async function measureApproach(
   const byParameter = new Map<string, ParameterCounts>();
   const schemas = schemasFromTools(ctx.tools.list());
   for (let k = 0; k < ctx.runs; k++) {
-    if (subject.kind === 'agent') {
-      const run = await runAgent(subject.agent, records, ctx);
-      runs.push(run.scores);
-      run.tally(byParameter);
-    } else {
+    if (subject.kind === 'agent') runs.push(await runAgent(subject.agent, records, ctx, byParameter));
+    else {
       const runner = ctx.runnerFor?.(`${subject.id}-run-${k}`);
       const ev = await evaluateWorkflow(subject.workflow, records, {
         policy: ctx.policy,
@@ -165,7 +159,8 @@ async function runAgent(
   agent: Agent,
   records: readonly TaskRecord[],
   ctx: MeasureContext,
-): Promise<{ scores: RunScores; tally: ParameterTally }> {
+  byParameter: Map<string, ParameterCounts>,
+): Promise<RunScores> {
   const out = await mapLimit(records, ctx.concurrency, (r) =>
     agent.run({ query: r.query, recordId: r.id, ...(ctx.signal ? { signal: ctx.signal } : {}) }),
   );
@@ -181,7 +176,10 @@ async function runAgent(
     concurrency: ctx.concurrency,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  const scores: RunScores = {
+  report.records.forEach((r, i) =>
+    addParameterCounts(byParameter, records[i]!, predictions[i]!.calls, r.detail, schemas),
+  );
+  return {
     tc: report.records.map((r) => r.tc),
     es: report.records.map((r) => r.es),
     detail: report.records.map((r, i) => ({
@@ -204,9 +202,6 @@ async function runAgent(
       emptySources(),
     ),
   };
-  const tally: ParameterTally = (into) =>
-    report.records.forEach((r, i) => addParameterCounts(into, records[i]!, predictions[i]!.calls, r.detail, schemas));
-  return { scores, tally };
 }
 
 function callStats(d: RunScores['detail']): ApproachResult['calls'] {

@@ -3,7 +3,7 @@ import type { BenchResults, DomainResult } from '../experiments/results.js';
 import { FIG3, FIG5, whoLine } from './figures.js';
 import { duration, fixed } from './markdown.js';
 import { bindingsLine, coverageLine, lostLine } from './render-seeds.js';
-import { lostParameters } from '../experiments/seeds.js';
+import { bestBindings, lostParameters, testCoverage } from '../experiments/seeds.js';
 import {
   SOURCES_NOTE,
   sourcesTable1,
@@ -70,14 +70,9 @@ export function renderReport(r: BenchResults): string {
     '',
     sourcesTable1(r),
     '',
-    ...bindingsLine(
-      r.domains.flatMap((d) =>
-        d.bestWorkflow?.bindings ? [{ domain: d.domain, seeds: 1, ...d.bestWorkflow.bindings }] : [],
-      ),
-    ),
-    ...coverageLine(
-      r.domains.flatMap((d) => (d.split.coverage ? [{ domain: d.domain, seeds: [d.split.coverage] }] : [])),
-    ),
+    // One seed's lines are the seeds summary's lines over that seed alone.
+    ...bindingsLine(bestBindings([r])),
+    ...coverageLine(testCoverage([r])),
     ...lostLine(lostParameters([r]), 1),
     '### Significance (FlowScout vs each baseline, paired by test query)',
     '',
